@@ -1,0 +1,475 @@
+#include "redisconnection.h"
+#include "redisserver.h"
+#include "tlsmaterial.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace lockscope;
+using namespace lockscope::test;
+
+namespace {
+
+// Runs the event loop until `callback` has been called, or fails the test after `ms`.
+RedisResult call(RedisConnection& c, const QByteArrayList& argv, int ms = 5000)
+{
+    RedisResult out;
+    bool done = false;
+    c.send(argv, [&](const RedisResult& r) {
+        out = r;
+        done = true;
+    });
+    QDeadlineTimer deadline(ms);
+    while (!done && !deadline.hasExpired())
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 10);
+    if (!done)
+        out.error = RedisError(ErrorKind::Cancelled, c.name(), QStringLiteral("test gave up waiting"));
+    return out;
+}
+
+bool waitForState(RedisConnection& c, RedisConnection::State state, int ms = 5000)
+{
+    QDeadlineTimer deadline(ms);
+    while (c.state() != state && !deadline.hasExpired())
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 10);
+    return c.state() == state;
+}
+
+} // namespace
+
+class TestRedisConnection : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void plainRoundTrip();
+    void pipelines100k();
+    void tenMegabyteValue();
+    void binaryKeysAndValues();
+    void pausedServerTimesOut();
+    void killedMidPipeline();
+    void reconnectsAfterRestartWithNewRunId();
+    void unixSocketWithDb();
+    void passwordAndAclUser();
+    void wrongPassword();
+    void missingPassword();
+    void tlsVerified();
+    void tlsClientCertificate();
+    void tlsUntrusted();
+    void tlsWrongName();
+    void tlsInsecureSwitch();
+    void tlsPortWithPlainTcp();
+    void refusedConnection();
+    void unresolvableHost();
+    void scriptsFallBackFromNoScript();
+    void pubSubMessages();
+    void healthFacts();
+};
+
+void TestRedisConnection::plainRoundTrip()
+{
+    RedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    RedisConnection c(server.connectionOptions());
+    QSignalSpy states(&c, &RedisConnection::stateChanged);
+    c.open();
+    // Commands sent while connecting are queued, then run in order.
+    const RedisResult set = call(c, {"SET", "k", "v"});
+    QVERIFY2(set.ok(), qPrintable(set.error.toString()));
+    QCOMPARE(set.reply.string, QByteArray("OK"));
+    QCOMPARE(call(c, {"GET", "k"}).reply.string, QByteArray("v"));
+    QVERIFY(call(c, {"GET", "missing"}).reply.isNil());
+    const RedisResult wrong = call(c, {"HGET", "k", "f"});
+    QVERIFY(wrong.isServerError());
+    QCOMPARE(wrong.reply.errorCode(), QByteArray("WRONGTYPE"));
+    QCOMPARE(c.state(), RedisConnection::State::Up);
+    QVERIFY(states.count() >= 2);
+    QCOMPARE(states.first().first().value<RedisConnection::State>(), RedisConnection::State::Connecting);
+    QCOMPARE(server.command({"CLIENT", "LIST"}).string.contains("name=lockscope"), true);
+}
+
+void TestRedisConnection::pipelines100k()
+{
+    RedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    RedisConnection c(server.connectionOptions(10000));
+    c.open();
+    QVERIFY(waitForState(c, RedisConnection::State::Up));
+    const int n = 100000;
+    int received = 0;
+    bool inOrder = true;
+    for (int i = 0; i < n; ++i)
+        c.send({"INCR", "counter"}, [&, i](const RedisResult& r) {
+            if (!r.ok() || r.reply.integer != i + 1)
+                inOrder = false;
+            ++received;
+        });
+    QTRY_COMPARE_WITH_TIMEOUT(received, n, 30000);
+    QVERIFY(inOrder);
+    QCOMPARE(server.command({"GET", "counter"}).string, QByteArray::number(n));
+}
+
+void TestRedisConnection::tenMegabyteValue()
+{
+    RedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    RedisConnection c(server.connectionOptions(10000));
+    c.open();
+    QByteArray big(10 * 1024 * 1024, 'x');
+    for (qsizetype i = 0; i < big.size(); i += 4096)
+        big[i] = char(i / 4096 % 251);
+    QVERIFY(call(c, {"SET", "big", big}).ok());
+    const RedisResult got = call(c, {"GET", "big"}, 20000);
+    QVERIFY(got.ok());
+    QCOMPARE(got.reply.string.size(), big.size());
+    QVERIFY(got.reply.string == big);
+}
+
+void TestRedisConnection::binaryKeysAndValues()
+{
+    RedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    RedisConnection c(server.connectionOptions());
+    c.open();
+    const QByteArray key("lock:\0\xff\xfe\r\n end", 16);
+    const QByteArray value("\x00\x01\x80\xc3\x28\r\n$3\r\n", 12);
+    QVERIFY(call(c, {"SET", key, value, "PX", "60000"}).ok());
+    QCOMPARE(call(c, {"GET", key}).reply.string, value);
+    const RedisResult keys = call(c, {"KEYS", "lock:*"});
+    QCOMPARE(keys.reply.elements.size(), 1);
+    QCOMPARE(keys.reply.elements.first().string, key);
+}
+
+void TestRedisConnection::pausedServerTimesOut()
+{
+    RedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    ConnectionOptions options = server.connectionOptions(300);
+    options.autoReconnect = false;
+    RedisConnection c(options);
+    c.open();
+    QVERIFY(waitForState(c, RedisConnection::State::Up));
+    server.pause();
+    QElapsedTimer clock;
+    clock.start();
+    int failures = 0;
+    for (int i = 0; i < 50; ++i)
+        c.send({"PING"}, [&](const RedisResult& r) {
+            if (r.error.kind == ErrorKind::Timeout)
+                ++failures;
+        });
+    QTRY_COMPARE_WITH_TIMEOUT(failures, 50, 3000);
+    QVERIFY2(clock.elapsed() < 1000, qPrintable(QString::number(clock.elapsed())));
+    QCOMPARE(c.state(), RedisConnection::State::Down);
+    QCOMPARE(c.lastError().kind, ErrorKind::Timeout);
+    QVERIFY(c.lastError().toString().contains(QString::number(server.port())));
+    // A command sent while down fails at once, naming the reason.
+    const RedisResult late = call(c, {"PING"}, 100);
+    QCOMPARE(late.error.kind, ErrorKind::NotConnected);
+    server.resume();
+}
+
+void TestRedisConnection::killedMidPipeline()
+{
+    RedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    ConnectionOptions options = server.connectionOptions(5000);
+    options.autoReconnect = false;
+    RedisConnection c(options);
+    c.open();
+    QVERIFY(waitForState(c, RedisConnection::State::Up));
+    int ok = 0, failed = 0;
+    const int n = 200000;
+    for (int i = 0; i < n; ++i)
+        c.send({"INCR", "x"}, [&](const RedisResult& r) { r.ok() ? ++ok : ++failed; });
+    // Let part of the pipeline through, then kill the server under it.
+    QTRY_VERIFY_WITH_TIMEOUT(ok > 1000, 10000);
+    server.kill();
+    QTRY_COMPARE_WITH_TIMEOUT(ok + failed, n, 10000);
+    QVERIFY(failed > 0);
+    QCOMPARE(c.state(), RedisConnection::State::Down);
+    QCOMPARE(c.lastError().kind, ErrorKind::ConnectionLost);
+}
+
+void TestRedisConnection::reconnectsAfterRestartWithNewRunId()
+{
+    RedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    ConnectionOptions options = server.connectionOptions(1000);
+    options.reconnectInitialMs = 50;
+    options.reconnectMaxMs = 200;
+    RedisConnection c(options);
+    QSignalSpy restarted(&c, &RedisConnection::restarted);
+    c.open();
+    QVERIFY(waitForState(c, RedisConnection::State::Up));
+    const QByteArray firstRunId = c.health().runId;
+    QCOMPARE(firstRunId, server.runId());
+    server.kill();
+    QVERIFY(waitForState(c, RedisConnection::State::Down));
+    QVERIFY(server.restart());
+    QVERIFY(waitForState(c, RedisConnection::State::Up, 5000));
+    QCOMPARE(restarted.count(), 1);
+    QCOMPARE(restarted.first().at(0).toByteArray(), firstRunId);
+    QVERIFY(c.health().runId != firstRunId);
+    QVERIFY(call(c, {"PING"}).ok());
+}
+
+void TestRedisConnection::unixSocketWithDb()
+{
+    RedisServerOptions o;
+    o.unixSocket = true;
+    RedisServer server(o);
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    ConnectionOptions options;
+    options.url = *RedisUrl::parse(QStringLiteral("unix://%1?db=5").arg(server.socketPath()));
+    RedisConnection c(options);
+    c.open();
+    QVERIFY(call(c, {"SET", "in5", "yes"}).ok());
+    QCOMPARE(server.command({"GET", "in5"}).isNil(), true);
+    QCOMPARE(server.command({"EVAL", "redis.call('SELECT', 5) return redis.call('GET', 'in5')", "0"}).string,
+             QByteArray("yes"));
+}
+
+void TestRedisConnection::passwordAndAclUser()
+{
+    RedisServerOptions o;
+    o.password = QStringLiteral("default-secret");
+    o.aclUser = QStringLiteral("watcher");
+    o.aclPassword = QStringLiteral("watcher-secret");
+    RedisServer server(o);
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    {
+        ConnectionOptions options;
+        options.url = *RedisUrl::parse(QStringLiteral("redis://:default-secret@127.0.0.1:%1").arg(server.port()));
+        RedisConnection c(options);
+        c.open();
+        QVERIFY(call(c, {"SET", "a", "1"}).ok());
+        QCOMPARE(call(c, {"ACL", "WHOAMI"}).reply.string, QByteArray("default"));
+    }
+    {
+        RedisConnection c(server.connectionOptions());
+        c.open();
+        const RedisResult who = call(c, {"ACL", "WHOAMI"});
+        QVERIFY2(who.ok(), qPrintable(who.error.toString()));
+        QCOMPARE(who.reply.string, QByteArray("watcher"));
+    }
+}
+
+void TestRedisConnection::wrongPassword()
+{
+    RedisServerOptions o;
+    o.password = QStringLiteral("right-one");
+    RedisServer server(o);
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    ConnectionOptions options;
+    options.url = *RedisUrl::parse(QStringLiteral("redis://:WrongPassw0rd@127.0.0.1:%1").arg(server.port()));
+    options.autoReconnect = false;
+    RedisConnection c(options);
+    c.open();
+    const RedisResult r = call(c, {"PING"});
+    QCOMPARE(r.error.kind, ErrorKind::AuthFailed);
+    QCOMPARE(c.state(), RedisConnection::State::Down);
+    QVERIFY(!c.lastError().toString().contains(QStringLiteral("WrongPassw0rd")));
+    QVERIFY(!c.name().contains(QStringLiteral("WrongPassw0rd")));
+}
+
+void TestRedisConnection::missingPassword()
+{
+    RedisServerOptions o;
+    o.password = QStringLiteral("needed");
+    RedisServer server(o);
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    ConnectionOptions options;
+    options.url = *RedisUrl::parse(QStringLiteral("redis://127.0.0.1:%1").arg(server.port()));
+    options.autoReconnect = false;
+    RedisConnection c(options);
+    c.open();
+    QVERIFY(waitForState(c, RedisConnection::State::Down));
+    QCOMPARE(c.lastError().kind, ErrorKind::AuthFailed);
+}
+
+void TestRedisConnection::tlsVerified()
+{
+    RedisServerOptions o;
+    o.tls = true;
+    RedisServer server(o);
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    RedisConnection c(server.connectionOptions());
+    c.open();
+    const RedisResult r = call(c, {"SET", "tls", "on"});
+    QVERIFY2(r.ok(), qPrintable(r.error.toString()));
+    QCOMPARE(server.command({"GET", "tls"}).string, QByteArray("on"));
+}
+
+void TestRedisConnection::tlsClientCertificate()
+{
+    RedisServerOptions o;
+    o.tls = true;
+    o.requireClientCert = true;
+    RedisServer server(o);
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    {
+        ConnectionOptions options = server.connectionOptions();
+        options.autoReconnect = false;
+        RedisConnection c(options);
+        c.open();
+        QVERIFY(!call(c, {"PING"}).ok());
+    }
+    ConnectionOptions options = server.connectionOptions();
+    options.tls.certFile = TlsMaterial::instance().clientCertFile();
+    options.tls.keyFile = TlsMaterial::instance().clientKeyFile();
+    RedisConnection c(options);
+    c.open();
+    const RedisResult r = call(c, {"PING"});
+    QVERIFY2(r.ok(), qPrintable(r.error.toString()));
+}
+
+void TestRedisConnection::tlsUntrusted()
+{
+    RedisServerOptions o;
+    o.tls = true;
+    RedisServer server(o);
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    ConnectionOptions options = server.connectionOptions();
+    options.tls.caFile = TlsMaterial::instance().otherCaFile();
+    options.autoReconnect = false;
+    RedisConnection c(options);
+    c.open();
+    QVERIFY(waitForState(c, RedisConnection::State::Down));
+    QCOMPARE(c.lastError().kind, ErrorKind::TlsFailure);
+}
+
+void TestRedisConnection::tlsWrongName()
+{
+    RedisServerOptions o;
+    o.tls = true;
+    RedisServer server(o);
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    ConnectionOptions options = server.connectionOptions();
+    options.tls.serverName = QStringLiteral("not-the-server.example");
+    options.autoReconnect = false;
+    RedisConnection c(options);
+    c.open();
+    QVERIFY(waitForState(c, RedisConnection::State::Down));
+    QCOMPARE(c.lastError().kind, ErrorKind::TlsFailure);
+}
+
+void TestRedisConnection::tlsInsecureSwitch()
+{
+    RedisServerOptions o;
+    o.tls = true;
+    RedisServer server(o);
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    ConnectionOptions options = server.connectionOptions();
+    options.tls.caFile = TlsMaterial::instance().otherCaFile();
+    options.tls.insecure = true;
+    RedisConnection c(options);
+    c.open();
+    QVERIFY(call(c, {"PING"}).ok());
+}
+
+void TestRedisConnection::tlsPortWithPlainTcp()
+{
+    RedisServerOptions o;
+    o.tls = true;
+    RedisServer server(o);
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    ConnectionOptions options;
+    options.url = *RedisUrl::parse(QStringLiteral("redis://127.0.0.1:%1").arg(server.port()));
+    options.commandTimeoutMs = options.connectTimeoutMs = 500;
+    options.autoReconnect = false;
+    RedisConnection c(options);
+    c.open();
+    QVERIFY(waitForState(c, RedisConnection::State::Down, 3000));
+    QVERIFY(c.lastError().isError());
+}
+
+void TestRedisConnection::refusedConnection()
+{
+    ConnectionOptions options;
+    options.url = *RedisUrl::parse(QStringLiteral("redis://127.0.0.1:%1").arg(freeLoopbackPort()));
+    options.autoReconnect = false;
+    RedisConnection c(options);
+    c.open();
+    const RedisResult r = call(c, {"PING"});
+    QCOMPARE(r.error.kind, ErrorKind::Refused);
+    QCOMPARE(c.lastError().kind, ErrorKind::Refused);
+}
+
+void TestRedisConnection::unresolvableHost()
+{
+    ConnectionOptions options;
+    options.url = *RedisUrl::parse(QStringLiteral("redis://no-such-host.invalid:6379"));
+    options.autoReconnect = false;
+    RedisConnection c(options);
+    c.open();
+    QVERIFY(waitForState(c, RedisConnection::State::Down, 5000));
+    QVERIFY(c.lastError().kind == ErrorKind::HostNotFound || c.lastError().kind == ErrorKind::Timeout);
+}
+
+void TestRedisConnection::scriptsFallBackFromNoScript()
+{
+    RedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    RedisConnection c(server.connectionOptions());
+    c.open();
+    QVERIFY(waitForState(c, RedisConnection::State::Up));
+    const RedisScript script("return {KEYS[1], ARGV[1]}");
+    for (int round = 0; round < 2; ++round) {
+        RedisResult out;
+        bool done = false;
+        c.evalScript(script, {"k"}, {"a"}, [&](const RedisResult& r) {
+            out = r;
+            done = true;
+        });
+        QTRY_VERIFY(done);
+        QVERIFY(out.ok());
+        QCOMPARE(out.reply.elements.size(), 2);
+        QCOMPARE(out.reply.elements[1].string, QByteArray("a"));
+        server.command({"SCRIPT", "FLUSH"});
+    }
+}
+
+void TestRedisConnection::pubSubMessages()
+{
+    RedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    RedisConnection sub(server.connectionOptions());
+    QSignalSpy messages(&sub, &RedisConnection::messageReceived);
+    sub.psubscribe({"chan:*", "other:*"});
+    sub.open();
+    QVERIFY(waitForState(sub, RedisConnection::State::Up));
+    QTRY_COMPARE(server.command({"PUBSUB", "NUMPAT"}).integer, 2);
+    server.command({"PUBLISH", "chan:1", "hello"});
+    QTRY_COMPARE(messages.count(), 1);
+    QCOMPARE(messages.first().at(0).toByteArray(), QByteArray("chan:*"));
+    QCOMPARE(messages.first().at(1).toByteArray(), QByteArray("chan:1"));
+    QCOMPARE(messages.first().at(2).toByteArray(), QByteArray("hello"));
+    // Patterns survive a reconnect.
+    server.command({"CLIENT", "KILL", "TYPE", "pubsub"});
+    QTRY_COMPARE_WITH_TIMEOUT(server.command({"PUBSUB", "NUMPAT"}).integer, 2, 5000);
+    server.command({"PUBLISH", "other:x", "again"});
+    QTRY_COMPARE(messages.count(), 2);
+}
+
+void TestRedisConnection::healthFacts()
+{
+    RedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    ConnectionOptions options = server.connectionOptions();
+    options.healthIntervalMs = 50;
+    RedisConnection c(options);
+    QSignalSpy health(&c, &RedisConnection::healthChanged);
+    c.open();
+    QVERIFY(waitForState(c, RedisConnection::State::Up));
+    QTRY_VERIFY(health.count() >= 3);
+    QVERIFY(c.health().version.startsWith(QLatin1Char('7')) || c.health().version.startsWith(QLatin1Char('6')));
+    QCOMPARE(c.health().role, QStringLiteral("master"));
+    QCOMPARE(c.health().runId.size(), 40);
+    QVERIFY(c.health().latencyMs >= 0 && c.health().latencyMs < 100);
+    QVERIFY(c.health().clockOffsetKnown);
+    QVERIFY(qAbs(c.health().clockOffsetMs) < 50); // same machine, same clock
+}
+
+QTEST_GUILESS_MAIN(TestRedisConnection)
+#include "tst_redisconnection.moc"

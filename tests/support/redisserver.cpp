@@ -1,0 +1,272 @@
+#include "redisserver.h"
+
+#include "tlsmaterial.h"
+
+#include <QDeadlineTimer>
+#include <QFile>
+#include <QLocalSocket>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QThread>
+
+#include <hiredis/hiredis.h>
+#include <signal.h>
+#include <sys/prctl.h>
+
+namespace lockscope::test {
+
+namespace {
+
+RedisReply convert(const redisReply* r)
+{
+    RedisReply out;
+    switch (r->type) {
+    case REDIS_REPLY_STRING: out.type = RedisReply::Type::String; break;
+    case REDIS_REPLY_STATUS: out.type = RedisReply::Type::Status; break;
+    case REDIS_REPLY_ERROR: out.type = RedisReply::Type::Error; break;
+    case REDIS_REPLY_INTEGER:
+        out.type = RedisReply::Type::Integer;
+        out.integer = r->integer;
+        return out;
+    case REDIS_REPLY_ARRAY:
+        out.type = RedisReply::Type::Array;
+        for (size_t i = 0; i < r->elements; ++i)
+            out.elements.append(convert(r->element[i]));
+        return out;
+    default: return out;
+    }
+    out.string = QByteArray(r->str, qsizetype(r->len));
+    return out;
+}
+
+struct ContextDeleter
+{
+    void operator()(redisContext* c) const { redisFree(c); }
+};
+
+} // namespace
+
+quint16 freeLoopbackPort()
+{
+    QTcpServer server;
+    if (!server.listen(QHostAddress::LocalHost, 0))
+        return 0;
+    return server.serverPort();
+}
+
+RedisServer::RedisServer(RedisServerOptions options) : m_options(std::move(options)) {}
+
+RedisServer::~RedisServer()
+{
+    stop();
+}
+
+qint64 RedisServer::pid() const
+{
+    return m_process ? m_process->processId() : 0;
+}
+
+bool RedisServer::isRunning() const
+{
+    return m_process && m_process->state() == QProcess::Running;
+}
+
+QString RedisServer::socketPath() const
+{
+    return m_options.unixSocket ? m_dir.filePath(QStringLiteral("redis.sock")) : QString();
+}
+
+bool RedisServer::start()
+{
+    if (!m_dir.isValid()) {
+        m_error = QStringLiteral("no temporary directory");
+        return false;
+    }
+    if (m_options.tls && !TlsMaterial::instance().isValid()) {
+        m_error = TlsMaterial::instance().error();
+        return false;
+    }
+    for (int attempt = 0; attempt < 5; ++attempt) {
+        m_port = freeLoopbackPort();
+        m_adminPort = m_options.tls ? freeLoopbackPort() : m_port;
+        if (m_port != 0 && m_adminPort != 0 && launch())
+            return true;
+    }
+    return false;
+}
+
+bool RedisServer::restart()
+{
+    stop();
+    return launch();
+}
+
+bool RedisServer::launch()
+{
+    QStringList args{QStringLiteral("--bind"), QStringLiteral("127.0.0.1 ::1"),
+                     QStringLiteral("--port"), QString::number(m_adminPort),
+                     QStringLiteral("--save"), QString(),
+                     QStringLiteral("--appendonly"), QStringLiteral("no"),
+                     QStringLiteral("--dir"), m_dir.path(),
+                     QStringLiteral("--daemonize"), QStringLiteral("no"),
+                     QStringLiteral("--protected-mode"), QStringLiteral("no"),
+                     QStringLiteral("--logfile"), m_dir.filePath(QStringLiteral("redis-%1.log").arg(m_generation++))};
+    // IPv6 loopback may be missing in a sandbox; Redis then fails to bind, so only ask when it exists.
+    {
+        QTcpServer probe;
+        if (!probe.listen(QHostAddress::LocalHostIPv6, 0))
+            args[1] = QStringLiteral("127.0.0.1");
+    }
+    if (m_options.tls) {
+        const TlsMaterial& tls = TlsMaterial::instance();
+        args << QStringLiteral("--tls-port") << QString::number(m_port) << QStringLiteral("--tls-cert-file")
+             << tls.serverCertFile() << QStringLiteral("--tls-key-file") << tls.serverKeyFile()
+             << QStringLiteral("--tls-ca-cert-file") << tls.caFile() << QStringLiteral("--tls-auth-clients")
+             << (m_options.requireClientCert ? QStringLiteral("yes") : QStringLiteral("optional"));
+    }
+    if (!m_options.password.isEmpty())
+        args << QStringLiteral("--requirepass") << m_options.password;
+    if (!m_options.aclUser.isEmpty())
+        args << QStringLiteral("--user") << m_options.aclUser << QStringLiteral("on")
+             << QLatin1Char('>') + m_options.aclPassword
+             << m_options.aclRules.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    if (m_options.unixSocket)
+        args << QStringLiteral("--unixsocket") << socketPath() << QStringLiteral("--unixsocketperm")
+             << QStringLiteral("700");
+    if (m_options.notifications)
+        args << QStringLiteral("--notify-keyspace-events") << QStringLiteral("KA");
+    args << m_options.extraArgs;
+
+    m_process = std::make_unique<QProcess>();
+    m_process->setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    m_process->setStandardOutputFile(QProcess::nullDevice());
+    // If the test process dies (crash, SIGKILL) the server goes with it.
+    m_process->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
+    m_process->start(QStringLiteral("redis-server"), args);
+    if (!m_process->waitForStarted(5000)) {
+        m_error = QStringLiteral("redis-server did not start: ") + m_process->errorString();
+        m_process.reset();
+        return false;
+    }
+    const QDeadlineTimer deadline(10000);
+    while (!deadline.hasExpired()) {
+        // QProcess only notices an exit while it waits or runs an event loop.
+        if (m_process->waitForFinished(1) || m_process->state() != QProcess::Running) {
+            m_error = QStringLiteral("redis-server exited (port %1 taken?)").arg(m_port);
+            m_process.reset();
+            return false;
+        }
+        QTcpSocket probe;
+        probe.connectToHost(QHostAddress::LocalHost, m_adminPort);
+        if (probe.waitForConnected(200)) {
+            if (m_options.tls) {
+                QTcpSocket tlsProbe;
+                tlsProbe.connectToHost(QHostAddress::LocalHost, m_port);
+                if (!tlsProbe.waitForConnected(200))
+                    continue;
+            }
+            if (command({"PING"}).isError() && m_options.password.isEmpty())
+                continue;
+            return true;
+        }
+        QThread::msleep(20);
+    }
+    m_error = QStringLiteral("redis-server on port %1 did not accept connections").arg(m_port);
+    stop();
+    return false;
+}
+
+void RedisServer::stop()
+{
+    if (!m_process)
+        return;
+    if (m_process->state() != QProcess::NotRunning) {
+        ::kill(pid_t(m_process->processId()), SIGKILL); // works on a SIGSTOPped process too
+        m_process->waitForFinished(5000);
+    }
+    m_process.reset();
+}
+
+void RedisServer::pause()
+{
+    if (isRunning())
+        ::kill(pid_t(m_process->processId()), SIGSTOP);
+}
+
+void RedisServer::resume()
+{
+    if (isRunning())
+        ::kill(pid_t(m_process->processId()), SIGCONT);
+}
+
+QString RedisServer::url(bool withSecret) const
+{
+    const QString scheme = m_options.tls ? QStringLiteral("rediss") : QStringLiteral("redis");
+    QString auth;
+    if (!m_options.aclUser.isEmpty())
+        auth = m_options.aclUser + (withSecret ? QLatin1Char(':') + m_options.aclPassword : QString()) +
+               QLatin1Char('@');
+    else if (!m_options.password.isEmpty() && withSecret)
+        auth = QLatin1Char(':') + m_options.password + QLatin1Char('@');
+    const QString host = m_options.tls ? QStringLiteral("localhost") : QStringLiteral("127.0.0.1");
+    return QStringLiteral("%1://%2%3:%4").arg(scheme, auth, host).arg(m_port);
+}
+
+ConnectionOptions RedisServer::connectionOptions(int timeoutMs) const
+{
+    ConnectionOptions options;
+    options.url = *RedisUrl::parse(url(true));
+    options.commandTimeoutMs = timeoutMs;
+    options.connectTimeoutMs = timeoutMs;
+    if (m_options.tls)
+        options.tls.caFile = TlsMaterial::instance().caFile();
+    return options;
+}
+
+RedisReply RedisServer::command(const QByteArrayList& argv) const
+{
+    RedisReply failure;
+    failure.type = RedisReply::Type::Error;
+    const timeval timeout{5, 0};
+    std::unique_ptr<redisContext, ContextDeleter> c(redisConnectWithTimeout("127.0.0.1", m_adminPort, timeout));
+    if (!c || c->err) {
+        failure.string = "fixture: cannot connect";
+        return failure;
+    }
+    redisSetTimeout(c.get(), timeout);
+    auto run = [&](const QByteArrayList& args) -> RedisReply {
+        std::vector<const char*> ptrs;
+        std::vector<size_t> lens;
+        for (const QByteArray& a : args) {
+            ptrs.push_back(a.constData());
+            lens.push_back(size_t(a.size()));
+        }
+        auto* r = static_cast<redisReply*>(redisCommandArgv(c.get(), int(args.size()), ptrs.data(), lens.data()));
+        if (!r) {
+            RedisReply e = failure;
+            e.string = "fixture: " + QByteArray(c->errstr);
+            return e;
+        }
+        RedisReply out = convert(r);
+        freeReplyObject(r);
+        return out;
+    };
+    if (!m_options.password.isEmpty()) {
+        const RedisReply auth = run({"AUTH", m_options.password.toUtf8()});
+        if (auth.isError())
+            return auth;
+    }
+    return run(argv);
+}
+
+QByteArray RedisServer::runId() const
+{
+    const RedisReply info = command({"INFO", "server"});
+    const qsizetype at = info.string.indexOf("run_id:");
+    if (at < 0)
+        return {};
+    const qsizetype end = info.string.indexOf('\r', at);
+    return info.string.mid(at + 7, end - at - 7);
+}
+
+} // namespace lockscope::test

@@ -1,0 +1,78 @@
+#pragma once
+
+#include "connectionoptions.h"
+#include "redisreply.h"
+
+#include <QByteArrayList>
+#include <QProcess>
+#include <QStringList>
+#include <QTemporaryDir>
+
+#include <memory>
+
+namespace lockscope::test {
+
+struct RedisServerOptions
+{
+    bool tls = false;          // clients must use TLS (a plain admin port stays open for the fixture)
+    bool requireClientCert = false;
+    QString password;          // requirepass for the default user
+    QString aclUser;           // an extra ACL user ...
+    QString aclPassword;       // ... with this password ...
+    QString aclRules = QStringLiteral("~* &* +@all"); // ... and these rights
+    bool unixSocket = false;
+    bool notifications = false; // notify-keyspace-events KA
+    QStringList extraArgs;      // e.g. {"--maxmemory", "1mb"}
+};
+
+// One real redis-server on a free loopback port, in its own temporary directory, without
+// persistence. The process is killed when this object goes (also when a test fails half-way)
+// and, through PR_SET_PDEATHSIG, when the test process itself dies.
+class RedisServer
+{
+public:
+    explicit RedisServer(RedisServerOptions options = {});
+    ~RedisServer();
+    RedisServer(const RedisServer&) = delete;
+    RedisServer& operator=(const RedisServer&) = delete;
+
+    bool start();
+    void stop();        // SIGKILL and reap
+    void kill() { stop(); }
+    void pause();       // SIGSTOP: the socket stays open but nothing answers
+    void resume();      // SIGCONT
+    bool restart();     // a new process on the same port: empty, with a new run_id
+    bool isRunning() const;
+    const QString& errorString() const { return m_error; }
+
+    qint64 pid() const;
+    quint16 port() const { return m_port; }           // the port clients use (TLS port when tls)
+    quint16 adminPort() const { return m_adminPort; } // plain port, for the fixture's own commands
+    QString socketPath() const;
+    const RedisServerOptions& options() const { return m_options; }
+
+    // A URL for clients, with the password when `withSecret`.
+    QString url(bool withSecret = true) const;
+    // Connection options for lockscope::RedisConnection, TLS CA filled in for TLS servers.
+    ConnectionOptions connectionOptions(int timeoutMs = 2000) const;
+
+    // A blocking command through hiredis on the admin port, for test set-up and checks.
+    RedisReply command(const QByteArrayList& argv) const;
+    QByteArray runId() const;
+
+private:
+    bool launch();
+
+    RedisServerOptions m_options;
+    QTemporaryDir m_dir;
+    std::unique_ptr<QProcess> m_process;
+    quint16 m_port = 0;
+    quint16 m_adminPort = 0;
+    QString m_error;
+    int m_generation = 0;
+};
+
+// A free loopback TCP port (bound and released: good enough on a test machine).
+quint16 freeLoopbackPort();
+
+} // namespace lockscope::test

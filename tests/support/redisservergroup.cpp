@@ -1,0 +1,35 @@
+#include "redisservergroup.h"
+
+namespace lockscope::test {
+
+bool RedisServerGroup::start(int count, const RedisServerOptions& options)
+{
+    m_servers.clear();
+    for (int i = 0; i < count; ++i) {
+        auto server = std::make_unique<RedisServer>(options);
+        if (!server->start()) {
+            m_error = server->errorString();
+            return false;
+        }
+        m_servers.push_back(std::move(server));
+    }
+    return true;
+}
+
+QStringList RedisServerGroup::urls() const
+{
+    QStringList out;
+    for (const auto& s : m_servers)
+        out << s->url();
+    return out;
+}
+
+QList<ConnectionOptions> RedisServerGroup::connectionOptions(int timeoutMs) const
+{
+    QList<ConnectionOptions> out;
+    for (const auto& s : m_servers)
+        out << s->connectionOptions(timeoutMs);
+    return out;
+}
+
+} // namespace lockscope::test

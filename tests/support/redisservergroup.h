@@ -1,0 +1,26 @@
+#pragma once
+
+#include "redisserver.h"
+
+#include <memory>
+#include <vector>
+
+namespace lockscope::test {
+
+// N independent masters, as Redlock wants them.
+class RedisServerGroup
+{
+public:
+    bool start(int count, const RedisServerOptions& options = {});
+    const QString& errorString() const { return m_error; }
+    int size() const { return int(m_servers.size()); }
+    RedisServer& at(int i) { return *m_servers.at(size_t(i)); }
+    QStringList urls() const;
+    QList<ConnectionOptions> connectionOptions(int timeoutMs = 2000) const;
+
+private:
+    std::vector<std::unique_ptr<RedisServer>> m_servers;
+    QString m_error;
+};
+
+} // namespace lockscope::test

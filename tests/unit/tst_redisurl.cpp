@@ -1,0 +1,138 @@
+#include "redisurl.h"
+
+#include <QTest>
+
+using namespace lockscope;
+
+class TestRedisUrl : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void parsesValid_data();
+    void parsesValid();
+    void rejectsInvalid_data();
+    void rejectsInvalid();
+    void neverPrintsPassword();
+};
+
+void TestRedisUrl::parsesValid_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<int>("scheme");
+    QTest::addColumn<QString>("host");
+    QTest::addColumn<int>("port");
+    QTest::addColumn<int>("db");
+    QTest::addColumn<QString>("user");
+    QTest::addColumn<QString>("password");
+    QTest::addColumn<QString>("socket");
+    QTest::addColumn<QString>("printed");
+
+    const int tcp = int(RedisUrl::Scheme::Tcp), tls = int(RedisUrl::Scheme::Tls), unx = int(RedisUrl::Scheme::Unix);
+    QTest::newRow("host only") << "redis://localhost" << tcp << "localhost" << 6379 << 0 << "" << "" << ""
+                               << "redis://localhost:6379";
+    QTest::newRow("host port db") << "redis://127.0.0.1:7000/3" << tcp << "127.0.0.1" << 7000 << 3 << "" << ""
+                                  << "" << "redis://127.0.0.1:7000/3";
+    QTest::newRow("password only") << "redis://:s3cret@h:1" << tcp << "h" << 1 << 0 << "" << "s3cret" << ""
+                                   << "redis://h:1";
+    QTest::newRow("acl user") << "redis://alice:pw@h:2/1" << tcp << "h" << 2 << 1 << "alice" << "pw" << ""
+                              << "redis://alice@h:2/1";
+    QTest::newRow("user only") << "redis://bob@h" << tcp << "h" << 6379 << 0 << "bob" << "" << ""
+                               << "redis://bob@h:6379";
+    QTest::newRow("percent-encoded password") << "redis://u:p%40ss%3Aw@h" << tcp << "h" << 6379 << 0 << "u"
+                                              << "p@ss:w" << "" << "redis://u@h:6379";
+    QTest::newRow("raw @ in password") << "redis://u:p@ss@h:9" << tcp << "h" << 9 << 0 << "u" << "p@ss" << ""
+                                       << "redis://u@h:9";
+    QTest::newRow("tls") << "rediss://cache.example:6380" << tls << "cache.example" << 6380 << 0 << "" << ""
+                         << "" << "rediss://cache.example:6380";
+    QTest::newRow("ipv6") << "redis://[::1]:6390/2" << tcp << "::1" << 6390 << 2 << "" << "" << ""
+                          << "redis://[::1]:6390/2";
+    QTest::newRow("ipv6 no port") << "redis://[fe80::1]" << tcp << "fe80::1" << 6379 << 0 << "" << "" << ""
+                                  << "redis://[fe80::1]:6379";
+    QTest::newRow("unix") << "unix:///tmp/redis.sock" << unx << "" << 0 << 0 << "" << "" << "/tmp/redis.sock"
+                          << "unix:///tmp/redis.sock";
+    QTest::newRow("unix db") << "unix:///var/run/r.sock?db=4" << unx << "" << 0 << 4 << "" << ""
+                             << "/var/run/r.sock" << "unix:///var/run/r.sock?db=4";
+    QTest::newRow("scheme case and spaces") << "  REDIS://h:5 " << tcp << "h" << 5 << 0 << "" << "" << ""
+                                            << "redis://h:5";
+    QTest::newRow("trailing slash") << "redis://h:5/" << tcp << "h" << 5 << 0 << "" << "" << ""
+                                    << "redis://h:5";
+}
+
+void TestRedisUrl::parsesValid()
+{
+    QFETCH(QString, text);
+    QFETCH(int, scheme);
+    QFETCH(QString, host);
+    QFETCH(int, port);
+    QFETCH(int, db);
+    QFETCH(QString, user);
+    QFETCH(QString, password);
+    QFETCH(QString, socket);
+    QFETCH(QString, printed);
+    const Result<RedisUrl> url = RedisUrl::parse(text);
+    QVERIFY2(url.ok(), qPrintable(url.ok() ? QString() : url.error().message));
+    QCOMPARE(int(url->scheme()), scheme);
+    QCOMPARE(url->host(), host);
+    QCOMPARE(int(url->port()), port);
+    QCOMPARE(url->db(), db);
+    QCOMPARE(url->user(), user);
+    QCOMPARE(url->password(), password);
+    QCOMPARE(url->socketPath(), socket);
+    QCOMPARE(url->toString(), printed);
+    // What we print parses back to the same place.
+    const Result<RedisUrl> again = RedisUrl::parse(url->toString());
+    QVERIFY(again.ok());
+    QCOMPARE(again->host(), url->host());
+    QCOMPARE(again->port(), url->port());
+    QCOMPARE(again->db(), url->db());
+}
+
+void TestRedisUrl::rejectsInvalid_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("mentions");
+    QTest::newRow("empty") << "" << "missing scheme";
+    QTest::newRow("no scheme") << "localhost:6379" << "missing scheme";
+    QTest::newRow("http") << "http://h" << "unsupported scheme 'http'";
+    QTest::newRow("no host") << "redis://:6379" << "missing host";
+    QTest::newRow("port zero") << "redis://h:0" << "bad port";
+    QTest::newRow("port too big") << "redis://h:65536" << "bad port";
+    QTest::newRow("port text") << "redis://h:abc" << "bad port 'abc'";
+    QTest::newRow("port negative") << "redis://h:-1" << "bad port";
+    QTest::newRow("empty port") << "redis://h:" << "empty port";
+    QTest::newRow("db text") << "redis://h/x" << "bad database number";
+    QTest::newRow("db negative") << "redis://h/-2" << "bad database number";
+    QTest::newRow("host with space") << "redis://bad host" << "bad host name";
+    QTest::newRow("bad ipv6") << "redis://[::zz]:1" << "bad IPv6";
+    QTest::newRow("unclosed ipv6") << "redis://[::1:1" << "unclosed";
+    QTest::newRow("unix relative") << "unix://tmp/x.sock" << "absolute path";
+    QTest::newRow("unknown query") << "redis://h?foo=1" << "unknown parameter 'foo'";
+    QTest::newRow("unix bad db") << "unix:///x?db=q" << "bad database number";
+}
+
+void TestRedisUrl::rejectsInvalid()
+{
+    QFETCH(QString, text);
+    QFETCH(QString, mentions);
+    const Result<RedisUrl> url = RedisUrl::parse(text);
+    QVERIFY(!url.ok());
+    QCOMPARE(url.error().kind, ErrorKind::InvalidUrl);
+    QVERIFY2(url.error().message.contains(mentions), qPrintable(url.error().message));
+}
+
+void TestRedisUrl::neverPrintsPassword()
+{
+    const QString secret = QStringLiteral("Sup3rS3cretPw");
+    for (const QString& text : {QStringLiteral("redis://u:%1@h:70000").arg(secret),
+                                QStringLiteral("redis://u:%1@bad host").arg(secret),
+                                QStringLiteral("redis://:%1@h/zz").arg(secret),
+                                QStringLiteral("redis://:%1@h:1").arg(secret)}) {
+        const Result<RedisUrl> url = RedisUrl::parse(text);
+        const QString shown = url.ok() ? url->toString() : url.error().message;
+        QVERIFY2(!shown.contains(secret), qPrintable(shown));
+    }
+}
+
+QTEST_GUILESS_MAIN(TestRedisUrl)
+#include "tst_redisurl.moc"
