@@ -1,9 +1,93 @@
+#include "clicontext.h"
+#include "command.h"
+
 #include <QCoreApplication>
-#include <cstdio>
+#include <QSet>
+
+using namespace lockctl;
+
+namespace {
+
+QString usage(const std::vector<std::unique_ptr<Command>>& commands)
+{
+    QString text = QStringLiteral("Usage: lockctl [global options] COMMAND [options]\n\n"
+                                  "Monitor and administer distributed locks kept in Redis.\n\nCommands:\n");
+    for (const auto& c : commands)
+        text += QStringLiteral("  %1\n      %2\n").arg(c->synopsis(), c->summary());
+    text += QStringLiteral("\nGlobal options:\n");
+    for (const QCommandLineOption& o : CliContext::globalOptions()) {
+        QStringList names;
+        for (const QString& n : o.names())
+            names << (n.size() == 1 ? QStringLiteral("-") : QStringLiteral("--")) + n;
+        QString left = names.join(QStringLiteral(", "));
+        if (!o.valueName().isEmpty())
+            left += QLatin1Char(' ') + o.valueName();
+        text += QStringLiteral("  %1\n      %2\n").arg(left, o.description());
+    }
+    text += QStringLiteral("\nExit codes: 0 done; 1 not acquired / token did not match / nothing deleted;\n"
+                           "2 usage or configuration error; 3 not enough masters reachable; 4 refused "
+                           "(read-only, or not a lock).\n");
+    return text;
+}
+
+} // namespace
 
 int main(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
-    std::fputs("lockctl: not yet\n", stderr);
-    return 2;
+    QCoreApplication::setApplicationName(QStringLiteral("lockscope"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(PROJECT_VERSION));
+
+    const std::vector<std::unique_ptr<Command>> commands = allCommands();
+    QCommandLineParser parser;
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help."));
+    const QCommandLineOption version(QStringLiteral("version"), QStringLiteral("Show the version."));
+    parser.addOption(help);
+    parser.addOption(version);
+    parser.addOptions(CliContext::globalOptions());
+    QSet<QString> known;
+    for (const auto& c : commands)
+        for (const QCommandLineOption& o : c->options())
+            if (!known.contains(o.names().first())) {
+                known.insert(o.names().first());
+                parser.addOption(o);
+            }
+
+    CliContext context;
+    if (!parser.parse(app.arguments()))
+        return context.fail(UsageError, parser.errorText() + QStringLiteral(" (see lockctl --help)"));
+    if (parser.isSet(version)) {
+        context.out() << "lockctl " << QCoreApplication::applicationVersion() << Qt::endl;
+        return Done;
+    }
+    const QStringList positional = parser.positionalArguments();
+    if (parser.isSet(help) || positional.isEmpty()) {
+        (positional.isEmpty() && !parser.isSet(help) ? context.err() : context.out()) << usage(commands);
+        return parser.isSet(help) ? Done : UsageError;
+    }
+
+    Command* command = nullptr;
+    for (const auto& c : commands)
+        if (c->name() == positional.first())
+            command = c.get();
+    if (!command)
+        return context.fail(UsageError,
+                            QStringLiteral("unknown command '%1' (see lockctl --help)").arg(positional.first()));
+
+    // An option that belongs to another command is a mistake worth reporting.
+    QSet<QString> allowed;
+    for (const QCommandLineOption& o : CliContext::globalOptions())
+        allowed.unite(QSet<QString>(o.names().cbegin(), o.names().cend()));
+    for (const QCommandLineOption& o : command->options())
+        allowed.unite(QSet<QString>(o.names().cbegin(), o.names().cend()));
+    for (const QString& name : parser.optionNames())
+        if (!allowed.contains(name))
+            return context.fail(UsageError,
+                                QStringLiteral("option --%1 does not apply to '%2'").arg(name, command->name()));
+
+    if (const int rc = context.configure(parser); rc != Done)
+        return rc;
+    return command->run(context, parser, positional.mid(1));
 }

@@ -1,0 +1,51 @@
+#pragma once
+
+#include "exitcode.h"
+#include "lockscopeconfig.h"
+#include "masterset.h"
+
+#include <QCommandLineParser>
+#include <QTextStream>
+
+#include <functional>
+#include <memory>
+
+namespace lockctl {
+
+// What every command shares: the parsed global options, the configuration they produced,
+// the masters, and the output streams.
+class CliContext
+{
+public:
+    static QList<QCommandLineOption> globalOptions();
+
+    // Builds the configuration from --config and/or -m and the TLS/timeout options.
+    // Returns UsageError (with the message already printed) when they are wrong.
+    int configure(const QCommandLineParser& parser);
+
+    lockscope::LockScopeConfig& config() { return m_config; }
+    bool json() const { return m_json; }
+    bool readOnly() const { return m_config.readOnly; }
+    QString auditLogPath() const;
+
+    // Opens every master and runs the event loop until each has come up or failed once.
+    lockscope::MasterSet& openMasters();
+    lockscope::MasterSet* masters() { return m_masters.get(); }
+
+    // Runs the event loop until `done` returns true or `timeoutMs` passes; false on timeout.
+    bool waitUntil(const std::function<bool()>& done, int timeoutMs);
+
+    QTextStream& out() { return m_out; }
+    QTextStream& err() { return m_err; }
+    // Prints "lockctl: message" on stderr and returns `code`.
+    int fail(int code, const QString& message);
+
+private:
+    lockscope::LockScopeConfig m_config;
+    std::unique_ptr<lockscope::MasterSet> m_masters;
+    bool m_json = false;
+    QTextStream m_out{stdout};
+    QTextStream m_err{stderr};
+};
+
+} // namespace lockctl

@@ -1,0 +1,19 @@
+#pragma once
+
+#include <QString>
+
+namespace lockscope {
+
+// The verdict per resource across all masters (README "Statuses" explains each to users).
+enum class LockStatus
+{
+    Held,      // one token on at least `needed` masters, with expiry, no other token anywhere
+    Partial,   // present somewhere, but no token reaches `needed`
+    Contested, // two or more different tokens across masters
+    Stuck,     // no expiry where it is held, or a legacy timestamp already past
+    Unknown,   // too many masters unreachable to decide
+};
+
+QString lockStatusName(LockStatus status);
+
+} // namespace lockscope

@@ -1,0 +1,46 @@
+#pragma once
+
+#include "connectionoptions.h"
+#include "redisconnection.h"
+
+#include <QList>
+#include <QObject>
+
+namespace lockscope {
+
+// The N independent masters a Redlock spans, opened together. Index i is master i everywhere
+// (observations, quorum diagrams, audit lines), so the order of the configuration is kept.
+class MasterSet final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(MasterSet)
+
+public:
+    explicit MasterSet(const QList<ConnectionOptions>& masters, QObject* parent = nullptr);
+    ~MasterSet() override;
+
+    int size() const { return int(m_connections.size()); }
+    // Quorum: a strict majority, N/2+1.
+    int needed() const { return size() / 2 + 1; }
+    RedisConnection* at(int index) const { return m_connections.at(index); }
+    const QList<RedisConnection*>& connections() const { return m_connections; }
+    int upCount() const;
+
+    void open();
+    void close();
+    // True once every master has either come up or failed its first attempt.
+    bool isSettled() const;
+
+signals:
+    void masterStateChanged(int index, lockscope::RedisConnection::State state, const lockscope::RedisError& reason);
+    void masterHealthChanged(int index);
+    void masterRestarted(int index, const QByteArray& oldRunId, const QByteArray& newRunId);
+    void settled();
+
+private:
+    QList<RedisConnection*> m_connections;
+    QList<bool> m_settled;
+    bool m_announcedSettled = false;
+};
+
+} // namespace lockscope

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs what LockScope needs to build, run and test on Debian 12, and nothing that is already there.
+# Usage: scripts/install-deps.sh [--tests]
+set -euo pipefail
+
+packages=(build-essential cmake ninja-build pkg-config git
+          qt6-base-dev qt6-base-dev-tools libgl1-mesa-dev qtkeychain-qt6-dev
+          libhiredis-dev redis-server redis-tools openssl)
+if [[ "${1:-}" == "--tests" ]]; then
+    # python3-redis writes interop locks; clang builds the libFuzzer targets; xvfb and imagemagick take screenshots.
+    packages+=(python3-redis clang libclang-rt-14-dev xvfb xauth imagemagick)
+    command -v node >/dev/null 2>&1 || packages+=(nodejs)
+    command -v npm >/dev/null 2>&1 || packages+=(npm)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if (( ${#missing[@]} )); then
+    echo "Installing: ${missing[*]}"
+    sudo=""
+    [[ $(id -u) -eq 0 ]] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
