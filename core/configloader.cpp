@@ -18,7 +18,8 @@ public:
     RedisError error(const QString& field, const QString& what) const
     {
         const QString where = m_source.isEmpty() ? QString() : m_source + QStringLiteral(": ");
-        return {ErrorKind::InvalidConfig, QString(), where + QStringLiteral("field \"%1\": %2").arg(field, what)};
+        return {ErrorKind::InvalidConfig, QString(),
+                where + QStringLiteral("field \"%1\": %2").arg(field, what)};
     }
 
     void checkKnown(const QJsonObject& object, const QString& path, const QSet<QString>& known)
@@ -38,7 +39,8 @@ public:
         const QJsonValue v = o.value(key);
         const double d = v.toDouble(-1e300);
         if (!v.isDouble() || d != double(qint64(d)) || d < min || d > max) {
-            *err = error(path + key, QStringLiteral("expected a whole number from %1 to %2").arg(min).arg(max));
+            *err =
+                error(path + key, QStringLiteral("expected a whole number from %1 to %2").arg(min).arg(max));
             return false;
         }
         *out = int(d);
@@ -58,7 +60,8 @@ public:
         return true;
     }
 
-    bool readBool(const QJsonObject& o, const QString& key, const QString& path, bool* out, RedisError* err) const
+    bool readBool(const QJsonObject& o, const QString& key, const QString& path, bool* out,
+                  RedisError* err) const
     {
         if (!o.contains(key))
             return true;
@@ -81,8 +84,8 @@ public:
         const QJsonObject o = parent.value(QStringLiteral("tls")).toObject();
         const QString p = path + QStringLiteral("tls.");
         checkKnown(o, path + QStringLiteral("tls"),
-                   {QStringLiteral("ca"), QStringLiteral("cert"), QStringLiteral("key"), QStringLiteral("serverName"),
-                    QStringLiteral("insecure")});
+                   {QStringLiteral("ca"), QStringLiteral("cert"), QStringLiteral("key"),
+                    QStringLiteral("serverName"), QStringLiteral("insecure")});
         return readString(o, QStringLiteral("ca"), p, &tls->caFile, err) &&
                readString(o, QStringLiteral("cert"), p, &tls->certFile, err) &&
                readString(o, QStringLiteral("key"), p, &tls->keyFile, err) &&
@@ -102,7 +105,8 @@ int lineOf(const QByteArray& json, int offset)
 
 } // namespace
 
-Result<ConnectionOptions> ConfigLoader::masterFromUrl(const QString& url, const TlsOptions& tls, int timeoutMs)
+Result<ConnectionOptions> ConfigLoader::masterFromUrl(const QString& url, const TlsOptions& tls,
+                                                      int timeoutMs)
 {
     Result<RedisUrl> parsed = RedisUrl::parse(url);
     if (!parsed)
@@ -122,7 +126,8 @@ Result<LockScopeConfig> ConfigLoader::fromFile(const QString& path, QStringList*
         return RedisError(ErrorKind::InvalidConfig, QString(),
                           QStringLiteral("cannot read %1: %2").arg(path, file.errorString()));
     if (file.size() > 16 * 1024 * 1024)
-        return RedisError(ErrorKind::InvalidConfig, QString(), QStringLiteral("%1: larger than 16 MB").arg(path));
+        return RedisError(ErrorKind::InvalidConfig, QString(),
+                          QStringLiteral("%1: larger than 16 MB").arg(path));
     return fromJson(file.readAll(), warnings, path);
 }
 
@@ -146,10 +151,10 @@ Result<LockScopeConfig> ConfigLoader::fromJson(const QByteArray& json, QStringLi
     const QJsonObject root = doc.object();
     r.checkKnown(root, QString(),
                  {QStringLiteral("masters"), QStringLiteral("patterns"), QStringLiteral("scanCount"),
-                  QStringLiteral("pollIntervalMs"), QStringLiteral("reconcileIntervalMs"), QStringLiteral("timeoutMs"),
-                  QStringLiteral("tls"), QStringLiteral("ownerRules"), QStringLiteral("readOnly"),
-                  QStringLiteral("auditLog"), QStringLiteral("redlock"), QStringLiteral("maxValueBytes"),
-                  QStringLiteral("maxFields")});
+                  QStringLiteral("pollIntervalMs"), QStringLiteral("reconcileIntervalMs"),
+                  QStringLiteral("timeoutMs"), QStringLiteral("tls"), QStringLiteral("ownerRules"),
+                  QStringLiteral("readOnly"), QStringLiteral("auditLog"), QStringLiteral("redlock"),
+                  QStringLiteral("maxValueBytes"), QStringLiteral("maxFields")});
 
     LockScopeConfig config;
     RedisError err;
@@ -157,10 +162,12 @@ Result<LockScopeConfig> ConfigLoader::fromJson(const QByteArray& json, QStringLi
     MonitorSettings& m = config.monitor;
     if (!r.readInt(root, QStringLiteral("timeoutMs"), QString(), 1, 600000, &config.timeoutMs, &err) ||
         !r.readInt(root, QStringLiteral("scanCount"), QString(), 1, 1000000, &m.scanCount, &err) ||
-        !r.readInt(root, QStringLiteral("pollIntervalMs"), QString(), 50, 86400000, &m.pollIntervalMs, &err) ||
-        !r.readInt(root, QStringLiteral("reconcileIntervalMs"), QString(), 100, 86400000, &m.reconcileIntervalMs,
+        !r.readInt(root, QStringLiteral("pollIntervalMs"), QString(), 50, 86400000, &m.pollIntervalMs,
                    &err) ||
-        !r.readInt(root, QStringLiteral("maxValueBytes"), QString(), 16, 64 * 1024 * 1024, &m.maxValueBytes, &err) ||
+        !r.readInt(root, QStringLiteral("reconcileIntervalMs"), QString(), 100, 86400000,
+                   &m.reconcileIntervalMs, &err) ||
+        !r.readInt(root, QStringLiteral("maxValueBytes"), QString(), 16, 64 * 1024 * 1024, &m.maxValueBytes,
+                   &err) ||
         !r.readInt(root, QStringLiteral("maxFields"), QString(), 1, 1000000, &m.maxFields, &err) ||
         !r.readBool(root, QStringLiteral("readOnly"), QString(), &config.readOnly, &err) ||
         !r.readString(root, QStringLiteral("auditLog"), QString(), &config.auditLogPath, &err) ||
@@ -175,7 +182,8 @@ Result<LockScopeConfig> ConfigLoader::fromJson(const QByteArray& json, QStringLi
         const QJsonArray a = v.toArray();
         for (qsizetype i = 0; i < a.size(); ++i) {
             if (!a.at(i).isString() || a.at(i).toString().isEmpty())
-                return r.error(QStringLiteral("patterns[%1]").arg(i), QStringLiteral("expected a non-empty string"));
+                return r.error(QStringLiteral("patterns[%1]").arg(i),
+                               QStringLiteral("expected a non-empty string"));
             m.patterns << a.at(i).toString().toUtf8();
         }
         if (m.patterns.isEmpty())
@@ -195,7 +203,8 @@ Result<LockScopeConfig> ConfigLoader::fromJson(const QByteArray& json, QStringLi
         if (o.contains(QStringLiteral("driftFactor"))) {
             const QJsonValue v = o.value(QStringLiteral("driftFactor"));
             if (!v.isDouble() || v.toDouble() < 0 || v.toDouble() >= 0.5)
-                return r.error(p + QStringLiteral("driftFactor"), QStringLiteral("expected a number from 0 to 0.5"));
+                return r.error(p + QStringLiteral("driftFactor"),
+                               QStringLiteral("expected a number from 0 to 0.5"));
             rl.driftFactor = v.toDouble();
         }
         if (!r.readInt(o, QStringLiteral("driftMs"), p, 0, 60000, &rl.driftConstantMs, &err) ||
@@ -223,8 +232,9 @@ Result<LockScopeConfig> ConfigLoader::fromJson(const QByteArray& json, QStringLi
                 return err;
             rule.pattern = QRegularExpression(pattern);
             if (pattern.isEmpty() || !rule.pattern.isValid())
-                return r.error(p + QStringLiteral("pattern"),
-                               QStringLiteral("not a valid regular expression: %1").arg(rule.pattern.errorString()));
+                return r.error(
+                    p + QStringLiteral("pattern"),
+                    QStringLiteral("not a valid regular expression: %1").arg(rule.pattern.errorString()));
             config.ownerRules << rule;
         }
     }
@@ -251,8 +261,10 @@ Result<LockScopeConfig> ConfigLoader::fromJson(const QByteArray& json, QStringLi
                     return r.error(p + QStringLiteral(".url"), QStringLiteral("expected a URL string"));
                 url = o.value(QStringLiteral("url")).toString();
                 if (!r.readTls(o, p + QLatin1Char('.'), &tls, &err) ||
-                    !r.readInt(o, QStringLiteral("timeoutMs"), p + QLatin1Char('.'), 1, 600000, &timeout, &err) ||
-                    !r.readString(o, QStringLiteral("passwordEnv"), p + QLatin1Char('.'), &passwordEnv, &err) ||
+                    !r.readInt(o, QStringLiteral("timeoutMs"), p + QLatin1Char('.'), 1, 600000, &timeout,
+                               &err) ||
+                    !r.readString(o, QStringLiteral("passwordEnv"), p + QLatin1Char('.'), &passwordEnv,
+                                  &err) ||
                     !r.readString(o, QStringLiteral("user"), p + QLatin1Char('.'), &user, &err))
                     return err;
             } else {

@@ -15,11 +15,11 @@ struct MonitorSettings
     // Lock libraries name keys in many ways; these cover the common ones without reading a whole
     // keyspace. Anything else is one --pattern away.
     QByteArrayList patterns{"*lock*", "mutex:*", "semaphore:*"};
-    int scanCount = 1000;             // SCAN COUNT
-    int pollIntervalMs = 2000;        // full pass when keyspace events are not available
-    int reconcileIntervalMs = 30000;  // full pass even when events flow, to catch what they missed
-    int maxValueBytes = 4096;         // longer string values are shown truncated, never loaded whole
-    int maxFields = 256;              // hash fields / zset members read per key
+    int scanCount = 1000;            // SCAN COUNT
+    int pollIntervalMs = 2000;       // full pass when keyspace events are not available
+    int reconcileIntervalMs = 30000; // full pass even when events flow, to catch what they missed
+    int maxValueBytes = 4096;        // longer string values are shown truncated, never loaded whole
+    int maxFields = 256;             // hash fields / zset members read per key
 };
 
 // The Redlock algorithm's knobs (defaults as in the reference implementations).
@@ -44,7 +44,10 @@ struct LockScopeConfig
     int timeoutMs = 2000;
 
     // Drift allowance for a TTL, as every Redlock implementation computes it.
-    qint64 driftMs(qint64 ttlMs) const { return qint64(double(ttlMs) * redlock.driftFactor) + redlock.driftConstantMs; }
+    qint64 driftMs(qint64 ttlMs) const
+    {
+        return qint64(double(ttlMs) * redlock.driftFactor) + redlock.driftConstantMs;
+    }
 };
 
 } // namespace lockscope

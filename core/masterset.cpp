@@ -20,9 +20,9 @@ MasterSet::MasterSet(const QList<ConnectionOptions>& masters, QObject* parent) :
                     }
                 });
         connect(c, &RedisConnection::healthChanged, this, [this, index] { emit masterHealthChanged(index); });
-        connect(c, &RedisConnection::restarted, this, [this, index](const QByteArray& o, const QByteArray& n) {
-            emit masterRestarted(index, o, n);
-        });
+        connect(
+            c, &RedisConnection::restarted, this,
+            [this, index](const QByteArray& o, const QByteArray& n) { emit masterRestarted(index, o, n); });
     }
 }
 

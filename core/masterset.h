@@ -32,7 +32,8 @@ public:
     bool isSettled() const;
 
 signals:
-    void masterStateChanged(int index, lockscope::RedisConnection::State state, const lockscope::RedisError& reason);
+    void masterStateChanged(int index, lockscope::RedisConnection::State state,
+                            const lockscope::RedisError& reason);
     void masterHealthChanged(int index);
     void masterRestarted(int index, const QByteArray& oldRunId, const QByteArray& newRunId);
     void settled();

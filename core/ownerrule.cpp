@@ -7,9 +7,9 @@ QString OwnerRule::ownerOf(const QByteArray& key, const QByteArray& token) const
     if (!pattern.isValid())
         return {};
     if (keyGlob != QLatin1String("*")) {
-        const QRegularExpression glob(
-            QRegularExpression::wildcardToRegularExpression(keyGlob, QRegularExpression::UnanchoredWildcardConversion),
-            QRegularExpression::DotMatchesEverythingOption);
+        const QRegularExpression glob(QRegularExpression::wildcardToRegularExpression(
+                                          keyGlob, QRegularExpression::UnanchoredWildcardConversion),
+                                      QRegularExpression::DotMatchesEverythingOption);
         const QRegularExpression anchored(QRegularExpression::anchoredPattern(glob.pattern()),
                                           QRegularExpression::DotMatchesEverythingOption);
         if (!anchored.match(QString::fromUtf8(key)).hasMatch())

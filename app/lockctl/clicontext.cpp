@@ -16,19 +16,23 @@ QList<QCommandLineOption> CliContext::globalOptions()
 {
     return {
         {{QStringLiteral("m"), QStringLiteral("master")},
-         QStringLiteral("A master URL (repeat for Redlock): redis://[user[:password]@]host[:port][/db], rediss://..., "
-                        "unix:///path"),
+         QStringLiteral(
+             "A master URL (repeat for Redlock): redis://[user[:password]@]host[:port][/db], rediss://..., "
+             "unix:///path"),
          QStringLiteral("URL")},
-        {QStringLiteral("config"), QStringLiteral("JSON configuration file (masters, patterns, TLS, owner rules)."),
+        {QStringLiteral("config"),
+         QStringLiteral("JSON configuration file (masters, patterns, TLS, owner rules)."),
          QStringLiteral("FILE")},
         {QStringLiteral("timeout-ms"), QStringLiteral("Per-master command timeout (default 2000)."),
          QStringLiteral("N")},
-        {QStringLiteral("tls-ca"), QStringLiteral("CA bundle for rediss:// masters."), QStringLiteral("FILE")},
+        {QStringLiteral("tls-ca"), QStringLiteral("CA bundle for rediss:// masters."),
+         QStringLiteral("FILE")},
         {QStringLiteral("tls-cert"), QStringLiteral("Client certificate for rediss:// masters."),
          QStringLiteral("FILE")},
         {QStringLiteral("tls-key"), QStringLiteral("Client private key for rediss:// masters."),
          QStringLiteral("FILE")},
-        {QStringLiteral("tls-insecure"), QStringLiteral("Do not verify the server's certificate (testing only).")},
+        {QStringLiteral("tls-insecure"),
+         QStringLiteral("Do not verify the server's certificate (testing only).")},
         {QStringLiteral("password-env"),
          QStringLiteral("Take the masters' password from this environment variable instead of the URL."),
          QStringLiteral("VAR")},
@@ -50,7 +54,8 @@ int CliContext::configure(const QCommandLineParser& parser)
     m_json = parser.isSet(QStringLiteral("json"));
     QStringList warnings;
     if (parser.isSet(QStringLiteral("config"))) {
-        Result<LockScopeConfig> loaded = ConfigLoader::fromFile(parser.value(QStringLiteral("config")), &warnings);
+        Result<LockScopeConfig> loaded =
+            ConfigLoader::fromFile(parser.value(QStringLiteral("config")), &warnings);
         if (!loaded)
             return fail(UsageError, loaded.error().message);
         m_config = *loaded;

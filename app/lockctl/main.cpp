@@ -42,7 +42,8 @@ int main(int argc, char** argv)
     QCommandLineParser parser;
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     parser.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsOptions);
-    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help."));
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")},
+                                  QStringLiteral("Show this help."));
     const QCommandLineOption version(QStringLiteral("version"), QStringLiteral("Show the version."));
     parser.addOption(help);
     parser.addOption(version);
@@ -73,8 +74,8 @@ int main(int argc, char** argv)
         if (c->name() == positional.first())
             command = c.get();
     if (!command)
-        return context.fail(UsageError,
-                            QStringLiteral("unknown command '%1' (see lockctl --help)").arg(positional.first()));
+        return context.fail(
+            UsageError, QStringLiteral("unknown command '%1' (see lockctl --help)").arg(positional.first()));
 
     // An option that belongs to another command is a mistake worth reporting.
     QSet<QString> allowed;
@@ -84,8 +85,8 @@ int main(int argc, char** argv)
         allowed.unite(QSet<QString>(o.names().cbegin(), o.names().cend()));
     for (const QString& name : parser.optionNames())
         if (!allowed.contains(name))
-            return context.fail(UsageError,
-                                QStringLiteral("option --%1 does not apply to '%2'").arg(name, command->name()));
+            return context.fail(
+                UsageError, QStringLiteral("option --%1 does not apply to '%2'").arg(name, command->name()));
 
     if (const int rc = context.configure(parser); rc != Done)
         return rc;

@@ -21,9 +21,15 @@ RedisReply convert(const redisReply* r)
 {
     RedisReply out;
     switch (r->type) {
-    case REDIS_REPLY_STRING: out.type = RedisReply::Type::String; break;
-    case REDIS_REPLY_STATUS: out.type = RedisReply::Type::Status; break;
-    case REDIS_REPLY_ERROR: out.type = RedisReply::Type::Error; break;
+    case REDIS_REPLY_STRING:
+        out.type = RedisReply::Type::String;
+        break;
+    case REDIS_REPLY_STATUS:
+        out.type = RedisReply::Type::Status;
+        break;
+    case REDIS_REPLY_ERROR:
+        out.type = RedisReply::Type::Error;
+        break;
     case REDIS_REPLY_INTEGER:
         out.type = RedisReply::Type::Integer;
         out.integer = r->integer;
@@ -33,7 +39,8 @@ RedisReply convert(const redisReply* r)
         for (size_t i = 0; i < r->elements; ++i)
             out.elements.append(convert(r->element[i]));
         return out;
-    default: return out;
+    default:
+        return out;
     }
     out.string = QByteArray(r->str, qsizetype(r->len));
     return out;
@@ -103,14 +110,24 @@ bool RedisServer::restart()
 
 bool RedisServer::launch()
 {
-    QStringList args{QStringLiteral("--bind"), QStringLiteral("127.0.0.1 ::1"),
-                     QStringLiteral("--port"), QString::number(m_adminPort),
-                     QStringLiteral("--save"), QString(),
-                     QStringLiteral("--appendonly"), QStringLiteral("no"),
-                     QStringLiteral("--dir"), m_dir.path(),
-                     QStringLiteral("--daemonize"), QStringLiteral("no"),
-                     QStringLiteral("--protected-mode"), QStringLiteral("no"),
-                     QStringLiteral("--logfile"), m_dir.filePath(QStringLiteral("redis-%1.log").arg(m_generation++))};
+    QStringList args{QStringLiteral("--bind"),
+                     QStringLiteral("127.0.0.1 ::1"),
+                     QStringLiteral("--port"),
+                     QString::number(m_adminPort),
+                     QStringLiteral("--save"),
+                     QString(),
+                     QStringLiteral("--appendonly"),
+                     QStringLiteral("no"),
+                     QStringLiteral("--dir"),
+                     m_dir.path(),
+                     QStringLiteral("--daemonize"),
+                     QStringLiteral("no"),
+                     QStringLiteral("--protected-mode"),
+                     QStringLiteral("no"),
+                     QStringLiteral("--enable-debug-command"),
+                     QStringLiteral("local"),
+                     QStringLiteral("--logfile"),
+                     m_dir.filePath(QStringLiteral("redis-%1.log").arg(m_generation++))};
     // IPv6 loopback may be missing in a sandbox; Redis then fails to bind, so only ask when it exists.
     {
         QTcpServer probe;
@@ -228,7 +245,8 @@ RedisReply RedisServer::command(const QByteArrayList& argv) const
     RedisReply failure;
     failure.type = RedisReply::Type::Error;
     const timeval timeout{5, 0};
-    std::unique_ptr<redisContext, ContextDeleter> c(redisConnectWithTimeout("127.0.0.1", m_adminPort, timeout));
+    std::unique_ptr<redisContext, ContextDeleter> c(
+        redisConnectWithTimeout("127.0.0.1", m_adminPort, timeout));
     if (!c || c->err) {
         failure.string = "fixture: cannot connect";
         return failure;
@@ -241,7 +259,8 @@ RedisReply RedisServer::command(const QByteArrayList& argv) const
             ptrs.push_back(a.constData());
             lens.push_back(size_t(a.size()));
         }
-        auto* r = static_cast<redisReply*>(redisCommandArgv(c.get(), int(args.size()), ptrs.data(), lens.data()));
+        auto* r =
+            static_cast<redisReply*>(redisCommandArgv(c.get(), int(args.size()), ptrs.data(), lens.data()));
         if (!r) {
             RedisReply e = failure;
             e.string = "fixture: " + QByteArray(c->errstr);

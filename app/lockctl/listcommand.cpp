@@ -1,0 +1,101 @@
+#include "clicontext.h"
+#include "command.h"
+#include "lockjson.h"
+#include "lockmonitor.h"
+#include "lockprinter.h"
+#include "masterscanner.h"
+#include "monotonicclock.h"
+#include "texttable.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <algorithm>
+
+using namespace lockscope;
+
+namespace lockctl {
+
+namespace {
+
+class ListCommand final : public Command
+{
+public:
+    QString name() const override { return QStringLiteral("list"); }
+    QString synopsis() const override { return QStringLiteral("list [--pattern GLOB]..."); }
+    QString summary() const override
+    {
+        return QStringLiteral("Scan every master once and print the locks with their quorum status.");
+    }
+    QList<QCommandLineOption> options() const override
+    {
+        return {{QStringLiteral("pattern"),
+                 QStringLiteral("Key glob to scan for (repeatable; default *lock*, mutex:*, semaphore:*)."),
+                 QStringLiteral("GLOB")}};
+    }
+
+    int run(CliContext& context, const QCommandLineParser& parser, const QStringList& positional) override
+    {
+        if (!positional.isEmpty())
+            return context.fail(UsageError, QStringLiteral("list takes no arguments"));
+        if (parser.isSet(QStringLiteral("pattern"))) {
+            context.config().monitor.patterns.clear();
+            for (const QString& p : parser.values(QStringLiteral("pattern")))
+                context.config().monitor.patterns << p.toUtf8();
+        }
+        MasterSet& masters = context.openMasters();
+        LockMonitor monitor(&masters, context.config());
+        monitor.setCoalesceMs(0);
+        monitor.start();
+        // Each master either finishes its pass or fails within its own command timeout.
+        context.waitUntil(
+            [&] {
+                for (int i = 0; i < masters.size(); ++i)
+                    if (masters.at(i)->isUp() && monitor.scanner(i)->completedPasses() == 0)
+                        return false;
+                return true;
+            },
+            24 * 3600 * 1000);
+        context.waitUntil([] { return false; }, 10); // let the monitor's last flush run
+
+        QList<LockView> locks = monitor.locks().values();
+        std::sort(locks.begin(), locks.end(),
+                  [](const LockView& a, const LockView& b) { return a.resource < b.resource; });
+        const qint64 now = monotonicMs();
+        if (context.json()) {
+            QJsonArray masterArray;
+            for (int i = 0; i < masters.size(); ++i)
+                masterArray << LockJson::master(masters, i, monitor.scanner(i)->mode());
+            QJsonArray lockArray;
+            for (const LockView& v : locks)
+                lockArray << LockJson::lock(v, masters, now);
+            context.out() << QJsonDocument(QJsonObject{{QStringLiteral("masters"), masterArray},
+                                                       {QStringLiteral("locks"), lockArray}})
+                                 .toJson(QJsonDocument::Compact)
+                          << Qt::endl;
+        } else {
+            for (int i = 0; i < masters.size(); ++i) {
+                const RedisConnection* c = masters.at(i);
+                if (!c->isUp())
+                    context.err() << "lockctl: " << c->lastError().toString() << Qt::endl;
+            }
+            if (locks.isEmpty()) {
+                context.out() << "No locks matching "
+                              << QString::fromUtf8(context.config().monitor.patterns.join(", ")) << " on "
+                              << masters.upCount() << " of " << masters.size() << " masters." << Qt::endl;
+            } else {
+                TextTable table(LockPrinter::header());
+                for (const LockView& v : locks)
+                    table.add(LockPrinter::row(v, masters, now));
+                table.print(context.out());
+            }
+        }
+        return masters.upCount() < masters.needed() ? Unavailable : Done;
+    }
+};
+
+const CommandRegistry registration(10, [] { return std::unique_ptr<Command>(new ListCommand); });
+
+} // namespace
+
+} // namespace lockctl

@@ -1,0 +1,35 @@
+#include "texttable.h"
+
+namespace lockctl {
+
+void TextTable::print(QTextStream& out) const
+{
+    QList<qsizetype> widths;
+    for (const QStringList& row : m_rows)
+        for (qsizetype c = 0; c < row.size(); ++c) {
+            if (widths.size() <= c)
+                widths << 0;
+            widths[c] = qMax(widths[c], row[c].size());
+        }
+    for (const QStringList& row : m_rows) {
+        QString line;
+        for (qsizetype c = 0; c < row.size(); ++c)
+            line += c + 1 < row.size() ? row[c].leftJustified(widths[c] + 2) : row[c];
+        out << line << '\n';
+    }
+    out.flush();
+}
+
+QString formatDuration(qint64 ms)
+{
+    if (ms < 0)
+        return QStringLiteral("no expiry");
+    if (ms < 60000)
+        return QString::number(double(ms) / 1000.0, 'f', 1) + QLatin1Char('s');
+    const qint64 s = ms / 1000;
+    if (s < 3600)
+        return QStringLiteral("%1m%2s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+    return QStringLiteral("%1h%2m").arg(s / 3600).arg(s / 60 % 60, 2, 10, QLatin1Char('0'));
+}
+
+} // namespace lockctl

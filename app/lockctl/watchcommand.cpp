@@ -1,0 +1,152 @@
+#include "bytesdisplay.h"
+#include "clicontext.h"
+#include "command.h"
+#include "lockjson.h"
+#include "lockmonitor.h"
+#include "lockprinter.h"
+#include "monotonicclock.h"
+#include "texttable.h"
+
+#include <QDateTime>
+#include <QJsonDocument>
+
+#include <atomic>
+#include <csignal>
+
+using namespace lockscope;
+
+namespace lockctl {
+
+namespace {
+
+std::atomic<bool> interrupted{false};
+
+void onSignal(int)
+{
+    interrupted = true;
+}
+
+class WatchCommand final : public Command
+{
+public:
+    QString name() const override { return QStringLiteral("watch"); }
+    QString synopsis() const override { return QStringLiteral("watch [--pattern GLOB]..."); }
+    QString summary() const override
+    {
+        return QStringLiteral("Stream lock and master changes until interrupted (JSON Lines with --json).");
+    }
+    QList<QCommandLineOption> options() const override
+    {
+        return {{QStringLiteral("pattern"), QStringLiteral("Key glob to watch (repeatable)."),
+                 QStringLiteral("GLOB")}};
+    }
+
+    int run(CliContext& context, const QCommandLineParser& parser, const QStringList& positional) override
+    {
+        if (!positional.isEmpty())
+            return context.fail(UsageError, QStringLiteral("watch takes no arguments"));
+        if (parser.isSet(QStringLiteral("pattern"))) {
+            context.config().monitor.patterns.clear();
+            for (const QString& p : parser.values(QStringLiteral("pattern")))
+                context.config().monitor.patterns << p.toUtf8();
+        }
+        // A long-running watch rides out outages: masters reconnect and are re-read.
+        for (ConnectionOptions& m : context.config().masters) {
+            m.autoReconnect = true;
+            m.healthIntervalMs = 1000;
+        }
+        std::signal(SIGINT, onSignal);
+        std::signal(SIGTERM, onSignal);
+        MasterSet& masters = context.openMasters();
+        LockMonitor monitor(&masters, context.config());
+        m_context = &context;
+        m_masters = &masters;
+
+        QObject::connect(&masters, &MasterSet::masterStateChanged,
+                         [&](int i, RedisConnection::State state, const RedisError& reason) {
+                             emitMaster(i, RedisConnection::stateName(state), reason.message);
+                         });
+        QObject::connect(&masters, &MasterSet::masterRestarted, [&](int i) {
+            emitMaster(i, QStringLiteral("restarted"),
+                       QStringLiteral("run_id changed: locks it held may be lost"));
+        });
+        QObject::connect(&monitor, &LockMonitor::masterModeChanged,
+                         [&](int i, NotificationMode mode, const QString& reason) {
+                             emitMaster(i, QStringLiteral("mode ") + notificationModeName(mode), reason);
+                         });
+        QObject::connect(&monitor, &LockMonitor::locksChanged, [&](const LockBatch& batch) {
+            for (const LockView& v : batch.added)
+                emitLock(QStringLiteral("added"), v);
+            for (const LockView& v : batch.changed)
+                emitLock(QStringLiteral("changed"), v);
+            for (const QByteArray& r : batch.removed)
+                emitRemoved(r);
+        });
+        for (int i = 0; i < masters.size(); ++i)
+            emitMaster(i, RedisConnection::stateName(masters.at(i)->state()),
+                       masters.at(i)->lastError().message);
+        monitor.start();
+        context.waitUntil([] { return interrupted.load(); }, std::numeric_limits<int>::max());
+        return Done;
+    }
+
+private:
+    QString now() const { return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs); }
+
+    void write(const QJsonObject& o)
+    {
+        m_context->out() << QJsonDocument(o).toJson(QJsonDocument::Compact) << Qt::endl;
+    }
+
+    void emitMaster(int index, const QString& state, const QString& detail)
+    {
+        const QString url = m_masters->at(index)->name();
+        if (m_context->json()) {
+            QJsonObject o{{QStringLiteral("time"), now()},
+                          {QStringLiteral("event"), QStringLiteral("master")},
+                          {QStringLiteral("master"), url},
+                          {QStringLiteral("state"), state}};
+            if (!detail.isEmpty())
+                o.insert(QStringLiteral("detail"), detail);
+            write(o);
+        } else {
+            m_context->out() << now() << "  master " << url << "  " << state
+                             << (detail.isEmpty() ? QString()
+                                                  : QStringLiteral("  (") + detail + QLatin1Char(')'))
+                             << Qt::endl;
+        }
+    }
+
+    void emitLock(const QString& event, const LockView& view)
+    {
+        if (m_context->json()) {
+            QJsonObject o = LockJson::lock(view, *m_masters, monotonicMs());
+            o.insert(QStringLiteral("time"), now());
+            o.insert(QStringLiteral("event"), event);
+            write(o);
+        } else {
+            m_context->out() << now() << "  " << event.leftJustified(8) << "  "
+                             << LockPrinter::row(view, *m_masters, monotonicMs()).join(QStringLiteral("  "))
+                             << Qt::endl;
+        }
+    }
+
+    void emitRemoved(const QByteArray& resource)
+    {
+        if (m_context->json())
+            write({{QStringLiteral("time"), now()},
+                   {QStringLiteral("event"), QStringLiteral("removed")},
+                   {QStringLiteral("resource"), escapeBytes(resource)}});
+        else
+            m_context->out() << now() << "  removed   " << escapeBytes(resource) << Qt::endl;
+    }
+
+    CliContext* m_context = nullptr;
+    MasterSet* m_masters = nullptr;
+};
+
+const CommandRegistry registration(20, [] { return std::unique_ptr<Command>(new WatchCommand); });
+
+} // namespace
+
+} // namespace lockctl

@@ -1,0 +1,206 @@
+#include "keyreader.h"
+
+#include "monotonicclock.h"
+#include "redisconnection.h"
+
+#include <memory>
+
+namespace lockscope {
+
+namespace {
+
+// State shared by the callbacks of one read; the last callback hands the result over.
+struct ReadJob
+{
+    QList<KeyObservation> observations;
+    int outstanding = 0;
+    KeyReader::Done done;
+    MonitorSettings settings;
+    QList<int> secondPhase; // indexes of keys that are not plain strings (or were cut)
+
+    void finishOne(RedisConnection* connection, const QByteArrayList& keys,
+                   const std::shared_ptr<ReadJob>& self);
+};
+
+bool isWrongType(const RedisResult& r)
+{
+    return r.isServerError() && r.reply.errorCode() == "WRONGTYPE";
+}
+
+void recordError(KeyObservation& o, const RedisResult& r, const QString& master)
+{
+    if (!o.error.isError())
+        o.error = r.anyError(master);
+}
+
+void readOthers(RedisConnection* connection, const QByteArrayList& keys, const std::shared_ptr<ReadJob>& job)
+{
+    // One pipeline with every type's reader: only the matching type answers without WRONGTYPE, so the
+    // key's type and content come back together even if it changed since the first read.
+    const QByteArray maxFields = QByteArray::number(job->settings.maxFields);
+    const QByteArray lastIndex = QByteArray::number(job->settings.maxFields - 1);
+    const QByteArray lastByte = QByteArray::number(job->settings.maxValueBytes - 1);
+    const QList<int> indexes = job->secondPhase;
+    job->secondPhase.clear();
+    job->outstanding = int(indexes.size());
+    for (int i : indexes) {
+        KeyObservation& o = job->observations[i];
+        o = KeyObservation();
+        const QByteArray& key = keys.at(i);
+        auto step = std::make_shared<int>(8);
+        auto after = [connection, job, keys, step] {
+            if (--*step == 0)
+                job->finishOne(connection, keys, job);
+        };
+        const QString name = connection->name();
+        connection->send({"TYPE", key}, [job, i, name, after](const RedisResult& r) {
+            KeyObservation& o = job->observations[i];
+            if (r.ok() && r.reply.isStatus()) {
+                o.type = r.reply.string;
+                o.present = o.type != "none";
+            } else {
+                recordError(o, r, name);
+            }
+            after();
+        });
+        connection->send({"PTTL", key}, [job, i, name, after](const RedisResult& r) {
+            KeyObservation& o = job->observations[i];
+            o.readAtMs = monotonicMs();
+            r.ok() && r.reply.isInteger() ? void(o.pttlMs = r.reply.integer) : recordError(o, r, name);
+            after();
+        });
+        connection->send({"GETRANGE", key, "0", lastByte}, [job, i, after](const RedisResult& r) {
+            if (r.ok() && r.reply.isString())
+                job->observations[i].value = r.reply.string;
+            after();
+        });
+        connection->send({"STRLEN", key}, [job, i, after](const RedisResult& r) {
+            if (r.ok() && r.reply.isInteger())
+                job->observations[i].valueSize = r.reply.integer;
+            after();
+        });
+        connection->send({"HLEN", key}, [job, i, after](const RedisResult& r) {
+            if (r.ok() && r.reply.isInteger() && job->observations[i].type == "hash")
+                job->observations[i].elementCount = r.reply.integer;
+            after();
+        });
+        connection->send({"HSCAN", key, "0", "COUNT", maxFields}, [job, i, after](const RedisResult& r) {
+            KeyObservation& o = job->observations[i];
+            if (r.ok() && r.reply.isArray() && r.reply.elements.size() == 2) {
+                const QList<RedisReply>& flat = r.reply.elements[1].elements;
+                for (qsizetype f = 0; f + 1 < flat.size() && o.fields.size() < job->settings.maxFields;
+                     f += 2)
+                    o.fields.append({flat[f].string, flat[f + 1].string});
+            }
+            after();
+        });
+        connection->send({"ZCARD", key}, [job, i, after](const RedisResult& r) {
+            if (r.ok() && r.reply.isInteger() && job->observations[i].type == "zset")
+                job->observations[i].elementCount = r.reply.integer;
+            after();
+        });
+        connection->send({"ZRANGE", key, "0", lastIndex, "WITHSCORES"},
+                         [job, i, after](const RedisResult& r) {
+                             KeyObservation& o = job->observations[i];
+                             if (r.ok() && r.reply.isArray()) {
+                                 const QList<RedisReply>& flat = r.reply.elements;
+                                 for (qsizetype m = 0; m + 1 < flat.size(); m += 2)
+                                     o.members.append({flat[m].string, flat[m + 1].string.toDouble()});
+                             }
+                             after();
+                         });
+    }
+}
+
+void ReadJob::finishOne(RedisConnection* connection, const QByteArrayList& keys,
+                        const std::shared_ptr<ReadJob>& self)
+{
+    if (--outstanding > 0)
+        return;
+    if (!secondPhase.isEmpty()) {
+        readOthers(connection, keys, self);
+        return;
+    }
+    for (KeyObservation& o : observations) {
+        if (!o.present) {
+            o.value.clear();
+            o.fields.clear();
+            o.members.clear();
+            continue;
+        }
+        if (o.type == "string") {
+            o.truncated = o.valueSize > o.value.size();
+            o.valueSize = qMax<qint64>(o.valueSize, o.value.size());
+            o.fields.clear();
+            o.members.clear();
+        } else {
+            o.value.clear();
+            o.valueSize = 0;
+            if (o.type == "hash") {
+                o.members.clear();
+                o.truncated = o.elementCount > o.fields.size();
+            } else if (o.type == "zset") {
+                o.fields.clear();
+                o.truncated = o.elementCount > o.members.size();
+            } else {
+                o.fields.clear();
+                o.members.clear();
+            }
+        }
+    }
+    KeyReader::Done finished = std::move(done);
+    finished(std::move(observations));
+}
+
+} // namespace
+
+void KeyReader::read(RedisConnection* connection, const QByteArrayList& keys, const MonitorSettings& settings,
+                     Done done)
+{
+    auto job = std::make_shared<ReadJob>();
+    job->observations.resize(keys.size());
+    job->done = std::move(done);
+    job->settings = settings;
+    if (keys.isEmpty()) {
+        job->done({});
+        return;
+    }
+    job->outstanding = int(keys.size());
+    const QByteArray lastByte = QByteArray::number(settings.maxValueBytes - 1);
+    const QString name = connection->name();
+    for (qsizetype i = 0; i < keys.size(); ++i) {
+        const QByteArray& key = keys.at(i);
+        // PTTL first: if the key expires between the two reads, GETRANGE sees it gone, never the reverse.
+        connection->send({"PTTL", key}, [job, i, name](const RedisResult& r) {
+            KeyObservation& o = job->observations[i];
+            o.readAtMs = monotonicMs();
+            if (r.ok() && r.reply.isInteger()) {
+                o.pttlMs = r.reply.integer;
+                o.present = o.pttlMs != -2;
+            } else {
+                recordError(o, r, name);
+            }
+        });
+        connection->send(
+            {"GETRANGE", key, "0", lastByte}, [job, i, name, connection, keys](const RedisResult& r) {
+                KeyObservation& o = job->observations[i];
+                if (r.ok() && r.reply.isString()) {
+                    if (o.present) {
+                        o.type = "string";
+                        o.value = r.reply.string;
+                        if (o.value.size() >= job->settings.maxValueBytes)
+                            job->secondPhase << int(i); // maybe cut: the second phase learns STRLEN
+                    } else {
+                        o.pttlMs = -2;
+                    }
+                } else if (isWrongType(r)) {
+                    job->secondPhase << int(i);
+                } else {
+                    recordError(o, r, name);
+                }
+                job->finishOne(connection, keys, job);
+            });
+    }
+}
+
+} // namespace lockscope

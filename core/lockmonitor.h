@@ -1,0 +1,88 @@
+#pragma once
+
+#include "lockscopeconfig.h"
+#include "lockview.h"
+#include "masterset.h"
+#include "notificationmode.h"
+#include "observationsink.h"
+
+#include <QHash>
+#include <QObject>
+#include <QSet>
+#include <QTimer>
+
+#include <functional>
+
+namespace lockscope {
+
+class MasterScanner;
+
+// The live picture of every lock on every master, per resource, with its quorum status.
+// Changes leave as LockBatch (added / changed / removed); a resource is re-sent at most every
+// coalesceMs, while a new or vanished lock goes out within a few milliseconds.
+class LockMonitor final : public QObject, public ObservationSink
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(LockMonitor)
+
+public:
+    LockMonitor(MasterSet* masters, LockScopeConfig config, QObject* parent = nullptr);
+    ~LockMonitor() override;
+
+    void start();
+    // A full pass on every master now.
+    void refresh();
+    void enableNotifications(int master, std::function<void(const RedisError&)> done);
+
+    const QHash<QByteArray, LockView>& locks() const { return m_views; }
+    MasterSet* masters() const { return m_masters; }
+    MasterScanner* scanner(int master) const { return m_scanners.at(master); }
+    const LockScopeConfig& config() const { return m_config; }
+    // Every master that is up has finished at least one full pass.
+    bool isInitialScanDone() const;
+
+    void setCoalesceMs(int ms) { m_coalesceMs = ms; }
+
+    void keyObserved(int master, const QByteArray& key, const KeyObservation& observation) override;
+    void keyRemoved(int master, const QByteArray& key) override;
+
+signals:
+    void locksChanged(const lockscope::LockBatch& batch);
+    void masterModeChanged(int master, lockscope::NotificationMode mode, const QString& reason);
+    void scanProgress(int master, qint64 scanned, qint64 total);
+    void passFinished(int master);
+    void initialScanFinished();
+    void keyspaceEvent(int master, const QByteArray& key, const QByteArray& event);
+
+private:
+    struct Entry
+    {
+        QList<MasterObservation> observed; // one per master; last known, even while a master is down
+        qint64 lastEmitMs = -1;
+    };
+    struct Risk
+    {
+        QByteArray token;
+        QString reason;
+    };
+
+    void markDirty(const QByteArray& key);
+    void markAllDirty();
+    void flush();
+    LockView computeView(const QByteArray& key, const Entry& entry, qint64 now);
+    void onMasterRestarted(int master);
+    static bool significantlyDifferent(const LockView& a, const LockView& b);
+
+    MasterSet* m_masters;
+    LockScopeConfig m_config;
+    QList<MasterScanner*> m_scanners;
+    QHash<QByteArray, Entry> m_entries;
+    QHash<QByteArray, LockView> m_views;
+    QHash<QByteArray, Risk> m_risks;
+    QSet<QByteArray> m_dirty;
+    QTimer m_flushTimer;
+    int m_coalesceMs = 250;
+    bool m_announcedInitial = false;
+};
+
+} // namespace lockscope

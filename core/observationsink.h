@@ -1,0 +1,18 @@
+#pragma once
+
+#include "keyobservation.h"
+
+#include <QByteArray>
+
+namespace lockscope {
+
+// Where a MasterScanner delivers what it reads; the LockMonitor is the one real sink.
+class ObservationSink
+{
+public:
+    virtual ~ObservationSink() = default;
+    virtual void keyObserved(int master, const QByteArray& key, const KeyObservation& observation) = 0;
+    virtual void keyRemoved(int master, const QByteArray& key) = 0;
+};
+
+} // namespace lockscope

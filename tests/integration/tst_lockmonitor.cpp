@@ -1,0 +1,425 @@
+#include "lockmonitor.h"
+#include "masterscanner.h"
+#include "redisservergroup.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryFile>
+#include <QTest>
+
+using namespace lockscope;
+using namespace lockscope::test;
+
+namespace {
+
+// A monitor over real masters, with the config tests want: fast polling, quick timeouts.
+struct Harness
+{
+    explicit Harness(RedisServerGroup& group, int pollMs = 200, int timeoutMs = 500)
+    {
+        config.masters = group.connectionOptions(timeoutMs);
+        for (ConnectionOptions& m : config.masters) {
+            m.reconnectInitialMs = 50;
+            m.reconnectMaxMs = 200;
+            m.healthIntervalMs = 100;
+        }
+        config.monitor.pollIntervalMs = pollMs;
+        config.monitor.reconcileIntervalMs = 2000;
+        masters = std::make_unique<MasterSet>(config.masters);
+        monitor = std::make_unique<LockMonitor>(masters.get(), config);
+        monitor->setCoalesceMs(0);
+        masters->open();
+        monitor->start();
+    }
+
+    LockView view(const QByteArray& resource) const { return monitor->locks().value(resource); }
+    bool has(const QByteArray& resource) const { return monitor->locks().contains(resource); }
+    LockStatus status(const QByteArray& resource) const { return view(resource).status; }
+
+    LockScopeConfig config;
+    std::unique_ptr<MasterSet> masters;
+    std::unique_ptr<LockMonitor> monitor;
+};
+
+QString lockctl()
+{
+    return QStringLiteral(LOCKSCOPE_BINARY_DIR "/app/lockctl");
+}
+
+} // namespace
+
+class TestLockMonitor : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void everyStatusFromRealMasters();
+    void liveModeFollowsEvents();
+    void pollingModeWithoutNotifications();
+    void noPermissionForConfigMeansPolling();
+    void enablingNotificationsIsExplicit();
+    void masterDownMakesUndecidableLocksUnknown();
+    void restartMarksLocksAtRisk();
+    void largeValuesAndHashesAreCapped();
+    void keyThatChangesType();
+    void progressReportsScannedVsDbsize();
+    void lockctlListJson();
+    void lockctlListTextAndExitCodes();
+};
+
+void TestLockMonitor::everyStatusFromRealMasters()
+{
+    RedisServerGroup group;
+    QVERIFY2(group.start(3), qPrintable(group.errorString()));
+    for (int i = 0; i < 3; ++i)
+        group.at(i).command({"SET", "lock:held", "tok-held", "PX", "60000"});
+    group.at(0).command({"SET", "lock:partial", "tok-p", "PX", "60000"});
+    group.at(0).command({"SET", "lock:contested", "tok-a", "PX", "60000"});
+    group.at(1).command({"SET", "lock:contested", "tok-a", "PX", "60000"});
+    group.at(2).command({"SET", "lock:contested", "tok-b", "PX", "60000"});
+    group.at(0).command({"SET", "lock:stuck", "forever"});
+    group.at(1).command({"SET", "lock:stuck", "forever"});
+    group.at(2).command({"SET", "unrelated:key", "x"});
+
+    Harness h(group);
+    QSignalSpy initial(h.monitor.get(), &LockMonitor::initialScanFinished);
+    QVERIFY(initial.wait(5000));
+    QCOMPARE(h.monitor->locks().size(), 4);
+    QVERIFY(!h.has("unrelated:key"));
+
+    const LockView held = h.view("lock:held");
+    QCOMPARE(held.status, LockStatus::Held);
+    QCOMPARE(held.token, QByteArray("tok-held"));
+    QCOMPARE(held.holding, 3);
+    QCOMPARE(held.needed, 2);
+    QCOMPARE(held.total, 3);
+    QVERIFY(held.validityMs > 55000 && held.validityMs <= 60000);
+    QCOMPARE(held.holders, (QList<int>{0, 1, 2}));
+
+    QCOMPARE(h.status("lock:partial"), LockStatus::Partial);
+    QCOMPARE(h.view("lock:partial").holding, 1);
+    const LockView contested = h.view("lock:contested");
+    QCOMPARE(contested.status, LockStatus::Contested);
+    QCOMPARE(contested.token, QByteArray("tok-a"));
+    QCOMPARE(contested.observations.at(2).lock.token, QByteArray("tok-b"));
+    QCOMPARE(h.status("lock:stuck"), LockStatus::Stuck);
+    QCOMPARE(h.view("lock:stuck").validityMs, qint64(-1));
+
+    // Released on every master: removed from the view at the next poll.
+    QSignalSpy batches(h.monitor.get(), &LockMonitor::locksChanged);
+    for (int i = 0; i < 3; ++i)
+        group.at(i).command({"DEL", "lock:held"});
+    QTRY_VERIFY_WITH_TIMEOUT(!h.has("lock:held"), 3000);
+    bool sawRemoval = false;
+    for (const QList<QVariant>& b : batches)
+        sawRemoval = sawRemoval || b.first().value<LockBatch>().removed.contains("lock:held");
+    QVERIFY(sawRemoval);
+}
+
+void TestLockMonitor::liveModeFollowsEvents()
+{
+    RedisServerOptions o;
+    o.notifications = true;
+    RedisServerGroup group;
+    QVERIFY2(group.start(3, o), qPrintable(group.errorString()));
+    Harness h(group, 60000); // polling would take a minute: only events can make this test pass
+    QSignalSpy initial(h.monitor.get(), &LockMonitor::initialScanFinished);
+    QVERIFY(initial.wait(5000));
+    for (int i = 0; i < 3; ++i)
+        QTRY_COMPARE(h.monitor->scanner(i)->mode(), NotificationMode::Live);
+
+    QSignalSpy events(h.monitor.get(), &LockMonitor::keyspaceEvent);
+    for (int i = 0; i < 3; ++i)
+        group.at(i).command({"SET", "lock:live", "t1", "PX", "30000"});
+    QTRY_COMPARE_WITH_TIMEOUT(h.view("lock:live").holding, 3, 2000);
+    QCOMPARE(h.status("lock:live"), LockStatus::Held);
+    QTRY_VERIFY(events.count() >= 3);
+
+    // A token change on one master makes it contested, an extension moves the validity.
+    group.at(2).command({"SET", "lock:live", "t2", "PX", "30000"});
+    QTRY_COMPARE_WITH_TIMEOUT(h.status("lock:live"), LockStatus::Contested, 2000);
+    group.at(2).command({"SET", "lock:live", "t1", "PX", "30000"});
+    QTRY_COMPARE_WITH_TIMEOUT(h.status("lock:live"), LockStatus::Held, 2000);
+    for (int i = 0; i < 3; ++i)
+        group.at(i).command({"PEXPIRE", "lock:live", "50000"});
+    QTRY_VERIFY_WITH_TIMEOUT(h.view("lock:live").validityMs > 40000, 2000);
+
+    // Expiry is an event too.
+    for (int i = 0; i < 3; ++i)
+        group.at(i).command({"SET", "lock:short", "t", "PX", "150"});
+    QTRY_VERIFY_WITH_TIMEOUT(h.has("lock:short"), 2000);
+    QTRY_VERIFY_WITH_TIMEOUT(!h.has("lock:short"), 3000);
+}
+
+void TestLockMonitor::pollingModeWithoutNotifications()
+{
+    RedisServerGroup group;
+    QVERIFY2(group.start(1), qPrintable(group.errorString()));
+    Harness h(group, 150);
+    QSignalSpy initial(h.monitor.get(), &LockMonitor::initialScanFinished);
+    QVERIFY(initial.wait(5000));
+    QCOMPARE(h.monitor->scanner(0)->mode(), NotificationMode::Polling);
+    QVERIFY(h.monitor->scanner(0)->modeReason().contains(QStringLiteral("off")));
+    group.at(0).command({"SET", "mutex:poll", "x", "PX", "10000"});
+    QTRY_COMPARE_WITH_TIMEOUT(h.status("mutex:poll"), LockStatus::Held, 2000);
+    QCOMPARE(h.view("mutex:poll").needed, 1);
+}
+
+void TestLockMonitor::noPermissionForConfigMeansPolling()
+{
+    RedisServerOptions o;
+    o.aclUser = QStringLiteral("reader");
+    o.aclPassword = QStringLiteral("reader-pw");
+    o.aclRules = QStringLiteral("~* &* +@all -config");
+    o.notifications = true;
+    RedisServerGroup group;
+    QVERIFY2(group.start(1, o), qPrintable(group.errorString()));
+    group.at(0).command({"SET", "lock:x", "t", "PX", "10000"});
+    Harness h(group, 150);
+    QSignalSpy initial(h.monitor.get(), &LockMonitor::initialScanFinished);
+    QVERIFY(initial.wait(5000));
+    QCOMPARE(h.monitor->scanner(0)->mode(), NotificationMode::Polling);
+    QVERIFY2(h.monitor->scanner(0)->modeReason().contains(QStringLiteral("NOPERM")),
+             qPrintable(h.monitor->scanner(0)->modeReason()));
+    QCOMPARE(h.status("lock:x"), LockStatus::Held); // reading still works
+}
+
+void TestLockMonitor::enablingNotificationsIsExplicit()
+{
+    RedisServerGroup group;
+    QVERIFY2(group.start(1), qPrintable(group.errorString()));
+    Harness h(group, 60000);
+    QSignalSpy initial(h.monitor.get(), &LockMonitor::initialScanFinished);
+    QVERIFY(initial.wait(5000));
+    // Monitoring alone never changed the server's configuration.
+    QCOMPARE(group.at(0).command({"CONFIG", "GET", "notify-keyspace-events"}).elements.at(1).string,
+             QByteArray());
+    bool done = false;
+    RedisError result;
+    h.monitor->enableNotifications(0, [&](const RedisError& e) {
+        result = e;
+        done = true;
+    });
+    QTRY_VERIFY(done);
+    QVERIFY(!result.isError());
+    QTRY_COMPARE(h.monitor->scanner(0)->mode(), NotificationMode::Live);
+    group.at(0).command({"SET", "lock:after", "t", "PX", "10000"});
+    QTRY_VERIFY_WITH_TIMEOUT(h.has("lock:after"), 2000);
+}
+
+void TestLockMonitor::masterDownMakesUndecidableLocksUnknown()
+{
+    RedisServerGroup group;
+    QVERIFY2(group.start(5), qPrintable(group.errorString()));
+    for (int i = 0; i < 5; ++i)
+        group.at(i).command({"SET", "lock:three", "t", "PX", "60000"});
+    for (int i = 0; i < 2; ++i)
+        group.at(i).command({"SET", "lock:two", "u", "PX", "60000"});
+    Harness h(group, 200, 300);
+    QSignalSpy initial(h.monitor.get(), &LockMonitor::initialScanFinished);
+    QVERIFY(initial.wait(5000));
+    QCOMPARE(h.status("lock:three"), LockStatus::Held);
+    QCOMPARE(h.status("lock:two"), LockStatus::Partial);
+
+    group.at(3).pause(); // paused, not killed: only the timeout can tell
+    group.at(4).kill();
+    QTRY_COMPARE_WITH_TIMEOUT(h.masters->upCount(), 3, 3000);
+    // 3 of 5 still hold lock:three: a quorum stands. lock:two could be held on the unreachable two.
+    QTRY_COMPARE_WITH_TIMEOUT(h.status("lock:two"), LockStatus::Unknown, 2000);
+    QTRY_VERIFY(h.view("lock:three").observations.at(3).key.error.isError());
+    QCOMPARE(h.status("lock:three"), LockStatus::Held);
+    group.at(2).kill();
+    QTRY_COMPARE_WITH_TIMEOUT(h.status("lock:three"), LockStatus::Unknown, 3000);
+    group.at(3).resume();
+}
+
+void TestLockMonitor::restartMarksLocksAtRisk()
+{
+    RedisServerGroup group;
+    QVERIFY2(group.start(3), qPrintable(group.errorString()));
+    for (int i = 0; i < 3; ++i)
+        group.at(i).command({"SET", "lock:risky", "t", "PX", "60000"});
+    Harness h(group, 200);
+    QSignalSpy initial(h.monitor.get(), &LockMonitor::initialScanFinished);
+    QVERIFY(initial.wait(5000));
+    QVERIFY(!h.view("lock:risky").atRisk);
+    QVERIFY(group.at(1).restart()); // no persistence: it comes back empty with a new run_id
+    QTRY_VERIFY_WITH_TIMEOUT(h.view("lock:risky").atRisk, 5000);
+    QVERIFY(h.view("lock:risky").atRiskReason.contains(QStringLiteral("restarted")));
+    QTRY_COMPARE_WITH_TIMEOUT(h.view("lock:risky").holding, 2, 3000);
+    QCOMPARE(h.status("lock:risky"), LockStatus::Held); // 2 of 3 is still a quorum, but at risk
+    // A new acquisition (a new token) is a new lock: the mark does not follow it.
+    for (int i = 0; i < 3; ++i)
+        group.at(i).command({"SET", "lock:risky", "fresh", "PX", "60000"});
+    QTRY_COMPARE_WITH_TIMEOUT(h.view("lock:risky").token, QByteArray("fresh"), 3000);
+    QVERIFY(!h.view("lock:risky").atRisk);
+}
+
+void TestLockMonitor::largeValuesAndHashesAreCapped()
+{
+    RedisServerGroup group;
+    QVERIFY2(group.start(1), qPrintable(group.errorString()));
+    group.at(0).command({"SET", "lock:huge", QByteArray(20 * 1024 * 1024, 'v'), "PX", "60000"});
+    for (int batch = 0; batch < 20; ++batch) {
+        QByteArrayList hset{"HSET", "lock:wide"};
+        for (int f = 0; f < 500; ++f)
+            hset << QByteArray::number(batch * 500 + f) << "1";
+        group.at(0).command(hset);
+    }
+    Harness h(group, 60000, 2000);
+    QSignalSpy initial(h.monitor.get(), &LockMonitor::initialScanFinished);
+    QVERIFY(initial.wait(10000));
+    const KeyObservation huge = h.view("lock:huge").observations.at(0).key;
+    QCOMPARE(huge.value.size(), qsizetype(h.config.monitor.maxValueBytes));
+    QVERIFY(huge.truncated);
+    QCOMPARE(huge.valueSize, qint64(20 * 1024 * 1024));
+    const KeyObservation wide = h.view("lock:wide").observations.at(0).key;
+    QCOMPARE(wide.type, QByteArray("hash"));
+    QCOMPARE(wide.elementCount, qint64(10000));
+    QVERIFY(wide.fields.size() <= h.config.monitor.maxFields);
+    QVERIFY(wide.truncated);
+}
+
+void TestLockMonitor::keyThatChangesType()
+{
+    RedisServerGroup group;
+    QVERIFY2(group.start(1), qPrintable(group.errorString()));
+    group.at(0).command({"SET", "lock:morph", "t", "PX", "60000"});
+    Harness h(group, 100);
+    QSignalSpy initial(h.monitor.get(), &LockMonitor::initialScanFinished);
+    QVERIFY(initial.wait(5000));
+    QCOMPARE(h.view("lock:morph").observations.at(0).key.type, QByteArray("string"));
+    group.at(0).command({"DEL", "lock:morph"});
+    group.at(0).command({"ZADD", "lock:morph", "1", "member"});
+    QTRY_COMPARE_WITH_TIMEOUT(h.view("lock:morph").observations.at(0).key.type, QByteArray("zset"), 2000);
+    QCOMPARE(h.view("lock:morph").observations.at(0).key.members.size(), 1);
+    QVERIFY(h.view("lock:morph").observations.at(0).key.value.isEmpty());
+}
+
+void TestLockMonitor::progressReportsScannedVsDbsize()
+{
+    RedisServerGroup group;
+    QVERIFY2(group.start(1), qPrintable(group.errorString()));
+    group.at(0).command({"DEBUG", "POPULATE", "50000", "filler"});
+    for (int i = 0; i < 100; ++i)
+        group.at(0).command({"SET", "lock:" + QByteArray::number(i), "t", "PX", "60000"});
+    Harness h(group, 60000, 2000);
+    QSignalSpy progress(h.monitor.get(), &LockMonitor::scanProgress);
+    QSignalSpy initial(h.monitor.get(), &LockMonitor::initialScanFinished);
+    QVERIFY(initial.wait(10000));
+    QCOMPARE(h.monitor->locks().size(), 100);
+    QVERIFY(progress.count() > 10);
+    qint64 previous = -1;
+    for (const QList<QVariant>& p : progress) {
+        const qint64 scanned = p.at(1).toLongLong();
+        QVERIFY(scanned >= previous); // never goes backwards within a pass
+        previous = scanned;
+        QVERIFY(p.at(2).toLongLong() == 50100 || p.at(2).toLongLong() == 0);
+    }
+    QCOMPARE(progress.last().at(1).toLongLong(), qint64(50100));
+}
+
+void TestLockMonitor::lockctlListJson()
+{
+    RedisServerOptions o;
+    o.password = QStringLiteral("Sekrit-Pw-123");
+    RedisServerGroup group;
+    QVERIFY2(group.start(3, o), qPrintable(group.errorString()));
+    for (int i = 0; i < 2; ++i)
+        group.at(i).command({"SET", "lock:json", "tok", "PX", "60000"});
+    group.at(0).command({"SET", QByteArray("lock:bin\xff\n", 10), "t", "PX", "60000"});
+    QStringList args{QStringLiteral("list"), QStringLiteral("--json")};
+    for (const QString& url : group.urls())
+        args << QStringLiteral("-m") << url;
+    QProcess p;
+    p.start(lockctl(), args);
+    QVERIFY(p.waitForFinished(10000));
+    QCOMPARE(p.exitCode(), 0);
+    const QByteArray out = p.readAllStandardOutput();
+    QVERIFY(!out.contains("Sekrit-Pw-123"));
+    QVERIFY(!p.readAllStandardError().contains("Sekrit-Pw-123"));
+    const QJsonObject doc = QJsonDocument::fromJson(out).object();
+    QCOMPARE(doc.value(QStringLiteral("masters")).toArray().size(), 3);
+    const QJsonObject m0 = doc.value(QStringLiteral("masters")).toArray().at(0).toObject();
+    QVERIFY(m0.value(QStringLiteral("up")).toBool());
+    QCOMPARE(m0.value(QStringLiteral("notifications")).toString(), QStringLiteral("polling"));
+    QVERIFY(m0.value(QStringLiteral("version")).toString().startsWith(QLatin1Char('7')));
+    const QJsonArray locks = doc.value(QStringLiteral("locks")).toArray();
+    QCOMPARE(locks.size(), 2);
+    const QJsonObject bin = locks.at(0).toObject();
+    QCOMPARE(bin.value(QStringLiteral("resource")).toString(), QStringLiteral("lock:bin\\xff\\x0a"));
+    const QJsonObject lock = locks.at(1).toObject();
+    QCOMPARE(lock.value(QStringLiteral("resource")).toString(), QStringLiteral("lock:json"));
+    QCOMPARE(lock.value(QStringLiteral("status")).toString(), QStringLiteral("held"));
+    QCOMPARE(lock.value(QStringLiteral("token")).toString(), QStringLiteral("tok"));
+    const QJsonObject quorum = lock.value(QStringLiteral("quorum")).toObject();
+    QCOMPARE(quorum.value(QStringLiteral("holding")).toInt(), 2);
+    QCOMPARE(quorum.value(QStringLiteral("needed")).toInt(), 2);
+    QCOMPARE(quorum.value(QStringLiteral("total")).toInt(), 3);
+    QVERIFY(lock.value(QStringLiteral("validityMs")).toInteger() > 50000);
+    QCOMPARE(lock.value(QStringLiteral("holders")).toArray().size(), 2);
+    const QJsonArray obs = lock.value(QStringLiteral("observations")).toArray();
+    QCOMPARE(obs.size(), 3);
+    QVERIFY(obs.at(0).toObject().value(QStringLiteral("present")).toBool());
+    QVERIFY(!obs.at(2).toObject().value(QStringLiteral("present")).toBool());
+    QCOMPARE(obs.at(0).toObject().value(QStringLiteral("type")).toString(), QStringLiteral("string"));
+}
+
+void TestLockMonitor::lockctlListTextAndExitCodes()
+{
+    RedisServerGroup group;
+    QVERIFY2(group.start(3), qPrintable(group.errorString()));
+    group.at(0).command({"SET", "lock:text", "tok", "PX", "60000"});
+    auto run = [](const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr) {
+        QProcess p;
+        p.start(lockctl(), args);
+        p.waitForFinished(15000);
+        if (out)
+            *out = p.readAllStandardOutput();
+        if (err)
+            *err = p.readAllStandardError();
+        return p.exitCode();
+    };
+    QByteArray out, err;
+    QCOMPARE(run({QStringLiteral("list"), QStringLiteral("-m"), group.at(0).url(),
+                  QStringLiteral("--pattern"), QStringLiteral("lock:*")},
+                 &out),
+             0);
+    QVERIFY(out.contains("RESOURCE"));
+    QVERIFY(out.contains("lock:text"));
+    QVERIFY(out.contains("held"));
+
+    // Two of three masters gone: the list still prints, the exit code says the quorum is not reachable.
+    group.at(1).kill();
+    group.at(2).kill();
+    QStringList all{QStringLiteral("list"), QStringLiteral("--timeout-ms"), QStringLiteral("300")};
+    for (int i = 0; i < 3; ++i)
+        all << QStringLiteral("-m") << group.at(i).url();
+    QElapsedTimer clock;
+    clock.start();
+    QCOMPARE(run(all, &out, &err), 3);
+    QVERIFY(clock.elapsed() < 2000);
+    QVERIFY(out.contains("lock:text"));
+    QVERIFY(err.contains("refused") || err.contains("Connection refused"));
+
+    // Usage errors: exit 2 with a message that says what is wrong.
+    QCOMPARE(run({QStringLiteral("list")}, nullptr, &err), 2);
+    QVERIFY(err.contains("no masters"));
+    QCOMPARE(
+        run({QStringLiteral("list"), QStringLiteral("-m"), QStringLiteral("redis://h:99999")}, nullptr, &err),
+        2);
+    QVERIFY(err.contains("bad port"));
+    QCOMPARE(run({QStringLiteral("frobnicate")}, nullptr, &err), 2);
+    QTemporaryFile bad;
+    QVERIFY(bad.open());
+    bad.write("{\n  \"masters\": [\n    \"redis://h\",\n  ]\n}\n");
+    bad.flush();
+    QCOMPARE(run({QStringLiteral("list"), QStringLiteral("--config"), bad.fileName()}, nullptr, &err), 2);
+    QVERIFY2(err.contains(":line 4:"), err.constData());
+}
+
+QTEST_GUILESS_MAIN(TestLockMonitor)
+#include "tst_lockmonitor.moc"

@@ -1,0 +1,154 @@
+#include "quorumcalculator.h"
+
+#include <QTest>
+
+using namespace lockscope;
+
+namespace {
+
+// A compact way to describe one master: "" absent, "?" unreachable, "tok" present with PTTL,
+// "tok!" present without expiry.
+QList<MasterObservation> masters(const QStringList& spec, qint64 pttl = 10000, qint64 readAt = 1000)
+{
+    QList<MasterObservation> out;
+    for (const QString& s : spec) {
+        MasterObservation m;
+        m.key.readAtMs = readAt;
+        if (s == QLatin1String("?")) {
+            m.key.error = RedisError(ErrorKind::Timeout, QStringLiteral("m"), QStringLiteral("no reply"));
+        } else if (!s.isEmpty()) {
+            m.key.present = true;
+            m.key.type = "string";
+            const bool noExpiry = s.endsWith(QLatin1Char('!'));
+            m.lock.token = (noExpiry ? s.chopped(1) : s).toUtf8();
+            m.lock.format = LockFormat::PlainToken;
+            m.key.value = m.lock.token;
+            m.key.pttlMs = noExpiry ? -1 : pttl;
+        } else {
+            m.key.pttlMs = -2;
+        }
+        out << m;
+    }
+    return out;
+}
+
+} // namespace
+
+class TestQuorumCalculator : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void status_data();
+    void status();
+    void validityUsesNeededThLongestTtl();
+    void validityCountsDownFromReadTime();
+    void legacyTimestamps();
+    void tieBreakIsDeterministic();
+};
+
+void TestQuorumCalculator::status_data()
+{
+    QTest::addColumn<QStringList>("spec");
+    QTest::addColumn<int>("status");
+    QTest::addColumn<int>("holding");
+    QTest::addColumn<int>("needed");
+    QTest::addColumn<QList<int>>("holders");
+
+    const int held = int(LockStatus::Held), partial = int(LockStatus::Partial),
+              contested = int(LockStatus::Contested), stuck = int(LockStatus::Stuck),
+              unknown = int(LockStatus::Unknown);
+    QTest::newRow("single master held") << QStringList{"a"} << held << 1 << 1 << QList<int>{0};
+    QTest::newRow("single master no expiry") << QStringList{"a!"} << stuck << 1 << 1 << QList<int>{0};
+    QTest::newRow("single master unreachable") << QStringList{"?"} << unknown << 0 << 1 << QList<int>{};
+    QTest::newRow("5/5 held") << QStringList{"a", "a", "a", "a", "a"} << held << 5 << 3
+                              << QList<int>{0, 1, 2, 3, 4};
+    QTest::newRow("3/5 held, rest absent")
+        << QStringList{"a", "", "a", "", "a"} << held << 3 << 3 << QList<int>{0, 2, 4};
+    QTest::newRow("3/5 held, 2 down")
+        << QStringList{"a", "?", "a", "?", "a"} << held << 3 << 3 << QList<int>{0, 2, 4};
+    QTest::newRow("2/5 partial leftovers")
+        << QStringList{"a", "a", "", "", ""} << partial << 2 << 3 << QList<int>{0, 1};
+    QTest::newRow("2/5 with 1 down could be held")
+        << QStringList{"a", "a", "", "", "?"} << unknown << 2 << 3 << QList<int>{0, 1};
+    QTest::newRow("1/5 with 3 down") << QStringList{"a", "?", "?", "?", ""} << unknown << 1 << 3
+                                     << QList<int>{0};
+    QTest::newRow("contested 3 vs 2")
+        << QStringList{"a", "a", "a", "b", "b"} << contested << 3 << 3 << QList<int>{0, 1, 2};
+    QTest::newRow("contested split 2/2/1")
+        << QStringList{"a", "b", "a", "b", "c"} << contested << 2 << 3 << QList<int>{0, 2};
+    QTest::newRow("contested beats unknown")
+        << QStringList{"a", "b", "?", "?", "?"} << contested << 1 << 3 << QList<int>{0};
+    QTest::newRow("stuck on quorum") << QStringList{"a!", "a!", "a!"} << stuck << 3 << 2
+                                     << QList<int>{0, 1, 2};
+    QTest::newRow("stuck when one holder lost its ttl")
+        << QStringList{"a", "a!", "a"} << stuck << 3 << 2 << QList<int>{0, 1, 2};
+    QTest::newRow("partial and stuck") << QStringList{"a!", "", ""} << stuck << 1 << 2 << QList<int>{0};
+    QTest::newRow("even N needs strict majority")
+        << QStringList{"a", "a", "", ""} << partial << 2 << 3 << QList<int>{0, 1};
+}
+
+void TestQuorumCalculator::status()
+{
+    QFETCH(QStringList, spec);
+    QFETCH(int, status);
+    QFETCH(int, holding);
+    QFETCH(int, needed);
+    QFETCH(QList<int>, holders);
+    const LockView v = QuorumCalculator::compute("r", masters(spec), RedlockSettings(), 1000);
+    QCOMPARE(lockStatusName(v.status), lockStatusName(LockStatus(status)));
+    QCOMPARE(v.holding, holding);
+    QCOMPARE(v.needed, needed);
+    QCOMPARE(v.total, int(spec.size()));
+    QCOMPARE(v.holders, holders);
+    QCOMPARE(v.observations.size(), spec.size());
+}
+
+void TestQuorumCalculator::validityUsesNeededThLongestTtl()
+{
+    QList<MasterObservation> obs = masters({"a", "a", "a", "a", ""});
+    obs[0].key.pttlMs = 9000;
+    obs[1].key.pttlMs = 5000;
+    obs[2].key.pttlMs = 7000;
+    obs[3].key.pttlMs = 1000;
+    // Sorted: 9000, 7000, 5000, 1000: the lock is valid while 3 masters hold it, i.e. 5000 ms,
+    // less the drift allowance of 5000 * 0.01 + 2.
+    const LockView v = QuorumCalculator::compute("r", obs, RedlockSettings(), 1000);
+    QCOMPARE(v.validityMs, qint64(5000 - 52));
+}
+
+void TestQuorumCalculator::validityCountsDownFromReadTime()
+{
+    const LockView v = QuorumCalculator::compute("r", masters({"a"}, 10000, 1000), RedlockSettings(), 4000);
+    QCOMPARE(v.validityMs, qint64(7000 - 72));
+    QCOMPARE(v.validityAt(5000), qint64(7000 - 72 - 1000));
+    QCOMPARE(v.validityAt(100000), qint64(0));
+    const LockView endless = QuorumCalculator::compute("r", masters({"a!"}), RedlockSettings(), 1000);
+    QCOMPARE(endless.validityMs, qint64(-1));
+    QCOMPARE(endless.validityAt(999999), qint64(-1));
+}
+
+void TestQuorumCalculator::legacyTimestamps()
+{
+    QList<MasterObservation> obs = masters({"1700000000!"});
+    obs[0].lock.format = LockFormat::LegacyTimestamp;
+    obs[0].lock.expiresAtMs = 1700000000000;
+    obs[0].lock.expiredByTimestamp = true;
+    QCOMPARE(QuorumCalculator::compute("r", obs, RedlockSettings(), 1000).status, LockStatus::Stuck);
+    obs[0].lock.expiredByTimestamp = false;
+    QCOMPARE(QuorumCalculator::compute("r", obs, RedlockSettings(), 1000).status, LockStatus::Held);
+}
+
+void TestQuorumCalculator::tieBreakIsDeterministic()
+{
+    QList<MasterObservation> obs = masters({"b", "a", "", ""});
+    obs[0].key.pttlMs = 9000;
+    obs[1].key.pttlMs = 4000;
+    // Equal counts: the token that lasts longer is the one shown.
+    QCOMPARE(QuorumCalculator::compute("r", obs, RedlockSettings(), 1000).token, QByteArray("b"));
+    obs[1].key.pttlMs = 9000;
+    QCOMPARE(QuorumCalculator::compute("r", obs, RedlockSettings(), 1000).token, QByteArray("a"));
+}
+
+QTEST_GUILESS_MAIN(TestQuorumCalculator)
+#include "tst_quorumcalculator.moc"
