@@ -12,6 +12,7 @@ namespace lockscope {
 namespace {
 // One flush handles at most this many resources, so a 100k-lock first pass never blocks the loop.
 constexpr int maxPerFlush = 5000;
+constexpr double maxBudget = 3;
 } // namespace
 
 LockMonitor::LockMonitor(MasterSet* masters, LockScopeConfig config, QObject* parent)
@@ -125,15 +126,22 @@ void LockMonitor::onMasterRestarted(int master)
 void LockMonitor::markDirty(const QByteArray& key)
 {
     m_dirty.insert(key);
-    if (!m_flushTimer.isActive())
-        m_flushTimer.start(2);
+    scheduleFlushSoon();
 }
 
 void LockMonitor::markAllDirty()
 {
     for (auto it = m_entries.cbegin(); it != m_entries.cend(); ++it)
         m_dirty.insert(it.key());
-    if (!m_dirty.isEmpty() && !m_flushTimer.isActive())
+    if (!m_dirty.isEmpty())
+        scheduleFlushSoon();
+}
+
+void LockMonitor::scheduleFlushSoon()
+{
+    // The timer may be waiting out another resource's coalescing window; fresh news must not queue
+    // behind it.
+    if (!m_flushTimer.isActive() || m_flushTimer.remainingTime() > 2)
         m_flushTimer.start(2);
 }
 
@@ -200,22 +208,27 @@ void LockMonitor::flush()
             ++handled;
             continue;
         }
-        // Coalesce: a resource already on screen is re-sent at most every m_coalesceMs.
-        if (existing != m_views.end() && entry->lastEmitMs >= 0 && now - entry->lastEmitMs < m_coalesceMs) {
-            const qint64 due = entry->lastEmitMs + m_coalesceMs;
-            nextDue = nextDue < 0 ? due : qMin(nextDue, due);
-            ++it;
-            continue;
+        // Coalesce: a resource already on screen spends its budget; an empty budget waits for a refill.
+        if (existing != m_views.end() && m_coalesceMs > 0) {
+            if (entry->refilledAtMs >= 0)
+                entry->budget =
+                    qMin(maxBudget, entry->budget + double(now - entry->refilledAtMs) / m_coalesceMs);
+            entry->refilledAtMs = now;
+            if (entry->budget < 1) {
+                const qint64 due = now + qint64((1 - entry->budget) * m_coalesceMs) + 1;
+                nextDue = nextDue < 0 ? due : qMin(nextDue, due);
+                ++it;
+                continue;
+            }
         }
         LockView view = computeView(key, *entry, now);
         if (existing == m_views.end()) {
             batch.added << view;
             m_views.insert(key, view);
-            entry->lastEmitMs = now;
         } else if (significantlyDifferent(*existing, view)) {
             batch.changed << view;
             *existing = view;
-            entry->lastEmitMs = now;
+            entry->budget -= 1;
         }
         it = m_dirty.erase(it);
         ++handled;

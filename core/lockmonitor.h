@@ -18,8 +18,9 @@ namespace lockscope {
 class MasterScanner;
 
 // The live picture of every lock on every master, per resource, with its quorum status.
-// Changes leave as LockBatch (added / changed / removed); a resource is re-sent at most every
-// coalesceMs, while a new or vanished lock goes out within a few milliseconds.
+// Changes leave as LockBatch (added / changed / removed) within a few milliseconds. Each resource
+// has a small budget (a burst of 3, refilled once per coalesceMs), so a lock that changes hands
+// hundreds of times a second reaches the view a few times a second, and an ordinary change at once.
 class LockMonitor final : public QObject, public ObservationSink
 {
     Q_OBJECT
@@ -58,7 +59,8 @@ private:
     struct Entry
     {
         QList<MasterObservation> observed; // one per master; last known, even while a master is down
-        qint64 lastEmitMs = -1;
+        double budget = 3;                 // emissions available now
+        qint64 refilledAtMs = -1;
     };
     struct Risk
     {
@@ -68,6 +70,7 @@ private:
 
     void markDirty(const QByteArray& key);
     void markAllDirty();
+    void scheduleFlushSoon();
     void flush();
     LockView computeView(const QByteArray& key, const Entry& entry, qint64 now);
     void onMasterRestarted(int master);

@@ -66,6 +66,7 @@ private slots:
     void largeValuesAndHashesAreCapped();
     void keyThatChangesType();
     void progressReportsScannedVsDbsize();
+    void coalescesAFloodOnOneResource();
     void lockctlListJson();
     void lockctlListTextAndExitCodes();
 };
@@ -320,6 +321,36 @@ void TestLockMonitor::progressReportsScannedVsDbsize()
         QVERIFY(p.at(2).toLongLong() == 50100 || p.at(2).toLongLong() == 0);
     }
     QCOMPARE(progress.last().at(1).toLongLong(), qint64(50100));
+}
+
+void TestLockMonitor::coalescesAFloodOnOneResource()
+{
+    RedisServerOptions o;
+    o.notifications = true;
+    RedisServerGroup group;
+    QVERIFY2(group.start(1, o), qPrintable(group.errorString()));
+    Harness h(group, 60000);
+    h.monitor->setCoalesceMs(250);
+    QSignalSpy initial(h.monitor.get(), &LockMonitor::initialScanFinished);
+    QVERIFY(initial.wait(5000));
+    QTRY_COMPARE(h.monitor->scanner(0)->mode(), NotificationMode::Live);
+    int emissions = 0;
+    connect(h.monitor.get(), &LockMonitor::locksChanged, this, [&](const LockBatch& b) {
+        for (const LockView& v : b.added + b.changed)
+            emissions += v.resource == "lock:flood" ? 1 : 0;
+    });
+    // 200 hand-overs in about a second: the view follows a few times a second, not 200 times.
+    QElapsedTimer clock;
+    clock.start();
+    for (int i = 0; i < 200; ++i) {
+        group.at(0).command({"SET", "lock:flood", "holder-" + QByteArray::number(i), "PX", "60000"});
+        QTest::qWait(5);
+    }
+    const double seconds = double(clock.elapsed()) / 1000.0;
+    QTRY_COMPARE_WITH_TIMEOUT(h.view("lock:flood").token, QByteArray("holder-199"), 2000);
+    QVERIFY2(emissions <= 3 + int(seconds * 4) + 2,
+             qPrintable(QStringLiteral("%1 emissions in %2 s").arg(emissions).arg(seconds)));
+    QVERIFY(emissions >= 3);
 }
 
 void TestLockMonitor::lockctlListJson()

@@ -1,0 +1,160 @@
+'use strict';
+// Takes a lock with a real lock library and leaves it in Redis exactly as the library wrote it,
+// so LockScope's tests can check that the recogniser reads it back. Prints one JSON line.
+//
+//   node write-locks.js <kind> <resource> <ttlMs> <url>...
+//       kind: redlock | semaphore-mutex | semaphore | multi-semaphore
+//       the lock is NOT released: it stays until its TTL runs out
+//   node write-locks.js hold-redlock <resource> <ttlMs> <holdMs> <url>...
+//       holds the lock for holdMs (extending it while needed), then releases it
+//
+// Several URLs make node-redlock use all of them, and redis-semaphore its Redlock variants.
+
+const Redis = require('ioredis');
+const Redlock = require('redlock').default;
+const semaphores = require('redis-semaphore');
+
+const SEMAPHORE_LIMIT = 3;
+const MULTI_SEMAPHORE_LIMIT = 5;
+const MULTI_SEMAPHORE_PERMITS = 3;
+
+function fail(message) {
+  process.stderr.write(`write-locks.js: ${message}\n`);
+  process.exitCode = 1;
+}
+
+function usage(message) {
+  process.stderr.write(
+    `write-locks.js: ${message}\n` +
+      'usage: node write-locks.js redlock|semaphore-mutex|semaphore|multi-semaphore <resource> <ttlMs> <url>...\n' +
+      '       node write-locks.js hold-redlock <resource> <ttlMs> <holdMs> <url>...\n');
+  process.exit(2);
+}
+
+function positiveInteger(text, what) {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n <= 0) usage(`${what} must be a positive integer, not '${text}'`);
+  return n;
+}
+
+function connect(urls) {
+  return urls.map((url) => {
+    // No reconnecting: a writer that cannot reach its master must fail, not hang.
+    const client = new Redis(url, { connectTimeout: 2000, maxRetriesPerRequest: 1, retryStrategy: () => null });
+    client.on('error', (error) => {
+      client.lastError = error;
+    });
+    return client;
+  });
+}
+
+function print(record) {
+  process.stdout.write(`${JSON.stringify(record)}\n`);
+}
+
+const delay = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function redlockOf(clients) {
+  const redlock = new Redlock(clients, { retryCount: 3, retryDelay: 200, retryJitter: 100 });
+  // Redlock emits every per-master failure; unheard, an 'error' event would crash node.
+  redlock.on('error', (error) => {
+    redlock.lastError = error;
+  });
+  return redlock;
+}
+
+// acquire() resolves as soon as a quorum agrees; the attempt's statistics settle once every master
+// has answered. Waiting for them means no master is still being written when we quit.
+async function acquireRedlock(clients, resource, ttlMs) {
+  const lock = await redlockOf(clients).acquire([resource], ttlMs);
+  const attempts = await Promise.all(lock.attempts);
+  const last = attempts[attempts.length - 1];
+  return { lock, lockedOn: last ? last.votesFor.size : 0, attempts: attempts.length };
+}
+
+async function redlock(clients, resource, ttlMs) {
+  const { lock, lockedOn, attempts } = await acquireRedlock(clients, resource, ttlMs);
+  print({ library: 'redlock', kind: 'redlock', resource, key: resource, value: lock.value, ttlMs, masters: clients.length, lockedOn, attempts });
+}
+
+async function holdRedlock(clients, resource, ttlMs, holdMs) {
+  let { lock, lockedOn, attempts } = await acquireRedlock(clients, resource, ttlMs);
+  print({ library: 'redlock', kind: 'hold-redlock', resource, key: resource, value: lock.value, ttlMs, holdMs, masters: clients.length, lockedOn, attempts });
+  const releaseAt = Date.now() + holdMs;
+  for (let left = holdMs; left > 0; left = releaseAt - Date.now()) {
+    // Extend at half the TTL so a hold longer than the TTL never lets the lock lapse.
+    await delay(Math.min(left, Math.max(1, Math.floor(ttlMs / 2))));
+    if (releaseAt - Date.now() > 0) lock = await lock.extend(ttlMs);
+  }
+  await lock.release();
+}
+
+function semaphoreOptions(ttlMs) {
+  // refreshInterval 0: no background refresh, so the lock lives exactly its TTL after we exit.
+  return { lockTimeout: ttlMs, acquireTimeout: 5000, retryInterval: 20, refreshInterval: 0 };
+}
+
+async function acquireAndPrint(lock, record) {
+  await lock.acquire();
+  print({ library: 'redis-semaphore', ...record, token: lock.identifier });
+}
+
+async function semaphoreMutex(clients, resource, ttlMs) {
+  const options = semaphoreOptions(ttlMs);
+  const lock = clients.length > 1 ? new semaphores.RedlockMutex(clients, resource, options)
+                                  : new semaphores.Mutex(clients[0], resource, options);
+  await acquireAndPrint(lock, { kind: 'semaphore-mutex', resource, key: `mutex:${resource}`, ttlMs, masters: clients.length });
+}
+
+async function semaphore(clients, resource, ttlMs) {
+  const options = semaphoreOptions(ttlMs);
+  const lock = clients.length > 1 ? new semaphores.RedlockSemaphore(clients, resource, SEMAPHORE_LIMIT, options)
+                                  : new semaphores.Semaphore(clients[0], resource, SEMAPHORE_LIMIT, options);
+  await acquireAndPrint(lock, {
+    kind: 'semaphore', resource, key: `semaphore:${resource}`, ttlMs, limit: SEMAPHORE_LIMIT, permits: 1, masters: clients.length,
+  });
+}
+
+async function multiSemaphore(clients, resource, ttlMs) {
+  const options = semaphoreOptions(ttlMs);
+  const lock = clients.length > 1
+    ? new semaphores.RedlockMultiSemaphore(clients, resource, MULTI_SEMAPHORE_LIMIT, MULTI_SEMAPHORE_PERMITS, options)
+    : new semaphores.MultiSemaphore(clients[0], resource, MULTI_SEMAPHORE_LIMIT, MULTI_SEMAPHORE_PERMITS, options);
+  await acquireAndPrint(lock, {
+    kind: 'multi-semaphore', resource, key: `semaphore:${resource}`, ttlMs, limit: MULTI_SEMAPHORE_LIMIT,
+    permits: MULTI_SEMAPHORE_PERMITS, masters: clients.length,
+  });
+}
+
+const KINDS = {
+  redlock,
+  'hold-redlock': holdRedlock,
+  'semaphore-mutex': semaphoreMutex,
+  semaphore,
+  'multi-semaphore': multiSemaphore,
+};
+
+async function main(argv) {
+  const [kind, resource, ttlText, ...rest] = argv;
+  const run = KINDS[kind];
+  if (!run) usage(`unknown kind '${kind}'`);
+  if (!resource) usage('missing resource');
+  const ttlMs = positiveInteger(ttlText, 'ttlMs');
+  const holdMs = kind === 'hold-redlock' ? positiveInteger(rest.shift(), 'holdMs') : 0;
+  if (rest.length === 0) usage('missing Redis URL');
+
+  const clients = connect(rest);
+  try {
+    await run(clients, resource, ttlMs, holdMs);
+  } catch (error) {
+    const cause = clients.map((c) => c.lastError).find(Boolean);
+    fail(`${kind} on ${resource} failed: ${error && error.message}${cause ? ` (${cause.message})` : ''}`);
+  } finally {
+    await Promise.all(clients.map((c) => c.quit().catch(() => c.disconnect())));
+  }
+}
+
+main(process.argv.slice(2)).finally(() => {
+  // Should anything still hold the event loop open after the clients quit, leave anyway.
+  setTimeout(() => process.exit(process.exitCode ?? 1), 5000).unref();
+});
