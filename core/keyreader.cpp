@@ -10,14 +10,18 @@ namespace lockscope {
 namespace {
 
 // State shared by the callbacks of one read; the last callback hands the result over.
-struct ReadJob
+struct ReadJob : std::enable_shared_from_this<ReadJob>
 {
     QList<KeyObservation> observations;
     int outstanding = 0;
     KeyReader::Done done;
     MonitorSettings settings;
+    RedisConnection* connection = nullptr;
+    QByteArrayList keys;
     QList<int> secondPhase; // indexes of keys that are not plain strings (or were cut)
 
+    void onPttl(int i, const RedisResult& r);
+    void onGetRange(int i, const RedisResult& r);
     void finishOne(RedisConnection* connection, const QByteArrayList& keys,
                    const std::shared_ptr<ReadJob>& self);
 };
@@ -112,6 +116,39 @@ void readOthers(RedisConnection* connection, const QByteArrayList& keys, const s
     }
 }
 
+void ReadJob::onPttl(int i, const RedisResult& r)
+{
+    KeyObservation& o = observations[i];
+    o.readAtMs = monotonicMs();
+    if (r.ok() && r.reply.isInteger()) {
+        o.pttlMs = r.reply.integer;
+        o.present = o.pttlMs != -2;
+    } else {
+        recordError(o, r, connection->name());
+    }
+}
+
+void ReadJob::onGetRange(int i, const RedisResult& r)
+{
+    static const QByteArray stringType = "string";
+    KeyObservation& o = observations[i];
+    if (r.ok() && r.reply.isString()) {
+        if (o.present) {
+            o.type = stringType; // shared, not one allocation per key
+            o.value = r.reply.string;
+            if (o.value.size() >= settings.maxValueBytes)
+                secondPhase << i; // maybe cut: the second phase learns STRLEN
+        } else {
+            o.pttlMs = -2;
+        }
+    } else if (isWrongType(r)) {
+        secondPhase << i;
+    } else {
+        recordError(o, r, connection->name());
+    }
+    finishOne(connection, keys, shared_from_this());
+}
+
 void ReadJob::finishOne(RedisConnection* connection, const QByteArrayList& keys,
                         const std::shared_ptr<ReadJob>& self)
 {
@@ -161,44 +198,28 @@ void KeyReader::read(RedisConnection* connection, const QByteArrayList& keys, co
     job->observations.resize(keys.size());
     job->done = std::move(done);
     job->settings = settings;
+    job->connection = connection;
+    job->keys = keys;
     if (keys.isEmpty()) {
         job->done({});
         return;
     }
     job->outstanding = int(keys.size());
     const QByteArray lastByte = QByteArray::number(settings.maxValueBytes - 1);
-    const QString name = connection->name();
+    // Replies come back in order, so only the very last callback needs to own the job; the others
+    // capture a plain pointer and an index (small enough for std::function to store without allocating).
+    ReadJob* raw = job.get();
     for (qsizetype i = 0; i < keys.size(); ++i) {
         const QByteArray& key = keys.at(i);
         // PTTL first: if the key expires between the two reads, GETRANGE sees it gone, never the reverse.
-        connection->send({"PTTL", key}, [job, i, name](const RedisResult& r) {
-            KeyObservation& o = job->observations[i];
-            o.readAtMs = monotonicMs();
-            if (r.ok() && r.reply.isInteger()) {
-                o.pttlMs = r.reply.integer;
-                o.present = o.pttlMs != -2;
-            } else {
-                recordError(o, r, name);
-            }
-        });
-        connection->send(
-            {"GETRANGE", key, "0", lastByte}, [job, i, name, connection, keys](const RedisResult& r) {
-                KeyObservation& o = job->observations[i];
-                if (r.ok() && r.reply.isString()) {
-                    if (o.present) {
-                        o.type = "string";
-                        o.value = r.reply.string;
-                        if (o.value.size() >= job->settings.maxValueBytes)
-                            job->secondPhase << int(i); // maybe cut: the second phase learns STRLEN
-                    } else {
-                        o.pttlMs = -2;
-                    }
-                } else if (isWrongType(r)) {
-                    job->secondPhase << int(i);
-                } else {
-                    recordError(o, r, name);
-                }
-                job->finishOne(connection, keys, job);
+        connection->send({"PTTL", key}, [raw, i](const RedisResult& r) { raw->onPttl(int(i), r); });
+        if (i + 1 < keys.size())
+            connection->send({"GETRANGE", key, "0", lastByte},
+                             [raw, i](const RedisResult& r) { raw->onGetRange(int(i), r); });
+        else
+            connection->send({"GETRANGE", key, "0", lastByte}, [job, i](const RedisResult& r) {
+                ReadJob* self = job.get();
+                self->onGetRange(int(i), r);
             });
     }
 }

@@ -1,6 +1,6 @@
 #include "quorumcalculator.h"
 
-#include <QHash>
+#include <QVarLengthArray>
 
 #include <algorithm>
 
@@ -25,34 +25,45 @@ LockView QuorumCalculator::compute(const QByteArray& resource, const QList<Maste
     view.needed = view.total / 2 + 1;
     view.computedAtMs = nowMs;
 
-    QHash<QByteArray, int> counts;
+    // N is small (a handful of masters): a linear tally beats hashing, and allocates nothing.
+    struct Tally
+    {
+        const QByteArray* token;
+        int count;
+        qint64 longest; // remaining PTTL of its longest-lived holder; max for no expiry
+    };
+    QVarLengthArray<Tally, 8> tallies;
     int unreachable = 0;
     for (const MasterObservation& m : observations) {
-        if (m.key.error.isError())
+        if (m.key.error.isError()) {
             ++unreachable;
-        else if (m.key.present && !m.lock.auxiliary)
-            ++counts[m.lock.token];
+            continue;
+        }
+        if (!m.key.present || m.lock.auxiliary)
+            continue;
+        const qint64 left =
+            m.key.hasExpiry() ? remainingPttl(m.key, nowMs) : std::numeric_limits<qint64>::max();
+        Tally* t = std::find_if(tallies.begin(), tallies.end(),
+                                [&](const Tally& x) { return *x.token == m.lock.token; });
+        if (t == tallies.end())
+            tallies.append({&m.lock.token, 1, left});
+        else {
+            ++t->count;
+            t->longest = qMax(t->longest, left);
+        }
     }
 
     // The majority token; ties go to the token whose holders expire last, then to the smaller token,
     // so the same inputs always give the same answer.
-    auto longestPttl = [&](const QByteArray& token) {
-        qint64 best = -1;
-        for (const MasterObservation& m : observations)
-            if (!m.key.error.isError() && m.key.present && m.lock.token == token)
-                best = qMax(best, m.key.hasExpiry() ? remainingPttl(m.key, nowMs)
-                                                    : std::numeric_limits<qint64>::max());
-        return best;
-    };
-    for (auto it = counts.cbegin(); it != counts.cend(); ++it) {
-        const bool better = it.value() > view.holding ||
-                            (it.value() == view.holding &&
-                             (longestPttl(it.key()) > longestPttl(view.token) ||
-                              (longestPttl(it.key()) == longestPttl(view.token) && it.key() < view.token)));
-        if (view.holding == 0 || better) {
-            view.token = it.key();
-            view.holding = it.value();
-        }
+    const Tally* best = nullptr;
+    for (const Tally& t : tallies)
+        if (!best || t.count > best->count ||
+            (t.count == best->count &&
+             (t.longest > best->longest || (t.longest == best->longest && *t.token < *best->token))))
+            best = &t;
+    if (best) {
+        view.token = *best->token;
+        view.holding = best->count;
     }
 
     QList<qint64> remaining;
@@ -88,7 +99,7 @@ LockView QuorumCalculator::compute(const QByteArray& resource, const QList<Maste
         view.validityMs = qMax<qint64>(0, kth - allowance);
     }
 
-    const bool contested = counts.size() >= 2;
+    const bool contested = tallies.size() >= 2;
     if (contested)
         view.status = LockStatus::Contested;
     else if (view.holding < view.needed && view.holding + unreachable >= view.needed)

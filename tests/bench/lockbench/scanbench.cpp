@@ -48,6 +48,7 @@ int runScan(const QStringList& argv)
         for (const QString& p : args.values(QStringLiteral("--pattern")))
             config.monitor.patterns << p.toUtf8();
     }
+    config.monitor.scanCount = int(args.number(QStringLiteral("--count"), config.monitor.scanCount));
     config.monitor.pollIntervalMs = 3600000;
     config.monitor.reconcileIntervalMs = 3600000;
     MasterSet masters(config.masters);
@@ -125,7 +126,7 @@ int runBaseline(const QStringList& argv)
     return 0;
 }
 
-const Benchmark::Registration scan("scan", "-m URL... [--pattern GLOB]...", runScan);
+const Benchmark::Registration scan("scan", "-m URL... [--pattern GLOB]... [--count N]", runScan);
 const Benchmark::Registration baseline("scan-baseline", "-m URL... [--pattern GLOB]", runBaseline);
 
 } // namespace
