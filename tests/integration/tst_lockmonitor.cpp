@@ -58,6 +58,7 @@ class TestLockMonitor : public QObject
 private slots:
     void everyStatusFromRealMasters();
     void liveModeFollowsEvents();
+    void reconciliationCatchesWhatEventsMissed();
     void pollingModeWithoutNotifications();
     void noPermissionForConfigMeansPolling();
     void enablingNotificationsIsExplicit();
@@ -153,6 +154,33 @@ void TestLockMonitor::liveModeFollowsEvents()
         group.at(i).command({"SET", "lock:short", "t", "PX", "150"});
     QTRY_VERIFY_WITH_TIMEOUT(h.has("lock:short"), 2000);
     QTRY_VERIFY_WITH_TIMEOUT(!h.has("lock:short"), 3000);
+}
+
+void TestLockMonitor::reconciliationCatchesWhatEventsMissed()
+{
+    RedisServerOptions o;
+    o.notifications = true;
+    RedisServerGroup group;
+    QVERIFY2(group.start(1, o), qPrintable(group.errorString()));
+    LockScopeConfig config;
+    config.masters = group.connectionOptions(500);
+    config.monitor.pollIntervalMs = 60000;
+    config.monitor.reconcileIntervalMs = 400;
+    MasterSet masters(config.masters);
+    LockMonitor monitor(&masters, config);
+    monitor.setCoalesceMs(0);
+    QSignalSpy initial(&monitor, &LockMonitor::initialScanFinished);
+    masters.open();
+    monitor.start();
+    QVERIFY(initial.wait(5000));
+    QTRY_COMPARE(monitor.scanner(0)->mode(), NotificationMode::Live);
+    // Events stop behind the monitor's back (someone reconfigured the server): only the
+    // reconciliation pass can notice the new lock.
+    group.at(0).command({"CONFIG", "SET", "notify-keyspace-events", ""});
+    QSignalSpy events(&monitor, &LockMonitor::keyspaceEvent);
+    group.at(0).command({"SET", "lock:silent", "t", "PX", "60000"});
+    QTRY_VERIFY_WITH_TIMEOUT(monitor.locks().contains("lock:silent"), 3000);
+    QCOMPARE(events.count(), 0);
 }
 
 void TestLockMonitor::pollingModeWithoutNotifications()
