@@ -6,60 +6,127 @@
 #include <QDateTime>
 #include <QRandomGenerator>
 
-#include <hiredis/hiredis.h>
 #include <hiredis/read.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstring>
+#include <limits>
 
 namespace lockscope {
 
 namespace {
 
-RedisReply convert(const redisReply* r)
+// hiredis's reader builds our RedisReply values in place instead of a redisReply tree that would
+// have to be converted and freed. The root is the connection's m_incoming (the reader's privdata);
+// children are appended to their parent as they arrive, which is safe because the reader only starts
+// a parent's next child once the previous one is complete, so no pointer it still holds can move.
+RedisReply* createObject(const redisReadTask* task, RedisReply::Type type)
 {
-    RedisReply out;
-    switch (r->type) {
-    case REDIS_REPLY_STRING:
-        out.type = RedisReply::Type::String;
-        out.string = QByteArray(r->str, qsizetype(r->len));
-        break;
-    case REDIS_REPLY_STATUS:
-        out.type = RedisReply::Type::Status;
-        out.string = QByteArray(r->str, qsizetype(r->len));
-        break;
-    case REDIS_REPLY_ERROR:
-        out.type = RedisReply::Type::Error;
-        out.string = QByteArray(r->str, qsizetype(r->len));
-        break;
-    case REDIS_REPLY_INTEGER:
-        out.type = RedisReply::Type::Integer;
-        out.integer = r->integer;
-        break;
-    case REDIS_REPLY_ARRAY:
-        out.type = RedisReply::Type::Array;
-        out.elements.reserve(qsizetype(r->elements));
-        for (size_t i = 0; i < r->elements; ++i)
-            out.elements.append(convert(r->element[i]));
-        break;
-    default: out.type = RedisReply::Type::Nil; break;
+    RedisReply* out = nullptr;
+    if (task->parent) {
+        auto* parent = static_cast<RedisReply*>(task->parent->obj);
+        if (parent->elements.size() != task->idx)
+            return nullptr;
+        out = &parent->elements.emplaceBack();
+    } else {
+        out = static_cast<RedisReply*>(task->privdata);
+        *out = RedisReply();
     }
+    out->type = type;
     return out;
+}
+
+void* createString(const redisReadTask* task, char* str, size_t len)
+{
+    const RedisReply::Type type = task->type == REDIS_REPLY_ERROR    ? RedisReply::Type::Error
+                                  : task->type == REDIS_REPLY_STATUS ? RedisReply::Type::Status
+                                                                     : RedisReply::Type::String;
+    RedisReply* out = createObject(task, type);
+    if (out)
+        out->string = QByteArray(str, qsizetype(len));
+    return out;
+}
+
+void* createArray(const redisReadTask* task, int elements)
+{
+    // hiredis 0.14 passes any count but -1 through; a negative one is malformed (nullptr fails the read).
+    if (elements < 0)
+        return nullptr;
+    RedisReply* out = createObject(task, RedisReply::Type::Array);
+    // Capped: the count is the peer's claim, memory is only spent on elements that really arrive.
+    if (out)
+        out->elements.reserve(qMin(elements, 1024));
+    return out;
+}
+
+void* createInteger(const redisReadTask* task, long long value)
+{
+    RedisReply* out = createObject(task, RedisReply::Type::Integer);
+    if (out)
+        out->integer = value;
+    return out;
+}
+
+void* createNil(const redisReadTask* task)
+{
+    return createObject(task, RedisReply::Type::Nil);
+}
+
+// The reader only frees its root, which is the connection's slot: clearing it is enough.
+void freeObject(void* object)
+{
+    *static_cast<RedisReply*>(object) = RedisReply();
+}
+
+redisReplyObjectFunctions replyFunctions = {createString, createArray, createInteger, createNil, freeObject};
+
+// hiredis 0.14 compacts its buffer (a memmove of everything unread) each time 1 KiB of it has been
+// consumed, so feeding a large read of small replies in one piece costs time quadratic in its size.
+constexpr qsizetype feedSlice = 16 * 1024;
+
+int decimalDigits(qsizetype n)
+{
+    int digits = 1;
+    for (; n >= 10; n /= 10)
+        ++digits;
+    return digits;
+}
+
+char* putHeader(char* p, char kind, qsizetype n)
+{
+    *p++ = kind;
+    p = std::to_chars(p, p + 20, n).ptr;
+    *p++ = '\r';
+    *p++ = '\n';
+    return p;
+}
+
+// The RESP encoding of a command, appended straight to `out`: one size computation, at most one
+// reallocation and no temporaries (hiredis's formatter goes through printf and a malloc'ed copy).
+void appendCommand(QByteArray& out, const QByteArrayList& argv)
+{
+    qsizetype size = 1 + decimalDigits(argv.size()) + 2;
+    for (const QByteArray& a : argv)
+        size += 1 + decimalDigits(a.size()) + 2 + a.size() + 2;
+    const qsizetype at = out.size();
+    out.resize(at + size);
+    char* p = out.data() + at;
+    p = putHeader(p, '*', argv.size());
+    for (const QByteArray& a : argv) {
+        p = putHeader(p, '$', a.size());
+        if (!a.isEmpty())
+            std::memcpy(p, a.constData(), size_t(a.size()));
+        p += a.size();
+        *p++ = '\r';
+        *p++ = '\n';
+    }
 }
 
 QByteArray format(const QByteArrayList& argv)
 {
-    std::vector<const char*> args;
-    std::vector<size_t> lengths;
-    args.reserve(size_t(argv.size()));
-    lengths.reserve(size_t(argv.size()));
-    for (const QByteArray& a : argv) {
-        args.push_back(a.constData());
-        lengths.push_back(size_t(a.size()));
-    }
-    char* buffer = nullptr;
-    const int len = redisFormatCommandArgv(&buffer, int(argv.size()), args.data(), lengths.data());
-    if (len < 0)
-        return {};
-    QByteArray out(buffer, len);
-    free(buffer);
+    QByteArray out;
+    appendCommand(out, argv);
     return out;
 }
 
@@ -94,10 +161,46 @@ void RedisConnection::ReaderDeleter::operator()(redisReader* reader) const
     redisReaderFree(reader);
 }
 
+RedisConnection::Pending RedisConnection::PendingQueue::pop()
+{
+    Pending out = std::move(m_items[m_head]);
+    ++m_head;
+    if (m_head == m_items.size()) {
+        // Drained: start over at the front and keep the capacity for the next batch.
+        m_items.clear();
+        m_head = 0;
+    } else if (m_head >= 4096 && m_head * 2 >= m_items.size()) {
+        // A pipeline that never drains: drop the consumed half now and then (amortised O(1)).
+        m_items.erase(m_items.begin(), m_items.begin() + std::ptrdiff_t(m_head));
+        m_head = 0;
+    }
+    return out;
+}
+
+void RedisConnection::PendingQueue::stampLast(size_t count, qint64 deadline)
+{
+    for (size_t i = m_items.size() - qMin(count, size()); i < m_items.size(); ++i)
+        m_items[i].deadline = qMin(m_items[i].deadline, deadline);
+}
+
+std::vector<RedisConnection::Pending> RedisConnection::PendingQueue::takeAll()
+{
+    std::vector<Pending> out;
+    if (m_head == 0) {
+        out.swap(m_items);
+    } else {
+        out.reserve(size());
+        for (size_t i = m_head; i < m_items.size(); ++i)
+            out.push_back(std::move(m_items[i]));
+        m_items.clear();
+    }
+    m_head = 0;
+    return out;
+}
+
 RedisConnection::RedisConnection(ConnectionOptions options, QObject* parent)
     : RedisConnection(options, std::make_unique<SocketTransport>(options), parent)
-{
-}
+{}
 
 RedisConnection::RedisConnection(ConnectionOptions options, std::unique_ptr<RedisTransport> transport,
                                  QObject* parent)
@@ -111,13 +214,7 @@ RedisConnection::RedisConnection(ConnectionOptions options, std::unique_ptr<Redi
 
     m_flushTimer.setSingleShot(true);
     m_flushTimer.setInterval(0);
-    connect(&m_flushTimer, &QTimer::timeout, this, [this] {
-        if (!m_outBuffer.isEmpty()) {
-            m_transport->write(m_outBuffer);
-            m_outBuffer.clear();
-            m_transport->flush();
-        }
-    });
+    connect(&m_flushTimer, &QTimer::timeout, this, &RedisConnection::flushOut);
     m_timeoutTimer.setSingleShot(true);
     m_timeoutTimer.setTimerType(Qt::PreciseTimer);
     connect(&m_timeoutTimer, &QTimer::timeout, this, &RedisConnection::onTimeout);
@@ -128,6 +225,7 @@ RedisConnection::RedisConnection(ConnectionOptions options, std::unique_ptr<Redi
              QStringLiteral("no connection within %1 ms").arg(m_options.connectTimeoutMs));
     });
     m_reconnectTimer.setSingleShot(true);
+    m_reconnectTimer.setTimerType(Qt::PreciseTimer);
     connect(&m_reconnectTimer, &QTimer::timeout, this, &RedisConnection::startAttempt);
     connect(&m_healthTimer, &QTimer::timeout, this, &RedisConnection::sendPing);
 }
@@ -142,11 +240,16 @@ RedisConnection::~RedisConnection()
 QString RedisConnection::stateName(State state)
 {
     switch (state) {
-    case State::Disconnected: return QStringLiteral("disconnected");
-    case State::Connecting: return QStringLiteral("connecting");
-    case State::Up: return QStringLiteral("up");
-    case State::Down: return QStringLiteral("down");
-    case State::Reconnecting: return QStringLiteral("reconnecting");
+    case State::Disconnected:
+        return QStringLiteral("disconnected");
+    case State::Connecting:
+        return QStringLiteral("connecting");
+    case State::Up:
+        return QStringLiteral("up");
+    case State::Down:
+        return QStringLiteral("down");
+    case State::Reconnecting:
+        return QStringLiteral("reconnecting");
     }
     return {};
 }
@@ -165,22 +268,35 @@ void RedisConnection::close()
     m_connectTimer.stop();
     m_healthTimer.stop();
     m_timeoutTimer.stop();
+    m_flushTimer.stop();
     m_transport->abort();
-    const RedisError cancelled(ErrorKind::Cancelled, m_name, QStringLiteral("connection closed"));
-    setState(State::Disconnected, cancelled);
-    std::deque<Pending> pending;
-    pending.swap(m_sent);
-    for (Queued& q : m_queued)
-        pending.push_back(std::move(q.pending));
-    m_queued.clear();
+    resetReader(false);
     m_outBuffer.clear();
+    m_retryDelayMs = -1;
+    const RedisError cancelled(ErrorKind::Cancelled, m_name, QStringLiteral("connection closed"));
+    std::vector<Pending> pending = takeAllPending();
+    setState(State::Disconnected, cancelled);
     failAll(std::move(pending), cancelled);
+}
+
+void RedisConnection::resetReader(bool fresh)
+{
+    // Whoever is parsing replies compares this before the next one: the old stream is void.
+    ++m_readerEpoch;
+    m_input.clear();
+    m_inputAt = 0;
+    m_reader.reset(fresh ? redisReaderCreateWithFunctions(&replyFunctions) : nullptr);
+    if (m_reader)
+        m_reader->privdata = &m_incoming;
 }
 
 void RedisConnection::startAttempt()
 {
     const bool retry = m_state == State::Down;
-    m_reader.reset(redisReaderCreate());
+    // open() while a retry is scheduled must not let that retry tear down this attempt later.
+    m_reconnectTimer.stop();
+    m_retryDelayMs = -1;
+    resetReader(true);
     m_outBuffer.clear();
     m_inSubscribeMode = false;
     m_pingInFlight = false;
@@ -201,22 +317,21 @@ void RedisConnection::sendHandshake()
     // or SELECT can never let them run against the wrong database.
     auto step = [this](const QByteArrayList& argv, std::function<bool(const RedisReply&)> onReply) {
         ++m_handshakeLeft;
-        writeNow(format(argv), makePending(
-                                   [this, onReply](const RedisResult& result) {
-                                       if (!result.ok() || m_state == State::Up)
-                                           return;
-                                       if (result.reply.isError() && isAuthError(result.reply)) {
-                                           fail(ErrorKind::AuthFailed,
-                                                QStringLiteral("authentication failed: ") +
-                                                    QString::fromUtf8(result.reply.string));
-                                           return;
-                                       }
-                                       if (!onReply(result.reply))
-                                           return;
-                                       if (--m_handshakeLeft == 0)
-                                           finishHandshake();
-                                   },
-                                   nullptr));
+        writeNow(argv, makePending(
+                           [this, onReply](const RedisResult& result) {
+                               if (!result.ok() || m_state == State::Up)
+                                   return;
+                               if (result.reply.isError() && isAuthError(result.reply)) {
+                                   fail(ErrorKind::AuthFailed, QStringLiteral("authentication failed: ") +
+                                                                   QString::fromUtf8(result.reply.string));
+                                   return;
+                               }
+                               if (!onReply(result.reply))
+                                   return;
+                               if (--m_handshakeLeft == 0)
+                                   finishHandshake();
+                           },
+                           nullptr));
     };
 
     const RedisUrl& url = m_options.url;
@@ -271,13 +386,8 @@ void RedisConnection::finishHandshake()
 {
     m_connectTimer.stop();
     m_attempt = 0;
-    const QByteArray previous = m_knownRunId;
-    m_knownRunId = m_health.runId;
-    setState(State::Up);
-    emit healthChanged();
-    if (!previous.isEmpty() && !m_health.runId.isEmpty() && previous != m_health.runId)
-        emit restarted(previous, m_health.runId);
-
+    // Re-subscriptions and queued commands go out before anyone hears of Up, so that a command a
+    // slot sends then cannot overtake older ones.
     if (!m_patterns.isEmpty()) {
         const QByteArrayList patterns(m_patterns.cbegin(), m_patterns.cend());
         m_inSubscribeMode = true;
@@ -285,28 +395,36 @@ void RedisConnection::finishHandshake()
         argv << patterns;
         const QByteArray bytes = format(argv);
         for (qsizetype i = 0; i < patterns.size(); ++i)
-            writeNow(i == 0 ? bytes : QByteArray(), makePending({}, nullptr));
+            writeRaw(i == 0 ? bytes : QByteArray(), makePending({}, nullptr));
     }
     // Deadlines of queued commands were set when they were queued: waiting counts against them.
-    std::deque<Queued> queued;
-    queued.swap(m_queued);
-    for (Queued& q : queued) {
-        m_outBuffer += q.bytes;
-        m_sent.push_back(std::move(q.pending));
+    m_outBuffer += m_queuedOut;
+    m_queuedOut.clear();
+    for (Pending& p : m_queued.takeAll()) {
+        m_sent.push(std::move(p));
+        ++m_unflushed;
     }
     scheduleFlush();
     armTimeout();
     if (m_options.healthIntervalMs > 0)
         m_healthTimer.start(m_options.healthIntervalMs);
+
+    const QByteArray previous = m_knownRunId;
+    m_knownRunId = m_health.runId;
+    setState(State::Up);
+    emit healthChanged();
+    if (!previous.isEmpty() && !m_health.runId.isEmpty() && previous != m_health.runId)
+        emit restarted(previous, m_health.runId);
 }
 
 RedisConnection::Pending RedisConnection::makePending(Callback callback, QObject* context) const
 {
     Pending p;
     p.callback = std::move(callback);
-    p.context = context;
-    p.hasContext = context != nullptr;
-    p.deadline = monotonicMs() + m_options.commandTimeoutMs;
+    if (context) { // assigning even a null QPointer costs a call, on every command
+        p.context = context;
+        p.hasContext = true;
+    }
     return p;
 }
 
@@ -319,14 +437,20 @@ void RedisConnection::send(const QByteArrayList& argv, QObject* context, Callbac
 {
     Pending pending = makePending(std::move(callback), context);
     if (argv.isEmpty()) {
-        deliver(pending, {RedisError(ErrorKind::InvalidArgument, m_name, QStringLiteral("empty command")), {}});
+        deliver(pending,
+                {RedisError(ErrorKind::InvalidArgument, m_name, QStringLiteral("empty command")), {}});
         return;
     }
     switch (m_state) {
-    case State::Up: writeNow(format(argv), std::move(pending)); return;
+    case State::Up:
+        writeNow(argv, std::move(pending));
+        return;
     case State::Connecting:
     case State::Reconnecting:
-        m_queued.push_back({format(argv), std::move(pending)});
+        // The wait for the handshake counts against a queued command's time.
+        pending.deadline = monotonicMs() + m_options.commandTimeoutMs;
+        appendCommand(m_queuedOut, argv);
+        m_queued.push(std::move(pending));
         armTimeout();
         return;
     case State::Down:
@@ -340,23 +464,24 @@ void RedisConnection::send(const QByteArrayList& argv, QObject* context, Callbac
     }
 }
 
-void RedisConnection::evalScript(const RedisScript& script, const QByteArrayList& keys, const QByteArrayList& args,
-                                 Callback callback)
+void RedisConnection::evalScript(const RedisScript& script, const QByteArrayList& keys,
+                                 const QByteArrayList& args, Callback callback)
 {
     QByteArrayList tail{QByteArray::number(keys.size())};
     tail << keys << args;
     QByteArrayList evalsha{"EVALSHA", script.sha1()};
     evalsha << tail;
-    send(evalsha, [this, source = script.source(), tail, callback = std::move(callback)](const RedisResult& result) {
-        if (result.isServerError() && result.reply.errorCode() == "NOSCRIPT") {
-            QByteArrayList eval{"EVAL", source};
-            eval << tail;
-            send(eval, callback);
-            return;
-        }
-        if (callback)
-            callback(result);
-    });
+    send(evalsha,
+         [this, source = script.source(), tail, callback = std::move(callback)](const RedisResult& result) {
+             if (result.isServerError() && result.reply.errorCode() == "NOSCRIPT") {
+                 QByteArrayList eval{"EVAL", source};
+                 eval << tail;
+                 send(eval, callback);
+                 return;
+             }
+             if (callback)
+                 callback(result);
+         });
 }
 
 void RedisConnection::psubscribe(const QByteArrayList& patterns)
@@ -373,8 +498,9 @@ void RedisConnection::psubscribe(const QByteArrayList& patterns)
     QByteArrayList argv{"PSUBSCRIBE"};
     argv << fresh;
     const QByteArray bytes = format(argv);
+    // The server confirms each pattern with a reply of its own.
     for (qsizetype i = 0; i < fresh.size(); ++i)
-        writeNow(i == 0 ? bytes : QByteArray(), makePending({}, nullptr));
+        writeRaw(i == 0 ? bytes : QByteArray(), makePending({}, nullptr));
 }
 
 void RedisConnection::punsubscribe(const QByteArrayList& patterns)
@@ -389,17 +515,45 @@ void RedisConnection::punsubscribe(const QByteArrayList& patterns)
     argv << gone;
     const QByteArray bytes = format(argv);
     for (qsizetype i = 0; i < gone.size(); ++i)
-        writeNow(i == 0 ? bytes : QByteArray(), makePending({}, nullptr));
+        writeRaw(i == 0 ? bytes : QByteArray(), makePending({}, nullptr));
 }
 
-void RedisConnection::writeNow(const QByteArray& bytes, Pending pending)
+// The timeout clock of these commands starts when flushOut() hands them to the transport.
+void RedisConnection::writeNow(const QByteArrayList& argv, Pending pending)
 {
-    const bool wasIdle = m_sent.empty();
+    // A non-empty m_outBuffer always has the flush timer running, so only the first command of a
+    // pass needs to start it.
+    const bool first = m_outBuffer.isEmpty();
+    appendCommand(m_outBuffer, argv);
+    m_sent.push(std::move(pending));
+    ++m_unflushed;
+    if (first)
+        m_flushTimer.start();
+}
+
+void RedisConnection::writeRaw(const QByteArray& bytes, Pending pending)
+{
     m_outBuffer += bytes;
-    m_sent.push_back(std::move(pending));
+    m_sent.push(std::move(pending));
+    ++m_unflushed;
     scheduleFlush();
-    if (wasIdle)
-        armTimeout();
+}
+
+void RedisConnection::flushOut()
+{
+    if (m_outBuffer.isEmpty())
+        return;
+    m_sent.stampLast(m_unflushed, monotonicMs() + m_options.commandTimeoutMs);
+    m_unflushed = 0;
+    m_transport->write(m_outBuffer);
+    m_transport->flush();
+    armTimeout();
+    // Keep the buffer's capacity for the next pass unless the transport still shares it or a huge
+    // command grew it: the steady state then appends without allocating.
+    if (m_outBuffer.isDetached() && m_outBuffer.capacity() <= 1024 * 1024)
+        m_outBuffer.truncate(0);
+    else
+        m_outBuffer = QByteArray();
 }
 
 void RedisConnection::scheduleFlush()
@@ -408,28 +562,36 @@ void RedisConnection::scheduleFlush()
         m_flushTimer.start();
 }
 
-void RedisConnection::armTimeout()
+qint64 RedisConnection::nextDeadline() const
 {
-    qint64 deadline = 0;
+    // Queued commands can be older than the handshake in flight: the earlier head decides.
+    qint64 deadline = Pending::notSent;
     if (!m_sent.empty())
         deadline = m_sent.front().deadline;
-    else if (!m_queued.empty())
-        deadline = m_queued.front().pending.deadline;
-    else {
-        m_timeoutTimer.stop();
+    if (!m_queued.empty())
+        deadline = qMin(deadline, m_queued.front().deadline);
+    return deadline;
+}
+
+void RedisConnection::armTimeout()
+{
+    const qint64 deadline = nextDeadline();
+    if (deadline == Pending::notSent) {
+        m_timeoutTimer.stop(); // nothing pending, or nothing flushed yet: flushOut() arms it
         return;
     }
     if (m_timeoutTimer.isActive())
-        return; // it re-arms itself from the head when it fires
-    m_timeoutTimer.start(int(qMax<qint64>(0, deadline - monotonicMs())));
+        return; // it re-arms itself from the heads when it fires
+    m_timeoutTimer.start(
+        int(std::clamp<qint64>(deadline - monotonicMs(), 0, std::numeric_limits<int>::max())));
 }
 
 void RedisConnection::onTimeout()
 {
-    const qint64 now = monotonicMs();
-    const bool sentExpired = !m_sent.empty() && m_sent.front().deadline <= now;
-    const bool queuedExpired = m_sent.empty() && !m_queued.empty() && m_queued.front().pending.deadline <= now;
-    if (sentExpired || queuedExpired) {
+    const qint64 deadline = nextDeadline();
+    if (deadline == Pending::notSent)
+        return;
+    if (deadline <= monotonicMs()) {
         fail(ErrorKind::Timeout, QStringLiteral("no reply within %1 ms").arg(m_options.commandTimeoutMs));
         return;
     }
@@ -442,49 +604,71 @@ void RedisConnection::sendPing()
         return;
     m_pingInFlight = true;
     const qint64 sentNs = monotonicNs();
-    writeNow(format({"PING"}), makePending(
-                                   [this, sentNs](const RedisResult& result) {
-                                       m_pingInFlight = false;
-                                       if (!result.ok())
-                                           return;
-                                       m_health.latencyMs = double(monotonicNs() - sentNs) / 1e6;
-                                       emit healthChanged();
-                                   },
-                                   nullptr));
+    writeNow({"PING"}, makePending(
+                           [this, sentNs](const RedisResult& result) {
+                               m_pingInFlight = false;
+                               if (!result.ok())
+                                   return;
+                               m_health.latencyMs = double(monotonicNs() - sentNs) / 1e6;
+                               emit healthChanged();
+                           },
+                           nullptr));
 }
 
 void RedisConnection::onReadyRead()
 {
-    const QByteArray bytes = m_transport->readAll();
+    QByteArray bytes = m_transport->readAll();
     if (bytes.isEmpty() || !m_reader)
         return;
-    if (redisReaderFeed(m_reader.get(), bytes.constData(), size_t(bytes.size())) != REDIS_OK) {
-        fail(ErrorKind::Protocol, QStringLiteral("could not buffer the reply"));
-        return;
-    }
-    // A callback may close or fail this connection; the reader pointer tells us it was reset.
-    redisReader* reader = m_reader.get();
-    while (m_reader.get() == reader) {
-        void* raw = nullptr;
-        if (redisReaderGetReply(reader, &raw) != REDIS_OK) {
-            fail(ErrorKind::Protocol, QStringLiteral("malformed reply: %1").arg(QString::fromUtf8(reader->errstr)));
+    // Bytes not yet fed to the reader wait in m_input, so that a callback running a nested event loop
+    // (and so this function again) appends behind them instead of overtaking them.
+    if (m_input.isEmpty())
+        m_input = std::move(bytes);
+    else
+        m_input += bytes;
+    // A callback may close, fail or reopen this connection; the epoch says the stream is void then.
+    const quint64 epoch = m_readerEpoch;
+    qsizetype slice = feedSlice;
+    while (m_inputAt < m_input.size()) {
+        const qsizetype n = qMin(slice, m_input.size() - m_inputAt);
+        if (redisReaderFeed(m_reader.get(), m_input.constData() + m_inputAt, size_t(n)) != REDIS_OK) {
+            fail(ErrorKind::Protocol, QStringLiteral("could not buffer the reply"));
             return;
         }
-        if (!raw)
-            break;
-        auto* r = static_cast<redisReply*>(raw);
-        const RedisReply reply = convert(r);
-        freeReplyObject(r);
-        dispatch(reply);
+        m_inputAt += n;
+        if (m_inputAt == m_input.size()) {
+            m_input.clear();
+            m_inputAt = 0;
+        }
+        int replies = 0;
+        for (;;) {
+            void* raw = nullptr;
+            if (redisReaderGetReply(m_reader.get(), &raw) != REDIS_OK) {
+                fail(ErrorKind::Protocol,
+                     QStringLiteral("malformed reply: %1").arg(QString::fromUtf8(m_reader->errstr)));
+                return;
+            }
+            if (!raw)
+                break;
+            ++replies;
+            dispatch(std::move(*static_cast<RedisReply*>(raw)));
+            if (m_readerEpoch != epoch)
+                return;
+        }
+        // A slice that completed nothing is inside one large reply: hand over the rest at once.
+        slice = replies == 0 ? m_input.size() : feedSlice;
     }
 }
 
-void RedisConnection::dispatch(const RedisReply& reply)
+void RedisConnection::dispatch(RedisReply&& incoming)
 {
+    // Out of the reader's slot first: a slot or callback running a nested event loop refills it.
+    RedisReply reply = std::move(incoming);
     if (m_inSubscribeMode && reply.isArray() && !reply.elements.isEmpty()) {
         const QByteArray& kind = reply.elements.front().string;
         if (kind == "pmessage" && reply.elements.size() == 4) {
-            emit messageReceived(reply.elements[1].string, reply.elements[2].string, reply.elements[3].string);
+            emit messageReceived(reply.elements[1].string, reply.elements[2].string,
+                                 reply.elements[3].string);
             return;
         }
         if (kind == "message" && reply.elements.size() == 3) {
@@ -496,11 +680,11 @@ void RedisConnection::dispatch(const RedisReply& reply)
         fail(ErrorKind::Protocol, QStringLiteral("reply without a command"));
         return;
     }
-    Pending pending = std::move(m_sent.front());
-    m_sent.pop_front();
-    if (m_sent.empty())
+    Pending pending = m_sent.pop();
+    if (m_sent.empty() && m_queued.empty())
         m_timeoutTimer.stop();
-    deliver(pending, {RedisError(), reply});
+    const RedisResult result{RedisError(), std::move(reply)};
+    deliver(pending, result);
     if (!m_sent.empty() && !m_timeoutTimer.isActive())
         armTimeout();
 }
@@ -526,30 +710,43 @@ void RedisConnection::fail(ErrorKind kind, const QString& message)
     m_connectTimer.stop();
     m_healthTimer.stop();
     m_timeoutTimer.stop();
+    m_flushTimer.stop();
     m_transport->abort();
-    m_reader.reset();
+    resetReader(false);
     m_outBuffer.clear();
     const RedisError error(kind, m_name, message);
-    std::deque<Pending> pending;
-    pending.swap(m_sent);
-    for (Queued& q : m_queued)
-        pending.push_back(std::move(q.pending));
-    m_queued.clear();
-    setState(State::Down, error);
+    std::vector<Pending> pending = takeAllPending();
+    // The retry is scheduled before anyone hears of the failure, so that retryDelayMs() is right in
+    // a stateChanged slot and a slot calling close() or open() cancels it.
+    m_retryDelayMs = -1;
     if (m_options.autoReconnect) {
-        const int base = qMin(m_options.reconnectMaxMs,
-                              m_options.reconnectInitialMs * (1 << qMin(m_attempt, 16)));
+        const qint64 base = qMin<qint64>(
+            m_options.reconnectMaxMs, qint64(qMax(0, m_options.reconnectInitialMs)) << qMin(m_attempt, 20));
         const double jitter = 0.75 + 0.5 * QRandomGenerator::global()->generateDouble();
-        m_reconnectTimer.start(qMax(1, int(base * jitter)));
+        m_retryDelayMs =
+            int(std::clamp<qint64>(qint64(double(base) * jitter), 1, std::numeric_limits<int>::max()));
+        m_reconnectTimer.start(m_retryDelayMs);
         ++m_attempt;
     }
+    setState(State::Down, error);
     failAll(std::move(pending), error);
 }
 
-void RedisConnection::failAll(std::deque<Pending> pending, const RedisError& error)
+std::vector<RedisConnection::Pending> RedisConnection::takeAllPending()
 {
+    m_unflushed = 0;
+    std::vector<Pending> pending = m_sent.takeAll();
+    for (Pending& p : m_queued.takeAll())
+        pending.push_back(std::move(p));
+    m_queuedOut.clear();
+    return pending;
+}
+
+void RedisConnection::failAll(std::vector<Pending> pending, const RedisError& error)
+{
+    const RedisResult result{error, {}};
     for (Pending& p : pending)
-        deliver(p, {error, {}});
+        deliver(p, result);
 }
 
 void RedisConnection::setState(State state, const RedisError& reason)

@@ -11,9 +11,10 @@
 #include <QSet>
 #include <QTimer>
 
-#include <deque>
 #include <functional>
+#include <limits>
 #include <memory>
+#include <vector>
 
 struct redisReader;
 
@@ -45,7 +46,8 @@ public:
 
     explicit RedisConnection(ConnectionOptions options, QObject* parent = nullptr);
     // For tests: a scripted transport instead of a socket.
-    RedisConnection(ConnectionOptions options, std::unique_ptr<RedisTransport> transport, QObject* parent = nullptr);
+    RedisConnection(ConnectionOptions options, std::unique_ptr<RedisTransport> transport,
+                    QObject* parent = nullptr);
     ~RedisConnection() override;
 
     void open();
@@ -59,6 +61,8 @@ public:
     // The master's URL without its password; the name used in every error message.
     const QString& name() const { return m_name; }
     int pendingCount() const { return int(m_sent.size() + m_queued.size()); }
+    // The delay before the retry scheduled by the last failure, jitter included; -1 when none is.
+    int retryDelayMs() const { return m_retryDelayMs; }
 
     // Callbacks run on this object's thread, exactly once, unless the connection is destroyed first.
     void send(const QByteArrayList& argv, Callback callback = {});
@@ -88,12 +92,29 @@ private:
         Callback callback;
         QPointer<QObject> context;
         bool hasContext = false;
-        qint64 deadline = 0; // monotonic ms
+        // Monotonic ms. Commands written while up get theirs when their bytes reach the transport
+        // (one clock read per flush, not per command); until then it is notSent.
+        qint64 deadline = notSent;
+        static constexpr qint64 notSent = std::numeric_limits<qint64>::max();
     };
-    struct Queued
+    // First-in first-out list of pending commands: a vector with a moving head, so that a pipeline at
+    // its working size allocates nothing per command (std::deque allocates a block every few).
+    class PendingQueue
     {
-        QByteArray bytes;
-        Pending pending;
+    public:
+        bool empty() const { return m_head == m_items.size(); }
+        size_t size() const { return m_items.size() - m_head; }
+        const Pending& front() const { return m_items[m_head]; }
+        void push(Pending pending) { m_items.push_back(std::move(pending)); }
+        // Gives the last `count` entries `deadline`, or keeps theirs when earlier.
+        void stampLast(size_t count, qint64 deadline);
+        Pending pop();
+        // Moves everything out, leaving this empty: for failing all of it.
+        std::vector<Pending> takeAll();
+
+    private:
+        std::vector<Pending> m_items;
+        size_t m_head = 0;
     };
     struct ReaderDeleter
     {
@@ -107,14 +128,19 @@ private:
     void sendHandshake();
     void finishHandshake();
     void fail(ErrorKind kind, const QString& message);
-    void failAll(std::deque<Pending> pending, const RedisError& error);
+    std::vector<Pending> takeAllPending();
+    void failAll(std::vector<Pending> pending, const RedisError& error);
     void setState(State state, const RedisError& reason = {});
-    void writeNow(const QByteArray& bytes, Pending pending);
+    void resetReader(bool fresh);
+    void writeNow(const QByteArrayList& argv, Pending pending);
+    void writeRaw(const QByteArray& bytes, Pending pending);
+    void flushOut();
     void scheduleFlush();
+    qint64 nextDeadline() const;
     void armTimeout();
     void onTimeout();
     void sendPing();
-    void dispatch(const RedisReply& reply);
+    void dispatch(RedisReply&& incoming);
     static void deliver(Pending& pending, const RedisResult& result);
     Pending makePending(Callback callback, QObject* context) const;
 
@@ -127,14 +153,21 @@ private:
     MasterHealth m_health;
     QByteArray m_knownRunId;
 
-    std::deque<Pending> m_sent;   // written, awaiting replies in order
-    std::deque<Queued> m_queued;  // waiting for the handshake to finish
-    QByteArray m_outBuffer;       // written this event-loop pass, flushed once
+    PendingQueue m_sent;       // written, awaiting replies in order
+    size_t m_unflushed = 0;    // how many at the back of m_sent are still in m_outBuffer
+    PendingQueue m_queued;     // waiting for the handshake to finish ...
+    QByteArray m_queuedOut;    // ... and their commands, in the same order
+    QByteArray m_outBuffer;    // written this event-loop pass, flushed once
+    QByteArray m_input;        // read but not yet fed to the reader ...
+    qsizetype m_inputAt = 0;   // ... from here on
+    RedisReply m_incoming;     // the reader builds each reply here (its privdata)
+    quint64 m_readerEpoch = 0; // bumped whenever the reader is dropped: parsing must stop
     int m_handshakeLeft = 0;
     bool m_inSubscribeMode = false;
     QSet<QByteArray> m_patterns;
     bool m_pingInFlight = false;
     int m_attempt = 0;
+    int m_retryDelayMs = -1;
 
     QTimer m_flushTimer;
     QTimer m_timeoutTimer;

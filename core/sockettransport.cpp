@@ -15,23 +15,32 @@ namespace {
 ErrorKind kindOf(QAbstractSocket::SocketError error)
 {
     switch (error) {
-    case QAbstractSocket::ConnectionRefusedError: return ErrorKind::Refused;
-    case QAbstractSocket::HostNotFoundError: return ErrorKind::HostNotFound;
-    case QAbstractSocket::SocketTimeoutError: return ErrorKind::Timeout;
+    case QAbstractSocket::ConnectionRefusedError:
+        return ErrorKind::Refused;
+    case QAbstractSocket::HostNotFoundError:
+        return ErrorKind::HostNotFound;
+    case QAbstractSocket::SocketTimeoutError:
+        return ErrorKind::Timeout;
     case QAbstractSocket::SslHandshakeFailedError:
     case QAbstractSocket::SslInternalError:
-    case QAbstractSocket::SslInvalidUserDataError: return ErrorKind::TlsFailure;
-    default: return ErrorKind::ConnectionLost;
+    case QAbstractSocket::SslInvalidUserDataError:
+        return ErrorKind::TlsFailure;
+    default:
+        return ErrorKind::ConnectionLost;
     }
 }
 
 ErrorKind kindOf(QLocalSocket::LocalSocketError error)
 {
     switch (error) {
-    case QLocalSocket::ConnectionRefusedError: return ErrorKind::Refused;
-    case QLocalSocket::ServerNotFoundError: return ErrorKind::HostNotFound;
-    case QLocalSocket::SocketTimeoutError: return ErrorKind::Timeout;
-    default: return ErrorKind::ConnectionLost;
+    case QLocalSocket::ConnectionRefusedError:
+        return ErrorKind::Refused;
+    case QLocalSocket::ServerNotFoundError:
+        return ErrorKind::HostNotFound;
+    case QLocalSocket::SocketTimeoutError:
+        return ErrorKind::Timeout;
+    default:
+        return ErrorKind::ConnectionLost;
     }
 }
 
@@ -39,8 +48,7 @@ ErrorKind kindOf(QLocalSocket::LocalSocketError error)
 
 SocketTransport::SocketTransport(ConnectionOptions options, QObject* parent)
     : RedisTransport(parent), m_options(std::move(options))
-{
-}
+{}
 
 SocketTransport::~SocketTransport()
 {
@@ -53,9 +61,15 @@ void SocketTransport::open()
     m_failed = false;
     m_tlsErrors.clear();
     switch (m_options.url.scheme()) {
-    case RedisUrl::Scheme::Tcp: openTcp(false); break;
-    case RedisUrl::Scheme::Tls: openTcp(true); break;
-    case RedisUrl::Scheme::Unix: openUnix(); break;
+    case RedisUrl::Scheme::Tcp:
+        openTcp(false);
+        break;
+    case RedisUrl::Scheme::Tls:
+        openTcp(true);
+        break;
+    case RedisUrl::Scheme::Unix:
+        openUnix();
+        break;
     }
 }
 
@@ -70,7 +84,8 @@ void SocketTransport::openTcp(bool tls)
             const QList<QSslCertificate> cas = QSslCertificate::fromPath(t.caFile, QSsl::Pem);
             if (cas.isEmpty()) {
                 delete ssl;
-                fail(ErrorKind::TlsFailure, QStringLiteral("no CA certificate could be read from %1").arg(t.caFile));
+                fail(ErrorKind::TlsFailure,
+                     QStringLiteral("no CA certificate could be read from %1").arg(t.caFile));
                 return;
             }
             config.setCaCertificates(cas);
@@ -88,7 +103,8 @@ void SocketTransport::openTcp(bool tls)
             if (certs.isEmpty() || key.isNull()) {
                 delete ssl;
                 fail(ErrorKind::TlsFailure,
-                     QStringLiteral("client certificate %1 or key %2 could not be read").arg(t.certFile, t.keyFile));
+                     QStringLiteral("client certificate %1 or key %2 could not be read")
+                         .arg(t.certFile, t.keyFile));
                 return;
             }
             config.setLocalCertificate(certs.first());
@@ -107,8 +123,16 @@ void SocketTransport::openTcp(bool tls)
         socket = ssl;
     } else {
         socket = new QTcpSocket(this);
-        connect(socket, &QTcpSocket::connected, this, &SocketTransport::opened);
     }
+    connect(socket, &QTcpSocket::connected, this, [this, socket, tls] {
+        // Socket options set before connectToHost() are silently dropped by Qt (there is no native
+        // socket yet), so they go here. Without TCP_NODELAY a small command written while another
+        // is unacknowledged waits for the peer's delayed ACK.
+        socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+        socket->setSocketOption(QAbstractSocket::KeepAliveOption, 1);
+        if (!tls)
+            emit opened();
+    });
     connect(socket, &QTcpSocket::readyRead, this, &SocketTransport::readyRead);
     connect(socket, &QTcpSocket::errorOccurred, this, [this, socket](QAbstractSocket::SocketError error) {
         QString text = socket->errorString();
@@ -126,8 +150,6 @@ void SocketTransport::openTcp(bool tls)
     // A peer that closes without an error (e.g. after QUIT) is still a lost connection to us.
     connect(socket, &QTcpSocket::disconnected, this,
             [this] { fail(ErrorKind::ConnectionLost, QStringLiteral("connection closed by the server")); });
-    socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
-    socket->setSocketOption(QAbstractSocket::KeepAliveOption, 1);
     m_device = socket;
     if (auto* ssl = qobject_cast<QSslSocket*>(socket))
         ssl->connectToHostEncrypted(m_options.url.host(), m_options.url.port(),
@@ -142,8 +164,9 @@ void SocketTransport::openUnix()
     auto* socket = new QLocalSocket(this);
     connect(socket, &QLocalSocket::connected, this, &SocketTransport::opened);
     connect(socket, &QLocalSocket::readyRead, this, &SocketTransport::readyRead);
-    connect(socket, &QLocalSocket::errorOccurred, this,
-            [this, socket](QLocalSocket::LocalSocketError error) { fail(kindOf(error), socket->errorString()); });
+    connect(socket, &QLocalSocket::errorOccurred, this, [this, socket](QLocalSocket::LocalSocketError error) {
+        fail(kindOf(error), socket->errorString());
+    });
     connect(socket, &QLocalSocket::disconnected, this,
             [this] { fail(ErrorKind::ConnectionLost, QStringLiteral("connection closed by the server")); });
     m_device = socket;

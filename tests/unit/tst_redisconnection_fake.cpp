@@ -1,0 +1,998 @@
+// RedisConnection against a ScriptedTransport: protocol, handshake, failure and back-off behaviour
+// without a server, byte for byte and deterministic.
+#include "redisconnection.h"
+#include "redisscript.h"
+#include "scriptedtransport.h"
+
+#include <QElapsedTimer>
+#include <QTest>
+
+#include <algorithm>
+#include <functional>
+#include <memory>
+
+using namespace lockscope;
+using namespace lockscope::test;
+
+namespace {
+
+using T = ScriptedTransport;
+using State = RedisConnection::State;
+
+ConnectionOptions fakeOptions(const QString& url = QStringLiteral("redis://127.0.0.1:6379"))
+{
+    ConnectionOptions options;
+    options.url = *RedisUrl::parse(url);
+    options.healthIntervalMs = 0; // no PINGs between the scripted replies
+    options.autoReconnect = false;
+    options.commandTimeoutMs = 5000;
+    options.connectTimeoutMs = 5000;
+    return options;
+}
+
+// A byte string literal that may hold NULs: its length comes from the array, not from strlen.
+template <qsizetype N> QByteArray raw(const char (&bytes)[N])
+{
+    return QByteArray(bytes, N - 1);
+}
+
+// Runs the event loop until `done` holds or `ms` pass.
+bool spinUntil(const std::function<bool()>& done, int ms = 5000)
+{
+    QElapsedTimer clock;
+    clock.start();
+    while (!done() && clock.elapsed() < ms)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+    return done();
+}
+
+// Runs the event loop for `ms`, whatever happens.
+void spinFor(int ms)
+{
+    QElapsedTimer clock;
+    clock.start();
+    while (clock.elapsed() < ms)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
+}
+
+// Printable, unambiguous bytes: printable ASCII stays, everything else (and the backslash) is \xHH.
+QString escape(const QByteArray& bytes)
+{
+    QString out;
+    for (const char c : bytes) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u >= 0x20 && u < 0x7f && c != '\\')
+            out += QLatin1Char(c);
+        else
+            out += QStringLiteral("\\x%1").arg(u, 2, 16, QLatin1Char('0'));
+    }
+    return out;
+}
+
+// A reply as one line of text, so that a mismatch shows where it is.
+QString describe(const RedisReply& r)
+{
+    switch (r.type) {
+    case RedisReply::Type::Nil:
+        return QStringLiteral("nil");
+    case RedisReply::Type::Status:
+        return QLatin1Char('+') + escape(r.string);
+    case RedisReply::Type::Error:
+        return QLatin1Char('-') + escape(r.string);
+    case RedisReply::Type::Integer:
+        return QLatin1Char(':') + QString::number(r.integer);
+    case RedisReply::Type::String:
+        return QLatin1Char('$') + escape(r.string);
+    case RedisReply::Type::Array: {
+        QStringList parts;
+        for (const RedisReply& e : r.elements)
+            parts << describe(e);
+        return QLatin1Char('[') + parts.join(QLatin1Char(',')) + QLatin1Char(']');
+    }
+    }
+    return QStringLiteral("?");
+}
+
+QString describe(const RedisResult& r)
+{
+    return r.ok() ? describe(r.reply) : QStringLiteral("error:") + errorKindName(r.error.kind);
+}
+
+// Collects callback results in arrival order. Declare it before the Rig so that it outlives the
+// connection whose callbacks point at it.
+struct Results
+{
+    QList<RedisResult> all;
+
+    RedisConnection::Callback add()
+    {
+        return [this](const RedisResult& r) { all << r; };
+    }
+    QStringList described() const
+    {
+        QStringList out;
+        for (const RedisResult& r : all)
+            out << describe(r);
+        return out;
+    }
+    int count(ErrorKind kind) const
+    {
+        return int(std::count_if(all.cbegin(), all.cend(),
+                                 [kind](const RedisResult& r) { return r.error.kind == kind; }));
+    }
+};
+
+// A connection over a scripted transport that it owns; `transport` stays valid as long as it lives.
+struct Rig
+{
+    ScriptedTransport* transport = nullptr;
+    std::unique_ptr<RedisConnection> connection;
+    QList<State> states;
+
+    explicit Rig(ConnectionOptions options = fakeOptions())
+    {
+        auto owned = std::make_unique<ScriptedTransport>();
+        transport = owned.get();
+        connection = std::make_unique<RedisConnection>(std::move(options), std::move(owned));
+        QObject::connect(connection.get(), &RedisConnection::stateChanged, connection.get(),
+                         [this](State state) { states << state; });
+    }
+    RedisConnection* operator->() const { return connection.get(); }
+
+    // Opens with a healthy scripted server, then hands the replies over to the test.
+    bool bringUp(const QByteArray& runId = T::defaultRunId())
+    {
+        transport->setResponder(
+            [runId](const QByteArrayList& argv) { return T::handshakeReply(argv, runId); });
+        connection->open();
+        const bool up = spinUntil([this] { return connection->isUp(); });
+        transport->setResponder({});
+        return up;
+    }
+    // Waits until `n` commands in all have been written since the transport was opened.
+    bool waitWritten(qsizetype n) const
+    {
+        return spinUntil([this, n] { return transport->commands().size() >= n; }) &&
+               transport->commands().size() == n;
+    }
+};
+
+// The handshake of a connection without password or database: CLIENT SETNAME, INFO ×2, TIME.
+constexpr int plainHandshake = 4;
+
+struct ReplyCase
+{
+    QByteArray encoded;
+    QString expected;
+};
+
+// One of each RESP2 shape, including the awkward ones; the expectations are written out by hand.
+QList<ReplyCase> replyCases()
+{
+    return {
+        {"+OK\r\n", QStringLiteral("+OK")},
+        {"-ERR something bad\r\n", QStringLiteral("-ERR something bad")},
+        {":0\r\n", QStringLiteral(":0")},
+        {":-42\r\n", QStringLiteral(":-42")},
+        {":9223372036854775807\r\n", QStringLiteral(":9223372036854775807")},
+        {"$0\r\n\r\n", QStringLiteral("$")},
+        {"$-1\r\n", QStringLiteral("nil")},
+        {raw("$9\r\na\0b\xff\xfe\r\n$3\r\n"), QStringLiteral("$a\\x00b\\xff\\xfe\\x0d\\x0a$3")},
+        {"*0\r\n", QStringLiteral("[]")},
+        {"*-1\r\n", QStringLiteral("nil")},
+        {"*3\r\n:1\r\n*2\r\n+x\r\n$-1\r\n$2\r\nhi\r\n", QStringLiteral("[:1,[+x,nil],$hi]")},
+        {"+caf\xe9 \xc3\x28\r\n", QStringLiteral("+caf\\xe9 \\xc3(")},
+        {"-WRONGTYPE \x80\x81\r\n", QStringLiteral("-WRONGTYPE \\x80\\x81")},
+    };
+}
+
+} // namespace
+
+class TestRedisConnectionFake : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void repliesSplitAtEveryByteBoundary();
+    void repliesFedOneByteAtATime();
+    void severalRepliesInOneChunk();
+    void largeChunkOfSmallReplies();
+    void largeReplyThenSmallOnesInOneChunk();
+    void nestedArrays();
+    void tooDeeplyNestedIsProtocolError();
+    void binaryArgumentsAreWrittenVerbatim();
+    void commandsOfOnePassGoOutInOneFlush();
+    void malformedReplyFailsEverythingPending();
+    void negativeArrayLengthIsProtocolError();
+    void replyWithoutCommand();
+    void handshakeOrderAndQueuedCommandsWait();
+    void healthFromHandshake();
+    void authFailureFailsQueuedCommandsUnsent();
+    void authFailureVariants_data();
+    void authFailureVariants();
+    void selectFailure();
+    void timeoutMarksDownAndFailsAllPending();
+    void timeoutOnlyForTheUnansweredTail();
+    void queuedCommandsTimeOutDuringHandshake();
+    void connectTimeout();
+    void backoffGrowsCappedWithJitter();
+    void backoffRestartsAfterSuccess();
+    void openDuringScheduledRetry();
+    void connectionLostFailsAllAndReconnects();
+    void closeCancelsSentAndQueued();
+    void closeStopsRetries();
+    void callbackClosingMidChunk();
+    void callbackSendingMidChunk();
+    void callbackRunningNestedEventLoop();
+    void commandSentOnUpGoesAfterQueued();
+    void goneContextSkipsCallback();
+    void sendWhileDownOrEmpty();
+    void pubSubMessages();
+    void scriptFallsBackFromNoScript();
+};
+
+void TestRedisConnectionFake::repliesSplitAtEveryByteBoundary()
+{
+    Results results;
+    Rig rig;
+    QVERIFY(rig.bringUp());
+    const QList<ReplyCase> cases = replyCases();
+    QByteArray stream;
+    QStringList expected;
+    for (const ReplyCase& c : cases) {
+        stream += c.encoded;
+        expected << c.expected;
+    }
+    for (qsizetype cut = 0; cut <= stream.size(); ++cut) {
+        results.all.clear();
+        for (qsizetype i = 0; i < cases.size(); ++i)
+            rig->send({"GET", "k"}, results.add());
+        rig.transport->feed(stream.left(cut));
+        rig.transport->feed(stream.mid(cut));
+        QVERIFY2(
+            results.described() == expected,
+            qPrintable(
+                QStringLiteral("cut at %1: %2").arg(cut).arg(results.described().join(QLatin1Char(' ')))));
+    }
+    QVERIFY(rig->isUp());
+    QCOMPARE(rig->pendingCount(), 0);
+}
+
+void TestRedisConnectionFake::repliesFedOneByteAtATime()
+{
+    Results results;
+    Rig rig;
+    QVERIFY(rig.bringUp());
+    const QList<ReplyCase> cases = replyCases();
+    QStringList expected;
+    for (const ReplyCase& c : cases) {
+        rig->send({"GET", "k"}, results.add());
+        expected << c.expected;
+    }
+    for (const ReplyCase& c : cases)
+        for (const char byte : c.encoded)
+            rig.transport->feed(QByteArray(1, byte));
+    QCOMPARE(results.described(), expected);
+}
+
+void TestRedisConnectionFake::severalRepliesInOneChunk()
+{
+    Results results;
+    Rig rig;
+    QVERIFY(rig.bringUp());
+    const QList<ReplyCase> cases = replyCases();
+    QByteArray chunk;
+    QStringList expected;
+    for (const ReplyCase& c : cases) {
+        rig->send({"GET", "k"}, results.add());
+        chunk += c.encoded;
+        expected << c.expected;
+    }
+    QVERIFY(rig.waitWritten(plainHandshake + cases.size()));
+    // Half a reply more than there are commands for stays buffered and harms nothing yet.
+    rig.transport->feed(chunk + "$5\r\nhal");
+    QCOMPARE(results.described(), expected);
+    QVERIFY(rig->isUp());
+    rig->send({"GET", "k"}, results.add());
+    rig.transport->feed("f!\r\n");
+    QCOMPARE(results.all.size(), cases.size() + 1);
+    QCOMPARE(describe(results.all.last()), QStringLiteral("$half!"));
+}
+
+void TestRedisConnectionFake::largeChunkOfSmallReplies()
+{
+    Results results;
+    Rig rig;
+    QVERIFY(rig.bringUp());
+    const int n = 20000; // well over any internal feeding slice
+    QByteArray chunk;
+    for (int i = 0; i < n; ++i) {
+        rig->send({"INCR", "c"}, results.add());
+        chunk += T::integer(i + 1);
+    }
+    QVERIFY(chunk.size() > 64 * 1024);
+    rig.transport->feed(chunk);
+    QCOMPARE(results.all.size(), n);
+    for (int i = 0; i < n; ++i)
+        QCOMPARE(results.all[i].reply.integer, qint64(i + 1));
+    QCOMPARE(rig->pendingCount(), 0);
+}
+
+void TestRedisConnectionFake::largeReplyThenSmallOnesInOneChunk()
+{
+    Results results;
+    Rig rig;
+    QVERIFY(rig.bringUp());
+    QByteArray big(300 * 1024, 'x');
+    for (qsizetype i = 0; i < big.size(); i += 997)
+        big[i] = char(i % 256);
+    for (int i = 0; i < 4; ++i)
+        rig->send({"GET", "k"}, results.add());
+    rig.transport->feed(T::bulk(big) + T::status("OK") + T::bulk(big.left(20000)) + T::integer(7));
+    QCOMPARE(results.all.size(), 4);
+    QVERIFY(results.all[0].reply.string == big);
+    QCOMPARE(describe(results.all[1]), QStringLiteral("+OK"));
+    QVERIFY(results.all[2].reply.string == big.left(20000));
+    QCOMPARE(results.all[3].reply.integer, qint64(7));
+}
+
+void TestRedisConnectionFake::nestedArrays()
+{
+    Results results;
+    Rig rig;
+    QVERIFY(rig.bringUp());
+    // Seven arrays inside each other, with siblings at several levels.
+    QByteArray deep = T::integer(7);
+    QString expected = QStringLiteral(":7");
+    for (int level = 6; level >= 0; --level) {
+        deep = T::array({T::bulk(QByteArray::number(level)), deep, T::nil()});
+        expected = QStringLiteral("[$%1,%2,nil]").arg(level).arg(expected);
+    }
+    const QByteArray mixed =
+        T::array({T::array({}), T::array({T::array({T::status("a")}), T::error("ERR b")}),
+                  T::array({T::integer(1), T::integer(2), T::integer(3)})});
+    for (int i = 0; i < 3; ++i)
+        rig->send({"EVAL", "x", "0"}, results.add());
+    rig.transport->feed(deep + mixed + T::array({T::bulk(raw("\0"))}));
+    QCOMPARE(results.described(), QStringList({expected, QStringLiteral("[[],[[+a],-ERR b],[:1,:2,:3]]"),
+                                               QStringLiteral("[$\\x00]")}));
+    QCOMPARE(results.all[0].reply.elements[1].elements[1].elements.size(), 3);
+}
+
+void TestRedisConnectionFake::tooDeeplyNestedIsProtocolError()
+{
+    Results results;
+    Rig rig;
+    QVERIFY(rig.bringUp());
+    // hiredis 0.14 reads at most 8 levels of arrays; deeper must fail cleanly, not overflow.
+    QByteArray deep = T::integer(1);
+    for (int level = 0; level < 12; ++level)
+        deep = T::array({deep});
+    rig->send({"EVAL", "x", "0"}, results.add());
+    rig->send({"PING"}, results.add());
+    rig.transport->feed(deep);
+    QCOMPARE(results.described(),
+             QStringList({QStringLiteral("error:protocol-error"), QStringLiteral("error:protocol-error")}));
+    QCOMPARE(rig->state(), State::Down);
+    QCOMPARE(rig->lastError().kind, ErrorKind::Protocol);
+}
+
+void TestRedisConnectionFake::binaryArgumentsAreWrittenVerbatim()
+{
+    Results results;
+    Rig rig;
+    QVERIFY(rig.bringUp());
+    const QByteArray key = raw("lock:\0\xff\r\n*1\r\n");
+    const QByteArray empty;
+    const QByteArray big(100000, 'v');
+    rig->send({"SET", key, empty}, results.add());
+    rig->send({"SET", "big", big}, results.add());
+    QVERIFY(rig.waitWritten(plainHandshake + 2));
+    QVERIFY(rig.transport->writtenIsWellFormed());
+    const QList<QByteArrayList> commands = rig.transport->commands();
+    QCOMPARE(commands[plainHandshake], QByteArrayList({"SET", key, empty}));
+    QCOMPARE(commands[plainHandshake + 1], QByteArrayList({"SET", "big", big}));
+    // Exactly the RESP bytes, not just something that decodes alike.
+    QVERIFY(rig.transport->written().endsWith(
+        QByteArray("*3\r\n$3\r\nSET\r\n$3\r\nbig\r\n$100000\r\n" + big + "\r\n")));
+    QCOMPARE(key.size(), 13);
+    QVERIFY(rig.transport->written().contains(
+        raw("*3\r\n$3\r\nSET\r\n$13\r\nlock:\0\xff\r\n*1\r\n\r\n$0\r\n\r\n")));
+}
+
+void TestRedisConnectionFake::commandsOfOnePassGoOutInOneFlush()
+{
+    Results results;
+    Rig rig;
+    QVERIFY(rig.bringUp());
+    const int flushes = rig.transport->flushCount();
+    for (int i = 0; i < 500; ++i)
+        rig->send({"INCR", "c"}, results.add());
+    QCOMPARE(rig.transport->commands().size(), plainHandshake); // nothing written synchronously
+    QVERIFY(rig.waitWritten(plainHandshake + 500));
+    QCOMPARE(rig.transport->flushCount(), flushes + 1);
+}
+
+void TestRedisConnectionFake::malformedReplyFailsEverythingPending()
+{
+    Results results;
+    Rig rig;
+    QVERIFY(rig.bringUp());
+    for (int i = 0; i < 4; ++i)
+        rig->send({"GET", "k"}, results.add());
+    QVERIFY(rig.waitWritten(plainHandshake + 4));
+    const int aborts = rig.transport->abortCount();
+    // One good reply, then a type byte RESP does not have.
+    rig.transport->feed(T::status("OK") + "?what\r\n" + T::status("OK"));
+    QCOMPARE(results.described(),
+             QStringList({QStringLiteral("+OK"), QStringLiteral("error:protocol-error"),
+                          QStringLiteral("error:protocol-error"), QStringLiteral("error:protocol-error")}));
+    QCOMPARE(rig->state(), State::Down);
+    QCOMPARE(rig->lastError().kind, ErrorKind::Protocol);
+    QVERIFY(rig->lastError().message.contains(QStringLiteral("malformed")));
+    QCOMPARE(rig.transport->abortCount(), aborts + 1);
+    QCOMPARE(rig->pendingCount(), 0);
+    // Whatever else arrives for the dead stream is ignored.
+    rig.transport->feed(T::status("OK"));
+    QCOMPARE(results.all.size(), 4);
+}
+
+void TestRedisConnectionFake::negativeArrayLengthIsProtocolError()
+{
+    Results results;
+    Rig rig;
+    QVERIFY(rig.bringUp());
+    rig->send({"LRANGE", "l", "0", "-1"}, results.add());
+    rig.transport->feed("*-5\r\n:1\r\n");
+    QCOMPARE(results.described(), QStringList({QStringLiteral("error:protocol-error")}));
+    QCOMPARE(rig->state(), State::Down);
+}
+
+void TestRedisConnectionFake::replyWithoutCommand()
+{
+    Rig rig;
+    QVERIFY(rig.bringUp());
+    rig.transport->feed(T::status("OK"));
+    QCOMPARE(rig->state(), State::Down);
+    QCOMPARE(rig->lastError().kind, ErrorKind::Protocol);
+    QVERIFY(rig->lastError().message.contains(QStringLiteral("without a command")));
+}
+
+void TestRedisConnectionFake::handshakeOrderAndQueuedCommandsWait()
+{
+    Results results;
+    ConnectionOptions options = fakeOptions(QStringLiteral("redis://watcher:s3cret@127.0.0.1:6379/3"));
+    options.clientName = "lockscope-test";
+    Rig rig(options);
+    rig->open();
+    QCOMPARE(rig->state(), State::Connecting);
+    rig->send({"SET", "a", "1"}, results.add());
+    rig->send({"GET", "a"}, results.add());
+    QCOMPARE(rig->pendingCount(), 2);
+    QVERIFY(rig.waitWritten(6));
+    const QList<QByteArrayList> handshake{
+        {"AUTH", "watcher", "s3cret"},
+        {"SELECT", "3"},
+        {"CLIENT", "SETNAME", "lockscope-test"},
+        {"INFO", "server"},
+        {"INFO", "replication"},
+        {"TIME"},
+    };
+    QCOMPARE(rig.transport->commands(), handshake);
+    // Also one sent while the handshake is already on the wire.
+    rig->send({"GET", "late"}, results.add());
+
+    // Every handshake reply but the last: the queued commands must still wait.
+    for (int i = 0; i < 5; ++i)
+        rig.transport->feed(*T::handshakeReply(handshake[i]));
+    spinFor(50);
+    QCOMPARE(rig->state(), State::Connecting);
+    QCOMPARE(rig.transport->commands().size(), 6);
+    QVERIFY(results.all.isEmpty());
+
+    rig.transport->feed(*T::handshakeReply(handshake[5]));
+    QCOMPARE(rig->state(), State::Up);
+    QVERIFY(rig.waitWritten(9));
+    QCOMPARE(rig.transport->commands().mid(6),
+             QList<QByteArrayList>({{"SET", "a", "1"}, {"GET", "a"}, {"GET", "late"}}));
+    rig.transport->feed(T::status("OK") + T::bulk("1") + T::nil());
+    QCOMPARE(results.described(),
+             QStringList({QStringLiteral("+OK"), QStringLiteral("$1"), QStringLiteral("nil")}));
+    QCOMPARE(rig.states, QList<State>({State::Connecting, State::Up}));
+}
+
+void TestRedisConnectionFake::healthFromHandshake()
+{
+    Rig rig;
+    QVERIFY(rig.bringUp("0123456789012345678901234567890123456789"));
+    QCOMPARE(rig->health().version, QStringLiteral("7.0.15"));
+    QCOMPARE(rig->health().role, QStringLiteral("master"));
+    QCOMPARE(rig->health().runId, QByteArray("0123456789012345678901234567890123456789"));
+    QVERIFY(rig->health().clockOffsetKnown);
+    QVERIFY(qAbs(rig->health().clockOffsetMs) < 1000);
+    QVERIFY(rig->health().latencyMs >= 0);
+}
+
+void TestRedisConnectionFake::authFailureFailsQueuedCommandsUnsent()
+{
+    Results results;
+    Rig rig(fakeOptions(QStringLiteral("redis://:wrong-secret@127.0.0.1:6379/2")));
+    rig->open();
+    for (int i = 0; i < 3; ++i)
+        rig->send({"DEL", "precious"}, results.add());
+    QVERIFY(rig.waitWritten(6)); // AUTH, SELECT, CLIENT, INFO, INFO, TIME
+    QCOMPARE(rig.transport->commands().first(), QByteArrayList({"AUTH", "wrong-secret"}));
+    // Even with the rest of the handshake answered in the same chunk.
+    rig.transport->feed(T::error("WRONGPASS invalid username-password pair or user is disabled.") +
+                        T::status("OK") + T::status("OK"));
+    QCOMPARE(results.count(ErrorKind::AuthFailed), 3);
+    QCOMPARE(results.all.size(), 3);
+    QCOMPARE(rig->state(), State::Down);
+    QCOMPARE(rig->lastError().kind, ErrorKind::AuthFailed);
+    QVERIFY(!rig->lastError().toString().contains(QStringLiteral("wrong-secret")));
+    spinFor(50);
+    for (const QByteArrayList& command : rig.transport->commands())
+        QVERIFY(command.first() != "DEL");
+    QCOMPARE(rig.transport->writesWhileClosed(), 0);
+    QVERIFY(!rig.transport->isOpen());
+}
+
+void TestRedisConnectionFake::authFailureVariants_data()
+{
+    QTest::addColumn<QString>("url");
+    QTest::addColumn<QByteArray>("reply");
+    QTest::newRow("noauth") << QStringLiteral("redis://127.0.0.1:6379")
+                            << T::error("NOAUTH Authentication required.");
+    QTest::newRow("old invalid password")
+        << QStringLiteral("redis://:x@127.0.0.1:6379") << T::error("ERR invalid password");
+}
+
+void TestRedisConnectionFake::authFailureVariants()
+{
+    QFETCH(QString, url);
+    QFETCH(QByteArray, reply);
+    Results results;
+    Rig rig(fakeOptions(url));
+    rig->open();
+    rig->send({"PING"}, results.add());
+    QVERIFY(spinUntil([&] { return !rig.transport->commands().isEmpty(); }));
+    rig.transport->feed(reply);
+    QCOMPARE(results.described(), QStringList({QStringLiteral("error:auth-failed")}));
+    QCOMPARE(rig->lastError().kind, ErrorKind::AuthFailed);
+}
+
+void TestRedisConnectionFake::selectFailure()
+{
+    Results results;
+    Rig rig(fakeOptions(QStringLiteral("redis://127.0.0.1:6379/99")));
+    rig->open();
+    rig->send({"GET", "k"}, results.add());
+    QVERIFY(spinUntil([&] { return !rig.transport->commands().isEmpty(); }));
+    QCOMPARE(rig.transport->commands().first(), QByteArrayList({"SELECT", "99"}));
+    rig.transport->feed(T::error("ERR DB index is out of range"));
+    QCOMPARE(results.described(), QStringList({QStringLiteral("error:server-error")}));
+    QCOMPARE(rig->state(), State::Down);
+    QVERIFY(rig->lastError().message.contains(QStringLiteral("SELECT 99")));
+}
+
+void TestRedisConnectionFake::timeoutMarksDownAndFailsAllPending()
+{
+    Results results;
+    ConnectionOptions options = fakeOptions();
+    options.commandTimeoutMs = 150;
+    Rig rig(options);
+    QVERIFY(rig.bringUp());
+    for (int i = 0; i < 5; ++i)
+        rig->send({"BLPOP", "q", "0"}, results.add());
+    QVERIFY(rig.waitWritten(plainHandshake + 5));
+    QElapsedTimer clock;
+    clock.start();
+    QVERIFY(spinUntil([&] { return results.all.size() == 5; }, 3000));
+    const qint64 elapsed = clock.elapsed();
+    QCOMPARE(results.count(ErrorKind::Timeout), 5);
+    QVERIFY2(elapsed >= 100 && elapsed < 2000, qPrintable(QString::number(elapsed)));
+    QCOMPARE(rig->state(), State::Down);
+    QCOMPARE(rig->lastError().kind, ErrorKind::Timeout);
+    QVERIFY(rig->lastError().message.contains(QStringLiteral("150 ms")));
+    QVERIFY(!rig.transport->isOpen());
+    QCOMPARE(rig->pendingCount(), 0);
+}
+
+void TestRedisConnectionFake::timeoutOnlyForTheUnansweredTail()
+{
+    Results results;
+    ConnectionOptions options = fakeOptions();
+    options.commandTimeoutMs = 150;
+    Rig rig(options);
+    QVERIFY(rig.bringUp());
+    for (int i = 0; i < 3; ++i)
+        rig->send({"GET", "k"}, results.add());
+    QVERIFY(rig.waitWritten(plainHandshake + 3));
+    rig.transport->feed(T::bulk("a") + T::bulk("b"));
+    QVERIFY(spinUntil([&] { return results.all.size() == 3; }, 3000));
+    QCOMPARE(results.described(),
+             QStringList({QStringLiteral("$a"), QStringLiteral("$b"), QStringLiteral("error:timeout")}));
+}
+
+void TestRedisConnectionFake::queuedCommandsTimeOutDuringHandshake()
+{
+    Results results;
+    ConnectionOptions options = fakeOptions();
+    options.commandTimeoutMs = 400;
+    options.connectTimeoutMs = 10000;
+    Rig rig(options);
+    rig.transport->setOpenMode(T::OpenMode::Hang);
+    rig->open();
+    QElapsedTimer clock;
+    clock.start();
+    rig->send({"GET", "k"}, results.add());
+    // The socket opens late and takes the handshake, which the server never answers. The queued
+    // command is older than the handshake: its own deadline counts, not the handshake's (~700 ms).
+    spinFor(300);
+    rig.transport->completeOpen();
+    QVERIFY(rig.waitWritten(plainHandshake));
+    QVERIFY(spinUntil([&] { return !results.all.isEmpty(); }, 3000));
+    const qint64 elapsed = clock.elapsed();
+    QCOMPARE(results.described(), QStringList({QStringLiteral("error:timeout")}));
+    QVERIFY2(elapsed >= 390 && elapsed < 600, qPrintable(QString::number(elapsed)));
+    QCOMPARE(rig->state(), State::Down);
+}
+
+void TestRedisConnectionFake::connectTimeout()
+{
+    Results results;
+    ConnectionOptions options = fakeOptions();
+    options.connectTimeoutMs = 100;
+    Rig rig(options);
+    rig.transport->setOpenMode(T::OpenMode::Hang);
+    rig->open();
+    rig->send({"GET", "k"}, results.add());
+    QVERIFY(spinUntil([&] { return rig->state() == State::Down; }, 3000));
+    QCOMPARE(rig->lastError().kind, ErrorKind::Timeout);
+    QVERIFY(rig->lastError().message.contains(QStringLiteral("no connection")));
+    QCOMPARE(results.count(ErrorKind::Timeout), 1);
+}
+
+void TestRedisConnectionFake::backoffGrowsCappedWithJitter()
+{
+    ConnectionOptions options = fakeOptions();
+    options.autoReconnect = true;
+    options.reconnectInitialMs = 10;
+    options.reconnectMaxMs = 80;
+    Rig rig(options);
+    rig.transport->setOpenMode(T::OpenMode::Refuse);
+    QList<int> delays;
+    QList<qint64> waited; // from Down to the next attempt, as the clock saw it
+    QElapsedTimer clock;
+    clock.start();
+    qint64 downAt = 0;
+    QObject::connect(rig.connection.get(), &RedisConnection::stateChanged, rig.connection.get(),
+                     [&](State state) {
+                         if (state == State::Down) {
+                             delays << rig->retryDelayMs();
+                             downAt = clock.elapsed();
+                         } else if (state == State::Reconnecting) {
+                             waited << clock.elapsed() - downAt;
+                         }
+                     });
+    rig->open();
+    QVERIFY(spinUntil([&] { return delays.size() >= 12; }, 10000));
+    rig->close();
+    QCOMPARE(rig->lastError().kind, ErrorKind::Cancelled);
+    for (qsizetype i = 0; i < delays.size(); ++i) {
+        const int base = qMin(80, 10 << qMin<int>(int(i), 10));
+        const QString where = QStringLiteral("attempt %1: %2 ms").arg(i).arg(delays[i]);
+        QVERIFY2(delays[i] >= base * 3 / 4 && delays[i] <= base * 5 / 4, qPrintable(where));
+    }
+    // Doubling while under the cap: every step at least 1.2 times (0.75·2b / 1.25·b) the previous.
+    for (qsizetype i = 1; i < 4; ++i)
+        QVERIFY2(delays[i] * 5 >= delays[i - 1] * 6, qPrintable(QStringLiteral("attempt %1").arg(i)));
+    // At the cap the delays are jittered, not one fixed number.
+    const QList<int> capped = delays.mid(4);
+    QVERIFY(*std::max_element(capped.cbegin(), capped.cend()) <= 100);
+    QVERIFY(*std::min_element(capped.cbegin(), capped.cend()) >= 60);
+    QVERIFY2(std::adjacent_find(capped.cbegin(), capped.cend(), std::not_equal_to<>()) != capped.cend(),
+             "no jitter at the cap");
+    // And the timer really waits that long (PreciseTimer: never early, beyond millisecond rounding).
+    for (qsizetype i = 0; i < waited.size(); ++i)
+        QVERIFY2(
+            waited[i] >= delays[i] - 2,
+            qPrintable(QStringLiteral("attempt %1 waited %2 of %3 ms").arg(i).arg(waited[i]).arg(delays[i])));
+}
+
+void TestRedisConnectionFake::backoffRestartsAfterSuccess()
+{
+    ConnectionOptions options = fakeOptions();
+    options.autoReconnect = true;
+    options.reconnectInitialMs = 40;
+    options.reconnectMaxMs = 160;
+    Rig rig(options);
+    rig.transport->setOpenMode(T::OpenMode::Refuse);
+    rig->open();
+    QVERIFY(spinUntil([&] { return rig->retryDelayMs() >= 120; }, 5000)); // grown to the cap
+    rig.transport->setOpenMode(T::OpenMode::Accept);
+    rig.transport->setResponder([](const QByteArrayList& argv) { return T::handshakeReply(argv); });
+    QVERIFY(spinUntil([&] { return rig->isUp(); }, 5000));
+    QCOMPARE(rig->retryDelayMs(), -1);
+    rig.transport->failNow(ErrorKind::ConnectionLost, QStringLiteral("peer went away"));
+    QCOMPARE(rig->state(), State::Down);
+    QVERIFY2(rig->retryDelayMs() >= 30 && rig->retryDelayMs() <= 50,
+             qPrintable(QString::number(rig->retryDelayMs())));
+}
+
+void TestRedisConnectionFake::openDuringScheduledRetry()
+{
+    ConnectionOptions options = fakeOptions();
+    options.autoReconnect = true;
+    options.reconnectInitialMs = 200;
+    Rig rig(options);
+    rig.transport->setOpenMode(T::OpenMode::Refuse);
+    rig->open();
+    QVERIFY(spinUntil([&] { return rig->state() == State::Down; }));
+    QVERIFY(rig->retryDelayMs() >= 150);
+    rig.transport->setOpenMode(T::OpenMode::Accept);
+    rig.transport->setResponder([](const QByteArrayList& argv) { return T::handshakeReply(argv); });
+    rig->open(); // before the scheduled retry
+    QVERIFY(spinUntil([&] { return rig->isUp(); }));
+    const int opens = rig.transport->openCount();
+    spinFor(400); // past the retry that was scheduled: it must not tear the live connection down
+    QCOMPARE(rig.transport->openCount(), opens);
+    QVERIFY(rig->isUp());
+}
+
+void TestRedisConnectionFake::connectionLostFailsAllAndReconnects()
+{
+    Results results;
+    ConnectionOptions options = fakeOptions();
+    options.autoReconnect = true;
+    options.reconnectInitialMs = 10;
+    Rig rig(options);
+    QList<QByteArrayList> restarts;
+    QObject::connect(rig.connection.get(), &RedisConnection::restarted, rig.connection.get(),
+                     [&](const QByteArray& before, const QByteArray& after) {
+                         restarts << QByteArrayList{before, after};
+                     });
+    QVERIFY(rig.bringUp(QByteArray(40, '1')));
+    for (int i = 0; i < 3; ++i)
+        rig->send({"GET", "k"}, results.add());
+    QVERIFY(rig.waitWritten(plainHandshake + 3));
+    rig.transport->feed(T::bulk("first"));
+    rig.transport->failNow(ErrorKind::ConnectionLost, QStringLiteral("connection reset by peer"));
+    QCOMPARE(results.described(),
+             QStringList({QStringLiteral("$first"), QStringLiteral("error:connection-lost"),
+                          QStringLiteral("error:connection-lost")}));
+    QCOMPARE(rig->state(), State::Down);
+    // The same run_id again: no restart.
+    rig.transport->setResponder(
+        [](const QByteArrayList& argv) { return T::handshakeReply(argv, QByteArray(40, '1')); });
+    QVERIFY(spinUntil([&] { return rig->isUp(); }));
+    QVERIFY(restarts.isEmpty());
+    // A new run_id: the server restarted (and may have lost its locks).
+    rig.transport->setResponder(
+        [](const QByteArrayList& argv) { return T::handshakeReply(argv, QByteArray(40, '2')); });
+    rig.transport->failNow(ErrorKind::ConnectionLost, QStringLiteral("connection reset by peer"));
+    QVERIFY(spinUntil([&] { return rig->isUp(); }));
+    QCOMPARE(restarts, QList<QByteArrayList>({{QByteArray(40, '1'), QByteArray(40, '2')}}));
+    QCOMPARE(rig.states, QList<State>({State::Connecting, State::Up, State::Down, State::Reconnecting,
+                                       State::Up, State::Down, State::Reconnecting, State::Up}));
+}
+
+void TestRedisConnectionFake::closeCancelsSentAndQueued()
+{
+    Results results;
+    {
+        Rig rig;
+        QVERIFY(rig.bringUp());
+        for (int i = 0; i < 3; ++i)
+            rig->send({"GET", "k"}, results.add());
+        QVERIFY(rig.waitWritten(plainHandshake + 3));
+        const int aborts = rig.transport->abortCount();
+        rig->close();
+        QCOMPARE(results.count(ErrorKind::Cancelled), 3);
+        QCOMPARE(rig->state(), State::Disconnected);
+        QCOMPARE(rig.transport->abortCount(), aborts + 1);
+        QCOMPARE(rig->pendingCount(), 0);
+        // A late reply for the closed stream goes nowhere.
+        rig.transport->feed(T::bulk("late"));
+        QCOMPARE(results.all.size(), 3);
+    }
+    results.all.clear();
+    {
+        Rig rig;
+        rig.transport->setOpenMode(T::OpenMode::Hang);
+        rig->open();
+        rig->send({"DEL", "k"}, results.add());
+        rig->send({"DEL", "k"}, results.add());
+        rig->close();
+        QCOMPARE(results.count(ErrorKind::Cancelled), 2);
+        QCOMPARE(rig->state(), State::Disconnected);
+        spinFor(20);
+        QVERIFY(rig.transport->written().isEmpty());
+        QCOMPARE(rig.transport->writesWhileClosed(), 0);
+    }
+}
+
+void TestRedisConnectionFake::closeStopsRetries()
+{
+    ConnectionOptions options = fakeOptions();
+    options.autoReconnect = true;
+    options.reconnectInitialMs = 10;
+    Rig rig(options);
+    rig.transport->setOpenMode(T::OpenMode::Refuse);
+    rig->open();
+    QVERIFY(spinUntil([&] { return rig.transport->openCount() >= 3; }));
+    rig->close();
+    const int opens = rig.transport->openCount();
+    spinFor(150);
+    QCOMPARE(rig.transport->openCount(), opens);
+    QCOMPARE(rig->state(), State::Disconnected);
+    QCOMPARE(rig->retryDelayMs(), -1);
+}
+
+void TestRedisConnectionFake::callbackClosingMidChunk()
+{
+    Results results;
+    Rig rig;
+    QVERIFY(rig.bringUp());
+    rig->send({"GET", "a"}, results.add());
+    rig->send({"GET", "b"}, [&](const RedisResult& r) {
+        results.all << r;
+        rig->close();
+    });
+    rig->send({"GET", "c"}, results.add());
+    rig->send({"GET", "d"}, results.add());
+    // All four replies in one chunk: the two after close() must not be delivered as replies.
+    rig.transport->feed(T::bulk("a") + T::bulk("b") + T::bulk("c") + T::bulk("d"));
+    QCOMPARE(results.described(),
+             QStringList({QStringLiteral("$a"), QStringLiteral("$b"), QStringLiteral("error:cancelled"),
+                          QStringLiteral("error:cancelled")}));
+    QCOMPARE(rig->state(), State::Disconnected);
+}
+
+void TestRedisConnectionFake::callbackSendingMidChunk()
+{
+    Results results;
+    Rig rig;
+    QVERIFY(rig.bringUp());
+    rig->send({"GET", "a"}, [&](const RedisResult& r) {
+        results.all << r;
+        rig->send({"GET", "followup"}, results.add());
+    });
+    rig->send({"GET", "b"}, results.add());
+    rig.transport->feed(T::bulk("a") + T::bulk("b"));
+    QCOMPARE(results.described(), QStringList({QStringLiteral("$a"), QStringLiteral("$b")}));
+    QVERIFY(rig.waitWritten(plainHandshake + 3));
+    QCOMPARE(rig.transport->commands().last(), QByteArrayList({"GET", "followup"}));
+    rig.transport->feed(T::bulk("f"));
+    QCOMPARE(results.described().last(), QStringLiteral("$f"));
+}
+
+void TestRedisConnectionFake::callbackRunningNestedEventLoop()
+{
+    Results results;
+    Rig rig;
+    QVERIFY(rig.bringUp());
+    // The first callback makes a blocking-style call of its own while the rest of a large chunk
+    // (more than the connection feeds its parser at once) still waits to be read.
+    const int n = 5000;
+    bool nestedDone = false;
+    rig->send({"GET", "0"}, [&](const RedisResult& r) {
+        results.all << r;
+        rig.transport->setResponder([](const QByteArrayList& argv) -> std::optional<QByteArray> {
+            if (argv == QByteArrayList{"GET", "nested"})
+                return T::bulk("nested");
+            return std::nullopt;
+        });
+        rig->send({"GET", "nested"}, [&](const RedisResult& nested) {
+            results.all << nested;
+            nestedDone = true;
+        });
+        spinUntil([&] { return nestedDone; }, 3000);
+    });
+    QByteArray chunk = T::bulk("0");
+    for (int i = 1; i < n; ++i) {
+        rig->send({"GET", QByteArray::number(i)}, results.add());
+        chunk += T::bulk(QByteArray::number(i));
+    }
+    QVERIFY(rig.waitWritten(plainHandshake + n));
+    QVERIFY(chunk.size() > 32 * 1024);
+    rig.transport->feed(chunk);
+    QVERIFY(nestedDone);
+    QCOMPARE(results.all.size(), n + 1);
+    for (int i = 0; i < n; ++i)
+        QCOMPARE(results.all[i].reply.string, QByteArray::number(i));
+    QCOMPARE(results.all[n].reply.string, QByteArray("nested"));
+    QVERIFY(rig->isUp());
+}
+
+void TestRedisConnectionFake::commandSentOnUpGoesAfterQueued()
+{
+    Results results;
+    Rig rig;
+    QObject::connect(rig.connection.get(), &RedisConnection::stateChanged, rig.connection.get(),
+                     [&](State state) {
+                         if (state == State::Up)
+                             rig->send({"GET", "from-slot"}, results.add());
+                     });
+    rig.transport->setResponder([](const QByteArrayList& argv) { return T::handshakeReply(argv); });
+    rig->open();
+    rig->send({"GET", "queued"}, results.add());
+    QVERIFY(rig.waitWritten(plainHandshake + 2));
+    const QList<QByteArrayList> commands = rig.transport->commands();
+    QCOMPARE(commands.mid(plainHandshake), QList<QByteArrayList>({{"GET", "queued"}, {"GET", "from-slot"}}));
+}
+
+void TestRedisConnectionFake::goneContextSkipsCallback()
+{
+    Results results;
+    Rig rig;
+    QVERIFY(rig.bringUp());
+    auto context = std::make_unique<QObject>();
+    bool called = false;
+    rig->send({"GET", "a"}, context.get(), [&](const RedisResult&) { called = true; });
+    rig->send({"GET", "b"}, results.add());
+    context.reset();
+    rig.transport->feed(T::bulk("a") + T::bulk("b"));
+    QVERIFY(!called);
+    QCOMPARE(results.described(), QStringList({QStringLiteral("$b")}));
+}
+
+void TestRedisConnectionFake::sendWhileDownOrEmpty()
+{
+    Results results;
+    Rig rig;
+    rig->send({"GET", "k"}, results.add()); // never opened
+    rig.transport->setOpenMode(T::OpenMode::Refuse);
+    rig->open();
+    QVERIFY(spinUntil([&] { return rig->state() == State::Down; }));
+    rig->send({"GET", "k"}, results.add());
+    rig->send({}, results.add());
+    QCOMPARE(results.described(),
+             QStringList({QStringLiteral("error:not-connected"), QStringLiteral("error:not-connected"),
+                          QStringLiteral("error:invalid-argument")}));
+    QVERIFY(results.all[1].error.message.contains(QStringLiteral("refused")));
+}
+
+void TestRedisConnectionFake::pubSubMessages()
+{
+    Rig rig;
+    rig->psubscribe({"lock:*", "other:*"});
+    QList<QByteArrayList> messages;
+    QObject::connect(rig.connection.get(), &RedisConnection::messageReceived, rig.connection.get(),
+                     [&](const QByteArray& pattern, const QByteArray& channel, const QByteArray& payload) {
+                         messages << QByteArrayList{pattern, channel, payload};
+                     });
+    QVERIFY(rig.bringUp());
+    QVERIFY(rig.waitWritten(plainHandshake + 1));
+    QByteArrayList psubscribe = rig.transport->commands().last();
+    QCOMPARE(psubscribe.takeFirst(), QByteArray("PSUBSCRIBE"));
+    std::sort(psubscribe.begin(), psubscribe.end());
+    QCOMPARE(psubscribe, QByteArrayList({"lock:*", "other:*"}));
+    rig.transport->feed(
+        T::array({T::bulk("psubscribe"), T::bulk("lock:*"), T::integer(1)}) +
+        T::array({T::bulk("psubscribe"), T::bulk("other:*"), T::integer(2)}) +
+        T::array({T::bulk("pmessage"), T::bulk("lock:*"), T::bulk("lock:a"), T::bulk("del")}));
+    QCOMPARE(messages, QList<QByteArrayList>({{"lock:*", "lock:a", "del"}}));
+    QCOMPARE(rig->pendingCount(), 0);
+    QVERIFY(rig->isUp());
+}
+
+void TestRedisConnectionFake::scriptFallsBackFromNoScript()
+{
+    Results results;
+    Rig rig;
+    QVERIFY(rig.bringUp());
+    const RedisScript script("return KEYS[1]");
+    rig->evalScript(script, {"k"}, {"v"}, results.add());
+    QVERIFY(rig.waitWritten(plainHandshake + 1));
+    QCOMPARE(rig.transport->commands().last(), QByteArrayList({"EVALSHA", script.sha1(), "1", "k", "v"}));
+    rig.transport->feed(T::error("NOSCRIPT No matching script. Please use EVAL."));
+    QVERIFY(rig.waitWritten(plainHandshake + 2));
+    QCOMPARE(rig.transport->commands().last(), QByteArrayList({"EVAL", "return KEYS[1]", "1", "k", "v"}));
+    QVERIFY(results.all.isEmpty());
+    rig.transport->feed(T::bulk("k"));
+    QCOMPARE(results.described(), QStringList({QStringLiteral("$k")}));
+}
+
+QTEST_GUILESS_MAIN(TestRedisConnectionFake)
+#include "tst_redisconnection_fake.moc"
