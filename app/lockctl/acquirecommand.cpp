@@ -1,0 +1,120 @@
+#include "command.h"
+#include "localidentity.h"
+#include "ttlargument.h"
+#include "writesession.h"
+
+#include <QCommandLineParser>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+using namespace lockscope;
+
+namespace lockctl {
+
+namespace {
+
+// Takes a Redlock on the masters and leaves it held: scripts pass the printed token to
+// `extend` and `release` later.
+class AcquireCommand final : public Command
+{
+public:
+    QString name() const override { return QStringLiteral("acquire"); }
+    QString synopsis() const override
+    {
+        return QStringLiteral(
+            "acquire RESOURCE --ttl MS [--retries N] [--retry-delay MS] [--owner TEXT] [--json]");
+    }
+    QString summary() const override
+    {
+        return QStringLiteral("Take a Redlock (SET NX PX on every master, quorum N/2+1); prints the token "
+                              "(first line) and the validity.");
+    }
+    QList<QCommandLineOption> options() const override
+    {
+        return {
+            TtlArgument::option(),
+            {QStringLiteral("retries"), QStringLiteral("Further attempts after a failed one (default 3)."),
+             QStringLiteral("N")},
+            {QStringLiteral("retry-delay"),
+             QStringLiteral("Milliseconds between attempts, +- the configured jitter (default 200)."),
+             QStringLiteral("MS")},
+            {QStringLiteral("owner"),
+             QStringLiteral(
+                 "Readable owner put before the random token (default user@host:pid; '' for none)."),
+             QStringLiteral("TEXT")},
+        };
+    }
+
+    int run(CliContext& context, const QCommandLineParser& parser, const QStringList& positional) override
+    {
+        if (positional.size() != 1)
+            return context.fail(UsageError, QStringLiteral("usage: lockctl ") + synopsis());
+        QString problem;
+        const std::optional<qint64> ttl = TtlArgument::parse(parser.value(QStringLiteral("ttl")), &problem);
+        if (!ttl)
+            return context.fail(UsageError, problem);
+        WriteSession session(context);
+        if (parser.isSet(QStringLiteral("retries"))) {
+            const auto retries = TtlArgument::parseWhole(
+                QStringLiteral("retries"), parser.value(QStringLiteral("retries")), 0, 1000, &problem);
+            if (!retries)
+                return context.fail(UsageError, problem);
+            session.config().redlock.retryCount = int(*retries);
+        }
+        if (parser.isSet(QStringLiteral("retry-delay"))) {
+            const auto delay =
+                TtlArgument::parseWhole(QStringLiteral("retry-delay"),
+                                        parser.value(QStringLiteral("retry-delay")), 0, 600000, &problem);
+            if (!delay)
+                return context.fail(UsageError, problem);
+            session.config().redlock.retryDelayMs = int(*delay);
+            session.config().redlock.retryJitterMs =
+                qMin(session.config().redlock.retryJitterMs, int(*delay));
+        }
+        if (const int rc = session.prepare(); rc != Done)
+            return rc;
+        const QString owner = parser.isSet(QStringLiteral("owner")) ? parser.value(QStringLiteral("owner"))
+                                                                    : LocalIdentity::ownerTag();
+        const QByteArray resource = positional.first().toUtf8();
+
+        Redlock& redlock = session.redlock();
+        const RedlockOutcome outcome = session.wait(
+            [&](Redlock::Done done) { redlock.acquire(resource, *ttl, owner, std::move(done)); });
+
+        const double elapsedMs = double(outcome.elapsedUs) / 1000.0;
+        if (context.json()) {
+            QJsonObject o{
+                {QStringLiteral("acquired"), outcome.ok()},
+                {QStringLiteral("resource"), QString::fromUtf8(resource)},
+                {QStringLiteral("token"),
+                 outcome.ok() ? QJsonValue(QString::fromUtf8(outcome.lease.token)) : QJsonValue()},
+                {QStringLiteral("validityMs"), outcome.ok() ? outcome.lease.validityMs : 0},
+                {QStringLiteral("locked"), outcome.succeeded},
+                {QStringLiteral("total"), outcome.total},
+                {QStringLiteral("elapsedMs"), elapsedMs},
+            };
+            if (!outcome.ok())
+                o.insert(QStringLiteral("error"), outcome.error.message);
+            context.out() << QJsonDocument(o).toJson(QJsonDocument::Compact) << Qt::endl;
+        }
+        if (!outcome.ok())
+            return session.failWith(QStringLiteral("not acquired"), outcome);
+        if (!context.json()) {
+            context.out() << outcome.lease.token << Qt::endl;
+            context.out() << QStringLiteral("acquired %1 on %2 of %3 masters in %4 ms; valid for %5 ms")
+                                 .arg(QString::fromUtf8(resource))
+                                 .arg(outcome.succeeded)
+                                 .arg(outcome.total)
+                                 .arg(elapsedMs, 0, 'f', 2)
+                                 .arg(outcome.lease.validityMs)
+                          << Qt::endl;
+        }
+        return Done;
+    }
+};
+
+const CommandRegistry registration(30, [] { return std::unique_ptr<Command>(new AcquireCommand); });
+
+} // namespace
+
+} // namespace lockctl

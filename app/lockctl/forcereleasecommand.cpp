@@ -1,0 +1,244 @@
+#include "auditlog.h"
+#include "clicontext.h"
+#include "command.h"
+#include "forcerelease.h"
+#include "outcomeexitcode.h"
+
+#include <QCommandLineParser>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+#include <unistd.h>
+
+using namespace lockscope;
+
+namespace lockctl {
+
+namespace {
+
+QString describe(const ForceReleaseTarget& t)
+{
+    if (t.observation.error.isError())
+        return QStringLiteral("unreadable: ") + t.observation.error.message;
+    if (!t.observation.present)
+        return QStringLiteral("absent");
+    QString text =
+        QStringLiteral("%1 %2").arg(QString::fromUtf8(t.observation.type), lockFormatName(t.lock.format));
+    if (!t.lock.token.isEmpty())
+        text += QStringLiteral(" token=") + QString::fromUtf8(t.lock.token);
+    if (!t.lock.owner.isEmpty())
+        text += QStringLiteral(" owner=\"%1\"").arg(t.lock.owner);
+    text += t.observation.pttlMs >= 0 ? QStringLiteral(" ttl=%1ms").arg(t.observation.pttlMs)
+                                      : QStringLiteral(" no-expiry");
+    if (!t.notALock.isEmpty())
+        text += QStringLiteral(" (") + t.notALock + QLatin1Char(')');
+    return text;
+}
+
+QString describe(const ForceReleaseMasterResult& r)
+{
+    using Action = ForceReleaseMasterResult::Action;
+    QString text = forceReleaseActionName(r.action);
+    switch (r.action) {
+    case Action::Deleted:
+    case Action::HolderRemoved:
+        if (!r.tokenBefore.isEmpty())
+            text += QStringLiteral(" (token was %1)").arg(QString::fromUtf8(r.tokenBefore));
+        break;
+    case Action::Spared:
+        text +=
+            QStringLiteral(": the lock changed hands, it now has %1").arg(QString::fromUtf8(r.tokenBefore));
+        break;
+    case Action::Failed:
+        text += QStringLiteral(": ") + r.error.message;
+        break;
+    default:
+        break;
+    }
+    if (!r.detail.isEmpty() && r.action != Action::Failed)
+        text += QStringLiteral("; ") + r.detail;
+    return text;
+}
+
+// Deletes somebody's lock on purpose: guarded by the expected token unless --any-token, refused
+// for keys that are no locks unless --force-unknown, confirmed on a terminal unless --yes.
+class ForceReleaseCommand final : public Command
+{
+public:
+    QString name() const override { return QStringLiteral("force-release"); }
+    QString synopsis() const override
+    {
+        return QStringLiteral("force-release RESOURCE (--expect-token T | --any-token) [--on URL]... [--yes] "
+                              "[--force-unknown] [--json]");
+    }
+    QString summary() const override
+    {
+        return QStringLiteral("Delete a lock as an administrator, only where it still has token T (or any "
+                              "token); Redisson, python-redis-lock and redis-semaphore aware.");
+    }
+    QList<QCommandLineOption> options() const override
+    {
+        return {
+            {QStringLiteral("expect-token"),
+             QStringLiteral("Delete only where the lock still has this token (the one you saw)."),
+             QStringLiteral("T")},
+            {QStringLiteral("any-token"), QStringLiteral("Delete whatever token the lock has.")},
+            {QStringLiteral("on"), QStringLiteral("Only on this master (repeatable); default all."),
+             QStringLiteral("URL")},
+            {QStringLiteral("yes"), QStringLiteral("Do not ask for confirmation.")},
+            {QStringLiteral("force-unknown"), QStringLiteral("Also delete keys not recognised as locks.")},
+        };
+    }
+
+    int run(CliContext& context, const QCommandLineParser& parser, const QStringList& positional) override
+    {
+        const bool expect = parser.isSet(QStringLiteral("expect-token"));
+        const bool any = parser.isSet(QStringLiteral("any-token"));
+        if (positional.size() != 1 || expect == any)
+            return context.fail(UsageError,
+                                QStringLiteral("usage: lockctl ") + synopsis() +
+                                    QStringLiteral(" (exactly one of --expect-token and --any-token)"));
+        ForceReleaseRequest request;
+        request.resource = positional.first().toUtf8();
+        request.mode = any ? ForceReleaseMode::AnyToken : ForceReleaseMode::ExpectToken;
+        request.expectedToken = parser.value(QStringLiteral("expect-token")).toUtf8();
+        request.forceUnknown = parser.isSet(QStringLiteral("force-unknown"));
+        if (expect && request.expectedToken.isEmpty())
+            return context.fail(UsageError, QStringLiteral("--expect-token must not be empty"));
+
+        const AuditLog audit(context.auditLogPath());
+        if (const RedisError error = audit.check(); error.isError())
+            return context.fail(UsageError, error.message);
+
+        MasterSet& masters = context.openMasters();
+        for (const QString& text : parser.values(QStringLiteral("on"))) {
+            const Result<RedisUrl> url = RedisUrl::parse(text);
+            if (!url)
+                return context.fail(UsageError, url.error().message);
+            int found = -1;
+            for (int i = 0; i < masters.size(); ++i)
+                if (masters.at(i)->name() == url->toString())
+                    found = i;
+            if (found < 0)
+                return context.fail(UsageError,
+                                    QStringLiteral("--on %1 is not one of the masters").arg(url->toString()));
+            if (!request.masters.contains(found))
+                request.masters << found;
+        }
+        std::sort(request.masters.begin(), request.masters.end());
+
+        std::optional<ForceReleasePlan> plan;
+        ForceRelease::inspect(masters, context.config(), request,
+                              [&plan](const ForceReleasePlan& p) { plan = p; });
+        context.waitUntil([&plan] { return plan.has_value(); }, 24 * 3600 * 1000);
+        if (!plan)
+            return context.fail(Unavailable, QStringLiteral("could not read the key"));
+        if (!context.json())
+            for (const ForceReleaseTarget& t : plan->targets)
+                context.out() << "before: " << t.master << ": " << describe(t) << Qt::endl;
+
+        const bool willBeRefused = context.readOnly() || (!plan->refusal.isEmpty() && !request.forceUnknown);
+        if (!willBeRefused && !parser.isSet(QStringLiteral("yes"))) {
+            if (!confirmed(context, *plan)) {
+                recordCancelled(audit, masters, *plan);
+                if (!isatty(STDIN_FILENO))
+                    return context.fail(UsageError, QStringLiteral("not confirmed: standard input is not a "
+                                                                   "terminal; pass --yes to force-release "
+                                                                   "without asking"));
+                return context.fail(NotDone, QStringLiteral("not confirmed: nothing deleted"));
+            }
+        }
+
+        std::optional<ForceReleaseOutcome> outcome;
+        ForceRelease::execute(masters, context.config(), &audit, *plan,
+                              [&outcome](const ForceReleaseOutcome& o) { outcome = o; });
+        context.waitUntil([&outcome] { return outcome.has_value(); }, 24 * 3600 * 1000);
+        if (!outcome)
+            return context.fail(Unavailable, QStringLiteral("no answer"));
+        if (!outcome->auditError.isEmpty())
+            context.err() << "lockctl: warning: " << outcome->auditError << Qt::endl;
+        print(context, *plan, *outcome);
+        const int code = OutcomeExitCode::of(outcome->verdict);
+        if (!outcome->ok())
+            return context.fail(code, QStringLiteral("force-release: ") + outcome->error.message);
+        return code;
+    }
+
+private:
+    static bool confirmed(CliContext& context, const ForceReleasePlan& plan)
+    {
+        if (!isatty(STDIN_FILENO))
+            return false;
+        int chosen = 0;
+        for (const ForceReleaseTarget& t : plan.targets)
+            chosen += t.observation.present ? 1 : 0;
+        context.err() << QStringLiteral("Force-release %1 (%2) on %3 master(s)? [y/N] ")
+                             .arg(QString::fromUtf8(plan.request.resource),
+                                  plan.request.mode == ForceReleaseMode::AnyToken
+                                      ? QStringLiteral("any token")
+                                      : QStringLiteral("only token ") +
+                                            QString::fromUtf8(plan.request.expectedToken))
+                             .arg(chosen)
+                      << Qt::flush;
+        char line[64] = {};
+        if (!std::fgets(line, sizeof line, stdin))
+            return false;
+        const QString answer = QString::fromLocal8Bit(line).trimmed().toLower();
+        return answer == QLatin1String("y") || answer == QLatin1String("yes");
+    }
+
+    static void recordCancelled(const AuditLog& audit, MasterSet& masters, const ForceReleasePlan& plan)
+    {
+        AuditRecord record = AuditRecord::now(QStringLiteral("force-release"), plan.request.resource);
+        for (const RedisConnection* c : masters.connections())
+            record.masters << c->name();
+        if (plan.anyPresent())
+            record.tokenBefore = plan.tokenSeen;
+        if (plan.request.mode == ForceReleaseMode::ExpectToken) {
+            record.mode = QStringLiteral("expect-token");
+            record.expectedToken = plan.request.expectedToken;
+        } else {
+            record.mode = QStringLiteral("any-token");
+        }
+        record.outcome = QStringLiteral("cancelled");
+        record.message = QStringLiteral("not confirmed");
+        audit.append(record);
+    }
+
+    static void print(CliContext& context, const ForceReleasePlan& plan, const ForceReleaseOutcome& outcome)
+    {
+        if (context.json()) {
+            QJsonArray results;
+            for (const ForceReleaseMasterResult& r : outcome.results) {
+                QJsonObject o{{QStringLiteral("master"), r.master},
+                              {QStringLiteral("action"), forceReleaseActionName(r.action)}};
+                if (!r.tokenBefore.isEmpty())
+                    o.insert(QStringLiteral("tokenBefore"), QString::fromUtf8(r.tokenBefore));
+                if (!r.detail.isEmpty())
+                    o.insert(QStringLiteral("detail"), r.detail);
+                if (r.error.isError())
+                    o.insert(QStringLiteral("error"), r.error.message);
+                results.append(o);
+            }
+            QJsonObject o{{QStringLiteral("resource"), QString::fromUtf8(plan.request.resource)},
+                          {QStringLiteral("outcome"), forceReleaseVerdictName(outcome.verdict)},
+                          {QStringLiteral("results"), results}};
+            if (outcome.error.isError() || !outcome.error.message.isEmpty())
+                o.insert(QStringLiteral("error"), outcome.error.message);
+            context.out() << QJsonDocument(o).toJson(QJsonDocument::Compact) << Qt::endl;
+            return;
+        }
+        for (const ForceReleaseMasterResult& r : outcome.results)
+            context.out() << r.master << ": " << describe(r) << Qt::endl;
+    }
+};
+
+const CommandRegistry registration(60, [] { return std::unique_ptr<Command>(new ForceReleaseCommand); });
+
+} // namespace
+
+} // namespace lockctl

@@ -1,0 +1,67 @@
+#include "writesession.h"
+
+#include "outcomeexitcode.h"
+
+#include <optional>
+
+using namespace lockscope;
+
+namespace lockctl {
+
+WriteSession::WriteSession(CliContext& context)
+    : m_context(context), m_config(context.config()), m_audit(context.auditLogPath())
+{}
+
+int WriteSession::prepare()
+{
+    if (const RedisError error = m_audit.check(); error.isError())
+        return m_context.fail(UsageError,
+                              error.message + QStringLiteral(" (--audit-log FILE chooses another)"));
+    return Done;
+}
+
+Redlock& WriteSession::redlock()
+{
+    if (!m_redlock) {
+        m_redlock = std::make_unique<Redlock>(&m_context.openMasters(), m_config, &m_audit);
+        m_redlock->setWaitForAllMasters(true); // the output says what every master did
+    }
+    return *m_redlock;
+}
+
+RedlockOutcome WriteSession::wait(const std::function<void(Redlock::Done)>& start)
+{
+    std::optional<RedlockOutcome> result;
+    start([&result](const RedlockOutcome& outcome) { result = outcome; });
+    // Every round is bounded by its own timer; this bound only guards against a bug hanging a script.
+    m_context.waitUntil([&result] { return result.has_value(); }, 24 * 3600 * 1000);
+    if (!result) {
+        RedlockOutcome lost;
+        lost.verdict = RedlockOutcome::Verdict::Unavailable;
+        lost.error = {ErrorKind::Cancelled, QString(), QStringLiteral("gave up waiting")};
+        return lost;
+    }
+    if (!result->auditError.isEmpty())
+        m_context.err() << "lockctl: warning: " << result->auditError << Qt::endl;
+    return *result;
+}
+
+void WriteSession::printFailures(const RedlockOutcome& outcome)
+{
+    for (int i = 0; i < outcome.votes.size(); ++i)
+        if (outcome.votes.at(i).answer == MasterVote::Answer::Failed)
+            m_context.err() << "lockctl:   " << outcome.masters.value(i) << ": "
+                            << errorKindName(outcome.votes.at(i).error.kind) << ": "
+                            << outcome.votes.at(i).error.message << Qt::endl;
+}
+
+int WriteSession::failWith(const QString& what, const RedlockOutcome& outcome)
+{
+    const int code = OutcomeExitCode::of(outcome.verdict);
+    m_context.fail(code, what + QStringLiteral(": ") + outcome.error.message);
+    if (outcome.verdict == RedlockOutcome::Verdict::Unavailable)
+        printFailures(outcome);
+    return code;
+}
+
+} // namespace lockctl

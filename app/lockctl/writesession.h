@@ -1,0 +1,40 @@
+#pragma once
+
+#include "auditlog.h"
+#include "clicontext.h"
+#include "redlock.h"
+
+#include <memory>
+
+namespace lockctl {
+
+// What the writing commands share: the audit log (checked before anything is sent), the masters,
+// a Redlock on them, and a way to wait for an asynchronous outcome.
+class WriteSession
+{
+public:
+    explicit WriteSession(CliContext& context);
+
+    // Checks that the audit log can be appended to; prints and returns UsageError when not.
+    int prepare();
+    // Opens the masters on first use. Options such as the retry count go in before that.
+    lockscope::Redlock& redlock();
+    const lockscope::AuditLog& audit() const { return m_audit; }
+    lockscope::LockScopeConfig& config() { return m_config; }
+
+    // Runs the event loop until the operation started by `start` reports.
+    lockscope::RedlockOutcome wait(const std::function<void(lockscope::Redlock::Done)>& start);
+
+    // "3 of 5 masters" style summaries and per-master lines for failures.
+    void printFailures(const lockscope::RedlockOutcome& outcome);
+    // Prints "lockctl: <why>" for a failed outcome and returns its exit code.
+    int failWith(const QString& what, const lockscope::RedlockOutcome& outcome);
+
+private:
+    CliContext& m_context;
+    lockscope::LockScopeConfig m_config;
+    lockscope::AuditLog m_audit;
+    std::unique_ptr<lockscope::Redlock> m_redlock;
+};
+
+} // namespace lockctl

@@ -1,0 +1,68 @@
+#include "auditrecord.h"
+
+#include "localidentity.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace lockscope {
+
+namespace {
+
+QJsonValue bytes(const std::optional<QByteArray>& value)
+{
+    if (!value)
+        return QJsonValue::Null;
+    return QString::fromUtf8(*value);
+}
+
+} // namespace
+
+AuditRecord AuditRecord::now(const QString& action, const QByteArray& resource)
+{
+    AuditRecord record;
+    record.user = LocalIdentity::user();
+    record.host = LocalIdentity::host();
+    record.pid = LocalIdentity::pid();
+    record.action = action;
+    record.resource = resource;
+    return record;
+}
+
+QByteArray AuditRecord::toJson() const
+{
+    QJsonArray masterList;
+    for (const QString& m : masters)
+        masterList.append(m);
+    QJsonArray perMaster;
+    for (const MasterResult& r : results) {
+        QJsonObject o{{QStringLiteral("master"), r.master}, {QStringLiteral("result"), r.result}};
+        if (r.tokenBefore)
+            o.insert(QStringLiteral("tokenBefore"), bytes(r.tokenBefore));
+        if (!r.detail.isEmpty())
+            o.insert(QStringLiteral("detail"), r.detail);
+        perMaster.append(o);
+    }
+    QJsonObject o{
+        {QStringLiteral("time"), time.toUTC().toString(Qt::ISODateWithMs)},
+        {QStringLiteral("user"), user},
+        {QStringLiteral("host"), host},
+        {QStringLiteral("pid"), pid},
+        {QStringLiteral("action"), action},
+        {QStringLiteral("resource"), QString::fromUtf8(resource)},
+        {QStringLiteral("masters"), masterList},
+        {QStringLiteral("token"), bytes(token)},
+        {QStringLiteral("tokenBefore"), bytes(tokenBefore)},
+        {QStringLiteral("expectedToken"), bytes(expectedToken)},
+        {QStringLiteral("outcome"), outcome},
+        {QStringLiteral("results"), perMaster},
+    };
+    if (!mode.isEmpty())
+        o.insert(QStringLiteral("mode"), mode);
+    if (!message.isEmpty())
+        o.insert(QStringLiteral("message"), message);
+    return QJsonDocument(o).toJson(QJsonDocument::Compact);
+}
+
+} // namespace lockscope

@@ -1,0 +1,46 @@
+#pragma once
+
+#include <QByteArray>
+#include <QDateTime>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace lockscope {
+
+// One write attempt as the audit log keeps it: who, what, where, and what each master did.
+// Masters are named by RedisUrl::toString(), which never contains a password.
+struct AuditRecord
+{
+    struct MasterResult
+    {
+        QString master;
+        QString result;                        // "locked", "deleted", "spared", "timeout", ...
+        std::optional<QByteArray> tokenBefore; // what the master held before, where known
+        QString detail;
+    };
+
+    QDateTime time = QDateTime::currentDateTimeUtc();
+    QString user;
+    QString host;
+    qint64 pid = 0;
+    QString action; // acquire, extend, release, force-release
+    QByteArray resource;
+    QStringList masters;
+    std::optional<QByteArray> token;         // ours (acquire, extend, release)
+    std::optional<QByteArray> tokenBefore;   // what the admin saw before a force-release
+    std::optional<QByteArray> expectedToken; // guarded force-release; absent for any-token
+    QString mode;                            // force-release: expect-token / any-token
+    QString outcome;                         // done, not-done, unavailable, refused, invalid, cancelled
+    QString message;
+    QList<MasterResult> results;
+
+    // Filled with this process's user, host and pid.
+    static AuditRecord now(const QString& action, const QByteArray& resource);
+    // One line of JSON, without the newline.
+    QByteArray toJson() const;
+};
+
+} // namespace lockscope

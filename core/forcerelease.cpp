@@ -1,0 +1,282 @@
+#include "forcerelease.h"
+
+#include "auditlog.h"
+#include "keyreader.h"
+#include "lockformatrecognizer.h"
+#include "masterset.h"
+#include "redlockscripts.h"
+
+#include <QDateTime>
+#include <QTimer>
+
+#include <memory>
+
+namespace lockscope {
+
+namespace {
+
+using Action = ForceReleaseMasterResult::Action;
+
+bool isLockType(const QByteArray& type)
+{
+    return type == "string" || type == "hash" || type == "zset";
+}
+
+QString whyNotALock(const KeyObservation& observation, const RecognizedLock& lock)
+{
+    if (!observation.present)
+        return {};
+    if (!isLockType(observation.type))
+        return QStringLiteral("a %1 key is no lock").arg(QString::fromUtf8(observation.type));
+    if (lock.auxiliary)
+        return QStringLiteral("an auxiliary key of %1, not a lock itself").arg(lockFormatName(lock.format));
+    if (lock.format == LockFormat::Unknown)
+        return QStringLiteral("not recognised as a lock");
+    return {};
+}
+
+Action actionFromScript(const QByteArray& word)
+{
+    if (word == "deleted")
+        return Action::Deleted;
+    if (word == "holder-removed")
+        return Action::HolderRemoved;
+    if (word == "spared")
+        return Action::Spared;
+    if (word == "absent")
+        return Action::Absent;
+    if (word == "wrong-type")
+        return Action::WrongType;
+    return Action::Failed;
+}
+
+QList<ForceReleaseMasterResult> blankResults(MasterSet& masters, const ForceReleaseRequest& request)
+{
+    QList<ForceReleaseMasterResult> results;
+    for (int i = 0; i < masters.size(); ++i) {
+        ForceReleaseMasterResult r;
+        r.index = i;
+        r.master = masters.at(i)->name();
+        r.action =
+            request.masters.isEmpty() || request.masters.contains(i) ? Action::NotSent : Action::NotChosen;
+        results << r;
+    }
+    return results;
+}
+
+void finish(MasterSet& masters, const AuditLog* audit, const ForceReleasePlan& plan,
+            ForceReleaseOutcome outcome, const ForceRelease::Done& done)
+{
+    if (audit) {
+        AuditRecord record = AuditRecord::now(QStringLiteral("force-release"), plan.request.resource);
+        for (const RedisConnection* c : masters.connections())
+            record.masters << c->name();
+        if (plan.anyPresent())
+            record.tokenBefore = plan.tokenSeen;
+        if (plan.request.mode == ForceReleaseMode::ExpectToken) {
+            record.expectedToken = plan.request.expectedToken;
+            record.mode = QStringLiteral("expect-token");
+        } else {
+            record.mode = QStringLiteral("any-token");
+        }
+        record.outcome = forceReleaseVerdictName(outcome.verdict);
+        record.message = outcome.error.message;
+        for (const ForceReleaseMasterResult& r : outcome.results) {
+            AuditRecord::MasterResult m;
+            m.master = r.master;
+            m.result = forceReleaseActionName(r.action);
+            if (r.action == Action::Deleted || r.action == Action::HolderRemoved ||
+                r.action == Action::Spared)
+                m.tokenBefore = r.tokenBefore;
+            m.detail = r.error.isError() ? r.error.message : r.detail;
+            record.results << m;
+        }
+        if (const RedisError error = audit->append(record); error.isError())
+            outcome.auditError = error.message;
+    }
+    done(outcome);
+}
+
+// Reports from the event loop, with the master set as the context that must still exist.
+void later(MasterSet& masters, std::function<void()> work)
+{
+    QTimer::singleShot(0, &masters, std::move(work));
+}
+
+} // namespace
+
+QByteArray ForceRelease::redissonChannel(const QByteArray& name)
+{
+    if (name.contains('{'))
+        return "redisson_lock__channel:" + name;
+    return "redisson_lock__channel:{" + name + '}';
+}
+
+void ForceRelease::inspect(MasterSet& masters, const LockScopeConfig& config,
+                           const ForceReleaseRequest& request, Inspected done)
+{
+    struct Job
+    {
+        ForceReleasePlan plan;
+        int outstanding = 0;
+        Inspected done;
+    };
+    auto job = std::make_shared<Job>();
+    job->plan.request = request;
+    job->done = std::move(done);
+    for (int i = 0; i < masters.size(); ++i) {
+        if (!request.masters.isEmpty() && !request.masters.contains(i))
+            continue;
+        ForceReleaseTarget target;
+        target.index = i;
+        target.master = masters.at(i)->name();
+        job->plan.targets << target;
+    }
+    auto complete = [job, config] {
+        ForceReleasePlan& plan = job->plan;
+        const qint64 nowWallMs = QDateTime::currentMSecsSinceEpoch();
+        for (ForceReleaseTarget& t : plan.targets) {
+            if (!t.observation.present)
+                continue;
+            t.lock = LockFormatRecognizer::recognize(plan.request.resource, t.observation, config.ownerRules,
+                                                     nowWallMs);
+            t.notALock = whyNotALock(t.observation, t.lock);
+            if (plan.refusal.isEmpty() && !t.notALock.isEmpty())
+                plan.refusal = t.master + QStringLiteral(": ") + t.notALock;
+            if (plan.tokenSeen.isEmpty())
+                plan.tokenSeen = t.lock.token.isEmpty() ? t.observation.value : t.lock.token;
+            if (t.lock.format == LockFormat::PythonRedisLock && plan.request.resource.startsWith("lock:"))
+                plan.signalKey = "lock-signal:" + plan.request.resource.mid(5);
+            if (t.lock.format == LockFormat::Redisson || t.lock.format == LockFormat::RedissonReadWrite)
+                plan.redissonChannel = redissonChannel(plan.request.resource);
+        }
+        job->done(plan);
+    };
+    job->outstanding = int(job->plan.targets.size());
+    if (job->outstanding == 0)
+        return later(masters, complete);
+    for (int t = 0; t < job->plan.targets.size(); ++t) {
+        RedisConnection* connection = masters.at(job->plan.targets.at(t).index);
+        KeyReader::read(connection, {request.resource}, config.monitor,
+                        [job, t, complete, &masters](QList<KeyObservation> observations) {
+                            if (!observations.isEmpty())
+                                job->plan.targets[t].observation = observations.first();
+                            if (--job->outstanding == 0)
+                                later(masters, complete);
+                        });
+    }
+}
+
+void ForceRelease::execute(MasterSet& masters, const LockScopeConfig& config, const AuditLog* audit,
+                           const ForceReleasePlan& plan, Done done)
+{
+    const ForceReleaseRequest& request = plan.request;
+    ForceReleaseOutcome outcome;
+    outcome.results = blankResults(masters, request);
+    auto refuse = [&](ForceReleaseOutcome::Verdict verdict, ErrorKind kind, const QString& message) {
+        outcome.verdict = verdict;
+        outcome.error = {kind, QString(), message};
+        later(masters,
+              [&masters, audit, plan, outcome, done] { finish(masters, audit, plan, outcome, done); });
+    };
+    if (config.readOnly)
+        return refuse(ForceReleaseOutcome::Verdict::Refused, ErrorKind::ReadOnlyMode,
+                      QStringLiteral("read-only mode: force-release refused"));
+    if (request.resource.isEmpty())
+        return refuse(ForceReleaseOutcome::Verdict::Invalid, ErrorKind::InvalidArgument,
+                      QStringLiteral("the resource name is empty"));
+    if (request.mode == ForceReleaseMode::ExpectToken && request.expectedToken.isEmpty())
+        return refuse(ForceReleaseOutcome::Verdict::Invalid, ErrorKind::InvalidArgument,
+                      QStringLiteral("a guarded force-release needs the expected token"));
+    for (int index : request.masters)
+        if (index < 0 || index >= masters.size())
+            return refuse(ForceReleaseOutcome::Verdict::Invalid, ErrorKind::InvalidArgument,
+                          QStringLiteral("no master number %1").arg(index));
+    if (!plan.refusal.isEmpty() && !request.forceUnknown)
+        return refuse(ForceReleaseOutcome::Verdict::Refused, ErrorKind::NotALock,
+                      QStringLiteral("refusing to delete %1: %2 (--force-unknown deletes it anyway)")
+                          .arg(QString::fromUtf8(request.resource), plan.refusal));
+    if (audit)
+        if (const RedisError error = audit->check(); error.isError())
+            return later(masters, [outcome, error, done]() mutable {
+                // Unrecorded deletions are worse than none: nothing is sent.
+                outcome.verdict = ForceReleaseOutcome::Verdict::Invalid;
+                outcome.error = error;
+                done(outcome);
+            });
+
+    struct Job
+    {
+        ForceReleaseOutcome outcome;
+        int outstanding = 0;
+    };
+    auto job = std::make_shared<Job>();
+    job->outcome = outcome;
+    QByteArrayList keys{request.resource};
+    if (!plan.signalKey.isEmpty())
+        keys << plan.signalKey;
+    const QByteArrayList args{request.mode == ForceReleaseMode::AnyToken ? QByteArray("any")
+                                                                         : QByteArray("expect"),
+                              request.expectedToken, plan.redissonChannel,
+                              request.forceUnknown ? QByteArray("1") : QByteArray("0")};
+    QList<int> chosen;
+    for (const ForceReleaseMasterResult& r : outcome.results)
+        if (r.action != Action::NotChosen)
+            chosen << r.index;
+    job->outstanding = int(chosen.size());
+    auto complete = [job, &masters, audit, plan, done] {
+        ForceReleaseOutcome& o = job->outcome;
+        int removed = 0;
+        int answered = 0;
+        for (const ForceReleaseMasterResult& r : o.results) {
+            removed += r.action == Action::Deleted || r.action == Action::HolderRemoved ? 1 : 0;
+            answered += r.action != Action::Failed && r.action != Action::NotChosen ? 1 : 0;
+        }
+        if (removed > 0) {
+            o.verdict = ForceReleaseOutcome::Verdict::Done;
+        } else if (answered == 0) {
+            o.verdict = ForceReleaseOutcome::Verdict::Unavailable;
+            o.error = {ErrorKind::NotConnected, QString(), QStringLiteral("no chosen master answered")};
+        } else {
+            o.verdict = ForceReleaseOutcome::Verdict::NothingDeleted;
+            o.error = {ErrorKind::None, QString(), QStringLiteral("nothing deleted")};
+        }
+        finish(masters, audit, plan, o, done);
+    };
+    if (chosen.isEmpty())
+        return later(masters, complete);
+    for (int index : chosen) {
+        RedisConnection* connection = masters.at(index);
+        connection->evalScript(
+            RedlockScripts::forceRelease(), keys, args,
+            [job, index, complete, &masters, name = connection->name()](const RedisResult& result) {
+                ForceReleaseMasterResult& r = job->outcome.results[index];
+                const RedisReply& reply = result.reply;
+                if (!result.ok() || reply.isError() || !reply.isArray() || reply.elements.size() != 3) {
+                    r.action = Action::Failed;
+                    r.error =
+                        result.ok() && !reply.isError()
+                            ? RedisError(ErrorKind::Protocol, name, QStringLiteral("unexpected script reply"))
+                            : result.anyError(name);
+                } else {
+                    r.action = actionFromScript(reply.elements.at(0).string);
+                    r.tokenBefore = reply.elements.at(1).string;
+                    r.detail = QString::fromUtf8(reply.elements.at(2).string);
+                    if (r.action == Action::WrongType)
+                        r.detail = QStringLiteral("a %1 key: not deleted").arg(r.detail);
+                }
+                if (--job->outstanding == 0)
+                    later(masters, complete);
+            });
+    }
+}
+
+void ForceRelease::run(MasterSet& masters, const LockScopeConfig& config, const AuditLog* audit,
+                       const ForceReleaseRequest& request, Done done)
+{
+    inspect(masters, config, request, [&masters, config, audit, done](const ForceReleasePlan& plan) {
+        execute(masters, config, audit, plan, done);
+    });
+}
+
+} // namespace lockscope

@@ -1,0 +1,43 @@
+#pragma once
+
+#include "forcereleaseoutcome.h"
+#include "forcereleaseplan.h"
+#include "lockscopeconfig.h"
+
+#include <functional>
+
+namespace lockscope {
+
+class AuditLog;
+class MasterSet;
+
+// The administrator's way out of a stuck lock, in two steps so that a person can look before
+// anything is deleted: inspect() reads the key on the chosen masters (KeyReader) and decodes it
+// (LockFormatRecognizer); execute() deletes it with one atomic Lua script per master that
+// dispatches on TYPE and does what the owning library's own release would do:
+//   - plain string locks: DEL (python-redis-lock: also LPUSH 1 + PEXPIRE 1000 on lock-signal:<name>);
+//   - Redisson hashes: DEL and PUBLISH 0 on redisson_lock__channel:{name}, waking its waiters;
+//   - redis-semaphore zsets: ZREM of the one holder, never the whole semaphore.
+// Guarded (ExpectToken) mode deletes only where the token is still the expected one, so a lock
+// that changed hands in the meantime is spared. Refused in read-only mode and, unless
+// forceUnknown, for keys that are not recognised as locks. Every attempt is audited.
+class ForceRelease
+{
+public:
+    using Inspected = std::function<void(const ForceReleasePlan& plan)>;
+    using Done = std::function<void(const ForceReleaseOutcome& outcome)>;
+
+    // Callbacks run later from the event loop, never inside these calls.
+    static void inspect(MasterSet& masters, const LockScopeConfig& config, const ForceReleaseRequest& request,
+                        Inspected done);
+    static void execute(MasterSet& masters, const LockScopeConfig& config, const AuditLog* audit,
+                        const ForceReleasePlan& plan, Done done);
+    // inspect() then execute(), for callers that need no confirmation step.
+    static void run(MasterSet& masters, const LockScopeConfig& config, const AuditLog* audit,
+                    const ForceReleaseRequest& request, Done done);
+
+    // Redisson's channel for a lock name: its prefixName() braces the name unless it has braces.
+    static QByteArray redissonChannel(const QByteArray& name);
+};
+
+} // namespace lockscope

@@ -1,0 +1,43 @@
+#pragma once
+
+#include "mastervote.h"
+#include "rediserror.h"
+#include "redlocklease.h"
+
+#include <QList>
+#include <QStringList>
+
+namespace lockscope {
+
+// The typed result of acquire, extend and release. `verdict` is what a caller branches on
+// (lockctl maps it to its exit codes); `error` says why for people.
+struct RedlockOutcome
+{
+    enum class Verdict
+    {
+        Done,        // acquired / extended / released on a quorum
+        NotDone,     // enough masters answered, but the lock is someone else's (or the token is gone)
+        Unavailable, // too few masters answered to decide
+        Refused,     // read-only mode: nothing was sent
+        Invalid,     // bad arguments: nothing was sent
+    };
+
+    Verdict verdict = Verdict::Invalid;
+    RedisError error;
+    RedlockLease lease; // the new lease after acquire and extend
+    int succeeded = 0;  // masters that said yes in the deciding round
+    int answered = 0;   // masters that answered at all in that round
+    int total = 0;
+    int needed = 0;
+    qint64 elapsedUs = 0; // duration of the deciding round
+    int attempts = 0;
+    QList<MasterVote> votes; // per master, in master order, from the deciding round
+    QStringList masters;     // the masters' URLs without passwords, same order
+    QString auditError;      // the audit line could not be written (the action itself happened)
+
+    bool ok() const { return verdict == Verdict::Done; }
+};
+
+QString redlockVerdictName(RedlockOutcome::Verdict verdict);
+
+} // namespace lockscope

@@ -1,0 +1,528 @@
+// lockctl's writing commands end to end, as a user runs them: the built binary in a QProcess
+// against real masters. Every exit code, bad TTLs, dead and paused masters, confirmation,
+// read-only mode, hold's child process, and what the audit log records.
+#include "redisservergroup.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+
+using namespace lockscope;
+using namespace lockscope::test;
+
+namespace {
+
+struct Run
+{
+    int code = -1;
+    QByteArray out;
+    QByteArray err;
+    qint64 ms = 0;
+};
+
+QString lockctlPath()
+{
+    QByteArray dir = qgetenv("LOCKSCOPE_BINARY_DIR");
+    if (dir.isEmpty())
+        dir = LOCKSCOPE_BINARY_DIR;
+    return QString::fromLocal8Bit(dir) + QStringLiteral("/app/lockctl");
+}
+
+class Cli
+{
+public:
+    explicit Cli(RedisServerGroup& group, bool withSecret = true) : m_group(group)
+    {
+        for (int i = 0; i < group.size(); ++i)
+            m_masters << QStringLiteral("-m") << group.at(i).url(withSecret);
+    }
+    QString auditPath() const { return m_dir.filePath(QStringLiteral("audit.jsonl")); }
+
+    Run operator()(const QStringList& args, int timeoutMs = 30000) const
+    {
+        QProcess p;
+        QElapsedTimer clock;
+        clock.start();
+        p.start(lockctlPath(), m_masters + QStringList{QStringLiteral("--audit-log"), auditPath()} + args);
+        p.closeWriteChannel(); // stdin is a pipe, never a terminal
+        if (!p.waitForFinished(timeoutMs)) {
+            p.kill();
+            p.waitForFinished();
+        }
+        Run r;
+        r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+        r.out = p.readAllStandardOutput();
+        r.err = p.readAllStandardError();
+        r.ms = clock.elapsed();
+        return r;
+    }
+
+    QList<QJsonObject> auditLines() const
+    {
+        QList<QJsonObject> lines;
+        QFile file(auditPath());
+        if (file.open(QIODevice::ReadOnly))
+            while (!file.atEnd()) {
+                QJsonParseError error;
+                const QJsonDocument doc = QJsonDocument::fromJson(file.readLine(), &error);
+                if (error.error != QJsonParseError::NoError)
+                    qFatal("audit line is not JSON");
+                lines << doc.object();
+            }
+        return lines;
+    }
+
+private:
+    RedisServerGroup& m_group;
+    QStringList m_masters;
+    QTemporaryDir m_dir;
+};
+
+QString describe(const Run& r)
+{
+    return QStringLiteral("exit %1 after %2 ms\nstdout: %3\nstderr: %4")
+        .arg(r.code)
+        .arg(r.ms)
+        .arg(QString::fromUtf8(r.out), QString::fromUtf8(r.err));
+}
+
+int holders(RedisServerGroup& group, const QByteArray& key)
+{
+    int n = 0;
+    for (int i = 0; i < group.size(); ++i)
+        if (group.at(i).isRunning())
+            n += int(group.at(i).command({"EXISTS", key}).integer);
+    return n;
+}
+
+} // namespace
+
+class TestLockctlWrite : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void acquireExtendRelease();
+    void badTtlsAreUsageErrors_data();
+    void badTtlsAreUsageErrors();
+    void minorityDownStillAcquires();
+    void majorityDownAnswersFastWithExit3_data();
+    void majorityDownAnswersFastWithExit3();
+    void forceReleaseAsksOrRefuses();
+    void forceReleaseConfirmsOnATerminal();
+    void forceReleaseGuardedAndSubset();
+    void forceReleaseRefusesKeysThatAreNoLocks();
+    void readOnlyRefusesEveryWriteButAudits();
+    void auditLogHasNoPassword();
+    void holdRunsTheCommandWhileHolding();
+    void holdStopsTheCommandWhenTheLockIsLost();
+    void holdKillsACommandThatIgnoresSigterm();
+    void holdPassesSigtermOnAndReleases();
+    void holdWithoutTheLock();
+};
+
+void TestLockctlWrite::acquireExtendRelease()
+{
+    RedisServerGroup group;
+    QVERIFY2(group.start(5), qPrintable(group.errorString()));
+    Cli lockctl(group);
+    const Run acquired = lockctl({"acquire", "deploy", "--ttl", "10000", "--json", "--owner", "ci@runner:7"});
+    QVERIFY2(acquired.code == 0, qPrintable(describe(acquired)));
+    const QJsonObject json = QJsonDocument::fromJson(acquired.out).object();
+    QCOMPARE(json.value(QStringLiteral("acquired")).toBool(), true);
+    QCOMPARE(json.value(QStringLiteral("resource")).toString(), QStringLiteral("deploy"));
+    QCOMPARE(json.value(QStringLiteral("locked")).toInt(), 5);
+    QCOMPARE(json.value(QStringLiteral("total")).toInt(), 5);
+    QVERIFY(json.value(QStringLiteral("validityMs")).toInt() > 9000);
+    QVERIFY(json.value(QStringLiteral("elapsedMs")).toDouble() > 0);
+    const QString token = json.value(QStringLiteral("token")).toString();
+    QVERIFY(QRegularExpression(QStringLiteral("^ci@runner:7/[0-9a-f]{32}$")).match(token).hasMatch());
+    QCOMPARE(group.at(2).command({"GET", "deploy"}).string, token.toUtf8());
+
+    const Run busy =
+        lockctl({"acquire", "deploy", "--ttl", "10000", "--retries", "1", "--retry-delay", "10"});
+    QVERIFY2(busy.code == 1, qPrintable(describe(busy)));
+    QVERIFY(busy.err.contains("not acquired"));
+
+    const Run plain = lockctl({"acquire", "other", "--ttl", "5000"});
+    QCOMPARE(plain.code, 0);
+    QVERIFY(QRegularExpression(QStringLiteral("^\\S+/[0-9a-f]{32}\n"))
+                .match(QString::fromUtf8(plain.out))
+                .hasMatch());
+
+    const Run extended = lockctl({"extend", "deploy", "--token", token, "--ttl", "60000"});
+    QVERIFY2(extended.code == 0, qPrintable(describe(extended)));
+    QVERIFY(group.at(0).command({"PTTL", "deploy"}).integer > 50000);
+    QCOMPARE(lockctl({"extend", "deploy", "--token", "not-mine", "--ttl", "60000"}).code, 1);
+    QCOMPARE(lockctl({"release", "deploy", "--token", "not-mine"}).code, 1);
+    QCOMPARE(holders(group, "deploy"), 5);
+    const Run released = lockctl({"release", "deploy", "--token", token});
+    QVERIFY2(released.code == 0, qPrintable(describe(released)));
+    QCOMPARE(holders(group, "deploy"), 0);
+    QCOMPARE(lockctl({"release", "deploy", "--token", token}).code, 1); // nothing left to delete
+    QCOMPARE(lockctl({"release", "deploy"}).code, 2);                   // no token: usage
+
+    QStringList actions;
+    for (const QJsonObject& line : lockctl.auditLines())
+        actions << line.value(QStringLiteral("action")).toString();
+    QCOMPARE(actions, QStringList({"acquire", "acquire", "acquire", "extend", "extend", "release", "release",
+                                   "release"}));
+}
+
+void TestLockctlWrite::badTtlsAreUsageErrors_data()
+{
+    QTest::addColumn<QString>("command");
+    QTest::addColumn<QString>("ttl");
+    for (const QString& command :
+         {QStringLiteral("acquire"), QStringLiteral("extend"), QStringLiteral("hold")})
+        for (const QString& ttl :
+             {QStringLiteral("0"), QStringLiteral("-5"), QStringLiteral("abc"), QStringLiteral("10s"),
+              QStringLiteral("1.5"), QStringLiteral("1e4"), QStringLiteral("2147483648"),
+              QStringLiteral("99999999999999999999"), QStringLiteral("")})
+            QTest::newRow(qPrintable(command + QStringLiteral(" '") + ttl + QLatin1Char('\'')))
+                << command << ttl;
+}
+
+void TestLockctlWrite::badTtlsAreUsageErrors()
+{
+    QFETCH(QString, command);
+    QFETCH(QString, ttl);
+    static RedisServerGroup group;
+    if (group.size() == 0)
+        QVERIFY(group.start(1));
+    Cli lockctl(group);
+    QStringList args{command, QStringLiteral("bad-ttl"), QStringLiteral("--ttl=") + ttl};
+    if (command == QLatin1String("extend"))
+        args << QStringLiteral("--token") << QStringLiteral("t");
+    if (command == QLatin1String("hold"))
+        args << QStringLiteral("--") << QStringLiteral("true");
+    const Run r = lockctl(args);
+    QVERIFY2(r.code == 2, qPrintable(describe(r)));
+    QVERIFY(r.err.contains("--ttl"));
+    QCOMPARE(group.at(0).command({"DBSIZE"}).integer, 0);
+}
+
+void TestLockctlWrite::minorityDownStillAcquires()
+{
+    RedisServerGroup group;
+    QVERIFY(group.start(5));
+    group.at(0).kill();
+    group.at(4).pause();
+    Cli lockctl(group);
+    const Run r = lockctl({"--timeout-ms", "200", "acquire", "minor", "--ttl", "10000", "--json"});
+    group.at(4).resume();
+    QVERIFY2(r.code == 0, qPrintable(describe(r)));
+    QCOMPARE(QJsonDocument::fromJson(r.out).object().value(QStringLiteral("locked")).toInt(), 3);
+}
+
+void TestLockctlWrite::majorityDownAnswersFastWithExit3_data()
+{
+    QTest::addColumn<int>("paused");
+    QTest::newRow("3 dead") << 0;
+    QTest::newRow("2 dead, 1 paused") << 1;
+    QTest::newRow("3 paused") << 3;
+}
+
+void TestLockctlWrite::majorityDownAnswersFastWithExit3()
+{
+    QFETCH(int, paused);
+    RedisServerGroup group;
+    QVERIFY(group.start(5));
+    QList<int> down{0, 2, 3};
+    for (int i = 0; i < 3; ++i)
+        i < paused ? group.at(down[i]).pause() : group.at(down[i]).kill();
+    Cli lockctl(group);
+    const Run r = lockctl({"--timeout-ms", "200", "acquire", "major", "--ttl", "10000"});
+    for (int i = 0; i < paused; ++i)
+        group.at(down[i]).resume();
+    QVERIFY2(r.code == 3, qPrintable(describe(r)));
+    QVERIFY2(r.ms < 2000, qPrintable(describe(r)));
+    QVERIFY(r.err.contains("masters answered"));
+    // Nothing left behind on any live master (resumed ones included, once they have caught up).
+    QTest::qWait(200);
+    QCOMPARE(holders(group, "major"), 0);
+}
+
+void TestLockctlWrite::forceReleaseAsksOrRefuses()
+{
+    RedisServerGroup group;
+    QVERIFY(group.start(3));
+    for (int i = 0; i < 3; ++i)
+        group.at(i).command({"SET", "stuck", "x@y:1/0123456789abcdef0123456789abcdef", "PX", "60000"});
+    Cli lockctl(group);
+    // No terminal to ask on and no --yes: refused rather than guessed.
+    const Run unconfirmed = lockctl({"force-release", "stuck", "--any-token"});
+    QVERIFY2(unconfirmed.code == 2, qPrintable(describe(unconfirmed)));
+    QVERIFY(unconfirmed.err.contains("--yes"));
+    QCOMPARE(holders(group, "stuck"), 3);
+    QCOMPARE(lockctl.auditLines().last().value(QStringLiteral("outcome")).toString(),
+             QStringLiteral("cancelled"));
+
+    QCOMPARE(lockctl({"force-release", "stuck", "--yes"}).code, 2); // neither mode
+    QCOMPARE(lockctl({"force-release", "stuck", "--any-token", "--expect-token", "t", "--yes"}).code, 2);
+
+    const Run done = lockctl({"force-release", "stuck", "--any-token", "--yes"});
+    QVERIFY2(done.code == 0, qPrintable(describe(done)));
+    QCOMPARE(holders(group, "stuck"), 0);
+    for (int i = 0; i < 3; ++i)
+        QVERIFY(
+            done.out.contains(QByteArray(group.at(i).url(false).toUtf8() + ": deleted (token was x@y:1/")));
+    // Nothing there any more: exit 1.
+    QCOMPARE(lockctl({"force-release", "stuck", "--any-token", "--yes"}).code, 1);
+}
+
+void TestLockctlWrite::forceReleaseConfirmsOnATerminal()
+{
+    // util-linux script(1) gives lockctl a pseudo-terminal as its standard input.
+    const QString script = QStandardPaths::findExecutable(QStringLiteral("script"));
+    if (script.isEmpty())
+        QSKIP("script(1) is not installed");
+    RedisServerGroup group;
+    QVERIFY(group.start(3));
+    for (int i = 0; i < 3; ++i)
+        group.at(i).command({"SET", "tty", "x@y:1/0123456789abcdef0123456789abcdef", "PX", "60000"});
+    Cli lockctl(group);
+    QStringList command{lockctlPath(), QStringLiteral("--audit-log"), lockctl.auditPath()};
+    for (int i = 0; i < 3; ++i)
+        command << QStringLiteral("-m") << group.at(i).url();
+    command << QStringLiteral("force-release") << QStringLiteral("tty") << QStringLiteral("--any-token");
+    auto answer = [&](const QByteArray& reply) {
+        QProcess p;
+        p.start(script,
+                {QStringLiteral("-qec"), command.join(QLatin1Char(' ')), QStringLiteral("/dev/null")});
+        p.write(reply);
+        p.closeWriteChannel();
+        p.waitForFinished(20000);
+        return std::make_pair(p.exitCode(), p.readAllStandardOutput());
+    };
+    const auto [declined, declinedText] = answer("n\n");
+    QCOMPARE(declined, 1);
+    QVERIFY(declinedText.contains("[y/N]"));
+    QCOMPARE(holders(group, "tty"), 3);
+    const auto [accepted, acceptedText] = answer("y\n");
+    QVERIFY2(accepted == 0, acceptedText.constData());
+    QCOMPARE(holders(group, "tty"), 0);
+}
+
+void TestLockctlWrite::forceReleaseGuardedAndSubset()
+{
+    RedisServerGroup group;
+    QVERIFY(group.start(3));
+    const QByteArray mine = "a@b:1/0123456789abcdef0123456789abcdef";
+    for (int i = 0; i < 3; ++i)
+        group.at(i).command({"SET", "guarded", mine, "PX", "60000"});
+    Cli lockctl(group);
+    const Run mismatch = lockctl({"force-release", "guarded", "--expect-token", "someone/else", "--yes"});
+    QVERIFY2(mismatch.code == 1, qPrintable(describe(mismatch)));
+    QVERIFY(mismatch.out.contains("spared: the lock changed hands"));
+    QCOMPARE(holders(group, "guarded"), 3);
+
+    const Run one = lockctl({"force-release", "guarded", "--expect-token", QString::fromUtf8(mine), "--on",
+                             group.at(1).url(false), "--yes", "--json"});
+    QVERIFY2(one.code == 0, qPrintable(describe(one)));
+    const QJsonObject json = QJsonDocument::fromJson(one.out).object();
+    QCOMPARE(json.value(QStringLiteral("outcome")).toString(), QStringLiteral("done"));
+    QCOMPARE(group.at(0).command({"EXISTS", "guarded"}).integer, 1);
+    QCOMPARE(group.at(1).command({"EXISTS", "guarded"}).integer, 0);
+    QCOMPARE(group.at(2).command({"EXISTS", "guarded"}).integer, 1);
+    QCOMPARE(
+        lockctl({"force-release", "guarded", "--any-token", "--on", "redis://127.0.0.1:1", "--yes"}).code, 2);
+}
+
+void TestLockctlWrite::forceReleaseRefusesKeysThatAreNoLocks()
+{
+    RedisServerGroup group;
+    QVERIFY(group.start(3));
+    for (int i = 0; i < 3; ++i)
+        group.at(i).command({"RPUSH", "lock:jobs", "a"});
+    Cli lockctl(group);
+    const Run refused = lockctl({"force-release", "lock:jobs", "--any-token", "--yes"});
+    QVERIFY2(refused.code == 4, qPrintable(describe(refused)));
+    QVERIFY(refused.err.contains("no lock"));
+    QCOMPARE(holders(group, "lock:jobs"), 3);
+    const Run insisted = lockctl({"force-release", "lock:jobs", "--any-token", "--yes", "--force-unknown"});
+    QVERIFY2(insisted.code == 0, qPrintable(describe(insisted)));
+    QCOMPARE(holders(group, "lock:jobs"), 0);
+}
+
+void TestLockctlWrite::readOnlyRefusesEveryWriteButAudits()
+{
+    RedisServerGroup group;
+    QVERIFY(group.start(3));
+    for (int i = 0; i < 3; ++i)
+        group.at(i).command({"SET", "ro", "x@y:1/0123456789abcdef0123456789abcdef", "PX", "60000"});
+    Cli lockctl(group);
+    const QList<QStringList> writes{
+        {"--read-only", "acquire", "ro2", "--ttl", "1000"},
+        {"--read-only", "extend", "ro", "--token", "x@y:1/0123456789abcdef0123456789abcdef", "--ttl", "1000"},
+        {"--read-only", "release", "ro", "--token", "x@y:1/0123456789abcdef0123456789abcdef"},
+        {"--read-only", "force-release", "ro", "--any-token"},
+        {"--read-only", "hold", "ro3", "--ttl", "1000", "--", "true"},
+    };
+    for (const QStringList& args : writes) {
+        const Run r = lockctl(args);
+        QVERIFY2(r.code == 4, qPrintable(describe(r)));
+        QVERIFY(r.err.contains("read-only"));
+    }
+    for (int i = 0; i < 3; ++i) {
+        QCOMPARE(group.at(i).command({"DBSIZE"}).integer, 1);
+        QVERIFY(group.at(i).command({"PTTL", "ro"}).integer > 50000);
+    }
+    const QList<QJsonObject> lines = lockctl.auditLines();
+    QCOMPARE(lines.size(), writes.size());
+    for (const QJsonObject& line : lines)
+        QCOMPARE(line.value(QStringLiteral("outcome")).toString(), QStringLiteral("refused"));
+}
+
+void TestLockctlWrite::auditLogHasNoPassword()
+{
+    RedisServerOptions options;
+    options.password = QStringLiteral("Hunter2-secret");
+    RedisServerGroup group;
+    QVERIFY(group.start(3, options));
+    Cli lockctl(group); // URLs with the password in them
+    const Run acquired = lockctl({"acquire", "pw", "--ttl", "10000", "--json"});
+    QVERIFY2(acquired.code == 0, qPrintable(describe(acquired)));
+    const QString token =
+        QJsonDocument::fromJson(acquired.out).object().value(QStringLiteral("token")).toString();
+    QCOMPARE(lockctl({"extend", "pw", "--token", token, "--ttl", "20000"}).code, 0);
+    QCOMPARE(lockctl({"force-release", "pw", "--expect-token", token, "--yes"}).code, 0);
+    QCOMPARE(lockctl({"release", "pw", "--token", token}).code, 1);
+    QFile file(lockctl.auditPath());
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QByteArray all = file.readAll();
+    QVERIFY(!all.contains("Hunter2-secret"));
+    const QList<QJsonObject> lines = lockctl.auditLines();
+    QCOMPARE(lines.size(), 4);
+    for (const QJsonObject& line : lines) {
+        QCOMPARE(line.value(QStringLiteral("masters")).toArray().first().toString(), group.at(0).url(false));
+        QCOMPARE(line.value(QStringLiteral("results")).toArray().size(), 3);
+    }
+}
+
+void TestLockctlWrite::holdRunsTheCommandWhileHolding()
+{
+    RedisServerGroup group;
+    QVERIFY(group.start(5));
+    Cli lockctl(group);
+    QTemporaryDir dir;
+    const QString seen = dir.filePath(QStringLiteral("seen"));
+    // The command runs for 1.6 s with a 500 ms TTL: only the automatic extension keeps it held.
+    const QString script = QStringLiteral("echo \"$LOCKSCOPE_TOKEN $LOCKSCOPE_RESOURCE\" > '%1'; sleep 1.6; "
+                                          "redis-cli -p %2 GET held >> '%1'; exit 7")
+                               .arg(seen)
+                               .arg(group.at(2).port());
+    const Run r = lockctl({"hold", "held", "--ttl", "500", "--", "sh", "-c", script});
+    QVERIFY2(r.code == 7, qPrintable(describe(r)));
+    QFile file(seen);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = file.readAll().split('\n');
+    const QByteArray token = lines.value(0).split(' ').value(0);
+    QVERIFY(QRegularExpression(QStringLiteral("/[0-9a-f]{32}$")).match(QString::fromUtf8(token)).hasMatch());
+    QCOMPARE(lines.value(0).split(' ').value(1), QByteArray("held"));
+    QCOMPARE(lines.value(1), token);     // still ours after four TTLs
+    QCOMPARE(holders(group, "held"), 0); // released on exit
+}
+
+void TestLockctlWrite::holdStopsTheCommandWhenTheLockIsLost()
+{
+    RedisServerGroup group;
+    QVERIFY(group.start(3));
+    Cli lockctl(group);
+    QProcess p;
+    QStringList args;
+    for (int i = 0; i < 3; ++i)
+        args << QStringLiteral("-m") << group.at(i).url();
+    args << QStringLiteral("--audit-log") << lockctl.auditPath() << QStringLiteral("hold")
+         << QStringLiteral("lost") << QStringLiteral("--ttl") << QStringLiteral("600") << QStringLiteral("--")
+         << QStringLiteral("sh") << QStringLiteral("-c")
+         << QStringLiteral("trap 'exit 42' TERM; while true; do sleep 0.05; done");
+    p.start(lockctlPath(), args);
+    QVERIFY(QTest::qWaitFor([&] { return holders(group, "lost") == 3; }, 5000));
+    QElapsedTimer clock;
+    clock.start();
+    for (int i = 0; i < 3; ++i)
+        group.at(i).command({"DEL", "lost"}); // an admin force-released it
+    QVERIFY(p.waitForFinished(5000));
+    QCOMPARE(p.exitCode(), 42); // the command's own exit code, after SIGTERM
+    QVERIFY(clock.elapsed() < 1500);
+    QVERIFY(p.readAllStandardError().contains("lost"));
+}
+
+void TestLockctlWrite::holdKillsACommandThatIgnoresSigterm()
+{
+    RedisServerGroup group;
+    QVERIFY(group.start(3));
+    Cli lockctl(group);
+    QProcess p;
+    QStringList args;
+    for (int i = 0; i < 3; ++i)
+        args << QStringLiteral("-m") << group.at(i).url();
+    args << QStringLiteral("--audit-log") << lockctl.auditPath() << QStringLiteral("hold")
+         << QStringLiteral("deaf") << QStringLiteral("--ttl") << QStringLiteral("600")
+         << QStringLiteral("--grace-ms") << QStringLiteral("300") << QStringLiteral("--")
+         << QStringLiteral("sh") << QStringLiteral("-c")
+         << QStringLiteral("trap '' TERM; while true; do sleep 0.05; done");
+    p.start(lockctlPath(), args);
+    QVERIFY(QTest::qWaitFor([&] { return holders(group, "deaf") == 3; }, 5000));
+    for (int i = 0; i < 3; ++i)
+        group.at(i).command({"DEL", "deaf"});
+    QVERIFY(p.waitForFinished(5000));
+    QCOMPARE(p.exitCode(), 128 + 9); // SIGKILL after the grace period
+}
+
+void TestLockctlWrite::holdPassesSigtermOnAndReleases()
+{
+    RedisServerGroup group;
+    QVERIFY(group.start(3));
+    Cli lockctl(group);
+    QProcess p;
+    QStringList args;
+    for (int i = 0; i < 3; ++i)
+        args << QStringLiteral("-m") << group.at(i).url();
+    args << QStringLiteral("--audit-log") << lockctl.auditPath() << QStringLiteral("hold")
+         << QStringLiteral("term") << QStringLiteral("--ttl") << QStringLiteral("30000")
+         << QStringLiteral("--") << QStringLiteral("sh") << QStringLiteral("-c")
+         << QStringLiteral("trap 'exit 43' TERM; while true; do sleep 0.05; done");
+    p.start(lockctlPath(), args);
+    QVERIFY(QTest::qWaitFor([&] { return holders(group, "term") == 3; }, 5000));
+    QTest::qWait(100); // the command is running
+    ::kill(pid_t(p.processId()), SIGTERM);
+    QVERIFY(p.waitForFinished(5000));
+    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(p.exitCode(), 43);
+    QCOMPARE(holders(group, "term"), 0); // released, not left for 30 s
+}
+
+void TestLockctlWrite::holdWithoutTheLock()
+{
+    RedisServerGroup group;
+    QVERIFY(group.start(5));
+    for (int i = 0; i < 5; ++i)
+        group.at(i).command({"SET", "taken", "someone", "PX", "60000"});
+    Cli lockctl(group);
+    QTemporaryDir dir;
+    const QString ran = dir.filePath(QStringLiteral("ran"));
+    const Run busy = lockctl({"hold", "taken", "--ttl", "1000", "--retries", "0", "--", "touch", ran});
+    QVERIFY2(busy.code == 1, qPrintable(describe(busy)));
+    QVERIFY(!QFile::exists(ran));
+    for (int i : {0, 1, 2})
+        group.at(i).kill();
+    const Run down = lockctl({"--timeout-ms", "200", "hold", "free", "--ttl", "1000", "--", "touch", ran});
+    QVERIFY2(down.code == 3, qPrintable(describe(down)));
+    QVERIFY(!QFile::exists(ran));
+    const Run missing = lockctl({"hold", "free2", "--ttl", "1000"});
+    QCOMPARE(missing.code, 2);
+}
+
+QTEST_GUILESS_MAIN(TestLockctlWrite)
+#include "tst_lockctlwrite.moc"
