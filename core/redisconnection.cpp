@@ -524,11 +524,18 @@ void RedisConnection::writeNow(const QByteArrayList& argv, Pending pending)
     // A non-empty m_outBuffer always has the flush timer running, so only the first command of a
     // pass needs to start it.
     const bool first = m_outBuffer.isEmpty();
+    const bool idle = m_sent.empty();
     appendCommand(m_outBuffer, argv);
     m_sent.push(std::move(pending));
     ++m_unflushed;
-    if (first)
+    if (idle) {
+        // Nothing in flight: a lone command (a Redlock SET, a PING) goes out now instead of one
+        // event-loop pass later; what follows in this pass is batched behind it as usual.
+        m_flushTimer.stop();
+        flushOut();
+    } else if (first) {
         m_flushTimer.start();
+    }
 }
 
 void RedisConnection::writeRaw(const QByteArray& bytes, Pending pending)
