@@ -1,0 +1,87 @@
+# Shared by the benchmark scripts (source it): builds lockbench when missing, starts redis-servers of
+# their own on free loopback ports in a temporary directory without persistence, and always stops
+# them (by pid) and removes the directory when the script ends, also on failure or Ctrl-C.
+#
+# After sourcing: $root, $lockbench, start_servers N [redis-server options...] (fills $urls and
+# $masters, the latter as "-m URL" pairs for lockbench), median_json (see below).
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+build="${LOCKSCOPE_BUILD:-$root/build}"
+lockbench="$build/tests/bench/lockbench/lockbench"
+if [[ ! -x "$lockbench" ]]; then
+    if [[ ! -f "$build/build.ninja" && ! -f "$build/Makefile" ]]; then
+        cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+    fi
+    cmake --build "$build" --target lockbench >&2
+fi
+
+workdir="$(mktemp -d "${TMPDIR:-/tmp}/lockscope-bench.XXXXXX")"
+pids=()
+urls=()
+masters=()
+cleanup() {
+    local pid
+    for pid in "${pids[@]}"; do
+        kill "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
+    rm -rf "$workdir"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+}
+
+# One redis-server; retries when another process took the port first.
+start_server() {
+    local attempt dir pid port
+    for attempt in 1 2 3 4 5; do
+        port="$(free_port)"
+        dir="$workdir/redis-$port"
+        mkdir -p "$dir"
+        redis-server --bind 127.0.0.1 --port "$port" --save '' --appendonly no --dir "$dir" \
+            --daemonize no --protected-mode no --logfile "$dir/redis.log" "$@" &
+        pid=$!
+        pids+=("$pid")
+        for _ in $(seq 100); do
+            kill -0 "$pid" 2>/dev/null || break
+            # Our process must still be alive after answering: the PONG may come from someone else's
+            # server on a port that ours then failed to bind.
+            if redis-cli -h 127.0.0.1 -p "$port" PING 2>/dev/null | grep -q PONG && sleep 0.1 &&
+                kill -0 "$pid" 2>/dev/null; then
+                urls+=("redis://127.0.0.1:$port")
+                masters+=(-m "redis://127.0.0.1:$port")
+                return 0
+            fi
+            sleep 0.05
+        done
+        kill "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
+    echo "benchmark: redis-server did not start" >&2
+    return 1
+}
+
+start_servers() {
+    local count="$1"
+    shift
+    for ((i = 0; i < count; i++)); do
+        start_server "$@"
+    done
+}
+
+# median_json KEY... < lines: one JSON object with the median of each numeric KEY over the input
+# lines, plus the other fields of the first line.
+median_json() {
+    python3 -c '
+import json, statistics, sys
+keys = sys.argv[1:]
+runs = [json.loads(l) for l in sys.stdin if l.strip()]
+out = dict(runs[0])
+for k in keys:
+    out[k] = statistics.median(r[k] for r in runs)
+out["runs"] = len(runs)
+print(json.dumps(out))' "$@"
+}
