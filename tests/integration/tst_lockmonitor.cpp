@@ -10,6 +10,8 @@
 #include <QTemporaryFile>
 #include <QTest>
 
+#include <csignal>
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -70,6 +72,7 @@ private slots:
     void coalescesAFloodOnOneResource();
     void lockctlListJson();
     void lockctlListTextAndExitCodes();
+    void lockctlWatchStreamsJsonLines();
 };
 
 void TestLockMonitor::everyStatusFromRealMasters()
@@ -478,6 +481,61 @@ void TestLockMonitor::lockctlListTextAndExitCodes()
     bad.flush();
     QCOMPARE(run({QStringLiteral("list"), QStringLiteral("--config"), bad.fileName()}, nullptr, &err), 2);
     QVERIFY2(err.contains(":line 4:"), err.constData());
+}
+
+void TestLockMonitor::lockctlWatchStreamsJsonLines()
+{
+    RedisServerOptions o;
+    o.notifications = true;
+    RedisServerGroup group;
+    QVERIFY2(group.start(3, o), qPrintable(group.errorString()));
+    QStringList args{QStringLiteral("watch"), QStringLiteral("--json"), QStringLiteral("--timeout-ms"),
+                     QStringLiteral("300")};
+    for (const QString& url : group.urls())
+        args << QStringLiteral("-m") << url;
+    QProcess watch;
+    watch.start(lockctl(), args);
+    QVERIFY(watch.waitForStarted());
+    QList<QJsonObject> events;
+    auto readEvents = [&] {
+        while (watch.canReadLine())
+            events << QJsonDocument::fromJson(watch.readLine()).object();
+    };
+    auto seen = [&](const QString& event, const QString& key, const QString& value) {
+        readEvents();
+        for (const QJsonObject& e : events)
+            if (e.value(QStringLiteral("event")).toString() == event && e.value(key).toString() == value)
+                return true;
+        return false;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(seen(QStringLiteral("master"), QStringLiteral("state"), QStringLiteral("up")),
+                             5000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        seen(QStringLiteral("master"), QStringLiteral("state"), QStringLiteral("mode live")), 5000);
+    for (int i = 0; i < 3; ++i)
+        group.at(i).command({"SET", "lock:watched", "t1", "PX", "60000"});
+    QTRY_VERIFY_WITH_TIMEOUT(
+        seen(QStringLiteral("added"), QStringLiteral("resource"), QStringLiteral("lock:watched")), 5000);
+    group.at(2).command({"SET", "lock:watched", "t2", "PX", "60000"});
+    QTRY_VERIFY_WITH_TIMEOUT(
+        seen(QStringLiteral("changed"), QStringLiteral("status"), QStringLiteral("contested")), 5000);
+    group.at(1).kill();
+    QTRY_VERIFY_WITH_TIMEOUT(seen(QStringLiteral("master"), QStringLiteral("state"), QStringLiteral("down")),
+                             5000);
+    for (int i : {0, 2})
+        group.at(i).command({"DEL", "lock:watched"});
+    // The killed master still held it when it went: with it unreachable, the lock cannot be called gone.
+    QTRY_VERIFY_WITH_TIMEOUT(
+        seen(QStringLiteral("changed"), QStringLiteral("status"), QStringLiteral("unknown")), 5000);
+    QVERIFY(group.at(1).restart());
+    QTRY_VERIFY_WITH_TIMEOUT(
+        seen(QStringLiteral("removed"), QStringLiteral("resource"), QStringLiteral("lock:watched")), 8000);
+    for (const QJsonObject& e : events)
+        QVERIFY(e.contains(QStringLiteral("time")));
+    ::kill(pid_t(watch.processId()), SIGINT);
+    QVERIFY(watch.waitForFinished(5000));
+    QCOMPARE(watch.exitStatus(), QProcess::NormalExit);
+    QCOMPARE(watch.exitCode(), 0);
 }
 
 QTEST_GUILESS_MAIN(TestLockMonitor)
