@@ -19,6 +19,7 @@ struct ReadJob : std::enable_shared_from_this<ReadJob>
     RedisConnection* connection = nullptr;
     QByteArrayList keys;
     QList<int> secondPhase; // indexes of keys that are not plain strings (or were cut)
+    qint64 readAtMs = 0;    // when the first phase's replies were in
 
     void onPttl(int i, const RedisResult& r);
     void onGetRange(int i, const RedisResult& r);
@@ -119,7 +120,7 @@ void readOthers(RedisConnection* connection, const QByteArrayList& keys, const s
 void ReadJob::onPttl(int i, const RedisResult& r)
 {
     KeyObservation& o = observations[i];
-    o.readAtMs = monotonicMs();
+    o.readAtMs = readAtMs;
     if (r.ok() && r.reply.isInteger()) {
         o.pttlMs = r.reply.integer;
         o.present = o.pttlMs != -2;
@@ -146,7 +147,10 @@ void ReadJob::onGetRange(int i, const RedisResult& r)
     } else {
         recordError(o, r, connection->name());
     }
-    finishOne(connection, keys, shared_from_this());
+    if (outstanding == 1)
+        finishOne(connection, keys, shared_from_this());
+    else
+        --outstanding; // not the last: no need to take a reference to the job
 }
 
 void ReadJob::finishOne(RedisConnection* connection, const QByteArrayList& keys,
@@ -206,22 +210,30 @@ void KeyReader::read(RedisConnection* connection, const QByteArrayList& keys, co
     }
     job->outstanding = int(keys.size());
     const QByteArray lastByte = QByteArray::number(settings.maxValueBytes - 1);
-    // Replies come back in order, so only the very last callback needs to own the job; the others
-    // capture a plain pointer and an index (small enough for std::function to store without allocating).
-    ReadJob* raw = job.get();
-    for (qsizetype i = 0; i < keys.size(); ++i) {
-        const QByteArray& key = keys.at(i);
+    // One batch for the whole first phase: one pending entry and one callback instead of two per key.
+    RedisCommandBatch batch;
+    qsizetype bytes = 0;
+    for (const QByteArray& key : keys)
+        bytes += 2 * key.size() + 64;
+    batch.reserve(bytes);
+    static const QByteArray pttl = RedisCommandBatch::encodeArguments({"PTTL"});
+    static const QByteArray getRange = RedisCommandBatch::encodeArguments({"GETRANGE"});
+    const QByteArray range = RedisCommandBatch::encodeArguments({"0", lastByte});
+    for (const QByteArray& key : keys) {
         // PTTL first: if the key expires between the two reads, GETRANGE sees it gone, never the reverse.
-        connection->send({"PTTL", key}, [raw, i](const RedisResult& r) { raw->onPttl(int(i), r); });
-        if (i + 1 < keys.size())
-            connection->send({"GETRANGE", key, "0", lastByte},
-                             [raw, i](const RedisResult& r) { raw->onGetRange(int(i), r); });
-        else
-            connection->send({"GETRANGE", key, "0", lastByte}, [job, i](const RedisResult& r) {
-                ReadJob* self = job.get();
-                self->onGetRange(int(i), r);
-            });
+        batch.addKeyed(2, pttl, key, {});
+        batch.addKeyed(4, getRange, key, range);
     }
+    connection->send(batch, nullptr, [job](const RedisError& error, QList<RedisReply>& replies) {
+        // The replies of one batch arrive within moments of each other: one clock read serves them all.
+        job->readAtMs = monotonicMs();
+        for (qsizetype i = 0; i < job->keys.size(); ++i) {
+            const RedisResult pttl{error, error.isError() ? RedisReply() : std::move(replies[2 * i])};
+            job->onPttl(int(i), pttl);
+            const RedisResult range{error, error.isError() ? RedisReply() : std::move(replies[2 * i + 1])};
+            job->onGetRange(int(i), range);
+        }
+    });
 }
 
 } // namespace lockscope

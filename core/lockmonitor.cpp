@@ -13,6 +13,8 @@ namespace {
 // One flush handles at most this many resources, so a 100k-lock first pass never blocks the loop.
 constexpr int maxPerFlush = 5000;
 constexpr double maxBudget = 3;
+// The flush cadence while the initial scan runs (afterwards a change leaves within 2 ms).
+constexpr int initialStepMs = 50;
 } // namespace
 
 LockMonitor::LockMonitor(MasterSet* masters, LockScopeConfig config, QObject* parent)
@@ -27,10 +29,17 @@ LockMonitor::LockMonitor(MasterSet* masters, LockScopeConfig config, QObject* pa
         connect(scanner, &MasterScanner::keyspaceEvent, this, &LockMonitor::keyspaceEvent);
         connect(scanner, &MasterScanner::passFinished, this, [this](int master) {
             emit passFinished(master);
-            if (!m_announcedInitial && isInitialScanDone()) {
+            if (m_announcedInitial)
+                return;
+            if (isInitialScanDone()) {
                 m_announcedInitial = true;
-                flush(); // the first picture goes out complete, without waiting for the timer
+                markDeferredDirty();
+                // The first picture goes out complete, without waiting for the timer.
+                while (m_dirtyHead < m_dirty.size() && flush() >= maxPerFlush) {
+                }
                 emit initialScanFinished();
+            } else {
+                markDeferredDirty(); // resources that were only waiting for this master
             }
         });
     }
@@ -38,7 +47,7 @@ LockMonitor::LockMonitor(MasterSet* masters, LockScopeConfig config, QObject* pa
     connect(masters, &MasterSet::masterRestarted, this, [this](int master) { onMasterRestarted(master); });
     m_flushTimer.setSingleShot(true);
     m_flushTimer.setTimerType(Qt::PreciseTimer);
-    connect(&m_flushTimer, &QTimer::timeout, this, &LockMonitor::flush);
+    connect(&m_flushTimer, &QTimer::timeout, this, [this] { flush(); });
 }
 
 LockMonitor::~LockMonitor() = default;
@@ -76,29 +85,63 @@ bool LockMonitor::isInitialScanDone() const
     return anyUp;
 }
 
-void LockMonitor::keyObserved(int master, const QByteArray& key, const KeyObservation& observation)
+namespace {
+
+// Only a change of content, or an expiry that moved (an extension), is news; the countdown is not.
+bool expiryMoved(const KeyObservation& before, const KeyObservation& now)
 {
+    if (before.pttlMs < 0 || now.pttlMs < 0)
+        return before.pttlMs != now.pttlMs;
+    const qint64 projected = before.pttlMs - (now.readAtMs - before.readAtMs);
+    return qAbs(now.pttlMs - projected) > 50;
+}
+
+} // namespace
+
+void LockMonitor::keyObserved(int master, const QByteArray& key, KeyObservation&& observation)
+{
+    auto it = m_entries.find(key);
+    if (it != m_entries.end()) {
+        // Read through a const reference: the list is shared with the shown view, and a write
+        // access would copy it even when nothing changed.
+        const MasterObservation& current = std::as_const(it->observed).at(master);
+        // The same content decodes to the same lock (only a legacy timestamp's verdict moves with
+        // the clock): a reconciliation pass over unchanged keys recognises nothing.
+        if (current.key == observation && current.lock.format != LockFormat::LegacyTimestamp) {
+            if (!expiryMoved(current.key, observation))
+                return;
+            it->observed[master].key = std::move(observation);
+            markDirty(*it, key);
+            return;
+        }
+    }
     MasterObservation m;
-    m.key = observation;
-    m.lock = LockFormatRecognizer::recognize(key, observation, m_config.ownerRules,
-                                             QDateTime::currentMSecsSinceEpoch());
+    // The masters of one lock normally hold the same value: what one of them decoded to serves the
+    // others (shared, not decoded and allocated again).
+    bool decoded = false;
+    if (it != m_entries.end())
+        for (const MasterObservation& other : std::as_const(it->observed))
+            if (other.key.present && other.key == observation &&
+                other.lock.format != LockFormat::LegacyTimestamp) {
+                m.lock = other.lock;
+                decoded = true;
+                break;
+            }
+    if (!decoded)
+        m.lock = LockFormatRecognizer::recognize(key, observation, m_config.ownerRules,
+                                                 QDateTime::currentMSecsSinceEpoch());
     if (m.lock.auxiliary)
         return; // lock-signal: lists and the like are shown with their lock, not as locks
-    auto it = m_entries.find(key);
+    m.key = std::move(observation);
     if (it == m_entries.end()) {
-        it = m_entries.insert(key, Entry());
+        it = m_entries.emplace(key, Entry());
         it->observed.resize(m_masters->size());
-    }
-    MasterObservation& slot = it->observed[master];
-    // Only a change of content, or an expiry that moved (an extension), is news; the countdown is not.
-    const qint64 projected = slot.key.pttlMs - (observation.readAtMs - slot.key.readAtMs);
-    const bool expiryMoved = slot.key.pttlMs >= 0 && observation.pttlMs >= 0
-                                 ? qAbs(observation.pttlMs - projected) > 50
-                                 : slot.key.pttlMs != observation.pttlMs;
-    if (slot == m && !expiryMoved)
+    } else if (const MasterObservation& current = std::as_const(it->observed).at(master);
+               current == m && !expiryMoved(current.key, m.key)) {
         return;
-    slot = std::move(m);
-    markDirty(key);
+    }
+    it->observed[master] = std::move(m);
+    markDirty(*it, key);
 }
 
 void LockMonitor::keyRemoved(int master, const QByteArray& key)
@@ -107,57 +150,116 @@ void LockMonitor::keyRemoved(int master, const QByteArray& key)
     if (it == m_entries.end())
         return;
     it->observed[master] = MasterObservation();
-    markDirty(key);
+    markDirty(*it, key);
 }
 
 void LockMonitor::onMasterRestarted(int master)
 {
     const QString reason = QStringLiteral("%1 restarted while holding it and may have lost it")
                                .arg(m_masters->at(master)->name());
-    for (auto it = m_entries.cbegin(); it != m_entries.cend(); ++it) {
-        const MasterObservation& m = it->observed.at(master);
+    for (auto it = m_entries.begin(); it != m_entries.end(); ++it) {
+        const MasterObservation& m = std::as_const(it->observed).at(master);
         if (m.key.present) {
             m_risks.insert(it.key(), {m.lock.token, reason});
-            markDirty(it.key());
+            markDirty(*it, it.key());
         }
     }
 }
 
-void LockMonitor::markDirty(const QByteArray& key)
+bool LockMonitor::awaitsFirstPass(const Entry& entry) const
 {
-    m_dirty.insert(key);
+    if (m_announcedInitial)
+        return false;
+    for (int i = 0; i < entry.observed.size(); ++i)
+        if (!entry.observed.at(i).key.present && m_masters->at(i)->isUp() &&
+            m_scanners.at(i)->completedPasses() == 0)
+            return true;
+    return false;
+}
+
+void LockMonitor::markDeferredDirty()
+{
+    for (auto it = m_entries.begin(); it != m_entries.end(); ++it)
+        if (it->deferred && !awaitsFirstPass(*it)) {
+            it->deferred = false;
+            markDirty(*it, it.key());
+        }
+}
+
+void LockMonitor::markDirty(Entry& entry, const QByteArray& key)
+{
+    // During the initial scan a resource is shown once every master has had its say (read it, or
+    // finished a pass without it): the first picture is built without a transient "partial" for
+    // every lock, and each view is computed once instead of once per master.
+    if (awaitsFirstPass(entry)) {
+        entry.deferred = true;
+        return;
+    }
+    if (!entry.dirty) {
+        entry.dirty = true;
+        m_dirty.append(key);
+    }
     scheduleFlushSoon();
 }
 
 void LockMonitor::markAllDirty()
 {
-    for (auto it = m_entries.cbegin(); it != m_entries.cend(); ++it)
-        m_dirty.insert(it.key());
-    if (!m_dirty.isEmpty())
+    for (auto it = m_entries.begin(); it != m_entries.end(); ++it)
+        if (!it->dirty) {
+            it->dirty = true;
+            m_dirty.append(it.key());
+        }
+    if (m_dirtyHead < m_dirty.size())
         scheduleFlushSoon();
 }
 
 void LockMonitor::scheduleFlushSoon()
 {
+    // Asking the timer how long it has left costs more than the rest of a key's bookkeeping: once
+    // it is known to fire within 2 ms, the next keys of the burst skip the question.
+    if (m_flushSoon)
+        return;
     // The timer may be waiting out another resource's coalescing window; fresh news must not queue
     // behind it.
-    if (!m_flushTimer.isActive() || m_flushTimer.remainingTime() > 2)
-        m_flushTimer.start(2);
+    // Until the first complete picture is out, views go out in steps of initialStepMs: a first
+    // pass over 100k locks makes a few dozen large batches instead of hundreds of small ones, and
+    // nobody is waiting on a single change yet.
+    const int soon = m_announcedInitial ? 2 : initialStepMs;
+    if (!m_flushTimer.isActive() || m_flushTimer.remainingTime() > soon)
+        m_flushTimer.start(soon);
+    m_flushSoon = true;
 }
 
-LockView LockMonitor::computeView(const QByteArray& key, const Entry& entry, qint64 now)
+QList<RedisError> LockMonitor::downMasters() const
 {
-    QList<MasterObservation> input = entry.observed;
-    for (int i = 0; i < input.size(); ++i) {
+    QList<RedisError> down;
+    for (int i = 0; i < m_masters->size(); ++i) {
         const RedisConnection* c = m_masters->at(i);
-        if (!c->isUp()) {
-            RedisError e = c->lastError();
-            if (!e.isError())
-                e = RedisError(ErrorKind::NotConnected, c->name(), RedisConnection::stateName(c->state()));
-            input[i].key.error = e;
-        }
+        if (c->isUp())
+            continue;
+        if (down.isEmpty())
+            down.resize(m_masters->size());
+        RedisError e = c->lastError();
+        if (!e.isError())
+            e = RedisError(ErrorKind::NotConnected, c->name(), RedisConnection::stateName(c->state()));
+        down[i] = e;
     }
-    LockView view = QuorumCalculator::compute(key, input, m_config.redlock, now);
+    return down;
+}
+
+LockView LockMonitor::computeView(const QByteArray& key, const Entry& entry, const QList<RedisError>& down,
+                                  qint64 now)
+{
+    LockView view;
+    if (down.isEmpty()) {
+        view = QuorumCalculator::compute(key, entry.observed, m_config.redlock, now);
+    } else {
+        QList<MasterObservation> input = entry.observed;
+        for (int i = 0; i < input.size() && i < down.size(); ++i)
+            if (down.at(i).isError())
+                input[i].key.error = down.at(i);
+        view = QuorumCalculator::compute(key, input, m_config.redlock, now);
+    }
     if (auto risk = m_risks.find(key); risk != m_risks.end()) {
         if (risk->token == view.token && view.holding > 0) {
             view.atRisk = true;
@@ -180,21 +282,22 @@ bool LockMonitor::significantlyDifferent(const LockView& a, const LockView& b)
     return a.validityMs >= 0 && qAbs(a.validityAt(b.computedAtMs) - b.validityMs) > 50;
 }
 
-void LockMonitor::flush()
+int LockMonitor::flush()
 {
+    m_flushSoon = false;
     const qint64 now = monotonicMs();
+    const QList<RedisError> down = downMasters();
     LockBatch batch;
     qint64 nextDue = -1;
     int handled = 0;
-    for (auto it = m_dirty.begin(); it != m_dirty.end() && handled < maxPerFlush;) {
-        const QByteArray key = *it;
+    QList<QByteArray> waiting; // out of budget: dirty still, looked at again on a later flush
+    for (; m_dirtyHead < m_dirty.size() && handled < maxPerFlush; ++m_dirtyHead) {
+        const QByteArray key = std::move(m_dirty[m_dirtyHead]);
         auto entry = m_entries.find(key);
-        if (entry == m_entries.end()) {
-            it = m_dirty.erase(it);
+        if (entry == m_entries.end())
             continue;
-        }
         bool anyPresent = false;
-        for (const MasterObservation& m : entry->observed)
+        for (const MasterObservation& m : std::as_const(entry->observed))
             anyPresent = anyPresent || m.key.present;
         auto existing = m_views.find(key);
         if (!anyPresent) {
@@ -204,7 +307,6 @@ void LockMonitor::flush()
             }
             m_entries.erase(entry);
             m_risks.remove(key);
-            it = m_dirty.erase(it);
             ++handled;
             continue;
         }
@@ -217,28 +319,41 @@ void LockMonitor::flush()
             if (entry->budget < 1) {
                 const qint64 due = now + qint64((1 - entry->budget) * m_coalesceMs) + 1;
                 nextDue = nextDue < 0 ? due : qMin(nextDue, due);
-                ++it;
+                waiting << key;
                 continue;
             }
         }
-        LockView view = computeView(key, *entry, now);
+        entry->dirty = false;
+        LockView view = computeView(key, *entry, down, now);
         if (existing == m_views.end()) {
-            batch.added << view;
             m_views.insert(key, view);
+            batch.added << std::move(view);
         } else if (significantlyDifferent(*existing, view)) {
-            batch.changed << view;
             *existing = view;
+            batch.changed << std::move(view);
             entry->budget -= 1;
         }
-        it = m_dirty.erase(it);
         ++handled;
+    }
+    // Drop what is done; the keys still waiting for budget go behind those not reached yet.
+    if (m_dirtyHead == m_dirty.size()) {
+        m_dirty = std::move(waiting);
+        m_dirtyHead = 0;
+    } else {
+        if (m_dirtyHead * 2 >= m_dirty.size()) {
+            m_dirty.remove(0, m_dirtyHead);
+            m_dirtyHead = 0;
+        }
+        m_dirty << waiting;
     }
     if (!batch.isEmpty())
         emit locksChanged(batch);
-    if (!m_dirty.isEmpty()) {
+    if (m_dirtyHead < m_dirty.size()) {
         const int wait = handled >= maxPerFlush ? 0 : int(qMax<qint64>(1, nextDue - monotonicMs()));
         m_flushTimer.start(wait);
+        m_flushSoon = wait <= (m_announcedInitial ? 2 : initialStepMs);
     }
+    return handled;
 }
 
 } // namespace lockscope

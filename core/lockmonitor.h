@@ -8,7 +8,6 @@
 
 #include <QHash>
 #include <QObject>
-#include <QSet>
 #include <QTimer>
 
 #include <functional>
@@ -44,7 +43,7 @@ public:
 
     void setCoalesceMs(int ms) { m_coalesceMs = ms; }
 
-    void keyObserved(int master, const QByteArray& key, const KeyObservation& observation) override;
+    void keyObserved(int master, const QByteArray& key, KeyObservation&& observation) override;
     void keyRemoved(int master, const QByteArray& key) override;
 
 signals:
@@ -61,6 +60,8 @@ private:
         QList<MasterObservation> observed; // one per master; last known, even while a master is down
         double budget = 3;                 // emissions available now
         qint64 refilledAtMs = -1;
+        bool dirty = false;    // listed in m_dirty
+        bool deferred = false; // changed, but held back until the initial scan can show it whole
     };
     struct Risk
     {
@@ -68,11 +69,18 @@ private:
         QString reason;
     };
 
-    void markDirty(const QByteArray& key);
+    void markDirty(Entry& entry, const QByteArray& key);
+    // The initial scan is under way and a master that is up has neither read this key nor finished a pass.
+    bool awaitsFirstPass(const Entry& entry) const;
+    void markDeferredDirty();
     void markAllDirty();
     void scheduleFlushSoon();
-    void flush();
-    LockView computeView(const QByteArray& key, const Entry& entry, qint64 now);
+    // Returns how many resources it handled (at most maxPerFlush).
+    int flush();
+    // `down`: per master, the error to show for it when it is not up (empty when all are).
+    LockView computeView(const QByteArray& key, const Entry& entry, const QList<RedisError>& down,
+                         qint64 now);
+    QList<RedisError> downMasters() const;
     void onMasterRestarted(int master);
     static bool significantlyDifferent(const LockView& a, const LockView& b);
 
@@ -82,8 +90,12 @@ private:
     QHash<QByteArray, Entry> m_entries;
     QHash<QByteArray, LockView> m_views;
     QHash<QByteArray, Risk> m_risks;
-    QSet<QByteArray> m_dirty;
+    // Keys whose view may have changed, oldest first, each once (Entry::dirty); those before
+    // m_dirtyHead are done. A list, not a set: a first pass marks 100k keys and erases them all.
+    QList<QByteArray> m_dirty;
+    qsizetype m_dirtyHead = 0;
     QTimer m_flushTimer;
+    bool m_flushSoon = false; // m_flushTimer fires within the current step (2 ms, or initialStepMs)
     int m_coalesceMs = 250;
     bool m_announcedInitial = false;
 };

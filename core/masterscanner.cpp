@@ -99,8 +99,15 @@ void MasterScanner::startSubscriber()
     connect(m_subscriber.get(), &RedisConnection::messageReceived, this, &MasterScanner::onEvent);
     connect(m_subscriber.get(), &RedisConnection::stateChanged, this, [this](RedisConnection::State state) {
         if (state == RedisConnection::State::Up) {
-            setMode(NotificationMode::Live, QStringLiteral("keyspace notifications"));
-            requestPass(); // events may have been missed while the subscriber was away
+            // PSUBSCRIBE went out ahead of Up; a PING behind it is answered only once the server has
+            // registered the patterns, so from then on no event can slip by unseen. The pass that
+            // follows covers what happened before.
+            m_subscriber->send({"PING"}, this, [this](const RedisResult& r) {
+                if (!r.ok() || r.reply.isError())
+                    return;
+                setMode(NotificationMode::Live, QStringLiteral("keyspace notifications"));
+                requestPass();
+            });
         } else if (state == RedisConnection::State::Down && m_connection->isUp()) {
             setMode(NotificationMode::Polling,
                     QStringLiteral("event connection down: %1").arg(m_subscriber->lastError().message));
@@ -171,8 +178,7 @@ void MasterScanner::beginPass()
     m_scanning = true;
     m_passRequested = false;
     m_scansDone = false;
-    m_seen.clear();
-    ++m_pass;
+    ++m_pass; // every key is unmet again
     const quint64 pass = m_pass;
     m_connection->send({"DBSIZE"}, this, [this, pass](const RedisResult& r) {
         if (pass == m_pass && r.ok() && r.reply.isInteger())
@@ -202,11 +208,13 @@ void MasterScanner::scanPage(int pattern, const QByteArray& cursor)
             const QByteArray next = r.reply.elements[0].string;
             QByteArrayList keys;
             keys.reserve(r.reply.elements[1].elements.size());
-            for (const RedisReply& k : r.reply.elements[1].elements)
-                if (!m_seen.contains(k.string)) {
-                    m_seen.insert(k.string);
+            for (const RedisReply& k : r.reply.elements[1].elements) {
+                KeyMark& mark = m_keys[k.string];
+                if (mark.metInPass != m_pass) {
+                    mark.metInPass = m_pass;
                     keys << k.string;
                 }
+            }
             const int patterns = int(m_settings.patterns.size());
             if (next != "0")
                 scanPage(pattern, next); // asked before reading this page: the pipeline stays full
@@ -236,13 +244,19 @@ void MasterScanner::readKeys(const QByteArrayList& keys, bool fromPass)
             if (fromPass && pass == m_pass)
                 --m_readsInFlight;
             for (qsizetype i = 0; i < keys.size(); ++i) {
-                const KeyObservation& o = obs.at(i);
+                KeyObservation& o = obs[i];
                 if (o.error.isError())
                     continue; // the master-level state says why; keep what we knew
                 if (o.present) {
-                    m_known.insert(keys.at(i));
-                    m_sink->keyObserved(m_index, keys.at(i), o);
-                } else if (m_known.remove(keys.at(i))) {
+                    KeyMark& mark = m_keys[keys.at(i)];
+                    if (!mark.known) {
+                        mark.known = true;
+                        ++m_knownCount;
+                    }
+                    m_sink->keyObserved(m_index, keys.at(i), std::move(o));
+                } else if (auto mark = m_keys.find(keys.at(i)); mark != m_keys.end() && mark->known) {
+                    mark->known = false; // the entry itself goes at the pass end
+                    --m_knownCount;
                     m_sink->keyRemoved(m_index, keys.at(i));
                 }
             }
@@ -256,16 +270,22 @@ void MasterScanner::maybeFinishPass()
     if (!m_scanning || !m_scansDone || m_readsInFlight > 0)
         return;
     // Every key present for the whole pass was returned by SCAN; what we knew and did not meet is gone.
+    // Keys met but not present (deleted between SCAN and the read) are forgotten too.
     QByteArrayList gone;
-    for (const QByteArray& key : std::as_const(m_known))
-        if (!m_seen.contains(key))
-            gone << key;
-    for (const QByteArray& key : gone) {
-        m_known.remove(key);
-        m_sink->keyRemoved(m_index, key);
+    for (auto it = m_keys.begin(); it != m_keys.end();) {
+        if (it->known && it->metInPass != m_pass) {
+            gone << it.key();
+            --m_knownCount;
+            it->known = false;
+        }
+        if (it->known)
+            ++it;
+        else
+            it = m_keys.erase(it);
     }
+    for (const QByteArray& key : std::as_const(gone))
+        m_sink->keyRemoved(m_index, key);
     m_scanning = false;
-    m_seen.clear();
     ++m_completedPasses;
     emit scanProgress(m_index, m_dbSize, m_dbSize);
     emit passFinished(m_index);
@@ -283,7 +303,7 @@ void MasterScanner::onEvent(const QByteArray&, const QByteArray& channel, const 
     emit keyspaceEvent(m_index, key, payload);
     m_eventKeys.insert(key);
     if (m_scanning)
-        m_seen.insert(key); // a key born mid-pass may be missed by SCAN; the event read covers it
+        m_keys[key].metInPass = m_pass; // a key born mid-pass may be missed by SCAN; the event read covers it
     if (!m_eventTimer.isActive())
         m_eventTimer.start();
 }

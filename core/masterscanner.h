@@ -4,6 +4,7 @@
 #include "notificationmode.h"
 #include "redisconnection.h"
 
+#include <QHash>
 #include <QObject>
 #include <QSet>
 #include <QTimer>
@@ -39,7 +40,7 @@ public:
     const QString& modeReason() const { return m_modeReason; }
     bool isScanning() const { return m_scanning; }
     int completedPasses() const { return m_completedPasses; }
-    qint64 knownKeys() const { return m_known.size(); }
+    qint64 knownKeys() const { return m_knownCount; }
 
 signals:
     void modeChanged(int master, lockscope::NotificationMode mode, const QString& reason);
@@ -70,8 +71,15 @@ private:
     QString m_modeReason;
     QByteArray m_eventPrefix; // "__keyspace@<db>__:"
 
-    QSet<QByteArray> m_known; // keys present on this master, as last read
-    QSet<QByteArray> m_seen;  // keys met during the running pass
+    struct KeyMark
+    {
+        quint64 metInPass = 0; // the last pass that met it (SCAN or event); passes count from 1
+        bool known = false;    // present on this master, as last read
+    };
+    // Keys known or met by the running pass, in one table: a key costs one entry and one lookup
+    // per step, not one in a "known" and one in a "seen" set. Unknown keys leave at the pass end.
+    QHash<QByteArray, KeyMark> m_keys;
+    qint64 m_knownCount = 0;
     bool m_scanning = false;
     bool m_passRequested = false;
     bool m_scansDone = false;

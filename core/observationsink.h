@@ -11,7 +11,8 @@ class ObservationSink
 {
 public:
     virtual ~ObservationSink() = default;
-    virtual void keyObserved(int master, const QByteArray& key, const KeyObservation& observation) = 0;
+    // `observation` is the sink's to keep (moved from).
+    virtual void keyObserved(int master, const QByteArray& key, KeyObservation&& observation) = 0;
     virtual void keyRemoved(int master, const QByteArray& key) = 0;
 };
 

@@ -66,7 +66,8 @@ LockView QuorumCalculator::compute(const QByteArray& resource, const QList<Maste
         view.holding = best->count;
     }
 
-    QList<qint64> remaining;
+    QVarLengthArray<qint64, 8> remaining;
+    view.holders.reserve(view.total); // one allocation, not one per growth step
     bool anyWithoutExpiry = false;
     bool legacyExpired = false;
     qint64 legacyExpiresAt = -1;

@@ -9,9 +9,8 @@
 #include <hiredis/read.h>
 
 #include <algorithm>
-#include <charconv>
-#include <cstring>
 #include <limits>
+#include <utility>
 
 namespace lockscope {
 
@@ -85,42 +84,9 @@ redisReplyObjectFunctions replyFunctions = {createString, createArray, createInt
 // consumed, so feeding a large read of small replies in one piece costs time quadratic in its size.
 constexpr qsizetype feedSlice = 16 * 1024;
 
-int decimalDigits(qsizetype n)
-{
-    int digits = 1;
-    for (; n >= 10; n /= 10)
-        ++digits;
-    return digits;
-}
-
-char* putHeader(char* p, char kind, qsizetype n)
-{
-    *p++ = kind;
-    p = std::to_chars(p, p + 20, n).ptr;
-    *p++ = '\r';
-    *p++ = '\n';
-    return p;
-}
-
-// The RESP encoding of a command, appended straight to `out`: one size computation, at most one
-// reallocation and no temporaries (hiredis's formatter goes through printf and a malloc'ed copy).
 void appendCommand(QByteArray& out, const QByteArrayList& argv)
 {
-    qsizetype size = 1 + decimalDigits(argv.size()) + 2;
-    for (const QByteArray& a : argv)
-        size += 1 + decimalDigits(a.size()) + 2 + a.size() + 2;
-    const qsizetype at = out.size();
-    out.resize(at + size);
-    char* p = out.data() + at;
-    p = putHeader(p, '*', argv.size());
-    for (const QByteArray& a : argv) {
-        p = putHeader(p, '$', a.size());
-        if (!a.isEmpty())
-            std::memcpy(p, a.constData(), size_t(a.size()));
-        p += a.size();
-        *p++ = '\r';
-        *p++ = '\n';
-    }
+    appendRespCommand(out, argv);
 }
 
 QByteArray format(const QByteArrayList& argv)
@@ -464,6 +430,43 @@ void RedisConnection::send(const QByteArrayList& argv, QObject* context, Callbac
     }
 }
 
+void RedisConnection::send(const RedisCommandBatch& batch, QObject* context, BatchCallback callback)
+{
+    Pending pending = makePending({}, context);
+    // Never empty: dispatch() tells a batch's entry by it.
+    pending.batchCallback = callback ? std::move(callback) : [](const RedisError&, QList<RedisReply>&) {};
+    pending.replies = batch.size();
+    if (batch.isEmpty()) {
+        QList<RedisReply> none;
+        if (pending.batchCallback && !(pending.hasContext && !pending.context))
+            pending.batchCallback(RedisError(), none);
+        return;
+    }
+    switch (m_state) {
+    case State::Up: {
+        const bool first = m_outBuffer.isEmpty();
+        m_outBuffer += batch.bytes();
+        pushWritten(first, std::move(pending));
+        return;
+    }
+    case State::Connecting:
+    case State::Reconnecting:
+        pending.deadline = monotonicMs() + m_options.commandTimeoutMs;
+        m_queuedOut += batch.bytes();
+        m_queued.push(std::move(pending));
+        armTimeout();
+        return;
+    case State::Down:
+    case State::Disconnected: {
+        const QString why = m_state == State::Down && m_lastError.isError()
+                                ? QStringLiteral("master is down (%1)").arg(m_lastError.message)
+                                : QStringLiteral("not connected");
+        deliver(pending, {RedisError(ErrorKind::NotConnected, m_name, why), {}});
+        return;
+    }
+    }
+}
+
 void RedisConnection::evalScript(const RedisScript& script, const QByteArrayList& keys,
                                  const QByteArrayList& args, Callback callback)
 {
@@ -521,11 +524,17 @@ void RedisConnection::punsubscribe(const QByteArrayList& patterns)
 // The timeout clock of these commands starts when flushOut() hands them to the transport.
 void RedisConnection::writeNow(const QByteArrayList& argv, Pending pending)
 {
+    const bool first = m_outBuffer.isEmpty();
+    appendCommand(m_outBuffer, argv);
+    pushWritten(first, std::move(pending));
+}
+
+// `first`: m_outBuffer was empty before this command's bytes were appended.
+void RedisConnection::pushWritten(bool first, Pending pending)
+{
     // A non-empty m_outBuffer always has the flush timer running, so only the first command of a
     // pass needs to start it.
-    const bool first = m_outBuffer.isEmpty();
     const bool idle = m_sent.empty();
-    appendCommand(m_outBuffer, argv);
     m_sent.push(std::move(pending));
     ++m_unflushed;
     if (idle) {
@@ -665,6 +674,12 @@ void RedisConnection::onReadyRead()
         // A slice that completed nothing is inside one large reply: hand over the rest at once.
         slice = replies == 0 ? m_input.size() : feedSlice;
     }
+    // What the callbacks asked for (the next SCAN page, the reads of this one) leaves now, not after
+    // every other ready socket has been served: the server works while we digest these replies.
+    if (!m_outBuffer.isEmpty()) {
+        m_flushTimer.stop();
+        flushOut();
+    }
 }
 
 void RedisConnection::dispatch(RedisReply&& incoming)
@@ -687,22 +702,42 @@ void RedisConnection::dispatch(RedisReply&& incoming)
         fail(ErrorKind::Protocol, QStringLiteral("reply without a command"));
         return;
     }
+    if (const Pending& head = m_sent.front(); head.batchCallback) {
+        // A batch is answered once, with all its replies.
+        if (m_batchReplies.isEmpty())
+            m_batchReplies.reserve(head.replies);
+        m_batchReplies.append(std::move(reply));
+        if (m_batchReplies.size() < head.replies)
+            return;
+    }
     Pending pending = m_sent.pop();
     if (m_sent.empty() && m_queued.empty())
         m_timeoutTimer.stop();
-    const RedisResult result{RedisError(), std::move(reply)};
-    deliver(pending, result);
+    if (pending.batchCallback) {
+        // Out of the member first: the callback may run a nested event loop that starts the next batch.
+        QList<RedisReply> replies = std::exchange(m_batchReplies, {});
+        if (!(pending.hasContext && !pending.context))
+            pending.batchCallback(RedisError(), replies);
+    } else {
+        const RedisResult result{RedisError(), std::move(reply)};
+        deliver(pending, result);
+    }
     if (!m_sent.empty() && !m_timeoutTimer.isActive())
         armTimeout();
 }
 
+// Single commands get `result`; a batch only ever gets a failure this way (its replies come in dispatch()).
 void RedisConnection::deliver(Pending& pending, const RedisResult& result)
 {
-    if (!pending.callback)
-        return;
     if (pending.hasContext && !pending.context)
         return;
-    pending.callback(result);
+    if (pending.batchCallback) {
+        QList<RedisReply> none;
+        pending.batchCallback(result.error, none);
+        return;
+    }
+    if (pending.callback)
+        pending.callback(result);
 }
 
 void RedisConnection::onTransportFailed(ErrorKind kind, const QString& message)
@@ -742,6 +777,7 @@ void RedisConnection::fail(ErrorKind kind, const QString& message)
 std::vector<RedisConnection::Pending> RedisConnection::takeAllPending()
 {
     m_unflushed = 0;
+    m_batchReplies.clear();
     std::vector<Pending> pending = m_sent.takeAll();
     for (Pending& p : m_queued.takeAll())
         pending.push_back(std::move(p));

@@ -2,6 +2,7 @@
 
 #include "connectionoptions.h"
 #include "masterhealth.h"
+#include "rediscommandbatch.h"
 #include "redisreply.h"
 #include "redisscript.h"
 
@@ -43,6 +44,8 @@ public:
     Q_ENUM(State)
 
     using Callback = std::function<void(const RedisResult&)>;
+    // A batch's answer: `replies` holds one reply per command, in order, unless `error` is set.
+    using BatchCallback = std::function<void(const RedisError& error, QList<RedisReply>& replies)>;
 
     explicit RedisConnection(ConnectionOptions options, QObject* parent = nullptr);
     // For tests: a scripted transport instead of a socket.
@@ -68,6 +71,9 @@ public:
     void send(const QByteArrayList& argv, Callback callback = {});
     // As send(), but the callback is skipped if `context` is gone by then.
     void send(const QByteArrayList& argv, QObject* context, Callback callback);
+    // Every command of `batch` in one go, answered by one callback once the last reply is in
+    // (skipped if `context` is gone by then). Same ordering, timeout and failure rules as send().
+    void send(const RedisCommandBatch& batch, QObject* context, BatchCallback callback);
     // EVALSHA, falling back to EVAL when the server answers NOSCRIPT.
     void evalScript(const RedisScript& script, const QByteArrayList& keys, const QByteArrayList& args,
                     Callback callback);
@@ -90,6 +96,8 @@ private:
     struct Pending
     {
         Callback callback;
+        BatchCallback batchCallback; // set instead of `callback` for a batch ...
+        int replies = 1;             // ... of this many commands
         QPointer<QObject> context;
         bool hasContext = false;
         // Monotonic ms. Commands written while up get theirs when their bytes reach the transport
@@ -133,6 +141,7 @@ private:
     void setState(State state, const RedisError& reason = {});
     void resetReader(bool fresh);
     void writeNow(const QByteArrayList& argv, Pending pending);
+    void pushWritten(bool first, Pending pending);
     void writeRaw(const QByteArray& bytes, Pending pending);
     void flushOut();
     void scheduleFlush();
@@ -153,15 +162,16 @@ private:
     MasterHealth m_health;
     QByteArray m_knownRunId;
 
-    PendingQueue m_sent;       // written, awaiting replies in order
-    size_t m_unflushed = 0;    // how many at the back of m_sent are still in m_outBuffer
-    PendingQueue m_queued;     // waiting for the handshake to finish ...
-    QByteArray m_queuedOut;    // ... and their commands, in the same order
-    QByteArray m_outBuffer;    // written this event-loop pass, flushed once
-    QByteArray m_input;        // read but not yet fed to the reader ...
-    qsizetype m_inputAt = 0;   // ... from here on
-    RedisReply m_incoming;     // the reader builds each reply here (its privdata)
-    quint64 m_readerEpoch = 0; // bumped whenever the reader is dropped: parsing must stop
+    PendingQueue m_sent;              // written, awaiting replies in order
+    size_t m_unflushed = 0;           // how many at the back of m_sent are still in m_outBuffer
+    PendingQueue m_queued;            // waiting for the handshake to finish ...
+    QByteArray m_queuedOut;           // ... and their commands, in the same order
+    QByteArray m_outBuffer;           // written this event-loop pass, flushed once
+    QByteArray m_input;               // read but not yet fed to the reader ...
+    qsizetype m_inputAt = 0;          // ... from here on
+    RedisReply m_incoming;            // the reader builds each reply here (its privdata)
+    QList<RedisReply> m_batchReplies; // the replies so far of the batch at the head of m_sent
+    quint64 m_readerEpoch = 0;        // bumped whenever the reader is dropped: parsing must stop
     int m_handshakeLeft = 0;
     bool m_inSubscribeMode = false;
     QSet<QByteArray> m_patterns;

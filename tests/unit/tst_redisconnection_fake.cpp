@@ -229,6 +229,8 @@ private slots:
     void sendWhileDownOrEmpty();
     void pubSubMessages();
     void scriptFallsBackFromNoScript();
+    void batchAnsweredOnceInOrder();
+    void batchFailsOnceWithEverythingPending();
 };
 
 void TestRedisConnectionFake::repliesSplitAtEveryByteBoundary()
@@ -998,4 +1000,74 @@ void TestRedisConnectionFake::scriptFallsBackFromNoScript()
 }
 
 QTEST_GUILESS_MAIN(TestRedisConnectionFake)
+void TestRedisConnectionFake::batchAnsweredOnceInOrder()
+{
+    Results results;
+    Rig rig;
+    QVERIFY(rig.bringUp());
+    RedisCommandBatch batch;
+    const QByteArray before = RedisCommandBatch::encodeArguments({"GETRANGE"});
+    const QByteArray after = RedisCommandBatch::encodeArguments({"0", "4095"});
+    batch.add({"PTTL", raw("k\0\r\n1")});
+    batch.addKeyed(4, before, raw("k\0\r\n1"), after);
+    batch.addKeyed(2, RedisCommandBatch::encodeArguments({"PTTL"}), QByteArray(), {});
+    int calls = 0;
+    QList<RedisReply> got;
+    rig->send({"GET", "first"}, results.add());
+    rig->send(batch, nullptr, [&](const RedisError& error, QList<RedisReply>& replies) {
+        ++calls;
+        QVERIFY(!error.isError());
+        got = replies;
+    });
+    rig->send({"GET", "last"}, results.add());
+    QVERIFY(rig.waitWritten(plainHandshake + 5));
+    QVERIFY(rig.transport->writtenIsWellFormed());
+    const QList<QByteArrayList> commands = rig.transport->commands().mid(plainHandshake);
+    QCOMPARE(commands.at(1), (QByteArrayList{"PTTL", raw("k\0\r\n1")}));
+    QCOMPARE(commands.at(2), (QByteArrayList{"GETRANGE", raw("k\0\r\n1"), "0", "4095"}));
+    QCOMPARE(commands.at(3), (QByteArrayList{"PTTL", QByteArray()}));
+    // The batch's replies arrive split across reads; its callback runs once, after the last.
+    rig.transport->feed(T::bulk("a") + T::integer(7) + T::bulk("v"));
+    QCOMPARE(calls, 0);
+    QCOMPARE(results.all.size(), 1);
+    rig.transport->feed(T::integer(-2) + T::bulk("z"));
+    QCOMPARE(calls, 1);
+    QCOMPARE(got.size(), 3);
+    QCOMPARE(got.at(0).integer, qint64(7));
+    QCOMPARE(got.at(1).string, QByteArray("v"));
+    QCOMPARE(got.at(2).integer, qint64(-2));
+    QCOMPARE(results.described(), QStringList({QStringLiteral("$a"), QStringLiteral("$z")}));
+    QCOMPARE(rig->pendingCount(), 0);
+}
+
+void TestRedisConnectionFake::batchFailsOnceWithEverythingPending()
+{
+    Rig rig;
+    QVERIFY(rig.bringUp());
+    RedisCommandBatch batch;
+    for (int i = 0; i < 3; ++i)
+        batch.add({"PTTL", QByteArray::number(i)});
+    int calls = 0;
+    RedisError failure;
+    qsizetype replies = -1;
+    rig->send(batch, nullptr, [&](const RedisError& error, QList<RedisReply>& r) {
+        ++calls;
+        failure = error;
+        replies = r.size();
+    });
+    QVERIFY(rig.waitWritten(plainHandshake + 3));
+    rig.transport->feed(T::integer(1)); // one of three, then the stream breaks
+    rig.transport->feed("?what\r\n");
+    QCOMPARE(calls, 1);
+    QCOMPARE(failure.kind, ErrorKind::Protocol);
+    QCOMPARE(replies, 0);
+    QCOMPARE(rig->pendingCount(), 0);
+    // An empty batch is answered at once, without a round trip.
+    rig->send(RedisCommandBatch(), nullptr, [&](const RedisError& error, QList<RedisReply>& r) {
+        ++calls;
+        QVERIFY(!error.isError() && r.isEmpty());
+    });
+    QCOMPARE(calls, 2);
+}
+
 #include "tst_redisconnection_fake.moc"
