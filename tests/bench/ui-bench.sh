@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# The window's responsiveness: 5 masters with 1M unrelated keys each (DEBUG POPULATE) and 100k locks
+# spread over them (most on all five, some on three, some contested), the real window offscreen
+# through the first full discovery and a reconciliation. Prints uibench's JSON line:
+#   {"locks":…,"maxStallMs":…,"p99StallMs":…,"peakRssMiB":…,"loadMs":…}
+# Targets: maxStallMs <= 50, peakRssMiB < 300.
+#
+#   tests/bench/ui-bench.sh [LOCKS] [KEYS_PER_MASTER]     (LOCKSCOPE_BUILD=DIR; default build/)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+build="${LOCKSCOPE_BUILD:-$root/build}"
+locks="${1:-100000}"
+keys="${2:-1000000}"
+uibench="$build/tests/bench/uibench/uibench"
+if [[ ! -x "$uibench" ]]; then
+    cmake --build "$build" --target uibench >&2
+fi
+
+workdir="$(mktemp -d "${TMPDIR:-/tmp}/lockscope-uibench.XXXXXX")"
+pids=()
+ports=()
+cleanup() {
+    local pid
+    for pid in "${pids[@]}"; do
+        kill "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
+    rm -rf "$workdir"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+}
+
+start_server() {
+    local attempt dir pid port
+    for attempt in 1 2 3 4 5; do
+        port="$(free_port)"
+        dir="$workdir/redis-$port"
+        mkdir -p "$dir"
+        redis-server --bind 127.0.0.1 --port "$port" --save '' --appendonly no --dir "$dir" --daemonize no \
+            --protected-mode no --logfile "$dir/redis.log" --enable-debug-command yes &
+        pid=$!
+        pids+=("$pid")
+        for _ in $(seq 100); do
+            kill -0 "$pid" 2>/dev/null || break
+            if redis-cli -h 127.0.0.1 -p "$port" PING 2>/dev/null | grep -q PONG && sleep 0.1 &&
+                kill -0 "$pid" 2>/dev/null; then
+                ports+=("$port")
+                return 0
+            fi
+            sleep 0.05
+        done
+        kill "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
+    echo "ui-bench: redis-server did not start" >&2
+    return 1
+}
+
+for _ in 1 2 3 4 5; do
+    start_server
+done
+
+# Locks as RESP through redis-cli --pipe: every 10th on three masters only (partial on the others'
+# view stays a quorum), every 50th contested (a different token on two masters).
+for m in 0 1 2 3 4; do
+    redis-cli -h 127.0.0.1 -p "${ports[$m]}" DEBUG POPULATE "$keys" key 16 >/dev/null
+    awk -v n="$locks" -v m="$m" 'BEGIN {
+        for (i = 0; i < n; i++) {
+            if (i % 10 == 0 && m > 2) continue
+            tok = sprintf("%032x", i)
+            if (i % 50 == 1 && m > 2) tok = sprintf("%032x", i + 7777777)
+            key = "lock:bench:" i
+            printf "*5\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$32\r\n%s\r\n$2\r\nPX\r\n$7\r\n3600000\r\n", length(key), key, tok
+        }
+    }' | redis-cli -h 127.0.0.1 -p "${ports[$m]}" --pipe >/dev/null
+done
+
+args=()
+for p in "${ports[@]}"; do
+    args+=(-m "redis://127.0.0.1:$p")
+done
+# UIBENCH_WRAPPER="perf record -g -o /tmp/ui.perf" profiles the run.
+QT_QPA_PLATFORM=offscreen ${UIBENCH_WRAPPER:-} "$uibench" "${args[@]}" --expect "$locks" --settle-ms 4000 --limit-ms "${UIBENCH_LIMIT_MS:-300000}"

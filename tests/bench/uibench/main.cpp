@@ -1,0 +1,113 @@
+// The real window, offscreen, through a full discovery and reconciliation of many locks: prints
+// one JSON line with the longest GUI event-loop stall, the 99th percentile and peak RSS.
+//
+//   uibench -m URL... --expect N [--settle-ms 3000] [--timeout-ms 600000]
+//   uibench -m URL... --select RESOURCE --hold-ms N     (for screenshots: a lock selected, then wait)
+
+#include "batchqueue.h"
+#include "corethread.h"
+#include "launchoptions.h"
+#include "locktablemodel.h"
+#include "locktableview.h"
+#include "mainwindow.h"
+#include "stallmeter.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTimer>
+
+#include <cstdio>
+#include <sys/resource.h>
+
+using namespace lockscope;
+
+namespace {
+
+double peakRssMiB()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return double(usage.ru_maxrss) / 1024.0; // ru_maxrss is in KiB on Linux
+}
+
+// Takes our own options out of the argument list, leaving lockctl's for LaunchOptions.
+QString takeOption(QStringList& args, const QString& name, const QString& fallback = QString())
+{
+    const int at = int(args.indexOf(name));
+    if (at < 0 || at + 1 >= args.size())
+        return fallback;
+    const QString value = args.at(at + 1);
+    args.remove(at, 2);
+    return value;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("lockscope-uibench"));
+    QStringList args = QCoreApplication::arguments();
+    const qint64 expect = takeOption(args, QStringLiteral("--expect"), QStringLiteral("0")).toLongLong();
+    const int settleMs = takeOption(args, QStringLiteral("--settle-ms"), QStringLiteral("3000")).toInt();
+    const int limitMs = takeOption(args, QStringLiteral("--limit-ms"), QStringLiteral("600000")).toInt();
+    const QByteArray select = takeOption(args, QStringLiteral("--select")).toUtf8();
+    const int holdMs = takeOption(args, QStringLiteral("--hold-ms"), QStringLiteral("0")).toInt();
+
+    Result<LaunchOptions> options = LaunchOptions::parse(args);
+    if (!options) {
+        std::fprintf(stderr, "uibench: %s\n", qPrintable(options.error().message));
+        return 2;
+    }
+    QTemporaryDir scratch;
+    if (options->auditLogPath == LaunchOptions::defaultAuditLogPath())
+        options->auditLogPath = scratch.filePath(QStringLiteral("audit.jsonl"));
+    // A second full pass soon after the first, so the measurement covers a reconciliation too.
+    options->config.monitor.reconcileIntervalMs =
+        qMin(options->config.monitor.reconcileIntervalMs, settleMs / 2 + 1);
+
+    StallMeter meter;
+    MainWindow window(options->config, options->auditLogPath);
+    window.show();
+    meter.start();
+    QElapsedTimer clock;
+    clock.start();
+    qint64 loadedMs = -1;
+
+    if (holdMs > 0) {
+        QTimer picker;
+        QObject::connect(&picker, &QTimer::timeout, &window, [&] {
+            if (window.lockModel()->rowOf(select) >= 0 && window.lockView()->currentResource() != select)
+                window.lockView()->selectResource(select);
+        });
+        picker.start(200);
+        QTimer::singleShot(holdMs, &app, &QCoreApplication::quit);
+        return app.exec();
+    }
+
+    QTimer poll;
+    QObject::connect(&poll, &QTimer::timeout, &app, [&] {
+        const bool loaded = window.isInitialScanFinished() && window.batchQueue()->isIdle() &&
+                            window.lockModel()->rowCount() >= expect;
+        if (loaded && loadedMs < 0) {
+            loadedMs = clock.elapsed();
+            QTimer::singleShot(settleMs, &app, &QCoreApplication::quit);
+        }
+        if (clock.elapsed() > limitMs)
+            QCoreApplication::exit(3);
+    });
+    poll.start(50);
+    const int rc = app.exec();
+    meter.stop();
+    const QJsonObject result{{QStringLiteral("locks"), window.lockModel()->rowCount()},
+                             {QStringLiteral("maxStallMs"), qRound(meter.maxStallMs() * 10) / 10.0},
+                             {QStringLiteral("p99StallMs"), qRound(meter.percentileStallMs(99) * 10) / 10.0},
+                             {QStringLiteral("peakRssMiB"), qRound(peakRssMiB() * 10) / 10.0},
+                             {QStringLiteral("loadMs"), loadedMs},
+                             {QStringLiteral("timedOut"), rc == 3}};
+    std::printf("%s\n", QJsonDocument(result).toJson(QJsonDocument::Compact).constData());
+    return rc == 3 ? 1 : 0;
+}

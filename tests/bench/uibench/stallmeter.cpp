@@ -1,0 +1,46 @@
+#include "stallmeter.h"
+
+#include <algorithm>
+
+StallMeter::StallMeter(QObject* parent) : QObject(parent)
+{
+    m_timer.setTimerType(Qt::PreciseTimer);
+    m_timer.setInterval(1);
+    connect(&m_timer, &QTimer::timeout, this, &StallMeter::tick);
+}
+
+void StallMeter::start()
+{
+    m_stallsUs.clear();
+    m_clock.start();
+    m_lastNs = 0;
+    m_timer.start();
+}
+
+void StallMeter::stop()
+{
+    m_timer.stop();
+    tick(); // a stall still under way counts too
+}
+
+void StallMeter::tick()
+{
+    const qint64 now = m_clock.nsecsElapsed();
+    m_stallsUs.push_back(std::max<qint64>(0, (now - m_lastNs) / 1000 - 1000));
+    m_lastNs = now;
+}
+
+double StallMeter::maxStallMs() const
+{
+    return m_stallsUs.empty() ? 0 : double(*std::max_element(m_stallsUs.begin(), m_stallsUs.end())) / 1000.0;
+}
+
+double StallMeter::percentileStallMs(double p) const
+{
+    if (m_stallsUs.empty())
+        return 0;
+    std::vector<qint64> sorted = m_stallsUs;
+    std::sort(sorted.begin(), sorted.end());
+    const size_t at = std::min(sorted.size() - 1, size_t(p / 100.0 * double(sorted.size())));
+    return double(sorted[at]) / 1000.0;
+}

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QTimer>
+
+#include <vector>
+
+// Measures how long the GUI event loop goes without running a 1 ms timer: every gap beyond the
+// interval is time during which input and painting would have waited.
+class StallMeter final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(StallMeter)
+
+public:
+    explicit StallMeter(QObject* parent = nullptr);
+
+    void start();
+    void stop();
+    double maxStallMs() const;
+    double percentileStallMs(double p) const;
+    size_t samples() const { return m_stallsUs.size(); }
+
+private:
+    void tick();
+
+    QTimer m_timer;
+    QElapsedTimer m_clock;
+    qint64 m_lastNs = 0;
+    std::vector<qint64> m_stallsUs;
+};

@@ -1,0 +1,150 @@
+#include "eventlogmodel.h"
+#include "lockdetailpane.h"
+#include "lockfilterproxy.h"
+#include "locktablemodel.h"
+#include "locktableview.h"
+#include "mainwindow.h"
+#include "mastertablemodel.h"
+#include "quorumdiagram.h"
+#include "redisservergroup.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QStatusBar>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace lockscope;
+using namespace lockscope::test;
+
+namespace {
+
+LockScopeConfig configFor(RedisServerGroup& group, int timeoutMs)
+{
+    LockScopeConfig config;
+    config.masters = group.connectionOptions(timeoutMs);
+    for (ConnectionOptions& m : config.masters) {
+        m.healthIntervalMs = 100;
+        m.reconnectInitialMs = 50;
+        m.reconnectMaxMs = 200;
+    }
+    config.monitor.pollIntervalMs = 200;
+    return config;
+}
+
+} // namespace
+
+class TestUiMainWindow : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void showsLocksMastersAndDetail();
+    void masterDownIsVisibleWithinItsTimeout();
+    void readOnlyGreysOutEveryWrite();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestUiMainWindow::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    // Keep this test's window layout out of the user's settings.
+    QCoreApplication::setOrganizationName(QStringLiteral("LockScopeTests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_uimainwindow"));
+}
+
+void TestUiMainWindow::showsLocksMastersAndDetail()
+{
+    RedisServerGroup group;
+    QVERIFY2(group.start(3), qPrintable(group.errorString()));
+    for (int i = 0; i < 3; ++i)
+        group.at(i).command({"SET", "lock:a", "tok-a", "PX", "60000"});
+    group.at(0).command({"SET", "lock:b", "tok-b1", "PX", "60000"});
+    group.at(1).command({"SET", "lock:b", "tok-b2", "PX", "60000"});
+    MainWindow window(configFor(group, 1000), m_dir.filePath(QStringLiteral("audit.jsonl")));
+    QAbstractItemModelTester masters(window.masterModel(),
+                                     QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QAbstractItemModelTester events(window.eventLog(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+    window.show();
+    QSignalSpy scanned(&window, &MainWindow::initialScanFinished);
+    QVERIFY(scanned.wait(5000));
+    QTRY_COMPARE_WITH_TIMEOUT(window.lockModel()->rowCount(), 2, 3000);
+    QTRY_COMPARE(window.masterModel()->upCount(), 3);
+    QCOMPARE(window.masterModel()->index(0, MasterTableModel::VersionColumn).data().toString().isEmpty(),
+             false);
+
+    window.lockView()->selectResource("lock:b");
+    QVERIFY(window.detailPane()->view().has_value());
+    QCOMPARE(window.detailPane()->view()->resource, QByteArray("lock:b"));
+    QCOMPARE(window.detailPane()->view()->status, LockStatus::Contested);
+    QTableWidget* perMaster = window.detailPane()->mastersTable();
+    QCOMPARE(perMaster->rowCount(), 3);
+    QCOMPARE(perMaster->item(0, LockDetailPane::TokenColumn)->text(), QStringLiteral("tok-b1"));
+    QCOMPARE(perMaster->item(1, LockDetailPane::TokenColumn)->text(), QStringLiteral("tok-b2"));
+    QCOMPARE(perMaster->item(2, LockDetailPane::TypeColumn)->text(), QStringLiteral("absent"));
+    QVERIFY(window.forceReleaseAction()->isEnabled());
+
+    // The lock changes on the masters: the detail follows without reselecting.
+    group.at(1).command({"SET", "lock:b", "tok-b1", "PX", "60000"});
+    QTRY_COMPARE_WITH_TIMEOUT(window.detailPane()->view()->status, LockStatus::Held, 3000);
+    QCOMPARE(window.lockView()->currentResource(), QByteArray("lock:b"));
+}
+
+void TestUiMainWindow::masterDownIsVisibleWithinItsTimeout()
+{
+    RedisServerGroup group;
+    QVERIFY2(group.start(3), qPrintable(group.errorString()));
+    const int timeoutMs = 500;
+    MainWindow window(configFor(group, timeoutMs), m_dir.filePath(QStringLiteral("audit.jsonl")));
+    window.show();
+    QTRY_COMPARE_WITH_TIMEOUT(window.masterModel()->upCount(), 3, 5000);
+    // Paused: the socket stays open and nothing answers, the hardest case to notice.
+    group.at(2).pause();
+    QElapsedTimer clock;
+    clock.start();
+    QTRY_COMPARE_WITH_TIMEOUT(window.masterModel()->snapshot(2).state, RedisConnection::State::Down, 3000);
+    // A ping goes out every 100 ms and times out after 500 ms: down within the timeout plus one interval
+    // and the trip through the core thread.
+    QVERIFY2(clock.elapsed() <= timeoutMs + 100 + 400, qPrintable(QString::number(clock.elapsed())));
+    QCOMPARE(window.masterModel()->index(2, MasterTableModel::StateColumn).data().toString(),
+             QStringLiteral("DOWN"));
+    bool logged = false;
+    for (int r = 0; r < window.eventLog()->rowCount(); ++r)
+        logged = logged || (window.eventLog()->entry(r).kind == EventLogModel::Kind::Error &&
+                            window.eventLog()->entry(r).source == window.masterModel()->snapshot(2).name);
+    QVERIFY(logged);
+    group.at(2).resume();
+    QTRY_COMPARE_WITH_TIMEOUT(window.masterModel()->snapshot(2).state, RedisConnection::State::Up, 5000);
+}
+
+void TestUiMainWindow::readOnlyGreysOutEveryWrite()
+{
+    RedisServerGroup group;
+    QVERIFY2(group.start(1), qPrintable(group.errorString()));
+    group.at(0).command({"SET", "lock:x", "tok", "PX", "60000"});
+    LockScopeConfig config = configFor(group, 1000);
+    config.readOnly = true;
+    MainWindow window(config, m_dir.filePath(QStringLiteral("audit.jsonl")));
+    window.show();
+    QTRY_VERIFY_WITH_TIMEOUT(window.isReadOnly(), 3000);
+    QTRY_COMPARE_WITH_TIMEOUT(window.lockModel()->rowCount(), 1, 5000);
+    window.lockView()->selectResource("lock:x");
+    QVERIFY(!window.acquireAction()->isEnabled());
+    QVERIFY(!window.forceReleaseAction()->isEnabled());
+    bool badge = false;
+    for (QLabel* label : window.statusBar()->findChildren<QLabel*>())
+        badge = badge || (label->isVisible() && label->text().contains(QStringLiteral("READ-ONLY")));
+    QVERIFY(badge);
+    QVERIFY(window.windowTitle().contains(QStringLiteral("read-only")));
+}
+
+QTEST_MAIN(TestUiMainWindow)
+#include "tst_uimainwindow.moc"

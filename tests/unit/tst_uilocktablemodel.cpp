@@ -1,0 +1,345 @@
+#include "lockfilterproxy.h"
+#include "locktablemodel.h"
+#include "monotonicclock.h"
+
+#include <QAbstractItemModelTester>
+#include <QItemSelectionModel>
+#include <QRandomGenerator>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <algorithm>
+
+using namespace lockscope;
+
+namespace {
+
+LockView makeView(const QByteArray& resource, LockStatus status, qint64 validityMs, int holding = 3,
+                  const QByteArray& token = "tok")
+{
+    LockView v;
+    v.resource = resource;
+    v.status = status;
+    v.token = token;
+    v.owner = QStringLiteral("owner of ") + QString::fromUtf8(resource);
+    v.holding = holding;
+    v.needed = 3;
+    v.total = 5;
+    v.validityMs = validityMs;
+    v.computedAtMs = monotonicMs();
+    v.observations.resize(5);
+    for (int i = 0; i < holding; ++i) {
+        v.holders << i;
+        v.observations[i].key.present = true;
+        v.observations[i].lock.token = token;
+    }
+    return v;
+}
+
+LockBatch added(const QList<LockView>& views)
+{
+    LockBatch b;
+    b.added = views;
+    return b;
+}
+
+QByteArrayList proxyResources(const LockFilterProxy& proxy)
+{
+    QByteArrayList out;
+    for (int r = 0; r < proxy.rowCount(); ++r)
+        out << proxy.index(r, 0).data(LockTableModel::ResourceRole).toByteArray();
+    return out;
+}
+
+// A model and its proxy, both under QAbstractItemModelTester for everything a test does to them.
+struct Fixture
+{
+    Fixture()
+    {
+        proxy.setSourceModel(&model);
+        model.setMasterNames({"m1", "m2", "m3", "m4", "m5"});
+    }
+    LockTableModel model;
+    LockFilterProxy proxy;
+    QAbstractItemModelTester sourceTester{&model, QAbstractItemModelTester::FailureReportingMode::QtTest};
+    QAbstractItemModelTester proxyTester{&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest};
+};
+
+} // namespace
+
+class TestUiLockTableModel : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void batchesUpdateRowsWithoutReset();
+    void changesAreCoalesced();
+    void sortsOnRawValuesNotText();
+    void statusFilters_data();
+    void statusFilters();
+    void textAndGlobFilter();
+    void expiringSoonFollowsTheClock();
+    void selectionSurvivesRefreshAndReorder();
+    void randomBatchesMatchBruteForce();
+    void countsPerStatus();
+};
+
+void TestUiLockTableModel::batchesUpdateRowsWithoutReset()
+{
+    Fixture f;
+    QSignalSpy sourceResets(&f.model, &QAbstractItemModel::modelAboutToBeReset);
+    QSignalSpy proxyResets(&f.proxy, &QAbstractItemModel::modelAboutToBeReset);
+    QSignalSpy inserted(&f.model, &QAbstractItemModel::rowsInserted);
+    f.model.apply(
+        added({makeView("lock:a", LockStatus::Held, 10000), makeView("lock:b", LockStatus::Stuck, -1),
+               makeView("lock:c", LockStatus::Partial, 5000, 1)}));
+    QCOMPARE(inserted.count(), 1); // one batch, one insertion
+    QCOMPARE(f.proxy.rowCount(), 3);
+
+    LockBatch b;
+    b.changed << makeView("lock:a", LockStatus::Contested, 9000, 2);
+    b.removed << "lock:b";
+    f.model.apply(b);
+    QCOMPARE(f.model.rowCount(), 2);
+    QCOMPARE(f.proxy.rowCount(), 2);
+    const int row = f.model.rowOf("lock:a");
+    QCOMPARE(f.model.index(row, LockTableModel::StatusColumn).data().toString(), QStringLiteral("contested"));
+    QCOMPARE(f.model.index(row, LockTableModel::QuorumColumn).data().toString(), QStringLiteral("2/5"));
+    QCOMPARE(f.model.rowOf("lock:b"), -1);
+    QCOMPARE(sourceResets.count(), 0);
+    QCOMPARE(proxyResets.count(), 0);
+}
+
+void TestUiLockTableModel::changesAreCoalesced()
+{
+    Fixture f;
+    QList<LockView> views;
+    for (int i = 0; i < 100; ++i)
+        views << makeView("lock:" + QByteArray::number(1000 + i), LockStatus::Held, 10000);
+    f.model.apply(added(views));
+    QSignalSpy changed(&f.model, &QAbstractItemModel::dataChanged);
+
+    LockBatch all;
+    for (LockView v : views) {
+        v.owner = QStringLiteral("someone else");
+        all.changed << v;
+    }
+    f.model.apply(all);
+    QCOMPARE(changed.count(), 1); // most rows changed: one range
+    QCOMPARE(changed.first().at(0).toModelIndex().row(), 0);
+    QCOMPARE(changed.first().at(1).toModelIndex().row(), 99);
+
+    changed.clear();
+    LockBatch few;
+    for (int i : {3, 4, 5, 40, 77})
+        few.changed << views.at(i);
+    f.model.apply(few);
+    QCOMPARE(changed.count(), 3); // runs 3-5, 40, 77
+
+    changed.clear();
+    LockBatch scattered; // many runs, but few rows: still one signal per run, never a range over the rest
+    for (int i = 0; i < 40; i += 2)
+        scattered.changed << views.at(i);
+    f.model.apply(scattered);
+    QCOMPARE(changed.count(), 20);
+}
+
+void TestUiLockTableModel::sortsOnRawValuesNotText()
+{
+    Fixture f;
+    // As text "1 m 40 s" < "20.0 s" < "9.0 s"; as durations the other way round.
+    f.model.apply(added(
+        {makeView("lock:long", LockStatus::Held, 100000), makeView("lock:short", LockStatus::Held, 9000),
+         makeView("lock:mid", LockStatus::Held, 20000), makeView("lock:never", LockStatus::Stuck, -1)}));
+    f.proxy.sort(LockTableModel::TtlColumn, Qt::AscendingOrder);
+    QCOMPARE(proxyResources(f.proxy), (QByteArrayList{"lock:short", "lock:mid", "lock:long", "lock:never"}));
+    // SortRole gives the same raw order the proxy used.
+    for (int r = 1; r < f.proxy.rowCount(); ++r)
+        QVERIFY(f.proxy.index(r - 1, LockTableModel::TtlColumn).data(LockTableModel::SortRole).toLongLong() <
+                f.proxy.index(r, LockTableModel::TtlColumn).data(LockTableModel::SortRole).toLongLong());
+    f.proxy.sort(LockTableModel::TtlColumn, Qt::DescendingOrder);
+    QCOMPARE(proxyResources(f.proxy), (QByteArrayList{"lock:never", "lock:long", "lock:mid", "lock:short"}));
+    // Status sorts by severity: stuck first.
+    f.proxy.sort(LockTableModel::StatusColumn, Qt::AscendingOrder);
+    QCOMPARE(proxyResources(f.proxy).first(), QByteArray("lock:never"));
+}
+
+void TestUiLockTableModel::statusFilters_data()
+{
+    QTest::addColumn<int>("filters");
+    QTest::addColumn<QByteArrayList>("expected");
+    QTest::newRow("none shows all") << int(LockFilterProxy::NoQuickFilter)
+                                    << QByteArrayList{"c", "h", "p", "s", "soon", "u"};
+    QTest::newRow("stuck") << int(LockFilterProxy::StuckFilter) << QByteArrayList{"s"};
+    QTest::newRow("contested") << int(LockFilterProxy::ContestedFilter) << QByteArrayList{"c"};
+    QTest::newRow("partial") << int(LockFilterProxy::PartialFilter) << QByteArrayList{"p"};
+    QTest::newRow("expiring soon") << int(LockFilterProxy::ExpiringSoonFilter) << QByteArrayList{"p", "soon"};
+    QTest::newRow("stuck or contested")
+        << int(LockFilterProxy::StuckFilter | LockFilterProxy::ContestedFilter) << QByteArrayList{"c", "s"};
+}
+
+void TestUiLockTableModel::statusFilters()
+{
+    QFETCH(int, filters);
+    QFETCH(QByteArrayList, expected);
+    Fixture f;
+    f.proxy.sort(LockTableModel::ResourceColumn, Qt::AscendingOrder);
+    f.model.apply(
+        added({makeView("h", LockStatus::Held, 60000), makeView("soon", LockStatus::Held, 3000),
+               makeView("p", LockStatus::Partial, 2000, 1), makeView("c", LockStatus::Contested, 60000, 2),
+               makeView("s", LockStatus::Stuck, -1), makeView("u", LockStatus::Unknown, -1, 0)}));
+    f.proxy.setExpiringSoonMs(5000);
+    f.proxy.setQuickFilters(LockFilterProxy::QuickFilters(filters));
+    QCOMPARE(proxyResources(f.proxy), expected);
+    // A lock that changes into a filtered status appears without a reset.
+    LockBatch b;
+    b.changed << makeView("h", LockStatus::Stuck, -1);
+    f.model.apply(b);
+    QCOMPARE(proxyResources(f.proxy).contains("h"), filters == 0 || (filters & LockFilterProxy::StuckFilter));
+}
+
+void TestUiLockTableModel::textAndGlobFilter()
+{
+    Fixture f;
+    f.proxy.sort(LockTableModel::ResourceColumn, Qt::AscendingOrder);
+    f.model.apply(added({makeView("lock:orders", LockStatus::Held, 60000),
+                         makeView("mutex:billing", LockStatus::Held, 60000),
+                         makeView("lock:Billing-eu", LockStatus::Held, 60000, 3, "abc123")}));
+    f.proxy.setFilterText(QStringLiteral("billing"));
+    QCOMPARE(proxyResources(f.proxy), (QByteArrayList{"lock:Billing-eu", "mutex:billing"}));
+    f.proxy.setFilterText(QStringLiteral("lock:*"));
+    QCOMPARE(proxyResources(f.proxy), (QByteArrayList{"lock:Billing-eu", "lock:orders"}));
+    f.proxy.setFilterText(QStringLiteral("*:b?lling"));
+    QCOMPARE(proxyResources(f.proxy), (QByteArrayList{"mutex:billing"}));
+    f.proxy.setFilterText(QStringLiteral("ABC12")); // tokens match too
+    QCOMPARE(proxyResources(f.proxy), (QByteArrayList{"lock:Billing-eu"}));
+    f.proxy.setFilterText(QString());
+    QCOMPARE(f.proxy.rowCount(), 3);
+}
+
+void TestUiLockTableModel::expiringSoonFollowsTheClock()
+{
+    Fixture f;
+    f.model.apply(added({makeView("lock:ticking", LockStatus::Held, 5300)}));
+    f.proxy.setExpiringSoonMs(5000);
+    f.proxy.setQuickFilters(LockFilterProxy::ExpiringSoonFilter);
+    QCOMPARE(f.proxy.rowCount(), 0);
+    // No batch arrives: only time passes.
+    QTRY_COMPARE_WITH_TIMEOUT((f.proxy.recheckTimeFilters(), f.proxy.rowCount()), 1, 2000);
+}
+
+void TestUiLockTableModel::selectionSurvivesRefreshAndReorder()
+{
+    Fixture f;
+    f.proxy.sort(LockTableModel::TtlColumn, Qt::AscendingOrder);
+    QList<LockView> views;
+    for (int i = 0; i < 200; ++i)
+        views << makeView("lock:" + QByteArray::number(i), LockStatus::Held, 10000 + i * 100);
+    f.model.apply(added(views));
+    QItemSelectionModel selection(&f.proxy);
+    const int row = f.model.rowOf("lock:50");
+    const QModelIndex selected = f.proxy.mapFromSource(f.model.index(row, 0));
+    selection.setCurrentIndex(selected, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+
+    // A refresh: the selected lock is extended (moves to the end of the TTL order), many locks arrive
+    // in between (a merge), and others go.
+    LockBatch b;
+    b.changed << makeView("lock:50", LockStatus::Held, 500000);
+    for (int i = 0; i < 300; ++i)
+        b.added << makeView("new:" + QByteArray::number(i), LockStatus::Held, 5000 + i * 37);
+    for (int i = 100; i < 150; ++i)
+        b.removed << "lock:" + QByteArray::number(i);
+    f.model.apply(b);
+
+    QCOMPARE(selection.currentIndex().data(LockTableModel::ResourceRole).toByteArray(),
+             QByteArray("lock:50"));
+    QCOMPARE(selection.selectedRows().size(), 1);
+    QCOMPARE(selection.selectedRows().first().data(LockTableModel::ResourceRole).toByteArray(),
+             QByteArray("lock:50"));
+    QCOMPARE(selection.currentIndex().row(), f.proxy.rowCount() - 1);
+}
+
+void TestUiLockTableModel::randomBatchesMatchBruteForce()
+{
+    Fixture f;
+    QRandomGenerator rng(42);
+    QHash<QByteArray, LockView> truth;
+    const LockStatus statuses[] = {LockStatus::Held, LockStatus::Partial, LockStatus::Contested,
+                                   LockStatus::Stuck, LockStatus::Unknown};
+    for (int round = 0; round < 60; ++round) {
+        if (round % 10 == 0)
+            f.proxy.sort(rng.bounded(int(LockTableModel::ColumnCount)),
+                         rng.bounded(2) ? Qt::AscendingOrder : Qt::DescendingOrder);
+        if (round % 15 == 7)
+            f.proxy.setQuickFilters(LockFilterProxy::QuickFilters(rng.bounded(16)));
+        // One batch names a resource once, as the monitor does.
+        LockBatch b;
+        QSet<QByteArray> touched;
+        // Validities are 60 s, 70 s, ... and "expiring soon" means 10 s: nothing crosses it during
+        // the test, so the brute force and the proxy judge time the same way.
+        QList<QByteArray> keys = truth.keys();
+        for (int i = 0; i < 20 && !keys.isEmpty(); ++i) {
+            const QByteArray key = keys.takeAt(rng.bounded(int(keys.size())));
+            touched.insert(key);
+            if (rng.bounded(2)) {
+                b.removed << key;
+                truth.remove(key);
+            } else {
+                const LockStatus s = statuses[rng.bounded(5)];
+                const LockView v = makeView(
+                    key, s, s == LockStatus::Stuck ? -1 : 60000 + 10000 * rng.bounded(10), rng.bounded(6));
+                truth[key] = v;
+                b.changed << v;
+            }
+        }
+        const int adds = rng.bounded(round < 5 ? 400 : 40);
+        for (int i = 0; i < adds; ++i) {
+            const QByteArray key = "r" + QByteArray::number(rng.bounded(3000));
+            if (truth.contains(key) || touched.contains(key))
+                continue;
+            const LockStatus s = statuses[rng.bounded(5)];
+            const LockView v = makeView(key, s, s == LockStatus::Stuck ? -1 : 60000 + 10000 * rng.bounded(10),
+                                        rng.bounded(6));
+            truth.insert(key, v);
+            b.added << v;
+        }
+        f.model.apply(b);
+        QCOMPARE(f.model.rowCount(), int(truth.size()));
+
+        // Brute force: filter every row, sort with the model's own raw comparison.
+        const qint64 now = monotonicMs();
+        QList<int> expected;
+        for (int r = 0; r < f.model.rowCount(); ++r)
+            if (f.proxy.acceptsSourceRow(r, now))
+                expected << r;
+        const int column = f.proxy.sortColumn();
+        const bool ascending = f.proxy.sortOrder() == Qt::AscendingOrder;
+        std::stable_sort(expected.begin(), expected.end(), [&](int a, int b) {
+            if (column < 0)
+                return a < b;
+            return ascending ? f.model.lessThan(a, b, column) : f.model.lessThan(b, a, column);
+        });
+        QCOMPARE(f.proxy.rowCount(), int(expected.size()));
+        for (int p = 0; p < expected.size(); ++p)
+            QCOMPARE(f.proxy.mapToSource(f.proxy.index(p, 0)).row(), expected.at(p));
+    }
+}
+
+void TestUiLockTableModel::countsPerStatus()
+{
+    Fixture f;
+    f.model.apply(added({makeView("a", LockStatus::Held, 1000), makeView("b", LockStatus::Held, 1000),
+                         makeView("c", LockStatus::Stuck, -1)}));
+    QCOMPARE(f.model.counts()[size_t(LockStatus::Held)], 2);
+    QCOMPARE(f.model.counts()[size_t(LockStatus::Stuck)], 1);
+    LockBatch b;
+    b.changed << makeView("a", LockStatus::Contested, 1000, 2);
+    b.removed << "c";
+    f.model.apply(b);
+    QCOMPARE(f.model.counts()[size_t(LockStatus::Held)], 1);
+    QCOMPARE(f.model.counts()[size_t(LockStatus::Contested)], 1);
+    QCOMPARE(f.model.counts()[size_t(LockStatus::Stuck)], 0);
+}
+
+QTEST_MAIN(TestUiLockTableModel)
+#include "tst_uilocktablemodel.moc"

@@ -1,0 +1,41 @@
+#pragma once
+
+#include <QDialog>
+
+class QCheckBox;
+class QDialogButtonBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+
+namespace lockscope {
+
+// Asks for what a Redlock acquire needs: the resource, the TTL, how many retries, and whether the
+// window should keep the lock alive until it is released.
+class AcquireDialog final : public QDialog
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(AcquireDialog)
+
+public:
+    explicit AcquireDialog(QWidget* parent = nullptr);
+
+    QByteArray resource() const;
+    qint64 ttlMs() const;
+    int retries() const;
+    bool keepAlive() const;
+    // Why the input cannot be used, or empty.
+    QString problem() const;
+
+private:
+    void validate();
+
+    QLineEdit* m_resource;
+    QSpinBox* m_ttl;
+    QSpinBox* m_retries;
+    QCheckBox* m_keepAlive;
+    QLabel* m_problem;
+    QDialogButtonBox* m_buttons;
+};
+
+} // namespace lockscope

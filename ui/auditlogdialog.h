@@ -1,0 +1,31 @@
+#pragma once
+
+#include <QDialog>
+
+class QLabel;
+class QTableWidget;
+
+namespace lockscope {
+
+// The audit log (JSON Lines) as a table, newest first: who did what to which lock, and what each
+// master answered. Read from the file, so it shows lockctl's writes as well as this window's.
+class AuditLogDialog final : public QDialog
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(AuditLogDialog)
+
+public:
+    static constexpr int maxLines = 5000;
+
+    AuditLogDialog(QString path, QWidget* parent = nullptr);
+
+    void reload();
+    QTableWidget* table() const { return m_table; }
+
+private:
+    QString m_path;
+    QLabel* m_status;
+    QTableWidget* m_table;
+};
+
+} // namespace lockscope

@@ -1,0 +1,278 @@
+#include "connectionsdialog.h"
+
+#include "connectioneditor.h"
+#include "profilestore.h"
+#include "secretstore.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <memory>
+
+namespace lockscope {
+
+ConnectionsDialog::ConnectionsDialog(QWidget* parent)
+    : QDialog(parent), m_profiles(ProfileStore::load()), m_profile(new QComboBox(this)),
+      m_table(new QTableWidget(0, 4, this)),
+      m_readOnly(new QCheckBox(tr("&Read-only: refuse every write"), this)), m_message(new QLabel(this)),
+      m_connect(nullptr)
+{
+    setWindowTitle(tr("Connections"));
+    m_table->setHorizontalHeaderLabels({tr("URL"), tr("User"), tr("TLS"), tr("Password")});
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_message->setWordWrap(true);
+
+    auto* newProfile = new QPushButton(tr("New profile…"), this);
+    auto* deleteProfile = new QPushButton(tr("Delete profile"), this);
+    auto* top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("&Profile:"), this));
+    top->addWidget(m_profile, 1);
+    top->addWidget(newProfile);
+    top->addWidget(deleteProfile);
+    auto* add = new QPushButton(tr("&Add master…"), this);
+    auto* edit = new QPushButton(tr("&Edit…"), this);
+    auto* remove = new QPushButton(tr("Re&move"), this);
+    auto* side = new QVBoxLayout;
+    side->addWidget(add);
+    side->addWidget(edit);
+    side->addWidget(remove);
+    side->addStretch(1);
+    auto* middle = new QHBoxLayout;
+    middle->addWidget(m_table, 1);
+    middle->addLayout(side);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
+    m_connect = buttons->addButton(tr("&Connect"), QDialogButtonBox::AcceptRole);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addLayout(middle, 1);
+    layout->addWidget(m_readOnly);
+    layout->addWidget(m_message);
+    layout->addWidget(buttons);
+    resize(760, 380);
+
+    for (const ConnectionProfile& p : std::as_const(m_profiles))
+        m_profile->addItem(p.name);
+    connect(m_profile, &QComboBox::currentIndexChanged, this, &ConnectionsDialog::showProfile);
+    connect(newProfile, &QPushButton::clicked, this, &ConnectionsDialog::addProfile);
+    connect(deleteProfile, &QPushButton::clicked, this, &ConnectionsDialog::removeProfile);
+    connect(add, &QPushButton::clicked, this, &ConnectionsDialog::addMaster);
+    connect(edit, &QPushButton::clicked, this, &ConnectionsDialog::editMaster);
+    connect(m_table, &QTableWidget::doubleClicked, this, &ConnectionsDialog::editMaster);
+    connect(remove, &QPushButton::clicked, this, &ConnectionsDialog::removeMaster);
+    connect(m_readOnly, &QCheckBox::toggled, this, [this](bool on) {
+        if (ConnectionProfile* p = current()) {
+            p->readOnly = on;
+            save();
+        }
+    });
+    connect(m_connect, &QPushButton::clicked, this, &ConnectionsDialog::connectProfile);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    showProfile();
+}
+
+ConnectionProfile* ConnectionsDialog::current()
+{
+    const int i = m_profile->currentIndex();
+    return i >= 0 && i < m_profiles.size() ? &m_profiles[i] : nullptr;
+}
+
+void ConnectionsDialog::save()
+{
+    ProfileStore::save(m_profiles);
+}
+
+void ConnectionsDialog::showProfile()
+{
+    const ConnectionProfile* p = current();
+    m_table->setRowCount(p ? int(p->masters.size()) : 0);
+    m_readOnly->setEnabled(p);
+    m_connect->setEnabled(p && !p->masters.isEmpty());
+    if (!p) {
+        m_message->setText(tr("Create a profile, then add its masters."));
+        return;
+    }
+    const QSignalBlocker block(m_readOnly);
+    m_readOnly->setChecked(p->readOnly);
+    for (int row = 0; row < p->masters.size(); ++row) {
+        const MasterEntry& e = p->masters.at(row);
+        const QString tls = e.caFile.isEmpty() && e.certFile.isEmpty()
+                                ? (e.insecure ? tr("unverified") : QString())
+                                : tr("files");
+        const QString secret = e.passwordInKeychain      ? tr("keychain")
+                               : e.passwordEnv.isEmpty() ? tr("none")
+                                                         : tr("$%1").arg(e.passwordEnv);
+        const QStringList cells{e.url, e.user, tls, secret};
+        for (int c = 0; c < cells.size(); ++c)
+            m_table->setItem(row, c, new QTableWidgetItem(cells.at(c)));
+    }
+    m_message->setText(
+        tr("%n master(s). Redlock needs a majority of them.", nullptr, int(p->masters.size())));
+}
+
+void ConnectionsDialog::addProfile()
+{
+    bool ok = false;
+    const QString name =
+        QInputDialog::getText(this, tr("New profile"), tr("Name:"), QLineEdit::Normal, QString(), &ok)
+            .trimmed();
+    if (!ok || name.isEmpty())
+        return;
+    for (const ConnectionProfile& p : std::as_const(m_profiles))
+        if (p.name == name) {
+            m_message->setText(tr("A profile named %1 exists already.").arg(name));
+            return;
+        }
+    m_profiles << ConnectionProfile{name, {}, false};
+    m_profile->addItem(name);
+    m_profile->setCurrentIndex(m_profile->count() - 1);
+    save();
+}
+
+void ConnectionsDialog::removeProfile()
+{
+    const ConnectionProfile* p = current();
+    if (!p || QMessageBox::question(this, tr("Delete profile"), tr("Delete the profile %1?").arg(p->name)) !=
+                  QMessageBox::Yes)
+        return;
+    for (const MasterEntry& e : p->masters)
+        if (e.passwordInKeychain)
+            SecretStore::remove(e.keychainKey(p->name));
+    const int index = m_profile->currentIndex();
+    m_profiles.removeAt(index);
+    m_profile->removeItem(index);
+    save();
+    showProfile();
+}
+
+void ConnectionsDialog::addMaster()
+{
+    if (!current())
+        addProfile();
+    ConnectionProfile* p = current();
+    if (!p)
+        return;
+    ConnectionEditor editor(MasterEntry(), this);
+    if (editor.exec() != QDialog::Accepted)
+        return;
+    p->masters << editor.entry();
+    save();
+    if (!editor.password().isEmpty())
+        storePassword(p->name, int(p->masters.size()) - 1, editor.password());
+    showProfile();
+}
+
+void ConnectionsDialog::editMaster()
+{
+    ConnectionProfile* p = current();
+    const int row = m_table->currentRow();
+    if (!p || row < 0 || row >= p->masters.size())
+        return;
+    ConnectionEditor editor(p->masters.at(row), this);
+    if (editor.exec() != QDialog::Accepted)
+        return;
+    const QString oldKey = p->masters.at(row).keychainKey(p->name);
+    p->masters[row] = editor.entry();
+    if (p->masters.at(row).keychainKey(p->name) != oldKey && p->masters.at(row).passwordInKeychain) {
+        SecretStore::remove(oldKey);
+        p->masters[row].passwordInKeychain = false; // its key moved with the URL: ask again
+    }
+    save();
+    if (!editor.password().isEmpty())
+        storePassword(p->name, row, editor.password());
+    showProfile();
+}
+
+void ConnectionsDialog::removeMaster()
+{
+    ConnectionProfile* p = current();
+    const int row = m_table->currentRow();
+    if (!p || row < 0 || row >= p->masters.size())
+        return;
+    if (p->masters.at(row).passwordInKeychain)
+        SecretStore::remove(p->masters.at(row).keychainKey(p->name));
+    p->masters.removeAt(row);
+    save();
+    showProfile();
+}
+
+void ConnectionsDialog::storePassword(const QString& profile, int master, const QString& password)
+{
+    const QString key =
+        m_profiles.value(m_profile->currentIndex()).masters.value(master).keychainKey(profile);
+    m_message->setText(tr("Saving the password in the keychain…"));
+    SecretStore::write(key, password, this, [this, profile, master](const QString& error, bool noBackend) {
+        for (ConnectionProfile& p : m_profiles) {
+            if (p.name != profile || master >= p.masters.size())
+                continue;
+            p.masters[master].passwordInKeychain = error.isEmpty();
+            save();
+        }
+        showProfile();
+        if (error.isEmpty())
+            m_message->setText(tr("Password saved in the system keychain."));
+        else if (noBackend)
+            m_message->setText(
+                tr("No keychain service is reachable (%1): the password was not saved. Set it in an "
+                   "environment variable and enter that variable's name for this master.")
+                    .arg(error));
+        else
+            m_message->setText(tr("The keychain refused the password: %1").arg(error));
+    });
+}
+
+void ConnectionsDialog::connectProfile()
+{
+    const ConnectionProfile* p = current();
+    if (!p)
+        return;
+    const ConnectionProfile profile = *p;
+    auto passwords = std::make_shared<QHash<QString, QString>>();
+    auto left = std::make_shared<int>(0);
+    auto finish = [this, profile, passwords] {
+        Result<LockScopeConfig> config = ProfileStore::toConfig(profile, *passwords);
+        if (!config) {
+            m_message->setText(config.error().message);
+            return;
+        }
+        m_chosen = *config;
+        accept();
+    };
+    for (const MasterEntry& e : profile.masters)
+        *left += e.passwordInKeychain ? 1 : 0;
+    if (*left == 0) {
+        finish();
+        return;
+    }
+    m_connect->setEnabled(false);
+    m_message->setText(tr("Reading passwords from the keychain…"));
+    for (const MasterEntry& e : profile.masters) {
+        if (!e.passwordInKeychain)
+            continue;
+        SecretStore::read(
+            e.keychainKey(profile.name), this,
+            [this, url = e.url, passwords, left, finish](const QString& secret, const QString& error, bool) {
+                if (!error.isEmpty())
+                    m_message->setText(tr("Keychain: %1 (%2)").arg(error, url));
+                passwords->insert(url, secret);
+                if (--*left == 0) {
+                    m_connect->setEnabled(true);
+                    finish();
+                }
+            });
+    }
+}
+
+} // namespace lockscope

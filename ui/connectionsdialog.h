@@ -1,0 +1,52 @@
+#pragma once
+
+#include "connectionprofile.h"
+#include "lockscopeconfig.h"
+
+#include <QDialog>
+
+#include <optional>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QTableWidget;
+
+namespace lockscope {
+
+// Saved connection profiles: add, edit, test and remove masters, mark a profile read-only, and
+// open it. Passwords go to the system keychain; when none is reachable the dialog says so and
+// points to the environment-variable field instead of storing the password anywhere.
+class ConnectionsDialog final : public QDialog
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ConnectionsDialog)
+
+public:
+    explicit ConnectionsDialog(QWidget* parent = nullptr);
+
+    const std::optional<LockScopeConfig>& chosenConfig() const { return m_chosen; }
+
+private:
+    ConnectionProfile* current();
+    void showProfile();
+    void addProfile();
+    void removeProfile();
+    void addMaster();
+    void editMaster();
+    void removeMaster();
+    void storePassword(const QString& profile, int master, const QString& password);
+    void connectProfile();
+    void save();
+
+    QList<ConnectionProfile> m_profiles;
+    std::optional<LockScopeConfig> m_chosen;
+    QComboBox* m_profile;
+    QTableWidget* m_table;
+    QCheckBox* m_readOnly;
+    QLabel* m_message;
+    QPushButton* m_connect;
+};
+
+} // namespace lockscope

@@ -1,0 +1,279 @@
+#include "coreservice.h"
+
+#include "forcerelease.h"
+#include "localidentity.h"
+#include "lockjson.h"
+#include "lockkeeper.h"
+#include "lockmonitor.h"
+#include "masterscanner.h"
+#include "masterset.h"
+#include "monotonicclock.h"
+#include "redlock.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QThread>
+#include <QTimer>
+
+namespace lockscope {
+
+namespace {
+// Enough to see what is going on; a flood beyond this is counted, not listed.
+constexpr int maxEventsPerFlush = 200;
+constexpr int eventFlushMs = 250;
+} // namespace
+
+CoreService::CoreService(LockScopeConfig config, QString auditLogPath)
+    : m_config(std::move(config)), m_audit(std::move(auditLogPath))
+{}
+
+CoreService::~CoreService() = default;
+
+void CoreService::start()
+{
+    m_masters = std::make_unique<MasterSet>(m_config.masters);
+    m_monitor = std::make_unique<LockMonitor>(m_masters.get(), m_config);
+    m_redlock = std::make_unique<Redlock>(m_masters.get(), m_config, &m_audit);
+    m_redlock->setWaitForAllMasters(true); // the window reports what every master did
+    m_restartedAt.fill(QDateTime(), m_masters->size());
+    m_eventTimer = new QTimer(this);
+    m_eventTimer->setSingleShot(true);
+    connect(m_eventTimer, &QTimer::timeout, this, &CoreService::flushEvents);
+
+    connect(m_masters.get(), &MasterSet::masterStateChanged, this, [this](int i) { publishMaster(i); });
+    connect(m_masters.get(), &MasterSet::masterHealthChanged, this, &CoreService::publishMaster);
+    connect(m_masters.get(), &MasterSet::masterRestarted, this, [this](int i) {
+        m_restartedAt[i] = QDateTime::currentDateTime();
+        publishMaster(i);
+    });
+    connect(m_monitor.get(), &LockMonitor::masterModeChanged, this, [this](int i) { publishMaster(i); });
+    connect(m_monitor.get(), &LockMonitor::locksChanged, this, &CoreService::locksChanged);
+    connect(m_monitor.get(), &LockMonitor::scanProgress, this, &CoreService::scanProgress);
+    connect(m_monitor.get(), &LockMonitor::initialScanFinished, this, &CoreService::initialScanFinished);
+    connect(m_monitor.get(), &LockMonitor::keyspaceEvent, this,
+            [this](int master, const QByteArray& key, const QByteArray& event) {
+                if (m_events.size() < maxEventsPerFlush)
+                    m_events << KeyspaceEventRecord{QDateTime::currentDateTime(), master, key, event};
+                else
+                    ++m_droppedEvents;
+                if (!m_eventTimer->isActive())
+                    m_eventTimer->start(eventFlushMs);
+            });
+
+    QStringList names;
+    for (const RedisConnection* c : m_masters->connections())
+        names << c->name();
+    emit started(names, m_config.readOnly, m_audit.path());
+    if (const RedisError error = m_audit.check(); error.isError())
+        emit problem(tr("The audit log cannot be written (%1): writes will be refused.").arg(error.message));
+    m_masters->open();
+    m_monitor->start();
+    for (int i = 0; i < m_masters->size(); ++i)
+        publishMaster(i);
+}
+
+void CoreService::shutdown()
+{
+    for (Held& held : m_held)
+        delete held.keeper.data();
+    m_held.clear();
+    if (m_masters)
+        m_masters->disconnect(this); // closing reports state changes nobody is left to show
+    m_redlock.reset();
+    m_monitor.reset();
+    if (m_masters)
+        m_masters->close();
+    m_masters.reset();
+    delete m_eventTimer;
+    m_eventTimer = nullptr;
+}
+
+void CoreService::refresh()
+{
+    if (m_monitor)
+        m_monitor->refresh();
+}
+
+void CoreService::enableNotifications(int master)
+{
+    if (!m_monitor)
+        return;
+    m_monitor->enableNotifications(master, [this, master](const RedisError& error) {
+        if (error.isError())
+            emit problem(tr("Enabling keyspace events failed: %1").arg(error.toString()));
+        publishMaster(master);
+    });
+}
+
+void CoreService::publishMaster(int index)
+{
+    if (!m_monitor)
+        return;
+    const RedisConnection* c = m_masters->at(index);
+    MasterSnapshot s;
+    s.index = index;
+    s.name = c->name();
+    s.state = c->state();
+    s.error = c->isUp() ? QString() : c->lastError().message;
+    s.health = c->health();
+    s.mode = m_monitor->scanner(index)->mode();
+    s.modeReason = m_monitor->scanner(index)->modeReason();
+    s.restartedAt = m_restartedAt.value(index);
+    s.timeoutMs = c->options().commandTimeoutMs;
+    emit masterChanged(s);
+}
+
+void CoreService::publishLeases()
+{
+    QList<RedlockLease> leases;
+    for (const Held& held : std::as_const(m_held))
+        leases << held.lease;
+    emit leasesChanged(leases);
+}
+
+void CoreService::finishRedlock(quint64 request, const QString& action, const QByteArray& resource,
+                                const RedlockOutcome& outcome)
+{
+    emit redlockFinished(RedlockReport{request, action, resource, outcome});
+}
+
+void CoreService::acquire(quint64 request, const QByteArray& resource, qint64 ttlMs, int retries,
+                          bool keepAlive)
+{
+    m_redlock->settings().retryCount = retries;
+    m_redlock->acquire(
+        resource, ttlMs, LocalIdentity::ownerTag(),
+        [this, request, resource, keepAlive](const RedlockOutcome& outcome) {
+            if (outcome.ok()) {
+                Held held{outcome.lease, nullptr};
+                if (keepAlive) {
+                    auto* keeper = new LockKeeper(m_redlock.get(), outcome.lease, this);
+                    connect(keeper, &LockKeeper::extended, this, [this, resource](const RedlockLease& lease) {
+                        m_held[resource].lease = lease;
+                        publishLeases();
+                    });
+                    connect(keeper, &LockKeeper::lost, this, [this, resource, keeper](const QString& reason) {
+                        m_held.remove(resource);
+                        keeper->deleteLater();
+                        publishLeases();
+                        emit leaseLost(resource, reason);
+                    });
+                    keeper->start();
+                    held.keeper = keeper;
+                }
+                m_held.insert(resource, held);
+                publishLeases();
+            }
+            finishRedlock(request, QStringLiteral("acquire"), resource, outcome);
+        });
+}
+
+void CoreService::extend(quint64 request, const QByteArray& resource, qint64 ttlMs)
+{
+    const auto it = m_held.constFind(resource);
+    if (it == m_held.constEnd()) {
+        RedlockOutcome refused;
+        refused.error = {ErrorKind::InvalidArgument, QString(),
+                         tr("this window does not hold %1").arg(QString::fromUtf8(resource))};
+        finishRedlock(request, QStringLiteral("extend"), resource, refused);
+        return;
+    }
+    m_redlock->extend(it->lease, ttlMs, [this, request, resource](const RedlockOutcome& outcome) {
+        if (outcome.ok() && m_held.contains(resource)) {
+            m_held[resource].lease = outcome.lease;
+            publishLeases();
+        }
+        finishRedlock(request, QStringLiteral("extend"), resource, outcome);
+    });
+}
+
+void CoreService::release(quint64 request, const QByteArray& resource)
+{
+    const auto it = m_held.constFind(resource);
+    if (it == m_held.constEnd()) {
+        RedlockOutcome refused;
+        refused.error = {ErrorKind::InvalidArgument, QString(),
+                         tr("this window does not hold %1").arg(QString::fromUtf8(resource))};
+        finishRedlock(request, QStringLiteral("release"), resource, refused);
+        return;
+    }
+    const Held held = *it;
+    auto done = [this, request, resource](const RedlockOutcome& outcome) {
+        // Released or not, a lease we tried to give up is no longer one we rely on.
+        if (outcome.verdict != RedlockOutcome::Verdict::Refused) {
+            if (LockKeeper* keeper = m_held.value(resource).keeper)
+                keeper->deleteLater();
+            m_held.remove(resource);
+            publishLeases();
+        }
+        finishRedlock(request, QStringLiteral("release"), resource, outcome);
+    };
+    if (held.keeper)
+        held.keeper->release(done);
+    else
+        m_redlock->release(held.lease, done);
+}
+
+void CoreService::inspectForceRelease(quint64 request, const ForceReleaseRequest& what)
+{
+    ForceRelease::inspect(*m_masters, m_config, what, [this, request](const ForceReleasePlan& plan) {
+        emit forceReleaseInspected(request, plan);
+    });
+}
+
+void CoreService::executeForceRelease(quint64 request, const ForceReleasePlan& plan)
+{
+    ForceRelease::execute(*m_masters, m_config, &m_audit, plan,
+                          [this, request, plan](const ForceReleaseOutcome& outcome) {
+                              emit forceReleaseFinished(ForceReleaseReport{request, plan, outcome});
+                          });
+}
+
+void CoreService::cancelForceRelease(const ForceReleasePlan& plan)
+{
+    AuditRecord record = AuditRecord::now(QStringLiteral("force-release"), plan.request.resource);
+    for (const RedisConnection* c : m_masters->connections())
+        record.masters << c->name();
+    if (plan.anyPresent())
+        record.tokenBefore = plan.tokenSeen;
+    if (plan.request.mode == ForceReleaseMode::ExpectToken) {
+        record.mode = QStringLiteral("expect-token");
+        record.expectedToken = plan.request.expectedToken;
+    } else {
+        record.mode = QStringLiteral("any-token");
+    }
+    record.outcome = QStringLiteral("cancelled");
+    record.message = QStringLiteral("not confirmed in the window");
+    if (const RedisError error = m_audit.append(record); error.isError())
+        emit problem(tr("Could not record the cancellation: %1").arg(error.message));
+}
+
+void CoreService::exportJson(quint64 request, const QByteArrayList& resources)
+{
+    const qint64 now = monotonicMs();
+    QJsonArray locks;
+    const QHash<QByteArray, LockView>& views = m_monitor->locks();
+    if (resources.isEmpty()) {
+        for (const LockView& v : views)
+            locks << LockJson::lock(v, *m_masters, now);
+    } else {
+        for (const QByteArray& r : resources)
+            if (const auto it = views.constFind(r); it != views.constEnd())
+                locks << LockJson::lock(*it, *m_masters, now);
+    }
+    QJsonArray masters;
+    for (int i = 0; i < m_masters->size(); ++i)
+        masters << LockJson::master(*m_masters, i, m_monitor->scanner(i)->mode());
+    const QJsonObject root{{QStringLiteral("masters"), masters}, {QStringLiteral("locks"), locks}};
+    emit jsonExported(request, QJsonDocument(root).toJson(QJsonDocument::Indented));
+}
+
+void CoreService::flushEvents()
+{
+    emit keyspaceEvents(m_events, m_droppedEvents);
+    m_events.clear();
+    m_droppedEvents = 0;
+}
+
+} // namespace lockscope

@@ -1,0 +1,98 @@
+#pragma once
+
+#include "auditlog.h"
+#include "forcereleasereport.h"
+#include "keyspaceeventrecord.h"
+#include "lockscopeconfig.h"
+#include "lockview.h"
+#include "mastersnapshot.h"
+#include "redlocklease.h"
+#include "redlockreport.h"
+
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+
+#include <memory>
+
+class QTimer;
+
+namespace lockscope {
+
+class LockKeeper;
+class LockMonitor;
+class MasterSet;
+class Redlock;
+
+// Everything that talks to Redis, living in the core thread: the masters, the monitor, Redlock and
+// force-release, and the audit log. It is created in the GUI thread and moved; every public method
+// here must run in the core thread (CoreThread invokes them queued), and results leave by signals.
+class CoreService final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(CoreService)
+
+public:
+    CoreService(LockScopeConfig config, QString auditLogPath);
+    ~CoreService() override;
+
+    void start();
+    // Closes the masters and drops every core object; the service can then be deleted anywhere.
+    void shutdown();
+    void refresh();
+    void enableNotifications(int master);
+
+    void acquire(quint64 request, const QByteArray& resource, qint64 ttlMs, int retries, bool keepAlive);
+    void extend(quint64 request, const QByteArray& resource, qint64 ttlMs);
+    void release(quint64 request, const QByteArray& resource);
+
+    void inspectForceRelease(quint64 request, const ForceReleaseRequest& what);
+    void executeForceRelease(quint64 request, const ForceReleasePlan& plan);
+    // The admin looked and said no: that is recorded too.
+    void cancelForceRelease(const ForceReleasePlan& plan);
+
+    // LockJson for these resources (all when empty) and every master, as one JSON document.
+    void exportJson(quint64 request, const QByteArrayList& resources);
+
+signals:
+    void started(const QStringList& masters, bool readOnly, const QString& auditLogPath);
+    void masterChanged(const lockscope::MasterSnapshot& master);
+    void locksChanged(const lockscope::LockBatch& batch);
+    void scanProgress(int master, qint64 scanned, qint64 total);
+    void initialScanFinished();
+    // Keyspace events arrive in bursts of thousands; they leave in bounded batches.
+    void keyspaceEvents(const QList<lockscope::KeyspaceEventRecord>& events, int dropped);
+    void redlockFinished(const lockscope::RedlockReport& report);
+    void forceReleaseInspected(quint64 request, const lockscope::ForceReleasePlan& plan);
+    void forceReleaseFinished(const lockscope::ForceReleaseReport& report);
+    void leasesChanged(const QList<lockscope::RedlockLease>& leases);
+    void leaseLost(const QByteArray& resource, const QString& reason);
+    void jsonExported(quint64 request, const QByteArray& json);
+    void problem(const QString& message);
+
+private:
+    struct Held
+    {
+        RedlockLease lease;
+        QPointer<LockKeeper> keeper; // null unless kept alive automatically
+    };
+
+    void publishMaster(int index);
+    void publishLeases();
+    void finishRedlock(quint64 request, const QString& action, const QByteArray& resource,
+                       const RedlockOutcome& outcome);
+    void flushEvents();
+
+    LockScopeConfig m_config;
+    AuditLog m_audit;
+    std::unique_ptr<MasterSet> m_masters;
+    std::unique_ptr<LockMonitor> m_monitor;
+    std::unique_ptr<Redlock> m_redlock;
+    QHash<QByteArray, Held> m_held;
+    QList<QDateTime> m_restartedAt;
+    QList<KeyspaceEventRecord> m_events;
+    int m_droppedEvents = 0;
+    QTimer* m_eventTimer = nullptr;
+};
+
+} // namespace lockscope

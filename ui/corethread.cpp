@@ -1,0 +1,116 @@
+#include "corethread.h"
+
+#include <QCoreApplication>
+
+namespace lockscope {
+
+void CoreThread::registerMetaTypes()
+{
+    qRegisterMetaType<LockBatch>();
+    qRegisterMetaType<MasterSnapshot>();
+    qRegisterMetaType<KeyspaceEventRecord>();
+    qRegisterMetaType<QList<KeyspaceEventRecord>>();
+    qRegisterMetaType<RedlockReport>();
+    qRegisterMetaType<ForceReleasePlan>();
+    qRegisterMetaType<ForceReleaseRequest>();
+    qRegisterMetaType<ForceReleaseReport>();
+    qRegisterMetaType<RedlockLease>();
+    qRegisterMetaType<QList<RedlockLease>>();
+}
+
+template <typename F> void CoreThread::post(F&& call)
+{
+    QMetaObject::invokeMethod(m_service, std::forward<F>(call), Qt::QueuedConnection);
+}
+
+CoreThread::CoreThread(LockScopeConfig config, QString auditLogPath, QObject* parent)
+    : QObject(parent), m_service(new CoreService(std::move(config), std::move(auditLogPath)))
+{
+    registerMetaTypes();
+    m_thread.setObjectName(QStringLiteral("lockscope-core"));
+    m_service->moveToThread(&m_thread);
+}
+
+CoreThread::~CoreThread()
+{
+    if (m_thread.isRunning()) {
+        // Closing sockets is quick and local; waiting for it keeps timers from firing into freed objects.
+        QMetaObject::invokeMethod(
+            m_service,
+            [s = m_service] {
+                s->shutdown();
+                s->moveToThread(nullptr);
+            },
+            Qt::BlockingQueuedConnection);
+        m_thread.quit();
+        m_thread.wait();
+    }
+    delete m_service;
+}
+
+void CoreThread::start()
+{
+    m_thread.start();
+    post([s = m_service] { s->start(); });
+}
+
+void CoreThread::refresh()
+{
+    post([s = m_service] { s->refresh(); });
+}
+
+void CoreThread::enableNotifications(int master)
+{
+    post([s = m_service, master] { s->enableNotifications(master); });
+}
+
+quint64 CoreThread::acquire(const QByteArray& resource, qint64 ttlMs, int retries, bool keepAlive)
+{
+    const quint64 id = m_nextRequest++;
+    post([s = m_service, id, resource, ttlMs, retries, keepAlive] {
+        s->acquire(id, resource, ttlMs, retries, keepAlive);
+    });
+    return id;
+}
+
+quint64 CoreThread::extend(const QByteArray& resource, qint64 ttlMs)
+{
+    const quint64 id = m_nextRequest++;
+    post([s = m_service, id, resource, ttlMs] { s->extend(id, resource, ttlMs); });
+    return id;
+}
+
+quint64 CoreThread::release(const QByteArray& resource)
+{
+    const quint64 id = m_nextRequest++;
+    post([s = m_service, id, resource] { s->release(id, resource); });
+    return id;
+}
+
+quint64 CoreThread::inspectForceRelease(const ForceReleaseRequest& request)
+{
+    const quint64 id = m_nextRequest++;
+    post([s = m_service, id, request] { s->inspectForceRelease(id, request); });
+    return id;
+}
+
+quint64 CoreThread::executeForceRelease(const ForceReleasePlan& plan)
+{
+    const quint64 id = m_nextRequest++;
+    post([s = m_service, id, plan] { s->executeForceRelease(id, plan); });
+    return id;
+}
+
+void CoreThread::cancelForceRelease(const ForceReleasePlan& plan)
+{
+    post([s = m_service, plan] { s->cancelForceRelease(plan); });
+}
+
+quint64 CoreThread::exportJson(const QByteArrayList& resources)
+{
+    const quint64 id = m_nextRequest++;
+    post([s = m_service, id, resources] { s->exportJson(id, resources); });
+    return id;
+}
+
+} // namespace lockscope

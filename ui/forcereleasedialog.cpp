@@ -1,0 +1,274 @@
+#include "forcereleasedialog.h"
+
+#include "bytesdisplay.h"
+#include "corethread.h"
+#include "statusstyle.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace lockscope {
+
+namespace {
+
+enum PlanColumn
+{
+    MasterColumn,
+    HoldsColumn,
+    WillColumn,
+    ColumnCount
+};
+
+QString describeTarget(const ForceReleaseTarget& t)
+{
+    if (t.observation.error.isError())
+        return ForceReleaseDialog::tr("unreachable: %1").arg(t.observation.error.message);
+    if (!t.observation.present)
+        return ForceReleaseDialog::tr("nothing");
+    QString text = ForceReleaseDialog::tr("%1 %2, token %3")
+                       .arg(QString::fromLatin1(t.observation.type), lockFormatName(t.lock.format),
+                            escapeBytes(t.lock.token));
+    if (!t.lock.owner.isEmpty())
+        text += ForceReleaseDialog::tr(", owner %1").arg(t.lock.owner);
+    text += t.observation.pttlMs >= 0 ? ForceReleaseDialog::tr(", %1 ms left").arg(t.observation.pttlMs)
+                                      : ForceReleaseDialog::tr(", no expiry");
+    return text;
+}
+
+bool holdsExpected(const ForceReleaseTarget& t, const QByteArray& expected)
+{
+    if (t.lock.token == expected)
+        return true;
+    for (const LockHolder& h : t.lock.holders)
+        if (h.id == expected)
+            return true;
+    return false;
+}
+
+} // namespace
+
+ForceReleaseDialog::ForceReleaseDialog(CoreThread* core, const LockView& view, const QStringList& masterNames,
+                                       bool readOnly, QWidget* parent)
+    : QDialog(parent), m_core(core), m_view(view), m_names(masterNames), m_readOnly(readOnly),
+      m_expected(view.token), m_heading(new QLabel(this)), m_guard(new QLabel(this)),
+      m_holder(new QComboBox(this)), m_table(new QTableWidget(0, ColumnCount, this)),
+      m_prompt(new QLabel(this)), m_typed(new QLineEdit(this)), m_plainConfirm(new QCheckBox(this)),
+      m_result(new QLabel(this)), m_buttons(new QDialogButtonBox(QDialogButtonBox::Cancel, this)),
+      m_release(m_buttons->addButton(tr("Force-release"), QDialogButtonBox::DestructiveRole))
+{
+    setWindowTitle(tr("Force-release %1").arg(escapeBytes(view.resource)));
+    m_heading->setWordWrap(true);
+    m_heading->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_guard->setWordWrap(true);
+    m_result->setWordWrap(true);
+    m_table->setHorizontalHeaderLabels({tr("Master"), tr("Holds now"), tr("Will")});
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setWordWrap(false);
+
+    // A semaphore is released one holder at a time: the admin picks which.
+    if (view.format == LockFormat::Semaphore) {
+        for (const MasterObservation& m : view.observations)
+            for (const LockHolder& h : m.lock.holders)
+                if (m_holder->findData(h.id) < 0)
+                    m_holder->addItem(tr("holder %1 %2").arg(escapeBytes(h.id), h.owner), h.id);
+        if (m_holder->count() > 0)
+            m_expected = m_holder->itemData(0).toByteArray();
+        connect(m_holder, &QComboBox::currentIndexChanged, this, [this] {
+            m_expected = m_holder->currentData().toByteArray();
+            inspect();
+        });
+    }
+    m_holder->setVisible(m_holder->count() > 0);
+
+    m_heading->setText(
+        tr("<b>%1</b> — %2, %3 of %4 masters, token <tt>%5</tt>. Only masters that still hold "
+           "this token are touched.")
+            .arg(escapeBytes(view.resource).toHtmlEscaped(), StatusStyle::statusText(view.status))
+            .arg(view.holding)
+            .arg(view.total)
+            .arg(escapeBytes(m_expected).toHtmlEscaped()));
+    if (needsTypedConfirmation()) {
+        m_prompt->setText(
+            tr("This lock is held with a quorum: somebody may be relying on it. Type the resource "
+               "name to confirm:"));
+        m_plainConfirm->hide();
+    } else {
+        m_prompt->hide();
+        m_typed->hide();
+        m_plainConfirm->setText(tr("Yes, delete this lock where it still has this token"));
+    }
+    m_typed->setPlaceholderText(escapeBytes(view.resource));
+    connect(m_typed, &QLineEdit::textChanged, this, &ForceReleaseDialog::updateButton);
+    connect(m_plainConfirm, &QCheckBox::toggled, this, &ForceReleaseDialog::updateButton);
+    connect(m_release, &QPushButton::clicked, this, &ForceReleaseDialog::confirm);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &ForceReleaseDialog::reject);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_heading);
+    layout->addWidget(m_holder);
+    layout->addWidget(m_table, 1);
+    layout->addWidget(m_guard);
+    layout->addWidget(m_prompt);
+    layout->addWidget(m_typed);
+    layout->addWidget(m_plainConfirm);
+    layout->addWidget(m_result);
+    layout->addWidget(m_buttons);
+    resize(760, 420);
+
+    connect(core->service(), &CoreService::forceReleaseInspected, this,
+            [this](quint64 request, const ForceReleasePlan& plan) {
+                if (request == m_inspectRequest)
+                    showPlan(plan);
+            });
+    connect(core->service(), &CoreService::forceReleaseFinished, this,
+            [this](const ForceReleaseReport& report) {
+                if (report.request == m_executeRequest)
+                    showOutcome(report);
+            });
+    inspect();
+}
+
+bool ForceReleaseDialog::needsTypedConfirmation() const
+{
+    return m_view.status == LockStatus::Held && m_view.holding >= m_view.needed;
+}
+
+bool ForceReleaseDialog::canConfirm() const
+{
+    if (m_readOnly || m_stage != Stage::Ready || !m_plan || !m_plan->anyPresent())
+        return false;
+    if (!m_plan->refusal.isEmpty())
+        return false;
+    return needsTypedConfirmation() ? m_typed->text() == escapeBytes(m_view.resource)
+                                    : m_plainConfirm->isChecked();
+}
+
+void ForceReleaseDialog::updateButton()
+{
+    m_release->setEnabled(canConfirm());
+}
+
+void ForceReleaseDialog::inspect()
+{
+    m_stage = Stage::Inspecting;
+    m_plan.reset();
+    ForceReleaseRequest request;
+    request.resource = m_view.resource;
+    request.mode = ForceReleaseMode::ExpectToken;
+    request.expectedToken = m_expected;
+    m_guard->setText(tr("Reading the key on every master…"));
+    m_inspectRequest = m_core->inspectForceRelease(request);
+    updateButton();
+}
+
+void ForceReleaseDialog::showPlan(const ForceReleasePlan& plan)
+{
+    m_plan = plan;
+    m_stage = Stage::Ready;
+    m_table->setRowCount(int(plan.targets.size()));
+    int deleting = 0;
+    int changed = 0;
+    for (int row = 0; row < plan.targets.size(); ++row) {
+        const ForceReleaseTarget& t = plan.targets.at(row);
+        QString will;
+        if (t.observation.error.isError()) {
+            will = tr("nothing (unreachable)");
+        } else if (!t.observation.present) {
+            will = tr("nothing (absent)");
+        } else if (!t.notALock.isEmpty()) {
+            will = tr("refuse: %1").arg(t.notALock);
+        } else if (holdsExpected(t, m_expected)) {
+            will = t.lock.format == LockFormat::Semaphore
+                       ? tr("remove holder %1").arg(escapeBytes(m_expected))
+                       : tr("DELETE");
+            ++deleting;
+        } else {
+            will = tr("spare: the token changed to %1").arg(escapeBytes(t.lock.token));
+            ++changed;
+        }
+        const QStringList cells{t.master, describeTarget(t), will};
+        for (int c = 0; c < cells.size(); ++c) {
+            auto* item = new QTableWidgetItem(cells.at(c));
+            item->setToolTip(cells.at(c));
+            if (c == WillColumn && will == tr("DELETE"))
+                item->setForeground(StatusStyle::statusColor(LockStatus::Stuck, palette()));
+            m_table->setItem(row, c, item);
+        }
+    }
+    m_table->resizeColumnsToContents();
+    QString guard = tr("%n master(s) will be touched.", nullptr, deleting);
+    if (changed > 0)
+        guard += QLatin1Char(' ') +
+                 tr("The lock changed hands on %n master(s) since it was shown: those are spared.", nullptr,
+                    changed);
+    if (!plan.refusal.isEmpty())
+        guard = tr("Refused: %1").arg(plan.refusal);
+    if (m_readOnly)
+        guard += QLatin1Char(' ') + tr("Read-only mode: nothing can be deleted from this window.");
+    m_guard->setText(guard);
+    updateButton();
+    emit inspected();
+}
+
+void ForceReleaseDialog::confirm()
+{
+    if (!canConfirm())
+        return;
+    m_stage = Stage::Executing;
+    m_release->setEnabled(false);
+    m_typed->setEnabled(false);
+    m_plainConfirm->setEnabled(false);
+    m_holder->setEnabled(false);
+    m_result->setText(tr("Deleting…"));
+    m_executeRequest = m_core->executeForceRelease(*m_plan);
+}
+
+void ForceReleaseDialog::showOutcome(const ForceReleaseReport& report)
+{
+    m_outcome = report.outcome;
+    m_stage = Stage::Finished;
+    m_table->setHorizontalHeaderLabels({tr("Master"), tr("Held before"), tr("Outcome")});
+    m_table->setRowCount(int(report.outcome.results.size()));
+    for (int row = 0; row < report.outcome.results.size(); ++row) {
+        const ForceReleaseMasterResult& r = report.outcome.results.at(row);
+        QString what = forceReleaseActionName(r.action);
+        if (r.error.isError())
+            what += QStringLiteral(": ") + r.error.message;
+        else if (!r.detail.isEmpty())
+            what += QStringLiteral("; ") + r.detail;
+        const QStringList cells{r.master, escapeBytes(r.tokenBefore), what};
+        for (int c = 0; c < cells.size(); ++c)
+            m_table->setItem(row, c, new QTableWidgetItem(cells.at(c)));
+    }
+    m_table->resizeColumnsToContents();
+    QString text = tr("Outcome: %1").arg(forceReleaseVerdictName(report.outcome.verdict));
+    if (!report.outcome.error.message.isEmpty())
+        text += QStringLiteral(" — ") + report.outcome.error.message;
+    if (!report.outcome.auditError.isEmpty())
+        text += QLatin1Char('\n') + tr("Audit log: %1").arg(report.outcome.auditError);
+    m_result->setText(text);
+    m_release->hide();
+    m_buttons->button(QDialogButtonBox::Cancel)->setText(tr("Close"));
+    emit released(report);
+}
+
+void ForceReleaseDialog::reject()
+{
+    // Looked at, not confirmed: the audit log says so, as lockctl's does.
+    if (m_stage == Stage::Ready && m_plan && !m_readOnly)
+        m_core->cancelForceRelease(*m_plan);
+    if (m_stage == Stage::Executing)
+        return; // the deletion is under way: its outcome must be seen
+    QDialog::reject();
+}
+
+} // namespace lockscope

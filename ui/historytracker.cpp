@@ -1,0 +1,122 @@
+#include "historytracker.h"
+
+#include "bytesdisplay.h"
+#include "monotonicclock.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace lockscope {
+
+namespace {
+
+QString csvField(const QString& text)
+{
+    if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) &&
+        !text.contains(QLatin1Char('\n')))
+        return text;
+    return QLatin1Char('"') + QString(text).replace(QLatin1Char('"'), QStringLiteral("\"\"")) +
+           QLatin1Char('"');
+}
+
+} // namespace
+
+HistoryTracker::HistoryTracker(QObject* parent) : QObject(parent) {}
+
+void HistoryTracker::markForceReleased(const QByteArray& resource)
+{
+    m_forceReleased.insert(resource);
+}
+
+HolderEpisode::End HistoryTracker::endOf(const QByteArray& resource, const History& h, bool replaced) const
+{
+    if (m_forceReleased.contains(resource))
+        return HolderEpisode::End::ForceReleased;
+    if (h.atRisk)
+        return HolderEpisode::End::LostOnRestart;
+    const bool ranOut = h.deadlineMs >= 0 && h.deadlineMs - monotonicMs() <= expiryToleranceMs;
+    if (ranOut)
+        return HolderEpisode::End::Expired;
+    return replaced ? HolderEpisode::End::Replaced : HolderEpisode::End::Released;
+}
+
+void HistoryTracker::close(History& h, HolderEpisode::End end, const QDateTime& now)
+{
+    if (h.episodes.isEmpty() || h.episodes.last().end != HolderEpisode::End::Ongoing)
+        return;
+    h.episodes.last().to = now;
+    h.episodes.last().end = end;
+}
+
+void HistoryTracker::see(const LockView& view, const QDateTime& now)
+{
+    History& h = m_history[view.resource];
+    const bool open = !h.episodes.isEmpty() && h.episodes.last().end == HolderEpisode::End::Ongoing;
+    if (!open || h.episodes.last().token != view.token) {
+        if (open) {
+            close(h, endOf(view.resource, h, true), now);
+            m_forceReleased.remove(view.resource);
+        }
+        h.episodes << HolderEpisode{view.token, view.owner, now, QDateTime(), HolderEpisode::End::Ongoing};
+        if (h.episodes.size() > maxEpisodesPerResource)
+            h.episodes.removeFirst();
+    } else if (h.episodes.last().owner.isEmpty()) {
+        h.episodes.last().owner = view.owner;
+    }
+    h.deadlineMs = view.validityMs < 0 ? -1 : view.computedAtMs + view.validityMs;
+    h.atRisk = view.atRisk;
+}
+
+void HistoryTracker::observe(const LockBatch& batch, const QDateTime& now)
+{
+    for (const QByteArray& resource : batch.removed) {
+        auto it = m_history.find(resource);
+        if (it == m_history.end())
+            continue;
+        close(*it, endOf(resource, *it, false), now);
+        m_forceReleased.remove(resource);
+        emit changed(resource);
+    }
+    for (const QList<LockView>* list : {&batch.added, &batch.changed}) {
+        for (const LockView& v : *list) {
+            see(v, now);
+            emit changed(v.resource);
+        }
+    }
+}
+
+QByteArray HistoryTracker::toCsv(const QByteArray& resource) const
+{
+    QString out = QStringLiteral("resource,token,owner,from,to,end\n");
+    for (const HolderEpisode& e : episodes(resource)) {
+        out += QStringList{csvField(escapeBytes(resource)),
+                           csvField(escapeBytes(e.token)),
+                           csvField(e.owner),
+                           e.from.toString(Qt::ISODateWithMs),
+                           e.to.isValid() ? e.to.toString(Qt::ISODateWithMs) : QString(),
+                           csvField(HolderEpisode::endName(e.end))}
+                   .join(QLatin1Char(','));
+        out += QLatin1Char('\n');
+    }
+    return out.toUtf8();
+}
+
+QByteArray HistoryTracker::toJson(const QByteArray& resource) const
+{
+    QJsonArray list;
+    for (const HolderEpisode& e : episodes(resource)) {
+        QJsonObject o{{QStringLiteral("token"), escapeBytes(e.token)},
+                      {QStringLiteral("owner"), e.owner},
+                      {QStringLiteral("from"), e.from.toString(Qt::ISODateWithMs)},
+                      {QStringLiteral("end"), HolderEpisode::endName(e.end)}};
+        if (e.to.isValid())
+            o.insert(QStringLiteral("to"), e.to.toString(Qt::ISODateWithMs));
+        list << o;
+    }
+    return QJsonDocument(QJsonObject{{QStringLiteral("resource"), escapeBytes(resource)},
+                                     {QStringLiteral("holders"), list}})
+        .toJson(QJsonDocument::Indented);
+}
+
+} // namespace lockscope

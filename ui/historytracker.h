@@ -1,0 +1,60 @@
+#pragma once
+
+#include "holderepisode.h"
+#include "lockview.h"
+
+#include <QHash>
+#include <QObject>
+#include <QSet>
+
+namespace lockscope {
+
+// The holders of every resource since the window opened, built from the same batches as the
+// table: a new token opens an episode, and the way the old one ended is judged from what was
+// known just before (validity left, a restarted master, our own force-release).
+class HistoryTracker final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(HistoryTracker)
+
+public:
+    static constexpr int maxEpisodesPerResource = 200;
+    // A lock that disappears with less validity left than this expired rather than was released:
+    // the monitor sees expiries up to a poll later than they happen.
+    static constexpr qint64 expiryToleranceMs = 1500;
+
+    explicit HistoryTracker(QObject* parent = nullptr);
+
+    void observe(const LockBatch& batch, const QDateTime& now = QDateTime::currentDateTime());
+    // The next end of this resource's episode was our doing.
+    void markForceReleased(const QByteArray& resource);
+
+    QList<HolderEpisode> episodes(const QByteArray& resource) const
+    {
+        return m_history.value(resource).episodes;
+    }
+    const QDateTime& openedAt() const { return m_openedAt; }
+
+    QByteArray toCsv(const QByteArray& resource) const;
+    QByteArray toJson(const QByteArray& resource) const;
+
+signals:
+    void changed(const QByteArray& resource);
+
+private:
+    struct History
+    {
+        QList<HolderEpisode> episodes;
+        qint64 deadlineMs = -1; // monotonic expiry of the open episode; -1 unknown
+        bool atRisk = false;
+    };
+    void close(History& h, HolderEpisode::End end, const QDateTime& now);
+    HolderEpisode::End endOf(const QByteArray& resource, const History& h, bool replaced) const;
+    void see(const LockView& view, const QDateTime& now);
+
+    QHash<QByteArray, History> m_history;
+    QSet<QByteArray> m_forceReleased;
+    QDateTime m_openedAt = QDateTime::currentDateTime();
+};
+
+} // namespace lockscope

@@ -1,0 +1,28 @@
+#pragma once
+
+#include "lockscopeconfig.h"
+#include "result.h"
+
+#include <QStringList>
+
+namespace lockscope {
+
+// The window's command line, the same global options as lockctl: -m URL (repeatable), --config
+// FILE, --timeout-ms, --tls-*, --password-env, --read-only, --audit-log, --pattern; plus --demo.
+struct LaunchOptions
+{
+    LockScopeConfig config;
+    QString auditLogPath;
+    bool demo = false;
+    QByteArray select; // a resource to select once it is seen (an alert's link, say)
+    QStringList warnings;
+
+    bool hasMasters() const { return !config.masters.isEmpty(); }
+
+    // Errors are typed and worded for the person who typed the command.
+    static Result<LaunchOptions> parse(const QStringList& arguments);
+    // Where lockctl writes too: one audit trail per user, whichever tool acted.
+    static QString defaultAuditLogPath();
+};
+
+} // namespace lockscope

@@ -1,0 +1,427 @@
+#include "lockfilterproxy.h"
+
+#include "locktablemodel.h"
+#include "monotonicclock.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace lockscope {
+
+namespace {
+
+// Up to this many new rows go straight to their places; more are appended and merged at once.
+constexpr size_t maxPlacedOneByOne = 16;
+// Beyond this many separate proxy ranges, one covering dataChanged is cheaper for every view.
+constexpr int maxChangedRuns = 32;
+// A filter change that removes this many scattered runs is cheaper as a reset (a user action,
+// never a refresh).
+constexpr size_t maxRemovalRuns = 512;
+
+std::vector<std::pair<int, int>> runsOf(const std::vector<int>& sorted)
+{
+    std::vector<std::pair<int, int>> runs;
+    for (int row : sorted) {
+        if (!runs.empty() && runs.back().second + 1 == row)
+            runs.back().second = row;
+        else
+            runs.emplace_back(row, row);
+    }
+    return runs;
+}
+
+} // namespace
+
+LockFilterProxy::LockFilterProxy(QObject* parent) : QAbstractProxyModel(parent) {}
+
+LockFilterProxy::~LockFilterProxy() = default;
+
+void LockFilterProxy::setSourceModel(QAbstractItemModel* source)
+{
+    beginResetModel();
+    for (const QMetaObject::Connection& c : std::as_const(m_connections))
+        disconnect(c);
+    m_connections.clear();
+    m_model = qobject_cast<LockTableModel*>(source);
+    QAbstractProxyModel::setSourceModel(m_model);
+    if (m_model) {
+        m_connections
+            << connect(m_model, &QAbstractItemModel::rowsAboutToBeRemoved, this,
+                       &LockFilterProxy::onRowsAboutToBeRemoved)
+            << connect(m_model, &QAbstractItemModel::rowsRemoved, this, &LockFilterProxy::onRowsRemoved)
+            << connect(m_model, &QAbstractItemModel::rowsInserted, this, &LockFilterProxy::onRowsInserted)
+            << connect(m_model, &QAbstractItemModel::dataChanged, this, &LockFilterProxy::onDataChanged)
+            << connect(m_model, &QAbstractItemModel::modelAboutToBeReset, this,
+                       &LockFilterProxy::beginResetModel)
+            << connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
+                   rebuild();
+                   endResetModel();
+               });
+    }
+    rebuild();
+    endResetModel();
+}
+
+bool LockFilterProxy::less(int sourceA, int sourceB) const
+{
+    if (m_sortColumn < 0)
+        return sourceA < sourceB;
+    return m_order == Qt::AscendingOrder ? m_model->lessThan(sourceA, sourceB, m_sortColumn)
+                                         : m_model->lessThan(sourceB, sourceA, m_sortColumn);
+}
+
+bool LockFilterProxy::matchesText(int sourceRow) const
+{
+    const LockView& v = m_model->viewAt(sourceRow);
+    const QString resource = QString::fromUtf8(v.resource);
+    if (m_glob.isValid() && !m_glob.pattern().isEmpty())
+        return m_glob.match(resource).hasMatch();
+    return resource.contains(m_text, Qt::CaseInsensitive) || v.owner.contains(m_text, Qt::CaseInsensitive) ||
+           QString::fromUtf8(v.token).contains(m_text, Qt::CaseInsensitive);
+}
+
+bool LockFilterProxy::acceptsSourceRow(int sourceRow, qint64 nowMs) const
+{
+    const LockView& v = m_model->viewAt(sourceRow);
+    if (m_quick != NoQuickFilter) {
+        const qint64 left = v.validityAt(nowMs);
+        const bool pass = (m_quick.testFlag(StuckFilter) && v.status == LockStatus::Stuck) ||
+                          (m_quick.testFlag(ContestedFilter) && v.status == LockStatus::Contested) ||
+                          (m_quick.testFlag(PartialFilter) && v.status == LockStatus::Partial) ||
+                          (m_quick.testFlag(ExpiringSoonFilter) && left >= 0 && left <= m_expiringSoonMs);
+        if (!pass)
+            return false;
+    }
+    return m_text.isEmpty() || matchesText(sourceRow);
+}
+
+void LockFilterProxy::rebuild()
+{
+    m_proxyToSource.clear();
+    m_sourceToProxy.assign(size_t(m_model ? m_model->rowCount() : 0), -1);
+    if (!m_model)
+        return;
+    const qint64 now = monotonicMs();
+    for (int s = 0; s < m_model->rowCount(); ++s)
+        if (acceptsSourceRow(s, now))
+            m_proxyToSource.push_back(s);
+    std::stable_sort(m_proxyToSource.begin(), m_proxyToSource.end(),
+                     [this](int a, int b) { return less(a, b); });
+    updateSourceToProxyFrom(0);
+}
+
+void LockFilterProxy::updateSourceToProxyFrom(int proxyRow)
+{
+    for (size_t p = size_t(proxyRow); p < m_proxyToSource.size(); ++p)
+        m_sourceToProxy[size_t(m_proxyToSource[p])] = int(p);
+}
+
+void LockFilterProxy::setFilterText(const QString& text)
+{
+    if (text == m_text)
+        return;
+    m_text = text;
+    const bool glob =
+        text.contains(QLatin1Char('*')) || text.contains(QLatin1Char('?')) || text.contains(QLatin1Char('['));
+    m_glob = glob ? QRegularExpression::fromWildcard(text, Qt::CaseInsensitive) : QRegularExpression();
+    refilter();
+}
+
+void LockFilterProxy::setQuickFilters(QuickFilters filters)
+{
+    if (filters == m_quick)
+        return;
+    m_quick = filters;
+    refilter();
+}
+
+void LockFilterProxy::setExpiringSoonMs(qint64 ms)
+{
+    m_expiringSoonMs = ms;
+    if (m_quick.testFlag(ExpiringSoonFilter))
+        refilter();
+}
+
+void LockFilterProxy::recheckTimeFilters()
+{
+    if (m_quick.testFlag(ExpiringSoonFilter))
+        refilter();
+}
+
+void LockFilterProxy::refilter()
+{
+    if (!m_model)
+        return;
+    const qint64 now = monotonicMs();
+    std::vector<int> leaving;
+    std::vector<int> entering;
+    for (int s = 0; s < m_model->rowCount(); ++s) {
+        const bool accepted = acceptsSourceRow(s, now);
+        const int p = m_sourceToProxy[size_t(s)];
+        if (p >= 0 && !accepted)
+            leaving.push_back(p);
+        else if (p < 0 && accepted)
+            entering.push_back(s);
+    }
+    std::sort(leaving.begin(), leaving.end());
+    if (runsOf(leaving).size() > maxRemovalRuns) {
+        beginResetModel();
+        rebuild();
+        endResetModel();
+        return;
+    }
+    removeProxyRows(std::move(leaving));
+    insertSourceRows(std::move(entering));
+}
+
+void LockFilterProxy::removeProxyRows(std::vector<int> proxyRows)
+{
+    if (proxyRows.empty())
+        return;
+    std::sort(proxyRows.begin(), proxyRows.end());
+    const auto runs = runsOf(proxyRows);
+    for (auto it = runs.crbegin(); it != runs.crend(); ++it) {
+        const auto [first, last] = *it;
+        beginRemoveRows({}, first, last);
+        for (int p = first; p <= last; ++p)
+            m_sourceToProxy[size_t(m_proxyToSource[size_t(p)])] = -1;
+        m_proxyToSource.erase(m_proxyToSource.begin() + first, m_proxyToSource.begin() + last + 1);
+        updateSourceToProxyFrom(first);
+        endRemoveRows();
+    }
+}
+
+void LockFilterProxy::insertSourceRows(std::vector<int> sourceRows)
+{
+    if (sourceRows.empty())
+        return;
+    std::stable_sort(sourceRows.begin(), sourceRows.end(), [this](int a, int b) { return less(a, b); });
+    if (sourceRows.size() <= maxPlacedOneByOne) {
+        for (int s : sourceRows) {
+            const auto at = std::upper_bound(m_proxyToSource.begin(), m_proxyToSource.end(), s,
+                                             [this](int a, int b) { return less(a, b); });
+            const int p = int(at - m_proxyToSource.begin());
+            beginInsertRows({}, p, p);
+            m_proxyToSource.insert(at, s);
+            updateSourceToProxyFrom(p);
+            endInsertRows();
+        }
+        return;
+    }
+    // One insertion at the end, then (only if they do not already belong there) one merge.
+    const int first = int(m_proxyToSource.size());
+    beginInsertRows({}, first, first + int(sourceRows.size()) - 1);
+    m_proxyToSource.insert(m_proxyToSource.end(), sourceRows.begin(), sourceRows.end());
+    updateSourceToProxyFrom(first);
+    endInsertRows();
+    if (first > 0 && less(sourceRows.front(), m_proxyToSource[size_t(first - 1)])) {
+        std::vector<int> moved(size_t(m_proxyToSource.size()) - size_t(first));
+        std::iota(moved.begin(), moved.end(), first);
+        reorder(moved);
+    }
+}
+
+// Takes the given rows out of the order and merges them back where they belong, as one layout
+// change that keeps every persistent index (selection, current row) on its row.
+void LockFilterProxy::reorder(const std::vector<int>& misplacedProxyRows)
+{
+    if (misplacedProxyRows.empty())
+        return;
+    emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    const QModelIndexList before = persistentIndexList();
+    std::vector<std::pair<int, int>> sourceOf; // (source row, column) for each persistent index
+    sourceOf.reserve(size_t(before.size()));
+    for (const QModelIndex& i : before)
+        sourceOf.emplace_back(m_proxyToSource[size_t(i.row())], i.column());
+
+    std::vector<bool> misplaced(m_proxyToSource.size(), false);
+    for (int p : misplacedProxyRows)
+        misplaced[size_t(p)] = true;
+    std::vector<int> moving;
+    moving.reserve(misplacedProxyRows.size());
+    std::vector<int> staying;
+    staying.reserve(m_proxyToSource.size());
+    for (size_t p = 0; p < m_proxyToSource.size(); ++p)
+        (misplaced[p] ? moving : staying).push_back(m_proxyToSource[p]);
+    auto byOrder = [this](int a, int b) { return less(a, b); };
+    std::stable_sort(moving.begin(), moving.end(), byOrder);
+    // Comparisons read locks (byte strings) and cost far more than moving ints: place each moving
+    // row by binary search, O(k log n) comparisons, and copy the runs in between.
+    m_proxyToSource.clear();
+    auto from = staying.begin();
+    for (int s : moving) {
+        const auto at = std::upper_bound(from, staying.end(), s, byOrder);
+        m_proxyToSource.insert(m_proxyToSource.end(), from, at);
+        m_proxyToSource.push_back(s);
+        from = at;
+    }
+    m_proxyToSource.insert(m_proxyToSource.end(), from, staying.end());
+    updateSourceToProxyFrom(0);
+
+    QModelIndexList after;
+    after.reserve(before.size());
+    for (const auto& [source, column] : sourceOf)
+        after << createIndex(m_sourceToProxy[size_t(source)], column);
+    changePersistentIndexList(before, after);
+    emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+}
+
+void LockFilterProxy::sort(int column, Qt::SortOrder order)
+{
+    if (column == m_sortColumn && order == m_order)
+        return;
+    m_sortColumn = column;
+    m_order = order;
+    if (!m_model || m_proxyToSource.empty())
+        return;
+    std::vector<int> all(m_proxyToSource.size());
+    std::iota(all.begin(), all.end(), 0);
+    reorder(all);
+}
+
+void LockFilterProxy::onRowsAboutToBeRemoved(const QModelIndex&, int first, int last)
+{
+    std::vector<int> proxyRows;
+    for (int s = first; s <= last; ++s)
+        if (const int p = m_sourceToProxy[size_t(s)]; p >= 0)
+            proxyRows.push_back(p);
+    removeProxyRows(std::move(proxyRows));
+}
+
+void LockFilterProxy::onRowsRemoved(const QModelIndex&, int first, int last)
+{
+    const int count = last - first + 1;
+    for (int& s : m_proxyToSource)
+        if (s > last)
+            s -= count;
+    m_sourceToProxy.erase(m_sourceToProxy.begin() + first, m_sourceToProxy.begin() + last + 1);
+}
+
+void LockFilterProxy::onRowsInserted(const QModelIndex&, int first, int last)
+{
+    const int count = last - first + 1;
+    if (first < int(m_sourceToProxy.size()))
+        for (int& s : m_proxyToSource)
+            if (s >= first)
+                s += count;
+    m_sourceToProxy.insert(m_sourceToProxy.begin() + first, size_t(count), -1);
+    const qint64 now = monotonicMs();
+    std::vector<int> accepted;
+    for (int s = first; s <= last; ++s)
+        if (acceptsSourceRow(s, now))
+            accepted.push_back(s);
+    insertSourceRows(std::move(accepted));
+}
+
+void LockFilterProxy::onDataChanged(const QModelIndex& topLeft, const QModelIndex& bottomRight)
+{
+    const qint64 now = monotonicMs();
+    std::vector<int> leaving;
+    std::vector<int> entering;
+    std::vector<int> staying; // source rows
+    for (int s = topLeft.row(); s <= bottomRight.row(); ++s) {
+        const bool accepted = acceptsSourceRow(s, now);
+        const int p = m_sourceToProxy[size_t(s)];
+        if (p >= 0 && !accepted)
+            leaving.push_back(p);
+        else if (p < 0 && accepted)
+            entering.push_back(s);
+        else if (p >= 0)
+            staying.push_back(s);
+    }
+    removeProxyRows(std::move(leaving));
+
+    // A row's resource is what makes it that row: sorted by resource, a change never moves it.
+    if (m_sortColumn >= 0 && m_sortColumn != LockTableModel::ResourceColumn) {
+        // Unchanged rows are in order among themselves, so checking every pair that has a changed row
+        // tells whether anything moved; if so all changed rows are merged back in.
+        bool moved = false;
+        const int n = int(m_proxyToSource.size());
+        for (size_t i = 0; i < staying.size() && !moved; ++i) {
+            const int s = staying[i];
+            const int p = m_sourceToProxy[size_t(s)];
+            moved = (p > 0 && less(s, m_proxyToSource[size_t(p - 1)])) ||
+                    (p + 1 < n && less(m_proxyToSource[size_t(p + 1)], s));
+        }
+        if (moved) {
+            std::vector<int> changedRows;
+            changedRows.reserve(staying.size());
+            for (int s : staying)
+                changedRows.push_back(m_sourceToProxy[size_t(s)]);
+            reorder(changedRows);
+        }
+    }
+    insertSourceRows(std::move(entering));
+
+    std::vector<int> proxyRows;
+    proxyRows.reserve(staying.size());
+    for (int s : staying)
+        proxyRows.push_back(m_sourceToProxy[size_t(s)]);
+    if (proxyRows.empty())
+        return;
+    std::sort(proxyRows.begin(), proxyRows.end());
+    const auto runs = runsOf(proxyRows);
+    if (runs.size() > size_t(maxChangedRuns) || proxyRows.size() * 2 > m_proxyToSource.size()) {
+        emit dataChanged(index(proxyRows.front(), topLeft.column()),
+                         index(proxyRows.back(), bottomRight.column()));
+        return;
+    }
+    for (const auto& [first, last] : runs)
+        emit dataChanged(index(first, topLeft.column()), index(last, bottomRight.column()));
+}
+
+QModelIndex LockFilterProxy::mapToSource(const QModelIndex& proxyIndex) const
+{
+    if (!m_model || !proxyIndex.isValid() || proxyIndex.model() != this)
+        return {};
+    const int row = proxyIndex.row();
+    if (row < 0 || size_t(row) >= m_proxyToSource.size())
+        return {};
+    return m_model->index(m_proxyToSource[size_t(row)], proxyIndex.column());
+}
+
+QModelIndex LockFilterProxy::mapFromSource(const QModelIndex& sourceIndex) const
+{
+    if (!m_model || !sourceIndex.isValid() || size_t(sourceIndex.row()) >= m_sourceToProxy.size())
+        return {};
+    const int p = m_sourceToProxy[size_t(sourceIndex.row())];
+    return p < 0 ? QModelIndex() : createIndex(p, sourceIndex.column());
+}
+
+QModelIndex LockFilterProxy::index(int row, int column, const QModelIndex& parent) const
+{
+    if (parent.isValid() || row < 0 || column < 0 || row >= rowCount() || column >= columnCount())
+        return {};
+    return createIndex(row, column);
+}
+
+QModelIndex LockFilterProxy::parent(const QModelIndex&) const
+{
+    return {};
+}
+
+int LockFilterProxy::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_proxyToSource.size());
+}
+
+int LockFilterProxy::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() || !m_model ? 0 : m_model->columnCount();
+}
+
+bool LockFilterProxy::hasChildren(const QModelIndex& parent) const
+{
+    return !parent.isValid() && rowCount() > 0;
+}
+
+QVariant LockFilterProxy::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (!m_model)
+        return {};
+    if (orientation == Qt::Horizontal)
+        return m_model->headerData(section, orientation, role);
+    return role == Qt::DisplayRole ? QVariant(section + 1) : QVariant();
+}
+
+} // namespace lockscope

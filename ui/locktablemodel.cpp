@@ -1,0 +1,385 @@
+#include "locktablemodel.h"
+
+#include "bytesdisplay.h"
+#include "durationtext.h"
+#include "monotonicclock.h"
+#include "statusstyle.h"
+
+#include <QGuiApplication>
+
+#include <algorithm>
+#include <limits>
+
+namespace lockscope {
+
+namespace {
+
+// The expiry instant on the monotonic clock: it orders like the time left, but does not change as
+// time passes (time left clamps at zero, which would let expired rows drift out of order).
+qint64 ttlKey(const LockView& view)
+{
+    return view.validityMs < 0 ? std::numeric_limits<qint64>::max() : view.computedAtMs + view.validityMs;
+}
+
+int presentCount(const LockView& view)
+{
+    int n = 0;
+    for (const MasterObservation& m : view.observations)
+        n += m.key.present && !m.key.error.isError() ? 1 : 0;
+    return n;
+}
+
+// Runs of consecutive numbers in a sorted list, as [first, last] pairs.
+QList<QPair<int, int>> runsOf(const QList<int>& sorted)
+{
+    QList<QPair<int, int>> runs;
+    for (int row : sorted) {
+        if (!runs.isEmpty() && runs.last().second + 1 == row)
+            runs.last().second = row;
+        else
+            runs.append({row, row});
+    }
+    return runs;
+}
+
+} // namespace
+
+LockTableModel::LockTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+LockTableModel::~LockTableModel() = default;
+
+int LockTableModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int LockTableModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+int LockTableModel::rowOf(const QByteArray& resource) const
+{
+    const Row* r = m_byResource.value(resource);
+    return r ? r->row : -1;
+}
+
+const LockView* LockTableModel::find(const QByteArray& resource) const
+{
+    const Row* r = m_byResource.value(resource);
+    return r ? &r->view : nullptr;
+}
+
+void LockTableModel::count(const LockView& view, int delta)
+{
+    m_counts[size_t(view.status)] += delta;
+}
+
+void LockTableModel::apply(const LockBatch& batch)
+{
+    if (batch.isEmpty())
+        return;
+    removeResources(batch.removed);
+
+    QList<LockView> fresh;
+    QList<QPair<int, const LockView*>> updates;
+    for (const QList<LockView>* list : {&batch.added, &batch.changed}) {
+        for (const LockView& v : *list) {
+            if (const Row* r = m_byResource.value(v.resource))
+                updates.append({r->row, &v});
+            else
+                fresh << v; // a change for a row we never saw: show it rather than drop it
+        }
+    }
+    if (!updates.isEmpty()) {
+        std::sort(updates.begin(), updates.end(),
+                  [](const auto& a, const auto& b) { return a.first < b.first; });
+        QList<int> rows;
+        rows.reserve(updates.size());
+        for (const auto& u : std::as_const(updates))
+            rows << u.first;
+        const QList<QPair<int, int>> runs = runsOf(rows);
+        // One covering range only when most rows changed: a range that merely spans scattered
+        // changes would make a sorting proxy re-check every row in between.
+        const bool oneRange = rows.size() * 2 > rowCount();
+        // Every dataChanged leaves the model with nothing changed that was not announced: a proxy
+        // re-sorting one range must not meet rows whose news is still to come.
+        qsizetype next = 0;
+        for (const auto& [first, last] : runs) {
+            for (; next < updates.size() && updates.at(next).first <= last; ++next) {
+                LockView& view = m_rows[size_t(updates.at(next).first)]->view;
+                count(view, -1);
+                view = *updates.at(next).second;
+                count(view, +1);
+            }
+            if (!oneRange)
+                emit dataChanged(index(first, 0), index(last, ColumnCount - 1));
+        }
+        if (oneRange)
+            emit dataChanged(index(rows.first(), 0), index(rows.last(), ColumnCount - 1));
+    }
+    // After the changes are announced: a proxy placing new rows must see an order it already knows.
+    appendViews(fresh);
+    emit countsChanged();
+}
+
+void LockTableModel::removeResources(const QList<QByteArray>& resources)
+{
+    QList<int> rows;
+    rows.reserve(resources.size());
+    for (const QByteArray& r : resources)
+        if (const Row* row = m_byResource.value(r))
+            rows << row->row;
+    if (rows.isEmpty())
+        return;
+    std::sort(rows.begin(), rows.end());
+    QList<QPair<int, int>> runs = runsOf(rows);
+    // From the bottom up, so that the rows of runs still to go keep their numbers.
+    for (auto it = runs.crbegin(); it != runs.crend(); ++it) {
+        const auto [first, last] = *it;
+        beginRemoveRows({}, first, last);
+        for (int i = first; i <= last; ++i) {
+            count(m_rows[size_t(i)]->view, -1);
+            m_byResource.remove(m_rows[size_t(i)]->view.resource);
+        }
+        m_rows.erase(m_rows.begin() + first, m_rows.begin() + last + 1);
+        for (size_t i = size_t(first); i < m_rows.size(); ++i)
+            m_rows[i]->row = int(i);
+        endRemoveRows();
+    }
+}
+
+void LockTableModel::appendViews(const QList<LockView>& views)
+{
+    if (views.isEmpty())
+        return;
+    const int first = rowCount();
+    beginInsertRows({}, first, first + int(views.size()) - 1);
+    m_rows.reserve(m_rows.size() + size_t(views.size()));
+    for (const LockView& v : views) {
+        auto row = std::make_unique<Row>(Row{v, int(m_rows.size())});
+        m_byResource.insert(v.resource, row.get());
+        count(v, +1);
+        m_rows.push_back(std::move(row));
+    }
+    endInsertRows();
+}
+
+bool LockTableModel::lessThan(int rowA, int rowB, int column) const
+{
+    const LockView& a = viewAt(rowA);
+    const LockView& b = viewAt(rowB);
+    auto tie = [&] { return a.resource < b.resource; };
+    switch (column) {
+    case StatusColumn: {
+        const int sa = StatusStyle::severity(a.status), sb = StatusStyle::severity(b.status);
+        return sa != sb ? sa < sb : tie();
+    }
+    case QuorumColumn:
+        return a.holding != b.holding ? a.holding < b.holding : tie();
+    case OwnerColumn: {
+        const int c = a.owner.compare(b.owner, Qt::CaseInsensitive);
+        return c != 0 ? c < 0 : tie();
+    }
+    case FormatColumn: {
+        const int c = lockFormatName(a.format).compare(lockFormatName(b.format));
+        return c != 0 ? c < 0 : tie();
+    }
+    case TtlColumn: {
+        const qint64 ka = ttlKey(a), kb = ttlKey(b);
+        return ka != kb ? ka < kb : tie();
+    }
+    case MastersColumn: {
+        const int pa = presentCount(a), pb = presentCount(b);
+        return pa != pb ? pa < pb : tie();
+    }
+    default:
+        return tie();
+    }
+}
+
+QVariant LockTableModel::sortData(const LockView& view, int column) const
+{
+    switch (column) {
+    case ResourceColumn:
+        return view.resource;
+    case StatusColumn:
+        return StatusStyle::severity(view.status);
+    case QuorumColumn:
+        return view.holding;
+    case OwnerColumn:
+        return view.owner;
+    case FormatColumn:
+        return lockFormatName(view.format);
+    case TtlColumn:
+        return ttlKey(view);
+    case MastersColumn:
+        return presentCount(view);
+    default:
+        return {};
+    }
+}
+
+QString LockTableModel::ttlText(const LockView& view, qint64 nowMs)
+{
+    const qint64 left = view.validityAt(nowMs);
+    if (left >= 0)
+        return DurationText::format(left);
+    return view.status == LockStatus::Stuck ? tr("no expiry") : tr("—");
+}
+
+QVariant LockTableModel::displayData(const LockView& view, int column) const
+{
+    switch (column) {
+    case ResourceColumn:
+        return escapeBytes(view.resource);
+    case StatusColumn:
+        return StatusStyle::statusText(view.status);
+    case QuorumColumn:
+        return QStringLiteral("%1/%2").arg(view.holding).arg(view.total);
+    case OwnerColumn:
+        return view.owner;
+    case FormatColumn:
+        return lockFormatName(view.format);
+    case TtlColumn:
+        return ttlText(view, monotonicMs());
+    case MastersColumn: {
+        QString dots;
+        for (int i = 0; i < view.observations.size(); ++i)
+            dots += view.holders.contains(i) ? QChar(0x25CF) : QChar(0x25CB);
+        return dots;
+    }
+    default:
+        return {};
+    }
+}
+
+QVariant LockTableModel::toolTip(const LockView& view, int column) const
+{
+    switch (column) {
+    case StatusColumn: {
+        QString text = StatusStyle::statusExplanation(view.status);
+        if (view.atRisk)
+            text += QLatin1Char('\n') + view.atRiskReason;
+        return text;
+    }
+    case QuorumColumn:
+        return tr("%1 of %2 masters hold the token; %3 are needed for a quorum.")
+            .arg(view.holding)
+            .arg(view.total)
+            .arg(view.needed);
+    case MastersColumn: {
+        QStringList lines;
+        for (int i = 0; i < view.observations.size(); ++i) {
+            const MasterObservation& m = view.observations.at(i);
+            const QString name = m_masterNames.value(i, tr("master %1").arg(i + 1));
+            if (m.key.error.isError())
+                lines << tr("%1: unreachable (%2)").arg(name, m.key.error.message);
+            else if (!m.key.present)
+                lines << tr("%1: absent").arg(name);
+            else
+                lines << tr("%1: %2").arg(name, escapeBytes(m.lock.token));
+        }
+        return lines.join(QLatin1Char('\n'));
+    }
+    case ResourceColumn:
+        return tr("%1\ntoken %2").arg(escapeBytes(view.resource), escapeBytes(view.token));
+    default:
+        return {};
+    }
+}
+
+QVariant LockTableModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const LockView& view = viewAt(index.row());
+    const int column = index.column();
+    switch (role) {
+    case Qt::DisplayRole:
+        return displayData(view, column);
+    case Qt::ToolTipRole:
+        return toolTip(view, column);
+    case Qt::DecorationRole:
+        if (column == StatusColumn)
+            return StatusStyle::statusIcon(view.status, QGuiApplication::palette());
+        return {};
+    case Qt::ForegroundRole:
+        if (column == StatusColumn)
+            return StatusStyle::statusColor(view.status, QGuiApplication::palette());
+        return {};
+    case Qt::TextAlignmentRole:
+        if (column == TtlColumn)
+            return int(Qt::AlignRight | Qt::AlignVCenter);
+        if (column == QuorumColumn)
+            return int(Qt::AlignCenter);
+        return {};
+    case SortRole:
+        return sortData(view, column);
+    case ResourceRole:
+        return view.resource;
+    case TokenRole:
+        return view.token;
+    case StatusRole:
+        return int(view.status);
+    case HoldingRole:
+        return view.holding;
+    case NeededRole:
+        return view.needed;
+    case TotalRole:
+        return view.total;
+    case ValidityRole:
+        return view.validityAt(monotonicMs());
+    case AtRiskRole:
+        return view.atRisk;
+    case MasterDotsRole: {
+        QVariantList dots;
+        for (int i = 0; i < view.observations.size(); ++i) {
+            const MasterObservation& m = view.observations.at(i);
+            if (m.key.error.isError())
+                dots << int(DotError);
+            else if (!m.key.present)
+                dots << int(DotAbsent);
+            else if (view.holders.contains(i))
+                dots << int(DotHoldsToken);
+            else
+                dots << int(DotOtherToken);
+        }
+        return dots;
+    }
+    case MasterTokensRole: {
+        QVariantList tokens;
+        for (const MasterObservation& m : view.observations)
+            tokens << m.lock.token;
+        return tokens;
+    }
+    default:
+        return {};
+    }
+}
+
+QVariant LockTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case ResourceColumn:
+        return tr("Resource");
+    case StatusColumn:
+        return tr("Status");
+    case QuorumColumn:
+        return tr("Quorum");
+    case OwnerColumn:
+        return tr("Owner");
+    case FormatColumn:
+        return tr("Format");
+    case TtlColumn:
+        return tr("TTL");
+    case MastersColumn:
+        return tr("Masters");
+    default:
+        return {};
+    }
+}
+
+} // namespace lockscope

@@ -1,0 +1,103 @@
+#pragma once
+
+#include "lockview.h"
+
+#include <QAbstractTableModel>
+#include <QHash>
+#include <QStringList>
+
+#include <array>
+#include <memory>
+#include <vector>
+
+namespace lockscope {
+
+// Every lock the monitor reports, one row per resource, kept current from LockBatch without ever
+// resetting: removals and insertions in ranges, changes as coalesced dataChanged. The TTL column
+// computes from the monotonic clock each time it is asked, so the countdown needs no model churn.
+class LockTableModel final : public QAbstractTableModel
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(LockTableModel)
+
+public:
+    enum Column
+    {
+        ResourceColumn,
+        StatusColumn,
+        QuorumColumn,
+        OwnerColumn,
+        FormatColumn,
+        TtlColumn,
+        MastersColumn,
+        ColumnCount
+    };
+    enum Role
+    {
+        SortRole = Qt::UserRole + 1, // the raw value of a column, for sorting and filtering
+        ResourceRole,                // QByteArray
+        TokenRole,                   // QByteArray
+        StatusRole,                  // int(LockStatus)
+        HoldingRole,
+        NeededRole,
+        TotalRole,
+        ValidityRole,     // qint64 ms left now; -1: no expiry
+        MasterDotsRole,   // QVariantList of MasterDot per master
+        MasterTokensRole, // QVariantList of QByteArray per master
+        AtRiskRole,       // bool
+    };
+    enum MasterDot
+    {
+        DotAbsent,
+        DotHoldsToken, // holds the majority token
+        DotOtherToken,
+        DotError,
+    };
+    using StatusCounts = std::array<int, 5>; // indexed by LockStatus
+
+    explicit LockTableModel(QObject* parent = nullptr);
+    ~LockTableModel() override;
+
+    void setMasterNames(const QStringList& names) { m_masterNames = names; }
+    const QStringList& masterNames() const { return m_masterNames; }
+
+    void apply(const LockBatch& batch);
+
+    int rowOf(const QByteArray& resource) const;
+    const LockView& viewAt(int row) const { return m_rows[size_t(row)]->view; }
+    const LockView* find(const QByteArray& resource) const;
+    const StatusCounts& counts() const { return m_counts; }
+    // The order of two rows on `column`: the same raw values SortRole gives.
+    bool lessThan(int rowA, int rowB, int column) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    static QString ttlText(const LockView& view, qint64 nowMs);
+
+signals:
+    void countsChanged();
+
+private:
+    struct Row
+    {
+        LockView view;
+        int row = 0;
+    };
+
+    void removeResources(const QList<QByteArray>& resources);
+    void appendViews(const QList<LockView>& views);
+    void count(const LockView& view, int delta);
+    QVariant displayData(const LockView& view, int column) const;
+    QVariant sortData(const LockView& view, int column) const;
+    QVariant toolTip(const LockView& view, int column) const;
+
+    std::vector<std::unique_ptr<Row>> m_rows;
+    QHash<QByteArray, Row*> m_byResource;
+    StatusCounts m_counts{};
+    QStringList m_masterNames;
+};
+
+} // namespace lockscope

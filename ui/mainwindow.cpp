@@ -1,0 +1,809 @@
+#include "mainwindow.h"
+
+#include "acquiredialog.h"
+#include "auditlogdialog.h"
+#include "batchqueue.h"
+#include "bytesdisplay.h"
+#include "connectionsdialog.h"
+#include "corethread.h"
+#include "eventlogmodel.h"
+#include "forcereleasedialog.h"
+#include "historytimeline.h"
+#include "historytracker.h"
+#include "lockdetailpane.h"
+#include "lockfilterproxy.h"
+#include "locktablemodel.h"
+#include "locktableview.h"
+#include "mastertabledelegate.h"
+#include "mastertablemodel.h"
+#include "monotonicclock.h"
+#include "statusstyle.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QScrollBar>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTableView>
+#include <QToolBar>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace lockscope {
+
+namespace {
+
+QString csvField(const QString& text)
+{
+    if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) &&
+        !text.contains(QLatin1Char('\n')))
+        return text;
+    return QLatin1Char('"') + QString(text).replace(QLatin1Char('"'), QStringLiteral("\"\"")) +
+           QLatin1Char('"');
+}
+
+void fixRows(QTableView* view)
+{
+    view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 8);
+    view->verticalHeader()->hide();
+    view->setWordWrap(false);
+    view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    view->horizontalHeader()->setStretchLastSection(true);
+}
+
+} // namespace
+
+MainWindow::MainWindow(LockScopeConfig config, QString auditLogPath, QWidget* parent)
+    : QMainWindow(parent), m_config(std::move(config)), m_auditPath(std::move(auditLogPath)),
+      m_locks(new LockTableModel(this)), m_proxy(new LockFilterProxy(this)),
+      m_masters(new MasterTableModel(this)), m_events(new EventLogModel(5000, this)),
+      m_queue(new BatchQueue(m_locks, this)), m_history(new HistoryTracker(this))
+{
+    setWindowTitle(tr("LockScope"));
+    setWindowIcon(QIcon(QStringLiteral(":/icons/lockscope.svg")));
+    m_proxy->setSourceModel(m_locks);
+    buildActions();
+    buildCentral();
+    buildDocks();
+    buildMenus();
+    buildStatusBar();
+    restoreLayout();
+
+    connect(m_queue, &BatchQueue::applied, this, [this](const LockBatch& slice) {
+        m_history->observe(slice);
+        if (!m_pendingSelect.isEmpty() && m_locks->rowOf(m_pendingSelect) >= 0)
+            selectWhenSeen(m_pendingSelect);
+        const QByteArray selected = selectedResource();
+        const bool touched =
+            !selected.isEmpty() && (slice.removed.contains(selected) ||
+                                    std::any_of(slice.changed.cbegin(), slice.changed.cend(),
+                                                [&](const LockView& v) { return v.resource == selected; }) ||
+                                    std::any_of(slice.added.cbegin(), slice.added.cend(),
+                                                [&](const LockView& v) { return v.resource == selected; }));
+        if (touched) {
+            updateDetail();
+            updateHistory();
+        }
+    });
+    connect(m_locks, &LockTableModel::countsChanged, this, &MainWindow::updateStatusBar);
+    monitor(m_config, m_auditPath);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::selectWhenSeen(const QByteArray& resource)
+{
+    m_pendingSelect = resource;
+    if (m_locks->rowOf(resource) >= 0) {
+        m_table->selectResource(resource);
+        m_pendingSelect.clear();
+    }
+}
+
+void MainWindow::monitor(const LockScopeConfig& config, const QString& auditLogPath)
+{
+    m_core.reset(); // stops the old core thread first
+    m_config = config;
+    m_auditPath = auditLogPath;
+    m_initialScanFinished = false;
+    m_progress.clear();
+    m_leases.clear();
+    // A new set of masters: the old rows mean nothing any more.
+    if (m_locks->rowCount() > 0) {
+        LockBatch clear;
+        for (int r = 0; r < m_locks->rowCount(); ++r)
+            clear.removed << m_locks->viewAt(r).resource;
+        m_locks->apply(clear);
+    }
+    m_core = std::make_unique<CoreThread>(config, auditLogPath);
+    connectCore();
+    m_core->start();
+    updateActions();
+}
+
+void MainWindow::buildActions()
+{
+    auto make = [this](const QString& text, const QKeySequence& key, auto slot) {
+        auto* a = new QAction(text, this);
+        if (!key.isEmpty())
+            a->setShortcut(key);
+        connect(a, &QAction::triggered, this, slot);
+        return a;
+    };
+    m_refresh = make(tr("&Refresh"), QKeySequence::Refresh, [this] { m_core->refresh(); });
+    m_acquire = make(tr("&Acquire…"), QKeySequence(tr("Ctrl+N")), &MainWindow::acquire);
+    m_extend = make(tr("&Extend"), QKeySequence(tr("Ctrl+E")), &MainWindow::extend);
+    m_release = make(tr("Re&lease"), QKeySequence(tr("Ctrl+R")), &MainWindow::release);
+    m_forceRelease = make(tr("&Force-release…"), QKeySequence(tr("Shift+Del")), &MainWindow::forceRelease);
+    m_copyResource = make(tr("Copy &resource"), QKeySequence::Copy, &MainWindow::copyResource);
+    m_copyToken = make(tr("Copy &token"), QKeySequence(tr("Ctrl+Shift+C")), &MainWindow::copyToken);
+    m_exportCsv = make(tr("Export view as &CSV…"), QKeySequence(), &MainWindow::exportCsv);
+    m_exportJson = make(tr("Export view as &JSON…"), QKeySequence(), &MainWindow::exportJson);
+    m_auditLog = make(tr("&Audit log…"), QKeySequence(tr("Ctrl+L")), &MainWindow::showAuditLog);
+    m_connections = make(tr("&Connections…"), QKeySequence(tr("Ctrl+K")), &MainWindow::showConnections);
+    m_about = make(tr("&About LockScope"), QKeySequence(), &MainWindow::showAbout);
+    m_quit = make(tr("&Quit"), QKeySequence::Quit, &QWidget::close);
+    m_focusFilter = make(tr("&Filter"), QKeySequence::Find, [this] {
+        m_filter->setFocus();
+        m_filter->selectAll();
+    });
+    m_forceRelease->setToolTip(
+        tr("Delete this lock as an administrator, only where it still has the token shown"));
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(m_connections);
+    file->addSeparator();
+    file->addAction(m_exportCsv);
+    file->addAction(m_exportJson);
+    file->addSeparator();
+    file->addAction(m_quit);
+    QMenu* lock = menuBar()->addMenu(tr("&Lock"));
+    lock->addAction(m_acquire);
+    lock->addAction(m_extend);
+    lock->addAction(m_release);
+    lock->addSeparator();
+    lock->addAction(m_forceRelease);
+    lock->addSeparator();
+    lock->addAction(m_copyResource);
+    lock->addAction(m_copyToken);
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(m_refresh);
+    view->addAction(m_focusFilter);
+    view->addSeparator();
+    for (QDockWidget* dock : findChildren<QDockWidget*>())
+        view->addAction(dock->toggleViewAction());
+    view->addSeparator();
+    view->addAction(m_auditLog);
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(m_about);
+
+    QToolBar* bar = addToolBar(tr("Actions"));
+    bar->setObjectName(QStringLiteral("actions"));
+    bar->addAction(m_refresh);
+    bar->addSeparator();
+    bar->addAction(m_acquire);
+    bar->addAction(m_extend);
+    bar->addAction(m_release);
+    bar->addAction(m_forceRelease);
+    bar->addSeparator();
+    bar->addAction(m_auditLog);
+    bar->addAction(m_connections);
+}
+
+void MainWindow::buildCentral()
+{
+    m_table = new LockTableView(this);
+    m_table->setObjectName(QStringLiteral("locks"));
+    m_table->setProxy(m_proxy);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &MainWindow::onSelectionChanged);
+    connect(m_table, &QWidget::customContextMenuRequested, this, &MainWindow::showContextMenu);
+    connect(m_table, &QAbstractItemView::doubleClicked, this, [this] { m_detail->setFocus(); });
+
+    m_filter = new QLineEdit(this);
+    m_filter->setPlaceholderText(tr("Filter: text, or a glob such as lock:orders:* (Ctrl+F)"));
+    m_filter->setClearButtonEnabled(true);
+    connect(m_filter, &QLineEdit::textChanged, m_proxy, &LockFilterProxy::setFilterText);
+
+    auto* filters = new QHBoxLayout;
+    filters->setContentsMargins(0, 0, 0, 0);
+    filters->addWidget(m_filter, 1);
+    const QList<QPair<LockFilterProxy::QuickFilter, QString>> quick{
+        {LockFilterProxy::StuckFilter, tr("Stuck")},
+        {LockFilterProxy::ContestedFilter, tr("Contested")},
+        {LockFilterProxy::PartialFilter, tr("Partial")},
+        {LockFilterProxy::ExpiringSoonFilter, tr("Expiring soon")},
+    };
+    for (const auto& [flag, text] : quick) {
+        auto* b = new QToolButton(this);
+        b->setText(text);
+        b->setCheckable(true);
+        b->setProperty("quickFilter", int(flag));
+        b->setToolTip(
+            flag == LockFilterProxy::ExpiringSoonFilter
+                ? tr("Locks with less than %1 s of validity left").arg(m_proxy->expiringSoonMs() / 1000)
+                : tr("Show only %1 locks (with the others chosen here)").arg(text.toLower()));
+        if (flag == LockFilterProxy::StuckFilter)
+            b->setIcon(StatusStyle::statusIcon(LockStatus::Stuck, palette()));
+        else if (flag == LockFilterProxy::ContestedFilter)
+            b->setIcon(StatusStyle::statusIcon(LockStatus::Contested, palette()));
+        else if (flag == LockFilterProxy::PartialFilter)
+            b->setIcon(StatusStyle::statusIcon(LockStatus::Partial, palette()));
+        b->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+        connect(b, &QToolButton::toggled, this, [this] {
+            LockFilterProxy::QuickFilters f;
+            for (QToolButton* q : std::as_const(m_quickButtons))
+                if (q->isChecked())
+                    f |= LockFilterProxy::QuickFilter(q->property("quickFilter").toInt());
+            m_proxy->setQuickFilters(f);
+        });
+        m_quickButtons << b;
+        filters->addWidget(b);
+    }
+
+    auto* top = new QWidget(this);
+    auto* topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(4, 4, 4, 0);
+    topLayout->addLayout(filters);
+    topLayout->addWidget(m_table, 1);
+
+    m_detail = new LockDetailPane(this);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->setObjectName(QStringLiteral("centralSplit"));
+    split->addWidget(top);
+    split->addWidget(m_detail);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    setCentralWidget(split);
+}
+
+void MainWindow::buildDocks()
+{
+    setDockNestingEnabled(true);
+    m_masterView = new QTableView(this);
+    m_masterView->setObjectName(QStringLiteral("masters"));
+    m_masterView->setModel(m_masters);
+    m_masterView->setItemDelegate(new MasterTableDelegate(m_masterView));
+    fixRows(m_masterView);
+    m_masterView->setColumnWidth(MasterTableModel::MasterColumn, 230);
+    m_masterView->setColumnWidth(MasterTableModel::LatencyColumn, 170);
+    m_masterView->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_masterView, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        const QModelIndex index = m_masterView->indexAt(pos);
+        if (!index.isValid())
+            return;
+        const MasterSnapshot& s = m_masters->snapshot(index.row());
+        QMenu menu(this);
+        menu.addAction(tr("Copy URL"), this, [s] { QGuiApplication::clipboard()->setText(s.name); });
+        QAction* enable = menu.addAction(tr("Enable keyspace events on this master…"), this, [this, s] {
+            if (QMessageBox::question(
+                    this, tr("Enable keyspace events"),
+                    tr("Run CONFIG SET notify-keyspace-events on %1? This changes the server's "
+                       "configuration for every client.")
+                        .arg(s.name)) == QMessageBox::Yes)
+                m_core->enableNotifications(s.index);
+        });
+        enable->setEnabled(!m_readOnly && s.mode == NotificationMode::Polling &&
+                           s.state == RedisConnection::State::Up);
+        menu.exec(m_masterView->viewport()->mapToGlobal(pos));
+    });
+    auto* masters = new QDockWidget(tr("Masters"), this);
+    masters->setObjectName(QStringLiteral("mastersDock"));
+    masters->setWidget(m_masterView);
+    addDockWidget(Qt::TopDockWidgetArea, masters);
+
+    m_eventView = new QTableView(this);
+    m_eventView->setObjectName(QStringLiteral("events"));
+    m_eventView->setModel(m_events);
+    fixRows(m_eventView);
+    m_eventView->setColumnWidth(EventLogModel::TimeColumn, 100);
+    m_eventView->setColumnWidth(EventLogModel::KindColumn, 80);
+    m_eventView->setColumnWidth(EventLogModel::SourceColumn, 200);
+    connect(m_events, &QAbstractItemModel::rowsInserted, this, [this] {
+        // Follow the newest entry only when already at the bottom: reading older ones is not interrupted.
+        QScrollBar* bar = m_eventView->verticalScrollBar();
+        if (bar->value() >= bar->maximum() - m_eventView->verticalHeader()->defaultSectionSize() * 2)
+            QMetaObject::invokeMethod(m_eventView, &QAbstractItemView::scrollToBottom, Qt::QueuedConnection);
+    });
+    auto* events = new QDockWidget(tr("Event log"), this);
+    events->setObjectName(QStringLiteral("eventsDock"));
+    events->setWidget(m_eventView);
+    addDockWidget(Qt::BottomDockWidgetArea, events);
+
+    m_timeline = new HistoryTimeline(this);
+    auto* historyBox = new QWidget(this);
+    auto* historyLayout = new QVBoxLayout(historyBox);
+    historyLayout->setContentsMargins(2, 2, 2, 2);
+    historyLayout->addWidget(m_timeline, 1);
+    auto* exportRow = new QHBoxLayout;
+    auto* csv = new QPushButton(tr("Export CSV…"), historyBox);
+    auto* json = new QPushButton(tr("Export JSON…"), historyBox);
+    connect(csv, &QPushButton::clicked, this, [this] { exportHistory(false); });
+    connect(json, &QPushButton::clicked, this, [this] { exportHistory(true); });
+    exportRow->addStretch(1);
+    exportRow->addWidget(csv);
+    exportRow->addWidget(json);
+    historyLayout->addLayout(exportRow);
+    auto* history = new QDockWidget(tr("History"), this);
+    history->setObjectName(QStringLiteral("historyDock"));
+    history->setWidget(historyBox);
+    addDockWidget(Qt::BottomDockWidgetArea, history);
+    tabifyDockWidget(events, history);
+    events->raise();
+    connect(m_history, &HistoryTracker::changed, this, [this](const QByteArray& resource) {
+        if (resource == selectedResource())
+            updateHistory();
+    });
+}
+
+void MainWindow::buildStatusBar()
+{
+    m_readOnlyBadge = new QLabel(tr(" READ-ONLY "), this);
+    m_readOnlyBadge->setToolTip(
+        tr("Every write is refused: acquire, extend, release and force-release are disabled."));
+    QFont f = m_readOnlyBadge->font();
+    f.setBold(true);
+    m_readOnlyBadge->setFont(f);
+    m_readOnlyBadge->setAutoFillBackground(true);
+    m_readOnlyBadge->hide();
+    m_totals = new QLabel(this);
+    m_mastersUp = new QLabel(this);
+    m_progressBar = new QProgressBar(this);
+    m_progressBar->setMaximumWidth(220);
+    m_progressBar->setFormat(tr("scanning %p%"));
+    m_progressBar->hide();
+    statusBar()->addWidget(m_readOnlyBadge);
+    statusBar()->addWidget(m_totals, 1);
+    statusBar()->addPermanentWidget(m_progressBar);
+    statusBar()->addPermanentWidget(m_mastersUp);
+    updateStatusBar();
+}
+
+void MainWindow::connectCore()
+{
+    CoreService* s = m_core->service();
+    connect(s, &CoreService::started, this, &MainWindow::onStarted);
+    connect(s, &CoreService::masterChanged, this, &MainWindow::onMaster);
+    connect(s, &CoreService::locksChanged, m_queue, &BatchQueue::enqueue);
+    connect(s, &CoreService::scanProgress, this, &MainWindow::onScanProgress);
+    connect(s, &CoreService::initialScanFinished, this, [this] {
+        m_initialScanFinished = true;
+        m_progressBar->hide();
+        emit initialScanFinished();
+        // Counted once the table has caught up with the batches still queued.
+        auto announce = [this] {
+            m_events->add(EventLogModel::Kind::Master, tr("monitor"),
+                          tr("initial scan finished: %n lock(s)", nullptr, m_locks->rowCount()));
+        };
+        if (m_queue->isIdle())
+            announce();
+        else
+            connect(m_queue, &BatchQueue::drained, this, announce, Qt::SingleShotConnection);
+    });
+    connect(s, &CoreService::keyspaceEvents, this, &MainWindow::onKeyspaceEvents);
+    connect(s, &CoreService::redlockFinished, this, &MainWindow::onRedlock);
+    connect(s, &CoreService::forceReleaseFinished, this, &MainWindow::onForceReleased);
+    connect(s, &CoreService::leasesChanged, this, [this](const QList<RedlockLease>& leases) {
+        m_leases.clear();
+        for (const RedlockLease& l : leases)
+            m_leases.insert(l.resource, l);
+        updateActions();
+    });
+    connect(s, &CoreService::leaseLost, this, [this](const QByteArray& resource, const QString& reason) {
+        m_events->add(EventLogModel::Kind::Error, escapeBytes(resource), tr("lock lost: %1").arg(reason));
+    });
+    connect(s, &CoreService::jsonExported, this, [this](quint64 request, const QByteArray& json) {
+        const QString path = m_pendingExports.take(request);
+        if (path.isEmpty())
+            return;
+        QSaveFile file(path);
+        if (!file.open(QIODevice::WriteOnly) || file.write(json) != json.size() || !file.commit())
+            QMessageBox::warning(this, tr("Export"),
+                                 tr("Could not write %1: %2").arg(path, file.errorString()));
+        else
+            statusBar()->showMessage(tr("Exported to %1").arg(path), 5000);
+    });
+    connect(s, &CoreService::problem, this, [this](const QString& message) {
+        m_events->add(EventLogModel::Kind::Error, tr("core"), message);
+        statusBar()->showMessage(message, 10000);
+    });
+}
+
+void MainWindow::onStarted(const QStringList& masters, bool readOnly, const QString& auditPath)
+{
+    m_masterNames = masters;
+    m_readOnly = readOnly;
+    m_auditPath = auditPath;
+    m_locks->setMasterNames(masters);
+    m_detail->setMasterNames(masters);
+    m_masters->setMasters(masters);
+    m_lastMasterState = QList<int>(masters.size(), -1);
+    m_readOnlyBadge->setVisible(readOnly);
+    QPalette badge = m_readOnlyBadge->palette();
+    badge.setColor(QPalette::Window, StatusStyle::warningColor(palette()));
+    badge.setColor(QPalette::WindowText, palette().color(QPalette::Base));
+    m_readOnlyBadge->setPalette(badge);
+    m_progressBar->setValue(0);
+    m_progressBar->show();
+    setWindowTitle(readOnly ? tr("LockScope — %n master(s) — read-only", nullptr, int(masters.size()))
+                            : tr("LockScope — %n master(s)", nullptr, int(masters.size())));
+    updateActions();
+    updateStatusBar();
+}
+
+void MainWindow::onMaster(const MasterSnapshot& snapshot)
+{
+    const int previous = m_lastMasterState.value(snapshot.index, -1);
+    const MasterSnapshot before =
+        snapshot.index < m_masters->rowCount() ? m_masters->snapshot(snapshot.index) : MasterSnapshot();
+    m_masters->update(snapshot);
+    // Retries flip a dead master between "reconnecting" and "down" every few seconds: only the
+    // changes a person acts on (up, down, closed) are logged.
+    const bool worthLogging = snapshot.state == RedisConnection::State::Up ||
+                              snapshot.state == RedisConnection::State::Down ||
+                              snapshot.state == RedisConnection::State::Disconnected;
+    if (previous != int(snapshot.state) && worthLogging) {
+        if (snapshot.index < m_lastMasterState.size())
+            m_lastMasterState[snapshot.index] = int(snapshot.state);
+        const bool bad = snapshot.state == RedisConnection::State::Down;
+        m_events->add(bad ? EventLogModel::Kind::Error : EventLogModel::Kind::Master, snapshot.name,
+                      snapshot.error.isEmpty()
+                          ? StatusStyle::masterStateText(snapshot.state)
+                          : tr("%1: %2").arg(StatusStyle::masterStateText(snapshot.state), snapshot.error));
+    }
+    if (snapshot.restartedAt.isValid() && snapshot.restartedAt != before.restartedAt)
+        m_events->add(EventLogModel::Kind::Error, snapshot.name,
+                      tr("restarted (run_id changed): locks it held may be lost"));
+    if (snapshot.mode != before.mode && snapshot.mode != NotificationMode::Unknown)
+        m_events->add(
+            EventLogModel::Kind::Master, snapshot.name,
+            tr("notifications: %1 (%2)").arg(notificationModeName(snapshot.mode), snapshot.modeReason));
+    updateStatusBar();
+}
+
+void MainWindow::onKeyspaceEvents(const QList<KeyspaceEventRecord>& events, int dropped)
+{
+    QList<EventLogModel::Entry> entries;
+    entries.reserve(events.size() + 1);
+    for (const KeyspaceEventRecord& e : events)
+        entries << EventLogModel::Entry{e.time, EventLogModel::Kind::Keyspace, m_masterNames.value(e.master),
+                                        tr("%1 %2").arg(QString::fromLatin1(e.event), escapeBytes(e.key))};
+    if (dropped > 0)
+        entries << EventLogModel::Entry{QDateTime::currentDateTime(), EventLogModel::Kind::Keyspace,
+                                        tr("monitor"),
+                                        tr("%n more keyspace event(s) not listed", nullptr, dropped)};
+    m_events->addAll(entries);
+}
+
+void MainWindow::onRedlock(const RedlockReport& report)
+{
+    const RedlockOutcome& o = report.outcome;
+    QString text = tr("%1: %2 (%3 of %4 masters, %5 needed)")
+                       .arg(report.action, redlockVerdictName(o.verdict))
+                       .arg(o.succeeded)
+                       .arg(o.total)
+                       .arg(o.needed);
+    if (!o.error.message.isEmpty())
+        text += QStringLiteral(" — ") + o.error.message;
+    if (!o.auditError.isEmpty())
+        text += QStringLiteral(" — ") + tr("audit log: %1").arg(o.auditError);
+    m_events->add(o.ok() ? EventLogModel::Kind::Action : EventLogModel::Kind::Error,
+                  escapeBytes(report.resource), text);
+    statusBar()->showMessage(escapeBytes(report.resource) + QStringLiteral(": ") + text, 8000);
+    m_core->refresh(); // show the result now rather than at the next poll
+}
+
+void MainWindow::onForceReleased(const ForceReleaseReport& report)
+{
+    if (report.outcome.ok())
+        m_history->markForceReleased(report.plan.request.resource);
+    QStringList perMaster;
+    for (const ForceReleaseMasterResult& r : report.outcome.results)
+        perMaster << QStringLiteral("%1: %2").arg(r.master, forceReleaseActionName(r.action));
+    m_events->add(
+        report.outcome.ok() ? EventLogModel::Kind::Action : EventLogModel::Kind::Error,
+        escapeBytes(report.plan.request.resource),
+        tr("force-release: %1 (%2)")
+            .arg(forceReleaseVerdictName(report.outcome.verdict), perMaster.join(QStringLiteral("; "))));
+    m_core->refresh();
+}
+
+void MainWindow::onScanProgress(int master, qint64 scanned, qint64 total)
+{
+    if (m_initialScanFinished)
+        return;
+    m_progress.insert(master, {scanned, total});
+    qint64 done = 0;
+    qint64 all = 0;
+    for (const auto& [s, t] : std::as_const(m_progress)) {
+        done += qMin(s, t);
+        all += t;
+    }
+    m_progressBar->setVisible(true);
+    m_progressBar->setValue(all > 0 ? int(done * 100 / all) : 0);
+}
+
+void MainWindow::onSelectionChanged()
+{
+    updateDetail();
+    updateHistory();
+    updateActions();
+}
+
+QByteArray MainWindow::selectedResource() const
+{
+    return m_table ? m_table->currentResource() : QByteArray();
+}
+
+void MainWindow::updateDetail()
+{
+    const LockView* view = m_locks->find(selectedResource());
+    m_detail->setView(view ? std::optional<LockView>(*view) : std::nullopt);
+    updateActions();
+}
+
+void MainWindow::updateHistory()
+{
+    const QByteArray resource = selectedResource();
+    m_timeline->setEpisodes(resource, m_history->episodes(resource), m_history->openedAt());
+}
+
+void MainWindow::updateActions()
+{
+    const QByteArray resource = selectedResource();
+    const bool selected = !resource.isEmpty() && m_locks->find(resource);
+    const bool ours = m_leases.contains(resource);
+    m_acquire->setEnabled(!m_readOnly);
+    m_extend->setEnabled(!m_readOnly && ours);
+    m_release->setEnabled(!m_readOnly && ours);
+    m_forceRelease->setEnabled(!m_readOnly && selected);
+    m_copyResource->setEnabled(selected);
+    m_copyToken->setEnabled(selected);
+    const QString why = m_readOnly ? tr(" (read-only mode)") : QString();
+    m_acquire->setStatusTip(tr("Acquire a Redlock on the masters") + why);
+    m_extend->setStatusTip(tr("Extend a lock this window acquired") + why);
+    m_release->setStatusTip(tr("Release a lock this window acquired") + why);
+}
+
+void MainWindow::updateStatusBar()
+{
+    const LockTableModel::StatusCounts& c = m_locks->counts();
+    QStringList parts;
+    parts << tr("%n lock(s)", nullptr, m_locks->rowCount());
+    for (LockStatus s : {LockStatus::Held, LockStatus::Partial, LockStatus::Contested, LockStatus::Stuck,
+                         LockStatus::Unknown})
+        parts << QStringLiteral("%1 %2").arg(c[size_t(s)]).arg(StatusStyle::statusText(s));
+    if (m_proxy->rowCount() != m_locks->rowCount())
+        parts << tr("%n shown", nullptr, m_proxy->rowCount());
+    m_totals->setText(parts.join(QStringLiteral(" · ")));
+    m_mastersUp->setText(tr("%1 of %2 masters up").arg(m_masters->upCount()).arg(m_masters->rowCount()));
+}
+
+void MainWindow::acquire()
+{
+    if (m_readOnly)
+        return;
+    AcquireDialog dialog(this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    m_core->acquire(dialog.resource(), dialog.ttlMs(), dialog.retries(), dialog.keepAlive());
+    m_events->add(EventLogModel::Kind::Action, escapeBytes(dialog.resource()),
+                  tr("acquire requested (TTL %1 ms, %2 retries)").arg(dialog.ttlMs()).arg(dialog.retries()));
+}
+
+void MainWindow::extend()
+{
+    const QByteArray resource = selectedResource();
+    const auto it = m_leases.constFind(resource);
+    if (m_readOnly || it == m_leases.constEnd())
+        return;
+    m_core->extend(resource, it->ttlMs);
+}
+
+void MainWindow::release()
+{
+    const QByteArray resource = selectedResource();
+    if (m_readOnly || !m_leases.contains(resource))
+        return;
+    m_core->release(resource);
+}
+
+void MainWindow::forceRelease()
+{
+    const LockView* view = m_locks->find(selectedResource());
+    if (!view)
+        return;
+    auto* dialog = new ForceReleaseDialog(m_core.get(), *view, m_masterNames, m_readOnly, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
+}
+
+void MainWindow::copyResource()
+{
+    const QByteArray resource = selectedResource();
+    if (!resource.isEmpty())
+        QGuiApplication::clipboard()->setText(escapeBytes(resource));
+}
+
+void MainWindow::copyToken()
+{
+    if (const LockView* view = m_locks->find(selectedResource()))
+        QGuiApplication::clipboard()->setText(escapeBytes(view->token));
+}
+
+void MainWindow::exportCsv()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export view as CSV"),
+                                                      QStringLiteral("locks.csv"), tr("CSV files (*.csv)"));
+    if (path.isEmpty())
+        return;
+    const qint64 now = monotonicMs();
+    QString out =
+        QStringLiteral("resource,status,holding,needed,total,owner,format,token,validityMs,atRisk\n");
+    for (int r = 0; r < m_proxy->rowCount(); ++r) {
+        const LockView& v = m_locks->viewAt(m_proxy->mapToSource(m_proxy->index(r, 0)).row());
+        out += QStringList{csvField(escapeBytes(v.resource)),
+                           lockStatusName(v.status),
+                           QString::number(v.holding),
+                           QString::number(v.needed),
+                           QString::number(v.total),
+                           csvField(v.owner),
+                           lockFormatName(v.format),
+                           csvField(escapeBytes(v.token)),
+                           QString::number(v.validityAt(now)),
+                           v.atRisk ? QStringLiteral("true") : QStringLiteral("false")}
+                   .join(QLatin1Char(','));
+        out += QLatin1Char('\n');
+    }
+    QSaveFile file(path);
+    const QByteArray bytes = out.toUtf8();
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
+        QMessageBox::warning(this, tr("Export"), tr("Could not write %1: %2").arg(path, file.errorString()));
+    else
+        statusBar()->showMessage(tr("Exported %n lock(s) to %1", nullptr, m_proxy->rowCount()).arg(path),
+                                 5000);
+}
+
+void MainWindow::exportJson()
+{
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export view as JSON"), QStringLiteral("locks.json"), tr("JSON files (*.json)"));
+    if (path.isEmpty())
+        return;
+    QByteArrayList resources;
+    resources.reserve(m_proxy->rowCount());
+    for (int r = 0; r < m_proxy->rowCount(); ++r)
+        resources << m_proxy->index(r, 0).data(LockTableModel::ResourceRole).toByteArray();
+    if (resources.isEmpty() && m_locks->rowCount() > 0)
+        resources << QByteArray(); // a filter that shows nothing exports nothing, not everything
+    m_pendingExports.insert(m_core->exportJson(resources), path);
+}
+
+void MainWindow::exportHistory(bool json)
+{
+    const QByteArray resource = selectedResource();
+    if (resource.isEmpty())
+        return;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export history"), json ? QStringLiteral("history.json") : QStringLiteral("history.csv"),
+        json ? tr("JSON files (*.json)") : tr("CSV files (*.csv)"));
+    if (path.isEmpty())
+        return;
+    QSaveFile file(path);
+    const QByteArray bytes = json ? m_history->toJson(resource) : m_history->toCsv(resource);
+    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())
+        QMessageBox::warning(this, tr("Export"), tr("Could not write %1: %2").arg(path, file.errorString()));
+}
+
+void MainWindow::showAuditLog()
+{
+    auto* dialog = new AuditLogDialog(m_auditPath, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+}
+
+void MainWindow::showConnections()
+{
+    ConnectionsDialog dialog(this);
+    if (dialog.exec() != QDialog::Accepted || !dialog.chosenConfig())
+        return;
+    monitor(*dialog.chosenConfig(), m_auditPath);
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(this, tr("About LockScope"),
+                       tr("<h3>LockScope %1</h3><p>Monitors and administers distributed locks kept in Redis: "
+                          "single-instance locks and Redlock over N masters.</p><p>Built with Qt %2.</p>")
+                           .arg(QCoreApplication::applicationVersion(), QString::fromLatin1(qVersion())));
+}
+
+void MainWindow::showContextMenu(const QPoint& pos)
+{
+    const QModelIndex index = m_table->indexAt(pos);
+    if (!index.isValid())
+        return;
+    QMenu menu(this);
+    menu.addAction(m_copyResource);
+    menu.addAction(m_copyToken);
+    menu.addSeparator();
+    menu.addAction(m_extend);
+    menu.addAction(m_release);
+    menu.addAction(m_forceRelease);
+    menu.addSeparator();
+    menu.addAction(tr("Filter to this resource"), this,
+                   [this, index] { m_filter->setText(index.data(LockTableModel::ResourceRole).toString()); });
+    menu.exec(m_table->viewport()->mapToGlobal(pos));
+}
+
+void MainWindow::restoreLayout()
+{
+    QSettings settings;
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
+        resize(1440, 900);
+    if (!restoreState(settings.value(QStringLiteral("window/state")).toByteArray())) {
+        // First start: room for five masters, the table, and a readable event log.
+        const int row = m_masterView->verticalHeader()->defaultSectionSize();
+        resizeDocks({findChild<QDockWidget*>(QStringLiteral("mastersDock"))}, {row * 7 + 8}, Qt::Vertical);
+        resizeDocks({findChild<QDockWidget*>(QStringLiteral("eventsDock"))}, {row * 6 + 8}, Qt::Vertical);
+    }
+    m_table->horizontalHeader()->restoreState(
+        settings.value(QStringLiteral("window/locksHeader")).toByteArray());
+    m_masterView->horizontalHeader()->restoreState(
+        settings.value(QStringLiteral("window/mastersHeader")).toByteArray());
+    if (auto* split = findChild<QSplitter*>(QStringLiteral("centralSplit")))
+        split->restoreState(settings.value(QStringLiteral("window/centralSplit")).toByteArray());
+    m_proxy->sort(m_table->horizontalHeader()->sortIndicatorSection(),
+                  m_table->horizontalHeader()->sortIndicatorOrder());
+}
+
+void MainWindow::saveLayout()
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("window/locksHeader"), m_table->horizontalHeader()->saveState());
+    settings.setValue(QStringLiteral("window/mastersHeader"), m_masterView->horizontalHeader()->saveState());
+    if (auto* split = findChild<QSplitter*>(QStringLiteral("centralSplit")))
+        settings.setValue(QStringLiteral("window/centralSplit"), split->saveState());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    saveLayout();
+    event->accept();
+}
+
+void MainWindow::changeEvent(QEvent* event)
+{
+    // Colours come from the palette: a theme switch repaints with the new ones.
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::ApplicationPaletteChange) {
+        m_table->viewport()->update();
+        m_masterView->viewport()->update();
+        updateDetail();
+    }
+    QMainWindow::changeEvent(event);
+}
+
+} // namespace lockscope

@@ -1,0 +1,30 @@
+#pragma once
+
+#include "masterhealth.h"
+#include "notificationmode.h"
+#include "redisconnection.h"
+
+#include <QDateTime>
+#include <QMetaType>
+#include <QString>
+
+namespace lockscope {
+
+// One master as the window sees it: copied out of the core thread, so the GUI never touches a
+// RedisConnection.
+struct MasterSnapshot
+{
+    int index = 0;
+    QString name; // URL without password
+    RedisConnection::State state = RedisConnection::State::Disconnected;
+    QString error;
+    MasterHealth health;
+    NotificationMode mode = NotificationMode::Unknown;
+    QString modeReason;
+    QDateTime restartedAt; // invalid until the run_id changed while we watched
+    int timeoutMs = 0;
+};
+
+} // namespace lockscope
+
+Q_DECLARE_METATYPE(lockscope::MasterSnapshot)

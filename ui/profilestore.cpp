@@ -1,0 +1,96 @@
+#include "profilestore.h"
+
+#include "configloader.h"
+
+#include <QSettings>
+
+namespace lockscope {
+
+QList<ConnectionProfile> ProfileStore::load()
+{
+    QSettings settings;
+    QList<ConnectionProfile> profiles;
+    const int count = settings.beginReadArray(QStringLiteral("profiles"));
+    for (int i = 0; i < count; ++i) {
+        settings.setArrayIndex(i);
+        ConnectionProfile p;
+        p.name = settings.value(QStringLiteral("name")).toString();
+        p.readOnly = settings.value(QStringLiteral("readOnly")).toBool();
+        const int masters = settings.beginReadArray(QStringLiteral("masters"));
+        for (int m = 0; m < masters; ++m) {
+            settings.setArrayIndex(m);
+            MasterEntry e;
+            e.url = settings.value(QStringLiteral("url")).toString();
+            e.user = settings.value(QStringLiteral("user")).toString();
+            e.caFile = settings.value(QStringLiteral("tlsCa")).toString();
+            e.certFile = settings.value(QStringLiteral("tlsCert")).toString();
+            e.keyFile = settings.value(QStringLiteral("tlsKey")).toString();
+            e.insecure = settings.value(QStringLiteral("tlsInsecure")).toBool();
+            e.passwordEnv = settings.value(QStringLiteral("passwordEnv")).toString();
+            e.passwordInKeychain = settings.value(QStringLiteral("passwordInKeychain")).toBool();
+            p.masters << e;
+        }
+        settings.endArray();
+        profiles << p;
+    }
+    settings.endArray();
+    return profiles;
+}
+
+void ProfileStore::save(const QList<ConnectionProfile>& profiles)
+{
+    QSettings settings;
+    settings.remove(QStringLiteral("profiles"));
+    settings.beginWriteArray(QStringLiteral("profiles"), int(profiles.size()));
+    for (int i = 0; i < profiles.size(); ++i) {
+        settings.setArrayIndex(i);
+        const ConnectionProfile& p = profiles.at(i);
+        settings.setValue(QStringLiteral("name"), p.name);
+        settings.setValue(QStringLiteral("readOnly"), p.readOnly);
+        settings.beginWriteArray(QStringLiteral("masters"), int(p.masters.size()));
+        for (int m = 0; m < p.masters.size(); ++m) {
+            settings.setArrayIndex(m);
+            const MasterEntry& e = p.masters.at(m);
+            settings.setValue(QStringLiteral("url"), e.url);
+            settings.setValue(QStringLiteral("user"), e.user);
+            settings.setValue(QStringLiteral("tlsCa"), e.caFile);
+            settings.setValue(QStringLiteral("tlsCert"), e.certFile);
+            settings.setValue(QStringLiteral("tlsKey"), e.keyFile);
+            settings.setValue(QStringLiteral("tlsInsecure"), e.insecure);
+            settings.setValue(QStringLiteral("passwordEnv"), e.passwordEnv);
+            settings.setValue(QStringLiteral("passwordInKeychain"), e.passwordInKeychain);
+        }
+        settings.endArray();
+    }
+    settings.endArray();
+}
+
+Result<LockScopeConfig> ProfileStore::toConfig(const ConnectionProfile& profile,
+                                               const QHash<QString, QString>& passwords)
+{
+    LockScopeConfig config;
+    config.readOnly = profile.readOnly;
+    for (const MasterEntry& e : profile.masters) {
+        TlsOptions tls;
+        tls.caFile = e.caFile;
+        tls.certFile = e.certFile;
+        tls.keyFile = e.keyFile;
+        tls.insecure = e.insecure;
+        Result<ConnectionOptions> master = ConfigLoader::masterFromUrl(e.url, tls, config.timeoutMs);
+        if (!master)
+            return master.error();
+        if (!e.user.isEmpty())
+            master->url.setUser(e.user);
+        QString password = passwords.value(e.url);
+        if (password.isEmpty() && !e.passwordEnv.isEmpty())
+            password = QString::fromLocal8Bit(qgetenv(e.passwordEnv.toLocal8Bit().constData()));
+        if (!password.isEmpty())
+            master->url.setPassword(password);
+        config.masters << *master;
+    }
+    if (config.masters.isEmpty())
+        return RedisError(ErrorKind::InvalidConfig, QString(), QStringLiteral("the profile has no masters"));
+    return config;
+}
+
+} // namespace lockscope

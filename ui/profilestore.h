@@ -1,0 +1,24 @@
+#pragma once
+
+#include "connectionprofile.h"
+#include "lockscopeconfig.h"
+#include "result.h"
+
+#include <QList>
+
+namespace lockscope {
+
+// Connection profiles in QSettings. Only what is safe to keep in clear text is written: URLs
+// without passwords, users, TLS file paths, environment variable names.
+class ProfileStore
+{
+public:
+    static QList<ConnectionProfile> load();
+    static void save(const QList<ConnectionProfile>& profiles);
+
+    // A profile as the monitor's configuration, with the passwords found (keyed by URL).
+    static Result<LockScopeConfig> toConfig(const ConnectionProfile& profile,
+                                            const QHash<QString, QString>& passwords);
+};
+
+} // namespace lockscope

@@ -1,0 +1,206 @@
+#include "statusstyle.h"
+
+#include <QHash>
+#include <QPainter>
+#include <QPainterPath>
+#include <QPixmap>
+
+namespace lockscope {
+
+namespace {
+
+int hueOf(LockStatus status)
+{
+    switch (status) {
+    case LockStatus::Held:
+        return 130;
+    case LockStatus::Partial:
+        return 38;
+    case LockStatus::Contested:
+        return 290;
+    case LockStatus::Stuck:
+        return 2;
+    case LockStatus::Unknown:
+        return -1;
+    }
+    return -1;
+}
+
+} // namespace
+
+bool StatusStyle::isDark(const QPalette& palette)
+{
+    return palette.color(QPalette::Base).lightness() < 128;
+}
+
+QColor StatusStyle::statusColor(LockStatus status, const QPalette& palette)
+{
+    const int hue = hueOf(status);
+    if (hue < 0)
+        return palette.color(QPalette::PlaceholderText);
+    // Darker and saturated on light backgrounds, lighter on dark ones: contrast stays above 4.5:1.
+    return isDark(palette) ? QColor::fromHsl(hue, 170, 150) : QColor::fromHsl(hue, 200, 80);
+}
+
+QColor StatusStyle::warningColor(const QPalette& palette)
+{
+    return isDark(palette) ? QColor::fromHsl(38, 220, 140) : QColor::fromHsl(30, 230, 85);
+}
+
+QIcon StatusStyle::statusIcon(LockStatus status, const QPalette& palette)
+{
+    // Views ask for the icon on every paint: draw each one once per theme.
+    static QHash<int, QIcon> cache;
+    const int key = int(status) * 2 + (isDark(palette) ? 1 : 0);
+    if (const auto it = cache.constFind(key); it != cache.constEnd())
+        return *it;
+    const QColor colour = statusColor(status, palette);
+    const qreal ratio = 2;
+    QPixmap pixmap(int(16 * ratio), int(16 * ratio));
+    pixmap.setDevicePixelRatio(ratio);
+    pixmap.fill(Qt::transparent);
+    QPainter p(&pixmap);
+    p.setRenderHint(QPainter::Antialiasing);
+    const QRectF box(2, 2, 12, 12);
+    QPen pen(colour, 1.6);
+    p.setPen(pen);
+    switch (status) {
+    case LockStatus::Held: // a full disc with a tick
+        p.setBrush(colour);
+        p.drawEllipse(box);
+        p.setPen(QPen(palette.color(QPalette::Base), 1.8, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+        p.drawPolyline(QPolygonF{QPointF(5, 8.2), QPointF(7.2, 10.4), QPointF(11, 5.8)});
+        break;
+    case LockStatus::Partial: { // a half-filled disc
+        p.setBrush(Qt::NoBrush);
+        p.drawEllipse(box);
+        QPainterPath half;
+        half.moveTo(box.center());
+        half.arcTo(box, 90, 180);
+        half.closeSubpath();
+        p.fillPath(half, colour);
+        break;
+    }
+    case LockStatus::Contested: // two overlapping rings
+        p.setBrush(Qt::NoBrush);
+        p.drawEllipse(QRectF(1, 4, 9, 9));
+        p.drawEllipse(QRectF(6, 3, 9, 9));
+        break;
+    case LockStatus::Stuck: // a solid square with a bar: "stopped"
+        p.setBrush(colour);
+        p.drawRoundedRect(box, 2, 2);
+        p.setPen(QPen(palette.color(QPalette::Base), 2, Qt::SolidLine, Qt::RoundCap));
+        p.drawLine(QPointF(5, 8), QPointF(11, 8));
+        break;
+    case LockStatus::Unknown: { // a dashed ring with a question mark
+        pen.setStyle(Qt::DashLine);
+        p.setPen(pen);
+        p.drawEllipse(box);
+        QFont f = p.font();
+        f.setPixelSize(10);
+        f.setBold(true);
+        p.setFont(f);
+        p.setPen(colour);
+        p.drawText(box, Qt::AlignCenter, QStringLiteral("?"));
+        break;
+    }
+    }
+    p.end();
+    const QIcon icon(pixmap);
+    cache.insert(key, icon);
+    return icon;
+}
+
+QString StatusStyle::statusText(LockStatus status)
+{
+    switch (status) {
+    case LockStatus::Held:
+        return tr("held");
+    case LockStatus::Partial:
+        return tr("partial");
+    case LockStatus::Contested:
+        return tr("contested");
+    case LockStatus::Stuck:
+        return tr("stuck");
+    case LockStatus::Unknown:
+        return tr("unknown");
+    }
+    return tr("unknown");
+}
+
+QString StatusStyle::statusExplanation(LockStatus status)
+{
+    switch (status) {
+    case LockStatus::Held:
+        return tr("One token on a quorum of masters, with an expiry, and no other token anywhere.");
+    case LockStatus::Partial:
+        return tr("Present on some masters, but no token reaches the quorum.");
+    case LockStatus::Contested:
+        return tr("Two or more different tokens across the masters.");
+    case LockStatus::Stuck:
+        return tr(
+            "Held without an expiry (or a legacy timestamp already past): it will never go away by itself.");
+    case LockStatus::Unknown:
+        return tr("Too many masters are unreachable to decide.");
+    }
+    return QString();
+}
+
+QColor StatusStyle::tokenColor(const QByteArray& token, const QPalette& palette)
+{
+    // A hash, not an order: the same token keeps its colour across refreshes and windows.
+    const int hue = int((qHash(token, 0x5eed) % 360u + 360u) % 360u);
+    return isDark(palette) ? QColor::fromHsl(hue, 150, 140) : QColor::fromHsl(hue, 170, 110);
+}
+
+QColor StatusStyle::masterStateColor(RedisConnection::State state, const QPalette& palette)
+{
+    switch (state) {
+    case RedisConnection::State::Up:
+        return statusColor(LockStatus::Held, palette);
+    case RedisConnection::State::Connecting:
+    case RedisConnection::State::Reconnecting:
+        return warningColor(palette);
+    case RedisConnection::State::Down:
+        return statusColor(LockStatus::Stuck, palette);
+    case RedisConnection::State::Disconnected:
+        return palette.color(QPalette::PlaceholderText);
+    }
+    return palette.color(QPalette::PlaceholderText);
+}
+
+QString StatusStyle::masterStateText(RedisConnection::State state)
+{
+    switch (state) {
+    case RedisConnection::State::Up:
+        return tr("up");
+    case RedisConnection::State::Connecting:
+        return tr("connecting");
+    case RedisConnection::State::Reconnecting:
+        return tr("reconnecting");
+    case RedisConnection::State::Down:
+        return tr("DOWN");
+    case RedisConnection::State::Disconnected:
+        return tr("disconnected");
+    }
+    return QString();
+}
+
+int StatusStyle::severity(LockStatus status)
+{
+    switch (status) {
+    case LockStatus::Stuck:
+        return 0;
+    case LockStatus::Contested:
+        return 1;
+    case LockStatus::Partial:
+        return 2;
+    case LockStatus::Unknown:
+        return 3;
+    case LockStatus::Held:
+        return 4;
+    }
+    return 5;
+}
+
+} // namespace lockscope

@@ -1,0 +1,34 @@
+#pragma once
+
+#include "lockstatus.h"
+#include "redisconnection.h"
+
+#include <QCoreApplication>
+#include <QIcon>
+#include <QPalette>
+
+namespace lockscope {
+
+// How statuses look: colours derived from the palette (so light and dark themes both read well),
+// and a distinct shape per status, so that colour is never the only signal.
+class StatusStyle
+{
+    Q_DECLARE_TR_FUNCTIONS(StatusStyle)
+
+public:
+    static bool isDark(const QPalette& palette);
+    static QColor statusColor(LockStatus status, const QPalette& palette);
+    static QIcon statusIcon(LockStatus status, const QPalette& palette);
+    static QString statusText(LockStatus status);
+    static QString statusExplanation(LockStatus status);
+    // A stable colour per token, so one holder has one colour on every node and in every row.
+    static QColor tokenColor(const QByteArray& token, const QPalette& palette);
+    static QColor masterStateColor(RedisConnection::State state, const QPalette& palette);
+    static QString masterStateText(RedisConnection::State state);
+    static QColor warningColor(const QPalette& palette);
+
+    // Severity order used for sorting by status: the ones that need a person first.
+    static int severity(LockStatus status);
+};
+
+} // namespace lockscope
