@@ -7,61 +7,17 @@
 #
 #   tests/bench/ui-bench.sh [LOCKS] [KEYS_PER_MASTER]     (LOCKSCOPE_BUILD=DIR; default build/)
 set -euo pipefail
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-build="${LOCKSCOPE_BUILD:-$root/build}"
 locks="${1:-100000}"
 keys="${2:-1000000}"
+source "$(dirname "$0")/lib.sh"
 uibench="$build/tests/bench/uibench/uibench"
 if [[ ! -x "$uibench" ]]; then
     cmake --build "$build" --target uibench >&2
 fi
-
-workdir="$(mktemp -d "${TMPDIR:-/tmp}/lockscope-uibench.XXXXXX")"
-pids=()
+start_servers 5 --enable-debug-command yes
 ports=()
-cleanup() {
-    local pid
-    for pid in "${pids[@]}"; do
-        kill "$pid" 2>/dev/null || true
-        wait "$pid" 2>/dev/null || true
-    done
-    rm -rf "$workdir"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-free_port() {
-    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
-}
-
-start_server() {
-    local attempt dir pid port
-    for attempt in 1 2 3 4 5; do
-        port="$(free_port)"
-        dir="$workdir/redis-$port"
-        mkdir -p "$dir"
-        redis-server --bind 127.0.0.1 --port "$port" --save '' --appendonly no --dir "$dir" --daemonize no \
-            --protected-mode no --logfile "$dir/redis.log" --enable-debug-command yes &
-        pid=$!
-        pids+=("$pid")
-        for _ in $(seq 100); do
-            kill -0 "$pid" 2>/dev/null || break
-            if redis-cli -h 127.0.0.1 -p "$port" PING 2>/dev/null | grep -q PONG && sleep 0.1 &&
-                kill -0 "$pid" 2>/dev/null; then
-                ports+=("$port")
-                return 0
-            fi
-            sleep 0.05
-        done
-        kill "$pid" 2>/dev/null || true
-        wait "$pid" 2>/dev/null || true
-    done
-    echo "ui-bench: redis-server did not start" >&2
-    return 1
-}
-
-for _ in 1 2 3 4 5; do
-    start_server
+for url in "${urls[@]}"; do
+    ports+=("${url##*:}")
 done
 
 # Locks as RESP through redis-cli --pipe: every 10th on three masters only (partial on the others'
@@ -79,9 +35,5 @@ for m in 0 1 2 3 4; do
     }' | redis-cli -h 127.0.0.1 -p "${ports[$m]}" --pipe >/dev/null
 done
 
-args=()
-for p in "${ports[@]}"; do
-    args+=(-m "redis://127.0.0.1:$p")
-done
 # UIBENCH_WRAPPER="perf record -g -o /tmp/ui.perf" profiles the run.
-QT_QPA_PLATFORM=offscreen ${UIBENCH_WRAPPER:-} "$uibench" "${args[@]}" --expect "$locks" --settle-ms 4000 --limit-ms "${UIBENCH_LIMIT_MS:-300000}"
+QT_QPA_PLATFORM=offscreen ${UIBENCH_WRAPPER:-} "$uibench" "${masters[@]}" --expect "$locks" --settle-ms 4000 --limit-ms "${UIBENCH_LIMIT_MS:-300000}"
