@@ -279,4 +279,23 @@ void ForceRelease::run(MasterSet& masters, const LockScopeConfig& config, const 
     });
 }
 
+RedisError ForceRelease::recordCancelled(const AuditLog& audit, const MasterSet& masters,
+                                         const ForceReleasePlan& plan, const QString& why)
+{
+    AuditRecord record = AuditRecord::now(QStringLiteral("force-release"), plan.request.resource);
+    for (const RedisConnection* c : masters.connections())
+        record.masters << c->name();
+    if (plan.anyPresent())
+        record.tokenBefore = plan.tokenSeen;
+    if (plan.request.mode == ForceReleaseMode::ExpectToken) {
+        record.mode = QStringLiteral("expect-token");
+        record.expectedToken = plan.request.expectedToken;
+    } else {
+        record.mode = QStringLiteral("any-token");
+    }
+    record.outcome = QStringLiteral("cancelled");
+    record.message = why;
+    return audit.append(record);
+}
+
 } // namespace lockscope

@@ -36,6 +36,10 @@ public:
     static void run(MasterSet& masters, const LockScopeConfig& config, const AuditLog* audit,
                     const ForceReleaseRequest& request, Done done);
 
+    // The audit line for a force-release that was inspected but not confirmed (`why` says by whom).
+    static RedisError recordCancelled(const AuditLog& audit, const MasterSet& masters,
+                                      const ForceReleasePlan& plan, const QString& why);
+
     // Redisson's channel for a lock name: its prefixName() braces the name unless it has braces.
     static QByteArray redissonChannel(const QByteArray& name);
 };

@@ -232,20 +232,9 @@ void CoreService::executeForceRelease(quint64 request, const ForceReleasePlan& p
 
 void CoreService::cancelForceRelease(const ForceReleasePlan& plan)
 {
-    AuditRecord record = AuditRecord::now(QStringLiteral("force-release"), plan.request.resource);
-    for (const RedisConnection* c : m_masters->connections())
-        record.masters << c->name();
-    if (plan.anyPresent())
-        record.tokenBefore = plan.tokenSeen;
-    if (plan.request.mode == ForceReleaseMode::ExpectToken) {
-        record.mode = QStringLiteral("expect-token");
-        record.expectedToken = plan.request.expectedToken;
-    } else {
-        record.mode = QStringLiteral("any-token");
-    }
-    record.outcome = QStringLiteral("cancelled");
-    record.message = QStringLiteral("not confirmed in the window");
-    if (const RedisError error = m_audit.append(record); error.isError())
+    const RedisError error = ForceRelease::recordCancelled(m_audit, *m_masters, plan,
+                                                           QStringLiteral("not confirmed in the window"));
+    if (error.isError())
         emit problem(tr("Could not record the cancellation: %1").arg(error.message));
 }
 

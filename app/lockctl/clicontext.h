@@ -26,7 +26,7 @@ public:
     lockscope::LockScopeConfig& config() { return m_config; }
     bool json() const { return m_json; }
     bool readOnly() const { return m_config.readOnly; }
-    QString auditLogPath() const;
+    QString auditLogPath() const { return m_config.auditLogPath; }
 
     // Opens every master and runs the event loop until each has come up or failed once.
     lockscope::MasterSet& openMasters();

@@ -144,7 +144,7 @@ public:
         const bool willBeRefused = context.readOnly() || (!plan->refusal.isEmpty() && !request.forceUnknown);
         if (!willBeRefused && !parser.isSet(QStringLiteral("yes"))) {
             if (!confirmed(context, *plan)) {
-                recordCancelled(audit, masters, *plan);
+                ForceRelease::recordCancelled(audit, masters, *plan, QStringLiteral("not confirmed"));
                 if (!isatty(STDIN_FILENO))
                     return context.fail(UsageError, QStringLiteral("not confirmed: standard input is not a "
                                                                    "terminal; pass --yes to force-release "
@@ -189,24 +189,6 @@ private:
             return false;
         const QString answer = QString::fromLocal8Bit(line).trimmed().toLower();
         return answer == QLatin1String("y") || answer == QLatin1String("yes");
-    }
-
-    static void recordCancelled(const AuditLog& audit, MasterSet& masters, const ForceReleasePlan& plan)
-    {
-        AuditRecord record = AuditRecord::now(QStringLiteral("force-release"), plan.request.resource);
-        for (const RedisConnection* c : masters.connections())
-            record.masters << c->name();
-        if (plan.anyPresent())
-            record.tokenBefore = plan.tokenSeen;
-        if (plan.request.mode == ForceReleaseMode::ExpectToken) {
-            record.mode = QStringLiteral("expect-token");
-            record.expectedToken = plan.request.expectedToken;
-        } else {
-            record.mode = QStringLiteral("any-token");
-        }
-        record.outcome = QStringLiteral("cancelled");
-        record.message = QStringLiteral("not confirmed");
-        audit.append(record);
     }
 
     static void print(CliContext& context, const ForceReleasePlan& plan, const ForceReleaseOutcome& outcome)

@@ -1,0 +1,28 @@
+#pragma once
+
+#include "lockscopeconfig.h"
+#include "result.h"
+
+#include <QCommandLineOption>
+#include <QList>
+#include <QStringList>
+
+class QCommandLineParser;
+
+namespace lockscope {
+
+// The options lockctl and the window share (-m, --config, --timeout-ms, --tls-*, --password-env,
+// --read-only, --audit-log) and the configuration they produce, so both read a command line alike.
+class CommandLineConfig
+{
+public:
+    static QList<QCommandLineOption> options();
+    // Config file first, then the command line on top. Warnings (unknown config fields) are added
+    // to `warnings`; errors are worded for the person who typed the command. auditLogPath is
+    // always set (the default when neither the file nor --audit-log names one).
+    static Result<LockScopeConfig> build(const QCommandLineParser& parser, QStringList* warnings);
+    // One audit trail per user, whichever tool acted.
+    static QString defaultAuditLogPath();
+};
+
+} // namespace lockscope
