@@ -5,11 +5,16 @@ namespace lockscope {
 QString lockStatusName(LockStatus status)
 {
     switch (status) {
-    case LockStatus::Held: return QStringLiteral("held");
-    case LockStatus::Partial: return QStringLiteral("partial");
-    case LockStatus::Contested: return QStringLiteral("contested");
-    case LockStatus::Stuck: return QStringLiteral("stuck");
-    case LockStatus::Unknown: return QStringLiteral("unknown");
+    case LockStatus::Held:
+        return QStringLiteral("held");
+    case LockStatus::Partial:
+        return QStringLiteral("partial");
+    case LockStatus::Contested:
+        return QStringLiteral("contested");
+    case LockStatus::Stuck:
+        return QStringLiteral("stuck");
+    case LockStatus::Unknown:
+        return QStringLiteral("unknown");
     }
     return QStringLiteral("unknown");
 }

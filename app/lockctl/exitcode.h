@@ -6,10 +6,10 @@ namespace lockctl {
 enum ExitCode
 {
     Done = 0,
-    NotDone = 1,      // not acquired, token did not match, nothing deleted
-    UsageError = 2,   // bad arguments or configuration
-    Unavailable = 3,  // not enough masters reachable
-    Refused = 4,      // read-only mode, or not a lock
+    NotDone = 1,     // not acquired, token did not match, nothing deleted
+    UsageError = 2,  // bad arguments or configuration
+    Unavailable = 3, // not enough masters reachable
+    Refused = 4,     // read-only mode, or not a lock
 };
 
 } // namespace lockctl
