@@ -8,7 +8,8 @@ namespace lockscope {
 // Lock validity is measured on this clock: wall-clock jumps must not stretch or shrink a lease.
 inline qint64 monotonicNs()
 {
-    return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
         .count();
 }
 

@@ -40,8 +40,7 @@ struct RedisError
     RedisError() = default;
     RedisError(ErrorKind k, QString masterName, QString text)
         : kind(k), master(std::move(masterName)), message(std::move(text))
-    {
-    }
+    {}
 
     bool isError() const { return kind != ErrorKind::None; }
     explicit operator bool() const { return isError(); }

@@ -5,8 +5,8 @@
 namespace lockscope {
 
 RedisScript::RedisScript(QByteArray source)
-    : m_source(std::move(source)), m_sha1(QCryptographicHash::hash(m_source, QCryptographicHash::Sha1).toHex())
-{
-}
+    : m_source(std::move(source)),
+      m_sha1(QCryptographicHash::hash(m_source, QCryptographicHash::Sha1).toHex())
+{}
 
 } // namespace lockscope

@@ -163,17 +163,18 @@ Result<RedisUrl> RedisUrl::parse(const QString& input)
 
 QString RedisUrl::toString() const
 {
-    const QString user = m_user.isEmpty() ? QString()
-                                          : QString::fromUtf8(QUrl::toPercentEncoding(m_user)) + QLatin1Char('@');
+    const QString user =
+        m_user.isEmpty() ? QString() : QString::fromUtf8(QUrl::toPercentEncoding(m_user)) + QLatin1Char('@');
     if (m_scheme == Scheme::Unix) {
         QString out = QStringLiteral("unix://") + m_socketPath;
         if (m_db != 0)
             out += QStringLiteral("?db=") + QString::number(m_db);
         return out;
     }
-    const QString host = m_host.contains(QLatin1Char(':')) ? QLatin1Char('[') + m_host + QLatin1Char(']') : m_host;
-    QString out = (m_scheme == Scheme::Tls ? QStringLiteral("rediss://") : QStringLiteral("redis://")) + user + host +
-                  QLatin1Char(':') + QString::number(m_port);
+    const QString host =
+        m_host.contains(QLatin1Char(':')) ? QLatin1Char('[') + m_host + QLatin1Char(']') : m_host;
+    QString out = (m_scheme == Scheme::Tls ? QStringLiteral("rediss://") : QStringLiteral("redis://")) +
+                  user + host + QLatin1Char(':') + QString::number(m_port);
     if (m_db != 0)
         out += QLatin1Char('/') + QString::number(m_db);
     return out;

@@ -2,8 +2,8 @@
 
 #include "rediserror.h"
 
-#include <QString>
 #include "result.h"
+#include <QString>
 
 namespace lockscope {
 

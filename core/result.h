@@ -8,8 +8,7 @@
 namespace lockscope {
 
 // A value or the error that prevented it (std::expected is C++23; GCC 12 lacks it).
-template <typename T>
-class Result
+template <typename T> class Result
 {
 public:
     Result(T value) : m_data(std::move(value)) {}

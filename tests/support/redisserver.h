@@ -14,11 +14,11 @@ namespace lockscope::test {
 
 struct RedisServerOptions
 {
-    bool tls = false;          // clients must use TLS (a plain admin port stays open for the fixture)
+    bool tls = false; // clients must use TLS (a plain admin port stays open for the fixture)
     bool requireClientCert = false;
-    QString password;          // requirepass for the default user
-    QString aclUser;           // an extra ACL user ...
-    QString aclPassword;       // ... with this password ...
+    QString password;                                 // requirepass for the default user
+    QString aclUser;                                  // an extra ACL user ...
+    QString aclPassword;                              // ... with this password ...
     QString aclRules = QStringLiteral("~* &* +@all"); // ... and these rights
     bool unixSocket = false;
     bool notifications = false; // notify-keyspace-events KA
@@ -37,11 +37,11 @@ public:
     RedisServer& operator=(const RedisServer&) = delete;
 
     bool start();
-    void stop();        // SIGKILL and reap
+    void stop(); // SIGKILL and reap
     void kill() { stop(); }
-    void pause();       // SIGSTOP: the socket stays open but nothing answers
-    void resume();      // SIGCONT
-    bool restart();     // a new process on the same port: empty, with a new run_id
+    void pause();   // SIGSTOP: the socket stays open but nothing answers
+    void resume();  // SIGCONT
+    bool restart(); // a new process on the same port: empty, with a new run_id
     bool isRunning() const;
     const QString& errorString() const { return m_error; }
 

@@ -49,10 +49,19 @@ TlsMaterial::TlsMaterial()
                       QStringLiteral("-out"), name + QStringLiteral(".csr"), QStringLiteral("-subj"),
                       QStringLiteral("/CN=") + cn}))
             return false;
-        QStringList sign{QStringLiteral("x509"), QStringLiteral("-req"), QStringLiteral("-in"),
-                         name + QStringLiteral(".csr"), QStringLiteral("-CA"), QStringLiteral("ca.crt"),
-                         QStringLiteral("-CAkey"), QStringLiteral("ca.key"), QStringLiteral("-CAcreateserial"),
-                         QStringLiteral("-out"), name + QStringLiteral(".crt"), QStringLiteral("-days"), days};
+        QStringList sign{QStringLiteral("x509"),
+                         QStringLiteral("-req"),
+                         QStringLiteral("-in"),
+                         name + QStringLiteral(".csr"),
+                         QStringLiteral("-CA"),
+                         QStringLiteral("ca.crt"),
+                         QStringLiteral("-CAkey"),
+                         QStringLiteral("ca.key"),
+                         QStringLiteral("-CAcreateserial"),
+                         QStringLiteral("-out"),
+                         name + QStringLiteral(".crt"),
+                         QStringLiteral("-days"),
+                         days};
         if (withExt)
             sign << QStringLiteral("-extfile") << QStringLiteral("server.ext");
         return openssl(sign);

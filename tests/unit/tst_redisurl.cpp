@@ -28,34 +28,63 @@ void TestRedisUrl::parsesValid_data()
     QTest::addColumn<QString>("socket");
     QTest::addColumn<QString>("printed");
 
-    const int tcp = int(RedisUrl::Scheme::Tcp), tls = int(RedisUrl::Scheme::Tls), unx = int(RedisUrl::Scheme::Unix);
-    QTest::newRow("host only") << "redis://localhost" << tcp << "localhost" << 6379 << 0 << "" << "" << ""
+    const int tcp = int(RedisUrl::Scheme::Tcp), tls = int(RedisUrl::Scheme::Tls),
+              unx = int(RedisUrl::Scheme::Unix);
+    QTest::newRow("host only") << "redis://localhost" << tcp << "localhost" << 6379 << 0 << ""
+                               << ""
+                               << ""
                                << "redis://localhost:6379";
-    QTest::newRow("host port db") << "redis://127.0.0.1:7000/3" << tcp << "127.0.0.1" << 7000 << 3 << "" << ""
-                                  << "" << "redis://127.0.0.1:7000/3";
-    QTest::newRow("password only") << "redis://:s3cret@h:1" << tcp << "h" << 1 << 0 << "" << "s3cret" << ""
+    QTest::newRow("host port db") << "redis://127.0.0.1:7000/3" << tcp << "127.0.0.1" << 7000 << 3 << ""
+                                  << ""
+                                  << ""
+                                  << "redis://127.0.0.1:7000/3";
+    QTest::newRow("password only") << "redis://:s3cret@h:1" << tcp << "h" << 1 << 0 << ""
+                                   << "s3cret"
+                                   << ""
                                    << "redis://h:1";
-    QTest::newRow("acl user") << "redis://alice:pw@h:2/1" << tcp << "h" << 2 << 1 << "alice" << "pw" << ""
+    QTest::newRow("acl user") << "redis://alice:pw@h:2/1" << tcp << "h" << 2 << 1 << "alice"
+                              << "pw"
+                              << ""
                               << "redis://alice@h:2/1";
-    QTest::newRow("user only") << "redis://bob@h" << tcp << "h" << 6379 << 0 << "bob" << "" << ""
+    QTest::newRow("user only") << "redis://bob@h" << tcp << "h" << 6379 << 0 << "bob"
+                               << ""
+                               << ""
                                << "redis://bob@h:6379";
     QTest::newRow("percent-encoded password") << "redis://u:p%40ss%3Aw@h" << tcp << "h" << 6379 << 0 << "u"
-                                              << "p@ss:w" << "" << "redis://u@h:6379";
-    QTest::newRow("raw @ in password") << "redis://u:p@ss@h:9" << tcp << "h" << 9 << 0 << "u" << "p@ss" << ""
+                                              << "p@ss:w"
+                                              << ""
+                                              << "redis://u@h:6379";
+    QTest::newRow("raw @ in password") << "redis://u:p@ss@h:9" << tcp << "h" << 9 << 0 << "u"
+                                       << "p@ss"
+                                       << ""
                                        << "redis://u@h:9";
-    QTest::newRow("tls") << "rediss://cache.example:6380" << tls << "cache.example" << 6380 << 0 << "" << ""
-                         << "" << "rediss://cache.example:6380";
-    QTest::newRow("ipv6") << "redis://[::1]:6390/2" << tcp << "::1" << 6390 << 2 << "" << "" << ""
+    QTest::newRow("tls") << "rediss://cache.example:6380" << tls << "cache.example" << 6380 << 0 << ""
+                         << ""
+                         << ""
+                         << "rediss://cache.example:6380";
+    QTest::newRow("ipv6") << "redis://[::1]:6390/2" << tcp << "::1" << 6390 << 2 << ""
+                          << ""
+                          << ""
                           << "redis://[::1]:6390/2";
-    QTest::newRow("ipv6 no port") << "redis://[fe80::1]" << tcp << "fe80::1" << 6379 << 0 << "" << "" << ""
+    QTest::newRow("ipv6 no port") << "redis://[fe80::1]" << tcp << "fe80::1" << 6379 << 0 << ""
+                                  << ""
+                                  << ""
                                   << "redis://[fe80::1]:6379";
-    QTest::newRow("unix") << "unix:///tmp/redis.sock" << unx << "" << 0 << 0 << "" << "" << "/tmp/redis.sock"
+    QTest::newRow("unix") << "unix:///tmp/redis.sock" << unx << "" << 0 << 0 << ""
+                          << ""
+                          << "/tmp/redis.sock"
                           << "unix:///tmp/redis.sock";
-    QTest::newRow("unix db") << "unix:///var/run/r.sock?db=4" << unx << "" << 0 << 4 << "" << ""
-                             << "/var/run/r.sock" << "unix:///var/run/r.sock?db=4";
-    QTest::newRow("scheme case and spaces") << "  REDIS://h:5 " << tcp << "h" << 5 << 0 << "" << "" << ""
+    QTest::newRow("unix db") << "unix:///var/run/r.sock?db=4" << unx << "" << 0 << 4 << ""
+                             << ""
+                             << "/var/run/r.sock"
+                             << "unix:///var/run/r.sock?db=4";
+    QTest::newRow("scheme case and spaces") << "  REDIS://h:5 " << tcp << "h" << 5 << 0 << ""
+                                            << ""
+                                            << ""
                                             << "redis://h:5";
-    QTest::newRow("trailing slash") << "redis://h:5/" << tcp << "h" << 5 << 0 << "" << "" << ""
+    QTest::newRow("trailing slash") << "redis://h:5/" << tcp << "h" << 5 << 0 << ""
+                                    << ""
+                                    << ""
                                     << "redis://h:5";
 }
 
@@ -92,23 +121,40 @@ void TestRedisUrl::rejectsInvalid_data()
 {
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("mentions");
-    QTest::newRow("empty") << "" << "missing scheme";
-    QTest::newRow("no scheme") << "localhost:6379" << "missing scheme";
-    QTest::newRow("http") << "http://h" << "unsupported scheme 'http'";
-    QTest::newRow("no host") << "redis://:6379" << "missing host";
-    QTest::newRow("port zero") << "redis://h:0" << "bad port";
-    QTest::newRow("port too big") << "redis://h:65536" << "bad port";
-    QTest::newRow("port text") << "redis://h:abc" << "bad port 'abc'";
-    QTest::newRow("port negative") << "redis://h:-1" << "bad port";
-    QTest::newRow("empty port") << "redis://h:" << "empty port";
-    QTest::newRow("db text") << "redis://h/x" << "bad database number";
-    QTest::newRow("db negative") << "redis://h/-2" << "bad database number";
-    QTest::newRow("host with space") << "redis://bad host" << "bad host name";
-    QTest::newRow("bad ipv6") << "redis://[::zz]:1" << "bad IPv6";
-    QTest::newRow("unclosed ipv6") << "redis://[::1:1" << "unclosed";
-    QTest::newRow("unix relative") << "unix://tmp/x.sock" << "absolute path";
-    QTest::newRow("unknown query") << "redis://h?foo=1" << "unknown parameter 'foo'";
-    QTest::newRow("unix bad db") << "unix:///x?db=q" << "bad database number";
+    QTest::newRow("empty") << ""
+                           << "missing scheme";
+    QTest::newRow("no scheme") << "localhost:6379"
+                               << "missing scheme";
+    QTest::newRow("http") << "http://h"
+                          << "unsupported scheme 'http'";
+    QTest::newRow("no host") << "redis://:6379"
+                             << "missing host";
+    QTest::newRow("port zero") << "redis://h:0"
+                               << "bad port";
+    QTest::newRow("port too big") << "redis://h:65536"
+                                  << "bad port";
+    QTest::newRow("port text") << "redis://h:abc"
+                               << "bad port 'abc'";
+    QTest::newRow("port negative") << "redis://h:-1"
+                                   << "bad port";
+    QTest::newRow("empty port") << "redis://h:"
+                                << "empty port";
+    QTest::newRow("db text") << "redis://h/x"
+                             << "bad database number";
+    QTest::newRow("db negative") << "redis://h/-2"
+                                 << "bad database number";
+    QTest::newRow("host with space") << "redis://bad host"
+                                     << "bad host name";
+    QTest::newRow("bad ipv6") << "redis://[::zz]:1"
+                              << "bad IPv6";
+    QTest::newRow("unclosed ipv6") << "redis://[::1:1"
+                                   << "unclosed";
+    QTest::newRow("unix relative") << "unix://tmp/x.sock"
+                                   << "absolute path";
+    QTest::newRow("unknown query") << "redis://h?foo=1"
+                                   << "unknown parameter 'foo'";
+    QTest::newRow("unix bad db") << "unix:///x?db=q"
+                                 << "bad database number";
 }
 
 void TestRedisUrl::rejectsInvalid()
@@ -124,10 +170,10 @@ void TestRedisUrl::rejectsInvalid()
 void TestRedisUrl::neverPrintsPassword()
 {
     const QString secret = QStringLiteral("Sup3rS3cretPw");
-    for (const QString& text : {QStringLiteral("redis://u:%1@h:70000").arg(secret),
-                                QStringLiteral("redis://u:%1@bad host").arg(secret),
-                                QStringLiteral("redis://:%1@h/zz").arg(secret),
-                                QStringLiteral("redis://:%1@h:1").arg(secret)}) {
+    for (const QString& text :
+         {QStringLiteral("redis://u:%1@h:70000").arg(secret),
+          QStringLiteral("redis://u:%1@bad host").arg(secret), QStringLiteral("redis://:%1@h/zz").arg(secret),
+          QStringLiteral("redis://:%1@h:1").arg(secret)}) {
         const Result<RedisUrl> url = RedisUrl::parse(text);
         const QString shown = url.ok() ? url->toString() : url.error().message;
         QVERIFY2(!shown.contains(secret), qPrintable(shown));
