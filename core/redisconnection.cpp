@@ -420,14 +420,18 @@ void RedisConnection::send(const QByteArrayList& argv, QObject* context, Callbac
         armTimeout();
         return;
     case State::Down:
-    case State::Disconnected: {
-        const QString why = m_state == State::Down && m_lastError.isError()
-                                ? QStringLiteral("master is down (%1)").arg(m_lastError.message)
-                                : QStringLiteral("not connected");
-        deliver(pending, {RedisError(ErrorKind::NotConnected, m_name, why), {}});
+    case State::Disconnected:
+        deliver(pending, {notConnectedError(), {}});
         return;
     }
-    }
+}
+
+RedisError RedisConnection::notConnectedError() const
+{
+    const QString why = m_state == State::Down && m_lastError.isError()
+                            ? QStringLiteral("master is down (%1)").arg(m_lastError.message)
+                            : QStringLiteral("not connected");
+    return RedisError(ErrorKind::NotConnected, m_name, why);
 }
 
 void RedisConnection::send(const RedisCommandBatch& batch, QObject* context, BatchCallback callback)
@@ -457,13 +461,9 @@ void RedisConnection::send(const RedisCommandBatch& batch, QObject* context, Bat
         armTimeout();
         return;
     case State::Down:
-    case State::Disconnected: {
-        const QString why = m_state == State::Down && m_lastError.isError()
-                                ? QStringLiteral("master is down (%1)").arg(m_lastError.message)
-                                : QStringLiteral("not connected");
-        deliver(pending, {RedisError(ErrorKind::NotConnected, m_name, why), {}});
+    case State::Disconnected:
+        deliver(pending, {notConnectedError(), {}});
         return;
-    }
     }
 }
 

@@ -134,6 +134,7 @@ private:
     void onReadyRead();
     void onTransportFailed(ErrorKind kind, const QString& message);
     void sendHandshake();
+    RedisError notConnectedError() const;
     void finishHandshake();
     void fail(ErrorKind kind, const QString& message);
     std::vector<Pending> takeAllPending();

@@ -1,3 +1,5 @@
+#include "bytesargument.h"
+#include "bytesdisplay.h"
 #include "command.h"
 #include "localidentity.h"
 #include "ttlargument.h"
@@ -53,29 +55,18 @@ public:
         const std::optional<qint64> ttl = TtlArgument::parse(parser.value(QStringLiteral("ttl")), &problem);
         if (!ttl)
             return context.fail(UsageError, problem);
+        const std::optional<QByteArray> resourceArgument =
+            BytesArgument::parse(positional.first(), QStringLiteral("RESOURCE"), &problem);
+        if (!resourceArgument)
+            return context.fail(UsageError, problem);
+        const QByteArray resource = *resourceArgument;
         WriteSession session(context);
-        if (parser.isSet(QStringLiteral("retries"))) {
-            const auto retries = TtlArgument::parseWhole(
-                QStringLiteral("retries"), parser.value(QStringLiteral("retries")), 0, 1000, &problem);
-            if (!retries)
-                return context.fail(UsageError, problem);
-            session.config().redlock.retryCount = int(*retries);
-        }
-        if (parser.isSet(QStringLiteral("retry-delay"))) {
-            const auto delay =
-                TtlArgument::parseWhole(QStringLiteral("retry-delay"),
-                                        parser.value(QStringLiteral("retry-delay")), 0, 600000, &problem);
-            if (!delay)
-                return context.fail(UsageError, problem);
-            session.config().redlock.retryDelayMs = int(*delay);
-            session.config().redlock.retryJitterMs =
-                qMin(session.config().redlock.retryJitterMs, int(*delay));
-        }
+        if (!session.applyRetryOptions(parser, &problem))
+            return context.fail(UsageError, problem);
         if (const int rc = session.prepare(); rc != Done)
             return rc;
         const QString owner = parser.isSet(QStringLiteral("owner")) ? parser.value(QStringLiteral("owner"))
                                                                     : LocalIdentity::ownerTag();
-        const QByteArray resource = positional.first().toUtf8();
 
         Redlock& redlock = session.redlock();
         const RedlockOutcome outcome = session.wait(
@@ -85,7 +76,7 @@ public:
         if (context.json()) {
             QJsonObject o{
                 {QStringLiteral("acquired"), outcome.ok()},
-                {QStringLiteral("resource"), QString::fromUtf8(resource)},
+                {QStringLiteral("resource"), escapeBytes(resource)},
                 {QStringLiteral("token"),
                  outcome.ok() ? QJsonValue(QString::fromUtf8(outcome.lease.token)) : QJsonValue()},
                 {QStringLiteral("validityMs"), outcome.ok() ? outcome.lease.validityMs : 0},
@@ -102,7 +93,7 @@ public:
         if (!context.json()) {
             context.out() << outcome.lease.token << Qt::endl;
             context.out() << QStringLiteral("acquired %1 on %2 of %3 masters in %4 ms; valid for %5 ms")
-                                 .arg(QString::fromUtf8(resource))
+                                 .arg(escapeBytes(resource))
                                  .arg(outcome.succeeded)
                                  .arg(outcome.total)
                                  .arg(elapsedMs, 0, 'f', 2)

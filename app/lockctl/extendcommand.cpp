@@ -1,3 +1,5 @@
+#include "bytesargument.h"
+#include "bytesdisplay.h"
 #include "command.h"
 #include "ttlargument.h"
 #include "writesession.h"
@@ -39,11 +41,17 @@ public:
         const std::optional<qint64> ttl = TtlArgument::parse(parser.value(QStringLiteral("ttl")), &problem);
         if (!ttl)
             return context.fail(UsageError, problem);
+        const std::optional<QByteArray> resource =
+            BytesArgument::parse(positional.first(), QStringLiteral("RESOURCE"), &problem);
+        const std::optional<QByteArray> token =
+            resource ? BytesArgument::parse(parser.value(QStringLiteral("token")), QStringLiteral("--token"),
+                                            &problem)
+                     : std::nullopt;
+        if (!token)
+            return context.fail(UsageError, problem);
         RedlockLease lease;
-        lease.resource = positional.first().toUtf8();
-        lease.token = parser.value(QStringLiteral("token")).toUtf8();
-        if (lease.token.isEmpty())
-            return context.fail(UsageError, QStringLiteral("--token must not be empty"));
+        lease.resource = *resource;
+        lease.token = *token;
         WriteSession session(context);
         if (const int rc = session.prepare(); rc != Done)
             return rc;
@@ -52,7 +60,7 @@ public:
             session.wait([&](Redlock::Done done) { redlock.extend(lease, *ttl, std::move(done)); });
         if (context.json()) {
             QJsonObject o{{QStringLiteral("extended"), outcome.ok()},
-                          {QStringLiteral("resource"), QString::fromUtf8(lease.resource)},
+                          {QStringLiteral("resource"), escapeBytes(lease.resource)},
                           {QStringLiteral("validityMs"), outcome.ok() ? outcome.lease.validityMs : 0},
                           {QStringLiteral("extendedOn"), outcome.succeeded},
                           {QStringLiteral("total"), outcome.total},
@@ -65,7 +73,7 @@ public:
             return session.failWith(QStringLiteral("not extended"), outcome);
         if (!context.json())
             context.out() << QStringLiteral("extended %1 on %2 of %3 masters; valid for %4 ms")
-                                 .arg(QString::fromUtf8(lease.resource))
+                                 .arg(escapeBytes(lease.resource))
                                  .arg(outcome.succeeded)
                                  .arg(outcome.total)
                                  .arg(outcome.lease.validityMs)

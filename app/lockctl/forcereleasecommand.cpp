@@ -1,4 +1,5 @@
 #include "auditlog.h"
+#include "bytesargument.h"
 #include "clicontext.h"
 #include "command.h"
 #include "forcerelease.h"
@@ -102,13 +103,22 @@ public:
             return context.fail(UsageError,
                                 QStringLiteral("usage: lockctl ") + synopsis() +
                                     QStringLiteral(" (exactly one of --expect-token and --any-token)"));
+        QString problem;
+        const std::optional<QByteArray> resource =
+            BytesArgument::parse(positional.first(), QStringLiteral("RESOURCE"), &problem);
+        if (!resource)
+            return context.fail(UsageError, problem);
         ForceReleaseRequest request;
-        request.resource = positional.first().toUtf8();
+        request.resource = *resource;
         request.mode = any ? ForceReleaseMode::AnyToken : ForceReleaseMode::ExpectToken;
-        request.expectedToken = parser.value(QStringLiteral("expect-token")).toUtf8();
         request.forceUnknown = parser.isSet(QStringLiteral("force-unknown"));
-        if (expect && request.expectedToken.isEmpty())
-            return context.fail(UsageError, QStringLiteral("--expect-token must not be empty"));
+        if (expect) {
+            const std::optional<QByteArray> token = BytesArgument::parse(
+                parser.value(QStringLiteral("expect-token")), QStringLiteral("--expect-token"), &problem);
+            if (!token)
+                return context.fail(UsageError, problem);
+            request.expectedToken = *token;
+        }
 
         const AuditLog audit(context.auditLogPath());
         if (const RedisError error = audit.check(); error.isError())

@@ -1,3 +1,5 @@
+#include "bytesargument.h"
+#include "bytesdisplay.h"
 #include "command.h"
 #include "localidentity.h"
 #include "lockkeeper.h"
@@ -72,20 +74,16 @@ public:
                 return context.fail(UsageError, problem);
             graceMs = *grace;
         }
+        const std::optional<QByteArray> resourceArgument =
+            BytesArgument::parse(positional.first(), QStringLiteral("RESOURCE"), &problem);
+        if (!resourceArgument)
+            return context.fail(UsageError, problem);
+        const QByteArray resource = *resourceArgument;
         WriteSession session(context);
-        for (const QString& name : {QStringLiteral("retries"), QStringLiteral("retry-delay")}) {
-            if (!parser.isSet(name))
-                continue;
-            const auto value = TtlArgument::parseWhole(
-                name, parser.value(name), 0, name == QLatin1String("retries") ? 1000 : 600000, &problem);
-            if (!value)
-                return context.fail(UsageError, problem);
-            (name == QLatin1String("retries") ? session.config().redlock.retryCount
-                                              : session.config().redlock.retryDelayMs) = int(*value);
-        }
+        if (!session.applyRetryOptions(parser, &problem))
+            return context.fail(UsageError, problem);
         if (const int rc = session.prepare(); rc != Done)
             return rc;
-        const QByteArray resource = positional.first().toUtf8();
         const QString owner = parser.isSet(QStringLiteral("owner")) ? parser.value(QStringLiteral("owner"))
                                                                     : LocalIdentity::ownerTag();
 
@@ -107,7 +105,7 @@ public:
         process.setArguments(positional.mid(2));
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
         environment.insert(QStringLiteral("LOCKSCOPE_TOKEN"), QString::fromUtf8(acquired.lease.token));
-        environment.insert(QStringLiteral("LOCKSCOPE_RESOURCE"), QString::fromUtf8(resource));
+        environment.insert(QStringLiteral("LOCKSCOPE_RESOURCE"), escapeBytes(resource));
         process.setProcessEnvironment(environment);
         process.setProcessChannelMode(QProcess::ForwardedChannels);
         process.setInputChannelMode(QProcess::ForwardedInputChannel);
@@ -120,7 +118,7 @@ public:
         QObject::connect(&process, &QProcess::finished, [&finished] { finished = true; });
         QObject::connect(&keeper, &LockKeeper::lost, [&](const QString& reason) {
             lost = true;
-            context.err() << "lockctl: lock on " << QString::fromUtf8(resource) << " lost (" << reason
+            context.err() << "lockctl: lock on " << escapeBytes(resource) << " lost (" << reason
                           << "); stopping the command" << Qt::endl;
             if (process.state() != QProcess::NotRunning) {
                 process.terminate();

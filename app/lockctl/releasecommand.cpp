@@ -1,3 +1,5 @@
+#include "bytesargument.h"
+#include "bytesdisplay.h"
 #include "command.h"
 #include "writesession.h"
 
@@ -47,11 +49,18 @@ public:
     {
         if (positional.size() != 1 || !parser.isSet(QStringLiteral("token")))
             return context.fail(UsageError, QStringLiteral("usage: lockctl ") + synopsis());
+        QString problem;
+        const std::optional<QByteArray> resource =
+            BytesArgument::parse(positional.first(), QStringLiteral("RESOURCE"), &problem);
+        const std::optional<QByteArray> token =
+            resource ? BytesArgument::parse(parser.value(QStringLiteral("token")), QStringLiteral("--token"),
+                                            &problem)
+                     : std::nullopt;
+        if (!token)
+            return context.fail(UsageError, problem);
         RedlockLease lease;
-        lease.resource = positional.first().toUtf8();
-        lease.token = parser.value(QStringLiteral("token")).toUtf8();
-        if (lease.token.isEmpty())
-            return context.fail(UsageError, QStringLiteral("--token must not be empty"));
+        lease.resource = *resource;
+        lease.token = *token;
         WriteSession session(context);
         if (const int rc = session.prepare(); rc != Done)
             return rc;
@@ -64,7 +73,7 @@ public:
                 masters.append(QJsonObject{{QStringLiteral("master"), outcome.masters.value(i)},
                                            {QStringLiteral("result"), answerName(outcome.votes.at(i))}});
             QJsonObject o{{QStringLiteral("released"), outcome.ok()},
-                          {QStringLiteral("resource"), QString::fromUtf8(lease.resource)},
+                          {QStringLiteral("resource"), escapeBytes(lease.resource)},
                           {QStringLiteral("releasedOn"), outcome.succeeded},
                           {QStringLiteral("total"), outcome.total},
                           {QStringLiteral("masters"), masters}};
@@ -80,7 +89,7 @@ public:
             return session.failWith(QStringLiteral("not released"), outcome);
         if (!context.json())
             context.out() << QStringLiteral("released %1 on %2 of %3 masters")
-                                 .arg(QString::fromUtf8(lease.resource))
+                                 .arg(escapeBytes(lease.resource))
                                  .arg(outcome.succeeded)
                                  .arg(outcome.total)
                           << Qt::endl;

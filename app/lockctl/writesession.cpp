@@ -1,5 +1,7 @@
 #include "writesession.h"
 
+#include "ttlargument.h"
+
 #include "outcomeexitcode.h"
 
 #include <optional>
@@ -62,6 +64,28 @@ int WriteSession::failWith(const QString& what, const RedlockOutcome& outcome)
     if (outcome.verdict == RedlockOutcome::Verdict::Unavailable)
         printFailures(outcome);
     return code;
+}
+
+bool WriteSession::applyRetryOptions(const QCommandLineParser& parser, QString* problem)
+{
+    lockscope::RedlockSettings& redlock = m_config.redlock;
+    if (parser.isSet(QStringLiteral("retries"))) {
+        const auto retries = TtlArgument::parseWhole(
+            QStringLiteral("retries"), parser.value(QStringLiteral("retries")), 0, 1000, problem);
+        if (!retries)
+            return false;
+        redlock.retryCount = int(*retries);
+    }
+    if (parser.isSet(QStringLiteral("retry-delay"))) {
+        const auto delay = TtlArgument::parseWhole(
+            QStringLiteral("retry-delay"), parser.value(QStringLiteral("retry-delay")), 0, 600000, problem);
+        if (!delay)
+            return false;
+        redlock.retryDelayMs = int(*delay);
+        // The jitter is +- around the delay: it must not make a retry come earlier than now.
+        redlock.retryJitterMs = qMin(redlock.retryJitterMs, int(*delay));
+    }
+    return true;
 }
 
 } // namespace lockctl

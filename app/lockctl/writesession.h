@@ -17,6 +17,8 @@ public:
 
     // Checks that the audit log can be appended to; prints and returns UsageError when not.
     int prepare();
+    // --retries N and --retry-delay MS, where a command takes them; false with `problem` set.
+    bool applyRetryOptions(const QCommandLineParser& parser, QString* problem);
     // Opens the masters on first use. Options such as the retry count go in before that.
     lockscope::Redlock& redlock();
     const lockscope::AuditLog& audit() const { return m_audit; }

@@ -7,6 +7,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTemporaryFile>
 #include <QTest>
 
@@ -73,6 +74,7 @@ private slots:
     void lockctlListJson();
     void lockctlListTextAndExitCodes();
     void lockctlWatchStreamsJsonLines();
+    void lockctlWritesTakeNamesAsListPrintsThem();
 };
 
 void TestLockMonitor::everyStatusFromRealMasters()
@@ -537,6 +539,43 @@ void TestLockMonitor::lockctlWatchStreamsJsonLines()
     QVERIFY(watch.waitForFinished(5000));
     QCOMPARE(watch.exitStatus(), QProcess::NormalExit);
     QCOMPARE(watch.exitCode(), 0);
+}
+
+void TestLockMonitor::lockctlWritesTakeNamesAsListPrintsThem()
+{
+    RedisServerGroup group;
+    QVERIFY2(group.start(1), qPrintable(group.errorString()));
+    const QByteArray key("lock:bin\xff\n\\x", 12);
+    const QByteArray token("holder\\7"); // a backslash, printed doubled
+    group.at(0).command({"SET", key, token, "PX", "60000"});
+    QTemporaryDir dir;
+    auto run = [&](const QStringList& args, QByteArray* out) {
+        QProcess p;
+        p.start(lockctl(),
+                args + QStringList{QStringLiteral("-m"), group.at(0).url(), QStringLiteral("--audit-log"),
+                                   dir.filePath(QStringLiteral("audit.jsonl"))});
+        p.waitForFinished(10000);
+        *out = p.readAllStandardOutput() + p.readAllStandardError();
+        return p.exitCode();
+    };
+    QByteArray out;
+    QCOMPARE(run({QStringLiteral("list"), QStringLiteral("--json")}, &out), 0);
+    const QJsonObject lock =
+        QJsonDocument::fromJson(out).object().value(QStringLiteral("locks")).toArray().at(0).toObject();
+    const QString shownKey = lock.value(QStringLiteral("resource")).toString();
+    const QString shownToken = lock.value(QStringLiteral("token")).toString();
+    QCOMPARE(shownKey, QStringLiteral("lock:bin\\xff\\x0a\\\\x"));
+    // What list printed, typed back, names the very same key and token.
+    QCOMPARE(run({QStringLiteral("force-release"), shownKey, QStringLiteral("--expect-token"), shownToken,
+                  QStringLiteral("--yes")},
+                 &out),
+             0);
+    QVERIFY(group.at(0).command({"EXISTS", key}).integer == 0);
+    QCOMPARE(run({QStringLiteral("release"), QStringLiteral("bad\\q"), QStringLiteral("--token"),
+                  QStringLiteral("t")},
+                 &out),
+             2);
+    QVERIFY(out.contains("RESOURCE"));
 }
 
 QTEST_GUILESS_MAIN(TestLockMonitor)
