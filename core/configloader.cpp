@@ -6,6 +6,8 @@
 #include <QJsonObject>
 #include <QSet>
 
+#include <cmath>
+
 namespace lockscope {
 
 namespace {
@@ -38,7 +40,8 @@ public:
             return true;
         const QJsonValue v = o.value(key);
         const double d = v.toDouble(-1e300);
-        if (!v.isDouble() || d != double(qint64(d)) || d < min || d > max) {
+        // Range first: converting a double outside qint64's range to an integer is undefined.
+        if (!v.isDouble() || d < min || d > max || d != std::floor(d)) {
             *err =
                 error(path + key, QStringLiteral("expected a whole number from %1 to %2").arg(min).arg(max));
             return false;

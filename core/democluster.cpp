@@ -1,10 +1,12 @@
 #include "democluster.h"
 
-#include <QDeadlineTimer>
+#include "monotonicclock.h"
+
 #include <QDir>
+#include <QEventLoop>
 #include <QTcpServer>
 #include <QTcpSocket>
-#include <QThread>
+#include <QTimer>
 
 #include <csignal>
 #include <sys/prctl.h>
@@ -19,43 +21,71 @@ quint16 freePort()
     return probe.listen(QHostAddress::LocalHost, 0) ? probe.serverPort() : 0;
 }
 
+constexpr int maxLaunchAttempts = 5;
+
 } // namespace
 
-DemoCluster::DemoCluster(QObject* parent) : QObject(parent) {}
+DemoCluster::DemoCluster(QObject* parent) : QObject(parent), m_probeTimer(new QTimer(this))
+{
+    m_probeTimer->setInterval(25);
+    connect(m_probeTimer, &QTimer::timeout, this, [this] {
+        for (int i = 0; i < m_masters.size(); ++i)
+            if (m_masters.at(i)->state == MasterState::Starting)
+                probe(i);
+    });
+}
 
 DemoCluster::~DemoCluster()
 {
     stop();
 }
 
-Result<QStringList> DemoCluster::start(int count, const QString& redisServer)
+void DemoCluster::startAsync(int count, const QString& redisServer)
 {
     stop();
-    if (!m_dir.isValid())
-        return RedisError(ErrorKind::Io, QString(),
-                          QStringLiteral("no temporary directory for the demo cluster"));
     m_program = redisServer;
+    m_starting = true;
+    if (!m_dir.isValid())
+        return failStart(tr("no temporary directory for the demo cluster"));
     for (int i = 0; i < count; ++i) {
-        auto master = std::make_shared<Master>();
+        m_masters << std::make_shared<Master>();
         QString error;
-        bool started = false;
-        for (int attempt = 0; attempt < 5 && !started; ++attempt) {
-            master->port = freePort();
-            started = master->port != 0 && launch(*master, &error);
+        bool launched = false;
+        while (!launched && m_masters.last()->attempts < maxLaunchAttempts) {
+            m_masters.last()->port = freePort();
+            launched = m_masters.last()->port != 0 && launch(i, &error);
         }
-        master->state = MasterState::Running;
-        if (!started) {
-            stop();
-            return RedisError(ErrorKind::Io, QString(),
-                              QStringLiteral("demo master %1: %2").arg(i + 1).arg(error));
-        }
-        m_masters << master;
+        if (!launched)
+            return failStart(tr("demo master %1: %2").arg(i + 1).arg(error));
     }
-    return urls();
+    m_probeTimer->start();
 }
 
-bool DemoCluster::launch(Master& master, QString* error)
+Result<QStringList> DemoCluster::start(int count, const QString& redisServer)
 {
+    QEventLoop loop;
+    Result<QStringList> outcome =
+        RedisError(ErrorKind::Timeout, QString(), tr("the demo masters did not start"));
+    const auto ok = connect(this, &DemoCluster::started, &loop, [&](const QStringList& urls) {
+        outcome = urls;
+        loop.quit();
+    });
+    const auto failed = connect(this, &DemoCluster::startFailed, &loop, [&](const RedisError& error) {
+        outcome = error;
+        loop.quit();
+    });
+    startAsync(count, redisServer);
+    if (m_starting)
+        loop.exec();
+    disconnect(ok);
+    disconnect(failed);
+    return outcome;
+}
+
+bool DemoCluster::launch(int index, QString* error)
+{
+    Master& master = *m_masters.at(index);
+    ++master.attempts;
     const QString dir = m_dir.filePath(QString::number(master.port));
     QDir().mkpath(dir);
     auto process = std::make_unique<QProcess>();
@@ -70,36 +100,109 @@ bool DemoCluster::launch(Master& master, QString* error)
     process->setStandardErrorFile(QProcess::nullDevice());
     // The servers die with us, whatever kills us.
     process->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
+    QProcess* raw = process.get();
+    connect(raw, &QProcess::finished, this, [this, index, raw] { onExited(index, raw); });
+    // fork+exec: reports at once whether the program exists; the server's readiness is probed later.
     process->start();
     if (!process->waitForStarted(5000)) {
-        *error = QStringLiteral("cannot run %1: %2").arg(m_program, process->errorString());
+        *error = tr("cannot run %1: %2").arg(m_program, process->errorString());
+        process->disconnect(this);
         return false;
     }
-    const QDeadlineTimer deadline(5000);
-    while (!deadline.hasExpired()) {
-        if (process->waitForFinished(1)) {
-            *error = QStringLiteral("redis-server exited at once (port %1 taken?)").arg(master.port);
-            return false;
-        }
-        QTcpSocket probe;
-        probe.connectToHost(QHostAddress::LocalHost, master.port);
-        if (probe.waitForConnected(100)) {
-            master.process = std::move(process);
-            return true;
-        }
-        QThread::msleep(20);
+    master.process = std::move(process);
+    master.deadlineMs = monotonicMs() + startTimeoutMs;
+    setState(index, MasterState::Starting);
+    m_probeTimer->start();
+    return true;
+}
+
+void DemoCluster::probe(int index)
+{
+    Master& master = *m_masters.at(index);
+    if (master.probe)
+        return; // one attempt at a time
+    if (monotonicMs() > master.deadlineMs) {
+        const QString message = tr("redis-server on port %1 did not accept connections").arg(master.port);
+        kill(index);
+        if (m_starting)
+            failStart(message);
+        return;
     }
-    ::kill(pid_t(process->processId()), SIGKILL);
-    process->waitForFinished(2000);
-    *error = QStringLiteral("redis-server on port %1 did not accept connections").arg(master.port);
-    return false;
+    master.probe = std::make_unique<QTcpSocket>();
+    QTcpSocket* socket = master.probe.get();
+    connect(socket, &QTcpSocket::connected, this, [this, index] { onProbeResult(index, true); });
+    connect(socket, &QTcpSocket::errorOccurred, this, [this, index] { onProbeResult(index, false); });
+    socket->connectToHost(QHostAddress::LocalHost, master.port);
+}
+
+void DemoCluster::onProbeResult(int index, bool accepted)
+{
+    Master& master = *m_masters.at(index);
+    if (!master.probe)
+        return;
+    master.probe->disconnect(this);
+    master.probe->abort();
+    master.probe.release()->deleteLater(); // we are inside its signal
+    if (accepted && master.state == MasterState::Starting && master.process) {
+        setState(index, MasterState::Running);
+        checkAllRunning();
+    }
+}
+
+void DemoCluster::onExited(int index, QProcess* process)
+{
+    if (index >= m_masters.size())
+        return;
+    Master& master = *m_masters.at(index);
+    if (master.process.get() != process)
+        return; // a process we replaced or killed on purpose
+    master.process.release()->deleteLater();
+    if (master.probe) {
+        master.probe->disconnect(this);
+        master.probe.reset();
+    }
+    if (master.state == MasterState::Starting && m_starting && master.attempts < maxLaunchAttempts) {
+        // Exited at once: most likely someone took the port between the probe and the launch.
+        QString error;
+        master.port = freePort();
+        if (master.port != 0 && launch(index, &error))
+            return;
+        return failStart(tr("demo master %1: %2").arg(index + 1).arg(error));
+    }
+    const bool wasStarting = master.state == MasterState::Starting;
+    setState(index, MasterState::Killed);
+    if (wasStarting && m_starting)
+        failStart(tr("demo master %1: redis-server exited at once (port %2 taken?)")
+                      .arg(index + 1)
+                      .arg(master.port));
+}
+
+void DemoCluster::failStart(const QString& message)
+{
+    m_starting = false;
+    stop();
+    emit startFailed(RedisError(ErrorKind::Io, QString(), message));
+}
+
+void DemoCluster::checkAllRunning()
+{
+    if (!m_starting)
+        return;
+    for (const auto& m : std::as_const(m_masters))
+        if (m->state != MasterState::Running)
+            return;
+    m_starting = false;
+    m_started = true;
+    emit started(urls());
 }
 
 void DemoCluster::stop()
 {
+    m_probeTimer->stop();
     for (int i = 0; i < m_masters.size(); ++i)
         kill(i);
     m_masters.clear();
+    m_started = false;
 }
 
 QStringList DemoCluster::urls() const
@@ -119,9 +222,16 @@ qint64 DemoCluster::pid(int index) const
 void DemoCluster::kill(int index)
 {
     Master& m = *m_masters.at(index);
+    if (m.probe) {
+        m.probe->disconnect(this);
+        m.probe->abort();
+        m.probe.release()->deleteLater();
+    }
     if (!m.process)
         return;
+    m.process->disconnect(this);
     // Only the process this cluster started, by its own pid; SIGKILL also ends a stopped process.
+    // Reaping a SIGKILLed child takes microseconds: this wait is not a network wait.
     ::kill(pid_t(m.process->processId()), SIGKILL);
     m.process->waitForFinished(2000);
     m.process.reset();
@@ -148,12 +258,13 @@ void DemoCluster::resume(int index)
 
 bool DemoCluster::restart(int index)
 {
-    kill(index);
-    QString error;
-    if (!launch(*m_masters.at(index), &error))
+    if (index < 0 || index >= m_masters.size())
         return false;
-    setState(index, MasterState::Running);
-    return true;
+    kill(index);
+    Master& m = *m_masters.at(index);
+    m.attempts = maxLaunchAttempts; // same port: no retry on another one
+    QString error;
+    return launch(index, &error);
 }
 
 void DemoCluster::setState(int index, MasterState state)

@@ -10,11 +10,18 @@
 
 #include <memory>
 
+class QTcpSocket;
+class QTimer;
+
 namespace lockscope {
 
 // N throw-away redis-server masters on free loopback ports, without persistence, in a temporary
 // directory: the `lockscope --demo` cluster. Everything it starts stops when it is destroyed, and
 // (through PR_SET_PDEATHSIG) when this process dies, even by SIGKILL: no orphaned servers.
+//
+// Starting is asynchronous (the window opens at once and fills in): startAsync() returns at once and
+// started() or startFailed() follows once every server accepts connections. restart() is asynchronous
+// the same way; kill, pause and resume only signal a process and take effect at once.
 class DemoCluster final : public QObject
 {
     Q_OBJECT
@@ -23,6 +30,7 @@ class DemoCluster final : public QObject
 public:
     enum class MasterState
     {
+        Starting, // launched, not yet accepting connections
         Running,
         Paused, // SIGSTOP: the socket stays open, nothing answers
         Killed,
@@ -32,11 +40,14 @@ public:
     explicit DemoCluster(QObject* parent = nullptr);
     ~DemoCluster() override;
 
-    // Starts `count` masters (blocking for at most a few seconds: call it before the window opens).
-    // `redisServer` is the program to run; keyspace notifications are on so the demo is live.
+    // Launches `count` masters; `redisServer` is the program to run. Keyspace notifications are on,
+    // so the demo is live. The ports (and so urls()) are fixed when this returns.
+    void startAsync(int count, const QString& redisServer = QStringLiteral("redis-server"));
+    // startAsync() and a local event loop until the outcome: for tests and windowless hosts only.
     Result<QStringList> start(int count, const QString& redisServer = QStringLiteral("redis-server"));
     void stop();
 
+    bool isStarted() const { return m_started; }
     int size() const { return int(m_masters.size()); }
     QStringList urls() const;
     quint16 port(int index) const { return m_masters.at(index)->port; }
@@ -46,25 +57,42 @@ public:
     void kill(int index);
     void pause(int index);
     void resume(int index);
-    // A new process on the same port: empty (no persistence), with a new run_id.
+    // A new process on the same port: empty (no persistence), with a new run_id. False when it could
+    // not even be launched; otherwise masterStateChanged(Running) follows once it accepts connections.
     bool restart(int index);
 
+    // How long a server may take to accept connections before it counts as failed.
+    static constexpr int startTimeoutMs = 15000;
+
 signals:
+    void started(const QStringList& urls);
+    void startFailed(const lockscope::RedisError& error);
     void masterStateChanged(int index, lockscope::DemoCluster::MasterState state);
 
 private:
     struct Master
     {
         quint16 port = 0;
+        int attempts = 0;
+        qint64 deadlineMs = 0;
         std::unique_ptr<QProcess> process;
+        std::unique_ptr<QTcpSocket> probe;
         MasterState state = MasterState::Killed;
     };
-    bool launch(Master& master, QString* error);
+    bool launch(int index, QString* error);
+    void probe(int index);
+    void onProbeResult(int index, bool accepted);
+    void onExited(int index, QProcess* process);
+    void failStart(const QString& message);
+    void checkAllRunning();
     void setState(int index, MasterState state);
 
     QTemporaryDir m_dir;
     QString m_program;
     QList<std::shared_ptr<Master>> m_masters;
+    QTimer* m_probeTimer;
+    bool m_starting = false;
+    bool m_started = false;
 };
 
 } // namespace lockscope

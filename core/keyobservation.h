@@ -13,10 +13,11 @@ namespace lockscope {
 struct KeyObservation
 {
     bool present = false;
+    bool truncated = false;                      // value, fields or members were cut (next to
+                                                 // `present`: a lock keeps one per master)
     QByteArray type;                             // "string", "hash", "zset", "list", ...
     QByteArray value;                            // string value, at most maxValueBytes
     qint64 valueSize = 0;                        // the full length (STRLEN) when truncated
-    bool truncated = false;                      // value, fields or members were cut
     QList<QPair<QByteArray, QByteArray>> fields; // hash fields, at most maxFields
     QList<QPair<QByteArray, double>> members;    // zset members with scores, at most maxFields
     qint64 elementCount = 0;                     // HLEN / ZCARD / LLEN

@@ -27,6 +27,12 @@ struct ReadJob : std::enable_shared_from_this<ReadJob>
                    const std::shared_ptr<ReadJob>& self);
 };
 
+// The caps hold even against a server (or proxy) that answers with more than was asked for.
+QByteArray capped(const QByteArray& bytes, int maxBytes)
+{
+    return bytes.size() > maxBytes ? bytes.left(maxBytes) : bytes;
+}
+
 bool isWrongType(const RedisResult& r)
 {
     return r.isServerError() && r.reply.errorCode() == "WRONGTYPE";
@@ -76,7 +82,7 @@ void readOthers(RedisConnection* connection, const QByteArrayList& keys, const s
         });
         connection->send({"GETRANGE", key, "0", lastByte}, [job, i, after](const RedisResult& r) {
             if (r.ok() && r.reply.isString())
-                job->observations[i].value = r.reply.string;
+                job->observations[i].value = capped(r.reply.string, job->settings.maxValueBytes);
             after();
         });
         connection->send({"STRLEN", key}, [job, i, after](const RedisResult& r) {
@@ -104,16 +110,17 @@ void readOthers(RedisConnection* connection, const QByteArrayList& keys, const s
                 job->observations[i].elementCount = r.reply.integer;
             after();
         });
-        connection->send({"ZRANGE", key, "0", lastIndex, "WITHSCORES"},
-                         [job, i, after](const RedisResult& r) {
-                             KeyObservation& o = job->observations[i];
-                             if (r.ok() && r.reply.isArray()) {
-                                 const QList<RedisReply>& flat = r.reply.elements;
-                                 for (qsizetype m = 0; m + 1 < flat.size(); m += 2)
-                                     o.members.append({flat[m].string, flat[m + 1].string.toDouble()});
-                             }
-                             after();
-                         });
+        connection->send(
+            {"ZRANGE", key, "0", lastIndex, "WITHSCORES"}, [job, i, after](const RedisResult& r) {
+                KeyObservation& o = job->observations[i];
+                if (r.ok() && r.reply.isArray()) {
+                    const QList<RedisReply>& flat = r.reply.elements;
+                    for (qsizetype m = 0; m + 1 < flat.size() && o.members.size() < job->settings.maxFields;
+                         m += 2)
+                        o.members.append({flat[m].string, flat[m + 1].string.toDouble()});
+                }
+                after();
+            });
     }
 }
 
@@ -136,7 +143,7 @@ void ReadJob::onGetRange(int i, const RedisResult& r)
     if (r.ok() && r.reply.isString()) {
         if (o.present) {
             o.type = stringType; // shared, not one allocation per key
-            o.value = r.reply.string;
+            o.value = capped(r.reply.string, settings.maxValueBytes);
             if (o.value.size() >= settings.maxValueBytes)
                 secondPhase << i; // maybe cut: the second phase learns STRLEN
         } else {

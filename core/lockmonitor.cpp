@@ -124,6 +124,11 @@ void LockMonitor::keyObserved(int master, const QByteArray& key, KeyObservation&
             if (other.key.present && other.key == observation &&
                 other.lock.format != LockFormat::LegacyTimestamp) {
                 m.lock = other.lock;
+                // Equal content: keep one copy of the bytes for all masters, not one per master.
+                observation.type = other.key.type;
+                observation.value = other.key.value;
+                observation.fields = other.key.fields;
+                observation.members = other.key.members;
                 decoded = true;
                 break;
             }
@@ -135,7 +140,8 @@ void LockMonitor::keyObserved(int master, const QByteArray& key, KeyObservation&
     m.key = std::move(observation);
     if (it == m_entries.end()) {
         it = m_entries.emplace(key, Entry());
-        it->observed.resize(m_masters->size());
+        // Exactly one slot per master: resize() would leave growth room, a fifth more per lock.
+        it->observed = QList<MasterObservation>(m_masters->size());
     } else if (const MasterObservation& current = std::as_const(it->observed).at(master);
                current == m && !expiryMoved(current.key, m.key)) {
         return;
@@ -332,6 +338,10 @@ int LockMonitor::flush()
             *existing = view;
             batch.changed << std::move(view);
             entry->budget -= 1;
+        } else if (down.isEmpty() && existing->observations.constData() != entry->observed.constData()) {
+            // A reading that moved no more than a clock's jitter detached the entry's list from the one
+            // on screen; going back to the shown one keeps a single copy of each lock's observations.
+            entry->observed = existing->observations;
         }
         ++handled;
     }

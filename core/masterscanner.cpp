@@ -179,7 +179,7 @@ void MasterScanner::beginPass()
     m_passRequested = false;
     m_scansDone = false;
     ++m_pass; // every key is unmet again
-    const quint64 pass = m_pass;
+    const quint32 pass = m_pass;
     m_connection->send({"DBSIZE"}, this, [this, pass](const RedisResult& r) {
         if (pass == m_pass && r.ok() && r.reply.isInteger())
             m_dbSize = r.reply.integer;
@@ -189,7 +189,7 @@ void MasterScanner::beginPass()
 
 void MasterScanner::scanPage(int pattern, const QByteArray& cursor)
 {
-    const quint64 pass = m_pass;
+    const quint32 pass = m_pass;
     m_connection->send(
         {"SCAN", cursor, "MATCH", m_settings.patterns.at(pattern), "COUNT",
          QByteArray::number(m_settings.scanCount)},
@@ -233,7 +233,7 @@ void MasterScanner::readKeys(const QByteArrayList& keys, bool fromPass)
 {
     if (keys.isEmpty())
         return;
-    const quint64 pass = m_pass;
+    const quint32 pass = m_pass;
     if (fromPass)
         ++m_readsInFlight;
     KeyReader::read(

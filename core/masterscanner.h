@@ -73,7 +73,7 @@ private:
 
     struct KeyMark
     {
-        quint64 metInPass = 0; // the last pass that met it (SCAN or event); passes count from 1
+        quint32 metInPass = 0; // the last pass that met it (SCAN or event); passes count from 1
         bool known = false;    // present on this master, as last read
     };
     // Keys known or met by the running pass, in one table: a key costs one entry and one lookup
@@ -84,7 +84,7 @@ private:
     bool m_passRequested = false;
     bool m_scansDone = false;
     int m_readsInFlight = 0;
-    quint64 m_pass = 0;
+    quint32 m_pass = 0; // 32 bits keep a key's mark at 8 bytes; a pass every second wraps after 136 years
     int m_completedPasses = 0;
     qint64 m_dbSize = 0;
 

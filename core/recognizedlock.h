@@ -24,15 +24,16 @@ struct LockHolder
 struct RecognizedLock
 {
     LockFormat format = LockFormat::Unknown;
+    // The flags sit next to the format: a lock keeps one RecognizedLock per master, and padding adds up.
+    bool expiredByTimestamp = false;
+    bool auxiliary = false; // a helper key (lock-signal:, redisson_lock_queue:): not a lock itself
     // Compared across masters to decide the quorum: the same lock acquisition gives the same
     // token everywhere (for multi-holder formats, the sorted holder ids).
     QByteArray token;
     QString owner; // best human description of who holds it; may be empty
     QList<LockHolder> holders;
     qint64 expiresAtMs = -1; // wall-clock expiry written in the value (legacy timestamp locks)
-    bool expiredByTimestamp = false;
-    bool auxiliary = false; // a helper key (lock-signal:, redisson_lock_queue:): not a lock itself
-    QString detail;         // extra decoding, e.g. "uuid1 made 2026-11-22 02:31:46 UTC"
+    QString detail;          // extra decoding, e.g. "uuid1 made 2026-11-22 02:31:46 UTC"
 
     bool operator==(const RecognizedLock&) const = default;
 };

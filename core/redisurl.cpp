@@ -166,7 +166,9 @@ QString RedisUrl::toString() const
     const QString user =
         m_user.isEmpty() ? QString() : QString::fromUtf8(QUrl::toPercentEncoding(m_user)) + QLatin1Char('@');
     if (m_scheme == Scheme::Unix) {
-        QString out = QStringLiteral("unix://") + m_socketPath;
+        // Encoded as parse() decodes it, so that a path with '%' or '?' reads back as the same path.
+        QString out =
+            QStringLiteral("unix://") + QString::fromUtf8(QUrl::toPercentEncoding(m_socketPath, "/"));
         if (m_db != 0)
             out += QStringLiteral("?db=") + QString::number(m_db);
         return out;

@@ -8,9 +8,12 @@ namespace lockscope {
 
 namespace {
 constexpr int minSlice = 50;
-constexpr int maxSlice = 20000;
-constexpr qint64 slowMs = 12; // above this a slice halves
-constexpr qint64 fastMs = 3;  // below this it doubles
+constexpr int maxSlice = 5000;
+// A slice's cost is measured on the wall clock: under load the GUI thread gets a fraction of a
+// core, and a slice that takes 12 ms of CPU freezes the window for several times that. Small
+// slices keep each freeze short; the per-slice overhead at 100k rows is well under a millisecond.
+constexpr qint64 slowUs = 6000; // above this a slice halves
+constexpr qint64 fastUs = 2000; // below this it doubles
 
 // Moves up to `budget` items from the front of `from` to `to`.
 template <typename T> int take(QList<T>& from, QList<T>& to, int budget)
@@ -64,10 +67,10 @@ void BatchQueue::drainOne()
     clock.start();
     m_model->apply(slice);
     emit applied(slice); // listeners (history, detail pane) are part of the slice's cost
-    const qint64 elapsed = clock.elapsed();
-    if (elapsed > slowMs)
+    const qint64 elapsedUs = clock.nsecsElapsed() / 1000;
+    if (elapsedUs > slowUs)
         m_slice = qMax(minSlice, m_slice / 2);
-    else if (elapsed < fastMs)
+    else if (elapsedUs < fastUs)
         m_slice = qMin(maxSlice, m_slice * 2);
     if (m_pending.isEmpty())
         emit drained();

@@ -35,7 +35,7 @@ private:
     LockTableModel* m_model;
     QList<LockBatch> m_pending;
     QTimer m_timer;
-    int m_slice = 1000;
+    int m_slice = 500;
 };
 
 } // namespace lockscope

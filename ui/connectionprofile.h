@@ -12,6 +12,11 @@ struct ConnectionProfile
     QString name;
     QList<MasterEntry> masters;
     bool readOnly = false;
+    // Read-only for good: the window can set this but never clear it (ProfileStore keeps it once
+    // saved); only editing the settings file by hand lifts it. Implies readOnly.
+    bool readOnlyLocked = false;
+
+    bool isReadOnly() const { return readOnly || readOnlyLocked; }
 };
 
 } // namespace lockscope

@@ -23,8 +23,9 @@ namespace lockscope {
 ConnectionsDialog::ConnectionsDialog(QWidget* parent)
     : QDialog(parent), m_profiles(ProfileStore::load()), m_profile(new QComboBox(this)),
       m_table(new QTableWidget(0, 4, this)),
-      m_readOnly(new QCheckBox(tr("&Read-only: refuse every write"), this)), m_message(new QLabel(this)),
-      m_connect(nullptr)
+      m_readOnly(new QCheckBox(tr("&Read-only: refuse every write"), this)),
+      m_lockReadOnly(new QCheckBox(tr("&Lock read-only: this window can never turn it off again"), this)),
+      m_deleteProfile(nullptr), m_message(new QLabel(this)), m_connect(nullptr)
 {
     setWindowTitle(tr("Connections"));
     m_table->setHorizontalHeaderLabels({tr("URL"), tr("User"), tr("TLS"), tr("Password")});
@@ -37,6 +38,7 @@ ConnectionsDialog::ConnectionsDialog(QWidget* parent)
 
     auto* newProfile = new QPushButton(tr("New profile…"), this);
     auto* deleteProfile = new QPushButton(tr("Delete profile"), this);
+    m_deleteProfile = deleteProfile;
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("&Profile:"), this));
     top->addWidget(m_profile, 1);
@@ -59,6 +61,7 @@ ConnectionsDialog::ConnectionsDialog(QWidget* parent)
     layout->addLayout(top);
     layout->addLayout(middle, 1);
     layout->addWidget(m_readOnly);
+    layout->addWidget(m_lockReadOnly);
     layout->addWidget(m_message);
     layout->addWidget(buttons);
     resize(760, 380);
@@ -73,10 +76,19 @@ ConnectionsDialog::ConnectionsDialog(QWidget* parent)
     connect(m_table, &QTableWidget::doubleClicked, this, &ConnectionsDialog::editMaster);
     connect(remove, &QPushButton::clicked, this, &ConnectionsDialog::removeMaster);
     connect(m_readOnly, &QCheckBox::toggled, this, [this](bool on) {
-        if (ConnectionProfile* p = current()) {
+        if (ConnectionProfile* p = current(); p && !p->readOnlyLocked) {
             p->readOnly = on;
             save();
         }
+        showProfile();
+    });
+    connect(m_lockReadOnly, &QCheckBox::toggled, this, [this](bool on) {
+        if (ConnectionProfile* p = current(); p && on) {
+            p->readOnly = true;
+            p->readOnlyLocked = true; // one way: ProfileStore keeps it from now on
+            save();
+        }
+        showProfile();
     });
     connect(m_connect, &QPushButton::clicked, this, &ConnectionsDialog::connectProfile);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -98,14 +110,22 @@ void ConnectionsDialog::showProfile()
 {
     const ConnectionProfile* p = current();
     m_table->setRowCount(p ? int(p->masters.size()) : 0);
-    m_readOnly->setEnabled(p);
+    const bool locked = p && p->readOnlyLocked;
+    m_readOnly->setEnabled(p && !locked);
+    m_lockReadOnly->setEnabled(p && !locked);
+    m_deleteProfile->setEnabled(p && !locked);
+    m_readOnly->setToolTip(locked ? tr("This profile is locked read-only. Only an administrator editing "
+                                       "the settings file can lift the lock.")
+                                  : QString());
     m_connect->setEnabled(p && !p->masters.isEmpty());
     if (!p) {
         m_message->setText(tr("Create a profile, then add its masters."));
         return;
     }
     const QSignalBlocker block(m_readOnly);
-    m_readOnly->setChecked(p->readOnly);
+    const QSignalBlocker blockLock(m_lockReadOnly);
+    m_readOnly->setChecked(p->isReadOnly());
+    m_lockReadOnly->setChecked(locked);
     for (int row = 0; row < p->masters.size(); ++row) {
         const MasterEntry& e = p->masters.at(row);
         const QString tls = e.caFile.isEmpty() && e.certFile.isEmpty()
@@ -144,8 +164,9 @@ void ConnectionsDialog::addProfile()
 void ConnectionsDialog::removeProfile()
 {
     const ConnectionProfile* p = current();
-    if (!p || QMessageBox::question(this, tr("Delete profile"), tr("Delete the profile %1?").arg(p->name)) !=
-                  QMessageBox::Yes)
+    if (!p || p->readOnlyLocked ||
+        QMessageBox::question(this, tr("Delete profile"), tr("Delete the profile %1?").arg(p->name)) !=
+            QMessageBox::Yes)
         return;
     for (const MasterEntry& e : p->masters)
         if (e.passwordInKeychain)

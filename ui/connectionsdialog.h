@@ -45,6 +45,8 @@ private:
     QComboBox* m_profile;
     QTableWidget* m_table;
     QCheckBox* m_readOnly;
+    QCheckBox* m_lockReadOnly;
+    QPushButton* m_deleteProfile;
     QLabel* m_message;
     QPushButton* m_connect;
 };

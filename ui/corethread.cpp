@@ -2,6 +2,12 @@
 
 #include <QCoreApplication>
 
+#ifdef Q_OS_LINUX
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 namespace lockscope {
 
 void CoreThread::registerMetaTypes()
@@ -17,6 +23,24 @@ void CoreThread::registerMetaTypes()
     qRegisterMetaType<RedlockLease>();
     qRegisterMetaType<QList<RedlockLease>>();
 }
+
+namespace {
+
+// Makes the calling thread yield the CPU to the GUI thread when both want it. Under load (the
+// servers, other programs) a GUI thread with the same weight as the busy core thread waits its
+// turn behind it, and every such wait is a frozen frame. QThread::setPriority cannot express this
+// on Linux (SCHED_OTHER has a single static priority); the per-thread nice value can, and only
+// lowering it needs no privilege.
+void yieldToGuiThread()
+{
+#ifdef Q_OS_LINUX
+    constexpr int coreThreadNice = 5;
+    const auto tid = id_t(syscall(SYS_gettid));
+    setpriority(PRIO_PROCESS, tid, qMax(getpriority(PRIO_PROCESS, tid), coreThreadNice));
+#endif
+}
+
+} // namespace
 
 template <typename F> void CoreThread::post(F&& call)
 {
@@ -51,7 +75,10 @@ CoreThread::~CoreThread()
 void CoreThread::start()
 {
     m_thread.start();
-    post([s = m_service] { s->start(); });
+    post([s = m_service] {
+        yieldToGuiThread();
+        s->start();
+    });
 }
 
 void CoreThread::refresh()

@@ -1,16 +1,25 @@
 #include "demosession.h"
 
-#include "configloader.h"
+#include "democonfig.h"
 #include "masterset.h"
 
 #include <QDateTime>
-#include <QDeadlineTimer>
-#include <QEventLoop>
 #include <QTimer>
 
 namespace lockscope {
 
-DemoSession::DemoSession(QObject* parent) : QObject(parent) {}
+DemoSession::DemoSession(QObject* parent) : QObject(parent), m_simulation(&m_cluster)
+{
+    connect(&m_cluster, &DemoCluster::started, this, &DemoSession::onClusterStarted);
+    connect(&m_cluster, &DemoCluster::startFailed, this, &DemoSession::failed);
+}
+
+DemoSession::~DemoSession()
+{
+    // Clients first (they release their locks), then the servers.
+    m_simulation.stop();
+    m_cluster.stop();
+}
 
 QList<QPair<int, QByteArrayList>> DemoSession::sampleCommands(qint64 nowWallMs)
 {
@@ -56,43 +65,52 @@ QList<QPair<int, QByteArrayList>> DemoSession::sampleCommands(qint64 nowWallMs)
     return out;
 }
 
-Result<LockScopeConfig> DemoSession::start(const QString& redisServer)
+void DemoSession::start(const QString& redisServer)
 {
-    const Result<QStringList> urls = m_cluster.start(masterCount, redisServer);
-    if (!urls)
-        return urls.error();
-    LockScopeConfig config;
-    config.timeoutMs = 500;
-    config.monitor.reconcileIntervalMs = 5000;
-    for (const QString& url : *urls) {
-        Result<ConnectionOptions> m = ConfigLoader::masterFromUrl(url, TlsOptions(), config.timeoutMs);
-        if (!m)
-            return m.error();
-        m->healthIntervalMs = 250;
-        m->reconnectMaxMs = 1000;
-        config.masters << *m;
-    }
+    m_cluster.startAsync(masterCount, redisServer);
+}
 
-    // Written before the window exists, through a short-lived master set of its own.
-    MasterSet writer(config.masters);
-    writer.open();
+void DemoSession::onClusterStarted(const QStringList& urls)
+{
+    Result<LockScopeConfig> config = demoConfig(urls);
+    if (!config)
+        return emit failed(config.error());
+    m_config = *config;
+    // Written through a short-lived master set of its own, without waiting: replies count down.
+    m_writer = std::make_unique<MasterSet>(m_config.masters);
+    m_writer->open();
     const QList<QPair<int, QByteArrayList>> commands = sampleCommands(QDateTime::currentMSecsSinceEpoch());
-    int left = int(commands.size());
-    QString failure;
-    QEventLoop loop;
-    for (const auto& [master, argv] : commands)
-        writer.at(master)->send(argv, [&](const RedisResult& r) {
-            if ((!r.ok() || r.isServerError()) && failure.isEmpty())
-                failure = r.anyError(writer.at(master)->name()).message;
-            if (--left == 0)
-                loop.quit();
+    m_left = int(commands.size());
+    m_finished = false;
+    for (const auto& [master, argv] : commands) {
+        RedisConnection* c = m_writer->at(master);
+        c->send(argv, this, [this, name = c->name()](const RedisResult& r) {
+            if (m_finished)
+                return;
+            if (!r.ok() || r.isServerError())
+                return finishWriting(r.anyError(name).message);
+            if (--m_left == 0)
+                finishWriting(QString());
         });
-    QTimer::singleShot(5000, &loop, &QEventLoop::quit);
-    loop.exec();
-    if (left > 0 || !failure.isEmpty())
-        return RedisError(ErrorKind::Io, QString(),
-                          failure.isEmpty() ? QStringLiteral("the demo masters did not answer") : failure);
-    return config;
+    }
+    QTimer::singleShot(10000, this, [this] {
+        if (!m_finished)
+            finishWriting(tr("the demo masters did not answer"));
+    });
+}
+
+void DemoSession::finishWriting(const QString& failure)
+{
+    m_finished = true;
+    if (m_writer) {
+        m_writer->close();
+        m_writer.release()->deleteLater(); // we may be inside one of its callbacks
+    }
+    if (!failure.isEmpty())
+        return emit failed(RedisError(ErrorKind::Io, QString(), failure));
+    m_simulation.start(m_config);
+    m_ready = true;
+    emit ready(m_config);
 }
 
 } // namespace lockscope

@@ -51,7 +51,7 @@ void HistoryTracker::close(History& h, HolderEpisode::End end, const QDateTime& 
 
 void HistoryTracker::see(const LockView& view, const QDateTime& now)
 {
-    History& h = m_history[view.resource];
+    History& h = m_history[ResourceKey(view.resource)];
     const bool open = !h.episodes.isEmpty() && h.episodes.last().end == HolderEpisode::End::Ongoing;
     if (!open || h.episodes.last().token != view.token) {
         if (open) {
@@ -71,7 +71,7 @@ void HistoryTracker::see(const LockView& view, const QDateTime& now)
 void HistoryTracker::observe(const LockBatch& batch, const QDateTime& now)
 {
     for (const QByteArray& resource : batch.removed) {
-        auto it = m_history.find(resource);
+        auto it = m_history.find(ResourceKey(resource));
         if (it == m_history.end())
             continue;
         close(*it, endOf(resource, *it, false), now);

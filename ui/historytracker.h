@@ -2,6 +2,7 @@
 
 #include "holderepisode.h"
 #include "lockview.h"
+#include "resourcekey.h"
 
 #include <QHash>
 #include <QObject>
@@ -31,7 +32,7 @@ public:
 
     QList<HolderEpisode> episodes(const QByteArray& resource) const
     {
-        return m_history.value(resource).episodes;
+        return m_history.value(ResourceKey(resource)).episodes;
     }
     const QDateTime& openedAt() const { return m_openedAt; }
 
@@ -52,7 +53,7 @@ private:
     HolderEpisode::End endOf(const QByteArray& resource, const History& h, bool replaced) const;
     void see(const LockView& view, const QDateTime& now);
 
-    QHash<QByteArray, History> m_history;
+    QHash<ResourceKey, History> m_history;
     QSet<QByteArray> m_forceReleased;
     QDateTime m_openedAt = QDateTime::currentDateTime();
 };

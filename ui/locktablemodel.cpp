@@ -60,13 +60,13 @@ int LockTableModel::columnCount(const QModelIndex& parent) const
 
 int LockTableModel::rowOf(const QByteArray& resource) const
 {
-    const Row* r = m_byResource.value(resource);
+    const Row* r = m_byResource.value(ResourceKey(resource));
     return r ? r->row : -1;
 }
 
 const LockView* LockTableModel::find(const QByteArray& resource) const
 {
-    const Row* r = m_byResource.value(resource);
+    const Row* r = m_byResource.value(ResourceKey(resource));
     return r ? &r->view : nullptr;
 }
 
@@ -85,7 +85,7 @@ void LockTableModel::apply(const LockBatch& batch)
     QList<QPair<int, const LockView*>> updates;
     for (const QList<LockView>* list : {&batch.added, &batch.changed}) {
         for (const LockView& v : *list) {
-            if (const Row* r = m_byResource.value(v.resource))
+            if (const Row* r = m_byResource.value(ResourceKey(v.resource)))
                 updates.append({r->row, &v});
             else
                 fresh << v; // a change for a row we never saw: show it rather than drop it
@@ -128,7 +128,7 @@ void LockTableModel::removeResources(const QList<QByteArray>& resources)
     QList<int> rows;
     rows.reserve(resources.size());
     for (const QByteArray& r : resources)
-        if (const Row* row = m_byResource.value(r))
+        if (const Row* row = m_byResource.value(ResourceKey(r)))
             rows << row->row;
     if (rows.isEmpty())
         return;
@@ -140,7 +140,7 @@ void LockTableModel::removeResources(const QList<QByteArray>& resources)
         beginRemoveRows({}, first, last);
         for (int i = first; i <= last; ++i) {
             count(m_rows[size_t(i)]->view, -1);
-            m_byResource.remove(m_rows[size_t(i)]->view.resource);
+            m_byResource.remove(ResourceKey(m_rows[size_t(i)]->view.resource));
         }
         m_rows.erase(m_rows.begin() + first, m_rows.begin() + last + 1);
         for (size_t i = size_t(first); i < m_rows.size(); ++i)
@@ -155,10 +155,13 @@ void LockTableModel::appendViews(const QList<LockView>& views)
         return;
     const int first = rowCount();
     beginInsertRows({}, first, first + int(views.size()) - 1);
-    m_rows.reserve(m_rows.size() + size_t(views.size()));
+    // Geometric growth: reserving exactly what this slice needs would move every row pointer on
+    // every slice of a first pass.
+    if (const size_t need = m_rows.size() + size_t(views.size()); need > m_rows.capacity())
+        m_rows.reserve(qMax(need, 2 * m_rows.capacity()));
     for (const LockView& v : views) {
         auto row = std::make_unique<Row>(Row{v, int(m_rows.size())});
-        m_byResource.insert(v.resource, row.get());
+        m_byResource.insert(ResourceKey(v.resource), row.get());
         count(v, +1);
         m_rows.push_back(std::move(row));
     }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "lockview.h"
+#include "resourcekey.h"
 
 #include <QAbstractTableModel>
 #include <QHash>
@@ -95,7 +96,7 @@ private:
     QVariant toolTip(const LockView& view, int column) const;
 
     std::vector<std::unique_ptr<Row>> m_rows;
-    QHash<QByteArray, Row*> m_byResource;
+    QHash<ResourceKey, Row*> m_byResource;
     StatusCounts m_counts{};
     QStringList m_masterNames;
 };

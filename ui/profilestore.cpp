@@ -2,6 +2,7 @@
 
 #include "configloader.h"
 
+#include <QSet>
 #include <QSettings>
 
 namespace lockscope {
@@ -15,7 +16,8 @@ QList<ConnectionProfile> ProfileStore::load()
         settings.setArrayIndex(i);
         ConnectionProfile p;
         p.name = settings.value(QStringLiteral("name")).toString();
-        p.readOnly = settings.value(QStringLiteral("readOnly")).toBool();
+        p.readOnlyLocked = settings.value(QStringLiteral("readOnlyLocked")).toBool();
+        p.readOnly = settings.value(QStringLiteral("readOnly")).toBool() || p.readOnlyLocked;
         const int masters = settings.beginReadArray(QStringLiteral("masters"));
         for (int m = 0; m < masters; ++m) {
             settings.setArrayIndex(m);
@@ -39,14 +41,20 @@ QList<ConnectionProfile> ProfileStore::load()
 
 void ProfileStore::save(const QList<ConnectionProfile>& profiles)
 {
+    QSet<QString> locked;
+    for (const ConnectionProfile& stored : load())
+        if (stored.readOnlyLocked)
+            locked.insert(stored.name);
     QSettings settings;
     settings.remove(QStringLiteral("profiles"));
     settings.beginWriteArray(QStringLiteral("profiles"), int(profiles.size()));
     for (int i = 0; i < profiles.size(); ++i) {
         settings.setArrayIndex(i);
         const ConnectionProfile& p = profiles.at(i);
+        const bool lockedNow = p.readOnlyLocked || locked.contains(p.name);
         settings.setValue(QStringLiteral("name"), p.name);
-        settings.setValue(QStringLiteral("readOnly"), p.readOnly);
+        settings.setValue(QStringLiteral("readOnly"), p.readOnly || lockedNow);
+        settings.setValue(QStringLiteral("readOnlyLocked"), lockedNow);
         settings.beginWriteArray(QStringLiteral("masters"), int(p.masters.size()));
         for (int m = 0; m < p.masters.size(); ++m) {
             settings.setArrayIndex(m);
@@ -69,7 +77,7 @@ Result<LockScopeConfig> ProfileStore::toConfig(const ConnectionProfile& profile,
                                                const QHash<QString, QString>& passwords)
 {
     LockScopeConfig config;
-    config.readOnly = profile.readOnly;
+    config.readOnly = profile.isReadOnly();
     for (const MasterEntry& e : profile.masters) {
         TlsOptions tls;
         tls.caFile = e.caFile;

@@ -14,6 +14,8 @@ class ProfileStore
 {
 public:
     static QList<ConnectionProfile> load();
+    // A profile saved as read-only-locked stays locked: a later save that tries to clear the lock of a
+    // profile with that name keeps it.
     static void save(const QList<ConnectionProfile>& profiles);
 
     // A profile as the monitor's configuration, with the passwords found (keyed by URL).

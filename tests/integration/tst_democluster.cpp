@@ -1,5 +1,7 @@
 #include "democluster.h"
+#include "processexists.h"
 
+#include <QElapsedTimer>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTcpSocket>
@@ -9,21 +11,9 @@
 #include <cstdio>
 
 using namespace lockscope;
+using lockscope::test::processExists;
 
 namespace {
-
-bool processExists(qint64 pid)
-{
-    // Zombies still answer kill(0); a reaped or re-parented-and-dead process does not.
-    if (::kill(pid_t(pid), 0) != 0)
-        return false;
-    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
-    if (!stat.open(QIODevice::ReadOnly))
-        return false;
-    const QByteArray line = stat.readAll();
-    const qsizetype close = line.lastIndexOf(')');
-    return close > 0 && line.mid(close + 2, 1) != "Z";
-}
 
 bool answers(quint16 port)
 {
@@ -43,6 +33,8 @@ class TestDemoCluster : public QObject
 
 private slots:
     void startsAndStopsCleanly();
+    void startDoesNotBlock();
+    void aMissingProgramFailsTyped();
     void killPauseResumeRestart();
     void serversDieWithAKilledHost();
 };
@@ -64,6 +56,36 @@ void TestDemoCluster::startsAndStopsCleanly()
         QTRY_VERIFY(!processExists(pid));
 }
 
+void TestDemoCluster::startDoesNotBlock()
+{
+    DemoCluster cluster;
+    QSignalSpy started(&cluster, &DemoCluster::started);
+    QElapsedTimer clock;
+    clock.start();
+    cluster.startAsync(5);
+    const qint64 launchMs = clock.elapsed();
+    QVERIFY(!cluster.isStarted());
+    QCOMPARE(cluster.urls().size(), 5); // the ports are known at once
+    QVERIFY(started.wait(30000));
+    qInfo("launch returned after %lld ms, all five accepting after %lld ms", launchMs, clock.elapsed());
+    QVERIFY(cluster.isStarted());
+    for (int i = 0; i < 5; ++i) {
+        QCOMPARE(cluster.state(i), DemoCluster::MasterState::Running);
+        QVERIFY(answers(cluster.port(i)));
+    }
+    // Launching five processes is fork+exec; the wait for them to listen happened in the event loop.
+    QVERIFY2(launchMs < 1000, qPrintable(QString::number(launchMs)));
+}
+
+void TestDemoCluster::aMissingProgramFailsTyped()
+{
+    DemoCluster cluster;
+    const Result<QStringList> urls = cluster.start(2, QStringLiteral("/nonexistent/redis-server"));
+    QVERIFY(!urls.ok());
+    QCOMPARE(urls.error().kind, ErrorKind::Io);
+    QCOMPARE(cluster.size(), 0);
+}
+
 void TestDemoCluster::killPauseResumeRestart()
 {
     DemoCluster cluster;
@@ -79,10 +101,12 @@ void TestDemoCluster::killPauseResumeRestart()
     QCOMPARE(cluster.state(2), DemoCluster::MasterState::Killed);
     QVERIFY(!answers(cluster.port(2)));
     QVERIFY(!processExists(before));
-    QVERIFY(cluster.restart(2));
+    QVERIFY(cluster.restart(2)); // launched; it answers once it says Running
+    QCOMPARE(cluster.state(2), DemoCluster::MasterState::Starting);
+    QTRY_COMPARE_WITH_TIMEOUT(cluster.state(2), DemoCluster::MasterState::Running, 15000);
     QVERIFY(answers(cluster.port(2)));
     QVERIFY(cluster.pid(2) != before);
-    QCOMPARE(states.count(), 4); // paused, running, killed, running
+    QCOMPARE(states.count(), 5); // paused, running, killed, starting, running
 }
 
 void TestDemoCluster::serversDieWithAKilledHost()

@@ -1,5 +1,6 @@
 #include "redisserver.h"
 
+#include "blockingcommand.h"
 #include "tlsmaterial.h"
 
 #include <QDeadlineTimer>
@@ -9,49 +10,10 @@
 #include <QTcpSocket>
 #include <QThread>
 
-#include <hiredis/hiredis.h>
 #include <signal.h>
 #include <sys/prctl.h>
 
 namespace lockscope::test {
-
-namespace {
-
-RedisReply convert(const redisReply* r)
-{
-    RedisReply out;
-    switch (r->type) {
-    case REDIS_REPLY_STRING:
-        out.type = RedisReply::Type::String;
-        break;
-    case REDIS_REPLY_STATUS:
-        out.type = RedisReply::Type::Status;
-        break;
-    case REDIS_REPLY_ERROR:
-        out.type = RedisReply::Type::Error;
-        break;
-    case REDIS_REPLY_INTEGER:
-        out.type = RedisReply::Type::Integer;
-        out.integer = r->integer;
-        return out;
-    case REDIS_REPLY_ARRAY:
-        out.type = RedisReply::Type::Array;
-        for (size_t i = 0; i < r->elements; ++i)
-            out.elements.append(convert(r->element[i]));
-        return out;
-    default:
-        return out;
-    }
-    out.string = QByteArray(r->str, qsizetype(r->len));
-    return out;
-}
-
-struct ContextDeleter
-{
-    void operator()(redisContext* c) const { redisFree(c); }
-};
-
-} // namespace
 
 quint16 freeLoopbackPort()
 {
@@ -242,40 +204,7 @@ ConnectionOptions RedisServer::connectionOptions(int timeoutMs) const
 
 RedisReply RedisServer::command(const QByteArrayList& argv) const
 {
-    RedisReply failure;
-    failure.type = RedisReply::Type::Error;
-    const timeval timeout{5, 0};
-    std::unique_ptr<redisContext, ContextDeleter> c(
-        redisConnectWithTimeout("127.0.0.1", m_adminPort, timeout));
-    if (!c || c->err) {
-        failure.string = "fixture: cannot connect";
-        return failure;
-    }
-    redisSetTimeout(c.get(), timeout);
-    auto run = [&](const QByteArrayList& args) -> RedisReply {
-        std::vector<const char*> ptrs;
-        std::vector<size_t> lens;
-        for (const QByteArray& a : args) {
-            ptrs.push_back(a.constData());
-            lens.push_back(size_t(a.size()));
-        }
-        auto* r =
-            static_cast<redisReply*>(redisCommandArgv(c.get(), int(args.size()), ptrs.data(), lens.data()));
-        if (!r) {
-            RedisReply e = failure;
-            e.string = "fixture: " + QByteArray(c->errstr);
-            return e;
-        }
-        RedisReply out = convert(r);
-        freeReplyObject(r);
-        return out;
-    };
-    if (!m_options.password.isEmpty()) {
-        const RedisReply auth = run({"AUTH", m_options.password.toUtf8()});
-        if (auth.isError())
-            return auth;
-    }
-    return run(argv);
+    return blockingCommand(m_adminPort, argv, m_options.password);
 }
 
 QByteArray RedisServer::runId() const

@@ -1,6 +1,9 @@
 #include "stallmeter.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
 
 StallMeter::StallMeter(QObject* parent) : QObject(parent)
 {
@@ -26,8 +29,19 @@ void StallMeter::stop()
 void StallMeter::tick()
 {
     const qint64 now = m_clock.nsecsElapsed();
-    m_stallsUs.push_back(std::max<qint64>(0, (now - m_lastNs) / 1000 - 1000));
+    const qint64 stallUs = std::max<qint64>(0, (now - m_lastNs) / 1000 - 1000);
+    m_stallsUs.push_back(stallUs);
     m_lastNs = now;
+    // UIBENCH_TRACE_MS=N lists every stall above N ms with its end on CLOCK_MONOTONIC, to line up
+    // with `perf record -k CLOCK_MONOTONIC` samples of the GUI thread.
+    static const int traceMs =
+        std::getenv("UIBENCH_TRACE_MS") ? std::atoi(std::getenv("UIBENCH_TRACE_MS")) : -1;
+    if (traceMs >= 0 && stallUs > traceMs * 1000) {
+        timespec ts{};
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        std::fprintf(stderr, "stall %.1f ms ending at %ld.%06ld\n", double(stallUs) / 1000.0, long(ts.tv_sec),
+                     long(ts.tv_nsec / 1000));
+    }
 }
 
 double StallMeter::maxStallMs() const

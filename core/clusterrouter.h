@@ -1,0 +1,82 @@
+#pragma once
+
+#include "clusterredirect.h"
+#include "nodeaddress.h"
+#include "redisconnection.h"
+#include "redisscript.h"
+
+#include <QHash>
+#include <QObject>
+#include <QPointer>
+
+#include <deque>
+#include <optional>
+
+namespace lockscope {
+
+class ClusterTopology;
+
+// Sends each command to the primary that serves its key's slot, on one pipelined connection per
+// primary, and follows the cluster's redirections: MOVED updates the slot map (and triggers a
+// refresh) and resends, ASK sends ASKING plus the command to the named node, once. Commands sent
+// before the first slot map is known wait for it. A lost node prompts a topology refresh.
+class ClusterRouter final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ClusterRouter)
+
+public:
+    using Callback = RedisConnection::Callback;
+
+    // At most this many MOVED hops per command: a cluster in flux answers with an error instead.
+    static constexpr int maxRedirections = 5;
+
+    explicit ClusterRouter(ClusterTopology* topology, QObject* parent = nullptr);
+    ~ClusterRouter() override;
+
+    // `key` decides the slot; the callback is skipped if `context` is gone by then.
+    void send(const QByteArray& key, const QByteArrayList& argv, QObject* context, Callback callback);
+    void sendToSlot(int slot, const QByteArrayList& argv, QObject* context, Callback callback);
+    // A script whose keys must all share a slot (hash tags); routed by the first key.
+    void evalScript(const RedisScript& script, const QByteArrayList& keys, const QByteArrayList& args,
+                    QObject* context, Callback callback);
+
+    // The router's connection to `node`, made on first use. Phase 2's per-primary scanners can share it.
+    RedisConnection* connectionTo(const NodeAddress& node);
+    ClusterTopology* topology() const { return m_topology; }
+    int movedCount() const { return m_moved; }
+    int askCount() const { return m_asked; }
+
+signals:
+    void redirected(const lockscope::ClusterRedirect& redirect);
+
+private:
+    struct Request
+    {
+        int slot = -1;
+        QByteArrayList argv; // the command; for a script, its keys
+        QByteArrayList args; // a script's arguments
+        std::optional<RedisScript> script;
+        QPointer<QObject> context;
+        bool hasContext = false;
+        Callback callback;
+        int hops = 0;
+        bool asked = false;
+    };
+
+    void dispatch(Request request);
+    void sendTo(const NodeAddress& node, Request request, bool asking);
+    void onReply(const NodeAddress& node, Request request, const RedisResult& result);
+    void complete(Request& request, const RedisResult& result);
+    void flushWaiting();
+    void failWaiting(const RedisError& error);
+    void pruneConnections(const QList<NodeAddress>& removed);
+
+    ClusterTopology* m_topology;
+    QHash<NodeAddress, RedisConnection*> m_connections;
+    std::deque<Request> m_waiting; // for the first slot map
+    int m_moved = 0;
+    int m_asked = 0;
+};
+
+} // namespace lockscope

@@ -1,0 +1,18 @@
+#pragma once
+
+#include "democluster.h"
+
+namespace lockscope {
+
+// A span of time during which a demo master was killed, paused or still starting.
+struct DemoOutage
+{
+    int master = -1;
+    DemoCluster::MasterState kind = DemoCluster::MasterState::Killed;
+    qint64 startMs = 0; // monotonic
+    qint64 endMs = -1;  // monotonic; -1 while it lasts
+
+    bool isOpen() const { return endMs < 0; }
+};
+
+} // namespace lockscope

@@ -1,0 +1,340 @@
+#include "demoscenariorunner.h"
+
+#include "democlient.h"
+#include "demosimulation.h"
+#include "monotonicclock.h"
+
+namespace lockscope {
+
+namespace {
+
+const QByteArray ledger = "lock:demo:ledger";
+const QByteArray report = "lock:demo:report";
+const QByteArray drift = "lock:demo:drift";
+
+constexpr int healTimeoutMs = 20000;
+
+const DemoHold* lastHold(const DemoSimulation* sim, int client, const QByteArray& resource)
+{
+    const QList<DemoHold>& holds = sim->holds();
+    for (qsizetype i = holds.size() - 1; i >= 0; --i)
+        if (holds.at(i).client == client && holds.at(i).resource == resource)
+            return &holds.at(i);
+    return nullptr;
+}
+
+} // namespace
+
+DemoScenarioRunner::DemoScenarioRunner(DemoSimulation* simulation) : QObject(simulation), m_sim(simulation)
+{
+    m_poll.setInterval(50);
+    connect(&m_poll, &QTimer::timeout, this, [this] {
+        if (m_condition && m_condition()) {
+            m_poll.stop();
+            m_condition = nullptr;
+            advance();
+        } else if (monotonicMs() > m_deadlineMs) {
+            m_poll.stop();
+            m_condition = nullptr;
+            fail(m_failure);
+        }
+    });
+}
+
+void DemoScenarioRunner::run(DemoScenario scenario)
+{
+    cancel();
+    if (!m_sim->isStarted())
+        return;
+    m_scenario = scenario;
+    m_running = true;
+    m_context = new QObject(this);
+    m_baseline = m_sim->counters();
+    m_faultAtMs = monotonicMs();
+    m_sim->client(DemoSimulation::clientA)->stop();
+    m_sim->client(DemoSimulation::clientB)->stop();
+    switch (scenario) {
+    case DemoScenario::MinorityFailure:
+        buildMinority();
+        break;
+    case DemoScenario::MajorityFailure:
+        buildMajority();
+        break;
+    case DemoScenario::RestartDuringHold:
+        buildRestart();
+        break;
+    case DemoScenario::ClientPause:
+        buildPause();
+        break;
+    case DemoScenario::ClockDrift:
+        buildDrift();
+        break;
+    }
+    emit started(scenario, demoScenarioCaption(scenario));
+    m_at = -1;
+    advance();
+}
+
+void DemoScenarioRunner::cancel()
+{
+    ++m_generation;
+    delete m_context;
+    m_context = nullptr;
+    m_poll.stop();
+    m_condition = nullptr;
+    m_steps.clear();
+    m_running = false;
+}
+
+void DemoScenarioRunner::advance()
+{
+    if (!m_running)
+        return;
+    ++m_at;
+    if (m_at >= m_steps.size()) {
+        m_running = false;
+        return;
+    }
+    const quint64 generation = m_generation;
+    // A copy: the step may cancel the scenario (and so clear m_steps) while it runs.
+    const Step step = m_steps.at(m_at);
+    step([this, generation] {
+        if (generation == m_generation)
+            advance();
+    });
+}
+
+void DemoScenarioRunner::fail(const QString& why)
+{
+    const DemoScenario scenario = m_scenario;
+    cancel();
+    emit finished(scenario, false, why);
+}
+
+void DemoScenarioRunner::act(std::function<void()> action)
+{
+    add([action](const Next& next) {
+        action();
+        next();
+    });
+}
+
+void DemoScenarioRunner::after(int ms)
+{
+    add([this, ms](const Next& next) { QTimer::singleShot(ms, this, next); });
+}
+
+void DemoScenarioRunner::when(std::function<bool()> condition, int timeoutMs, QString failure)
+{
+    add([this, condition, timeoutMs, failure](const Next& next) {
+        if (condition())
+            return next();
+        m_condition = condition;
+        m_deadlineMs = monotonicMs() + timeoutMs;
+        m_failure = failure;
+        m_poll.start();
+    });
+}
+
+void DemoScenarioRunner::say(QString text)
+{
+    act([this, text] { emit progress(text); });
+}
+
+void DemoScenarioRunner::markFault()
+{
+    act([this] {
+        m_baseline = m_sim->counters();
+        m_faultAtMs = monotonicMs();
+    });
+}
+
+void DemoScenarioRunner::heal()
+{
+    act([this] { m_sim->healMasters(); });
+    when([this] { return m_sim->allMastersUp(); }, healTimeoutMs, tr("the masters did not come back up"));
+}
+
+void DemoScenarioRunner::finishWith(std::function<QPair<bool, QString>()> verdict)
+{
+    act([this, verdict] {
+        const auto [ok, summary] = verdict();
+        const DemoScenario scenario = m_scenario;
+        cancel();
+        emit finished(scenario, ok, summary);
+    });
+}
+
+void DemoScenarioRunner::buildMinority()
+{
+    heal();
+    say(tr("killing masters 4 and 5"));
+    act([this] {
+        m_sim->cluster()->kill(3);
+        m_sim->cluster()->kill(4);
+    });
+    markFault();
+    after(10000);
+    finishWith([this] {
+        const DemoCounters& now = m_sim->counters();
+        const int acquired = now.acquisitions - m_baseline.acquisitions;
+        const int failed = now.failures - m_baseline.failures;
+        return qMakePair(acquired > 0 && failed == 0,
+                         tr("With 3 of 5 masters: %1 acquisitions, %2 failed for want of a quorum.")
+                             .arg(acquired)
+                             .arg(failed));
+    });
+}
+
+void DemoScenarioRunner::buildMajority()
+{
+    heal();
+    say(tr("killing masters 3, 4 and 5"));
+    act([this] {
+        for (int m : {2, 3, 4})
+            m_sim->cluster()->kill(m);
+    });
+    markFault();
+    after(6000);
+    finishWith([this] {
+        const DemoCounters& now = m_sim->counters();
+        const int failed = now.failures - m_baseline.failures;
+        // A round already answered when the kill came may still complete: count from a moment later.
+        int acquired = 0;
+        for (const DemoHold& h : m_sim->holds())
+            acquired += h.startMs > m_faultAtMs + 500 ? 1 : 0;
+        return qMakePair(
+            failed > 0 && acquired == 0,
+            tr("With 2 of 5 masters: %1 acquisitions failed, %2 succeeded.").arg(failed).arg(acquired));
+    });
+}
+
+void DemoScenarioRunner::buildRestart()
+{
+    DemoClient* a = m_sim->client(DemoSimulation::clientA);
+    DemoClient* b = m_sim->client(DemoSimulation::clientB);
+    heal();
+    say(tr("masters 4 and 5 go down; A takes %1 on masters 1-3").arg(QString::fromUtf8(ledger)));
+    act([this] {
+        m_sim->cluster()->kill(3);
+        m_sim->cluster()->kill(4);
+    });
+    when([this] { return !m_sim->isMasterUp(3) && !m_sim->isMasterUp(4); }, 10000,
+         tr("masters 4 and 5 did not go down"));
+    act([a] { a->run(DemoSimulation::taskFor(ledger, 30000, 14000)); });
+    when([a] { return a->isHolding() && a->lease().resource == ledger; }, 10000,
+         tr("A did not get the lock"));
+    after(1500); // long enough for the monitor to see the lock on master 3
+    say(tr("master 3 restarts without persistence (new run_id, empty); 4 and 5 come back empty"));
+    act([this] {
+        for (int m : {2, 3, 4})
+            m_sim->cluster()->restart(m);
+    });
+    markFault();
+    when([this] { return m_sim->allMastersUp(); }, healTimeoutMs, tr("the masters did not come back up"));
+    after(3000); // long enough to see the at-risk mark in the table before B hides it
+    say(tr("B asks for %1").arg(QString::fromUtf8(ledger)));
+    act([b] {
+        DemoTask t = DemoSimulation::taskFor(ledger, 10000, 4000);
+        t.keepTryingMs = 3000;
+        b->run(t);
+    });
+    when([b] { return b->isHolding() && b->lease().resource == ledger; }, 15000,
+         tr("B did not get the lock: no double grant this time"));
+    finishWith([this] {
+        const DemoHold* hb = lastHold(m_sim, DemoSimulation::clientB, ledger);
+        const bool both = hb && hb->overlapped;
+        return qMakePair(both, both ? tr("Double grant: A and B both hold %1 (fencing %2 and %3).")
+                                          .arg(QString::fromUtf8(ledger))
+                                          .arg(m_sim->client(DemoSimulation::clientA)->fencing())
+                                          .arg(hb->fencing)
+                                    : tr("B got the lock, but A no longer held it."));
+    });
+}
+
+void DemoScenarioRunner::buildPause()
+{
+    DemoClient* a = m_sim->client(DemoSimulation::clientA);
+    DemoClient* b = m_sim->client(DemoSimulation::clientB);
+    heal();
+    act([a] {
+        DemoTask t = DemoSimulation::taskFor(report, 3000, 300);
+        t.pauseBeforeWriteMs = 7000;
+        a->run(t);
+    });
+    when([a] { return a->isHolding() && a->lease().resource == report; }, 10000,
+         tr("A did not get the lock"));
+    markFault();
+    after(1000);
+    act([b] {
+        DemoTask t = DemoSimulation::taskFor(report, 3000, 1000);
+        t.keepTryingMs = 9000;
+        b->run(t);
+    });
+    auto aWrote = std::make_shared<bool>(false);
+    auto aWrite = std::make_shared<DemoWrite>();
+    connect(m_sim, &DemoSimulation::written, m_context, [aWrote, aWrite, this](const DemoWrite& w) {
+        if (w.client == DemoSimulation::clientName(DemoSimulation::clientA) && w.resource == report &&
+            w.atMs > m_faultAtMs && !*aWrote) {
+            *aWrote = true;
+            *aWrite = w;
+        }
+    });
+    when([aWrote] { return *aWrote; }, 20000, tr("A never wrote"));
+    finishWith([this, aWrite] {
+        const bool fencing = m_sim->storage()->fencing();
+        const bool asExpected = aWrite->stale && (fencing ? !aWrite->accepted : aWrite->accepted);
+        const QString what = !aWrite->stale ? tr("A's write was not stale (B never got the lock in time).")
+                             : aWrite->accepted
+                                 ? tr("Fencing off: A's stale write (fencing %1 < %2) was "
+                                      "ACCEPTED: a safety violation.")
+                                       .arg(aWrite->fencing)
+                                       .arg(aWrite->highestSeen)
+                                 : tr("Fencing on: A's stale write (fencing %1 < %2) was rejected.")
+                                       .arg(aWrite->fencing)
+                                       .arg(aWrite->highestSeen);
+        return qMakePair(asExpected, what);
+    });
+}
+
+void DemoScenarioRunner::buildDrift()
+{
+    DemoClient* a = m_sim->client(DemoSimulation::clientA);
+    DemoClient* b = m_sim->client(DemoSimulation::clientB);
+    heal();
+    act([a] { a->run(DemoSimulation::taskFor(drift, 2000, 2300)); });
+    when([a] { return a->isHolding() && a->lease().resource == drift; }, 10000, tr("A did not get the lock"));
+    markFault();
+    act([this, a] {
+        const RedlockLease& l = a->lease();
+        const qint64 allowance = l.ttlMs / 100 + 2;
+        emit progress(
+            tr("A: validity = %1 ttl - %2 elapsed - %3 drift allowance = %4 ms; its work takes 2300 ms")
+                .arg(l.ttlMs)
+                .arg(l.ttlMs - l.validityMs - allowance)
+                .arg(allowance)
+                .arg(l.validityMs));
+    });
+    after(300);
+    act([b] {
+        DemoTask t = DemoSimulation::taskFor(drift, 2000, 800);
+        t.keepTryingMs = 6000;
+        b->run(t);
+    });
+    when([b] { return b->isHolding() && b->lease().resource == drift; }, 15000, tr("B did not get the lock"));
+    when([this] { return m_sim->counters().overruns > m_baseline.overruns; }, 5000,
+         tr("A's work did not overrun"));
+    finishWith([this] {
+        const DemoHold* ha = lastHold(m_sim, DemoSimulation::clientA, drift);
+        const DemoHold* hb = lastHold(m_sim, DemoSimulation::clientB, drift);
+        const bool ok = ha && hb && !ha->overlapped && !hb->overlapped && ha->endMs >= 0;
+        return qMakePair(ok,
+                         ok ? tr("A's work overran its %1 ms validity: it dropped its write. B got the lock "
+                                 "%2 ms after A stopped trusting it: no overlap.")
+                                  .arg(ha->validityMs)
+                                  .arg(hb->startMs - ha->endMs)
+                            : tr("A and B overlapped on %1.").arg(QString::fromUtf8(drift)));
+    });
+}
+
+} // namespace lockscope

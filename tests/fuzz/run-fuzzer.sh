@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs one libFuzzer target for a bounded time over its committed seed corpus (read-only: what the
+# run discovers goes to a scratch directory) and fails on any crash, leak, UBSan report or broken
+# invariant. Prints the executions, for the test log.
+# Usage: run-fuzzer.sh FUZZER SEED_CORPUS SECONDS
+set -euo pipefail
+fuzzer=$(realpath "$1") seeds=$(realpath "$2") seconds=$3
+scratch=$(mktemp -d)
+mkdir "$scratch/corpus"
+trap 'rm -rf "$scratch"' EXIT
+cd "$scratch" # crash-* reproducers land here; they are printed below
+status=0
+"$fuzzer" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
+    "$scratch/corpus" "$seeds" >"$scratch/log" 2>&1 || status=$?
+grep -E '^(stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb)' "$scratch/log" || true
+if (( status != 0 )); then
+    tail -60 "$scratch/log"
+    for f in "$scratch"/crash-* "$scratch"/leak-* "$scratch"/timeout-* "$scratch"/oom-*; do
+        [[ -e "$f" ]] && { echo "reproducer $(basename "$f"):"; base64 -w0 "$f"; echo; }
+    done
+    exit "$status"
+fi
+echo "$(basename "$fuzzer"): no crash in ${seconds}s"

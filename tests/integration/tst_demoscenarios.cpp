@@ -1,0 +1,200 @@
+// The demo's guided scenarios against a real five-master demo cluster, each outcome asserted from
+// the core's own view: the simulation's counters and holds, the fenced storage, and the LockMonitor.
+#include "democlient.h"
+#include "democluster.h"
+#include "democonfig.h"
+#include "demoscenariorunner.h"
+#include "demosimulation.h"
+#include "lockmonitor.h"
+#include "masterset.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+#include <memory>
+
+using namespace lockscope;
+
+class TestDemoScenarios : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void cleanup();
+    void backgroundClientsContendSafely();
+    void minorityFailureCausesNoFailedAcquisitions();
+    void majorityFailureFailsAcquisitions();
+    void restartDuringHoldDoubleGrantsAndMarksAtRisk();
+    void clientPauseStaleWriteRejectedWithFencing();
+    void clientPauseStaleWriteAcceptedWithoutFencing();
+    void clockDriftOverrunDropsTheWrite();
+
+private:
+    // Runs a scenario to its end; returns (as expected, summary).
+    QPair<bool, QString> play(DemoScenario scenario);
+
+    std::unique_ptr<DemoCluster> m_cluster;
+    std::unique_ptr<DemoSimulation> m_sim;
+    LockScopeConfig m_config;
+};
+
+void TestDemoScenarios::init()
+{
+    m_cluster = std::make_unique<DemoCluster>();
+    const Result<QStringList> urls = m_cluster->start(5);
+    QVERIFY2(urls.ok(), qPrintable(urls.ok() ? QString() : urls.error().message));
+    const Result<LockScopeConfig> config = demoConfig(*urls);
+    QVERIFY(config.ok());
+    m_config = *config;
+    m_sim = std::make_unique<DemoSimulation>(m_cluster.get());
+    // What went wrong, in the test's output.
+    connect(m_sim.get(), &DemoSimulation::note, m_sim.get(), [](const QString& text) {
+        if (text.contains(QLatin1String("could not")) || text.contains(QLatin1String("VIOLATION")))
+            qInfo("%s", qPrintable(text));
+    });
+    m_sim->start(m_config);
+    QTRY_VERIFY_WITH_TIMEOUT(m_sim->allMastersUp(), 15000);
+}
+
+void TestDemoScenarios::cleanup()
+{
+    m_sim.reset();
+    m_cluster.reset();
+}
+
+QPair<bool, QString> TestDemoScenarios::play(DemoScenario scenario)
+{
+    QSignalSpy finished(m_sim->scenarios(), &DemoScenarioRunner::finished);
+    m_sim->scenarios()->run(scenario);
+    if (!finished.wait(90000))
+        return {false, QStringLiteral("the scenario did not finish")};
+    return {finished.at(0).at(1).toBool(), finished.at(0).at(2).toString()};
+}
+
+void TestDemoScenarios::backgroundClientsContendSafely()
+{
+    QTRY_VERIFY_WITH_TIMEOUT(m_sim->counters().acquisitions >= 8, 60000);
+    const DemoCounters& c = m_sim->counters();
+    QCOMPARE(c.failures, 0);
+    QCOMPARE(c.violations(), 0);
+    QCOMPARE(c.staleRejected, 0);
+    QVERIFY(c.writesAccepted > 0);
+    // Every hold on the same resource is disjoint from every other client's.
+    const QList<DemoHold>& holds = m_sim->holds();
+    for (const DemoHold& h : holds)
+        QVERIFY(!h.overlapped);
+}
+
+void TestDemoScenarios::minorityFailureCausesNoFailedAcquisitions()
+{
+    const auto [ok, summary] = play(DemoScenario::MinorityFailure);
+    QVERIFY2(ok, qPrintable(summary));
+    const DemoCounters& now = m_sim->counters();
+    const DemoCounters& before = m_sim->scenarios()->baseline();
+    QCOMPARE(now.failures - before.failures, 0);
+    QVERIFY(now.acquisitions > before.acquisitions);
+    QCOMPARE(m_cluster->state(3), DemoCluster::MasterState::Killed);
+    QCOMPARE(m_cluster->state(4), DemoCluster::MasterState::Killed);
+    QCOMPARE(m_sim->outages().size(), 2);
+}
+
+void TestDemoScenarios::majorityFailureFailsAcquisitions()
+{
+    const auto [ok, summary] = play(DemoScenario::MajorityFailure);
+    QVERIFY2(ok, qPrintable(summary));
+    QVERIFY(m_sim->counters().failures > m_sim->scenarios()->baseline().failures);
+    for (const DemoHold& h : m_sim->holds())
+        QVERIFY(h.startMs <= m_sim->scenarios()->faultAtMs() + 500);
+}
+
+void TestDemoScenarios::restartDuringHoldDoubleGrantsAndMarksAtRisk()
+{
+    // The monitor the window would run, on its own connections.
+    MasterSet masters(m_config.masters);
+    LockMonitor monitor(&masters, m_config);
+    bool atRisk = false;
+    QString reason;
+    connect(&monitor, &LockMonitor::locksChanged, this, [&](const LockBatch& batch) {
+        for (const QList<LockView>* list : {&batch.added, &batch.changed})
+            for (const LockView& v : *list)
+                if (v.resource == "lock:demo:ledger" && v.atRisk) {
+                    atRisk = true;
+                    reason = v.atRiskReason;
+                }
+    });
+    masters.open();
+    monitor.start();
+
+    const auto [ok, summary] = play(DemoScenario::RestartDuringHold);
+    QVERIFY2(ok, qPrintable(summary));
+    QVERIFY2(atRisk, "the monitor never marked lock:demo:ledger at risk");
+    QVERIFY(reason.contains(QLatin1String("restarted")));
+    // Both A and B hold the ledger at once, and the simulation counts it.
+    int openHolders = 0;
+    for (const DemoHold& h : m_sim->holds())
+        if (h.resource == "lock:demo:ledger" && h.isOpen()) {
+            QVERIFY(h.overlapped);
+            ++openHolders;
+        }
+    QCOMPARE(openHolders, 2);
+    QVERIFY(m_sim->counters().doubleHolds >= 1);
+    // The quorum view now shows the ledger contested (B's token on 3, A's on 2 masters).
+    QTRY_VERIFY_WITH_TIMEOUT(monitor.locks().value("lock:demo:ledger").status == LockStatus::Contested,
+                             10000);
+    // And A's late write, with its older fencing number, is refused.
+    QSignalSpy written(m_sim.get(), &DemoSimulation::written);
+    QTRY_VERIFY_WITH_TIMEOUT(std::any_of(written.cbegin(), written.cend(),
+                                         [](const QList<QVariant>& args) {
+                                             const auto w = args.at(0).value<DemoWrite>();
+                                             return w.client == QLatin1String("A");
+                                         }),
+                             30000);
+    for (const QList<QVariant>& args : std::as_const(written)) {
+        const auto w = args.at(0).value<DemoWrite>();
+        if (w.client == QLatin1String("A")) {
+            QVERIFY(w.stale);
+            QVERIFY(!w.accepted);
+        }
+    }
+}
+
+void TestDemoScenarios::clientPauseStaleWriteRejectedWithFencing()
+{
+    QVERIFY(m_sim->storage()->fencing());
+    const auto [ok, summary] = play(DemoScenario::ClientPause);
+    QVERIFY2(ok, qPrintable(summary));
+    QVERIFY(m_sim->counters().staleRejected > m_sim->scenarios()->baseline().staleRejected);
+    QCOMPARE(m_sim->counters().staleAccepted, 0);
+    // A believed it held the lock through its pause: its hold overlaps B's.
+    QVERIFY(m_sim->counters().doubleHolds >= 1);
+}
+
+void TestDemoScenarios::clientPauseStaleWriteAcceptedWithoutFencing()
+{
+    m_sim->storage()->setFencing(false);
+    const auto [ok, summary] = play(DemoScenario::ClientPause);
+    QVERIFY2(ok, qPrintable(summary));
+    QVERIFY(m_sim->counters().staleAccepted >= 1);
+    QVERIFY(m_sim->counters().violations() >= 1);
+    QCOMPARE(m_sim->storage()->violations(), m_sim->counters().staleAccepted);
+}
+
+void TestDemoScenarios::clockDriftOverrunDropsTheWrite()
+{
+    const auto [ok, summary] = play(DemoScenario::ClockDrift);
+    QVERIFY2(ok, qPrintable(summary));
+    QVERIFY(m_sim->counters().overruns >= 1);
+    const DemoHold* a = nullptr;
+    for (const DemoHold& h : m_sim->holds())
+        if (h.client == DemoSimulation::clientA && h.resource == "lock:demo:drift")
+            a = &h;
+    QVERIFY(a);
+    // validity = ttl - elapsed - (ttl * 0.01 + 2): at most 2000 - 22 ms.
+    QVERIFY(a->validityMs <= 2000 - 22);
+    QVERIFY(a->validityMs > 1500);
+    QCOMPARE(a->endMs, a->validUntilMs);
+}
+
+QTEST_GUILESS_MAIN(TestDemoScenarios)
+#include "tst_demoscenarios.moc"

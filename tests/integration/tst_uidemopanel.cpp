@@ -1,0 +1,159 @@
+// The demo panel on a real demo session (five redis-servers, the simulation), offscreen: its controls
+// act on the real cluster and clients, the timeline draws what the simulation recorded, and closing
+// the session stops every server it started.
+#include "democlient.h"
+#include "demopanel.h"
+#include "demoscenariorunner.h"
+#include "demosession.h"
+#include "demotimeline.h"
+#include "processexists.h"
+
+#include <QCheckBox>
+#include <QFile>
+#include <QImage>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <csignal>
+#include <memory>
+
+using namespace lockscope;
+using lockscope::test::processExists;
+
+namespace {
+
+int pixelsOf(const QImage& image, const QColor& colour)
+{
+    int n = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            n += image.pixelColor(x, y).rgb() == colour.rgb() ? 1 : 0;
+    return n;
+}
+
+} // namespace
+
+class TestUiDemoPanel : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void cleanup();
+    void opensAtOnceAndFillsInWhenUp();
+    void masterButtonsActOnTheCluster();
+    void clientPauseIsAStopTheWorld();
+    void restartScenarioDrawsTheOverlapInRed();
+    void closingStopsEveryServer();
+
+private:
+    std::unique_ptr<DemoSession> m_session;
+    std::unique_ptr<DemoPanel> m_panel;
+};
+
+void TestUiDemoPanel::init()
+{
+    m_session = std::make_unique<DemoSession>();
+    m_panel = std::make_unique<DemoPanel>(m_session.get());
+    m_panel->resize(1400, 700);
+    m_panel->show();
+}
+
+void TestUiDemoPanel::cleanup()
+{
+    m_panel.reset();
+    m_session.reset();
+}
+
+void TestUiDemoPanel::opensAtOnceAndFillsInWhenUp()
+{
+    QSignalSpy ready(m_session.get(), &DemoSession::ready);
+    QElapsedTimer clock;
+    clock.start();
+    m_session->start();
+    // start() only launches: it returns long before the servers accept connections.
+    QVERIFY2(clock.elapsed() < 1000, qPrintable(QString::number(clock.elapsed())));
+    QVERIFY(!m_session->isReady());
+    QVERIFY(!m_panel->masterButton(0, QStringLiteral("kill"))->isEnabled());
+    QVERIFY(ready.wait(30000));
+    QVERIFY(m_panel->masterButton(0, QStringLiteral("kill"))->isEnabled());
+    QTRY_VERIFY_WITH_TIMEOUT(m_session->simulation()->counters().acquisitions > 0, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(m_panel->countersLabel()->text().contains(QLatin1String("Acquisitions <b>")),
+                             5000);
+}
+
+void TestUiDemoPanel::masterButtonsActOnTheCluster()
+{
+    QSignalSpy ready(m_session.get(), &DemoSession::ready);
+    m_session->start();
+    QVERIFY(ready.wait(30000));
+    DemoCluster* cluster = m_session->cluster();
+    const qint64 before = cluster->pid(1);
+    QTest::mouseClick(m_panel->masterButton(1, QStringLiteral("pause")), Qt::LeftButton);
+    QCOMPARE(cluster->state(1), DemoCluster::MasterState::Paused);
+    QVERIFY(m_panel->masterButton(1, QStringLiteral("resume"))->isEnabled());
+    QTest::mouseClick(m_panel->masterButton(1, QStringLiteral("resume")), Qt::LeftButton);
+    QCOMPARE(cluster->state(1), DemoCluster::MasterState::Running);
+    QTest::mouseClick(m_panel->masterButton(1, QStringLiteral("kill")), Qt::LeftButton);
+    QCOMPARE(cluster->state(1), DemoCluster::MasterState::Killed);
+    QVERIFY(!processExists(before));
+    QTest::mouseClick(m_panel->masterButton(1, QStringLiteral("restart")), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(cluster->state(1), DemoCluster::MasterState::Running, 15000);
+    QVERIFY(cluster->pid(1) != before);
+    // Each outage (pause, kill) is on the timeline.
+    QCOMPARE(m_session->simulation()->outages().size(), 2);
+    m_panel->timeline()->grab();
+    QCOMPARE(m_panel->timeline()->outagesDrawn(), 2);
+}
+
+void TestUiDemoPanel::clientPauseIsAStopTheWorld()
+{
+    QSignalSpy ready(m_session.get(), &DemoSession::ready);
+    m_session->start();
+    QVERIFY(ready.wait(30000));
+    DemoClient* c = m_session->simulation()->client(0);
+    QTest::mouseClick(m_panel->clientPauseButton(0), Qt::LeftButton);
+    QVERIFY(c->isPaused());
+    QVERIFY(!m_panel->clientPauseButton(0)->isEnabled());
+    QTRY_COMPARE_WITH_TIMEOUT(c->state(), DemoClient::State::Paused, 10000);
+}
+
+void TestUiDemoPanel::restartScenarioDrawsTheOverlapInRed()
+{
+    QSignalSpy ready(m_session.get(), &DemoSession::ready);
+    m_session->start();
+    QVERIFY(ready.wait(30000));
+    DemoScenarioRunner* runner = m_session->simulation()->scenarios();
+    QSignalSpy finished(runner, &DemoScenarioRunner::finished);
+    QTest::mouseClick(m_panel->scenarioButton(DemoScenario::RestartDuringHold), Qt::LeftButton);
+    QVERIFY(m_panel->captionLabel()->text().contains(QLatin1String("restarts without persistence")));
+    QVERIFY(finished.wait(90000));
+    QVERIFY2(finished.at(0).at(1).toBool(), qPrintable(finished.at(0).at(2).toString()));
+    const QImage image = m_panel->timeline()->grab().toImage();
+    QVERIFY(m_panel->timeline()->overlapsDrawn() >= 1);
+    QVERIFY(pixelsOf(image, DemoTimeline::overlapColor()) > 20);
+    QVERIFY(m_panel->timeline()->outagesDrawn() >= 3);
+    QVERIFY(m_session->simulation()->counters().doubleHolds >= 1);
+    QTRY_VERIFY(m_panel->countersLabel()->text().contains(
+        QStringLiteral("two holders %1").arg(m_session->simulation()->counters().doubleHolds)));
+}
+
+void TestUiDemoPanel::closingStopsEveryServer()
+{
+    QSignalSpy ready(m_session.get(), &DemoSession::ready);
+    m_session->start();
+    QVERIFY(ready.wait(30000));
+    QList<qint64> pids;
+    for (int i = 0; i < m_session->cluster()->size(); ++i)
+        pids << m_session->cluster()->pid(i);
+    QCOMPARE(pids.size(), 5);
+    m_panel.reset();
+    m_session.reset();
+    for (qint64 pid : pids)
+        QTRY_VERIFY_WITH_TIMEOUT(!processExists(pid), 10000);
+}
+
+QTEST_MAIN(TestUiDemoPanel)
+#include "tst_uidemopanel.moc"

@@ -1,0 +1,17 @@
+#pragma once
+
+#include "redisreply.h"
+
+#include <QByteArrayList>
+#include <QString>
+
+namespace lockscope::test {
+
+// One command through hiredis to a loopback port, blocking (5 s timeout): for fixtures' set-up and
+// checks only, never for the code under test. An error reply stands for a failure to connect too.
+RedisReply blockingCommand(quint16 port, const QByteArrayList& argv, const QString& password = {});
+
+// A field of an INFO reply ("role", "master_link_status", ...), empty when absent.
+QByteArray infoField(const QByteArray& info, const QByteArray& field);
+
+} // namespace lockscope::test

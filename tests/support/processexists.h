@@ -1,0 +1,10 @@
+#pragma once
+
+#include <QtGlobal>
+
+namespace lockscope::test {
+
+// Whether a process still runs. Zombies still answer kill(0), so /proc's state decides.
+bool processExists(qint64 pid);
+
+} // namespace lockscope::test

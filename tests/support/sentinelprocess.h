@@ -1,0 +1,56 @@
+#pragma once
+
+#include "redisreply.h"
+
+#include <QByteArrayList>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <memory>
+
+namespace lockscope::test {
+
+struct SentinelMonitor
+{
+    QString masterName = QStringLiteral("mymaster");
+    quint16 primaryPort = 0; // on 127.0.0.1
+    int quorum = 2;
+    int downAfterMs = 1000;
+    int failoverTimeoutMs = 3000;
+    QString authPass; // the data nodes' requirepass, if any
+};
+
+// One real redis-server in sentinel mode on a free loopback port, with its own writable config file
+// in a temporary directory. Killed by pid when this object goes (also when a test fails half-way)
+// and, through PR_SET_PDEATHSIG, when the test process itself dies.
+class SentinelProcess
+{
+public:
+    explicit SentinelProcess(SentinelMonitor monitor);
+    ~SentinelProcess();
+    SentinelProcess(const SentinelProcess&) = delete;
+    SentinelProcess& operator=(const SentinelProcess&) = delete;
+
+    bool start();
+    void stop(); // SIGKILL and reap
+    void pause();
+    void resume();
+    bool isRunning() const;
+    const QString& errorString() const { return m_error; }
+    qint64 pid() const;
+    quint16 port() const { return m_port; }
+
+    // A blocking command for test set-up and checks (SENTINEL FAILOVER, SENTINEL SENTINELS ...).
+    RedisReply command(const QByteArrayList& argv) const;
+
+private:
+    bool launch();
+
+    SentinelMonitor m_monitor;
+    QTemporaryDir m_dir;
+    std::unique_ptr<QProcess> m_process;
+    quint16 m_port = 0;
+    QString m_error;
+};
+
+} // namespace lockscope::test

@@ -1,0 +1,345 @@
+#include "demopanel.h"
+
+#include "democlient.h"
+#include "demoscenariorunner.h"
+#include "demosession.h"
+#include "demotimeline.h"
+#include "masterset.h"
+
+#include <QCheckBox>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTime>
+#include <QVBoxLayout>
+
+namespace lockscope {
+
+namespace {
+
+const QStringList masterActions{QStringLiteral("kill"), QStringLiteral("restart"), QStringLiteral("pause"),
+                                QStringLiteral("resume")};
+
+QString clientStateText(DemoClient::State s)
+{
+    switch (s) {
+    case DemoClient::State::Idle:
+        return DemoPanel::tr("idle");
+    case DemoClient::State::Acquiring:
+        return DemoPanel::tr("acquiring");
+    case DemoClient::State::Working:
+        return DemoPanel::tr("holding, working");
+    case DemoClient::State::Paused:
+        return DemoPanel::tr("PAUSED (stop-the-world)");
+    case DemoClient::State::Releasing:
+        return DemoPanel::tr("releasing");
+    case DemoClient::State::Expiring:
+        return DemoPanel::tr("letting it expire");
+    }
+    return {};
+}
+
+} // namespace
+
+DemoPanel::DemoPanel(DemoSession* session, QWidget* parent)
+    : QWidget(parent), m_session(session), m_timeline(new DemoTimeline(session->simulation(), this)),
+      m_status(new QLabel(tr("Starting %1 local redis-server masters…").arg(DemoSession::masterCount), this)),
+      m_counters(new QLabel(this)), m_caption(new QLabel(this)), m_result(new QLabel(this)),
+      m_fencing(new QCheckBox(tr("Storage checks fencing numbers"), this)),
+      m_background(new QCheckBox(tr("Background clients contend"), this)), m_notes(new QPlainTextEdit(this)),
+      m_mastersBox(new QGroupBox(tr("Masters"), this)), m_clientsBox(new QGroupBox(tr("Clients"), this))
+{
+    setObjectName(QStringLiteral("demoPanel"));
+    DemoSimulation* sim = session->simulation();
+
+    auto* scenarios = new QGroupBox(tr("Guided scenarios"), this);
+    auto* scenarioGrid = new QGridLayout(scenarios);
+    int n = 0;
+    for (DemoScenario s : allDemoScenarios()) {
+        auto* b = new QPushButton(demoScenarioTitle(s), scenarios);
+        b->setToolTip(demoScenarioCaption(s));
+        connect(b, &QPushButton::clicked, this, [sim, s] { sim->scenarios()->run(s); });
+        scenarioGrid->addWidget(b, n / 2, n % 2);
+        m_scenarioButtons << b;
+        ++n;
+    }
+    auto* heal = new QPushButton(tr("Restore all masters"), scenarios);
+    connect(heal, &QPushButton::clicked, this, [sim] { sim->healMasters(); });
+    scenarioGrid->addWidget(heal, n / 2, n % 2);
+    m_caption->setWordWrap(true);
+    m_caption->setText(tr("Pick a scenario: each one sets the cluster up, injects one fault and says what to "
+                          "watch in the timeline and the locks table."));
+    m_result->setWordWrap(true);
+    QFont bold = m_result->font();
+    bold.setBold(true);
+    m_result->setFont(bold);
+    scenarioGrid->addWidget(m_caption, (n / 2) + 1, 0, 1, 2);
+    scenarioGrid->addWidget(m_result, (n / 2) + 2, 0, 1, 2);
+    scenarioGrid->setRowStretch((n / 2) + 3, 1);
+
+    m_fencing->setChecked(true);
+    m_fencing->setToolTip(
+        tr("With fencing on, the storage rejects a write whose fencing number is lower than "
+           "the highest it has seen. Fencing numbers are INCRed on every master; the "
+           "highest answer of a majority wins."));
+    connect(m_fencing, &QCheckBox::toggled, this, [sim](bool on) { sim->storage()->setFencing(on); });
+    m_background->setChecked(true);
+    connect(m_background, &QCheckBox::toggled, this, [sim](bool on) { sim->setBackgroundRunning(on); });
+
+    m_notes->setReadOnly(true);
+    m_notes->setMaximumBlockCount(500);
+    m_notes->setObjectName(QStringLiteral("demoNotes"));
+    m_notes->setLineWrapMode(QPlainTextEdit::NoWrap);
+
+    m_status->setWordWrap(true);
+    m_counters->setWordWrap(true);
+    auto* top = new QVBoxLayout;
+    top->setSpacing(2);
+    top->addWidget(m_status);
+    top->addWidget(m_counters);
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(m_mastersBox, 3);
+    controls->addWidget(m_clientsBox, 3);
+    controls->addWidget(scenarios, 4);
+    auto* bottom = new QSplitter(Qt::Horizontal, this);
+    bottom->addWidget(m_timeline);
+    bottom->addWidget(m_notes);
+    bottom->setStretchFactor(0, 3);
+    bottom->setStretchFactor(1, 1);
+    bottom->setSizes({900, 380});
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addLayout(controls);
+    layout->addWidget(bottom, 1);
+
+    buildMasters(m_mastersBox);
+    buildClients(m_clientsBox);
+    m_mastersBox->setEnabled(false);
+    m_clientsBox->setEnabled(false);
+    scenarios->setEnabled(false);
+
+    connect(session, &DemoSession::ready, this, [this, scenarios] {
+        m_mastersBox->setEnabled(true);
+        m_clientsBox->setEnabled(true);
+        scenarios->setEnabled(true);
+        onReady();
+    });
+    connect(session, &DemoSession::failed, this, [this](const RedisError& e) {
+        m_status->setText(tr("The demo masters could not start: %1").arg(e.message));
+    });
+    connect(session->cluster(), &DemoCluster::masterStateChanged, this, &DemoPanel::updateMasters);
+    connect(sim, &DemoSimulation::changed, this, &DemoPanel::updateCounters);
+    connect(sim, &DemoSimulation::changed, this, &DemoPanel::updateMasters);
+    connect(sim, &DemoSimulation::clientStateChanged, this, &DemoPanel::updateClients);
+    connect(sim, &DemoSimulation::note, this, &DemoPanel::addNote);
+    connect(sim->scenarios(), &DemoScenarioRunner::started, this,
+            [this](DemoScenario s, const QString& caption) {
+                m_caption->setText(QStringLiteral("<b>%1</b>: %2")
+                                       .arg(demoScenarioTitle(s).toHtmlEscaped(), caption.toHtmlEscaped()));
+                m_result->setText(tr("Running…"));
+                m_result->setStyleSheet(QString());
+                addNote(tr("scenario: %1").arg(demoScenarioTitle(s)));
+            });
+    connect(sim->scenarios(), &DemoScenarioRunner::progress, this, [this](const QString& text) {
+        m_result->setText(text);
+        addNote(text);
+    });
+    connect(sim->scenarios(), &DemoScenarioRunner::finished, this,
+            [this](DemoScenario, bool asExpected, const QString& summary) {
+                m_result->setText(summary);
+                m_result->setStyleSheet(asExpected ? QString() : QStringLiteral("color: #b00"));
+                addNote(summary);
+            });
+    updateCounters();
+    if (session->isReady())
+        onReady();
+}
+
+void DemoPanel::onReady()
+{
+    QStringList ports;
+    for (int i = 0; i < m_session->cluster()->size(); ++i)
+        ports << QString::number(m_session->cluster()->port(i));
+    m_status->setText(tr("%1 throw-away masters on 127.0.0.1 (ports %2), no persistence; they stop with this "
+                         "window.")
+                          .arg(m_session->cluster()->size())
+                          .arg(ports.join(QStringLiteral(", "))));
+    updateMasters();
+    updateClients();
+}
+
+void DemoPanel::buildMasters(QWidget* box)
+{
+    auto* grid = new QGridLayout(box);
+    grid->setVerticalSpacing(2);
+    const QStringList labels{tr("Kill"), tr("Restart"), tr("Pause"), tr("Resume")};
+    const QStringList tips{
+        tr("SIGKILL: the master and everything it held are gone"),
+        tr("A new empty process on the same port, with a new run_id: its locks are forgotten"),
+        tr("SIGSTOP: the socket stays open but nothing answers, so clients hit timeouts"), tr("SIGCONT")};
+    for (int m = 0; m < DemoSession::masterCount; ++m) {
+        grid->addWidget(new QLabel(tr("Master %1").arg(m + 1), box), m, 0);
+        auto* state = new QLabel(box);
+        state->setMinimumWidth(90);
+        grid->addWidget(state, m, 1);
+        m_masterState << state;
+        QList<QPushButton*> buttons;
+        for (int a = 0; a < labels.size(); ++a) {
+            auto* b = new QPushButton(labels.at(a), box);
+            b->setToolTip(tips.at(a));
+            b->setObjectName(QStringLiteral("master%1-%2").arg(m).arg(masterActions.at(a)));
+            grid->addWidget(b, m, 2 + a);
+            buttons << b;
+            DemoCluster* cluster = m_session->cluster();
+            connect(b, &QPushButton::clicked, this, [cluster, m, a] {
+                if (m >= cluster->size())
+                    return;
+                switch (a) {
+                case 0:
+                    cluster->kill(m);
+                    break;
+                case 1:
+                    cluster->restart(m);
+                    break;
+                case 2:
+                    cluster->pause(m);
+                    break;
+                default:
+                    cluster->resume(m);
+                    break;
+                }
+            });
+        }
+        m_masterButtons << buttons;
+    }
+    grid->setRowStretch(DemoSession::masterCount, 1);
+}
+
+void DemoPanel::buildClients(QWidget* box)
+{
+    auto* grid = new QGridLayout(box);
+    grid->setVerticalSpacing(2);
+    const int clients = DemoSimulation::backgroundClients + 2;
+    for (int c = 0; c < clients; ++c) {
+        auto* swatch = new QLabel(box);
+        swatch->setFixedSize(12, 12);
+        swatch->setStyleSheet(QStringLiteral("background: %1").arg(DemoTimeline::clientColor(c).name()));
+        grid->addWidget(swatch, c, 0);
+        grid->addWidget(new QLabel(DemoSimulation::clientName(c), box), c, 1);
+        auto* state = new QLabel(box);
+        state->setMinimumWidth(130);
+        grid->addWidget(state, c, 2);
+        m_clientState << state;
+        auto* pause = new QPushButton(tr("Pause > TTL"), box);
+        pause->setToolTip(tr("A stop-the-world pause longer than the client's TTL (a GC, a VM migration): "
+                             "it stops renewing and, when it wakes, writes with the fencing number it still "
+                             "believes valid"));
+        pause->setObjectName(QStringLiteral("client%1-pause").arg(c));
+        DemoSimulation* sim = m_session->simulation();
+        connect(pause, &QPushButton::clicked, this, [sim, c] { sim->pauseClient(c); });
+        grid->addWidget(pause, c, 3);
+        m_clientPause << pause;
+    }
+    grid->addWidget(m_fencing, clients, 0, 1, 4);
+    grid->addWidget(m_background, clients + 1, 0, 1, 4);
+    grid->setRowStretch(clients + 2, 1);
+}
+
+QPushButton* DemoPanel::masterButton(int master, const QString& action) const
+{
+    const qsizetype a = masterActions.indexOf(action);
+    if (master < 0 || master >= m_masterButtons.size() || a < 0)
+        return nullptr;
+    return m_masterButtons.at(master).at(a);
+}
+
+QPushButton* DemoPanel::scenarioButton(DemoScenario scenario) const
+{
+    return m_scenarioButtons.value(int(allDemoScenarios().indexOf(scenario)));
+}
+
+void DemoPanel::updateMasters()
+{
+    DemoCluster* cluster = m_session->cluster();
+    DemoSimulation* sim = m_session->simulation();
+    for (int m = 0; m < m_masterState.size(); ++m) {
+        if (m >= cluster->size()) {
+            m_masterState.at(m)->setText(tr("starting…"));
+            continue;
+        }
+        const DemoCluster::MasterState s = cluster->state(m);
+        QString text;
+        QString colour;
+        switch (s) {
+        case DemoCluster::MasterState::Starting:
+            text = tr("starting…");
+            colour = QStringLiteral("#888");
+            break;
+        case DemoCluster::MasterState::Running:
+            text = sim->isMasterUp(m) ? tr("● up") : tr("● running");
+            colour = QStringLiteral("#2a2");
+            break;
+        case DemoCluster::MasterState::Paused:
+            text = tr("❚❚ paused");
+            colour = QStringLiteral("#d80");
+            break;
+        case DemoCluster::MasterState::Killed:
+            text = tr("✖ killed");
+            colour = QStringLiteral("#c22");
+            break;
+        }
+        m_masterState.at(m)->setText(text);
+        m_masterState.at(m)->setStyleSheet(QStringLiteral("color: %1").arg(colour));
+        const QList<QPushButton*>& b = m_masterButtons.at(m);
+        b.at(0)->setEnabled(s != DemoCluster::MasterState::Killed);
+        b.at(1)->setEnabled(s != DemoCluster::MasterState::Starting);
+        b.at(2)->setEnabled(s == DemoCluster::MasterState::Running);
+        b.at(3)->setEnabled(s == DemoCluster::MasterState::Paused);
+    }
+}
+
+void DemoPanel::updateClients()
+{
+    DemoSimulation* sim = m_session->simulation();
+    for (int c = 0; c < m_clientState.size() && c < sim->clients().size(); ++c) {
+        const DemoClient* client = sim->client(c);
+        QString text = clientStateText(client->state());
+        if (client->isHolding())
+            text += QStringLiteral(" %1 #%2")
+                        .arg(QString::fromUtf8(client->lease().resource))
+                        .arg(client->fencing());
+        m_clientState.at(c)->setText(text);
+        m_clientPause.at(c)->setEnabled(!client->isPaused());
+    }
+}
+
+void DemoPanel::updateCounters()
+{
+    const DemoCounters& c = m_session->simulation()->counters();
+    m_counters->setText(
+        tr("Acquisitions <b>%1</b> · busy %2 · failed <b>%3</b> · writes %4 · stale rejected %5 · "
+           "overruns %6 · <span style='color:%7'>violations <b>%8</b></span> (two holders %9, "
+           "stale accepted %10)")
+            .arg(c.acquisitions)
+            .arg(c.busy)
+            .arg(c.failures)
+            .arg(c.writesAccepted)
+            .arg(c.staleRejected)
+            .arg(c.overruns)
+            .arg(c.violations() > 0 ? QStringLiteral("#c00") : QStringLiteral("inherit"))
+            .arg(c.violations())
+            .arg(c.doubleHolds)
+            .arg(c.staleAccepted));
+}
+
+void DemoPanel::addNote(const QString& text)
+{
+    m_notes->appendPlainText(
+        QStringLiteral("%1  %2").arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), text));
+}
+
+} // namespace lockscope

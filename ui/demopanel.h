@@ -1,0 +1,66 @@
+#pragma once
+
+#include "democluster.h"
+#include "demoscenario.h"
+
+#include <QList>
+#include <QWidget>
+
+class QCheckBox;
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+
+namespace lockscope {
+
+class DemoSession;
+class DemoTimeline;
+
+// The live Redlock demo's controls: per master kill / restart / pause / resume, per client a
+// stop-the-world pause, fencing on or off, the guided scenarios with their captions, the counters,
+// the timeline and a running commentary. Everything it does goes through the session's cluster and
+// simulation; nothing here touches a socket.
+class DemoPanel final : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(DemoPanel)
+
+public:
+    explicit DemoPanel(DemoSession* session, QWidget* parent = nullptr);
+
+    DemoTimeline* timeline() const { return m_timeline; }
+    QPushButton* masterButton(int master, const QString& action) const;
+    QPushButton* clientPauseButton(int client) const { return m_clientPause.value(client); }
+    QPushButton* scenarioButton(DemoScenario scenario) const;
+    QCheckBox* fencingBox() const { return m_fencing; }
+    QLabel* countersLabel() const { return m_counters; }
+    QLabel* captionLabel() const { return m_caption; }
+
+private:
+    void onReady();
+    void buildMasters(QWidget* box);
+    void buildClients(QWidget* box);
+    void updateMasters();
+    void updateClients();
+    void updateCounters();
+    void addNote(const QString& text);
+
+    DemoSession* m_session;
+    DemoTimeline* m_timeline;
+    QLabel* m_status;
+    QLabel* m_counters;
+    QLabel* m_caption;
+    QLabel* m_result;
+    QCheckBox* m_fencing;
+    QCheckBox* m_background;
+    QPlainTextEdit* m_notes;
+    QWidget* m_mastersBox;
+    QWidget* m_clientsBox;
+    QList<QLabel*> m_masterState;
+    QList<QList<QPushButton*>> m_masterButtons; // kill, restart, pause, resume
+    QList<QLabel*> m_clientState;
+    QList<QPushButton*> m_clientPause;
+    QList<QPushButton*> m_scenarioButtons;
+};
+
+} // namespace lockscope
