@@ -71,6 +71,8 @@ DemoPanel::DemoPanel(DemoSession* session, QWidget* parent)
     connect(heal, &QPushButton::clicked, this, [sim] { sim->healMasters(); });
     scenarioGrid->addWidget(heal, n / 2, n % 2);
     m_caption->setWordWrap(true);
+    // Captions run to four lines in a narrow dock; a word-wrapped label does not ask for them itself.
+    m_caption->setMinimumHeight(m_caption->fontMetrics().lineSpacing() * 4);
     m_caption->setText(tr("Pick a scenario: each one sets the cluster up, injects one fault and says what to "
                           "watch in the timeline and the locks table."));
     m_result->setWordWrap(true);
@@ -101,20 +103,20 @@ DemoPanel::DemoPanel(DemoSession* session, QWidget* parent)
     top->setSpacing(2);
     top->addWidget(m_status);
     top->addWidget(m_counters);
-    auto* controls = new QHBoxLayout;
-    controls->addWidget(m_mastersBox, 3);
-    controls->addWidget(m_clientsBox, 3);
-    controls->addWidget(scenarios, 4);
-    auto* bottom = new QSplitter(Qt::Horizontal, this);
-    bottom->addWidget(m_timeline);
-    bottom->addWidget(m_notes);
-    bottom->setStretchFactor(0, 3);
-    bottom->setStretchFactor(1, 1);
-    bottom->setSizes({900, 380});
+    m_controls = new QBoxLayout(QBoxLayout::LeftToRight);
+    m_controls->addWidget(m_mastersBox, 3);
+    m_controls->addWidget(m_clientsBox, 3);
+    m_controls->addWidget(scenarios, 4);
+    m_bottom = new QSplitter(Qt::Horizontal, this);
+    m_bottom->addWidget(m_timeline);
+    m_bottom->addWidget(m_notes);
+    m_bottom->setStretchFactor(0, 3);
+    m_bottom->setStretchFactor(1, 1);
+    m_bottom->setSizes({900, 380});
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
-    layout->addLayout(controls);
-    layout->addWidget(bottom, 1);
+    layout->addLayout(m_controls);
+    layout->addWidget(m_bottom, 1);
 
     buildMasters(m_mastersBox);
     buildClients(m_clientsBox);
@@ -340,6 +342,16 @@ void DemoPanel::addNote(const QString& text)
 {
     m_notes->appendPlainText(
         QStringLiteral("%1  %2").arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), text));
+}
+
+void DemoPanel::setStacked(bool stacked)
+{
+    m_controls->setDirection(stacked ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight);
+    // Side by side the groups share the width; stacked, each takes the height its text needs.
+    const QList<int> sideBySide{3, 3, 4};
+    for (int i = 0; i < sideBySide.size(); ++i)
+        m_controls->setStretch(i, stacked ? 0 : sideBySide.at(i));
+    m_bottom->setOrientation(stacked ? Qt::Vertical : Qt::Horizontal);
 }
 
 } // namespace lockscope

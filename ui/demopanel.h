@@ -6,10 +6,12 @@
 #include <QList>
 #include <QWidget>
 
+class QBoxLayout;
 class QCheckBox;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
+class QSplitter;
 
 namespace lockscope {
 
@@ -27,6 +29,10 @@ class DemoPanel final : public QWidget
 
 public:
     explicit DemoPanel(DemoSession* session, QWidget* parent = nullptr);
+
+    // Docked beside the locks (a tall column) the groups stack; docked below them (a wide strip)
+    // they stand side by side.
+    void setStacked(bool stacked);
 
     DemoTimeline* timeline() const { return m_timeline; }
     QPushButton* masterButton(int master, const QString& action) const;
@@ -54,6 +60,8 @@ private:
     QCheckBox* m_fencing;
     QCheckBox* m_background;
     QPlainTextEdit* m_notes;
+    QBoxLayout* m_controls = nullptr;
+    QSplitter* m_bottom = nullptr;
     QWidget* m_mastersBox;
     QWidget* m_clientsBox;
     QList<QLabel*> m_masterState;

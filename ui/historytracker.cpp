@@ -1,6 +1,7 @@
 #include "historytracker.h"
 
 #include "bytesdisplay.h"
+#include "csvfield.h"
 #include "monotonicclock.h"
 
 #include <QJsonArray>
@@ -8,19 +9,6 @@
 #include <QJsonObject>
 
 namespace lockscope {
-
-namespace {
-
-QString csvField(const QString& text)
-{
-    if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) &&
-        !text.contains(QLatin1Char('\n')))
-        return text;
-    return QLatin1Char('"') + QString(text).replace(QLatin1Char('"'), QStringLiteral("\"\"")) +
-           QLatin1Char('"');
-}
-
-} // namespace
 
 HistoryTracker::HistoryTracker(QObject* parent) : QObject(parent) {}
 

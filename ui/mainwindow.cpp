@@ -10,6 +10,7 @@
 #include "forcereleasedialog.h"
 #include "historytimeline.h"
 #include "historytracker.h"
+#include "lockcsv.h"
 #include "lockdetailpane.h"
 #include "lockfilterproxy.h"
 #include "locktablemodel.h"
@@ -48,15 +49,6 @@
 namespace lockscope {
 
 namespace {
-
-QString csvField(const QString& text)
-{
-    if (!text.contains(QLatin1Char(',')) && !text.contains(QLatin1Char('"')) &&
-        !text.contains(QLatin1Char('\n')))
-        return text;
-    return QLatin1Char('"') + QString(text).replace(QLatin1Char('"'), QStringLiteral("\"\"")) +
-           QLatin1Char('"');
-}
 
 void fixRows(QTableView* view)
 {
@@ -659,23 +651,10 @@ void MainWindow::exportCsv()
     if (path.isEmpty())
         return;
     const qint64 now = monotonicMs();
-    QString out =
-        QStringLiteral("resource,status,holding,needed,total,owner,format,token,validityMs,atRisk\n");
-    for (int r = 0; r < m_proxy->rowCount(); ++r) {
-        const LockView& v = m_locks->viewAt(m_proxy->mapToSource(m_proxy->index(r, 0)).row());
-        out += QStringList{csvField(escapeBytes(v.resource)),
-                           lockStatusName(v.status),
-                           QString::number(v.holding),
-                           QString::number(v.needed),
-                           QString::number(v.total),
-                           csvField(v.owner),
-                           lockFormatName(v.format),
-                           csvField(escapeBytes(v.token)),
-                           QString::number(v.validityAt(now)),
-                           v.atRisk ? QStringLiteral("true") : QStringLiteral("false")}
-                   .join(QLatin1Char(','));
-        out += QLatin1Char('\n');
-    }
+    QString out = LockCsv::header() + QLatin1Char('\n');
+    for (int r = 0; r < m_proxy->rowCount(); ++r)
+        out += LockCsv::row(m_locks->viewAt(m_proxy->mapToSource(m_proxy->index(r, 0)).row()), now) +
+               QLatin1Char('\n');
     QSaveFile file(path);
     const QByteArray bytes = out.toUtf8();
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit())

@@ -90,6 +90,7 @@ public:
         }
         if (!outcome.ok())
             return session.failWith(QStringLiteral("not acquired"), outcome);
+        session.warnAboutFailedMasters(outcome);
         if (!context.json()) {
             context.out() << outcome.lease.token << Qt::endl;
             context.out() << QStringLiteral("acquired %1 on %2 of %3 masters in %4 ms; valid for %5 ms")

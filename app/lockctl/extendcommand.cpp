@@ -71,6 +71,7 @@ public:
         }
         if (!outcome.ok())
             return session.failWith(QStringLiteral("not extended"), outcome);
+        session.warnAboutFailedMasters(outcome);
         if (!context.json())
             context.out() << QStringLiteral("extended %1 on %2 of %3 masters; valid for %4 ms")
                                  .arg(escapeBytes(lease.resource))

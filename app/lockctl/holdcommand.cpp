@@ -98,6 +98,7 @@ public:
             [&](Redlock::Done done) { redlock.acquire(resource, *ttl, owner, std::move(done)); });
         if (!acquired.ok())
             return session.failWith(QStringLiteral("not acquired"), acquired);
+        session.warnAboutFailedMasters(acquired);
 
         LockKeeper keeper(&redlock, acquired.lease);
         QProcess process;

@@ -87,6 +87,7 @@ public:
         }
         if (!outcome.ok())
             return session.failWith(QStringLiteral("not released"), outcome);
+        session.warnAboutFailedMasters(outcome);
         if (!context.json())
             context.out() << QStringLiteral("released %1 on %2 of %3 masters")
                                  .arg(escapeBytes(lease.resource))

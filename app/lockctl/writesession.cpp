@@ -4,6 +4,7 @@
 
 #include "outcomeexitcode.h"
 
+#include <algorithm>
 #include <optional>
 
 using namespace lockscope;
@@ -55,6 +56,17 @@ void WriteSession::printFailures(const RedlockOutcome& outcome)
             m_context.err() << "lockctl:   " << outcome.masters.value(i) << ": "
                             << errorKindName(outcome.votes.at(i).error.kind) << ": "
                             << outcome.votes.at(i).error.message << Qt::endl;
+}
+
+void WriteSession::warnAboutFailedMasters(const RedlockOutcome& outcome)
+{
+    const bool anyFailed = std::any_of(outcome.votes.cbegin(), outcome.votes.cend(), [](const MasterVote& v) {
+        return v.answer == MasterVote::Answer::Failed;
+    });
+    if (!anyFailed)
+        return;
+    m_context.err() << "lockctl: warning: done on a quorum, but not on every master:" << Qt::endl;
+    printFailures(outcome);
 }
 
 int WriteSession::failWith(const QString& what, const RedlockOutcome& outcome)

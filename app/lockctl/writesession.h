@@ -31,6 +31,9 @@ public:
     void printFailures(const lockscope::RedlockOutcome& outcome);
     // Prints "lockctl: <why>" for a failed outcome and returns its exit code.
     int failWith(const QString& what, const lockscope::RedlockOutcome& outcome);
+    // After a success on a quorum: which masters took no part, and why (standard error, so a script
+    // reading the token from standard output is not disturbed).
+    void warnAboutFailedMasters(const lockscope::RedlockOutcome& outcome);
 
 private:
     CliContext& m_context;

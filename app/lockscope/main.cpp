@@ -49,17 +49,21 @@ int main(int argc, char** argv)
         // The window opens at once; it starts watching when the demo masters are up.
         auto* dock = new QDockWidget(QObject::tr("Redlock demo"), &window);
         dock->setObjectName(QStringLiteral("demoDock"));
-        dock->setWidget(new DemoPanel(&demo, dock));
-        window.addDockWidget(Qt::BottomDockWidgetArea, dock);
-        // On a projector the demo needs the whole width, and all five masters in view: the event
-        // log and history become tabs behind the panel.
+        auto* panel = new DemoPanel(&demo, dock);
+        dock->setWidget(panel);
+        QObject::connect(dock, &QDockWidget::dockLocationChanged, panel, [panel](Qt::DockWidgetArea area) {
+            panel->setStacked(area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea);
+        });
+        // On a projector the demo sits beside the locks, so the masters, the locks table and the
+        // quorum diagram keep the full height; the event log and history become tabs behind it.
+        window.setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
+        window.setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+        window.addDockWidget(Qt::RightDockWidgetArea, dock);
         for (const char* name : {"eventsDock", "historyDock"})
             if (auto* other = window.findChild<QDockWidget*>(QLatin1String(name)))
                 window.tabifyDockWidget(dock, other);
         dock->raise();
-        window.resizeDocks({dock}, {400}, Qt::Vertical);
-        if (auto* masters = window.findChild<QDockWidget*>(QStringLiteral("mastersDock")))
-            window.resizeDocks({masters}, {masters->fontMetrics().height() * 11}, Qt::Vertical);
+        window.resizeDocks({dock}, {640}, Qt::Horizontal);
         if (options->select.isEmpty())
             window.selectWhenSeen(QByteArrayLiteral("lock:demo:orders"));
         const bool readOnly = options->config.readOnly;

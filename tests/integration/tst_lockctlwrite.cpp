@@ -222,6 +222,11 @@ void TestLockctlWrite::minorityDownStillAcquires()
     group.at(4).resume();
     QVERIFY2(r.code == 0, qPrintable(describe(r)));
     QCOMPARE(QJsonDocument::fromJson(r.out).object().value(QStringLiteral("locked")).toInt(), 3);
+    // Standard error says which masters took no part, and why; standard output stays the result.
+    QVERIFY2(r.err.contains("not on every master"), r.err.constData());
+    QVERIFY2(r.err.contains(group.at(0).url(false).toUtf8()), r.err.constData());
+    QVERIFY2(r.err.contains(group.at(4).url(false).toUtf8()), r.err.constData());
+    QVERIFY2(!r.err.contains(group.at(1).url(false).toUtf8()), r.err.constData());
 }
 
 void TestLockctlWrite::majorityDownAnswersFastWithExit3_data()

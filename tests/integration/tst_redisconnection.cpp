@@ -60,7 +60,6 @@ private slots:
     void tlsInsecureSwitch();
     void tlsPortWithPlainTcp();
     void refusedConnection();
-    void unresolvableHost();
     void scriptsFallBackFromNoScript();
     void pubSubMessages();
     void healthFacts();
@@ -403,17 +402,6 @@ void TestRedisConnection::refusedConnection()
     const RedisResult r = call(c, {"PING"});
     QCOMPARE(r.error.kind, ErrorKind::Refused);
     QCOMPARE(c.lastError().kind, ErrorKind::Refused);
-}
-
-void TestRedisConnection::unresolvableHost()
-{
-    ConnectionOptions options;
-    options.url = *RedisUrl::parse(QStringLiteral("redis://no-such-host.invalid:6379"));
-    options.autoReconnect = false;
-    RedisConnection c(options);
-    c.open();
-    QVERIFY(waitForState(c, RedisConnection::State::Down, 5000));
-    QVERIFY(c.lastError().kind == ErrorKind::HostNotFound || c.lastError().kind == ErrorKind::Timeout);
 }
 
 void TestRedisConnection::scriptsFallBackFromNoScript()
