@@ -1,5 +1,7 @@
 #include "redisurl.h"
 
+#include "urltext.h"
+
 #include <QHostAddress>
 #include <QUrl>
 
@@ -13,41 +15,6 @@ const QString usage = QStringLiteral("expected redis://[user[:password]@]host[:p
 RedisError urlError(const QString& why)
 {
     return {ErrorKind::InvalidUrl, QString(), QStringLiteral("invalid URL: %1 (%2)").arg(why, usage)};
-}
-
-// Text the user typed may be echoed only where it cannot be the password.
-QString quoted(QStringView text)
-{
-    return QLatin1Char('\'') + text.left(64).toString() + QLatin1Char('\'');
-}
-
-bool parseNumber(QStringView text, qint64 max, qint64* out)
-{
-    if (text.isEmpty() || text.size() > 10)
-        return false;
-    for (QChar c : text)
-        if (!c.isDigit() || c.unicode() > '9')
-            return false;
-    bool ok = false;
-    const qint64 value = text.toLongLong(&ok);
-    if (!ok || value > max)
-        return false;
-    *out = value;
-    return true;
-}
-
-bool isHostName(QStringView host)
-{
-    if (host.size() > 253)
-        return false;
-    for (QChar c : host) {
-        const ushort u = c.unicode();
-        const bool allowed = (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') ||
-                             u == '.' || u == '-' || u == '_';
-        if (!allowed)
-            return false;
-    }
-    return !host.startsWith(QLatin1Char('-')) && !host.startsWith(QLatin1Char('.'));
 }
 
 } // namespace
@@ -68,7 +35,7 @@ Result<RedisUrl> RedisUrl::parse(const QString& input)
     else if (scheme == QLatin1String("unix"))
         url.m_scheme = Scheme::Unix;
     else
-        return urlError(QStringLiteral("unsupported scheme %1").arg(quoted(scheme)));
+        return urlError(QStringLiteral("unsupported scheme %1").arg(quotedUrlPart(scheme)));
 
     QStringView rest = QStringView(text).mid(schemeEnd + 3);
     QStringView query;
@@ -107,7 +74,7 @@ Result<RedisUrl> RedisUrl::parse(const QString& input)
             url.m_host = rest.mid(1, close - 1).toString();
             QHostAddress address;
             if (!address.setAddress(url.m_host) || address.protocol() != QAbstractSocket::IPv6Protocol)
-                return urlError(QStringLiteral("bad IPv6 address %1").arg(quoted(url.m_host)));
+                return urlError(QStringLiteral("bad IPv6 address %1").arg(quotedUrlPart(url.m_host)));
             const QStringView after = rest.mid(close + 1);
             if (!after.isEmpty()) {
                 if (!after.startsWith(QLatin1Char(':')))
@@ -126,19 +93,19 @@ Result<RedisUrl> RedisUrl::parse(const QString& input)
             }
             if (url.m_host.isEmpty())
                 return urlError(QStringLiteral("missing host"));
-            if (!isHostName(url.m_host))
-                return urlError(QStringLiteral("bad host name %1").arg(quoted(url.m_host)));
+            if (!isUrlHostName(url.m_host))
+                return urlError(QStringLiteral("bad host name %1").arg(quotedUrlPart(url.m_host)));
         }
         if (!portText.isEmpty()) {
             qint64 port = 0;
-            if (!parseNumber(portText, 65535, &port) || port == 0)
-                return urlError(QStringLiteral("bad port %1 (1-65535)").arg(quoted(portText)));
+            if (!parseUrlNumber(portText, 65535, &port) || port == 0)
+                return urlError(QStringLiteral("bad port %1 (1-65535)").arg(quotedUrlPart(portText)));
             url.m_port = quint16(port);
         }
         if (!path.isEmpty()) {
             qint64 db = 0;
-            if (!parseNumber(path, 1 << 20, &db))
-                return urlError(QStringLiteral("bad database number %1").arg(quoted(path)));
+            if (!parseUrlNumber(path, 1 << 20, &db))
+                return urlError(QStringLiteral("bad database number %1").arg(quotedUrlPart(path)));
             url.m_db = int(db);
         }
     }
@@ -150,11 +117,11 @@ Result<RedisUrl> RedisUrl::parse(const QString& input)
             const QStringView value = eq >= 0 ? pair.mid(eq + 1) : QStringView();
             if (name == QLatin1String("db")) {
                 qint64 db = 0;
-                if (!parseNumber(value, 1 << 20, &db))
-                    return urlError(QStringLiteral("bad database number %1").arg(quoted(value)));
+                if (!parseUrlNumber(value, 1 << 20, &db))
+                    return urlError(QStringLiteral("bad database number %1").arg(quotedUrlPart(value)));
                 url.m_db = int(db);
             } else {
-                return urlError(QStringLiteral("unknown parameter %1").arg(quoted(name)));
+                return urlError(QStringLiteral("unknown parameter %1").arg(quotedUrlPart(name)));
             }
         }
     }

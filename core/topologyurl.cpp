@@ -1,5 +1,7 @@
 #include "topologyurl.h"
 
+#include "urltext.h"
+
 #include <QHostAddress>
 #include <QUrl>
 
@@ -17,41 +19,6 @@ RedisError urlError(const QString& why)
     return {ErrorKind::InvalidUrl, QString(), QStringLiteral("invalid URL: %1 (%2)").arg(why, usage)};
 }
 
-// Only text after the credentials is ever quoted back, so a quote cannot be the password.
-QString quoted(QStringView text)
-{
-    return QLatin1Char('\'') + text.left(64).toString() + QLatin1Char('\'');
-}
-
-bool parseNumber(QStringView text, qint64 max, qint64* out)
-{
-    if (text.isEmpty() || text.size() > 10)
-        return false;
-    for (QChar c : text)
-        if (c.unicode() < '0' || c.unicode() > '9')
-            return false;
-    bool ok = false;
-    const qint64 value = text.toLongLong(&ok);
-    if (!ok || value > max)
-        return false;
-    *out = value;
-    return true;
-}
-
-bool isHostName(QStringView host)
-{
-    if (host.isEmpty() || host.size() > 253)
-        return false;
-    for (QChar c : host) {
-        const ushort u = c.unicode();
-        const bool allowed = (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') ||
-                             u == '.' || u == '-' || u == '_';
-        if (!allowed)
-            return false;
-    }
-    return !host.startsWith(QLatin1Char('-')) && !host.startsWith(QLatin1Char('.'));
-}
-
 Result<NodeAddress> parseSeed(QStringView text, quint16 defaultPort)
 {
     NodeAddress node;
@@ -67,11 +34,12 @@ Result<NodeAddress> parseSeed(QStringView text, quint16 defaultPort)
         node.host = text.mid(1, close - 1).toString();
         QHostAddress address;
         if (!address.setAddress(node.host) || address.protocol() != QAbstractSocket::IPv6Protocol)
-            return urlError(QStringLiteral("bad IPv6 address %1").arg(quoted(node.host)));
+            return urlError(QStringLiteral("bad IPv6 address %1").arg(quotedUrlPart(node.host)));
         const QStringView after = text.mid(close + 1);
         if (!after.isEmpty()) {
             if (!after.startsWith(QLatin1Char(':')))
-                return urlError(QStringLiteral("unexpected text after IPv6 address %1").arg(quoted(text)));
+                return urlError(
+                    QStringLiteral("unexpected text after IPv6 address %1").arg(quotedUrlPart(text)));
             portText = after.mid(1);
             hasPort = true;
         }
@@ -83,15 +51,15 @@ Result<NodeAddress> parseSeed(QStringView text, quint16 defaultPort)
             hasPort = true;
         }
         if (node.host.isEmpty())
-            return urlError(QStringLiteral("missing host in %1").arg(quoted(text)));
-        if (!isHostName(node.host))
-            return urlError(
-                QStringLiteral("bad host name %1 (an IPv6 address goes in brackets)").arg(quoted(node.host)));
+            return urlError(QStringLiteral("missing host in %1").arg(quotedUrlPart(text)));
+        if (!isUrlHostName(node.host))
+            return urlError(QStringLiteral("bad host name %1 (an IPv6 address goes in brackets)")
+                                .arg(quotedUrlPart(node.host)));
     }
     if (hasPort) {
         qint64 port = 0;
-        if (!parseNumber(portText, 65535, &port) || port == 0)
-            return urlError(QStringLiteral("bad port %1 (1-65535)").arg(quoted(portText)));
+        if (!parseUrlNumber(portText, 65535, &port) || port == 0)
+            return urlError(QStringLiteral("bad port %1 (1-65535)").arg(quotedUrlPart(portText)));
         node.port = quint16(port);
     }
     return node;
@@ -122,7 +90,7 @@ Result<TopologyUrl> TopologyUrl::parse(const QString& input)
     else if (scheme == QLatin1String("redis-cluster") || scheme == QLatin1String("rediss-cluster"))
         url.m_kind = Kind::Cluster;
     else
-        return urlError(QStringLiteral("unsupported scheme %1").arg(quoted(scheme)));
+        return urlError(QStringLiteral("unsupported scheme %1").arg(quotedUrlPart(scheme)));
     url.m_tls = scheme.startsWith(QLatin1String("rediss-"));
 
     QStringView rest = QStringView(text).mid(schemeEnd + 3);
@@ -157,7 +125,7 @@ Result<TopologyUrl> TopologyUrl::parse(const QString& input)
         if (!seed)
             return seed.error();
         if (url.m_seeds.contains(*seed))
-            return urlError(QStringLiteral("%1 is listed twice").arg(quoted(seed->toString())));
+            return urlError(QStringLiteral("%1 is listed twice").arg(quotedUrlPart(seed->toString())));
         url.m_seeds.append(*seed);
     }
 
@@ -166,15 +134,15 @@ Result<TopologyUrl> TopologyUrl::parse(const QString& input)
             return urlError(QStringLiteral("missing master name after the sentinel list"));
         if (path.contains(QLatin1Char('/')))
             return urlError(QStringLiteral("unexpected '/' in master name %1 (percent-encode it as %2F)")
-                                .arg(quoted(path)));
+                                .arg(quotedUrlPart(path)));
         url.m_masterName = QUrl::fromPercentEncoding(path.toUtf8());
         for (QChar c : url.m_masterName)
             if (c.isSpace() || !c.isPrint())
-                return urlError(
-                    QStringLiteral("master name %1 contains a space or control character").arg(quoted(path)));
+                return urlError(QStringLiteral("master name %1 contains a space or control character")
+                                    .arg(quotedUrlPart(path)));
     } else if (!path.isEmpty()) {
         return urlError(QStringLiteral("a cluster URL has no path (%1): Redis Cluster has only database 0")
-                            .arg(quoted(path)));
+                            .arg(quotedUrlPart(path)));
     }
 
     for (QStringView pair : query.split(QLatin1Char('&'), Qt::SkipEmptyParts)) {
@@ -183,8 +151,8 @@ Result<TopologyUrl> TopologyUrl::parse(const QString& input)
         const QStringView value = eq >= 0 ? pair.mid(eq + 1) : QStringView();
         if (name == QLatin1String("db") && url.isSentinel()) {
             qint64 db = 0;
-            if (!parseNumber(value, 1 << 20, &db))
-                return urlError(QStringLiteral("bad database number %1").arg(quoted(value)));
+            if (!parseUrlNumber(value, 1 << 20, &db))
+                return urlError(QStringLiteral("bad database number %1").arg(quotedUrlPart(value)));
             url.m_db = int(db);
         } else if (name == QLatin1String("sentinel-auth") && url.isSentinel()) {
             if (value == QLatin1String("yes"))
@@ -192,9 +160,10 @@ Result<TopologyUrl> TopologyUrl::parse(const QString& input)
             else if (value == QLatin1String("no"))
                 url.m_sentinelAuth = false;
             else
-                return urlError(QStringLiteral("sentinel-auth must be yes or no, not %1").arg(quoted(value)));
+                return urlError(
+                    QStringLiteral("sentinel-auth must be yes or no, not %1").arg(quotedUrlPart(value)));
         } else {
-            return urlError(QStringLiteral("unknown parameter %1").arg(quoted(name)));
+            return urlError(QStringLiteral("unknown parameter %1").arg(quotedUrlPart(name)));
         }
     }
     return url;

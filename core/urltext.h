@@ -1,0 +1,18 @@
+#pragma once
+
+#include <QString>
+#include <QStringView>
+
+namespace lockscope {
+
+// The pieces every URL parser here shares (redis://, redis-sentinel://, redis-cluster://).
+
+// Text the user typed, for an error message. Callers pass only text after the credentials, so a
+// quote can never be the password; it is cut at 64 characters.
+QString quotedUrlPart(QStringView text);
+// A decimal number of at most 10 ASCII digits, no sign, no more than `max`.
+bool parseUrlNumber(QStringView text, qint64 max, qint64* out);
+// A host name (letters, digits, '.', '-', '_'), not starting with '-' or '.'; IPv6 goes in brackets.
+bool isUrlHostName(QStringView host);
+
+} // namespace lockscope
