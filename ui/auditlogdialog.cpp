@@ -1,5 +1,7 @@
 #include "auditlogdialog.h"
 
+#include "readonlyrows.h"
+
 #include <QDialogButtonBox>
 #include <QFile>
 #include <QHeaderView>
@@ -25,12 +27,7 @@ AuditLogDialog::AuditLogDialog(QString path, QWidget* parent)
     setWindowTitle(tr("Audit log"));
     m_table->setHorizontalHeaderLabels({tr("Time"), tr("Who"), tr("Action"), tr("Resource"), tr("Outcome"),
                                         tr("Token"), tr("Per master"), tr("Message")});
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->setWordWrap(false);
+    setUpReadOnlyRows(m_table);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     QPushButton* reloadButton = buttons->addButton(tr("&Reload"), QDialogButtonBox::ActionRole);
     connect(reloadButton, &QPushButton::clicked, this, &AuditLogDialog::reload);

@@ -4,6 +4,7 @@
 #include "durationtext.h"
 #include "monotonicclock.h"
 #include "quorumdiagram.h"
+#include "readonlyrows.h"
 #include "statusstyle.h"
 
 #include <QHeaderView>
@@ -52,12 +53,7 @@ LockDetailPane::LockDetailPane(QWidget* parent)
     m_summary->setWordWrap(true);
     m_table->setHorizontalHeaderLabels({tr("Master"), tr("Token"), tr("PTTL"), tr("Type"), tr("Owner"),
                                         tr("Re-entry"), tr("Semaphore holders"), tr("Error")});
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->setWordWrap(false);
+    setUpReadOnlyRows(m_table);
 
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_diagram);

@@ -18,6 +18,7 @@
 #include "mastertabledelegate.h"
 #include "mastertablemodel.h"
 #include "monotonicclock.h"
+#include "readonlyrows.h"
 #include "statusstyle.h"
 
 #include <QAction>
@@ -52,13 +53,8 @@ namespace {
 
 void fixRows(QTableView* view)
 {
-    view->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    setUpReadOnlyRows(view);
     view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 8);
-    view->verticalHeader()->hide();
-    view->setWordWrap(false);
-    view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    view->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    view->horizontalHeader()->setStretchLastSection(true);
 }
 
 } // namespace

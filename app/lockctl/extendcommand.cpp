@@ -1,6 +1,6 @@
-#include "bytesargument.h"
 #include "bytesdisplay.h"
 #include "command.h"
+#include "leaseargument.h"
 #include "ttlargument.h"
 #include "writesession.h"
 
@@ -41,17 +41,11 @@ public:
         const std::optional<qint64> ttl = TtlArgument::parse(parser.value(QStringLiteral("ttl")), &problem);
         if (!ttl)
             return context.fail(UsageError, problem);
-        const std::optional<QByteArray> resource =
-            BytesArgument::parse(positional.first(), QStringLiteral("RESOURCE"), &problem);
-        const std::optional<QByteArray> token =
-            resource ? BytesArgument::parse(parser.value(QStringLiteral("token")), QStringLiteral("--token"),
-                                            &problem)
-                     : std::nullopt;
-        if (!token)
+        const std::optional<RedlockLease> parsed =
+            LeaseArgument::parse(positional.first(), parser.value(QStringLiteral("token")), &problem);
+        if (!parsed)
             return context.fail(UsageError, problem);
-        RedlockLease lease;
-        lease.resource = *resource;
-        lease.token = *token;
+        const RedlockLease lease = *parsed;
         WriteSession session(context);
         if (const int rc = session.prepare(); rc != Done)
             return rc;

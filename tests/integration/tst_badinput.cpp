@@ -4,6 +4,7 @@
 // every master's DEBUG DIGEST is the same before and after each row, and the audit log holds
 // exactly the writes the row asked for.
 #include "keyreader.h"
+#include "lockctlrun.h"
 #include "lockmonitor.h"
 #include "redisservergroup.h"
 
@@ -21,48 +22,6 @@ using namespace lockscope;
 using namespace lockscope::test;
 
 namespace {
-
-QString lockctlPath()
-{
-    QByteArray dir = qgetenv("LOCKSCOPE_BINARY_DIR");
-    if (dir.isEmpty())
-        dir = LOCKSCOPE_BINARY_DIR;
-    return QString::fromLocal8Bit(dir) + QStringLiteral("/app/lockctl");
-}
-
-struct Run
-{
-    int code = -1;
-    QByteArray out;
-    QByteArray err;
-    qint64 ms = 0;
-    QString describe() const
-    {
-        return QStringLiteral("exit %1 after %2 ms\nstdout: %3\nstderr: %4")
-            .arg(code)
-            .arg(ms)
-            .arg(QString::fromUtf8(out.left(2000)), QString::fromUtf8(err.left(2000)));
-    }
-};
-
-Run lockctl(const QStringList& args)
-{
-    QProcess p;
-    QElapsedTimer clock;
-    clock.start();
-    p.start(lockctlPath(), args);
-    p.closeWriteChannel();
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished();
-    }
-    Run r;
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    r.ms = clock.elapsed();
-    return r;
-}
 
 qint64 residentKb()
 {
@@ -263,7 +222,7 @@ void TestBadInput::refusedWithAClearMessage()
     config.close();
     args.replaceInStrings(QStringLiteral("@CONFIG"), configPath);
     const QStringList audit{QStringLiteral("--audit-log"), m_dir.filePath(QStringLiteral("audit.jsonl"))};
-    const Run r = lockctl((withMasters ? masterArgs() : audit) + args);
+    const LockctlRun r = runLockctl((withMasters ? masterArgs() : audit) + args);
     QVERIFY2(r.code == 2, qPrintable(r.describe()));
     QVERIFY2(QString::fromUtf8(r.err).contains(messagePart, Qt::CaseInsensitive), qPrintable(r.describe()));
     QVERIFY2(r.out.isEmpty(), qPrintable(r.describe()));
@@ -290,18 +249,18 @@ void TestBadInput::awkwardNamesRoundTrip()
 {
     QFETCH(QString, typed);
     QFETCH(QByteArray, key);
-    const Run acquired =
-        lockctl(masterArgs() + QStringList{QStringLiteral("acquire"), typed, QStringLiteral("--ttl"),
-                                           QStringLiteral("60000")});
+    const LockctlRun acquired =
+        runLockctl(masterArgs() + QStringList{QStringLiteral("acquire"), typed, QStringLiteral("--ttl"),
+                                              QStringLiteral("60000")});
     QVERIFY2(acquired.code == 0, qPrintable(acquired.describe()));
     const QString token = QString::fromUtf8(acquired.out.split('\n').value(0)).trimmed();
     for (int i = 0; i < 3; ++i)
         QCOMPARE(m_group.at(i).command({"EXISTS", key}).integer, 1); // exactly this key, byte for byte
 
     // list shows it in the form that can be typed back.
-    const Run listed =
-        lockctl(masterArgs() + QStringList{QStringLiteral("--json"), QStringLiteral("list"),
-                                           QStringLiteral("--pattern"), QStringLiteral("lock:*")});
+    const LockctlRun listed =
+        runLockctl(masterArgs() + QStringList{QStringLiteral("--json"), QStringLiteral("list"),
+                                              QStringLiteral("--pattern"), QStringLiteral("lock:*")});
     QVERIFY2(listed.code == 0, qPrintable(listed.describe()));
     bool shown = false;
     for (const QJsonValue& v :
@@ -309,7 +268,7 @@ void TestBadInput::awkwardNamesRoundTrip()
         shown |= v.toObject().value(QStringLiteral("resource")).toString() == typed;
     QVERIFY2(shown, qPrintable(listed.describe()));
 
-    const Run released = lockctl(
+    const LockctlRun released = runLockctl(
         masterArgs() + QStringList{QStringLiteral("release"), typed, QStringLiteral("--token"), token});
     QVERIFY2(released.code == 0, qPrintable(released.describe()));
     QCOMPARE(auditLines().size(), 2); // the acquire and the release, nothing else
@@ -322,7 +281,8 @@ void TestBadInput::megabyteNameIsListed()
     for (int i = 0; i < 3; ++i)
         m_group.at(i).command({"SET", key, "tok-m", "PX", "600000"});
     m_before = digests();
-    const Run listed = lockctl(masterArgs() + QStringList{QStringLiteral("--json"), QStringLiteral("list")});
+    const LockctlRun listed =
+        runLockctl(masterArgs() + QStringList{QStringLiteral("--json"), QStringLiteral("list")});
     QVERIFY2(listed.code == 0, qPrintable(listed.describe()));
     QVERIFY2(listed.ms < 20000, qPrintable(listed.describe()));
     bool found = false;
@@ -376,13 +336,14 @@ void TestBadInput::hugeValueAndHashAreReadCapped()
     QVERIFY2(grownKb < 40 * 1024, qPrintable(QStringLiteral("RSS grew by %1 kB").arg(grownKb)));
     qInfo("RSS grew by %lld kB while reading a 100 MB value and a 1M-field hash", grownKb);
 
-    const Run listed = lockctl(masterArgs() + QStringList{QStringLiteral("--json"), QStringLiteral("list")});
+    const LockctlRun listed =
+        runLockctl(masterArgs() + QStringList{QStringLiteral("--json"), QStringLiteral("list")});
     QVERIFY2(listed.code == 0, qPrintable(listed.describe()));
     QVERIFY2(listed.out.size() < 1024 * 1024, qPrintable(QString::number(listed.out.size())));
     // A force-release would not touch what is not a lock.
-    const Run refused =
-        lockctl(masterArgs() + QStringList{QStringLiteral("force-release"), QStringLiteral("lock:huge"),
-                                           QStringLiteral("--any-token"), QStringLiteral("--yes")});
+    const LockctlRun refused =
+        runLockctl(masterArgs() + QStringList{QStringLiteral("force-release"), QStringLiteral("lock:huge"),
+                                              QStringLiteral("--any-token"), QStringLiteral("--yes")});
     QVERIFY2(refused.code == 4 || refused.code == 1, qPrintable(refused.describe()));
     QCOMPARE(digests(), m_before);
     masters.close();
@@ -400,7 +361,7 @@ void TestBadInput::unknownConfigFieldsWarnButWork()
             .arg(m_group.at(0).url())
             .toUtf8());
     config.close();
-    const Run r = lockctl({QStringLiteral("--config"), configPath, QStringLiteral("list")});
+    const LockctlRun r = runLockctl({QStringLiteral("--config"), configPath, QStringLiteral("list")});
     QVERIFY2(r.code == 0, qPrintable(r.describe()));
     QVERIFY2(r.err.contains("pollIntervalMS"), qPrintable(r.describe()));
     QVERIFY2(r.err.contains("tls.verify"), qPrintable(r.describe()));

@@ -1,6 +1,7 @@
 // lockctl's writing commands end to end, as a user runs them: the built binary in a QProcess
 // against real masters. Every exit code, bad TTLs, dead and paused masters, confirmation,
 // read-only mode, hold's child process, and what the audit log records.
+#include "lockctlrun.h"
 #include "redisservergroup.h"
 
 #include <QElapsedTimer>
@@ -21,22 +22,6 @@ using namespace lockscope::test;
 
 namespace {
 
-struct Run
-{
-    int code = -1;
-    QByteArray out;
-    QByteArray err;
-    qint64 ms = 0;
-};
-
-QString lockctlPath()
-{
-    QByteArray dir = qgetenv("LOCKSCOPE_BINARY_DIR");
-    if (dir.isEmpty())
-        dir = LOCKSCOPE_BINARY_DIR;
-    return QString::fromLocal8Bit(dir) + QStringLiteral("/app/lockctl");
-}
-
 class Cli
 {
 public:
@@ -47,23 +32,10 @@ public:
     }
     QString auditPath() const { return m_dir.filePath(QStringLiteral("audit.jsonl")); }
 
-    Run operator()(const QStringList& args, int timeoutMs = 30000) const
+    LockctlRun operator()(const QStringList& args, int timeoutMs = 30000) const
     {
-        QProcess p;
-        QElapsedTimer clock;
-        clock.start();
-        p.start(lockctlPath(), m_masters + QStringList{QStringLiteral("--audit-log"), auditPath()} + args);
-        p.closeWriteChannel(); // stdin is a pipe, never a terminal
-        if (!p.waitForFinished(timeoutMs)) {
-            p.kill();
-            p.waitForFinished();
-        }
-        Run r;
-        r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-        r.out = p.readAllStandardOutput();
-        r.err = p.readAllStandardError();
-        r.ms = clock.elapsed();
-        return r;
+        return runLockctl(m_masters + QStringList{QStringLiteral("--audit-log"), auditPath()} + args,
+                          timeoutMs);
     }
 
     QList<QJsonObject> auditLines() const
@@ -86,14 +58,6 @@ private:
     QStringList m_masters;
     QTemporaryDir m_dir;
 };
-
-QString describe(const Run& r)
-{
-    return QStringLiteral("exit %1 after %2 ms\nstdout: %3\nstderr: %4")
-        .arg(r.code)
-        .arg(r.ms)
-        .arg(QString::fromUtf8(r.out), QString::fromUtf8(r.err));
-}
 
 int holders(RedisServerGroup& group, const QByteArray& key)
 {
@@ -135,8 +99,9 @@ void TestLockctlWrite::acquireExtendRelease()
     RedisServerGroup group;
     QVERIFY2(group.start(5), qPrintable(group.errorString()));
     Cli lockctl(group);
-    const Run acquired = lockctl({"acquire", "deploy", "--ttl", "10000", "--json", "--owner", "ci@runner:7"});
-    QVERIFY2(acquired.code == 0, qPrintable(describe(acquired)));
+    const LockctlRun acquired =
+        lockctl({"acquire", "deploy", "--ttl", "10000", "--json", "--owner", "ci@runner:7"});
+    QVERIFY2(acquired.code == 0, qPrintable(acquired.describe()));
     const QJsonObject json = QJsonDocument::fromJson(acquired.out).object();
     QCOMPARE(json.value(QStringLiteral("acquired")).toBool(), true);
     QCOMPARE(json.value(QStringLiteral("resource")).toString(), QStringLiteral("deploy"));
@@ -148,25 +113,25 @@ void TestLockctlWrite::acquireExtendRelease()
     QVERIFY(QRegularExpression(QStringLiteral("^ci@runner:7/[0-9a-f]{32}$")).match(token).hasMatch());
     QCOMPARE(group.at(2).command({"GET", "deploy"}).string, token.toUtf8());
 
-    const Run busy =
+    const LockctlRun busy =
         lockctl({"acquire", "deploy", "--ttl", "10000", "--retries", "1", "--retry-delay", "10"});
-    QVERIFY2(busy.code == 1, qPrintable(describe(busy)));
+    QVERIFY2(busy.code == 1, qPrintable(busy.describe()));
     QVERIFY(busy.err.contains("not acquired"));
 
-    const Run plain = lockctl({"acquire", "other", "--ttl", "5000"});
+    const LockctlRun plain = lockctl({"acquire", "other", "--ttl", "5000"});
     QCOMPARE(plain.code, 0);
     QVERIFY(QRegularExpression(QStringLiteral("^\\S+/[0-9a-f]{32}\n"))
                 .match(QString::fromUtf8(plain.out))
                 .hasMatch());
 
-    const Run extended = lockctl({"extend", "deploy", "--token", token, "--ttl", "60000"});
-    QVERIFY2(extended.code == 0, qPrintable(describe(extended)));
+    const LockctlRun extended = lockctl({"extend", "deploy", "--token", token, "--ttl", "60000"});
+    QVERIFY2(extended.code == 0, qPrintable(extended.describe()));
     QVERIFY(group.at(0).command({"PTTL", "deploy"}).integer > 50000);
     QCOMPARE(lockctl({"extend", "deploy", "--token", "not-mine", "--ttl", "60000"}).code, 1);
     QCOMPARE(lockctl({"release", "deploy", "--token", "not-mine"}).code, 1);
     QCOMPARE(holders(group, "deploy"), 5);
-    const Run released = lockctl({"release", "deploy", "--token", token});
-    QVERIFY2(released.code == 0, qPrintable(describe(released)));
+    const LockctlRun released = lockctl({"release", "deploy", "--token", token});
+    QVERIFY2(released.code == 0, qPrintable(released.describe()));
     QCOMPARE(holders(group, "deploy"), 0);
     QCOMPARE(lockctl({"release", "deploy", "--token", token}).code, 1); // nothing left to delete
     QCOMPARE(lockctl({"release", "deploy"}).code, 2);                   // no token: usage
@@ -205,8 +170,8 @@ void TestLockctlWrite::badTtlsAreUsageErrors()
         args << QStringLiteral("--token") << QStringLiteral("t");
     if (command == QLatin1String("hold"))
         args << QStringLiteral("--") << QStringLiteral("true");
-    const Run r = lockctl(args);
-    QVERIFY2(r.code == 2, qPrintable(describe(r)));
+    const LockctlRun r = lockctl(args);
+    QVERIFY2(r.code == 2, qPrintable(r.describe()));
     QVERIFY(r.err.contains("--ttl"));
     QCOMPARE(group.at(0).command({"DBSIZE"}).integer, 0);
 }
@@ -218,9 +183,9 @@ void TestLockctlWrite::minorityDownStillAcquires()
     group.at(0).kill();
     group.at(4).pause();
     Cli lockctl(group);
-    const Run r = lockctl({"--timeout-ms", "200", "acquire", "minor", "--ttl", "10000", "--json"});
+    const LockctlRun r = lockctl({"--timeout-ms", "200", "acquire", "minor", "--ttl", "10000", "--json"});
     group.at(4).resume();
-    QVERIFY2(r.code == 0, qPrintable(describe(r)));
+    QVERIFY2(r.code == 0, qPrintable(r.describe()));
     QCOMPARE(QJsonDocument::fromJson(r.out).object().value(QStringLiteral("locked")).toInt(), 3);
     // Standard error says which masters took no part, and why; standard output stays the result.
     QVERIFY2(r.err.contains("not on every master"), r.err.constData());
@@ -246,11 +211,11 @@ void TestLockctlWrite::majorityDownAnswersFastWithExit3()
     for (int i = 0; i < 3; ++i)
         i < paused ? group.at(down[i]).pause() : group.at(down[i]).kill();
     Cli lockctl(group);
-    const Run r = lockctl({"--timeout-ms", "200", "acquire", "major", "--ttl", "10000"});
+    const LockctlRun r = lockctl({"--timeout-ms", "200", "acquire", "major", "--ttl", "10000"});
     for (int i = 0; i < paused; ++i)
         group.at(down[i]).resume();
-    QVERIFY2(r.code == 3, qPrintable(describe(r)));
-    QVERIFY2(r.ms < 2000, qPrintable(describe(r)));
+    QVERIFY2(r.code == 3, qPrintable(r.describe()));
+    QVERIFY2(r.ms < 2000, qPrintable(r.describe()));
     QVERIFY(r.err.contains("masters answered"));
     // Nothing left behind on any live master (resumed ones included, once they have caught up).
     QTest::qWait(200);
@@ -265,8 +230,8 @@ void TestLockctlWrite::forceReleaseAsksOrRefuses()
         group.at(i).command({"SET", "stuck", "x@y:1/0123456789abcdef0123456789abcdef", "PX", "60000"});
     Cli lockctl(group);
     // No terminal to ask on and no --yes: refused rather than guessed.
-    const Run unconfirmed = lockctl({"force-release", "stuck", "--any-token"});
-    QVERIFY2(unconfirmed.code == 2, qPrintable(describe(unconfirmed)));
+    const LockctlRun unconfirmed = lockctl({"force-release", "stuck", "--any-token"});
+    QVERIFY2(unconfirmed.code == 2, qPrintable(unconfirmed.describe()));
     QVERIFY(unconfirmed.err.contains("--yes"));
     QCOMPARE(holders(group, "stuck"), 3);
     QCOMPARE(lockctl.auditLines().last().value(QStringLiteral("outcome")).toString(),
@@ -275,8 +240,8 @@ void TestLockctlWrite::forceReleaseAsksOrRefuses()
     QCOMPARE(lockctl({"force-release", "stuck", "--yes"}).code, 2); // neither mode
     QCOMPARE(lockctl({"force-release", "stuck", "--any-token", "--expect-token", "t", "--yes"}).code, 2);
 
-    const Run done = lockctl({"force-release", "stuck", "--any-token", "--yes"});
-    QVERIFY2(done.code == 0, qPrintable(describe(done)));
+    const LockctlRun done = lockctl({"force-release", "stuck", "--any-token", "--yes"});
+    QVERIFY2(done.code == 0, qPrintable(done.describe()));
     QCOMPARE(holders(group, "stuck"), 0);
     for (int i = 0; i < 3; ++i)
         QVERIFY(
@@ -326,14 +291,15 @@ void TestLockctlWrite::forceReleaseGuardedAndSubset()
     for (int i = 0; i < 3; ++i)
         group.at(i).command({"SET", "guarded", mine, "PX", "60000"});
     Cli lockctl(group);
-    const Run mismatch = lockctl({"force-release", "guarded", "--expect-token", "someone/else", "--yes"});
-    QVERIFY2(mismatch.code == 1, qPrintable(describe(mismatch)));
+    const LockctlRun mismatch =
+        lockctl({"force-release", "guarded", "--expect-token", "someone/else", "--yes"});
+    QVERIFY2(mismatch.code == 1, qPrintable(mismatch.describe()));
     QVERIFY(mismatch.out.contains("spared: the lock changed hands"));
     QCOMPARE(holders(group, "guarded"), 3);
 
-    const Run one = lockctl({"force-release", "guarded", "--expect-token", QString::fromUtf8(mine), "--on",
-                             group.at(1).url(false), "--yes", "--json"});
-    QVERIFY2(one.code == 0, qPrintable(describe(one)));
+    const LockctlRun one = lockctl({"force-release", "guarded", "--expect-token", QString::fromUtf8(mine),
+                                    "--on", group.at(1).url(false), "--yes", "--json"});
+    QVERIFY2(one.code == 0, qPrintable(one.describe()));
     const QJsonObject json = QJsonDocument::fromJson(one.out).object();
     QCOMPARE(json.value(QStringLiteral("outcome")).toString(), QStringLiteral("done"));
     QCOMPARE(group.at(0).command({"EXISTS", "guarded"}).integer, 1);
@@ -350,12 +316,13 @@ void TestLockctlWrite::forceReleaseRefusesKeysThatAreNoLocks()
     for (int i = 0; i < 3; ++i)
         group.at(i).command({"RPUSH", "lock:jobs", "a"});
     Cli lockctl(group);
-    const Run refused = lockctl({"force-release", "lock:jobs", "--any-token", "--yes"});
-    QVERIFY2(refused.code == 4, qPrintable(describe(refused)));
+    const LockctlRun refused = lockctl({"force-release", "lock:jobs", "--any-token", "--yes"});
+    QVERIFY2(refused.code == 4, qPrintable(refused.describe()));
     QVERIFY(refused.err.contains("no lock"));
     QCOMPARE(holders(group, "lock:jobs"), 3);
-    const Run insisted = lockctl({"force-release", "lock:jobs", "--any-token", "--yes", "--force-unknown"});
-    QVERIFY2(insisted.code == 0, qPrintable(describe(insisted)));
+    const LockctlRun insisted =
+        lockctl({"force-release", "lock:jobs", "--any-token", "--yes", "--force-unknown"});
+    QVERIFY2(insisted.code == 0, qPrintable(insisted.describe()));
     QCOMPARE(holders(group, "lock:jobs"), 0);
 }
 
@@ -374,8 +341,8 @@ void TestLockctlWrite::readOnlyRefusesEveryWriteButAudits()
         {"--read-only", "hold", "ro3", "--ttl", "1000", "--", "true"},
     };
     for (const QStringList& args : writes) {
-        const Run r = lockctl(args);
-        QVERIFY2(r.code == 4, qPrintable(describe(r)));
+        const LockctlRun r = lockctl(args);
+        QVERIFY2(r.code == 4, qPrintable(r.describe()));
         QVERIFY(r.err.contains("read-only"));
     }
     for (int i = 0; i < 3; ++i) {
@@ -395,8 +362,8 @@ void TestLockctlWrite::auditLogHasNoPassword()
     RedisServerGroup group;
     QVERIFY(group.start(3, options));
     Cli lockctl(group); // URLs with the password in them
-    const Run acquired = lockctl({"acquire", "pw", "--ttl", "10000", "--json"});
-    QVERIFY2(acquired.code == 0, qPrintable(describe(acquired)));
+    const LockctlRun acquired = lockctl({"acquire", "pw", "--ttl", "10000", "--json"});
+    QVERIFY2(acquired.code == 0, qPrintable(acquired.describe()));
     const QString token =
         QJsonDocument::fromJson(acquired.out).object().value(QStringLiteral("token")).toString();
     QCOMPARE(lockctl({"extend", "pw", "--token", token, "--ttl", "20000"}).code, 0);
@@ -426,8 +393,8 @@ void TestLockctlWrite::holdRunsTheCommandWhileHolding()
                                           "redis-cli -p %2 GET held >> '%1'; exit 7")
                                .arg(seen)
                                .arg(group.at(2).port());
-    const Run r = lockctl({"hold", "held", "--ttl", "500", "--", "sh", "-c", script});
-    QVERIFY2(r.code == 7, qPrintable(describe(r)));
+    const LockctlRun r = lockctl({"hold", "held", "--ttl", "500", "--", "sh", "-c", script});
+    QVERIFY2(r.code == 7, qPrintable(r.describe()));
     QFile file(seen);
     QVERIFY(file.open(QIODevice::ReadOnly));
     const QList<QByteArray> lines = file.readAll().split('\n');
@@ -517,15 +484,16 @@ void TestLockctlWrite::holdWithoutTheLock()
     Cli lockctl(group);
     QTemporaryDir dir;
     const QString ran = dir.filePath(QStringLiteral("ran"));
-    const Run busy = lockctl({"hold", "taken", "--ttl", "1000", "--retries", "0", "--", "touch", ran});
-    QVERIFY2(busy.code == 1, qPrintable(describe(busy)));
+    const LockctlRun busy = lockctl({"hold", "taken", "--ttl", "1000", "--retries", "0", "--", "touch", ran});
+    QVERIFY2(busy.code == 1, qPrintable(busy.describe()));
     QVERIFY(!QFile::exists(ran));
     for (int i : {0, 1, 2})
         group.at(i).kill();
-    const Run down = lockctl({"--timeout-ms", "200", "hold", "free", "--ttl", "1000", "--", "touch", ran});
-    QVERIFY2(down.code == 3, qPrintable(describe(down)));
+    const LockctlRun down =
+        lockctl({"--timeout-ms", "200", "hold", "free", "--ttl", "1000", "--", "touch", ran});
+    QVERIFY2(down.code == 3, qPrintable(down.describe()));
     QVERIFY(!QFile::exists(ran));
-    const Run missing = lockctl({"hold", "free2", "--ttl", "1000"});
+    const LockctlRun missing = lockctl({"hold", "free2", "--ttl", "1000"});
     QCOMPARE(missing.code, 2);
 }
 

@@ -3,6 +3,7 @@
 // one row per fault. In every row the clients stay responsive (bounded time), say which master failed and
 // why, keep serving what the two healthy masters hold, write nothing that was not asked for, and recover when
 // the master comes back (where the fault is one that can end).
+#include "lockctlrun.h"
 #include "lockmonitor.h"
 #include "locktablemodel.h"
 #include "mainwindow.h"
@@ -42,51 +43,6 @@ enum class Fault
     ReadOnlyReplica,
     NoPermission,
 };
-
-QString lockctlPath()
-{
-    QByteArray dir = qgetenv("LOCKSCOPE_BINARY_DIR");
-    if (dir.isEmpty())
-        dir = LOCKSCOPE_BINARY_DIR;
-    return QString::fromLocal8Bit(dir) + QStringLiteral("/app/lockctl");
-}
-
-struct Run
-{
-    int code = -1;
-    QByteArray out;
-    QByteArray err;
-    qint64 ms = 0;
-
-    QString describe() const
-    {
-        return QStringLiteral("exit %1 after %2 ms\nstdout: %3\nstderr: %4")
-            .arg(code)
-            .arg(ms)
-            .arg(QString::fromUtf8(out), QString::fromUtf8(err));
-    }
-};
-
-// Runs lockctl while this thread's event loop keeps going (the mid-reply peer lives on it).
-Run lockctl(const QStringList& args, int timeoutMs = 30000)
-{
-    QProcess p;
-    QSignalSpy finished(&p, &QProcess::finished);
-    QElapsedTimer clock;
-    clock.start();
-    p.start(lockctlPath(), args);
-    p.closeWriteChannel();
-    if (!finished.wait(timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-    }
-    Run r;
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    r.ms = clock.elapsed();
-    return r;
-}
 
 // A peer that accepts, answers whatever it is sent with the first half of a bulk reply, and hangs up.
 class HalfReplyPeer final : public QObject
@@ -436,9 +392,9 @@ void TestFaultMatrix::lockctlList()
     cluster.strike();
     const QByteArray before0 = cluster.fingerprint(0), before1 = cluster.fingerprint(1);
 
-    const Run r =
-        lockctl(cluster.masterArgs() + QStringList{QStringLiteral("--timeout-ms"), QStringLiteral("500"),
-                                                   QStringLiteral("--json"), QStringLiteral("list")});
+    const LockctlRun r =
+        runLockctl(cluster.masterArgs() + QStringList{QStringLiteral("--timeout-ms"), QStringLiteral("500"),
+                                                      QStringLiteral("--json"), QStringLiteral("list")});
     QVERIFY2(r.code == 0, qPrintable(r.describe())); // 2 of 3 is a quorum
     QVERIFY2(r.ms < 10000, qPrintable(r.describe()));
     const QJsonObject doc = QJsonDocument::fromJson(r.out).object();
@@ -463,8 +419,8 @@ void TestFaultMatrix::lockctlList()
 
     if (cluster.canRecover()) {
         cluster.recover();
-        const Run again =
-            lockctl(cluster.masterArgs() + QStringList{QStringLiteral("--json"), QStringLiteral("list")});
+        const LockctlRun again =
+            runLockctl(cluster.masterArgs() + QStringList{QStringLiteral("--json"), QStringLiteral("list")});
         QVERIFY2(again.code == 0, qPrintable(again.describe()));
         const QJsonObject back = QJsonDocument::fromJson(again.out)
                                      .object()
@@ -492,18 +448,18 @@ void TestFaultMatrix::write()
                                            QStringLiteral("--audit-log"), audit};
     const QByteArray thirdBefore = cluster.takesMasterAway() ? QByteArray() : cluster.fingerprint(2);
 
-    const Run acquired =
-        lockctl(global + QStringList{QStringLiteral("acquire"), QStringLiteral("lock:fm-write"),
-                                     QStringLiteral("--ttl"), QStringLiteral("30000"),
-                                     QStringLiteral("--retries"), QStringLiteral("0")});
+    const LockctlRun acquired =
+        runLockctl(global + QStringList{QStringLiteral("acquire"), QStringLiteral("lock:fm-write"),
+                                        QStringLiteral("--ttl"), QStringLiteral("30000"),
+                                        QStringLiteral("--retries"), QStringLiteral("0")});
     QVERIFY2(acquired.ms < 10000, qPrintable(acquired.describe()));
     QVERIFY2(acquired.code == 0, qPrintable(acquired.describe())); // 2 of 3 grant it
     const QString token = QString::fromUtf8(acquired.out.split('\n').value(0)).trimmed();
     QVERIFY2(!token.isEmpty(), qPrintable(acquired.describe()));
 
-    const Run released =
-        lockctl(global + QStringList{QStringLiteral("release"), QStringLiteral("lock:fm-write"),
-                                     QStringLiteral("--token"), token});
+    const LockctlRun released =
+        runLockctl(global + QStringList{QStringLiteral("release"), QStringLiteral("lock:fm-write"),
+                                        QStringLiteral("--token"), token});
     QVERIFY2(released.code == 0, qPrintable(released.describe()));
     QVERIFY2(released.ms < 10000, qPrintable(released.describe()));
 

@@ -5,6 +5,7 @@
 // the exported files, every file under the temporary HOME, and every Qt message this process logged
 // are searched for them.
 #include "configloader.h"
+#include "lockctlrun.h"
 #include "locktablemodel.h"
 #include "mainwindow.h"
 #include "masterentry.h"
@@ -45,14 +46,6 @@ void captureMessage(QtMsgType, const QMessageLogContext&, const QString& text)
 {
     loggedMessages() += text.toUtf8() + '\n';
     fprintf(stderr, "%s\n", qPrintable(text));
-}
-
-QString lockctlPath()
-{
-    QByteArray dir = qgetenv("LOCKSCOPE_BINARY_DIR");
-    if (dir.isEmpty())
-        dir = LOCKSCOPE_BINARY_DIR;
-    return QString::fromLocal8Bit(dir) + QStringLiteral("/app/lockctl");
 }
 
 // Where `haystack` shows either password (also percent-encoded), or an empty string.

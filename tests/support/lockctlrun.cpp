@@ -1,0 +1,45 @@
+#include "lockctlrun.h"
+
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QSignalSpy>
+
+namespace lockscope::test {
+
+QString lockctlPath()
+{
+    QByteArray dir = qgetenv("LOCKSCOPE_BINARY_DIR");
+    if (dir.isEmpty())
+        dir = LOCKSCOPE_BINARY_DIR;
+    return QString::fromLocal8Bit(dir) + QStringLiteral("/app/lockctl");
+}
+
+QString LockctlRun::describe() const
+{
+    return QStringLiteral("exit %1 after %2 ms\nstdout: %3\nstderr: %4")
+        .arg(code)
+        .arg(ms)
+        .arg(QString::fromUtf8(out.left(2000)), QString::fromUtf8(err.left(2000)));
+}
+
+LockctlRun runLockctl(const QStringList& args, int timeoutMs)
+{
+    QProcess p;
+    QSignalSpy finished(&p, &QProcess::finished);
+    QElapsedTimer clock;
+    clock.start();
+    p.start(lockctlPath(), args);
+    p.closeWriteChannel();
+    if (!finished.wait(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+    }
+    LockctlRun r;
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    r.ms = clock.elapsed();
+    return r;
+}
+
+} // namespace lockscope::test

@@ -1,0 +1,28 @@
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+namespace lockscope::test {
+
+// The lockctl built next to the tests (LOCKSCOPE_BINARY_DIR, from the environment or the build).
+QString lockctlPath();
+
+// One finished lockctl run, as a test sees it.
+struct LockctlRun
+{
+    int code = -1; // -1: killed, crashed or timed out
+    QByteArray out;
+    QByteArray err;
+    qint64 ms = 0;
+
+    // For failure messages; each stream is cut at 2000 bytes (a test may print 1 MB names).
+    QString describe() const;
+};
+
+// Runs lockctl with standard input closed (a pipe, never a terminal). This thread's event loop keeps
+// running while it waits, so peers living on it (a test's fake server) still answer.
+LockctlRun runLockctl(const QStringList& args, int timeoutMs = 30000);
+
+} // namespace lockscope::test
