@@ -24,7 +24,7 @@ QList<QCommandLineOption> CommandLineConfig::options()
         {{QStringLiteral("m"), QStringLiteral("master")},
          QStringLiteral(
              "A master URL (repeat for Redlock): redis://[user[:password]@]host[:port][/db], rediss://..., "
-             "unix:///path"),
+             "unix:///path, or a Sentinel group: redis-sentinel://host:port[,host:port...]/<master-name>"),
          QStringLiteral("URL")},
         {QStringLiteral("config"),
          QStringLiteral("JSON configuration file (masters, patterns, TLS, owner rules)."),
@@ -98,7 +98,7 @@ Result<LockScopeConfig> CommandLineConfig::build(const QCommandLineParser& parse
         if (secret.isEmpty())
             return usage(QStringLiteral("environment variable %1 is not set").arg(var));
         for (ConnectionOptions& m : config.masters)
-            m.url.setPassword(QString::fromUtf8(secret));
+            ConfigLoader::setMasterPassword(m, QString::fromUtf8(secret));
     }
     if (parser.isSet(QStringLiteral("read-only")))
         config.readOnly = true;

@@ -111,15 +111,41 @@ int lineOf(const QByteArray& json, int offset)
 Result<ConnectionOptions> ConfigLoader::masterFromUrl(const QString& url, const TlsOptions& tls,
                                                       int timeoutMs)
 {
-    Result<RedisUrl> parsed = RedisUrl::parse(url);
-    if (!parsed)
-        return parsed.error();
     ConnectionOptions options;
-    options.url = *parsed;
+    if (TopologyUrl::hasTopologyScheme(url)) {
+        Result<TopologyUrl> topology = TopologyUrl::parse(url);
+        if (!topology)
+            return topology.error();
+        if (topology->isCluster())
+            return RedisError(
+                ErrorKind::InvalidUrl, QString(),
+                QStringLiteral("%1: Redis Cluster entries are not supported yet").arg(topology->toString()));
+        // The primary is not known yet: `url` stays empty until the sentinels name one.
+        options.topology = *topology;
+    } else {
+        Result<RedisUrl> parsed = RedisUrl::parse(url);
+        if (!parsed)
+            return parsed.error();
+        options.url = *parsed;
+    }
     options.tls = tls;
     options.commandTimeoutMs = timeoutMs;
     options.connectTimeoutMs = timeoutMs;
     return options;
+}
+
+void ConfigLoader::setMasterUser(ConnectionOptions& master, const QString& user)
+{
+    master.url.setUser(user);
+    if (master.topology)
+        master.topology->setUser(user);
+}
+
+void ConfigLoader::setMasterPassword(ConnectionOptions& master, const QString& password)
+{
+    master.url.setPassword(password);
+    if (master.topology)
+        master.topology->setPassword(password);
 }
 
 Result<LockScopeConfig> ConfigLoader::fromFile(const QString& path, QStringList* warnings)
@@ -277,13 +303,13 @@ Result<LockScopeConfig> ConfigLoader::fromJson(const QByteArray& json, QStringLi
             if (!master)
                 return r.error(p, master.error().message);
             if (!user.isEmpty())
-                master->url.setUser(user);
+                setMasterUser(*master, user);
             if (!passwordEnv.isEmpty()) {
                 const QByteArray secret = qgetenv(passwordEnv.toLocal8Bit().constData());
                 if (secret.isEmpty())
                     return r.error(p + QStringLiteral(".passwordEnv"),
                                    QStringLiteral("environment variable %1 is not set").arg(passwordEnv));
-                master->url.setPassword(QString::fromUtf8(secret));
+                setMasterPassword(*master, QString::fromUtf8(secret));
             }
             config.masters << *master;
         }

@@ -27,7 +27,12 @@ public:
     static Result<LockScopeConfig> fromFile(const QString& path, QStringList* warnings = nullptr);
 
     // A master given as a URL string plus the global TLS/timeout settings; used by -m as well.
+    // redis-sentinel:// and rediss-sentinel:// URLs give a Sentinel entry (ConnectionOptions::topology).
     static Result<ConnectionOptions> masterFromUrl(const QString& url, const TlsOptions& tls, int timeoutMs);
+    // The data nodes' credentials of a master entry, plain or Sentinel (from "user", "passwordEnv"
+    // or --password-env).
+    static void setMasterUser(ConnectionOptions& master, const QString& user);
+    static void setMasterPassword(ConnectionOptions& master, const QString& password);
 };
 
 } // namespace lockscope

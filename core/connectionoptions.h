@@ -2,8 +2,11 @@
 
 #include "redisurl.h"
 #include "tlsoptions.h"
+#include "topologyurl.h"
 
 #include <QByteArray>
+
+#include <optional>
 
 namespace lockscope {
 
@@ -18,6 +21,9 @@ struct ConnectionOptions
     int reconnectMaxMs = 5000;    // ... up to here, with +-25 % jitter
     bool autoReconnect = true;
     QByteArray clientName = "lockscope";
+    // Set for a master entry that names a Sentinel group. `url` is then the group's current primary
+    // (left empty until the sentinels named one), while the entry keeps the group's name everywhere.
+    std::optional<TopologyUrl> topology;
 };
 
 } // namespace lockscope

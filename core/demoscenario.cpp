@@ -6,8 +6,9 @@ namespace lockscope {
 
 QList<DemoScenario> allDemoScenarios()
 {
-    return {DemoScenario::MinorityFailure, DemoScenario::MajorityFailure, DemoScenario::RestartDuringHold,
-            DemoScenario::ClientPause, DemoScenario::ClockDrift};
+    return {DemoScenario::MinorityFailure,   DemoScenario::MajorityFailure,
+            DemoScenario::RestartDuringHold, DemoScenario::ClientPause,
+            DemoScenario::ClockDrift,        DemoScenario::FailoverWithoutQuorum};
 }
 
 QString demoScenarioTitle(DemoScenario scenario)
@@ -23,6 +24,8 @@ QString demoScenarioTitle(DemoScenario scenario)
         return QCoreApplication::translate("DemoScenario", "Client pause beyond TTL");
     case DemoScenario::ClockDrift:
         return QCoreApplication::translate("DemoScenario", "Clock drift allowance");
+    case DemoScenario::FailoverWithoutQuorum:
+        return QCoreApplication::translate("DemoScenario", "Failover without a quorum");
     }
     return {};
 }
@@ -55,6 +58,14 @@ QString demoScenarioCaption(DemoScenario scenario)
             "DemoScenario", "Client A's validity is ttl - elapsed - drift allowance (ttl x 0.01 + 2 ms). Its "
                             "work overruns that validity, so it drops its write; B gets the lock only after "
                             "the servers' TTL: the allowance is the gap between the two bars.");
+    case DemoScenario::FailoverWithoutQuorum:
+        return QCoreApplication::translate(
+            "DemoScenario",
+            "A local Sentinel group (1 primary, 1 replica, 3 sentinels) starts. A takes lock:demo:failover "
+            "on "
+            "the primary before the replica has it (WAIT shows 0), the primary is killed and Sentinel "
+            "promotes the replica: B takes the same lock there, and LockScope shows both holders. Then the "
+            "same on the 5 Redlock masters: one is restarted empty, and the quorum refuses B.");
     }
     return {};
 }

@@ -13,6 +13,8 @@ enum class DemoScenario
     RestartDuringHold,
     ClientPause,
     ClockDrift,
+    // Sentinel (one primary, one replica) against five independent Redlock masters.
+    FailoverWithoutQuorum,
 };
 
 QList<DemoScenario> allDemoScenarios();

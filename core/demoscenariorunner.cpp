@@ -1,6 +1,7 @@
 #include "demoscenariorunner.h"
 
 #include "democlient.h"
+#include "demofailover.h"
 #include "demosimulation.h"
 #include "monotonicclock.h"
 
@@ -32,10 +33,17 @@ DemoScenarioRunner::DemoScenarioRunner(DemoSimulation* simulation) : QObject(sim
         if (m_condition && m_condition()) {
             m_poll.stop();
             m_condition = nullptr;
+            m_error = nullptr;
             advance();
+        } else if (const QString error = m_error ? m_error() : QString(); !error.isEmpty()) {
+            m_poll.stop();
+            m_condition = nullptr;
+            m_error = nullptr;
+            fail(error);
         } else if (monotonicMs() > m_deadlineMs) {
             m_poll.stop();
             m_condition = nullptr;
+            m_error = nullptr;
             fail(m_failure);
         }
     });
@@ -69,6 +77,9 @@ void DemoScenarioRunner::run(DemoScenario scenario)
     case DemoScenario::ClockDrift:
         buildDrift();
         break;
+    case DemoScenario::FailoverWithoutQuorum:
+        buildFailover();
+        break;
     }
     emit started(scenario, demoScenarioCaption(scenario));
     m_at = -1;
@@ -77,11 +88,24 @@ void DemoScenarioRunner::run(DemoScenario scenario)
 
 void DemoScenarioRunner::cancel()
 {
+    const bool failover = m_running && m_scenario == DemoScenario::FailoverWithoutQuorum;
+    reset();
+    // Its processes are worth keeping only for the view of a finished run; one cut short, or another
+    // scenario starting, ends them.
+    if (failover || m_sim->failover()->isActive()) {
+        m_sim->failover()->stop();
+        m_sim->endOutsideHolds(DemoFailover::resource(), tr("the scenario was cancelled"));
+    }
+}
+
+void DemoScenarioRunner::reset()
+{
     ++m_generation;
     delete m_context;
     m_context = nullptr;
     m_poll.stop();
     m_condition = nullptr;
+    m_error = nullptr;
     m_steps.clear();
     m_running = false;
 }
@@ -136,6 +160,20 @@ void DemoScenarioRunner::when(std::function<bool()> condition, int timeoutMs, QS
     });
 }
 
+void DemoScenarioRunner::when(std::function<bool()> condition, std::function<QString()> error, int timeoutMs,
+                              QString failure)
+{
+    add([this, condition, error, timeoutMs, failure](const Next& next) {
+        if (condition())
+            return next();
+        m_condition = condition;
+        m_error = error;
+        m_deadlineMs = monotonicMs() + timeoutMs;
+        m_failure = failure;
+        m_poll.start();
+    });
+}
+
 void DemoScenarioRunner::say(QString text)
 {
     act([this, text] { emit progress(text); });
@@ -160,7 +198,7 @@ void DemoScenarioRunner::finishWith(std::function<QPair<bool, QString>()> verdic
     act([this, verdict] {
         const auto [ok, summary] = verdict();
         const DemoScenario scenario = m_scenario;
-        cancel();
+        reset();
         emit finished(scenario, ok, summary);
     });
 }
@@ -335,6 +373,116 @@ void DemoScenarioRunner::buildDrift()
                                   .arg(hb->startMs - ha->endMs)
                             : tr("A and B overlapped on %1.").arg(QString::fromUtf8(drift)));
     });
+}
+
+void DemoScenarioRunner::buildFailover()
+{
+    buildFailoverSentinelPart();
+    buildFailoverRedlockPart();
+    finishWith([this] {
+        const DemoFailover* f = m_sim->failover();
+        const bool sentinelDoubleGrant =
+            f->waitAnswer() == 0 && f->reportLostA() && f->wasMarkedAtRisk() && f->viewShows(f->tokenB());
+        const DemoClient* a = m_sim->client(DemoSimulation::clientA);
+        const bool quorumRefused = m_refusedB && !m_refusedB->ok() && a->isHolding() &&
+                                   a->lease().resource == DemoFailover::resource();
+        const QString sentinel =
+            sentinelDoubleGrant
+                ? tr("Sentinel: WAIT answered 0, the failover lost A's lock and B took it on the promoted "
+                     "replica: two holders.")
+                : tr("Sentinel: no double grant this time (WAIT %1, lost %2, B %3).")
+                      .arg(f->waitAnswer())
+                      .arg(f->reportLostA() ? tr("yes") : tr("no"))
+                      .arg(f->isAcquiredByB() ? tr("acquired") : tr("refused"));
+        const QString redlock =
+            quorumRefused
+                ? tr("Redlock: master 1 restarted empty, yet B got only %1 of the %2 masters it needed "
+                     "and was refused: A still holds a majority, no double grant.")
+                      .arg(m_refusedB->succeeded)
+                      .arg(m_refusedB->needed)
+                : tr("Redlock: B was not refused.");
+        return qMakePair(sentinelDoubleGrant && quorumRefused,
+                         QString(sentinel + QLatin1Char(' ') + redlock));
+    });
+}
+
+void DemoScenarioRunner::buildFailoverSentinelPart()
+{
+    DemoFailover* f = m_sim->failover();
+    const QByteArray resource = DemoFailover::resource();
+    const auto error = [f] { return f->error(); };
+    act([this, f] {
+        emit progress(tr("starting a local Sentinel group: 1 primary, 1 replica, 3 sentinels…"));
+        f->start();
+    });
+    when([f] { return f->isReady(); }, error, 60000, tr("the Sentinel group did not come up"));
+    say(tr("replication to the replica is cut (the primary gets a password the replica does not know)"));
+    act([f] { f->cutReplication(); });
+    when([f] { return f->isReplicationCut(); }, error, 10000, tr("replication could not be cut"));
+    act([f] { f->acquireA(); });
+    when([f] { return f->isAcquiredByA() && f->waitAnswer() >= 0; }, error, 10000,
+         tr("A did not get the lock"));
+    act([this, f, resource] {
+        m_sim->recordOutsideHold(DemoSimulation::clientA, resource, DemoFailover::ttlMs);
+        emit progress(tr("A holds %1 on the primary; WAIT 1 100 answered %2: no replica has the write")
+                          .arg(QString::fromUtf8(resource))
+                          .arg(f->waitAnswer()));
+    });
+    when([f] { return f->viewShows(f->tokenA()); }, error, 15000, tr("the monitor did not see A's lock"));
+    after(1500); // long enough to see A's lock in the view before the primary goes
+    act([this, f] {
+        emit progress(tr("the primary is killed; Sentinel promotes the replica after %1 ms down")
+                          .arg(DemoSentinelGroup::downAfterMs));
+        f->killPrimary();
+    });
+    markFault();
+    when([f] { return f->report().has_value(); }, error, 90000,
+         tr("Sentinel did not promote the replica (no failover report)"));
+    act([this, f] {
+        emit progress(
+            tr("failover %1 → %2: the new primary does not have A's lock; B asks for it there")
+                .arg(f->report()->change.oldPrimary.toString(), f->report()->change.newPrimary.toString()));
+        f->acquireB();
+    });
+    when([f] { return f->isAcquiredByB(); }, error, 15000, tr("B did not get the lock"));
+    act([this, resource] {
+        m_sim->recordOutsideHold(DemoSimulation::clientB, resource, DemoFailover::ttlMs);
+    });
+    when([f] { return f->viewShows(f->tokenB()); }, error, 15000, tr("the monitor did not see B's lock"));
+    act([this, f] { emit progress(f->holdersText()); });
+    after(4000); // time to read it
+}
+
+void DemoScenarioRunner::buildFailoverRedlockPart()
+{
+    DemoClient* a = m_sim->client(DemoSimulation::clientA);
+    DemoClient* b = m_sim->client(DemoSimulation::clientB);
+    const QByteArray resource = DemoFailover::resource();
+    act([this, resource] {
+        m_sim->endOutsideHolds(resource, tr("the Sentinel part ended"));
+        m_refusedB.reset();
+    });
+    heal();
+    say(tr("the same on the 5 independent masters: A takes %1 by quorum").arg(QString::fromUtf8(resource)));
+    act([a, resource] { a->run(DemoSimulation::taskFor(resource, 30000, 20000)); });
+    when([a, resource] { return a->isHolding() && a->lease().resource == resource; }, 10000,
+         tr("A did not get the lock"));
+    after(1500); // long enough for the monitor to see the lock on master 1
+    say(tr("master 1, which holds A's write, is killed and restarts empty"));
+    act([this] { m_sim->cluster()->restart(0); });
+    markFault();
+    when([this] { return m_sim->allMastersUp(); }, healTimeoutMs, tr("master 1 did not come back up"));
+    act([this, b, resource] {
+        emit progress(tr("B asks for %1").arg(QString::fromUtf8(resource)));
+        connect(b, &DemoClient::acquireFailed, m_context,
+                [this, resource](int, const QByteArray& r, const RedlockOutcome& outcome) {
+                    if (r == resource)
+                        m_refusedB = std::make_shared<RedlockOutcome>(outcome);
+                });
+        b->run(DemoSimulation::taskFor(resource, 10000, 1000));
+    });
+    when([this, b, resource] { return m_refusedB || (b->isHolding() && b->lease().resource == resource); },
+         15000, tr("B's acquisition did not finish"));
 }
 
 } // namespace lockscope

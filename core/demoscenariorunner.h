@@ -2,12 +2,14 @@
 
 #include "democounters.h"
 #include "demoscenario.h"
+#include "redlockoutcome.h"
 
 #include <QList>
 #include <QObject>
 #include <QTimer>
 
 #include <functional>
+#include <memory>
 
 namespace lockscope {
 
@@ -25,6 +27,7 @@ public:
     explicit DemoScenarioRunner(DemoSimulation* simulation);
 
     void run(DemoScenario scenario);
+    // Stops the scenario where it is; the failover scenario's Sentinel group stops with it.
     void cancel();
     bool isRunning() const { return m_running; }
     DemoScenario current() const { return m_scenario; }
@@ -45,18 +48,26 @@ private:
     void act(std::function<void()> action);
     void after(int ms);
     void when(std::function<bool()> condition, int timeoutMs, QString failure);
+    // As when(), but gives up at once with the text `error` returns once that is not empty.
+    void when(std::function<bool()> condition, std::function<QString()> error, int timeoutMs,
+              QString failure);
     void say(QString text);
     void markFault();
     void heal();
     void finishWith(std::function<QPair<bool, QString>()> verdict);
     void advance();
     void fail(const QString& why);
+    // Forgets the steps; what the scenario set up stays for the window to show.
+    void reset();
 
     void buildMinority();
     void buildMajority();
     void buildRestart();
     void buildPause();
     void buildDrift();
+    void buildFailover();
+    void buildFailoverSentinelPart();
+    void buildFailoverRedlockPart();
 
     DemoSimulation* m_sim;
     QList<Step> m_steps;
@@ -68,9 +79,12 @@ private:
     qint64 m_faultAtMs = 0;
     QTimer m_poll;
     std::function<bool()> m_condition;
+    std::function<QString()> m_error;
     qint64 m_deadlineMs = 0;
     QString m_failure;
     QObject* m_context = nullptr; // connections that last one run
+    // The failover scenario's comparison: B's Redlock attempt while A holds the quorum.
+    std::shared_ptr<RedlockOutcome> m_refusedB;
 };
 
 } // namespace lockscope

@@ -1,6 +1,7 @@
 #include "demosimulation.h"
 
 #include "democlient.h"
+#include "demofailover.h"
 #include "demofencingcounter.h"
 #include "demoscenariorunner.h"
 #include "masterset.h"
@@ -19,7 +20,8 @@ constexpr qint64 keepMs = 10 * 60 * 1000;
 } // namespace
 
 DemoSimulation::DemoSimulation(DemoCluster* cluster, QObject* parent)
-    : QObject(parent), m_cluster(cluster), m_runner(new DemoScenarioRunner(this)), m_originMs(monotonicMs())
+    : QObject(parent), m_cluster(cluster), m_failover(new DemoFailover(this)),
+      m_runner(new DemoScenarioRunner(this)), m_originMs(monotonicMs())
 {
     for (const QByteArray& r : backgroundResources)
         addLane(r);
@@ -210,11 +212,26 @@ void DemoSimulation::onAcquired(int client, const RedlockLease& lease, qint64 fe
     hold.validUntilMs = lease.validUntilNs / 1000000;
     hold.validityMs = lease.validityMs;
     hold.fencing = fencing;
+    addHold(hold);
+    emit note(tr("%1 acquired %2: validity %3 ms (ttl %4 - elapsed %5 - drift %6), fencing %7")
+                  .arg(clientName(client), QString::fromUtf8(lease.resource))
+                  .arg(lease.validityMs)
+                  .arg(lease.ttlMs)
+                  .arg(lease.ttlMs - lease.validityMs - (lease.ttlMs / 100 + 2))
+                  .arg(lease.ttlMs / 100 + 2)
+                  .arg(fencing));
+    trim();
+    emit changed();
+}
+
+void DemoSimulation::addHold(DemoHold hold)
+{
     for (DemoHold& other : m_holds) {
-        if (other.isOpen() && other.resource == hold.resource && other.client != client) {
+        if (other.isOpen() && other.resource == hold.resource && other.client != hold.client) {
             // A holder letting its lease run out stops holding at the end of its validity, even when
             // a loaded machine runs its timer late: that is not a second holder. A paused one is.
-            if (!m_clients.at(other.client)->isPaused() && other.validUntilMs <= hold.startMs)
+            const DemoClient* holder = m_clients.value(other.client);
+            if (!(holder && holder->isPaused()) && other.validUntilMs <= hold.startMs)
                 continue;
             other.overlapped = true;
             hold.overlapped = true;
@@ -223,17 +240,38 @@ void DemoSimulation::onAcquired(int client, const RedlockLease& lease, qint64 fe
     if (hold.overlapped) {
         ++m_counters.doubleHolds;
         emit note(tr("VIOLATION: %1 got %2 while another client still holds it")
-                      .arg(clientName(client), QString::fromUtf8(lease.resource)));
+                      .arg(clientName(hold.client), QString::fromUtf8(hold.resource)));
     }
-    emit note(tr("%1 acquired %2: validity %3 ms (ttl %4 - elapsed %5 - drift %6), fencing %7")
-                  .arg(clientName(client), QString::fromUtf8(lease.resource))
-                  .arg(lease.validityMs)
-                  .arg(lease.ttlMs)
-                  .arg(lease.ttlMs - lease.validityMs - (lease.ttlMs / 100 + 2))
-                  .arg(lease.ttlMs / 100 + 2)
-                  .arg(fencing));
     m_holds << hold;
+}
+
+void DemoSimulation::recordOutsideHold(int client, const QByteArray& resource, qint64 ttlMs)
+{
+    ++m_counters.acquisitions;
+    addLane(resource);
+    DemoHold hold;
+    hold.client = client;
+    hold.resource = resource;
+    hold.startMs = monotonicMs();
+    hold.validUntilMs = hold.startMs + ttlMs;
+    hold.validityMs = ttlMs;
+    hold.fencing = -1;
+    addHold(hold);
+    emit note(tr("%1 acquired %2 with SET NX PX %3 on the Sentinel group's primary")
+                  .arg(clientName(client), QString::fromUtf8(resource))
+                  .arg(ttlMs));
     trim();
+    emit changed();
+}
+
+void DemoSimulation::endOutsideHolds(const QByteArray& resource, const QString& how)
+{
+    const qint64 now = monotonicMs();
+    for (DemoHold& h : m_holds)
+        if (h.isOpen() && h.resource == resource && h.fencing < 0) {
+            h.endMs = now;
+            h.how = how;
+        }
     emit changed();
 }
 

@@ -18,6 +18,7 @@
 namespace lockscope {
 
 class DemoClient;
+class DemoFailover;
 class DemoFencingCounter;
 class DemoScenarioRunner;
 class MasterSet;
@@ -55,6 +56,8 @@ public:
     Redlock* redlock() const { return m_redlock.get(); }
     DemoFencedStorage* storage() { return &m_storage; }
     DemoScenarioRunner* scenarios() const { return m_runner; }
+    // The Sentinel group and plain clients of the failover scenario (idle until it runs).
+    DemoFailover* failover() const { return m_failover; }
     const QList<DemoClient*>& clients() const { return m_clients; }
     DemoClient* client(int index) const { return m_clients.at(index); }
     static QString clientName(int index);
@@ -77,6 +80,12 @@ public:
 
     static DemoTask taskFor(const QByteArray& resource, qint64 ttlMs, qint64 workMs);
 
+    // A hold taken outside the Redlock clients (the failover scenario's single-instance SET NX PX),
+    // drawn on the timeline and checked for overlap like any other. It has no fencing number (-1).
+    void recordOutsideHold(int client, const QByteArray& resource, qint64 ttlMs);
+    // Ends every open hold of `resource` taken through recordOutsideHold().
+    void endOutsideHolds(const QByteArray& resource, const QString& how);
+
 signals:
     void changed(); // holds, outages or counters: repaint
     void note(const QString& text);
@@ -86,6 +95,7 @@ signals:
 private:
     void onAcquired(int client, const RedlockLease& lease, qint64 fencing);
     void onHoldEnded(int client, const QByteArray& resource, qint64 atMs, const QString& how);
+    void addHold(DemoHold hold);
     void onMasterState(int master, DemoCluster::MasterState state);
     void addLane(const QByteArray& resource);
     void trim();
@@ -96,6 +106,7 @@ private:
     std::unique_ptr<Redlock> m_redlock;
     std::unique_ptr<DemoFencingCounter> m_counter;
     QList<DemoClient*> m_clients;
+    DemoFailover* m_failover;
     DemoScenarioRunner* m_runner;
     QList<QByteArray> m_lanes;
     QList<DemoHold> m_holds;

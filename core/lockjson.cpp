@@ -16,24 +16,23 @@ QJsonObject LockJson::lock(const LockView& view, const MasterSet& masters, qint6
     for (int i = 0; i < view.observations.size(); ++i) {
         const MasterObservation& m = view.observations.at(i);
         QJsonObject o{{QStringLiteral("master"), masters.at(i)->name()},
-                      {QStringLiteral("present"), m.key.present && !m.key.error.isError()}};
-        if (m.key.error.isError()) {
-            o.insert(QStringLiteral("error"), m.key.error.message);
-        } else if (m.key.present) {
-            o.insert(QStringLiteral("type"), QString::fromLatin1(m.key.type));
-            o.insert(QStringLiteral("token"), escapeBytes(m.lock.token));
+                      {QStringLiteral("present"), m.present() && !m.error().isError()}};
+        if (m.error().isError()) {
+            o.insert(QStringLiteral("error"), m.error().message);
+        } else if (m.present()) {
+            o.insert(QStringLiteral("type"), QString::fromLatin1(m.type()));
+            o.insert(QStringLiteral("token"), escapeBytes(m.lock().token));
             o.insert(QStringLiteral("pttlMs"),
-                     m.key.pttlMs < 0 ? m.key.pttlMs
-                                      : qMax<qint64>(0, m.key.pttlMs - (nowMs - m.key.readAtMs)));
-            if (!m.lock.holders.isEmpty() && m.lock.holders.size() + (m.key.truncated ? 1 : 0) > 1) {
+                     m.pttlMs() < 0 ? m.pttlMs() : qMax<qint64>(0, m.pttlMs() - (nowMs - m.readAtMs())));
+            if (!m.lock().holders.isEmpty() && m.lock().holders.size() + (m.truncated() ? 1 : 0) > 1) {
                 QJsonArray hs;
-                for (const LockHolder& h : m.lock.holders)
+                for (const LockHolder& h : m.lock().holders)
                     hs << QJsonObject{{QStringLiteral("id"), escapeBytes(h.id)},
                                       {QStringLiteral("owner"), h.owner},
                                       {QStringLiteral("count"), h.count}};
                 o.insert(QStringLiteral("lockHolders"), hs);
             }
-            if (m.key.truncated)
+            if (m.truncated())
                 o.insert(QStringLiteral("truncated"), true);
         }
         observations << o;
@@ -70,7 +69,35 @@ QJsonObject LockJson::master(const MasterSet& masters, int index, NotificationMo
         out.insert(QStringLiteral("role"), h.role);
     if (h.clockOffsetKnown)
         out.insert(QStringLiteral("clockOffsetMs"), h.clockOffsetMs);
+    if (masters.isSentinel(index)) {
+        const NodeAddress primary = masters.primaryAddress(index);
+        out.insert(QStringLiteral("sentinel"), true);
+        out.insert(QStringLiteral("primary"),
+                   primary.isValid() ? QJsonValue(primary.toString()) : QJsonValue());
+    }
     return out;
+}
+
+QJsonObject LockJson::failover(const FailoverReport& report, const MasterSet& masters)
+{
+    const auto names = [](const QList<QByteArray>& resources) {
+        QJsonArray out;
+        for (const QByteArray& r : resources)
+            out << escapeBytes(r);
+        return out;
+    };
+    QJsonArray changed;
+    for (const FailoverReport::TokenChange& c : report.changedToken)
+        changed << QJsonObject{{QStringLiteral("resource"), escapeBytes(c.resource)},
+                               {QStringLiteral("before"), escapeBytes(c.before)},
+                               {QStringLiteral("after"), escapeBytes(c.after)}};
+    return {{QStringLiteral("event"), QStringLiteral("failover")},
+            {QStringLiteral("master"), masters.at(report.master)->name()},
+            {QStringLiteral("from"), report.change.oldPrimary.toString()},
+            {QStringLiteral("to"), report.change.newPrimary.toString()},
+            {QStringLiteral("atRisk"), names(report.atRisk)},
+            {QStringLiteral("lost"), names(report.lost)},
+            {QStringLiteral("changedToken"), changed}};
 }
 
 } // namespace lockscope

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "failoverreport.h"
 #include "lockview.h"
 #include "notificationmode.h"
 
@@ -15,7 +16,11 @@ class LockJson
 {
 public:
     static QJsonObject lock(const LockView& view, const MasterSet& masters, qint64 nowMs);
+    // A Sentinel entry adds "sentinel": true and "primary": "host:port" (null until one is known).
     static QJsonObject master(const MasterSet& masters, int index, NotificationMode mode);
+    // {"event":"failover","master":…,"from":…,"to":…,"atRisk":[…],"lost":[…],
+    //  "changedToken":[{"resource":…,"before":…,"after":…}]}
+    static QJsonObject failover(const FailoverReport& report, const MasterSet& masters);
 };
 
 } // namespace lockscope

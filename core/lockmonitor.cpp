@@ -45,6 +45,7 @@ LockMonitor::LockMonitor(MasterSet* masters, LockScopeConfig config, QObject* pa
     }
     connect(masters, &MasterSet::masterStateChanged, this, [this] { markAllDirty(); });
     connect(masters, &MasterSet::masterRestarted, this, [this](int master) { onMasterRestarted(master); });
+    connectFailovers();
     m_flushTimer.setSingleShot(true);
     m_flushTimer.setTimerType(Qt::PreciseTimer);
     connect(&m_flushTimer, &QTimer::timeout, this, [this] { flush(); });
@@ -88,11 +89,11 @@ bool LockMonitor::isInitialScanDone() const
 namespace {
 
 // Only a change of content, or an expiry that moved (an extension), is news; the countdown is not.
-bool expiryMoved(const KeyObservation& before, const KeyObservation& now)
+bool expiryMoved(const MasterObservation& before, const KeyObservation& now)
 {
-    if (before.pttlMs < 0 || now.pttlMs < 0)
-        return before.pttlMs != now.pttlMs;
-    const qint64 projected = before.pttlMs - (now.readAtMs - before.readAtMs);
+    if (before.pttlMs() < 0 || now.pttlMs < 0)
+        return before.pttlMs() != now.pttlMs;
+    const qint64 projected = before.pttlMs() - (now.readAtMs - before.readAtMs());
     return qAbs(now.pttlMs - projected) > 50;
 }
 
@@ -107,43 +108,37 @@ void LockMonitor::keyObserved(int master, const QByteArray& key, KeyObservation&
         const MasterObservation& current = std::as_const(it->observed).at(master);
         // The same content decodes to the same lock (only a legacy timestamp's verdict moves with
         // the clock): a reconciliation pass over unchanged keys recognises nothing.
-        if (current.key == observation && current.lock.format != LockFormat::LegacyTimestamp) {
-            if (!expiryMoved(current.key, observation))
+        if (current.sameContent(observation) && current.lock().format != LockFormat::LegacyTimestamp) {
+            if (!expiryMoved(current, observation))
                 return;
-            it->observed[master].key = std::move(observation);
+            it->observed[master].setExpiry(observation.pttlMs, observation.readAtMs);
             markDirty(*it, key);
             return;
         }
     }
-    MasterObservation m;
-    // The masters of one lock normally hold the same value: what one of them decoded to serves the
-    // others (shared, not decoded and allocated again).
-    bool decoded = false;
+    // The masters of one lock normally hold the same value: what one of them read and decoded serves
+    // the others (shared, not decoded and kept again).
+    const MasterObservation* same = nullptr;
     if (it != m_entries.end())
         for (const MasterObservation& other : std::as_const(it->observed))
-            if (other.key.present && other.key == observation &&
-                other.lock.format != LockFormat::LegacyTimestamp) {
-                m.lock = other.lock;
-                // Equal content: keep one copy of the bytes for all masters, not one per master.
-                observation.type = other.key.type;
-                observation.value = other.key.value;
-                observation.fields = other.key.fields;
-                observation.members = other.key.members;
-                decoded = true;
+            if (other.present() && other.sameContent(observation) &&
+                other.lock().format != LockFormat::LegacyTimestamp) {
+                same = &other;
                 break;
             }
-    if (!decoded)
-        m.lock = LockFormatRecognizer::recognize(key, observation, m_config.ownerRules,
-                                                 QDateTime::currentMSecsSinceEpoch());
-    if (m.lock.auxiliary)
+    MasterObservation m =
+        same ? MasterObservation::sharingContent(*same, observation)
+             : MasterObservation(observation,
+                                 LockFormatRecognizer::recognize(key, observation, m_config.ownerRules,
+                                                                 QDateTime::currentMSecsSinceEpoch()));
+    if (m.lock().auxiliary)
         return; // lock-signal: lists and the like are shown with their lock, not as locks
-    m.key = std::move(observation);
     if (it == m_entries.end()) {
         it = m_entries.emplace(key, Entry());
         // Exactly one slot per master: resize() would leave growth room, a fifth more per lock.
         it->observed = QList<MasterObservation>(m_masters->size());
     } else if (const MasterObservation& current = std::as_const(it->observed).at(master);
-               current == m && !expiryMoved(current.key, m.key)) {
+               current == m && !expiryMoved(current, observation)) {
         return;
     }
     it->observed[master] = std::move(m);
@@ -165,8 +160,8 @@ void LockMonitor::onMasterRestarted(int master)
                                .arg(m_masters->at(master)->name());
     for (auto it = m_entries.begin(); it != m_entries.end(); ++it) {
         const MasterObservation& m = std::as_const(it->observed).at(master);
-        if (m.key.present) {
-            m_risks.insert(it.key(), {m.lock.token, reason});
+        if (m.present()) {
+            m_risks.insert(it.key(), {m.lock().token, reason});
             markDirty(*it, it.key());
         }
     }
@@ -177,7 +172,7 @@ bool LockMonitor::awaitsFirstPass(const Entry& entry) const
     if (m_announcedInitial)
         return false;
     for (int i = 0; i < entry.observed.size(); ++i)
-        if (!entry.observed.at(i).key.present && m_masters->at(i)->isUp() &&
+        if (!entry.observed.at(i).present() && m_masters->at(i)->isUp() &&
             m_scanners.at(i)->completedPasses() == 0)
             return true;
     return false;
@@ -263,11 +258,14 @@ LockView LockMonitor::computeView(const QByteArray& key, const Entry& entry, con
         QList<MasterObservation> input = entry.observed;
         for (int i = 0; i < input.size() && i < down.size(); ++i)
             if (down.at(i).isError())
-                input[i].key.error = down.at(i);
+                input[i].setError(down.at(i));
         view = QuorumCalculator::compute(key, input, m_config.redlock, now);
     }
     if (auto risk = m_risks.find(key); risk != m_risks.end()) {
-        if (risk->token == view.token && view.holding > 0) {
+        // While the masters that could show the token cannot be read (a Sentinel entry between
+        // primaries, a master down) nothing has cleared the risk: it stays, and so does the mark.
+        if ((risk->token == view.token && view.holding > 0) ||
+            (view.holding == 0 && view.status == LockStatus::Unknown)) {
             view.atRisk = true;
             view.atRiskReason = risk->reason;
         } else {
@@ -304,7 +302,7 @@ int LockMonitor::flush()
             continue;
         bool anyPresent = false;
         for (const MasterObservation& m : std::as_const(entry->observed))
-            anyPresent = anyPresent || m.key.present;
+            anyPresent = anyPresent || m.present();
         auto existing = m_views.find(key);
         if (!anyPresent) {
             if (existing != m_views.end()) {
@@ -364,6 +362,86 @@ int LockMonitor::flush()
         m_flushSoon = wait <= (m_announcedInitial ? 2 : initialStepMs);
     }
     return handled;
+}
+
+void LockMonitor::connectFailovers()
+{
+    qRegisterMetaType<PrimaryChange>();
+    qRegisterMetaType<FailoverReport>();
+    connect(m_masters, &MasterSet::primaryChanged, this, &LockMonitor::onPrimaryChanged);
+    connect(m_masters, &MasterSet::masterStateChanged, this,
+            [this](int master, RedisConnection::State state) {
+                if (state == RedisConnection::State::Up)
+                    if (auto it = m_failovers.find(master); it != m_failovers.end())
+                        it->newPrimaryUp = true;
+            });
+    connect(this, &LockMonitor::passFinished, this, [this](int master) {
+        if (auto it = m_failovers.constFind(master); it != m_failovers.constEnd() && it->newPrimaryUp)
+            finishFailover(master);
+    });
+}
+
+bool LockMonitor::heldOn(const Entry& entry, int master, HeldBeforeFailover* held)
+{
+    if (master >= entry.observed.size())
+        return false;
+    const MasterObservation& m = entry.observed.at(master);
+    if (!m.present() || m.error().isError())
+        return false;
+    held->token = m.lock().token;
+    held->expiresAtMs = m.pttlMs() >= 0 ? m.readAtMs() + m.pttlMs() : -1;
+    return true;
+}
+
+void LockMonitor::onPrimaryChanged(int master, const PrimaryChange& change)
+{
+    // Everything read so far came from the old primary: the new one may not have it (the replica
+    // was promoted before the write reached it), and a second client could then take it as well.
+    PendingFailover& pending = m_failovers[master];
+    if (pending.report.master < 0) {
+        pending.report.master = master;
+        pending.report.change.oldPrimary = change.oldPrimary;
+    }
+    // A second failover before the first was read through: one report, from the first old primary.
+    pending.report.change.newPrimary = change.newPrimary;
+    pending.newPrimaryUp = false;
+    const QString reason =
+        QStringLiteral("failover %1 → %2")
+            .arg(pending.report.change.oldPrimary.toString(), pending.report.change.newPrimary.toString());
+    for (auto it = m_entries.begin(); it != m_entries.end(); ++it) {
+        HeldBeforeFailover held;
+        if (!heldOn(*it, master, &held))
+            continue;
+        if (!pending.held.contains(it.key()))
+            pending.held.insert(it.key(), held);
+        // Replaces a restart's reason: the failover is what happened.
+        m_risks.insert(it.key(), {held.token, reason});
+        markDirty(*it, it.key());
+    }
+    emit failoverDetected(master, change, int(pending.held.size()));
+}
+
+void LockMonitor::finishFailover(int master)
+{
+    PendingFailover pending = m_failovers.take(master);
+    FailoverReport& report = pending.report;
+    const qint64 now = monotonicMs();
+    for (auto it = pending.held.cbegin(); it != pending.held.cend(); ++it) {
+        report.atRisk << it.key();
+        HeldBeforeFailover after;
+        const auto entry = m_entries.constFind(it.key());
+        if (entry != m_entries.cend() && heldOn(*entry, master, &after)) {
+            if (after.token != it->token)
+                report.changedToken << FailoverReport::TokenChange{it.key(), it->token, after.token};
+        } else if (it->expiresAtMs < 0 || it->expiresAtMs > now) {
+            report.lost << it.key(); // gone although it had not expired
+        }
+    }
+    std::sort(report.atRisk.begin(), report.atRisk.end());
+    std::sort(report.lost.begin(), report.lost.end());
+    std::sort(report.changedToken.begin(), report.changedToken.end(),
+              [](const auto& a, const auto& b) { return a.resource < b.resource; });
+    emit failoverReported(report);
 }
 
 } // namespace lockscope

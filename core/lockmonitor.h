@@ -1,5 +1,6 @@
 #pragma once
 
+#include "failoverreport.h"
 #include "lockscopeconfig.h"
 #include "lockview.h"
 #include "masterset.h"
@@ -53,6 +54,11 @@ signals:
     void passFinished(int master);
     void initialScanFinished();
     void keyspaceEvent(int master, const QByteArray& key, const QByteArray& event);
+    // A Sentinel entry's primary changed: every lock read from the old primary is now at risk.
+    void failoverDetected(int master, const lockscope::PrimaryChange& change, int locksAtRisk);
+    // The new primary has been read through (its first full pass): which of those locks it lost
+    // or holds under another token. Once per failover (a second one before that is merged).
+    void failoverReported(const lockscope::FailoverReport& report);
 
 private:
     struct Entry
@@ -84,6 +90,25 @@ private:
     void onMasterRestarted(int master);
     static bool significantlyDifferent(const LockView& a, const LockView& b);
 
+    // Sentinel failovers (phase 2a of #8).
+    struct HeldBeforeFailover
+    {
+        QByteArray token;
+        qint64 expiresAtMs = -1; // monotonic; -1: no expiry
+    };
+    struct PendingFailover
+    {
+        FailoverReport report;
+        QHash<QByteArray, HeldBeforeFailover> held;
+        bool newPrimaryUp = false; // the next finished pass after this read the new primary
+    };
+    void connectFailovers();
+    void onPrimaryChanged(int master, const PrimaryChange& change);
+    void finishFailover(int master);
+    // The one place the failover code reads an entry's observations: whether `master` holds the
+    // key and, if so, its token and expiry.
+    static bool heldOn(const Entry& entry, int master, HeldBeforeFailover* held);
+
     MasterSet* m_masters;
     LockScopeConfig m_config;
     QList<MasterScanner*> m_scanners;
@@ -98,6 +123,7 @@ private:
     bool m_flushSoon = false; // m_flushTimer fires within the current step (2 ms, or initialStepMs)
     int m_coalesceMs = 250;
     bool m_announcedInitial = false;
+    QHash<int, PendingFailover> m_failovers;
 };
 
 } // namespace lockscope

@@ -1,22 +1,12 @@
 #pragma once
 
-#include "keyobservation.h"
 #include "lockstatus.h"
-#include "recognizedlock.h"
+#include "masterobservation.h"
 
 #include <QList>
 #include <QMetaType>
 
 namespace lockscope {
-
-// One master's part of a resource: the raw read and what it decodes to.
-struct MasterObservation
-{
-    KeyObservation key;
-    RecognizedLock lock;
-
-    bool operator==(const MasterObservation& o) const { return key == o.key && lock == o.lock; }
-};
 
 // A resource (one key name) across all masters: the quorum view.
 struct LockView

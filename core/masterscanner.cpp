@@ -1,143 +1,106 @@
 #include "masterscanner.h"
 
-#include "keyreader.h"
 #include "observationsink.h"
+#include "scanthread.h"
+#include "scanworker.h"
+#include "threadpriority.h"
 
 namespace lockscope {
 
-namespace {
-
-// SCAN walks the table in reverse-binary order, so the bit-reversed cursor grows monotonically
-// from 0 to 2^64 over a pass: its value is the fraction of the keyspace already covered.
-double scanFraction(const QByteArray& cursor)
-{
-    quint64 v = cursor.toULongLong();
-    quint64 reversed = 0;
-    for (int i = 0; i < 64; ++i) {
-        reversed = (reversed << 1) | (v & 1);
-        v >>= 1;
-    }
-    return double(reversed) / 18446744073709551616.0;
-}
-
-} // namespace
-
 MasterScanner::MasterScanner(int index, RedisConnection* connection, MonitorSettings settings,
                              ObservationSink* sink, QObject* parent)
-    : QObject(parent), m_index(index), m_connection(connection), m_settings(std::move(settings)), m_sink(sink)
+    : QObject(parent), m_index(index), m_connection(connection), m_sink(sink),
+      m_thread(ScanThread::acquire()), m_worker(new ScanWorker(index, std::move(settings)))
 {
-    m_eventPrefix = "__keyspace@" + QByteArray::number(connection->options().url.db()) + "__:";
-    m_eventTimer.setSingleShot(true);
-    m_eventTimer.setInterval(1); // gathers a burst of events into one pipelined read
-    connect(&m_eventTimer, &QTimer::timeout, this, &MasterScanner::flushEventReads);
-    m_passTimer.setSingleShot(true);
-    connect(&m_passTimer, &QTimer::timeout, this, &MasterScanner::requestPass);
+    qRegisterMetaType<ObservationBatchPtr>();
+    qRegisterMetaType<NotificationMode>();
+    m_worker->moveToThread(m_thread->thread());
+    // A thread that yields the CPU to the GUI (the core thread) must not get its scanning done by
+    // threads that do not: the worker's thread is lowered at least as far as ours.
+    post([nice = ThreadPriority::currentNice()] { ThreadPriority::lowerTo(nice); });
+
+    connect(m_worker, &ScanWorker::modeChanged, this,
+            [this](quint64 generation, NotificationMode mode, const QString& reason) {
+                if (generation == m_generation)
+                    setMode(mode, reason);
+            });
+    connect(m_worker, &ScanWorker::scanningChanged, this, [this](quint64 generation, bool scanning) {
+        if (generation == m_generation)
+            m_scanning = scanning;
+    });
+    connect(m_worker, &ScanWorker::scanProgress, this,
+            [this](qint64 scanned, qint64 total) { emit scanProgress(m_index, scanned, total); });
+    connect(m_worker, &ScanWorker::observed, this, &MasterScanner::onObserved);
+    connect(m_worker, &ScanWorker::passFinished, this, &MasterScanner::onPassFinished);
+    connect(m_worker, &ScanWorker::keyspaceEvents, this, &MasterScanner::onKeyspaceEvents);
     connect(m_connection, &RedisConnection::stateChanged, this,
-            [this](RedisConnection::State state) { onStateChanged(state); });
+            [this](RedisConnection::State state) { onMasterState(state); });
 }
 
-MasterScanner::~MasterScanner() = default;
+MasterScanner::~MasterScanner()
+{
+    // Blocking: once this returns, no socket of ours is open and no timer of the worker can fire.
+    // The worker never waits on this thread, so this cannot deadlock.
+    QMetaObject::invokeMethod(
+        m_worker,
+        [w = m_worker] {
+            w->shutdown();
+            w->deleteLater();
+        },
+        Qt::BlockingQueuedConnection);
+    // Releasing the last reference to the thread joins it; its pending deferred deletions run first.
+    m_thread.reset();
+}
+
+template <typename F> void MasterScanner::post(F&& call)
+{
+    QMetaObject::invokeMethod(m_worker, std::forward<F>(call), Qt::QueuedConnection);
+}
+
+QThread* MasterScanner::workerThread() const
+{
+    return m_thread->thread();
+}
 
 void MasterScanner::start()
 {
-    if (m_connection->isUp())
-        onStateChanged(RedisConnection::State::Up);
-}
-
-void MasterScanner::onStateChanged(RedisConnection::State state)
-{
+    const RedisConnection::State state = m_connection->state();
     if (state == RedisConnection::State::Up) {
-        // A (re)connect may follow a restart or a long outage: the mode and every key are read afresh.
-        detectMode();
-        requestPass();
-    } else if (state == RedisConnection::State::Down || state == RedisConnection::State::Disconnected) {
-        m_passTimer.stop();
-        m_scanning = false;
-        m_passRequested = false;
-        ++m_pass; // replies of the aborted pass are ignored
-        stopSubscriber();
-        setMode(NotificationMode::Unknown, m_connection->lastError().message);
+        onMasterState(state);
+    } else if (const RedisUrl& url = m_connection->options().url;
+               state == RedisConnection::State::Connecting &&
+               (!url.host().isEmpty() || !url.socketPath().isEmpty())) {
+        // Saves a handshake's wait before the first pass (a Sentinel entry has no address yet).
+        post([w = m_worker, options = m_connection->options()] { w->prepare(options); });
     }
 }
 
-void MasterScanner::detectMode()
+void MasterScanner::onMasterState(RedisConnection::State state)
 {
-    m_connection->send({"CONFIG", "GET", "notify-keyspace-events"}, this, [this](const RedisResult& r) {
-        if (!r.ok())
-            return;
-        if (r.reply.isError()) {
-            stopSubscriber();
-            setMode(NotificationMode::Polling, QStringLiteral("cannot read notify-keyspace-events (%1)")
-                                                   .arg(QString::fromUtf8(r.reply.string)));
-            return;
-        }
-        const QByteArray flags = r.reply.elements.size() == 2 ? r.reply.elements[1].string : QByteArray();
-        if (!notificationFlagsSuffice(flags)) {
-            stopSubscriber();
-            setMode(NotificationMode::Polling,
-                    flags.isEmpty()
-                        ? QStringLiteral("keyspace notifications are off")
-                        : QStringLiteral("notify-keyspace-events is \"%1\"; LockScope needs K and A "
-                                         "(or g$hzx)")
-                              .arg(QString::fromUtf8(flags)));
-            return;
-        }
-        startSubscriber();
-    });
+    if (state == RedisConnection::State::Up) {
+        ++m_generation;
+        // The options of now: a retargeted master connection takes the worker to its new server.
+        post([w = m_worker, g = m_generation, options = m_connection->options(),
+              runId = m_connection->health().runId] { w->follow(g, options, runId); });
+    } else if (state == RedisConnection::State::Down || state == RedisConnection::State::Disconnected) {
+        ++m_generation;
+        m_scanning = false;
+        const QString reason = m_connection->lastError().message;
+        setMode(NotificationMode::Unknown, reason);
+        post([w = m_worker, g = m_generation, reason] { w->masterDown(g, reason); });
+    }
 }
 
-void MasterScanner::startSubscriber()
+void MasterScanner::requestPass()
 {
-    if (m_subscriber)
+    if (!m_connection->isUp())
         return;
-    ConnectionOptions options = m_connection->options();
-    options.clientName = "lockscope-events";
-    m_subscriber = std::make_unique<RedisConnection>(options);
-    QByteArrayList channels;
-    for (const QByteArray& p : m_settings.patterns)
-        channels << m_eventPrefix + p;
-    connect(m_subscriber.get(), &RedisConnection::messageReceived, this, &MasterScanner::onEvent);
-    connect(m_subscriber.get(), &RedisConnection::stateChanged, this, [this](RedisConnection::State state) {
-        if (state == RedisConnection::State::Up) {
-            // PSUBSCRIBE went out ahead of Up; a PING behind it is answered only once the server has
-            // registered the patterns, so from then on no event can slip by unseen. The pass that
-            // follows covers what happened before.
-            m_subscriber->send({"PING"}, this, [this](const RedisResult& r) {
-                if (!r.ok() || r.reply.isError())
-                    return;
-                setMode(NotificationMode::Live, QStringLiteral("keyspace notifications"));
-                requestPass();
-            });
-        } else if (state == RedisConnection::State::Down && m_connection->isUp()) {
-            setMode(NotificationMode::Polling,
-                    QStringLiteral("event connection down: %1").arg(m_subscriber->lastError().message));
-            schedulePass();
-        }
-    });
-    m_subscriber->psubscribe(channels);
-    m_subscriber->open();
-}
-
-void MasterScanner::stopSubscriber()
-{
-    if (!m_subscriber)
-        return;
-    m_subscriber->disconnect(this);
-    m_subscriber->close();
-    m_subscriber.reset();
-}
-
-void MasterScanner::setMode(NotificationMode mode, const QString& reason)
-{
-    if (m_mode == mode && m_modeReason == reason)
-        return;
-    m_mode = mode;
-    m_modeReason = reason;
-    emit modeChanged(m_index, mode, reason);
+    post([w = m_worker] { w->requestPass(); });
 }
 
 void MasterScanner::enableNotifications(std::function<void(const RedisError&)> done)
 {
+    // Over the master connection: it is the one whose state the caller sees, and CONFIG SET is rare.
     m_connection->send({"CONFIG", "GET", "notify-keyspace-events"}, this, [this, done](const RedisResult& r) {
         if (const RedisError e = r.anyError(m_connection->name()); e.isError()) {
             done(e);
@@ -148,173 +111,53 @@ void MasterScanner::enableNotifications(std::function<void(const RedisError&)> d
                            this, [this, done](const RedisResult& set) {
                                const RedisError e = set.anyError(m_connection->name());
                                if (!e.isError())
-                                   detectMode();
+                                   post([w = m_worker] { w->detectMode(); });
                                done(e);
                            });
     });
 }
 
-void MasterScanner::requestPass()
+void MasterScanner::onObserved(const ObservationBatchPtr& batch)
 {
-    if (!m_connection->isUp())
-        return;
-    if (m_scanning) {
-        m_passRequested = true;
-        return;
-    }
-    beginPass();
-}
-
-void MasterScanner::schedulePass()
-{
-    const int interval =
-        m_mode == NotificationMode::Live ? m_settings.reconcileIntervalMs : m_settings.pollIntervalMs;
-    m_passTimer.start(interval);
-}
-
-void MasterScanner::beginPass()
-{
-    m_passTimer.stop();
-    m_scanning = true;
-    m_passRequested = false;
-    m_scansDone = false;
-    ++m_pass; // every key is unmet again
-    const quint32 pass = m_pass;
-    m_connection->send({"DBSIZE"}, this, [this, pass](const RedisResult& r) {
-        if (pass == m_pass && r.ok() && r.reply.isInteger())
-            m_dbSize = r.reply.integer;
-    });
-    scanPage(0, "0");
-}
-
-void MasterScanner::scanPage(int pattern, const QByteArray& cursor)
-{
-    const quint32 pass = m_pass;
-    m_connection->send(
-        {"SCAN", cursor, "MATCH", m_settings.patterns.at(pattern), "COUNT",
-         QByteArray::number(m_settings.scanCount)},
-        this, [this, pass, pattern](const RedisResult& r) {
-            if (pass != m_pass)
-                return;
-            if (!r.ok() || !r.reply.isArray() || r.reply.elements.size() != 2) {
-                // The connection's own failure handling resets the pass; a server error
-                // (e.g. NOPERM on SCAN) ends it here.
-                if (r.ok()) {
-                    m_scansDone = true;
-                    maybeFinishPass();
-                }
-                return;
-            }
-            const QByteArray next = r.reply.elements[0].string;
-            QByteArrayList keys;
-            keys.reserve(r.reply.elements[1].elements.size());
-            for (const RedisReply& k : r.reply.elements[1].elements) {
-                KeyMark& mark = m_keys[k.string];
-                if (mark.metInPass != m_pass) {
-                    mark.metInPass = m_pass;
-                    keys << k.string;
-                }
-            }
-            const int patterns = int(m_settings.patterns.size());
-            if (next != "0")
-                scanPage(pattern, next); // asked before reading this page: the pipeline stays full
-            else if (pattern + 1 < patterns)
-                scanPage(pattern + 1, "0");
-            else
-                m_scansDone = true;
-            const double fraction = next == "0" ? 1.0 : scanFraction(next);
-            emit scanProgress(m_index, qint64((pattern + fraction) / patterns * double(m_dbSize)), m_dbSize);
-            readKeys(keys, true);
-            maybeFinishPass();
-        });
-}
-
-void MasterScanner::readKeys(const QByteArrayList& keys, bool fromPass)
-{
-    if (keys.isEmpty())
-        return;
-    const quint32 pass = m_pass;
-    if (fromPass)
-        ++m_readsInFlight;
-    KeyReader::read(
-        m_connection, keys, m_settings,
-        [this, keys, pass, fromPass, guard = QPointer<MasterScanner>(this)](QList<KeyObservation> obs) {
-            if (!guard)
-                return;
-            if (fromPass && pass == m_pass)
-                --m_readsInFlight;
-            for (qsizetype i = 0; i < keys.size(); ++i) {
-                KeyObservation& o = obs[i];
-                if (o.error.isError())
-                    continue; // the master-level state says why; keep what we knew
-                if (o.present) {
-                    KeyMark& mark = m_keys[keys.at(i)];
-                    if (!mark.known) {
-                        mark.known = true;
-                        ++m_knownCount;
-                    }
-                    m_sink->keyObserved(m_index, keys.at(i), std::move(o));
-                } else if (auto mark = m_keys.find(keys.at(i)); mark != m_keys.end() && mark->known) {
-                    mark->known = false; // the entry itself goes at the pass end
-                    --m_knownCount;
-                    m_sink->keyRemoved(m_index, keys.at(i));
-                }
-            }
-            if (fromPass && pass == m_pass)
-                maybeFinishPass();
-        });
-}
-
-void MasterScanner::maybeFinishPass()
-{
-    if (!m_scanning || !m_scansDone || m_readsInFlight > 0)
-        return;
-    // Every key present for the whole pass was returned by SCAN; what we knew and did not meet is gone.
-    // Keys met but not present (deleted between SCAN and the read) are forgotten too.
-    QByteArrayList gone;
-    for (auto it = m_keys.begin(); it != m_keys.end();) {
-        if (it->known && it->metInPass != m_pass) {
-            gone << it.key();
-            --m_knownCount;
-            it->known = false;
+    // The worker let go of the batch when it emitted it: the observations are ours to move.
+    ObservationBatch& b = *batch;
+    for (qsizetype i = 0; i < b.keys.size(); ++i) {
+        switch (b.steps.at(i)) {
+        case ObservationBatch::Step::Observe:
+            m_sink->keyObserved(m_index, b.keys.at(i), std::move(b.observations[i]));
+            break;
+        case ObservationBatch::Step::Remove:
+            m_sink->keyRemoved(m_index, b.keys.at(i));
+            break;
+        case ObservationBatch::Step::Skip:
+            break;
         }
-        if (it->known)
-            ++it;
-        else
-            it = m_keys.erase(it);
     }
-    for (const QByteArray& key : std::as_const(gone))
-        m_sink->keyRemoved(m_index, key);
+    m_knownCount = b.knownKeys;
+}
+
+void MasterScanner::onPassFinished(qint64 knownKeys)
+{
+    // Queued behind the pass's batches, so all of them are in the sink now.
+    m_knownCount = knownKeys;
     m_scanning = false;
     ++m_completedPasses;
-    emit scanProgress(m_index, m_dbSize, m_dbSize);
     emit passFinished(m_index);
-    if (m_passRequested)
-        beginPass();
-    else
-        schedulePass();
 }
 
-void MasterScanner::onEvent(const QByteArray&, const QByteArray& channel, const QByteArray& payload)
+void MasterScanner::onKeyspaceEvents(const QByteArrayList& keys, const QByteArrayList& events)
 {
-    if (!channel.startsWith(m_eventPrefix))
-        return;
-    const QByteArray key = channel.mid(m_eventPrefix.size());
-    emit keyspaceEvent(m_index, key, payload);
-    m_eventKeys.insert(key);
-    if (m_scanning)
-        m_keys[key].metInPass = m_pass; // a key born mid-pass may be missed by SCAN; the event read covers it
-    if (!m_eventTimer.isActive())
-        m_eventTimer.start();
+    for (qsizetype i = 0; i < keys.size() && i < events.size(); ++i)
+        emit keyspaceEvent(m_index, keys.at(i), events.at(i));
 }
 
-void MasterScanner::flushEventReads()
+void MasterScanner::setMode(NotificationMode mode, const QString& reason)
 {
-    if (m_eventKeys.isEmpty() || !m_connection->isUp())
+    if (m_mode == mode && m_modeReason == reason)
         return;
-    const QByteArrayList keys(m_eventKeys.cbegin(), m_eventKeys.cend());
-    m_eventKeys.clear();
-    readKeys(keys, false);
+    m_mode = mode;
+    m_modeReason = reason;
+    emit modeChanged(m_index, mode, reason);
 }
 
 } // namespace lockscope

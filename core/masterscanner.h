@@ -2,23 +2,28 @@
 
 #include "lockscopeconfig.h"
 #include "notificationmode.h"
+#include "observationbatch.h"
 #include "redisconnection.h"
 
 #include <QHash>
 #include <QObject>
-#include <QSet>
-#include <QTimer>
 
+#include <functional>
 #include <memory>
+
+class QThread;
 
 namespace lockscope {
 
 class ObservationSink;
+class ScanThread;
+class ScanWorker;
 
-// Keeps one master's set of matching keys current: SCAN passes (pipelined: the next page is asked
-// for while the current one is read), keyspace events on a dedicated subscriber connection when
-// the server publishes them, and periodic reconciliation. Only keys matching the patterns are ever
-// held in memory.
+// Keeps one master's set of matching keys current, for a monitor. The work (SCAN passes, keyspace
+// events, key reads, reply parsing) runs in a ScanWorker on a scan thread over connections of its
+// own, so that N masters are scanned by N threads; this object stays in the monitor's thread,
+// follows the master connection (the worker reopens with its options whenever it comes up), hands
+// the worker's batches to the sink, and mirrors its state for callers in this thread.
 class MasterScanner final : public QObject
 {
     Q_OBJECT
@@ -27,6 +32,8 @@ class MasterScanner final : public QObject
 public:
     MasterScanner(int index, RedisConnection* connection, MonitorSettings settings, ObservationSink* sink,
                   QObject* parent = nullptr);
+    // Stops the worker (its connections are closed when this returns); the thread is joined once
+    // no other master uses it.
     ~MasterScanner() override;
 
     void start();
@@ -39,8 +46,14 @@ public:
     NotificationMode mode() const { return m_mode; }
     const QString& modeReason() const { return m_modeReason; }
     bool isScanning() const { return m_scanning; }
+    // Passes whose every batch has reached the sink.
     int completedPasses() const { return m_completedPasses; }
     qint64 knownKeys() const { return m_knownCount; }
+
+    // For tests and diagnostics: where the worker runs, and the worker itself (to be touched only
+    // from that thread).
+    QThread* workerThread() const;
+    ScanWorker* worker() const { return m_worker; }
 
 signals:
     void modeChanged(int master, lockscope::NotificationMode mode, const QString& reason);
@@ -49,48 +62,25 @@ signals:
     void keyspaceEvent(int master, const QByteArray& key, const QByteArray& event);
 
 private:
-    void onStateChanged(RedisConnection::State state);
-    void detectMode();
+    void onMasterState(RedisConnection::State state);
+    void onObserved(const ObservationBatchPtr& batch);
+    void onPassFinished(qint64 knownKeys);
+    void onKeyspaceEvents(const QByteArrayList& keys, const QByteArrayList& events);
     void setMode(NotificationMode mode, const QString& reason);
-    void startSubscriber();
-    void stopSubscriber();
-    void beginPass();
-    void scanPage(int pattern, const QByteArray& cursor);
-    void readKeys(const QByteArrayList& keys, bool fromPass);
-    void maybeFinishPass();
-    void onEvent(const QByteArray& pattern, const QByteArray& channel, const QByteArray& payload);
-    void flushEventReads();
-    void schedulePass();
+    template <typename F> void post(F&& call);
 
     int m_index;
     RedisConnection* m_connection;
-    MonitorSettings m_settings;
     ObservationSink* m_sink;
-    std::unique_ptr<RedisConnection> m_subscriber;
+    std::shared_ptr<ScanThread> m_thread;
+    ScanWorker* m_worker; // lives in m_thread; deleted there
+    // Bumped at every master connection change; the worker's state signals of an older one are stale.
+    quint64 m_generation = 0;
     NotificationMode m_mode = NotificationMode::Unknown;
     QString m_modeReason;
-    QByteArray m_eventPrefix; // "__keyspace@<db>__:"
-
-    struct KeyMark
-    {
-        quint32 metInPass = 0; // the last pass that met it (SCAN or event); passes count from 1
-        bool known = false;    // present on this master, as last read
-    };
-    // Keys known or met by the running pass, in one table: a key costs one entry and one lookup
-    // per step, not one in a "known" and one in a "seen" set. Unknown keys leave at the pass end.
-    QHash<QByteArray, KeyMark> m_keys;
-    qint64 m_knownCount = 0;
     bool m_scanning = false;
-    bool m_passRequested = false;
-    bool m_scansDone = false;
-    int m_readsInFlight = 0;
-    quint32 m_pass = 0; // 32 bits keep a key's mark at 8 bytes; a pass every second wraps after 136 years
     int m_completedPasses = 0;
-    qint64 m_dbSize = 0;
-
-    QSet<QByteArray> m_eventKeys;
-    QTimer m_eventTimer;
-    QTimer m_passTimer;
+    qint64 m_knownCount = 0;
 };
 
 } // namespace lockscope

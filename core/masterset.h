@@ -1,6 +1,8 @@
 #pragma once
 
 #include "connectionoptions.h"
+#include "nodeaddress.h"
+#include "primarychange.h"
 #include "redisconnection.h"
 
 #include <QList>
@@ -10,6 +12,10 @@ namespace lockscope {
 
 // The N independent masters a Redlock spans, opened together. Index i is master i everywhere
 // (observations, quorum diagrams, audit lines), so the order of the configuration is kept.
+class SentinelEntry;
+
+// A Sentinel group is one entry (it counts once towards N and `needed`): its connection follows the
+// group's current primary, and its name stays the group's redacted redis-sentinel:// URL.
 class MasterSet final : public QObject
 {
     Q_OBJECT
@@ -31,15 +37,25 @@ public:
     // True once every master has either come up or failed its first attempt.
     bool isSettled() const;
 
+    // True when entry `index` names a Sentinel group.
+    bool isSentinel(int index) const { return m_sentinels.value(index) != nullptr; }
+    // The Sentinel group's current primary; invalid for a plain master or before the first answer.
+    NodeAddress primaryAddress(int index) const;
+
 signals:
     void masterStateChanged(int index, lockscope::RedisConnection::State state,
                             const lockscope::RedisError& reason);
     void masterHealthChanged(int index);
     void masterRestarted(int index, const QByteArray& oldRunId, const QByteArray& newRunId);
     void settled();
+    // Sentinel entries: the first primary named, and each verified failover. primaryChanged comes
+    // before the entry's connection leaves the old primary.
+    void primaryResolved(int index, const lockscope::NodeAddress& primary);
+    void primaryChanged(int index, const lockscope::PrimaryChange& change);
 
 private:
     QList<RedisConnection*> m_connections;
+    QList<SentinelEntry*> m_sentinels; // per entry; null for a plain master
     QList<bool> m_settled;
     bool m_announcedSettled = false;
 };

@@ -8,9 +8,9 @@ namespace lockscope {
 
 namespace {
 
-qint64 remainingPttl(const KeyObservation& o, qint64 nowMs)
+qint64 remainingPttl(const MasterObservation& o, qint64 nowMs)
 {
-    return qMax<qint64>(0, o.pttlMs - (nowMs - o.readAtMs));
+    return qMax<qint64>(0, o.pttlMs() - (nowMs - o.readAtMs()));
 }
 
 } // namespace
@@ -35,18 +35,17 @@ LockView QuorumCalculator::compute(const QByteArray& resource, const QList<Maste
     QVarLengthArray<Tally, 8> tallies;
     int unreachable = 0;
     for (const MasterObservation& m : observations) {
-        if (m.key.error.isError()) {
+        if (m.error().isError()) {
             ++unreachable;
             continue;
         }
-        if (!m.key.present || m.lock.auxiliary)
+        if (!m.present() || m.lock().auxiliary)
             continue;
-        const qint64 left =
-            m.key.hasExpiry() ? remainingPttl(m.key, nowMs) : std::numeric_limits<qint64>::max();
+        const qint64 left = m.hasExpiry() ? remainingPttl(m, nowMs) : std::numeric_limits<qint64>::max();
         Tally* t = std::find_if(tallies.begin(), tallies.end(),
-                                [&](const Tally& x) { return *x.token == m.lock.token; });
+                                [&](const Tally& x) { return *x.token == m.lock().token; });
         if (t == tallies.end())
-            tallies.append({&m.lock.token, 1, left});
+            tallies.append({&m.lock().token, 1, left});
         else {
             ++t->count;
             t->longest = qMax(t->longest, left);
@@ -73,20 +72,20 @@ LockView QuorumCalculator::compute(const QByteArray& resource, const QList<Maste
     qint64 legacyExpiresAt = -1;
     for (int i = 0; i < observations.size(); ++i) {
         const MasterObservation& m = observations.at(i);
-        if (m.key.error.isError() || !m.key.present || m.lock.auxiliary || m.lock.token != view.token)
+        if (m.error().isError() || !m.present() || m.lock().auxiliary || m.lock().token != view.token)
             continue;
         view.holders << i;
         if (view.format == LockFormat::Unknown || view.owner.isEmpty()) {
-            view.format = m.lock.format;
-            view.owner = m.lock.owner;
+            view.format = m.lock().format;
+            view.owner = m.lock().owner;
         }
-        if (m.lock.format == LockFormat::LegacyTimestamp) {
-            legacyExpired = legacyExpired || m.lock.expiredByTimestamp;
-            legacyExpiresAt = qMax(legacyExpiresAt, m.lock.expiresAtMs);
+        if (m.lock().format == LockFormat::LegacyTimestamp) {
+            legacyExpired = legacyExpired || m.lock().expiredByTimestamp;
+            legacyExpiresAt = qMax(legacyExpiresAt, m.lock().expiresAtMs);
         }
-        if (m.key.hasExpiry())
-            remaining << remainingPttl(m.key, nowMs);
-        else if (m.lock.format != LockFormat::LegacyTimestamp)
+        if (m.hasExpiry())
+            remaining << remainingPttl(m, nowMs);
+        else if (m.lock().format != LockFormat::LegacyTimestamp)
             anyWithoutExpiry = true;
     }
 

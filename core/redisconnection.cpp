@@ -170,13 +170,11 @@ RedisConnection::RedisConnection(ConnectionOptions options, QObject* parent)
 
 RedisConnection::RedisConnection(ConnectionOptions options, std::unique_ptr<RedisTransport> transport,
                                  QObject* parent)
-    : QObject(parent), m_options(std::move(options)), m_name(m_options.url.toString()),
-      m_transport(std::move(transport))
+    : QObject(parent), m_options(std::move(options)),
+      // A Sentinel entry is known by its group, whichever node is its primary at the moment.
+      m_name(m_options.topology ? m_options.topology->toString() : m_options.url.toString())
 {
-    m_transport->setParent(nullptr);
-    connect(m_transport.get(), &RedisTransport::opened, this, &RedisConnection::onOpened);
-    connect(m_transport.get(), &RedisTransport::readyRead, this, &RedisConnection::onReadyRead);
-    connect(m_transport.get(), &RedisTransport::failed, this, &RedisConnection::onTransportFailed);
+    attachTransport(std::move(transport));
 
     m_flushTimer.setSingleShot(true);
     m_flushTimer.setInterval(0);
@@ -194,6 +192,55 @@ RedisConnection::RedisConnection(ConnectionOptions options, std::unique_ptr<Redi
     m_reconnectTimer.setTimerType(Qt::PreciseTimer);
     connect(&m_reconnectTimer, &QTimer::timeout, this, &RedisConnection::startAttempt);
     connect(&m_healthTimer, &QTimer::timeout, this, &RedisConnection::sendPing);
+}
+
+void RedisConnection::attachTransport(std::unique_ptr<RedisTransport> transport)
+{
+    if (m_transport) {
+        m_transport->disconnect(this);
+        m_transport->abort();
+        // Not deleted here: this may run inside one of its signals.
+        m_transport.release()->deleteLater();
+    }
+    m_transport = std::move(transport);
+    m_transport->setParent(nullptr);
+    connect(m_transport.get(), &RedisTransport::opened, this, &RedisConnection::onOpened);
+    connect(m_transport.get(), &RedisTransport::readyRead, this, &RedisConnection::onReadyRead);
+    connect(m_transport.get(), &RedisTransport::failed, this, &RedisConnection::onTransportFailed);
+}
+
+void RedisConnection::retarget(ConnectionOptions options, const RedisError& reason)
+{
+    // options() is the new node's by the time anyone hears of Down, and a slot that reopens at
+    // once reaches the new node.
+    m_options = std::move(options);
+    m_name = m_options.topology ? m_options.topology->toString() : m_options.url.toString();
+    m_knownRunId.clear();
+    m_health = MasterHealth();
+    attachTransport(std::make_unique<SocketTransport>(m_options));
+    holdDown(reason);
+}
+
+void RedisConnection::holdDown(const RedisError& reason)
+{
+    stopWith(State::Down, RedisError(reason.kind == ErrorKind::None ? ErrorKind::NotConnected : reason.kind,
+                                     m_name, reason.message));
+}
+
+void RedisConnection::stopWith(State state, const RedisError& error)
+{
+    m_reconnectTimer.stop();
+    m_connectTimer.stop();
+    m_healthTimer.stop();
+    m_timeoutTimer.stop();
+    m_flushTimer.stop();
+    m_transport->abort();
+    resetReader(false);
+    m_outBuffer.clear();
+    m_retryDelayMs = -1;
+    std::vector<Pending> pending = takeAllPending();
+    setState(state, error);
+    failAll(std::move(pending), error);
 }
 
 RedisConnection::~RedisConnection()
@@ -230,19 +277,8 @@ void RedisConnection::open()
 
 void RedisConnection::close()
 {
-    m_reconnectTimer.stop();
-    m_connectTimer.stop();
-    m_healthTimer.stop();
-    m_timeoutTimer.stop();
-    m_flushTimer.stop();
-    m_transport->abort();
-    resetReader(false);
-    m_outBuffer.clear();
-    m_retryDelayMs = -1;
-    const RedisError cancelled(ErrorKind::Cancelled, m_name, QStringLiteral("connection closed"));
-    std::vector<Pending> pending = takeAllPending();
-    setState(State::Disconnected, cancelled);
-    failAll(std::move(pending), cancelled);
+    stopWith(State::Disconnected,
+             RedisError(ErrorKind::Cancelled, m_name, QStringLiteral("connection closed")));
 }
 
 void RedisConnection::resetReader(bool fresh)

@@ -55,6 +55,13 @@ public:
 
     void open();
     void close();
+    // Sentinel entries: points this connection at another node (the new primary after a failover).
+    // Whatever is pending fails with `reason`, the connection goes Down with it, and open() then
+    // connects to the new node (Down, then Up). A different node's run_id is not a restart. The
+    // transport becomes a socket one, also for a connection made with a scripted transport.
+    void retarget(ConnectionOptions options, const RedisError& reason);
+    // Down with `reason`, and no retry: there is nothing to connect to yet (no primary known).
+    void holdDown(const RedisError& reason);
 
     State state() const { return m_state; }
     bool isUp() const { return m_state == State::Up; }
@@ -129,6 +136,7 @@ private:
         void operator()(redisReader* reader) const;
     };
 
+    void attachTransport(std::unique_ptr<RedisTransport> transport);
     void startAttempt();
     void onOpened();
     void onReadyRead();
@@ -137,6 +145,8 @@ private:
     RedisError notConnectedError() const;
     void finishHandshake();
     void fail(ErrorKind kind, const QString& message);
+    // Everything stops without a retry: the socket, the timers, and every pending command fails with `error`.
+    void stopWith(State state, const RedisError& error);
     std::vector<Pending> takeAllPending();
     void failAll(std::vector<Pending> pending, const RedisError& error);
     void setState(State state, const RedisError& reason = {});

@@ -12,7 +12,7 @@ build=build
 flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)
 if [[ "${LOCKSCOPE_SANITIZE:-0}" == 1 ]]; then
     build=build-asan
-    flags=(-DCMAKE_BUILD_TYPE=Debug -DLOCKSCOPE_SANITIZE=ON)
+    flags=(-DCMAKE_BUILD_TYPE=Debug -DLOCKSCOPE_SANITIZE=ON -DLOCKSCOPE_BENCH=OFF)
     # Any report fails the test that caused it; leaks in system libraries are suppressed, not ours.
     export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
     export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"

@@ -49,6 +49,8 @@ void CoreService::start()
     });
     connect(m_monitor.get(), &LockMonitor::masterModeChanged, this, [this](int i) { publishMaster(i); });
     connect(m_monitor.get(), &LockMonitor::locksChanged, this, &CoreService::locksChanged);
+    connect(m_monitor.get(), &LockMonitor::failoverDetected, this, &CoreService::failoverDetected);
+    connect(m_monitor.get(), &LockMonitor::failoverReported, this, &CoreService::failoverReported);
     connect(m_monitor.get(), &LockMonitor::scanProgress, this, &CoreService::scanProgress);
     connect(m_monitor.get(), &LockMonitor::initialScanFinished, this, &CoreService::initialScanFinished);
     connect(m_monitor.get(), &LockMonitor::keyspaceEvent, this,
@@ -121,6 +123,9 @@ void CoreService::publishMaster(int index)
     s.modeReason = m_monitor->scanner(index)->modeReason();
     s.restartedAt = m_restartedAt.value(index);
     s.timeoutMs = c->options().commandTimeoutMs;
+    s.sentinel = m_masters->isSentinel(index);
+    if (const NodeAddress primary = m_masters->primaryAddress(index); primary.isValid())
+        s.primary = primary.toString();
     emit masterChanged(s);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "auditlog.h"
+#include "failoverreport.h"
 #include "forcereleasereport.h"
 #include "keyspaceeventrecord.h"
 #include "lockscopeconfig.h"
@@ -69,6 +70,10 @@ signals:
     void leaseLost(const QByteArray& resource, const QString& reason);
     void jsonExported(quint64 request, const QByteArray& json);
     void problem(const QString& message);
+    // A Sentinel entry's failover: its locks are at risk now; the report follows once the new
+    // primary has been read.
+    void failoverDetected(int master, const lockscope::PrimaryChange& change, int locksAtRisk);
+    void failoverReported(const lockscope::FailoverReport& report);
 
 private:
     struct Held

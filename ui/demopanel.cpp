@@ -1,6 +1,7 @@
 #include "demopanel.h"
 
 #include "democlient.h"
+#include "demofailover.h"
 #include "demoscenariorunner.h"
 #include "demosession.h"
 #include "demotimeline.h"
@@ -49,7 +50,7 @@ DemoPanel::DemoPanel(DemoSession* session, QWidget* parent)
     : QWidget(parent), m_session(session), m_timeline(new DemoTimeline(session->simulation(), this)),
       m_status(new QLabel(tr("Starting %1 local redis-server masters…").arg(DemoSession::masterCount), this)),
       m_counters(new QLabel(this)), m_caption(new QLabel(this)), m_result(new QLabel(this)),
-      m_fencing(new QCheckBox(tr("Storage checks fencing numbers"), this)),
+      m_failover(new QLabel(this)), m_fencing(new QCheckBox(tr("Storage checks fencing numbers"), this)),
       m_background(new QCheckBox(tr("Background clients contend"), this)), m_notes(new QPlainTextEdit(this)),
       m_mastersBox(new QGroupBox(tr("Masters"), this)), m_clientsBox(new QGroupBox(tr("Clients"), this))
 {
@@ -81,7 +82,14 @@ DemoPanel::DemoPanel(DemoSession* session, QWidget* parent)
     m_result->setFont(bold);
     scenarioGrid->addWidget(m_caption, (n / 2) + 1, 0, 1, 2);
     scenarioGrid->addWidget(m_result, (n / 2) + 2, 0, 1, 2);
-    scenarioGrid->setRowStretch((n / 2) + 3, 1);
+    m_failover->setObjectName(QStringLiteral("demoFailoverHolders"));
+    m_failover->setWordWrap(true);
+    m_failover->setTextFormat(Qt::PlainText);
+    m_failover->setToolTip(tr("lock:demo:failover on the local Sentinel group, as LockScope's monitor of "
+                              "that group (one redis-sentinel:// master entry) saw it through the failover"));
+    m_failover->hide();
+    scenarioGrid->addWidget(m_failover, (n / 2) + 3, 0, 1, 2);
+    scenarioGrid->setRowStretch((n / 2) + 4, 1);
 
     m_fencing->setChecked(true);
     m_fencing->setToolTip(
@@ -156,9 +164,22 @@ DemoPanel::DemoPanel(DemoSession* session, QWidget* parent)
                 m_result->setStyleSheet(asExpected ? QString() : QStringLiteral("color: #b00"));
                 addNote(summary);
             });
+    connect(sim->failover(), &DemoFailover::changed, this, &DemoPanel::updateFailover);
     updateCounters();
     if (session->isReady())
         onReady();
+}
+
+void DemoPanel::updateFailover()
+{
+    const DemoFailover* f = m_session->simulation()->failover();
+    const QString text = f->holdersText();
+    m_failover->setVisible(!text.isEmpty());
+    if (text == m_failover->text())
+        return;
+    m_failover->setText(text);
+    // Two holders at once: the timeline's red.
+    m_failover->setStyleSheet(f->isAcquiredByB() ? QStringLiteral("color: #c00") : QString());
 }
 
 void DemoPanel::onReady()

@@ -41,6 +41,10 @@ public:
     QCheckBox* fencingBox() const { return m_fencing; }
     QLabel* countersLabel() const { return m_counters; }
     QLabel* captionLabel() const { return m_caption; }
+    QLabel* resultLabel() const { return m_result; }
+    // The failover scenario's holders of lock:demo:failover on the Sentinel group, as the demo's
+    // monitor of that group sees them; hidden until that scenario runs.
+    QLabel* failoverLabel() const { return m_failover; }
 
 private:
     void onReady();
@@ -49,6 +53,7 @@ private:
     void updateMasters();
     void updateClients();
     void updateCounters();
+    void updateFailover();
     void addNote(const QString& text);
 
     DemoSession* m_session;
@@ -57,6 +62,7 @@ private:
     QLabel* m_counters;
     QLabel* m_caption;
     QLabel* m_result;
+    QLabel* m_failover;
     QCheckBox* m_fencing;
     QCheckBox* m_background;
     QPlainTextEdit* m_notes;

@@ -116,7 +116,9 @@ void DemoTimeline::paintEvent(QPaintEvent*)
                 p.setPen(Qt::white);
                 p.setFont(small);
                 p.drawText(bar.adjusted(3, 0, -2, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                           tr("%1 #%2").arg(DemoSimulation::clientName(h->client)).arg(h->fencing));
+                           h->fencing < 0
+                               ? DemoSimulation::clientName(h->client)
+                               : tr("%1 #%2").arg(DemoSimulation::clientName(h->client)).arg(h->fencing));
             }
         }
         // Two holders at once: the overlapping stretch in red, over both bars.

@@ -77,7 +77,7 @@ ForceReleaseDialog::ForceReleaseDialog(CoreThread* core, const LockView& view, c
     // A semaphore is released one holder at a time: the admin picks which.
     if (view.format == LockFormat::Semaphore) {
         for (const MasterObservation& m : view.observations)
-            for (const LockHolder& h : m.lock.holders)
+            for (const LockHolder& h : m.lock().holders)
                 if (m_holder->findData(h.id) < 0)
                     m_holder->addItem(tr("holder %1 %2").arg(escapeBytes(h.id), h.owner), h.id);
         if (m_holder->count() > 0)

@@ -93,16 +93,16 @@ void LockDetailPane::setView(const std::optional<LockView>& view)
     m_table->setRowCount(int(v.observations.size()));
     for (int i = 0; i < v.observations.size(); ++i) {
         const MasterObservation& m = v.observations.at(i);
-        const bool present = m.key.present && !m.key.error.isError();
+        const bool present = m.present() && !m.error().isError();
         const QStringList cells{
             m_names.value(i, tr("master %1").arg(i + 1)),
-            present ? escapeBytes(m.lock.token) : QString(),
-            present ? (m.key.pttlMs >= 0 ? tr("%1 ms").arg(m.key.pttlMs) : tr("no expiry")) : QString(),
-            present ? QString::fromLatin1(m.key.type) : (m.key.error.isError() ? QString() : tr("absent")),
-            present ? m.lock.owner : QString(),
-            present ? reentry(m.lock) : QString(),
-            present ? semaphoreHolders(m.lock) : QString(),
-            m.key.error.isError() ? m.key.error.message : QString(),
+            present ? escapeBytes(m.lock().token) : QString(),
+            present ? (m.pttlMs() >= 0 ? tr("%1 ms").arg(m.pttlMs()) : tr("no expiry")) : QString(),
+            present ? QString::fromLatin1(m.type()) : (m.error().isError() ? QString() : tr("absent")),
+            present ? m.lock().owner : QString(),
+            present ? reentry(m.lock()) : QString(),
+            present ? semaphoreHolders(m.lock()) : QString(),
+            m.error().isError() ? m.error().message : QString(),
         };
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = m_table->item(i, c);
@@ -113,10 +113,10 @@ void LockDetailPane::setView(const std::optional<LockView>& view)
             item->setText(cells.at(c));
             item->setToolTip(cells.at(c));
         }
-        if (present && !m.lock.detail.isEmpty())
-            m_table->item(i, OwnerColumn)->setToolTip(m.lock.owner + QLatin1Char('\n') + m.lock.detail);
+        if (present && !m.lock().detail.isEmpty())
+            m_table->item(i, OwnerColumn)->setToolTip(m.lock().owner + QLatin1Char('\n') + m.lock().detail);
         if (present)
-            m_table->item(i, TokenColumn)->setForeground(StatusStyle::tokenColor(m.lock.token, palette()));
+            m_table->item(i, TokenColumn)->setForeground(StatusStyle::tokenColor(m.lock().token, palette()));
     }
 }
 

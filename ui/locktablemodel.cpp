@@ -25,7 +25,7 @@ int presentCount(const LockView& view)
 {
     int n = 0;
     for (const MasterObservation& m : view.observations)
-        n += m.key.present && !m.key.error.isError() ? 1 : 0;
+        n += m.present() && !m.error().isError() ? 1 : 0;
     return n;
 }
 
@@ -276,12 +276,12 @@ QVariant LockTableModel::toolTip(const LockView& view, int column) const
         for (int i = 0; i < view.observations.size(); ++i) {
             const MasterObservation& m = view.observations.at(i);
             const QString name = m_masterNames.value(i, tr("master %1").arg(i + 1));
-            if (m.key.error.isError())
-                lines << tr("%1: unreachable (%2)").arg(name, m.key.error.message);
-            else if (!m.key.present)
+            if (m.error().isError())
+                lines << tr("%1: unreachable (%2)").arg(name, m.error().message);
+            else if (!m.present())
                 lines << tr("%1: absent").arg(name);
             else
-                lines << tr("%1: %2").arg(name, escapeBytes(m.lock.token));
+                lines << tr("%1: %2").arg(name, escapeBytes(m.lock().token));
         }
         return lines.join(QLatin1Char('\n'));
     }
@@ -339,9 +339,9 @@ QVariant LockTableModel::data(const QModelIndex& index, int role) const
         QVariantList dots;
         for (int i = 0; i < view.observations.size(); ++i) {
             const MasterObservation& m = view.observations.at(i);
-            if (m.key.error.isError())
+            if (m.error().isError())
                 dots << int(DotError);
-            else if (!m.key.present)
+            else if (!m.present())
                 dots << int(DotAbsent);
             else if (view.holders.contains(i))
                 dots << int(DotHoldsToken);
@@ -353,7 +353,7 @@ QVariant LockTableModel::data(const QModelIndex& index, int role) const
     case MasterTokensRole: {
         QVariantList tokens;
         for (const MasterObservation& m : view.observations)
-            tokens << m.lock.token;
+            tokens << m.lock().token;
         return tokens;
     }
     default:

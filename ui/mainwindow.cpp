@@ -412,6 +412,31 @@ void MainWindow::connectCore()
         else
             statusBar()->showMessage(tr("Exported to %1").arg(path), 5000);
     });
+    // Sentinel failovers (#8): the at-risk mark comes with the locks; the log says what happened.
+    connect(s, &CoreService::failoverDetected, this,
+            [this](int master, const PrimaryChange& change, int atRisk) {
+                m_events->add(
+                    EventLogModel::Kind::Master, m_masterNames.value(master),
+                    tr("failover %1 → %2: %n lock(s) at risk until the new primary is read", nullptr, atRisk)
+                        .arg(change.oldPrimary.toString(), change.newPrimary.toString()));
+            });
+    connect(s, &CoreService::failoverReported, this, [this](const FailoverReport& report) {
+        QStringList changed;
+        for (const FailoverReport::TokenChange& c : report.changedToken)
+            changed << tr("%1 (token %2, now %3)")
+                           .arg(escapeBytes(c.resource), escapeBytes(c.before), escapeBytes(c.after));
+        QStringList lost;
+        for (const QByteArray& r : report.lost)
+            lost << escapeBytes(r);
+        const QString none = tr("none");
+        m_events->add(report.hasHazard() ? EventLogModel::Kind::Error : EventLogModel::Kind::Master,
+                      m_masterNames.value(report.master),
+                      tr("failover %1 → %2 read through: lost on the new primary: %3; held there under "
+                         "another token: %4")
+                          .arg(report.change.oldPrimary.toString(), report.change.newPrimary.toString(),
+                               lost.isEmpty() ? none : lost.join(QStringLiteral(", ")),
+                               changed.isEmpty() ? none : changed.join(QStringLiteral(", "))));
+    });
     connect(s, &CoreService::problem, this, [this](const QString& message) {
         m_events->add(EventLogModel::Kind::Error, tr("core"), message);
         statusBar()->showMessage(message, 10000);

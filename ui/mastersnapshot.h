@@ -23,6 +23,8 @@ struct MasterSnapshot
     QString modeReason;
     QDateTime restartedAt; // invalid until the run_id changed while we watched
     int timeoutMs = 0;
+    bool sentinel = false; // the entry names a Sentinel group ...
+    QString primary;       // ... whose current primary is this host:port (empty until known)
 };
 
 } // namespace lockscope

@@ -67,7 +67,8 @@ QVariant MasterTableModel::display(const Row& row, int column) const
     const bool up = s.state == RedisConnection::State::Up;
     switch (column) {
     case MasterColumn:
-        return s.name;
+        // A Sentinel group's row names the node it is connected to: it changes on a failover.
+        return s.sentinel && !s.primary.isEmpty() ? tr("%1 → %2").arg(s.name, s.primary) : s.name;
     case StateColumn:
         return StatusStyle::masterStateText(s.state);
     case LatencyColumn:
@@ -106,6 +107,13 @@ QVariant MasterTableModel::toolTip(const Row& row, int column) const
     const MasterSnapshot& s = row.snapshot;
     switch (column) {
     case MasterColumn:
+        if (s.sentinel) {
+            const QString primary = s.primary.isEmpty()
+                                        ? tr("Sentinel group: no primary known yet.")
+                                        : tr("Sentinel group: the current primary is %1.").arg(s.primary);
+            return s.error.isEmpty() ? primary : primary + QLatin1Char('\n') + s.error;
+        }
+        return s.error.isEmpty() ? StatusStyle::masterStateText(s.state) : s.error;
     case StateColumn:
         return s.error.isEmpty() ? StatusStyle::masterStateText(s.state) : s.error;
     case NotificationsColumn:

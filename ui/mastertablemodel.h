@@ -8,7 +8,8 @@
 namespace lockscope {
 
 // One row per master, in master order: state, latency (with its recent history for the
-// sparkline), version, role, notification mode, clock offset and a restart warning.
+// sparkline), version, role, notification mode, clock offset and a restart warning. A Sentinel
+// group is one row, its current primary shown after its name (and in the tooltip).
 class MasterTableModel final : public QAbstractTableModel
 {
     Q_OBJECT

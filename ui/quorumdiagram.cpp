@@ -77,8 +77,8 @@ void QuorumDiagram::paintEvent(QPaintEvent*)
         const MasterObservation& m = v.observations.at(i);
         const QPointF c(margin + slot * (i + 0.5), nodeY);
         const QRectF node(c.x() - radius, c.y() - radius, 2 * radius, 2 * radius);
-        const bool error = m.key.error.isError();
-        const bool present = m.key.present && !error;
+        const bool error = m.error().isError();
+        const bool present = m.present() && !error;
         if (error) {
             p.setPen(QPen(pal.color(QPalette::PlaceholderText), 1.5, Qt::DashLine));
             p.setBrush(Qt::NoBrush);
@@ -87,7 +87,7 @@ void QuorumDiagram::paintEvent(QPaintEvent*)
                 &p, node.adjusted(radius * 0.5, radius * 0.5, -radius * 0.5, -radius * 0.5),
                 LockTableModel::DotError, QColor(), pal);
         } else if (present) {
-            const QColor colour = StatusStyle::tokenColor(m.lock.token, pal);
+            const QColor colour = StatusStyle::tokenColor(m.lock().token, pal);
             const bool majority = v.holders.contains(i);
             p.setPen(QPen(majority ? pal.color(QPalette::Text) : colour.darker(140), majority ? 2.5 : 1.2));
             p.setBrush(colour);
@@ -106,12 +106,12 @@ void QuorumDiagram::paintEvent(QPaintEvent*)
         p.setPen(pal.color(QPalette::Text));
         const QRectF label(c.x() - slot / 2, node.bottom() + 4, slot, fm.height());
         p.drawText(label, Qt::AlignCenter, tr("M%1").arg(i + 1));
-        QString what = error ? tr("unreachable") : present ? escapeBytes(m.lock.token) : tr("absent");
+        QString what = error ? tr("unreachable") : present ? escapeBytes(m.lock().token) : tr("absent");
         what = fm.elidedText(what, Qt::ElideMiddle, int(slot) - 4);
         p.setPen(pal.color(QPalette::PlaceholderText));
         p.drawText(label.translated(0, fm.height()), Qt::AlignCenter, what);
         const QString ttl =
-            present ? (m.key.pttlMs >= 0 ? tr("%1 ms").arg(m.key.pttlMs) : tr("no expiry")) : QString();
+            present ? (m.pttlMs() >= 0 ? tr("%1 ms").arg(m.pttlMs()) : tr("no expiry")) : QString();
         p.drawText(label.translated(0, 2 * fm.height()), Qt::AlignCenter, ttl);
     }
 

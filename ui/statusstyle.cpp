@@ -159,8 +159,8 @@ QColor StatusStyle::masterStateColor(RedisConnection::State state, const QPalett
     case RedisConnection::State::Up:
         return statusColor(LockStatus::Held, palette);
     case RedisConnection::State::Connecting:
-    case RedisConnection::State::Reconnecting:
         return warningColor(palette);
+    case RedisConnection::State::Reconnecting: // only ever after a failure: still down until it answers
     case RedisConnection::State::Down:
         return statusColor(LockStatus::Stuck, palette);
     case RedisConnection::State::Disconnected:
@@ -177,7 +177,10 @@ QString StatusStyle::masterStateText(RedisConnection::State state)
     case RedisConnection::State::Connecting:
         return tr("connecting");
     case RedisConnection::State::Reconnecting:
-        return tr("reconnecting");
+        // A retry follows every failure after the shortest delay; a paused master accepts the TCP
+        // connection and then says nothing. Shown as "reconnecting" it would blink out of DOWN for
+        // a timeout on every retry, so it stays DOWN until it answers again.
+        return tr("DOWN, retrying");
     case RedisConnection::State::Down:
         return tr("DOWN");
     case RedisConnection::State::Disconnected:

@@ -48,8 +48,11 @@ MasterSet& CliContext::openMasters()
         m_masters->open();
         // Each master settles within its own connect timeout; a little slack for the event loop.
         int longest = 0;
-        for (const ConnectionOptions& m : m_config.masters)
-            longest = qMax(longest, m.connectTimeoutMs);
+        for (const ConnectionOptions& m : m_config.masters) {
+            // A Sentinel entry asks its sentinels in turn, checks the primary, then connects to it.
+            const int steps = m.topology ? int(m.topology->seeds().size()) + 2 : 1;
+            longest = qMax(longest, m.connectTimeoutMs * steps);
+        }
         waitUntil([this] { return m_masters->isSettled(); }, longest + 500);
     }
     return *m_masters;

@@ -47,13 +47,25 @@ public:
         LockMonitor monitor(&masters, context.config());
         monitor.setCoalesceMs(0);
         monitor.start();
-        // Each master either finishes its pass or fails within its own command timeout.
+        // Each master either finishes its pass or fails within its own command timeout. The scan
+        // runs over a connection of its own: when that one fails while the master's stays up (a
+        // server at maxclients, a timeout the health ping has not met yet), the master is reported
+        // down with the scan's reason instead of being waited for or shown as holding nothing.
         context.waitUntil(
             [&] {
-                for (int i = 0; i < masters.size(); ++i)
-                    if (masters.at(i)->isUp() && monitor.scanner(i)->completedPasses() == 0)
-                        return false;
-                return true;
+                bool settled = true;
+                for (int i = 0; i < masters.size(); ++i) {
+                    const MasterScanner* scanner = monitor.scanner(i);
+                    if (!masters.at(i)->isUp() || scanner->completedPasses() > 0)
+                        continue;
+                    if (scanner->mode() == NotificationMode::Unknown && !scanner->modeReason().isEmpty())
+                        masters.at(i)->holdDown(
+                            RedisError(ErrorKind::ConnectionLost, masters.at(i)->name(),
+                                       QStringLiteral("cannot scan: %1").arg(scanner->modeReason())));
+                    else
+                        settled = false;
+                }
+                return settled;
             },
             24 * 3600 * 1000);
         context.waitUntil([] { return false; }, 10); // let the monitor's last flush run
@@ -78,6 +90,8 @@ public:
                 const RedisConnection* c = masters.at(i);
                 if (!c->isUp())
                     context.err() << "lockctl: " << c->lastError().toString() << Qt::endl;
+                else if (const NodeAddress primary = masters.primaryAddress(i); primary.isValid())
+                    context.out() << c->name() << ": primary " << primary.toString() << Qt::endl;
             }
             if (locks.isEmpty()) {
                 context.out() << "No locks matching "

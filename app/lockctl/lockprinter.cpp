@@ -19,11 +19,11 @@ QString LockPrinter::masterDots(const LockView& view)
 {
     QString dots;
     for (const MasterObservation& m : view.observations) {
-        if (m.key.error.isError())
+        if (m.error().isError())
             dots += QLatin1Char('?');
-        else if (!m.key.present)
+        else if (!m.present())
             dots += QChar(0x25CB);
-        else if (m.lock.token == view.token)
+        else if (m.lock().token == view.token)
             dots += QChar(0x25CF);
         else
             dots += QChar(0x25D0);

@@ -64,8 +64,19 @@ public:
 
         QObject::connect(&masters, &MasterSet::masterStateChanged,
                          [&](int i, RedisConnection::State state, const RedisError& reason) {
-                             emitMaster(i, RedisConnection::stateName(state), reason.message);
+                             emitMaster(i, RedisConnection::stateName(state),
+                                        state == RedisConnection::State::Up ? primaryDetail(i)
+                                                                            : reason.message);
                          });
+        QObject::connect(
+            &monitor, &LockMonitor::failoverDetected, [&](int i, const PrimaryChange& change, int atRisk) {
+                emitMaster(i, QStringLiteral("failover"),
+                           QStringLiteral("%1 → %2: %3 lock(s) at risk until the new primary is read")
+                               .arg(change.oldPrimary.toString(), change.newPrimary.toString())
+                               .arg(atRisk));
+            });
+        QObject::connect(&monitor, &LockMonitor::failoverReported,
+                         [&](const FailoverReport& report) { emitFailover(report); });
         QObject::connect(&masters, &MasterSet::masterRestarted, [&](int i) {
             emitMaster(i, QStringLiteral("restarted"),
                        QStringLiteral("run_id changed: locks it held may be lost"));
@@ -84,7 +95,7 @@ public:
         });
         for (int i = 0; i < masters.size(); ++i)
             emitMaster(i, RedisConnection::stateName(masters.at(i)->state()),
-                       masters.at(i)->lastError().message);
+                       masters.at(i)->isUp() ? primaryDetail(i) : masters.at(i)->lastError().message);
         monitor.start();
         context.waitUntil([] { return interrupted.load(); }, std::numeric_limits<int>::max());
         return Done;
@@ -115,6 +126,39 @@ private:
                                                   : QStringLiteral("  (") + detail + QLatin1Char(')'))
                              << Qt::endl;
         }
+    }
+
+    // For a Sentinel entry, the node it is connected to.
+    QString primaryDetail(int index) const
+    {
+        const NodeAddress primary = m_masters->primaryAddress(index);
+        return primary.isValid() ? QStringLiteral("primary ") + primary.toString() : QString();
+    }
+
+    // The double-grant hazard of a failover, once the new primary has been read.
+    void emitFailover(const FailoverReport& report)
+    {
+        if (m_context->json()) {
+            QJsonObject o = LockJson::failover(report, *m_masters);
+            o.insert(QStringLiteral("time"), now());
+            write(o);
+            return;
+        }
+        QStringList lost;
+        for (const QByteArray& r : report.lost)
+            lost << escapeBytes(r);
+        QStringList changed;
+        for (const FailoverReport::TokenChange& c : report.changedToken)
+            changed << QStringLiteral("%1 (%2 → %3)")
+                           .arg(escapeBytes(c.resource), escapeBytes(c.before), escapeBytes(c.after));
+        m_context->out() << now() << "  failover  " << m_masters->at(report.master)->name() << "  "
+                         << report.change.oldPrimary.toString() << " → "
+                         << report.change.newPrimary.toString() << "  " << report.atRisk.size()
+                         << " at risk, lost: "
+                         << (lost.isEmpty() ? QStringLiteral("none") : lost.join(QStringLiteral(", ")))
+                         << ", changed token: "
+                         << (changed.isEmpty() ? QStringLiteral("none") : changed.join(QStringLiteral(", ")))
+                         << Qt::endl;
     }
 
     void emitLock(const QString& event, const LockView& view)

@@ -2,6 +2,7 @@
 // message, and every accepted master has a URL that parses back.
 #include "configloader.h"
 #include "redisurl.h"
+#include "topologyurl.h"
 
 #include <cstdlib>
 
@@ -19,8 +20,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     }
     if (config->timeoutMs <= 0 || config->monitor.patterns.isEmpty() || config->monitor.maxFields <= 0)
         std::abort(); // the loader promises these
-    for (const ConnectionOptions& master : config->masters)
-        if (!RedisUrl::parse(master.url.toString()))
+    for (const ConnectionOptions& master : config->masters) {
+        // A Sentinel entry has no URL until the sentinels name its primary: its group URL must parse back.
+        if (master.topology ? !TopologyUrl::parse(master.topology->toString())
+                            : !RedisUrl::parse(master.url.toString()))
             std::abort();
+    }
     return 0;
 }

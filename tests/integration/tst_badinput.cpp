@@ -51,6 +51,7 @@ private slots:
     void megabyteNameIsListed();
     void hugeValueAndHashAreReadCapped();
     void unknownConfigFieldsWarnButWork();
+    void crowdedMasterIsReportedNotWaitedFor();
 
 private:
     QByteArrayList digests();
@@ -172,6 +173,18 @@ void TestBadInput::refusedWithAClearMessage_data()
                                       << QStringLiteral("invalid URL");
     QTest::newRow("url db text") << withUrl(QStringLiteral("redis://127.0.0.1:6379/x")) << QByteArray()
                                  << false << QStringLiteral("db");
+    // Sentinel groups (#8): the same rules, and the password is never quoted back (tst_sentinelmonitor).
+    QTest::newRow("sentinel no master name")
+        << withUrl(QStringLiteral("redis-sentinel://ops:pw@127.0.0.1:26379")) << QByteArray() << false
+        << QStringLiteral("master name");
+    QTest::newRow("sentinel empty host entry")
+        << withUrl(QStringLiteral("redis-sentinel://127.0.0.1:26379,,127.0.0.1:26380/mymaster"))
+        << QByteArray() << false << QStringLiteral("host list");
+    QTest::newRow("sentinel port 65536")
+        << withUrl(QStringLiteral("redis-sentinel://127.0.0.1:65536/mymaster")) << QByteArray() << false
+        << QStringLiteral("port");
+    QTest::newRow("cluster not yet") << withUrl(QStringLiteral("redis-cluster://127.0.0.1:7000"))
+                                     << QByteArray() << false << QStringLiteral("not supported");
 
     const QStringList withConfig{QStringLiteral("--config"), QStringLiteral("@CONFIG"),
                                  QStringLiteral("acquire"),  QStringLiteral("lock:bad"),
@@ -194,6 +207,9 @@ void TestBadInput::refusedWithAClearMessage_data()
         << QStringLiteral("maxFields");
     QTest::newRow("config master bad port") << withConfig << QByteArray(R"({"masters": ["redis://h:99999"]})")
                                             << false << QStringLiteral("masters[0]");
+    QTest::newRow("config sentinel without name")
+        << withConfig << QByteArray(R"({"masters": [{"url": "redis-sentinel://h:26379", "timeoutMs": 300}]})")
+        << false << QStringLiteral("masters[0]");
     QTest::newRow("config tls.ca number")
         << withConfig << QByteArray(R"({"masters": [{"url": "rediss://h", "tls": {"ca": 5}}]})") << false
         << QStringLiteral("masters[0].tls.ca");
@@ -298,6 +314,44 @@ void TestBadInput::megabyteNameIsListed()
     m_before = digests();
 }
 
+void TestBadInput::crowdedMasterIsReportedNotWaitedFor()
+{
+    // A server at maxclients takes one of lockctl's connections and refuses the next: the scan has a
+    // connection of its own, so the master can be up while its scan cannot start. lockctl must
+    // neither wait for that pass nor show the master as holding nothing.
+    RedisServer crowded;
+    QVERIFY2(crowded.start(), qPrintable(crowded.errorString()));
+    QCOMPARE(crowded.command({"SET", "lock:existing", "tok-e", "PX", "600000"}).string, QByteArray("OK"));
+    // Set once started: the fixture's start-up probe needs two connections at once.
+    QCOMPARE(crowded.command({"CONFIG", "SET", "maxclients", "1"}).string, QByteArray("OK"));
+    const LockctlRun listed = runLockctl(
+        masterArgs() + QStringList{QStringLiteral("-m"), crowded.url(), QStringLiteral("--timeout-ms"),
+                                   QStringLiteral("1000"), QStringLiteral("--json"), QStringLiteral("list")});
+    QVERIFY2(listed.code == 0, qPrintable(listed.describe()));
+    QVERIFY2(listed.ms < 20000, qPrintable(listed.describe()));
+    const QJsonObject doc = QJsonDocument::fromJson(listed.out).object();
+    const QJsonObject master = doc.value(QStringLiteral("masters")).toArray().at(3).toObject();
+    QVERIFY2(!master.value(QStringLiteral("up")).toBool(), qPrintable(listed.describe()));
+    // The server answers the extra connection by closing it (after "-ERR max number of clients").
+    QVERIFY2(master.value(QStringLiteral("error")).toString().startsWith(QStringLiteral("cannot scan: ")),
+             qPrintable(listed.describe()));
+    bool found = false;
+    for (const QJsonValue& v : doc.value(QStringLiteral("locks")).toArray()) {
+        const QJsonObject lock = v.toObject();
+        if (lock.value(QStringLiteral("resource")).toString() != QStringLiteral("lock:existing"))
+            continue;
+        found = true;
+        // Held by the three that answered; the crowded one is unreadable, not empty.
+        QCOMPARE(lock.value(QStringLiteral("status")).toString(), QStringLiteral("held"));
+        const QJsonObject quorum = lock.value(QStringLiteral("quorum")).toObject();
+        QCOMPARE(quorum.value(QStringLiteral("holding")).toInt(), 3);
+        QCOMPARE(quorum.value(QStringLiteral("total")).toInt(), 4);
+        const QJsonObject fourth = lock.value(QStringLiteral("observations")).toArray().at(3).toObject();
+        QVERIFY2(fourth.contains(QStringLiteral("error")), qPrintable(listed.describe()));
+    }
+    QVERIFY(found);
+}
+
 void TestBadInput::hugeValueAndHashAreReadCapped()
 {
     // A 100 MB string and a hash with a million fields, under lock-like names.
@@ -323,11 +377,11 @@ void TestBadInput::hugeValueAndHashAreReadCapped()
     QVERIFY(initial.wait(30000) || monitor.isInitialScanDone());
     QTRY_VERIFY_WITH_TIMEOUT(monitor.locks().contains("lock:huge") && monitor.locks().contains("lock:wide"),
                              10000);
-    const KeyObservation huge = monitor.locks().value("lock:huge").observations.at(0).key;
+    const KeyObservation huge = monitor.locks().value("lock:huge").observations.at(0).key();
     QVERIFY(huge.truncated);
     QCOMPARE(huge.valueSize, qint64(100 * 1024 * 1024));
     QVERIFY(huge.value.size() <= config.monitor.maxValueBytes);
-    const KeyObservation wide = monitor.locks().value("lock:wide").observations.at(0).key;
+    const KeyObservation wide = monitor.locks().value("lock:wide").observations.at(0).key();
     QVERIFY(wide.truncated);
     QCOMPARE(wide.elementCount, qint64(1000000));
     QVERIFY(wide.fields.size() <= config.monitor.maxFields);

@@ -3,11 +3,14 @@
 #include "democlient.h"
 #include "democluster.h"
 #include "democonfig.h"
+#include "demofailover.h"
 #include "demoscenariorunner.h"
 #include "demosimulation.h"
 #include "lockmonitor.h"
 #include "masterset.h"
+#include "processexists.h"
 
+#include <QSet>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -29,6 +32,8 @@ private slots:
     void clientPauseStaleWriteRejectedWithFencing();
     void clientPauseStaleWriteAcceptedWithoutFencing();
     void clockDriftOverrunDropsTheWrite();
+    void everyScenarioHasATitleAndACaption();
+    void failoverWithoutQuorumAmidBackgroundContention();
 
 private:
     // Runs a scenario to its end; returns (as expected, summary).
@@ -194,6 +199,46 @@ void TestDemoScenarios::clockDriftOverrunDropsTheWrite()
     QVERIFY(a->validityMs <= 2000 - 22);
     QVERIFY(a->validityMs > 1500);
     QCOMPARE(a->endMs, a->validUntilMs);
+}
+
+void TestDemoScenarios::everyScenarioHasATitleAndACaption()
+{
+    const QList<DemoScenario> all = allDemoScenarios();
+    QVERIFY(all.contains(DemoScenario::FailoverWithoutQuorum));
+    QSet<QString> titles;
+    for (DemoScenario s : all) {
+        QVERIFY(!demoScenarioTitle(s).isEmpty());
+        QVERIFY(!demoScenarioCaption(s).isEmpty());
+        titles.insert(demoScenarioTitle(s));
+    }
+    QCOMPARE(titles.size(), all.size());
+}
+
+void TestDemoScenarios::failoverWithoutQuorumAmidBackgroundContention()
+{
+    // As the window plays it: the background clients keep contending on their own resources.
+    QVERIFY(m_sim->isBackgroundRunning());
+    const auto [ok, summary] = play(DemoScenario::FailoverWithoutQuorum);
+    QVERIFY2(ok, qPrintable(summary));
+    const DemoFailover* f = m_sim->failover();
+    QCOMPARE(f->waitAnswer(), 0);
+    QVERIFY(f->reportLostA());
+    QCOMPARE(f->view().token, f->tokenB());
+    // The only two holders at once are the Sentinel part's A and B.
+    for (const DemoHold& h : m_sim->holds())
+        if (h.overlapped) {
+            QCOMPARE(h.resource, DemoFailover::resource());
+            QCOMPARE(h.fencing, qint64(-1));
+        }
+    QCOMPARE(m_sim->counters().doubleHolds, 1);
+    // A finished run keeps the group (the view stays on screen); the next scenario stops it.
+    QVERIFY(f->isActive());
+    const QList<qint64> pids = f->group()->startedPids();
+    m_sim->scenarios()->run(DemoScenario::MinorityFailure);
+    QVERIFY(!f->isActive());
+    for (qint64 pid : pids)
+        QTRY_VERIFY(!lockscope::test::processExists(pid));
+    m_sim->scenarios()->cancel();
 }
 
 QTEST_GUILESS_MAIN(TestDemoScenarios)

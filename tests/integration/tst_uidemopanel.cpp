@@ -2,6 +2,7 @@
 // act on the real cluster and clients, the timeline draws what the simulation recorded, and closing
 // the session stops every server it started.
 #include "democlient.h"
+#include "demofailover.h"
 #include "demopanel.h"
 #include "demoscenariorunner.h"
 #include "demosession.h"
@@ -46,6 +47,7 @@ private slots:
     void masterButtonsActOnTheCluster();
     void clientPauseIsAStopTheWorld();
     void restartScenarioDrawsTheOverlapInRed();
+    void failoverScenarioShowsBothHoldersThenTheQuorumRefusing();
     void closingStopsEveryServer();
 
 private:
@@ -138,6 +140,53 @@ void TestUiDemoPanel::restartScenarioDrawsTheOverlapInRed()
     QVERIFY(m_session->simulation()->counters().doubleHolds >= 1);
     QTRY_VERIFY(m_panel->countersLabel()->text().contains(
         QStringLiteral("two holders %1").arg(m_session->simulation()->counters().doubleHolds)));
+}
+
+void TestUiDemoPanel::failoverScenarioShowsBothHoldersThenTheQuorumRefusing()
+{
+    QSignalSpy ready(m_session.get(), &DemoSession::ready);
+    m_session->start();
+    QVERIFY(ready.wait(30000));
+    DemoSimulation* sim = m_session->simulation();
+    DemoScenarioRunner* runner = sim->scenarios();
+    QSignalSpy finished(runner, &DemoScenarioRunner::finished);
+    QPushButton* button = m_panel->scenarioButton(DemoScenario::FailoverWithoutQuorum);
+    QVERIFY(button);
+    QCOMPARE(button->text(), demoScenarioTitle(DemoScenario::FailoverWithoutQuorum));
+    QVERIFY(!m_panel->failoverLabel()->isVisible());
+    QTest::mouseClick(button, Qt::LeftButton);
+    QVERIFY(m_panel->captionLabel()->text().contains(QLatin1String("Sentinel promotes the replica")));
+    // The WAIT answer is in the progress line before the primary goes.
+    QTRY_VERIFY_WITH_TIMEOUT(m_panel->resultLabel()->text().contains(QLatin1String("WAIT 1 100 answered 0")),
+                             90000);
+    QVERIFY(finished.wait(240000));
+    QVERIFY2(finished.at(0).at(1).toBool(), qPrintable(finished.at(0).at(2).toString()));
+    // The outcome line states both results.
+    const QString outcome = m_panel->resultLabel()->text();
+    QVERIFY2(outcome.contains(QLatin1String("Sentinel:")) && outcome.contains(QLatin1String("two holders")) &&
+                 outcome.contains(QLatin1String("Redlock:")) && outcome.contains(QLatin1String("refused")),
+             qPrintable(outcome));
+    // Both holders, with their tokens, and the at-risk mark.
+    QLabel* holders = m_panel->failoverLabel();
+    QVERIFY(holders->isVisible());
+    const DemoFailover* f = sim->failover();
+    QVERIFY2(holders->text().contains(QLatin1String("A believes it holds")) &&
+                 holders->text().contains(QString::fromUtf8(f->tokenA().left(12))) &&
+                 holders->text().contains(QLatin1String("B holds it")) &&
+                 holders->text().contains(QString::fromUtf8(f->tokenB().left(12))) &&
+                 holders->text().contains(QLatin1String("at risk")),
+             qPrintable(holders->text()));
+    // The timeline draws the Sentinel part's two holders overlapping, in red.
+    const QImage image = m_panel->timeline()->grab().toImage();
+    QVERIFY(m_panel->timeline()->overlapsDrawn() >= 1);
+    QVERIFY(pixelsOf(image, DemoTimeline::overlapColor()) > 20);
+    // Closing the window stops the Sentinel group too.
+    const QList<qint64> pids = f->group()->startedPids();
+    QCOMPARE(pids.size(), 5);
+    m_panel.reset();
+    m_session.reset();
+    for (qint64 pid : pids)
+        QTRY_VERIFY_WITH_TIMEOUT(!processExists(pid), 10000);
 }
 
 void TestUiDemoPanel::closingStopsEveryServer()

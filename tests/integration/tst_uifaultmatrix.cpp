@@ -357,7 +357,7 @@ void TestFaultMatrix::monitor()
         QVERIFY2(mentionsAny(error.toString(), cluster.reasonWords()), qPrintable(error.toString()));
         // The two healthy masters still make the quorum, and the view says which master is missing.
         QTRY_COMPARE_WITH_TIMEOUT(monitor.locks().value("lock:fm").status, LockStatus::Held, 5000);
-        QTRY_VERIFY_WITH_TIMEOUT(monitor.locks().value("lock:fm").observations.value(2).key.error.isError(),
+        QTRY_VERIFY_WITH_TIMEOUT(monitor.locks().value("lock:fm").observations.value(2).error().isError(),
                                  5000);
     } else if (fault == Fault::Restarted) {
         // It came back empty with a new run_id: the lock stands on two and is marked at risk.
@@ -372,7 +372,7 @@ void TestFaultMatrix::monitor()
     if (cluster.canRecover()) {
         cluster.recover();
         QTRY_VERIFY_WITH_TIMEOUT(third->isUp(), 10000);
-        QTRY_VERIFY_WITH_TIMEOUT(!monitor.locks().value("lock:fm").observations.value(2).key.error.isError(),
+        QTRY_VERIFY_WITH_TIMEOUT(!monitor.locks().value("lock:fm").observations.value(2).error().isError(),
                                  10000);
         QCOMPARE(monitor.locks().value("lock:fm").status, LockStatus::Held);
     } else {

@@ -17,6 +17,7 @@ private slots:
     void wrongTypesNameTheField();
     void unknownFieldsWarn();
     void passwordFromEnvironment();
+    void sentinelMasters();
     void missingFile();
     void notificationFlags_data();
     void notificationFlags();
@@ -126,6 +127,50 @@ void TestConfigLoader::passwordFromEnvironment()
         R"({"masters": [{"url": "redis://h", "passwordEnv": "LOCKSCOPE_NOT_SET_ANYWHERE"}]})");
     QVERIFY(!missing.ok());
     QVERIFY(missing.error().message.contains(QStringLiteral("LOCKSCOPE_NOT_SET_ANYWHERE")));
+}
+
+void TestConfigLoader::sentinelMasters()
+{
+    // A Sentinel group is one master entry; its TLS, timeout, user and password apply to its nodes.
+    qputenv("LOCKSCOPE_TEST_SENTINEL_PW", "group-secret");
+    const Result<LockScopeConfig> c = ConfigLoader::fromJson(R"({
+  "tls": {"ca": "/global-ca.pem"},
+  "masters": ["redis://h1:7001",
+              {"url": "rediss-sentinel://s1:26379,s2/orders?db=2", "user": "ops",
+               "passwordEnv": "LOCKSCOPE_TEST_SENTINEL_PW", "timeoutMs": 700, "tls": {"ca": "/ca.pem"}},
+              "redis-sentinel://s3:26380/cache"]})");
+    QVERIFY2(c.ok(), c.ok() ? "" : qPrintable(c.error().message));
+    QCOMPARE(c->masters.size(), 3);
+    QVERIFY(!c->masters[0].topology);
+    const ConnectionOptions& group = c->masters[1];
+    QVERIFY(group.topology && group.topology->isSentinel());
+    QVERIFY(group.topology->isTls());
+    QCOMPARE(group.topology->masterName(), QStringLiteral("orders"));
+    QCOMPARE(group.topology->seeds().size(), 2);
+    QCOMPARE(group.topology->seeds().at(1).port, quint16(26379));
+    QCOMPARE(group.topology->db(), 2);
+    QCOMPARE(group.topology->user(), QStringLiteral("ops"));
+    QCOMPARE(group.topology->password(), QStringLiteral("group-secret"));
+    QCOMPARE(group.tls.caFile, QStringLiteral("/ca.pem"));
+    QCOMPARE(group.commandTimeoutMs, 700);
+    // Named by the group, never with its password; the primary's URL comes from the sentinels later.
+    QVERIFY(!group.topology->toString().contains(QStringLiteral("group-secret")));
+    QCOMPARE(group.topology->nodeUrl({QStringLiteral("10.0.0.9"), 6390}).password(),
+             QStringLiteral("group-secret"));
+    QCOMPARE(group.topology->nodeUrl({QStringLiteral("10.0.0.9"), 6390}).db(), 2);
+    QCOMPARE(c->masters[2].tls.caFile, QStringLiteral("/global-ca.pem"));
+    QCOMPARE(c->masters[2].topology->masterName(), QStringLiteral("cache"));
+
+    const Result<LockScopeConfig> cluster =
+        ConfigLoader::fromJson(R"({"masters": ["redis-cluster://ops:hunter2@n1:7000"]})");
+    QVERIFY(!cluster.ok());
+    QVERIFY2(cluster.error().message.contains(QStringLiteral("masters[0]")),
+             qPrintable(cluster.error().message));
+    QVERIFY(!cluster.error().message.contains(QStringLiteral("hunter2")));
+    const Result<LockScopeConfig> bad =
+        ConfigLoader::fromJson(R"({"masters": ["redis-sentinel://ops:hunter2@s1:26379,/x"]})");
+    QVERIFY(!bad.ok());
+    QVERIFY(!bad.error().message.contains(QStringLiteral("hunter2")));
 }
 
 void TestConfigLoader::missingFile()

@@ -12,22 +12,23 @@ QList<MasterObservation> masters(const QStringList& spec, qint64 pttl = 10000, q
 {
     QList<MasterObservation> out;
     for (const QString& s : spec) {
-        MasterObservation m;
-        m.key.readAtMs = readAt;
+        KeyObservation key;
+        RecognizedLock lock;
+        key.readAtMs = readAt;
         if (s == QLatin1String("?")) {
-            m.key.error = RedisError(ErrorKind::Timeout, QStringLiteral("m"), QStringLiteral("no reply"));
+            key.error = RedisError(ErrorKind::Timeout, QStringLiteral("m"), QStringLiteral("no reply"));
         } else if (!s.isEmpty()) {
-            m.key.present = true;
-            m.key.type = "string";
+            key.present = true;
+            key.type = "string";
             const bool noExpiry = s.endsWith(QLatin1Char('!'));
-            m.lock.token = (noExpiry ? s.chopped(1) : s).toUtf8();
-            m.lock.format = LockFormat::PlainToken;
-            m.key.value = m.lock.token;
-            m.key.pttlMs = noExpiry ? -1 : pttl;
+            lock.token = (noExpiry ? s.chopped(1) : s).toUtf8();
+            lock.format = LockFormat::PlainToken;
+            key.value = lock.token;
+            key.pttlMs = noExpiry ? -1 : pttl;
         } else {
-            m.key.pttlMs = -2;
+            key.pttlMs = -2;
         }
-        out << m;
+        out << MasterObservation(key, lock);
     }
     return out;
 }
@@ -107,10 +108,10 @@ void TestQuorumCalculator::status()
 void TestQuorumCalculator::validityUsesNeededThLongestTtl()
 {
     QList<MasterObservation> obs = masters({"a", "a", "a", "a", ""});
-    obs[0].key.pttlMs = 9000;
-    obs[1].key.pttlMs = 5000;
-    obs[2].key.pttlMs = 7000;
-    obs[3].key.pttlMs = 1000;
+    obs[0].setExpiry(9000, obs[0].readAtMs());
+    obs[1].setExpiry(5000, obs[1].readAtMs());
+    obs[2].setExpiry(7000, obs[2].readAtMs());
+    obs[3].setExpiry(1000, obs[3].readAtMs());
     // Sorted: 9000, 7000, 5000, 1000: the lock is valid while 3 masters hold it, i.e. 5000 ms,
     // less the drift allowance of 5000 * 0.01 + 2.
     const LockView v = QuorumCalculator::compute("r", obs, RedlockSettings(), 1000);
@@ -130,23 +131,26 @@ void TestQuorumCalculator::validityCountsDownFromReadTime()
 
 void TestQuorumCalculator::legacyTimestamps()
 {
-    QList<MasterObservation> obs = masters({"1700000000!"});
-    obs[0].lock.format = LockFormat::LegacyTimestamp;
-    obs[0].lock.expiresAtMs = 1700000000000;
-    obs[0].lock.expiredByTimestamp = true;
-    QCOMPARE(QuorumCalculator::compute("r", obs, RedlockSettings(), 1000).status, LockStatus::Stuck);
-    obs[0].lock.expiredByTimestamp = false;
-    QCOMPARE(QuorumCalculator::compute("r", obs, RedlockSettings(), 1000).status, LockStatus::Held);
+    const MasterObservation read = masters({"1700000000!"}).first();
+    auto legacy = [&read](bool expired) {
+        RecognizedLock lock = read.lock();
+        lock.format = LockFormat::LegacyTimestamp;
+        lock.expiresAtMs = 1700000000000;
+        lock.expiredByTimestamp = expired;
+        return QList<MasterObservation>{MasterObservation(read.key(), lock)};
+    };
+    QCOMPARE(QuorumCalculator::compute("r", legacy(true), RedlockSettings(), 1000).status, LockStatus::Stuck);
+    QCOMPARE(QuorumCalculator::compute("r", legacy(false), RedlockSettings(), 1000).status, LockStatus::Held);
 }
 
 void TestQuorumCalculator::tieBreakIsDeterministic()
 {
     QList<MasterObservation> obs = masters({"b", "a", "", ""});
-    obs[0].key.pttlMs = 9000;
-    obs[1].key.pttlMs = 4000;
+    obs[0].setExpiry(9000, obs[0].readAtMs());
+    obs[1].setExpiry(4000, obs[1].readAtMs());
     // Equal counts: the token that lasts longer is the one shown.
     QCOMPARE(QuorumCalculator::compute("r", obs, RedlockSettings(), 1000).token, QByteArray("b"));
-    obs[1].key.pttlMs = 9000;
+    obs[1].setExpiry(9000, obs[1].readAtMs());
     QCOMPARE(QuorumCalculator::compute("r", obs, RedlockSettings(), 1000).token, QByteArray("a"));
 }
 

@@ -30,8 +30,11 @@ LockView makeView(const QByteArray& resource, LockStatus status, qint64 validity
     v.observations.resize(5);
     for (int i = 0; i < holding; ++i) {
         v.holders << i;
-        v.observations[i].key.present = true;
-        v.observations[i].lock.token = token;
+        KeyObservation key;
+        key.present = true;
+        RecognizedLock lock;
+        lock.token = token;
+        v.observations[i] = MasterObservation(key, lock);
     }
     return v;
 }

@@ -65,10 +65,10 @@ int runEventLatency(const QStringList& argv)
         const qint64 now = monotonicNs();
         auto collect = [&](const LockView& v) {
             for (const MasterObservation& m : v.observations)
-                if (m.key.present && m.key.value.startsWith("t") && !counted.contains(m.key.value)) {
+                if (m.present() && m.value().startsWith("t") && !counted.contains(m.value())) {
                     // Each value counts once: in the first batch that carries it.
-                    counted.insert(m.key.value);
-                    latenciesUs.push_back((now - m.key.value.mid(1).toLongLong()) / 1000);
+                    counted.insert(m.value());
+                    latenciesUs.push_back((now - m.value().mid(1).toLongLong()) / 1000);
                 }
         };
         for (const LockView& v : batch.added)

@@ -1,0 +1,75 @@
+#pragma once
+
+#include <QByteArray>
+
+#include <vector>
+
+namespace lockscope {
+
+// A scan worker's table of the keys it knows or met in the running pass: a key costs one entry
+// (40 bytes) and 8 bytes of index. Every SCAN result and every read goes through it, so it is built
+// for that: the index keeps each key's hash, so a probe only touches the key's bytes when the hashes
+// match and growing never rehashes a key, unlike QHash, whose probes and growth read the (scattered)
+// bytes of every key they pass.
+class ScanKeyTable final
+{
+public:
+    struct Mark
+    {
+        quint32 metInPass = 0; // the last pass that met it (SCAN or event); passes count from 1
+        bool known = false;    // present on this master, as last read
+    };
+
+    ScanKeyTable();
+
+    qsizetype size() const { return qsizetype(m_entries.size()); }
+    // The key's mark, added unmet and unknown if it was not there. Valid until the next insertion.
+    Mark& operator[](const QByteArray& key);
+    // Null when the key is not there.
+    Mark* find(const QByteArray& key);
+    // Calls keep(key, mark) for every key and drops those it returns false for (memory shrinks too).
+    template <typename F> void sweep(F keep);
+
+private:
+    struct Entry
+    {
+        QByteArray key;
+        quint32 hash = 0;
+        Mark mark;
+    };
+    struct Slot
+    {
+        quint32 hash = 0;
+        quint32 entry = 0; // index + 1; 0 is empty
+    };
+
+    quint32 hashOf(const QByteArray& key) const;
+    // The slot holding `key`, or the empty one where it would go.
+    Slot& slotFor(const QByteArray& key, quint32 hash);
+    void rebuildIndex(size_t capacity);
+
+    std::vector<Entry> m_entries;
+    std::vector<Slot> m_slots; // a power of two, at least twice the entries
+    size_t m_seed;
+};
+
+template <typename F> void ScanKeyTable::sweep(F keep)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < m_entries.size(); ++i) {
+        if (!keep(std::as_const(m_entries[i].key), m_entries[i].mark))
+            continue;
+        if (kept != i)
+            m_entries[kept] = std::move(m_entries[i]);
+        ++kept;
+    }
+    m_entries.resize(kept);
+    if (m_entries.capacity() > 2 * kept + 64)
+        m_entries.shrink_to_fit();
+    size_t capacity = 16;
+    while (capacity < 2 * kept + 2)
+        capacity *= 2;
+    rebuildIndex(capacity);
+}
+
+} // namespace lockscope

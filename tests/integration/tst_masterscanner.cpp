@@ -1,0 +1,338 @@
+#include "lockmonitor.h"
+#include "masterscanner.h"
+#include "observationsink.h"
+#include "redisservergroup.h"
+#include "scanthread.h"
+#include "scanworker.h"
+#include "threadpriority.h"
+
+#include <QDir>
+#include <QPointer>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTest>
+#include <QThread>
+
+#ifdef Q_OS_LINUX
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
+using namespace lockscope;
+using namespace lockscope::test;
+
+namespace {
+
+// Records what reaches the sink, and on which thread.
+class RecordingSink final : public ObservationSink
+{
+public:
+    void keyObserved(int, const QByteArray& key, KeyObservation&& observation) override
+    {
+        threads.insert(QThread::currentThread());
+        present.insert(key, observation.value);
+    }
+    void keyRemoved(int, const QByteArray& key) override
+    {
+        threads.insert(QThread::currentThread());
+        present.remove(key);
+    }
+
+    QSet<QThread*> threads;
+    QHash<QByteArray, QByteArray> present;
+};
+
+ConnectionOptions quickOptions(const RedisServer& server, int timeoutMs = 500)
+{
+    ConnectionOptions o = server.connectionOptions(timeoutMs);
+    o.reconnectInitialMs = 50;
+    o.reconnectMaxMs = 200;
+    o.healthIntervalMs = 100;
+    return o;
+}
+
+MonitorSettings quickSettings()
+{
+    MonitorSettings s;
+    s.patterns = {"lock:*"};
+    s.pollIntervalMs = 200;
+    s.reconcileIntervalMs = 2000;
+    return s;
+}
+
+// Runs `f` on the worker's thread and waits for it.
+template <typename F> void onWorkerThread(MasterScanner& scanner, F&& f)
+{
+    QMetaObject::invokeMethod(scanner.worker(), std::forward<F>(f), Qt::BlockingQueuedConnection);
+}
+
+// The OS thread id of the worker's thread.
+long workerTid(MasterScanner& scanner)
+{
+    long tid = 0;
+#ifdef Q_OS_LINUX
+    onWorkerThread(scanner, [&tid] { tid = long(syscall(SYS_gettid)); });
+#endif
+    return tid;
+}
+
+// Client names and last commands of the server's connections ("name=... cmd=..." per line).
+QByteArray clientList(const RedisServer& server)
+{
+    return server.command({"CLIENT", "LIST"}).string;
+}
+
+} // namespace
+
+class TestMasterScanner : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void scanningRunsOffTheMonitorThread();
+    void workerThreadYieldsLikeItsCreator();
+    void threadIsGoneWithTheMonitor();
+    void followsARetargetedMasterConnection();
+    void pausedServerEndsThePassOnTheScanConnection();
+    void masterDownAbortsAndComesBack();
+};
+
+void TestMasterScanner::scanningRunsOffTheMonitorThread()
+{
+    RedisServerGroup group;
+    QVERIFY2(group.start(1), qPrintable(group.errorString()));
+    for (int i = 0; i < 300; ++i)
+        group.at(0).command(
+            {"SET", "lock:" + QByteArray::number(i), "tok" + QByteArray::number(i), "PX", "60000"});
+    group.at(0).command({"SET", "other", "x"});
+
+    RedisConnection master(quickOptions(group.at(0)));
+    RecordingSink sink;
+    MasterScanner scanner(0, &master, quickSettings(), &sink);
+    QSignalSpy passes(&scanner, &MasterScanner::passFinished);
+    master.open();
+    scanner.start();
+    QVERIFY(passes.wait(10000));
+    QCOMPARE(scanner.completedPasses(), 1);
+    QCOMPARE(scanner.knownKeys(), qint64(300));
+    QCOMPARE(sink.present.size(), 300);
+    QCOMPARE(sink.present.value("lock:7"), QByteArray("tok7"));
+
+    // The sink is only ever called on the scanner's (the monitor's) thread ...
+    QCOMPARE(sink.threads, QSet<QThread*>{QThread::currentThread()});
+    // ... while the connection that SCANs, reads and parses the replies lives on the worker's.
+    QThread* worker = scanner.workerThread();
+    QVERIFY(worker != QThread::currentThread());
+    QVERIFY(worker->isRunning());
+    bool connectionOnWorker = false;
+    bool connectionUp = false;
+    onWorkerThread(scanner, [&] {
+        const RedisConnection* c = scanner.worker()->scanConnection();
+        connectionOnWorker = c && c->thread() == QThread::currentThread();
+        connectionUp = c && c->isUp();
+    });
+    QVERIFY(connectionOnWorker);
+    QVERIFY(connectionUp);
+    // A connection of its own on the server, which ran the SCAN and the reads (not the master's).
+    const QByteArray clients = clientList(group.at(0));
+    QVERIFY2(clients.contains("name=lockscope-scan"), clients.constData());
+    QVERIFY2(QRegularExpression(QStringLiteral("name=lockscope-scan .*cmd=(getrange|pttl|scan)"))
+                 .match(QString::fromUtf8(clients))
+                 .hasMatch(),
+             clients.constData());
+
+    // Changes still arrive: a deleted key leaves at the next pass, a new one comes in.
+    group.at(0).command({"DEL", "lock:7"});
+    group.at(0).command({"SET", "lock:new", "fresh", "PX", "60000"});
+    QTRY_VERIFY_WITH_TIMEOUT(!sink.present.contains("lock:7") && sink.present.contains("lock:new"), 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(scanner.knownKeys(), qint64(300), 10000);
+}
+
+void TestMasterScanner::workerThreadYieldsLikeItsCreator()
+{
+    // Masters up to the cap get a thread each; beyond it they share the least used ones.
+    std::vector<std::unique_ptr<RedisConnection>> owned;
+    std::vector<std::unique_ptr<MasterScanner>> scanners;
+    RecordingSink sink;
+    QSet<QThread*> threads;
+    for (int i = 0; i < ScanThread::maxThreads; ++i) {
+        owned.push_back(std::make_unique<RedisConnection>(ConnectionOptions()));
+        scanners.push_back(std::make_unique<MasterScanner>(i, owned.back().get(), quickSettings(), &sink));
+        threads.insert(scanners.back()->workerThread());
+    }
+    QCOMPARE(threads.size(), ScanThread::maxThreads);
+
+#ifdef Q_OS_LINUX
+    // A thread that yields (like the GUI app's core thread) creates one more: the shared thread it
+    // gets was started by this (non-yielding) thread, and must now yield at least as much.
+    QThread creator;
+    creator.start();
+    QObject anchor;
+    anchor.moveToThread(&creator);
+    int creatorNice = 0;
+    int workerNice = -100;
+    QThread* shared = nullptr;
+    QMetaObject::invokeMethod(
+        &anchor,
+        [&] {
+            ThreadPriority::lowerTo(ThreadPriority::currentNice() + 3);
+            creatorNice = ThreadPriority::currentNice();
+            RedisConnection master(ConnectionOptions{});
+            MasterScanner scanner(99, &master, quickSettings(), &sink);
+            shared = scanner.workerThread();
+            onWorkerThread(scanner, [&] { workerNice = ThreadPriority::currentNice(); });
+        },
+        Qt::BlockingQueuedConnection);
+    creator.quit();
+    creator.wait();
+    QVERIFY(threads.contains(shared));
+    QVERIFY(creatorNice > 0);
+    QVERIFY2(workerNice >= creatorNice,
+             qPrintable(QStringLiteral("%1 < %2").arg(workerNice).arg(creatorNice)));
+#endif
+}
+
+void TestMasterScanner::threadIsGoneWithTheMonitor()
+{
+    RedisServerGroup group;
+    QVERIFY2(group.start(3), qPrintable(group.errorString()));
+    for (int i = 0; i < 3; ++i)
+        group.at(i).command({"SET", "lock:a", "tok", "PX", "60000"});
+    LockScopeConfig config;
+    for (int i = 0; i < 3; ++i)
+        config.masters << quickOptions(group.at(i));
+    config.monitor = quickSettings();
+    auto masters = std::make_unique<MasterSet>(config.masters);
+    auto monitor = std::make_unique<LockMonitor>(masters.get(), config);
+    QSignalSpy initial(monitor.get(), &LockMonitor::initialScanFinished);
+    masters->open();
+    monitor->start();
+    QVERIFY(initial.wait(10000));
+    QCOMPARE(monitor->locks().value("lock:a").holding, 3);
+
+    // One thread per master (Redlock sizes are far below the cap).
+    QList<QPointer<QThread>> threads;
+    QList<long> tids;
+    for (int i = 0; i < 3; ++i) {
+        threads << monitor->scanner(i)->workerThread();
+        tids << workerTid(*monitor->scanner(i));
+    }
+    QCOMPARE(QSet<QThread*>(threads.cbegin(), threads.cend()).size(), 3);
+    for (long tid : std::as_const(tids))
+        QVERIFY(tid != 0);
+
+    // Mid-pass on purpose: destruction must not wait for, or crash on, work in flight.
+    monitor->refresh();
+    monitor.reset();
+    for (const QPointer<QThread>& t : std::as_const(threads))
+        QVERIFY(t.isNull());
+#ifdef Q_OS_LINUX
+    // Joined; the kernel lets go of the task itself a moment after the thread's last instruction.
+    for (long tid : std::as_const(tids))
+        QTRY_VERIFY_WITH_TIMEOUT(!QDir(QStringLiteral("/proc/self/task/%1").arg(tid)).exists(), 2000);
+#endif
+    // Its connections are closed, not left to the server's timeout.
+    QTRY_VERIFY_WITH_TIMEOUT(!clientList(group.at(0)).contains("name=lockscope-scan"), 5000);
+    masters.reset();
+}
+
+void TestMasterScanner::followsARetargetedMasterConnection()
+{
+    RedisServerGroup group;
+    QVERIFY2(group.start(2), qPrintable(group.errorString()));
+    group.at(0).command({"SET", "lock:old", "on-first", "PX", "60000"});
+    group.at(1).command({"SET", "lock:new", "on-second", "PX", "60000"});
+
+    RedisConnection master(quickOptions(group.at(0)));
+    RecordingSink sink;
+    MasterScanner scanner(0, &master, quickSettings(), &sink);
+    QSignalSpy passes(&scanner, &MasterScanner::passFinished);
+    master.open();
+    scanner.start();
+    QVERIFY(passes.wait(10000));
+    QCOMPARE(sink.present.keys(), QList<QByteArray>{"lock:old"});
+
+    // What a Sentinel failover does to the master connection: new options, then Down -> Up.
+    master.retarget(quickOptions(group.at(1)),
+                    RedisError(ErrorKind::ConnectionLost, master.name(), QStringLiteral("failover")));
+    QCOMPARE(scanner.mode(), NotificationMode::Unknown);
+    master.open();
+    QTRY_VERIFY_WITH_TIMEOUT(sink.present.contains("lock:new") && !sink.present.contains("lock:old"), 10000);
+    QCOMPARE(sink.present.value("lock:new"), QByteArray("on-second"));
+    QTRY_VERIFY_WITH_TIMEOUT(clientList(group.at(1)).contains("name=lockscope-scan"), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(!clientList(group.at(0)).contains("name=lockscope-scan"), 5000);
+}
+
+void TestMasterScanner::pausedServerEndsThePassOnTheScanConnection()
+{
+    RedisServerGroup group;
+    QVERIFY2(group.start(1), qPrintable(group.errorString()));
+    group.at(0).command({"SET", "lock:a", "tok", "PX", "60000"});
+    // The master connection sends nothing by itself here: only the scan connection can notice.
+    ConnectionOptions options = quickOptions(group.at(0), 400);
+    options.healthIntervalMs = 0;
+    RedisConnection master(options);
+    RecordingSink sink;
+    MonitorSettings settings = quickSettings();
+    settings.pollIntervalMs = 3600000; // passes only when asked
+    MasterScanner scanner(0, &master, settings, &sink);
+    QSignalSpy passes(&scanner, &MasterScanner::passFinished);
+    master.open();
+    scanner.start();
+    QVERIFY(passes.wait(10000));
+    QCOMPARE(scanner.mode(), NotificationMode::Polling);
+
+    group.at(0).pause();
+    scanner.requestPass();
+    // Not left hanging: the scan connection's command timeout ends the pass and says why.
+    QTRY_COMPARE_WITH_TIMEOUT(scanner.mode(), NotificationMode::Unknown, 5000);
+    QVERIFY2(scanner.modeReason().contains(QStringLiteral("400")) ||
+                 scanner.modeReason().contains(QStringLiteral("timed out"), Qt::CaseInsensitive),
+             qPrintable(scanner.modeReason()));
+    QVERIFY(!scanner.isScanning());
+    QCOMPARE(scanner.completedPasses(), 1);
+    QVERIFY(master.isUp()); // it never noticed
+
+    // Back: the scan connection reconnects by itself and the next pass completes.
+    group.at(0).resume();
+    QTRY_COMPARE_WITH_TIMEOUT(scanner.completedPasses(), 2, 10000);
+    QCOMPARE(scanner.mode(), NotificationMode::Polling);
+    QVERIFY(sink.present.contains("lock:a"));
+}
+
+void TestMasterScanner::masterDownAbortsAndComesBack()
+{
+    RedisServerGroup group;
+    RedisServerOptions withEvents;
+    withEvents.notifications = true;
+    QVERIFY2(group.start(1, withEvents), qPrintable(group.errorString()));
+    group.at(0).command({"SET", "lock:a", "tok", "PX", "60000"});
+    RedisConnection master(quickOptions(group.at(0)));
+    RecordingSink sink;
+    MasterScanner scanner(0, &master, quickSettings(), &sink);
+    master.open();
+    scanner.start();
+    QTRY_COMPARE_WITH_TIMEOUT(scanner.mode(), NotificationMode::Live, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(scanner.completedPasses() >= 1, 10000);
+
+    // Down on the master connection: the mirror says so at once, with the master's reason.
+    group.at(0).pause();
+    QTRY_VERIFY_WITH_TIMEOUT(!master.isUp(), 5000);
+    QCOMPARE(scanner.mode(), NotificationMode::Unknown);
+    QCOMPARE(scanner.modeReason(), master.lastError().message);
+    QVERIFY(!scanner.isScanning());
+
+    group.at(0).resume();
+    const int before = scanner.completedPasses();
+    QTRY_COMPARE_WITH_TIMEOUT(scanner.mode(), NotificationMode::Live, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(scanner.completedPasses() > before, 10000);
+    // Live again: an event reaches the sink through the worker's subscriber.
+    QSignalSpy events(&scanner, &MasterScanner::keyspaceEvent);
+    group.at(0).command({"SET", "lock:b", "tok-b", "PX", "60000"});
+    QTRY_COMPARE_WITH_TIMEOUT(sink.present.value("lock:b"), QByteArray("tok-b"), 5000);
+    QVERIFY(!events.isEmpty());
+    QCOMPARE(events.first().at(1).toByteArray(), QByteArray("lock:b"));
+}
+
+QTEST_GUILESS_MAIN(TestMasterScanner)
+#include "tst_masterscanner.moc"

@@ -1,0 +1,87 @@
+#include "scankeytable.h"
+
+#include <QSet>
+#include <QTest>
+
+using namespace lockscope;
+
+class TestScanKeyTable : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void insertsFindsAndKeepsMarks();
+    void sweepDropsWhatItIsToldAndShrinks();
+    void binaryAndEmptyKeys();
+};
+
+void TestScanKeyTable::insertsFindsAndKeepsMarks()
+{
+    ScanKeyTable table;
+    QCOMPARE(table.size(), 0);
+    QVERIFY(!table.find("lock:1"));
+    // Enough keys to grow the index many times over.
+    for (int i = 0; i < 50000; ++i) {
+        ScanKeyTable::Mark& mark = table["lock:" + QByteArray::number(i)];
+        QCOMPARE(mark.metInPass, 0u);
+        QVERIFY(!mark.known);
+        mark.metInPass = quint32(i);
+        mark.known = i % 2 == 0;
+    }
+    QCOMPARE(table.size(), 50000);
+    for (int i = 0; i < 50000; ++i) {
+        const ScanKeyTable::Mark* mark = table.find("lock:" + QByteArray::number(i));
+        QVERIFY(mark);
+        QCOMPARE(mark->metInPass, quint32(i));
+        QCOMPARE(mark->known, i % 2 == 0);
+    }
+    // An existing key is found, not added again.
+    table["lock:7"].metInPass = 99;
+    QCOMPARE(table.size(), 50000);
+    QCOMPARE(table.find("lock:7")->metInPass, 99u);
+    QVERIFY(!table.find("lock:50000"));
+    QVERIFY(!table.find("lock:"));
+}
+
+void TestScanKeyTable::sweepDropsWhatItIsToldAndShrinks()
+{
+    ScanKeyTable table;
+    for (int i = 0; i < 10000; ++i)
+        table["k" + QByteArray::number(i)].known = i % 10 == 0;
+    QSet<QByteArray> seen;
+    table.sweep([&](const QByteArray& key, ScanKeyTable::Mark& mark) {
+        seen.insert(key);
+        return mark.known;
+    });
+    QCOMPARE(seen.size(), 10000);
+    QCOMPARE(table.size(), 1000);
+    for (int i = 0; i < 10000; ++i)
+        QCOMPARE(table.find("k" + QByteArray::number(i)) != nullptr, i % 10 == 0);
+    // Marks can be changed during the sweep; what is kept keeps the change.
+    table.sweep([](const QByteArray&, ScanKeyTable::Mark& mark) {
+        mark.metInPass = 5;
+        return true;
+    });
+    QCOMPARE(table.find("k0")->metInPass, 5u);
+    table.sweep([](const QByteArray&, ScanKeyTable::Mark&) { return false; });
+    QCOMPARE(table.size(), 0);
+    QVERIFY(!table.find("k0"));
+    table["again"].known = true;
+    QVERIFY(table.find("again")->known);
+}
+
+void TestScanKeyTable::binaryAndEmptyKeys()
+{
+    ScanKeyTable table;
+    const QByteArray withNul("a\0b", 3);
+    const QByteArray other("a\0c", 3);
+    table[withNul].metInPass = 1;
+    table[QByteArray()].metInPass = 2;
+    QCOMPARE(table.find(withNul)->metInPass, 1u);
+    QVERIFY(!table.find(other));
+    QCOMPARE(table.find(QByteArray(""))->metInPass, 2u);
+    QCOMPARE(table.size(), 2);
+}
+
+QTEST_GUILESS_MAIN(TestScanKeyTable)
+#include "tst_scankeytable.moc"
