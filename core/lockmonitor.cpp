@@ -29,21 +29,15 @@ LockMonitor::LockMonitor(MasterSet* masters, LockScopeConfig config, QObject* pa
         connect(scanner, &MasterScanner::keyspaceEvent, this, &LockMonitor::keyspaceEvent);
         connect(scanner, &MasterScanner::passFinished, this, [this](int master) {
             emit passFinished(master);
-            if (m_announcedInitial)
-                return;
-            if (isInitialScanDone()) {
-                m_announcedInitial = true;
-                markDeferredDirty();
-                // The first picture goes out complete, without waiting for the timer.
-                while (m_dirtyHead < m_dirty.size() && flush() >= maxPerFlush) {
-                }
-                emit initialScanFinished();
-            } else {
-                markDeferredDirty(); // resources that were only waiting for this master
-            }
+            maybeAnnounceInitialScan();
         });
     }
-    connect(masters, &MasterSet::masterStateChanged, this, [this] { markAllDirty(); });
+    connect(masters, &MasterSet::masterStateChanged, this, [this] {
+        markAllDirty();
+        // A master that goes down during the initial scan is no longer waited for: the others may
+        // all have finished already, and no further pass would announce it.
+        maybeAnnounceInitialScan();
+    });
     connect(masters, &MasterSet::masterRestarted, this, [this](int master) { onMasterRestarted(master); });
     connectFailovers();
     m_flushTimer.setSingleShot(true);
@@ -68,6 +62,22 @@ void LockMonitor::refresh()
 void LockMonitor::enableNotifications(int master, std::function<void(const RedisError&)> done)
 {
     m_scanners.at(master)->enableNotifications(std::move(done));
+}
+
+void LockMonitor::maybeAnnounceInitialScan()
+{
+    if (m_announcedInitial)
+        return;
+    if (!isInitialScanDone()) {
+        markDeferredDirty(); // resources that were only waiting for this master
+        return;
+    }
+    m_announcedInitial = true;
+    markDeferredDirty();
+    // The first picture goes out complete, without waiting for the timer.
+    while (m_dirtyHead < m_dirty.size() && flush() >= maxPerFlush) {
+    }
+    emit initialScanFinished();
 }
 
 bool LockMonitor::isInitialScanDone() const

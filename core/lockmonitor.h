@@ -75,6 +75,8 @@ private:
         QString reason;
     };
 
+    // Once every master that is up has finished a pass: the first complete picture, then the signal.
+    void maybeAnnounceInitialScan();
     void markDirty(Entry& entry, const QByteArray& key);
     // The initial scan is under way and a master that is up has neither read this key nor finished a pass.
     bool awaitsFirstPass(const Entry& entry) const;

@@ -60,6 +60,7 @@ class TestLockMonitor : public QObject
 
 private slots:
     void everyStatusFromRealMasters();
+    void masterLostDuringInitialScanIsNotWaitedFor();
     void liveModeFollowsEvents();
     void reconciliationCatchesWhatEventsMissed();
     void pollingModeWithoutNotifications();
@@ -269,6 +270,26 @@ void TestLockMonitor::masterDownMakesUndecidableLocksUnknown()
     group.at(2).kill();
     QTRY_COMPARE_WITH_TIMEOUT(h.status("lock:three"), LockStatus::Unknown, 3000);
     group.at(3).resume();
+}
+
+void TestLockMonitor::masterLostDuringInitialScanIsNotWaitedFor()
+{
+    // Master 1 is up, but at maxclients its scan connection is refused, so its first pass never ends.
+    // Master 0 finishes. When master 1 then goes down, nothing is left to wait for: the initial scan
+    // must be announced and shown, though no further pass will come to announce it.
+    RedisServerGroup group;
+    QVERIFY2(group.start(2), qPrintable(group.errorString()));
+    group.at(0).command({"SET", "lock:first", "t", "PX", "60000"});
+    QCOMPARE(group.at(1).command({"CONFIG", "SET", "maxclients", "1"}).string, QByteArray("OK"));
+    Harness h(group);
+    QSignalSpy initial(h.monitor.get(), &LockMonitor::initialScanFinished);
+    QTRY_VERIFY_WITH_TIMEOUT(h.masters->at(1)->isUp() && h.monitor->scanner(0)->completedPasses() > 0, 5000);
+    QCOMPARE(h.monitor->scanner(1)->completedPasses(), 0);
+    QCOMPARE(initial.size(), 0);
+    QVERIFY(!h.has("lock:first")); // held back until every master had its say
+    group.at(1).stop();
+    QTRY_COMPARE_WITH_TIMEOUT(initial.size(), 1, 5000);
+    QVERIFY(h.has("lock:first")); // out with the announcement, not a timer later
 }
 
 void TestLockMonitor::restartMarksLocksAtRisk()
