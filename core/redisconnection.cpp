@@ -230,13 +230,7 @@ void RedisConnection::holdDown(const RedisError& reason)
 void RedisConnection::stopWith(State state, const RedisError& error)
 {
     m_reconnectTimer.stop();
-    m_connectTimer.stop();
-    m_healthTimer.stop();
-    m_timeoutTimer.stop();
-    m_flushTimer.stop();
-    m_transport->abort();
-    resetReader(false);
-    m_outBuffer.clear();
+    dropLink();
     m_retryDelayMs = -1;
     std::vector<Pending> pending = takeAllPending();
     setState(state, error);
@@ -781,10 +775,8 @@ void RedisConnection::onTransportFailed(ErrorKind kind, const QString& message)
     fail(kind, message);
 }
 
-void RedisConnection::fail(ErrorKind kind, const QString& message)
+void RedisConnection::dropLink()
 {
-    if (m_state == State::Down || m_state == State::Disconnected)
-        return;
     m_connectTimer.stop();
     m_healthTimer.stop();
     m_timeoutTimer.stop();
@@ -792,6 +784,13 @@ void RedisConnection::fail(ErrorKind kind, const QString& message)
     m_transport->abort();
     resetReader(false);
     m_outBuffer.clear();
+}
+
+void RedisConnection::fail(ErrorKind kind, const QString& message)
+{
+    if (m_state == State::Down || m_state == State::Disconnected)
+        return;
+    dropLink();
     const RedisError error(kind, m_name, message);
     std::vector<Pending> pending = takeAllPending();
     // The retry is scheduled before anyone hears of the failure, so that retryDelayMs() is right in

@@ -144,6 +144,9 @@ private:
     void sendHandshake();
     RedisError notConnectedError() const;
     void finishHandshake();
+    // The socket, the reader, unsent bytes and every timer but the reconnect one: what a failure and a
+    // stop both end.
+    void dropLink();
     void fail(ErrorKind kind, const QString& message);
     // Everything stops without a retry: the socket, the timers, and every pending command fails with `error`.
     void stopWith(State state, const RedisError& error);
