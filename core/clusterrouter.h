@@ -1,6 +1,7 @@
 #pragma once
 
 #include "clusterredirect.h"
+#include "keyrouter.h"
 #include "nodeaddress.h"
 #include "redisconnection.h"
 #include "redisscript.h"
@@ -20,7 +21,7 @@ class ClusterTopology;
 // primary, and follows the cluster's redirections: MOVED updates the slot map (and triggers a
 // refresh) and resends, ASK sends ASKING plus the command to the named node, once. Commands sent
 // before the first slot map is known wait for it. A lost node prompts a topology refresh.
-class ClusterRouter final : public QObject
+class ClusterRouter final : public QObject, public KeyRouter
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ClusterRouter)
@@ -35,11 +36,12 @@ public:
     ~ClusterRouter() override;
 
     // `key` decides the slot; the callback is skipped if `context` is gone by then.
-    void send(const QByteArray& key, const QByteArrayList& argv, QObject* context, Callback callback);
+    void send(const QByteArray& key, const QByteArrayList& argv, QObject* context,
+              Callback callback) override;
     void sendToSlot(int slot, const QByteArrayList& argv, QObject* context, Callback callback);
     // A script whose keys must all share a slot (hash tags); routed by the first key.
     void evalScript(const RedisScript& script, const QByteArrayList& keys, const QByteArrayList& args,
-                    QObject* context, Callback callback);
+                    QObject* context, Callback callback) override;
 
     // The router's connection to `node`, made on first use. Phase 2's per-primary scanners can share it.
     RedisConnection* connectionTo(const NodeAddress& node);

@@ -116,11 +116,8 @@ Result<ConnectionOptions> ConfigLoader::masterFromUrl(const QString& url, const 
         Result<TopologyUrl> topology = TopologyUrl::parse(url);
         if (!topology)
             return topology.error();
-        if (topology->isCluster())
-            return RedisError(
-                ErrorKind::InvalidUrl, QString(),
-                QStringLiteral("%1: Redis Cluster entries are not supported yet").arg(topology->toString()));
-        // The primary is not known yet: `url` stays empty until the sentinels name one.
+        // No node is known yet: `url` stays empty (a Sentinel entry's until the sentinels name a
+        // primary; a cluster entry's for good, since it routes to many).
         options.topology = *topology;
     } else {
         Result<RedisUrl> parsed = RedisUrl::parse(url);

@@ -217,6 +217,19 @@ void KeyReader::read(RedisConnection* connection, const QByteArrayList& keys, co
     }
     job->outstanding = int(keys.size());
     const QByteArray lastByte = QByteArray::number(settings.maxValueBytes - 1);
+    if (connection->isRouted()) {
+        // A cluster entry: the keys may live on different nodes, so each command goes on its own,
+        // routed by its key (the two of one key still reach the same node in order).
+        for (qsizetype i = 0; i < keys.size(); ++i) {
+            connection->send({"PTTL", keys.at(i)}, [job, i](const RedisResult& r) {
+                job->readAtMs = monotonicMs();
+                job->onPttl(int(i), r);
+            });
+            connection->send({"GETRANGE", keys.at(i), "0", lastByte},
+                             [job, i](const RedisResult& r) { job->onGetRange(int(i), r); });
+        }
+        return;
+    }
     // One batch for the whole first phase: one pending entry and one callback instead of two per key.
     RedisCommandBatch batch;
     qsizetype bytes = 0;

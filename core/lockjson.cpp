@@ -1,6 +1,9 @@
 #include "lockjson.h"
 
 #include "bytesdisplay.h"
+#include "clusterentry.h"
+#include "clusterkeyslot.h"
+#include "clustertopology.h"
 #include "masterset.h"
 
 #include <QJsonArray>
@@ -17,6 +20,13 @@ QJsonObject LockJson::lock(const LockView& view, const MasterSet& masters, qint6
         const MasterObservation& m = view.observations.at(i);
         QJsonObject o{{QStringLiteral("master"), masters.at(i)->name()},
                       {QStringLiteral("present"), m.present() && !m.error().isError()}};
+        if (const ClusterEntry* cluster = masters.cluster(i)) {
+            // Which shard: the primary serving the key's slot in the current map.
+            const int slot = ClusterKeySlot::of(view.resource);
+            const NodeAddress node = cluster->topology()->slotMap().primaryFor(slot);
+            o.insert(QStringLiteral("slot"), slot);
+            o.insert(QStringLiteral("node"), node.isValid() ? QJsonValue(node.toString()) : QJsonValue());
+        }
         if (m.error().isError()) {
             o.insert(QStringLiteral("error"), m.error().message);
         } else if (m.present()) {
@@ -74,6 +84,25 @@ QJsonObject LockJson::master(const MasterSet& masters, int index, NotificationMo
         out.insert(QStringLiteral("sentinel"), true);
         out.insert(QStringLiteral("primary"),
                    primary.isValid() ? QJsonValue(primary.toString()) : QJsonValue());
+    }
+    if (const ClusterEntry* cluster = masters.cluster(index)) {
+        out.insert(QStringLiteral("cluster"), true);
+        out.insert(QStringLiteral("slotsCovered"), cluster->topology()->slotMap().coveredSlots());
+    }
+    const QList<MasterNode> nodes = masters.nodes(index);
+    if (!nodes.isEmpty()) {
+        QJsonArray list;
+        for (const MasterNode& n : nodes) {
+            QJsonObject node{{QStringLiteral("role"), masterNodeRoleName(n.role)},
+                             {QStringLiteral("address"), n.address.toString()},
+                             {QStringLiteral("state"),
+                              n.monitored ? QJsonValue(RedisConnection::stateName(n.state)) : QJsonValue()},
+                             {QStringLiteral("detail"), n.detail}};
+            if (n.latencyMs >= 0)
+                node.insert(QStringLiteral("latencyMs"), n.latencyMs);
+            list << node;
+        }
+        out.insert(QStringLiteral("nodes"), list);
     }
     return out;
 }

@@ -1,5 +1,7 @@
 #include "lockmonitor.h"
 
+#include "clusterentry.h"
+#include "clusterscanner.h"
 #include "lockformatrecognizer.h"
 #include "masterscanner.h"
 #include "monotonicclock.h"
@@ -22,12 +24,19 @@ LockMonitor::LockMonitor(MasterSet* masters, LockScopeConfig config, QObject* pa
 {
     qRegisterMetaType<LockBatch>();
     for (int i = 0; i < masters->size(); ++i) {
-        auto* scanner = new MasterScanner(i, masters->at(i), m_config.monitor, this, this);
+        ClusterScanner* cluster = nullptr;
+        EntryScanner* scanner = nullptr;
+        if (masters->isCluster(i))
+            scanner = cluster =
+                new ClusterScanner(i, masters->cluster(i), masters->at(i), m_config.monitor, this, this);
+        else
+            scanner = new MasterScanner(i, masters->at(i), m_config.monitor, this, this);
         m_scanners << scanner;
-        connect(scanner, &MasterScanner::modeChanged, this, &LockMonitor::masterModeChanged);
-        connect(scanner, &MasterScanner::scanProgress, this, &LockMonitor::scanProgress);
-        connect(scanner, &MasterScanner::keyspaceEvent, this, &LockMonitor::keyspaceEvent);
-        connect(scanner, &MasterScanner::passFinished, this, [this](int master) {
+        m_clusterScanners << cluster;
+        connect(scanner, &EntryScanner::modeChanged, this, &LockMonitor::masterModeChanged);
+        connect(scanner, &EntryScanner::scanProgress, this, &LockMonitor::scanProgress);
+        connect(scanner, &EntryScanner::keyspaceEvent, this, &LockMonitor::keyspaceEvent);
+        connect(scanner, &EntryScanner::passFinished, this, [this](int master) {
             emit passFinished(master);
             maybeAnnounceInitialScan();
         });
@@ -39,6 +48,11 @@ LockMonitor::LockMonitor(MasterSet* masters, LockScopeConfig config, QObject* pa
         maybeAnnounceInitialScan();
     });
     connect(masters, &MasterSet::masterRestarted, this, [this](int master) { onMasterRestarted(master); });
+    // A cluster's primary that goes down or comes back changes which of its keys can be read.
+    connect(masters, &MasterSet::nodesChanged, this, [this](int master) {
+        if (m_masters->isCluster(master))
+            markAllDirty();
+    });
     connectFailovers();
     m_flushTimer.setSingleShot(true);
     m_flushTimer.setTimerType(Qt::PreciseTimer);
@@ -49,13 +63,13 @@ LockMonitor::~LockMonitor() = default;
 
 void LockMonitor::start()
 {
-    for (MasterScanner* s : m_scanners)
+    for (EntryScanner* s : m_scanners)
         s->start();
 }
 
 void LockMonitor::refresh()
 {
-    for (MasterScanner* s : m_scanners)
+    for (EntryScanner* s : m_scanners)
         s->requestPass();
 }
 
@@ -258,17 +272,31 @@ QList<RedisError> LockMonitor::downMasters() const
     return down;
 }
 
+QList<int> LockMonitor::partialMasters() const
+{
+    QList<int> partial;
+    for (int i = 0; i < m_masters->size(); ++i)
+        if (const ClusterEntry* cluster = m_masters->cluster(i);
+            cluster && m_masters->at(i)->isUp() && cluster->isDegraded())
+            partial << i;
+    return partial;
+}
+
 LockView LockMonitor::computeView(const QByteArray& key, const Entry& entry, const QList<RedisError>& down,
-                                  qint64 now)
+                                  const QList<int>& partial, qint64 now)
 {
     LockView view;
-    if (down.isEmpty()) {
+    if (down.isEmpty() && partial.isEmpty()) {
         view = QuorumCalculator::compute(key, entry.observed, m_config.redlock, now);
     } else {
         QList<MasterObservation> input = entry.observed;
         for (int i = 0; i < input.size() && i < down.size(); ++i)
             if (down.at(i).isError())
                 input[i].setError(down.at(i));
+        // On a cluster that is up, only the keys whose slot's primary is down are unreadable.
+        for (int i : partial)
+            if (const RedisError e = m_masters->cluster(i)->unreachable(key); e.isError())
+                input[i].setError(e);
         view = QuorumCalculator::compute(key, input, m_config.redlock, now);
     }
     if (auto risk = m_risks.find(key); risk != m_risks.end()) {
@@ -301,6 +329,7 @@ int LockMonitor::flush()
     m_flushSoon = false;
     const qint64 now = monotonicMs();
     const QList<RedisError> down = downMasters();
+    const QList<int> partial = partialMasters();
     LockBatch batch;
     qint64 nextDue = -1;
     int handled = 0;
@@ -338,7 +367,7 @@ int LockMonitor::flush()
             }
         }
         entry->dirty = false;
-        LockView view = computeView(key, *entry, down, now);
+        LockView view = computeView(key, *entry, down, partial, now);
         if (existing == m_views.end()) {
             m_views.insert(key, view);
             batch.added << std::move(view);
@@ -346,7 +375,8 @@ int LockMonitor::flush()
             *existing = view;
             batch.changed << std::move(view);
             entry->budget -= 1;
-        } else if (down.isEmpty() && existing->observations.constData() != entry->observed.constData()) {
+        } else if (down.isEmpty() && partial.isEmpty() &&
+                   existing->observations.constData() != entry->observed.constData()) {
             // A reading that moved no more than a clock's jitter detached the entry's list from the one
             // on screen; going back to the shown one keeps a single copy of each lock's observations.
             entry->observed = existing->observations;
@@ -386,7 +416,14 @@ void LockMonitor::connectFailovers()
                         it->newPrimaryUp = true;
             });
     connect(this, &LockMonitor::passFinished, this, [this](int master) {
-        if (auto it = m_failovers.constFind(master); it != m_failovers.constEnd() && it->newPrimaryUp)
+        const auto it = m_failovers.constFind(master);
+        if (it == m_failovers.constEnd())
+            return;
+        // A cluster stays up through a shard's failover: its report waits until the promoted
+        // replica has been scanned and the old primary's keys were looked for there.
+        const ClusterScanner* cluster = m_clusterScanners.at(master);
+        if (cluster ? cluster->hasCaughtUpWith(it->report.change.oldPrimary, it->report.change.newPrimary)
+                    : it->newPrimaryUp)
             finishFailover(master);
     });
 }
@@ -418,9 +455,13 @@ void LockMonitor::onPrimaryChanged(int master, const PrimaryChange& change)
     const QString reason =
         QStringLiteral("failover %1 → %2")
             .arg(pending.report.change.oldPrimary.toString(), pending.report.change.newPrimary.toString());
+    const ClusterScanner* cluster = m_clusterScanners.at(master);
     for (auto it = m_entries.begin(); it != m_entries.end(); ++it) {
         HeldBeforeFailover held;
         if (!heldOn(*it, master, &held))
+            continue;
+        // On a cluster, only the failed shard's keys were on the old primary.
+        if (cluster && !cluster->readFrom(it.key(), change.oldPrimary))
             continue;
         if (!pending.held.contains(it.key()))
             pending.held.insert(it.key(), held);

@@ -15,7 +15,8 @@
 
 namespace lockscope {
 
-class MasterScanner;
+class ClusterScanner;
+class EntryScanner;
 
 // The live picture of every lock on every master, per resource, with its quorum status.
 // Changes leave as LockBatch (added / changed / removed) within a few milliseconds. Each resource
@@ -37,7 +38,7 @@ public:
 
     const QHash<QByteArray, LockView>& locks() const { return m_views; }
     MasterSet* masters() const { return m_masters; }
-    MasterScanner* scanner(int master) const { return m_scanners.at(master); }
+    EntryScanner* scanner(int master) const { return m_scanners.at(master); }
     const LockScopeConfig& config() const { return m_config; }
     // Every master that is up has finished at least one full pass.
     bool isInitialScanDone() const;
@@ -85,10 +86,12 @@ private:
     void scheduleFlushSoon();
     // Returns how many resources it handled (at most maxPerFlush).
     int flush();
-    // `down`: per master, the error to show for it when it is not up (empty when all are).
+    // `down`: per master, the error to show for it when it is not up (empty when all are);
+    // `partial`: the cluster entries that are up with a primary down or a slot unserved.
     LockView computeView(const QByteArray& key, const Entry& entry, const QList<RedisError>& down,
-                         qint64 now);
+                         const QList<int>& partial, qint64 now);
     QList<RedisError> downMasters() const;
+    QList<int> partialMasters() const;
     void onMasterRestarted(int master);
     static bool significantlyDifferent(const LockView& a, const LockView& b);
 
@@ -113,7 +116,8 @@ private:
 
     MasterSet* m_masters;
     LockScopeConfig m_config;
-    QList<MasterScanner*> m_scanners;
+    QList<EntryScanner*> m_scanners;
+    QList<ClusterScanner*> m_clusterScanners; // per master; null unless a cluster
     QHash<QByteArray, Entry> m_entries;
     QHash<QByteArray, LockView> m_views;
     QHash<QByteArray, Risk> m_risks;

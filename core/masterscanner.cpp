@@ -9,7 +9,7 @@ namespace lockscope {
 
 MasterScanner::MasterScanner(int index, RedisConnection* connection, MonitorSettings settings,
                              ObservationSink* sink, QObject* parent)
-    : QObject(parent), m_index(index), m_connection(connection), m_sink(sink),
+    : EntryScanner(parent), m_index(index), m_connection(connection), m_sink(sink),
       m_thread(ScanThread::acquire()), m_worker(new ScanWorker(index, std::move(settings)))
 {
     qRegisterMetaType<ObservationBatchPtr>();

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "entryscanner.h"
 #include "lockscopeconfig.h"
 #include "notificationmode.h"
 #include "observationbatch.h"
@@ -24,7 +25,7 @@ class ScanWorker;
 // own, so that N masters are scanned by N threads; this object stays in the monitor's thread,
 // follows the master connection (the worker reopens with its options whenever it comes up), hands
 // the worker's batches to the sink, and mirrors its state for callers in this thread.
-class MasterScanner final : public QObject
+class MasterScanner final : public EntryScanner
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(MasterScanner)
@@ -36,30 +37,21 @@ public:
     // no other master uses it.
     ~MasterScanner() override;
 
-    void start();
-    // Starts a full pass now (or right after the running one).
-    void requestPass();
-    // The explicit, opt-in CONFIG SET that turns on the keyspace events LockScope needs.
-    void enableNotifications(std::function<void(const RedisError&)> done);
+    void start() override;
+    void requestPass() override;
+    void enableNotifications(std::function<void(const RedisError&)> done) override;
 
-    int index() const { return m_index; }
-    NotificationMode mode() const { return m_mode; }
-    const QString& modeReason() const { return m_modeReason; }
-    bool isScanning() const { return m_scanning; }
-    // Passes whose every batch has reached the sink.
-    int completedPasses() const { return m_completedPasses; }
-    qint64 knownKeys() const { return m_knownCount; }
+    int index() const override { return m_index; }
+    NotificationMode mode() const override { return m_mode; }
+    const QString& modeReason() const override { return m_modeReason; }
+    bool isScanning() const override { return m_scanning; }
+    int completedPasses() const override { return m_completedPasses; }
+    qint64 knownKeys() const override { return m_knownCount; }
 
     // For tests and diagnostics: where the worker runs, and the worker itself (to be touched only
     // from that thread).
     QThread* workerThread() const;
     ScanWorker* worker() const { return m_worker; }
-
-signals:
-    void modeChanged(int master, lockscope::NotificationMode mode, const QString& reason);
-    void scanProgress(int master, qint64 scanned, qint64 total);
-    void passFinished(int master);
-    void keyspaceEvent(int master, const QByteArray& key, const QByteArray& event);
 
 private:
     void onMasterState(RedisConnection::State state);

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "connectionoptions.h"
+#include "masternode.h"
 #include "nodeaddress.h"
 #include "primarychange.h"
 #include "redisconnection.h"
@@ -12,10 +13,12 @@ namespace lockscope {
 
 // The N independent masters a Redlock spans, opened together. Index i is master i everywhere
 // (observations, quorum diagrams, audit lines), so the order of the configuration is kept.
+class ClusterEntry;
 class SentinelEntry;
 
 // A Sentinel group is one entry (it counts once towards N and `needed`): its connection follows the
-// group's current primary, and its name stays the group's redacted redis-sentinel:// URL.
+// group's current primary, and its name stays the group's redacted redis-sentinel:// URL. A Redis
+// Cluster is one entry too: its connection routes each command by key (ClusterEntry).
 class MasterSet final : public QObject
 {
     Q_OBJECT
@@ -41,6 +44,12 @@ public:
     bool isSentinel(int index) const { return m_sentinels.value(index) != nullptr; }
     // The Sentinel group's current primary; invalid for a plain master or before the first answer.
     NodeAddress primaryAddress(int index) const;
+    // True when entry `index` names a Redis Cluster; cluster() is then its entry, else null.
+    bool isCluster(int index) const { return m_clusters.value(index) != nullptr; }
+    ClusterEntry* cluster(int index) const { return m_clusters.value(index); }
+    // The nodes behind a group entry (a cluster's primaries and replicas, a Sentinel group's primary
+    // and sentinels); empty for a plain master.
+    QList<MasterNode> nodes(int index) const;
 
 signals:
     void masterStateChanged(int index, lockscope::RedisConnection::State state,
@@ -51,11 +60,16 @@ signals:
     // Sentinel entries: the first primary named, and each verified failover. primaryChanged comes
     // before the entry's connection leaves the old primary.
     void primaryResolved(int index, const lockscope::NodeAddress& primary);
+    // Cluster entries: a replica took over a primary's slots (told before the old primary's
+    // scanner goes).
     void primaryChanged(int index, const lockscope::PrimaryChange& change);
+    // Membership or state of a group entry's nodes changed.
+    void nodesChanged(int index);
 
 private:
     QList<RedisConnection*> m_connections;
-    QList<SentinelEntry*> m_sentinels; // per entry; null for a plain master
+    QList<SentinelEntry*> m_sentinels; // per entry; null unless a Sentinel group
+    QList<ClusterEntry*> m_clusters;   // per entry; null unless a cluster
     QList<bool> m_settled;
     bool m_announcedSettled = false;
 };

@@ -1,5 +1,7 @@
 #include "redisconnection.h"
 
+#include "keyrouter.h"
+
 #include "monotonicclock.h"
 #include "sockettransport.h"
 
@@ -15,6 +17,19 @@
 namespace lockscope {
 
 namespace {
+
+// The commands a cluster entry routes by their first argument: what lock tools send to one key.
+// Anything else (PING, CONFIG, SCAN, INFO...) addresses a node, and a cluster entry is not one.
+bool takesKeyFirst(const QByteArray& command)
+{
+    static const QSet<QByteArray> keyFirst{
+        "SET",       "GET",    "DEL",      "UNLINK",   "EXISTS",  "TYPE",   "PTTL",   "TTL",   "PEXPIRE",
+        "PEXPIREAT", "EXPIRE", "PERSIST",  "GETRANGE", "STRLEN",  "GETSET", "GETDEL", "SETNX", "INCR",
+        "DECR",      "HLEN",   "HSCAN",    "HGET",     "HGETALL", "HSET",   "HDEL",   "ZCARD", "ZRANGE",
+        "ZADD",      "ZREM",   "ZSCORE",   "ZSCAN",    "LLEN",    "LRANGE", "LPUSH",  "RPUSH", "LPOP",
+        "RPOP",      "SCARD",  "SMEMBERS", "SSCAN",    "SADD",    "SREM",   "DUMP"};
+    return keyFirst.contains(command.toUpper());
+}
 
 // hiredis's reader builds our RedisReply values in place instead of a redisReply tree that would
 // have to be converted and freed. The root is the connection's m_incoming (the reader's privdata);
@@ -237,6 +252,20 @@ void RedisConnection::stopWith(State state, const RedisError& error)
     failAll(std::move(pending), error);
 }
 
+void RedisConnection::routeThrough(KeyRouter* router)
+{
+    m_router = router;
+}
+
+void RedisConnection::setRoutedState(State state, const RedisError& reason, const MasterHealth& health)
+{
+    const bool healthChanged = !(health == m_health);
+    m_health = health;
+    setState(state, reason.isError() ? RedisError(reason.kind, m_name, reason.message) : reason);
+    if (healthChanged)
+        emit this->healthChanged();
+}
+
 RedisConnection::~RedisConnection()
 {
     // Callbacks are not run here: their owners may already be half destroyed.
@@ -263,6 +292,8 @@ QString RedisConnection::stateName(State state)
 
 void RedisConnection::open()
 {
+    if (m_router)
+        return; // the cluster entry brings its nodes up and sets the state
     if (m_state == State::Connecting || m_state == State::Reconnecting || m_state == State::Up)
         return;
     m_attempt = 0;
@@ -431,7 +462,19 @@ void RedisConnection::send(const QByteArrayList& argv, Callback callback)
 
 void RedisConnection::send(const QByteArrayList& argv, QObject* context, Callback callback)
 {
+    if (m_router && argv.size() >= 2 && takesKeyFirst(argv.at(0))) {
+        m_router->send(argv.at(1), argv, context, std::move(callback));
+        return;
+    }
     Pending pending = makePending(std::move(callback), context);
+    if (m_router) {
+        deliver(pending, {RedisError(ErrorKind::InvalidArgument, m_name,
+                                     QStringLiteral("%1 is not a command on one key, and a cluster "
+                                                    "entry routes commands by their key")
+                                         .arg(QString::fromUtf8(argv.value(0)))),
+                          {}});
+        return;
+    }
     if (argv.isEmpty()) {
         deliver(pending,
                 {RedisError(ErrorKind::InvalidArgument, m_name, QStringLiteral("empty command")), {}});
@@ -470,6 +513,13 @@ void RedisConnection::send(const RedisCommandBatch& batch, QObject* context, Bat
     // Never empty: dispatch() tells a batch's entry by it.
     pending.batchCallback = callback ? std::move(callback) : [](const RedisError&, QList<RedisReply>&) {};
     pending.replies = batch.size();
+    if (m_router && !batch.isEmpty()) {
+        // A batch's commands may belong to different nodes; readers send them one by one instead.
+        deliver(pending, {RedisError(ErrorKind::InvalidArgument, m_name,
+                                     QStringLiteral("a cluster entry does not take command batches")),
+                          {}});
+        return;
+    }
     if (batch.isEmpty()) {
         QList<RedisReply> none;
         if (pending.batchCallback && !(pending.hasContext && !pending.context))
@@ -500,6 +550,10 @@ void RedisConnection::send(const RedisCommandBatch& batch, QObject* context, Bat
 void RedisConnection::evalScript(const RedisScript& script, const QByteArrayList& keys,
                                  const QByteArrayList& args, Callback callback)
 {
+    if (m_router) {
+        m_router->evalScript(script, keys, args, nullptr, std::move(callback));
+        return;
+    }
     QByteArrayList tail{QByteArray::number(keys.size())};
     tail << keys << args;
     QByteArrayList evalsha{"EVALSHA", script.sha1()};

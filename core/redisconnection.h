@@ -21,6 +21,7 @@ struct redisReader;
 
 namespace lockscope {
 
+class KeyRouter;
 class RedisTransport;
 
 // One asynchronous, pipelined connection to one master. Commands are written as soon as the
@@ -62,6 +63,13 @@ public:
     void retarget(ConnectionOptions options, const RedisError& reason);
     // Down with `reason`, and no retry: there is nothing to connect to yet (no primary known).
     void holdDown(const RedisError& reason);
+    // Cluster entries: this connection opens no socket of its own. Commands on a key (argv[1]) and
+    // scripts go through `router` to the node that serves the key's slot; the state and health are
+    // the ones the entry sets with setRoutedState (the cluster as one Redlock instance).
+    // Null goes back to nothing routed (the router is about to go).
+    void routeThrough(KeyRouter* router);
+    bool isRouted() const { return m_router != nullptr; }
+    void setRoutedState(State state, const RedisError& reason, const MasterHealth& health);
 
     State state() const { return m_state; }
     bool isUp() const { return m_state == State::Up; }
@@ -169,6 +177,7 @@ private:
 
     ConnectionOptions m_options;
     QString m_name;
+    KeyRouter* m_router = nullptr;
     std::unique_ptr<RedisTransport> m_transport;
     std::unique_ptr<redisReader, ReaderDeleter> m_reader;
     State m_state = State::Disconnected;

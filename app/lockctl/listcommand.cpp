@@ -1,9 +1,11 @@
 #include "clicontext.h"
+#include "clusterentry.h"
+#include "clustertopology.h"
 #include "command.h"
+#include "entryscanner.h"
 #include "lockjson.h"
 #include "lockmonitor.h"
 #include "lockprinter.h"
-#include "masterscanner.h"
 #include "monotonicclock.h"
 #include "texttable.h"
 
@@ -17,6 +19,22 @@ using namespace lockscope;
 namespace lockctl {
 
 namespace {
+
+// One line per cluster: how many primaries, the slots they cover, and each one's share or trouble.
+void printClusterLine(CliContext& context, const MasterSet& masters, int index)
+{
+    QStringList primaries;
+    for (const MasterNode& n : masters.nodes(index))
+        if (n.role == MasterNode::Role::Primary)
+            primaries << (n.state == RedisConnection::State::Up
+                              ? QStringLiteral("%1 %2").arg(n.address.toString(), n.detail)
+                              : QStringLiteral("%1 %2: %3")
+                                    .arg(n.address.toString(), RedisConnection::stateName(n.state),
+                                         n.detail));
+    context.out() << masters.at(index)->name() << ": " << primaries.size() << " primaries, "
+                  << masters.cluster(index)->topology()->slotMap().coveredSlots() << "/16384 slots ("
+                  << primaries.join(QStringLiteral("; ")) << ")" << Qt::endl;
+}
 
 class ListCommand final : public Command
 {
@@ -55,7 +73,7 @@ public:
             [&] {
                 bool settled = true;
                 for (int i = 0; i < masters.size(); ++i) {
-                    const MasterScanner* scanner = monitor.scanner(i);
+                    const EntryScanner* scanner = monitor.scanner(i);
                     if (!masters.at(i)->isUp() || scanner->completedPasses() > 0)
                         continue;
                     if (scanner->mode() == NotificationMode::Unknown && !scanner->modeReason().isEmpty())
@@ -92,6 +110,8 @@ public:
                     context.err() << "lockctl: " << c->lastError().toString() << Qt::endl;
                 else if (const NodeAddress primary = masters.primaryAddress(i); primary.isValid())
                     context.out() << c->name() << ": primary " << primary.toString() << Qt::endl;
+                else if (masters.isCluster(i))
+                    printClusterLine(context, masters, i);
             }
             if (locks.isEmpty()) {
                 context.out() << "No locks matching "

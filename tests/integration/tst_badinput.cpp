@@ -183,8 +183,8 @@ void TestBadInput::refusedWithAClearMessage_data()
     QTest::newRow("sentinel port 65536")
         << withUrl(QStringLiteral("redis-sentinel://127.0.0.1:65536/mymaster")) << QByteArray() << false
         << QStringLiteral("port");
-    QTest::newRow("cluster not yet") << withUrl(QStringLiteral("redis-cluster://127.0.0.1:7000"))
-                                     << QByteArray() << false << QStringLiteral("not supported");
+    QTest::newRow("cluster with a db") << withUrl(QStringLiteral("redis-cluster://ops:pw@127.0.0.1:7000/2"))
+                                       << QByteArray() << false << QStringLiteral("database 0");
 
     const QStringList withConfig{QStringLiteral("--config"), QStringLiteral("@CONFIG"),
                                  QStringLiteral("acquire"),  QStringLiteral("lock:bad"),

@@ -214,8 +214,10 @@ void TestMasterScanner::threadIsGoneWithTheMonitor()
     QList<QPointer<QThread>> threads;
     QList<long> tids;
     for (int i = 0; i < 3; ++i) {
-        threads << monitor->scanner(i)->workerThread();
-        tids << workerTid(*monitor->scanner(i));
+        auto* scanner = qobject_cast<MasterScanner*>(monitor->scanner(i));
+        QVERIFY(scanner);
+        threads << scanner->workerThread();
+        tids << workerTid(*scanner);
     }
     QCOMPARE(QSet<QThread*>(threads.cbegin(), threads.cend()).size(), 3);
     for (long tid : std::as_const(tids))

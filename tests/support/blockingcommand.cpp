@@ -1,5 +1,14 @@
 #include "blockingcommand.h"
 
+#include "tlsmaterial.h"
+
+#include <QDeadlineTimer>
+#include <QFile>
+#include <QSslCertificate>
+#include <QSslConfiguration>
+#include <QSslKey>
+#include <QSslSocket>
+
 #include <hiredis/hiredis.h>
 
 #include <memory>
@@ -48,7 +57,75 @@ struct ReplyDeleter
     void operator()(redisReply* r) const { freeReplyObject(r); }
 };
 
+struct ReaderDeleter
+{
+    void operator()(redisReader* r) const { redisReaderFree(r); }
+};
+
+RedisReply fixtureError(const QByteArray& why)
+{
+    RedisReply failure;
+    failure.type = RedisReply::Type::Error;
+    failure.string = "fixture: " + why;
+    return failure;
+}
+
+QByteArray encode(const QByteArrayList& argv)
+{
+    QByteArray out = '*' + QByteArray::number(argv.size()) + "\r\n";
+    for (const QByteArray& a : argv)
+        out += '$' + QByteArray::number(a.size()) + "\r\n" + a + "\r\n";
+    return out;
+}
+
 } // namespace
+
+RedisReply blockingTlsCommand(quint16 port, const QByteArrayList& argv, const QString& password)
+{
+    const TlsMaterial& material = TlsMaterial::instance();
+    if (!material.isValid())
+        return fixtureError(material.error().toUtf8());
+    QSslConfiguration config = QSslConfiguration::defaultConfiguration();
+    config.setCaCertificates(QSslCertificate::fromPath(material.caFile(), QSsl::Pem));
+    config.setLocalCertificate(QSslCertificate::fromPath(material.clientCertFile(), QSsl::Pem).value(0));
+    QFile keyFile(material.clientKeyFile());
+    if (!keyFile.open(QIODevice::ReadOnly))
+        return fixtureError("cannot read the client key");
+    config.setPrivateKey(QSslKey(keyFile.readAll(), QSsl::Rsa));
+    config.setPeerVerifyMode(QSslSocket::VerifyPeer);
+    QSslSocket socket;
+    socket.setSslConfiguration(config);
+    const QDeadlineTimer deadline(5000);
+    socket.connectToHostEncrypted(QStringLiteral("127.0.0.1"), port, QStringLiteral("localhost"));
+    if (!socket.waitForEncrypted(int(deadline.remainingTime())))
+        return fixtureError("no TLS session with port " + QByteArray::number(port) + ": " +
+                            socket.errorString().toUtf8());
+    QByteArray request;
+    if (!password.isEmpty())
+        request += encode({"AUTH", password.toUtf8()});
+    request += encode(argv);
+    socket.write(request);
+    std::unique_ptr<redisReader, ReaderDeleter> reader(redisReaderCreate());
+    QList<RedisReply> replies;
+    while (replies.size() < (password.isEmpty() ? 1 : 2)) {
+        void* raw = nullptr;
+        if (redisReaderGetReply(reader.get(), &raw) != REDIS_OK)
+            return fixtureError("unreadable reply from port " + QByteArray::number(port));
+        if (raw) {
+            const std::unique_ptr<redisReply, ReplyDeleter> r(static_cast<redisReply*>(raw));
+            replies << convert(r.get());
+            continue;
+        }
+        if (socket.bytesAvailable() == 0 &&
+            (deadline.hasExpired() || !socket.waitForReadyRead(int(deadline.remainingTime()))))
+            return fixtureError("no reply from port " + QByteArray::number(port));
+        const QByteArray data = socket.readAll();
+        redisReaderFeed(reader.get(), data.constData(), size_t(data.size()));
+    }
+    if (replies.size() == 2 && replies.front().isError())
+        return replies.front();
+    return replies.back();
+}
 
 RedisReply blockingCommand(quint16 port, const QByteArrayList& argv, const QString& password)
 {

@@ -10,6 +10,9 @@ namespace lockscope::test {
 // One command through hiredis to a loopback port, blocking (5 s timeout): for fixtures' set-up and
 // checks only, never for the code under test. An error reply stands for a failure to connect too.
 RedisReply blockingCommand(quint16 port, const QByteArrayList& argv, const QString& password = {});
+// The same over TLS, for servers without a plain port: verifies the server with TlsMaterial's CA
+// and presents its client certificate.
+RedisReply blockingTlsCommand(quint16 port, const QByteArrayList& argv, const QString& password = {});
 
 // A field of an INFO reply ("role", "master_link_status", ...), empty when absent.
 QByteArray infoField(const QByteArray& info, const QByteArray& field);

@@ -57,7 +57,7 @@ bool RedisServer::start()
     }
     for (int attempt = 0; attempt < 5; ++attempt) {
         m_port = freeLoopbackPort();
-        m_adminPort = m_options.tls ? freeLoopbackPort() : m_port;
+        m_adminPort = m_options.tls && !m_options.tlsOnly ? freeLoopbackPort() : m_port;
         if (m_port != 0 && m_adminPort != 0 && launch())
             return true;
     }
@@ -75,7 +75,7 @@ bool RedisServer::launch()
     QStringList args{QStringLiteral("--bind"),
                      QStringLiteral("127.0.0.1 ::1"),
                      QStringLiteral("--port"),
-                     QString::number(m_adminPort),
+                     m_options.tls && m_options.tlsOnly ? QStringLiteral("0") : QString::number(m_adminPort),
                      QStringLiteral("--save"),
                      QString(),
                      QStringLiteral("--appendonly"),
@@ -102,6 +102,8 @@ bool RedisServer::launch()
              << tls.serverCertFile() << QStringLiteral("--tls-key-file") << tls.serverKeyFile()
              << QStringLiteral("--tls-ca-cert-file") << tls.caFile() << QStringLiteral("--tls-auth-clients")
              << (m_options.requireClientCert ? QStringLiteral("yes") : QStringLiteral("optional"));
+        if (m_options.tlsOnly)
+            args << QStringLiteral("--tls-replication") << QStringLiteral("yes");
     }
     if (!m_options.password.isEmpty())
         args << QStringLiteral("--requirepass") << m_options.password;
@@ -204,6 +206,8 @@ ConnectionOptions RedisServer::connectionOptions(int timeoutMs) const
 
 RedisReply RedisServer::command(const QByteArrayList& argv) const
 {
+    if (m_options.tls && m_options.tlsOnly)
+        return blockingTlsCommand(m_port, argv, m_options.password);
     return blockingCommand(m_adminPort, argv, m_options.password);
 }
 

@@ -16,6 +16,9 @@ struct RedisServerOptions
 {
     bool tls = false; // clients must use TLS (a plain admin port stays open for the fixture)
     bool requireClientCert = false;
+    // With tls: no plain port at all (port 0) and replication over TLS. adminPort() is then the TLS
+    // port, and the fixture's own commands go over TLS too.
+    bool tlsOnly = false;
     QString password;                                 // requirepass for the default user
     QString aclUser;                                  // an extra ACL user ...
     QString aclPassword;                              // ... with this password ...

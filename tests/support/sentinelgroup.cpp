@@ -1,6 +1,7 @@
 #include "sentinelgroup.h"
 
 #include "blockingcommand.h"
+#include "tlsmaterial.h"
 
 #include <QDeadlineTimer>
 #include <QThread>
@@ -10,9 +11,10 @@ namespace lockscope::test {
 bool SentinelGroup::start(const SentinelGroupOptions& options)
 {
     m_options = options;
+    m_options.dataOptions.tlsOnly = options.dataOptions.tls;
     m_sentinels.clear();
     m_nodes.clear();
-    auto primary = std::make_unique<RedisServer>(options.dataOptions);
+    auto primary = std::make_unique<RedisServer>(m_options.dataOptions);
     if (!primary->start()) {
         m_error = QStringLiteral("primary: ") + primary->errorString();
         return false;
@@ -20,7 +22,7 @@ bool SentinelGroup::start(const SentinelGroupOptions& options)
     const quint16 primaryPort = primary->adminPort();
     m_nodes.push_back(std::move(primary));
     for (int i = 0; i < options.replicas; ++i) {
-        RedisServerOptions replicaOptions = options.dataOptions;
+        RedisServerOptions replicaOptions = m_options.dataOptions;
         replicaOptions.extraArgs << QStringLiteral("--replicaof") << QStringLiteral("127.0.0.1")
                                  << QString::number(primaryPort);
         if (!options.dataOptions.password.isEmpty())
@@ -39,6 +41,8 @@ bool SentinelGroup::start(const SentinelGroupOptions& options)
     monitor.downAfterMs = options.downAfterMs;
     monitor.failoverTimeoutMs = options.failoverTimeoutMs;
     monitor.authPass = options.dataOptions.password;
+    monitor.tls = options.dataOptions.tls;
+    monitor.requireClientCert = options.dataOptions.requireClientCert;
     for (int i = 0; i < options.sentinels; ++i) {
         auto sentinel = std::make_unique<SentinelProcess>(monitor);
         if (!sentinel->start()) {
@@ -119,8 +123,9 @@ QString SentinelGroup::url(bool withSecret) const
     QStringList hosts;
     for (const auto& sentinel : m_sentinels)
         hosts << QStringLiteral("127.0.0.1:%1").arg(sentinel->port());
-    return QStringLiteral("redis-sentinel://") + auth + hosts.join(QLatin1Char(',')) + QLatin1Char('/') +
-           m_options.masterName;
+    const QString scheme =
+        data.tls ? QStringLiteral("rediss-sentinel://") : QStringLiteral("redis-sentinel://");
+    return scheme + auth + hosts.join(QLatin1Char(',')) + QLatin1Char('/') + m_options.masterName;
 }
 
 ConnectionOptions SentinelGroup::nodeOptions(int timeoutMs) const
@@ -128,6 +133,14 @@ ConnectionOptions SentinelGroup::nodeOptions(int timeoutMs) const
     ConnectionOptions options;
     options.commandTimeoutMs = timeoutMs;
     options.connectTimeoutMs = timeoutMs;
+    if (m_options.dataOptions.tls) {
+        const TlsMaterial& tls = TlsMaterial::instance();
+        options.tls.caFile = tls.caFile();
+        if (m_options.dataOptions.requireClientCert) {
+            options.tls.certFile = tls.clientCertFile();
+            options.tls.keyFile = tls.clientKeyFile();
+        }
+    }
     return options;
 }
 

@@ -16,7 +16,10 @@ struct SentinelGroupOptions
     QString masterName = QStringLiteral("mymaster");
     int downAfterMs = 1000;
     int failoverTimeoutMs = 3000;
-    RedisServerOptions dataOptions; // for the primary and the replicas (password: masterauth/auth-pass too)
+    // For the primary and the replicas (password: masterauth/auth-pass too). With `tls` the whole
+    // group is TLS only: data nodes and sentinels have no plain port, and replication and the
+    // sentinels' links go over TLS (requireClientCert applies to the sentinels too).
+    RedisServerOptions dataOptions;
 };
 
 // A Sentinel-managed group on loopback: data node 0 starts as the primary, the others replicate it,
@@ -38,9 +41,11 @@ public:
     // The running data node that reports ROLE master, -1 when none (or several) do.
     int primaryIndex() const;
     int indexOfPort(quint16 port) const;
-    // redis-sentinel://127.0.0.1:p1,127.0.0.1:p2,.../<master-name>, credentials when `withSecret`.
+    // redis-sentinel://127.0.0.1:p1,127.0.0.1:p2,.../<master-name> (rediss-sentinel:// for a TLS
+    // group), credentials when `withSecret`.
     QString url(bool withSecret = true) const;
-    // Timeouts and TLS settings for the code under test.
+    // Timeouts and TLS settings (the test CA, and the client certificate when the group requires
+    // one) for the code under test.
     ConnectionOptions nodeOptions(int timeoutMs = 2000) const;
 
     // Polls (with a deadline) until every running sentinel names data node `index` as primary and it

@@ -2,6 +2,7 @@
 
 #include "blockingcommand.h"
 #include "redisserver.h"
+#include "tlsmaterial.h"
 
 #include <QDeadlineTimer>
 #include <QFile>
@@ -36,6 +37,10 @@ bool SentinelProcess::start()
         m_error = QStringLiteral("no temporary directory");
         return false;
     }
+    if (m_monitor.tls && !TlsMaterial::instance().isValid()) {
+        m_error = TlsMaterial::instance().error();
+        return false;
+    }
     for (int attempt = 0; attempt < 5; ++attempt) {
         m_port = freeLoopbackPort();
         if (m_port != 0 && launch())
@@ -54,15 +59,23 @@ bool SentinelProcess::launch()
         return false;
     }
     const QByteArray name = m_monitor.masterName.toUtf8();
-    QByteArray text =
-        "port " + QByteArray::number(m_port) +
-        "\nbind 127.0.0.1\nprotected-mode no\ndaemonize no\n"
-        "dir " +
-        m_dir.path().toUtf8() + "\nlogfile " + m_dir.filePath(QStringLiteral("sentinel.log")).toUtf8() +
-        "\nsentinel monitor " + name + " 127.0.0.1 " + QByteArray::number(m_monitor.primaryPort) + ' ' +
-        QByteArray::number(m_monitor.quorum) + "\nsentinel down-after-milliseconds " + name + ' ' +
-        QByteArray::number(m_monitor.downAfterMs) + "\nsentinel failover-timeout " + name + ' ' +
-        QByteArray::number(m_monitor.failoverTimeoutMs) + "\nsentinel parallel-syncs " + name + " 1\n";
+    QByteArray text;
+    if (m_monitor.tls) {
+        const TlsMaterial& tls = TlsMaterial::instance();
+        text = "port 0\ntls-port " + QByteArray::number(m_port) + "\ntls-cert-file " +
+               tls.serverCertFile().toUtf8() + "\ntls-key-file " + tls.serverKeyFile().toUtf8() +
+               "\ntls-ca-cert-file " + tls.caFile().toUtf8() + "\ntls-auth-clients " +
+               (m_monitor.requireClientCert ? "yes" : "optional") + "\ntls-replication yes\n";
+    } else {
+        text = "port " + QByteArray::number(m_port) + '\n';
+    }
+    text += "bind 127.0.0.1\nprotected-mode no\ndaemonize no\n"
+            "dir " +
+            m_dir.path().toUtf8() + "\nlogfile " + m_dir.filePath(QStringLiteral("sentinel.log")).toUtf8() +
+            "\nsentinel monitor " + name + " 127.0.0.1 " + QByteArray::number(m_monitor.primaryPort) + ' ' +
+            QByteArray::number(m_monitor.quorum) + "\nsentinel down-after-milliseconds " + name + ' ' +
+            QByteArray::number(m_monitor.downAfterMs) + "\nsentinel failover-timeout " + name + ' ' +
+            QByteArray::number(m_monitor.failoverTimeoutMs) + "\nsentinel parallel-syncs " + name + " 1\n";
     if (!m_monitor.authPass.isEmpty())
         text += "sentinel auth-pass " + name + ' ' + m_monitor.authPass.toUtf8() + '\n';
     conf.write(text);
@@ -121,7 +134,7 @@ void SentinelProcess::resume()
 
 RedisReply SentinelProcess::command(const QByteArrayList& argv) const
 {
-    return blockingCommand(m_port, argv);
+    return m_monitor.tls ? blockingTlsCommand(m_port, argv) : blockingCommand(m_port, argv);
 }
 
 } // namespace lockscope::test

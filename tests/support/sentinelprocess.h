@@ -18,6 +18,10 @@ struct SentinelMonitor
     int downAfterMs = 1000;
     int failoverTimeoutMs = 3000;
     QString authPass; // the data nodes' requirepass, if any
+    // TLS only (no plain port), to clients and to the data nodes and the other sentinels
+    // (tls-replication), with TlsMaterial's server certificate.
+    bool tls = false;
+    bool requireClientCert = false;
 };
 
 // One real redis-server in sentinel mode on a free loopback port, with its own writable config file

@@ -161,12 +161,21 @@ void TestConfigLoader::sentinelMasters()
     QCOMPARE(c->masters[2].tls.caFile, QStringLiteral("/global-ca.pem"));
     QCOMPARE(c->masters[2].topology->masterName(), QStringLiteral("cache"));
 
-    const Result<LockScopeConfig> cluster =
-        ConfigLoader::fromJson(R"({"masters": ["redis-cluster://ops:hunter2@n1:7000"]})");
-    QVERIFY(!cluster.ok());
-    QVERIFY2(cluster.error().message.contains(QStringLiteral("masters[0]")),
-             qPrintable(cluster.error().message));
-    QVERIFY(!cluster.error().message.contains(QStringLiteral("hunter2")));
+    // A cluster is one entry: no node URL of its own (it routes to many), the seeds in its topology.
+    const Result<LockScopeConfig> cluster = ConfigLoader::fromJson(
+        R"({"masters": ["redis-cluster://ops:hunter2@n1:7000,n2:7001", "redis://a:1", "redis://b:2"]})");
+    QVERIFY2(cluster.ok(), qPrintable(cluster.ok() ? QString() : cluster.error().message));
+    QCOMPARE(cluster->masters.size(), 3);
+    QVERIFY(cluster->masters[0].topology && cluster->masters[0].topology->isCluster());
+    QVERIFY(cluster->masters[0].url.host().isEmpty());
+    QCOMPARE(cluster->masters[0].topology->seeds().size(), 2);
+    QVERIFY(!cluster->masters[0].topology->toString().contains(QStringLiteral("hunter2")));
+    const Result<LockScopeConfig> clusterDb =
+        ConfigLoader::fromJson(R"({"masters": ["redis-cluster://ops:hunter2@n1:7000/3"]})");
+    QVERIFY(!clusterDb.ok());
+    QVERIFY2(clusterDb.error().message.contains(QStringLiteral("masters[0]")),
+             qPrintable(clusterDb.error().message));
+    QVERIFY(!clusterDb.error().message.contains(QStringLiteral("hunter2")));
     const Result<LockScopeConfig> bad =
         ConfigLoader::fromJson(R"({"masters": ["redis-sentinel://ops:hunter2@s1:26379,/x"]})");
     QVERIFY(!bad.ok());
