@@ -109,6 +109,7 @@ void ClusterEntry::syncNodes()
             emit nodesChanged();
         });
         connect(c, &RedisConnection::healthChanged, this, &ClusterEntry::updateState);
+        connect(c, &RedisConnection::restarted, this, [this, node] { emit primaryRestarted(node); });
         m_nodes.insert(node, c);
         c->open();
     }

@@ -55,6 +55,8 @@ signals:
     void primaryReplaced(const lockscope::PrimaryChange& change);
     // Membership or state of a node changed (not its latency).
     void nodesChanged();
+    // A primary answered with another run_id than before: it restarted, and what it held may be gone.
+    void primaryRestarted(const lockscope::NodeAddress& primary);
 
 private:
     void syncNodes();

@@ -184,7 +184,10 @@ void ClusterScanner::addNode(const NodeAddress& address)
         }
         emit scanProgress(m_index, allScanned, allTotal);
     });
-    connect(scanner, &MasterScanner::passFinished, this, &ClusterScanner::checkRound);
+    connect(scanner, &MasterScanner::passFinished, this, [this] {
+        checkRound();
+        emit primaryPassFinished(m_index);
+    });
     connect(scanner, &MasterScanner::keyspaceEvent, this,
             [this](int, const QByteArray& key, const QByteArray& event) {
                 emit keyspaceEvent(m_index, key, event);
@@ -287,6 +290,7 @@ void ClusterScanner::rereadQueued()
                             }
                         }
                         checkRound();
+                        emit primaryPassFinished(m_index);
                     });
 }
 
@@ -318,13 +322,16 @@ void ClusterScanner::updateMode()
 {
     NotificationMode mode = NotificationMode::Unknown;
     QString reason;
-    int up = 0, live = 0;
+    int up = 0, known = 0, live = 0;
     for (const auto& n : m_nodes) {
         const RedisConnection* c = m_entry->nodeConnection(n->address);
         if (!c || !c->isUp())
             continue;
         ++up;
+        // A primary that just came (back) up has not found out yet: the others' mode stands.
         const NotificationMode m = n->scanner->mode();
+        if (m != NotificationMode::Unknown)
+            ++known;
         if (m == NotificationMode::Live)
             ++live;
         else if (m == NotificationMode::Polling && mode != NotificationMode::Polling) {
@@ -332,7 +339,7 @@ void ClusterScanner::updateMode()
             reason = QStringLiteral("%1: %2").arg(n->address.toString(), n->scanner->modeReason());
         }
     }
-    if (up > 0 && live == up)
+    if (known > 0 && live == known)
         mode = NotificationMode::Live;
     if (mode != NotificationMode::Polling && up == 0)
         reason = m_connection->lastError().message;

@@ -57,6 +57,11 @@ public:
     bool hasCaughtUpWith(const NodeAddress& oldPrimary, const NodeAddress& newPrimary) const;
     QList<NodeAddress> scannedPrimaries() const;
 
+signals:
+    // One primary finished a pass, or re-reads came back: a failover's report may be due (the
+    // entry's own pass waits for every primary, up to a reconciliation interval).
+    void primaryPassFinished(int master);
+
 private:
     struct Node
     {

@@ -48,6 +48,7 @@ LockMonitor::LockMonitor(MasterSet* masters, LockScopeConfig config, QObject* pa
         maybeAnnounceInitialScan();
     });
     connect(masters, &MasterSet::masterRestarted, this, [this](int master) { onMasterRestarted(master); });
+    connect(masters, &MasterSet::clusterPrimaryRestarted, this, &LockMonitor::onMasterRestarted);
     // A cluster's primary that goes down or comes back changes which of its keys can be read.
     connect(masters, &MasterSet::nodesChanged, this, [this](int master) {
         if (m_masters->isCluster(master))
@@ -178,13 +179,16 @@ void LockMonitor::keyRemoved(int master, const QByteArray& key)
     markDirty(*it, key);
 }
 
-void LockMonitor::onMasterRestarted(int master)
+void LockMonitor::onMasterRestarted(int master, const NodeAddress& node)
 {
-    const QString reason = QStringLiteral("%1 restarted while holding it and may have lost it")
-                               .arg(m_masters->at(master)->name());
+    const QString who =
+        node.isValid() ? QStringLiteral("%1 (primary %2)").arg(m_masters->at(master)->name(), node.toString())
+                       : m_masters->at(master)->name();
+    const QString reason = QStringLiteral("%1 restarted while holding it and may have lost it").arg(who);
+    const ClusterScanner* cluster = node.isValid() ? m_clusterScanners.at(master) : nullptr;
     for (auto it = m_entries.begin(); it != m_entries.end(); ++it) {
         const MasterObservation& m = std::as_const(it->observed).at(master);
-        if (m.present()) {
+        if (m.present() && (!cluster || cluster->readFrom(it.key(), node))) {
             m_risks.insert(it.key(), {m.lock().token, reason});
             markDirty(*it, it.key());
         }
@@ -415,7 +419,7 @@ void LockMonitor::connectFailovers()
                     if (auto it = m_failovers.find(master); it != m_failovers.end())
                         it->newPrimaryUp = true;
             });
-    connect(this, &LockMonitor::passFinished, this, [this](int master) {
+    const auto maybeFinish = [this](int master) {
         const auto it = m_failovers.constFind(master);
         if (it == m_failovers.constEnd())
             return;
@@ -425,7 +429,11 @@ void LockMonitor::connectFailovers()
         if (cluster ? cluster->hasCaughtUpWith(it->report.change.oldPrimary, it->report.change.newPrimary)
                     : it->newPrimaryUp)
             finishFailover(master);
-    });
+    };
+    connect(this, &LockMonitor::passFinished, this, maybeFinish);
+    for (const ClusterScanner* cluster : std::as_const(m_clusterScanners))
+        if (cluster)
+            connect(cluster, &ClusterScanner::primaryPassFinished, this, maybeFinish);
 }
 
 bool LockMonitor::heldOn(const Entry& entry, int master, HeldBeforeFailover* held)

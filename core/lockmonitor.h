@@ -92,7 +92,9 @@ private:
                          const QList<int>& partial, qint64 now);
     QList<RedisError> downMasters() const;
     QList<int> partialMasters() const;
-    void onMasterRestarted(int master);
+    // `node`: a cluster's primary that restarted (only the keys read from it); invalid for the
+    // entry's own connection.
+    void onMasterRestarted(int master, const NodeAddress& node = {});
     static bool significantlyDifferent(const LockView& a, const LockView& b);
 
     // Sentinel failovers (phase 2a of #8).

@@ -52,6 +52,9 @@ MasterSet::MasterSet(const QList<ConnectionOptions>& masters, QObject* parent) :
             connect(cluster, &ClusterEntry::primaryReplaced, this,
                     [this, index](const PrimaryChange& change) { emit primaryChanged(index, change); });
             connect(cluster, &ClusterEntry::nodesChanged, this, [this, index] { emit nodesChanged(index); });
+            connect(
+                cluster, &ClusterEntry::primaryRestarted, this,
+                [this, index](const NodeAddress& primary) { emit clusterPrimaryRestarted(index, primary); });
         }
         m_clusters.append(cluster);
     }

@@ -65,6 +65,8 @@ signals:
     void primaryChanged(int index, const lockscope::PrimaryChange& change);
     // Membership or state of a group entry's nodes changed.
     void nodesChanged(int index);
+    // A cluster entry's primary restarted (masterRestarted is for the entry's own connection).
+    void clusterPrimaryRestarted(int index, const lockscope::NodeAddress& primary);
 
 private:
     QList<RedisConnection*> m_connections;

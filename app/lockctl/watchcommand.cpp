@@ -1,5 +1,7 @@
 #include "bytesdisplay.h"
 #include "clicontext.h"
+#include "clusterentry.h"
+#include "clustertopology.h"
 #include "command.h"
 #include "lockjson.h"
 #include "lockmonitor.h"
@@ -81,6 +83,13 @@ public:
             emitMaster(i, QStringLiteral("restarted"),
                        QStringLiteral("run_id changed: locks it held may be lost"));
         });
+        QObject::connect(
+            &masters, &MasterSet::clusterPrimaryRestarted, [&](int i, const NodeAddress& primary) {
+                emitMaster(i, QStringLiteral("restarted"),
+                           QStringLiteral("primary %1: run_id changed: locks it held may be lost")
+                               .arg(primary.toString()));
+            });
+        QObject::connect(&masters, &MasterSet::nodesChanged, [&](int i) { onClusterNodes(i); });
         QObject::connect(&monitor, &LockMonitor::masterModeChanged,
                          [&](int i, NotificationMode mode, const QString& reason) {
                              emitMaster(i, QStringLiteral("mode ") + notificationModeName(mode), reason);
@@ -93,9 +102,13 @@ public:
             for (const QByteArray& r : batch.removed)
                 emitRemoved(r);
         });
-        for (int i = 0; i < masters.size(); ++i)
-            emitMaster(i, RedisConnection::stateName(masters.at(i)->state()),
-                       masters.at(i)->isUp() ? primaryDetail(i) : masters.at(i)->lastError().message);
+        for (int i = 0; i < masters.size(); ++i) {
+            const QString detail =
+                masters.at(i)->isUp() ? primaryDetail(i) : masters.at(i)->lastError().message;
+            if (masters.isCluster(i) && masters.at(i)->isUp())
+                m_clusterDetails[i] = detail; // said here; repeated only when it changes
+            emitMaster(i, RedisConnection::stateName(masters.at(i)->state()), detail);
+        }
         monitor.start();
         context.waitUntil([] { return interrupted.load(); }, std::numeric_limits<int>::max());
         return Done;
@@ -131,8 +144,47 @@ private:
     // For a Sentinel entry, the node it is connected to.
     QString primaryDetail(int index) const
     {
+        if (m_masters->isCluster(index))
+            return clusterDetail(index);
         const NodeAddress primary = m_masters->primaryAddress(index);
         return primary.isValid() ? QStringLiteral("primary ") + primary.toString() : QString();
+    }
+
+    // A cluster stays up while some primary is: which ones are not, and the slots served.
+    QString clusterDetail(int index, bool* degraded = nullptr) const
+    {
+        QStringList down;
+        int primaries = 0;
+        for (const MasterNode& n : m_masters->nodes(index)) {
+            if (n.role != MasterNode::Role::Primary)
+                continue;
+            ++primaries;
+            // One still connecting at start-up is not news.
+            if (n.state != RedisConnection::State::Up && n.state != RedisConnection::State::Connecting)
+                down << QStringLiteral("%1 %2 (%3)")
+                            .arg(n.address.toString(), RedisConnection::stateName(n.state), n.detail);
+        }
+        const int covered = m_masters->cluster(index)->topology()->slotMap().coveredSlots();
+        if (degraded)
+            *degraded = !down.isEmpty() || covered < 16384;
+        QString out = QStringLiteral("%1 primaries, %2/16384 slots").arg(primaries).arg(covered);
+        if (!down.isEmpty())
+            out += QStringLiteral("; down: ") + down.join(QStringLiteral("; "));
+        return out;
+    }
+
+    // A primary of a cluster went down or came back: the entry's state may not change, so say it.
+    void onClusterNodes(int index)
+    {
+        if (!m_masters->isCluster(index) || !m_masters->at(index)->isUp())
+            return;
+        bool degraded = false;
+        const QString detail = clusterDetail(index, &degraded);
+        QString& last = m_clusterDetails[index];
+        if (detail == last)
+            return;
+        last = detail;
+        emitMaster(index, degraded ? QStringLiteral("degraded") : QStringLiteral("up"), detail);
     }
 
     // The double-grant hazard of a failover, once the new primary has been read.
@@ -187,6 +239,7 @@ private:
 
     CliContext* m_context = nullptr;
     MasterSet* m_masters = nullptr;
+    QHash<int, QString> m_clusterDetails; // per cluster entry: the last state of its primaries said
 };
 
 const CommandRegistry registration(20, [] { return std::unique_ptr<Command>(new WatchCommand); });

@@ -36,6 +36,7 @@ private slots:
     void writesAreRoutedByKey();
     void reshardingDuringScansLosesNoLock();
     void failoverDuringWatchNamesTheLostLockOfThatShardOnly();
+    void seedsThatAreNoClusterFailClearly();
 
 private:
     static ConnectionOptions clusterMaster(const QString& url, int timeoutMs = 1000);
@@ -464,6 +465,33 @@ void TestClusterMonitor::failoverDuringWatchNamesTheLostLockOfThatShardOnly()
         resources << v.toObject().value(QStringLiteral("resource")).toString();
     resources.sort();
     QCOMPARE(resources, (QStringList{QString::fromUtf8(kept), QString::fromUtf8(other)}));
+}
+
+void TestClusterMonitor::seedsThatAreNoClusterFailClearly()
+{
+    // Nothing listening, and a plain (non-cluster) server named as a cluster: each is a master that
+    // is down, with the reason, at once; the other masters still count; no password is printed.
+    const QString nothing =
+        QStringLiteral("redis-cluster://ops:s3cret-x@127.0.0.1:%1").arg(freeLoopbackPort());
+    const QString plain = QStringLiteral("redis-cluster://127.0.0.1:%1").arg(m_plain.at(0).port());
+    for (const QString& url : {nothing, plain}) {
+        const LockctlRun run = runLockctl(
+            {QStringLiteral("-m"), url, QStringLiteral("-m"), m_plain.at(1).url(), QStringLiteral("list")},
+            30000);
+        QCOMPARE(run.code, 3); // fewer masters answered than a quorum needs
+        QVERIFY2(run.err.contains("no cluster node answered CLUSTER SLOTS"), qPrintable(run.describe()));
+        if (url == plain)
+            QVERIFY2(run.err.contains("cluster support disabled"), qPrintable(run.describe()));
+        QVERIFY(!run.out.contains("s3cret") && !run.err.contains("s3cret"));
+        QVERIFY(run.ms < 10000);
+    }
+    // A write is refused without touching the plain master of the pair.
+    const LockctlRun acquire = runLockctl(
+        {QStringLiteral("-m"), plain, QStringLiteral("-m"), m_plain.at(1).url(), QStringLiteral("acquire"),
+         QStringLiteral("lock:nocluster"), QStringLiteral("--ttl"), QStringLiteral("5000")},
+        30000);
+    QVERIFY(acquire.code != 0);
+    QCOMPARE(m_plain.at(1).command({"EXISTS", "lock:nocluster"}).integer, 0);
 }
 
 QTEST_GUILESS_MAIN(TestClusterMonitor)
