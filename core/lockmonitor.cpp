@@ -33,7 +33,7 @@ LockMonitor::LockMonitor(MasterSet* masters, LockScopeConfig config, QObject* pa
             scanner = new MasterScanner(i, masters->at(i), m_config.monitor, this, this);
         m_scanners << scanner;
         m_clusterScanners << cluster;
-        connect(scanner, &EntryScanner::modeChanged, this, &LockMonitor::masterModeChanged);
+        connect(scanner, &EntryScanner::modeChanged, this, &LockMonitor::onScannerMode);
         connect(scanner, &EntryScanner::scanProgress, this, &LockMonitor::scanProgress);
         connect(scanner, &EntryScanner::keyspaceEvent, this, &LockMonitor::keyspaceEvent);
         connect(scanner, &EntryScanner::passFinished, this, [this](int master) {
@@ -41,7 +41,10 @@ LockMonitor::LockMonitor(MasterSet* masters, LockScopeConfig config, QObject* pa
             maybeAnnounceInitialScan();
         });
     }
-    connect(masters, &MasterSet::masterStateChanged, this, [this] {
+    m_scanFailures.resize(masters->size());
+    connect(masters, &MasterSet::masterStateChanged, this, [this](int master) {
+        // Down: the master's own error says it. Up again: its scan starts afresh.
+        m_scanFailures[master] = RedisError();
         markAllDirty();
         // A master that goes down during the initial scan is no longer waited for: the others may
         // all have finished already, and no further pass would announce it.
@@ -95,11 +98,29 @@ void LockMonitor::maybeAnnounceInitialScan()
     emit initialScanFinished();
 }
 
+void LockMonitor::onScannerMode(int master, NotificationMode mode, const QString& reason)
+{
+    const bool failed =
+        mode == NotificationMode::Unknown && !reason.isEmpty() && m_masters->at(master)->isUp();
+    if (failed != cannotScan(master)) {
+        m_scanFailures[master] = failed ? RedisError(ErrorKind::ConnectionLost, m_masters->at(master)->name(),
+                                                     QStringLiteral("cannot scan: %1").arg(reason))
+                                        : RedisError();
+        markAllDirty();
+        maybeAnnounceInitialScan(); // a master that cannot be scanned is not waited for
+    }
+    emit masterModeChanged(master, mode, reason);
+}
+
 bool LockMonitor::isInitialScanDone() const
 {
     bool anyUp = false;
     for (int i = 0; i < m_scanners.size(); ++i) {
         const RedisConnection* c = m_masters->at(i);
+        if (c->isUp() && cannotScan(i)) {
+            anyUp = true; // answered, and said why it cannot be scanned: nothing to wait for
+            continue;
+        }
         if (c->isUp()) {
             anyUp = true;
             if (m_scanners.at(i)->completedPasses() == 0)
@@ -200,7 +221,7 @@ bool LockMonitor::awaitsFirstPass(const Entry& entry) const
     if (m_announcedInitial)
         return false;
     for (int i = 0; i < entry.observed.size(); ++i)
-        if (!entry.observed.at(i).present() && m_masters->at(i)->isUp() &&
+        if (!entry.observed.at(i).present() && m_masters->at(i)->isUp() && !cannotScan(i) &&
             m_scanners.at(i)->completedPasses() == 0)
             return true;
     return false;
@@ -264,10 +285,14 @@ QList<RedisError> LockMonitor::downMasters() const
     QList<RedisError> down;
     for (int i = 0; i < m_masters->size(); ++i) {
         const RedisConnection* c = m_masters->at(i);
-        if (c->isUp())
+        if (c->isUp() && !cannotScan(i))
             continue;
         if (down.isEmpty())
             down.resize(m_masters->size());
+        if (c->isUp()) {
+            down[i] = m_scanFailures.at(i);
+            continue;
+        }
         RedisError e = c->lastError();
         if (!e.isError())
             e = RedisError(ErrorKind::NotConnected, c->name(), RedisConnection::stateName(c->state()));

@@ -91,6 +91,10 @@ private:
     LockView computeView(const QByteArray& key, const Entry& entry, const QList<RedisError>& down,
                          const QList<int>& partial, qint64 now);
     QList<RedisError> downMasters() const;
+    // Up, but its scan cannot run (the scan connection failed: a server at maxclients, a timeout
+    // the health ping has not met yet): its part of the view is unknown, not empty.
+    bool cannotScan(int master) const { return m_scanFailures.value(master).isError(); }
+    void onScannerMode(int master, NotificationMode mode, const QString& reason);
     QList<int> partialMasters() const;
     // `node`: a cluster's primary that restarted (only the keys read from it); invalid for the
     // entry's own connection.
@@ -132,6 +136,7 @@ private:
     int m_coalesceMs = 250;
     bool m_announcedInitial = false;
     QHash<int, PendingFailover> m_failovers;
+    QList<RedisError> m_scanFailures; // per master; set while it is up and cannot be scanned
 };
 
 } // namespace lockscope

@@ -2,6 +2,7 @@
 
 #include "configloader.h"
 #include "connectiontester.h"
+#include "topologyurl.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
@@ -25,10 +26,16 @@ ConnectionEditor::ConnectionEditor(const MasterEntry& entry, QWidget* parent)
       m_passwordEnv(new QLineEdit(entry.passwordEnv, this)), m_problem(new QLabel(this)),
       m_testResult(new QLabel(this)),
       m_buttons(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this)),
+      m_testButton(m_buttons->addButton(tr("&Test"), QDialogButtonBox::ActionRole)),
       m_tester(new ConnectionTester(this)), m_passwordInKeychain(entry.passwordInKeychain)
 {
     setWindowTitle(entry.url.isEmpty() ? tr("Add a master") : tr("Edit master"));
-    m_url->setPlaceholderText(QStringLiteral("redis://host:6379/0, rediss://host:6380, unix:///path"));
+    m_url->setPlaceholderText(
+        QStringLiteral("redis://host:6379/0, rediss://host:6380, unix:///path, "
+                       "redis-sentinel://s1,s2,s3/mymaster, redis-cluster://n1:7000,n2:7000"));
+    m_url->setToolTip(tr("A Redis Cluster or a Sentinel group is one master for Redlock: give its nodes or "
+                         "sentinels, comma-separated, as redis-cluster://host:port,… or "
+                         "redis-sentinel://host:port,…/master-name (rediss-… for TLS)."));
     m_password->setEchoMode(QLineEdit::Password);
     m_password->setPlaceholderText(entry.passwordInKeychain ? tr("(kept in the keychain; type to replace)")
                                                             : tr("stored in the system keychain"));
@@ -36,7 +43,6 @@ ConnectionEditor::ConnectionEditor(const MasterEntry& entry, QWidget* parent)
     m_insecure->setChecked(entry.insecure);
     m_problem->setWordWrap(true);
     m_testResult->setWordWrap(true);
-    QPushButton* testButton = m_buttons->addButton(tr("&Test"), QDialogButtonBox::ActionRole);
 
     auto* form = new QFormLayout(this);
     form->addRow(tr("&URL:"), m_url);
@@ -53,9 +59,10 @@ ConnectionEditor::ConnectionEditor(const MasterEntry& entry, QWidget* parent)
 
     for (QLineEdit* e : {m_url, m_user, m_ca, m_cert, m_key, m_passwordEnv})
         connect(e, &QLineEdit::textChanged, this, &ConnectionEditor::validate);
-    connect(testButton, &QPushButton::clicked, this, &ConnectionEditor::test);
+    connect(m_testButton, &QPushButton::clicked, this, &ConnectionEditor::test);
     connect(m_tester, &ConnectionTester::finished, this, [this](bool ok, const QString& detail) {
         m_testResult->setText(ok ? tr("Connected: %1").arg(detail) : tr("Failed: %1").arg(detail));
+        m_testButton->setEnabled(true);
         emit tested(ok, detail);
     });
     connect(m_buttons, &QDialogButtonBox::accepted, this, [this] {
@@ -109,12 +116,25 @@ QString ConnectionEditor::problem(const MasterEntry& e, const QString&)
 {
     if (e.url.isEmpty())
         return tr("Enter the master's URL.");
-    const Result<RedisUrl> url = RedisUrl::parse(e.url);
-    if (!url)
-        return url.error().message;
-    if (url->scheme() != RedisUrl::Scheme::Unix && url->port() == 0)
-        return tr("Port 0 is not a port a server listens on.");
-    if (!url->password().isEmpty())
+    bool tls = false;
+    bool passwordInUrl = false;
+    if (TopologyUrl::hasTopologyScheme(e.url)) {
+        // The parser's messages never quote the credentials: safe to show as they are.
+        const Result<TopologyUrl> group = TopologyUrl::parse(e.url);
+        if (!group)
+            return group.error().message;
+        tls = group->isTls();
+        passwordInUrl = !group->password().isEmpty();
+    } else {
+        const Result<RedisUrl> url = RedisUrl::parse(e.url);
+        if (!url)
+            return url.error().message;
+        if (url->scheme() != RedisUrl::Scheme::Unix && url->port() == 0)
+            return tr("Port 0 is not a port a server listens on.");
+        tls = url->isTls();
+        passwordInUrl = !url->password().isEmpty();
+    }
+    if (passwordInUrl)
         return tr("Put the password in the password field, not the URL: URLs are saved in clear text.");
     for (const auto& [path, what] :
          {std::pair{e.caFile, tr("CA bundle")}, std::pair{e.certFile, tr("client certificate")},
@@ -128,8 +148,8 @@ QString ConnectionEditor::problem(const MasterEntry& e, const QString&)
             return tr("The %1 %2 is not a readable file.").arg(what, path);
     }
     const bool tlsFiles = !e.caFile.isEmpty() || !e.certFile.isEmpty() || !e.keyFile.isEmpty() || e.insecure;
-    if (tlsFiles && !url->isTls())
-        return tr("TLS settings need a rediss:// URL.");
+    if (tlsFiles && !tls)
+        return tr("TLS settings need a rediss://, rediss-sentinel:// or rediss-cluster:// URL.");
     if (e.certFile.isEmpty() != e.keyFile.isEmpty())
         return tr("A client certificate needs its key, and a key its certificate.");
     static const QRegularExpression envName(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
@@ -155,6 +175,29 @@ void ConnectionEditor::validate()
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(why.isEmpty());
 }
 
+ConnectionOptions ConnectionEditor::testOptions(const MasterEntry& e, const QString& password)
+{
+    ConnectionOptions options;
+    if (TopologyUrl::hasTopologyScheme(e.url))
+        options.topology = *TopologyUrl::parse(e.url); // problem() has accepted it
+    else
+        options.url = *RedisUrl::parse(e.url);
+    options.tls.caFile = e.caFile;
+    options.tls.certFile = e.certFile;
+    options.tls.keyFile = e.keyFile;
+    options.tls.insecure = e.insecure;
+    options.commandTimeoutMs = testTimeoutMs;
+    options.connectTimeoutMs = testTimeoutMs;
+    if (!e.user.isEmpty())
+        ConfigLoader::setMasterUser(options, e.user);
+    QString secret = password;
+    if (secret.isEmpty() && !e.passwordEnv.isEmpty())
+        secret = QString::fromLocal8Bit(qgetenv(e.passwordEnv.toLocal8Bit().constData()));
+    if (!secret.isEmpty())
+        ConfigLoader::setMasterPassword(options, secret);
+    return options;
+}
+
 void ConnectionEditor::test()
 {
     const MasterEntry e = entry();
@@ -162,25 +205,16 @@ void ConnectionEditor::test()
         m_testResult->setText(why);
         return;
     }
-    TlsOptions tls;
-    tls.caFile = e.caFile;
-    tls.certFile = e.certFile;
-    tls.keyFile = e.keyFile;
-    tls.insecure = e.insecure;
-    Result<ConnectionOptions> options = ConfigLoader::masterFromUrl(e.url, tls, 3000);
-    if (!options) {
-        m_testResult->setText(options.error().message);
-        return;
-    }
-    if (!e.user.isEmpty())
-        options->url.setUser(e.user);
-    QString secret = m_password->text();
-    if (secret.isEmpty() && !e.passwordEnv.isEmpty())
-        secret = QString::fromLocal8Bit(qgetenv(e.passwordEnv.toLocal8Bit().constData()));
-    if (!secret.isEmpty())
-        options->url.setPassword(secret);
-    m_testResult->setText(tr("Connecting to %1…").arg(options->url.toString()));
-    m_tester->test(*options);
+    const ConnectionOptions options = testOptions(e, m_password->text());
+    if (!options.topology)
+        m_testResult->setText(tr("Connecting to %1…").arg(options.url.toString()));
+    else if (options.topology->isSentinel())
+        m_testResult->setText(
+            tr("Asking the sentinels of %1 for the primary…").arg(options.topology->toString()));
+    else
+        m_testResult->setText(tr("Reading the slot map of %1…").arg(options.topology->toString()));
+    m_testButton->setEnabled(false); // one answer at a time: a second test would race the first
+    m_tester->test(options);
 }
 
 } // namespace lockscope

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "connectionoptions.h"
 #include "masterentry.h"
 
 #include <QDialog>
@@ -8,6 +9,7 @@ class QCheckBox;
 class QDialogButtonBox;
 class QLabel;
 class QLineEdit;
+class QPushButton;
 
 namespace lockscope {
 
@@ -30,6 +32,8 @@ public:
     // end up in the settings file.
     static QString problem(const MasterEntry& entry, const QString& passwordEnv = QString());
     QString currentProblem() const;
+    // What "Test" connects with: the entry (a plain URL or a group's) and its credentials.
+    static ConnectionOptions testOptions(const MasterEntry& entry, const QString& password);
     bool canAccept() const;
 
     QLineEdit* urlEdit() const { return m_url; }
@@ -40,6 +44,8 @@ public:
     QLineEdit* keyEdit() const { return m_key; }
     QLineEdit* passwordEnvEdit() const { return m_passwordEnv; }
     QLabel* problemLabel() const { return m_problem; }
+    QLabel* testResultLabel() const { return m_testResult; }
+    QPushButton* testButton() const { return m_testButton; }
 
 signals:
     void tested(bool ok, const QString& detail);
@@ -47,6 +53,8 @@ signals:
 private:
     void validate();
     void test();
+
+    static constexpr int testTimeoutMs = 3000;
     QLineEdit* fileRow(QLineEdit* edit, const QString& title);
 
     QLineEdit* m_url;
@@ -60,6 +68,7 @@ private:
     QLabel* m_problem;
     QLabel* m_testResult;
     QDialogButtonBox* m_buttons;
+    QPushButton* m_testButton;
     ConnectionTester* m_tester;
     bool m_passwordInKeychain;
 };

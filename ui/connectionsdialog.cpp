@@ -3,6 +3,7 @@
 #include "connectioneditor.h"
 #include "profilestore.h"
 #include "secretstore.h"
+#include "topologyurl.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -137,6 +138,11 @@ void ConnectionsDialog::showProfile()
         const QStringList cells{e.url, e.user, tls, secret};
         for (int c = 0; c < cells.size(); ++c)
             m_table->setItem(row, c, new QTableWidgetItem(cells.at(c)));
+        if (TopologyUrl::hasTopologyScheme(e.url))
+            m_table->item(row, 0)->setToolTip(
+                e.url.contains(QStringLiteral("-cluster://"))
+                    ? tr("A Redis Cluster: one master for Redlock, its primaries shown under it.")
+                    : tr("A Sentinel group: one master for Redlock, following its current primary."));
     }
     m_message->setText(
         tr("%n master(s). Redlock needs a majority of them.", nullptr, int(p->masters.size())));

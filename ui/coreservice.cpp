@@ -16,12 +16,15 @@
 #include <QThread>
 #include <QTimer>
 
+#include <utility>
+
 namespace lockscope {
 
 namespace {
 // Enough to see what is going on; a flood beyond this is counted, not listed.
 constexpr int maxEventsPerFlush = 200;
 constexpr int eventFlushMs = 250;
+constexpr int nodesFlushMs = 100;
 } // namespace
 
 CoreService::CoreService(LockScopeConfig config, QString auditLogPath)
@@ -40,9 +43,13 @@ void CoreService::start()
     m_eventTimer = new QTimer(this);
     m_eventTimer->setSingleShot(true);
     connect(m_eventTimer, &QTimer::timeout, this, &CoreService::flushEvents);
+    m_masterTimer = new QTimer(this);
+    m_masterTimer->setSingleShot(true);
+    connect(m_masterTimer, &QTimer::timeout, this, &CoreService::flushMasters);
 
     connect(m_masters.get(), &MasterSet::masterStateChanged, this, [this](int i) { publishMaster(i); });
     connect(m_masters.get(), &MasterSet::masterHealthChanged, this, &CoreService::publishMaster);
+    connect(m_masters.get(), &MasterSet::nodesChanged, this, &CoreService::publishMasterSoon);
     connect(m_masters.get(), &MasterSet::masterRestarted, this, [this](int i) {
         m_restartedAt[i] = QDateTime::currentDateTime();
         publishMaster(i);
@@ -89,6 +96,9 @@ void CoreService::shutdown()
     m_masters.reset();
     delete m_eventTimer;
     m_eventTimer = nullptr;
+    delete m_masterTimer;
+    m_masterTimer = nullptr;
+    m_pendingMasters.clear();
 }
 
 void CoreService::refresh()
@@ -126,7 +136,25 @@ void CoreService::publishMaster(int index)
     s.sentinel = m_masters->isSentinel(index);
     if (const NodeAddress primary = m_masters->primaryAddress(index); primary.isValid())
         s.primary = primary.toString();
+    s.cluster = m_masters->isCluster(index);
+    s.nodes = m_masters->nodes(index);
+    m_pendingMasters.removeAll(index); // this snapshot has the nodes already
     emit masterChanged(s);
+}
+
+void CoreService::publishMasterSoon(int index)
+{
+    if (!m_pendingMasters.contains(index))
+        m_pendingMasters << index;
+    if (m_masterTimer && !m_masterTimer->isActive())
+        m_masterTimer->start(nodesFlushMs);
+}
+
+void CoreService::flushMasters()
+{
+    const QList<int> pending = std::exchange(m_pendingMasters, {});
+    for (int index : pending)
+        publishMaster(index);
 }
 
 void CoreService::publishLeases()

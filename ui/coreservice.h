@@ -83,6 +83,9 @@ private:
     };
 
     void publishMaster(int index);
+    // A group's nodes change in bursts (a failover, a resharding): one snapshot per burst.
+    void publishMasterSoon(int index);
+    void flushMasters();
     void publishLeases();
     void finishRedlock(quint64 request, const QString& action, const QByteArray& resource,
                        const RedlockOutcome& outcome);
@@ -98,6 +101,8 @@ private:
     QList<KeyspaceEventRecord> m_events;
     int m_droppedEvents = 0;
     QTimer* m_eventTimer = nullptr;
+    QList<int> m_pendingMasters;
+    QTimer* m_masterTimer = nullptr;
 };
 
 } // namespace lockscope

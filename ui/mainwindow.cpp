@@ -45,6 +45,7 @@
 #include <QTableView>
 #include <QToolBar>
 #include <QToolButton>
+#include <QTreeView>
 #include <QVBoxLayout>
 
 namespace lockscope {
@@ -269,20 +270,40 @@ void MainWindow::buildCentral()
 void MainWindow::buildDocks()
 {
     setDockNestingEnabled(true);
-    m_masterView = new QTableView(this);
+    // A tree: a cluster's or a Sentinel group's nodes hang under its row, and top-level row i
+    // stays master i.
+    m_masterView = new QTreeView(this);
     m_masterView->setObjectName(QStringLiteral("masters"));
     m_masterView->setModel(m_masters);
     m_masterView->setItemDelegate(new MasterTableDelegate(m_masterView));
-    fixRows(m_masterView);
-    m_masterView->setColumnWidth(MasterTableModel::MasterColumn, 230);
+    m_masterView->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_masterView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_masterView->setUniformRowHeights(true); // fixed heights: a refresh never measures rows
+    m_masterView->setAllColumnsShowFocus(true);
+    m_masterView->setWordWrap(false);
+    m_masterView->header()->setStretchLastSection(true);
+    m_masterView->setColumnWidth(MasterTableModel::MasterColumn, 260);
     m_masterView->setColumnWidth(MasterTableModel::LatencyColumn, 170);
+    m_masterView->setColumnWidth(MasterTableModel::RoleColumn, 190); // a node's "replica of host:port"
+    // Nodes show expanded when they appear; an entry someone collapsed stays collapsed.
+    connect(m_masters, &QAbstractItemModel::rowsInserted, m_masterView,
+            [this](const QModelIndex& parent, int first, int last) {
+                for (int row = first; row <= last; ++row)
+                    m_masterView->expandRecursively(m_masters->index(row, 0, parent));
+            });
     m_masterView->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_masterView, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
         const QModelIndex index = m_masterView->indexAt(pos);
-        if (!index.isValid())
+        const int master = MasterTableModel::masterOf(index);
+        if (master < 0 || master >= m_masters->rowCount())
             return;
-        const MasterSnapshot& s = m_masters->snapshot(index.row());
+        const MasterSnapshot& s = m_masters->snapshot(master);
         QMenu menu(this);
+        if (const QVariant node = index.data(MasterTableModel::NodeRole); node.isValid()) {
+            const QString address = node.value<MasterNode>().address.toString();
+            menu.addAction(tr("Copy address %1").arg(address), this,
+                           [address] { QGuiApplication::clipboard()->setText(address); });
+        }
         menu.addAction(tr("Copy URL"), this, [s] { QGuiApplication::clipboard()->setText(s.name); });
         QAction* enable = menu.addAction(tr("Enable keyspace events on this master…"), this, [this, s] {
             if (QMessageBox::question(
@@ -764,13 +785,13 @@ void MainWindow::restoreLayout()
         resize(1440, 900);
     if (!restoreState(settings.value(QStringLiteral("window/state")).toByteArray())) {
         // First start: room for five masters, the table, and a readable event log.
-        const int row = m_masterView->verticalHeader()->defaultSectionSize();
+        const int row = m_masterView->fontMetrics().height() + 8;
         resizeDocks({findChild<QDockWidget*>(QStringLiteral("mastersDock"))}, {row * 7 + 8}, Qt::Vertical);
         resizeDocks({findChild<QDockWidget*>(QStringLiteral("eventsDock"))}, {row * 6 + 8}, Qt::Vertical);
     }
     m_table->horizontalHeader()->restoreState(
         settings.value(QStringLiteral("window/locksHeader")).toByteArray());
-    m_masterView->horizontalHeader()->restoreState(
+    m_masterView->header()->restoreState(
         settings.value(QStringLiteral("window/mastersHeader")).toByteArray());
     if (auto* split = findChild<QSplitter*>(QStringLiteral("centralSplit")))
         split->restoreState(settings.value(QStringLiteral("window/centralSplit")).toByteArray());
@@ -784,7 +805,7 @@ void MainWindow::saveLayout()
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
     settings.setValue(QStringLiteral("window/locksHeader"), m_table->horizontalHeader()->saveState());
-    settings.setValue(QStringLiteral("window/mastersHeader"), m_masterView->horizontalHeader()->saveState());
+    settings.setValue(QStringLiteral("window/mastersHeader"), m_masterView->header()->saveState());
     if (auto* split = findChild<QSplitter*>(QStringLiteral("centralSplit")))
         settings.setValue(QStringLiteral("window/centralSplit"), split->saveState());
 }

@@ -13,6 +13,7 @@ class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QTableView;
+class QTreeView;
 class QToolButton;
 
 namespace lockscope {
@@ -131,7 +132,7 @@ private:
     QLineEdit* m_filter = nullptr;
     QList<QToolButton*> m_quickButtons;
     LockDetailPane* m_detail = nullptr;
-    QTableView* m_masterView = nullptr;
+    QTreeView* m_masterView = nullptr;
     QTableView* m_eventView = nullptr;
     HistoryTimeline* m_timeline = nullptr;
     QLabel* m_totals = nullptr;

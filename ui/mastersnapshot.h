@@ -1,10 +1,12 @@
 #pragma once
 
 #include "masterhealth.h"
+#include "masternode.h"
 #include "notificationmode.h"
 #include "redisconnection.h"
 
 #include <QDateTime>
+#include <QList>
 #include <QMetaType>
 #include <QString>
 
@@ -25,6 +27,10 @@ struct MasterSnapshot
     int timeoutMs = 0;
     bool sentinel = false; // the entry names a Sentinel group ...
     QString primary;       // ... whose current primary is this host:port (empty until known)
+    bool cluster = false;  // the entry names a Redis Cluster
+    // A group's nodes, in the panel's order: each primary followed by its replicas (depth 1), or a
+    // Sentinel group's primary and the sentinel listened to. Empty for a plain master.
+    QList<MasterNode> nodes;
 };
 
 } // namespace lockscope

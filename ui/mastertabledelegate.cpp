@@ -66,7 +66,11 @@ void MasterTableDelegate::paint(QPainter* painter, const QStyleOptionViewItem& o
         painter->save();
         painter->setRenderHint(QPainter::Antialiasing);
         painter->setPen(QPen(option.palette.color(QPalette::Text), 0.8));
-        painter->setBrush(StatusStyle::masterStateColor(state, option.palette));
+        // A node nobody watches gets a hollow light: its state is unknown, not "disconnected".
+        if (index.data(MasterTableModel::MonitoredRole).toBool())
+            painter->setBrush(StatusStyle::masterStateColor(state, option.palette));
+        else
+            painter->setBrush(Qt::NoBrush);
         // A down master's light is a square: readable without colour.
         if (state == RedisConnection::State::Down)
             painter->drawRect(light);

@@ -4,8 +4,9 @@
 
 namespace lockscope {
 
-// The masters panel's pictures: a status light before each URL, and a latency sparkline of the
-// recent pings behind the latency figure (gaps where the master did not answer).
+// The masters panel's pictures: a status light before each URL or node (hollow for a node whose
+// state is not watched), and a latency sparkline of the recent pings behind the latency figure
+// (gaps where the master did not answer).
 class MasterTableDelegate final : public QStyledItemDelegate
 {
     Q_OBJECT

@@ -4,9 +4,47 @@
 
 #include <QGuiApplication>
 
+#include <algorithm>
+
 namespace lockscope {
 
-MasterTableModel::MasterTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+namespace {
+
+// An index's internal id names its parent: 0 for a master row; for a node row, the master (low 16
+// bits, plus one); for a replica row, also the node it hangs under (high bits, plus one).
+constexpr quintptr masterBits = 16;
+constexpr quintptr masterMask = (quintptr(1) << masterBits) - 1;
+
+quintptr parentId(int master, int node)
+{
+    return quintptr(master + 1) | (quintptr(node + 1) << masterBits);
+}
+
+const MasterNode& nodeOf(const MasterNode& node)
+{
+    return node;
+}
+
+template <typename Row> const MasterNode& nodeOf(const Row& row)
+{
+    return row.node;
+}
+
+bool sameNode(const MasterNode& a, const MasterNode& b)
+{
+    return a.role == b.role && a.address == b.address;
+}
+
+QString latencyText(RedisConnection::State state, double latencyMs)
+{
+    return state == RedisConnection::State::Up && latencyMs >= 0
+               ? MasterTableModel::tr("%1 ms").arg(latencyMs, 0, 'f', 2)
+               : MasterTableModel::tr("—");
+}
+
+} // namespace
+
+MasterTableModel::MasterTableModel(QObject* parent) : QAbstractItemModel(parent) {}
 
 void MasterTableModel::setMasters(const QStringList& names)
 {
@@ -40,7 +78,87 @@ void MasterTableModel::update(const MasterSnapshot& snapshot)
         if (row.latency.size() > historyLength)
             row.latency.removeFirst();
     }
+    syncNodes(snapshot.index, snapshot.nodes);
     emit dataChanged(index(snapshot.index, 0), index(snapshot.index, ColumnCount - 1));
+}
+
+void MasterTableModel::syncNodes(int master, const QList<MasterNode>& nodes)
+{
+    QList<NodeRow> wanted;
+    for (const MasterNode& node : nodes) {
+        if (node.depth > 0 && !wanted.isEmpty())
+            wanted.last().replicas << node;
+        else
+            wanted << NodeRow{node, {}};
+    }
+    const QModelIndex parent = index(master, 0);
+    QList<NodeRow>& current = m_rows[master].nodes;
+    syncRows(parent, current, wanted, [this, parent, &current](int row, const NodeRow& want) {
+        const bool changed = current[row].node != want.node;
+        current[row].node = want.node;
+        syncRows(index(row, 0, parent), current[row].replicas, want.replicas,
+                 [&replicas = current[row].replicas](int replica, const MasterNode& node) {
+                     const bool replicaChanged = replicas[replica] != node;
+                     replicas[replica] = node;
+                     return replicaChanged;
+                 });
+        return changed;
+    });
+}
+
+template <typename Item, typename Refresh>
+void MasterTableModel::syncRows(const QModelIndex& parent, QList<Item>& current, const QList<Item>& wanted,
+                                Refresh refresh)
+{
+    const auto wantedHas = [&wanted](const MasterNode& node) {
+        return std::any_of(wanted.cbegin(), wanted.cend(),
+                           [&node](const Item& w) { return sameNode(nodeOf(w), node); });
+    };
+    // Rows whose node went away (a failed-over primary, a removed replica), from the back in runs.
+    for (int last = int(current.size()) - 1; last >= 0;) {
+        if (wantedHas(nodeOf(current.at(last)))) {
+            --last;
+            continue;
+        }
+        int first = last;
+        while (first > 0 && !wantedHas(nodeOf(current.at(first - 1))))
+            --first;
+        beginRemoveRows(parent, first, last);
+        current.remove(first, last - first + 1);
+        endRemoveRows();
+        last = first - 1;
+    }
+    int firstChanged = -1;
+    int lastChanged = -1;
+    for (int i = 0; i < wanted.size(); ++i) {
+        const MasterNode& want = nodeOf(wanted.at(i));
+        if (i >= current.size() || !sameNode(nodeOf(current.at(i)), want)) {
+            int from = -1;
+            for (int j = i + 1; j < current.size() && from < 0; ++j)
+                if (sameNode(nodeOf(current.at(j)), want))
+                    from = j;
+            if (from < 0) {
+                beginInsertRows(parent, i, i);
+                current.insert(i, wanted.at(i));
+                endInsertRows();
+                continue;
+            }
+            beginMoveRows(parent, from, from, parent, i);
+            current.move(from, i);
+            endMoveRows();
+        }
+        if (refresh(i, wanted.at(i))) {
+            firstChanged = firstChanged < 0 ? i : firstChanged;
+            lastChanged = i;
+        }
+    }
+    if (current.size() > wanted.size()) { // duplicates the server listed twice
+        beginRemoveRows(parent, int(wanted.size()), int(current.size()) - 1);
+        current.resize(wanted.size());
+        endRemoveRows();
+    }
+    if (firstChanged >= 0)
+        emit dataChanged(index(firstChanged, 0, parent), index(lastChanged, ColumnCount - 1, parent));
 }
 
 int MasterTableModel::upCount() const
@@ -51,20 +169,90 @@ int MasterTableModel::upCount() const
     return n;
 }
 
-int MasterTableModel::rowCount(const QModelIndex& parent) const
+MasterTableModel::Position MasterTableModel::position(const QModelIndex& index) const
 {
-    return parent.isValid() ? 0 : int(m_rows.size());
+    if (!index.isValid())
+        return {};
+    const quintptr id = index.internalId();
+    if (id == 0)
+        return {index.row(), -1, -1};
+    const int master = int(id & masterMask) - 1;
+    const int node = int(id >> masterBits) - 1;
+    if (node < 0)
+        return {master, index.row(), -1};
+    return {master, node, index.row()};
 }
 
-int MasterTableModel::columnCount(const QModelIndex& parent) const
+int MasterTableModel::masterOf(const QModelIndex& index)
 {
-    return parent.isValid() ? 0 : ColumnCount;
+    if (!index.isValid())
+        return -1;
+    const quintptr id = index.internalId();
+    return id == 0 ? index.row() : int(id & masterMask) - 1;
+}
+
+const MasterNode* MasterTableModel::nodeAt(const Position& at) const
+{
+    if (at.master < 0 || at.master >= m_rows.size() || at.node < 0)
+        return nullptr;
+    const QList<NodeRow>& nodes = m_rows.at(at.master).nodes;
+    if (at.node >= nodes.size())
+        return nullptr;
+    if (at.replica < 0)
+        return &nodes.at(at.node).node;
+    const QList<MasterNode>& replicas = nodes.at(at.node).replicas;
+    return at.replica < replicas.size() ? &replicas.at(at.replica) : nullptr;
+}
+
+QModelIndex MasterTableModel::index(int row, int column, const QModelIndex& parent) const
+{
+    if (!hasIndex(row, column, parent))
+        return {};
+    if (!parent.isValid())
+        return createIndex(row, column, quintptr(0));
+    const Position at = position(parent);
+    if (at.node < 0)
+        return createIndex(row, column, parentId(at.master, -1));
+    if (at.replica < 0)
+        return createIndex(row, column, parentId(at.master, at.node));
+    return {};
+}
+
+QModelIndex MasterTableModel::parent(const QModelIndex& child) const
+{
+    const Position at = position(child);
+    if (at.node < 0)
+        return {};
+    if (at.replica < 0)
+        return createIndex(at.master, 0, quintptr(0));
+    return createIndex(at.node, 0, parentId(at.master, -1));
+}
+
+int MasterTableModel::rowCount(const QModelIndex& parent) const
+{
+    if (!parent.isValid())
+        return int(m_rows.size());
+    if (parent.column() != 0)
+        return 0;
+    const Position at = position(parent);
+    if (at.master < 0 || at.master >= m_rows.size())
+        return 0;
+    const QList<NodeRow>& nodes = m_rows.at(at.master).nodes;
+    if (at.node < 0)
+        return int(nodes.size());
+    if (at.replica < 0 && at.node < nodes.size())
+        return int(nodes.at(at.node).replicas.size());
+    return 0;
+}
+
+int MasterTableModel::columnCount(const QModelIndex&) const
+{
+    return ColumnCount;
 }
 
 QVariant MasterTableModel::display(const Row& row, int column) const
 {
     const MasterSnapshot& s = row.snapshot;
-    const bool up = s.state == RedisConnection::State::Up;
     switch (column) {
     case MasterColumn:
         // A Sentinel group's row names the node it is connected to: it changes on a failover.
@@ -72,7 +260,7 @@ QVariant MasterTableModel::display(const Row& row, int column) const
     case StateColumn:
         return StatusStyle::masterStateText(s.state);
     case LatencyColumn:
-        return up && s.health.latencyMs >= 0 ? tr("%1 ms").arg(s.health.latencyMs, 0, 'f', 2) : tr("—");
+        return latencyText(s.state, s.health.latencyMs);
     case VersionColumn:
         return s.health.version;
     case RoleColumn:
@@ -113,6 +301,20 @@ QVariant MasterTableModel::toolTip(const Row& row, int column) const
                                         : tr("Sentinel group: the current primary is %1.").arg(s.primary);
             return s.error.isEmpty() ? primary : primary + QLatin1Char('\n') + s.error;
         }
+        if (s.cluster) {
+            QStringList lines;
+            for (const MasterNode& node : s.nodes)
+                if (node.role == MasterNode::Role::Primary)
+                    lines << (node.detail.isEmpty()
+                                  ? node.address.toString()
+                                  : tr("%1 (%2)").arg(node.address.toString(), node.detail));
+            lines.prepend(lines.isEmpty()
+                              ? tr("Redis Cluster: no slot map read yet.")
+                              : tr("Redis Cluster, %n primary(ies):", nullptr, int(lines.size())));
+            if (!s.error.isEmpty())
+                lines << s.error;
+            return lines.join(QLatin1Char('\n'));
+        }
         return s.error.isEmpty() ? StatusStyle::masterStateText(s.state) : s.error;
     case StateColumn:
         return s.error.isEmpty() ? StatusStyle::masterStateText(s.state) : s.error;
@@ -129,11 +331,77 @@ QVariant MasterTableModel::toolTip(const Row& row, int column) const
     }
 }
 
+QString MasterTableModel::nodeStateText(const MasterNode& node)
+{
+    return node.monitored ? StatusStyle::masterStateText(node.state) : tr("not watched");
+}
+
+QVariant MasterTableModel::nodeDisplay(const MasterNode& node, int column) const
+{
+    switch (column) {
+    case MasterColumn:
+        return tr("%1 %2").arg(masterNodeRoleName(node.role), node.address.toString());
+    case StateColumn:
+        return nodeStateText(node);
+    case LatencyColumn:
+        return latencyText(node.state, node.latencyMs);
+    case RoleColumn:
+        return node.detail;
+    default:
+        return {};
+    }
+}
+
+QVariant MasterTableModel::nodeToolTip(const MasterNode& node, int column) const
+{
+    switch (column) {
+    case MasterColumn:
+    case RoleColumn:
+        return node.detail.isEmpty()
+                   ? nodeDisplay(node, MasterColumn)
+                   : tr("%1: %2").arg(nodeDisplay(node, MasterColumn).toString(), node.detail);
+    case StateColumn:
+        if (!node.monitored)
+            return tr("LockScope keeps no connection to this node: its state is not known here.");
+        return node.state == RedisConnection::State::Up || node.detail.isEmpty()
+                   ? nodeStateText(node)
+                   : tr("%1: %2").arg(nodeStateText(node), node.detail);
+    default:
+        return {};
+    }
+}
+
 QVariant MasterTableModel::data(const QModelIndex& index, int role) const
 {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
         return {};
-    const Row& row = m_rows.at(index.row());
+    const Position at = position(index);
+    if (at.node >= 0) {
+        const MasterNode* node = nodeAt(at);
+        if (!node)
+            return {};
+        switch (role) {
+        case Qt::DisplayRole:
+            return nodeDisplay(*node, index.column());
+        case Qt::ToolTipRole:
+            return nodeToolTip(*node, index.column());
+        case Qt::ForegroundRole:
+            if (index.column() == StateColumn && node->monitored)
+                return StatusStyle::masterStateColor(node->state, QGuiApplication::palette());
+            return {};
+        case StateRole:
+            return int(node->state);
+        case MonitoredRole:
+            return node->monitored;
+        case MasterIndexRole:
+            return at.master;
+        case NodeRole:
+            return QVariant::fromValue(*node);
+        default:
+            return {};
+        }
+    }
+    const Row& row = m_rows.at(at.master);
     switch (role) {
     case Qt::DisplayRole:
         return display(row, index.column());
@@ -149,6 +417,10 @@ QVariant MasterTableModel::data(const QModelIndex& index, int role) const
         return int(row.snapshot.state);
     case LatencyHistoryRole:
         return QVariant::fromValue(row.latency);
+    case MasterIndexRole:
+        return at.master;
+    case MonitoredRole:
+        return true;
     default:
         return {};
     }
@@ -157,7 +429,7 @@ QVariant MasterTableModel::data(const QModelIndex& index, int role) const
 QVariant MasterTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
-        return QAbstractTableModel::headerData(section, orientation, role);
+        return QAbstractItemModel::headerData(section, orientation, role);
     switch (section) {
     case MasterColumn:
         return tr("Master");

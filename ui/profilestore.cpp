@@ -87,13 +87,14 @@ Result<LockScopeConfig> ProfileStore::toConfig(const ConnectionProfile& profile,
         Result<ConnectionOptions> master = ConfigLoader::masterFromUrl(e.url, tls, config.timeoutMs);
         if (!master)
             return master.error();
+        // A group's credentials are its data nodes': they go to the topology, not to `url`.
         if (!e.user.isEmpty())
-            master->url.setUser(e.user);
+            ConfigLoader::setMasterUser(*master, e.user);
         QString password = passwords.value(e.url);
         if (password.isEmpty() && !e.passwordEnv.isEmpty())
             password = QString::fromLocal8Bit(qgetenv(e.passwordEnv.toLocal8Bit().constData()));
         if (!password.isEmpty())
-            master->url.setPassword(password);
+            ConfigLoader::setMasterPassword(*master, password);
         config.masters << *master;
     }
     if (config.masters.isEmpty())
