@@ -512,7 +512,9 @@ void MainWindow::onMaster(const MasterSnapshot& snapshot)
     if (snapshot.mode != before.mode && snapshot.mode != NotificationMode::Unknown)
         m_events->add(
             EventLogModel::Kind::Master, snapshot.name,
-            tr("notifications: %1 (%2)").arg(notificationModeName(snapshot.mode), snapshot.modeReason));
+            snapshot.modeReason.isEmpty()
+                ? tr("notifications: %1").arg(notificationModeName(snapshot.mode))
+                : tr("notifications: %1 (%2)").arg(notificationModeName(snapshot.mode), snapshot.modeReason));
     updateStatusBar();
 }
 
