@@ -366,12 +366,24 @@ void DemoScenarioRunner::buildDrift()
         const DemoHold* ha = lastHold(m_sim, DemoSimulation::clientA, drift);
         const DemoHold* hb = lastHold(m_sim, DemoSimulation::clientB, drift);
         const bool ok = ha && hb && !ha->overlapped && !hb->overlapped && ha->endMs >= 0;
-        return qMakePair(ok,
-                         ok ? tr("A's work overran its %1 ms validity: it dropped its write. B got the lock "
-                                 "%2 ms after A stopped trusting it: no overlap.")
-                                  .arg(ha->validityMs)
-                                  .arg(hb->startMs - ha->endMs)
-                            : tr("A and B overlapped on %1.").arg(QString::fromUtf8(drift)));
+        if (ok)
+            return qMakePair(true, tr("A's work overran its %1 ms validity: it dropped its write. B got the "
+                                      "lock %2 ms after A stopped trusting it: no overlap.")
+                                       .arg(ha->validityMs)
+                                       .arg(hb->startMs - ha->endMs));
+        // Each way this can go wrong is told apart: a demo that says "overlapped" must mean it.
+        if (!ha || !hb)
+            return qMakePair(
+                false, tr("no hold of %1 on %2 was recorded.")
+                           .arg(ha ? QStringLiteral("B") : QStringLiteral("A"), QString::fromUtf8(drift)));
+        if (ha->endMs < 0)
+            return qMakePair(false, tr("A still held %1 (valid until +%2 ms) when B got it.")
+                                        .arg(QString::fromUtf8(drift))
+                                        .arg(ha->validUntilMs - hb->startMs));
+        return qMakePair(false,
+                         tr("A and B overlapped on %1: A trusted it until +%2 ms, B had it from +0 ms.")
+                             .arg(QString::fromUtf8(drift))
+                             .arg(ha->endMs - hb->startMs));
     });
 }
 

@@ -50,10 +50,13 @@ void CoreService::start()
     connect(m_masters.get(), &MasterSet::masterStateChanged, this, [this](int i) { publishMaster(i); });
     connect(m_masters.get(), &MasterSet::masterHealthChanged, this, &CoreService::publishMaster);
     connect(m_masters.get(), &MasterSet::nodesChanged, this, &CoreService::publishMasterSoon);
-    connect(m_masters.get(), &MasterSet::masterRestarted, this, [this](int i) {
+    const auto restarted = [this](int i) {
         m_restartedAt[i] = QDateTime::currentDateTime();
         publishMaster(i);
-    });
+    };
+    connect(m_masters.get(), &MasterSet::masterRestarted, this, restarted);
+    // A cluster's primary that restarted: the entry's row and event log say so, as for a master.
+    connect(m_masters.get(), &MasterSet::clusterPrimaryRestarted, this, restarted);
     connect(m_monitor.get(), &LockMonitor::masterModeChanged, this, [this](int i) { publishMaster(i); });
     connect(m_monitor.get(), &LockMonitor::locksChanged, this, &CoreService::locksChanged);
     connect(m_monitor.get(), &LockMonitor::failoverDetected, this, &CoreService::failoverDetected);

@@ -5,6 +5,7 @@
 #include "clustertopology.h"
 #include "configloader.h"
 #include "failoverreport.h"
+#include "groupmaster.h"
 #include "lockctlrun.h"
 #include "lockmonitor.h"
 #include "masterset.h"
@@ -39,8 +40,6 @@ private slots:
     void seedsThatAreNoClusterFailClearly();
 
 private:
-    static ConnectionOptions clusterMaster(const QString& url, int timeoutMs = 1000);
-    static QJsonObject runJson(const QStringList& args, int* code);
     NodeAddress addressOf(RedisClusterGroup& group, int node) const
     {
         return {QStringLiteral("127.0.0.1"), group.at(node).port()};
@@ -50,26 +49,6 @@ private:
     RedisServerGroup m_plain;
     QByteArrayList m_shardLocks; // one lock per primary of m_cluster
 };
-
-ConnectionOptions TestClusterMonitor::clusterMaster(const QString& url, int timeoutMs)
-{
-    Result<ConnectionOptions> options = ConfigLoader::masterFromUrl(url, {}, timeoutMs);
-    if (!options)
-        qFatal("bad test URL: %s", qPrintable(options.error().message));
-    return *options;
-}
-
-QJsonObject TestClusterMonitor::runJson(const QStringList& args, int* code)
-{
-    QStringList all{QStringLiteral("--json"), QStringLiteral("--timeout-ms"), QStringLiteral("1000")};
-    all << args;
-    const LockctlRun run = runLockctl(all, 60000);
-    *code = run.code;
-    const QJsonDocument doc = QJsonDocument::fromJson(run.out);
-    if (!doc.isObject())
-        qWarning("lockctl printed no JSON: %s", qPrintable(run.describe()));
-    return doc.object();
-}
 
 void TestClusterMonitor::initTestCase()
 {
@@ -90,7 +69,7 @@ void TestClusterMonitor::initTestCase()
 void TestClusterMonitor::scansEveryShardAsOneMaster()
 {
     // The cluster is master 0 of three: it counts once towards N, whatever its number of primaries.
-    MasterSet masters({clusterMaster(m_cluster.url(1)), m_plain.at(0).connectionOptions(1000),
+    MasterSet masters({groupMaster(m_cluster.url(1)), m_plain.at(0).connectionOptions(1000),
                        m_plain.at(1).connectionOptions(1000)});
     QCOMPARE(masters.size(), 3);
     QCOMPARE(masters.needed(), 2);
@@ -147,7 +126,8 @@ void TestClusterMonitor::scansEveryShardAsOneMaster()
 void TestClusterMonitor::listJsonShowsTheClusterAndItsShards()
 {
     int code = -1;
-    const QJsonObject out = runJson({QStringLiteral("-m"), m_cluster.url(1), QStringLiteral("list")}, &code);
+    const QJsonObject out =
+        runLockctlJson({QStringLiteral("-m"), m_cluster.url(1), QStringLiteral("list")}, &code);
     QCOMPARE(code, 0);
     const QJsonArray masterList = out.value(QStringLiteral("masters")).toArray();
     QCOMPARE(masterList.size(), 1);
@@ -214,9 +194,9 @@ void TestClusterMonitor::writesAreRoutedByKey()
         const QByteArray resource = m_cluster.keyOn(primary, "job:routed:");
         int code = -1;
         QJsonObject acquired =
-            runJson(masters + QStringList{QStringLiteral("acquire"), QString::fromUtf8(resource),
-                                          QStringLiteral("--ttl"), QStringLiteral("60000")},
-                    &code);
+            runLockctlJson(masters + QStringList{QStringLiteral("acquire"), QString::fromUtf8(resource),
+                                                 QStringLiteral("--ttl"), QStringLiteral("60000")},
+                           &code);
         QCOMPARE(code, 0);
         const QString token = acquired.value(QStringLiteral("token")).toString();
         QVERIFY(!token.isEmpty());
@@ -224,14 +204,14 @@ void TestClusterMonitor::writesAreRoutedByKey()
         QCOMPARE(m_plain.at(0).command({"GET", resource}).string, token.toUtf8());
 
         // A wrong token changes nothing anywhere; the right one releases everywhere.
-        runJson(masters + QStringList{QStringLiteral("release"), QString::fromUtf8(resource),
-                                      QStringLiteral("--token"), QStringLiteral("not-the-holder")},
-                &code);
+        runLockctlJson(masters + QStringList{QStringLiteral("release"), QString::fromUtf8(resource),
+                                             QStringLiteral("--token"), QStringLiteral("not-the-holder")},
+                       &code);
         QVERIFY(code != 0);
         QCOMPARE(m_cluster.at(primary).command({"GET", resource}).string, token.toUtf8());
-        runJson(masters + QStringList{QStringLiteral("release"), QString::fromUtf8(resource),
-                                      QStringLiteral("--token"), token},
-                &code);
+        runLockctlJson(masters + QStringList{QStringLiteral("release"), QString::fromUtf8(resource),
+                                             QStringLiteral("--token"), token},
+                       &code);
         QCOMPARE(code, 0);
         QCOMPARE(m_cluster.at(primary).command({"EXISTS", resource}).integer, 0);
         QCOMPARE(m_plain.at(1).command({"EXISTS", resource}).integer, 0);
@@ -266,7 +246,7 @@ void TestClusterMonitor::reshardingDuringScansLosesNoLock()
         QCOMPARE(m_cluster.at(from).command(mset).string, QByteArray("OK"));
     }
 
-    MasterSet masters({clusterMaster(m_cluster.url(1))});
+    MasterSet masters({groupMaster(m_cluster.url(1))});
     LockScopeConfig config;
     config.monitor.pollIntervalMs = 100;
     config.monitor.scanCount = 200;
@@ -324,9 +304,9 @@ void TestClusterMonitor::reshardingDuringScansLosesNoLock()
     QVERIFY2(removed.isEmpty(), qPrintable(QStringLiteral("shown as gone mid-move: ") + removed.join(u' ')));
 
     int code = -1;
-    const QJsonObject out = runJson({QStringLiteral("-m"), m_cluster.url(1), QStringLiteral("list"),
-                                     QStringLiteral("--pattern"), QStringLiteral("{lock:moving:*")},
-                                    &code);
+    const QJsonObject out = runLockctlJson({QStringLiteral("-m"), m_cluster.url(1), QStringLiteral("list"),
+                                            QStringLiteral("--pattern"), QStringLiteral("{lock:moving:*")},
+                                           &code);
     QCOMPARE(code, 0);
     int found = 0;
     for (const QJsonValue& v : out.value(QStringLiteral("locks")).toArray()) {
@@ -372,7 +352,7 @@ void TestClusterMonitor::failoverDuringWatchNamesTheLostLockOfThatShardOnly()
                 return e;
         return QJsonObject();
     };
-    MasterSet masters({clusterMaster(cluster.url(1))});
+    MasterSet masters({groupMaster(cluster.url(1))});
     LockScopeConfig config;
     config.monitor.pollIntervalMs = 300;
     LockMonitor monitor(&masters, config);
@@ -447,7 +427,8 @@ void TestClusterMonitor::failoverDuringWatchNamesTheLostLockOfThatShardOnly()
     // Afterwards, list shows the promoted replica as the shard's primary and the lock that survived.
     // (Every node as a seed: the first one may be the one that died.)
     int code = -1;
-    const QJsonObject out = runJson({QStringLiteral("-m"), cluster.url(), QStringLiteral("list")}, &code);
+    const QJsonObject out =
+        runLockctlJson({QStringLiteral("-m"), cluster.url(), QStringLiteral("list")}, &code);
     QCOMPARE(code, 0);
     QStringList primaryAddresses;
     for (const QJsonValue& n : out.value(QStringLiteral("masters"))

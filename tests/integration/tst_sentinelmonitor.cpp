@@ -1,6 +1,7 @@
 #include "blockingcommand.h"
 #include "configloader.h"
 #include "failoverreport.h"
+#include "groupmaster.h"
 #include "lockctlrun.h"
 #include "lockmonitor.h"
 #include "masterscanner.h"
@@ -20,6 +21,19 @@
 using namespace lockscope;
 using namespace lockscope::test;
 
+namespace {
+
+// lockctl list --json over these masters.
+QJsonObject listJson(const QStringList& masters, int* code)
+{
+    QStringList args;
+    for (const QString& m : masters)
+        args << QStringLiteral("-m") << m;
+    return runLockctlJson(args << QStringLiteral("list"), code);
+}
+
+} // namespace
+
 // A Sentinel group as one master entry of the monitor and of lockctl, with real processes: a group
 // of 1 primary, 1 replica and 3 sentinels (1 s down-after), next to plain masters.
 class TestSentinelMonitor : public QObject
@@ -36,34 +50,9 @@ private slots:
     void unreachableSentinelGroupLeavesTheQuorumToTheOthers();
 
 private:
-    static ConnectionOptions sentinelMaster(const QString& url, int timeoutMs = 1000);
-    static QJsonObject listJson(const QStringList& masters, int* code);
-
     SentinelGroup m_group; // never failed over: the tests that fail over start their own
     RedisServerGroup m_plain;
 };
-
-ConnectionOptions TestSentinelMonitor::sentinelMaster(const QString& url, int timeoutMs)
-{
-    Result<ConnectionOptions> options = ConfigLoader::masterFromUrl(url, {}, timeoutMs);
-    if (!options)
-        qFatal("bad test URL: %s", qPrintable(options.error().message));
-    return *options;
-}
-
-QJsonObject TestSentinelMonitor::listJson(const QStringList& masters, int* code)
-{
-    QStringList args{QStringLiteral("--json"), QStringLiteral("--timeout-ms"), QStringLiteral("1000")};
-    for (const QString& m : masters)
-        args << QStringLiteral("-m") << m;
-    args << QStringLiteral("list");
-    const LockctlRun run = runLockctl(args, 60000);
-    *code = run.code;
-    const QJsonDocument doc = QJsonDocument::fromJson(run.out);
-    if (!doc.isObject())
-        qWarning("lockctl list printed no JSON: %s", qPrintable(run.describe()));
-    return doc.object();
-}
 
 void TestSentinelMonitor::initTestCase()
 {
@@ -81,7 +70,7 @@ void TestSentinelMonitor::scansThroughSentinelEntryAlongsidePlainMasters()
     RedisServer& primary = m_group.dataNode(0);
     for (RedisServer* s : {&m_plain.at(0), &primary, &m_plain.at(1)})
         QCOMPARE(s->command({"SET", "lock:scan", "token-1", "PX", "600000"}).string, QByteArray("OK"));
-    QList<ConnectionOptions> options{m_plain.at(0).connectionOptions(1000), sentinelMaster(m_group.url()),
+    QList<ConnectionOptions> options{m_plain.at(0).connectionOptions(1000), groupMaster(m_group.url()),
                                      m_plain.at(1).connectionOptions(1000)};
     MasterSet masters(options);
     // The group counts once: three entries, a quorum of two.
@@ -260,7 +249,7 @@ void TestSentinelMonitor::failoverHazardMarkedAtRiskAndReported()
     QVERIFY2(group.start(options), qPrintable(group.errorString()));
     RedisServer& primary = group.dataNode(0);
     RedisServer& replica = group.dataNode(1);
-    MasterSet masters({sentinelMaster(group.url()), m_plain.at(0).connectionOptions(1000),
+    MasterSet masters({groupMaster(group.url()), m_plain.at(0).connectionOptions(1000),
                        m_plain.at(1).connectionOptions(1000)});
     LockScopeConfig config;
     config.monitor.pollIntervalMs = 500;

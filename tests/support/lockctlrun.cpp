@@ -1,6 +1,7 @@
 #include "lockctlrun.h"
 
 #include <QElapsedTimer>
+#include <QJsonDocument>
 #include <QProcess>
 #include <QSignalSpy>
 
@@ -40,6 +41,18 @@ LockctlRun runLockctl(const QStringList& args, int timeoutMs)
     r.err = p.readAllStandardError();
     r.ms = clock.elapsed();
     return r;
+}
+
+QJsonObject runLockctlJson(const QStringList& args, int* code, int timeoutMs)
+{
+    const LockctlRun run = runLockctl(
+        QStringList{QStringLiteral("--json"), QStringLiteral("--timeout-ms"), QStringLiteral("1000")} + args,
+        timeoutMs);
+    *code = run.code;
+    const QJsonDocument doc = QJsonDocument::fromJson(run.out);
+    if (!doc.isObject())
+        qWarning("lockctl printed no JSON: %s", qPrintable(run.describe()));
+    return doc.object();
 }
 
 } // namespace lockscope::test

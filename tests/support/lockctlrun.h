@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QString>
 #include <QStringList>
 
@@ -24,5 +25,9 @@ struct LockctlRun
 // Runs lockctl with standard input closed (a pipe, never a terminal). This thread's event loop keeps
 // running while it waits, so peers living on it (a test's fake server) still answer.
 LockctlRun runLockctl(const QStringList& args, int timeoutMs = 30000);
+
+// `lockctl --json --timeout-ms 1000 <args>`, its output as an object (empty, with a warning that
+// shows the run, when it printed none); `code` gets the exit code.
+QJsonObject runLockctlJson(const QStringList& args, int* code, int timeoutMs = 60000);
 
 } // namespace lockscope::test
