@@ -24,7 +24,8 @@ QList<QCommandLineOption> CommandLineConfig::options()
         {{QStringLiteral("m"), QStringLiteral("master")},
          QStringLiteral(
              "A master URL (repeat for Redlock): redis://[user[:password]@]host[:port][/db], rediss://..., "
-             "unix:///path, or a Sentinel group: redis-sentinel://host:port[,host:port...]/<master-name>"),
+             "unix:///path, a Sentinel group: redis-sentinel://host:port[,host:port...]/<master-name>, or a "
+             "Redis Cluster: redis-cluster://host:port[,host:port...] (rediss-... for TLS)"),
          QStringLiteral("URL")},
         {QStringLiteral("config"),
          QStringLiteral("JSON configuration file (masters, patterns, TLS, owner rules)."),

@@ -645,15 +645,20 @@ void RedisConnection::flushOut()
         return;
     m_sent.stampLast(m_unflushed, monotonicMs() + m_options.commandTimeoutMs);
     m_unflushed = 0;
-    m_transport->write(m_outBuffer);
+    // Out of the member before writing: flushing a TLS socket can deliver replies at once (readyRead
+    // from inside flush()), their callbacks append new commands, and the flush that follows them must
+    // not send these bytes a second time (their replies would then have no command).
+    QByteArray out;
+    out.swap(m_outBuffer);
+    m_transport->write(out);
     m_transport->flush();
     armTimeout();
-    // Keep the buffer's capacity for the next pass unless the transport still shares it or a huge
-    // command grew it: the steady state then appends without allocating.
-    if (m_outBuffer.isDetached() && m_outBuffer.capacity() <= 1024 * 1024)
-        m_outBuffer.truncate(0);
-    else
-        m_outBuffer = QByteArray();
+    // Keep the buffer's capacity for the next pass unless the transport still shares it, a huge
+    // command grew it, or new commands are already waiting: the steady state appends without allocating.
+    if (m_outBuffer.isEmpty() && out.isDetached() && out.capacity() <= 1024 * 1024) {
+        out.truncate(0);
+        m_outBuffer.swap(out);
+    }
 }
 
 void RedisConnection::scheduleFlush()

@@ -72,6 +72,8 @@ void ScriptedTransport::flush()
     ++m_flushCount;
     if (m_open)
         answerNewCommands();
+    if (m_flushHook)
+        m_flushHook();
 }
 
 QByteArray ScriptedTransport::readAll()

@@ -41,6 +41,9 @@ public:
 
     void setOpenMode(OpenMode mode) { m_openMode = mode; }
     void setResponder(Responder responder) { m_responder = std::move(responder); }
+    // Runs inside every flush(), after the bytes were taken: a TLS socket can hand over replies from
+    // inside flush() (readyRead before it returns), and this lets a test do the same with feed().
+    void setFlushHook(std::function<void()> hook) { m_flushHook = std::move(hook); }
     // Completes an open() made in Hang mode now: opened() is emitted before this returns.
     void completeOpen();
     // Bytes from the server, delivered now: readyRead() is emitted before this returns.
@@ -84,6 +87,7 @@ private:
 
     OpenMode m_openMode = OpenMode::Accept;
     Responder m_responder;
+    std::function<void()> m_flushHook;
     bool m_open = false;
     bool m_stalled = false;
     int m_openCount = 0;

@@ -205,6 +205,7 @@ private slots:
     void malformedReplyFailsEverythingPending();
     void negativeArrayLengthIsProtocolError();
     void replyWithoutCommand();
+    void repliesInsideFlushDoNotResendItsBytes();
     void handshakeOrderAndQueuedCommandsWait();
     void healthFromHandshake();
     void authFailureFailsQueuedCommandsUnsent();
@@ -461,6 +462,37 @@ void TestRedisConnectionFake::replyWithoutCommand()
     QCOMPARE(rig->state(), State::Down);
     QCOMPARE(rig->lastError().kind, ErrorKind::Protocol);
     QVERIFY(rig->lastError().message.contains(QStringLiteral("without a command")));
+}
+
+void TestRedisConnectionFake::repliesInsideFlushDoNotResendItsBytes()
+{
+    // A TLS socket's flush() may deliver a reply before it returns; that reply's callback sends the
+    // next command. Each command must reach the server once: sent twice, its second reply would find
+    // no command (a protocol error), and a write could run twice.
+    Results results;
+    Rig rig;
+    QVERIFY(rig.bringUp());
+    bool fed = false;
+    rig.transport->setFlushHook([&] {
+        if (fed || !rig.transport->written().contains("first"))
+            return;
+        fed = true;
+        rig.transport->feed("+OK\r\n");
+    });
+    auto second = results.add();
+    rig->send({"SET", "first", "1"}, [&rig, second](const RedisResult& r) {
+        QVERIFY(r.ok());
+        rig->send({"SET", "second", "2"}, second);
+    });
+    QVERIFY(rig.waitWritten(plainHandshake + 2));
+    QVERIFY(fed);
+    int firsts = 0;
+    for (const QByteArrayList& c : rig.transport->commands())
+        firsts += c.value(1) == "first" ? 1 : 0;
+    QCOMPARE(firsts, 1);
+    rig.transport->feed("+OK\r\n");
+    QCOMPARE(results.described(), QStringList{QStringLiteral("+OK")});
+    QVERIFY(rig->isUp());
 }
 
 void TestRedisConnectionFake::handshakeOrderAndQueuedCommandsWait()
