@@ -130,7 +130,10 @@ void ClusterEntry::updateState()
 {
     if (!m_open)
         return;
-    if (m_topology->isReady() && isDegraded()) {
+    m_degraded =
+        !m_topology->slotMap().coversAllSlots() ||
+        std::any_of(m_nodes.cbegin(), m_nodes.cend(), [](const RedisConnection* c) { return !c->isUp(); });
+    if (m_topology->isReady() && m_degraded) {
         if (!m_degradedTimer.isActive())
             m_degradedTimer.start();
     } else {
@@ -174,13 +177,6 @@ void ClusterEntry::updateState()
             RedisError(ErrorKind::NotConnected, QString(),
                        QStringLiteral("no primary reachable (%1)").arg(down.join(QStringLiteral("; ")))),
             health);
-}
-
-bool ClusterEntry::isDegraded() const
-{
-    if (!m_topology->slotMap().coversAllSlots())
-        return true;
-    return std::any_of(m_nodes.cbegin(), m_nodes.cend(), [](const RedisConnection* c) { return !c->isUp(); });
 }
 
 RedisError ClusterEntry::unreachable(const QByteArray& key) const

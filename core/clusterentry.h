@@ -41,8 +41,9 @@ public:
     RedisConnection* nodeConnection(const NodeAddress& primary) const { return m_nodes.value(primary); }
     // The primaries, each followed by its replicas, for the masters panel.
     QList<MasterNode> nodes() const;
-    // Some primary is not up, or some slot has no primary.
-    bool isDegraded() const;
+    // Some primary is not up, or some slot has no primary. Kept by updateState(), which every change
+    // of a node's state or of the map runs: the monitor asks on every flush.
+    bool isDegraded() const { return m_degraded; }
     // Why `key` cannot be read on this entry now; no error when its slot's primary is up.
     RedisError unreachable(const QByteArray& key) const;
 
@@ -72,6 +73,7 @@ private:
     // announced by no one, and the periodic refresh would see it only seconds later.
     QTimer m_degradedTimer;
     bool m_open = false;
+    bool m_degraded = false;
 };
 
 } // namespace lockscope
