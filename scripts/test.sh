@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # Builds LockScope with its tests and runs the whole suite against real redis-server processes.
 # Set LOCKSCOPE_SANITIZE=1 to run it under AddressSanitizer + UndefinedBehaviorSanitizer instead (in build-asan).
-# Extra arguments go to ctest (e.g. -R fault, -j2).
+# Extra arguments go to ctest (e.g. -R fault). Tests run two at a time (-j2); LOCKSCOPE_TEST_JOBS changes that.
+# A skipped test fails the run: every skip in this suite means an install step is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh --tests
-if [[ -f tests/interop/package-lock.json ]]; then
-    (cd tests/interop && npm ci --no-audit --no-fund --loglevel=error)
+# The interop peers are pinned by the lockfile; without it the node cases would test whatever npm picks.
+if [[ ! -f tests/interop/package-lock.json ]]; then
+    echo "tests/interop/package-lock.json is missing: the interop peers cannot be installed at pinned versions" >&2
+    exit 1
 fi
+(cd tests/interop && npm ci --no-audit --no-fund --loglevel=error)
+
 build=build
 flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)
 if [[ "${LOCKSCOPE_SANITIZE:-0}" == 1 ]]; then
@@ -18,8 +23,21 @@ if [[ "${LOCKSCOPE_SANITIZE:-0}" == 1 ]]; then
     export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
     export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$PWD/tests/sanitizers/lsan.supp:print_suppressions=0}"
 fi
+if command -v ccache >/dev/null 2>&1; then
+    # Paths relative to the checkout, so that another clone of the same tree reuses the cache.
+    export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
+    flags+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
 build=${LOCKSCOPE_BUILD_DIR:-$build} # another directory, e.g. to keep a developer's build apart
 cmake -S . -B "$build" -G Ninja "${flags[@]}" >/dev/null
 cmake --build "$build"
 cd "$build"
-ctest --output-on-failure --timeout 900 "$@"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+status=0
+ctest --output-on-failure --timeout 900 -j"${LOCKSCOPE_TEST_JOBS:-2}" "$@" | tee "$log" || status=$?
+if grep -q '(Skipped)' "$log"; then
+    echo "Skipped tests (above) count as failures here: a skip means something the suite needs is missing." >&2
+    status=1
+fi
+exit "$status"
