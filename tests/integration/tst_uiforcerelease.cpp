@@ -120,6 +120,7 @@ private slots:
     void redissonPreviewIsWhatHappens_data();
     void redissonPreviewIsWhatHappens();
     void redissonReaderJoinedAfterTheLook();
+    void redissonAllReadersPreviewIsWhatHappens();
 };
 
 void TestUiForceRelease::confirmDeletesEverywhereAndIsAudited()
@@ -356,6 +357,34 @@ void TestUiForceRelease::redissonReaderJoinedAfterTheLook()
         QCOMPARE(group.at(i).command({"HEXISTS", "lock:rs", readerC}).integer, 1);
     }
     QVERIFY(dialog->table()->item(0, 2)->text().contains(QLatin1String("joined")));
+}
+
+void TestUiForceRelease::redissonAllReadersPreviewIsWhatHappens()
+{
+    // Two readers, the dialog opened on the lock as listed (both holders): what the Will column
+    // promises is what the masters then do.
+    RedisServerGroup group;
+    QVERIFY2(group.start(3), qPrintable(group.errorString()));
+    addReader(group, "lock:rs", readerA);
+    addReader(group, "lock:rs", readerB);
+    Harness h(group);
+    QTRY_VERIFY_WITH_TIMEOUT(h.views.value("lock:rs").holding == 3, 5000);
+    const auto dialog = openDialog(h, "lock:rs");
+    QVERIFY(dialog);
+    QStringList promised;
+    for (int row = 0; row < 3; ++row)
+        promised << dialog->table()->item(row, 2)->text();
+    QVERIFY(confirmAndWait(*dialog, "lock:rs"));
+    for (int i = 0; i < 3; ++i) {
+        // Every plan that acts here removes the last holders, so it deletes the key.
+        const bool promisesDeletion = promised.at(i).contains(QLatin1String("delete"), Qt::CaseInsensitive);
+        const bool deleted = group.at(i).command({"EXISTS", "lock:rs"}).integer == 0;
+        QVERIFY2(promisesDeletion == deleted,
+                 qPrintable(
+                     QStringLiteral("promised '%1', the key %2")
+                         .arg(promised.at(i), deleted ? QStringLiteral("went") : QStringLiteral("stayed"))));
+    }
+    QVERIFY(group.at(0).command({"EXISTS", "lock:rs"}).integer == 0);
 }
 
 QTEST_MAIN(TestUiForceRelease)
