@@ -103,7 +103,7 @@ if t == 'hash' then
     local f, count = ARGV[8 + 2 * i], ARGV[9 + 2 * i]
     local now = redis.call('HGET', key, f)
     if now == false then return {'spared', before, 'holder ' .. f .. ' has left', ops} end
-    if now ~= count then
+    if tonumber(now) ~= tonumber(count) then
       return {'spared', before, 'holder ' .. f .. ' now holds it ' .. now .. ' times, not ' .. count, ops}
     end
     if mode == 'write' and string.sub(f, -6) == ':write' then writer = true end
