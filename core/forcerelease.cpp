@@ -131,6 +131,7 @@ void ForceRelease::inspect(MasterSet& masters, const LockScopeConfig& config,
         ForceReleaseTarget target;
         target.index = i;
         target.master = masters.at(i)->name();
+        target.sharded = masters.isCluster(i);
         job->plan.targets << target;
     }
     auto complete = [job, config] {

@@ -27,7 +27,7 @@ QString ForceReleaseStep::summary() const
     for (const Command& c : commands) {
         if (c.first() == "DEL" && c.size() == 2 && !leaseKeys.contains(c.at(1)))
             parts << QStringLiteral("delete the key");
-        else if (c.first() == "PUBLISH")
+        else if (c.first() == "PUBLISH" || c.first() == "SPUBLISH")
             parts << QStringLiteral("wake its waiters: PUBLISH %1 on %2")
                          .arg(escapeBytes(c.at(2)), escapeBytes(c.at(1)));
         else if (c.first() == "LPUSH")

@@ -66,6 +66,7 @@ struct ForceReleaseTarget
     QString notALock;      // why this key is no lock, empty when it is one (or absent)
     QByteArray fairWaiter; // Redisson fair lock: the first waiter whose deadline has not passed
     int fairWaiters = 0;   // Redisson fair lock: waiters in redisson_lock_queue:{name}
+    bool sharded = false;  // a Redis Cluster entry: Redisson publishes with SPUBLISH there
     ForceReleaseStep step; // what execute() does here
 };
 

@@ -31,8 +31,7 @@ QByteArray modeOf(const KeyObservation& o)
 
 // How Redisson's own unlock wakes the waiters once the key is gone (RedissonLock, RedissonFairLock,
 // RedissonReadLock, RedissonWriteLock unlockInnerAsync / forceUnlockAsync).
-ForceReleaseStep::Command wakeCommand(const QByteArray& name, const QByteArray& mode,
-                                      const QByteArray& fairWaiter)
+ForceReleaseStep::Command wakeOn(const QByteArray& name, const QByteArray& mode, const QByteArray& fairWaiter)
 {
     if (mode == "read" || mode == "write")
         // A write unlock sends READ_UNLOCK_MESSAGE (1, wakes every waiter), a read unlock UNLOCK_MESSAGE (0).
@@ -41,6 +40,17 @@ ForceReleaseStep::Command wakeCommand(const QByteArray& name, const QByteArray& 
         // A fair lock's waiters each listen on their own channel; the first in the queue is woken.
         return {"PUBLISH", ForceReleasePlanner::redissonChannel(name, false) + ':' + fairWaiter, "0"};
     return {"PUBLISH", ForceReleasePlanner::redissonChannel(name, false), "0"};
+}
+
+// On a cluster, Redisson (ShardedSubscriptionMode AUTO, Redis 7) subscribes with SSUBSCRIBE and
+// publishes with SPUBLISH (PublishSubscribeService.getPublishCommand()).
+ForceReleaseStep::Command wakeCommand(const QByteArray& name, const QByteArray& mode,
+                                      const ForceReleaseTarget& t)
+{
+    ForceReleaseStep::Command command = wakeOn(name, mode, t.fairWaiter);
+    if (t.sharded)
+        command.first() = "SPUBLISH";
+    return command;
 }
 
 ForceReleaseStep planHash(const ForceReleaseRequest& request, const ForceReleaseTarget& t)
@@ -54,7 +64,7 @@ ForceReleaseStep planHash(const ForceReleaseRequest& request, const ForceRelease
                          ForceReleasePlanner::redissonPrefixed("redisson_lock_timeout", key)};
     if (request.mode == ForceReleaseMode::AnyToken) {
         step.kind = Kind::Delete;
-        step.commands = {{"DEL", key}, wakeCommand(key, step.mode, t.fairWaiter)};
+        step.commands = {{"DEL", key}, wakeCommand(key, step.mode, t)};
         return step;
     }
     // One holder id, or the whole holder set as `list` prints it (ids joined by ',').
@@ -101,7 +111,7 @@ ForceReleaseStep planHash(const ForceReleaseRequest& request, const ForceRelease
     if (step.holdersLeft <= 0) {
         step.kind = Kind::Delete;
         step.commands.append({"DEL", key});
-        step.commands.append(wakeCommand(key, step.mode, t.fairWaiter));
+        step.commands.append(wakeCommand(key, step.mode, t));
     } else {
         step.kind = Kind::RemoveHolders;
         // The writer's own read locks stay: the lock goes back to read mode (RedissonWriteLock).
@@ -247,6 +257,7 @@ QByteArrayList ForceReleasePlanner::scriptArgs(const ForceReleaseRequest& reques
     for (const auto& [id, count] : step.removedHolders)
         args << id << QByteArray::number(count);
     args << QByteArray::number(step.leaseKeys.size()) << step.leaseKeys;
+    args << (t.sharded ? QByteArray("SPUBLISH") : QByteArray("PUBLISH")); // always the last one
     return args;
 }
 

@@ -35,6 +35,7 @@ local key = KEYS[1]
 local any = ARGV[1] == 'any'
 local expected = ARGV[2]
 local ops = {}
+local publish = ARGV[#ARGV]
 local function run(...)
   local r = redis.call(...)
   ops[#ops + 1] = {...}
@@ -71,7 +72,7 @@ if t == 'hash' then
   local function wake()
     if mode == 'read' or mode == 'write' then
       local message = mode == 'write' and '1' or '0'
-      run('PUBLISH', ARGV[5], message)
+      run(publish, ARGV[5], message)
       return 'published ' .. message .. ' on ' .. ARGV[5]
     end
     if KEYS[3] then
@@ -80,13 +81,13 @@ if t == 'hash' then
         for _, waiter in ipairs(queue) do
           local deadline = redis.pcall('ZSCORE', KEYS[3], waiter)
           if type(deadline) ~= 'string' or tonumber(deadline) > tonumber(ARGV[6]) then
-            run('PUBLISH', ARGV[4] .. ':' .. waiter, '0')
+            run(publish, ARGV[4] .. ':' .. waiter, '0')
             return 'published 0 on ' .. ARGV[4] .. ':' .. waiter
           end
         end
       end
     end
-    run('PUBLISH', ARGV[4], '0')
+    run(publish, ARGV[4], '0')
     return 'published 0 on ' .. ARGV[4]
   end
   if any then

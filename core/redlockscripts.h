@@ -17,7 +17,8 @@ public:
     // KEYS[1] lock, then either python-redis-lock's signal list or Redisson's fair-lock queue list
     // and timeout zset (optional). ARGV: "expect" | "any", the expected token, "1" to delete keys of
     // types no lock library uses, Redisson's lock channel, its read-write channel, now (wall ms);
-    // for a Redisson hash the plan's mode, holders left, n, n x (field, count), m, m lease keys.
+    // for a Redisson hash the plan's mode, holders left, n, n x (field, count), m, m lease keys;
+    // last, the publish command (PUBLISH, or SPUBLISH on a cluster).
     // Built by ForceReleasePlanner::scriptKeys/scriptArgs.
     // -> {action, token before, detail, commands sent}: action is deleted, holder-removed, spared,
     //    absent or wrong-type.

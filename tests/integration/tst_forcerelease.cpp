@@ -3,8 +3,11 @@
 // python-redis-lock's signal list, one semaphore holder rather than the semaphore), refusal of
 // keys that are no locks, read-only mode in the core, and an audit line for every attempt.
 #include "auditlog.h"
+#include "clusterkeyslot.h"
 #include "forcerelease.h"
+#include "groupmaster.h"
 #include "masterset.h"
+#include "redisclustergroup.h"
 #include "redisconnection.h"
 #include "redisservergroup.h"
 
@@ -15,6 +18,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSignalSpy>
+#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -207,6 +211,7 @@ private slots:
     void redissonReaderJoinedAfterTheLook();
     void redissonReenteredLock();
     void redissonPreviewEqualsWhatHappens();
+    void redissonOnAClusterPublishesSharded();
 };
 
 void TestForceRelease::guardedSparesALockThatChangedHands()
@@ -641,6 +646,56 @@ void TestForceRelease::redissonPreviewEqualsWhatHappens()
     QCOMPARE(server.command({"HGET", "prices", "mode"}).string, QByteArray("read"));
     QCOMPARE(server.command({"HEXISTS", "prices", writer}).integer, 0);
     QCOMPARE(server.command({"HEXISTS", "prices", readerA}).integer, 1);
+}
+
+void TestForceRelease::redissonOnAClusterPublishesSharded()
+{
+    RedisClusterGroup cluster;
+    QVERIFY2(cluster.start(3, 0), qPrintable(cluster.errorString()));
+    const int primary = cluster.primaryForSlot(ClusterKeySlot::of("lock:orders"));
+    QVERIFY(primary >= 0);
+    const RedisServer& node = cluster.at(primary);
+    node.command({"HINCRBY", "lock:orders", readerA, "1"});
+    node.command({"PEXPIRE", "lock:orders", "30000"});
+    // A Redisson waiter on a Redis 7 cluster: SSUBSCRIBE on the shard of its lock.
+    QTcpSocket waiter;
+    waiter.connectToHost(QHostAddress::LocalHost, node.port());
+    QVERIFY(waiter.waitForConnected(5000));
+    waiter.write("*2\r\n$10\r\nSSUBSCRIBE\r\n$36\r\nredisson_lock__channel:{lock:orders}\r\n");
+    QByteArray heard;
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            heard += waiter.readAll();
+            return heard.contains("ssubscribe");
+        },
+        5000));
+    heard.clear();
+
+    LockScopeConfig config;
+    config.masters = {groupMaster(cluster.url(1))};
+    MasterSet masters(config.masters);
+    masters.open();
+    QVERIFY(QTest::qWaitFor([&] { return masters.upCount() == 1; }, 10000));
+    std::optional<ForceReleasePlan> plan;
+    ForceRelease::inspect(masters, config, request("lock:orders", readerA),
+                          [&](const ForceReleasePlan& p) { plan = p; });
+    QVERIFY(QTest::qWaitFor([&] { return plan.has_value(); }, 10000));
+    QCOMPARE(plan->targets.first().step.commands.last(),
+             (QByteArrayList{"SPUBLISH", "redisson_lock__channel:{lock:orders}", "0"}));
+    std::optional<ForceReleaseOutcome> outcome;
+    ForceRelease::execute(masters, config, nullptr, *plan,
+                          [&](const ForceReleaseOutcome& o) { outcome = o; });
+    QVERIFY(QTest::qWaitFor([&] { return outcome.has_value(); }, 10000));
+    QCOMPARE(outcome->results.first().action, Action::Deleted);
+    QCOMPARE(outcome->results.first().commands, plan->targets.first().step.commands);
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            heard += waiter.readAll();
+            return heard.contains("smessage");
+        },
+        5000));
+    QVERIFY(heard.contains("redisson_lock__channel:{lock:orders}"));
+    QCOMPARE(node.command({"EXISTS", "lock:orders"}).integer, 0);
 }
 
 QTEST_GUILESS_MAIN(TestForceRelease)
