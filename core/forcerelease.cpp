@@ -1,14 +1,17 @@
 #include "forcerelease.h"
 
 #include "auditlog.h"
+#include "forcereleaseplanner.h"
 #include "keyreader.h"
 #include "lockformatrecognizer.h"
 #include "masterset.h"
 #include "redlockscripts.h"
 
 #include <QDateTime>
+#include <QHash>
 #include <QTimer>
 
+#include <algorithm>
 #include <memory>
 
 namespace lockscope {
@@ -107,9 +110,7 @@ void later(MasterSet& masters, std::function<void()> work)
 
 QByteArray ForceRelease::redissonChannel(const QByteArray& name)
 {
-    if (name.contains('{'))
-        return "redisson_lock__channel:" + name;
-    return "redisson_lock__channel:{" + name + '}';
+    return ForceReleasePlanner::redissonChannel(name, false);
 }
 
 void ForceRelease::inspect(MasterSet& masters, const LockScopeConfig& config,
@@ -130,6 +131,7 @@ void ForceRelease::inspect(MasterSet& masters, const LockScopeConfig& config,
         ForceReleaseTarget target;
         target.index = i;
         target.master = masters.at(i)->name();
+        target.sharded = masters.isCluster(i);
         job->plan.targets << target;
     }
     auto complete = [job, config] {
@@ -148,19 +150,50 @@ void ForceRelease::inspect(MasterSet& masters, const LockScopeConfig& config,
             if (t.lock.format == LockFormat::PythonRedisLock && plan.request.resource.startsWith("lock:"))
                 plan.signalKey = "lock-signal:" + plan.request.resource.mid(5);
             if (t.lock.format == LockFormat::Redisson || t.lock.format == LockFormat::RedissonReadWrite)
-                plan.redissonChannel = redissonChannel(plan.request.resource);
+                plan.redissonChannel = ForceReleasePlanner::redissonChannel(
+                    plan.request.resource, t.lock.format == LockFormat::RedissonReadWrite);
         }
+        for (ForceReleaseTarget& t : plan.targets)
+            t.step = ForceReleasePlanner::plan(plan.request, t);
         job->done(plan);
     };
     job->outstanding = int(job->plan.targets.size());
     if (job->outstanding == 0)
         return later(masters, complete);
+    const QByteArray queueKey =
+        ForceReleasePlanner::redissonPrefixed("redisson_lock_queue", request.resource);
+    const QByteArray timeoutKey =
+        ForceReleasePlanner::redissonPrefixed("redisson_lock_timeout", request.resource);
     for (int t = 0; t < job->plan.targets.size(); ++t) {
         RedisConnection* connection = masters.at(job->plan.targets.at(t).index);
+        // A Redisson fair lock's waiters: who would be woken. Read before the lock itself, and only
+        // used when the lock turns out to be a Redisson hash without a mode.
+        auto queue = std::make_shared<QByteArrayList>();
+        auto deadlines = std::make_shared<QHash<QByteArray, double>>();
+        connection->send({"LRANGE", queueKey, "0", "-1"}, [queue](const RedisResult& r) {
+            if (r.ok() && r.reply.isArray())
+                for (const RedisReply& e : r.reply.elements)
+                    *queue << e.string;
+        });
+        connection->send({"ZRANGE", timeoutKey, "0", "-1", "WITHSCORES"}, [deadlines](const RedisResult& r) {
+            if (r.ok() && r.reply.isArray())
+                for (qsizetype i = 0; i + 1 < r.reply.elements.size(); i += 2)
+                    deadlines->insert(r.reply.elements[i].string, r.reply.elements[i + 1].string.toDouble());
+        });
         KeyReader::read(connection, {request.resource}, config.monitor,
-                        [job, t, complete, &masters](QList<KeyObservation> observations) {
+                        [job, t, complete, &masters, queue, deadlines](QList<KeyObservation> observations) {
+                            ForceReleaseTarget& target = job->plan.targets[t];
                             if (!observations.isEmpty())
-                                job->plan.targets[t].observation = observations.first();
+                                target.observation = observations.first();
+                            const double now = double(QDateTime::currentMSecsSinceEpoch());
+                            target.fairWaiters = int(queue->size());
+                            for (const QByteArray& waiter : std::as_const(*queue)) {
+                                // Redisson prunes a waiter whose deadline has passed; the next one wakes.
+                                if (!deadlines->contains(waiter) || deadlines->value(waiter) > now) {
+                                    target.fairWaiter = waiter;
+                                    break;
+                                }
+                            }
                             if (--job->outstanding == 0)
                                 later(masters, complete);
                         });
@@ -212,13 +245,6 @@ void ForceRelease::execute(MasterSet& masters, const LockScopeConfig& config, co
     };
     auto job = std::make_shared<Job>();
     job->outcome = outcome;
-    QByteArrayList keys{request.resource};
-    if (!plan.signalKey.isEmpty())
-        keys << plan.signalKey;
-    const QByteArrayList args{request.mode == ForceReleaseMode::AnyToken ? QByteArray("any")
-                                                                         : QByteArray("expect"),
-                              request.expectedToken, plan.redissonChannel,
-                              request.forceUnknown ? QByteArray("1") : QByteArray("0")};
     QList<int> chosen;
     for (const ForceReleaseMasterResult& r : outcome.results)
         if (r.action != Action::NotChosen)
@@ -243,16 +269,63 @@ void ForceRelease::execute(MasterSet& masters, const LockScopeConfig& config, co
         }
         finish(masters, audit, plan, o, done);
     };
-    if (chosen.isEmpty())
-        return later(masters, complete);
+    // Only masters whose plan acts get a script: the others do what their plan said (nothing),
+    // even if the lock changed back in between, so the preview and the outcome agree.
+    const qint64 nowWallMs = QDateTime::currentMSecsSinceEpoch();
+    QList<int> sending;
     for (int index : chosen) {
+        ForceReleaseMasterResult& r = job->outcome.results[index];
+        const auto target = std::find_if(plan.targets.cbegin(), plan.targets.cend(),
+                                         [index](const ForceReleaseTarget& t) { return t.index == index; });
+        if (target == plan.targets.cend()) { // not inspected: a plan made for other masters
+            r.action = Action::Failed;
+            r.error = {ErrorKind::InvalidArgument, r.master, QStringLiteral("not inspected")};
+            continue;
+        }
+        switch (target->step.kind) {
+        case ForceReleaseStep::Kind::Delete:
+        case ForceReleaseStep::Kind::RemoveHolders:
+            sending << index;
+            continue;
+        case ForceReleaseStep::Kind::Nothing:
+            if (target->observation.error.isError()) {
+                r.action = Action::Failed;
+                r.error = target->observation.error;
+            } else {
+                r.action = Action::Absent;
+            }
+            continue;
+        case ForceReleaseStep::Kind::Spare:
+            r.action = Action::Spared;
+            r.tokenBefore = target->lock.token;
+            r.detail = target->step.why;
+            continue;
+        case ForceReleaseStep::Kind::Refuse:
+            r.action = Action::WrongType;
+            r.detail = target->step.why;
+            continue;
+        }
+    }
+    job->outstanding = int(sending.size());
+    if (sending.isEmpty())
+        return later(masters, complete);
+    for (int index : sending) {
         RedisConnection* connection = masters.at(index);
+        const ForceReleaseTarget& target =
+            *std::find_if(plan.targets.cbegin(), plan.targets.cend(),
+                          [index](const ForceReleaseTarget& t) { return t.index == index; });
         connection->evalScript(
-            RedlockScripts::forceRelease(), keys, args,
+            RedlockScripts::forceRelease(), ForceReleasePlanner::scriptKeys(request, target),
+            ForceReleasePlanner::scriptArgs(request, target, nowWallMs),
             [job, index, complete, &masters, name = connection->name()](const RedisResult& result) {
                 ForceReleaseMasterResult& r = job->outcome.results[index];
                 const RedisReply& reply = result.reply;
-                if (!result.ok() || reply.isError() || !reply.isArray() || reply.elements.size() != 3) {
+                if (result.ok() && RedlockScripts::isWrongType(reply)) {
+                    // Some other library's key under that name: not a lock of ours, nothing changed.
+                    r.action = Action::WrongType;
+                    r.detail = QStringLiteral("not a lock of ours (WRONGTYPE): not deleted");
+                } else if (!result.ok() || reply.isError() || !reply.isArray() ||
+                           reply.elements.size() != 4) {
                     r.action = Action::Failed;
                     r.error =
                         result.ok() && !reply.isError()
@@ -264,6 +337,12 @@ void ForceRelease::execute(MasterSet& masters, const LockScopeConfig& config, co
                     r.detail = QString::fromUtf8(reply.elements.at(2).string);
                     if (r.action == Action::WrongType)
                         r.detail = QStringLiteral("a %1 key: not deleted").arg(r.detail);
+                    for (const RedisReply& command : reply.elements.at(3).elements) {
+                        QByteArrayList argv;
+                        for (const RedisReply& arg : command.elements)
+                            argv << (arg.isInteger() ? QByteArray::number(arg.integer) : arg.string);
+                        r.commands << argv;
+                    }
                 }
                 if (--job->outstanding == 0)
                     later(masters, complete);

@@ -3,6 +3,7 @@
 #include "rediserror.h"
 
 #include <QByteArray>
+#include <QByteArrayList>
 #include <QList>
 #include <QString>
 
@@ -28,6 +29,7 @@ struct ForceReleaseMasterResult
     Action action = Action::NotSent;
     QByteArray tokenBefore; // what the master held just before (fields or members joined by ',')
     QString detail;         // "published 0 on redisson_lock__channel:{x}", "signalled lock-signal:x", ...
+    QList<QByteArrayList> commands; // the commands the master's script sent, in order (as planned)
     RedisError error;
 };
 

@@ -32,7 +32,7 @@ MasterVote::Answer judgeScript(const RedisReply& reply)
 {
     if (reply.isInteger())
         return reply.integer == 1 ? MasterVote::Answer::Yes : MasterVote::Answer::No;
-    if (reply.isError() && reply.errorCode() == "WRONGTYPE")
+    if (RedlockScripts::isWrongType(reply))
         return MasterVote::Answer::No; // some other library's lock under that name: not ours
     return MasterVote::Answer::Failed;
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "redisreply.h"
 #include "redisscript.h"
 
 namespace lockscope {
@@ -13,11 +14,19 @@ public:
     static const RedisScript& release();
     // KEYS[1] lock, ARGV[1] token, ARGV[2] ttl ms -> 1 extended, 0 absent, -1 another token.
     static const RedisScript& extend();
-    // KEYS[1] lock, KEYS[2] python-redis-lock signal list (optional);
-    // ARGV[1] "expect" | "any", ARGV[2] expected token, ARGV[3] Redisson channel ("" for none),
-    // ARGV[4] "1" to delete keys of types no lock library uses.
-    // -> {action, token before, detail}: action is deleted, holder-removed, spared, absent or wrong-type.
+    // KEYS[1] lock, then either python-redis-lock's signal list or Redisson's fair-lock queue list
+    // and timeout zset (optional). ARGV: "expect" | "any", the expected token, "1" to delete keys of
+    // types no lock library uses, Redisson's lock channel, its read-write channel, now (wall ms);
+    // for a Redisson hash the plan's mode, holders left, n, n x (field, count), m, m lease keys;
+    // last, the publish command (PUBLISH, or SPUBLISH on a cluster).
+    // Built by ForceReleasePlanner::scriptKeys/scriptArgs.
+    // -> {action, token before, detail, commands sent}: action is deleted, holder-removed, spared,
+    //    absent or wrong-type.
     static const RedisScript& forceRelease();
+
+    // Whether a script's error reply is a WRONGTYPE, however the server words it (Redis 7 passes
+    // "WRONGTYPE …" through, Redis 6 wraps it in "ERR Error running script …: WRONGTYPE …").
+    static bool isWrongType(const RedisReply& reply);
 };
 
 } // namespace lockscope

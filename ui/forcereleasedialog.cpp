@@ -42,14 +42,21 @@ QString describeTarget(const ForceReleaseTarget& t)
     return text;
 }
 
-bool holdsExpected(const ForceReleaseTarget& t, const QByteArray& expected)
+// A command as the admin reads it: the server's bytes escaped.
+QString commandText(const QByteArrayList& argv)
 {
-    if (t.lock.token == expected)
-        return true;
-    for (const LockHolder& h : t.lock.holders)
-        if (h.id == expected)
-            return true;
-    return false;
+    QStringList words;
+    for (const QByteArray& arg : argv)
+        words << escapeBytes(arg);
+    return words.join(QLatin1Char(' '));
+}
+
+QString commandsText(const QList<QByteArrayList>& commands)
+{
+    QStringList lines;
+    for (const QByteArrayList& c : commands)
+        lines << commandText(c);
+    return lines.join(QLatin1Char('\n'));
 }
 
 } // namespace
@@ -74,8 +81,14 @@ ForceReleaseDialog::ForceReleaseDialog(CoreThread* core, const LockView& view, c
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setWordWrap(false);
 
-    // A semaphore is released one holder at a time: the admin picks which.
-    if (view.format == LockFormat::Semaphore) {
+    // A semaphore is released one holder at a time: the admin picks which. A Redisson lock with
+    // several holders (readers) loses all of them or the one picked; readers that join later stay.
+    const bool redissonHolders =
+        (view.format == LockFormat::Redisson || view.format == LockFormat::RedissonReadWrite) &&
+        view.token.contains(',');
+    if (view.format == LockFormat::Semaphore || redissonHolders) {
+        if (redissonHolders)
+            m_holder->addItem(tr("all holders seen: %1").arg(escapeBytes(view.token)), view.token);
         for (const MasterObservation& m : view.observations)
             for (const LockHolder& h : m.lock().holders)
                 if (m_holder->findData(h.id) < 0)
@@ -104,7 +117,7 @@ ForceReleaseDialog::ForceReleaseDialog(CoreThread* core, const LockView& view, c
     } else {
         m_prompt->hide();
         m_typed->hide();
-        m_plainConfirm->setText(tr("Yes, delete this lock where it still has this token"));
+        m_plainConfirm->setText(tr("Yes, do this where the lock is still as shown"));
     }
     m_typed->setPlaceholderText(escapeBytes(view.resource));
     connect(m_typed, &QLineEdit::textChanged, this, &ForceReleaseDialog::updateButton);
@@ -179,27 +192,26 @@ void ForceReleaseDialog::showPlan(const ForceReleasePlan& plan)
     int changed = 0;
     for (int row = 0; row < plan.targets.size(); ++row) {
         const ForceReleaseTarget& t = plan.targets.at(row);
-        QString will;
-        if (t.observation.error.isError()) {
-            will = tr("nothing (unreachable)");
-        } else if (!t.observation.present) {
-            will = tr("nothing (absent)");
-        } else if (!t.notALock.isEmpty()) {
-            will = tr("refuse: %1").arg(t.notALock);
-        } else if (holdsExpected(t, m_expected)) {
-            will = t.lock.format == LockFormat::Semaphore
-                       ? tr("remove holder %1").arg(escapeBytes(m_expected))
-                       : tr("DELETE");
+        // The step the core will execute, in its own words: the dialog decides nothing itself.
+        const QString will = t.step.summary();
+        switch (t.step.kind) {
+        case ForceReleaseStep::Kind::Delete:
+        case ForceReleaseStep::Kind::RemoveHolders:
             ++deleting;
-        } else {
-            will = tr("spare: the token changed to %1").arg(escapeBytes(t.lock.token));
+            break;
+        case ForceReleaseStep::Kind::Spare:
             ++changed;
+            break;
+        default:
+            break;
         }
         const QStringList cells{t.master, describeTarget(t), will};
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells.at(c));
-            item->setToolTip(cells.at(c));
-            if (c == WillColumn && will == tr("DELETE"))
+            item->setToolTip(c == WillColumn && !t.step.commands.isEmpty()
+                                 ? cells.at(c) + QLatin1Char('\n') + commandsText(t.step.commands)
+                                 : cells.at(c));
+            if (c == WillColumn && t.step.kind == ForceReleaseStep::Kind::Delete)
                 item->setForeground(StatusStyle::statusColor(LockStatus::Stuck, palette()));
             m_table->setItem(row, c, item);
         }
@@ -244,10 +256,14 @@ void ForceReleaseDialog::showOutcome(const ForceReleaseReport& report)
         if (r.error.isError())
             what += QStringLiteral(": ") + r.error.message;
         else if (!r.detail.isEmpty())
-            what += QStringLiteral("; ") + r.detail;
+            what += QStringLiteral("; ") + escapeBytes(r.detail.toUtf8());
         const QStringList cells{r.master, escapeBytes(r.tokenBefore), what};
-        for (int c = 0; c < cells.size(); ++c)
-            m_table->setItem(row, c, new QTableWidgetItem(cells.at(c)));
+        for (int c = 0; c < cells.size(); ++c) {
+            auto* item = new QTableWidgetItem(cells.at(c));
+            if (c == WillColumn && !r.commands.isEmpty())
+                item->setToolTip(what + QLatin1Char('\n') + commandsText(r.commands));
+            m_table->setItem(row, c, item);
+        }
     }
     m_table->resizeColumnsToContents();
     QString text = tr("Outcome: %1").arg(forceReleaseVerdictName(report.outcome.verdict));

@@ -50,6 +50,7 @@ public:
     QLineEdit* confirmationEdit() const { return m_typed; }
     QCheckBox* confirmationBox() const { return m_plainConfirm; }
     QPushButton* releaseButton() const { return m_release; }
+    QComboBox* holderChoice() const { return m_holder; }
     const QByteArray& expectedToken() const { return m_expected; }
 
     // The same as pressing the button: does nothing unless canConfirm().

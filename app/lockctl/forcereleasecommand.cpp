@@ -1,5 +1,6 @@
 #include "auditlog.h"
 #include "bytesargument.h"
+#include "bytesdisplay.h"
 #include "clicontext.h"
 #include "command.h"
 #include "forcerelease.h"
@@ -38,6 +39,27 @@ QString describe(const ForceReleaseTarget& t)
     if (!t.notALock.isEmpty())
         text += QStringLiteral(" (") + t.notALock + QLatin1Char(')');
     return text;
+}
+
+// A command as sent to a master, the server's bytes escaped.
+QString commandText(const QByteArrayList& argv)
+{
+    QStringList words;
+    for (const QByteArray& arg : argv)
+        words << escapeBytes(arg);
+    return words.join(QLatin1Char(' '));
+}
+
+QJsonArray commandsJson(const QList<QByteArrayList>& commands)
+{
+    QJsonArray out;
+    for (const QByteArrayList& argv : commands) {
+        QJsonArray words;
+        for (const QByteArray& arg : argv)
+            words.append(escapeBytes(arg));
+        out.append(words);
+    }
+    return out;
 }
 
 QString describe(const ForceReleaseMasterResult& r)
@@ -85,9 +107,12 @@ public:
     {
         return {
             {QStringLiteral("expect-token"),
-             QStringLiteral("Delete only where the lock still has this token (the one you saw)."),
+             QStringLiteral("Delete only where the lock still has this token (the one you saw). For a "
+                            "Redisson lock: one holder id (uuid:threadId) or the holder set as 'list' "
+                            "prints it; only those holders are removed."),
              QStringLiteral("T")},
-            {QStringLiteral("any-token"), QStringLiteral("Delete whatever token the lock has.")},
+            {QStringLiteral("any-token"),
+             QStringLiteral("Delete the key whatever token (or holders) it has.")},
             {QStringLiteral("on"), QStringLiteral("Only on this master (repeatable); default all."),
              QStringLiteral("URL")},
             {QStringLiteral("yes"), QStringLiteral("Do not ask for confirmation.")},
@@ -147,9 +172,16 @@ public:
         context.waitUntil([&plan] { return plan.has_value(); }, 24 * 3600 * 1000);
         if (!plan)
             return context.fail(Unavailable, QStringLiteral("could not read the key"));
-        if (!context.json())
+        if (!context.json()) {
             for (const ForceReleaseTarget& t : plan->targets)
                 context.out() << "before: " << t.master << ": " << describe(t) << Qt::endl;
+            // The core's plan, step by step: exactly what the masters' scripts will send (or nothing).
+            for (const ForceReleaseTarget& t : plan->targets) {
+                context.out() << "will: " << t.master << ": " << t.step.summary() << Qt::endl;
+                for (const QByteArrayList& command : t.step.commands)
+                    context.out() << "  " << commandText(command) << Qt::endl;
+            }
+        }
 
         const bool willBeRefused = context.readOnly() || (!plan->refusal.isEmpty() && !request.forceUnknown);
         if (!willBeRefused && !parser.isSet(QStringLiteral("yes"))) {
@@ -214,6 +246,13 @@ private:
                     o.insert(QStringLiteral("detail"), r.detail);
                 if (r.error.isError())
                     o.insert(QStringLiteral("error"), r.error.message);
+                o.insert(QStringLiteral("commands"), commandsJson(r.commands));
+                for (const ForceReleaseTarget& t : plan.targets) {
+                    if (t.index != r.index)
+                        continue;
+                    o.insert(QStringLiteral("planned"), t.step.summary());
+                    o.insert(QStringLiteral("plannedCommands"), commandsJson(t.step.commands));
+                }
                 results.append(o);
             }
             QJsonObject o{{QStringLiteral("resource"), QString::fromUtf8(plan.request.resource)},
@@ -224,8 +263,11 @@ private:
             context.out() << QJsonDocument(o).toJson(QJsonDocument::Compact) << Qt::endl;
             return;
         }
-        for (const ForceReleaseMasterResult& r : outcome.results)
+        for (const ForceReleaseMasterResult& r : outcome.results) {
             context.out() << r.master << ": " << describe(r) << Qt::endl;
+            for (const QByteArrayList& command : r.commands)
+                context.out() << "  sent: " << commandText(command) << Qt::endl;
+        }
     }
 };
 

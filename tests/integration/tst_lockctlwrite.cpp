@@ -85,6 +85,7 @@ private slots:
     void forceReleaseConfirmsOnATerminal();
     void forceReleaseGuardedAndSubset();
     void forceReleaseRefusesKeysThatAreNoLocks();
+    void forceReleaseRedissonReaderAsListed();
     void readOnlyRefusesEveryWriteButAudits();
     void auditLogHasNoPassword();
     void holdRunsTheCommandWhileHolding();
@@ -324,6 +325,56 @@ void TestLockctlWrite::forceReleaseRefusesKeysThatAreNoLocks()
         lockctl({"force-release", "lock:jobs", "--any-token", "--yes", "--force-unknown"});
     QVERIFY2(insisted.code == 0, qPrintable(insisted.describe()));
     QCOMPARE(holders(group, "lock:jobs"), 0);
+}
+
+void TestLockctlWrite::forceReleaseRedissonReaderAsListed()
+{
+    RedisServerGroup group;
+    QVERIFY(group.start(3));
+    const QByteArray readerA = "8e2f2a47-51a1-4c5f-9b0a-1f2d3c4b5a69:57";
+    const QByteArray readerB = "0b7c9d12-3e4f-4a5b-8c6d-7e8f9a0b1c2d:12";
+    for (int i = 0; i < 3; ++i)
+        for (const QByteArray& reader : {readerA, readerB}) {
+            group.at(i).command({"HSET", "lock:catalog", "mode", "read", reader, "1"});
+            group.at(i).command(
+                {"SET", "{lock:catalog}:" + reader + ":rwlock_timeout:1", "1", "PX", "60000"});
+            group.at(i).command({"PEXPIRE", "lock:catalog", "60000"});
+        }
+    Cli lockctl(group);
+    const LockctlRun listed = lockctl({"--json", "list", "--pattern", "lock:*"});
+    QVERIFY2(listed.code == 0, qPrintable(listed.describe()));
+    const QJsonArray locks =
+        QJsonDocument::fromJson(listed.out).object().value(QStringLiteral("locks")).toArray();
+    QCOMPARE(locks.size(), 1);
+    const QString token = locks.first().toObject().value(QStringLiteral("token")).toString();
+    QCOMPARE(token, QString::fromLatin1(readerB + ',' + readerA));
+
+    // One holder: the preview names the commands, and the masters send exactly those.
+    const LockctlRun one =
+        lockctl({"force-release", "lock:catalog", "--expect-token", QString::fromLatin1(readerA), "--yes"});
+    QVERIFY2(one.code == 0, qPrintable(one.describe()));
+    QVERIFY2(one.out.contains("will: ") && one.out.contains(QByteArray("  HDEL lock:catalog " + readerA)) &&
+                 one.out.contains(QByteArray("  sent: HDEL lock:catalog " + readerA)),
+             qPrintable(one.describe()));
+    for (int i = 0; i < 3; ++i) {
+        QCOMPARE(group.at(i).command({"HEXISTS", "lock:catalog", readerA}).integer, 0);
+        QCOMPARE(group.at(i).command({"HEXISTS", "lock:catalog", readerB}).integer, 1);
+    }
+
+    // The holder set as listed, in JSON: planned and sent commands are the same.
+    const LockctlRun all = lockctl(
+        {"force-release", "lock:catalog", "--expect-token", QString::fromLatin1(readerB), "--yes", "--json"});
+    QVERIFY2(all.code == 0, qPrintable(all.describe()));
+    const QJsonArray results =
+        QJsonDocument::fromJson(all.out).object().value(QStringLiteral("results")).toArray();
+    QCOMPARE(results.size(), 3);
+    for (const QJsonValue& r : results) {
+        const QJsonObject o = r.toObject();
+        QCOMPARE(o.value(QStringLiteral("action")).toString(), QStringLiteral("deleted"));
+        QCOMPARE(o.value(QStringLiteral("commands")), o.value(QStringLiteral("plannedCommands")));
+        QVERIFY(!o.value(QStringLiteral("commands")).toArray().isEmpty());
+    }
+    QCOMPARE(holders(group, "lock:catalog"), 0);
 }
 
 void TestLockctlWrite::readOnlyRefusesEveryWriteButAudits()

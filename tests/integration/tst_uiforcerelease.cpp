@@ -3,6 +3,7 @@
 #include "redisservergroup.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QFile>
 #include <QLineEdit>
 #include <QPushButton>
@@ -65,6 +66,45 @@ int holdersOf(RedisServerGroup& group, const QByteArray& key, const QByteArray& 
     return n;
 }
 
+constexpr char readerA[] = "8e2f2a47-51a1-4c5f-9b0a-1f2d3c4b5a69:57";
+constexpr char readerB[] = "0b7c9d12-3e4f-4a5b-8c6d-7e8f9a0b1c2d:12";
+constexpr char readerC[] = "5d6e7f80-1a2b-4c3d-9e4f-5a6b7c8d9e0f:3";
+
+// A Redisson read lock's reader, as RedissonReadLock leaves it: field, lease key, mode read.
+void addReader(RedisServerGroup& group, const QByteArray& name, const QByteArray& reader)
+{
+    for (int i = 0; i < group.size(); ++i) {
+        group.at(i).command({"HSET", name, "mode", "read"});
+        group.at(i).command({"HINCRBY", name, reader, "1"});
+        group.at(i).command({"SET", "{" + name + "}:" + reader + ":rwlock_timeout:1", "1", "PX", "60000"});
+        group.at(i).command({"PEXPIRE", name, "60000"});
+    }
+}
+
+// Opens the dialog on a lock and waits for its plan; `choice` picks a holder (-1: as opened).
+std::unique_ptr<ForceReleaseDialog> openDialog(Harness& h, const QByteArray& resource, int choice = -1)
+{
+    auto dialog = std::make_unique<ForceReleaseDialog>(h.core.get(), h.views.value(resource), h.names, false);
+    QSignalSpy inspected(dialog.get(), &ForceReleaseDialog::inspected);
+    if (!inspected.wait(5000))
+        return nullptr;
+    if (choice >= 0 && choice != dialog->holderChoice()->currentIndex()) {
+        dialog->holderChoice()->setCurrentIndex(choice);
+        if (!inspected.wait(5000))
+            return nullptr;
+    }
+    return dialog;
+}
+
+bool confirmAndWait(ForceReleaseDialog& dialog, const QByteArray& resource)
+{
+    dialog.confirmationEdit()->setText(QString::fromUtf8(resource));
+    dialog.confirmationBox()->setChecked(true);
+    QSignalSpy released(&dialog, &ForceReleaseDialog::released);
+    dialog.confirm();
+    return released.wait(5000);
+}
+
 } // namespace
 
 class TestUiForceRelease : public QObject
@@ -77,6 +117,10 @@ private slots:
     void tokenChangedInBetweenIsSpared();
     void readOnlyRefuses();
     void partialLockNeedsOnlyAPlainConfirmation();
+    void redissonPreviewIsWhatHappens_data();
+    void redissonPreviewIsWhatHappens();
+    void redissonReaderJoinedAfterTheLook();
+    void redissonAllReadersPreviewIsWhatHappens();
 };
 
 void TestUiForceRelease::confirmDeletesEverywhereAndIsAudited()
@@ -94,7 +138,7 @@ void TestUiForceRelease::confirmDeletesEverywhereAndIsAudited()
     QCOMPARE(dialog.stage(), ForceReleaseDialog::Stage::Ready);
     QCOMPARE(dialog.table()->rowCount(), 3);
     for (int row = 0; row < 3; ++row)
-        QCOMPARE(dialog.table()->item(row, 2)->text(), QStringLiteral("DELETE"));
+        QCOMPARE(dialog.table()->item(row, 2)->text(), QStringLiteral("delete the key"));
 
     // Held with a quorum: only the typed resource name unlocks the button.
     QVERIFY(dialog.needsTypedConfirmation());
@@ -221,6 +265,126 @@ void TestUiForceRelease::partialLockNeedsOnlyAPlainConfirmation()
     QCOMPARE(dialog.outcome()->results.at(1).action, ForceReleaseMasterResult::Action::Deleted);
     QCOMPARE(dialog.outcome()->results.at(0).action, ForceReleaseMasterResult::Action::Absent);
     QCOMPARE(group.at(1).command({"EXISTS", "lock:half"}).integer, 0);
+}
+
+void TestUiForceRelease::redissonPreviewIsWhatHappens_data()
+{
+    QTest::addColumn<QList<QByteArrayList>>("setup");
+    QTest::addColumn<int>("choice");
+    QTest::addColumn<QString>("will");
+    QTest::addColumn<int>("action");
+    QTest::addColumn<QByteArrayList>("stays");
+    const QByteArray writer = QByteArray(readerA) + ":write";
+    QTest::newRow("one holder") << QList<QByteArrayList>{{"HINCRBY", "lock:rs", readerA, "1"},
+                                                         {"PEXPIRE", "lock:rs", "60000"}}
+                                << -1
+                                << QStringLiteral("delete the key; wake its waiters: PUBLISH 0 on "
+                                                  "redisson_lock__channel:{lock:rs}")
+                                << int(ForceReleaseMasterResult::Action::Deleted) << QByteArrayList{};
+    QTest::newRow("re-entered") << QList<QByteArrayList>{{"HINCRBY", "lock:rs", readerA, "3"},
+                                                         {"PEXPIRE", "lock:rs", "60000"}}
+                                << -1 << QStringLiteral("entered 3 times")
+                                << int(ForceReleaseMasterResult::Action::Deleted) << QByteArrayList{};
+    QTest::newRow("write lock") << QList<QByteArrayList>{{"HSET", "lock:rs", "mode", "write", writer, "1"},
+                                                         {"PEXPIRE", "lock:rs", "60000"}}
+                                << -1 << QStringLiteral("PUBLISH 1 on redisson_rwlock:{lock:rs}")
+                                << int(ForceReleaseMasterResult::Action::Deleted) << QByteArrayList{};
+    // Two readers: the picker's first entry is both, then each; B (sorted first) is entry 1.
+    QTest::newRow("two readers, remove one")
+        << QList<QByteArrayList>{{"HSET", "lock:rs", "mode", "read", readerA, "1", readerB, "1"},
+                                 {"PEXPIRE", "lock:rs", "60000"}}
+        << 2 << QStringLiteral("the key stays for 1 other holder(s)")
+        << int(ForceReleaseMasterResult::Action::HolderRemoved) << QByteArrayList{readerB};
+}
+
+void TestUiForceRelease::redissonPreviewIsWhatHappens()
+{
+    QFETCH(QList<QByteArrayList>, setup);
+    QFETCH(int, choice);
+    QFETCH(QString, will);
+    QFETCH(int, action);
+    QFETCH(QByteArrayList, stays);
+    RedisServerGroup group;
+    QVERIFY2(group.start(3), qPrintable(group.errorString()));
+    for (int i = 0; i < 3; ++i)
+        for (const QByteArrayList& command : setup)
+            QVERIFY(!group.at(i).command(command).isError());
+    Harness h(group);
+    QTRY_VERIFY_WITH_TIMEOUT(h.views.value("lock:rs").holding == 3, 5000);
+    const auto dialog = openDialog(h, "lock:rs", choice);
+    QVERIFY(dialog);
+    QVERIFY(dialog->plan());
+    const ForceReleasePlan plan = *dialog->plan();
+    for (int row = 0; row < 3; ++row) {
+        // The window shows the core's step, word for word.
+        QCOMPARE(dialog->table()->item(row, 2)->text(), plan.targets.at(row).step.summary());
+        QVERIFY2(dialog->table()->item(row, 2)->text().contains(will),
+                 qPrintable(dialog->table()->item(row, 2)->text()));
+    }
+    QVERIFY(confirmAndWait(*dialog, "lock:rs"));
+    QCOMPARE(dialog->outcome()->verdict, ForceReleaseOutcome::Verdict::Done);
+    for (int i = 0; i < 3; ++i) {
+        const ForceReleaseMasterResult& r = dialog->outcome()->results.at(i);
+        QCOMPARE(int(r.action), action);
+        QCOMPARE(r.commands, plan.targets.at(i).step.commands); // what happened is what was shown
+        QCOMPARE(group.at(i).command({"EXISTS", "lock:rs"}).integer, stays.isEmpty() ? 0 : 1);
+        for (const QByteArray& holder : stays)
+            QCOMPARE(group.at(i).command({"HEXISTS", "lock:rs", holder}).integer, 1);
+    }
+}
+
+void TestUiForceRelease::redissonReaderJoinedAfterTheLook()
+{
+    RedisServerGroup group;
+    QVERIFY2(group.start(3), qPrintable(group.errorString()));
+    addReader(group, "lock:rs", readerA);
+    Harness h(group);
+    QTRY_VERIFY_WITH_TIMEOUT(h.views.value("lock:rs").holding == 3, 5000);
+    const auto dialog = openDialog(h, "lock:rs");
+    QVERIFY(dialog);
+    QVERIFY(dialog->table()->item(0, 2)->text().contains(QLatin1String("delete the key")));
+    // The preview names its condition: a changed lock gets nothing at all.
+    QVERIFY(dialog->table()->item(0, 2)->text().contains(
+        QLatin1String("nothing at all if the lock has changed")));
+    addReader(group, "lock:rs", readerC); // joins while the admin reads
+    QVERIFY(confirmAndWait(*dialog, "lock:rs"));
+    QCOMPARE(dialog->outcome()->verdict, ForceReleaseOutcome::Verdict::NothingDeleted);
+    for (int i = 0; i < 3; ++i) {
+        const ForceReleaseMasterResult& r = dialog->outcome()->results.at(i);
+        QCOMPARE(r.action, ForceReleaseMasterResult::Action::Spared);
+        QVERIFY(r.commands.isEmpty());
+        QCOMPARE(group.at(i).command({"HEXISTS", "lock:rs", readerA}).integer, 1);
+        QCOMPARE(group.at(i).command({"HEXISTS", "lock:rs", readerC}).integer, 1);
+    }
+    QVERIFY(dialog->table()->item(0, 2)->text().contains(QLatin1String("joined")));
+}
+
+void TestUiForceRelease::redissonAllReadersPreviewIsWhatHappens()
+{
+    // Two readers, the dialog opened on the lock as listed (both holders): what the Will column
+    // promises is what the masters then do.
+    RedisServerGroup group;
+    QVERIFY2(group.start(3), qPrintable(group.errorString()));
+    addReader(group, "lock:rs", readerA);
+    addReader(group, "lock:rs", readerB);
+    Harness h(group);
+    QTRY_VERIFY_WITH_TIMEOUT(h.views.value("lock:rs").holding == 3, 5000);
+    const auto dialog = openDialog(h, "lock:rs");
+    QVERIFY(dialog);
+    QStringList promised;
+    for (int row = 0; row < 3; ++row)
+        promised << dialog->table()->item(row, 2)->text();
+    QVERIFY(confirmAndWait(*dialog, "lock:rs"));
+    for (int i = 0; i < 3; ++i) {
+        // Every plan that acts here removes the last holders, so it deletes the key.
+        const bool promisesDeletion = promised.at(i).contains(QLatin1String("delete"), Qt::CaseInsensitive);
+        const bool deleted = group.at(i).command({"EXISTS", "lock:rs"}).integer == 0;
+        QVERIFY2(promisesDeletion == deleted,
+                 qPrintable(
+                     QStringLiteral("promised '%1', the key %2")
+                         .arg(promised.at(i), deleted ? QStringLiteral("went") : QStringLiteral("stayed"))));
+    }
+    QVERIFY(group.at(0).command({"EXISTS", "lock:rs"}).integer == 0);
 }
 
 QTEST_MAIN(TestUiForceRelease)
