@@ -32,9 +32,9 @@ QString describeTarget(const ForceReleaseTarget& t)
         return ForceReleaseDialog::tr("unreachable: %1").arg(t.observation.error.message);
     if (!t.observation.present)
         return ForceReleaseDialog::tr("nothing");
-    QString text = ForceReleaseDialog::tr("%1 %2, token %3")
-                       .arg(QString::fromLatin1(t.observation.type), lockFormatName(t.lock.format),
-                            escapeBytes(t.lock.token));
+    QString text =
+        ForceReleaseDialog::tr("%1 %2, token %3")
+            .arg(escapeBytes(t.observation.type), lockFormatName(t.lock.format), escapeBytes(t.lock.token));
     if (!t.lock.owner.isEmpty())
         text += ForceReleaseDialog::tr(", owner %1").arg(t.lock.owner);
     text += t.observation.pttlMs >= 0 ? ForceReleaseDialog::tr(", %1 ms left").arg(t.observation.pttlMs)
@@ -66,6 +66,9 @@ ForceReleaseDialog::ForceReleaseDialog(CoreThread* core, const LockView& view, c
     setWindowTitle(tr("Force-release %1").arg(escapeBytes(view.resource)));
     m_heading->setWordWrap(true);
     m_heading->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // These quote refusals and server errors, which may hold a key name: never rich text.
+    m_guard->setTextFormat(Qt::PlainText);
+    m_result->setTextFormat(Qt::PlainText);
     m_guard->setWordWrap(true);
     m_result->setWordWrap(true);
     m_table->setHorizontalHeaderLabels({tr("Master"), tr("Holds now"), tr("Will")});

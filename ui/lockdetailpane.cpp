@@ -44,6 +44,9 @@ LockDetailPane::LockDetailPane(QWidget* parent)
     : QWidget(parent), m_title(new QLabel(this)), m_summary(new QLabel(this)),
       m_diagram(new QuorumDiagram(this)), m_table(new QTableWidget(0, ColumnCount, this))
 {
+    // Key names and owners are whatever a lock's writer chose: never taken for rich text.
+    m_title->setTextFormat(Qt::PlainText);
+    m_summary->setTextFormat(Qt::PlainText);
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
     QFont f = m_title->font();
     f.setBold(true);
@@ -98,7 +101,7 @@ void LockDetailPane::setView(const std::optional<LockView>& view)
             m_names.value(i, tr("master %1").arg(i + 1)),
             present ? escapeBytes(m.lock().token) : QString(),
             present ? (m.pttlMs() >= 0 ? tr("%1 ms").arg(m.pttlMs()) : tr("no expiry")) : QString(),
-            present ? QString::fromLatin1(m.type()) : (m.error().isError() ? QString() : tr("absent")),
+            present ? escapeBytes(m.type()) : (m.error().isError() ? QString() : tr("absent")),
             present ? m.lock().owner : QString(),
             present ? reentry(m.lock()) : QString(),
             present ? semaphoreHolders(m.lock()) : QString(),
