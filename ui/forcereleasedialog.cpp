@@ -2,6 +2,7 @@
 
 #include "bytesdisplay.h"
 #include "corethread.h"
+#include "plaintooltip.h"
 #include "statusstyle.h"
 
 #include <QCheckBox>
@@ -201,7 +202,7 @@ void ForceReleaseDialog::showPlan(const ForceReleasePlan& plan)
         const QStringList cells{t.master, describeTarget(t), will};
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells.at(c));
-            item->setToolTip(cells.at(c));
+            item->setToolTip(plainToolTip(cells.at(c)));
             if (c == WillColumn && will == tr("DELETE"))
                 item->setForeground(StatusStyle::statusColor(LockStatus::Stuck, palette()));
             m_table->setItem(row, c, item);

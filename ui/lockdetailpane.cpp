@@ -3,6 +3,7 @@
 #include "bytesdisplay.h"
 #include "durationtext.h"
 #include "monotonicclock.h"
+#include "plaintooltip.h"
 #include "quorumdiagram.h"
 #include "readonlyrows.h"
 #include "statusstyle.h"
@@ -114,10 +115,11 @@ void LockDetailPane::setView(const std::optional<LockView>& view)
                 m_table->setItem(i, c, item);
             }
             item->setText(cells.at(c));
-            item->setToolTip(cells.at(c));
+            item->setToolTip(plainToolTip(cells.at(c)));
         }
         if (present && !m.lock().detail.isEmpty())
-            m_table->item(i, OwnerColumn)->setToolTip(m.lock().owner + QLatin1Char('\n') + m.lock().detail);
+            m_table->item(i, OwnerColumn)
+                ->setToolTip(plainToolTip(m.lock().owner + QLatin1Char('\n') + m.lock().detail));
         if (present)
             m_table->item(i, TokenColumn)->setForeground(StatusStyle::tokenColor(m.lock().token, palette()));
     }

@@ -21,6 +21,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextDocument>
 
 using namespace lockscope;
 using namespace lockscope::test;
@@ -47,7 +48,7 @@ LockScopeConfig configFor(const QList<ConnectionOptions>& masters)
     }
     config.monitor.pollIntervalMs = 200;
     OwnerRule rule;
-    rule.pattern = QRegularExpression(QStringLiteral("^(?<owner>[^/]*)/"));
+    rule.pattern = QRegularExpression(QStringLiteral("^(?<owner>[\\s\\S]*)/"));
     config.ownerRules << rule;
     return config;
 }
@@ -68,6 +69,26 @@ QString rawTextInModel(const QAbstractItemModel* model, const QModelIndex& paren
         }
         if (const QString raw = rawTextInModel(model, model->index(row, 0, parent)); !raw.isEmpty())
             return raw;
+    }
+    return {};
+}
+
+// A tooltip Qt would render as HTML with the key's or owner's tags in it (rather than show them).
+bool rendersTags(const QString& tip)
+{
+    return Qt::mightBeRichText(tip) &&
+           (tip.contains(QLatin1String("<b>")) || tip.contains(QLatin1String("<i>")));
+}
+
+QString renderedToolTipIn(const QAbstractItemModel* model, const QModelIndex& parent = QModelIndex())
+{
+    for (int row = 0; row < model->rowCount(parent); ++row) {
+        for (int column = 0; column < model->columnCount(parent); ++column)
+            if (const QString tip = model->index(row, column, parent).data(Qt::ToolTipRole).toString();
+                rendersTags(tip))
+                return tip;
+        if (const QString tip = renderedToolTipIn(model, model->index(row, 0, parent)); !tip.isEmpty())
+            return tip;
     }
     return {};
 }
@@ -189,6 +210,14 @@ void TestUiEscaping::locksDetailEventsAndDialog()
             QCOMPARE(label->textFormat(), Qt::PlainText);
         }
     QCOMPARE(richLooking, 2); // the title and the summary
+    QVERIFY2(renderedToolTipIn(window.lockModel()).isEmpty(),
+             qPrintable(renderedToolTipIn(window.lockModel())));
+    QVERIFY(modelShows(window.lockModel(), QString::fromUtf8(richKey)));
+    QTableWidget* richTable = window.detailPane()->mastersTable();
+    for (int row = 0; row < richTable->rowCount(); ++row)
+        for (int column = 0; column < richTable->columnCount(); ++column)
+            if (const QTableWidgetItem* item = richTable->item(row, column))
+                QVERIFY2(!rendersTags(item->toolTip()), qPrintable(item->toolTip()));
 
     // The force-release dialog: what each master holds, and the refusal (no lock shape).
     QVERIFY(window.lockModel()->find(key));
