@@ -3,6 +3,7 @@
 // the locks table (text and tooltips), the detail pane, the event log, the masters panel and the
 // force-release dialog; labels that quote them never take them for rich text.
 #include "bytesdisplay.h"
+#include "connectioneditor.h"
 #include "eventlogmodel.h"
 #include "forcereleasedialog.h"
 #include "hostilepeer.h"
@@ -17,6 +18,7 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -146,6 +148,7 @@ private slots:
     void initTestCase();
     void locksDetailEventsAndDialog();
     void serverErrorTextInMastersAndEvents();
+    void connectionTestShowsTheErrorAsText();
 
 private:
     QTemporaryDir m_dir;
@@ -256,6 +259,33 @@ void TestUiEscaping::serverErrorTextInMastersAndEvents()
     QVERIFY2(rawTextInModel(window.masterModel()).isEmpty(),
              qPrintable(rawTextInModel(window.masterModel())));
     QVERIFY2(rawTextInModel(window.eventLog()).isEmpty(), qPrintable(rawTextInModel(window.eventLog())));
+}
+
+// The Connections dialog's Test quotes the server's answer: escaped, and as text even where it
+// looks like HTML.
+void TestUiEscaping::connectionTestShowsTheErrorAsText()
+{
+    ConnectionEditor editor;
+    QSignalSpy tested(&editor, &ConnectionEditor::tested);
+    // A plain server first: the test reaches it (it used to send PING before opening, and fail).
+    RedisServerGroup real;
+    QVERIFY2(real.start(1), qPrintable(real.errorString()));
+    editor.urlEdit()->setText(real.at(0).url(false));
+    editor.testButton()->click();
+    QVERIFY(tested.wait(10000));
+    QVERIFY2(tested.last().at(0).toBool(), qPrintable(tested.last().at(1).toString()));
+    QVERIFY(editor.testResultLabel()->text().startsWith(QLatin1String("Connected: PONG from Redis 7")));
+
+    HostilePeer peer("WRONGPASS <b>" + hostile + "</b>");
+    QVERIFY(peer.listen());
+    editor.urlEdit()->setText(peer.url());
+    editor.testButton()->click();
+    QVERIFY(tested.wait(10000));
+    QCOMPARE(tested.last().at(0).toBool(), false);
+    const QString shown = editor.testResultLabel()->text();
+    QVERIFY2(shown.contains(escapeBytes("<b>" + hostile + "</b>")), qPrintable(shown));
+    QVERIFY2(rawTextIn(shown).isEmpty(), qPrintable(rawTextIn(shown)));
+    QCOMPARE(editor.testResultLabel()->textFormat(), Qt::PlainText);
 }
 
 QTEST_MAIN(TestUiEscaping)
