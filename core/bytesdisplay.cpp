@@ -33,6 +33,42 @@ int utf8Length(const QByteArray& b, qsizetype i)
     return len;
 }
 
+// Code points that do not show as a glyph of their own, or that change how the text around
+// them is shown: controls (C0, DEL, C1), format characters (bidi embeddings, overrides and
+// isolates, zero-width joiners, the BOM, tag characters), line and paragraph separators, every
+// space but U+0020, unassigned code points (nothing vouches for what a terminal makes of them),
+// and the rest of Unicode's Default_Ignorable_Code_Point set (Hangul fillers, the combining
+// grapheme joiner, variation selectors). Printed, any of them would let a key or an error text
+// look like something it is not, or move the terminal's cursor; escaped, they read as bytes.
+bool isHidden(char32_t cp)
+{
+    if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0))
+        return true;
+    if (cp < 0x7f)
+        return false;
+    switch (QChar::category(cp)) {
+    case QChar::Other_Control:
+    case QChar::Other_Format:
+    case QChar::Other_Surrogate:
+    case QChar::Other_NotAssigned:
+    case QChar::Separator_Line:
+    case QChar::Separator_Paragraph:
+        return true;
+    case QChar::Separator_Space:
+        return cp != 0x20;
+    default:
+        break;
+    }
+    return cp == 0x034f                      // combining grapheme joiner
+           || cp == 0x115f || cp == 0x1160   // Hangul choseong/jungseong fillers
+           || cp == 0x17b4 || cp == 0x17b5   // Khmer inherent vowels
+           || (cp >= 0x180b && cp <= 0x180f) // Mongolian variation selectors
+           || cp == 0x2800                   // Braille blank
+           || cp == 0x3164 || cp == 0xffa0   // Hangul fillers
+           || (cp >= 0xfe00 && cp <= 0xfe0f) // variation selectors
+           || (cp >= 0x1bca0 && cp <= 0x1bca3) || (cp >= 0xe0000 && cp <= 0xe0fff);
+}
+
 } // namespace
 
 QString escapeBytes(const QByteArray& bytes)
@@ -46,8 +82,11 @@ QString escapeBytes(const QByteArray& bytes)
             ++i;
             continue;
         }
-        if (c < 0x20 || c == 0x7f) {
-            appendHex(out, c);
+        if (c < 0x80) {
+            if (isHidden(c))
+                appendHex(out, c);
+            else
+                out += QLatin1Char(char(c));
             ++i;
             continue;
         }
@@ -57,7 +96,16 @@ QString escapeBytes(const QByteArray& bytes)
             ++i;
             continue;
         }
-        out += QString::fromUtf8(bytes.constData() + i, len);
+        const QString decoded = QString::fromUtf8(bytes.constData() + i, len);
+        const char32_t cp = decoded.size() == 2 ? QChar::surrogateToUcs4(decoded[0], decoded[1])
+                                                : char32_t(decoded[0].unicode());
+        if (isHidden(cp)) {
+            // Every byte of it, so that unescapeBytes gives the same bytes back.
+            for (int k = 0; k < len; ++k)
+                appendHex(out, uchar(bytes[i + k]));
+        } else {
+            out += decoded;
+        }
         i += len;
     }
     return out;

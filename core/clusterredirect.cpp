@@ -1,5 +1,7 @@
 #include "clusterredirect.h"
 
+#include "bytesdisplay.h"
+
 #include "clusterkeyslot.h"
 
 namespace lockscope {
@@ -34,7 +36,7 @@ std::optional<ClusterRedirect> ClusterRedirect::fromReply(const RedisReply& repl
     QByteArray host = address.left(colon);
     if (host.startsWith('[') && host.endsWith(']'))
         host = host.mid(1, host.size() - 2);
-    redirect.target.host = host.isEmpty() ? answeredByHost : QString::fromUtf8(host);
+    redirect.target.host = host.isEmpty() ? answeredByHost : escapeBytes(host);
     redirect.target.port = quint16(port);
     if (!redirect.target.isValid())
         return std::nullopt;

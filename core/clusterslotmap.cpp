@@ -1,5 +1,7 @@
 #include "clusterslotmap.h"
 
+#include "bytesdisplay.h"
+
 #include "clusterkeyslot.h"
 
 #include <algorithm>
@@ -20,7 +22,7 @@ bool readNode(const RedisReply& entry, const NodeAddress& answeredBy, NodeAddres
         return false;
     const QByteArray& host = entry.elements[0].string;
     // An empty host, or "?" in some versions, means "the address you reached me at".
-    node->host = host.isEmpty() || host == "?" ? answeredBy.host : QString::fromUtf8(host);
+    node->host = host.isEmpty() || host == "?" ? answeredBy.host : escapeBytes(host);
     node->port = quint16(entry.elements[1].integer);
     *id = entry.elements.size() > 2 && entry.elements[2].isString() ? entry.elements[2].string : QByteArray();
     return node->isValid();
@@ -35,7 +37,7 @@ Result<ClusterSlotMap> ClusterSlotMap::fromClusterSlots(const RedisReply& reply,
 {
     if (reply.isError())
         return RedisError(ErrorKind::ServerError, answeredBy.toString(),
-                          QStringLiteral("CLUSTER SLOTS failed: ") + QString::fromUtf8(reply.string));
+                          QStringLiteral("CLUSTER SLOTS failed: ") + escapeBytes(reply.string));
     if (!reply.isArray())
         return malformed(answeredBy, QStringLiteral("not an array"));
     ClusterSlotMap map;

@@ -1,5 +1,7 @@
 #include "forcerelease.h"
 
+#include "bytesdisplay.h"
+
 #include "auditlog.h"
 #include "forcereleaseplanner.h"
 #include "keyreader.h"
@@ -30,7 +32,7 @@ QString whyNotALock(const KeyObservation& observation, const RecognizedLock& loc
     if (!observation.present)
         return {};
     if (!isLockType(observation.type))
-        return QStringLiteral("a %1 key is no lock").arg(QString::fromUtf8(observation.type));
+        return QStringLiteral("a %1 key is no lock").arg(escapeBytes(observation.type));
     if (lock.auxiliary)
         return QStringLiteral("an auxiliary key of %1, not a lock itself").arg(lockFormatName(lock.format));
     if (lock.format == LockFormat::Unknown)
@@ -228,7 +230,7 @@ void ForceRelease::execute(MasterSet& masters, const LockScopeConfig& config, co
     if (!plan.refusal.isEmpty() && !request.forceUnknown)
         return refuse(ForceReleaseOutcome::Verdict::Refused, ErrorKind::NotALock,
                       QStringLiteral("refusing to delete %1: %2 (--force-unknown deletes it anyway)")
-                          .arg(QString::fromUtf8(request.resource), plan.refusal));
+                          .arg(escapeBytes(request.resource), plan.refusal));
     if (audit)
         if (const RedisError error = audit->check(); error.isError())
             return later(masters, [outcome, error, done]() mutable {
@@ -334,7 +336,7 @@ void ForceRelease::execute(MasterSet& masters, const LockScopeConfig& config, co
                 } else {
                     r.action = actionFromScript(reply.elements.at(0).string);
                     r.tokenBefore = reply.elements.at(1).string;
-                    r.detail = QString::fromUtf8(reply.elements.at(2).string);
+                    r.detail = escapeBytes(reply.elements.at(2).string);
                     if (r.action == Action::WrongType)
                         r.detail = QStringLiteral("a %1 key: not deleted").arg(r.detail);
                     for (const RedisReply& command : reply.elements.at(3).elements) {

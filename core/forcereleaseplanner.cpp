@@ -223,7 +223,7 @@ ForceReleaseStep ForceReleasePlanner::plan(const ForceReleaseRequest& request, c
     }
     step.kind = Kind::Refuse;
     step.why = QStringLiteral("a %1 key: only --any-token --force-unknown deletes it")
-                   .arg(QString::fromUtf8(type.left(32)));
+                   .arg(escapeBytes(type.left(32)));
     return step;
 }
 

@@ -1,5 +1,7 @@
 #include "lockformatrecognizer.h"
 
+#include "bytesdisplay.h"
+
 #include <QDateTime>
 
 #include <algorithm>
@@ -134,9 +136,10 @@ bool isPrintableText(QByteArrayView bytes, bool cut)
     return true;
 }
 
+// Escaped: an owner is part of a value, and a value is whatever its writer chose.
 QString shortText(const QByteArray& bytes)
 {
-    QString text = QString::fromUtf8(bytes.left(kMaxOwnerIdChars * 4));
+    QString text = escapeBytes(bytes.left(kMaxOwnerIdChars * 4));
     if (text.size() > kMaxOwnerIdChars || bytes.size() > kMaxOwnerIdChars * 4)
         text = text.left(kMaxOwnerIdChars) + QStringLiteral("…");
     return text;
@@ -516,7 +519,7 @@ RecognizedLock LockFormatRecognizer::recognize(const QByteArray& key, const KeyO
                    ? recognizeSemaphore(observation)
                    : unknownCollection(observation, members, QStringLiteral("sorted set"));
     } else {
-        lock.detail = QStringLiteral("a %1, not a lock shape").arg(QString::fromUtf8(type.left(32)));
+        lock.detail = QStringLiteral("a %1, not a lock shape").arg(escapeBytes(type.left(32)));
     }
 
     if (lock.format == LockFormat::LegacyTimestamp) {

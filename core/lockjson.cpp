@@ -30,7 +30,7 @@ QJsonObject LockJson::lock(const LockView& view, const MasterSet& masters, qint6
         if (m.error().isError()) {
             o.insert(QStringLiteral("error"), m.error().message);
         } else if (m.present()) {
-            o.insert(QStringLiteral("type"), QString::fromLatin1(m.type()));
+            o.insert(QStringLiteral("type"), escapeBytes(m.type()));
             o.insert(QStringLiteral("token"), escapeBytes(m.lock().token));
             o.insert(QStringLiteral("pttlMs"),
                      m.pttlMs() < 0 ? m.pttlMs() : qMax<qint64>(0, m.pttlMs() - (nowMs - m.readAtMs())));

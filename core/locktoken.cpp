@@ -17,7 +17,9 @@ QByteArray LockToken::sanitizeOwner(const QString& owner)
 {
     QString text = owner;
     for (QChar& c : text)
-        if (c.isSpace() || c.category() == QChar::Other_Control)
+        // Format characters too (bidi overrides, zero-width ones): a token is shown in other
+        // people's monitors, and an owner must not reorder or hide what is printed around it.
+        if (c.isSpace() || c.category() == QChar::Other_Control || c.category() == QChar::Other_Format)
             c = QLatin1Char('_');
     QByteArray out = text.toUtf8();
     // Cut whole characters only: a token is text that people copy into commands.

@@ -16,8 +16,9 @@ public:
     // An empty owner gives the bare 32 hex digits.
     static QByteArray generate(const QString& owner = QString());
     static QByteArray randomHex();
-    // The owner as it goes into a token: no '/' at its end, no whitespace or control characters,
-    // at most maxOwnerLength bytes, so that the random part is always the text after the last '/'.
+    // The owner as it goes into a token: no '/' at its end, no whitespace, control or format
+    // characters (bidi overrides, zero-width ones), at most maxOwnerLength bytes, so that the
+    // random part is always the text after the last '/'.
     static QByteArray sanitizeOwner(const QString& owner);
 };
 

@@ -1,5 +1,7 @@
 #include "ownerrule.h"
 
+#include "bytesdisplay.h"
+
 namespace lockscope {
 
 QString OwnerRule::ownerOf(const QByteArray& key, const QByteArray& token) const
@@ -18,9 +20,10 @@ QString OwnerRule::ownerOf(const QByteArray& key, const QByteArray& token) const
     const QRegularExpressionMatch m = pattern.match(QString::fromUtf8(token));
     if (!m.hasMatch())
         return {};
+    // The token is the writer's bytes: what the rule cuts out of it is shown escaped, like the token.
     if (pattern.namedCaptureGroups().contains(QStringLiteral("owner")))
-        return m.captured(QStringLiteral("owner"));
-    return pattern.captureCount() > 0 ? m.captured(1) : m.captured(0);
+        return escapeBytes(m.captured(QStringLiteral("owner")).toUtf8());
+    return escapeBytes((pattern.captureCount() > 0 ? m.captured(1) : m.captured(0)).toUtf8());
 }
 
 } // namespace lockscope

@@ -1,5 +1,7 @@
 #include "redisconnection.h"
 
+#include "bytesdisplay.h"
+
 #include "keyrouter.h"
 
 #include "monotonicclock.h"
@@ -350,7 +352,7 @@ void RedisConnection::sendHandshake()
                                    return;
                                if (result.reply.isError() && isAuthError(result.reply)) {
                                    fail(ErrorKind::AuthFailed, QStringLiteral("authentication failed: ") +
-                                                                   QString::fromUtf8(result.reply.string));
+                                                                   escapeBytes(result.reply.string));
                                    return;
                                }
                                if (!onReply(result.reply))
@@ -374,7 +376,7 @@ void RedisConnection::sendHandshake()
             if (reply.isError()) {
                 fail(ErrorKind::ServerError, QStringLiteral("SELECT %1 failed: %2")
                                                  .arg(m_options.url.db())
-                                                 .arg(QString::fromUtf8(reply.string)));
+                                                 .arg(escapeBytes(reply.string)));
                 return false;
             }
             return true;
@@ -384,14 +386,14 @@ void RedisConnection::sendHandshake()
         step({"CLIENT", "SETNAME", m_options.clientName}, [](const RedisReply&) { return true; });
     step({"INFO", "server"}, [this](const RedisReply& reply) {
         if (reply.isString()) {
-            m_health.version = QString::fromUtf8(infoField(reply.string, "redis_version"));
+            m_health.version = escapeBytes(infoField(reply.string, "redis_version"));
             m_health.runId = infoField(reply.string, "run_id");
         }
         return true;
     });
     step({"INFO", "replication"}, [this](const RedisReply& reply) {
         if (reply.isString())
-            m_health.role = QString::fromUtf8(infoField(reply.string, "role"));
+            m_health.role = escapeBytes(infoField(reply.string, "role"));
         return true;
     });
     const qint64 sentWallMs = QDateTime::currentMSecsSinceEpoch();
@@ -471,7 +473,7 @@ void RedisConnection::send(const QByteArrayList& argv, QObject* context, Callbac
         deliver(pending, {RedisError(ErrorKind::InvalidArgument, m_name,
                                      QStringLiteral("%1 is not a command on one key, and a cluster "
                                                     "entry routes commands by their key")
-                                         .arg(QString::fromUtf8(argv.value(0)))),
+                                         .arg(escapeBytes(argv.value(0)))),
                           {}});
         return;
     }
@@ -750,7 +752,7 @@ void RedisConnection::onReadyRead()
             void* raw = nullptr;
             if (redisReaderGetReply(m_reader.get(), &raw) != REDIS_OK) {
                 fail(ErrorKind::Protocol,
-                     QStringLiteral("malformed reply: %1").arg(QString::fromUtf8(m_reader->errstr)));
+                     QStringLiteral("malformed reply: %1").arg(escapeBytes(m_reader->errstr)));
                 return;
             }
             if (!raw)

@@ -1,5 +1,7 @@
 #include "redisreply.h"
 
+#include "bytesdisplay.h"
+
 namespace lockscope {
 
 QByteArray RedisReply::errorCode() const
@@ -17,7 +19,8 @@ RedisError RedisResult::anyError(const QString& master) const
     if (!reply.isError())
         return {};
     const ErrorKind kind = reply.errorCode() == "NOPERM" ? ErrorKind::NoPermission : ErrorKind::ServerError;
-    return {kind, master, QString::fromUtf8(reply.string)};
+    // The server's text is data (a key name or a script's error may be in it): escaped, like a key.
+    return {kind, master, escapeBytes(reply.string)};
 }
 
 } // namespace lockscope

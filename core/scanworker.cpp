@@ -1,5 +1,7 @@
 #include "scanworker.h"
 
+#include "bytesdisplay.h"
+
 #include "keyreader.h"
 
 #include <QPointer>
@@ -160,8 +162,9 @@ void ScanWorker::detectMode()
             return;
         if (r.reply.isError()) {
             stopSubscriber();
-            setMode(NotificationMode::Polling, QStringLiteral("cannot read notify-keyspace-events (%1)")
-                                                   .arg(QString::fromUtf8(r.reply.string)));
+            setMode(
+                NotificationMode::Polling,
+                QStringLiteral("cannot read notify-keyspace-events (%1)").arg(escapeBytes(r.reply.string)));
             return;
         }
         const QByteArray flags = r.reply.elements.size() == 2 ? r.reply.elements[1].string : QByteArray();
@@ -172,7 +175,7 @@ void ScanWorker::detectMode()
                         ? QStringLiteral("keyspace notifications are off")
                         : QStringLiteral("notify-keyspace-events is \"%1\"; LockScope needs K and A "
                                          "(or g$hzx)")
-                              .arg(QString::fromUtf8(flags)));
+                              .arg(escapeBytes(flags)));
             return;
         }
         startSubscriber();

@@ -1,5 +1,7 @@
 #include "sentinelresolver.h"
 
+#include "bytesdisplay.h"
+
 #include "redisconnection.h"
 
 namespace lockscope {
@@ -78,37 +80,37 @@ void SentinelResolver::askSentinel()
     m_connection = new RedisConnection(optionsFor(m_nodeOptions, m_url.seedUrl(m_current)), this);
     m_connection->open();
     const QString sentinel = m_url.seeds().at(m_current).toString();
-    m_connection->send(
-        {"SENTINEL", "get-master-addr-by-name", m_url.masterName().toUtf8()}, this,
-        [this, generation, sentinel](const RedisResult& result) {
-            if (generation != m_generation)
-                return;
-            if (!result.ok()) {
-                ++m_unreachable;
-                m_lastTransportError = result.error.kind;
-                nextSentinel(result.error.toString());
-                return;
-            }
-            const RedisReply& reply = result.reply;
-            if (reply.isNil()) {
-                ++m_unknownName;
-                nextSentinel(tr("sentinel %1 does not know it").arg(sentinel));
-                return;
-            }
-            if (reply.isError()) {
-                nextSentinel(tr("sentinel %1 answered %2").arg(sentinel, QString::fromUtf8(reply.string)));
-                return;
-            }
-            bool ok = false;
-            const uint port = reply.elements.size() == 2 && reply.elements[0].isString()
-                                  ? reply.elements[1].string.toUInt(&ok)
-                                  : 0;
-            if (!ok || port == 0 || port > 65535) {
-                nextSentinel(tr("sentinel %1 gave a malformed address").arg(sentinel));
-                return;
-            }
-            verify({QString::fromUtf8(reply.elements[0].string), quint16(port)});
-        });
+    m_connection->send({"SENTINEL", "get-master-addr-by-name", m_url.masterName().toUtf8()}, this,
+                       [this, generation, sentinel](const RedisResult& result) {
+                           if (generation != m_generation)
+                               return;
+                           if (!result.ok()) {
+                               ++m_unreachable;
+                               m_lastTransportError = result.error.kind;
+                               nextSentinel(result.error.toString());
+                               return;
+                           }
+                           const RedisReply& reply = result.reply;
+                           if (reply.isNil()) {
+                               ++m_unknownName;
+                               nextSentinel(tr("sentinel %1 does not know it").arg(sentinel));
+                               return;
+                           }
+                           if (reply.isError()) {
+                               nextSentinel(
+                                   tr("sentinel %1 answered %2").arg(sentinel, escapeBytes(reply.string)));
+                               return;
+                           }
+                           bool ok = false;
+                           const uint port = reply.elements.size() == 2 && reply.elements[0].isString()
+                                                 ? reply.elements[1].string.toUInt(&ok)
+                                                 : 0;
+                           if (!ok || port == 0 || port > 65535) {
+                               nextSentinel(tr("sentinel %1 gave a malformed address").arg(sentinel));
+                               return;
+                           }
+                           verify({escapeBytes(reply.elements[0].string), quint16(port)});
+                       });
 }
 
 void SentinelResolver::verify(const NodeAddress& candidate)
@@ -131,7 +133,7 @@ void SentinelResolver::verify(const NodeAddress& candidate)
             // ROLE may be refused by an ACL; the role from the connection's INFO is then the next best.
             QString role;
             if (result.reply.isArray() && !result.reply.elements.isEmpty())
-                role = QString::fromUtf8(result.reply.elements.front().string);
+                role = escapeBytes(result.reply.elements.front().string);
             else if (connection)
                 role = connection->health().role;
             if (role != QLatin1String("master")) {

@@ -1,5 +1,7 @@
 #include "sentinelwatcher.h"
 
+#include "bytesdisplay.h"
+
 #include "redisconnection.h"
 #include "sentinelresolver.h"
 
@@ -158,8 +160,8 @@ void SentinelWatcher::onMessage(const QByteArray& channel, const QByteArray& pay
     const QList<QByteArray> words = payload.split(' ');
     if (words.size() != 5 || words[0] != m_url.masterName().toUtf8())
         return;
-    const PrimaryChange announced{{QString::fromUtf8(words[1]), quint16(words[2].toUInt())},
-                                  {QString::fromUtf8(words[3]), quint16(words[4].toUInt())}};
+    const PrimaryChange announced{{escapeBytes(words[1]), quint16(words[2].toUInt())},
+                                  {escapeBytes(words[3]), quint16(words[4].toUInt())}};
     emit switchAnnounced(announced);
     recheck();
 }

@@ -1,5 +1,6 @@
 #include "auditlogdialog.h"
 
+#include "plaintooltip.h"
 #include "readonlyrows.h"
 
 #include <QDialogButtonBox>
@@ -93,7 +94,7 @@ void AuditLogDialog::reload()
         };
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells.at(c));
-            item->setToolTip(cells.at(c));
+            item->setToolTip(plainToolTip(cells.at(c)));
             m_table->setItem(row, c, item);
         }
     }

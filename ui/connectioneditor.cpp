@@ -42,6 +42,8 @@ ConnectionEditor::ConnectionEditor(const MasterEntry& entry, QWidget* parent)
     m_passwordEnv->setPlaceholderText(tr("e.g. REDIS_PASSWORD (used when no keychain is reachable)"));
     m_insecure->setChecked(entry.insecure);
     m_problem->setWordWrap(true);
+    // It quotes what the server answered (its version, or its error text): never rich text.
+    m_testResult->setTextFormat(Qt::PlainText);
     m_testResult->setWordWrap(true);
 
     auto* form = new QFormLayout(this);

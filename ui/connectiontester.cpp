@@ -31,6 +31,9 @@ void pingServer(const ConnectionOptions& options, QObject* scope, const Report& 
                          if (state == RedisConnection::State::Down)
                              report(false, reason.message);
                      });
+    // Opened first: a command sent to a connection that is not opening fails at once ("not
+    // connected"), and the Test button said so for every single master.
+    connection->open();
     connection->send({"PING"}, scope, [connection, clock, report](const RedisResult& result) {
         if (!result.ok() || result.isServerError())
             report(false, result.anyError(connection->name()).message);
@@ -39,7 +42,6 @@ void pingServer(const ConnectionOptions& options, QObject* scope, const Report& 
                              .arg(connection->health().version)
                              .arg(double(clock->nsecsElapsed()) / 1e6, 0, 'f', 1));
     });
-    connection->open();
 }
 
 void resolvePrimary(const ConnectionOptions& options, QObject* scope, const Report& report)

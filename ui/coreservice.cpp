@@ -1,5 +1,6 @@
 #include "coreservice.h"
 
+#include "bytesdisplay.h"
 #include "forcerelease.h"
 #include "localidentity.h"
 #include "lockjson.h"
@@ -211,7 +212,7 @@ void CoreService::extend(quint64 request, const QByteArray& resource, qint64 ttl
     if (it == m_held.constEnd()) {
         RedlockOutcome refused;
         refused.error = {ErrorKind::InvalidArgument, QString(),
-                         tr("this window does not hold %1").arg(QString::fromUtf8(resource))};
+                         tr("this window does not hold %1").arg(escapeBytes(resource))};
         finishRedlock(request, QStringLiteral("extend"), resource, refused);
         return;
     }
@@ -230,7 +231,7 @@ void CoreService::release(quint64 request, const QByteArray& resource)
     if (it == m_held.constEnd()) {
         RedlockOutcome refused;
         refused.error = {ErrorKind::InvalidArgument, QString(),
-                         tr("this window does not hold %1").arg(QString::fromUtf8(resource))};
+                         tr("this window does not hold %1").arg(escapeBytes(resource))};
         finishRedlock(request, QStringLiteral("release"), resource, refused);
         return;
     }

@@ -1,5 +1,6 @@
 #include "eventlogmodel.h"
 
+#include "plaintooltip.h"
 #include "statusstyle.h"
 
 #include <QGuiApplication>
@@ -62,7 +63,9 @@ QVariant EventLogModel::data(const QModelIndex& index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const Entry& e = m_entries.at(index.row());
-    if (role == Qt::DisplayRole || role == Qt::ToolTipRole) {
+    if (role == Qt::ToolTipRole)
+        return plainToolTip(data(index, Qt::DisplayRole));
+    if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case TimeColumn:
             return e.time.toString(QStringLiteral("HH:mm:ss.zzz"));

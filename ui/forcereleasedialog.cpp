@@ -2,6 +2,7 @@
 
 #include "bytesdisplay.h"
 #include "corethread.h"
+#include "plaintooltip.h"
 #include "statusstyle.h"
 
 #include <QCheckBox>
@@ -32,9 +33,9 @@ QString describeTarget(const ForceReleaseTarget& t)
         return ForceReleaseDialog::tr("unreachable: %1").arg(t.observation.error.message);
     if (!t.observation.present)
         return ForceReleaseDialog::tr("nothing");
-    QString text = ForceReleaseDialog::tr("%1 %2, token %3")
-                       .arg(QString::fromLatin1(t.observation.type), lockFormatName(t.lock.format),
-                            escapeBytes(t.lock.token));
+    QString text =
+        ForceReleaseDialog::tr("%1 %2, token %3")
+            .arg(escapeBytes(t.observation.type), lockFormatName(t.lock.format), escapeBytes(t.lock.token));
     if (!t.lock.owner.isEmpty())
         text += ForceReleaseDialog::tr(", owner %1").arg(t.lock.owner);
     text += t.observation.pttlMs >= 0 ? ForceReleaseDialog::tr(", %1 ms left").arg(t.observation.pttlMs)
@@ -73,6 +74,9 @@ ForceReleaseDialog::ForceReleaseDialog(CoreThread* core, const LockView& view, c
     setWindowTitle(tr("Force-release %1").arg(escapeBytes(view.resource)));
     m_heading->setWordWrap(true);
     m_heading->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // These quote refusals and server errors, which may hold a key name: never rich text.
+    m_guard->setTextFormat(Qt::PlainText);
+    m_result->setTextFormat(Qt::PlainText);
     m_guard->setWordWrap(true);
     m_result->setWordWrap(true);
     m_table->setHorizontalHeaderLabels({tr("Master"), tr("Holds now"), tr("Will")});
@@ -208,9 +212,9 @@ void ForceReleaseDialog::showPlan(const ForceReleasePlan& plan)
         const QStringList cells{t.master, describeTarget(t), will};
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells.at(c));
-            item->setToolTip(c == WillColumn && !t.step.commands.isEmpty()
-                                 ? cells.at(c) + QLatin1Char('\n') + commandsText(t.step.commands)
-                                 : cells.at(c));
+            item->setToolTip(plainToolTip(c == WillColumn && !t.step.commands.isEmpty()
+                                              ? cells.at(c) + QLatin1Char('\n') + commandsText(t.step.commands)
+                                              : cells.at(c)));
             if (c == WillColumn && t.step.kind == ForceReleaseStep::Kind::Delete)
                 item->setForeground(StatusStyle::statusColor(LockStatus::Stuck, palette()));
             m_table->setItem(row, c, item);
@@ -256,12 +260,12 @@ void ForceReleaseDialog::showOutcome(const ForceReleaseReport& report)
         if (r.error.isError())
             what += QStringLiteral(": ") + r.error.message;
         else if (!r.detail.isEmpty())
-            what += QStringLiteral("; ") + escapeBytes(r.detail.toUtf8());
+            what += QStringLiteral("; ") + r.detail; // the core escaped it
         const QStringList cells{r.master, escapeBytes(r.tokenBefore), what};
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells.at(c));
             if (c == WillColumn && !r.commands.isEmpty())
-                item->setToolTip(what + QLatin1Char('\n') + commandsText(r.commands));
+                item->setToolTip(plainToolTip(what + QLatin1Char('\n') + commandsText(r.commands)));
             m_table->setItem(row, c, item);
         }
     }

@@ -3,6 +3,7 @@
 #include "bytesdisplay.h"
 #include "durationtext.h"
 #include "monotonicclock.h"
+#include "plaintooltip.h"
 #include "quorumdiagram.h"
 #include "readonlyrows.h"
 #include "statusstyle.h"
@@ -44,6 +45,9 @@ LockDetailPane::LockDetailPane(QWidget* parent)
     : QWidget(parent), m_title(new QLabel(this)), m_summary(new QLabel(this)),
       m_diagram(new QuorumDiagram(this)), m_table(new QTableWidget(0, ColumnCount, this))
 {
+    // Key names and owners are whatever a lock's writer chose: never taken for rich text.
+    m_title->setTextFormat(Qt::PlainText);
+    m_summary->setTextFormat(Qt::PlainText);
     m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
     QFont f = m_title->font();
     f.setBold(true);
@@ -98,7 +102,7 @@ void LockDetailPane::setView(const std::optional<LockView>& view)
             m_names.value(i, tr("master %1").arg(i + 1)),
             present ? escapeBytes(m.lock().token) : QString(),
             present ? (m.pttlMs() >= 0 ? tr("%1 ms").arg(m.pttlMs()) : tr("no expiry")) : QString(),
-            present ? QString::fromLatin1(m.type()) : (m.error().isError() ? QString() : tr("absent")),
+            present ? escapeBytes(m.type()) : (m.error().isError() ? QString() : tr("absent")),
             present ? m.lock().owner : QString(),
             present ? reentry(m.lock()) : QString(),
             present ? semaphoreHolders(m.lock()) : QString(),
@@ -111,10 +115,11 @@ void LockDetailPane::setView(const std::optional<LockView>& view)
                 m_table->setItem(i, c, item);
             }
             item->setText(cells.at(c));
-            item->setToolTip(cells.at(c));
+            item->setToolTip(plainToolTip(cells.at(c)));
         }
         if (present && !m.lock().detail.isEmpty())
-            m_table->item(i, OwnerColumn)->setToolTip(m.lock().owner + QLatin1Char('\n') + m.lock().detail);
+            m_table->item(i, OwnerColumn)
+                ->setToolTip(plainToolTip(m.lock().owner + QLatin1Char('\n') + m.lock().detail));
         if (present)
             m_table->item(i, TokenColumn)->setForeground(StatusStyle::tokenColor(m.lock().token, palette()));
     }

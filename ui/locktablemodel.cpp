@@ -3,6 +3,7 @@
 #include "bytesdisplay.h"
 #include "durationtext.h"
 #include "monotonicclock.h"
+#include "plaintooltip.h"
 #include "statusstyle.h"
 
 #include <QGuiApplication>
@@ -302,7 +303,7 @@ QVariant LockTableModel::data(const QModelIndex& index, int role) const
     case Qt::DisplayRole:
         return displayData(view, column);
     case Qt::ToolTipRole:
-        return toolTip(view, column);
+        return plainToolTip(toolTip(view, column));
     case Qt::DecorationRole:
         if (column == StatusColumn)
             return StatusStyle::statusIcon(view.status, QGuiApplication::palette());

@@ -524,7 +524,7 @@ void MainWindow::onKeyspaceEvents(const QList<KeyspaceEventRecord>& events, int 
     entries.reserve(events.size() + 1);
     for (const KeyspaceEventRecord& e : events)
         entries << EventLogModel::Entry{e.time, EventLogModel::Kind::Keyspace, m_masterNames.value(e.master),
-                                        tr("%1 %2").arg(QString::fromLatin1(e.event), escapeBytes(e.key))};
+                                        tr("%1 %2").arg(escapeBytes(e.event), escapeBytes(e.key))};
     if (dropped > 0)
         entries << EventLogModel::Entry{QDateTime::currentDateTime(), EventLogModel::Kind::Keyspace,
                                         tr("monitor"),

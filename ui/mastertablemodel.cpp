@@ -1,5 +1,6 @@
 #include "mastertablemodel.h"
 
+#include "plaintooltip.h"
 #include "statusstyle.h"
 
 #include <QGuiApplication>
@@ -384,7 +385,7 @@ QVariant MasterTableModel::data(const QModelIndex& index, int role) const
         case Qt::DisplayRole:
             return nodeDisplay(*node, index.column());
         case Qt::ToolTipRole:
-            return nodeToolTip(*node, index.column());
+            return plainToolTip(nodeToolTip(*node, index.column()));
         case Qt::ForegroundRole:
             if (index.column() == StateColumn && node->monitored)
                 return StatusStyle::masterStateColor(node->state, QGuiApplication::palette());
@@ -406,7 +407,7 @@ QVariant MasterTableModel::data(const QModelIndex& index, int role) const
     case Qt::DisplayRole:
         return display(row, index.column());
     case Qt::ToolTipRole:
-        return toolTip(row, index.column());
+        return plainToolTip(toolTip(row, index.column()));
     case Qt::ForegroundRole:
         if (index.column() == StateColumn)
             return StatusStyle::masterStateColor(row.snapshot.state, QGuiApplication::palette());

@@ -78,7 +78,7 @@ public:
                 {QStringLiteral("acquired"), outcome.ok()},
                 {QStringLiteral("resource"), escapeBytes(resource)},
                 {QStringLiteral("token"),
-                 outcome.ok() ? QJsonValue(QString::fromUtf8(outcome.lease.token)) : QJsonValue()},
+                 outcome.ok() ? QJsonValue(escapeBytes(outcome.lease.token)) : QJsonValue()},
                 {QStringLiteral("validityMs"), outcome.ok() ? outcome.lease.validityMs : 0},
                 {QStringLiteral("locked"), outcome.succeeded},
                 {QStringLiteral("total"), outcome.total},
@@ -92,7 +92,8 @@ public:
             return session.failWith(QStringLiteral("not acquired"), outcome);
         session.warnAboutFailedMasters(outcome);
         if (!context.json()) {
-            context.out() << outcome.lease.token << Qt::endl;
+            // Escaped like every token shown: `extend` and `release` take it back as typed.
+            context.out() << escapeBytes(outcome.lease.token) << Qt::endl;
             context.out() << QStringLiteral("acquired %1 on %2 of %3 masters in %4 ms; valid for %5 ms")
                                  .arg(escapeBytes(resource))
                                  .arg(outcome.succeeded)

@@ -29,9 +29,9 @@ QString describe(const ForceReleaseTarget& t)
     if (!t.observation.present)
         return QStringLiteral("absent");
     QString text =
-        QStringLiteral("%1 %2").arg(QString::fromUtf8(t.observation.type), lockFormatName(t.lock.format));
+        QStringLiteral("%1 %2").arg(escapeBytes(t.observation.type), lockFormatName(t.lock.format));
     if (!t.lock.token.isEmpty())
-        text += QStringLiteral(" token=") + QString::fromUtf8(t.lock.token);
+        text += QStringLiteral(" token=") + escapeBytes(t.lock.token);
     if (!t.lock.owner.isEmpty())
         text += QStringLiteral(" owner=\"%1\"").arg(t.lock.owner);
     text += t.observation.pttlMs >= 0 ? QStringLiteral(" ttl=%1ms").arg(t.observation.pttlMs)
@@ -70,11 +70,10 @@ QString describe(const ForceReleaseMasterResult& r)
     case Action::Deleted:
     case Action::HolderRemoved:
         if (!r.tokenBefore.isEmpty())
-            text += QStringLiteral(" (token was %1)").arg(QString::fromUtf8(r.tokenBefore));
+            text += QStringLiteral(" (token was %1)").arg(escapeBytes(r.tokenBefore));
         break;
     case Action::Spared:
-        text +=
-            QStringLiteral(": the lock changed hands, it now has %1").arg(QString::fromUtf8(r.tokenBefore));
+        text += QStringLiteral(": the lock changed hands, it now has %1").arg(escapeBytes(r.tokenBefore));
         break;
     case Action::Failed:
         text += QStringLiteral(": ") + r.error.message;
@@ -219,11 +218,11 @@ private:
         for (const ForceReleaseTarget& t : plan.targets)
             chosen += t.observation.present ? 1 : 0;
         context.err() << QStringLiteral("Force-release %1 (%2) on %3 master(s)? [y/N] ")
-                             .arg(QString::fromUtf8(plan.request.resource),
+                             .arg(escapeBytes(plan.request.resource),
                                   plan.request.mode == ForceReleaseMode::AnyToken
                                       ? QStringLiteral("any token")
                                       : QStringLiteral("only token ") +
-                                            QString::fromUtf8(plan.request.expectedToken))
+                                            escapeBytes(plan.request.expectedToken))
                              .arg(chosen)
                       << Qt::flush;
         char line[64] = {};
@@ -241,7 +240,7 @@ private:
                 QJsonObject o{{QStringLiteral("master"), r.master},
                               {QStringLiteral("action"), forceReleaseActionName(r.action)}};
                 if (!r.tokenBefore.isEmpty())
-                    o.insert(QStringLiteral("tokenBefore"), QString::fromUtf8(r.tokenBefore));
+                    o.insert(QStringLiteral("tokenBefore"), escapeBytes(r.tokenBefore));
                 if (!r.detail.isEmpty())
                     o.insert(QStringLiteral("detail"), r.detail);
                 if (r.error.isError())
@@ -255,7 +254,7 @@ private:
                 }
                 results.append(o);
             }
-            QJsonObject o{{QStringLiteral("resource"), QString::fromUtf8(plan.request.resource)},
+            QJsonObject o{{QStringLiteral("resource"), escapeBytes(plan.request.resource)},
                           {QStringLiteral("outcome"), forceReleaseVerdictName(outcome.verdict)},
                           {QStringLiteral("results"), results}};
             if (outcome.error.isError() || !outcome.error.message.isEmpty())

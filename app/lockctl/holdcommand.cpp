@@ -105,7 +105,8 @@ public:
         process.setProgram(positional.at(1));
         process.setArguments(positional.mid(2));
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
-        environment.insert(QStringLiteral("LOCKSCOPE_TOKEN"), QString::fromUtf8(acquired.lease.token));
+        // In the form `lockctl extend/release --token` takes, as LOCKSCOPE_RESOURCE is.
+        environment.insert(QStringLiteral("LOCKSCOPE_TOKEN"), escapeBytes(acquired.lease.token));
         environment.insert(QStringLiteral("LOCKSCOPE_RESOURCE"), escapeBytes(resource));
         process.setProcessEnvironment(environment);
         process.setProcessChannelMode(QProcess::ForwardedChannels);

@@ -66,6 +66,9 @@ void TestLockToken::ownerIsSanitized_data()
     QTest::addColumn<QByteArray>("expected");
     QTest::newRow("plain") << QStringLiteral("ops@box:1") << QByteArray("ops@box:1");
     QTest::newRow("spaces and control") << QStringLiteral("a b\tc\nd") << QByteArray("a_b_c_d");
+    QTest::newRow("escape and bell") << QStringLiteral("a\x1b[2K\x07") << QByteArray("a_[2K_");
+    QTest::newRow("bidi override") << QStringLiteral("root\u202eevil") << QByteArray("root_evil");
+    QTest::newRow("zero width") << QStringLiteral("a\u200bb") << QByteArray("a_b");
     QTest::newRow("trailing slashes") << QStringLiteral("team/job//") << QByteArray("team/job");
     QTest::newRow("unicode kept") << QStringLiteral("jürgen@host") << QStringLiteral("jürgen@host").toUtf8();
     QTest::newRow("long") << QString(300, QLatin1Char('x')) << QByteArray(LockToken::maxOwnerLength, 'x');
