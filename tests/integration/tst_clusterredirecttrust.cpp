@@ -7,102 +7,42 @@
 #include "clustertopology.h"
 #include "topologyurl.h"
 
-#include <QSignalSpy>
-#include <QTcpServer>
-#include <QTcpSocket>
-#include <QTest>
+#include "fakeredisnode.h"
 
-#include <hiredis/hiredis.h>
+#include <QTest>
 
 #include <functional>
 #include <memory>
 #include <optional>
 
 using namespace lockscope;
+using namespace lockscope::test;
 
 namespace {
 
-QByteArray bulk(const QByteArray& s)
+using Shard = std::tuple<int, int, NodeAddress>; // first slot, last slot, primary
+
+// CLUSTER SLOTS as `node` tells it; everything else as FakeRedisNode answers by default, or `other`.
+void actAsClusterNode(FakeRedisNode& node, const std::function<QList<Shard>()>& shards,
+                      const std::function<QByteArray(const QByteArrayList&)>& other)
 {
-    return '$' + QByteArray::number(s.size()) + "\r\n" + s + "\r\n";
-}
-
-// A cluster node that answers the connection handshake and CLUSTER SLOTS itself, and every other
-// command through `answer` (RESP bytes). It records what it was sent, AUTH included.
-class FakeClusterNode final : public QObject
-{
-public:
-    using Answer = std::function<QByteArray(const QByteArrayList& argv)>;
-
-    FakeClusterNode()
-    {
-        m_server.listen(QHostAddress::LocalHost);
-        connect(&m_server, &QTcpServer::newConnection, this, [this] {
-            while (QTcpSocket* socket = m_server.nextPendingConnection()) {
-                ++m_connections;
-                auto reader = std::shared_ptr<redisReader>(redisReaderCreate(), redisReaderFree);
-                connect(socket, &QTcpSocket::readyRead, socket, [this, socket, reader] {
-                    const QByteArray bytes = socket->readAll();
-                    redisReaderFeed(reader.get(), bytes.constData(), size_t(bytes.size()));
-                    void* parsed = nullptr;
-                    while (redisReaderGetReply(reader.get(), &parsed) == REDIS_OK && parsed) {
-                        auto* reply = static_cast<redisReply*>(parsed);
-                        QByteArrayList argv;
-                        for (size_t i = 0; reply->type == REDIS_REPLY_ARRAY && i < reply->elements; ++i)
-                            argv << QByteArray(reply->element[i]->str, qsizetype(reply->element[i]->len));
-                        freeReplyObject(reply);
-                        m_commands << argv;
-                        socket->write(respond(argv));
-                    }
-                });
-                connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
-            }
-        });
-    }
-
-    NodeAddress address() const { return {QStringLiteral("127.0.0.1"), m_server.serverPort()}; }
-    int connections() const { return m_connections; }
-    const QList<QByteArrayList>& commands() const { return m_commands; }
-    // Shards for CLUSTER SLOTS: first slot, last slot, primary.
-    void setSlots(QList<std::tuple<int, int, NodeAddress>> shards) { m_slots = std::move(shards); }
-    void setAnswer(Answer answer) { m_answer = std::move(answer); }
-
-private:
-    QByteArray respond(const QByteArrayList& argv) const
-    {
+    node.setAnswer([shards, other](const QByteArrayList& argv) -> std::optional<QByteArray> {
         const QByteArray name = argv.value(0).toUpper();
-        if (name == "AUTH" || name == "SELECT" || name == "CLIENT" || name == "ASKING")
-            return "+OK\r\n";
-        if (name == "INFO")
-            return bulk("role:master\r\nredis_version:7.0.0\r\n");
-        if (name == "TIME")
-            return "*2\r\n" + bulk("1700000000") + bulk("0");
-        if (name == "PING")
-            return "+PONG\r\n";
         if (name == "CLUSTER" && argv.value(1).toUpper() == "SLOTS") {
-            QByteArray out = '*' + QByteArray::number(m_slots.size()) + "\r\n";
-            for (const auto& [first, last, node] : m_slots)
+            const QList<Shard> list = shards();
+            QByteArray out = '*' + QByteArray::number(list.size()) + "\r\n";
+            for (const auto& [first, last, primary] : list)
                 out += "*3\r\n:" + QByteArray::number(first) + "\r\n:" + QByteArray::number(last) +
-                       "\r\n*3\r\n" + bulk(node.host.toUtf8()) + ':' + QByteArray::number(node.port) +
-                       "\r\n" + bulk(QByteArray(40, 'a' + char(node.port % 20)));
+                       "\r\n*3\r\n" + FakeRedisNode::bulk(primary.host.toUtf8()) + ':' +
+                       QByteArray::number(primary.port) + "\r\n" +
+                       FakeRedisNode::bulk(QByteArray::number(primary.port).rightJustified(40, '0'));
             return out;
         }
-        return m_answer ? m_answer(argv) : QByteArray("-ERR unknown\r\n");
-    }
-
-    QTcpServer m_server;
-    int m_connections = 0;
-    QList<QByteArrayList> m_commands;
-    QList<std::tuple<int, int, NodeAddress>> m_slots;
-    Answer m_answer;
-};
-
-bool sentAuth(const FakeClusterNode& node, const QByteArray& password)
-{
-    for (const QByteArrayList& argv : node.commands())
-        if (argv.value(0).toUpper() == "AUTH" && argv.contains(password))
-            return true;
-    return false;
+        if (name == "AUTH" || name == "SELECT" || name == "CLIENT" || name == "INFO" || name == "TIME" ||
+            name == "PING" || name == "ASKING" || !other)
+            return std::nullopt;
+        return other(argv);
+    });
 }
 
 } // namespace
@@ -118,7 +58,7 @@ private slots:
     void movedToANodeThatJoinedIsFollowed();
 
 private:
-    void startRouter(const FakeClusterNode& seed);
+    void startRouter(const FakeRedisNode& seed);
     RedisResult routed(const QByteArray& key);
 
     std::unique_ptr<ClusterTopology> m_topology;
@@ -131,7 +71,7 @@ void TestClusterRedirectTrust::cleanup()
     m_topology.reset();
 }
 
-void TestClusterRedirectTrust::startRouter(const FakeClusterNode& seed)
+void TestClusterRedirectTrust::startRouter(const FakeRedisNode& seed)
 {
     const Result<TopologyUrl> url = TopologyUrl::parse(
         QStringLiteral("redis-cluster://ops:Cluster-Secret@%1").arg(seed.address().toString()));
@@ -159,13 +99,17 @@ RedisResult TestClusterRedirectTrust::routed(const QByteArray& key)
 
 void TestClusterRedirectTrust::movedOutsideTheMapIsRefused()
 {
-    FakeClusterNode seed, trap;
-    seed.setSlots({{0, 16383, seed.address()}});
-    seed.setAnswer([&trap](const QByteArrayList&) -> QByteArray {
-        return "-MOVED 866 " + trap.address().toString().toUtf8() + "\r\n";
-    });
+    FakeRedisNode seed, trap;
+    actAsClusterNode(
+        seed,
+        [&seed] {
+            return QList<Shard>{{0, 16383, seed.address()}};
+        },
+        [&trap](const QByteArrayList&) -> QByteArray {
+            return "-MOVED 866 " + trap.address().toString().toUtf8() + "\r\n";
+        });
     startRouter(seed);
-    QVERIFY(sentAuth(seed, "Cluster-Secret")); // the seed is ours: it gets the credentials
+    QVERIFY(seed.sawAuthWith("Cluster-Secret")); // the seed is ours: it gets the credentials
     const int refreshes = m_topology->refreshCount();
 
     const RedisResult result = routed("lock:x");
@@ -180,11 +124,15 @@ void TestClusterRedirectTrust::movedOutsideTheMapIsRefused()
 
 void TestClusterRedirectTrust::askOutsideTheMapIsRefused()
 {
-    FakeClusterNode seed, trap;
-    seed.setSlots({{0, 16383, seed.address()}});
-    seed.setAnswer([&trap](const QByteArrayList&) -> QByteArray {
-        return "-ASK 866 " + trap.address().toString().toUtf8() + "\r\n";
-    });
+    FakeRedisNode seed, trap;
+    actAsClusterNode(
+        seed,
+        [&seed] {
+            return QList<Shard>{{0, 16383, seed.address()}};
+        },
+        [&trap](const QByteArrayList&) -> QByteArray {
+            return "-ASK 866 " + trap.address().toString().toUtf8() + "\r\n";
+        });
     startRouter(seed);
     const RedisResult result = routed("lock:x");
     QVERIFY(!result.ok());
@@ -197,14 +145,22 @@ void TestClusterRedirectTrust::askOutsideTheMapIsRefused()
 // joined): followed, with the credentials.
 void TestClusterRedirectTrust::movedToANodeThatJoinedIsFollowed()
 {
-    FakeClusterNode seed, joined;
-    seed.setSlots({{0, 16383, seed.address()}});
-    seed.setAnswer([&seed, &joined](const QByteArrayList&) -> QByteArray {
-        // The slot has just moved: from now on the map says so.
-        seed.setSlots({{0, 8000, seed.address()}, {8001, 16383, joined.address()}});
-        return "-MOVED 866 " + joined.address().toString().toUtf8() + "\r\n";
-    });
-    joined.setAnswer([](const QByteArrayList&) -> QByteArray { return bulk("value"); });
+    FakeRedisNode seed, joined;
+    bool moved = false;
+    actAsClusterNode(
+        seed,
+        [&] {
+            // Once the slot has moved, the map says so.
+            return moved ? QList<Shard>{{0, 8000, seed.address()}, {8001, 16383, joined.address()}}
+                         : QList<Shard>{{0, 16383, seed.address()}};
+        },
+        [&](const QByteArrayList&) -> QByteArray {
+            moved = true;
+            return "-MOVED 866 " + joined.address().toString().toUtf8() + "\r\n";
+        });
+    actAsClusterNode(
+        joined, [] { return QList<Shard>{}; },
+        [](const QByteArrayList&) { return FakeRedisNode::bulk("value"); });
     startRouter(seed);
     QVERIFY(!m_topology->knowsNode(joined.address()));
 
@@ -212,7 +168,7 @@ void TestClusterRedirectTrust::movedToANodeThatJoinedIsFollowed()
     QVERIFY2(result.ok(), qPrintable(result.error.toString()));
     QCOMPARE(result.reply.string, QByteArray("value"));
     QVERIFY(m_topology->knowsNode(joined.address()));
-    QVERIFY(sentAuth(joined, "Cluster-Secret"));
+    QVERIFY(joined.sawAuthWith("Cluster-Secret"));
     QCOMPARE(m_router->movedCount(), 1);
 }
 
