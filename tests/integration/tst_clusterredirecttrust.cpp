@@ -1,10 +1,12 @@
 // A cluster redirection names the address the router then sends the credentials to (issue 14):
 // MOVED/ASK to an address outside the slot map is followed only when a fresh map lists it. Small fake
-// cluster nodes on loopback forge the redirections; a "trap" node outside the map records whether
-// anything reached it. (tst_clusterrouter shows that a real cluster's MOVED and ASK are still
-// followed.)
+// cluster nodes on loopback forge the redirections, and a real cluster forges one through a script;
+// a "trap" node outside the map records whether anything reached it. (tst_clusterrouter shows that a
+// real cluster's own MOVED and ASK are still followed.)
+#include "clusterkeyslot.h"
 #include "clusterrouter.h"
 #include "clustertopology.h"
+#include "redisclustergroup.h"
 #include "topologyurl.h"
 
 #include "fakeredisnode.h"
@@ -56,9 +58,11 @@ private slots:
     void movedOutsideTheMapIsRefused();
     void askOutsideTheMapIsRefused();
     void movedToANodeThatJoinedIsFollowed();
+    void realClusterForgedMovedIsRefused();
 
 private:
     void startRouter(const FakeRedisNode& seed);
+    void startRouter(const QString& url, const ConnectionOptions& nodeOptions);
     RedisResult routed(const QByteArray& key);
 
     std::unique_ptr<ClusterTopology> m_topology;
@@ -73,12 +77,17 @@ void TestClusterRedirectTrust::cleanup()
 
 void TestClusterRedirectTrust::startRouter(const FakeRedisNode& seed)
 {
-    const Result<TopologyUrl> url = TopologyUrl::parse(
-        QStringLiteral("redis-cluster://ops:Cluster-Secret@%1").arg(seed.address().toString()));
-    QVERIFY(url.ok());
     ConnectionOptions nodeOptions;
     nodeOptions.connectTimeoutMs = nodeOptions.commandTimeoutMs = 2000;
     nodeOptions.healthIntervalMs = 0;
+    startRouter(QStringLiteral("redis-cluster://ops:Cluster-Secret@%1").arg(seed.address().toString()),
+                nodeOptions);
+}
+
+void TestClusterRedirectTrust::startRouter(const QString& text, const ConnectionOptions& nodeOptions)
+{
+    const Result<TopologyUrl> url = TopologyUrl::parse(text);
+    QVERIFY(url.ok());
     ClusterTopology::Options options;
     options.refreshIntervalMs = 0;
     options.retryDelayMs = 100;
@@ -170,6 +179,39 @@ void TestClusterRedirectTrust::movedToANodeThatJoinedIsFollowed()
     QVERIFY(m_topology->knowsNode(joined.address()));
     QVERIFY(joined.sawAuthWith("Cluster-Secret"));
     QCOMPARE(m_router->movedCount(), 1);
+}
+
+// A real cluster with a password: a script makes a real node answer MOVED to the trap.
+void TestClusterRedirectTrust::realClusterForgedMovedIsRefused()
+{
+    RedisServerOptions serverOptions;
+    serverOptions.password = QStringLiteral("Real-Cluster-Secret");
+    RedisClusterGroup group;
+    QVERIFY2(group.start(3, 0, serverOptions), qPrintable(group.errorString()));
+    startRouter(group.url(1), group.nodeOptions());
+    FakeRedisNode trap;
+    const int refreshes = m_topology->refreshCount();
+
+    const QByteArray key = "lock:forged";
+    const QByteArray script = "return redis.error_reply('MOVED " +
+                              QByteArray::number(ClusterKeySlot::of(key)) + ' ' +
+                              trap.address().toString().toUtf8() + "')";
+    auto out = std::make_shared<std::optional<RedisResult>>();
+    m_router->send(key, {"EVAL", script, "1", key}, this,
+                   [out](const RedisResult& result) { *out = result; });
+    QTRY_VERIFY_WITH_TIMEOUT(out->has_value(), 10000);
+    const RedisResult& result = **out;
+    QVERIFY(!result.ok());
+    QVERIFY2(result.error.message.contains(QLatin1String("refused to follow MOVED")),
+             qPrintable(result.error.toString()));
+    QVERIFY(m_topology->refreshCount() > refreshes);
+    QCOMPARE(trap.connections(), 0);
+
+    // The router still serves the cluster's own nodes.
+    auto set = std::make_shared<std::optional<RedisResult>>();
+    m_router->send(key, {"SET", key, "v"}, this, [set](const RedisResult& result) { *set = result; });
+    QTRY_VERIFY_WITH_TIMEOUT(set->has_value(), 10000);
+    QVERIFY2((*set)->ok() && (*set)->reply.string == "OK", qPrintable((*set)->error.toString()));
 }
 
 QTEST_GUILESS_MAIN(TestClusterRedirectTrust)
