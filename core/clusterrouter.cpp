@@ -1,5 +1,6 @@
 #include "clusterrouter.h"
 
+#include "bytesdisplay.h"
 #include "clusterkeyslot.h"
 #include "clustertopology.h"
 
@@ -28,10 +29,14 @@ bool suggestsFailover(const RedisResult& result)
 ClusterRouter::ClusterRouter(ClusterTopology* topology, QObject* parent)
     : QObject(parent), m_topology(topology)
 {
-    connect(m_topology, &ClusterTopology::refreshed, this, &ClusterRouter::flushWaiting);
+    connect(m_topology, &ClusterTopology::refreshed, this, [this] {
+        flushWaiting();
+        checkUnverified(nullptr);
+    });
     connect(m_topology, &ClusterTopology::refreshFailed, this, [this](const RedisError& error) {
         if (!m_topology->isReady())
             failWaiting(error);
+        checkUnverified(&error);
     });
     connect(
         m_topology, &ClusterTopology::primariesChanged, this,
@@ -143,20 +148,62 @@ void ClusterRouter::onReply(const NodeAddress& node, Request request, const Redi
         complete(request, result);
         return;
     }
-    ++request.hops;
-    if (redirect->kind == ClusterRedirect::Kind::Moved) {
-        ++m_moved;
-        m_topology->applyMoved(redirect->slot, redirect->target);
-        sendTo(redirect->target, std::move(request), false);
-        return;
-    }
     // A second ASK for the same command means the migration moved on: report it rather than loop.
-    if (std::exchange(request.asked, true)) {
+    if (redirect->kind == ClusterRedirect::Kind::Ask && request.asked) {
         complete(request, result);
         return;
     }
+    ++request.hops;
+    if (!m_topology->knowsNode(redirect->target)) {
+        // Possibly a node that joined since the last map, possibly a forged or misconfigured answer:
+        // connecting would send it the credentials, so a fresh map decides.
+        m_unverified.push_back({std::move(request), *redirect});
+        m_topology->refresh();
+        if (!m_topology->isRefreshing()) // stopped: no map is coming
+            checkUnverified(nullptr);
+        return;
+    }
+    follow(std::move(request), *redirect);
+}
+
+void ClusterRouter::follow(Request request, const ClusterRedirect& redirect)
+{
+    if (redirect.kind == ClusterRedirect::Kind::Moved) {
+        ++m_moved;
+        m_topology->applyMoved(redirect.slot, redirect.target);
+        sendTo(redirect.target, std::move(request), false);
+        return;
+    }
+    request.asked = true;
     ++m_asked;
-    sendTo(redirect->target, std::move(request), true);
+    sendTo(redirect.target, std::move(request), true);
+}
+
+void ClusterRouter::checkUnverified(const RedisError* refreshError)
+{
+    // A round that began before the redirection may have read the map before the node joined:
+    // wait for the one after it.
+    if (!refreshError && m_topology->isRefreshing())
+        return;
+    std::deque<Unverified> parked = std::exchange(m_unverified, {});
+    for (Unverified& u : parked) {
+        if (!refreshError && m_topology->knowsNode(u.redirect.target)) {
+            follow(std::move(u.request), u.redirect);
+            continue;
+        }
+        const QString kind =
+            u.redirect.kind == ClusterRedirect::Kind::Moved ? QStringLiteral("MOVED") : QStringLiteral("ASK");
+        const QString why = refreshError
+                                ? tr("the slot map could not be refreshed to check it")
+                                : tr("it is not a node of the cluster's slot map, even after a refresh");
+        complete(u.request, {RedisError(ErrorKind::ServerError, m_topology->url().toString(),
+                                        tr("refused to follow %1 for slot %2 to %3: %4; the credentials "
+                                           "are only sent to the cluster's own nodes")
+                                            .arg(kind)
+                                            .arg(u.redirect.slot)
+                                            .arg(escapeBytes(u.redirect.target.toString().toUtf8()), why)),
+                             {}});
+    }
 }
 
 void ClusterRouter::complete(Request& request, const RedisResult& result)

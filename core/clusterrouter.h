@@ -21,6 +21,9 @@ class ClusterTopology;
 // primary, and follows the cluster's redirections: MOVED updates the slot map (and triggers a
 // refresh) and resends, ASK sends ASKING plus the command to the named node, once. Commands sent
 // before the first slot map is known wait for it. A lost node prompts a topology refresh.
+// A redirection names an address that the credentials would be sent to: one that is not a node of
+// the slot map (or a seed) is followed only if a fresh map, read from a known node, lists it;
+// otherwise the command fails, and nothing is sent to that address.
 class ClusterRouter final : public QObject, public KeyRouter
 {
     Q_OBJECT
@@ -66,7 +69,16 @@ private:
         bool asked = false;
     };
 
+    // A redirection to an address the slot map does not know, waiting for a fresh map.
+    struct Unverified
+    {
+        Request request;
+        ClusterRedirect redirect;
+    };
+
     void dispatch(Request request);
+    void follow(Request request, const ClusterRedirect& redirect);
+    void checkUnverified(const RedisError* refreshError);
     void sendTo(const NodeAddress& node, Request request, bool asking);
     void onReply(const NodeAddress& node, Request request, const RedisResult& result);
     void complete(Request& request, const RedisResult& result);
@@ -77,6 +89,7 @@ private:
     ClusterTopology* m_topology;
     QHash<NodeAddress, RedisConnection*> m_connections;
     std::deque<Request> m_waiting; // for the first slot map
+    std::deque<Unverified> m_unverified;
     int m_moved = 0;
     int m_asked = 0;
 };

@@ -51,6 +51,16 @@ ConnectionOptions ClusterTopology::optionsFor(const NodeAddress& node) const
     return options;
 }
 
+bool ClusterTopology::knowsNode(const NodeAddress& node) const
+{
+    if (m_url.seeds().contains(node))
+        return true;
+    for (const ClusterSlotMap::Shard& shard : m_map.shards())
+        if (shard.primary == node || shard.replicas.contains(node))
+            return true;
+    return false;
+}
+
 void ClusterTopology::dropConnection()
 {
     if (!m_connection)

@@ -46,6 +46,11 @@ public:
     bool isReady() const { return !m_map.isEmpty(); }
     const ClusterSlotMap& slotMap() const { return m_map; }
     QList<NodeAddress> primaries() const { return m_map.primaries(); }
+    // Whether `node` belongs to this cluster as far as we know: a primary or replica of the slot map,
+    // or a configured seed. Only such nodes are given the credentials.
+    bool knowsNode(const NodeAddress& node) const;
+    // A round is under way, or one more is due after it.
+    bool isRefreshing() const { return m_inRound || m_again; }
     // Connection options for one node (credentials from the URL, TLS and timeouts from nodeOptions).
     ConnectionOptions optionsFor(const NodeAddress& node) const;
     const RedisError& lastError() const { return m_lastError; }

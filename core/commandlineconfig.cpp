@@ -87,12 +87,18 @@ Result<LockScopeConfig> CommandLineConfig::build(const QCommandLineParser& parse
     if (tls != TlsOptions())
         for (ConnectionOptions& m : config.masters)
             m.tls = tls;
+    bool passwordOnCommandLine = false;
     for (const QString& url : parser.values(QStringLiteral("master"))) {
         Result<ConnectionOptions> master = ConfigLoader::masterFromUrl(url, tls, config.timeoutMs);
         if (!master)
             return master.error();
+        passwordOnCommandLine = passwordOnCommandLine || !master->url.password().isEmpty() ||
+                                (master->topology && !master->topology->password().isEmpty());
         config.masters << *master;
     }
+    if (passwordOnCommandLine && warnings)
+        *warnings << QStringLiteral("a password in a -m URL is visible to other users in the process list; "
+                                    "use --password-env VAR or a --config file instead");
     if (parser.isSet(QStringLiteral("password-env"))) {
         const QString var = parser.value(QStringLiteral("password-env"));
         const QByteArray secret = qgetenv(var.toLocal8Bit().constData());
@@ -100,6 +106,7 @@ Result<LockScopeConfig> CommandLineConfig::build(const QCommandLineParser& parse
             return usage(QStringLiteral("environment variable %1 is not set").arg(var));
         for (ConnectionOptions& m : config.masters)
             ConfigLoader::setMasterPassword(m, QString::fromUtf8(secret));
+        config.passwordEnvVars << var;
     }
     if (parser.isSet(QStringLiteral("read-only")))
         config.readOnly = true;

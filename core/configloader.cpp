@@ -307,6 +307,7 @@ Result<LockScopeConfig> ConfigLoader::fromJson(const QByteArray& json, QStringLi
                     return r.error(p + QStringLiteral(".passwordEnv"),
                                    QStringLiteral("environment variable %1 is not set").arg(passwordEnv));
                 setMasterPassword(*master, QString::fromUtf8(secret));
+                config.passwordEnvVars << passwordEnv;
             }
             config.masters << *master;
         }

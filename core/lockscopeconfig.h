@@ -42,6 +42,9 @@ struct LockScopeConfig
     bool readOnly = false;
     QString auditLogPath; // empty: the default location
     int timeoutMs = 2000;
+    // The environment variables passwords were read from (--password-env, "passwordEnv"): a child
+    // process started for the user (lockctl hold) does not inherit them.
+    QStringList passwordEnvVars;
 
     // Drift allowance for a TTL, as every Redlock implementation computes it.
     qint64 driftMs(qint64 ttlMs) const

@@ -364,12 +364,20 @@ void RedisConnection::sendHandshake()
     };
 
     const RedisUrl& url = m_options.url;
-    if (!url.password().isEmpty()) {
-        QByteArrayList auth{"AUTH"};
-        if (!url.user().isEmpty())
-            auth << url.user().toUtf8();
-        auth << url.password().toUtf8();
-        step(auth, [](const RedisReply&) { return true; });
+    if (!url.user().isEmpty()) {
+        // A named user is always who we are, never `default` by omission. Without a password this
+        // is AUTH user "": a `nopass` user accepts any password (Redis 6+), any other user refuses
+        // it. Any error fails the connection, also one that is not WRONGPASS (a server before 6
+        // knows no users: "wrong number of arguments").
+        step({"AUTH", url.user().toUtf8(), url.password().toUtf8()}, [this](const RedisReply& reply) {
+            if (!reply.isError())
+                return true;
+            fail(ErrorKind::AuthFailed, QStringLiteral("authentication as user %1 failed: %2")
+                                            .arg(m_options.url.user(), QString::fromUtf8(reply.string)));
+            return false;
+        });
+    } else if (!url.password().isEmpty()) {
+        step({"AUTH", url.password().toUtf8()}, [](const RedisReply&) { return true; });
     }
     if (url.db() != 0) {
         step({"SELECT", QByteArray::number(url.db())}, [this](const RedisReply& reply) {

@@ -35,9 +35,23 @@ Result<RedisUrl> RedisUrl::parse(const QString& input)
     else if (scheme == QLatin1String("unix"))
         url.m_scheme = Scheme::Unix;
     else
-        return urlError(QStringLiteral("unsupported scheme %1").arg(quotedUrlPart(scheme)));
+        return urlError(QStringLiteral("unsupported scheme %1").arg(quotedUrlScheme(scheme)));
 
     QStringView rest = QStringView(text).mid(schemeEnd + 3);
+    if (url.m_scheme != Scheme::Unix) {
+        // The user-info ends at the last '@', before anything else is split: a password with an
+        // unencoded '?', '#', '/' or '@' is still a password, never a host, port or parameter, so
+        // no error below can quote any of it. (Percent-encoding them is the portable way.)
+        if (const qsizetype at = rest.lastIndexOf(QLatin1Char('@')); at >= 0) {
+            const QStringView userInfo = rest.left(at);
+            rest = rest.mid(at + 1);
+            const qsizetype colon = userInfo.indexOf(QLatin1Char(':'));
+            const QStringView user = colon >= 0 ? userInfo.left(colon) : userInfo;
+            url.m_user = QUrl::fromPercentEncoding(user.toUtf8());
+            if (colon >= 0)
+                url.m_password = QUrl::fromPercentEncoding(userInfo.mid(colon + 1).toUtf8());
+        }
+    }
     QStringView query;
     if (const qsizetype q = rest.indexOf(QLatin1Char('?')); q >= 0) {
         query = rest.mid(q + 1);
@@ -50,17 +64,6 @@ Result<RedisUrl> RedisUrl::parse(const QString& input)
         url.m_socketPath = QUrl::fromPercentEncoding(rest.toUtf8());
         url.m_port = 0;
     } else {
-        // The password may itself contain '@' or '/' when not percent-encoded: the last '@' ends it.
-        const qsizetype at = rest.lastIndexOf(QLatin1Char('@'));
-        if (at >= 0) {
-            const QStringView userInfo = rest.left(at);
-            rest = rest.mid(at + 1);
-            const qsizetype colon = userInfo.indexOf(QLatin1Char(':'));
-            const QStringView user = colon >= 0 ? userInfo.left(colon) : userInfo;
-            url.m_user = QUrl::fromPercentEncoding(user.toUtf8());
-            if (colon >= 0)
-                url.m_password = QUrl::fromPercentEncoding(userInfo.mid(colon + 1).toUtf8());
-        }
         QStringView path;
         if (const qsizetype slash = rest.indexOf(QLatin1Char('/')); slash >= 0) {
             path = rest.mid(slash + 1);

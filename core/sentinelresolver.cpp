@@ -115,22 +115,48 @@ void SentinelResolver::askSentinel()
 
 void SentinelResolver::verify(const NodeAddress& candidate)
 {
+    const RedisUrl withCredentials = m_url.nodeUrl(candidate);
+    if (withCredentials.user().isEmpty() && withCredentials.password().isEmpty()) {
+        checkRole(candidate, withCredentials, false);
+        return;
+    }
+    // The sentinel names an address, and the credentials would go there: ask ROLE without them
+    // first. A server that wants AUTH even for ROLE (requirepass, `default` off, or a `default`
+    // without +role) cannot be checked that way; it is asked again after AUTH (README: "Credentials").
+    RedisUrl anonymous = withCredentials;
+    anonymous.setUser(QString());
+    anonymous.setPassword(QString());
+    checkRole(candidate, anonymous, true);
+}
+
+void SentinelResolver::checkRole(const NodeAddress& candidate, const RedisUrl& url, bool beforeAuth)
+{
     const quint64 generation = ++m_generation;
     dropConnection();
-    m_connection = new RedisConnection(optionsFor(m_nodeOptions, m_url.nodeUrl(candidate)), this);
+    m_connection = new RedisConnection(optionsFor(m_nodeOptions, url), this);
     m_connection->open();
     const QString sentinel = m_url.seeds().at(m_current).toString();
     QPointer<RedisConnection> connection = m_connection;
     m_connection->send(
-        {"ROLE"}, this, [this, generation, candidate, sentinel, connection](const RedisResult& result) {
+        {"ROLE"}, this,
+        [this, generation, candidate, sentinel, connection, beforeAuth](const RedisResult& result) {
             if (generation != m_generation)
                 return;
+            const bool needsAuth =
+                (!result.ok() && result.error.kind == ErrorKind::AuthFailed) ||
+                (result.ok() && result.reply.isError() &&
+                 (result.reply.errorCode() == "NOAUTH" || result.reply.errorCode() == "NOPERM"));
+            if (beforeAuth && needsAuth) {
+                checkRole(candidate, m_url.nodeUrl(candidate), false);
+                return;
+            }
             if (!result.ok()) {
                 nextSentinel(tr("primary %1 named by sentinel %2 did not answer ROLE: %3")
                                  .arg(candidate.toString(), sentinel, result.error.message));
                 return;
             }
-            // ROLE may be refused by an ACL; the role from the connection's INFO is then the next best.
+            // ROLE may be refused by an ACL; the role from the connection's INFO is then the
+            // next best.
             QString role;
             if (result.reply.isArray() && !result.reply.elements.isEmpty())
                 role = escapeBytes(result.reply.elements.front().string);

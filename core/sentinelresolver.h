@@ -16,7 +16,9 @@ class RedisConnection;
 // One asynchronous answer to "which node is the primary of this Sentinel group now?". The sentinels
 // are asked in turn (SENTINEL get-master-addr-by-name), starting with `firstSentinel`, and the answer
 // is believed only once the named node itself says ROLE master: a sentinel cut off from the others
-// can name a stale primary. Emits exactly one of resolved() or failed() per resolve().
+// can name a stale primary. ROLE is asked before AUTH where the server allows it, so that a node
+// that is not a primary never gets the credentials. Emits exactly one of resolved() or failed() per
+// resolve().
 class SentinelResolver final : public QObject
 {
     Q_OBJECT
@@ -44,6 +46,9 @@ signals:
 private:
     void askSentinel();
     void verify(const NodeAddress& candidate);
+    // ROLE on `candidate` through `url`; `beforeAuth`: `url` carries no credentials, and a server
+    // that wants them is asked again with them.
+    void checkRole(const NodeAddress& candidate, const RedisUrl& url, bool beforeAuth);
     void nextSentinel(const QString& why);
     void finish(const RedisError& error);
     void dropConnection();

@@ -90,7 +90,7 @@ Result<TopologyUrl> TopologyUrl::parse(const QString& input)
     else if (scheme == QLatin1String("redis-cluster") || scheme == QLatin1String("rediss-cluster"))
         url.m_kind = Kind::Cluster;
     else
-        return urlError(QStringLiteral("unsupported scheme %1").arg(quotedUrlPart(scheme)));
+        return urlError(QStringLiteral("unsupported scheme %1").arg(quotedUrlScheme(scheme)));
     url.m_tls = scheme.startsWith(QLatin1String("rediss-"));
 
     QStringView rest = QStringView(text).mid(schemeEnd + 3);

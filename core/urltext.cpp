@@ -7,6 +7,18 @@ QString quotedUrlPart(QStringView text)
     return QLatin1Char('\'') + text.left(64).toString() + QLatin1Char('\'');
 }
 
+QString quotedUrlScheme(QStringView scheme)
+{
+    bool wellFormed = !scheme.isEmpty() && scheme.size() <= 32;
+    for (qsizetype i = 0; wellFormed && i < scheme.size(); ++i) {
+        const ushort u = scheme[i].unicode();
+        const bool letter = (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z');
+        const bool other = (u >= '0' && u <= '9') || u == '+' || u == '-' || u == '.';
+        wellFormed = letter || (i > 0 && other);
+    }
+    return wellFormed ? quotedUrlPart(scheme) : QStringLiteral("(not a scheme name)");
+}
+
 bool parseUrlNumber(QStringView text, qint64 max, qint64* out)
 {
     if (text.isEmpty() || text.size() > 10)

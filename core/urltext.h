@@ -10,6 +10,10 @@ namespace lockscope {
 // Text the user typed, for an error message. Callers pass only text after the credentials, so a
 // quote can never be the password; it is cut at 64 characters.
 QString quotedUrlPart(QStringView text);
+// The scheme the user typed, quoted when it is a well-formed scheme name (RFC 3986: a letter, then
+// letters, digits, '+', '-', '.'). Anything else before "://" may be a mistyped user:password
+// ("alice:pw@host://..."): it is then described, never repeated.
+QString quotedUrlScheme(QStringView scheme);
 // A decimal number of at most 10 ASCII digits, no sign, no more than `max`.
 bool parseUrlNumber(QStringView text, qint64 max, qint64* out);
 // A host name (letters, digits, '.', '-', '_'), not starting with '-' or '.'; IPv6 goes in brackets.

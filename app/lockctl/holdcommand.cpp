@@ -105,6 +105,9 @@ public:
         process.setProgram(positional.at(1));
         process.setArguments(positional.mid(2));
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+        // The command gets the lock, not the masters' password.
+        for (const QString& var : std::as_const(context.config().passwordEnvVars))
+            environment.remove(var);
         // In the form `lockctl extend/release --token` takes, as LOCKSCOPE_RESOURCE is.
         environment.insert(QStringLiteral("LOCKSCOPE_TOKEN"), escapeBytes(acquired.lease.token));
         environment.insert(QStringLiteral("LOCKSCOPE_RESOURCE"), escapeBytes(resource));

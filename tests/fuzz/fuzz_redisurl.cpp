@@ -1,6 +1,9 @@
 // RedisUrl::parse on arbitrary text. Beyond not crashing: a URL that parses must print (toString)
-// as a URL that parses back to the same master, without its password.
+// as a URL that parses back to the same master, without its password; and no error, of RedisUrl or
+// of TopologyUrl, may depend on (so quote) the input's user-info (tests/support/userinfoleak.h).
 #include "redisurl.h"
+#include "topologyurl.h"
+#include "userinfoleak.h"
 
 #include <cstdlib>
 
@@ -9,6 +12,10 @@ using namespace lockscope;
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
     const QString text = QString::fromUtf8(reinterpret_cast<const char*>(data), qsizetype(size));
+    if (!test::userInfoLeak(text, [](const QString& t) { return RedisUrl::parse(t); }).isEmpty())
+        std::abort();
+    if (!test::userInfoLeak(text, [](const QString& t) { return TopologyUrl::parse(t); }).isEmpty())
+        std::abort();
     Result<RedisUrl> url = RedisUrl::parse(text);
     if (!url) {
         if (url.error().message.isEmpty())

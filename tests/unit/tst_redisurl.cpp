@@ -1,4 +1,5 @@
 #include "redisurl.h"
+#include "userinfoleak.h"
 
 #include <QTest>
 
@@ -14,6 +15,8 @@ private slots:
     void rejectsInvalid_data();
     void rejectsInvalid();
     void neverPrintsPassword();
+    void errorsNeverQuoteUserInfo_data();
+    void errorsNeverQuoteUserInfo();
 };
 
 void TestRedisUrl::parsesValid_data()
@@ -58,6 +61,25 @@ void TestRedisUrl::parsesValid_data()
                                        << "p@ss"
                                        << ""
                                        << "redis://u@h:9";
+    QTest::newRow("raw ? in password")
+        << "redis://alice:hunter2?x@host" << tcp << "host" << 6379 << 0 << "alice"
+        << "hunter2?x"
+        << ""
+        << "redis://alice@host:6379";
+    QTest::newRow("raw ? and # in password, db")
+        << "redis://alice:a?b#c/d@host:7/2" << tcp << "host" << 7 << 2 << "alice"
+        << "a?b#c/d"
+        << ""
+        << "redis://alice@host:7/2";
+    QTest::newRow("every reserved character encoded")
+        << "redis://al%40ce:%3F%23%40%2F%25%3A%20x@host?db=3" << tcp << "host" << 6379 << 3 << "al@ce"
+        << "?#@/%: x"
+        << ""
+        << "redis://al%40ce@host:6379/3";
+    QTest::newRow("encoded colon in user") << "redis://a%3Ab:pw@h" << tcp << "h" << 6379 << 0 << "a:b"
+                                           << "pw"
+                                           << ""
+                                           << "redis://a%3Ab@h:6379";
     QTest::newRow("tls") << "rediss://cache.example:6380" << tls << "cache.example" << 6380 << 0 << ""
                          << ""
                          << ""
@@ -178,6 +200,53 @@ void TestRedisUrl::neverPrintsPassword()
         const QString shown = url.ok() ? url->toString() : url.error().message;
         QVERIFY2(!shown.contains(secret), qPrintable(shown));
     }
+}
+
+void TestRedisUrl::errorsNeverQuoteUserInfo_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("secret");
+    QTest::addColumn<QString>("mentions");
+    // The reviewer's case, malformed after the user-info: the port is quoted, the password is not.
+    QTest::newRow("raw ? then bad port") << "redis://alice:hunter2?x@host:bad"
+                                         << "hunter2"
+                                         << "bad port 'bad'";
+    QTest::newRow("raw ? then bad db") << "redis://alice:hunter2?db=x@host/q"
+                                       << "hunter2"
+                                       << "bad database number 'q'";
+    QTest::newRow("raw ? then unknown parameter") << "redis://alice:hunter2?x@host?foo=1"
+                                                  << "hunter2"
+                                                  << "unknown parameter 'foo'";
+    QTest::newRow("raw # then bad host") << "redis://alice:hun#ter2@bad host"
+                                         << "hun#ter2"
+                                         << "bad host name 'bad host'";
+    QTest::newRow("raw / then empty port") << "redis://alice:hunter2/3@h:"
+                                           << "hunter2/3"
+                                           << "empty port";
+    QTest::newRow("no scheme, user-info first") << "alice:hunter2@h://x"
+                                                << "hunter2"
+                                                << "unsupported scheme (not a scheme name)";
+    QTest::newRow("bad ipv6 after user-info") << "redis://alice:hunter2@[::zz]"
+                                              << "hunter2"
+                                              << "bad IPv6 address '::zz'";
+    QTest::newRow("user only, bad port") << "redis://hunter2user@h:99999"
+                                         << "hunter2user"
+                                         << "bad port '99999'";
+}
+
+// Errors for a malformed URL name the part that is wrong, but never any of the user-info, whatever
+// characters the password has (issue 14: `redis://alice:hunter2?x@host` printed "bad port 'hunter2'").
+void TestRedisUrl::errorsNeverQuoteUserInfo()
+{
+    QFETCH(QString, text);
+    QFETCH(QString, secret);
+    QFETCH(QString, mentions);
+    const Result<RedisUrl> url = RedisUrl::parse(text);
+    QVERIFY(!url.ok());
+    QVERIFY2(url.error().message.contains(mentions), qPrintable(url.error().message));
+    QVERIFY2(!url.error().message.contains(secret), qPrintable(url.error().message));
+    const QString leak = test::userInfoLeak(text, [](const QString& t) { return RedisUrl::parse(t); });
+    QVERIFY2(leak.isEmpty(), qPrintable(leak));
 }
 
 QTEST_GUILESS_MAIN(TestRedisUrl)

@@ -1,4 +1,5 @@
 #include "topologyurl.h"
+#include "userinfoleak.h"
 
 #include <QTest>
 
@@ -171,6 +172,8 @@ void TestTopologyUrl::neverPrintsPassword_data()
     QTest::newRow("password with commas and slashes") << "redis-sentinel://u:Zq9secretZq9,a/b@h/a%20b";
     QTest::newRow("bad parameter after password") << "redis-sentinel://u:Zq9secretZq9@h/m?Zq9=1";
     QTest::newRow("bad scheme") << "redis-sentinal://u:Zq9secretZq9@h/m";
+    QTest::newRow("user-info before the scheme") << "u:Zq9secretZq9@h://x";
+    QTest::newRow("raw ? in password, bad seed") << "redis-cluster://u:Zq9secretZq9?x@h:1,h:x";
 }
 
 void TestTopologyUrl::neverPrintsPassword()
@@ -178,7 +181,9 @@ void TestTopologyUrl::neverPrintsPassword()
     QFETCH(QString, text);
     const Result<TopologyUrl> url = TopologyUrl::parse(text);
     const QString shown = url.ok() ? url->toString() : url.error().toString();
-    QVERIFY2(!shown.contains(QLatin1String("secret")), qPrintable(shown));
+    QVERIFY2(!shown.contains(QLatin1String("secret"), Qt::CaseInsensitive), qPrintable(shown));
+    const QString leak = test::userInfoLeak(text, [](const QString& t) { return TopologyUrl::parse(t); });
+    QVERIFY2(leak.isEmpty(), qPrintable(leak));
     if (url.ok()) {
         QCOMPARE(url->password(), QStringLiteral("Zq9secretZq9"));
         for (int i = 0; i < url->seeds().size(); ++i)
