@@ -29,24 +29,9 @@ public:
 
     // `chosen`: the profile's masters and its read-only flag. `lockedReadOnly`: the profile is
     // locked read-only, which makes this process read-only from now on.
-    LockScopeConfig combine(const LockScopeConfig& chosen, bool lockedReadOnly)
-    {
-        m_readOnlyForGood = m_readOnlyForGood || lockedReadOnly;
-        LockScopeConfig out = m_config;
-        out.masters = chosen.masters;
-        for (ConnectionOptions& m : out.masters) {
-            m.commandTimeoutMs = m.connectTimeoutMs = m_config.timeoutMs;
-            m_overrides.applyTo(m);
-        }
-        out.readOnly = m_readOnlyForGood || chosen.readOnly;
-        return out;
-    }
+    LockScopeConfig combine(const LockScopeConfig& chosen, bool lockedReadOnly);
     // Whatever a window is asked to run: never less read-only than the process has been.
-    LockScopeConfig tightened(LockScopeConfig config) const
-    {
-        config.readOnly = config.readOnly || m_readOnlyForGood;
-        return config;
-    }
+    LockScopeConfig tightened(LockScopeConfig config) const;
 
 private:
     LockScopeConfig m_config;
