@@ -403,6 +403,7 @@ void TestLockctlWrite::unrecordedWriteExitsFive()
     const LockctlRun acquired = lockctl({"acquire", "unrecorded", "--ttl", "60000"});
     group.at(0).command({"SET", "theirs", "tok-x", "PX", "60000"});
     const LockctlRun forced = lockctl({"force-release", "theirs", "--expect-token", "tok-x", "--yes"});
+    const LockctlRun held = lockctl({"hold", "held", "--ttl", "5000", "--", "true"});
     ::setrlimit(RLIMIT_FSIZE, &saved);
 
     QVERIFY2(acquired.code == 5, qPrintable(acquired.describe()));
@@ -412,6 +413,10 @@ void TestLockctlWrite::unrecordedWriteExitsFive()
     QVERIFY2(forced.code == 5, qPrintable(forced.describe()));
     QVERIFY(forced.err.contains("AUDIT LOG NOT WRITTEN"));
     QCOMPARE(holders(group, "theirs"), 0);
+    // hold: the command ran and ended well, but the acquisition and release are not recorded.
+    QVERIFY2(held.code == 5, qPrintable(held.describe()));
+    QCOMPARE(held.err.count("AUDIT LOG NOT WRITTEN"), 2);
+    QCOMPARE(holders(group, "held"), 0);
     QCOMPARE(lockctl.auditLines().size(), 1);
 }
 
