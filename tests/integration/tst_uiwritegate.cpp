@@ -124,6 +124,7 @@ private slots:
     void lockedProfileKeepsTheProcessReadOnly();
     void enablingEventsIsRefusedByTheCoreWhenReadOnly();
     void enablingEventsIsAudited();
+    void enablingEventsNeedsAWritableAuditLog();
     void windowWritesCheckTheAuditLogFirst();
     void unrecordedWriteShowsADialog();
 
@@ -258,6 +259,29 @@ void TestUiWriteGate::enablingEventsIsAudited()
     QCOMPARE(line.value(QStringLiteral("action")).toString(), QStringLiteral("enable-events"));
     QCOMPARE(line.value(QStringLiteral("outcome")).toString(), QStringLiteral("done"));
     QCOMPARE(line.value(QStringLiteral("masters")).toArray().first().toString(), servers.at(0).url(false));
+}
+
+void TestUiWriteGate::enablingEventsNeedsAWritableAuditLog()
+{
+    RedisServerGroup servers;
+    QVERIFY2(servers.start(1), qPrintable(servers.errorString()));
+    servers.at(0).command({"CONFIG", "SET", "notify-keyspace-events", ""});
+    LockScopeConfig config;
+    config.masters = servers.connectionOptions(1000);
+    const QString blocker = m_dir.filePath(QStringLiteral("events-blocked"));
+    {
+        QFile file(blocker); // a file where the audit log's directory should be
+        QVERIFY(file.open(QIODevice::WriteOnly));
+    }
+    MainWindow window(config, blocker + QStringLiteral("/audit.jsonl"));
+    window.show();
+    QTRY_COMPARE_WITH_TIMEOUT(window.masterModel()->upCount(), 1, 5000);
+    window.core()->enableNotifications(0);
+    const auto flags = [&] { return servers.at(0).command({"CONFIG", "GET", "notify-keyspace-events"}); };
+    QTRY_VERIFY_WITH_TIMEOUT(logged(window, QStringLiteral("enable keyspace events refused")) ||
+                                 !flags().elements.at(1).string.isEmpty(),
+                             5000);
+    QCOMPARE(flags().elements.at(1).string, QByteArray()); // nothing sent
 }
 
 void TestUiWriteGate::windowWritesCheckTheAuditLogFirst()
