@@ -1,5 +1,6 @@
 #include "auditrecord.h"
 
+#include "bytesdisplay.h"
 #include "localidentity.h"
 
 #include <QJsonArray>
@@ -10,11 +11,13 @@ namespace lockscope {
 
 namespace {
 
+// Names and tokens are bytes: recorded in the form `lockctl list` prints (\xNN, \\), which keeps
+// every byte, so two different keys never give the same record (fromUtf8 made both U+FFFD).
 QJsonValue bytes(const std::optional<QByteArray>& value)
 {
     if (!value)
         return QJsonValue::Null;
-    return QString::fromUtf8(*value);
+    return escapeBytes(*value);
 }
 
 } // namespace
@@ -50,7 +53,7 @@ QByteArray AuditRecord::toJson() const
         {QStringLiteral("host"), host},
         {QStringLiteral("pid"), pid},
         {QStringLiteral("action"), action},
-        {QStringLiteral("resource"), QString::fromUtf8(resource)},
+        {QStringLiteral("resource"), escapeBytes(resource)},
         {QStringLiteral("masters"), masterList},
         {QStringLiteral("token"), bytes(token)},
         {QStringLiteral("tokenBefore"), bytes(tokenBefore)},

@@ -1,11 +1,11 @@
 #include "commandlineconfig.h"
 
+#include "auditlog.h"
 #include "configloader.h"
 
 #include <QCommandLineParser>
 #include <QDir>
 #include <QFileInfo>
-#include <QStandardPaths>
 
 namespace lockscope {
 
@@ -44,22 +44,25 @@ QList<QCommandLineOption> CommandLineConfig::options()
          QStringLiteral("Take the masters' password from this environment variable instead of the URL."),
          QStringLiteral("VAR")},
         {QStringLiteral("read-only"), QStringLiteral("Refuse every write.")},
-        {QStringLiteral("audit-log"), QStringLiteral("Where write attempts are recorded (JSON Lines)."),
+        {QStringLiteral("audit-log"),
+         QStringLiteral("Where write attempts are recorded (JSON Lines; default "
+                        "$XDG_STATE_HOME/lockscope/audit.jsonl)."),
          QStringLiteral("FILE")},
+        {QStringLiteral("allow-shared-audit-log"),
+         QStringLiteral("Write to an audit log that group or others can read (refused otherwise).")},
     };
 }
 
 QString CommandLineConfig::defaultAuditLogPath()
 {
-    QString dir = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation);
-    if (dir.isEmpty())
-        dir = QDir::homePath() + QStringLiteral("/.local/share");
-    return dir + QStringLiteral("/lockscope/audit.jsonl");
+    return AuditLog::defaultPath();
 }
 
-Result<LockScopeConfig> CommandLineConfig::build(const QCommandLineParser& parser, QStringList* warnings)
+Result<LockScopeConfig> CommandLineConfig::build(const QCommandLineParser& parser, QStringList* warnings,
+                                                 MasterOverrides* overrides)
 {
     LockScopeConfig config;
+    MasterOverrides given;
     if (parser.isSet(QStringLiteral("config"))) {
         Result<LockScopeConfig> loaded =
             ConfigLoader::fromFile(parser.value(QStringLiteral("config")), warnings);
@@ -73,8 +76,7 @@ Result<LockScopeConfig> CommandLineConfig::build(const QCommandLineParser& parse
         if (!ok || timeout <= 0 || timeout > 600000)
             return usage(QStringLiteral("--timeout-ms must be a whole number from 1 to 600000"));
         config.timeoutMs = timeout;
-        for (ConnectionOptions& m : config.masters)
-            m.commandTimeoutMs = m.connectTimeoutMs = timeout;
+        given.timeoutMs = timeout;
     }
     TlsOptions tls;
     tls.caFile = parser.value(QStringLiteral("tls-ca"));
@@ -84,9 +86,13 @@ Result<LockScopeConfig> CommandLineConfig::build(const QCommandLineParser& parse
     for (const QString& file : {tls.caFile, tls.certFile, tls.keyFile})
         if (!file.isEmpty() && !QFileInfo::exists(file))
             return usage(QStringLiteral("TLS file %1 does not exist").arg(file));
-    if (tls != TlsOptions())
-        for (ConnectionOptions& m : config.masters)
-            m.tls = tls;
+    given.caFile = tls.caFile;
+    given.certFile = tls.certFile;
+    given.keyFile = tls.keyFile;
+    given.insecure = tls.insecure;
+    // The command line wins over the file, one setting at a time (a file's serverName stays).
+    for (ConnectionOptions& m : config.masters)
+        given.applyTo(m);
     bool passwordOnCommandLine = false;
     for (const QString& url : parser.values(QStringLiteral("master"))) {
         Result<ConnectionOptions> master = ConfigLoader::masterFromUrl(url, tls, config.timeoutMs);
@@ -110,10 +116,14 @@ Result<LockScopeConfig> CommandLineConfig::build(const QCommandLineParser& parse
     }
     if (parser.isSet(QStringLiteral("read-only")))
         config.readOnly = true;
+    if (parser.isSet(QStringLiteral("allow-shared-audit-log")))
+        config.allowSharedAuditLog = true;
     if (parser.isSet(QStringLiteral("audit-log")))
         config.auditLogPath = parser.value(QStringLiteral("audit-log"));
     if (config.auditLogPath.isEmpty())
         config.auditLogPath = defaultAuditLogPath();
+    if (overrides)
+        *overrides = given;
     return config;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "lockscopeconfig.h"
+#include "masteroverrides.h"
 #include "result.h"
 
 #include <QCommandLineOption>
@@ -12,16 +13,19 @@ class QCommandLineParser;
 namespace lockscope {
 
 // The options lockctl and the window share (-m, --config, --timeout-ms, --tls-*, --password-env,
-// --read-only, --audit-log) and the configuration they produce, so both read a command line alike.
+// --read-only, --audit-log, --allow-shared-audit-log) and the configuration they produce, so both
+// read a command line alike.
 class CommandLineConfig
 {
 public:
     static QList<QCommandLineOption> options();
     // Config file first, then the command line on top. Warnings (unknown config fields) are added
     // to `warnings`; errors are worded for the person who typed the command. auditLogPath is
-    // always set (the default when neither the file nor --audit-log names one).
-    static Result<LockScopeConfig> build(const QCommandLineParser& parser, QStringList* warnings);
-    // One audit trail per user, whichever tool acted.
+    // always set (the default when neither the file nor --audit-log names one). `overrides` gets
+    // what the command line says about every master, for masters named later (a profile).
+    static Result<LockScopeConfig> build(const QCommandLineParser& parser, QStringList* warnings,
+                                         MasterOverrides* overrides = nullptr);
+    // One audit trail per user, whichever tool acted: AuditLog::defaultPath().
     static QString defaultAuditLogPath();
 };
 

@@ -180,7 +180,8 @@ Result<LockScopeConfig> ConfigLoader::fromJson(const QByteArray& json, QStringLi
                   QStringLiteral("pollIntervalMs"), QStringLiteral("reconcileIntervalMs"),
                   QStringLiteral("timeoutMs"), QStringLiteral("tls"), QStringLiteral("ownerRules"),
                   QStringLiteral("readOnly"), QStringLiteral("auditLog"), QStringLiteral("redlock"),
-                  QStringLiteral("maxValueBytes"), QStringLiteral("maxFields")});
+                  QStringLiteral("maxValueBytes"), QStringLiteral("maxFields"),
+                  QStringLiteral("allowSharedAuditLog")});
 
     LockScopeConfig config;
     RedisError err;
@@ -197,6 +198,8 @@ Result<LockScopeConfig> ConfigLoader::fromJson(const QByteArray& json, QStringLi
         !r.readInt(root, QStringLiteral("maxFields"), QString(), 1, 1000000, &m.maxFields, &err) ||
         !r.readBool(root, QStringLiteral("readOnly"), QString(), &config.readOnly, &err) ||
         !r.readString(root, QStringLiteral("auditLog"), QString(), &config.auditLogPath, &err) ||
+        !r.readBool(root, QStringLiteral("allowSharedAuditLog"), QString(), &config.allowSharedAuditLog,
+                    &err) ||
         !r.readTls(root, QString(), &globalTls, &err))
         return err;
 

@@ -97,7 +97,7 @@ void finish(MasterSet& masters, const AuditLog* audit, const ForceReleasePlan& p
             record.results << m;
         }
         if (const RedisError error = audit->append(record); error.isError())
-            outcome.auditError = error.message;
+            outcome.auditError = error;
     }
     done(outcome);
 }

@@ -47,9 +47,14 @@ struct ForceReleaseOutcome
     Verdict verdict = Verdict::Invalid;
     RedisError error;
     QList<ForceReleaseMasterResult> results; // every master, in master order
-    QString auditError;
+    RedisError auditError;                   // the audit line could not be written
 
     bool ok() const { return verdict == Verdict::Done; }
+    // Sent to the masters, but not in the audit log: to be said loudly.
+    bool auditLost() const
+    {
+        return auditError.isError() && verdict != Verdict::Refused && verdict != Verdict::Invalid;
+    }
 };
 
 QString forceReleaseActionName(ForceReleaseMasterResult::Action action);

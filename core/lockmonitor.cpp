@@ -20,7 +20,7 @@ constexpr int initialStepMs = 50;
 } // namespace
 
 LockMonitor::LockMonitor(MasterSet* masters, LockScopeConfig config, QObject* parent)
-    : QObject(parent), m_masters(masters), m_config(std::move(config))
+    : QObject(parent), m_masters(masters), m_config(std::move(config)), m_gate(m_config.readOnly, nullptr)
 {
     qRegisterMetaType<LockBatch>();
     for (int i = 0; i < masters->size(); ++i) {
@@ -79,7 +79,32 @@ void LockMonitor::refresh()
 
 void LockMonitor::enableNotifications(int master, std::function<void(const RedisError&)> done)
 {
-    m_scanners.at(master)->enableNotifications(std::move(done));
+    const QString action = QStringLiteral("enable-events");
+    auto record = [this, master, action](const RedisError& error, const QString& outcome) {
+        AuditRecord r = AuditRecord::now(action, QByteArray());
+        const QString name = m_masters->at(master)->name();
+        r.masters = {name};
+        r.outcome = outcome;
+        r.message = error.isError() ? error.message : QStringLiteral("CONFIG SET notify-keyspace-events");
+        if (outcome != QLatin1String("refused"))
+            r.results = {{name, error.isError() ? errorKindName(error.kind) : QStringLiteral("enabled"),
+                          std::nullopt, error.isError() ? error.message : QString()}};
+        return m_gate.record(r);
+    };
+    if (const RedisError refusal = m_gate.admit(QStringLiteral("enable keyspace events"));
+        refusal.isError()) {
+        if (refusal.kind == ErrorKind::ReadOnlyMode)
+            record(refusal, QStringLiteral("refused"));
+        done(refusal);
+        return;
+    }
+    m_scanners.at(master)->enableNotifications([this, record, action, done](const RedisError& error) {
+        const RedisError audit =
+            record(error, error.isError() ? QStringLiteral("not-done") : QStringLiteral("done"));
+        if (audit.isError())
+            emit auditLost(audit, action, QByteArray());
+        done(error);
+    });
 }
 
 void LockMonitor::maybeAnnounceInitialScan()

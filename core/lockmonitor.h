@@ -6,6 +6,7 @@
 #include "masterset.h"
 #include "notificationmode.h"
 #include "observationsink.h"
+#include "writegate.h"
 
 #include <QHash>
 #include <QObject>
@@ -34,7 +35,11 @@ public:
     void start();
     // A full pass on every master now.
     void refresh();
+    // The opt-in CONFIG SET notify-keyspace-events: a write to a master, so it goes through the
+    // write gate (refused in read-only mode or when it cannot be recorded, then audited).
     void enableNotifications(int master, std::function<void(const RedisError&)> done);
+    // Read-only from the configuration and no audit log, unless set.
+    void setWriteGate(const WriteGate& gate) { m_gate = gate; }
 
     const QHash<QByteArray, LockView>& locks() const { return m_views; }
     MasterSet* masters() const { return m_masters; }
@@ -60,6 +65,8 @@ signals:
     // The new primary has been read through (its first full pass): which of those locks it lost
     // or holds under another token. Once per failover (a second one before that is merged).
     void failoverReported(const lockscope::FailoverReport& report);
+    // Notifications were enabled, but the audit line could not be written.
+    void auditLost(const lockscope::RedisError& error, const QString& action, const QByteArray& resource);
 
 private:
     struct Entry
@@ -137,6 +144,7 @@ private:
     bool m_announcedInitial = false;
     QHash<int, PendingFailover> m_failovers;
     QList<RedisError> m_scanFailures; // per master; set while it is up and cannot be scanned
+    WriteGate m_gate;
 };
 
 } // namespace lockscope

@@ -41,6 +41,8 @@ struct LockScopeConfig
     QList<OwnerRule> ownerRules;
     bool readOnly = false;
     QString auditLogPath; // empty: the default location
+    // Write to an audit log that group or others may read (AuditLog refuses it otherwise).
+    bool allowSharedAuditLog = false;
     int timeoutMs = 2000;
     // The environment variables passwords were read from (--password-env, "passwordEnv"): a child
     // process started for the user (lockctl hold) does not inherit them.

@@ -78,7 +78,7 @@ struct Redlock::Acquisition
 };
 
 Redlock::Redlock(MasterSet* masters, const LockScopeConfig& config, const AuditLog* audit, QObject* parent)
-    : QObject(parent), m_masters(masters), m_config(config), m_audit(audit)
+    : QObject(parent), m_masters(masters), m_config(config), m_gate(config.readOnly, audit)
 {
     for (const RedisConnection* c : m_masters->connections())
         m_masterNames << c->name();
@@ -104,10 +104,8 @@ void Redlock::acquireWithToken(const QByteArray& resource, const QByteArray& tok
     lease.resource = resource;
     lease.token = token;
     lease.ttlMs = ttlMs;
-    if (m_config.readOnly)
-        return refuseLater(
-            QStringLiteral("acquire"), lease, RedlockOutcome::Verdict::Refused,
-            {ErrorKind::ReadOnlyMode, QString(), QStringLiteral("read-only mode: acquire refused")}, done);
+    if (refusedByGate(QStringLiteral("acquire"), lease, done))
+        return;
     QString problem = ttlProblem(ttlMs);
     if (problem.isEmpty() && resource.isEmpty())
         problem = QStringLiteral("the resource name is empty");
@@ -213,10 +211,8 @@ void Redlock::onAttempt(const std::shared_ptr<Acquisition>& acquisition, const Q
 
 void Redlock::extend(const RedlockLease& lease, qint64 ttlMs, Done done)
 {
-    if (m_config.readOnly)
-        return refuseLater(
-            QStringLiteral("extend"), lease, RedlockOutcome::Verdict::Refused,
-            {ErrorKind::ReadOnlyMode, QString(), QStringLiteral("read-only mode: extend refused")}, done);
+    if (refusedByGate(QStringLiteral("extend"), lease, done))
+        return;
     QString problem = ttlProblem(ttlMs);
     if (problem.isEmpty() && (lease.resource.isEmpty() || lease.token.isEmpty()))
         problem = QStringLiteral("the resource and the token are needed");
@@ -279,10 +275,8 @@ void Redlock::extend(const RedlockLease& lease, qint64 ttlMs, Done done)
 
 void Redlock::release(const RedlockLease& lease, Done done)
 {
-    if (m_config.readOnly)
-        return refuseLater(
-            QStringLiteral("release"), lease, RedlockOutcome::Verdict::Refused,
-            {ErrorKind::ReadOnlyMode, QString(), QStringLiteral("read-only mode: release refused")}, done);
+    if (refusedByGate(QStringLiteral("release"), lease, done))
+        return;
     if (lease.resource.isEmpty() || lease.token.isEmpty())
         return refuseLater(
             QStringLiteral("release"), lease, RedlockOutcome::Verdict::Invalid,
@@ -318,8 +312,19 @@ void Redlock::release(const RedlockLease& lease, Done done)
                       });
 }
 
+bool Redlock::refusedByGate(const QString& action, const RedlockLease& lease, const Done& done)
+{
+    const RedisError refusal = m_gate.admit(action);
+    if (!refusal.isError())
+        return false;
+    // A read-only refusal is recorded; one because the log cannot be written cannot be.
+    refuseLater(action, lease, RedlockOutcome::Verdict::Refused, refusal, done,
+                refusal.kind == ErrorKind::ReadOnlyMode);
+    return true;
+}
+
 void Redlock::refuseLater(const QString& action, const RedlockLease& lease, RedlockOutcome::Verdict verdict,
-                          RedisError error, const Done& done)
+                          RedisError error, const Done& done, bool recorded)
 {
     RedlockOutcome outcome;
     outcome.verdict = verdict;
@@ -330,14 +335,15 @@ void Redlock::refuseLater(const QString& action, const RedlockLease& lease, Redl
     outcome.votes.resize(m_masters->size());
     outcome.masters = m_masterNames;
     QMetaObject::invokeMethod(
-        this, [this, action, lease, outcome, done] { finish(action, lease, outcome, done); },
+        this,
+        [this, action, lease, outcome, done, recorded] { finish(action, lease, outcome, done, recorded); },
         Qt::QueuedConnection);
 }
 
 void Redlock::finish(const QString& action, const RedlockLease& lease, RedlockOutcome outcome,
-                     const Done& done)
+                     const Done& done, bool recorded)
 {
-    if (m_audit) {
+    if (recorded && m_gate.audit()) {
         AuditRecord record = AuditRecord::now(action, lease.resource);
         record.masters = outcome.masters;
         record.token = lease.token;
@@ -357,8 +363,9 @@ void Redlock::finish(const QString& action, const RedlockLease& lease, RedlockOu
                 result.detail = vote.error.message;
             record.results << result;
         }
-        if (const RedisError error = m_audit->append(record); error.isError())
-            outcome.auditError = error.message;
+        outcome.auditError = m_gate.record(record);
+        if (outcome.auditLost())
+            emit auditLost(outcome.auditError, action, lease.resource);
     }
     if (done)
         done(outcome);

@@ -3,6 +3,7 @@
 #include "lockscopeconfig.h"
 #include "quorumcall.h"
 #include "redlockoutcome.h"
+#include "writegate.h"
 
 #include <QObject>
 
@@ -19,9 +20,11 @@ class MasterSet;
 // validity = ttl - elapsed - drift on the monotonic clock, release everywhere on failure, retry
 // after a random delay. Extend and release are token-checked Lua on every master.
 //
-// Every write refuses in read-only mode (ReadOnlyMode) without touching a master, and every
-// attempt, refused or not, becomes one audit line when an audit log is given (lockctl always
-// gives one; a library user or a benchmark may not).
+// Every write goes through a WriteGate: refused in read-only mode (ReadOnlyMode) and, when an
+// audit log is given, refused when it cannot be appended to (Io), both without touching a master;
+// every attempt, refused or not, becomes one audit line (lockctl and the window always give a log;
+// a library user, a benchmark or the demo's simulated clients may not). A line that cannot be
+// written after the masters were touched sets RedlockOutcome::auditError and emits auditLost().
 class Redlock final : public QObject
 {
     Q_OBJECT
@@ -39,6 +42,7 @@ public:
     RedlockSettings& settings() { return m_config.redlock; }
     const LockScopeConfig& config() const { return m_config; }
     MasterSet* masters() const { return m_masters; }
+    const WriteGate& gate() const { return m_gate; }
     // By default a round is decided the moment its outcome is certain (a quorum of yes, or too
     // many no): the fastest answer. A tool that reports per master (lockctl) waits for every
     // master instead, still bounded by the per-master timeout.
@@ -55,14 +59,22 @@ public:
     // Why a TTL is unusable, or an empty string.
     static QString ttlProblem(qint64 ttlMs);
 
+signals:
+    // A write went through (also a LockKeeper's extension) but its audit line could not be written.
+    void auditLost(const lockscope::RedisError& error, const QString& action, const QByteArray& resource);
+
 private:
     struct Acquisition;
 
     void attempt(const std::shared_ptr<Acquisition>& acquisition);
     void onAttempt(const std::shared_ptr<Acquisition>& acquisition, const QuorumCall::Tally& tally);
-    void finish(const QString& action, const RedlockLease& lease, RedlockOutcome outcome, const Done& done);
+    void finish(const QString& action, const RedlockLease& lease, RedlockOutcome outcome, const Done& done,
+                bool recorded = true);
+    // `recorded`: false when the refusal is that nothing can be recorded.
     void refuseLater(const QString& action, const RedlockLease& lease, RedlockOutcome::Verdict verdict,
-                     RedisError error, const Done& done);
+                     RedisError error, const Done& done, bool recorded = true);
+    // The gate's refusal of `action`, if any, reported later; true when refused.
+    bool refusedByGate(const QString& action, const RedlockLease& lease, const Done& done);
     bool canStillReachQuorum() const;
     int randomRetryDelayMs() const;
     RedlockOutcome outcomeFrom(const QuorumCall::Tally& tally) const;
@@ -70,7 +82,7 @@ private:
 
     MasterSet* m_masters;
     LockScopeConfig m_config;
-    const AuditLog* m_audit;
+    WriteGate m_gate;
     QStringList m_masterNames; // without passwords, in master order: every outcome carries them
     bool m_waitForAll = false;
 };

@@ -33,9 +33,15 @@ struct RedlockOutcome
     int attempts = 0;
     QList<MasterVote> votes; // per master, in master order, from the deciding round
     QStringList masters;     // the masters' URLs without passwords, same order
-    QString auditError;      // the audit line could not be written (the action itself happened)
+    RedisError auditError;   // the audit line could not be written
 
     bool ok() const { return verdict == Verdict::Done; }
+    // The write reached the masters but is not in the audit log: to be said loudly (a dialog in
+    // the window, its own exit code in lockctl).
+    bool auditLost() const
+    {
+        return auditError.isError() && verdict != Verdict::Refused && verdict != Verdict::Invalid;
+    }
 };
 
 QString redlockVerdictName(RedlockOutcome::Verdict verdict);

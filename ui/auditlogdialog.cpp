@@ -1,10 +1,12 @@
 #include "auditlogdialog.h"
 
+#include "auditlog.h"
+#include "auditreader.h"
 #include "plaintooltip.h"
 #include "readonlyrows.h"
 
 #include <QDialogButtonBox>
-#include <QFile>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -14,12 +16,9 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-namespace lockscope {
+#include <algorithm>
 
-namespace {
-// Audit files only grow; the tail is what an operator looks for.
-constexpr qint64 tailBytes = 4 * 1024 * 1024;
-} // namespace
+namespace lockscope {
 
 AuditLogDialog::AuditLogDialog(QString path, QWidget* parent)
     : QDialog(parent), m_path(std::move(path)), m_status(new QLabel(this)),
@@ -44,31 +43,53 @@ AuditLogDialog::AuditLogDialog(QString path, QWidget* parent)
 void AuditLogDialog::reload()
 {
     m_table->setRowCount(0);
-    QFile file(m_path);
-    if (!file.exists()) {
+    QStringList notes;
+    QList<QJsonObject> records;
+    // The file, and the one earlier versions wrote by default while it still exists: its records
+    // are the older ones.
+    QStringList paths{m_path};
+    const QString legacy = AuditLog::legacyDefaultPath();
+    if (m_path == AuditLog::defaultPath() && legacy != m_path && QFileInfo::exists(legacy))
+        paths.prepend(legacy);
+    bool anyFile = false;
+    for (const QString& path : std::as_const(paths)) {
+        const AuditReader::Tail tail = AuditReader::read(path, maxLines);
+        anyFile = anyFile || tail.exists;
+        if (!tail.exists)
+            continue;
+        if (!tail.error.isEmpty()) {
+            notes << tr("%1: %2").arg(path, tail.error);
+            continue;
+        }
+        if (path != m_path)
+            notes << tr("Also %n record(s) from the old default location %1.", nullptr,
+                        int(tail.records.size()))
+                         .arg(path);
+        if (!tail.tornLines.isEmpty()) {
+            QStringList numbers;
+            for (qint64 n : tail.tornLines.mid(0, 10))
+                numbers << QString::number(n);
+            notes << tr("%1: %n torn or unreadable line(s) skipped (an append cut short, e.g. by a full "
+                        "disk), line %2%3.",
+                        nullptr, int(tail.tornLines.size()))
+                         .arg(path, numbers.join(QStringLiteral(", ")),
+                              tail.tornLines.size() > 10 ? QStringLiteral(", …") : QString());
+        }
+        if (const QString shared = AuditLog(path).permissionProblem(); !shared.isEmpty())
+            notes << tr("%1 is %2.").arg(path, shared);
+        records += tail.records;
+    }
+    if (!anyFile) {
         m_status->setText(tr("%1: nothing recorded yet.").arg(m_path));
         return;
     }
-    if (!file.open(QIODevice::ReadOnly)) {
-        m_status->setText(tr("%1: %2").arg(m_path, file.errorString()));
-        return;
-    }
-    if (file.size() > tailBytes)
-        file.seek(file.size() - tailBytes);
-    QList<QByteArray> lines = file.readAll().split('\n');
-    if (file.pos() > tailBytes && !lines.isEmpty())
-        lines.removeFirst(); // cut mid-line by the seek
-    QList<QJsonObject> records;
-    int unreadable = 0;
-    for (auto it = lines.crbegin(); it != lines.crend() && records.size() < maxLines; ++it) {
-        if (it->trimmed().isEmpty())
-            continue;
-        const QJsonDocument doc = QJsonDocument::fromJson(*it);
-        if (doc.isObject())
-            records << doc.object();
-        else
-            ++unreadable;
-    }
+    std::reverse(records.begin(), records.end());
+    // Newest first across both files; ISO 8601 UTC times sort as text.
+    std::stable_sort(records.begin(), records.end(), [](const QJsonObject& a, const QJsonObject& b) {
+        return a.value(QStringLiteral("time")).toString() > b.value(QStringLiteral("time")).toString();
+    });
+    if (records.size() > maxLines)
+        records.resize(maxLines);
     m_table->setRowCount(int(records.size()));
     for (int row = 0; row < records.size(); ++row) {
         const QJsonObject& o = records.at(row);
@@ -100,8 +121,8 @@ void AuditLogDialog::reload()
     }
     m_table->resizeColumnsToContents();
     QString status = tr("%1 — %n record(s), newest first.", nullptr, int(records.size())).arg(m_path);
-    if (unreadable > 0)
-        status += QLatin1Char(' ') + tr("%n line(s) could not be read.", nullptr, unreadable);
+    if (!notes.isEmpty())
+        status += QLatin1Char(' ') + notes.join(QLatin1Char(' '));
     m_status->setText(status);
 }
 

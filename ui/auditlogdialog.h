@@ -8,7 +8,8 @@ class QTableWidget;
 namespace lockscope {
 
 // The audit log (JSON Lines) as a table, newest first: who did what to which lock, and what each
-// master answered. Read from the file, so it shows lockctl's writes as well as this window's.
+// master answered. Read from the file, so it shows lockctl's writes as well as this window's; a
+// torn line is skipped and reported, and the default file of earlier versions is read as well.
 class AuditLogDialog final : public QDialog
 {
     Q_OBJECT
@@ -21,6 +22,7 @@ public:
 
     void reload();
     QTableWidget* table() const { return m_table; }
+    QLabel* statusLabel() const { return m_status; }
 
 private:
     QString m_path;

@@ -14,6 +14,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSettings>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -25,7 +26,7 @@ ConnectionsDialog::ConnectionsDialog(QWidget* parent)
     : QDialog(parent), m_profiles(ProfileStore::load()), m_profile(new QComboBox(this)),
       m_table(new QTableWidget(0, 4, this)),
       m_readOnly(new QCheckBox(tr("&Read-only: refuse every write"), this)),
-      m_lockReadOnly(new QCheckBox(tr("&Lock read-only: this window can never turn it off again"), this)),
+      m_lockReadOnly(new QCheckBox(tr("&Lock read-only: for good, and for the rest of this session"), this)),
       m_deleteProfile(nullptr), m_message(new QLabel(this)), m_connect(nullptr)
 {
     setWindowTitle(tr("Connections"));
@@ -115,9 +116,17 @@ void ConnectionsDialog::showProfile()
     m_readOnly->setEnabled(p && !locked);
     m_lockReadOnly->setEnabled(p && !locked);
     m_deleteProfile->setEnabled(p && !locked);
-    m_readOnly->setToolTip(locked ? tr("This profile is locked read-only. Only an administrator editing "
-                                       "the settings file can lift the lock.")
-                                  : QString());
+    // Exactly what the lock binds (README "Read-only mode" says the same).
+    const QString binds =
+        tr("Locked read-only: every window opened on this profile is read-only, whatever its masters, and "
+           "stays read-only until LockScope quits, even if another profile is chosen later (Ctrl+K). "
+           "LockScope cannot clear the lock or delete the profile. It does not bind other profiles, "
+           "lockctl, or anyone who edits the settings file (%1) by hand.")
+            .arg(QSettings().fileName());
+    m_lockReadOnly->setToolTip(binds);
+    m_readOnly->setToolTip(locked ? binds
+                                  : tr("Read-only: windows opened on this profile refuse every write. "
+                                       "It can be turned off again here."));
     m_connect->setEnabled(p && !p->masters.isEmpty());
     if (!p) {
         m_message->setText(tr("Create a profile, then add its masters."));
@@ -275,6 +284,7 @@ void ConnectionsDialog::connectProfile()
             return;
         }
         m_chosen = *config;
+        m_chosenLocked = profile.readOnlyLocked;
         accept();
     };
     for (const MasterEntry& e : profile.masters)

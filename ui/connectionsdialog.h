@@ -27,6 +27,8 @@ public:
     explicit ConnectionsDialog(QWidget* parent = nullptr);
 
     const std::optional<LockScopeConfig>& chosenConfig() const { return m_chosen; }
+    // The chosen profile is locked read-only: the process that opens it stays read-only (LaunchConfig).
+    bool chosenLockedReadOnly() const { return m_chosenLocked; }
 
 private:
     ConnectionProfile* current();
@@ -42,6 +44,7 @@ private:
 
     QList<ConnectionProfile> m_profiles;
     std::optional<LockScopeConfig> m_chosen;
+    bool m_chosenLocked = false;
     QComboBox* m_profile;
     QTableWidget* m_table;
     QCheckBox* m_readOnly;

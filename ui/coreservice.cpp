@@ -29,7 +29,7 @@ constexpr int nodesFlushMs = 100;
 } // namespace
 
 CoreService::CoreService(LockScopeConfig config, QString auditLogPath)
-    : m_config(std::move(config)), m_audit(std::move(auditLogPath))
+    : m_config(std::move(config)), m_audit(std::move(auditLogPath), m_config.allowSharedAuditLog)
 {}
 
 CoreService::~CoreService() = default;
@@ -40,6 +40,14 @@ void CoreService::start()
     m_monitor = std::make_unique<LockMonitor>(m_masters.get(), m_config);
     m_redlock = std::make_unique<Redlock>(m_masters.get(), m_config, &m_audit);
     m_redlock->setWaitForAllMasters(true); // the window reports what every master did
+    m_monitor->setWriteGate(m_redlock->gate());
+    const auto lost = [this](const RedisError& error, const QString& action, const QByteArray& resource) {
+        emit auditLost(resource.isEmpty()
+                           ? tr("%1: %2").arg(action, error.message)
+                           : tr("%1 %2: %3").arg(action, escapeBytes(resource), error.message));
+    };
+    connect(m_redlock.get(), &Redlock::auditLost, this, lost);
+    connect(m_monitor.get(), &LockMonitor::auditLost, this, lost);
     m_restartedAt.fill(QDateTime(), m_masters->size());
     m_eventTimer = new QTimer(this);
     m_eventTimer->setSingleShot(true);
@@ -80,6 +88,9 @@ void CoreService::start()
     emit started(names, m_config.readOnly, m_audit.path());
     if (const RedisError error = m_audit.check(); error.isError())
         emit problem(tr("The audit log cannot be written (%1): writes will be refused.").arg(error.message));
+    else if (const QString shared = m_audit.permissionProblem(); !shared.isEmpty())
+        emit problem(
+            tr("The audit log %1 is %2 (allowed by --allow-shared-audit-log).").arg(m_audit.path(), shared));
     m_masters->open();
     m_monitor->start();
     for (int i = 0; i < m_masters->size(); ++i)
@@ -261,10 +272,13 @@ void CoreService::inspectForceRelease(quint64 request, const ForceReleaseRequest
 
 void CoreService::executeForceRelease(quint64 request, const ForceReleasePlan& plan)
 {
-    ForceRelease::execute(*m_masters, m_config, &m_audit, plan,
-                          [this, request, plan](const ForceReleaseOutcome& outcome) {
-                              emit forceReleaseFinished(ForceReleaseReport{request, plan, outcome});
-                          });
+    ForceRelease::execute(
+        *m_masters, m_config, &m_audit, plan, [this, request, plan](const ForceReleaseOutcome& outcome) {
+            if (outcome.auditLost())
+                emit auditLost(tr("force-release %1: %2")
+                                   .arg(escapeBytes(plan.request.resource), outcome.auditError.message));
+            emit forceReleaseFinished(ForceReleaseReport{request, plan, outcome});
+        });
 }
 
 void CoreService::cancelForceRelease(const ForceReleasePlan& plan)

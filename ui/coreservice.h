@@ -70,6 +70,8 @@ signals:
     void leaseLost(const QByteArray& resource, const QString& reason);
     void jsonExported(quint64 request, const QByteArray& json);
     void problem(const QString& message);
+    // A write went through but its audit line could not be written: the window says so loudly.
+    void auditLost(const QString& message);
     // A Sentinel entry's failover: its locks are at risk now; the report follows once the new
     // primary has been read.
     void failoverDetected(int master, const lockscope::PrimaryChange& change, int locksAtRisk);

@@ -273,8 +273,8 @@ void ForceReleaseDialog::showOutcome(const ForceReleaseReport& report)
     QString text = tr("Outcome: %1").arg(forceReleaseVerdictName(report.outcome.verdict));
     if (!report.outcome.error.message.isEmpty())
         text += QStringLiteral(" — ") + report.outcome.error.message;
-    if (!report.outcome.auditError.isEmpty())
-        text += QLatin1Char('\n') + tr("Audit log: %1").arg(report.outcome.auditError);
+    if (report.outcome.auditError.isError())
+        text += QLatin1Char('\n') + tr("Audit log: %1").arg(report.outcome.auditError.message);
     m_result->setText(text);
     m_release->hide();
     m_buttons->button(QDialogButtonBox::Cancel)->setText(tr("Close"));

@@ -53,7 +53,8 @@ Result<LaunchOptions> LaunchOptions::parse(const QStringList& arguments)
             return resource.error();
         out.select = *resource;
     }
-    Result<LockScopeConfig> built = CommandLineConfig::build(parser, &out.warnings);
+    MasterOverrides overrides;
+    Result<LockScopeConfig> built = CommandLineConfig::build(parser, &out.warnings, &overrides);
     if (!built)
         return built.error();
     out.config = *built;
@@ -63,6 +64,7 @@ Result<LaunchOptions> LaunchOptions::parse(const QStringList& arguments)
             out.config.monitor.patterns << p.toUtf8();
     }
     out.auditLogPath = out.config.auditLogPath;
+    out.launch = LaunchConfig(out.config, overrides);
     return out;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "launchconfig.h"
 #include "lockscopeconfig.h"
 #include "result.h"
 
@@ -12,6 +13,9 @@ namespace lockscope {
 struct LaunchOptions
 {
     LockScopeConfig config;
+    // The same, with what the command line says about every master: a profile chosen later
+    // combines with it (the README's rules; read-only wins).
+    LaunchConfig launch;
     QString auditLogPath;
     bool demo = false;
     QByteArray select; // a resource to select once it is seen (an alert's link, say)

@@ -61,10 +61,11 @@ void fixRows(QTableView* view)
 } // namespace
 
 MainWindow::MainWindow(LockScopeConfig config, QString auditLogPath, QWidget* parent)
-    : QMainWindow(parent), m_config(std::move(config)), m_auditPath(std::move(auditLogPath)),
-      m_locks(new LockTableModel(this)), m_proxy(new LockFilterProxy(this)),
-      m_masters(new MasterTableModel(this)), m_events(new EventLogModel(5000, this)),
-      m_queue(new BatchQueue(m_locks, this)), m_history(new HistoryTracker(this))
+    : QMainWindow(parent), m_launch(config, {}), m_config(std::move(config)),
+      m_auditPath(std::move(auditLogPath)), m_locks(new LockTableModel(this)),
+      m_proxy(new LockFilterProxy(this)), m_masters(new MasterTableModel(this)),
+      m_events(new EventLogModel(5000, this)), m_queue(new BatchQueue(m_locks, this)),
+      m_history(new HistoryTracker(this))
 {
     setWindowTitle(tr("LockScope"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/lockscope.svg")));
@@ -107,8 +108,16 @@ void MainWindow::selectWhenSeen(const QByteArray& resource)
     }
 }
 
-void MainWindow::monitor(const LockScopeConfig& config, const QString& auditLogPath)
+void MainWindow::setLaunchConfig(const LaunchConfig& launch)
 {
+    m_launch = launch;
+    if (m_launch.isReadOnlyForGood() && !m_config.readOnly)
+        monitor(m_config, m_auditPath);
+}
+
+void MainWindow::monitor(const LockScopeConfig& requested, const QString& auditLogPath)
+{
+    const LockScopeConfig config = m_launch.tightened(requested);
     m_core.reset(); // stops the old core thread first
     m_config = config;
     m_auditPath = auditLogPath;
@@ -458,6 +467,7 @@ void MainWindow::connectCore()
                                lost.isEmpty() ? none : lost.join(QStringLiteral(", ")),
                                changed.isEmpty() ? none : changed.join(QStringLiteral(", "))));
     });
+    connect(s, &CoreService::auditLost, this, &MainWindow::showAuditLost);
     connect(s, &CoreService::problem, this, [this](const QString& message) {
         m_events->add(EventLogModel::Kind::Error, tr("core"), message);
         statusBar()->showMessage(message, 10000);
@@ -542,8 +552,8 @@ void MainWindow::onRedlock(const RedlockReport& report)
                        .arg(o.needed);
     if (!o.error.message.isEmpty())
         text += QStringLiteral(" — ") + o.error.message;
-    if (!o.auditError.isEmpty())
-        text += QStringLiteral(" — ") + tr("audit log: %1").arg(o.auditError);
+    if (o.auditError.isError())
+        text += QStringLiteral(" — ") + tr("audit log: %1").arg(o.auditError.message);
     m_events->add(o.ok() ? EventLogModel::Kind::Action : EventLogModel::Kind::Error,
                   escapeBytes(report.resource), text);
     statusBar()->showMessage(escapeBytes(report.resource) + QStringLiteral(": ") + text, 8000);
@@ -751,7 +761,29 @@ void MainWindow::showConnections()
     ConnectionsDialog dialog(this);
     if (dialog.exec() != QDialog::Accepted || !dialog.chosenConfig())
         return;
-    monitor(*dialog.chosenConfig(), m_auditPath);
+    // The profile brings its masters; the launch options stay, and read-only only tightens.
+    const LockScopeConfig combined = m_launch.combine(*dialog.chosenConfig(), dialog.chosenLockedReadOnly());
+    monitor(combined, m_auditPath);
+}
+
+void MainWindow::showAuditLost(const QString& message)
+{
+    m_events->add(EventLogModel::Kind::Error, tr("audit log"), tr("NOT RECORDED: %1").arg(message));
+    // Not modal: the core keeps running and further losses add to the same dialog's log line.
+    auto* box = findChild<QMessageBox*>(QStringLiteral("auditLostDialog"));
+    if (!box) {
+        box = new QMessageBox(QMessageBox::Critical, tr("Write not recorded in the audit log"), QString(),
+                              QMessageBox::Ok, this);
+        box->setObjectName(QStringLiteral("auditLostDialog"));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->setText(tr("A write went through on the masters, but its audit line could not be written. "
+                        "Free space or fix the audit log (%1) before making further changes.")
+                         .arg(m_auditPath));
+    }
+    box->setDetailedText(box->detailedText().isEmpty() ? message
+                                                       : box->detailedText() + QLatin1Char('\n') + message);
+    box->setInformativeText(message);
+    box->open();
 }
 
 void MainWindow::showAbout()

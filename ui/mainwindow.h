@@ -1,5 +1,6 @@
 #pragma once
 
+#include "launchconfig.h"
 #include "lockscopeconfig.h"
 #include "redlocklease.h"
 
@@ -47,8 +48,12 @@ public:
 
     // Selects this resource as soon as it appears (now, if it is there already).
     void selectWhenSeen(const QByteArray& resource);
-    // Starts (or restarts, on a new configuration) the core thread.
+    // Starts (or restarts, on a new configuration) the core thread. Never less read-only than the
+    // launch configuration allows (LaunchConfig::tightened).
     void monitor(const LockScopeConfig& config, const QString& auditLogPath);
+    // How this process was started: a profile chosen with Ctrl+K combines with it (LaunchConfig).
+    // Without this call the configuration given to the constructor counts as the launch's.
+    void setLaunchConfig(const LaunchConfig& launch);
 
     CoreThread* core() const { return m_core.get(); }
     LockTableModel* lockModel() const { return m_locks; }
@@ -63,6 +68,7 @@ public:
     bool isInitialScanFinished() const { return m_initialScanFinished; }
     QAction* forceReleaseAction() const { return m_forceRelease; }
     QAction* acquireAction() const { return m_acquire; }
+    QAction* connectionsAction() const { return m_connections; }
 
 signals:
     void initialScanFinished();
@@ -106,10 +112,12 @@ private:
     void showConnections();
     void showAbout();
     void showContextMenu(const QPoint& pos);
+    void showAuditLost(const QString& message);
 
     QByteArray selectedResource() const;
 
     std::unique_ptr<CoreThread> m_core;
+    LaunchConfig m_launch;
     LockScopeConfig m_config;
     QString m_auditPath;
     QStringList m_masterNames;

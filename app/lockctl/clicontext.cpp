@@ -22,6 +22,13 @@ int CliContext::fail(int code, const QString& message)
     return code;
 }
 
+void CliContext::noteAuditLost(const QString& message)
+{
+    m_auditLost = true;
+    m_err << "lockctl: AUDIT LOG NOT WRITTEN: " << message
+          << " (the write went through on the masters but is not recorded)" << Qt::endl;
+}
+
 int CliContext::configure(const QCommandLineParser& parser)
 {
     m_json = parser.isSet(QStringLiteral("json"));

@@ -39,11 +39,16 @@ public:
     QTextStream& err() { return m_err; }
     // Prints "lockctl: message" on stderr and returns `code`.
     int fail(int code, const QString& message);
+    // A write went through but is not in the audit log: said at once on stderr, and lockctl then
+    // exits with AuditLost whatever the command's own result (main() sees to it).
+    void noteAuditLost(const QString& message);
+    bool auditLost() const { return m_auditLost; }
 
 private:
     lockscope::LockScopeConfig m_config;
     std::unique_ptr<lockscope::MasterSet> m_masters;
     bool m_json = false;
+    bool m_auditLost = false;
     QTextStream m_out{stdout};
     QTextStream m_err{stderr};
 };

@@ -10,6 +10,7 @@ enum ExitCode
     UsageError = 2,  // bad arguments or configuration
     Unavailable = 3, // not enough masters reachable
     Refused = 4,     // read-only mode, or not a lock
+    AuditLost = 5,   // the write went through, but its audit line could not be written
 };
 
 } // namespace lockctl

@@ -144,7 +144,7 @@ public:
             request.expectedToken = *token;
         }
 
-        const AuditLog audit(context.auditLogPath());
+        const AuditLog audit(context.auditLogPath(), context.config().allowSharedAuditLog);
         if (const RedisError error = audit.check(); error.isError())
             return context.fail(UsageError, error.message);
 
@@ -200,8 +200,8 @@ public:
         context.waitUntil([&outcome] { return outcome.has_value(); }, 24 * 3600 * 1000);
         if (!outcome)
             return context.fail(Unavailable, QStringLiteral("no answer"));
-        if (!outcome->auditError.isEmpty())
-            context.err() << "lockctl: warning: " << outcome->auditError << Qt::endl;
+        if (outcome->auditLost())
+            context.noteAuditLost(QStringLiteral("force-release: ") + outcome->auditError.message);
         print(context, *plan, *outcome);
         const int code = OutcomeExitCode::of(outcome->verdict);
         if (!outcome->ok())

@@ -4,6 +4,8 @@
 #include <QCoreApplication>
 #include <QSet>
 
+#include <csignal>
+
 using namespace lockctl;
 
 namespace {
@@ -26,7 +28,7 @@ QString usage(const std::vector<std::unique_ptr<Command>>& commands)
     }
     text += QStringLiteral("\nExit codes: 0 done; 1 not acquired / token did not match / nothing deleted;\n"
                            "2 usage or configuration error; 3 not enough masters reachable; 4 refused "
-                           "(read-only, or not a lock).\n");
+                           "(read-only, or not a lock);\n5 done, but the audit log could not be written.\n");
     return text;
 }
 
@@ -34,6 +36,9 @@ QString usage(const std::vector<std::unique_ptr<Command>>& commands)
 
 int main(int argc, char** argv)
 {
+    // A file size limit (ulimit -f) must make an audit append fail with EFBIG, reported with exit
+    // code 5, rather than kill lockctl between the write to the masters and its record.
+    std::signal(SIGXFSZ, SIG_IGN);
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("lockscope"));
     QCoreApplication::setApplicationVersion(QStringLiteral(PROJECT_VERSION));
@@ -90,5 +95,7 @@ int main(int argc, char** argv)
 
     if (const int rc = context.configure(parser); rc != Done)
         return rc;
-    return command->run(context, parser, positional.mid(1));
+    const int code = command->run(context, parser, positional.mid(1));
+    // An unrecorded write outranks every other result: scripts must notice it.
+    return context.auditLost() ? int(AuditLost) : code;
 }

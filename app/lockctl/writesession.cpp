@@ -2,6 +2,8 @@
 
 #include "ttlargument.h"
 
+#include "bytesdisplay.h"
+
 #include "outcomeexitcode.h"
 
 #include <algorithm>
@@ -12,7 +14,8 @@ using namespace lockscope;
 namespace lockctl {
 
 WriteSession::WriteSession(CliContext& context)
-    : m_context(context), m_config(context.config()), m_audit(context.auditLogPath())
+    : m_context(context), m_config(context.config()),
+      m_audit(context.auditLogPath(), context.config().allowSharedAuditLog)
 {}
 
 int WriteSession::prepare()
@@ -20,6 +23,8 @@ int WriteSession::prepare()
     if (const RedisError error = m_audit.check(); error.isError())
         return m_context.fail(UsageError,
                               error.message + QStringLiteral(" (--audit-log FILE chooses another)"));
+    if (const QString shared = m_audit.permissionProblem(); !shared.isEmpty())
+        m_context.err() << "lockctl: warning: audit log " << m_audit.path() << " is " << shared << Qt::endl;
     return Done;
 }
 
@@ -28,6 +33,13 @@ Redlock& WriteSession::redlock()
     if (!m_redlock) {
         m_redlock = std::make_unique<Redlock>(&m_context.openMasters(), m_config, &m_audit);
         m_redlock->setWaitForAllMasters(true); // the output says what every master did
+        // Every write through it, a hold's extensions and final release included.
+        QObject::connect(
+            m_redlock.get(), &Redlock::auditLost,
+            [this](const RedisError& error, const QString& action, const QByteArray& resource) {
+                m_context.noteAuditLost(
+                    QStringLiteral("%1 %2: %3").arg(action, escapeBytes(resource), error.message));
+            });
     }
     return *m_redlock;
 }
@@ -44,8 +56,6 @@ RedlockOutcome WriteSession::wait(const std::function<void(Redlock::Done)>& star
         lost.error = {ErrorKind::Cancelled, QString(), QStringLiteral("gave up waiting")};
         return lost;
     }
-    if (!result->auditError.isEmpty())
-        m_context.err() << "lockctl: warning: " << result->auditError << Qt::endl;
     return *result;
 }
 

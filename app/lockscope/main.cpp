@@ -8,12 +8,16 @@
 #include <QDockWidget>
 #include <QMessageBox>
 
+#include <csignal>
 #include <cstdio>
 
 using namespace lockscope;
 
 int main(int argc, char** argv)
 {
+    // A file size limit (ulimit -f) must make an audit append fail with EFBIG, which the window
+    // reports, rather than kill the process in the middle of a write.
+    std::signal(SIGXFSZ, SIG_IGN);
     QApplication app(argc, argv);
     // The same application name as lockctl: one audit log, one data directory.
     QCoreApplication::setApplicationName(QStringLiteral("lockscope"));
@@ -38,11 +42,14 @@ int main(int argc, char** argv)
     if (!options->demo && !options->hasMasters()) {
         // Nothing on the command line: pick a saved profile (or make one).
         ConnectionsDialog connections;
+        // The profile brings the masters; the launch options stay, and read-only only tightens.
         if (connections.exec() == QDialog::Accepted && connections.chosenConfig())
-            options->config = *connections.chosenConfig();
+            options->config =
+                options->launch.combine(*connections.chosenConfig(), connections.chosenLockedReadOnly());
     }
 
     MainWindow window(options->config, options->auditLogPath);
+    window.setLaunchConfig(options->launch);
     if (!options->select.isEmpty())
         window.selectWhenSeen(options->select);
     if (options->demo) {

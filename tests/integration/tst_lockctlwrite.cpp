@@ -15,7 +15,10 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <QFileInfo>
+
 #include <csignal>
+#include <sys/resource.h>
 
 using namespace lockscope;
 using namespace lockscope::test;
@@ -88,6 +91,8 @@ private slots:
     void forceReleaseRedissonReaderAsListed();
     void readOnlyRefusesEveryWriteButAudits();
     void auditLogHasNoPassword();
+    void unrecordedWriteExitsFive();
+    void sharedAuditLogIsRefusedUnlessAllowed();
     void holdRunsTheCommandWhileHolding();
     void holdStopsTheCommandWhenTheLockIsLost();
     void holdKillsACommandThatIgnoresSigterm();
@@ -430,6 +435,63 @@ void TestLockctlWrite::auditLogHasNoPassword()
         QCOMPARE(line.value(QStringLiteral("masters")).toArray().first().toString(), group.at(0).url(false));
         QCOMPARE(line.value(QStringLiteral("results")).toArray().size(), 3);
     }
+}
+
+void TestLockctlWrite::unrecordedWriteExitsFive()
+{
+    RedisServerGroup group;
+    QVERIFY(group.start(3));
+    Cli lockctl(group);
+    QCOMPARE(lockctl({"acquire", "first", "--ttl", "60000"}).code, 0); // the log exists, with a line
+    // The disk is full from now on (RLIMIT_FSIZE, inherited by lockctl): the audit check still
+    // opens the file, the masters take the write, and the append fails.
+    std::signal(SIGXFSZ, SIG_IGN);
+    rlimit saved = {};
+    ::getrlimit(RLIMIT_FSIZE, &saved);
+    rlimit full = saved;
+    full.rlim_cur = rlim_t(QFileInfo(lockctl.auditPath()).size());
+    ::setrlimit(RLIMIT_FSIZE, &full);
+    const LockctlRun acquired = lockctl({"acquire", "unrecorded", "--ttl", "60000"});
+    group.at(0).command({"SET", "theirs", "tok-x", "PX", "60000"});
+    const LockctlRun forced = lockctl({"force-release", "theirs", "--expect-token", "tok-x", "--yes"});
+    const LockctlRun held = lockctl({"hold", "held", "--ttl", "5000", "--", "true"});
+    ::setrlimit(RLIMIT_FSIZE, &saved);
+
+    QVERIFY2(acquired.code == 5, qPrintable(acquired.describe()));
+    QVERIFY2(acquired.err.contains("AUDIT LOG NOT WRITTEN"), qPrintable(acquired.describe()));
+    QVERIFY(acquired.out.startsWith(QByteArray(group.at(0).command({"GET", "unrecorded"}).string + '\n')));
+    QCOMPARE(holders(group, "unrecorded"), 3); // it went through
+    QVERIFY2(forced.code == 5, qPrintable(forced.describe()));
+    QVERIFY(forced.err.contains("AUDIT LOG NOT WRITTEN"));
+    QCOMPARE(holders(group, "theirs"), 0);
+    // hold: the command ran and ended well, but the acquisition and release are not recorded.
+    QVERIFY2(held.code == 5, qPrintable(held.describe()));
+    QCOMPARE(held.err.count("AUDIT LOG NOT WRITTEN"), 2);
+    QCOMPARE(holders(group, "held"), 0);
+    QCOMPARE(lockctl.auditLines().size(), 1);
+}
+
+void TestLockctlWrite::sharedAuditLogIsRefusedUnlessAllowed()
+{
+    RedisServerGroup group;
+    QVERIFY(group.start(3));
+    Cli lockctl(group);
+    {
+        QFile file(lockctl.auditPath());
+        QVERIFY(file.open(QIODevice::WriteOnly));
+    }
+    QVERIFY(QFile::setPermissions(lockctl.auditPath(), QFile::ReadOwner | QFile::WriteOwner |
+                                                           QFile::ReadGroup | QFile::ReadOther));
+    const LockctlRun refused = lockctl({"acquire", "shared", "--ttl", "60000"});
+    QVERIFY2(refused.code == 2, qPrintable(refused.describe()));
+    QVERIFY2(refused.err.contains("0644"), qPrintable(refused.describe()));
+    QCOMPARE(holders(group, "shared"), 0);
+    QCOMPARE(lockctl({"force-release", "shared", "--any-token", "--yes"}).code, 2);
+    const LockctlRun allowed = lockctl({"--allow-shared-audit-log", "acquire", "shared", "--ttl", "60000"});
+    QVERIFY2(allowed.code == 0, qPrintable(allowed.describe()));
+    QVERIFY(allowed.err.contains("warning: audit log"));
+    QCOMPARE(holders(group, "shared"), 3);
+    QCOMPARE(lockctl.auditLines().size(), 1);
 }
 
 void TestLockctlWrite::holdRunsTheCommandWhileHolding()

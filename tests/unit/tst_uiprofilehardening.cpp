@@ -5,6 +5,7 @@
 #include "profilestore.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QFile>
 #include <QPushButton>
 #include <QSettings>
@@ -49,6 +50,7 @@ private slots:
     void dialogCannotUnlock();
     void dialogCanLockButNotBack();
     void settingsHoldNoPassword();
+    void lockSaysExactlyWhatItBinds();
 
 private:
     QTemporaryDir m_dir;
@@ -156,6 +158,28 @@ void TestUiProfileHardening::settingsHoldNoPassword()
     const QByteArray bytes = file.readAll();
     QVERIFY(bytes.contains("SOME_PASSWORD"));          // the variable's name is kept ...
     QVERIFY(!bytes.contains("Kc-3f9-distinctive-pw")); // ... never a password
+}
+
+void TestUiProfileHardening::lockSaysExactlyWhatItBinds()
+{
+    ProfileStore::save(
+        {profile(QStringLiteral("stage"), false, false), profile(QStringLiteral("prod"), true, true)});
+    ConnectionsDialog dialog;
+    QCheckBox* readOnly = checkBox(dialog, QStringLiteral("Read-only"));
+    QCheckBox* lock = checkBox(dialog, QStringLiteral("Lock read-only"));
+    QVERIFY(readOnly && lock);
+    // What the lock binds (each of these is what LaunchConfig and ProfileStore enforce), and what not.
+    const QString tip = lock->toolTip();
+    for (const QString& part :
+         {QStringLiteral("every window opened on this profile is read-only"),
+          QStringLiteral("until LockScope quits"), QStringLiteral("another profile is chosen later"),
+          QStringLiteral("cannot clear the lock or delete the profile"), QStringLiteral("other profiles"),
+          QStringLiteral("lockctl"), QSettings().fileName()})
+        QVERIFY2(tip.contains(part), qPrintable(part + QStringLiteral(" not in: ") + tip));
+    QVERIFY(!lock->text().contains(QStringLiteral("this window"))); // it binds the process, not one window
+    auto* profiles = dialog.findChild<QComboBox*>();
+    profiles->setCurrentIndex(1);
+    QCOMPARE(readOnly->toolTip(), tip); // the locked profile's disabled box says the same
 }
 
 QTEST_MAIN(TestUiProfileHardening)

@@ -1,0 +1,346 @@
+// Issue 14, "Trust in the admin path", in the real window: read-only can only be tightened (launch
+// options against a profile chosen with Ctrl+K, a profile locked read-only), enabling keyspace
+// events is a write like any other, and every write from the window is checked against the audit
+// log before a master is touched and reported loudly when its record could not be written.
+#include "coreservice.h"
+#include "corethread.h"
+#include "eventlogmodel.h"
+#include "launchoptions.h"
+#include "locktablemodel.h"
+#include "mainwindow.h"
+#include "mastertablemodel.h"
+#include "profilestore.h"
+#include "redisservergroup.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+#include <csignal>
+#include <sys/resource.h>
+
+#include "connectionsdialog.h"
+
+using namespace lockscope;
+using namespace lockscope::test;
+
+namespace {
+
+ConnectionProfile profileFor(const QString& name, const RedisServer& server, bool readOnly, bool locked)
+{
+    ConnectionProfile p;
+    p.name = name;
+    p.readOnly = readOnly;
+    p.readOnlyLocked = locked;
+    MasterEntry e;
+    e.url = server.url(false);
+    p.masters << e;
+    return p;
+}
+
+// Opens Connections (Ctrl+K) and connects to `profile`, as a user would.
+void chooseProfile(MainWindow& window, const QString& profile)
+{
+    QTimer answer;
+    bool answered = false;
+    QObject::connect(&answer, &QTimer::timeout, [&] {
+        for (QWidget* w : QApplication::topLevelWidgets()) {
+            auto* dialog = qobject_cast<ConnectionsDialog*>(w);
+            if (!dialog || !dialog->isVisible())
+                continue;
+            answer.stop();
+            answered = true;
+            auto* box = dialog->findChild<QComboBox*>();
+            box->setCurrentIndex(box->findText(profile));
+            for (QPushButton* b : dialog->findChildren<QPushButton*>())
+                if (b->text() == QObject::tr("&Connect"))
+                    b->click();
+        }
+    });
+    answer.start(20);
+    window.connectionsAction()->trigger(); // modal: returns once the dialog was answered
+    QVERIFY(answered);
+}
+
+bool logged(const MainWindow& window, const QString& part)
+{
+    for (int r = 0; r < window.eventLog()->rowCount(); ++r)
+        if (window.eventLog()->entry(r).message.contains(part))
+            return true;
+    return false;
+}
+
+QList<QJsonObject> auditLines(const QString& path)
+{
+    QList<QJsonObject> out;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return out;
+    for (const QByteArray& line : file.readAll().split('\n'))
+        if (const QJsonDocument doc = QJsonDocument::fromJson(line); doc.isObject())
+            out << doc.object();
+    return out;
+}
+
+// RLIMIT_FSIZE for this process while in scope: the disk "fills up" at `bytes`.
+class FileSizeLimit
+{
+public:
+    explicit FileSizeLimit(rlim_t bytes)
+    {
+        std::signal(SIGXFSZ, SIG_IGN);
+        ::getrlimit(RLIMIT_FSIZE, &m_saved);
+        rlimit limit = m_saved;
+        limit.rlim_cur = bytes;
+        ::setrlimit(RLIMIT_FSIZE, &limit);
+    }
+    ~FileSizeLimit() { ::setrlimit(RLIMIT_FSIZE, &m_saved); }
+
+private:
+    rlimit m_saved = {};
+};
+
+} // namespace
+
+class TestUiWriteGate : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void readOnlyLaunchWinsOverAWritableProfile();
+    void lockedProfileKeepsTheProcessReadOnly();
+    void enablingEventsIsRefusedByTheCoreWhenReadOnly();
+    void enablingEventsIsAudited();
+    void enablingEventsNeedsAWritableAuditLog();
+    void windowWritesCheckTheAuditLogFirst();
+    void unrecordedWriteShowsADialog();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestUiWriteGate::init()
+{
+    QVERIFY(m_dir.isValid());
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.path());
+    QCoreApplication::setOrganizationName(QStringLiteral("LockScopeTests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_uiwritegate"));
+    QSettings().clear();
+}
+
+void TestUiWriteGate::readOnlyLaunchWinsOverAWritableProfile()
+{
+    RedisServerGroup servers;
+    QVERIFY2(servers.start(2), qPrintable(servers.errorString()));
+    servers.at(1).command({"SET", "mine:b", "tok", "PX", "60000"});
+    servers.at(1).command({"SET", "lock:b", "tok", "PX", "60000"});
+    ProfileStore::save({profileFor(QStringLiteral("dev"), servers.at(1), false, false)});
+    const QString audit = m_dir.filePath(QStringLiteral("ro/audit.jsonl"));
+    // lockscope --read-only --pattern 'mine:*' --timeout-ms 700 -m <first>
+    Result<LaunchOptions> options = LaunchOptions::parse(
+        {QStringLiteral("lockscope"), QStringLiteral("--read-only"), QStringLiteral("--pattern"),
+         QStringLiteral("mine:*"), QStringLiteral("--timeout-ms"), QStringLiteral("700"),
+         QStringLiteral("--audit-log"), audit, QStringLiteral("-m"), servers.at(0).url()});
+    QVERIFY2(options, qPrintable(options ? QString() : options.error().message));
+    MainWindow window(options->config, options->auditLogPath);
+    window.setLaunchConfig(options->launch);
+    window.show();
+    QTRY_VERIFY_WITH_TIMEOUT(window.isReadOnly(), 5000);
+
+    chooseProfile(window, QStringLiteral("dev"));
+    QTRY_COMPARE_WITH_TIMEOUT(window.masterModel()->rowCount() > 0 &&
+                                  window.masterModel()->snapshot(0).name == servers.at(1).url(false),
+                              true, 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.isInitialScanFinished(), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.lockModel()->rowOf("mine:b") >= 0, 5000);
+    // Read-only wins, and the launch's --pattern and --timeout-ms still apply.
+    QVERIFY(window.isReadOnly());
+    QVERIFY(!window.acquireAction()->isEnabled());
+    QCOMPARE(window.lockModel()->rowOf("lock:b"), -1);
+    QCOMPARE(window.masterModel()->snapshot(0).timeoutMs, 700);
+    // Not only greyed out: the core refuses and nothing reaches the master.
+    window.core()->acquire("mine:new", 10000, 0, false);
+    QTRY_VERIFY_WITH_TIMEOUT(logged(window, QStringLiteral("read-only mode: acquire refused")), 5000);
+    QCOMPARE(servers.at(1).command({"EXISTS", "mine:new"}).integer, 0);
+}
+
+void TestUiWriteGate::lockedProfileKeepsTheProcessReadOnly()
+{
+    RedisServerGroup servers;
+    QVERIFY2(servers.start(2), qPrintable(servers.errorString()));
+    ProfileStore::save({profileFor(QStringLiteral("ops"), servers.at(1), false, true),
+                        profileFor(QStringLiteral("dev"), servers.at(0), false, false),
+                        profileFor(QStringLiteral("view"), servers.at(1), true, false)});
+    const QString audit = m_dir.filePath(QStringLiteral("locked/audit.jsonl"));
+    Result<LaunchOptions> options =
+        LaunchOptions::parse({QStringLiteral("lockscope"), QStringLiteral("--audit-log"), audit,
+                              QStringLiteral("-m"), servers.at(0).url()});
+    QVERIFY(options);
+    MainWindow window(options->config, options->auditLogPath);
+    window.setLaunchConfig(options->launch);
+    window.show();
+    QTRY_VERIFY_WITH_TIMEOUT(window.isInitialScanFinished(), 10000);
+    QVERIFY(!window.isReadOnly());
+
+    // A plain read-only profile, then a writable one: writable again (only the lock binds).
+    chooseProfile(window, QStringLiteral("view"));
+    QTRY_VERIFY_WITH_TIMEOUT(window.isReadOnly(), 5000);
+    chooseProfile(window, QStringLiteral("dev"));
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isReadOnly(), 5000);
+
+    // The locked profile: read-only, and for the rest of this process.
+    chooseProfile(window, QStringLiteral("ops"));
+    QTRY_VERIFY_WITH_TIMEOUT(window.isReadOnly(), 5000);
+    chooseProfile(window, QStringLiteral("dev"));
+    QTRY_COMPARE_WITH_TIMEOUT(window.masterModel()->rowCount() > 0 &&
+                                  window.masterModel()->snapshot(0).name == servers.at(0).url(false),
+                              true, 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.isInitialScanFinished(), 10000);
+    QVERIFY(window.isReadOnly());
+    QVERIFY(!window.acquireAction()->isEnabled());
+}
+
+void TestUiWriteGate::enablingEventsIsRefusedByTheCoreWhenReadOnly()
+{
+    RedisServerGroup servers;
+    QVERIFY2(servers.start(1), qPrintable(servers.errorString()));
+    servers.at(0).command({"CONFIG", "SET", "notify-keyspace-events", ""});
+    LockScopeConfig config;
+    config.masters = servers.connectionOptions(1000);
+    config.readOnly = true;
+    const QString audit = m_dir.filePath(QStringLiteral("events-ro/audit.jsonl"));
+    MainWindow window(config, audit);
+    window.show();
+    QTRY_COMPARE_WITH_TIMEOUT(window.masterModel()->upCount(), 1, 5000);
+    // As if the greyed-out menu entry had been bypassed.
+    window.core()->enableNotifications(0);
+    const auto flags = [&] { return servers.at(0).command({"CONFIG", "GET", "notify-keyspace-events"}); };
+    QTRY_VERIFY_WITH_TIMEOUT(
+        logged(window, QStringLiteral("read-only")) || !flags().elements.at(1).string.isEmpty(), 5000);
+    QCOMPARE(flags().elements.at(1).string, QByteArray());
+    // The refusal is recorded.
+    const QList<QJsonObject> lines = auditLines(audit);
+    QVERIFY(!lines.isEmpty());
+    QCOMPARE(lines.last().value(QStringLiteral("action")).toString(), QStringLiteral("enable-events"));
+    QCOMPARE(lines.last().value(QStringLiteral("outcome")).toString(), QStringLiteral("refused"));
+}
+
+void TestUiWriteGate::enablingEventsIsAudited()
+{
+    RedisServerGroup servers;
+    QVERIFY2(servers.start(1), qPrintable(servers.errorString()));
+    servers.at(0).command({"CONFIG", "SET", "notify-keyspace-events", ""});
+    LockScopeConfig config;
+    config.masters = servers.connectionOptions(1000);
+    const QString audit = m_dir.filePath(QStringLiteral("events/audit.jsonl"));
+    MainWindow window(config, audit);
+    window.show();
+    QTRY_COMPARE_WITH_TIMEOUT(window.masterModel()->upCount(), 1, 5000);
+    window.core()->enableNotifications(0);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !servers.at(0).command({"CONFIG", "GET", "notify-keyspace-events"}).elements.at(1).string.isEmpty(),
+        5000);
+    QTRY_VERIFY_WITH_TIMEOUT(!auditLines(audit).isEmpty(), 5000);
+    const QJsonObject line = auditLines(audit).last();
+    QCOMPARE(line.value(QStringLiteral("action")).toString(), QStringLiteral("enable-events"));
+    QCOMPARE(line.value(QStringLiteral("outcome")).toString(), QStringLiteral("done"));
+    QCOMPARE(line.value(QStringLiteral("masters")).toArray().first().toString(), servers.at(0).url(false));
+}
+
+void TestUiWriteGate::enablingEventsNeedsAWritableAuditLog()
+{
+    RedisServerGroup servers;
+    QVERIFY2(servers.start(1), qPrintable(servers.errorString()));
+    servers.at(0).command({"CONFIG", "SET", "notify-keyspace-events", ""});
+    LockScopeConfig config;
+    config.masters = servers.connectionOptions(1000);
+    const QString blocker = m_dir.filePath(QStringLiteral("events-blocked"));
+    {
+        QFile file(blocker); // a file where the audit log's directory should be
+        QVERIFY(file.open(QIODevice::WriteOnly));
+    }
+    MainWindow window(config, blocker + QStringLiteral("/audit.jsonl"));
+    window.show();
+    QTRY_COMPARE_WITH_TIMEOUT(window.masterModel()->upCount(), 1, 5000);
+    window.core()->enableNotifications(0);
+    const auto flags = [&] { return servers.at(0).command({"CONFIG", "GET", "notify-keyspace-events"}); };
+    QTRY_VERIFY_WITH_TIMEOUT(logged(window, QStringLiteral("enable keyspace events refused")) ||
+                                 !flags().elements.at(1).string.isEmpty(),
+                             5000);
+    QCOMPARE(flags().elements.at(1).string, QByteArray()); // nothing sent
+}
+
+void TestUiWriteGate::windowWritesCheckTheAuditLogFirst()
+{
+    RedisServerGroup servers;
+    QVERIFY2(servers.start(1), qPrintable(servers.errorString()));
+    LockScopeConfig config;
+    config.masters = servers.connectionOptions(1000);
+    const QString where = m_dir.filePath(QStringLiteral("gate"));
+    const QString audit = where + QStringLiteral("/audit.jsonl");
+    MainWindow window(config, audit);
+    window.show();
+    QTRY_COMPARE_WITH_TIMEOUT(window.masterModel()->upCount(), 1, 5000);
+    window.core()->acquire("lock:w", 30000, 0, false);
+    QTRY_VERIFY_WITH_TIMEOUT(logged(window, QStringLiteral("acquire: done")), 5000);
+    QCOMPARE(servers.at(0).command({"EXISTS", "lock:w"}).integer, 1);
+
+    // The audit log becomes unwritable: a file where its directory was.
+    QVERIFY(QDir(where).removeRecursively());
+    {
+        QFile blocker(where);
+        QVERIFY(blocker.open(QIODevice::WriteOnly));
+    }
+    window.core()->extend("lock:w", 600000);
+    QTRY_VERIFY_WITH_TIMEOUT(logged(window, QStringLiteral("extend: refused")), 5000);
+    QVERIFY(servers.at(0).command({"PTTL", "lock:w"}).integer <= 30000); // not extended
+    window.core()->release("lock:w");
+    QTRY_VERIFY_WITH_TIMEOUT(logged(window, QStringLiteral("release: refused")), 5000);
+    QCOMPARE(servers.at(0).command({"EXISTS", "lock:w"}).integer, 1); // not released
+    window.core()->acquire("lock:w2", 30000, 0, false);
+    QTRY_VERIFY_WITH_TIMEOUT(logged(window, QStringLiteral("acquire: refused")), 5000);
+    QCOMPARE(servers.at(0).command({"EXISTS", "lock:w2"}).integer, 0); // nothing sent
+    QVERIFY(logged(window, QStringLiteral("could not be recorded")));
+}
+
+void TestUiWriteGate::unrecordedWriteShowsADialog()
+{
+    RedisServerGroup servers;
+    QVERIFY2(servers.start(1), qPrintable(servers.errorString()));
+    LockScopeConfig config;
+    config.masters = servers.connectionOptions(1000);
+    const QString audit = m_dir.filePath(QStringLiteral("full/audit.jsonl"));
+    MainWindow window(config, audit);
+    window.show();
+    QTRY_COMPARE_WITH_TIMEOUT(window.masterModel()->upCount(), 1, 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(audit), 5000); // checked at start, so created
+    {
+        // The disk is full from now on: the check still opens the file, the append fails.
+        const FileSizeLimit full(rlim_t(QFileInfo(audit).size()));
+        window.core()->acquire("lock:unrecorded", 30000, 0, false);
+        QTRY_VERIFY_WITH_TIMEOUT(window.findChild<QMessageBox*>(QStringLiteral("auditLostDialog")), 5000);
+    }
+    auto* box = window.findChild<QMessageBox*>(QStringLiteral("auditLostDialog"));
+    QVERIFY(box->isVisible());
+    QVERIFY2(box->informativeText().contains(QStringLiteral("lock:unrecorded")),
+             qPrintable(box->informativeText()));
+    QCOMPARE(servers.at(0).command({"EXISTS", "lock:unrecorded"}).integer, 1); // it did happen
+    QVERIFY(logged(window, QStringLiteral("NOT RECORDED")));
+}
+
+QTEST_MAIN(TestUiWriteGate)
+#include "tst_uiwritegate.moc"

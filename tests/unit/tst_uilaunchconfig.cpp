@@ -1,0 +1,135 @@
+// How the options a process was started with combine with a connection profile chosen later
+// (README "Configuration"): the profile brings the masters, the launch keeps the rest, --timeout-ms
+// and --tls-* apply to the profile's masters, and read-only only tightens.
+#include "launchoptions.h"
+#include "profilestore.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace lockscope;
+
+namespace {
+
+ConnectionProfile profile(bool readOnly, bool locked)
+{
+    ConnectionProfile p;
+    p.name = QStringLiteral("p");
+    p.readOnly = readOnly;
+    p.readOnlyLocked = locked;
+    MasterEntry plain;
+    plain.url = QStringLiteral("redis://10.0.0.9:6379");
+    MasterEntry tls;
+    tls.url = QStringLiteral("rediss://10.0.0.10:6380");
+    tls.caFile = QStringLiteral("/profile/ca.pem");
+    tls.certFile = QStringLiteral("/profile/cert.pem");
+    p.masters << plain << tls;
+    return p;
+}
+
+LaunchOptions parse(const QStringList& args)
+{
+    Result<LaunchOptions> options = LaunchOptions::parse(QStringList{QStringLiteral("lockscope")} + args);
+    if (!options)
+        qFatal("%s", qPrintable(options.error().message));
+    return *options;
+}
+
+} // namespace
+
+class TestUiLaunchConfig : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void profileBringsMastersLaunchKeepsTheRest();
+    void readOnlyLaunchWins();
+    void lockedProfileBindsTheProcess();
+    void plainReadOnlyProfileDoesNot();
+
+private:
+    QTemporaryDir m_dir;
+};
+
+void TestUiLaunchConfig::profileBringsMastersLaunchKeepsTheRest()
+{
+    const QString ca = m_dir.filePath(QStringLiteral("launch-ca.pem"));
+    QFile(ca).open(QIODevice::WriteOnly);
+    const QString config = m_dir.filePath(QStringLiteral("config.json"));
+    {
+        QFile file(config);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"json({"masters": ["redis://10.0.0.1"], "redlock": {"retryCount": 7}, "timeoutMs": 900,
+                           "ownerRules": [{"keys": "*", "pattern": "^(?<owner>x)"}]})json");
+    }
+    LaunchOptions options = parse({QStringLiteral("--config"), config, QStringLiteral("--pattern"),
+                                   QStringLiteral("mine:*"), QStringLiteral("--audit-log"),
+                                   QStringLiteral("/var/audit.jsonl"), QStringLiteral("--tls-ca"), ca});
+    const Result<LockScopeConfig> chosen = ProfileStore::toConfig(profile(false, false), {});
+    QVERIFY(chosen);
+    const LockScopeConfig c = options.launch.combine(*chosen, false);
+    QCOMPARE(c.masters.size(), 2);
+    QCOMPARE(c.masters.at(0).url.toString(), QStringLiteral("redis://10.0.0.9:6379"));
+    QCOMPARE(c.monitor.patterns, QByteArrayList{"mine:*"});
+    QCOMPARE(c.ownerRules.size(), 1);
+    QCOMPARE(c.redlock.retryCount, 7);
+    QCOMPARE(c.auditLogPath, QStringLiteral("/var/audit.jsonl"));
+    QCOMPARE(c.masters.at(0).commandTimeoutMs, 900); // the file's timeout, no --timeout-ms
+    QCOMPARE(c.masters.at(1).tls.caFile, ca);        // --tls-ca replaces the profile's CA ...
+    QCOMPARE(c.masters.at(1).tls.certFile, QStringLiteral("/profile/cert.pem")); // ... and only that
+    QVERIFY(!c.readOnly);
+
+    options = parse({QStringLiteral("-m"), QStringLiteral("redis://10.0.0.1"), QStringLiteral("--timeout-ms"),
+                     QStringLiteral("333"), QStringLiteral("--tls-insecure")});
+    const LockScopeConfig d = options.launch.combine(*chosen, false);
+    QCOMPARE(d.masters.at(0).commandTimeoutMs, 333);
+    QCOMPARE(d.masters.at(0).connectTimeoutMs, 333);
+    QVERIFY(d.masters.at(1).tls.insecure);
+    QCOMPARE(d.masters.at(1).tls.caFile, QStringLiteral("/profile/ca.pem"));
+}
+
+void TestUiLaunchConfig::readOnlyLaunchWins()
+{
+    for (const QStringList& how :
+         {QStringList{QStringLiteral("--read-only")}, QStringList{QStringLiteral("--config"), QString()}}) {
+        QStringList args = how;
+        if (args.last().isEmpty()) {
+            args.last() = m_dir.filePath(QStringLiteral("ro.json"));
+            QFile file(args.last());
+            QVERIFY(file.open(QIODevice::WriteOnly));
+            file.write(R"({"readOnly": true})");
+        }
+        LaunchOptions options = parse(args);
+        const Result<LockScopeConfig> writable = ProfileStore::toConfig(profile(false, false), {});
+        QVERIFY(writable);
+        QVERIFY2(options.launch.combine(*writable, false).readOnly, qPrintable(args.join(QLatin1Char(' '))));
+        QVERIFY(options.launch.combine(*writable, false).readOnly); // and again
+        QVERIFY(options.launch.tightened(*writable).readOnly);
+    }
+}
+
+void TestUiLaunchConfig::lockedProfileBindsTheProcess()
+{
+    LaunchOptions options = parse({});
+    const Result<LockScopeConfig> locked = ProfileStore::toConfig(profile(false, true), {});
+    const Result<LockScopeConfig> writable = ProfileStore::toConfig(profile(false, false), {});
+    QVERIFY(locked && writable);
+    QVERIFY(!options.launch.combine(*writable, false).readOnly);
+    QVERIFY(options.launch.combine(*locked, true).readOnly);
+    QVERIFY(options.launch.isReadOnlyForGood());
+    QVERIFY(options.launch.combine(*writable, false).readOnly);
+}
+
+void TestUiLaunchConfig::plainReadOnlyProfileDoesNot()
+{
+    LaunchOptions options = parse({});
+    const Result<LockScopeConfig> readOnly = ProfileStore::toConfig(profile(true, false), {});
+    const Result<LockScopeConfig> writable = ProfileStore::toConfig(profile(false, false), {});
+    QVERIFY(readOnly && writable);
+    QVERIFY(options.launch.combine(*readOnly, false).readOnly);
+    QVERIFY(!options.launch.combine(*writable, false).readOnly);
+}
+
+QTEST_MAIN(TestUiLaunchConfig)
+#include "tst_uilaunchconfig.moc"
