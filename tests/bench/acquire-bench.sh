@@ -5,7 +5,7 @@
 #
 #   tests/bench/acquire-bench.sh [--count N] [--concurrency C] [--sequential S] [--rounds R]
 #
-# With --rounds R > 1 both run R times, alternating, and the medians are compared: on a shared
+# With --rounds R > 1 both run R times, alternating (and alternating which goes first), and the medians are compared: on a shared
 # machine one unlucky second can halve either figure.
 set -euo pipefail
 count=20000
@@ -29,9 +29,15 @@ start_servers 5
 options=(--count "$count" --concurrency "$concurrency" --sequential "$sequential")
 ours=()
 theirs=()
+# Which side goes first alternates every round: neither always meets the masters fresh.
 for ((round = 0; round < rounds; round++)); do
-    ours+=("$("$lockbench" acquire "${masters[@]}" "${options[@]}")")
-    theirs+=("$(node "$root/tests/bench/node-redlock-bench.js" "${masters[@]}" "${options[@]}")")
+    if ((round % 2 == 0)); then
+        ours+=("$("$lockbench" acquire "${masters[@]}" "${options[@]}")")
+        theirs+=("$(node "$root/tests/bench/node-redlock-bench.js" "${masters[@]}" "${options[@]}")")
+    else
+        theirs+=("$(node "$root/tests/bench/node-redlock-bench.js" "${masters[@]}" "${options[@]}")")
+        ours+=("$("$lockbench" acquire "${masters[@]}" "${options[@]}")")
+    fi
 done
 a="$(printf '%s\n' "${ours[@]}" | median_json pairsPerSec acquireP50Ms acquireP99Ms)"
 b="$(printf '%s\n' "${theirs[@]}" | median_json pairsPerSec acquireP50Ms acquireP99Ms)"

@@ -1,6 +1,8 @@
 // `lockscope --demo` leaves no redis-server behind when the app is killed outright (SIGKILL, SIGTERM):
 // no destructor runs, the servers' parent-death signal does the work. The app runs offscreen; its
 // servers are found as its children in /proc.
+#include "blockingcommand.h"
+
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
@@ -60,6 +62,29 @@ bool alive(qint64 pid)
     return readStat(pid, &s) && s.state != 'Z' && s.comm.startsWith("redis-server");
 }
 
+// A demo server's port, from the title redis-server gives its process ("redis-server 127.0.0.1:PORT"),
+// 0 when unknown.
+quint16 portOf(qint64 pid)
+{
+    QFile f(QStringLiteral("/proc/%1/cmdline").arg(pid));
+    if (!f.open(QIODevice::ReadOnly))
+        return 0;
+    const QByteArray title = f.readAll().split('\0').value(0).split(' ').value(1);
+    const qsizetype colon = title.lastIndexOf(':');
+    return colon > 0 ? quint16(title.mid(colon + 1).toUInt()) : 0;
+}
+
+// Every demo server holds keys: the simulation's clients are writing to all of them.
+bool simulationWritesToAll(const QList<qint64>& pids)
+{
+    for (qint64 pid : pids) {
+        const quint16 port = portOf(pid);
+        if (port == 0 || lockscope::test::blockingCommand(port, {"DBSIZE"}).integer <= 0)
+            return false;
+    }
+    return true;
+}
+
 QString lockscopeBinary()
 {
     return QString::fromLocal8Bit(qgetenv("LOCKSCOPE_BINARY_DIR")) + QStringLiteral("/app/lockscope");
@@ -111,7 +136,7 @@ void TestDemoAppKill::killedAppLeavesNoServers()
     for (qint64 pid : pids)
         QVERIFY(alive(pid));
     // Let the simulation get going, so the servers are busy when the app dies.
-    QTest::qWait(1500);
+    QTRY_VERIFY_WITH_TIMEOUT(simulationWritesToAll(pids), 30000);
     QVERIFY(app.state() == QProcess::Running);
     ::kill(pid_t(app.processId()), SIGKILL); // only the process this test started, by its pid
     QVERIFY(app.waitForFinished(10000));
@@ -127,7 +152,7 @@ void TestDemoAppKill::terminatedAppLeavesNoServers()
     QProcess app;
     const QList<qint64> pids = startDemo(app);
     QCOMPARE(pids.size(), 5);
-    QTest::qWait(1000);
+    QTRY_VERIFY_WITH_TIMEOUT(simulationWritesToAll(pids), 30000);
     // SIGTERM: Qt leaves it to the default action, which ends the process without running the
     // destructors: the death signal again. A clean close (DemoSession destroyed) is in tst_uidemopanel.
     app.terminate();

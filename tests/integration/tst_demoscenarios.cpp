@@ -1,5 +1,9 @@
-// The demo's guided scenarios against a real five-master demo cluster, each outcome asserted from
-// the core's own view: the simulation's counters and holds, the fenced storage, and the LockMonitor.
+// The demo's guided scenarios against a real five-master demo cluster. The runner's finished(ok), the
+// simulation's overlap flags and counters and the storage's own verdicts are what the window shows;
+// each test also checks them against a record of its own: double holds recomputed from the holds'
+// start and end times, the lock's tokens read from the masters, and the storage's writes replayed
+// against the fencing counters the masters keep.
+#include "blockingcommand.h"
 #include "democlient.h"
 #include "democluster.h"
 #include "democonfig.h"
@@ -38,6 +42,12 @@ private slots:
 private:
     // Runs a scenario to its end; returns (as expected, summary).
     QPair<bool, QString> play(DemoScenario scenario);
+    // The simulation's and the storage's own verdicts against the test's record (QVERIFY inside).
+    void verifyAgainstTheRecord();
+    // `key` on every master that runs (a killed one gives an empty value).
+    QByteArrayList readFromMasters(const QByteArray& key) const;
+
+    QList<DemoWrite> m_writes; // every write the storage judged, as it was emitted
 
     std::unique_ptr<DemoCluster> m_cluster;
     std::unique_ptr<DemoSimulation> m_sim;
@@ -53,6 +63,9 @@ void TestDemoScenarios::init()
     QVERIFY(config.ok());
     m_config = *config;
     m_sim = std::make_unique<DemoSimulation>(m_cluster.get());
+    m_writes.clear();
+    connect(m_sim->storage(), &DemoFencedStorage::written, m_sim.get(),
+            [this](const DemoWrite& w) { m_writes << w; });
     // What went wrong, in the test's output.
     connect(m_sim.get(), &DemoSimulation::note, m_sim.get(), [](const QString& text) {
         if (text.contains(QLatin1String("could not")) || text.contains(QLatin1String("VIOLATION")))
@@ -66,6 +79,96 @@ void TestDemoScenarios::cleanup()
 {
     m_sim.reset();
     m_cluster.reset();
+}
+
+QByteArrayList TestDemoScenarios::readFromMasters(const QByteArray& key) const
+{
+    QByteArrayList out;
+    for (int i = 0; i < m_config.masters.size(); ++i) {
+        const RedisUrl& url = m_config.masters.at(i).url;
+        out << (m_cluster->state(i) == DemoCluster::MasterState::Running
+                    ? lockscope::test::blockingCommand(url.port(), {"GET", key}, url.password()).string
+                    : QByteArray());
+    }
+    return out;
+}
+
+void TestDemoScenarios::verifyAgainstTheRecord()
+{
+    // Double holds from the times alone: a hold that began while another client's hold of the same
+    // resource had not ended (an open hold has not ended).
+    const QList<DemoHold>& holds = m_sim->holds();
+    QSet<qsizetype> involved;
+    int doubleHolds = 0;
+    for (qsizetype i = 0; i < holds.size(); ++i) {
+        bool overlaps = false;
+        for (qsizetype j = 0; j < holds.size(); ++j) {
+            const DemoHold& h = holds[i];
+            const DemoHold& o = holds[j];
+            if (i == j || o.client == h.client || o.resource != h.resource)
+                continue;
+            const bool earlier = o.startMs < h.startMs || (o.startMs == h.startMs && j < i);
+            if (earlier && (o.isOpen() || h.startMs < o.endMs)) {
+                overlaps = true;
+                involved << i << j;
+            }
+        }
+        doubleHolds += overlaps ? 1 : 0;
+    }
+    QCOMPARE(m_sim->counters().doubleHolds, doubleHolds);
+    for (qsizetype i = 0; i < holds.size(); ++i)
+        QVERIFY2(holds[i].overlapped == involved.contains(i),
+                 qPrintable(QStringLiteral("%1's hold of %2 from %3 to %4 ms: flagged %5, recomputed %6")
+                                .arg(DemoSimulation::clientName(holds[i].client),
+                                     QString::fromUtf8(holds[i].resource))
+                                .arg(holds[i].startMs - m_sim->originMs())
+                                .arg(holds[i].endMs - m_sim->originMs())
+                                .arg(holds[i].overlapped)
+                                .arg(involved.contains(i))));
+
+    // The storage's verdicts replayed: stale is a number below the highest accepted before it; with
+    // fencing on a stale write is refused, with it off everything goes through.
+    const bool fencing = m_sim->storage()->fencing();
+    QHash<QByteArray, qint64> highest; // accepted
+    QHash<QByteArray, qint64> sent;    // accepted or not
+    QHash<QByteArray, int> acceptedPer;
+    int accepted = 0;
+    int staleAccepted = 0;
+    for (const DemoWrite& w : std::as_const(m_writes)) {
+        const bool stale = w.fencing < highest.value(w.resource, 0);
+        QCOMPARE(w.stale, stale);
+        QCOMPARE(w.accepted, !fencing || !stale);
+        sent[w.resource] = qMax(sent.value(w.resource, 0), w.fencing);
+        if (w.accepted) {
+            highest[w.resource] = qMax(highest.value(w.resource, 0), w.fencing);
+            ++acceptedPer[w.resource];
+            ++accepted;
+            staleAccepted += stale ? 1 : 0;
+        }
+    }
+    QCOMPARE(m_sim->storage()->accepted(), accepted);
+    // The counters keep stale writes that got through apart from the good ones.
+    QCOMPARE(m_sim->counters().writesAccepted, accepted - staleAccepted);
+    QCOMPARE(m_sim->counters().staleAccepted, staleAccepted);
+    QCOMPARE(m_sim->counters().staleRejected, int(m_writes.size()) - accepted);
+    // Every number a writer sent was issued by the masters' fencing counter (which only grows), and
+    // with fencing on the accepted ones are distinct and rising: no more of them than numbers issued.
+    for (auto it = sent.cbegin(); it != sent.cend(); ++it) {
+        qint64 issued = 0;
+        for (const QByteArray& v : readFromMasters(DemoSimulation::taskFor(it.key(), 0, 0).counterKey))
+            issued = qMax(issued, v.toLongLong());
+        QVERIFY2(it.value() <= issued,
+                 qPrintable(QStringLiteral("%1: a write with fencing %2, the masters issued up to %3")
+                                .arg(QString::fromUtf8(it.key()))
+                                .arg(it.value())
+                                .arg(issued)));
+        if (fencing)
+            QVERIFY2(acceptedPer.value(it.key()) <= issued,
+                     qPrintable(QStringLiteral("%1: %2 writes accepted, %3 numbers issued")
+                                    .arg(QString::fromUtf8(it.key()))
+                                    .arg(acceptedPer.value(it.key()))
+                                    .arg(issued)));
+    }
 }
 
 QPair<bool, QString> TestDemoScenarios::play(DemoScenario scenario)
@@ -89,6 +192,7 @@ void TestDemoScenarios::backgroundClientsContendSafely()
     const QList<DemoHold>& holds = m_sim->holds();
     for (const DemoHold& h : holds)
         QVERIFY(!h.overlapped);
+    verifyAgainstTheRecord();
 }
 
 void TestDemoScenarios::minorityFailureCausesNoFailedAcquisitions()
@@ -102,6 +206,7 @@ void TestDemoScenarios::minorityFailureCausesNoFailedAcquisitions()
     QCOMPARE(m_cluster->state(3), DemoCluster::MasterState::Killed);
     QCOMPARE(m_cluster->state(4), DemoCluster::MasterState::Killed);
     QCOMPARE(m_sim->outages().size(), 2);
+    verifyAgainstTheRecord();
 }
 
 void TestDemoScenarios::majorityFailureFailsAcquisitions()
@@ -111,6 +216,7 @@ void TestDemoScenarios::majorityFailureFailsAcquisitions()
     QVERIFY(m_sim->counters().failures > m_sim->scenarios()->baseline().failures);
     for (const DemoHold& h : m_sim->holds())
         QVERIFY(h.startMs <= m_sim->scenarios()->faultAtMs() + 500);
+    verifyAgainstTheRecord();
 }
 
 void TestDemoScenarios::restartDuringHoldDoubleGrantsAndMarksAtRisk()
@@ -144,6 +250,17 @@ void TestDemoScenarios::restartDuringHoldDoubleGrantsAndMarksAtRisk()
         }
     QCOMPARE(openHolders, 2);
     QVERIFY(m_sim->counters().doubleHolds >= 1);
+    // The masters' side of it: A's token and B's each on some masters (all five between them), B's
+    // on a quorum, while both clients believe they hold the ledger.
+    const QByteArray tokenA = m_sim->client(DemoSimulation::clientA)->lease().token;
+    const QByteArray tokenB = m_sim->client(DemoSimulation::clientB)->lease().token;
+    QVERIFY(!tokenA.isEmpty() && !tokenB.isEmpty() && tokenA != tokenB);
+    const QByteArrayList onMasters = readFromMasters("lock:demo:ledger");
+    QVERIFY2(onMasters.count(tokenA) >= 1 && onMasters.count(tokenB) >= 3 &&
+                 onMasters.count(tokenA) + onMasters.count(tokenB) == 5,
+             qPrintable(QString::fromUtf8(onMasters.join(' '))));
+    QVERIFY(m_sim->client(DemoSimulation::clientA)->isHolding());
+    QVERIFY(m_sim->client(DemoSimulation::clientB)->isHolding());
     // The quorum view now shows the ledger contested (B's token on 3, A's on 2 masters).
     QTRY_VERIFY_WITH_TIMEOUT(monitor.locks().value("lock:demo:ledger").status == LockStatus::Contested,
                              10000);
@@ -162,6 +279,7 @@ void TestDemoScenarios::restartDuringHoldDoubleGrantsAndMarksAtRisk()
             QVERIFY(!w.accepted);
         }
     }
+    verifyAgainstTheRecord();
 }
 
 void TestDemoScenarios::clientPauseStaleWriteRejectedWithFencing()
@@ -173,6 +291,7 @@ void TestDemoScenarios::clientPauseStaleWriteRejectedWithFencing()
     QCOMPARE(m_sim->counters().staleAccepted, 0);
     // A believed it held the lock through its pause: its hold overlaps B's.
     QVERIFY(m_sim->counters().doubleHolds >= 1);
+    verifyAgainstTheRecord();
 }
 
 void TestDemoScenarios::clientPauseStaleWriteAcceptedWithoutFencing()
@@ -183,6 +302,7 @@ void TestDemoScenarios::clientPauseStaleWriteAcceptedWithoutFencing()
     QVERIFY(m_sim->counters().staleAccepted >= 1);
     QVERIFY(m_sim->counters().violations() >= 1);
     QCOMPARE(m_sim->storage()->violations(), m_sim->counters().staleAccepted);
+    verifyAgainstTheRecord();
 }
 
 void TestDemoScenarios::clockDriftOverrunDropsTheWrite()
@@ -199,6 +319,7 @@ void TestDemoScenarios::clockDriftOverrunDropsTheWrite()
     QVERIFY(a->validityMs <= 2000 - 22);
     QVERIFY(a->validityMs > 1500);
     QCOMPARE(a->endMs, a->validUntilMs);
+    verifyAgainstTheRecord();
 }
 
 void TestDemoScenarios::everyScenarioHasATitleAndACaption()
@@ -231,6 +352,7 @@ void TestDemoScenarios::failoverWithoutQuorumAmidBackgroundContention()
             QCOMPARE(h.fencing, qint64(-1));
         }
     QCOMPARE(m_sim->counters().doubleHolds, 1);
+    verifyAgainstTheRecord();
     // A finished run keeps the group (the view stays on screen); the next scenario stops it.
     QVERIFY(f->isActive());
     const QList<qint64> pids = f->group()->startedPids();

@@ -182,6 +182,7 @@ private slots:
     void redissonShapes();
     void pythonRedisLockShapes();
     void legacyTimestampShapes();
+    void legacySetnxLibrary();
 
 private:
     QJsonObject runNode(const QStringList& args, QString& error);
@@ -573,6 +574,47 @@ void TestFormatInterop::legacyTimestampShapes()
     QCOMPARE(lock.format, LockFormat::LegacyTimestamp);
     QCOMPARE(lock.expiresAtMs, (nowSeconds - 5) * 1000 + 250);
     QVERIFY(lock.expiredByTimestamp);
+}
+
+void TestFormatInterop::legacySetnxLibrary()
+{
+    // The real SETNX/GETSET algorithm: errorception's redis-lock 0.0.8 (npm, pinned in tests/interop).
+    REQUIRE_NODE();
+    RedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    QString error;
+    const qint64 before = nowMs();
+    const QJsonObject written = runNode(
+        {QStringLiteral("legacy-setnx"), QStringLiteral("jobs"), QStringLiteral("30000"), server.url()},
+        error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(jsonBytes(written, QStringLiteral("key")), QByteArray("lock.jobs"));
+    const QByteArray value = jsonBytes(written, QStringLiteral("value"));
+    KeyObservation seen;
+    RecognizedLock lock = recognize(server, "lock.jobs", &seen);
+    QCOMPARE(lock.format, LockFormat::LegacyTimestamp);
+    QCOMPARE(lock.token, value);
+    QCOMPARE(seen.pttlMs, qint64(-1)); // no Redis TTL: only the value says when it ends
+    QVERIFY2(lock.expiresAtMs > before + 30000 && lock.expiresAtMs <= nowMs() + 30001,
+             qPrintable(QString::number(lock.expiresAtMs - before)));
+    QVERIFY(!lock.expiredByTimestamp);
+
+    // A crashed holder's lock (its time long past): the library steals it with GETSET, and the
+    // recogniser shows the dead one as expired before and the new holder's time after.
+    const QByteArray dead = QByteArray::number(nowMs() - 60000);
+    QCOMPARE(server.command({"SET", "lock.stale", dead}).string, QByteArray("OK"));
+    lock = recognize(server, "lock.stale");
+    QCOMPARE(lock.format, LockFormat::LegacyTimestamp);
+    QVERIFY(lock.expiredByTimestamp);
+    const QJsonObject stolen = runNode(
+        {QStringLiteral("legacy-setnx"), QStringLiteral("stale"), QStringLiteral("30000"), server.url()},
+        error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(jsonBytes(stolen, QStringLiteral("before")), dead);
+    lock = recognize(server, "lock.stale");
+    QCOMPARE(lock.format, LockFormat::LegacyTimestamp);
+    QCOMPARE(lock.token, jsonBytes(stolen, QStringLiteral("value")));
+    QVERIFY(!lock.expiredByTimestamp);
 }
 
 QTEST_GUILESS_MAIN(TestFormatInterop)

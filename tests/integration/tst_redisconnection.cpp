@@ -1,5 +1,6 @@
 #include "redisconnection.h"
 #include "redisserver.h"
+#include "timebound.h"
 #include "tlsmaterial.h"
 
 #include <QSignalSpy>
@@ -158,7 +159,7 @@ void TestRedisConnection::pausedServerTimesOut()
                 ++failures;
         });
     QTRY_COMPARE_WITH_TIMEOUT(failures, 50, 3000);
-    QVERIFY2(clock.elapsed() < 1000, qPrintable(QString::number(clock.elapsed())));
+    QVERIFY2(clock.elapsed() < upperBoundMs(1000), qPrintable(QString::number(clock.elapsed())));
     QCOMPARE(c.state(), RedisConnection::State::Down);
     QCOMPARE(c.lastError().kind, ErrorKind::Timeout);
     QVERIFY(c.lastError().toString().contains(QString::number(server.port())));
@@ -464,9 +465,14 @@ void TestRedisConnection::healthFacts()
             c.health().version.startsWith(QLatin1Char('6')));
     QCOMPARE(c.health().role, QStringLiteral("master"));
     QCOMPARE(c.health().runId.size(), 40);
-    QVERIFY(c.health().latencyMs >= 0 && c.health().latencyMs < 100);
+    // Loopback: well under 100 ms on an idle machine (the speed claim is the benchmarks'); here only
+    // "measured, and sane", scaled for the sanitizer build and a loaded machine.
+    QVERIFY2(c.health().latencyMs >= 0 && c.health().latencyMs < upperBoundMs(100),
+             qPrintable(QString::number(c.health().latencyMs)));
     QVERIFY(c.health().clockOffsetKnown);
-    QVERIFY(qAbs(c.health().clockOffsetMs) < 50); // same machine, same clock
+    // Same machine, same clock: what is left is the measurement's own error (half a round trip).
+    QVERIFY2(qAbs(c.health().clockOffsetMs) < upperBoundMs(50),
+             qPrintable(QString::number(c.health().clockOffsetMs)));
 }
 
 QTEST_GUILESS_MAIN(TestRedisConnection)

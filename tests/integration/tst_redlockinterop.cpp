@@ -1,6 +1,7 @@
 // Our Redlock and node-redlock (the npm package pinned in tests/interop) on the same 5 masters:
 // each one's lock keeps the other out, and once released the other gets in.
 #include "masterset.h"
+#include "masterwait.h"
 #include "redisservergroup.h"
 #include "redlock.h"
 
@@ -43,6 +44,7 @@ private slots:
     void init();
     void nodeRedlockKeepsUsOut();
     void weKeepNodeRedlockOut();
+    void nodeHelperTellsUnreachableFromBusy();
 
 private:
     QStringList nodeArgs(const QString& mode, const QByteArray& resource) const;
@@ -113,12 +115,18 @@ void TestRedlockInterop::weKeepNodeRedlockOut()
     Redlock redlock(m_masters.get(), m_config);
     const RedlockOutcome ours = wait([&](auto done) { redlock.acquire("shared:b", 10000, QString(), done); });
     QVERIFY(ours.ok());
+    QList<qint64> clientsBefore;
+    for (int i = 0; i < 5; ++i)
+        clientsBefore << connectedClients(m_group.at(i));
     QProcess node;
     node.start(m_node, nodeArgs(QStringLiteral("try"), "shared:b"));
     QVERIFY(node.waitForFinished(10000));
     QCOMPARE(node.exitCode(), 1);
     QCOMPARE(node.readAllStandardOutput().trimmed(), QByteArray("busy"));
-    QTest::qWait(20);
+    // Whatever node-redlock sent before it exited (its clean-up of the failed attempt) has run once
+    // each master has dropped its connection.
+    for (int i = 0; i < 5; ++i)
+        QVERIFY(waitForClientsGone(m_group.at(i), clientsBefore[i], 10000));
     for (int i = 0; i < 5; ++i)
         QCOMPARE(m_group.at(i).command({"GET", "shared:b"}).string, ours.lease.token);
 
@@ -127,6 +135,25 @@ void TestRedlockInterop::weKeepNodeRedlockOut()
     QVERIFY(node.waitForFinished(10000));
     QCOMPARE(node.exitCode(), 0);
     QVERIFY(node.readAllStandardOutput().startsWith("acquired "));
+}
+
+void TestRedlockInterop::nodeHelperTellsUnreachableFromBusy()
+{
+    // "busy" means someone else holds the lock; masters that cannot be reached are something else.
+    RedisServerGroup gone;
+    QVERIFY2(gone.start(3), qPrintable(gone.errorString()));
+    const QStringList urls = gone.urls();
+    for (int i = 0; i < 3; ++i)
+        gone.at(i).kill();
+    QProcess node;
+    node.start(m_node,
+               QStringList{interopDir() + QStringLiteral("/redlock-acquire.js"), QStringLiteral("try")}
+                   << urls << QStringLiteral("--resource") << QStringLiteral("shared:c")
+                   << QStringLiteral("--ttl") << QStringLiteral("1000"));
+    QVERIFY(node.waitForFinished(30000));
+    const QByteArray out = node.readAllStandardOutput();
+    QCOMPARE(node.exitCode(), 3);
+    QVERIFY2(out.startsWith("unreachable "), out.constData());
 }
 
 QTEST_GUILESS_MAIN(TestRedlockInterop)

@@ -9,6 +9,7 @@
 #include "mainwindow.h"
 #include "mastertablemodel.h"
 #include "redisservergroup.h"
+#include "timebound.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -586,7 +587,9 @@ void TestFaultMatrix::window()
     }
     QTRY_VERIFY_WITH_TIMEOUT(ticks >= 100, 10000); // at least a second of the window watched
     ticker.stop();
-    QVERIFY2(longestGapMs < 400,
+    // A stall a user would notice; scaled for the sanitizer build and a loaded machine (uibench
+    // measures the real frame times).
+    QVERIFY2(longestGapMs < lockscope::test::upperBoundMs(400),
              qPrintable(QStringLiteral("event loop stalled for %1 ms").arg(longestGapMs)));
     qInfo("longest event-loop gap: %lld ms over %d ticks", longestGapMs, ticks);
     window.close();

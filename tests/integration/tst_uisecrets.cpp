@@ -21,6 +21,7 @@
 #include <QFileDialog>
 #include <QLineEdit>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -79,12 +80,21 @@ private:
         QString what;
         QByteArray bytes;
     };
+    // What a run must have done before "the password is not in its output" counts for anything: its
+    // exit code, and patterns its standard output and error must match (empty: anything).
+    struct Expect
+    {
+        int code = 0;
+        QString out;
+        QString err;
+    };
     void runLockctl(const QString& what, const QStringList& args, const QString& password,
-                    int interruptAfterMs = -1);
+                    const Expect& expect, int interruptAfterMs = -1);
 
     QString m_home;
     RedisServerGroup m_group;
     QList<Output> m_outputs;
+    QStringList m_unexpected; // runs that did not do what they were run for
 };
 
 void TestUiSecrets::initTestCase()
@@ -97,7 +107,7 @@ void TestUiSecrets::initTestCase()
 }
 
 void TestUiSecrets::runLockctl(const QString& what, const QStringList& args, const QString& password,
-                               int interruptAfterMs)
+                               const Expect& expect, int interruptAfterMs)
 {
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -115,8 +125,22 @@ void TestUiSecrets::runLockctl(const QString& what, const QStringList& args, con
         p.kill();
         p.waitForFinished();
     }
-    m_outputs << Output{what + QStringLiteral(" (stdout)"), p.readAllStandardOutput()}
-              << Output{what + QStringLiteral(" (stderr)"), p.readAllStandardError()};
+    const QByteArray out = p.readAllStandardOutput();
+    const QByteArray err = p.readAllStandardError();
+    const auto matches = [](const QString& pattern, const QByteArray& bytes) {
+        return pattern.isEmpty() || QRegularExpression(pattern).match(QString::fromUtf8(bytes)).hasMatch();
+    };
+    if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != expect.code || !matches(expect.out, out) ||
+        !matches(expect.err, err))
+        m_unexpected << QStringLiteral("%1: exit %2 (expected %3), stdout '%4' (expected /%5/), stderr '%6' "
+                                       "(expected /%7/)")
+                            .arg(what)
+                            .arg(p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1)
+                            .arg(expect.code)
+                            .arg(QString::fromUtf8(out.left(300)), expect.out,
+                                 QString::fromUtf8(err.left(300)), expect.err);
+    m_outputs << Output{what + QStringLiteral(" (stdout)"), out}
+              << Output{what + QStringLiteral(" (stderr)"), err};
 }
 
 void TestUiSecrets::lockctlNeverPrintsAPassword()
@@ -129,61 +153,65 @@ void TestUiSecrets::lockctlNeverPrintsAPassword()
     const QStringList base = masters + QStringList{QStringLiteral("--password-env"), QStringLiteral("LS_PW"),
                                                    QStringLiteral("--audit-log"),    audit,
                                                    QStringLiteral("--timeout-ms"),   QStringLiteral("1000")};
-    runLockctl(QStringLiteral("list"), base + QStringList{QStringLiteral("list")}, secret);
+    runLockctl(QStringLiteral("list"), base + QStringList{QStringLiteral("list")}, secret,
+               {0, QStringLiteral("lock:secret.*tok-s"), QStringLiteral("^$")});
     runLockctl(QStringLiteral("list --json"),
-               base + QStringList{QStringLiteral("--json"), QStringLiteral("list")}, secret);
+               base + QStringList{QStringLiteral("--json"), QStringLiteral("list")}, secret,
+               {0, QStringLiteral("\"token\":\"tok-s\""), QStringLiteral("^$")});
     runLockctl(QStringLiteral("watch, interrupted"),
-               base + QStringList{QStringLiteral("--json"), QStringLiteral("watch")}, secret, 1500);
+               base + QStringList{QStringLiteral("--json"), QStringLiteral("watch")}, secret,
+               {0, QStringLiteral("\"state\":\"up\""), QString()}, 1500);
     runLockctl(QStringLiteral("acquire"),
                base + QStringList{QStringLiteral("acquire"), QStringLiteral("lock:mine"),
                                   QStringLiteral("--ttl"), QStringLiteral("60000")},
-               secret);
+               secret, {0, QStringLiteral("^\\S+/[0-9a-f]{32}\nacquired lock:\\S+ on"), QStringLiteral("^$")});
     const QByteArray token = m_outputs.at(m_outputs.size() - 2).bytes.split('\n').value(0).trimmed();
     QVERIFY2(!token.isEmpty(), m_outputs.last().bytes.constData());
     runLockctl(QStringLiteral("extend"),
                base + QStringList{QStringLiteral("extend"), QStringLiteral("lock:mine"),
                                   QStringLiteral("--token"), QString::fromUtf8(token),
                                   QStringLiteral("--ttl"), QStringLiteral("60000")},
-               secret);
+               secret, {0, QStringLiteral("extended lock:mine on 3 of 3 masters"), QStringLiteral("^$")});
     runLockctl(QStringLiteral("release"),
                base + QStringList{QStringLiteral("release"), QStringLiteral("lock:mine"),
                                   QStringLiteral("--token"), QString::fromUtf8(token)},
-               secret);
+               secret, {0, QStringLiteral("released"), QStringLiteral("^$")});
     runLockctl(QStringLiteral("force-release"),
                base + QStringList{QStringLiteral("force-release"), QStringLiteral("lock:secret"),
                                   QStringLiteral("--expect-token"), QStringLiteral("tok-s"),
                                   QStringLiteral("--yes")},
-               secret);
+               secret, {0, QStringLiteral("token=tok-s"), QString()});
     runLockctl(QStringLiteral("hold"),
                base + QStringList{QStringLiteral("hold"), QStringLiteral("lock:held"),
                                   QStringLiteral("--ttl"), QStringLiteral("5000"), QStringLiteral("--"),
                                   QStringLiteral("sh"), QStringLiteral("-c"),
                                   QStringLiteral("kill -SEGV $$")},
-               secret);
+               secret, {128 + SIGSEGV, QString(), QString()}); // the command ran: the lock was taken
     // Failures: a wrong password, a password typed into the URL, a paused master, bad configurations.
-    runLockctl(QStringLiteral("wrong password"), base + QStringList{QStringLiteral("list")}, wrongSecret);
+    runLockctl(QStringLiteral("wrong password"), base + QStringList{QStringLiteral("list")}, wrongSecret,
+               {3, QStringLiteral("on 0 of 3 masters"), QStringLiteral("WRONGPASS")});
     runLockctl(QStringLiteral("wrong password, acquire"),
                base + QStringList{QStringLiteral("acquire"), QStringLiteral("lock:denied"),
                                   QStringLiteral("--ttl"), QStringLiteral("60000")},
-               wrongSecret);
+               wrongSecret, {3, QStringLiteral("^$"), QStringLiteral("WRONGPASS")});
     QStringList inUrl;
     for (int i = 0; i < 3; ++i)
         inUrl << QStringLiteral("-m")
               << QStringLiteral("redis://:%1@127.0.0.1:%2").arg(wrongSecret).arg(m_group.at(i).port());
-    runLockctl(QStringLiteral("password in the URL"),
-               inUrl + QStringList{QStringLiteral("--audit-log"), audit, QStringLiteral("--timeout-ms"),
-                                   QStringLiteral("1000"), QStringLiteral("acquire"),
-                                   QStringLiteral("lock:url"), QStringLiteral("--ttl"),
-                                   QStringLiteral("1000")},
-               QString());
+    runLockctl(
+        QStringLiteral("password in the URL"),
+        inUrl + QStringList{QStringLiteral("--audit-log"), audit, QStringLiteral("--timeout-ms"),
+                            QStringLiteral("1000"), QStringLiteral("acquire"), QStringLiteral("lock:url"),
+                            QStringLiteral("--ttl"), QStringLiteral("1000")},
+        QString(), {3, QStringLiteral("^$"), QStringLiteral("WRONGPASS")}); // the URL's password was sent
     runLockctl(QStringLiteral("password in a URL with a bad port"),
                {QStringLiteral("-m"), QStringLiteral("redis://:%1@127.0.0.1:99999").arg(secret),
                 QStringLiteral("list")},
-               QString());
+               QString(), {2, QStringLiteral("^$"), QStringLiteral("bad port '99999'")});
     runLockctl(QStringLiteral("password in a URL with a bad host"),
                {QStringLiteral("-m"), QStringLiteral("redis://user:%1@bad host:6379").arg(secret),
                 QStringLiteral("list")},
-               QString());
+               QString(), {2, QStringLiteral("^$"), QStringLiteral("bad host name")});
     QFile config(dir.filePath(QStringLiteral("bad.json")));
     QVERIFY(config.open(QIODevice::WriteOnly));
     config.write(QStringLiteral("{\"masters\": [\"redis://:%1@127.0.0.1:0\"],\n \"password\": \"%1\"}\n")
@@ -191,14 +219,20 @@ void TestUiSecrets::lockctlNeverPrintsAPassword()
                      .toUtf8());
     config.close();
     runLockctl(QStringLiteral("bad config"),
-               {QStringLiteral("--config"), config.fileName(), QStringLiteral("list")}, QString());
+               {QStringLiteral("--config"), config.fileName(), QStringLiteral("list")}, QString(),
+               {2, QStringLiteral("^$"), QStringLiteral("unknown field \"password\"")});
     m_group.at(2).pause();
-    runLockctl(QStringLiteral("paused master"), base + QStringList{QStringLiteral("list")}, secret);
+    runLockctl(QStringLiteral("paused master"), base + QStringList{QStringLiteral("list")}, secret,
+               {0, QStringLiteral("on 2 of 3 masters"), QStringLiteral("no connection within 1000 ms")});
     runLockctl(QStringLiteral("paused master, acquire"),
                base + QStringList{QStringLiteral("acquire"), QStringLiteral("lock:paused"),
                                   QStringLiteral("--ttl"), QStringLiteral("60000")},
-               secret);
+               secret, {0, QStringLiteral("^\\S+/[0-9a-f]{32}\nacquired lock:\\S+ on"), QStringLiteral("not on every master")});
     m_group.at(2).resume();
+
+    // Every run did what it was run for: a run that failed early proves nothing about its output.
+    QCOMPARE(m_outputs.size(), 2 * 16);
+    QVERIFY2(m_unexpected.isEmpty(), qPrintable(m_unexpected.join(QLatin1Char('\n'))));
 
     QFile auditFile(audit);
     QVERIFY(auditFile.open(QIODevice::ReadOnly));

@@ -4,12 +4,31 @@
 //   node redlock-acquire.js hold URL... --resource R --ttl MS --hold-ms H
 //       acquires, prints "locked <value>", holds for H ms, releases, prints "released"; exit 0
 //   node redlock-acquire.js try URL... --resource R --ttl MS
-//       one attempt, no retries: prints "acquired <value>" and releases (exit 0), or "busy" (exit 1)
+//       one attempt, no retries: prints "acquired <value>" and releases (exit 0), "busy" when the
+//       masters that said no said so because someone else holds the lock (exit 1), or
+//       "unreachable <why>" when too few masters could be asked at all (exit 3)
 'use strict';
 
 const path = require('path');
 const Redis = require(path.join(__dirname, 'node_modules', 'ioredis'));
-const Redlock = require(path.join(__dirname, 'node_modules', 'redlock')).default;
+const redlockModule = require(path.join(__dirname, 'node_modules', 'redlock'));
+const Redlock = redlockModule.default;
+const { ExecutionError, ResourceLockedError } = redlockModule;
+
+// Why an acquisition failed: 'busy' only when every vote against it was "locked by someone else";
+// a connection error, a timeout or anything else is not a lock held by someone.
+async function whyNot(e) {
+    if (!(e instanceof ExecutionError))
+        return `unreachable ${e && e.message}`;
+    const reasons = [];
+    for (const attempt of e.attempts) {
+        const stats = await attempt;
+        for (const error of stats.votesAgainst.values())
+            if (!(error instanceof ResourceLockedError))
+                reasons.push(error && error.message);
+    }
+    return reasons.length === 0 ? 'busy' : `unreachable ${reasons.join('; ')}`;
+}
 
 async function main() {
     const [mode, ...rest] = process.argv.slice(2);
@@ -26,14 +45,18 @@ async function main() {
         return 2;
     }
     const clients = urls.map((url) => new Redis(url, { maxRetriesPerRequest: 1 }));
+    // A master that cannot be reached is reported through the failed command (see whyNot), not
+    // through ioredis' "Unhandled error event" on every reconnection attempt.
+    for (const c of clients) c.on('error', () => {});
     const redlock = new Redlock(clients, { retryCount: 0 });
     try {
         let lock;
         try {
             lock = await redlock.acquire([options.resource], options.ttl);
         } catch (e) {
-            process.stdout.write('busy\n');
-            return 1;
+            const why = await whyNot(e);
+            process.stdout.write(`${why}\n`);
+            return why === 'busy' ? 1 : 3;
         }
         if (mode === 'try') {
             process.stdout.write(`acquired ${lock.value}\n`);
@@ -46,7 +69,8 @@ async function main() {
         process.stdout.write('released\n');
         return 0;
     } finally {
-        await Promise.all(clients.map((c) => c.quit().catch(() => {})));
+        // QUIT on a client that never connected would wait for a connection forever.
+        await Promise.all(clients.map((c) => (c.status === 'ready' ? c.quit().catch(() => {}) : c.disconnect())));
     }
 }
 

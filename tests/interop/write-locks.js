@@ -3,8 +3,9 @@
 // so LockScope's tests can check that the recogniser reads it back. Prints one JSON line.
 //
 //   node write-locks.js <kind> <resource> <ttlMs> <url>...
-//       kind: redlock | semaphore-mutex | semaphore | multi-semaphore
-//       the lock is NOT released: it stays until its TTL runs out
+//       kind: redlock | semaphore-mutex | semaphore | multi-semaphore | legacy-setnx
+//       the lock is NOT released: it stays until its TTL runs out (legacy-setnx: forever, as the
+//       SETNX/GETSET algorithm leaves it; a later taker steals it with GETSET once its time is past)
 //   node write-locks.js hold-redlock <resource> <ttlMs> <holdMs> <url>...
 //       holds the lock for holdMs (extending it while needed), then releases it
 //
@@ -13,6 +14,9 @@
 const Redis = require('ioredis');
 const Redlock = require('redlock').default;
 const semaphores = require('redis-semaphore');
+// errorception's redis-lock 0.0.8 (pinned): the SETNX/GETSET algorithm of the old SETNX manual page,
+// the expiry time in ms as the value and no Redis TTL. 0.1.0 and later moved to SET NX PX.
+const legacyRedisLock = require('redis-lock');
 
 const SEMAPHORE_LIMIT = 3;
 const MULTI_SEMAPHORE_LIMIT = 5;
@@ -126,7 +130,23 @@ async function multiSemaphore(clients, resource, ttlMs) {
   });
 }
 
+async function legacySetnx(clients, resource, ttlMs) {
+  const key = `lock.${resource}`; // the library's own prefix
+  const before = await clients[0].get(key);
+  const lock = legacyRedisLock(clients[0], 20);
+  await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('redis-lock did not acquire within 10 s')), 10000);
+    lock(resource, ttlMs, () => {
+      clearTimeout(timer);
+      resolve(); // the release callback is never called: the key stays, with no TTL
+    });
+  });
+  const value = await clients[0].get(key);
+  print({ library: 'redis-lock', version: '0.0.8', kind: 'legacy-setnx', resource, key, value, before, ttlMs, masters: 1 });
+}
+
 const KINDS = {
+  'legacy-setnx': legacySetnx,
   redlock,
   'hold-redlock': holdRedlock,
   'semaphore-mutex': semaphoreMutex,

@@ -5,6 +5,7 @@
 #include "monotonicclock.h"
 
 #include <QCoreApplication>
+#include <QHash>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRandomGenerator>
@@ -16,6 +17,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <limits>
 #include <thread>
 
 using namespace lockscope;
@@ -24,15 +26,74 @@ namespace lockbench {
 
 namespace {
 
+// One change the writer made: which master, which key, when (the value it wrote is "t<ns>").
+struct Write
+{
+    int master = 0;
+    int key = 0;
+    qint64 ns = 0;
+};
+
+// When the view first showed a value: the value's write time and the arrival, per master and key.
+struct Arrival
+{
+    qint64 valueNs = 0;
+    qint64 arrivalNs = 0;
+};
+
+// Every write's latency to the view, or -1 when it never got there. A change that a newer one on the
+// same key and master overwrote before the monitor read it reached the view with that newer value:
+// it counts at the time that one arrived (its real latency), not as missed and not as instant.
+std::vector<qint64> latenciesOf(const std::vector<Write>& writes,
+                                QHash<QPair<int, int>, std::vector<Arrival>>& arrivals)
+{
+    // Per (master, key): arrivals sorted by value time, with the earliest arrival of any value at or
+    // after each one.
+    QHash<QPair<int, int>, std::vector<qint64>> earliestFrom;
+    for (auto it = arrivals.begin(); it != arrivals.end(); ++it) {
+        std::vector<Arrival>& list = it.value();
+        std::sort(list.begin(), list.end(),
+                  [](const Arrival& a, const Arrival& b) { return a.valueNs < b.valueNs; });
+        std::vector<qint64> suffix(list.size());
+        qint64 best = std::numeric_limits<qint64>::max();
+        for (size_t i = list.size(); i-- > 0;)
+            suffix[i] = best = std::min(best, list[i].arrivalNs);
+        earliestFrom.insert(it.key(), std::move(suffix));
+    }
+    std::vector<qint64> out;
+    out.reserve(writes.size());
+    for (const Write& w : writes) {
+        const auto at = arrivals.constFind({w.master, w.key});
+        if (at == arrivals.cend()) {
+            out.push_back(-1);
+            continue;
+        }
+        const std::vector<Arrival>& list = at.value();
+        const auto first = std::lower_bound(list.begin(), list.end(), w.ns,
+                                            [](const Arrival& a, qint64 ns) { return a.valueNs < ns; });
+        out.push_back(first == list.end()
+                          ? -1
+                          : (earliestFrom.value({w.master, w.key})[size_t(first - list.begin())] - w.ns) /
+                                1000);
+    }
+    return out;
+}
+
 // `lockbench event-latency`: with keyspace notifications on, a writer thread sets locks on the
 // masters at --rate changes per second (values carry the monotonic time they were sent); the
-// monitor's batches say when each one reached the view. Prints p50/p99/max of that delay.
+// monitor's batches say when each one reached the view. After the writer stops, the view gets up to
+// --drain-ms to catch up (what arrives then counts at its real latency). Prints p50/p99/max of the
+// delay and the changes that never reached the view; more of those than --max-missed-percent (0.1)
+// of the changes written, or any write error, fails the run (exit 1).
 int runEventLatency(const QStringList& argv)
 {
     const BenchArgs args(argv);
     const int rate = int(args.number(QStringLiteral("--rate"), 5000));
     const int seconds = int(args.number(QStringLiteral("--seconds"), 5));
     const int resources = int(args.number(QStringLiteral("--resources"), 20000));
+    const int drainMs = int(args.number(QStringLiteral("--drain-ms"), 5000));
+    const double maxMissedPercent =
+        args.value(QStringLiteral("--max-missed-percent"), QStringLiteral("0.1")).toDouble();
     LockScopeConfig config;
     std::vector<std::pair<QByteArray, int>> targets;
     for (const QString& url : args.values(QStringLiteral("-m"))) {
@@ -58,18 +119,20 @@ int runEventLatency(const QStringList& argv)
     masters.open();
     monitor.start();
 
-    std::vector<qint64> latenciesUs;
+    QHash<QPair<int, int>, std::vector<Arrival>> arrivals;
     QSet<QByteArray> counted;
-    latenciesUs.reserve(size_t(rate) * size_t(seconds));
     QObject::connect(&monitor, &LockMonitor::locksChanged, [&](const LockBatch& batch) {
         const qint64 now = monotonicNs();
         auto collect = [&](const LockView& v) {
-            for (const MasterObservation& m : v.observations)
+            const int key = v.resource.mid(6).toInt(); // "bench:<n>"
+            for (int master = 0; master < v.observations.size(); ++master) {
+                const MasterObservation& m = v.observations.at(master);
                 if (m.present() && m.value().startsWith("t") && !counted.contains(m.value())) {
                     // Each value counts once: in the first batch that carries it.
                     counted.insert(m.value());
-                    latenciesUs.push_back((now - m.value().mid(1).toLongLong()) / 1000);
+                    arrivals[{master, key}].push_back({m.value().mid(1).toLongLong(), now});
                 }
+            }
         };
         for (const LockView& v : batch.added)
             collect(v);
@@ -78,7 +141,11 @@ int runEventLatency(const QStringList& argv)
     });
 
     std::atomic<bool> stop{false};
+    std::atomic<bool> writerDone{false};
     std::atomic<qint64> written{0};
+    std::atomic<qint64> writeErrors{0};
+    std::vector<Write> writes; // the writer's until writerDone, then this thread's
+    writes.reserve(size_t(rate) * size_t(seconds));
     std::thread writer;
     QObject::connect(&monitor, &LockMonitor::initialScanFinished, [&] {
         writer = std::thread([&] {
@@ -94,19 +161,26 @@ int runEventLatency(const QStringList& argv)
                 // Everything due by now goes out pipelined, so a slow reply never holds back the pace.
                 const qint64 now = monotonicNs();
                 for (; i < total && start + i * 1000000000LL / rate <= now; ++i) {
-                    const size_t c = size_t(rng.bounded(int(contexts.size())));
-                    const QByteArray key = "bench:" + QByteArray::number(rng.bounded(resources));
-                    const QByteArray value = "t" + QByteArray::number(monotonicNs());
-                    redisAppendCommand(contexts[c], "SET %b %b PX 30000", key.constData(), size_t(key.size()),
-                                       value.constData(), size_t(value.size()));
-                    ++pending[c];
+                    const int c = int(rng.bounded(int(contexts.size())));
+                    const int k = int(rng.bounded(resources));
+                    const QByteArray key = "bench:" + QByteArray::number(k);
+                    const qint64 ns = monotonicNs();
+                    const QByteArray value = "t" + QByteArray::number(ns);
+                    redisAppendCommand(contexts[size_t(c)], "SET %b %b PX 30000", key.constData(),
+                                       size_t(key.size()), value.constData(), size_t(value.size()));
+                    writes.push_back({c, k, ns});
+                    ++pending[size_t(c)];
                 }
                 for (size_t c = 0; c < contexts.size(); ++c)
                     for (; pending[c] > 0; --pending[c]) {
                         void* reply = nullptr;
-                        if (redisGetReply(contexts[c], &reply) == REDIS_OK)
+                        if (redisGetReply(contexts[c], &reply) == REDIS_OK &&
+                            static_cast<redisReply*>(reply)->type == REDIS_REPLY_STATUS)
+                            ++written;
+                        else
+                            ++writeErrors;
+                        if (reply)
                             freeReplyObject(reply);
-                        ++written;
                     }
                 // Sleeping, not spinning: on a two-core machine a spinning writer would starve the
                 // servers and the monitor it is measuring.
@@ -115,14 +189,32 @@ int runEventLatency(const QStringList& argv)
             }
             for (redisContext* c : contexts)
                 redisFree(c);
+            writerDone = true;
         });
-        QTimer::singleShot((seconds + 1) * 1000, qApp, &QCoreApplication::quit);
     });
+    // Once the writer is done: wait until every change reached the view, or the drain time is up.
+    qint64 drainUntilNs = 0;
+    QTimer check;
+    QObject::connect(&check, &QTimer::timeout, [&] {
+        if (!writerDone)
+            return;
+        if (drainUntilNs == 0) {
+            writer.join();
+            drainUntilNs = monotonicNs() + qint64(drainMs) * 1000000;
+        }
+        const std::vector<qint64> l = latenciesOf(writes, arrivals);
+        if (monotonicNs() > drainUntilNs || std::count(l.begin(), l.end(), qint64(-1)) == 0)
+            QCoreApplication::quit();
+    });
+    check.start(50);
     QCoreApplication::exec();
     stop = true;
     if (writer.joinable())
         writer.join();
 
+    std::vector<qint64> latenciesUs = latenciesOf(writes, arrivals);
+    const qint64 missed = std::count(latenciesUs.begin(), latenciesUs.end(), qint64(-1));
+    latenciesUs.erase(std::remove(latenciesUs.begin(), latenciesUs.end(), qint64(-1)), latenciesUs.end());
     std::sort(latenciesUs.begin(), latenciesUs.end());
     auto pct = [&](double p) {
         return latenciesUs.empty() ? -1.0
@@ -130,20 +222,37 @@ int runEventLatency(const QStringList& argv)
                                                                  size_t(p * double(latenciesUs.size())))]) /
                                          1000.0;
     };
-    std::printf("%s\n", QJsonDocument(QJsonObject{{QStringLiteral("bench"), QStringLiteral("event-latency")},
-                                                  {QStringLiteral("changesPerSec"), rate},
-                                                  {QStringLiteral("changesWritten"), written.load()},
-                                                  {QStringLiteral("changesSeen"), qint64(latenciesUs.size())},
-                                                  {QStringLiteral("p50Ms"), pct(0.50)},
-                                                  {QStringLiteral("p99Ms"), pct(0.99)},
-                                                  {QStringLiteral("maxMs"), pct(1.0)}})
-                            .toJson(QJsonDocument::Compact)
-                            .constData());
-    return 0;
+    const double missedPercent = writes.empty() ? 100.0 : 100.0 * double(missed) / double(writes.size());
+    const bool ok = !writes.empty() && writeErrors == 0 && missedPercent <= maxMissedPercent;
+    QJsonObject out{{QStringLiteral("bench"), QStringLiteral("event-latency")},
+                    {QStringLiteral("changesPerSec"), rate},
+                    {QStringLiteral("changesWritten"), written.load()},
+                    {QStringLiteral("writeErrors"), writeErrors.load()},
+                    {QStringLiteral("changesSeen"), qint64(latenciesUs.size())},
+                    {QStringLiteral("changesMissed"), missed},
+                    {QStringLiteral("missedPercent"), missedPercent},
+                    {QStringLiteral("maxMissedPercent"), maxMissedPercent},
+                    {QStringLiteral("p50Ms"), pct(0.50)},
+                    {QStringLiteral("p99Ms"), pct(0.99)},
+                    {QStringLiteral("maxMs"), pct(1.0)}};
+    if (!ok)
+        out.insert(
+            QStringLiteral("error"),
+            writeErrors > 0
+                ? QStringLiteral("%1 writes failed").arg(writeErrors.load())
+                : QStringLiteral("%1 of %2 changes never reached the view (%3 %, at most %4 % allowed)")
+                      .arg(missed)
+                      .arg(writes.size())
+                      .arg(missedPercent)
+                      .arg(maxMissedPercent));
+    std::printf("%s\n", QJsonDocument(out).toJson(QJsonDocument::Compact).constData());
+    return ok ? 0 : 1;
 }
 
-const Benchmark::Registration
-    registration("event-latency", "-m URL... [--rate N] [--seconds S] [--resources R]", runEventLatency);
+const Benchmark::Registration registration(
+    "event-latency",
+    "-m URL... [--rate N] [--seconds S] [--resources R] [--drain-ms MS] [--max-missed-percent P]",
+    runEventLatency);
 
 } // namespace
 
