@@ -91,6 +91,7 @@ Result<LockScopeConfig> CommandLineConfig::build(const QCommandLineParser& parse
         Result<ConnectionOptions> master = ConfigLoader::masterFromUrl(url, tls, config.timeoutMs);
         if (!master)
             return master.error();
+        master->replyLimits = config.replyLimits;
         config.masters << *master;
     }
     if (parser.isSet(QStringLiteral("password-env"))) {

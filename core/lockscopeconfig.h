@@ -42,6 +42,7 @@ struct LockScopeConfig
     bool readOnly = false;
     QString auditLogPath; // empty: the default location
     int timeoutMs = 2000;
+    ReplyLimits replyLimits; // for every master (each master's ConnectionOptions carries a copy)
 
     // Drift allowance for a TTL, as every Redlock implementation computes it.
     qint64 driftMs(qint64 ttlMs) const
