@@ -662,11 +662,18 @@ void RedisConnection::onReadyRead()
         m_input += bytes;
     // A callback may close, fail or reopen this connection; the epoch says the stream is void then.
     const quint64 epoch = m_readerEpoch;
+    // Beyond the reply limits or malformed: the stream cannot be trusted any further. The reason is
+    // copied out first, since failing drops the reader that holds it.
+    const auto failParsing = [this] {
+        const ErrorKind kind = m_reader->errorKind();
+        const QString reason = m_reader->error();
+        fail(kind, reason);
+    };
     qsizetype slice = feedSlice;
     while (m_inputAt < m_input.size()) {
         const qsizetype n = qMin(slice, m_input.size() - m_inputAt);
         if (!m_reader->feed(m_input.constData() + m_inputAt, n)) {
-            fail(m_reader->errorKind(), m_reader->error());
+            failParsing();
             return;
         }
         m_inputAt += n;
@@ -679,8 +686,7 @@ void RedisConnection::onReadyRead()
             RedisReply reply;
             const ReplyReader::Status status = m_reader->next(&reply);
             if (status == ReplyReader::Status::Failed) {
-                // Beyond the reply limits or malformed: the stream cannot be trusted any further.
-                fail(m_reader->errorKind(), m_reader->error());
+                failParsing();
                 return;
             }
             if (status == ReplyReader::Status::NeedMore)

@@ -11,6 +11,18 @@ QString limitText(const char* field)
     return QStringLiteral(" (replyLimits.%1)").arg(QLatin1String(field));
 }
 
+QString bulkTooLarge(qint64 limit)
+{
+    return QStringLiteral("reply too large: a bulk string of more than %1 bytes").arg(limit) +
+           limitText("maxBulkBytes");
+}
+
+QString replyTooLarge(qint64 limit)
+{
+    return QStringLiteral("reply too large: more than %1 bytes in one reply").arg(limit) +
+           limitText("maxReplyBytes");
+}
+
 } // namespace
 
 ReplyReader::ReplyReader(const ReplyLimits& limits) : m_limits(limits)
@@ -56,6 +68,12 @@ void* ReplyReader::createString(const redisReadTask* task, char* str, size_t len
     const RedisReply::Type type = task->type == REDIS_REPLY_ERROR    ? RedisReply::Type::Error
                                   : task->type == REDIS_REPLY_STATUS ? RedisReply::Type::Status
                                                                      : RedisReply::Type::String;
+    // A bulk string that arrived whole in one read was never waited for: judged here instead.
+    auto* self = static_cast<ReplyReader*>(task->privdata);
+    if (type == RedisReply::Type::String && qint64(len) > self->m_limits.maxBulkBytes) {
+        self->m_violation = bulkTooLarge(self->m_limits.maxBulkBytes);
+        return nullptr;
+    }
     RedisReply* out = createObject(task, type);
     if (out)
         out->string = QByteArray(str, qsizetype(len));
@@ -152,7 +170,10 @@ ReplyReader::Status ReplyReader::next(RedisReply* out)
     }
     if (!raw)
         return checkPending() ? Status::NeedMore : Status::Failed;
-    m_replyFrom = consumed();
+    const qint64 end = consumed();
+    if (end - m_replyFrom > m_limits.maxReplyBytes) // arrived whole, never waited for
+        return failWith(ErrorKind::ReplyTooLarge, replyTooLarge(m_limits.maxReplyBytes));
+    m_replyFrom = end;
     // Out of the slot at once: whoever gets it may run a nested event loop that parses the next reply.
     *out = std::move(*static_cast<RedisReply*>(raw));
     m_root = RedisReply();
@@ -163,10 +184,7 @@ bool ReplyReader::checkPending()
 {
     const qint64 pending = qint64(m_reader->len - m_reader->pos);
     if (m_fed - m_replyFrom > m_limits.maxReplyBytes) {
-        failWith(
-            ErrorKind::ReplyTooLarge,
-            QStringLiteral("reply too large: more than %1 bytes in one reply").arg(m_limits.maxReplyBytes) +
-                limitText("maxReplyBytes"));
+        failWith(ErrorKind::ReplyTooLarge, replyTooLarge(m_limits.maxReplyBytes));
         return false;
     }
     if (m_reader->ridx < 0 || pending == 0)
@@ -180,10 +198,7 @@ bool ReplyReader::checkPending()
         for (qint64 i = 0; i < pending && at[i] >= '0' && at[i] <= '9'; ++i) {
             length = length * 10 + (at[i] - '0');
             if (length > m_limits.maxBulkBytes) {
-                failWith(ErrorKind::ReplyTooLarge,
-                         QStringLiteral("reply too large: a bulk string of more than %1 bytes")
-                                 .arg(m_limits.maxBulkBytes) +
-                             limitText("maxBulkBytes"));
+                failWith(ErrorKind::ReplyTooLarge, bulkTooLarge(m_limits.maxBulkBytes));
                 return false;
             }
         }

@@ -44,23 +44,23 @@ QByteArray commandLine(qint64 pid)
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
-// The configuration file a server was started with (its first argument) is ours alone, in a
-// directory that is ours alone.
+// The configuration file of a server (in its working directory, the `dir` it was given) holds the
+// password and is ours alone, in a temporary directory that is ours alone. The command line (what
+// `ps` shows every user) does not hold it.
 void checkPrivateFiles(qint64 pid, const QString& password)
 {
-    const QByteArray args = commandLine(pid);
-    QVERIFY2(!args.isEmpty(), "no command line");
-    QVERIFY2(!args.contains(password.toUtf8()), args.constData());
-    const QString conf = QString::fromLocal8Bit(args.split('\0').value(1));
-    QVERIFY2(conf.endsWith(QStringLiteral(".conf")), qPrintable(conf));
+    QVERIFY2(!commandLine(pid).contains(password.toUtf8()), commandLine(pid).constData());
+    const QString dir = QFileInfo(QStringLiteral("/proc/%1/cwd").arg(pid)).symLinkTarget();
+    QVERIFY2(!dir.isEmpty(), "no working directory");
+    const QString conf = dir + QStringLiteral("/redis.conf");
     QFile confFile(conf);
-    QVERIFY(confFile.open(QIODevice::ReadOnly));
+    QVERIFY2(confFile.open(QIODevice::ReadOnly), qPrintable(conf));
     QVERIFY(confFile.readAll().contains(password.toUtf8()));
     QCOMPARE(QFileInfo(conf).permissions() &
                  (QFile::ReadGroup | QFile::ReadOther | QFile::WriteGroup | QFile::WriteOther),
              QFile::Permissions());
     // The temporary directory above the per-port one: mode 0700.
-    const QFileInfo top(QFileInfo(QFileInfo(conf).absolutePath()).absolutePath());
+    const QFileInfo top(QFileInfo(dir).absolutePath());
     QCOMPARE(top.permissions() & (QFile::ReadGroup | QFile::ReadOther | QFile::ExeGroup | QFile::ExeOther),
              QFile::Permissions());
 }

@@ -423,9 +423,17 @@ void TestRedisConnectionFake::bulkLimitIsConfigurable()
     rig.transport->feed(T::bulk(QByteArray(2048, 'x')) + "$2049\r\n");
     QCOMPARE(results.all.size(), 2);
     QVERIFY(results.all.at(0).ok());
-    QCOMPARE(results.all.at(0).reply.string.size(), 2048);
+    QCOMPARE(results.all.at(0).reply.string.size(), qsizetype(2048));
     QCOMPARE(results.all.at(1).error.kind, ErrorKind::ReplyTooLarge);
     QVERIFY(results.all.at(1).error.message.contains(QStringLiteral("2048")));
+    // Over the limit and complete in one read (never waited for): the same.
+    Results whole;
+    Rig other(options);
+    QVERIFY(other.bringUp());
+    other->send({"GET", "c"}, whole.add());
+    QVERIFY(other.waitWritten(plainHandshake + 1));
+    other.transport->feed(T::bulk(QByteArray(3000, 'y')));
+    QCOMPARE(whole.described(), QStringList(QStringLiteral("error:reply-too-large")));
 }
 
 void TestRedisConnectionFake::elementLimitCountsEveryLevel()
@@ -447,7 +455,7 @@ void TestRedisConnectionFake::elementLimitCountsEveryLevel()
     rig.transport->feed(T::array(sixteen) + T::array(nested));
     QCOMPARE(results.all.size(), 3);
     QVERIFY(results.all.at(0).ok());
-    QCOMPARE(results.all.at(0).reply.elements.size(), 16);
+    QCOMPARE(results.all.at(0).reply.elements.size(), qsizetype(16));
     QCOMPARE(results.all.at(1).error.kind, ErrorKind::ReplyTooLarge);
     QVERIFY2(results.all.at(1).error.message.contains(QStringLiteral("maxElements")),
              qPrintable(results.all.at(1).error.message));
