@@ -195,7 +195,7 @@ void DemoCluster::onExited(int index, QProcess* process)
     const bool wasStarting = master.state == MasterState::Starting;
     setState(index, MasterState::Killed);
     if (wasStarting && m_starting) {
-        const QString why = DemoServerFiles::lastLine(log);
+        const QString why = DemoServerFiles::lastLine(log, m_password);
         failStart(tr("demo master %1: redis-server on port %2 exited at once%3")
                       .arg(index + 1)
                       .arg(master.port)

@@ -216,7 +216,7 @@ void DemoSentinelGroup::poll()
             stopProcesses();
             return startAttempt();
         }
-        const QString why = DemoServerFiles::lastLine(log);
+        const QString why = DemoServerFiles::lastLine(log, m_password);
         return failStart(tr("Sentinel group node %1 (port %2) exited at once%3")
                              .arg(i + 1)
                              .arg(m_ports.at(i))

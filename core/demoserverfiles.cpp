@@ -53,13 +53,16 @@ bool DemoServerFiles::portWasTaken(const QString& logPath)
     return log.read(1024 * 1024).contains("Address already in use");
 }
 
-QString DemoServerFiles::lastLine(const QString& logPath)
+QString DemoServerFiles::lastLine(const QString& logPath, const QString& secret)
 {
     QFile log(logPath);
     if (!log.open(QIODevice::ReadOnly))
         return {};
     const QByteArrayList lines = log.read(1024 * 1024).trimmed().split('\n');
-    return lines.isEmpty() ? QString() : escapeBytes(lines.last().trimmed().left(300));
+    QByteArray line = lines.isEmpty() ? QByteArray() : lines.last().trimmed();
+    if (!secret.isEmpty())
+        line.replace(secret.toUtf8(), "***"); // a configuration error quotes the line it is on
+    return escapeBytes(line.left(300));
 }
 
 } // namespace lockscope

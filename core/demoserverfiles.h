@@ -19,8 +19,9 @@ public:
     static bool writePrivate(const QString& path, const QByteArray& text, QString* error);
     // Whether the server that wrote `logPath` could not listen because its port was taken.
     static bool portWasTaken(const QString& logPath);
-    // The last line of `logPath` (what a server says before it exits), escaped; empty if none.
-    static QString lastLine(const QString& logPath);
+    // The last line of `logPath` (what a server says before it exits), escaped, `secret` left out;
+    // empty if none.
+    static QString lastLine(const QString& logPath, const QString& secret);
 };
 
 } // namespace lockscope
