@@ -270,10 +270,13 @@ void ScanWorker::beginPass()
     ++m_pass; // every key is unmet again
     m_passPages = 0;
     m_passKeysSeen = 0;
+    m_dbSizeKnown = false;
     const quint32 pass = m_pass;
     m_connection->send({"DBSIZE"}, this, [this, pass](const RedisResult& r) {
-        if (pass == m_pass && r.ok() && r.reply.isInteger())
+        if (pass == m_pass && r.ok() && r.reply.isInteger()) {
             m_dbSize = r.reply.integer;
+            m_dbSizeKnown = true;
+        }
     });
     scanPage(0, "0");
 }
@@ -334,8 +337,10 @@ QString ScanWorker::scanBroken(const QByteArray& cursor) const
     // A server's SCAN reaches cursor 0 within about (table size / COUNT) pages, and its table holds
     // at most a few times DBSIZE buckets: a pass far beyond that is one that would never end (a broken
     // or hostile server answering non-zero cursors forever).
-    const qint64 keys = qBound<qint64>(0, qMax(m_dbSize, m_passKeysSeen), qint64(1) << 40);
-    const qint64 perPattern = 64 + 16 * (keys / qMax(1, m_settings.scanCount) + 1);
+    // Without DBSIZE (an ACL may refuse it) only a far larger bound is safe: about 10^9 keys.
+    const qint64 keys =
+        qBound<qint64>(0, qMax(m_dbSizeKnown ? m_dbSize : qint64(1) << 30, m_passKeysSeen), qint64(1) << 40);
+    const qint64 perPattern = 256 + 64 * (keys / qMax(1, m_settings.scanCount) + 1);
     const qint64 bound = perPattern * qMax<qint64>(1, m_settings.patterns.size());
     if (m_passPages > bound)
         return QStringLiteral("SCAN did not return cursor 0 after %1 pages (DBSIZE %2, COUNT %3); the "

@@ -105,9 +105,10 @@ private:
     int m_readsInFlight = 0;
     quint32 m_pass = 0; // 32 bits keep a key's mark at 8 bytes; a pass every second wraps after 136 years
     qint64 m_dbSize = 0;
-    qint64 m_passPages = 0;    // SCAN pages of the running pass ...
-    qint64 m_passKeysSeen = 0; // ... and the keys they returned
-    bool m_scanFailed = false; // a pass was stopped as one that would never end
+    bool m_dbSizeKnown = false; // DBSIZE answered in the running pass
+    qint64 m_passPages = 0;     // SCAN pages of the running pass ...
+    qint64 m_passKeysSeen = 0;  // ... and the keys they returned
+    bool m_scanFailed = false;  // a pass was stopped as one that would never end
 
     QSet<QByteArray> m_eventKeys;    // to read at the next flush
     QByteArrayList m_eventLogKeys;   // keys and events to report at the next flush ...
