@@ -98,6 +98,7 @@ Result<LockScopeConfig> CommandLineConfig::build(const QCommandLineParser& parse
         Result<ConnectionOptions> master = ConfigLoader::masterFromUrl(url, tls, config.timeoutMs);
         if (!master)
             return master.error();
+        master->replyLimits = config.replyLimits;
         passwordOnCommandLine = passwordOnCommandLine || !master->url.password().isEmpty() ||
                                 (master->topology && !master->topology->password().isEmpty());
         config.masters << *master;

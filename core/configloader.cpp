@@ -7,6 +7,7 @@
 #include <QSet>
 
 #include <cmath>
+#include <limits>
 
 namespace lockscope {
 
@@ -181,7 +182,7 @@ Result<LockScopeConfig> ConfigLoader::fromJson(const QByteArray& json, QStringLi
                   QStringLiteral("timeoutMs"), QStringLiteral("tls"), QStringLiteral("ownerRules"),
                   QStringLiteral("readOnly"), QStringLiteral("auditLog"), QStringLiteral("redlock"),
                   QStringLiteral("maxValueBytes"), QStringLiteral("maxFields"),
-                  QStringLiteral("allowSharedAuditLog")});
+                  QStringLiteral("allowSharedAuditLog"), QStringLiteral("replyLimits")});
 
     LockScopeConfig config;
     RedisError err;
@@ -217,6 +218,30 @@ Result<LockScopeConfig> ConfigLoader::fromJson(const QByteArray& json, QStringLi
         }
         if (m.patterns.isEmpty())
             return r.error(QStringLiteral("patterns"), QStringLiteral("needs at least one pattern"));
+    }
+
+    if (root.contains(QStringLiteral("replyLimits"))) {
+        if (!root.value(QStringLiteral("replyLimits")).isObject())
+            return r.error(QStringLiteral("replyLimits"), QStringLiteral("expected an object"));
+        const QJsonObject o = root.value(QStringLiteral("replyLimits")).toObject();
+        const QString p = QStringLiteral("replyLimits.");
+        r.checkKnown(o, QStringLiteral("replyLimits"),
+                     {QStringLiteral("maxBulkBytes"), QStringLiteral("maxElements"),
+                      QStringLiteral("maxDepth"), QStringLiteral("maxReplyBytes")});
+        ReplyLimits& l = config.replyLimits;
+        int bulk = int(l.maxBulkBytes);
+        int elements = int(l.maxElements);
+        int reply = int(l.maxReplyBytes);
+        constexpr int most = std::numeric_limits<int>::max();
+        if (!r.readInt(o, QStringLiteral("maxBulkBytes"), p, 1024, most, &bulk, &err) ||
+            !r.readInt(o, QStringLiteral("maxElements"), p, 16, most, &elements, &err) ||
+            !r.readInt(o, QStringLiteral("maxDepth"), p, 1, ReplyLimits::hiredisMaxDepth, &l.maxDepth,
+                       &err) ||
+            !r.readInt(o, QStringLiteral("maxReplyBytes"), p, 1024, most, &reply, &err))
+            return err;
+        l.maxBulkBytes = bulk;
+        l.maxElements = elements;
+        l.maxReplyBytes = reply;
     }
 
     if (root.contains(QStringLiteral("redlock"))) {
@@ -312,6 +337,7 @@ Result<LockScopeConfig> ConfigLoader::fromJson(const QByteArray& json, QStringLi
                 setMasterPassword(*master, QString::fromUtf8(secret));
                 config.passwordEnvVars << passwordEnv;
             }
+            master->replyLimits = config.replyLimits;
             config.masters << *master;
         }
     }

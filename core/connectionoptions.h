@@ -1,6 +1,7 @@
 #pragma once
 
 #include "redisurl.h"
+#include "replylimits.h"
 #include "tlsoptions.h"
 #include "topologyurl.h"
 
@@ -20,6 +21,7 @@ struct ConnectionOptions
     int reconnectInitialMs = 100; // back-off doubles from here ...
     int reconnectMaxMs = 5000;    // ... up to here, with +-25 % jitter
     bool autoReconnect = true;
+    ReplyLimits replyLimits; // a reply beyond these fails the master (ErrorKind::ReplyTooLarge)
     QByteArray clientName = "lockscope";
     // Set for a master entry that names a Sentinel group. `url` is then the group's current primary
     // (left empty until the sentinels named one), while the entry keeps the group's name everywhere.

@@ -1,9 +1,11 @@
 #include "democluster.h"
 
+#include "demoserverfiles.h"
 #include "monotonicclock.h"
 
 #include <QDir>
 #include <QEventLoop>
+#include <QFile>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTimer>
@@ -25,7 +27,8 @@ constexpr int maxLaunchAttempts = 5;
 
 } // namespace
 
-DemoCluster::DemoCluster(QObject* parent) : QObject(parent), m_probeTimer(new QTimer(this))
+DemoCluster::DemoCluster(QObject* parent)
+    : QObject(parent), m_portSource(freePort), m_probeTimer(new QTimer(this))
 {
     m_probeTimer->setInterval(25);
     connect(m_probeTimer, &QTimer::timeout, this, [this] {
@@ -44,6 +47,7 @@ void DemoCluster::startAsync(int count, const QString& redisServer)
 {
     stop();
     m_program = redisServer;
+    m_password = DemoServerFiles::newPassword();
     m_starting = true;
     if (!m_dir.isValid())
         return failStart(tr("no temporary directory for the demo cluster"));
@@ -52,7 +56,7 @@ void DemoCluster::startAsync(int count, const QString& redisServer)
         QString error;
         bool launched = false;
         while (!launched && m_masters.last()->attempts < maxLaunchAttempts) {
-            m_masters.last()->port = freePort();
+            m_masters.last()->port = m_portSource();
             launched = m_masters.last()->port != 0 && launch(i, &error);
         }
         if (!launched)
@@ -88,14 +92,20 @@ bool DemoCluster::launch(int index, QString* error)
     ++master.attempts;
     const QString dir = m_dir.filePath(QString::number(master.port));
     QDir().mkpath(dir);
+    // Everything in a file only we can read: the password must not show in the process list.
+    const QByteArray conf = "port " + QByteArray::number(master.port) +
+                            "\nbind 127.0.0.1\nprotected-mode yes\nsave \"\"\nappendonly no\ndir " +
+                            DemoServerFiles::quoted(dir) + "\nlogfile " +
+                            DemoServerFiles::quoted(dir + QStringLiteral("/redis.log")) +
+                            "\nnotify-keyspace-events KA\nrequirepass " +
+                            DemoServerFiles::quoted(m_password) + '\n';
+    const QString confPath = dir + QStringLiteral("/redis.conf");
+    QFile::remove(dir + QStringLiteral("/redis.log")); // a restart's log says why this process exits
+    if (!DemoServerFiles::writePrivate(confPath, conf, error))
+        return false;
     auto process = std::make_unique<QProcess>();
     process->setProgram(m_program);
-    process->setArguments({QStringLiteral("--bind"), QStringLiteral("127.0.0.1"), QStringLiteral("--port"),
-                           QString::number(master.port), QStringLiteral("--save"), QString(),
-                           QStringLiteral("--appendonly"), QStringLiteral("no"), QStringLiteral("--dir"), dir,
-                           QStringLiteral("--protected-mode"), QStringLiteral("yes"),
-                           QStringLiteral("--notify-keyspace-events"), QStringLiteral("KA"),
-                           QStringLiteral("--logfile"), dir + QStringLiteral("/redis.log")});
+    process->setArguments({confPath});
     process->setStandardOutputFile(QProcess::nullDevice());
     process->setStandardErrorFile(QProcess::nullDevice());
     // The servers die with us, whatever kills us.
@@ -130,7 +140,18 @@ void DemoCluster::probe(int index)
     }
     master.probe = std::make_unique<QTcpSocket>();
     QTcpSocket* socket = master.probe.get();
-    connect(socket, &QTcpSocket::connected, this, [this, index] { onProbeResult(index, true); });
+    // Our password must be accepted: a server that only accepts connections may be someone else's
+    // that took the port first (ours then exits, and is launched again on another port).
+    connect(socket, &QTcpSocket::connected, this, [socket, password = m_password.toUtf8()] {
+        socket->write("*2\r\n$4\r\nAUTH\r\n$" + QByteArray::number(password.size()) + "\r\n" + password +
+                      "\r\n*1\r\n$4\r\nPING\r\n");
+    });
+    connect(socket, &QTcpSocket::readyRead, this, [this, index, socket] {
+        const QByteArray expected = "+OK\r\n+PONG\r\n";
+        const QByteArray got = socket->peek(64);
+        if (got.size() >= expected.size() || !expected.startsWith(got))
+            onProbeResult(index, got.startsWith(expected));
+    });
     connect(socket, &QTcpSocket::errorOccurred, this, [this, index] { onProbeResult(index, false); });
     socket->connectToHost(QHostAddress::LocalHost, master.port);
 }
@@ -161,20 +182,25 @@ void DemoCluster::onExited(int index, QProcess* process)
         master.probe->disconnect(this);
         master.probe.reset();
     }
-    if (master.state == MasterState::Starting && m_starting && master.attempts < maxLaunchAttempts) {
-        // Exited at once: most likely someone took the port between the probe and the launch.
+    const QString log = m_dir.filePath(QString::number(master.port)) + QStringLiteral("/redis.log");
+    if (master.state == MasterState::Starting && m_starting && master.attempts < maxLaunchAttempts &&
+        DemoServerFiles::portWasTaken(log)) {
+        // Someone took the port between our pick and the server's bind: another port, a few times.
         QString error;
-        master.port = freePort();
+        master.port = m_portSource();
         if (master.port != 0 && launch(index, &error))
             return;
         return failStart(tr("demo master %1: %2").arg(index + 1).arg(error));
     }
     const bool wasStarting = master.state == MasterState::Starting;
     setState(index, MasterState::Killed);
-    if (wasStarting && m_starting)
-        failStart(tr("demo master %1: redis-server exited at once (port %2 taken?)")
+    if (wasStarting && m_starting) {
+        const QString why = DemoServerFiles::lastLine(log, m_password);
+        failStart(tr("demo master %1: redis-server on port %2 exited at once%3")
                       .arg(index + 1)
-                      .arg(master.port));
+                      .arg(master.port)
+                      .arg(why.isEmpty() ? QString() : QStringLiteral(": ") + why));
+    }
 }
 
 void DemoCluster::failStart(const QString& message)
@@ -209,7 +235,7 @@ QStringList DemoCluster::urls() const
 {
     QStringList out;
     for (const auto& m : m_masters)
-        out << QStringLiteral("redis://127.0.0.1:%1").arg(m->port);
+        out << QStringLiteral("redis://:%1@127.0.0.1:%2").arg(m_password).arg(m->port);
     return out;
 }
 

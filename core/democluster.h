@@ -8,6 +8,7 @@
 #include <QStringList>
 #include <QTemporaryDir>
 
+#include <functional>
 #include <memory>
 
 class QTcpSocket;
@@ -16,7 +17,9 @@ class QTimer;
 namespace lockscope {
 
 // N throw-away redis-server masters on free loopback ports, without persistence, in a temporary
-// directory: the `lockscope --demo` cluster. Everything it starts stops when it is destroyed, and
+// directory (mode 0700, configuration files 0600), each requiring a random password: the
+// `lockscope --demo` cluster. A server that exits at once because its port was taken meanwhile is
+// launched again on another port, a few times. Everything it starts stops when it is destroyed, and
 // (through PR_SET_PDEATHSIG) when this process dies, even by SIGKILL: no orphaned servers.
 //
 // Starting is asynchronous (the window opens at once and fills in): startAsync() returns at once and
@@ -46,10 +49,16 @@ public:
     // startAsync() and a local event loop until the outcome: for tests and windowless hosts only.
     Result<QStringList> start(int count, const QString& redisServer = QStringLiteral("redis-server"));
     void stop();
+    // For tests: where the ports come from (default: a free loopback port, 0 when none is).
+    void setPortSource(std::function<quint16()> source) { m_portSource = std::move(source); }
 
     bool isStarted() const { return m_started; }
     int size() const { return int(m_masters.size()); }
+    // redis://:<password>@127.0.0.1:<port>: every master requires a random password, chosen at each
+    // start, so that other local users cannot use or change the demo's servers. Never shown: a
+    // connection's name() leaves it out.
     QStringList urls() const;
+    const QString& password() const { return m_password; }
     quint16 port(int index) const { return m_masters.at(index)->port; }
     qint64 pid(int index) const;
     MasterState state(int index) const { return m_masters.at(index)->state; }
@@ -89,6 +98,8 @@ private:
 
     QTemporaryDir m_dir;
     QString m_program;
+    QString m_password;
+    std::function<quint16()> m_portSource;
     QList<std::shared_ptr<Master>> m_masters;
     QTimer* m_probeTimer;
     bool m_starting = false;

@@ -68,8 +68,8 @@ void DemoFailover::stop()
 
 std::unique_ptr<RedisConnection> DemoFailover::clientTo(quint16 port) const
 {
-    Result<ConnectionOptions> options = ConfigLoader::masterFromUrl(
-        QStringLiteral("redis://127.0.0.1:%1").arg(port), TlsOptions(), timeoutMs);
+    Result<ConnectionOptions> options =
+        ConfigLoader::masterFromUrl(m_group.nodeUrl(port), TlsOptions(), timeoutMs);
     if (!options)
         return nullptr;
     options->healthIntervalMs = 0;

@@ -1,6 +1,7 @@
 #include "demosentinelgroup.h"
 
 #include "configloader.h"
+#include "demoserverfiles.h"
 #include "monotonicclock.h"
 #include "redisconnection.h"
 
@@ -22,10 +23,11 @@ quint16 freePort()
     return probe.listen(QHostAddress::LocalHost, 0) ? probe.serverPort() : 0;
 }
 
-ConnectionOptions nodeOptions(quint16 port)
+constexpr int maxStartAttempts = 5;
+
+ConnectionOptions nodeOptions(const QString& url)
 {
-    Result<ConnectionOptions> options =
-        ConfigLoader::masterFromUrl(QStringLiteral("redis://127.0.0.1:%1").arg(port), TlsOptions(), 1000);
+    Result<ConnectionOptions> options = ConfigLoader::masterFromUrl(url, TlsOptions(), 1000);
     ConnectionOptions out = options ? *options : ConnectionOptions();
     out.healthIntervalMs = 0;
     out.reconnectInitialMs = 50;
@@ -57,7 +59,7 @@ bool replicaListed(const RedisReply& replicas)
 
 } // namespace
 
-DemoSentinelGroup::DemoSentinelGroup(QObject* parent) : QObject(parent)
+DemoSentinelGroup::DemoSentinelGroup(QObject* parent) : QObject(parent), m_portSource(freePort)
 {
     m_poll.setInterval(100);
     connect(&m_poll, &QTimer::timeout, this, &DemoSentinelGroup::poll);
@@ -73,13 +75,21 @@ void DemoSentinelGroup::startAsync(const QString& redisServer)
     stop();
     m_pids.clear();
     m_program = redisServer;
+    m_password = DemoServerFiles::newPassword();
     m_starting = true;
+    m_attempt = 0;
     m_dir = std::make_unique<QTemporaryDir>();
     if (!m_dir->isValid())
         return failStart(tr("no temporary directory for the Sentinel group"));
+    startAttempt();
+}
+
+void DemoSentinelGroup::startAttempt()
+{
+    ++m_attempt;
     const int count = 2 + sentinelCount;
     for (int i = 0; i < count; ++i) {
-        m_ports << freePort();
+        m_ports << m_portSource();
         m_processes << nullptr;
     }
     for (int i = 0; i < count; ++i) {
@@ -88,7 +98,7 @@ void DemoSentinelGroup::startAsync(const QString& redisServer)
             return failStart(tr("Sentinel group node %1: %2").arg(i + 1).arg(error));
     }
     for (int i = 0; i < count; ++i) {
-        auto probe = std::make_shared<RedisConnection>(nodeOptions(m_ports.at(i)));
+        auto probe = std::make_shared<RedisConnection>(nodeOptions(nodeUrl(m_ports.at(i))));
         probe->open();
         m_probes << probe;
         m_settled << false;
@@ -98,46 +108,66 @@ void DemoSentinelGroup::startAsync(const QString& redisServer)
     m_poll.start();
 }
 
-QStringList DemoSentinelGroup::dataArgs(int index, const QString& dir) const
+void DemoSentinelGroup::stopProcesses()
 {
-    QStringList args{QStringLiteral("--bind"),
-                     QStringLiteral("127.0.0.1"),
-                     QStringLiteral("--port"),
-                     QString::number(m_ports.at(index)),
-                     QStringLiteral("--save"),
-                     QString(),
-                     QStringLiteral("--appendonly"),
-                     QStringLiteral("no"),
-                     QStringLiteral("--dir"),
-                     dir,
-                     QStringLiteral("--notify-keyspace-events"),
-                     QStringLiteral("KA"),
-                     QStringLiteral("--logfile"),
-                     dir + QStringLiteral("/redis.log")};
+    m_poll.stop();
+    for (const auto& probe : std::as_const(m_probes)) {
+        probe->close();
+        // Our own callbacks may be running inside a probe: let it go later.
+        QTimer::singleShot(0, [keep = probe] {});
+    }
+    m_probes.clear();
+    m_settled.clear();
+    m_asking.clear();
+    for (int i = 0; i < m_processes.size(); ++i)
+        killProcess(i);
+    m_processes.clear();
+    m_ports.clear();
+}
+
+QString DemoSentinelGroup::logPath(int index) const
+{
+    return m_dir->filePath(QString::number(m_ports.at(index))) +
+           (index > replicaIndex ? QStringLiteral("/sentinel.log") : QStringLiteral("/redis.log"));
+}
+
+QString DemoSentinelGroup::nodeUrl(quint16 port) const
+{
+    return QStringLiteral("redis://:%1@127.0.0.1:%2").arg(m_password).arg(port);
+}
+
+bool DemoSentinelGroup::writeServerConf(int index, const QString& dir, QString* error) const
+{
+    // In a file only we can read: the password must not show in the process list. Every data node
+    // knows it as masterauth too, since any of them may become a replica after a failover.
+    QByteArray text = "port " + QByteArray::number(m_ports.at(index)) +
+                      "\nbind 127.0.0.1\nprotected-mode yes\nsave \"\"\nappendonly no\ndir " +
+                      DemoServerFiles::quoted(dir) + "\nlogfile " +
+                      DemoServerFiles::quoted(dir + QStringLiteral("/redis.log")) +
+                      "\nnotify-keyspace-events KA\nrequirepass " + DemoServerFiles::quoted(m_password) +
+                      "\nmasterauth " + DemoServerFiles::quoted(m_password) + '\n';
     if (index == replicaIndex)
-        args << QStringLiteral("--replicaof") << QStringLiteral("127.0.0.1")
-             << QString::number(m_ports.at(primaryIndex));
-    return args;
+        text += "replicaof 127.0.0.1 " + QByteArray::number(m_ports.at(primaryIndex)) + '\n';
+    return DemoServerFiles::writePrivate(dir + QStringLiteral("/redis.conf"), text, error);
 }
 
 bool DemoSentinelGroup::writeSentinelConf(int index, const QString& dir, QString* error) const
 {
-    // Sentinel rewrites its configuration file, so each one needs its own.
-    QFile conf(dir + QStringLiteral("/sentinel.conf"));
-    if (!conf.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-        *error = tr("cannot write %1").arg(conf.fileName());
-        return false;
-    }
+    // Sentinel rewrites its configuration file, so each one needs its own. Sentinels require the
+    // password from clients and give it to each other (requirepass, sentinel-pass) and to the data
+    // nodes (auth-pass).
     const QByteArray name = masterName().toUtf8();
+    const QByteArray password = DemoServerFiles::quoted(m_password);
     const QByteArray text =
         "port " + QByteArray::number(m_ports.at(index)) +
-        "\nbind 127.0.0.1\nprotected-mode no\ndaemonize no\ndir " + dir.toUtf8() + "\nlogfile " +
-        dir.toUtf8() + "/sentinel.log\nsentinel monitor " + name + " 127.0.0.1 " +
+        "\nbind 127.0.0.1\nprotected-mode no\ndaemonize no\ndir " + DemoServerFiles::quoted(dir) +
+        "\nlogfile " + DemoServerFiles::quoted(dir + QStringLiteral("/sentinel.log")) + "\nrequirepass " +
+        password + "\nsentinel sentinel-pass " + password + "\nsentinel monitor " + name + " 127.0.0.1 " +
         QByteArray::number(m_ports.at(primaryIndex)) + ' ' + QByteArray::number(sentinelCount / 2 + 1) +
-        "\nsentinel down-after-milliseconds " + name + ' ' + QByteArray::number(downAfterMs) +
-        "\nsentinel failover-timeout " + name + ' ' + QByteArray::number(failoverTimeoutMs) +
-        "\nsentinel parallel-syncs " + name + " 1\n";
-    return conf.write(text) == text.size();
+        "\nsentinel auth-pass " + name + ' ' + password + "\nsentinel down-after-milliseconds " + name + ' ' +
+        QByteArray::number(downAfterMs) + "\nsentinel failover-timeout " + name + ' ' +
+        QByteArray::number(failoverTimeoutMs) + "\nsentinel parallel-syncs " + name + " 1\n";
+    return DemoServerFiles::writePrivate(dir + QStringLiteral("/sentinel.conf"), text, error);
 }
 
 bool DemoSentinelGroup::launch(int index, QString* error)
@@ -150,7 +180,9 @@ bool DemoSentinelGroup::launch(int index, QString* error)
             return false;
         args << dir + QStringLiteral("/sentinel.conf") << QStringLiteral("--sentinel");
     } else {
-        args = dataArgs(index, dir);
+        if (!writeServerConf(index, dir, error))
+            return false;
+        args << dir + QStringLiteral("/redis.conf");
     }
     auto process = std::make_shared<QProcess>();
     process->setProgram(m_program);
@@ -174,11 +206,22 @@ void DemoSentinelGroup::poll()
 {
     if (!m_starting)
         return;
-    for (int i = 0; i < m_processes.size(); ++i)
-        if (!m_processes.at(i) || m_processes.at(i)->state() == QProcess::NotRunning)
-            return failStart(tr("Sentinel group node %1 (port %2) exited at once (port taken?)")
-                                 .arg(i + 1)
-                                 .arg(m_ports.at(i)));
+    for (int i = 0; i < m_processes.size(); ++i) {
+        if (m_processes.at(i) && m_processes.at(i)->state() != QProcess::NotRunning)
+            continue;
+        const QString log = logPath(i);
+        if (DemoServerFiles::portWasTaken(log) && m_attempt < maxStartAttempts) {
+            // Someone took one of our ports between our pick and the bind (tests run in parallel):
+            // the group starts over on new ports, since every node's configuration names the primary's.
+            stopProcesses();
+            return startAttempt();
+        }
+        const QString why = DemoServerFiles::lastLine(log, m_password);
+        return failStart(tr("Sentinel group node %1 (port %2) exited at once%3")
+                             .arg(i + 1)
+                             .arg(m_ports.at(i))
+                             .arg(why.isEmpty() ? QString() : QStringLiteral(": ") + why));
+    }
     if (monotonicMs() > m_deadlineMs)
         return failStart(tr("the Sentinel group did not settle in %1 s").arg(settleTimeoutMs / 1000));
     const QByteArray name = masterName().toUtf8();
@@ -221,7 +264,7 @@ void DemoSentinelGroup::onSettledAnswer(int node, bool settled)
         QTimer::singleShot(0, [keep = probe] {});
     }
     m_probes.clear();
-    m_admin = std::make_unique<RedisConnection>(nodeOptions(primaryPort()));
+    m_admin = std::make_unique<RedisConnection>(nodeOptions(nodeUrl(primaryPort())));
     m_admin->open();
     m_starting = false;
     m_started = true;
@@ -286,19 +329,10 @@ void DemoSentinelGroup::failStart(const QString& message)
 
 void DemoSentinelGroup::stop()
 {
-    m_poll.stop();
-    for (const auto& probe : std::as_const(m_probes))
-        probe->close();
-    m_probes.clear();
-    m_settled.clear();
-    m_asking.clear();
     if (m_admin)
         m_admin->close();
     m_admin.reset();
-    for (int i = 0; i < m_processes.size(); ++i)
-        killProcess(i);
-    m_processes.clear();
-    m_ports.clear();
+    stopProcesses();
     m_dir.reset();
     m_starting = false;
     m_started = false;
@@ -309,8 +343,8 @@ QString DemoSentinelGroup::url() const
     QStringList hosts;
     for (int i = replicaIndex + 1; i < m_ports.size(); ++i)
         hosts << QStringLiteral("127.0.0.1:%1").arg(m_ports.at(i));
-    return QStringLiteral("redis-sentinel://") + hosts.join(QLatin1Char(',')) + QLatin1Char('/') +
-           masterName();
+    return QStringLiteral("redis-sentinel://:%1@").arg(m_password) + hosts.join(QLatin1Char(',')) +
+           QLatin1Char('/') + masterName() + QStringLiteral("?sentinel-auth=yes");
 }
 
 } // namespace lockscope

@@ -16,7 +16,9 @@ namespace lockscope {
 class RedisConnection;
 
 // The failover demo's throw-away Sentinel group on loopback: one primary, one replica and three
-// sentinels (down-after 1 s, a short failover timeout), without persistence, in a temporary directory.
+// sentinels (down-after 1 s, a short failover timeout), without persistence, in a temporary directory
+// (mode 0700, configuration files 0600), every process requiring a random password. A node that exits
+// at once because its port was taken meanwhile makes the group start over on new ports, a few times.
 // Like DemoCluster, every process it starts stops when it is destroyed, and (through
 // PR_SET_PDEATHSIG) when this process dies, even by SIGKILL.
 //
@@ -38,12 +40,19 @@ public:
 
     void startAsync(const QString& redisServer = QStringLiteral("redis-server"));
     void stop();
+    // For tests: where the ports come from (default: a free loopback port, 0 when none is).
+    void setPortSource(std::function<quint16()> source) { m_portSource = std::move(source); }
     bool isStarting() const { return m_starting; }
     bool isStarted() const { return m_started; }
 
     static QString masterName() { return QStringLiteral("demo-primary"); }
-    // redis-sentinel://127.0.0.1:p1,127.0.0.1:p2,127.0.0.1:p3/demo-primary (no credentials).
+    // redis-sentinel://:<password>@127.0.0.1:p1,127.0.0.1:p2,127.0.0.1:p3/demo-primary?sentinel-auth=yes:
+    // every node and sentinel requires a random password, chosen at each start. Never shown: a
+    // connection's name() leaves it out.
     QString url() const;
+    // redis://:<password>@127.0.0.1:<port>, for a client of one node.
+    QString nodeUrl(quint16 port) const;
+    const QString& password() const { return m_password; }
     quint16 primaryPort() const { return m_ports.value(primaryIndex); }
     quint16 replicaPort() const { return m_ports.value(replicaIndex); }
     // Every process this group started since the last stop(), running or not: for tests.
@@ -65,8 +74,11 @@ private:
     static constexpr int primaryIndex = 0;
     static constexpr int replicaIndex = 1;
 
+    void startAttempt();
+    void stopProcesses();
+    QString logPath(int index) const;
     bool launch(int index, QString* error);
-    QStringList dataArgs(int index, const QString& dir) const;
+    bool writeServerConf(int index, const QString& dir, QString* error) const;
     bool writeSentinelConf(int index, const QString& dir, QString* error) const;
     void poll();
     void onSettledAnswer(int node, bool settled);
@@ -74,6 +86,9 @@ private:
     void killProcess(int index);
 
     QString m_program;
+    QString m_password;
+    std::function<quint16()> m_portSource;
+    int m_attempt = 0; // start attempts, each on new ports
     std::unique_ptr<QTemporaryDir> m_dir;
     QList<quint16> m_ports;
     QList<std::shared_ptr<QProcess>> m_processes;

@@ -47,6 +47,7 @@ struct LockScopeConfig
     // The environment variables passwords were read from (--password-env, "passwordEnv"): a child
     // process started for the user (lockctl hold) does not inherit them.
     QStringList passwordEnvVars;
+    ReplyLimits replyLimits; // for every master (each master's ConnectionOptions carries a copy)
 
     // Drift allowance for a TTL, as every Redlock implementation computes it.
     qint64 driftMs(qint64 ttlMs) const

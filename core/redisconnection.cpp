@@ -10,7 +10,7 @@
 #include <QDateTime>
 #include <QRandomGenerator>
 
-#include <hiredis/read.h>
+#include "replyreader.h"
 
 #include <algorithm>
 #include <limits>
@@ -32,70 +32,6 @@ bool takesKeyFirst(const QByteArray& command)
         "RPOP",      "SCARD",  "SMEMBERS", "SSCAN",    "SADD",    "SREM",   "DUMP"};
     return keyFirst.contains(command.toUpper());
 }
-
-// hiredis's reader builds our RedisReply values in place instead of a redisReply tree that would
-// have to be converted and freed. The root is the connection's m_incoming (the reader's privdata);
-// children are appended to their parent as they arrive, which is safe because the reader only starts
-// a parent's next child once the previous one is complete, so no pointer it still holds can move.
-RedisReply* createObject(const redisReadTask* task, RedisReply::Type type)
-{
-    RedisReply* out = nullptr;
-    if (task->parent) {
-        auto* parent = static_cast<RedisReply*>(task->parent->obj);
-        if (parent->elements.size() != task->idx)
-            return nullptr;
-        out = &parent->elements.emplaceBack();
-    } else {
-        out = static_cast<RedisReply*>(task->privdata);
-        *out = RedisReply();
-    }
-    out->type = type;
-    return out;
-}
-
-void* createString(const redisReadTask* task, char* str, size_t len)
-{
-    const RedisReply::Type type = task->type == REDIS_REPLY_ERROR    ? RedisReply::Type::Error
-                                  : task->type == REDIS_REPLY_STATUS ? RedisReply::Type::Status
-                                                                     : RedisReply::Type::String;
-    RedisReply* out = createObject(task, type);
-    if (out)
-        out->string = QByteArray(str, qsizetype(len));
-    return out;
-}
-
-void* createArray(const redisReadTask* task, int elements)
-{
-    // hiredis 0.14 passes any count but -1 through; a negative one is malformed (nullptr fails the read).
-    if (elements < 0)
-        return nullptr;
-    RedisReply* out = createObject(task, RedisReply::Type::Array);
-    // Capped: the count is the peer's claim, memory is only spent on elements that really arrive.
-    if (out)
-        out->elements.reserve(qMin(elements, 1024));
-    return out;
-}
-
-void* createInteger(const redisReadTask* task, long long value)
-{
-    RedisReply* out = createObject(task, RedisReply::Type::Integer);
-    if (out)
-        out->integer = value;
-    return out;
-}
-
-void* createNil(const redisReadTask* task)
-{
-    return createObject(task, RedisReply::Type::Nil);
-}
-
-// The reader only frees its root, which is the connection's slot: clearing it is enough.
-void freeObject(void* object)
-{
-    *static_cast<RedisReply*>(object) = RedisReply();
-}
-
-redisReplyObjectFunctions replyFunctions = {createString, createArray, createInteger, createNil, freeObject};
 
 // hiredis 0.14 compacts its buffer (a memmove of everything unread) each time 1 KiB of it has been
 // consumed, so feeding a large read of small replies in one piece costs time quadratic in its size.
@@ -138,11 +74,6 @@ bool isAuthError(const RedisReply& reply)
 }
 
 } // namespace
-
-void RedisConnection::ReaderDeleter::operator()(redisReader* reader) const
-{
-    redisReaderFree(reader);
-}
 
 RedisConnection::Pending RedisConnection::PendingQueue::pop()
 {
@@ -314,9 +245,7 @@ void RedisConnection::resetReader(bool fresh)
     ++m_readerEpoch;
     m_input.clear();
     m_inputAt = 0;
-    m_reader.reset(fresh ? redisReaderCreateWithFunctions(&replyFunctions) : nullptr);
-    if (m_reader)
-        m_reader->privdata = &m_incoming;
+    m_reader.reset(fresh ? new ReplyReader(m_options.replyLimits) : nullptr);
 }
 
 void RedisConnection::startAttempt()
@@ -743,11 +672,18 @@ void RedisConnection::onReadyRead()
         m_input += bytes;
     // A callback may close, fail or reopen this connection; the epoch says the stream is void then.
     const quint64 epoch = m_readerEpoch;
+    // Beyond the reply limits or malformed: the stream cannot be trusted any further. The reason is
+    // copied out first, since failing drops the reader that holds it.
+    const auto failParsing = [this] {
+        const ErrorKind kind = m_reader->errorKind();
+        const QString reason = m_reader->error();
+        fail(kind, reason);
+    };
     qsizetype slice = feedSlice;
     while (m_inputAt < m_input.size()) {
         const qsizetype n = qMin(slice, m_input.size() - m_inputAt);
-        if (redisReaderFeed(m_reader.get(), m_input.constData() + m_inputAt, size_t(n)) != REDIS_OK) {
-            fail(ErrorKind::Protocol, QStringLiteral("could not buffer the reply"));
+        if (!m_reader->feed(m_input.constData() + m_inputAt, n)) {
+            failParsing();
             return;
         }
         m_inputAt += n;
@@ -757,16 +693,16 @@ void RedisConnection::onReadyRead()
         }
         int replies = 0;
         for (;;) {
-            void* raw = nullptr;
-            if (redisReaderGetReply(m_reader.get(), &raw) != REDIS_OK) {
-                fail(ErrorKind::Protocol,
-                     QStringLiteral("malformed reply: %1").arg(escapeBytes(m_reader->errstr)));
+            RedisReply reply;
+            const ReplyReader::Status status = m_reader->next(&reply);
+            if (status == ReplyReader::Status::Failed) {
+                failParsing();
                 return;
             }
-            if (!raw)
+            if (status == ReplyReader::Status::NeedMore)
                 break;
             ++replies;
-            dispatch(std::move(*static_cast<RedisReply*>(raw)));
+            dispatch(std::move(reply));
             if (m_readerEpoch != epoch)
                 return;
         }

@@ -17,12 +17,11 @@
 #include <memory>
 #include <vector>
 
-struct redisReader;
-
 namespace lockscope {
 
 class KeyRouter;
 class RedisTransport;
+class ReplyReader;
 
 // One asynchronous, pipelined connection to one master. Commands are written as soon as the
 // connection is up (queued while it connects), replies are matched in order, and a command left
@@ -139,11 +138,6 @@ private:
         std::vector<Pending> m_items;
         size_t m_head = 0;
     };
-    struct ReaderDeleter
-    {
-        void operator()(redisReader* reader) const;
-    };
-
     void attachTransport(std::unique_ptr<RedisTransport> transport);
     void startAttempt();
     void onOpened();
@@ -179,7 +173,7 @@ private:
     QString m_name;
     KeyRouter* m_router = nullptr;
     std::unique_ptr<RedisTransport> m_transport;
-    std::unique_ptr<redisReader, ReaderDeleter> m_reader;
+    std::unique_ptr<ReplyReader> m_reader;
     State m_state = State::Disconnected;
     RedisError m_lastError;
     MasterHealth m_health;
@@ -192,7 +186,6 @@ private:
     QByteArray m_outBuffer;           // written this event-loop pass, flushed once
     QByteArray m_input;               // read but not yet fed to the reader ...
     qsizetype m_inputAt = 0;          // ... from here on
-    RedisReply m_incoming;            // the reader builds each reply here (its privdata)
     QList<RedisReply> m_batchReplies; // the replies so far of the batch at the head of m_sent
     quint64 m_readerEpoch = 0;        // bumped whenever the reader is dropped: parsing must stop
     int m_handshakeLeft = 0;

@@ -41,6 +41,8 @@ QString errorKindName(ErrorKind kind)
         return QStringLiteral("cancelled");
     case ErrorKind::Io:
         return QStringLiteral("io-error");
+    case ErrorKind::ReplyTooLarge:
+        return QStringLiteral("reply-too-large");
     }
     return QStringLiteral("unknown");
 }

@@ -27,6 +27,7 @@ enum class ErrorKind
     NotALock,
     Cancelled,
     Io,
+    ReplyTooLarge, // a reply over the connection's ReplyLimits
 };
 
 QString errorKindName(ErrorKind kind);

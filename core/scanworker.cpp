@@ -1,7 +1,6 @@
 #include "scanworker.h"
 
 #include "bytesdisplay.h"
-
 #include "keyreader.h"
 
 #include <QPointer>
@@ -28,7 +27,8 @@ bool sameEndpoint(const ConnectionOptions& a, const ConnectionOptions& b)
 {
     return a.url == b.url && a.tls == b.tls && a.commandTimeoutMs == b.commandTimeoutMs &&
            a.connectTimeoutMs == b.connectTimeoutMs && a.reconnectInitialMs == b.reconnectInitialMs &&
-           a.reconnectMaxMs == b.reconnectMaxMs && a.autoReconnect == b.autoReconnect;
+           a.reconnectMaxMs == b.reconnectMaxMs && a.autoReconnect == b.autoReconnect &&
+           a.replyLimits == b.replyLimits;
 }
 
 } // namespace
@@ -269,10 +269,15 @@ void ScanWorker::beginPass()
     m_scansDone = false;
     m_readsInFlight = 0;
     ++m_pass; // every key is unmet again
+    m_passPages = 0;
+    m_passKeysSeen = 0;
+    m_dbSizeKnown = false;
     const quint32 pass = m_pass;
     m_connection->send({"DBSIZE"}, this, [this, pass](const RedisResult& r) {
-        if (pass == m_pass && r.ok() && r.reply.isInteger())
+        if (pass == m_pass && r.ok() && r.reply.isInteger()) {
             m_dbSize = r.reply.integer;
+            m_dbSizeKnown = true;
+        }
     });
     scanPage(0, "0");
 }
@@ -296,6 +301,10 @@ void ScanWorker::scanPage(int pattern, const QByteArray& cursor)
                 return;
             }
             const QByteArray next = r.reply.elements[0].string;
+            ++m_passPages;
+            m_passKeysSeen += r.reply.elements[1].elements.size();
+            if (const QString broken = scanBroken(next); !broken.isEmpty())
+                return failPass(broken);
             QByteArrayList keys;
             keys.reserve(r.reply.elements[1].elements.size());
             for (const RedisReply& k : r.reply.elements[1].elements) {
@@ -317,6 +326,41 @@ void ScanWorker::scanPage(int pattern, const QByteArray& cursor)
             readKeys(keys, true);
             maybeFinishPass();
         });
+}
+
+QString ScanWorker::scanBroken(const QByteArray& cursor) const
+{
+    bool isNumber = false;
+    cursor.toULongLong(&isNumber);
+    if (!isNumber)
+        return QStringLiteral("SCAN answered the cursor \"%1\", which is not a number")
+            .arg(escapeBytes(cursor.left(64)));
+    // A server's SCAN reaches cursor 0 within about (table size / COUNT) pages, and its table holds
+    // at most a few times DBSIZE buckets: a pass far beyond that is one that would never end (a broken
+    // or hostile server answering non-zero cursors forever).
+    // Without DBSIZE (an ACL may refuse it) only a far larger bound is safe: about 10^9 keys.
+    const qint64 keys =
+        qBound<qint64>(0, qMax(m_dbSizeKnown ? m_dbSize : qint64(1) << 30, m_passKeysSeen), qint64(1) << 40);
+    const qint64 perPattern = 256 + 64 * (keys / qMax(1, m_settings.scanCount) + 1);
+    const qint64 bound = perPattern * qMax<qint64>(1, m_settings.patterns.size());
+    if (m_passPages > bound)
+        return QStringLiteral("SCAN did not return cursor 0 after %1 pages (DBSIZE %2, COUNT %3); the "
+                              "pass was stopped")
+            .arg(m_passPages)
+            .arg(m_dbSize)
+            .arg(m_settings.scanCount);
+    return {};
+}
+
+void ScanWorker::failPass(const QString& reason)
+{
+    // The master counts as one that cannot be scanned (the monitor shows it unknown with `reason`);
+    // a later pass is tried at the polling interval and, once one finishes, the mode is read again.
+    abortPass();
+    stopSubscriber();
+    m_scanFailed = true;
+    setMode(NotificationMode::Unknown, reason);
+    m_passTimer->start(m_settings.pollIntervalMs);
 }
 
 void ScanWorker::readKeys(const QByteArrayList& keys, bool fromPass)
@@ -390,6 +434,10 @@ void ScanWorker::maybeFinishPass()
     setScanning(false);
     emit scanProgress(m_dbSize, m_dbSize);
     emit passFinished(m_knownCount);
+    if (m_scanFailed) {
+        m_scanFailed = false;
+        detectMode(); // the failed pass left the mode unknown
+    }
     if (m_passRequested)
         beginPass();
     else

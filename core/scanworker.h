@@ -74,6 +74,9 @@ private:
     void scanPage(int pattern, const QByteArray& cursor);
     void readKeys(const QByteArrayList& keys, bool fromPass);
     void maybeFinishPass();
+    // Why the running pass cannot go on after a page that returned `cursor`; empty while it can.
+    QString scanBroken(const QByteArray& cursor) const;
+    void failPass(const QString& reason);
     void onEvent(const QByteArray& pattern, const QByteArray& channel, const QByteArray& payload);
     void flushEvents();
     void schedulePass();
@@ -102,6 +105,10 @@ private:
     int m_readsInFlight = 0;
     quint32 m_pass = 0; // 32 bits keep a key's mark at 8 bytes; a pass every second wraps after 136 years
     qint64 m_dbSize = 0;
+    bool m_dbSizeKnown = false; // DBSIZE answered in the running pass
+    qint64 m_passPages = 0;     // SCAN pages of the running pass ...
+    qint64 m_passKeysSeen = 0;  // ... and the keys they returned
+    bool m_scanFailed = false;  // a pass was stopped as one that would never end
 
     QSet<QByteArray> m_eventKeys;    // to read at the next flush
     QByteArrayList m_eventLogKeys;   // keys and events to report at the next flush ...

@@ -65,6 +65,9 @@ bool AcquireDialog::keepAlive() const
 
 QString AcquireDialog::problem() const
 {
+    if (m_connectionChanged)
+        return tr("The connection changed while this dialog was open: nothing will be acquired. Open it "
+                  "again to acquire on the masters watched now.");
     if (m_resource->text().isEmpty())
         return tr("Name the resource to lock.");
     const Result<QByteArray> bytes = unescapeBytes(m_resource->text());
@@ -78,6 +81,12 @@ void AcquireDialog::validate()
     const QString why = problem();
     m_problem->setText(why);
     m_buttons->button(QDialogButtonBox::Ok)->setEnabled(why.isEmpty());
+}
+
+void AcquireDialog::connectionChanged()
+{
+    m_connectionChanged = true;
+    validate();
 }
 
 } // namespace lockscope

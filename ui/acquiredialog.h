@@ -26,6 +26,9 @@ public:
     bool keepAlive() const;
     // Why the input cannot be used, or empty.
     QString problem() const;
+    // The window replaced its core (a reconnect, another profile) while this was open: the masters
+    // the user had in mind are not the ones watched now, so the dialog can only be closed.
+    void connectionChanged();
 
 private:
     void validate();
@@ -36,6 +39,7 @@ private:
     QCheckBox* m_keepAlive;
     QLabel* m_problem;
     QDialogButtonBox* m_buttons;
+    bool m_connectionChanged = false;
 };
 
 } // namespace lockscope

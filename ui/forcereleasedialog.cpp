@@ -151,6 +151,8 @@ ForceReleaseDialog::ForceReleaseDialog(CoreThread* core, const LockView& view, c
                 if (report.request == m_executeRequest)
                     showOutcome(report);
             });
+    // The window may replace its core while this is open (a reconnect, another profile).
+    connect(core, &QObject::destroyed, this, &ForceReleaseDialog::onCoreGone);
     inspect();
 }
 
@@ -182,6 +184,8 @@ void ForceReleaseDialog::inspect()
     request.resource = m_view.resource;
     request.mode = ForceReleaseMode::ExpectToken;
     request.expectedToken = m_expected;
+    if (!m_core)
+        return onCoreGone();
     m_guard->setText(tr("Reading the key on every master…"));
     m_inspectRequest = m_core->inspectForceRelease(request);
     updateButton();
@@ -237,7 +241,7 @@ void ForceReleaseDialog::showPlan(const ForceReleasePlan& plan)
 
 void ForceReleaseDialog::confirm()
 {
-    if (!canConfirm())
+    if (!canConfirm() || !m_core)
         return;
     m_stage = Stage::Executing;
     m_release->setEnabled(false);
@@ -284,11 +288,30 @@ void ForceReleaseDialog::showOutcome(const ForceReleaseReport& report)
 void ForceReleaseDialog::reject()
 {
     // Looked at, not confirmed: the audit log says so, as lockctl's does.
-    if (m_stage == Stage::Ready && m_plan && !m_readOnly)
+    if (m_stage == Stage::Ready && m_plan && !m_readOnly && m_core)
         m_core->cancelForceRelease(*m_plan);
     if (m_stage == Stage::Executing)
         return; // the deletion is under way: its outcome must be seen
     QDialog::reject();
+}
+
+void ForceReleaseDialog::onCoreGone()
+{
+    // Whatever was read or asked for went through the old connection: its answer will never come,
+    // and the plan may not match the masters now watched. An execution under way may have run; the
+    // audit log has its outcome.
+    const bool wasExecuting = m_stage == Stage::Executing;
+    m_stage = Stage::Finished;
+    m_plan.reset();
+    m_release->setEnabled(false);
+    m_typed->setEnabled(false);
+    m_plainConfirm->setEnabled(false);
+    m_holder->setEnabled(false);
+    m_result->setText(wasExecuting ? tr("The connection changed while deleting: the outcome is in the audit "
+                                        "log. Open the dialog again to see the lock now.")
+                                   : tr("The connection changed: nothing was deleted. Open the dialog again "
+                                        "to see the lock now."));
+    m_buttons->button(QDialogButtonBox::Cancel)->setText(tr("Close"));
 }
 
 } // namespace lockscope

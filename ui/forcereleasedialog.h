@@ -4,6 +4,7 @@
 #include "lockview.h"
 
 #include <QDialog>
+#include <QPointer>
 
 #include <optional>
 
@@ -66,8 +67,10 @@ private:
     void showPlan(const ForceReleasePlan& plan);
     void showOutcome(const ForceReleaseReport& report);
     void updateButton();
+    // The window replaced its core (a reconnect, another profile): nothing more goes through it.
+    void onCoreGone();
 
-    CoreThread* m_core;
+    QPointer<CoreThread> m_core; // null once the window replaced its core
     LockView m_view;
     QStringList m_names;
     bool m_readOnly;

@@ -35,6 +35,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSaveFile>
@@ -648,10 +649,13 @@ void MainWindow::updateStatusBar()
 
 void MainWindow::acquire()
 {
-    if (m_readOnly)
+    if (m_readOnly || !m_core)
         return;
     AcquireDialog dialog(this);
-    if (dialog.exec() != QDialog::Accepted)
+    // exec() runs the event loop: the core may be replaced meanwhile (reconnect, another profile).
+    const QPointer<CoreThread> core = m_core.get();
+    connect(core, &QObject::destroyed, &dialog, &AcquireDialog::connectionChanged);
+    if (dialog.exec() != QDialog::Accepted || !core)
         return;
     m_core->acquire(dialog.resource(), dialog.ttlMs(), dialog.retries(), dialog.keepAlive());
     m_events->add(EventLogModel::Kind::Action, escapeBytes(dialog.resource()),
@@ -678,7 +682,7 @@ void MainWindow::release()
 void MainWindow::forceRelease()
 {
     const LockView* view = m_locks->find(selectedResource());
-    if (!view)
+    if (!view || !m_core)
         return;
     auto* dialog = new ForceReleaseDialog(m_core.get(), *view, m_masterNames, m_readOnly, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);

@@ -16,14 +16,18 @@ using lockscope::test::processExists;
 
 namespace {
 
-bool answers(quint16 port)
+// The demo's masters require their password (tst_demosecurity checks that they refuse others).
+bool answers(const DemoCluster& cluster, int index)
 {
     QTcpSocket s;
-    s.connectToHost(QHostAddress::LocalHost, port);
+    s.connectToHost(QHostAddress::LocalHost, cluster.port(index));
     if (!s.waitForConnected(500))
         return false;
-    s.write("PING\r\n");
-    return s.waitForReadyRead(500) && s.readAll().startsWith("+PONG");
+    s.write("AUTH " + cluster.password().toUtf8() + "\r\nPING\r\n");
+    QByteArray got;
+    while (got.count('\n') < 2 && s.waitForReadyRead(500))
+        got += s.readAll();
+    return got == "+OK\r\n+PONG\r\n";
 }
 
 } // namespace
@@ -49,7 +53,7 @@ void TestDemoCluster::startsAndStopsCleanly()
         QVERIFY2(urls.ok(), qPrintable(urls.ok() ? QString() : urls.error().message));
         QCOMPARE(urls->size(), 5);
         for (int i = 0; i < 5; ++i) {
-            QVERIFY(answers(cluster.port(i)));
+            QVERIFY(answers(cluster, i));
             pids << cluster.pid(i);
         }
     }
@@ -72,7 +76,7 @@ void TestDemoCluster::startDoesNotBlock()
     QVERIFY(cluster.isStarted());
     for (int i = 0; i < 5; ++i) {
         QCOMPARE(cluster.state(i), DemoCluster::MasterState::Running);
-        QVERIFY(answers(cluster.port(i)));
+        QVERIFY(answers(cluster, i));
     }
     // Launching five processes is fork+exec; the wait for them to listen happened in the event loop.
     QVERIFY2(launchMs < lockscope::test::upperBoundMs(1000), qPrintable(QString::number(launchMs)));
@@ -94,18 +98,18 @@ void TestDemoCluster::killPauseResumeRestart()
     QSignalSpy states(&cluster, &DemoCluster::masterStateChanged);
     cluster.pause(1);
     QCOMPARE(cluster.state(1), DemoCluster::MasterState::Paused);
-    QVERIFY(!answers(cluster.port(1)));
+    QVERIFY(!answers(cluster, 1));
     cluster.resume(1);
-    QVERIFY(answers(cluster.port(1)));
+    QVERIFY(answers(cluster, 1));
     const qint64 before = cluster.pid(2);
     cluster.kill(2);
     QCOMPARE(cluster.state(2), DemoCluster::MasterState::Killed);
-    QVERIFY(!answers(cluster.port(2)));
+    QVERIFY(!answers(cluster, 2));
     QVERIFY(!processExists(before));
     QVERIFY(cluster.restart(2)); // launched; it answers once it says Running
     QCOMPARE(cluster.state(2), DemoCluster::MasterState::Starting);
     QTRY_COMPARE_WITH_TIMEOUT(cluster.state(2), DemoCluster::MasterState::Running, 15000);
-    QVERIFY(answers(cluster.port(2)));
+    QVERIFY(answers(cluster, 2));
     QVERIFY(cluster.pid(2) != before);
     QCOMPARE(states.count(), 5); // paused, running, killed, starting, running
 }

@@ -21,6 +21,7 @@ private slots:
     void missingFile();
     void notificationFlags_data();
     void notificationFlags();
+    void replyLimits();
 };
 
 void TestConfigLoader::fullConfiguration()
@@ -210,6 +211,33 @@ void TestConfigLoader::notificationFlags()
     QCOMPARE(notificationFlagsSuffice(flags), suffices);
     QCOMPARE(notificationFlagsWithNeeded(flags), enabled);
     QVERIFY(notificationFlagsSuffice(notificationFlagsWithNeeded(flags)));
+}
+
+void TestConfigLoader::replyLimits()
+{
+    // Defaults when absent; set, they reach every master (also those named after the limits).
+    const Result<LockScopeConfig> plain = ConfigLoader::fromJson(R"({"masters": ["redis://h1"]})");
+    QVERIFY(plain.ok());
+    QVERIFY(plain->masters[0].replyLimits == ReplyLimits());
+    QCOMPARE(plain->masters[0].replyLimits.maxBulkBytes, 512LL * 1024 * 1024);
+    QStringList warnings;
+    const Result<LockScopeConfig> c = ConfigLoader::fromJson(
+        R"({"masters": ["redis://h1", {"url": "redis://h2"}],
+            "replyLimits": {"maxBulkBytes": 2048, "maxElements": 100, "maxDepth": 3, "maxReplyBytes": 4096}})",
+        &warnings);
+    QVERIFY2(c.ok(), qPrintable(c.ok() ? QString() : c.error().message));
+    QVERIFY(warnings.isEmpty());
+    for (const ConnectionOptions& m : c->masters) {
+        QCOMPARE(m.replyLimits.maxBulkBytes, qint64(2048));
+        QCOMPARE(m.replyLimits.maxElements, qint64(100));
+        QCOMPARE(m.replyLimits.maxDepth, 3);
+        QCOMPARE(m.replyLimits.maxReplyBytes, qint64(4096));
+    }
+    // hiredis cannot parse deeper than 8 levels: a higher limit would be a promise not kept.
+    const Result<LockScopeConfig> deep = ConfigLoader::fromJson(R"({"replyLimits": {"maxDepth": 9}})");
+    QVERIFY(!deep.ok());
+    QVERIFY2(deep.error().message.contains(QStringLiteral("replyLimits.maxDepth")),
+             qPrintable(deep.error().message));
 }
 
 QTEST_GUILESS_MAIN(TestConfigLoader)

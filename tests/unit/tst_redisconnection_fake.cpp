@@ -201,6 +201,12 @@ private slots:
     void largeReplyThenSmallOnesInOneChunk();
     void nestedArrays();
     void tooDeeplyNestedIsProtocolError();
+    void hugeBulkFailsAtItsHeader();
+    void bulkLimitIsConfigurable();
+    void elementLimitCountsEveryLevel();
+    void depthLimitIsConfigurable();
+    void replyByteLimit();
+    void endlessLineFails();
     void binaryArgumentsAreWrittenVerbatim();
     void firstCommandAtOnceRestOfPassInOneFlush();
     void malformedReplyFailsEverythingPending();
@@ -376,9 +382,148 @@ void TestRedisConnectionFake::tooDeeplyNestedIsProtocolError()
     rig->send({"PING"}, results.add());
     rig.transport->feed(deep);
     QCOMPARE(results.described(),
-             QStringList({QStringLiteral("error:protocol-error"), QStringLiteral("error:protocol-error")}));
+             QStringList({QStringLiteral("error:reply-too-large"), QStringLiteral("error:reply-too-large")}));
     QCOMPARE(rig->state(), State::Down);
-    QCOMPARE(rig->lastError().kind, ErrorKind::Protocol);
+    QCOMPARE(rig->lastError().kind, ErrorKind::ReplyTooLarge);
+    QVERIFY2(rig->lastError().message.contains(QStringLiteral("maxDepth")),
+             qPrintable(rig->lastError().message));
+}
+
+void TestRedisConnectionFake::hugeBulkFailsAtItsHeader()
+{
+    // A peer announcing a 10 GB string must not make us buffer towards it: the header alone fails
+    // the master, with the default limit (512 MiB).
+    Results results;
+    Rig rig;
+    QVERIFY(rig.bringUp());
+    rig->send({"GET", "k"}, results.add());
+    rig->send({"PING"}, results.add());
+    QVERIFY(rig.waitWritten(plainHandshake + 2));
+    rig.transport->feed("$10000000000\r\nabc");
+    QCOMPARE(results.described(),
+             QStringList({QStringLiteral("error:reply-too-large"), QStringLiteral("error:reply-too-large")}));
+    QCOMPARE(rig->state(), State::Down);
+    QCOMPARE(rig->lastError().kind, ErrorKind::ReplyTooLarge);
+    QVERIFY2(rig->lastError().message.contains(QStringLiteral("536870912")) &&
+                 rig->lastError().message.contains(QStringLiteral("maxBulkBytes")),
+             qPrintable(rig->lastError().message));
+    QCOMPARE(rig->pendingCount(), 0);
+}
+
+void TestRedisConnectionFake::bulkLimitIsConfigurable()
+{
+    Results results;
+    ConnectionOptions options = fakeOptions();
+    options.replyLimits.maxBulkBytes = 2048;
+    Rig rig(options);
+    QVERIFY(rig.bringUp());
+    rig->send({"GET", "a"}, results.add());
+    rig->send({"GET", "b"}, results.add());
+    QVERIFY(rig.waitWritten(plainHandshake + 2));
+    // At the limit is fine, one byte over is not (announced in the header, body not sent yet).
+    rig.transport->feed(T::bulk(QByteArray(2048, 'x')) + "$2049\r\n");
+    QCOMPARE(results.all.size(), 2);
+    QVERIFY(results.all.at(0).ok());
+    QCOMPARE(results.all.at(0).reply.string.size(), qsizetype(2048));
+    QCOMPARE(results.all.at(1).error.kind, ErrorKind::ReplyTooLarge);
+    QVERIFY(results.all.at(1).error.message.contains(QStringLiteral("2048")));
+    // Over the limit and complete in one read (never waited for): the same.
+    Results whole;
+    Rig other(options);
+    QVERIFY(other.bringUp());
+    other->send({"GET", "c"}, whole.add());
+    QVERIFY(other.waitWritten(plainHandshake + 1));
+    other.transport->feed(T::bulk(QByteArray(3000, 'y')));
+    QCOMPARE(whole.described(), QStringList(QStringLiteral("error:reply-too-large")));
+}
+
+void TestRedisConnectionFake::elementLimitCountsEveryLevel()
+{
+    Results results;
+    ConnectionOptions options = fakeOptions();
+    options.replyLimits.maxElements = 16;
+    Rig rig(options);
+    QVERIFY(rig.bringUp());
+    for (int i = 0; i < 3; ++i)
+        rig->send({"SCAN", "0"}, results.add());
+    QVERIFY(rig.waitWritten(plainHandshake + 3));
+    QByteArrayList sixteen;
+    for (int i = 0; i < 16; ++i)
+        sixteen << T::integer(i);
+    QByteArrayList nested; // 2 + 2 × 8 = 18 elements in all
+    for (int i = 0; i < 2; ++i)
+        nested << T::array(sixteen.mid(0, 8));
+    rig.transport->feed(T::array(sixteen) + T::array(nested));
+    QCOMPARE(results.all.size(), 3);
+    QVERIFY(results.all.at(0).ok());
+    QCOMPARE(results.all.at(0).reply.elements.size(), qsizetype(16));
+    QCOMPARE(results.all.at(1).error.kind, ErrorKind::ReplyTooLarge);
+    QVERIFY2(results.all.at(1).error.message.contains(QStringLiteral("maxElements")),
+             qPrintable(results.all.at(1).error.message));
+    QCOMPARE(results.all.at(2).error.kind, ErrorKind::ReplyTooLarge);
+    // A huge announced count fails at its header, before any element arrives.
+    Rig other(options);
+    Results more;
+    QVERIFY(other.bringUp());
+    other->send({"SCAN", "0"}, more.add());
+    QVERIFY(other.waitWritten(plainHandshake + 1));
+    other.transport->feed("*2000000000\r\n");
+    QCOMPARE(more.described(), QStringList(QStringLiteral("error:reply-too-large")));
+}
+
+void TestRedisConnectionFake::depthLimitIsConfigurable()
+{
+    Results results;
+    ConnectionOptions options = fakeOptions();
+    options.replyLimits.maxDepth = 2;
+    Rig rig(options);
+    QVERIFY(rig.bringUp());
+    rig->send({"EVAL", "a", "0"}, results.add());
+    rig->send({"EVAL", "b", "0"}, results.add());
+    QVERIFY(rig.waitWritten(plainHandshake + 2));
+    rig.transport->feed(T::array({T::array({T::integer(1)})}) + T::array({T::array({T::array({})})}));
+    QCOMPARE(results.described(),
+             QStringList({QStringLiteral("[[:1]]"), QStringLiteral("error:reply-too-large")}));
+    QVERIFY(rig->lastError().message.contains(QStringLiteral("2 levels")));
+}
+
+void TestRedisConnectionFake::replyByteLimit()
+{
+    // Many small elements, each within the other limits, add up to too many bytes for one reply:
+    // fed in pieces, the reply fails once its bytes so far pass the limit, not at its end.
+    Results results;
+    ConnectionOptions options = fakeOptions();
+    options.replyLimits.maxReplyBytes = 4096;
+    Rig rig(options);
+    QVERIFY(rig.bringUp());
+    rig->send({"GET", "small"}, results.add());
+    rig->send({"HGETALL", "h"}, results.add());
+    QVERIFY(rig.waitWritten(plainHandshake + 2));
+    rig.transport->feed(T::bulk(QByteArray(3000, 's'))); // a whole reply below the limit is fine
+    QCOMPARE(results.described(), QStringList(QStringLiteral("$") + QString(3000, QLatin1Char('s'))));
+    rig.transport->feed("*1000\r\n");
+    for (int i = 0; i < 60 && rig->isUp(); ++i)
+        rig.transport->feed(T::bulk(QByteArray(90, 'v')));
+    QCOMPARE(results.all.size(), 2);
+    QCOMPARE(results.all.at(1).error.kind, ErrorKind::ReplyTooLarge);
+    QVERIFY2(results.all.at(1).error.message.contains(QStringLiteral("maxReplyBytes")),
+             qPrintable(results.all.at(1).error.message));
+}
+
+void TestRedisConnectionFake::endlessLineFails()
+{
+    // A status line that never ends would be buffered (and searched for its end) forever.
+    Results results;
+    Rig rig;
+    QVERIFY(rig.bringUp());
+    rig->send({"PING"}, results.add());
+    QVERIFY(rig.waitWritten(plainHandshake + 1));
+    rig.transport->feed("+");
+    for (int i = 0; i < 40 && rig->isUp(); ++i)
+        rig.transport->feed(QByteArray(64 * 1024, 'a'));
+    QCOMPARE(results.described(), QStringList(QStringLiteral("error:protocol-error")));
+    QVERIFY2(rig->lastError().message.contains(QStringLiteral("without its end")),
+             qPrintable(rig->lastError().message));
 }
 
 void TestRedisConnectionFake::binaryArgumentsAreWrittenVerbatim()
