@@ -74,12 +74,25 @@ quint16 portOf(qint64 pid)
     return colon > 0 ? quint16(title.mid(colon + 1).toUInt()) : 0;
 }
 
+// A demo server's password, from the redis.conf in the directory it runs in (its 0700 directory,
+// which this test, as the same user, may read).
+QString passwordOf(qint64 pid)
+{
+    QFile f(QStringLiteral("/proc/%1/cwd/redis.conf").arg(pid));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    for (const QByteArray& line : f.readAll().split('\n'))
+        if (line.startsWith("requirepass "))
+            return QString::fromUtf8(line.mid(12).trimmed()).remove(QLatin1Char('"'));
+    return {};
+}
+
 // Every demo server holds keys: the simulation's clients are writing to all of them.
 bool simulationWritesToAll(const QList<qint64>& pids)
 {
     for (qint64 pid : pids) {
         const quint16 port = portOf(pid);
-        if (port == 0 || lockscope::test::blockingCommand(port, {"DBSIZE"}).integer <= 0)
+        if (port == 0 || lockscope::test::blockingCommand(port, {"DBSIZE"}, passwordOf(pid)).integer <= 0)
             return false;
     }
     return true;
