@@ -1,6 +1,7 @@
 #include "bytesdisplay.h"
 
 #include <QStringDecoder>
+#include <QStringList>
 
 namespace lockscope {
 
@@ -140,6 +141,14 @@ Result<QByteArray> unescapeBytes(const QString& text)
             QStringLiteral("bad escape at position %1: use \\\\ for a backslash or \\xNN for a byte").arg(i));
     }
     return out;
+}
+
+QString escapeCommand(const QByteArrayList& argv)
+{
+    QStringList words;
+    for (const QByteArray& arg : argv)
+        words << escapeBytes(arg);
+    return words.join(QLatin1Char(' '));
 }
 
 } // namespace lockscope

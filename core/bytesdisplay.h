@@ -3,6 +3,7 @@
 #include "result.h"
 
 #include <QByteArray>
+#include <QByteArrayList>
 #include <QString>
 
 namespace lockscope {
@@ -19,5 +20,7 @@ namespace lockscope {
 // owners and details decoded from values, host names and anything else a server chose.
 QString escapeBytes(const QByteArray& bytes);
 Result<QByteArray> unescapeBytes(const QString& text);
+// A command as an admin reads it before or after it is sent: each argument escaped, space-separated.
+QString escapeCommand(const QByteArrayList& argv);
 
 } // namespace lockscope

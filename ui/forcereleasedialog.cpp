@@ -43,20 +43,11 @@ QString describeTarget(const ForceReleaseTarget& t)
     return text;
 }
 
-// A command as the admin reads it: the server's bytes escaped.
-QString commandText(const QByteArrayList& argv)
-{
-    QStringList words;
-    for (const QByteArray& arg : argv)
-        words << escapeBytes(arg);
-    return words.join(QLatin1Char(' '));
-}
-
 QString commandsText(const QList<QByteArrayList>& commands)
 {
     QStringList lines;
     for (const QByteArrayList& c : commands)
-        lines << commandText(c);
+        lines << escapeCommand(c);
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -216,9 +207,10 @@ void ForceReleaseDialog::showPlan(const ForceReleasePlan& plan)
         const QStringList cells{t.master, describeTarget(t), will};
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells.at(c));
-            item->setToolTip(plainToolTip(c == WillColumn && !t.step.commands.isEmpty()
-                                              ? cells.at(c) + QLatin1Char('\n') + commandsText(t.step.commands)
-                                              : cells.at(c)));
+            item->setToolTip(
+                plainToolTip(c == WillColumn && !t.step.commands.isEmpty()
+                                 ? cells.at(c) + QLatin1Char('\n') + commandsText(t.step.commands)
+                                 : cells.at(c)));
             if (c == WillColumn && t.step.kind == ForceReleaseStep::Kind::Delete)
                 item->setForeground(StatusStyle::statusColor(LockStatus::Stuck, palette()));
             m_table->setItem(row, c, item);

@@ -41,15 +41,6 @@ QString describe(const ForceReleaseTarget& t)
     return text;
 }
 
-// A command as sent to a master, the server's bytes escaped.
-QString commandText(const QByteArrayList& argv)
-{
-    QStringList words;
-    for (const QByteArray& arg : argv)
-        words << escapeBytes(arg);
-    return words.join(QLatin1Char(' '));
-}
-
 QJsonArray commandsJson(const QList<QByteArrayList>& commands)
 {
     QJsonArray out;
@@ -178,7 +169,7 @@ public:
             for (const ForceReleaseTarget& t : plan->targets) {
                 context.out() << "will: " << t.master << ": " << t.step.summary() << Qt::endl;
                 for (const QByteArrayList& command : t.step.commands)
-                    context.out() << "  " << commandText(command) << Qt::endl;
+                    context.out() << "  " << escapeCommand(command) << Qt::endl;
             }
         }
 
@@ -265,7 +256,7 @@ private:
         for (const ForceReleaseMasterResult& r : outcome.results) {
             context.out() << r.master << ": " << describe(r) << Qt::endl;
             for (const QByteArrayList& command : r.commands)
-                context.out() << "  sent: " << commandText(command) << Qt::endl;
+                context.out() << "  sent: " << escapeCommand(command) << Qt::endl;
         }
     }
 };

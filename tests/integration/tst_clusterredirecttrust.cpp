@@ -9,7 +9,8 @@
 #include "redisclustergroup.h"
 #include "topologyurl.h"
 
-#include "fakeredisnode.h"
+#include "fakeredispeer.h"
+#include "scriptedtransport.h"
 
 #include <QTest>
 
@@ -24,20 +25,20 @@ namespace {
 
 using Shard = std::tuple<int, int, NodeAddress>; // first slot, last slot, primary
 
-// CLUSTER SLOTS as `node` tells it; everything else as FakeRedisNode answers by default, or `other`.
-void actAsClusterNode(FakeRedisNode& node, const std::function<QList<Shard>()>& shards,
+// CLUSTER SLOTS as `node` tells it; everything else as FakeRedisPeer answers by default, or `other`.
+void actAsClusterNode(FakeRedisPeer& node, const std::function<QList<Shard>()>& shards,
                       const std::function<QByteArray(const QByteArrayList&)>& other)
 {
-    node.setAnswer([shards, other](const QByteArrayList& argv) -> std::optional<QByteArray> {
+    node.setHandler([shards, other](const QByteArrayList& argv, QTcpSocket*) -> std::optional<QByteArray> {
         const QByteArray name = argv.value(0).toUpper();
         if (name == "CLUSTER" && argv.value(1).toUpper() == "SLOTS") {
             const QList<Shard> list = shards();
             QByteArray out = '*' + QByteArray::number(list.size()) + "\r\n";
             for (const auto& [first, last, primary] : list)
                 out += "*3\r\n:" + QByteArray::number(first) + "\r\n:" + QByteArray::number(last) +
-                       "\r\n*3\r\n" + FakeRedisNode::bulk(primary.host.toUtf8()) + ':' +
+                       "\r\n*3\r\n" + ScriptedTransport::bulk(primary.host.toUtf8()) + ':' +
                        QByteArray::number(primary.port) + "\r\n" +
-                       FakeRedisNode::bulk(QByteArray::number(primary.port).rightJustified(40, '0'));
+                       ScriptedTransport::bulk(QByteArray::number(primary.port).rightJustified(40, '0'));
             return out;
         }
         if (name == "AUTH" || name == "SELECT" || name == "CLIENT" || name == "INFO" || name == "TIME" ||
@@ -61,7 +62,7 @@ private slots:
     void realClusterForgedMovedIsRefused();
 
 private:
-    void startRouter(const FakeRedisNode& seed);
+    void startRouter(const FakeRedisPeer& seed);
     void startRouter(const QString& url, const ConnectionOptions& nodeOptions);
     RedisResult routed(const QByteArray& key);
 
@@ -75,7 +76,7 @@ void TestClusterRedirectTrust::cleanup()
     m_topology.reset();
 }
 
-void TestClusterRedirectTrust::startRouter(const FakeRedisNode& seed)
+void TestClusterRedirectTrust::startRouter(const FakeRedisPeer& seed)
 {
     ConnectionOptions nodeOptions;
     nodeOptions.connectTimeoutMs = nodeOptions.commandTimeoutMs = 2000;
@@ -108,7 +109,7 @@ RedisResult TestClusterRedirectTrust::routed(const QByteArray& key)
 
 void TestClusterRedirectTrust::movedOutsideTheMapIsRefused()
 {
-    FakeRedisNode seed, trap;
+    FakeRedisPeer seed, trap;
     actAsClusterNode(
         seed,
         [&seed] {
@@ -133,7 +134,7 @@ void TestClusterRedirectTrust::movedOutsideTheMapIsRefused()
 
 void TestClusterRedirectTrust::askOutsideTheMapIsRefused()
 {
-    FakeRedisNode seed, trap;
+    FakeRedisPeer seed, trap;
     actAsClusterNode(
         seed,
         [&seed] {
@@ -154,7 +155,7 @@ void TestClusterRedirectTrust::askOutsideTheMapIsRefused()
 // joined): followed, with the credentials.
 void TestClusterRedirectTrust::movedToANodeThatJoinedIsFollowed()
 {
-    FakeRedisNode seed, joined;
+    FakeRedisPeer seed, joined;
     bool moved = false;
     actAsClusterNode(
         seed,
@@ -169,7 +170,7 @@ void TestClusterRedirectTrust::movedToANodeThatJoinedIsFollowed()
         });
     actAsClusterNode(
         joined, [] { return QList<Shard>{}; },
-        [](const QByteArrayList&) { return FakeRedisNode::bulk("value"); });
+        [](const QByteArrayList&) { return ScriptedTransport::bulk("value"); });
     startRouter(seed);
     QVERIFY(!m_topology->knowsNode(joined.address()));
 
@@ -189,7 +190,7 @@ void TestClusterRedirectTrust::realClusterForgedMovedIsRefused()
     RedisClusterGroup group;
     QVERIFY2(group.start(3, 0, serverOptions), qPrintable(group.errorString()));
     startRouter(group.url(1), group.nodeOptions());
-    FakeRedisNode trap;
+    FakeRedisPeer trap;
     const int refreshes = m_topology->refreshCount();
 
     const QByteArray key = "lock:forged";

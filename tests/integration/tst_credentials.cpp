@@ -1,6 +1,7 @@
 // Credentials go where they belong (issue 14): a URL's user is who we authenticate as, also without
 // a password in the URL, against real redis-server ACL users with `default` switched off; passwords
 // with URL-reserved characters; and what lockctl does with them (errors, warnings, hold's child).
+#include "connectionwait.h"
 #include "lockctlrun.h"
 #include "redisconnection.h"
 #include "redisserver.h"
@@ -18,30 +19,6 @@ namespace {
 // A password with every character that means something in a URL.
 const QString alicePassword = QStringLiteral("p?w#d@x/y%z:1");
 const QString lockctlPasswordVar = QStringLiteral("LOCKSCOPE_TEST_CREDENTIALS_PW");
-
-RedisResult call(RedisConnection& c, const QByteArrayList& argv, int ms = 5000)
-{
-    RedisResult out;
-    bool done = false;
-    c.send(argv, [&](const RedisResult& r) {
-        out = r;
-        done = true;
-    });
-    QDeadlineTimer deadline(ms);
-    while (!done && !deadline.hasExpired())
-        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 10);
-    if (!done)
-        out.error = RedisError(ErrorKind::Cancelled, c.name(), QStringLiteral("test gave up waiting"));
-    return out;
-}
-
-bool waitForState(RedisConnection& c, RedisConnection::State state, int ms = 5000)
-{
-    QDeadlineTimer deadline(ms);
-    while (c.state() != state && !deadline.hasExpired())
-        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 10);
-    return c.state() == state;
-}
 
 ConnectionOptions optionsFor(const QString& url)
 {
@@ -102,7 +79,7 @@ void TestCredentials::aclUserWithReservedCharacters()
     RedisConnection c(
         optionsFor(QStringLiteral("redis://alice:%1@%2").arg(encoded(alicePassword), m_address)));
     c.open();
-    const RedisResult who = call(c, {"ACL", "WHOAMI"});
+    const RedisResult who = callAndWait(c, {"ACL", "WHOAMI"});
     QVERIFY2(who.ok(), qPrintable(who.error.toString()));
     QCOMPARE(who.reply.string, QByteArray("alice"));
 }
@@ -112,7 +89,7 @@ void TestCredentials::userWithoutPasswordIsNopassUser()
 {
     RedisConnection c(optionsFor(QStringLiteral("redis://bob@%1").arg(m_address)));
     c.open();
-    const RedisResult who = call(c, {"ACL", "WHOAMI"});
+    const RedisResult who = callAndWait(c, {"ACL", "WHOAMI"});
     QVERIFY2(who.ok(), qPrintable(who.error.toString()));
     QCOMPARE(who.reply.string, QByteArray("bob"));
 }
@@ -124,7 +101,7 @@ void TestCredentials::userWithPasswordFromElsewhere()
     options.url.setPassword(alicePassword);
     RedisConnection c(options);
     c.open();
-    const RedisResult who = call(c, {"ACL", "WHOAMI"});
+    const RedisResult who = callAndWait(c, {"ACL", "WHOAMI"});
     QVERIFY2(who.ok(), qPrintable(who.error.toString()));
     QCOMPARE(who.reply.string, QByteArray("alice"));
 }
@@ -142,7 +119,7 @@ void TestCredentials::userWithoutPasswordNeverFallsBackToDefault()
     c.open();
     QVERIFY(waitForState(c, RedisConnection::State::Down));
     QCOMPARE(c.lastError().kind, ErrorKind::AuthFailed);
-    const RedisResult who = call(c, {"ACL", "WHOAMI"});
+    const RedisResult who = callAndWait(c, {"ACL", "WHOAMI"});
     QVERIFY2(!who.ok(), qPrintable(QString::fromUtf8(who.reply.string)));
 }
 

@@ -4,7 +4,7 @@
 // errors), and only their escaped form comes out. The escaped form types back: the commands are
 // given the keys and tokens exactly as lockctl printed them.
 #include "bytesdisplay.h"
-#include "hostilepeer.h"
+#include "fakeredispeer.h"
 #include "lockctlrun.h"
 #include "rawtext.h"
 #include "redisservergroup.h"
@@ -23,12 +23,10 @@ using namespace lockscope::test;
 
 namespace {
 
-// ESC [2K (erase the line), CR (back to its start), BEL, NUL (ends a C string) and U+202E
-// (shows the rest of the line right to left).
-const QByteArray hostile("\x1b[2K\r\x07\x00\xe2\x80\xae", 10);
-const QByteArray key = "lock:" + hostile + "evil";
-const QByteArray ownerPart = "own" + hostile + "er";
-const QByteArray token = ownerPart + "/0123456789abcdef0123456789abcdef";
+const QByteArray& hostile = hostileBytes;
+const QByteArray& key = hostileKey;
+const QByteArray& ownerPart = hostileOwner;
+const QByteArray& token = hostileToken;
 const QByteArray otherToken = "new" + hostile + "/fedcba9876543210fedcba9876543210";
 // LockScope's own "<owner>/<hex>" shape: the owner is decoded without any rule.
 const QByteArray bidiKey = "lock:bidi";
@@ -407,8 +405,8 @@ void TestLockctlEscaping::acquireExtendReleaseHold()
 // about it, on every command, shows them escaped.
 void TestLockctlEscaping::serverErrorTextsAreEscaped()
 {
-    HostilePeer peer("WRONGPASS " + hostile + " from the server");
-    QVERIFY(peer.listen());
+    FakeRedisPeer peer(FakeRedisPeer::alwaysError("WRONGPASS " + hostile + " from the server"));
+    QVERIFY(peer.isListening());
     const QByteArray escaped = shownBytes("WRONGPASS " + hostile + " from the server");
     const QString typedKey = shown(key);
     for (const bool withPassword : {false, true}) {

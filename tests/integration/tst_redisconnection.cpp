@@ -1,3 +1,4 @@
+#include "connectionwait.h"
 #include "redisconnection.h"
 #include "redisserver.h"
 #include "timebound.h"
@@ -8,35 +9,6 @@
 
 using namespace lockscope;
 using namespace lockscope::test;
-
-namespace {
-
-// Runs the event loop until `callback` has been called, or fails the test after `ms`.
-RedisResult call(RedisConnection& c, const QByteArrayList& argv, int ms = 5000)
-{
-    RedisResult out;
-    bool done = false;
-    c.send(argv, [&](const RedisResult& r) {
-        out = r;
-        done = true;
-    });
-    QDeadlineTimer deadline(ms);
-    while (!done && !deadline.hasExpired())
-        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 10);
-    if (!done)
-        out.error = RedisError(ErrorKind::Cancelled, c.name(), QStringLiteral("test gave up waiting"));
-    return out;
-}
-
-bool waitForState(RedisConnection& c, RedisConnection::State state, int ms = 5000)
-{
-    QDeadlineTimer deadline(ms);
-    while (c.state() != state && !deadline.hasExpired())
-        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 10);
-    return c.state() == state;
-}
-
-} // namespace
 
 class TestRedisConnection : public QObject
 {
@@ -74,12 +46,12 @@ void TestRedisConnection::plainRoundTrip()
     QSignalSpy states(&c, &RedisConnection::stateChanged);
     c.open();
     // Commands sent while connecting are queued, then run in order.
-    const RedisResult set = call(c, {"SET", "k", "v"});
+    const RedisResult set = callAndWait(c, {"SET", "k", "v"});
     QVERIFY2(set.ok(), qPrintable(set.error.toString()));
     QCOMPARE(set.reply.string, QByteArray("OK"));
-    QCOMPARE(call(c, {"GET", "k"}).reply.string, QByteArray("v"));
-    QVERIFY(call(c, {"GET", "missing"}).reply.isNil());
-    const RedisResult wrong = call(c, {"HGET", "k", "f"});
+    QCOMPARE(callAndWait(c, {"GET", "k"}).reply.string, QByteArray("v"));
+    QVERIFY(callAndWait(c, {"GET", "missing"}).reply.isNil());
+    const RedisResult wrong = callAndWait(c, {"HGET", "k", "f"});
     QVERIFY(wrong.isServerError());
     QCOMPARE(wrong.reply.errorCode(), QByteArray("WRONGTYPE"));
     QCOMPARE(c.state(), RedisConnection::State::Up);
@@ -118,8 +90,8 @@ void TestRedisConnection::tenMegabyteValue()
     QByteArray big(10 * 1024 * 1024, 'x');
     for (qsizetype i = 0; i < big.size(); i += 4096)
         big[i] = char(i / 4096 % 251);
-    QVERIFY(call(c, {"SET", "big", big}).ok());
-    const RedisResult got = call(c, {"GET", "big"}, 20000);
+    QVERIFY(callAndWait(c, {"SET", "big", big}).ok());
+    const RedisResult got = callAndWait(c, {"GET", "big"}, 20000);
     QVERIFY(got.ok());
     QCOMPARE(got.reply.string.size(), big.size());
     QVERIFY(got.reply.string == big);
@@ -133,9 +105,9 @@ void TestRedisConnection::binaryKeysAndValues()
     c.open();
     const QByteArray key("lock:\0\xff\xfe\r\n end", 15);
     const QByteArray value("\x00\x01\x80\xc3\x28\r\n$3\r\n", 11);
-    QVERIFY(call(c, {"SET", key, value, "PX", "60000"}).ok());
-    QCOMPARE(call(c, {"GET", key}).reply.string, value);
-    const RedisResult keys = call(c, {"KEYS", "lock:*"});
+    QVERIFY(callAndWait(c, {"SET", key, value, "PX", "60000"}).ok());
+    QCOMPARE(callAndWait(c, {"GET", key}).reply.string, value);
+    const RedisResult keys = callAndWait(c, {"KEYS", "lock:*"});
     QCOMPARE(keys.reply.elements.size(), 1);
     QCOMPARE(keys.reply.elements.first().string, key);
 }
@@ -164,7 +136,7 @@ void TestRedisConnection::pausedServerTimesOut()
     QCOMPARE(c.lastError().kind, ErrorKind::Timeout);
     QVERIFY(c.lastError().toString().contains(QString::number(server.port())));
     // A command sent while down fails at once, naming the reason.
-    const RedisResult late = call(c, {"PING"}, 100);
+    const RedisResult late = callAndWait(c, {"PING"}, 100);
     QCOMPARE(late.error.kind, ErrorKind::NotConnected);
     server.resume();
 }
@@ -219,7 +191,7 @@ void TestRedisConnection::reconnectsAfterRestartWithNewRunId()
     QCOMPARE(restarted.count(), 1);
     QCOMPARE(restarted.first().at(0).toByteArray(), firstRunId);
     QVERIFY(c.health().runId != firstRunId);
-    QVERIFY(call(c, {"PING"}).ok());
+    QVERIFY(callAndWait(c, {"PING"}).ok());
 }
 
 void TestRedisConnection::unixSocketWithDb()
@@ -232,7 +204,7 @@ void TestRedisConnection::unixSocketWithDb()
     options.url = *RedisUrl::parse(QStringLiteral("unix://%1?db=5").arg(server.socketPath()));
     RedisConnection c(options);
     c.open();
-    QVERIFY(call(c, {"SET", "in5", "yes"}).ok());
+    QVERIFY(callAndWait(c, {"SET", "in5", "yes"}).ok());
     QCOMPARE(server.command({"GET", "in5"}).isNil(), true);
     QCOMPARE(server.command({"EVAL", "redis.call('SELECT', 5) return redis.call('GET', 'in5')", "0"}).string,
              QByteArray("yes"));
@@ -252,13 +224,13 @@ void TestRedisConnection::passwordAndAclUser()
             *RedisUrl::parse(QStringLiteral("redis://:default-secret@127.0.0.1:%1").arg(server.port()));
         RedisConnection c(options);
         c.open();
-        QVERIFY(call(c, {"SET", "a", "1"}).ok());
-        QCOMPARE(call(c, {"ACL", "WHOAMI"}).reply.string, QByteArray("default"));
+        QVERIFY(callAndWait(c, {"SET", "a", "1"}).ok());
+        QCOMPARE(callAndWait(c, {"ACL", "WHOAMI"}).reply.string, QByteArray("default"));
     }
     {
         RedisConnection c(server.connectionOptions());
         c.open();
-        const RedisResult who = call(c, {"ACL", "WHOAMI"});
+        const RedisResult who = callAndWait(c, {"ACL", "WHOAMI"});
         QVERIFY2(who.ok(), qPrintable(who.error.toString()));
         QCOMPARE(who.reply.string, QByteArray("watcher"));
     }
@@ -275,7 +247,7 @@ void TestRedisConnection::wrongPassword()
     options.autoReconnect = false;
     RedisConnection c(options);
     c.open();
-    const RedisResult r = call(c, {"PING"});
+    const RedisResult r = callAndWait(c, {"PING"});
     QCOMPARE(r.error.kind, ErrorKind::AuthFailed);
     QCOMPARE(c.state(), RedisConnection::State::Down);
     QVERIFY(!c.lastError().toString().contains(QStringLiteral("WrongPassw0rd")));
@@ -305,7 +277,7 @@ void TestRedisConnection::tlsVerified()
     QVERIFY2(server.start(), qPrintable(server.errorString()));
     RedisConnection c(server.connectionOptions());
     c.open();
-    const RedisResult r = call(c, {"SET", "tls", "on"});
+    const RedisResult r = callAndWait(c, {"SET", "tls", "on"});
     QVERIFY2(r.ok(), qPrintable(r.error.toString()));
     QCOMPARE(server.command({"GET", "tls"}).string, QByteArray("on"));
 }
@@ -322,14 +294,14 @@ void TestRedisConnection::tlsClientCertificate()
         options.autoReconnect = false;
         RedisConnection c(options);
         c.open();
-        QVERIFY(!call(c, {"PING"}).ok());
+        QVERIFY(!callAndWait(c, {"PING"}).ok());
     }
     ConnectionOptions options = server.connectionOptions();
     options.tls.certFile = TlsMaterial::instance().clientCertFile();
     options.tls.keyFile = TlsMaterial::instance().clientKeyFile();
     RedisConnection c(options);
     c.open();
-    const RedisResult r = call(c, {"PING"});
+    const RedisResult r = callAndWait(c, {"PING"});
     QVERIFY2(r.ok(), qPrintable(r.error.toString()));
 }
 
@@ -374,7 +346,7 @@ void TestRedisConnection::tlsInsecureSwitch()
     options.tls.insecure = true;
     RedisConnection c(options);
     c.open();
-    QVERIFY(call(c, {"PING"}).ok());
+    QVERIFY(callAndWait(c, {"PING"}).ok());
 }
 
 void TestRedisConnection::tlsPortWithPlainTcp()
@@ -400,7 +372,7 @@ void TestRedisConnection::refusedConnection()
     options.autoReconnect = false;
     RedisConnection c(options);
     c.open();
-    const RedisResult r = call(c, {"PING"});
+    const RedisResult r = callAndWait(c, {"PING"});
     QCOMPARE(r.error.kind, ErrorKind::Refused);
     QCOMPARE(c.lastError().kind, ErrorKind::Refused);
 }

@@ -3,7 +3,8 @@
 // is not the primary never receives them. A fake sentinel names a fake node that records what it was
 // sent. (tst_sentinelwatcher and tst_sentineltls show real groups whose data nodes need a password:
 // there ROLE needs AUTH, and is asked after it.)
-#include "fakeredisnode.h"
+#include "fakeredispeer.h"
+#include "scriptedtransport.h"
 #include "sentinelresolver.h"
 #include "topologyurl.h"
 
@@ -20,39 +21,40 @@ const QByteArray secret = "Sentinel-Data-Secret";
 QByteArray roleReply(const QByteArray& role)
 {
     if (role == "master")
-        return "*3\r\n" + FakeRedisNode::bulk("master") + ":0\r\n*0\r\n";
-    return "*5\r\n" + FakeRedisNode::bulk("slave") + FakeRedisNode::bulk("127.0.0.1") + ":6379\r\n" +
-           FakeRedisNode::bulk("connected") + ":0\r\n";
+        return "*3\r\n" + ScriptedTransport::bulk("master") + ":0\r\n*0\r\n";
+    return "*5\r\n" + ScriptedTransport::bulk("slave") + ScriptedTransport::bulk("127.0.0.1") + ":6379\r\n" +
+           ScriptedTransport::bulk("connected") + ":0\r\n";
 }
 
 // A sentinel that names `primary` for every master name.
-void actAsSentinel(FakeRedisNode& sentinel, const NodeAddress& primary)
+void actAsSentinel(FakeRedisPeer& sentinel, const NodeAddress& primary)
 {
-    sentinel.setAnswer([primary](const QByteArrayList& argv) -> std::optional<QByteArray> {
+    sentinel.setHandler([primary](const QByteArrayList& argv, QTcpSocket*) -> std::optional<QByteArray> {
         if (argv.value(0).toUpper() != "SENTINEL")
             return std::nullopt;
-        return "*2\r\n" + FakeRedisNode::bulk(primary.host.toUtf8()) +
-               FakeRedisNode::bulk(QByteArray::number(primary.port));
+        return "*2\r\n" + ScriptedTransport::bulk(primary.host.toUtf8()) +
+               ScriptedTransport::bulk(QByteArray::number(primary.port));
     });
 }
 
 // A node answering ROLE with `role`; with `requireAuth`, every command before AUTH gets NOAUTH, as
 // with requirepass.
-void actAsDataNode(FakeRedisNode& node, const QByteArray& role, bool requireAuth)
+void actAsDataNode(FakeRedisPeer& node, const QByteArray& role, bool requireAuth)
 {
     auto authed = std::make_shared<bool>(false);
-    node.setAnswer([role, requireAuth, authed](const QByteArrayList& argv) -> std::optional<QByteArray> {
-        const QByteArray name = argv.value(0).toUpper();
-        if (name == "AUTH") {
-            *authed = true;
+    node.setHandler(
+        [role, requireAuth, authed](const QByteArrayList& argv, QTcpSocket*) -> std::optional<QByteArray> {
+            const QByteArray name = argv.value(0).toUpper();
+            if (name == "AUTH") {
+                *authed = true;
+                return std::nullopt;
+            }
+            if (requireAuth && !*authed)
+                return QByteArray("-NOAUTH Authentication required.\r\n");
+            if (name == "ROLE")
+                return roleReply(role);
             return std::nullopt;
-        }
-        if (requireAuth && !*authed)
-            return QByteArray("-NOAUTH Authentication required.\r\n");
-        if (name == "ROLE")
-            return roleReply(role);
-        return std::nullopt;
-    });
+        });
 }
 
 } // namespace
@@ -69,7 +71,7 @@ private slots:
 
 private:
     // Resolves through `sentinel`; true when resolved, false when failed.
-    bool resolve(const FakeRedisNode& sentinel, QString* why);
+    bool resolve(const FakeRedisPeer& sentinel, QString* why);
 };
 
 void TestSentinelCredentials::initTestCase()
@@ -78,7 +80,7 @@ void TestSentinelCredentials::initTestCase()
     qRegisterMetaType<RedisError>();
 }
 
-bool TestSentinelCredentials::resolve(const FakeRedisNode& sentinel, QString* why)
+bool TestSentinelCredentials::resolve(const FakeRedisPeer& sentinel, QString* why)
 {
     const Result<TopologyUrl> url =
         TopologyUrl::parse(QStringLiteral("redis-sentinel://ops:%1@%2/mymaster")
@@ -102,30 +104,30 @@ bool TestSentinelCredentials::resolve(const FakeRedisNode& sentinel, QString* wh
 
 void TestSentinelCredentials::replicaNamedBySentinelNeverGetsCredentials()
 {
-    FakeRedisNode sentinel, replica;
+    FakeRedisPeer sentinel, replica;
     actAsSentinel(sentinel, replica.address());
     actAsDataNode(replica, "slave", false);
     QString why;
     QVERIFY(!resolve(sentinel, &why));
     QVERIFY2(why.contains(QLatin1String("reports role 'slave'")), qPrintable(why));
-    QVERIFY(replica.countOf("ROLE") > 0);
-    QCOMPARE(replica.countOf("AUTH"), 0);
+    QVERIFY(replica.commandCount("ROLE") > 0);
+    QCOMPARE(replica.commandCount("AUTH"), 0);
     QVERIFY(!sentinel.sawAuthWith(secret)); // sentinel-auth is off
 }
 
 void TestSentinelCredentials::primaryCheckedBeforeAuth()
 {
-    FakeRedisNode sentinel, primary;
+    FakeRedisPeer sentinel, primary;
     actAsSentinel(sentinel, primary.address());
     actAsDataNode(primary, "master", false);
     QString why;
     QVERIFY2(resolve(sentinel, &why), qPrintable(why));
-    QCOMPARE(primary.countOf("AUTH"), 0); // verified without them; the entry's own connection sends them
+    QCOMPARE(primary.commandCount("AUTH"), 0); // verified without them; the entry's own connection sends them
 }
 
 void TestSentinelCredentials::primaryThatWantsAuthIsCheckedAfterIt()
 {
-    FakeRedisNode sentinel, primary;
+    FakeRedisPeer sentinel, primary;
     actAsSentinel(sentinel, primary.address());
     actAsDataNode(primary, "master", true);
     QString why;

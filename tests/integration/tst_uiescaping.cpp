@@ -5,8 +5,8 @@
 #include "bytesdisplay.h"
 #include "connectioneditor.h"
 #include "eventlogmodel.h"
+#include "fakeredispeer.h"
 #include "forcereleasedialog.h"
-#include "hostilepeer.h"
 #include "lockdetailpane.h"
 #include "locktablemodel.h"
 #include "locktableview.h"
@@ -30,10 +30,10 @@ using namespace lockscope::test;
 
 namespace {
 
-const QByteArray hostile("\x1b[2K\r\x07\x00\xe2\x80\xae", 10);
-const QByteArray key = "lock:" + hostile + "evil";
-const QByteArray ownerPart = "own" + hostile + "er";
-const QByteArray token = ownerPart + "/0123456789abcdef0123456789abcdef";
+const QByteArray& hostile = hostileBytes;
+const QByteArray& key = hostileKey;
+const QByteArray& ownerPart = hostileOwner;
+const QByteArray& token = hostileToken;
 // A key and an owner that a label would take for rich text, were it left to guess.
 const QByteArray richKey = "<b>lock</b><img src=\"x\">";
 const QByteArray richToken = "<i>root</i>\xe2\x80\xae"
@@ -245,8 +245,8 @@ void TestUiEscaping::locksDetailEventsAndDialog()
 // event log say why it is down, escaped.
 void TestUiEscaping::serverErrorTextInMastersAndEvents()
 {
-    HostilePeer peer("WRONGPASS " + hostile + " from the server");
-    QVERIFY(peer.listen());
+    FakeRedisPeer peer(FakeRedisPeer::alwaysError("WRONGPASS " + hostile + " from the server"));
+    QVERIFY(peer.isListening());
     ConnectionOptions options;
     options.url = *RedisUrl::parse(peer.url(QStringLiteral("secret")));
     options.connectTimeoutMs = 1000;
@@ -276,8 +276,8 @@ void TestUiEscaping::connectionTestShowsTheErrorAsText()
     QVERIFY2(tested.last().at(0).toBool(), qPrintable(tested.last().at(1).toString()));
     QVERIFY(editor.testResultLabel()->text().startsWith(QLatin1String("Connected: PONG from Redis 7")));
 
-    HostilePeer peer("WRONGPASS <b>" + hostile + "</b>");
-    QVERIFY(peer.listen());
+    FakeRedisPeer peer(FakeRedisPeer::alwaysError("WRONGPASS <b>" + hostile + "</b>"));
+    QVERIFY(peer.isListening());
     editor.urlEdit()->setText(peer.url());
     editor.testButton()->click();
     QVERIFY(tested.wait(10000));

@@ -164,7 +164,8 @@ void TestUiSecrets::lockctlNeverPrintsAPassword()
     runLockctl(QStringLiteral("acquire"),
                base + QStringList{QStringLiteral("acquire"), QStringLiteral("lock:mine"),
                                   QStringLiteral("--ttl"), QStringLiteral("60000")},
-               secret, {0, QStringLiteral("^\\S+/[0-9a-f]{32}\nacquired lock:\\S+ on"), QStringLiteral("^$")});
+               secret,
+               {0, QStringLiteral("^\\S+/[0-9a-f]{32}\nacquired lock:\\S+ on"), QStringLiteral("^$")});
     const QByteArray token = m_outputs.at(m_outputs.size() - 2).bytes.split('\n').value(0).trimmed();
     QVERIFY2(!token.isEmpty(), m_outputs.last().bytes.constData());
     runLockctl(QStringLiteral("extend"),
@@ -227,7 +228,9 @@ void TestUiSecrets::lockctlNeverPrintsAPassword()
     runLockctl(QStringLiteral("paused master, acquire"),
                base + QStringList{QStringLiteral("acquire"), QStringLiteral("lock:paused"),
                                   QStringLiteral("--ttl"), QStringLiteral("60000")},
-               secret, {0, QStringLiteral("^\\S+/[0-9a-f]{32}\nacquired lock:\\S+ on"), QStringLiteral("not on every master")});
+               secret,
+               {0, QStringLiteral("^\\S+/[0-9a-f]{32}\nacquired lock:\\S+ on"),
+                QStringLiteral("not on every master")});
     m_group.at(2).resume();
 
     // Every run did what it was run for: a run that failed early proves nothing about its output.

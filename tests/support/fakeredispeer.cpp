@@ -48,6 +48,7 @@ FakeRedisPeer::FakeRedisPeer(Handler handler, QObject* parent)
     m_server.listen(QHostAddress::LocalHost, 0);
     connect(&m_server, &QTcpServer::newConnection, this, [this] {
         while (QTcpSocket* socket = m_server.nextPendingConnection()) {
+            ++m_connections;
             socket->setParent(this);
             connect(socket, &QTcpSocket::readyRead, this, [this, socket] { onReadyRead(socket); });
             connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
@@ -56,9 +57,33 @@ FakeRedisPeer::FakeRedisPeer(Handler handler, QObject* parent)
     });
 }
 
+FakeRedisPeer::Handler FakeRedisPeer::alwaysError(const QByteArray& errorText)
+{
+    const QByteArray reply = ScriptedTransport::error(errorText);
+    return [reply](const QByteArrayList&, QTcpSocket*) { return std::optional<QByteArray>(reply); };
+}
+
+QString FakeRedisPeer::url(const QString& password) const
+{
+    return password.isEmpty() ? QStringLiteral("redis://127.0.0.1:%1").arg(port())
+                              : QStringLiteral("redis://:%1@127.0.0.1:%2").arg(password).arg(port());
+}
+
 int FakeRedisPeer::commandCount(const QByteArray& name) const
 {
-    return m_counts.value(name.toUpper());
+    int n = 0;
+    for (const QByteArrayList& argv : m_commands)
+        if (argv.value(0).toUpper() == name.toUpper())
+            ++n;
+    return n;
+}
+
+bool FakeRedisPeer::sawAuthWith(const QByteArray& password) const
+{
+    for (const QByteArrayList& argv : m_commands)
+        if (argv.value(0).toUpper() == "AUTH" && argv.mid(1).contains(password))
+            return true;
+    return false;
 }
 
 void FakeRedisPeer::onReadyRead(QTcpSocket* socket)
@@ -68,20 +93,26 @@ void FakeRedisPeer::onReadyRead(QTcpSocket* socket)
     while (std::optional<QByteArrayList> argv = takeCommand(buffer)) {
         if (argv->isEmpty())
             continue;
-        const QByteArray name = argv->first().toUpper();
-        ++m_counts[name];
-        std::optional<QByteArray> answer = m_handler ? m_handler(*argv, socket) : std::nullopt;
-        if (!answer)
-            answer = ScriptedTransport::handshakeReply(*argv);
-        if (!answer && name == "CONFIG" && argv->size() == 3 && argv->at(1).toUpper() == "GET")
-            answer =
-                ScriptedTransport::array({ScriptedTransport::bulk(argv->at(2)), ScriptedTransport::bulk({})});
-        if (!answer && name == "DBSIZE")
-            answer = ScriptedTransport::integer(0);
-        if (!answer)
-            answer = ScriptedTransport::error("ERR unknown command '" + name + "'");
-        socket->write(*answer);
+        m_commands << *argv;
+        const std::optional<QByteArray> answer = m_handler ? m_handler(*argv, socket) : std::nullopt;
+        socket->write(answer ? *answer : defaultAnswer(*argv));
     }
+}
+
+QByteArray FakeRedisPeer::defaultAnswer(const QByteArrayList& argv) const
+{
+    if (std::optional<QByteArray> handshake = ScriptedTransport::handshakeReply(argv))
+        return *handshake;
+    const QByteArray name = argv.first().toUpper();
+    if (name == "ASKING")
+        return ScriptedTransport::status("OK");
+    if (name == "INFO") // INFO with no section, or another one: a master
+        return ScriptedTransport::bulk("role:master\r\nredis_version:7.0.0\r\n");
+    if (name == "CONFIG" && argv.size() == 3 && argv.at(1).toUpper() == "GET")
+        return ScriptedTransport::array({ScriptedTransport::bulk(argv.at(2)), ScriptedTransport::bulk({})});
+    if (name == "DBSIZE")
+        return ScriptedTransport::integer(0);
+    return ScriptedTransport::error("ERR unknown command '" + name + "'");
 }
 
 } // namespace lockscope::test
