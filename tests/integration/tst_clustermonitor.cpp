@@ -11,6 +11,7 @@
 #include "masterset.h"
 #include "redisclustergroup.h"
 #include "redisservergroup.h"
+#include "timebound.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -23,6 +24,12 @@
 
 using namespace lockscope;
 using namespace lockscope::test;
+
+namespace {
+// The watchers' command timeout: a loaded or sanitized run must not time a healthy master out, since
+// a watcher that reconnects after the test changed the primary's password stays locked out of it.
+const QString watchTimeout = QString::number(upperBoundMs(1000));
+} // namespace
 
 // Redis Cluster entries (#8) seen from the core's view and from lockctl: a real 6-node cluster
 // (3 primaries, 3 replicas, made with redis-cli --cluster create) next to plain masters.
@@ -339,9 +346,8 @@ void TestClusterMonitor::failoverDuringWatchNamesTheLostLockOfThatShardOnly()
 
     // Watched by lockctl and by a monitor in this process.
     QProcess watch;
-    watch.start(lockctlPath(),
-                {QStringLiteral("--json"), QStringLiteral("--timeout-ms"), QStringLiteral("1000"),
-                 QStringLiteral("-m"), cluster.url(1), QStringLiteral("watch")});
+    watch.start(lockctlPath(), {QStringLiteral("--json"), QStringLiteral("--timeout-ms"), watchTimeout,
+                                QStringLiteral("-m"), cluster.url(1), QStringLiteral("watch")});
     QVERIFY(watch.waitForStarted());
     QList<QJsonObject> events;
     const auto find = [&](const QString& event, const QString& key, const QString& value) {
