@@ -5,6 +5,7 @@
 #include "coreservice.h"
 #include "corethread.h"
 #include "eventlogmodel.h"
+#include "filesizelimit.h"
 #include "launchoptions.h"
 #include "locktablemodel.h"
 #include "mainwindow.h"
@@ -28,8 +29,6 @@
 #include <QTest>
 #include <QTimer>
 
-#include <csignal>
-#include <sys/resource.h>
 
 #include "connectionsdialog.h"
 
@@ -93,24 +92,6 @@ QList<QJsonObject> auditLines(const QString& path)
             out << doc.object();
     return out;
 }
-
-// RLIMIT_FSIZE for this process while in scope: the disk "fills up" at `bytes`.
-class FileSizeLimit
-{
-public:
-    explicit FileSizeLimit(rlim_t bytes)
-    {
-        std::signal(SIGXFSZ, SIG_IGN);
-        ::getrlimit(RLIMIT_FSIZE, &m_saved);
-        rlimit limit = m_saved;
-        limit.rlim_cur = bytes;
-        ::setrlimit(RLIMIT_FSIZE, &limit);
-    }
-    ~FileSizeLimit() { ::setrlimit(RLIMIT_FSIZE, &m_saved); }
-
-private:
-    rlimit m_saved = {};
-};
 
 } // namespace
 

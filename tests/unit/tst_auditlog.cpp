@@ -1,6 +1,7 @@
 #include "auditlog.h"
 #include "auditreader.h"
 #include "bytesdisplay.h"
+#include "filesizelimit.h"
 #include "writegate.h"
 
 #include <QDir>
@@ -13,12 +14,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <csignal>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 using namespace lockscope;
+using namespace lockscope::test;
 
 class TestAuditLog : public QObject
 {
@@ -137,24 +137,6 @@ void TestAuditLog::unwritablePathIsAnError()
 }
 
 namespace {
-
-// RLIMIT_FSIZE for this process while in scope: a deterministic "disk full" for the next write.
-class FileSizeLimit
-{
-public:
-    explicit FileSizeLimit(rlim_t bytes)
-    {
-        std::signal(SIGXFSZ, SIG_IGN); // EFBIG instead of a killed test
-        ::getrlimit(RLIMIT_FSIZE, &m_saved);
-        rlimit limit = m_saved;
-        limit.rlim_cur = bytes;
-        ::setrlimit(RLIMIT_FSIZE, &limit);
-    }
-    ~FileSizeLimit() { ::setrlimit(RLIMIT_FSIZE, &m_saved); }
-
-private:
-    rlimit m_saved = {};
-};
 
 QList<QByteArray> linesOf(const QString& path)
 {
