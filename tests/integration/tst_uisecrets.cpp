@@ -223,8 +223,10 @@ void TestUiSecrets::lockctlNeverPrintsAPassword()
                {QStringLiteral("--config"), config.fileName(), QStringLiteral("list")}, QString(),
                {2, QStringLiteral("^$"), QStringLiteral("unknown field \"password\"")});
     m_group.at(2).pause();
-    runLockctl(QStringLiteral("paused master"), base + QStringList{QStringLiteral("list")}, secret,
-               {0, QStringLiteral("on 2 of 3 masters"), QStringLiteral("no connection within 1000 ms")});
+    runLockctl(
+        QStringLiteral("paused master"), base + QStringList{QStringLiteral("list")}, secret,
+        // A paused server's kernel still accepts the connection: which step times out depends on timing.
+        {0, QStringLiteral("on 2 of 3 masters"), QStringLiteral("no (connection|reply) within 1000 ms")});
     runLockctl(QStringLiteral("paused master, acquire"),
                base + QStringList{QStringLiteral("acquire"), QStringLiteral("lock:paused"),
                                   QStringLiteral("--ttl"), QStringLiteral("60000")},
