@@ -278,7 +278,7 @@ void TestUiLockTableModel::randomBatchesMatchBruteForce()
         // One batch names a resource once, as the monitor does.
         LockBatch b;
         QSet<QByteArray> touched;
-        // Validities are 60 s, 70 s, ... and "expiring soon" means 10 s: nothing crosses it during
+        // Validities are 600 s, 700 s, ... and "expiring soon" means 10 s: nothing crosses it during
         // the test, so the brute force and the proxy judge time the same way.
         QList<QByteArray> keys = truth.keys();
         for (int i = 0; i < 20 && !keys.isEmpty(); ++i) {
@@ -290,7 +290,7 @@ void TestUiLockTableModel::randomBatchesMatchBruteForce()
             } else {
                 const LockStatus s = statuses[rng.bounded(5)];
                 const LockView v = makeView(
-                    key, s, s == LockStatus::Stuck ? -1 : 60000 + 10000 * rng.bounded(10), rng.bounded(6));
+                    key, s, s == LockStatus::Stuck ? -1 : 600000 + 100000 * rng.bounded(10), rng.bounded(6));
                 truth[key] = v;
                 b.changed << v;
             }
@@ -301,8 +301,8 @@ void TestUiLockTableModel::randomBatchesMatchBruteForce()
             if (truth.contains(key) || touched.contains(key))
                 continue;
             const LockStatus s = statuses[rng.bounded(5)];
-            const LockView v = makeView(key, s, s == LockStatus::Stuck ? -1 : 60000 + 10000 * rng.bounded(10),
-                                        rng.bounded(6));
+            const LockView v = makeView(
+                key, s, s == LockStatus::Stuck ? -1 : 600000 + 100000 * rng.bounded(10), rng.bounded(6));
             truth.insert(key, v);
             b.added << v;
         }
