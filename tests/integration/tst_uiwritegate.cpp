@@ -29,7 +29,6 @@
 #include <QTest>
 #include <QTimer>
 
-
 #include "connectionsdialog.h"
 
 using namespace lockscope;
