@@ -113,6 +113,7 @@ void TestCredentials::userWithoutPasswordNeverFallsBackToDefault()
     RedisServerOptions o;
     o.aclUser = QStringLiteral("alice");
     o.aclPassword = alicePassword;
+    o.withoutPassword = true; // what the test is about: `default` takes no password
     RedisServer open(o);
     QVERIFY2(open.start(), qPrintable(open.errorString()));
     RedisConnection c(optionsFor(QStringLiteral("redis://alice@127.0.0.1:%1").arg(open.port())));

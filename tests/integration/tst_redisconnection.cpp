@@ -202,6 +202,7 @@ void TestRedisConnection::unixSocketWithDb()
     QVERIFY2(server.start(), qPrintable(server.errorString()));
     ConnectionOptions options;
     options.url = *RedisUrl::parse(QStringLiteral("unix://%1?db=5").arg(server.socketPath()));
+    options.url.setPassword(server.options().password);
     RedisConnection c(options);
     c.open();
     QVERIFY(callAndWait(c, {"SET", "in5", "yes"}).ok());

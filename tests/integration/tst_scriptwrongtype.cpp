@@ -108,6 +108,8 @@ void TestScriptWrongType::releaseOfARedissonHashIsNotOurs()
             proxies.push_back(std::make_unique<Redis6Wording>(group.at(i).port()));
             config.masters[i].url =
                 *RedisUrl::parse(QStringLiteral("redis://127.0.0.1:%1").arg(proxies.back()->port()));
+            // The proxy passes AUTH on to the server behind it.
+            config.masters[i].url.setPassword(group.at(i).options().password);
         }
     }
     for (int i = 0; i < group.size(); ++i)

@@ -76,10 +76,11 @@ void TestSentinelWatcher::skipsUnreachableSentinel()
 {
     // Nothing listens on a port just released: the first sentinel refuses, the second answers.
     const quint16 dead = freeLoopbackPort();
-    const QString url = QStringLiteral("redis-sentinel://127.0.0.1:%1,127.0.0.1:%2,127.0.0.1:%3/mymaster")
-                            .arg(dead)
-                            .arg(m_group.sentinel(1).port())
-                            .arg(m_group.sentinel(2).port());
+    // The group's URL (its credentials, sentinel-auth) with the first sentinel swapped for the dead port.
+    QString url = m_group.url();
+    url.replace(QStringLiteral("@127.0.0.1:%1,").arg(m_group.sentinel(0).port()),
+                QStringLiteral("@127.0.0.1:%1,").arg(dead));
+    QVERIFY2(url.contains(QStringLiteral(":%1,").arg(dead)), qPrintable(m_group.url(false)));
     SentinelResolver resolver(parse(url), m_group.nodeOptions());
     QSignalSpy resolved(&resolver, &SentinelResolver::resolved);
     QSignalSpy failed(&resolver, &SentinelResolver::failed);
@@ -134,6 +135,8 @@ void TestSentinelWatcher::resolvesPasswordProtectedPrimary()
     SentinelGroupOptions options;
     options.sentinels = 1;
     options.dataOptions.password = QStringLiteral("Zq9-secret");
+    // What the test is about: sentinels that take no password, asked without one (sentinel-auth=no).
+    options.sentinelPassword = false;
     QVERIFY2(secured.start(options), qPrintable(secured.errorString()));
     SentinelResolver resolver(parse(secured.url()), secured.nodeOptions());
     QSignalSpy resolved(&resolver, &SentinelResolver::resolved);

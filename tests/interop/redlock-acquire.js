@@ -7,6 +7,7 @@
 //       one attempt, no retries: prints "acquired <value>" and releases (exit 0), "busy" when the
 //       masters that said no said so because someone else holds the lock (exit 1), or
 //       "unreachable <why>" when too few masters could be asked at all (exit 3)
+//   A URL without a password gets the one in the environment variable LOCKSCOPE_TEST_PASSWORD.
 'use strict';
 
 const path = require('path');
@@ -44,7 +45,9 @@ async function main() {
         process.stderr.write('usage: redlock-acquire.js hold|try URL... --resource R --ttl MS [--hold-ms H]\n');
         return 2;
     }
-    const clients = urls.map((url) => new Redis(url, { maxRetriesPerRequest: 1 }));
+    // The test servers' password from the environment, never the arguments (visible to every user).
+    const password = process.env.LOCKSCOPE_TEST_PASSWORD;
+    const clients = urls.map((url) => new Redis(url, { maxRetriesPerRequest: 1, ...(password ? { password } : {}) }));
     // A master that cannot be reached is reported through the failed command (see whyNot), not
     // through ioredis' "Unhandled error event" on every reconnection attempt.
     for (const c of clients) c.on('error', () => {});

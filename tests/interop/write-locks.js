@@ -3,6 +3,7 @@
 // so LockScope's tests can check that the recogniser reads it back. Prints one JSON line.
 //
 //   node write-locks.js <kind> <resource> <ttlMs> <url>...
+//       the password for URLs without one: environment variable LOCKSCOPE_TEST_PASSWORD
 //       kind: redlock | semaphore-mutex | semaphore | multi-semaphore | legacy-setnx
 //       the lock is NOT released: it stays until its TTL runs out (legacy-setnx: forever, as the
 //       SETNX/GETSET algorithm leaves it; a later taker steals it with GETSET once its time is past)
@@ -41,10 +42,22 @@ function positiveInteger(text, what) {
   return n;
 }
 
+// The test servers' password comes from the environment (never the arguments, which every local
+// user can read); a URL without one gets it.
+function passwordOption() {
+  const password = process.env.LOCKSCOPE_TEST_PASSWORD;
+  return password ? { password } : {};
+}
+
 function connect(urls) {
   return urls.map((url) => {
     // No reconnecting: a writer that cannot reach its master must fail, not hang.
-    const client = new Redis(url, { connectTimeout: 2000, maxRetriesPerRequest: 1, retryStrategy: () => null });
+    const client = new Redis(url, {
+      connectTimeout: 2000,
+      maxRetriesPerRequest: 1,
+      retryStrategy: () => null,
+      ...passwordOption(),
+    });
     client.on('error', (error) => {
       client.lastError = error;
     });

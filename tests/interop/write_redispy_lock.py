@@ -3,12 +3,15 @@
 
     /usr/bin/python3 write_redispy_lock.py <name> <timeoutSeconds|none> <url>
 
+A URL without a password gets the one in the environment variable LOCKSCOPE_TEST_PASSWORD (the
+test servers' password: never in the arguments, which every local user can read).
 "none" takes the lock without a timeout, redis-py's default: the key then has no TTL.
 The lock is not released. Besides the token, the line carries what Python's own uuid module
 decodes from it (node and creation time), for the tests to compare with LockScope's decoding.
 """
 
 import json
+import os
 import sys
 import uuid
 
@@ -29,7 +32,8 @@ def main(argv):
         print(f"write_redispy_lock.py: bad timeout '{timeout_text}'", file=sys.stderr)
         return 2
 
-    client = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5)
+    client = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5,
+                                  password=os.environ.get("LOCKSCOPE_TEST_PASSWORD") or None)
     try:
         lock = client.lock(name, timeout=timeout, blocking_timeout=5)
         if not lock.acquire():

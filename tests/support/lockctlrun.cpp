@@ -1,5 +1,7 @@
 #include "lockctlrun.h"
 
+#include "redisserver.h"
+
 #include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QProcess>
@@ -13,6 +15,11 @@ QString lockctlPath()
     if (dir.isEmpty())
         dir = LOCKSCOPE_BINARY_DIR;
     return QString::fromLocal8Bit(dir) + QStringLiteral("/app/lockctl");
+}
+
+QStringList testPasswordArgs()
+{
+    return {QStringLiteral("--password-env"), QString::fromLatin1(testPasswordVar)};
 }
 
 QString LockctlRun::describe() const
@@ -29,6 +36,9 @@ LockctlRun runLockctl(const QStringList& args, int timeoutMs)
     QSignalSpy finished(&p, &QProcess::finished);
     QElapsedTimer clock;
     clock.start();
+    // The fixture password for `--password-env LOCKSCOPE_TEST_PASSWORD`: a URL with the password in
+    // the arguments would show it to every local user.
+    p.setProcessEnvironment(testPasswordEnvironment());
     p.start(lockctlPath(), args);
     p.closeWriteChannel();
     if (!finished.wait(timeoutMs)) {

@@ -22,7 +22,13 @@ struct LockctlRun
     QString describe() const;
 };
 
-// Runs lockctl with standard input closed (a pipe, never a terminal). This thread's event loop keeps
+// {"--password-env", "LOCKSCOPE_TEST_PASSWORD"}: lockctl then takes the fixture servers' password
+// (testPassword()) from the environment runLockctl gives it, and the URLs given with -m leave it out
+// (url(false)), so that it never shows in the process list.
+QStringList testPasswordArgs();
+
+// Runs lockctl with standard input closed (a pipe, never a terminal), the fixture password in its
+// environment as LOCKSCOPE_TEST_PASSWORD (testPasswordVar) for --password-env. This thread's event loop keeps
 // running while it waits, so peers living on it (a test's fake server) still answer.
 LockctlRun runLockctl(const QStringList& args, int timeoutMs = 30000);
 

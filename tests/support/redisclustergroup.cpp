@@ -22,8 +22,12 @@ bool RedisClusterGroup::start(int primaries, int replicasPerPrimary, const Redis
                           // CLUSTER SLOTS lists a replica only once its replication offset is known:
                           // pinging replicas every second makes that quick.
                           << QStringLiteral("--repl-ping-replica-period") << QStringLiteral("1");
-    if (!options.password.isEmpty())
-        nodeOptions.extraArgs << QStringLiteral("--masterauth") << options.password;
+    // One password for every node: replicas log in to their primary with it (masterauth), and
+    // redis-cli --cluster to all of them.
+    if (nodeOptions.withoutPassword)
+        nodeOptions.password.clear();
+    else if (nodeOptions.password.isEmpty())
+        nodeOptions.password = testPassword();
     m_replicasPerPrimary = replicasPerPrimary;
     const int total = primaries * (1 + replicasPerPrimary);
     for (int i = 0; i < total; ++i) {
@@ -48,9 +52,13 @@ bool RedisClusterGroup::start(int primaries, int replicasPerPrimary, const Redis
         args << QStringLiteral("127.0.0.1:%1").arg(node->adminPort());
     args << QStringLiteral("--cluster-replicas") << QString::number(replicasPerPrimary)
          << QStringLiteral("--cluster-yes");
-    if (!options.password.isEmpty())
-        args << QStringLiteral("-a") << options.password << QStringLiteral("--no-auth-warning");
     QProcess cli;
+    if (!nodeOptions.password.isEmpty()) {
+        // From the environment, not -a: arguments are visible to every local user.
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("REDISCLI_AUTH"), nodeOptions.password);
+        cli.setProcessEnvironment(env);
+    }
     cli.setProcessChannelMode(QProcess::MergedChannels);
     cli.start(QStringLiteral("redis-cli"), args);
     if (!cli.waitForFinished(60000) || cli.exitStatus() != QProcess::NormalExit || cli.exitCode() != 0) {

@@ -1,6 +1,7 @@
 #include "redisserver.h"
 
 #include "blockingcommand.h"
+#include "demoserverfiles.h"
 #include "tlsmaterial.h"
 
 #include <QDeadlineTimer>
@@ -12,6 +13,7 @@
 
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 
 namespace lockscope::test {
 
@@ -23,7 +25,26 @@ quint16 freeLoopbackPort()
     return server.serverPort();
 }
 
-RedisServer::RedisServer(RedisServerOptions options) : m_options(std::move(options)) {}
+const QString& testPassword()
+{
+    static const QString password = DemoServerFiles::newPassword();
+    return password;
+}
+
+QProcessEnvironment testPasswordEnvironment()
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QString::fromLatin1(testPasswordVar), testPassword());
+    return env;
+}
+
+RedisServer::RedisServer(RedisServerOptions options) : m_options(std::move(options))
+{
+    if (m_options.withoutPassword)
+        m_options.password.clear();
+    else if (m_options.password.isEmpty())
+        m_options.password = testPassword();
+}
 
 RedisServer::~RedisServer()
 {
@@ -35,6 +56,11 @@ qint64 RedisServer::pid() const
     return m_process ? m_process->processId() : 0;
 }
 
+QStringList RedisServer::arguments() const
+{
+    return m_process ? m_process->arguments() : QStringList();
+}
+
 bool RedisServer::isRunning() const
 {
     return m_process && m_process->state() == QProcess::Running;
@@ -43,6 +69,36 @@ bool RedisServer::isRunning() const
 QString RedisServer::socketPath() const
 {
     return m_options.unixSocket ? m_dir.filePath(QStringLiteral("redis.sock")) : QString();
+}
+
+QString RedisServer::configPath() const
+{
+    return m_dir.filePath(QStringLiteral("redis.conf"));
+}
+
+bool RedisServer::writeConfig()
+{
+    // Paths quoted (a temporary directory may hold spaces), secrets only here: the file is the
+    // owner's alone, where the command line is anyone's (ps, /proc/<pid>/cmdline).
+    QByteArray text =
+        "dir " + DemoServerFiles::quoted(m_dir.path()) + "\nlogfile " +
+        DemoServerFiles::quoted(m_dir.filePath(QStringLiteral("redis-%1.log").arg(m_generation++))) + '\n';
+    if (!m_options.password.isEmpty()) {
+        // masterauth too: a replica (SentinelGroup, a cluster, a test's REPLICAOF) logs in to its
+        // primary with the same password.
+        const QByteArray password = DemoServerFiles::quoted(m_options.password);
+        text += "requirepass " + password + "\nmasterauth " + password + '\n';
+    }
+    if (!m_options.aclUser.isEmpty()) {
+        text += "user " + DemoServerFiles::quoted(m_options.aclUser) + " on " +
+                DemoServerFiles::quoted(QLatin1Char('>') + m_options.aclPassword);
+        for (const QString& rule : m_options.aclRules.split(QLatin1Char(' '), Qt::SkipEmptyParts))
+            text += ' ' + DemoServerFiles::quoted(rule);
+        text += '\n';
+    }
+    if (m_options.unixSocket)
+        text += "unixsocket " + DemoServerFiles::quoted(socketPath()) + "\nunixsocketperm 700\n";
+    return DemoServerFiles::writePrivate(configPath(), text, &m_error);
 }
 
 bool RedisServer::start()
@@ -72,7 +128,11 @@ bool RedisServer::restart()
 
 bool RedisServer::launch()
 {
-    QStringList args{QStringLiteral("--bind"),
+    if (!writeConfig())
+        return false;
+    // The configuration file first: the arguments after it add to it.
+    QStringList args{configPath(),
+                     QStringLiteral("--bind"),
                      QStringLiteral("127.0.0.1 ::1"),
                      QStringLiteral("--port"),
                      m_options.tls && m_options.tlsOnly ? QStringLiteral("0") : QString::number(m_adminPort),
@@ -80,21 +140,17 @@ bool RedisServer::launch()
                      QString(),
                      QStringLiteral("--appendonly"),
                      QStringLiteral("no"),
-                     QStringLiteral("--dir"),
-                     m_dir.path(),
                      QStringLiteral("--daemonize"),
                      QStringLiteral("no"),
                      QStringLiteral("--protected-mode"),
                      QStringLiteral("no"),
                      QStringLiteral("--enable-debug-command"),
-                     QStringLiteral("local"),
-                     QStringLiteral("--logfile"),
-                     m_dir.filePath(QStringLiteral("redis-%1.log").arg(m_generation++))};
+                     QStringLiteral("local")};
     // IPv6 loopback may be missing in a sandbox; Redis then fails to bind, so only ask when it exists.
     {
         QTcpServer probe;
         if (!probe.listen(QHostAddress::LocalHostIPv6, 0))
-            args[1] = QStringLiteral("127.0.0.1");
+            args[2] = QStringLiteral("127.0.0.1");
     }
     if (m_options.tls) {
         const TlsMaterial& tls = TlsMaterial::instance();
@@ -105,15 +161,6 @@ bool RedisServer::launch()
         if (m_options.tlsOnly)
             args << QStringLiteral("--tls-replication") << QStringLiteral("yes");
     }
-    if (!m_options.password.isEmpty())
-        args << QStringLiteral("--requirepass") << m_options.password;
-    if (!m_options.aclUser.isEmpty())
-        args << QStringLiteral("--user") << m_options.aclUser << QStringLiteral("on")
-             << QLatin1Char('>') + m_options.aclPassword
-             << m_options.aclRules.split(QLatin1Char(' '), Qt::SkipEmptyParts);
-    if (m_options.unixSocket)
-        args << QStringLiteral("--unixsocket") << socketPath() << QStringLiteral("--unixsocketperm")
-             << QStringLiteral("700");
     if (m_options.notifications)
         args << QStringLiteral("--notify-keyspace-events") << QStringLiteral("KA");
     args << m_options.extraArgs;
@@ -122,7 +169,12 @@ bool RedisServer::launch()
     m_process->setProcessChannelMode(QProcess::ForwardedErrorChannel);
     m_process->setStandardOutputFile(QProcess::nullDevice());
     // If the test process dies (crash, SIGKILL) the server goes with it.
-    m_process->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
+    // umask 077: what the server writes itself (a sentinel's or a cluster node's rewritten
+    // configuration, with the passwords in it) is ours alone too.
+    m_process->setChildProcessModifier([] {
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        ::umask(077);
+    });
     m_process->start(QStringLiteral("redis-server"), args);
     if (!m_process->waitForStarted(5000)) {
         m_error = QStringLiteral("redis-server did not start: ") + m_process->errorString();

@@ -19,7 +19,12 @@ struct RedisServerOptions
     // With tls: no plain port at all (port 0) and replication over TLS. adminPort() is then the TLS
     // port, and the fixture's own commands go over TLS too.
     bool tlsOnly = false;
-    QString password;                                 // requirepass for the default user
+    // requirepass (and masterauth) for the default user. Empty: the test run's random password
+    // (testPassword()), so that no other local user can use a server while a test runs (issue #14).
+    QString password;
+    // No requirepass at all. Only for a test that is about a server without one (a NOAUTH check, a
+    // client that sends no credentials): say why where it is set.
+    bool withoutPassword = false;
     QString aclUser;                                  // an extra ACL user ...
     QString aclPassword;                              // ... with this password ...
     QString aclRules = QStringLiteral("~* &* +@all"); // ... and these rights
@@ -49,9 +54,14 @@ public:
     const QString& errorString() const { return m_error; }
 
     qint64 pid() const;
+    // The arguments the running process was started with (what `ps` shows until it sets its title).
+    QStringList arguments() const;
     quint16 port() const { return m_port; }           // the port clients use (TLS port when tls)
     quint16 adminPort() const { return m_adminPort; } // plain port, for the fixture's own commands
     QString socketPath() const;
+    // The configuration file the server reads (0600, in its own directory): it holds the secrets,
+    // which never go on the command line (any local user can read a process's arguments).
+    QString configPath() const;
     const RedisServerOptions& options() const { return m_options; }
 
     // A URL for clients, with the password when `withSecret`.
@@ -65,6 +75,7 @@ public:
 
 private:
     bool launch();
+    bool writeConfig();
 
     RedisServerOptions m_options;
     QTemporaryDir m_dir;
@@ -74,6 +85,17 @@ private:
     QString m_error;
     int m_generation = 0;
 };
+
+// The password every fixture server and sentinel of this test process requires unless a test asks
+// for another one: 32 hex digits from the system's random source, made once per process, so that
+// replicas, cluster nodes and Redlock masters of one test agree on it.
+const QString& testPassword();
+
+// The environment variable that lockctl (--password-env) and the interop scripts take the fixture
+// password from: a child process gets it in its environment, never in its arguments.
+inline constexpr char testPasswordVar[] = "LOCKSCOPE_TEST_PASSWORD";
+// This process's environment plus testPasswordVar=testPassword(), for such a child process.
+QProcessEnvironment testPasswordEnvironment();
 
 // A free loopback TCP port (bound and released: good enough on a test machine).
 quint16 freeLoopbackPort();

@@ -16,11 +16,11 @@ bool RedisServerGroup::start(int count, const RedisServerOptions& options)
     return true;
 }
 
-QStringList RedisServerGroup::urls() const
+QStringList RedisServerGroup::urls(bool withSecret) const
 {
     QStringList out;
     for (const auto& s : m_servers)
-        out << s->url();
+        out << s->url(withSecret);
     return out;
 }
 

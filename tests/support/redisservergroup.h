@@ -7,7 +7,8 @@
 
 namespace lockscope::test {
 
-// N independent masters, as Redlock wants them.
+// N independent masters, as Redlock wants them. Unless `options` says otherwise they all require
+// the test run's password (testPassword()).
 class RedisServerGroup
 {
 public:
@@ -15,7 +16,7 @@ public:
     const QString& errorString() const { return m_error; }
     int size() const { return int(m_servers.size()); }
     RedisServer& at(int i) { return *m_servers.at(size_t(i)); }
-    QStringList urls() const;
+    QStringList urls(bool withSecret = true) const;
     QList<ConnectionOptions> connectionOptions(int timeoutMs = 2000) const;
 
 private:

@@ -12,6 +12,12 @@ bool SentinelGroup::start(const SentinelGroupOptions& options)
 {
     m_options = options;
     m_options.dataOptions.tlsOnly = options.dataOptions.tls;
+    // One password for the whole group: replicas log in to the primary with it, sentinels to both.
+    RedisServerOptions& data = m_options.dataOptions;
+    if (data.withoutPassword)
+        data.password.clear();
+    else if (data.password.isEmpty())
+        data.password = testPassword();
     m_sentinels.clear();
     m_nodes.clear();
     auto primary = std::make_unique<RedisServer>(m_options.dataOptions);
@@ -25,8 +31,6 @@ bool SentinelGroup::start(const SentinelGroupOptions& options)
         RedisServerOptions replicaOptions = m_options.dataOptions;
         replicaOptions.extraArgs << QStringLiteral("--replicaof") << QStringLiteral("127.0.0.1")
                                  << QString::number(primaryPort);
-        if (!options.dataOptions.password.isEmpty())
-            replicaOptions.extraArgs << QStringLiteral("--masterauth") << options.dataOptions.password;
         auto replica = std::make_unique<RedisServer>(replicaOptions);
         if (!replica->start()) {
             m_error = QStringLiteral("replica: ") + replica->errorString();
@@ -40,7 +44,9 @@ bool SentinelGroup::start(const SentinelGroupOptions& options)
     monitor.quorum = options.sentinels / 2 + 1;
     monitor.downAfterMs = options.downAfterMs;
     monitor.failoverTimeoutMs = options.failoverTimeoutMs;
-    monitor.authPass = options.dataOptions.password;
+    monitor.authPass = data.password;
+    if (m_options.sentinelPassword)
+        monitor.password = data.password;
     monitor.tls = options.dataOptions.tls;
     monitor.requireClientCert = options.dataOptions.requireClientCert;
     for (int i = 0; i < options.sentinels; ++i) {
@@ -125,7 +131,9 @@ QString SentinelGroup::url(bool withSecret) const
         hosts << QStringLiteral("127.0.0.1:%1").arg(sentinel->port());
     const QString scheme =
         data.tls ? QStringLiteral("rediss-sentinel://") : QStringLiteral("redis-sentinel://");
-    return scheme + auth + hosts.join(QLatin1Char(',')) + QLatin1Char('/') + m_options.masterName;
+    const bool sentinelAuth = m_options.sentinelPassword && !data.password.isEmpty();
+    return scheme + auth + hosts.join(QLatin1Char(',')) + QLatin1Char('/') + m_options.masterName +
+           (sentinelAuth ? QStringLiteral("?sentinel-auth=yes") : QString());
 }
 
 ConnectionOptions SentinelGroup::nodeOptions(int timeoutMs) const

@@ -20,6 +20,10 @@ struct SentinelGroupOptions
     // group is TLS only: data nodes and sentinels have no plain port, and replication and the
     // sentinels' links go over TLS (requireClientCert applies to the sentinels too).
     RedisServerOptions dataOptions;
+    // The sentinels require the data nodes' password too (requirepass, and sentinel-pass between
+    // them), and url() says sentinel-auth=yes. false only for a test about sentinels that take no
+    // password (sentinel-auth=no): say why where it is set.
+    bool sentinelPassword = true;
 };
 
 // A Sentinel-managed group on loopback: data node 0 starts as the primary, the others replicate it,
@@ -42,7 +46,7 @@ public:
     int primaryIndex() const;
     int indexOfPort(quint16 port) const;
     // redis-sentinel://127.0.0.1:p1,127.0.0.1:p2,.../<master-name> (rediss-sentinel:// for a TLS
-    // group), credentials when `withSecret`.
+    // group), credentials when `withSecret`, ?sentinel-auth=yes when the sentinels require the password.
     QString url(bool withSecret = true) const;
     // Timeouts and TLS settings (the test CA, and the client certificate when the group requires
     // one) for the code under test.

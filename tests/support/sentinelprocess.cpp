@@ -1,6 +1,7 @@
 #include "sentinelprocess.h"
 
 #include "blockingcommand.h"
+#include "demoserverfiles.h"
 #include "redisserver.h"
 #include "tlsmaterial.h"
 
@@ -11,6 +12,7 @@
 
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 
 namespace lockscope::test {
 
@@ -24,6 +26,11 @@ SentinelProcess::~SentinelProcess()
 qint64 SentinelProcess::pid() const
 {
     return m_process ? m_process->processId() : 0;
+}
+
+QStringList SentinelProcess::arguments() const
+{
+    return m_process ? m_process->arguments() : QStringList();
 }
 
 bool SentinelProcess::isRunning() const
@@ -49,42 +56,54 @@ bool SentinelProcess::start()
     return false;
 }
 
+QString SentinelProcess::configPath() const
+{
+    return m_dir.filePath(QStringLiteral("sentinel.conf"));
+}
+
 bool SentinelProcess::launch()
 {
-    // Sentinel rewrites its configuration file, so it needs one of its own.
-    const QString confPath = m_dir.filePath(QStringLiteral("sentinel.conf"));
-    QFile conf(confPath);
-    if (!conf.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
-        m_error = QStringLiteral("cannot write ") + confPath;
-        return false;
-    }
+    // Sentinel rewrites its configuration file, so it needs one of its own; it holds the passwords,
+    // so only we may read it (DemoServerFiles::writePrivate), and paths are quoted.
+    const QString confPath = configPath();
     const QByteArray name = m_monitor.masterName.toUtf8();
     QByteArray text;
     if (m_monitor.tls) {
         const TlsMaterial& tls = TlsMaterial::instance();
         text = "port 0\ntls-port " + QByteArray::number(m_port) + "\ntls-cert-file " +
-               tls.serverCertFile().toUtf8() + "\ntls-key-file " + tls.serverKeyFile().toUtf8() +
-               "\ntls-ca-cert-file " + tls.caFile().toUtf8() + "\ntls-auth-clients " +
+               DemoServerFiles::quoted(tls.serverCertFile()) + "\ntls-key-file " +
+               DemoServerFiles::quoted(tls.serverKeyFile()) + "\ntls-ca-cert-file " +
+               DemoServerFiles::quoted(tls.caFile()) + "\ntls-auth-clients " +
                (m_monitor.requireClientCert ? "yes" : "optional") + "\ntls-replication yes\n";
     } else {
         text = "port " + QByteArray::number(m_port) + '\n';
     }
     text += "bind 127.0.0.1\nprotected-mode no\ndaemonize no\n"
             "dir " +
-            m_dir.path().toUtf8() + "\nlogfile " + m_dir.filePath(QStringLiteral("sentinel.log")).toUtf8() +
-            "\nsentinel monitor " + name + " 127.0.0.1 " + QByteArray::number(m_monitor.primaryPort) + ' ' +
+            DemoServerFiles::quoted(m_dir.path()) + "\nlogfile " +
+            DemoServerFiles::quoted(m_dir.filePath(QStringLiteral("sentinel.log"))) + '\n';
+    if (!m_monitor.password.isEmpty()) {
+        const QByteArray password = DemoServerFiles::quoted(m_monitor.password);
+        text += "requirepass " + password + "\nsentinel sentinel-pass " + password + '\n';
+    }
+    text += "sentinel monitor " + name + " 127.0.0.1 " + QByteArray::number(m_monitor.primaryPort) + ' ' +
             QByteArray::number(m_monitor.quorum) + "\nsentinel down-after-milliseconds " + name + ' ' +
             QByteArray::number(m_monitor.downAfterMs) + "\nsentinel failover-timeout " + name + ' ' +
             QByteArray::number(m_monitor.failoverTimeoutMs) + "\nsentinel parallel-syncs " + name + " 1\n";
     if (!m_monitor.authPass.isEmpty())
-        text += "sentinel auth-pass " + name + ' ' + m_monitor.authPass.toUtf8() + '\n';
-    conf.write(text);
-    conf.close();
+        text += "sentinel auth-pass " + name + ' ' + DemoServerFiles::quoted(m_monitor.authPass) + '\n';
+    if (!DemoServerFiles::writePrivate(confPath, text, &m_error))
+        return false;
 
     m_process = std::make_unique<QProcess>();
     m_process->setProcessChannelMode(QProcess::ForwardedErrorChannel);
     m_process->setStandardOutputFile(QProcess::nullDevice());
-    m_process->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
+    // umask 077: what the server writes itself (a sentinel's or a cluster node's rewritten
+    // configuration, with the passwords in it) is ours alone too.
+    m_process->setChildProcessModifier([] {
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        ::umask(077);
+    });
     m_process->start(QStringLiteral("redis-server"), {confPath, QStringLiteral("--sentinel")});
     if (!m_process->waitForStarted(5000)) {
         m_error = QStringLiteral("redis-server --sentinel did not start: ") + m_process->errorString();
@@ -134,7 +153,8 @@ void SentinelProcess::resume()
 
 RedisReply SentinelProcess::command(const QByteArrayList& argv) const
 {
-    return m_monitor.tls ? blockingTlsCommand(m_port, argv) : blockingCommand(m_port, argv);
+    return m_monitor.tls ? blockingTlsCommand(m_port, argv, m_monitor.password)
+                         : blockingCommand(m_port, argv, m_monitor.password);
 }
 
 } // namespace lockscope::test

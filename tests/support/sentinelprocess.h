@@ -18,6 +18,9 @@ struct SentinelMonitor
     int downAfterMs = 1000;
     int failoverTimeoutMs = 3000;
     QString authPass; // the data nodes' requirepass, if any
+    // The sentinel's own requirepass, which it also gives the other sentinels (sentinel-pass);
+    // empty: none.
+    QString password;
     // TLS only (no plain port), to clients and to the data nodes and the other sentinels
     // (tls-replication), with TlsMaterial's server certificate.
     bool tls = false;
@@ -42,7 +45,11 @@ public:
     bool isRunning() const;
     const QString& errorString() const { return m_error; }
     qint64 pid() const;
+    // The arguments the running process was started with (what `ps` shows until it sets its title).
+    QStringList arguments() const;
     quint16 port() const { return m_port; }
+    // sentinel.conf (0600, in its own directory): it holds the passwords.
+    QString configPath() const;
 
     // A blocking command for test set-up and checks (SENTINEL FAILOVER, SENTINEL SENTINELS ...).
     RedisReply command(const QByteArrayList& argv) const;
