@@ -462,9 +462,10 @@ void TestClusterMonitor::seedsThatAreNoClusterFailClearly()
         QStringLiteral("redis-cluster://ops:s3cret-x@127.0.0.1:%1").arg(freeLoopbackPort());
     const QString plain = QStringLiteral("redis-cluster://127.0.0.1:%1").arg(m_plain.at(0).port());
     for (const QString& url : {nothing, plain}) {
-        const LockctlRun run = runLockctl(
-            {QStringLiteral("-m"), url, QStringLiteral("-m"), m_plain.at(1).url(), QStringLiteral("list")},
-            30000);
+        const LockctlRun run =
+            runLockctl(testPasswordArgs() + QStringList{QStringLiteral("-m"), url, QStringLiteral("-m"),
+                                                        m_plain.at(1).url(false), QStringLiteral("list")},
+                       30000);
         QCOMPARE(run.code, 3); // fewer masters answered than a quorum needs
         QVERIFY2(run.err.contains("no cluster node answered CLUSTER SLOTS"), qPrintable(run.describe()));
         if (url == plain)
@@ -473,10 +474,12 @@ void TestClusterMonitor::seedsThatAreNoClusterFailClearly()
         QVERIFY(run.ms < 10000);
     }
     // A write is refused without touching the plain master of the pair.
-    const LockctlRun acquire = runLockctl(
-        {QStringLiteral("-m"), plain, QStringLiteral("-m"), m_plain.at(1).url(), QStringLiteral("acquire"),
-         QStringLiteral("lock:nocluster"), QStringLiteral("--ttl"), QStringLiteral("5000")},
-        30000);
+    const LockctlRun acquire =
+        runLockctl(testPasswordArgs() + QStringList{QStringLiteral("-m"), plain, QStringLiteral("-m"),
+                                                    m_plain.at(1).url(false), QStringLiteral("acquire"),
+                                                    QStringLiteral("lock:nocluster"), QStringLiteral("--ttl"),
+                                                    QStringLiteral("5000")},
+                   30000);
     QVERIFY(acquire.code != 0);
     QCOMPARE(m_plain.at(1).command({"EXISTS", "lock:nocluster"}).integer, 0);
 }

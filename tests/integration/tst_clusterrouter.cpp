@@ -134,7 +134,8 @@ void TestClusterRouter::discoversTopologyFromOneSeed()
 
 void TestClusterRouter::skipsUnreachableSeed()
 {
-    startRouter(QStringLiteral("redis-cluster://127.0.0.1:%1,127.0.0.1:%2")
+    startRouter(QStringLiteral("redis-cluster://:%1@127.0.0.1:%2,127.0.0.1:%3")
+                    .arg(m_group.at(0).options().password)
                     .arg(freeLoopbackPort())
                     .arg(m_group.at(m_group.size() - 1).port()));
     QTRY_VERIFY_WITH_TIMEOUT(m_topology->isReady(), 20000);

@@ -51,6 +51,7 @@ QJsonObject firstJsonLine(const QByteArray& output)
 QJsonObject runWriter(const QString& program, const QStringList& args, QString& error)
 {
     QProcess process;
+    process.setProcessEnvironment(testPasswordEnvironment()); // the URLs leave the password out
     process.setWorkingDirectory(kInteropDir);
     process.start(program, args);
     if (!process.waitForStarted(5000)) {
@@ -136,7 +137,7 @@ QStringList urlsOf(const std::vector<std::unique_ptr<RedisServer>>& servers)
 {
     QStringList urls;
     for (const auto& s : servers)
-        urls << s->url();
+        urls << s->url(false);
     return urls;
 }
 
@@ -209,7 +210,7 @@ void TestFormatInterop::nodeRedlockOnOneMaster()
     QVERIFY2(server.start(), qPrintable(server.errorString()));
     QString error;
     const QJsonObject written = runNode(
-        {QStringLiteral("redlock"), QStringLiteral("invoice:7"), QStringLiteral("30000"), server.url()},
+        {QStringLiteral("redlock"), QStringLiteral("invoice:7"), QStringLiteral("30000"), server.url(false)},
         error);
     QVERIFY2(error.isEmpty(), qPrintable(error));
     QCOMPARE(jsonBytes(written, QStringLiteral("key")), QByteArray("invoice:7"));
@@ -254,9 +255,10 @@ void TestFormatInterop::nodeRedlockHeldThenReleased()
     RedisServer server;
     QVERIFY2(server.start(), qPrintable(server.errorString()));
     QProcess writer;
+    writer.setProcessEnvironment(testPasswordEnvironment());
     writer.setWorkingDirectory(kInteropDir);
     writer.start(m_node, {m_writeLocks, QStringLiteral("hold-redlock"), QStringLiteral("held"),
-                          QStringLiteral("20000"), QStringLiteral("3000"), server.url()});
+                          QStringLiteral("20000"), QStringLiteral("3000"), server.url(false)});
     QVERIFY2(writer.waitForStarted(5000), qPrintable(writer.errorString()));
     QTRY_VERIFY_WITH_TIMEOUT(writer.canReadLine() || writer.state() == QProcess::NotRunning, 15000);
     const QJsonObject written = firstJsonLine(writer.readLine());
@@ -283,7 +285,7 @@ void TestFormatInterop::semaphoreMutexOnOneMaster()
     QVERIFY2(server.start(), qPrintable(server.errorString()));
     QString error;
     const QJsonObject written = runNode({QStringLiteral("semaphore-mutex"), QStringLiteral("payments"),
-                                         QStringLiteral("30000"), server.url()},
+                                         QStringLiteral("30000"), server.url(false)},
                                         error);
     QVERIFY2(error.isEmpty(), qPrintable(error));
     const QByteArray key = jsonBytes(written, QStringLiteral("key"));
@@ -330,7 +332,7 @@ void TestFormatInterop::semaphoreWithTwoHolders()
     QVERIFY2(server.start(), qPrintable(server.errorString()));
     const qint64 before = nowMs();
     const QStringList args{QStringLiteral("semaphore"), QStringLiteral("pool"), QStringLiteral("30000"),
-                           server.url()};
+                           server.url(false)};
     QString error;
     const QJsonObject first = runNode(args, error);
     QVERIFY2(error.isEmpty(), qPrintable(error));
@@ -397,7 +399,7 @@ void TestFormatInterop::redisPyLock()
     QString error;
     const QJsonObject written = runWriter(kPython,
                                           {kInteropDir + QStringLiteral("/write_redispy_lock.py"),
-                                           QStringLiteral("nightly-export"), timeout, server.url()},
+                                           QStringLiteral("nightly-export"), timeout, server.url(false)},
                                           error);
     QVERIFY2(error.isEmpty(), qPrintable(error));
     const QByteArray token = jsonBytes(written, QStringLiteral("token"));
@@ -585,7 +587,7 @@ void TestFormatInterop::legacySetnxLibrary()
     QString error;
     const qint64 before = nowMs();
     const QJsonObject written = runNode(
-        {QStringLiteral("legacy-setnx"), QStringLiteral("jobs"), QStringLiteral("30000"), server.url()},
+        {QStringLiteral("legacy-setnx"), QStringLiteral("jobs"), QStringLiteral("30000"), server.url(false)},
         error);
     QVERIFY2(error.isEmpty(), qPrintable(error));
     QCOMPARE(jsonBytes(written, QStringLiteral("key")), QByteArray("lock.jobs"));
@@ -607,7 +609,7 @@ void TestFormatInterop::legacySetnxLibrary()
     QCOMPARE(lock.format, LockFormat::LegacyTimestamp);
     QVERIFY(lock.expiredByTimestamp);
     const QJsonObject stolen = runNode(
-        {QStringLiteral("legacy-setnx"), QStringLiteral("stale"), QStringLiteral("30000"), server.url()},
+        {QStringLiteral("legacy-setnx"), QStringLiteral("stale"), QStringLiteral("30000"), server.url(false)},
         error);
     QVERIFY2(error.isEmpty(), qPrintable(error));
     QCOMPARE(jsonBytes(stolen, QStringLiteral("before")), dead);

@@ -1,3 +1,4 @@
+#include "lockctlrun.h"
 #include "lockmonitor.h"
 #include "redisservergroup.h"
 
@@ -54,6 +55,7 @@ void TestInteropMonitor::initTestCase()
 QJsonObject TestInteropMonitor::run(const QString& program, const QStringList& args)
 {
     QProcess p;
+    p.setProcessEnvironment(testPasswordEnvironment()); // the URLs leave the password out
     p.start(program, args);
     if (!p.waitForFinished(30000) || p.exitCode() != 0) {
         qWarning("%s failed: %s", qPrintable(args.join(QLatin1Char(' '))),
@@ -67,9 +69,11 @@ QJsonObject TestInteropMonitor::listJson(const QStringList& urls, int* exitCode)
 {
     QStringList args{QStringLiteral("list"), QStringLiteral("--json"),    QStringLiteral("--timeout-ms"),
                      QStringLiteral("500"),  QStringLiteral("--pattern"), QStringLiteral("*")};
+    args << testPasswordArgs();
     for (const QString& u : urls)
         args << QStringLiteral("-m") << u;
     QProcess p;
+    p.setProcessEnvironment(testPasswordEnvironment());
     p.start(QStringLiteral(LOCKSCOPE_BINARY_DIR "/app/lockctl"), args);
     p.waitForFinished(20000);
     *exitCode = p.exitCode();
@@ -80,7 +84,7 @@ void TestInteropMonitor::realLibrariesThroughTheQuorumView()
 {
     RedisServerGroup group;
     QVERIFY2(group.start(3), qPrintable(group.errorString()));
-    const QStringList urls = group.urls();
+    const QStringList urls = group.urls(false); // the password goes in the environment
 
     // held: node-redlock on all three masters.
     const QJsonObject orders = node(

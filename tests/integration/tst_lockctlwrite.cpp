@@ -32,8 +32,14 @@ class Cli
 public:
     explicit Cli(RedisServerGroup& group, bool withSecret = true) : m_group(group)
     {
+        // The fixture's password from the environment, not the arguments (every local user reads
+        // those); a test about a password in the URL gives the group a password of its own.
+        const bool fromEnvironment =
+            withSecret && group.size() > 0 && group.at(0).options().password == testPassword();
+        if (fromEnvironment)
+            m_masters << testPasswordArgs();
         for (int i = 0; i < group.size(); ++i)
-            m_masters << QStringLiteral("-m") << group.at(i).url(withSecret);
+            m_masters << QStringLiteral("-m") << group.at(i).url(withSecret && !fromEnvironment);
     }
     QString auditPath() const { return m_dir.filePath(QStringLiteral("audit.jsonl")); }
 
@@ -514,7 +520,11 @@ void TestLockctlWrite::holdRunsTheCommandWhileHolding()
                                           "redis-cli -p %2 GET held >> '%1'; exit 7")
                                .arg(seen)
                                .arg(group.at(2).port());
+    // redis-cli logs in with REDISCLI_AUTH from the environment lockctl passes on (it takes out only
+    // its own --password-env variable).
+    qputenv("REDISCLI_AUTH", group.at(2).options().password.toUtf8());
     const LockctlRun r = lockctl({"hold", "held", "--ttl", "500", "--", "sh", "-c", script});
+    qunsetenv("REDISCLI_AUTH");
     QVERIFY2(r.code == 7, qPrintable(r.describe()));
     QFile file(seen);
     QVERIFY(file.open(QIODevice::ReadOnly));

@@ -1,4 +1,5 @@
 #include "entryscanner.h"
+#include "lockctlrun.h"
 #include "lockmonitor.h"
 #include "masterscanner.h"
 #include "redisservergroup.h"
@@ -642,9 +643,11 @@ void TestLockMonitor::lockctlWritesTakeNamesAsListPrintsThem()
     QTemporaryDir dir;
     auto run = [&](const QStringList& args, QByteArray* out) {
         QProcess p;
+        p.setProcessEnvironment(testPasswordEnvironment());
         p.start(lockctl(),
-                args + QStringList{QStringLiteral("-m"), group.at(0).url(), QStringLiteral("--audit-log"),
-                                   dir.filePath(QStringLiteral("audit.jsonl"))});
+                args + testPasswordArgs() +
+                    QStringList{QStringLiteral("-m"), group.at(0).url(false), QStringLiteral("--audit-log"),
+                                dir.filePath(QStringLiteral("audit.jsonl"))});
         p.waitForFinished(10000);
         *out = p.readAllStandardOutput() + p.readAllStandardError();
         return p.exitCode();

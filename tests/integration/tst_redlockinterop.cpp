@@ -77,7 +77,7 @@ void TestRedlockInterop::init()
 QStringList TestRedlockInterop::nodeArgs(const QString& mode, const QByteArray& resource) const
 {
     QStringList args{interopDir() + QStringLiteral("/redlock-acquire.js"), mode};
-    args << m_group.urls();
+    args << m_group.urls(false); // the password goes in the environment (testPasswordEnvironment())
     args << QStringLiteral("--resource") << QString::fromUtf8(resource) << QStringLiteral("--ttl")
          << QStringLiteral("10000") << QStringLiteral("--hold-ms") << QStringLiteral("1500");
     return args;
@@ -86,6 +86,7 @@ QStringList TestRedlockInterop::nodeArgs(const QString& mode, const QByteArray& 
 void TestRedlockInterop::nodeRedlockKeepsUsOut()
 {
     QProcess node;
+    node.setProcessEnvironment(testPasswordEnvironment());
     node.start(m_node, nodeArgs(QStringLiteral("hold"), "shared:a"));
     QVERIFY(node.waitForReadyRead(10000));
     const QByteArray line = node.readLine().trimmed();
@@ -119,6 +120,7 @@ void TestRedlockInterop::weKeepNodeRedlockOut()
     for (int i = 0; i < 5; ++i)
         clientsBefore << connectedClients(m_group.at(i));
     QProcess node;
+    node.setProcessEnvironment(testPasswordEnvironment());
     node.start(m_node, nodeArgs(QStringLiteral("try"), "shared:b"));
     QVERIFY(node.waitForFinished(10000));
     QCOMPARE(node.exitCode(), 1);
@@ -142,10 +144,11 @@ void TestRedlockInterop::nodeHelperTellsUnreachableFromBusy()
     // "busy" means someone else holds the lock; masters that cannot be reached are something else.
     RedisServerGroup gone;
     QVERIFY2(gone.start(3), qPrintable(gone.errorString()));
-    const QStringList urls = gone.urls();
+    const QStringList urls = gone.urls(false);
     for (int i = 0; i < 3; ++i)
         gone.at(i).kill();
     QProcess node;
+    node.setProcessEnvironment(testPasswordEnvironment());
     node.start(m_node,
                QStringList{interopDir() + QStringLiteral("/redlock-acquire.js"), QStringLiteral("try")}
                    << urls << QStringLiteral("--resource") << QStringLiteral("shared:c")

@@ -152,7 +152,7 @@ Run TestRedlockSafety::contend(RedisServerGroup& group, const QByteArray& resour
     QTemporaryDir logs;
     std::vector<std::unique_ptr<QProcess>> running;
     QStringList args;
-    for (const QString& url : group.urls())
+    for (const QString& url : group.urls(false)) // the password goes in the environment
         args << QStringLiteral("-m") << url;
     args << QStringLiteral("--resource") << QString::fromUtf8(resource) << QStringLiteral("--count")
          << QString::number(countEach) << QStringLiteral("--ttl") << QStringLiteral("200")
@@ -161,6 +161,7 @@ Run TestRedlockSafety::contend(RedisServerGroup& group, const QByteArray& resour
     for (int i = 0; i < processes; ++i) {
         auto process = std::make_unique<QProcess>();
         process->setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        process->setProcessEnvironment(testPasswordEnvironment());
         process->start(contenderPath(),
                        args + QStringList{QStringLiteral("--log"), logs.filePath(QString::number(i))});
         running.push_back(std::move(process));

@@ -271,6 +271,7 @@ void TestUiEscaping::connectionTestShowsTheErrorAsText()
     RedisServerGroup real;
     QVERIFY2(real.start(1), qPrintable(real.errorString()));
     editor.urlEdit()->setText(real.at(0).url(false));
+    editor.passwordEdit()->setText(real.at(0).options().password);
     editor.testButton()->click();
     QVERIFY(tested.wait(10000));
     QVERIFY2(tested.last().at(0).toBool(), qPrintable(tested.last().at(1).toString()));

@@ -175,6 +175,7 @@ public:
             break;
         case Fault::Slowed:
             m_sleeper = std::make_unique<QProcess>();
+            m_sleeper->setProcessEnvironment(m_third->cliEnvironment());
             m_sleeper->start(QStringLiteral("redis-cli"),
                              {QStringLiteral("-p"), QString::number(m_third->adminPort()),
                               QStringLiteral("DEBUG"), QStringLiteral("SLEEP"), QStringLiteral("5")});
@@ -501,12 +502,14 @@ void TestFaultMatrix::unresolvableHostInANetworkNamespace()
         healthy.at(i).command({"SET", "lock:fm", "tok-fm", "PX", "120000"});
     const QStringList args{
         QStringLiteral("-rn"),          lockctlPath(),
+        testPasswordArgs().at(0),       testPasswordArgs().at(1),
         QStringLiteral("-m"),           QStringLiteral("unix://") + healthy.at(0).socketPath(),
         QStringLiteral("-m"),           QStringLiteral("unix://") + healthy.at(1).socketPath(),
         QStringLiteral("-m"),           QStringLiteral("redis://no-such-host.invalid:6379"),
         QStringLiteral("--timeout-ms"), QStringLiteral("2000"),
         QStringLiteral("--json"),       QStringLiteral("list")};
     QProcess p;
+    p.setProcessEnvironment(testPasswordEnvironment());
     QElapsedTimer clock;
     clock.start();
     p.start(QStringLiteral("unshare"), args);

@@ -370,6 +370,7 @@ void TestUiMasterNodes::testReadsTheClusterSlotMap()
     ConnectionEditor editor;
     QSignalSpy tested(&editor, &ConnectionEditor::tested);
     editor.urlEdit()->setText(cluster.url(1, false)); // one seed is enough to find the others
+    editor.passwordEdit()->setText(cluster.at(0).options().password);
     QVERIFY2(editor.canAccept(), qPrintable(editor.currentProblem()));
     QTest::mouseClick(editor.testButton(), Qt::LeftButton);
     QVERIFY(editor.testResultLabel()->text().contains(QStringLiteral("Reading the slot map")));

@@ -44,6 +44,9 @@ ConnectionProfile profileFor(const QString& name, const RedisServer& server, boo
     p.readOnlyLocked = locked;
     MasterEntry e;
     e.url = server.url(false);
+    // The fixture's password, as a profile takes it where no keychain is (this process's environment).
+    e.passwordEnv = QString::fromLatin1(testPasswordVar);
+    qputenv(testPasswordVar, server.options().password.toUtf8());
     p.masters << e;
     return p;
 }

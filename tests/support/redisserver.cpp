@@ -256,6 +256,14 @@ ConnectionOptions RedisServer::connectionOptions(int timeoutMs) const
     return options;
 }
 
+QProcessEnvironment RedisServer::cliEnvironment() const
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    if (!m_options.password.isEmpty())
+        env.insert(QStringLiteral("REDISCLI_AUTH"), m_options.password);
+    return env;
+}
+
 RedisReply RedisServer::command(const QByteArrayList& argv) const
 {
     if (m_options.tls && m_options.tlsOnly)

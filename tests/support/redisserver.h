@@ -69,6 +69,10 @@ public:
     // Connection options for lockscope::RedisConnection, TLS CA filled in for TLS servers.
     ConnectionOptions connectionOptions(int timeoutMs = 2000) const;
 
+    // This process's environment plus REDISCLI_AUTH: redis-cli run with it logs in without the
+    // password in its arguments.
+    QProcessEnvironment cliEnvironment() const;
+
     // A blocking command through hiredis on the admin port, for test set-up and checks.
     RedisReply command(const QByteArrayList& argv) const;
     QByteArray runId() const;

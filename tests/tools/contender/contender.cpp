@@ -3,6 +3,8 @@
 //
 //   contender -m URL... --resource R --count N --log FILE [--ttl MS] [--hold-us US]
 //             [--abandon-every K] [--deadline-ms MS]
+// A URL without a password gets the one in the environment variable LOCKSCOPE_TEST_PASSWORD (the test
+// servers' password: never in the arguments, which every local user can read).
 //
 // Log lines (CLOCK_MONOTONIC nanoseconds, which every process on the machine shares):
 //   <enterNs> <exitNs> <validUntilNs> <released 0|1> <token>
@@ -149,6 +151,8 @@ int main(int argc, char** argv)
             std::fprintf(stderr, "contender: %s\n", qPrintable(master.error().message));
             return 2;
         }
+        if (master->url.password().isEmpty())
+            master->url.setPassword(qEnvironmentVariable("LOCKSCOPE_TEST_PASSWORD"));
         master->healthIntervalMs = 0;
         master->reconnectInitialMs = 50;
         master->reconnectMaxMs = 500;
