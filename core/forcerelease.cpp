@@ -8,6 +8,7 @@
 #include "lockformatrecognizer.h"
 #include "masterset.h"
 #include "redlockscripts.h"
+#include "writegate.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -69,10 +70,10 @@ QList<ForceReleaseMasterResult> blankResults(MasterSet& masters, const ForceRele
     return results;
 }
 
-void finish(MasterSet& masters, const AuditLog* audit, const ForceReleasePlan& plan,
+void finish(MasterSet& masters, const WriteGate& gate, const ForceReleasePlan& plan,
             ForceReleaseOutcome outcome, const ForceRelease::Done& done)
 {
-    if (audit) {
+    if (gate.audit()) {
         AuditRecord record = AuditRecord::now(QStringLiteral("force-release"), plan.request.resource);
         for (const RedisConnection* c : masters.connections())
             record.masters << c->name();
@@ -96,7 +97,7 @@ void finish(MasterSet& masters, const AuditLog* audit, const ForceReleasePlan& p
             m.detail = r.error.isError() ? r.error.message : r.detail;
             record.results << m;
         }
-        if (const RedisError error = audit->append(record); error.isError())
+        if (const RedisError error = gate.record(record); error.isError())
             outcome.auditError = error;
     }
     done(outcome);
@@ -208,15 +209,24 @@ void ForceRelease::execute(MasterSet& masters, const LockScopeConfig& config, co
     const ForceReleaseRequest& request = plan.request;
     ForceReleaseOutcome outcome;
     outcome.results = blankResults(masters, request);
+    // The rule every write goes through: read-only mode first, then an audit log that cannot be
+    // written; either way before any master is touched.
+    const WriteGate gate(config.readOnly, audit);
     auto refuse = [&](ForceReleaseOutcome::Verdict verdict, ErrorKind kind, const QString& message) {
         outcome.verdict = verdict;
         outcome.error = {kind, QString(), message};
-        later(masters,
-              [&masters, audit, plan, outcome, done] { finish(masters, audit, plan, outcome, done); });
+        later(masters, [&masters, gate, plan, outcome, done] { finish(masters, gate, plan, outcome, done); });
     };
-    if (config.readOnly)
-        return refuse(ForceReleaseOutcome::Verdict::Refused, ErrorKind::ReadOnlyMode,
-                      QStringLiteral("read-only mode: force-release refused"));
+    if (const RedisError refusal = gate.admit(QStringLiteral("force-release")); refusal.isError()) {
+        if (refusal.kind == ErrorKind::ReadOnlyMode) // recorded, as every refused attempt
+            return refuse(ForceReleaseOutcome::Verdict::Refused, refusal.kind, refusal.message);
+        return later(masters, [outcome, refusal, done]() mutable {
+            // Unrecorded deletions are worse than none: nothing is sent, and nothing can be recorded.
+            outcome.verdict = ForceReleaseOutcome::Verdict::Invalid;
+            outcome.error = refusal;
+            done(outcome);
+        });
+    }
     if (request.resource.isEmpty())
         return refuse(ForceReleaseOutcome::Verdict::Invalid, ErrorKind::InvalidArgument,
                       QStringLiteral("the resource name is empty"));
@@ -231,14 +241,6 @@ void ForceRelease::execute(MasterSet& masters, const LockScopeConfig& config, co
         return refuse(ForceReleaseOutcome::Verdict::Refused, ErrorKind::NotALock,
                       QStringLiteral("refusing to delete %1: %2 (--force-unknown deletes it anyway)")
                           .arg(escapeBytes(request.resource), plan.refusal));
-    if (audit)
-        if (const RedisError error = audit->check(); error.isError())
-            return later(masters, [outcome, error, done]() mutable {
-                // Unrecorded deletions are worse than none: nothing is sent.
-                outcome.verdict = ForceReleaseOutcome::Verdict::Invalid;
-                outcome.error = error;
-                done(outcome);
-            });
 
     struct Job
     {
@@ -252,7 +254,7 @@ void ForceRelease::execute(MasterSet& masters, const LockScopeConfig& config, co
         if (r.action != Action::NotChosen)
             chosen << r.index;
     job->outstanding = int(chosen.size());
-    auto complete = [job, &masters, audit, plan, done] {
+    auto complete = [job, &masters, gate, plan, done] {
         ForceReleaseOutcome& o = job->outcome;
         int removed = 0;
         int answered = 0;
@@ -269,7 +271,7 @@ void ForceRelease::execute(MasterSet& masters, const LockScopeConfig& config, co
             o.verdict = ForceReleaseOutcome::Verdict::NothingDeleted;
             o.error = {ErrorKind::None, QString(), QStringLiteral("nothing deleted")};
         }
-        finish(masters, audit, plan, o, done);
+        finish(masters, gate, plan, o, done);
     };
     // Only masters whose plan acts get a script: the others do what their plan said (nothing),
     // even if the lock changed back in between, so the preview and the outcome agree.

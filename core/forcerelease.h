@@ -19,8 +19,10 @@ class MasterSet;
 //   - Redisson hashes: DEL and PUBLISH 0 on redisson_lock__channel:{name}, waking its waiters;
 //   - redis-semaphore zsets: ZREM of the one holder, never the whole semaphore.
 // Guarded (ExpectToken) mode deletes only where the token is still the expected one, so a lock
-// that changed hands in the meantime is spared. Refused in read-only mode and, unless
-// forceUnknown, for keys that are not recognised as locks. Every attempt is audited.
+// that changed hands in the meantime is spared. Like every write it goes through a WriteGate:
+// refused in read-only mode (audited) and when the audit log cannot be written (nothing sent, so
+// nothing to audit); refused too, unless forceUnknown, for keys not recognised as locks. Every
+// other attempt is audited.
 class ForceRelease
 {
 public:

@@ -7,6 +7,7 @@
 #include "forcerelease.h"
 #include "groupmaster.h"
 #include "masterset.h"
+#include "masterwait.h"
 #include "redisclustergroup.h"
 #include "redisconnection.h"
 #include "redisservergroup.h"
@@ -202,6 +203,7 @@ private slots:
     void semaphoreLosesOneHolderOnly();
     void keysThatAreNoLocksAreRefused();
     void readOnlyRefusesButIsAudited();
+    void unwritableAuditLogRefusesBeforeAnyMaster();
     void auditLinesAreJsonWithoutPasswords();
     void redissonChannelNames();
     void redissonLayoutsFromFixture_data();
@@ -415,6 +417,49 @@ void TestForceRelease::readOnlyRefusesButIsAudited()
     QCOMPARE(lines.size(), 1);
     QCOMPARE(lines.first().value(QStringLiteral("outcome")).toString(), QStringLiteral("refused"));
     QCOMPARE(lines.first().value(QStringLiteral("tokenBefore")).toString(), QString::fromLatin1(tokenA));
+}
+
+// The write rule (WriteGate) for force-release too: when the audit log cannot be written, nothing is
+// sent to any master (the lock stays, no script ran), and read-only mode still comes first.
+void TestForceRelease::unwritableAuditLogRefusesBeforeAnyMaster()
+{
+    Cluster c;
+    QVERIFY(c.start(3));
+    c.onAll({"SET", "job:unrecorded", tokenA, "PX", "60000"});
+    const ForceReleasePlan plan = c.inspect(request("job:unrecorded", tokenA));
+    QVERIFY(plan.refusal.isEmpty());
+    QList<qint64> scripts;
+    for (int i = 0; i < c.group.size(); ++i)
+        scripts << succeededScripts(c.group.at(i));
+
+    // A file where the log's directory should be: it cannot be opened, let alone appended to.
+    const QString blocked = c.dir.filePath(QStringLiteral("blocked"));
+    {
+        QFile blocker(blocked);
+        QVERIFY(blocker.open(QIODevice::WriteOnly));
+    }
+    c.audit = std::make_unique<AuditLog>(blocked + QStringLiteral("/audit.jsonl"));
+    const ForceReleaseOutcome o = c.execute(plan);
+    QCOMPARE(o.verdict, ForceReleaseOutcome::Verdict::Invalid); // lockctl: exit 2, as before
+    QCOMPARE(o.error.kind, ErrorKind::Io);
+    QVERIFY2(o.error.message.contains(QStringLiteral("force-release refused, nothing was sent")),
+             qPrintable(o.error.message));
+    for (const ForceReleaseMasterResult& r : o.results)
+        QCOMPARE(r.action, Action::NotSent);
+    for (int i = 0; i < c.group.size(); ++i) {
+        QCOMPARE(c.group.at(i).command({"GET", "job:unrecorded"}).string, QByteArray(tokenA));
+        QCOMPARE(succeededScripts(c.group.at(i)), scripts.at(i));
+    }
+
+    // Read-only mode wins over the unwritable log; its refusal cannot be recorded either.
+    c.config.readOnly = true;
+    const ForceReleaseOutcome readOnly = c.execute(plan);
+    QCOMPARE(readOnly.verdict, ForceReleaseOutcome::Verdict::Refused);
+    QCOMPARE(readOnly.error.kind, ErrorKind::ReadOnlyMode);
+    QCOMPARE(readOnly.error.message, QStringLiteral("read-only mode: force-release refused"));
+    QVERIFY(readOnly.auditError.isError());
+    QVERIFY(!readOnly.auditLost()); // nothing was sent: no write went unrecorded
+    QCOMPARE(c.countOf("job:unrecorded"), 3);
 }
 
 void TestForceRelease::auditLinesAreJsonWithoutPasswords()
@@ -661,6 +706,8 @@ void TestForceRelease::redissonOnAClusterPublishesSharded()
     QTcpSocket waiter;
     waiter.connectToHost(QHostAddress::LocalHost, node.port());
     QVERIFY(waiter.waitForConnected(5000));
+    const QByteArray password = node.options().password.toUtf8();
+    waiter.write("*2\r\n$4\r\nAUTH\r\n$" + QByteArray::number(password.size()) + "\r\n" + password + "\r\n");
     waiter.write("*2\r\n$10\r\nSSUBSCRIBE\r\n$36\r\nredisson_lock__channel:{lock:orders}\r\n");
     QByteArray heard;
     QVERIFY(QTest::qWaitFor(
