@@ -96,9 +96,10 @@ QByteArrayList TestBadInput::digests()
 
 QStringList TestBadInput::masterArgs() const
 {
-    QStringList args;
+    // The fixture password from the environment runLockctl gives lockctl, not from the arguments.
+    QStringList args = testPasswordArgs();
     for (int i = 0; i < m_group.size(); ++i)
-        args << QStringLiteral("-m") << const_cast<RedisServerGroup&>(m_group).at(i).url();
+        args << QStringLiteral("-m") << const_cast<RedisServerGroup&>(m_group).at(i).url(false);
     return args << QStringLiteral("--audit-log") << m_dir.filePath(QStringLiteral("audit.jsonl"));
 }
 
@@ -325,8 +326,8 @@ void TestBadInput::crowdedMasterIsReportedNotWaitedFor()
     // Set once started: the fixture's start-up probe needs two connections at once.
     QCOMPARE(crowded.command({"CONFIG", "SET", "maxclients", "1"}).string, QByteArray("OK"));
     const LockctlRun listed =
-        runLockctl(masterArgs() + QStringList{QStringLiteral("-m"), crowded.url(), QStringLiteral("--json"),
-                                              QStringLiteral("list")});
+        runLockctl(masterArgs() + QStringList{QStringLiteral("-m"), crowded.url(false),
+                                              QStringLiteral("--json"), QStringLiteral("list")});
     QVERIFY2(listed.code == 0, qPrintable(listed.describe()));
     QVERIFY2(listed.ms < 20000, qPrintable(listed.describe()));
     const QJsonObject doc = QJsonDocument::fromJson(listed.out).object();

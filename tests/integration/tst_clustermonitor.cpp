@@ -133,8 +133,9 @@ void TestClusterMonitor::scansEveryShardAsOneMaster()
 void TestClusterMonitor::listJsonShowsTheClusterAndItsShards()
 {
     int code = -1;
-    const QJsonObject out =
-        runLockctlJson({QStringLiteral("-m"), m_cluster.url(1), QStringLiteral("list")}, &code);
+    const QJsonObject out = runLockctlJson(
+        testPasswordArgs() << QStringLiteral("-m") << m_cluster.url(1, false) << QStringLiteral("list"),
+        &code);
     QCOMPARE(code, 0);
     const QJsonArray masterList = out.value(QStringLiteral("masters")).toArray();
     QCOMPARE(masterList.size(), 1);
@@ -184,8 +185,9 @@ void TestClusterMonitor::listJsonShowsTheClusterAndItsShards()
     QCOMPARE(seen, 3);
 
     // The text form names the cluster's primaries and slot coverage.
-    const LockctlRun text =
-        runLockctl({QStringLiteral("-m"), m_cluster.url(1), QStringLiteral("list")}, 60000);
+    const LockctlRun text = runLockctl(testPasswordArgs() << QStringLiteral("-m") << m_cluster.url(1, false)
+                                                          << QStringLiteral("list"),
+                                       60000);
     QCOMPARE(text.code, 0);
     QVERIFY2(text.out.contains(": 3 primaries, 16384/16384 slots"), qPrintable(text.describe()));
     for (const QByteArray& key : std::as_const(m_shardLocks))
@@ -195,8 +197,10 @@ void TestClusterMonitor::listJsonShowsTheClusterAndItsShards()
 void TestClusterMonitor::writesAreRoutedByKey()
 {
     // Redlock over the cluster and two plain masters: each key reaches the shard of its slot.
-    const QStringList masters{QStringLiteral("-m"), m_cluster.url(1),     QStringLiteral("-m"),
-                              m_plain.at(0).url(),  QStringLiteral("-m"), m_plain.at(1).url()};
+    const QStringList masters =
+        testPasswordArgs() + QStringList{QStringLiteral("-m"), m_cluster.url(1, false),
+                                         QStringLiteral("-m"), m_plain.at(0).url(false),
+                                         QStringLiteral("-m"), m_plain.at(1).url(false)};
     for (int primary : m_cluster.primaryIndexes()) {
         const QByteArray resource = m_cluster.keyOn(primary, "job:routed:");
         int code = -1;
@@ -311,9 +315,11 @@ void TestClusterMonitor::reshardingDuringScansLosesNoLock()
     QVERIFY2(removed.isEmpty(), qPrintable(QStringLiteral("shown as gone mid-move: ") + removed.join(u' ')));
 
     int code = -1;
-    const QJsonObject out = runLockctlJson({QStringLiteral("-m"), m_cluster.url(1), QStringLiteral("list"),
-                                            QStringLiteral("--pattern"), QStringLiteral("{lock:moving:*")},
-                                           &code);
+    const QJsonObject out =
+        runLockctlJson(testPasswordArgs() + QStringList{QStringLiteral("-m"), m_cluster.url(1, false),
+                                                        QStringLiteral("list"), QStringLiteral("--pattern"),
+                                                        QStringLiteral("{lock:moving:*")},
+                       &code);
     QCOMPARE(code, 0);
     int found = 0;
     for (const QJsonValue& v : out.value(QStringLiteral("locks")).toArray()) {
@@ -346,8 +352,11 @@ void TestClusterMonitor::failoverDuringWatchNamesTheLostLockOfThatShardOnly()
 
     // Watched by lockctl and by a monitor in this process.
     QProcess watch;
-    watch.start(lockctlPath(), {QStringLiteral("--json"), QStringLiteral("--timeout-ms"), watchTimeout,
-                                QStringLiteral("-m"), cluster.url(1), QStringLiteral("watch")});
+    watch.setProcessEnvironment(testPasswordEnvironment());
+    watch.start(lockctlPath(),
+                testPasswordArgs() + QStringList{QStringLiteral("--json"), QStringLiteral("--timeout-ms"),
+                                                 watchTimeout, QStringLiteral("-m"), cluster.url(1, false),
+                                                 QStringLiteral("watch")});
     QVERIFY(watch.waitForStarted());
     QList<QJsonObject> events;
     const auto find = [&](const QString& event, const QString& key, const QString& value) {
@@ -433,8 +442,9 @@ void TestClusterMonitor::failoverDuringWatchNamesTheLostLockOfThatShardOnly()
     // Afterwards, list shows the promoted replica as the shard's primary and the lock that survived.
     // (Every node as a seed: the first one may be the one that died.)
     int code = -1;
-    const QJsonObject out =
-        runLockctlJson({QStringLiteral("-m"), cluster.url(), QStringLiteral("list")}, &code);
+    const QJsonObject out = runLockctlJson(
+        testPasswordArgs() << QStringLiteral("-m") << cluster.url(-1, false) << QStringLiteral("list"),
+        &code);
     QCOMPARE(code, 0);
     QStringList primaryAddresses;
     for (const QJsonValue& n : out.value(QStringLiteral("masters"))

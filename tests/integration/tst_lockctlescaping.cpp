@@ -95,8 +95,9 @@ QString shellQuoted(const QString& arg)
 class Cli
 {
 public:
-    explicit Cli(const QStringList& urls)
+    explicit Cli(const QStringList& urls, const QStringList& extra = {})
     {
+        m_args << extra;
         for (const QString& url : urls)
             m_args << QStringLiteral("-m") << url;
         m_args << QStringLiteral("--audit-log") << m_dir.filePath(QStringLiteral("audit.jsonl"))
@@ -120,11 +121,13 @@ private:
     QStringList m_args;
 };
 
+// The group's URLs without the password, and --password-env for it: lockctl started by runLockctl
+// or with testPasswordEnvironment() takes it from there, never from its arguments.
 QStringList urlsOf(RedisServerGroup& group)
 {
     QStringList urls;
     for (int i = 0; i < group.size(); ++i)
-        urls << group.at(i).url();
+        urls << group.at(i).url(false);
     return urls;
 }
 
@@ -169,7 +172,7 @@ void TestLockctlEscaping::listShowsTheEscapedForm()
 {
     setEverywhere(m_group, key, token);
     setEverywhere(m_group, bidiKey, bidiToken);
-    Cli lockctl(urlsOf(m_group));
+    Cli lockctl(urlsOf(m_group), testPasswordArgs());
 
     const LockctlRun text = lockctl({QStringLiteral("list")});
     QVERIFY2(text.code == 0, qPrintable(text.describe()));
@@ -202,9 +205,10 @@ void TestLockctlEscaping::watchShowsTheEscapedForm()
 {
     for (const bool json : {false, true}) {
         setEverywhere(m_group, key, token);
-        Cli lockctl(urlsOf(m_group));
+        Cli lockctl(urlsOf(m_group), testPasswordArgs());
         QProcess watch;
         QStringList args = lockctl.args();
+        watch.setProcessEnvironment(testPasswordEnvironment());
         if (json)
             args << QStringLiteral("--json");
         watch.start(lockctlPath(), args << QStringLiteral("watch"));
@@ -239,7 +243,7 @@ void TestLockctlEscaping::watchShowsTheEscapedForm()
 void TestLockctlEscaping::forceReleasePromptAndResults()
 {
     setEverywhere(m_group, key, token);
-    Cli lockctl(urlsOf(m_group));
+    Cli lockctl(urlsOf(m_group), testPasswordArgs());
     const QString typedKey = shown(key);
     const QString typedToken = shown(token);
 
@@ -267,6 +271,7 @@ void TestLockctlEscaping::forceReleasePromptAndResults()
         for (const QString& arg : command)
             quoted << shellQuoted(arg);
         QProcess p;
+        p.setProcessEnvironment(testPasswordEnvironment());
         p.start(script, {QStringLiteral("-qec"), quoted.join(QLatin1Char(' ')), QStringLiteral("/dev/null")});
         p.write("n\n");
         p.closeWriteChannel();
@@ -317,7 +322,7 @@ void TestLockctlEscaping::acquireExtendReleaseHold()
 {
     for (int i = 0; i < m_group.size(); ++i)
         m_group.at(i).command({"DEL", key});
-    Cli lockctl(urlsOf(m_group));
+    Cli lockctl(urlsOf(m_group), testPasswordArgs());
     const QString typedKey = shown(key);
     auto verifyClean = [](const LockctlRun& run) { return rawTextInRun(run); };
 

@@ -42,6 +42,8 @@ public:
             m_masters << QStringLiteral("-m") << group.at(i).url(withSecret && !fromEnvironment);
     }
     QString auditPath() const { return m_dir.filePath(QStringLiteral("audit.jsonl")); }
+    // The -m arguments (and --password-env): for a lockctl started with testPasswordEnvironment().
+    const QStringList& masters() const { return m_masters; }
 
     LockctlRun operator()(const QStringList& args, int timeoutMs = 30000) const
     {
@@ -282,11 +284,11 @@ void TestLockctlWrite::forceReleaseConfirmsOnATerminal()
         group.at(i).command({"SET", "tty", "x@y:1/0123456789abcdef0123456789abcdef", "PX", "60000"});
     Cli lockctl(group);
     QStringList command{lockctlPath(), QStringLiteral("--audit-log"), lockctl.auditPath()};
-    for (int i = 0; i < 3; ++i)
-        command << QStringLiteral("-m") << group.at(i).url();
+    command << lockctl.masters();
     command << QStringLiteral("force-release") << QStringLiteral("tty") << QStringLiteral("--any-token");
     auto answer = [&](const QByteArray& reply) {
         QProcess p;
+        p.setProcessEnvironment(testPasswordEnvironment());
         p.start(script,
                 {QStringLiteral("-qec"), command.join(QLatin1Char(' ')), QStringLiteral("/dev/null")});
         p.write(reply);
@@ -544,14 +546,13 @@ void TestLockctlWrite::holdStopsTheCommandWhenTheLockIsLost()
     QTemporaryDir dir;
     const QFile ready(dir.filePath(QStringLiteral("ready"))); // the command set its trap
     QProcess p;
-    QStringList args;
-    for (int i = 0; i < 3; ++i)
-        args << QStringLiteral("-m") << group.at(i).url();
+    QStringList args = lockctl.masters();
     args << QStringLiteral("--audit-log") << lockctl.auditPath() << QStringLiteral("hold")
          << QStringLiteral("lost") << QStringLiteral("--ttl") << QStringLiteral("600") << QStringLiteral("--")
          << QStringLiteral("sh") << QStringLiteral("-c")
          << QStringLiteral("trap 'exit 42' TERM; touch '%1'; while true; do sleep 0.05; done")
                 .arg(ready.fileName());
+    p.setProcessEnvironment(testPasswordEnvironment());
     p.start(lockctlPath(), args);
     QVERIFY(QTest::qWaitFor([&] { return holders(group, "lost") == 3 && ready.exists(); }, 5000));
     QElapsedTimer clock;
@@ -572,14 +573,13 @@ void TestLockctlWrite::holdKillsACommandThatIgnoresSigterm()
     QTemporaryDir dir;
     const QFile ready(dir.filePath(QStringLiteral("ready"))); // the command set its trap
     QProcess p;
-    QStringList args;
-    for (int i = 0; i < 3; ++i)
-        args << QStringLiteral("-m") << group.at(i).url();
+    QStringList args = lockctl.masters();
     args << QStringLiteral("--audit-log") << lockctl.auditPath() << QStringLiteral("hold")
          << QStringLiteral("deaf") << QStringLiteral("--ttl") << QStringLiteral("600")
          << QStringLiteral("--grace-ms") << QStringLiteral("300") << QStringLiteral("--")
          << QStringLiteral("sh") << QStringLiteral("-c")
          << QStringLiteral("trap '' TERM; touch '%1'; while true; do sleep 0.05; done").arg(ready.fileName());
+    p.setProcessEnvironment(testPasswordEnvironment());
     p.start(lockctlPath(), args);
     QVERIFY(QTest::qWaitFor([&] { return holders(group, "deaf") == 3 && ready.exists(); }, 5000));
     for (int i = 0; i < 3; ++i)
@@ -596,14 +596,13 @@ void TestLockctlWrite::holdPassesSigtermOnAndReleases()
     QTemporaryDir dir;
     const QFile ready(dir.filePath(QStringLiteral("ready"))); // the command set its trap
     QProcess p;
-    QStringList args;
-    for (int i = 0; i < 3; ++i)
-        args << QStringLiteral("-m") << group.at(i).url();
+    QStringList args = lockctl.masters();
     args << QStringLiteral("--audit-log") << lockctl.auditPath() << QStringLiteral("hold")
          << QStringLiteral("term") << QStringLiteral("--ttl") << QStringLiteral("30000")
          << QStringLiteral("--") << QStringLiteral("sh") << QStringLiteral("-c")
          << QStringLiteral("trap 'exit 43' TERM; touch '%1'; while true; do sleep 0.05; done")
                 .arg(ready.fileName());
+    p.setProcessEnvironment(testPasswordEnvironment());
     p.start(lockctlPath(), args);
     // The command is running, its trap set.
     QVERIFY(QTest::qWaitFor([&] { return holders(group, "term") == 3 && ready.exists(); }, 5000));

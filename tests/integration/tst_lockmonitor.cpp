@@ -530,9 +530,11 @@ void TestLockMonitor::lockctlListTextAndExitCodes()
     RedisServerGroup group;
     QVERIFY2(group.start(3), qPrintable(group.errorString()));
     group.at(0).command({"SET", "lock:text", "tok", "PX", "60000"});
+    // The fixture password from the environment, the URLs without it.
     auto run = [](const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr) {
         QProcess p;
-        p.start(lockctl(), args);
+        p.setProcessEnvironment(testPasswordEnvironment());
+        p.start(lockctl(), testPasswordArgs() + args);
         p.waitForFinished(15000);
         if (out)
             *out = p.readAllStandardOutput();
@@ -541,7 +543,7 @@ void TestLockMonitor::lockctlListTextAndExitCodes()
         return p.exitCode();
     };
     QByteArray out, err;
-    QCOMPARE(run({QStringLiteral("list"), QStringLiteral("-m"), group.at(0).url(),
+    QCOMPARE(run({QStringLiteral("list"), QStringLiteral("-m"), group.at(0).url(false),
                   QStringLiteral("--pattern"), QStringLiteral("lock:*")},
                  &out),
              0);
@@ -554,7 +556,7 @@ void TestLockMonitor::lockctlListTextAndExitCodes()
     group.at(2).kill();
     QStringList all{QStringLiteral("list"), QStringLiteral("--timeout-ms"), QStringLiteral("300")};
     for (int i = 0; i < 3; ++i)
-        all << QStringLiteral("-m") << group.at(i).url();
+        all << QStringLiteral("-m") << group.at(i).url(false);
     QElapsedTimer clock;
     clock.start();
     QCOMPARE(run(all, &out, &err), 3);
@@ -586,9 +588,11 @@ void TestLockMonitor::lockctlWatchStreamsJsonLines()
     QVERIFY2(group.start(3, o), qPrintable(group.errorString()));
     QStringList args{QStringLiteral("watch"), QStringLiteral("--json"), QStringLiteral("--timeout-ms"),
                      QStringLiteral("300")};
-    for (const QString& url : group.urls())
+    args << testPasswordArgs();
+    for (const QString& url : group.urls(false))
         args << QStringLiteral("-m") << url;
     QProcess watch;
+    watch.setProcessEnvironment(testPasswordEnvironment());
     watch.start(lockctl(), args);
     QVERIFY(watch.waitForStarted());
     QList<QJsonObject> events;

@@ -30,10 +30,10 @@ const QString watchTimeout = QString::number(upperBoundMs(1000));
 
 namespace {
 
-// lockctl list --json over these masters.
+// lockctl list --json over these masters, the fixture password from the environment.
 QJsonObject listJson(const QStringList& masters, int* code)
 {
-    QStringList args;
+    QStringList args = testPasswordArgs(); // for the masters given without it
     for (const QString& m : masters)
         args << QStringLiteral("-m") << m;
     return runLockctlJson(args << QStringLiteral("list"), code);
@@ -115,7 +115,8 @@ void TestSentinelMonitor::lockctlListShowsTheGroupAndItsPrimary()
     for (RedisServer* s : {&m_plain.at(0), &primary, &m_plain.at(1)})
         QCOMPARE(s->command({"SET", "lock:list", "token-2", "PX", "600000"}).string, QByteArray("OK"));
     int code = -1;
-    const QJsonObject out = listJson({m_plain.at(0).url(), m_group.url(), m_plain.at(1).url()}, &code);
+    const QJsonObject out =
+        listJson({m_plain.at(0).url(false), m_group.url(false), m_plain.at(1).url(false)}, &code);
     QCOMPARE(code, 0);
     const QJsonArray masters = out.value(QStringLiteral("masters")).toArray();
     QCOMPARE(masters.size(), 3);
@@ -134,7 +135,8 @@ void TestSentinelMonitor::lockctlListShowsTheGroupAndItsPrimary()
     QCOMPARE(quorum.value(QStringLiteral("total")).toInt(), 3);
 
     // The text form names the primary too.
-    const LockctlRun text = runLockctl({QStringLiteral("-m"), m_group.url(), QStringLiteral("list")}, 60000);
+    const LockctlRun text = runLockctl(
+        testPasswordArgs() << QStringLiteral("-m") << m_group.url(false) << QStringLiteral("list"), 60000);
     QCOMPARE(text.code, 0);
     QVERIFY2(
         text.out.contains(
@@ -147,9 +149,7 @@ void TestSentinelMonitor::lockctlListShowsTheGroupAndItsPrimary()
 void TestSentinelMonitor::failoverDuringLockctlWatchNamesTheLostLock()
 {
     SentinelGroup group;
-    SentinelGroupOptions options;
-    options.dataOptions.password = QStringLiteral("first");
-    QVERIFY2(group.start(options), qPrintable(group.errorString()));
+    QVERIFY2(group.start(), qPrintable(group.errorString()));
     RedisServer& primary = group.dataNode(0);
     RedisServer& replica = group.dataNode(1);
     // Replicated before the failover: survives it.
@@ -157,13 +157,19 @@ void TestSentinelMonitor::failoverDuringLockctlWatchNamesTheLostLock()
     QCOMPARE(primary.command({"WAIT", "1", "5000"}).integer, 1);
 
     QProcess watch;
-    watch.start(lockctlPath(), {QStringLiteral("--json"), QStringLiteral("--timeout-ms"), watchTimeout,
-                                QStringLiteral("-m"), group.url(), QStringLiteral("watch")});
+    watch.setProcessEnvironment(testPasswordEnvironment());
+    watch.start(lockctlPath(),
+                testPasswordArgs() + QStringList{QStringLiteral("--json"), QStringLiteral("--timeout-ms"),
+                                                 watchTimeout, QStringLiteral("-m"), group.url(false),
+                                                 QStringLiteral("watch")});
     QVERIFY(watch.waitForStarted());
     // The same failover as text, side by side.
     QProcess textWatch;
-    textWatch.start(lockctlPath(), {QStringLiteral("--timeout-ms"), watchTimeout, QStringLiteral("-m"),
-                                    group.url(), QStringLiteral("watch")});
+    textWatch.setProcessEnvironment(testPasswordEnvironment());
+    textWatch.start(lockctlPath(),
+                    testPasswordArgs() + QStringList{QStringLiteral("--timeout-ms"), watchTimeout,
+                                                     QStringLiteral("-m"), group.url(false),
+                                                     QStringLiteral("watch")});
     QVERIFY(textWatch.waitForStarted());
     QByteArray text;
     const auto textSays = [&](const QByteArray& part) {
@@ -234,7 +240,7 @@ void TestSentinelMonitor::failoverDuringLockctlWatchNamesTheLostLock()
 
     // Afterwards, list shows the group up on the new primary, with the lock that survived.
     int code = -1;
-    const QJsonObject out = listJson({group.url()}, &code);
+    const QJsonObject out = listJson({group.url(false)}, &code);
     QCOMPARE(code, 0);
     const QJsonObject master = out.value(QStringLiteral("masters")).toArray().at(0).toObject();
     QCOMPARE(master.value(QStringLiteral("up")).toBool(), true);
@@ -251,9 +257,7 @@ void TestSentinelMonitor::failoverHazardMarkedAtRiskAndReported()
     // The double grant: A holds lock:orders on the group (not replicated) and on two plain masters.
     // The primary dies, the replica is promoted without the lock, and B takes it there at once.
     SentinelGroup group;
-    SentinelGroupOptions options;
-    options.dataOptions.password = QStringLiteral("first");
-    QVERIFY2(group.start(options), qPrintable(group.errorString()));
+    QVERIFY2(group.start(), qPrintable(group.errorString()));
     RedisServer& primary = group.dataNode(0);
     RedisServer& replica = group.dataNode(1);
     MasterSet masters({groupMaster(group.url()), m_plain.at(0).connectionOptions(1000),
@@ -338,8 +342,8 @@ void TestSentinelMonitor::badSentinelUrlIsAClearUsageError()
           QStringLiteral("redis-sentinel://ops:Sup3rSecret@127.0.0.1:26379,,127.0.0.1:26380/mymaster"),
           QStringLiteral("redis-sentinel://ops:Sup3rSecret@127.0.0.1:99999/mymaster"),
           QStringLiteral("rediss-sentinel://ops:Sup3rSecret@/mymaster")}) {
-        const LockctlRun run = runLockctl(
-            {QStringLiteral("-m"), m_plain.at(0).url(), QStringLiteral("-m"), url, QStringLiteral("list")});
+        const LockctlRun run = runLockctl({QStringLiteral("-m"), m_plain.at(0).url(false),
+                                           QStringLiteral("-m"), url, QStringLiteral("list")});
         QVERIFY2(run.code == 2, qPrintable(run.describe()));
         QVERIFY2(run.err.contains("invalid URL"), qPrintable(run.describe()));
         QVERIFY2(!run.err.contains("Sup3rSecret") && !run.out.contains("Sup3rSecret"),
@@ -358,14 +362,14 @@ void TestSentinelMonitor::unreachableSentinelGroupLeavesTheQuorumToTheOthers()
         second = freeLoopbackPort();
     const QString nowhere =
         QStringLiteral("redis-sentinel://127.0.0.1:%1,127.0.0.1:%2/mymaster").arg(first).arg(second);
-    QString wrongName = m_group.url();
+    QString wrongName = m_group.url(false);
     wrongName.replace(QStringLiteral("/mymaster"), QStringLiteral("/nosuchmaster"));
     const QList<QPair<QString, QString>> cases{
         {nowhere, QStringLiteral("no sentinel reachable")},
         {wrongName, QStringLiteral("no sentinel knows a master named")}};
     for (const auto& [url, why] : cases) {
         int code = -1;
-        const QJsonObject out = listJson({m_plain.at(0).url(), m_plain.at(1).url(), url}, &code);
+        const QJsonObject out = listJson({m_plain.at(0).url(false), m_plain.at(1).url(false), url}, &code);
         QCOMPARE(code, 0); // two of three: a quorum
         const QJsonObject group = out.value(QStringLiteral("masters")).toArray().at(2).toObject();
         QCOMPARE(group.value(QStringLiteral("up")).toBool(), false);
