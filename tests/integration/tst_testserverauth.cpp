@@ -46,7 +46,7 @@ void checkLockedDown(quint16 port, qint64 pid, const QStringList& arguments, con
     QVERIFY(pid > 0);
     QVERIFY2(!commandLine(pid).contains(password.toUtf8()), commandLine(pid).constData());
     QVERIFY2(!arguments.join(QLatin1Char(' ')).contains(password),
-             qPrintable(arguments.join(QLatin1Char(' '))));
+             qPrintable(arguments.join(QLatin1Char(' ')).replace(password, QStringLiteral("***"))));
 
     const QString dir = QFileInfo(QStringLiteral("/proc/%1/cwd").arg(pid)).symLinkTarget();
     QVERIFY2(!dir.isEmpty(), "no working directory");
