@@ -101,7 +101,8 @@ public:
             break;
         case Fault::NoPermission:
             options.aclUser = QStringLiteral("reader");
-            options.aclPassword = QStringLiteral("reader-pw");
+            // The fixture password: lockctl takes it from --password-env, as for the other masters.
+            options.aclPassword = testPassword();
             // Reading and subscribing still work; CONFIG, KEYS and every write are refused.
             options.aclRules = QStringLiteral("~* &* +@all -@write -@scripting -config -keys");
             break;
@@ -243,8 +244,11 @@ public:
 
     QStringList masterArgs()
     {
-        return {QStringLiteral("-m"),  m_healthy.at(0).url(), QStringLiteral("-m"),
-                m_healthy.at(1).url(), QStringLiteral("-m"),  m_thirdUrl};
+        // The fixture password from the environment runLockctl gives lockctl; the URLs leave it out.
+        const QString third = m_third && m_thirdUrl == m_third->url() ? m_third->url(false) : m_thirdUrl;
+        return testPasswordArgs() + QStringList{QStringLiteral("-m"), m_healthy.at(0).url(false),
+                                                QStringLiteral("-m"), m_healthy.at(1).url(false),
+                                                QStringLiteral("-m"), third};
     }
     QList<ConnectionOptions> connectionOptions(int timeoutMs)
     {
