@@ -114,6 +114,17 @@ void TestTestServerAuth::explicitPasswordAndOptOut()
     if (QTest::currentTestFailed())
         return;
 
+    // An ACL user's password is in the file too, not in the arguments.
+    RedisServerOptions acl;
+    acl.aclUser = QStringLiteral("watcher");
+    acl.aclPassword = QStringLiteral("acl-") + testPassword();
+    RedisServer aclServer(acl);
+    QVERIFY2(aclServer.start(), qPrintable(aclServer.errorString()));
+    QVERIFY(!aclServer.arguments().join(QLatin1Char(' ')).contains(acl.aclPassword));
+    QCOMPARE(aclServer.command({"ACL", "WHOAMI"}).string, QByteArray("default"));
+    QCOMPARE(blockingCommand(aclServer.port(), {"AUTH", "watcher", acl.aclPassword.toUtf8()}).string,
+             QByteArray("OK"));
+
     // The opt-out, for tests about a server that takes no password.
     RedisServerOptions open;
     open.withoutPassword = true;
