@@ -71,7 +71,7 @@ void TestUiLaunchConfig::profileBringsMastersLaunchKeepsTheRest()
     const LockScopeConfig c = options.launch.combine(*chosen, false);
     QCOMPARE(c.masters.size(), 2);
     QCOMPARE(c.masters.at(0).url.toString(), QStringLiteral("redis://10.0.0.9:6379"));
-    QCOMPARE(c.monitor.patterns, QByteArrayList{"mine:*"});
+    QCOMPARE(c.monitor.patterns, QList<ScanPattern>{"mine:*"});
     QCOMPARE(c.ownerRules.size(), 1);
     QCOMPARE(c.redlock.retryCount, 7);
     QCOMPARE(c.auditLogPath, QStringLiteral("/var/audit.jsonl"));
