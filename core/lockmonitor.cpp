@@ -35,14 +35,23 @@ LockMonitor::LockMonitor(MasterSet* masters, LockScopeConfig config, QObject* pa
         m_scanners << scanner;
         m_clusterScanners << cluster;
         connect(scanner, &EntryScanner::modeChanged, this, &LockMonitor::onScannerMode);
-        connect(scanner, &EntryScanner::scanProgress, this, &LockMonitor::scanProgress);
+        connect(scanner, &EntryScanner::scanProgress, this, [this](int master, qint64 scanned, qint64 total) {
+            m_summaries[master].keys = total;
+            emit scanProgress(master, scanned, total);
+        });
         connect(scanner, &EntryScanner::keyspaceEvent, this, &LockMonitor::keyspaceEvent);
         connect(scanner, &EntryScanner::passFinished, this, [this](int master) {
+            qint64 locks = 0;
+            for (const Entry& e : std::as_const(m_entries))
+                locks += e.observed.at(master).present() ? 1 : 0;
+            m_summaries[master].locks = locks;
+            ++m_summaries[master].passes;
             emit passFinished(master);
             maybeAnnounceInitialScan();
         });
     }
     m_scanFailures.resize(masters->size());
+    m_summaries.resize(masters->size());
     connect(masters, &MasterSet::masterStateChanged, this, [this](int master) {
         // Down: the master's own error says it. Up again: its scan starts afresh.
         m_scanFailures[master] = RedisError();
@@ -138,6 +147,11 @@ void LockMonitor::onScannerMode(int master, NotificationMode mode, const QString
         maybeAnnounceInitialScan(); // a master that cannot be scanned is not waited for
     }
     emit masterModeChanged(master, mode, reason);
+}
+
+LockMonitor::ScanSummary LockMonitor::scanSummary(int master) const
+{
+    return m_summaries.value(master);
 }
 
 bool LockMonitor::isInitialScanDone() const

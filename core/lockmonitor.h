@@ -51,6 +51,16 @@ public:
 
     void setCoalesceMs(int ms) { m_coalesceMs = ms; }
 
+    // What a master's last full pass saw: its keys (DBSIZE, which every pass asks anyway; -1 until
+    // known) and how many of them are locks. "1,204 keys, none matched" tells a user the patterns miss.
+    struct ScanSummary
+    {
+        qint64 keys = -1;
+        qint64 locks = 0;
+        int passes = 0; // completed full passes
+    };
+    ScanSummary scanSummary(int master) const;
+
     void keyObserved(int master, const QByteArray& key, KeyObservation&& observation) override;
     void keyRemoved(int master, const QByteArray& key) override;
 
@@ -152,6 +162,7 @@ private:
     bool m_announcedInitial = false;
     QHash<int, PendingFailover> m_failovers;
     QList<RedisError> m_scanFailures; // per master; set while it is up and cannot be scanned
+    QList<ScanSummary> m_summaries;   // per master
     WriteGate m_gate;
 };
 

@@ -7,6 +7,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QLabel>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -94,6 +95,7 @@ private slots:
     void lockctlWatchDiscovers();
     void configFileModes();
     void windowDiscoversTheLocksAmongOrdinaryKeys();
+    void statusBarNamesThePatternsAndTheKeysTheyMiss();
 
 private:
     RedisServer m_server;
@@ -212,6 +214,40 @@ void TestUiPatternModes::windowDiscoversTheLocksAmongOrdinaryKeys()
     for (const QString& lock : realLocks)
         QVERIFY2(window.lockModel()->find(lock.toUtf8()), qPrintable(lock));
     QCOMPARE(window.lockModel()->counts()[size_t(LockStatus::Stuck)], 0);
+}
+
+void TestUiPatternModes::statusBarNamesThePatternsAndTheKeysTheyMiss()
+{
+    // A second master whose application names its keys in a way the default patterns miss.
+    RedisServer other;
+    QVERIFY2(other.start(), qPrintable(other.errorString()));
+    for (int i = 0; i < 30; ++i)
+        other.command(
+            {"SET", "sched:job-" + QByteArray::number(i), "worker-" + QByteArray::number(i), "PX", "600000"});
+    LockScopeConfig config;
+    config.masters = {m_server.connectionOptions(2000), other.connectionOptions(2000)};
+    config.monitor.pollIntervalMs = 200;
+    MainWindow window(config, m_dir.filePath(QStringLiteral("audit.jsonl")));
+    window.show();
+    const QLabel* scope = window.findChild<QLabel*>(QStringLiteral("scanScope"));
+    QVERIFY(scope);
+    // Before any pass it names what is scanned.
+    QVERIFY2(scope->text().contains(QStringLiteral("*lock*, mutex:*, semaphore:*")),
+             qPrintable(scope->text()));
+    const QString hint = QStringLiteral(":%1: 30 keys, none matched *lock*, mutex:*, semaphore:* — add a "
+                                        "pattern in Connections")
+                             .arg(other.port());
+    QTRY_VERIFY2_WITH_TIMEOUT(scope->text().startsWith(QLatin1String("M2 ")) && scope->text().contains(hint),
+                              qPrintable(scope->text() + QLatin1Char('\n') + hint), 10000);
+    // M1's keys did match (report-lock, mutex:payments): no word about it.
+    QVERIFY2(!scope->text().contains(QStringLiteral("M1 ")), qPrintable(scope->text()));
+
+    // Once a pattern matches M2's locks, the hint goes and the patterns are what the bar says.
+    config.monitor.patterns << ScanPattern("sched:*");
+    window.monitor(config, m_dir.filePath(QStringLiteral("audit.jsonl")));
+    QTRY_VERIFY2_WITH_TIMEOUT(window.lockModel()->find("sched:job-7"), "sched:job-7", 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(scope->text(), QStringLiteral("Scanning *lock*, mutex:*, semaphore:*, sched:*"),
+                              10000);
 }
 
 QTEST_MAIN(TestUiPatternModes)
