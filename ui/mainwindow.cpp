@@ -778,7 +778,8 @@ void MainWindow::showConnections()
     if (dialog.exec() != QDialog::Accepted || !dialog.chosenConfig())
         return;
     // The profile brings its masters; the launch options stay, and read-only only tightens.
-    const LockScopeConfig combined = m_launch.combine(*dialog.chosenConfig(), dialog.chosenLockedReadOnly());
+    const LockScopeConfig combined =
+        m_launch.combine(*dialog.chosenConfig(), dialog.chosenLockedReadOnly(), dialog.chosenPatterns());
     monitor(combined, m_auditPath);
 }
 
