@@ -47,7 +47,10 @@ public:
     }
     QString summary() const override
     {
-        return QStringLiteral("Scan every master once and print the locks with their quorum status.");
+        return QStringLiteral(
+            "Scan every master once and print the locks with their quorum status. --pattern: every "
+            "matching key is a lock; --discover: find the locks among the matching keys (other "
+            "keys are not locks, never stuck).");
     }
     QList<QCommandLineOption> options() const override
     {

@@ -39,7 +39,8 @@ public:
     }
     QString summary() const override
     {
-        return QStringLiteral("Stream lock and master changes until interrupted (JSON Lines with --json).");
+        return QStringLiteral("Stream lock and master changes until interrupted (JSON Lines with --json); "
+                              "--pattern and --discover as for list.");
     }
     QList<QCommandLineOption> options() const override
     {

@@ -137,6 +137,12 @@ void TestUiPatternModes::lockctlListDiscoversTheLocksAmongOrdinaryKeys()
 
 void TestUiPatternModes::lockctlLocksPatternKeepsItsMeaning()
 {
+    // --help names both options and says what each means.
+    const LockctlRun help = runLockctl({QStringLiteral("--help")});
+    QVERIFY2(help.out.contains("list [--pattern GLOB]... [--discover GLOB]...") &&
+                 help.out.contains("--discover: find the locks among the matching keys"),
+             qPrintable(help.describe()));
+
     // A legacy SETNX user names its lock keys: under that "locks" pattern the TTL-less key is a lock
     // that never expires, whatever its value, while the discover pattern still hides the others.
     int code = -1;
