@@ -228,7 +228,8 @@ void LockMonitor::keyObserved(int master, const QByteArray& key, KeyObservation&
     if (!m_scope.isLock(key, m.lock(), observation.pttlMs >= 0)) {
         // Met under a discover pattern only, and not a lock's shape: not a lock, not shown (and no
         // longer shown on this master if it was one before).
-        keyRemoved(master, key);
+        if (it != m_entries.end() && std::as_const(it->observed).at(master).present())
+            keyRemoved(master, key);
         return;
     }
     if (it == m_entries.end()) {

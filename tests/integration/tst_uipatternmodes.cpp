@@ -220,6 +220,15 @@ void TestUiPatternModes::windowDiscoversTheLocksAmongOrdinaryKeys()
     for (const QString& lock : realLocks)
         QVERIFY2(window.lockModel()->find(lock.toUtf8()), qPrintable(lock));
     QCOMPARE(window.lockModel()->counts()[size_t(LockStatus::Stuck)], 0);
+
+    // A bare token is a lock under a discover pattern only with its TTL: without one it is data (a
+    // digest, an id), so it leaves the table rather than turning stuck, and comes back with a TTL.
+    QCOMPARE(m_server.command({"PERSIST", "orders"}).integer, 1);
+    QTRY_VERIFY_WITH_TIMEOUT(!window.lockModel()->find("orders"), 5000);
+    QCOMPARE(window.lockModel()->counts()[size_t(LockStatus::Stuck)], 0);
+    QCOMPARE(m_server.command({"PEXPIRE", "orders", "600000"}).integer, 1);
+    QTRY_VERIFY_WITH_TIMEOUT(window.lockModel()->find("orders"), 5000);
+    QCOMPARE(window.lockModel()->find("orders")->status, LockStatus::Held);
 }
 
 void TestUiPatternModes::statusBarNamesThePatternsAndTheKeysTheyMiss()
