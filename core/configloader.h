@@ -11,11 +11,12 @@ namespace lockscope {
 // {
 //   "masters": ["redis://h1:6379", {"url": "rediss://h2:6380", "passwordEnv": "H2_PW",
 //                                   "tls": {"ca": "ca.pem"}, "timeoutMs": 500}],
-//   "patterns": ["lock:*", {"match": "*", "mode": "discover"}], "scanCount": 1000, "pollIntervalMs": 2000,
-//   "reconcileIntervalMs": 30000, "timeoutMs": 2000, "tls": {"ca": "", "cert": "", "key": "", "serverName":
-//   "", "insecure": false}, "ownerRules": [{"keys": "lock:*", "pattern": "^(?<owner>[^:]+):"}], "readOnly":
-//   false, "auditLog": "/var/log/lockscope/audit.jsonl", "redlock": {"driftFactor": 0.01, "driftMs": 2,
-//   "retryCount": 3, "retryDelayMs": 200,
+//   "patterns": ["lock:*", {"match": "*", "mode": "discover"}],  // a plain string: mode "locks"
+//   "scanCount": 1000, "pollIntervalMs": 2000, "reconcileIntervalMs": 30000,
+//   "timeoutMs": 2000, "tls": {"ca": "", "cert": "", "key": "", "serverName": "", "insecure": false},
+//   "ownerRules": [{"keys": "lock:*", "pattern": "^(?<owner>[^:]+):"}],
+//   "readOnly": false, "auditLog": "/var/log/lockscope/audit.jsonl",
+//   "redlock": {"driftFactor": 0.01, "driftMs": 2, "retryCount": 3, "retryDelayMs": 200,
 //               "retryJitterMs": 100, "masterTimeoutMs": 50}
 // }
 // Errors name the line (syntax) or the field (types, values); unknown fields become warnings.
