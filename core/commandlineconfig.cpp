@@ -53,6 +53,34 @@ QList<QCommandLineOption> CommandLineConfig::options()
     };
 }
 
+QList<QCommandLineOption> CommandLineConfig::patternOptions(const QString& what)
+{
+    return {{QStringLiteral("pattern"),
+             QStringLiteral("Key glob %1; every matching key is a lock (repeatable; default *lock*, "
+                            "mutex:*, semaphore:*).")
+                 .arg(what),
+             QStringLiteral("GLOB")},
+            {QStringLiteral("discover"),
+             QStringLiteral("Key glob %1, finding the locks among the matching keys: only lock libraries' "
+                            "formats are shown, other keys are not locks (repeatable).")
+                 .arg(what),
+             QStringLiteral("GLOB")}};
+}
+
+bool CommandLineConfig::applyPatternOptions(const QCommandLineParser& parser, MonitorSettings& monitor)
+{
+    const QStringList locks = parser.values(QStringLiteral("pattern"));
+    const QStringList discover = parser.values(QStringLiteral("discover"));
+    if (locks.isEmpty() && discover.isEmpty())
+        return false;
+    monitor.patterns.clear();
+    for (const QString& p : locks)
+        monitor.patterns << ScanPattern(p.toUtf8(), PatternMode::Locks);
+    for (const QString& p : discover)
+        monitor.patterns << ScanPattern(p.toUtf8(), PatternMode::Discover);
+    return true;
+}
+
 QString CommandLineConfig::defaultAuditLogPath()
 {
     return AuditLog::defaultPath();

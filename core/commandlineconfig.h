@@ -25,6 +25,12 @@ public:
     // what the command line says about every master, for masters named later (a profile).
     static Result<LockScopeConfig> build(const QCommandLineParser& parser, QStringList* warnings,
                                          MasterOverrides* overrides = nullptr);
+    // --pattern GLOB (every matching key is a lock) and --discover GLOB (find the locks among the
+    // matching keys), both repeatable; `what` ends the help text ("to scan for", "to watch").
+    static QList<QCommandLineOption> patternOptions(const QString& what);
+    // Given either option, the command line's patterns replace the configured ones (--pattern's
+    // first, then --discover's) and this returns true.
+    static bool applyPatternOptions(const QCommandLineParser& parser, MonitorSettings& monitor);
     // One audit trail per user, whichever tool acted: AuditLog::defaultPath().
     static QString defaultAuditLogPath();
 };

@@ -207,14 +207,38 @@ Result<LockScopeConfig> ConfigLoader::fromJson(const QByteArray& json, QStringLi
     if (root.contains(QStringLiteral("patterns"))) {
         const QJsonValue v = root.value(QStringLiteral("patterns"));
         if (!v.isArray())
-            return r.error(QStringLiteral("patterns"), QStringLiteral("expected an array of glob strings"));
+            return r.error(
+                QStringLiteral("patterns"),
+                QStringLiteral("expected an array of glob strings or {\"match\", \"mode\"} objects"));
         m.patterns.clear();
         const QJsonArray a = v.toArray();
         for (qsizetype i = 0; i < a.size(); ++i) {
-            if (!a.at(i).isString() || a.at(i).toString().isEmpty())
-                return r.error(QStringLiteral("patterns[%1]").arg(i),
-                               QStringLiteral("expected a non-empty string"));
-            m.patterns << a.at(i).toString().toUtf8();
+            const QString p = QStringLiteral("patterns[%1]").arg(i);
+            // A plain string is a "locks" pattern, as it always was.
+            if (a.at(i).isString()) {
+                if (a.at(i).toString().isEmpty())
+                    return r.error(p, QStringLiteral("expected a non-empty string"));
+                m.patterns << ScanPattern(a.at(i).toString().toUtf8());
+                continue;
+            }
+            if (!a.at(i).isObject())
+                return r.error(
+                    p, QStringLiteral("expected a non-empty string or a {\"match\", \"mode\"} object"));
+            const QJsonObject o = a.at(i).toObject();
+            r.checkKnown(o, p, {QStringLiteral("match"), QStringLiteral("mode")});
+            QString match;
+            QString modeName = patternModeName(PatternMode::Locks);
+            if (!r.readString(o, QStringLiteral("match"), p + QLatin1Char('.'), &match, &err) ||
+                !r.readString(o, QStringLiteral("mode"), p + QLatin1Char('.'), &modeName, &err))
+                return err;
+            if (match.isEmpty())
+                return r.error(p + QStringLiteral(".match"),
+                               QStringLiteral("expected a non-empty glob string"));
+            const std::optional<PatternMode> mode = patternModeFromName(modeName);
+            if (!mode)
+                return r.error(p + QStringLiteral(".mode"),
+                               QStringLiteral("expected \"locks\" or \"discover\""));
+            m.patterns << ScanPattern(match.toUtf8(), *mode);
         }
         if (m.patterns.isEmpty())
             return r.error(QStringLiteral("patterns"), QStringLiteral("needs at least one pattern"));

@@ -524,9 +524,14 @@ RecognizedLock LockFormatRecognizer::recognize(const QByteArray& key, const KeyO
 
     if (lock.format == LockFormat::LegacyTimestamp) {
         lock.expiredByTimestamp = lock.expiresAtMs < nowWallMs;
+        lock.timestampLeftMs = lock.expiredByTimestamp ? -1 : lock.expiresAtMs - nowWallMs;
         lock.detail =
             (lock.expiredByTimestamp ? QStringLiteral("expired at %1") : QStringLiteral("expires at %1"))
                 .arg(utcText(lock.expiresAtMs));
+        // The value names no holder, only when the lock ends: that is what the owner column shows
+        // (README, "Lock formats it recognises").
+        lock.owner = lock.detail;
+        lock.holders.first().owner = lock.owner;
     }
 
     // The user's rules know their own token conventions better than any shape does.

@@ -20,7 +20,8 @@ constexpr int initialStepMs = 50;
 } // namespace
 
 LockMonitor::LockMonitor(MasterSet* masters, LockScopeConfig config, QObject* parent)
-    : QObject(parent), m_masters(masters), m_config(std::move(config)), m_gate(m_config.readOnly, nullptr)
+    : QObject(parent), m_masters(masters), m_config(std::move(config)), m_scope(m_config.monitor.patterns),
+      m_gate(m_config.readOnly, nullptr)
 {
     qRegisterMetaType<LockBatch>();
     for (int i = 0; i < masters->size(); ++i) {
@@ -34,14 +35,23 @@ LockMonitor::LockMonitor(MasterSet* masters, LockScopeConfig config, QObject* pa
         m_scanners << scanner;
         m_clusterScanners << cluster;
         connect(scanner, &EntryScanner::modeChanged, this, &LockMonitor::onScannerMode);
-        connect(scanner, &EntryScanner::scanProgress, this, &LockMonitor::scanProgress);
+        connect(scanner, &EntryScanner::scanProgress, this, [this](int master, qint64 scanned, qint64 total) {
+            m_summaries[master].keys = total;
+            emit scanProgress(master, scanned, total);
+        });
         connect(scanner, &EntryScanner::keyspaceEvent, this, &LockMonitor::keyspaceEvent);
         connect(scanner, &EntryScanner::passFinished, this, [this](int master) {
+            qint64 locks = 0;
+            for (const Entry& e : std::as_const(m_entries))
+                locks += e.observed.at(master).present() ? 1 : 0;
+            m_summaries[master].locks = locks;
+            ++m_summaries[master].passes;
             emit passFinished(master);
             maybeAnnounceInitialScan();
         });
     }
     m_scanFailures.resize(masters->size());
+    m_summaries.resize(masters->size());
     connect(masters, &MasterSet::masterStateChanged, this, [this](int master) {
         // Down: the master's own error says it. Up again: its scan starts afresh.
         m_scanFailures[master] = RedisError();
@@ -61,6 +71,8 @@ LockMonitor::LockMonitor(MasterSet* masters, LockScopeConfig config, QObject* pa
     m_flushTimer.setSingleShot(true);
     m_flushTimer.setTimerType(Qt::PreciseTimer);
     connect(&m_flushTimer, &QTimer::timeout, this, [this] { flush(); });
+    m_legacyTimer.setSingleShot(true);
+    connect(&m_legacyTimer, &QTimer::timeout, this, &LockMonitor::onLegacyExpiries);
 }
 
 LockMonitor::~LockMonitor() = default;
@@ -137,6 +149,11 @@ void LockMonitor::onScannerMode(int master, NotificationMode mode, const QString
     emit masterModeChanged(master, mode, reason);
 }
 
+LockMonitor::ScanSummary LockMonitor::scanSummary(int master) const
+{
+    return m_summaries.value(master);
+}
+
 bool LockMonitor::isInitialScanDone() const
 {
     bool anyUp = false;
@@ -179,7 +196,11 @@ void LockMonitor::keyObserved(int master, const QByteArray& key, KeyObservation&
         const MasterObservation& current = std::as_const(it->observed).at(master);
         // The same content decodes to the same lock (only a legacy timestamp's verdict moves with
         // the clock): a reconciliation pass over unchanged keys recognises nothing.
-        if (current.sameContent(observation) && current.lock().format != LockFormat::LegacyTimestamp) {
+        // Under a discover pattern a token's TTL can decide whether it is a lock: a change of
+        // expiry there takes the full path.
+        const bool judgedByTtl = m_scope.discovers() && current.hasExpiry() != (observation.pttlMs >= 0);
+        if (current.sameContent(observation) && current.lock().format != LockFormat::LegacyTimestamp &&
+            !judgedByTtl) {
             if (!expiryMoved(current, observation))
                 return;
             it->observed[master].setExpiry(observation.pttlMs, observation.readAtMs);
@@ -204,6 +225,13 @@ void LockMonitor::keyObserved(int master, const QByteArray& key, KeyObservation&
                                                                  QDateTime::currentMSecsSinceEpoch()));
     if (m.lock().auxiliary)
         return; // lock-signal: lists and the like are shown with their lock, not as locks
+    if (!m_scope.isLock(key, m.lock(), observation.pttlMs >= 0)) {
+        // Met under a discover pattern only, and not a lock's shape: not a lock, not shown (and no
+        // longer shown on this master if it was one before).
+        if (it != m_entries.end() && std::as_const(it->observed).at(master).present())
+            keyRemoved(master, key);
+        return;
+    }
     if (it == m_entries.end()) {
         it = m_entries.emplace(key, Entry());
         // Exactly one slot per master: resize() would leave growth room, a fifth more per lock.
@@ -404,6 +432,7 @@ int LockMonitor::flush()
             }
             m_entries.erase(entry);
             m_risks.remove(key);
+            m_legacyDue.remove(key);
             ++handled;
             continue;
         }
@@ -422,6 +451,8 @@ int LockMonitor::flush()
         }
         entry->dirty = false;
         LockView view = computeView(key, *entry, down, partial, now);
+        if (view.format == LockFormat::LegacyTimestamp)
+            watchLegacyExpiry(key, *entry, now);
         if (existing == m_views.end()) {
             m_views.insert(key, view);
             batch.added << std::move(view);
@@ -456,6 +487,40 @@ int LockMonitor::flush()
         m_flushSoon = wait <= (m_announcedInitial ? 2 : initialStepMs);
     }
     return handled;
+}
+
+void LockMonitor::watchLegacyExpiry(const QByteArray& key, const Entry& entry, qint64 now)
+{
+    qint64 left = -1;
+    for (const MasterObservation& m : entry.observed)
+        if (m.present() && m.lock().format == LockFormat::LegacyTimestamp && m.lock().timestampLeftMs >= 0)
+            left = qMax(left, m.lock().timestampLeftMs - (now - m.readAtMs()));
+    if (left < 0) {
+        m_legacyDue.remove(key);
+        return;
+    }
+    const qint64 due = now + left + 1;
+    m_legacyDue.insert(key, due);
+    if (!m_legacyTimer.isActive() || m_legacyTimer.remainingTime() > left + 1)
+        m_legacyTimer.start(int(qMin<qint64>(left + 1, 24 * 3600 * 1000)));
+}
+
+void LockMonitor::onLegacyExpiries()
+{
+    const qint64 now = monotonicMs();
+    qint64 next = -1;
+    for (auto it = m_legacyDue.begin(); it != m_legacyDue.end();) {
+        if (it.value() > now) {
+            next = next < 0 ? it.value() : qMin(next, it.value());
+            ++it;
+            continue;
+        }
+        if (auto entry = m_entries.find(it.key()); entry != m_entries.end())
+            markDirty(*entry, it.key());
+        it = m_legacyDue.erase(it);
+    }
+    if (next >= 0)
+        m_legacyTimer.start(int(qMin<qint64>(next - now, 24 * 3600 * 1000)));
 }
 
 void LockMonitor::connectFailovers()

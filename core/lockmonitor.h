@@ -6,6 +6,7 @@
 #include "masterset.h"
 #include "notificationmode.h"
 #include "observationsink.h"
+#include "patternscope.h"
 #include "writegate.h"
 
 #include <QHash>
@@ -49,6 +50,16 @@ public:
     bool isInitialScanDone() const;
 
     void setCoalesceMs(int ms) { m_coalesceMs = ms; }
+
+    // What a master's last full pass saw: its keys (DBSIZE, which every pass asks anyway; -1 until
+    // known) and how many of them are locks. "1,204 keys, none matched" tells a user the patterns miss.
+    struct ScanSummary
+    {
+        qint64 keys = -1;
+        qint64 locks = 0;
+        int passes = 0; // completed full passes
+    };
+    ScanSummary scanSummary(int master) const;
 
     void keyObserved(int master, const QByteArray& key, KeyObservation&& observation) override;
     void keyRemoved(int master, const QByteArray& key) override;
@@ -98,6 +109,10 @@ private:
     LockView computeView(const QByteArray& key, const Entry& entry, const QList<RedisError>& down,
                          const QList<int>& partial, qint64 now);
     QList<RedisError> downMasters() const;
+    // A legacy lock's timestamp passes without any change to the key: its view is computed again
+    // then, so that it turns stuck on time even in live mode (where nothing reads it again).
+    void watchLegacyExpiry(const QByteArray& key, const Entry& entry, qint64 now);
+    void onLegacyExpiries();
     // Up, but its scan cannot run (the scan connection failed: a server at maxclients, a timeout
     // the health ping has not met yet): its part of the view is unknown, not empty.
     bool cannotScan(int master) const { return m_scanFailures.value(master).isError(); }
@@ -129,6 +144,7 @@ private:
 
     MasterSet* m_masters;
     LockScopeConfig m_config;
+    PatternScope m_scope; // which keys met are locks (the patterns' modes)
     QList<EntryScanner*> m_scanners;
     QList<ClusterScanner*> m_clusterScanners; // per master; null unless a cluster
     QHash<QByteArray, Entry> m_entries;
@@ -139,11 +155,14 @@ private:
     QList<QByteArray> m_dirty;
     qsizetype m_dirtyHead = 0;
     QTimer m_flushTimer;
+    QHash<QByteArray, qint64> m_legacyDue; // monotonic ms a legacy lock's timestamp passes
+    QTimer m_legacyTimer;
     bool m_flushSoon = false; // m_flushTimer fires within the current step (2 ms, or initialStepMs)
     int m_coalesceMs = 250;
     bool m_announcedInitial = false;
     QHash<int, PendingFailover> m_failovers;
     QList<RedisError> m_scanFailures; // per master; set while it is up and cannot be scanned
+    QList<ScanSummary> m_summaries;   // per master
     WriteGate m_gate;
 };
 

@@ -2,6 +2,7 @@
 
 #include "connectionoptions.h"
 #include "ownerrule.h"
+#include "scanpattern.h"
 
 #include <QByteArrayList>
 #include <QList>
@@ -13,8 +14,9 @@ namespace lockscope {
 struct MonitorSettings
 {
     // Lock libraries name keys in many ways; these cover the common ones without reading a whole
-    // keyspace. Anything else is one --pattern away.
-    QByteArrayList patterns{"*lock*", "mutex:*", "semaphore:*"};
+    // keyspace. Anything else is one --pattern away, or a --discover pattern that finds the locks
+    // among other keys (PatternScope).
+    QList<ScanPattern> patterns{"*lock*", "mutex:*", "semaphore:*"};
     int scanCount = 1000;            // SCAN COUNT
     int pollIntervalMs = 2000;       // full pass when keyspace events are not available
     int reconcileIntervalMs = 30000; // full pass even when events flow, to catch what they missed

@@ -69,7 +69,6 @@ LockView QuorumCalculator::compute(const QByteArray& resource, const QList<Maste
     view.holders.reserve(view.total); // one allocation, not one per growth step
     bool anyWithoutExpiry = false;
     bool legacyExpired = false;
-    qint64 legacyExpiresAt = -1;
     for (int i = 0; i < observations.size(); ++i) {
         const MasterObservation& m = observations.at(i);
         if (m.error().isError() || !m.present() || m.lock().auxiliary || m.lock().token != view.token)
@@ -80,8 +79,14 @@ LockView QuorumCalculator::compute(const QByteArray& resource, const QList<Maste
             view.owner = m.lock().owner;
         }
         if (m.lock().format == LockFormat::LegacyTimestamp) {
-            legacyExpired = legacyExpired || m.lock().expiredByTimestamp;
-            legacyExpiresAt = qMax(legacyExpiresAt, m.lock().expiresAtMs);
+            // Its timestamp is its expiry (no Redis TTL): counted down from when it was read, and
+            // past once that reaches 0 even before the key is read again.
+            const bool known = !m.lock().expiredByTimestamp && m.lock().timestampLeftMs >= 0;
+            const qint64 left = known ? m.lock().timestampLeftMs - (nowMs - m.readAtMs()) : -1;
+            const bool expired = m.lock().expiredByTimestamp || (known && left <= 0);
+            legacyExpired = legacyExpired || expired;
+            if (!m.hasExpiry() && known && !expired)
+                remaining << left;
         }
         if (m.hasExpiry())
             remaining << remainingPttl(m, nowMs);
@@ -113,9 +118,8 @@ LockView QuorumCalculator::compute(const QByteArray& resource, const QList<Maste
     else
         view.status = LockStatus::Partial;
 
-    if (view.format == LockFormat::LegacyTimestamp && !legacyExpired && legacyExpiresAt >= 0 &&
-        remaining.isEmpty())
-        view.validityMs = -1; // shown from the timestamp, not a TTL; the UI reads expiresAtMs
+    if (legacyExpired && view.status == LockStatus::Stuck)
+        view.validityMs = -1; // its timestamp has passed: it expires by no clock any more
     return view;
 }
 

@@ -33,7 +33,10 @@ struct RecognizedLock
     QString owner; // best human description of who holds it; may be empty
     QList<LockHolder> holders;
     qint64 expiresAtMs = -1; // wall-clock expiry written in the value (legacy timestamp locks)
-    QString detail;          // extra decoding, e.g. "uuid1 made 2026-11-22 02:31:46 UTC"
+    // A legacy lock's time left before that expiry, as judged when it was recognised (the read's
+    // time): the quorum view counts its validity down from it. -1 once the timestamp has passed.
+    qint64 timestampLeftMs = -1;
+    QString detail; // extra decoding, e.g. "uuid1 made 2026-11-22 02:31:46 UTC"
 
     bool operator==(const RecognizedLock&) const = default;
 };

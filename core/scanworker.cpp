@@ -190,8 +190,8 @@ void ScanWorker::startSubscriber()
     options.clientName = "lockscope-events";
     m_subscriber = std::make_unique<RedisConnection>(options);
     QByteArrayList channels;
-    for (const QByteArray& p : m_settings.patterns)
-        channels << m_eventPrefix + p;
+    for (const ScanPattern& p : m_settings.patterns)
+        channels << m_eventPrefix + p.match;
     connect(m_subscriber.get(), &RedisConnection::messageReceived, this, &ScanWorker::onEvent);
     connect(m_subscriber.get(), &RedisConnection::stateChanged, this, [this](RedisConnection::State state) {
         if (state == RedisConnection::State::Up) {
@@ -286,7 +286,7 @@ void ScanWorker::scanPage(int pattern, const QByteArray& cursor)
 {
     const quint32 pass = m_pass;
     m_connection->send(
-        {"SCAN", cursor, "MATCH", m_settings.patterns.at(pattern), "COUNT",
+        {"SCAN", cursor, "MATCH", m_settings.patterns.at(pattern).match, "COUNT",
          QByteArray::number(m_settings.scanCount)},
         this, [this, pass, pattern](const RedisResult& r) {
             if (pass != m_pass)

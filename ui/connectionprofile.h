@@ -1,6 +1,7 @@
 #pragma once
 
 #include "masterentry.h"
+#include "scanpattern.h"
 
 #include <QList>
 
@@ -15,6 +16,10 @@ struct ConnectionProfile
     // Read-only for good: the window can set this but never clear it (ProfileStore keeps it once
     // saved); only editing the settings file by hand lifts it. Implies readOnly.
     bool readOnlyLocked = false;
+    // The keys its masters keep locks under, each with its mode. Empty: the patterns the window was
+    // started with (--config, or the defaults). --pattern / --discover on the command line win
+    // (LaunchConfig::combine).
+    QList<ScanPattern> patterns = {};
 
     bool isReadOnly() const { return readOnly || readOnlyLocked; }
 };

@@ -1,6 +1,7 @@
 #include "connectionsdialog.h"
 
 #include "connectioneditor.h"
+#include "patternlistedit.h"
 #include "profilestore.h"
 #include "secretstore.h"
 #include "topologyurl.h"
@@ -27,7 +28,8 @@ ConnectionsDialog::ConnectionsDialog(QWidget* parent)
       m_table(new QTableWidget(0, 4, this)),
       m_readOnly(new QCheckBox(tr("&Read-only: refuse every write"), this)),
       m_lockReadOnly(new QCheckBox(tr("&Lock read-only: for good, and for the rest of this session"), this)),
-      m_deleteProfile(nullptr), m_message(new QLabel(this)), m_connect(nullptr)
+      m_deleteProfile(nullptr), m_message(new QLabel(this)), m_connect(nullptr),
+      m_patterns(new PatternListEdit(this))
 {
     setWindowTitle(tr("Connections"));
     m_table->setHorizontalHeaderLabels({tr("URL"), tr("User"), tr("TLS"), tr("Password")});
@@ -62,11 +64,12 @@ ConnectionsDialog::ConnectionsDialog(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addLayout(middle, 1);
+    layout->addWidget(m_patterns);
     layout->addWidget(m_readOnly);
     layout->addWidget(m_lockReadOnly);
     layout->addWidget(m_message);
     layout->addWidget(buttons);
-    resize(760, 380);
+    resize(760, 480);
 
     for (const ConnectionProfile& p : std::as_const(m_profiles))
         m_profile->addItem(p.name);
@@ -92,9 +95,20 @@ ConnectionsDialog::ConnectionsDialog(QWidget* parent)
         }
         showProfile();
     });
+    connect(m_patterns, &PatternListEdit::changed, this, [this] {
+        if (ConnectionProfile* p = current()) {
+            p->patterns = m_patterns->patterns();
+            save();
+        }
+    });
     connect(m_connect, &QPushButton::clicked, this, &ConnectionsDialog::connectProfile);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     showProfile();
+}
+
+ConnectionsDialog::~ConnectionsDialog()
+{
+    m_patterns->disconnect(this);
 }
 
 ConnectionProfile* ConnectionsDialog::current()
@@ -128,6 +142,8 @@ void ConnectionsDialog::showProfile()
                                   : tr("Read-only: windows opened on this profile refuse every write. "
                                        "It can be turned off again here."));
     m_connect->setEnabled(p && !p->masters.isEmpty());
+    m_patterns->setEnabled(p);
+    m_patterns->setPatterns(p ? p->patterns : QList<ScanPattern>());
     if (!p) {
         m_message->setText(tr("Create a profile, then add its masters."));
         return;
@@ -285,6 +301,7 @@ void ConnectionsDialog::connectProfile()
         }
         m_chosen = *config;
         m_chosenLocked = profile.readOnlyLocked;
+        m_chosenPatterns = profile.patterns;
         accept();
     };
     for (const MasterEntry& e : profile.masters)

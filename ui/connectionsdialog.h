@@ -15,6 +15,8 @@ class QTableWidget;
 
 namespace lockscope {
 
+class PatternListEdit;
+
 // Saved connection profiles: add, edit, test and remove masters, mark a profile read-only, and
 // open it. Passwords go to the system keychain; when none is reachable the dialog says so and
 // points to the environment-variable field instead of storing the password anywhere.
@@ -25,10 +27,16 @@ class ConnectionsDialog final : public QDialog
 
 public:
     explicit ConnectionsDialog(QWidget* parent = nullptr);
+    // A pattern still being typed is committed while QDialog's destructor hides it: by then the
+    // profiles are gone, so it must not reach them.
+    ~ConnectionsDialog() override;
 
     const std::optional<LockScopeConfig>& chosenConfig() const { return m_chosen; }
     // The chosen profile is locked read-only: the process that opens it stays read-only (LaunchConfig).
     bool chosenLockedReadOnly() const { return m_chosenLocked; }
+    // The chosen profile's own patterns (empty: the launch's), for LaunchConfig::combine.
+    const QList<ScanPattern>& chosenPatterns() const { return m_chosenPatterns; }
+    PatternListEdit* patternEdit() const { return m_patterns; }
 
 private:
     ConnectionProfile* current();
@@ -45,6 +53,7 @@ private:
     QList<ConnectionProfile> m_profiles;
     std::optional<LockScopeConfig> m_chosen;
     bool m_chosenLocked = false;
+    QList<ScanPattern> m_chosenPatterns;
     QComboBox* m_profile;
     QTableWidget* m_table;
     QCheckBox* m_readOnly;
@@ -52,6 +61,7 @@ private:
     QPushButton* m_deleteProfile;
     QLabel* m_message;
     QPushButton* m_connect;
+    PatternListEdit* m_patterns;
 };
 
 } // namespace lockscope

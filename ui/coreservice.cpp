@@ -71,6 +71,15 @@ void CoreService::start()
     connect(m_monitor.get(), &LockMonitor::failoverDetected, this, &CoreService::failoverDetected);
     connect(m_monitor.get(), &LockMonitor::failoverReported, this, &CoreService::failoverReported);
     connect(m_monitor.get(), &LockMonitor::scanProgress, this, &CoreService::scanProgress);
+    // A pass's key and lock counts reach the window's status bar (a master whose keys none matched).
+    connect(m_monitor.get(), &LockMonitor::passFinished, this, [this](int i) {
+        const LockMonitor::ScanSummary scan = m_monitor->scanSummary(i);
+        const QPair<qint64, qint64> counts{scan.keys, scan.locks};
+        if (m_scanCounts.value(i) != counts || scan.passes == 1) {
+            m_scanCounts.insert(i, counts);
+            publishMasterSoon(i);
+        }
+    });
     connect(m_monitor.get(), &LockMonitor::initialScanFinished, this, &CoreService::initialScanFinished);
     connect(m_monitor.get(), &LockMonitor::keyspaceEvent, this,
             [this](int master, const QByteArray& key, const QByteArray& event) {
@@ -153,6 +162,10 @@ void CoreService::publishMaster(int index)
         s.primary = primary.toString();
     s.cluster = m_masters->isCluster(index);
     s.nodes = m_masters->nodes(index);
+    if (const LockMonitor::ScanSummary scan = m_monitor->scanSummary(index); scan.passes > 0) {
+        s.keyCount = scan.keys;
+        s.lockKeys = scan.locks;
+    }
     m_pendingMasters.removeAll(index); // this snapshot has the nodes already
     emit masterChanged(s);
 }

@@ -104,6 +104,7 @@ private:
     int m_droppedEvents = 0;
     QTimer* m_eventTimer = nullptr;
     QList<int> m_pendingMasters;
+    QHash<int, QPair<qint64, qint64>> m_scanCounts; // keys and locks per master, as last published
     QTimer* m_masterTimer = nullptr;
 };
 

@@ -30,9 +30,8 @@ Result<LaunchOptions> LaunchOptions::parse(const QStringList& arguments)
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addOptions(CommandLineConfig::options());
+    parser.addOptions(CommandLineConfig::patternOptions(QStringLiteral("to watch")));
     parser.addOptions({
-        {QStringLiteral("pattern"), QStringLiteral("Key glob to watch (repeatable)."),
-         QStringLiteral("GLOB")},
         {QStringLiteral("select"), QStringLiteral("Select this resource as soon as it is seen."),
          QStringLiteral("RESOURCE")},
         {QStringLiteral("demo"),
@@ -58,13 +57,10 @@ Result<LaunchOptions> LaunchOptions::parse(const QStringList& arguments)
     if (!built)
         return built.error();
     out.config = *built;
-    if (parser.isSet(QStringLiteral("pattern"))) {
-        out.config.monitor.patterns.clear();
-        for (const QString& p : parser.values(QStringLiteral("pattern")))
-            out.config.monitor.patterns << p.toUtf8();
-    }
+    const bool patternsGiven = CommandLineConfig::applyPatternOptions(parser, out.config.monitor);
     out.auditLogPath = out.config.auditLogPath;
     out.launch = LaunchConfig(out.config, overrides);
+    out.launch.setPatternsGiven(patternsGiven);
     return out;
 }
 

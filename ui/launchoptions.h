@@ -9,7 +9,7 @@
 namespace lockscope {
 
 // The window's command line, the same global options as lockctl: -m URL (repeatable), --config
-// FILE, --timeout-ms, --tls-*, --password-env, --read-only, --audit-log, --pattern; plus --demo.
+// FILE, --timeout-ms, --tls-*, --password-env, --read-only, --audit-log, --pattern, --discover; plus --demo.
 struct LaunchOptions
 {
     LockScopeConfig config;

@@ -229,7 +229,10 @@ QString LockTableModel::ttlText(const LockView& view, qint64 nowMs)
     const qint64 left = view.validityAt(nowMs);
     if (left >= 0)
         return DurationText::format(left);
-    return view.status == LockStatus::Stuck ? tr("no expiry") : tr("—");
+    if (view.status != LockStatus::Stuck)
+        return tr("—");
+    // A legacy lock's expiry is the timestamp it holds: passed, not missing (the owner column says when).
+    return view.format == LockFormat::LegacyTimestamp ? tr("expired") : tr("no expiry");
 }
 
 QVariant LockTableModel::displayData(const LockView& view, int column) const

@@ -19,6 +19,7 @@
 #include "mastertablemodel.h"
 #include "monotonicclock.h"
 #include "readonlyrows.h"
+#include "scanscopetext.h"
 #include "statusstyle.h"
 
 #include <QAction>
@@ -388,12 +389,18 @@ void MainWindow::buildStatusBar()
     m_readOnlyBadge->hide();
     m_totals = new QLabel(this);
     m_mastersUp = new QLabel(this);
+    m_scanScope = new QLabel(this);
+    m_scanScope->setObjectName(QStringLiteral("scanScope"));
+    // Long pattern lists must not widen the window: the label takes the room there is, the
+    // tooltip has all of it.
+    m_scanScope->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_progressBar = new QProgressBar(this);
     m_progressBar->setMaximumWidth(220);
     m_progressBar->setFormat(tr("scanning %p%"));
     m_progressBar->hide();
     statusBar()->addWidget(m_readOnlyBadge);
     statusBar()->addWidget(m_totals, 1);
+    statusBar()->addWidget(m_scanScope, 1);
     statusBar()->addPermanentWidget(m_progressBar);
     statusBar()->addPermanentWidget(m_mastersUp);
     updateStatusBar();
@@ -645,6 +652,11 @@ void MainWindow::updateStatusBar()
         parts << tr("%n shown", nullptr, m_proxy->rowCount());
     m_totals->setText(parts.join(QStringLiteral(" · ")));
     m_mastersUp->setText(tr("%1 of %2 masters up").arg(m_masters->upCount()).arg(m_masters->rowCount()));
+    QList<MasterSnapshot> masters;
+    for (int i = 0; i < m_masters->rowCount(); ++i)
+        masters << m_masters->snapshot(i);
+    m_scanScope->setText(ScanScopeText::text(m_config.monitor.patterns, masters));
+    m_scanScope->setToolTip(m_scanScope->text());
 }
 
 void MainWindow::acquire()
@@ -766,7 +778,8 @@ void MainWindow::showConnections()
     if (dialog.exec() != QDialog::Accepted || !dialog.chosenConfig())
         return;
     // The profile brings its masters; the launch options stay, and read-only only tightens.
-    const LockScopeConfig combined = m_launch.combine(*dialog.chosenConfig(), dialog.chosenLockedReadOnly());
+    const LockScopeConfig combined =
+        m_launch.combine(*dialog.chosenConfig(), dialog.chosenLockedReadOnly(), dialog.chosenPatterns());
     monitor(combined, m_auditPath);
 }
 

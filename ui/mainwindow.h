@@ -145,6 +145,7 @@ private:
     HistoryTimeline* m_timeline = nullptr;
     QLabel* m_totals = nullptr;
     QLabel* m_mastersUp = nullptr;
+    QLabel* m_scanScope = nullptr; // the patterns scanned, or which master's keys they all miss
     QLabel* m_readOnlyBadge = nullptr;
     QProgressBar* m_progressBar = nullptr;
 

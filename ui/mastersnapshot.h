@@ -31,6 +31,9 @@ struct MasterSnapshot
     // A group's nodes, in the panel's order: each primary followed by its replicas (depth 1), or a
     // Sentinel group's primary and the sentinel listened to. Empty for a plain master.
     QList<MasterNode> nodes;
+    // Its last full pass: the keys it has (DBSIZE; -1 until a pass has run) and how many are locks.
+    qint64 keyCount = -1;
+    qint64 lockKeys = -1;
 };
 
 } // namespace lockscope

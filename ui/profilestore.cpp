@@ -33,6 +33,17 @@ QList<ConnectionProfile> ProfileStore::load()
             p.masters << e;
         }
         settings.endArray();
+        // Profiles saved before patterns existed have none: the launch's patterns apply.
+        const int patterns = settings.beginReadArray(QStringLiteral("patterns"));
+        for (int k = 0; k < patterns; ++k) {
+            settings.setArrayIndex(k);
+            const QByteArray match = settings.value(QStringLiteral("match")).toByteArray();
+            const std::optional<PatternMode> mode =
+                patternModeFromName(settings.value(QStringLiteral("mode")).toString());
+            if (!match.isEmpty())
+                p.patterns << ScanPattern(match, mode.value_or(PatternMode::Locks));
+        }
+        settings.endArray();
         profiles << p;
     }
     settings.endArray();
@@ -69,6 +80,13 @@ void ProfileStore::save(const QList<ConnectionProfile>& profiles)
             settings.setValue(QStringLiteral("passwordInKeychain"), e.passwordInKeychain);
         }
         settings.endArray();
+        settings.beginWriteArray(QStringLiteral("patterns"), int(p.patterns.size()));
+        for (int k = 0; k < p.patterns.size(); ++k) {
+            settings.setArrayIndex(k);
+            settings.setValue(QStringLiteral("match"), p.patterns.at(k).match);
+            settings.setValue(QStringLiteral("mode"), patternModeName(p.patterns.at(k).mode));
+        }
+        settings.endArray();
     }
     settings.endArray();
 }
@@ -78,6 +96,8 @@ Result<LockScopeConfig> ProfileStore::toConfig(const ConnectionProfile& profile,
 {
     LockScopeConfig config;
     config.readOnly = profile.isReadOnly();
+    if (!profile.patterns.isEmpty())
+        config.monitor.patterns = profile.patterns;
     for (const MasterEntry& e : profile.masters) {
         TlsOptions tls;
         tls.caFile = e.caFile;

@@ -2,6 +2,7 @@
 #include "clusterentry.h"
 #include "clustertopology.h"
 #include "command.h"
+#include "commandlineconfig.h"
 #include "entryscanner.h"
 #include "lockjson.h"
 #include "lockmonitor.h"
@@ -40,27 +41,27 @@ class ListCommand final : public Command
 {
 public:
     QString name() const override { return QStringLiteral("list"); }
-    QString synopsis() const override { return QStringLiteral("list [--pattern GLOB]..."); }
+    QString synopsis() const override
+    {
+        return QStringLiteral("list [--pattern GLOB]... [--discover GLOB]...");
+    }
     QString summary() const override
     {
-        return QStringLiteral("Scan every master once and print the locks with their quorum status.");
+        return QStringLiteral(
+            "Scan every master once and print the locks with their quorum status. --pattern: every "
+            "matching key is a lock; --discover: find the locks among the matching keys (other "
+            "keys are not locks, never stuck).");
     }
     QList<QCommandLineOption> options() const override
     {
-        return {{QStringLiteral("pattern"),
-                 QStringLiteral("Key glob to scan for (repeatable; default *lock*, mutex:*, semaphore:*)."),
-                 QStringLiteral("GLOB")}};
+        return CommandLineConfig::patternOptions(QStringLiteral("to scan for"));
     }
 
     int run(CliContext& context, const QCommandLineParser& parser, const QStringList& positional) override
     {
         if (!positional.isEmpty())
             return context.fail(UsageError, QStringLiteral("list takes no arguments"));
-        if (parser.isSet(QStringLiteral("pattern"))) {
-            context.config().monitor.patterns.clear();
-            for (const QString& p : parser.values(QStringLiteral("pattern")))
-                context.config().monitor.patterns << p.toUtf8();
-        }
+        CommandLineConfig::applyPatternOptions(parser, context.config().monitor);
         MasterSet& masters = context.openMasters();
         LockMonitor monitor(&masters, context.config());
         monitor.setCoalesceMs(0);
@@ -115,7 +116,7 @@ public:
             }
             if (locks.isEmpty()) {
                 context.out() << "No locks matching "
-                              << QString::fromUtf8(context.config().monitor.patterns.join(", ")) << " on "
+                              << ScanPattern::listText(context.config().monitor.patterns) << " on "
                               << masters.upCount() << " of " << masters.size() << " masters." << Qt::endl;
             } else {
                 TextTable table(LockPrinter::header());

@@ -46,7 +46,9 @@ QStringList LockPrinter::row(const LockView& view, const MasterSet&, qint64 nowM
             status,
             QStringLiteral("%1/%2 (need %3)").arg(view.holding).arg(view.total).arg(view.needed),
             masterDots(view),
-            formatDuration(view.validityAt(nowMs)),
+            view.status == LockStatus::Stuck && view.format == LockFormat::LegacyTimestamp
+                ? QStringLiteral("expired") // its timestamp has passed; OWNER says when
+                : formatDuration(view.validityAt(nowMs)),
             view.owner.isEmpty() ? QStringLiteral("-") : view.owner,
             lockFormatName(view.format),
             token};

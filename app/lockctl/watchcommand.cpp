@@ -3,6 +3,7 @@
 #include "clusterentry.h"
 #include "clustertopology.h"
 #include "command.h"
+#include "commandlineconfig.h"
 #include "lockjson.h"
 #include "lockmonitor.h"
 #include "lockprinter.h"
@@ -32,26 +33,25 @@ class WatchCommand final : public Command
 {
 public:
     QString name() const override { return QStringLiteral("watch"); }
-    QString synopsis() const override { return QStringLiteral("watch [--pattern GLOB]..."); }
+    QString synopsis() const override
+    {
+        return QStringLiteral("watch [--pattern GLOB]... [--discover GLOB]...");
+    }
     QString summary() const override
     {
-        return QStringLiteral("Stream lock and master changes until interrupted (JSON Lines with --json).");
+        return QStringLiteral("Stream lock and master changes until interrupted (JSON Lines with --json); "
+                              "--pattern and --discover as for list.");
     }
     QList<QCommandLineOption> options() const override
     {
-        return {{QStringLiteral("pattern"), QStringLiteral("Key glob to watch (repeatable)."),
-                 QStringLiteral("GLOB")}};
+        return CommandLineConfig::patternOptions(QStringLiteral("to watch"));
     }
 
     int run(CliContext& context, const QCommandLineParser& parser, const QStringList& positional) override
     {
         if (!positional.isEmpty())
             return context.fail(UsageError, QStringLiteral("watch takes no arguments"));
-        if (parser.isSet(QStringLiteral("pattern"))) {
-            context.config().monitor.patterns.clear();
-            for (const QString& p : parser.values(QStringLiteral("pattern")))
-                context.config().monitor.patterns << p.toUtf8();
-        }
+        CommandLineConfig::applyPatternOptions(parser, context.config().monitor);
         // A long-running watch rides out outages: masters reconnect and are re-read.
         for (ConnectionOptions& m : context.config().masters) {
             m.autoReconnect = true;

@@ -45,7 +45,8 @@ int main(int argc, char** argv)
         // The profile brings the masters; the launch options stay, and read-only only tightens.
         if (connections.exec() == QDialog::Accepted && connections.chosenConfig())
             options->config =
-                options->launch.combine(*connections.chosenConfig(), connections.chosenLockedReadOnly());
+                options->launch.combine(*connections.chosenConfig(), connections.chosenLockedReadOnly(),
+                                        connections.chosenPatterns());
     }
 
     MainWindow window(options->config, options->auditLogPath);

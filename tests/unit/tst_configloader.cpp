@@ -48,7 +48,7 @@ void TestConfigLoader::fullConfiguration()
     QCOMPARE(c->masters[1].tls.caFile, QStringLiteral("/ca.pem"));
     QVERIFY(c->masters[1].tls.insecure);
     QCOMPARE(c->masters[1].commandTimeoutMs, 300);
-    QCOMPARE(c->monitor.patterns, (QByteArrayList{"lock:*", "mutex:*"}));
+    QCOMPARE(c->monitor.patterns, (QList<ScanPattern>{"lock:*", "mutex:*"}));
     QCOMPARE(c->monitor.scanCount, 500);
     QCOMPARE(c->monitor.pollIntervalMs, 1500);
     QCOMPARE(c->monitor.reconcileIntervalMs, 60000);

@@ -217,23 +217,32 @@ void TestLockFormatRecognizer::recognizesStrings_data()
     row("lockscope token needs an owner", "any", "/" + lockScopeHex, LockFormat::PlainToken);
     row("lockscope owner must be printable", "any", QByteArray("o\x01/", 3) + lockScopeHex,
         LockFormat::Unknown, {}, QStringLiteral("binary value, 35 bytes"));
-    row("legacy seconds, expired", "jobs.lock", "1700000000", LockFormat::LegacyTimestamp, {},
+    row("legacy seconds, expired", "jobs.lock", "1700000000", LockFormat::LegacyTimestamp,
+        QStringLiteral("expired at 2023-11-14 22:13:20 UTC"),
         QStringLiteral("expired at 2023-11-14 22:13:20 UTC"), 1700000000000LL, true);
-    row("legacy seconds, in the future", "jobs.lock", "1800000000", LockFormat::LegacyTimestamp, {},
+    row("legacy seconds, in the future", "jobs.lock", "1800000000", LockFormat::LegacyTimestamp,
+        QStringLiteral("expires at 2027-01-15 08:00:00 UTC"),
         QStringLiteral("expires at 2027-01-15 08:00:00 UTC"), 1800000000000LL, false);
-    row("legacy seconds with a fraction", "jobs.lock", "1700000000.123", LockFormat::LegacyTimestamp, {},
+    row("legacy seconds with a fraction", "jobs.lock", "1700000000.123", LockFormat::LegacyTimestamp,
+        QStringLiteral("expired at 2023-11-14 22:13:20 UTC"),
         QStringLiteral("expired at 2023-11-14 22:13:20 UTC"), 1700000000123LL, true);
-    row("legacy seconds with microseconds", "jobs.lock", "1800000000.123456", LockFormat::LegacyTimestamp, {},
+    row("legacy seconds with microseconds", "jobs.lock", "1800000000.123456", LockFormat::LegacyTimestamp,
+        QStringLiteral("expires at 2027-01-15 08:00:00 UTC"),
         QStringLiteral("expires at 2027-01-15 08:00:00 UTC"), 1800000000123LL, false);
     row("legacy seconds with one fraction digit", "jobs.lock", "1800000000.5", LockFormat::LegacyTimestamp,
-        {}, QStringLiteral("expires at 2027-01-15 08:00:00 UTC"), 1800000000500LL, false);
-    row("legacy milliseconds, expired", "jobs.lock", "1700000000999", LockFormat::LegacyTimestamp, {},
+        QStringLiteral("expires at 2027-01-15 08:00:00 UTC"),
+        QStringLiteral("expires at 2027-01-15 08:00:00 UTC"), 1800000000500LL, false);
+    row("legacy milliseconds, expired", "jobs.lock", "1700000000999", LockFormat::LegacyTimestamp,
+        QStringLiteral("expired at 2023-11-14 22:13:20 UTC"),
         QStringLiteral("expired at 2023-11-14 22:13:20 UTC"), 1700000000999LL, true);
     row("legacy milliseconds, a millisecond ago", "jobs.lock", "1749999999999", LockFormat::LegacyTimestamp,
-        {}, QStringLiteral("expired at 2025-06-15 15:06:39 UTC"), 1749999999999LL, true);
+        QStringLiteral("expired at 2025-06-15 15:06:39 UTC"),
+        QStringLiteral("expired at 2025-06-15 15:06:39 UTC"), 1749999999999LL, true);
     row("legacy milliseconds, exactly now is not yet expired", "jobs.lock", "1750000000000",
-        LockFormat::LegacyTimestamp, {}, QStringLiteral("expires at 2025-06-15 15:06:40 UTC"), kNowMs, false);
-    row("legacy milliseconds, in the future", "jobs.lock", "1750000000001", LockFormat::LegacyTimestamp, {},
+        LockFormat::LegacyTimestamp, QStringLiteral("expires at 2025-06-15 15:06:40 UTC"),
+        QStringLiteral("expires at 2025-06-15 15:06:40 UTC"), kNowMs, false);
+    row("legacy milliseconds, in the future", "jobs.lock", "1750000000001", LockFormat::LegacyTimestamp,
+        QStringLiteral("expires at 2025-06-15 15:06:40 UTC"),
         QStringLiteral("expires at 2025-06-15 15:06:40 UTC"), 1750000000001LL, false);
     row("10 digits before 2000 is plain", "jobs.lock", "0900000000", LockFormat::PlainToken);
     row("10 digits after 2100 is plain", "jobs.lock", "4200000000", LockFormat::PlainToken);
@@ -243,7 +252,8 @@ void TestLockFormatRecognizer::recognizesStrings_data()
     row("fraction with letters is plain", "jobs.lock", "1700000000.5x", LockFormat::PlainToken);
     row("negative time is plain", "jobs.lock", "-1700000000", LockFormat::PlainToken);
     row("milliseconds with a fraction drops it", "jobs.lock", "1700000000000.5", LockFormat::LegacyTimestamp,
-        {}, QStringLiteral("expired at 2023-11-14 22:13:20 UTC"), 1700000000000LL, true);
+        QStringLiteral("expired at 2023-11-14 22:13:20 UTC"),
+        QStringLiteral("expired at 2023-11-14 22:13:20 UTC"), 1700000000000LL, true);
     row("host:pid token", "jobs", "worker-7:4242", LockFormat::PlainToken);
     row("non-ASCII text", "jobs", "zürich-worker-1", LockFormat::PlainToken);
     row("four-byte UTF-8", "jobs", "lock-\xf0\x9f\x94\x92", LockFormat::PlainToken);

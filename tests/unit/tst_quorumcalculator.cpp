@@ -141,6 +141,21 @@ void TestQuorumCalculator::legacyTimestamps()
     };
     QCOMPARE(QuorumCalculator::compute("r", legacy(true), RedlockSettings(), 1000).status, LockStatus::Stuck);
     QCOMPARE(QuorumCalculator::compute("r", legacy(false), RedlockSettings(), 1000).status, LockStatus::Held);
+
+    // Its timestamp is its expiry: 30 s ahead when read (at 1000 ms), the validity counts down from
+    // it like a TTL's (less the drift allowance), not "no expiry" ...
+    QList<MasterObservation> ahead = legacy(false);
+    RecognizedLock lock = ahead.first().lock();
+    lock.timestampLeftMs = 30000;
+    ahead = {MasterObservation(read.key(), lock)};
+    const LockView held = QuorumCalculator::compute("r", ahead, RedlockSettings(), 1000);
+    QCOMPARE(held.status, LockStatus::Held);
+    QCOMPARE(held.validityMs, qint64(30000 - 302));
+    QCOMPARE(QuorumCalculator::compute("r", ahead, RedlockSettings(), 11000).validityMs, qint64(20000 - 202));
+    // ... and once the timestamp has passed with no TTL, it is stuck: nothing will ever remove it.
+    const LockView passed = QuorumCalculator::compute("r", ahead, RedlockSettings(), 31001);
+    QCOMPARE(passed.status, LockStatus::Stuck);
+    QCOMPARE(passed.validityMs, qint64(-1));
 }
 
 void TestQuorumCalculator::tieBreakIsDeterministic()

@@ -5,6 +5,7 @@
 #include "profilestore.h"
 
 #include <QFile>
+#include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -47,6 +48,8 @@ private slots:
     void readOnlyLaunchWins();
     void lockedProfileBindsTheProcess();
     void plainReadOnlyProfileDoesNot();
+    void profilePatternsBetweenConfigFileAndCommandLine();
+    void profilePatternsAreSaved();
 
 private:
     QTemporaryDir m_dir;
@@ -71,7 +74,7 @@ void TestUiLaunchConfig::profileBringsMastersLaunchKeepsTheRest()
     const LockScopeConfig c = options.launch.combine(*chosen, false);
     QCOMPARE(c.masters.size(), 2);
     QCOMPARE(c.masters.at(0).url.toString(), QStringLiteral("redis://10.0.0.9:6379"));
-    QCOMPARE(c.monitor.patterns, QByteArrayList{"mine:*"});
+    QCOMPARE(c.monitor.patterns, QList<ScanPattern>{"mine:*"});
     QCOMPARE(c.ownerRules.size(), 1);
     QCOMPARE(c.redlock.retryCount, 7);
     QCOMPARE(c.auditLogPath, QStringLiteral("/var/audit.jsonl"));
@@ -129,6 +132,76 @@ void TestUiLaunchConfig::plainReadOnlyProfileDoesNot()
     QVERIFY(readOnly && writable);
     QVERIFY(options.launch.combine(*readOnly, false).readOnly);
     QVERIFY(!options.launch.combine(*writable, false).readOnly);
+}
+
+void TestUiLaunchConfig::profilePatternsBetweenConfigFileAndCommandLine()
+{
+    const QString config = m_dir.filePath(QStringLiteral("patterns.json"));
+    {
+        QFile file(config);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"json({"patterns": ["file:*"]})json");
+    }
+    ConnectionProfile withPatterns = profile(false, false);
+    withPatterns.patterns = {ScanPattern("job:*"), ScanPattern("*", PatternMode::Discover)};
+    const Result<LockScopeConfig> chosen = ProfileStore::toConfig(withPatterns, {});
+    QVERIFY(chosen);
+    QCOMPARE(chosen->monitor.patterns, withPatterns.patterns);
+    const Result<LockScopeConfig> plain = ProfileStore::toConfig(profile(false, false), {});
+
+    // The profile knows its servers' keys better than the --config file ...
+    LaunchOptions options = parse({QStringLiteral("--config"), config});
+    QCOMPARE(options.launch.combine(*chosen, false, withPatterns.patterns).monitor.patterns,
+             withPatterns.patterns);
+    // ... a profile without patterns leaves the file's ...
+    QCOMPARE(options.launch.combine(*plain, false, {}).monitor.patterns, QList<ScanPattern>{"file:*"});
+    // ... or the defaults.
+    options = parse({});
+    QCOMPARE(options.launch.combine(*plain, false, {}).monitor.patterns, MonitorSettings().patterns);
+    // The command line wins over both, --pattern or --discover.
+    options =
+        parse({QStringLiteral("--config"), config, QStringLiteral("--discover"), QStringLiteral("x:*")});
+    QCOMPARE(options.launch.combine(*chosen, false, withPatterns.patterns).monitor.patterns,
+             (QList<ScanPattern>{ScanPattern("x:*", PatternMode::Discover)}));
+    options = parse({QStringLiteral("--pattern"), QStringLiteral("y:*")});
+    QCOMPARE(options.launch.combine(*chosen, false, withPatterns.patterns).monitor.patterns,
+             QList<ScanPattern>{"y:*"});
+}
+
+void TestUiLaunchConfig::profilePatternsAreSaved()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("LockScopeTests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_uilaunchconfig"));
+    QSettings().clear();
+    ConnectionProfile withPatterns = profile(false, false);
+    withPatterns.name = QStringLiteral("jobs");
+    withPatterns.patterns = {ScanPattern("job:*"), ScanPattern("*", PatternMode::Discover)};
+    ProfileStore::save({profile(false, false), withPatterns});
+    const QList<ConnectionProfile> loaded = ProfileStore::load();
+    QCOMPARE(loaded.size(), 2);
+    QCOMPARE(loaded.at(0).patterns, QList<ScanPattern>());
+    QCOMPARE(loaded.at(1).patterns, withPatterns.patterns);
+
+    // A profile saved before profiles had patterns: loaded with none, so the defaults apply.
+    QSettings().clear();
+    {
+        QSettings settings;
+        settings.beginWriteArray(QStringLiteral("profiles"), 1);
+        settings.setArrayIndex(0);
+        settings.setValue(QStringLiteral("name"), QStringLiteral("old"));
+        settings.beginWriteArray(QStringLiteral("masters"), 1);
+        settings.setArrayIndex(0);
+        settings.setValue(QStringLiteral("url"), QStringLiteral("redis://10.0.0.1:6379"));
+        settings.endArray();
+        settings.endArray();
+    }
+    const QList<ConnectionProfile> old = ProfileStore::load();
+    QCOMPARE(old.size(), 1);
+    QVERIFY(old.first().patterns.isEmpty());
+    const Result<LockScopeConfig> config = ProfileStore::toConfig(old.first(), {});
+    QVERIFY(config);
+    QCOMPARE(config->monitor.patterns, MonitorSettings().patterns);
+    QSettings().clear();
 }
 
 QTEST_MAIN(TestUiLaunchConfig)

@@ -1,0 +1,44 @@
+#pragma once
+
+#include <QByteArray>
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace lockscope {
+
+// What a scan pattern says about the keys it matches (README "Configuration", pattern modes).
+enum class PatternMode
+{
+    // Every key it matches is a lock: a key of no recognised format is shown raw, and one without
+    // a TTL is stuck. The default patterns, and legacy SETNX users who name their lock keys.
+    Locks,
+    // Find locks among these keys: only the shapes lock libraries write are shown (PatternScope);
+    // every other key is not a lock and is left out.
+    Discover,
+};
+
+// "locks", "discover": the config file's "mode" and what lockctl prints.
+QString patternModeName(PatternMode mode);
+std::optional<PatternMode> patternModeFromName(const QString& name);
+
+// One key glob that discovery SCANs for (Redis glob syntax: * ? [abc] [^a] [a-z] \x), with its mode.
+struct ScanPattern
+{
+    QByteArray match;
+    PatternMode mode = PatternMode::Locks;
+
+    ScanPattern() = default;
+    // Implicit: a plain glob keeps the meaning it always had, "every key here is a lock".
+    ScanPattern(QByteArray glob, PatternMode m = PatternMode::Locks) : match(std::move(glob)), mode(m) {}
+    ScanPattern(const char* glob) : match(glob) {}
+
+    bool operator==(const ScanPattern&) const = default;
+
+    // "lock:*", or "* (discover)": escaped, as every key text is.
+    QString toString() const;
+    static QString listText(const QList<ScanPattern>& patterns);
+};
+
+} // namespace lockscope

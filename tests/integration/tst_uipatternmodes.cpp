@@ -1,0 +1,269 @@
+#include "lockctlrun.h"
+#include "locktablemodel.h"
+#include "mainwindow.h"
+#include "redisserver.h"
+
+#include <QCryptographicHash>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QLabel>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUuid>
+
+using namespace lockscope;
+using namespace lockscope::test;
+
+namespace {
+
+constexpr int kOrdinaryKeys = 200;
+
+// An application's keyspace: 200 ordinary keys (text, counters, unix times, hashes, lists, 32-hex
+// digests, ids), almost all without a TTL, and 3 real locks among them (node-redlock, Redisson,
+// redis-semaphore), plus a TTL-less key a legacy SETNX user takes for a lock: "legacy:jobs".
+void fillKeyspace(const RedisServer& server)
+{
+    for (int i = 0; i < kOrdinaryKeys; ++i) {
+        const QByteArray n = QByteArray::number(i);
+        switch (i % 7) {
+        case 0:
+            server.command({"SET", "user:" + n + ":name", "name " + n});
+            break;
+        case 1:
+            server.command({"SET", "hits:" + n, n});
+            break;
+        case 2:
+            server.command({"SET", "seen:" + n, QByteArray::number(1700000000 + i)});
+            break;
+        case 3:
+            server.command({"HSET", "profile:" + n, "name", "n" + n, "email", n + "@example.org"});
+            break;
+        case 4:
+            server.command({"RPUSH", "queue:" + n, "a", "b"});
+            break;
+        case 5:
+            server.command(
+                {"SET", "digest:" + n, QCryptographicHash::hash(n, QCryptographicHash::Md5).toHex()});
+            break;
+        default:
+            server.command({"SET", "cache:" + n, "value " + n, "PX", "600000"});
+            break;
+        }
+    }
+    server.command({"SET", "orders", "9f2c9f2c9f2c9f2c9f2c9f2c9f2c9f2c", "PX", "600000"});
+    const QByteArray holder = QUuid::createUuid().toByteArray(QUuid::WithoutBraces) + ":57";
+    server.command({"HSET", "report-lock", holder, "1"});
+    server.command({"PEXPIRE", "report-lock", "600000"});
+    server.command(
+        {"SET", "mutex:payments", QUuid::createUuid().toByteArray(QUuid::WithoutBraces), "PX", "600000"});
+    server.command({"SET", "legacy:jobs", "worker-7"});
+}
+
+const QStringList realLocks{QStringLiteral("mutex:payments"), QStringLiteral("orders"),
+                            QStringLiteral("report-lock")};
+
+QStringList resources(const QJsonObject& list)
+{
+    QStringList out;
+    for (const QJsonValue& v : list.value(QStringLiteral("locks")).toArray())
+        out << v.toObject().value(QStringLiteral("resource")).toString();
+    return out;
+}
+
+QStringList stuck(const QJsonObject& list)
+{
+    QStringList out;
+    for (const QJsonValue& v : list.value(QStringLiteral("locks")).toArray())
+        if (v.toObject().value(QStringLiteral("status")).toString() == QLatin1String("stuck"))
+            out << v.toObject().value(QStringLiteral("resource")).toString();
+    return out;
+}
+
+} // namespace
+
+class TestUiPatternModes : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void lockctlListDiscoversTheLocksAmongOrdinaryKeys();
+    void lockctlLocksPatternKeepsItsMeaning();
+    void lockctlWatchDiscovers();
+    void configFileModes();
+    void windowDiscoversTheLocksAmongOrdinaryKeys();
+    void statusBarNamesThePatternsAndTheKeysTheyMiss();
+
+private:
+    RedisServer m_server;
+    QTemporaryDir m_dir;
+    QStringList m_base;
+};
+
+void TestUiPatternModes::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    QVERIFY2(m_server.start(), qPrintable(m_server.errorString()));
+    fillKeyspace(m_server);
+    QCOMPARE(m_server.command({"DBSIZE"}).integer, qint64(kOrdinaryKeys + 4));
+    m_base = {QStringLiteral("-m"), m_server.url(), QStringLiteral("--audit-log"),
+              m_dir.filePath(QStringLiteral("audit.jsonl"))};
+    QCoreApplication::setOrganizationName(QStringLiteral("LockScopeTests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_uipatternmodes"));
+}
+
+void TestUiPatternModes::lockctlListDiscoversTheLocksAmongOrdinaryKeys()
+{
+    int code = -1;
+    const QJsonObject list = runLockctlJson(
+        m_base + QStringList{QStringLiteral("list"), QStringLiteral("--discover"), QStringLiteral("*")},
+        &code);
+    QCOMPARE(code, 0);
+    QCOMPARE(resources(list), realLocks);
+    QCOMPARE(stuck(list), QStringList());
+
+    // The text table says the same: three locks, nothing stuck, no ordinary key.
+    const LockctlRun text = runLockctl(
+        m_base + QStringList{QStringLiteral("list"), QStringLiteral("--discover"), QStringLiteral("*")});
+    QVERIFY2(text.code == 0, qPrintable(text.describe()));
+    const QList<QByteArray> lines = text.out.trimmed().split('\n');
+    QCOMPARE(lines.size(), 1 + realLocks.size());
+    QVERIFY2(!text.out.contains("stuck") && !text.out.contains("user:") && !text.out.contains("legacy:"),
+             qPrintable(text.describe()));
+}
+
+void TestUiPatternModes::lockctlLocksPatternKeepsItsMeaning()
+{
+    // --help names both options and says what each means.
+    const LockctlRun help = runLockctl({QStringLiteral("--help")});
+    QVERIFY2(help.out.contains("list [--pattern GLOB]... [--discover GLOB]...") &&
+                 help.out.contains("--discover: find the locks among the matching keys"),
+             qPrintable(help.describe()));
+
+    // A legacy SETNX user names its lock keys: under that "locks" pattern the TTL-less key is a lock
+    // that never expires, whatever its value, while the discover pattern still hides the others.
+    int code = -1;
+    const QJsonObject list = runLockctlJson(
+        m_base + QStringList{QStringLiteral("list"), QStringLiteral("--pattern"), QStringLiteral("legacy:*"),
+                             QStringLiteral("--discover"), QStringLiteral("*")},
+        &code);
+    QCOMPARE(code, 0);
+    QCOMPARE(resources(list), QStringList{QStringLiteral("legacy:jobs")} + realLocks);
+    QCOMPARE(stuck(list), QStringList{QStringLiteral("legacy:jobs")});
+
+    // A broad "locks" pattern means what it always meant: every key is a lock.
+    const QJsonObject everything = runLockctlJson(
+        m_base + QStringList{QStringLiteral("list"), QStringLiteral("--pattern"), QStringLiteral("*")},
+        &code);
+    QCOMPARE(resources(everything).size(), kOrdinaryKeys + 4);
+}
+
+void TestUiPatternModes::lockctlWatchDiscovers()
+{
+    for (const bool json : {false, true}) {
+        QProcess watch;
+        QStringList args = m_base;
+        if (json)
+            args << QStringLiteral("--json");
+        watch.start(lockctlPath(),
+                    args << QStringLiteral("watch") << QStringLiteral("--discover") << QStringLiteral("*"));
+        QVERIFY(watch.waitForStarted());
+        QByteArray out;
+        auto seen = [&](const QByteArray& what) {
+            out += watch.readAllStandardOutput();
+            return out.contains(what);
+        };
+        for (const QString& lock : realLocks)
+            QTRY_VERIFY_WITH_TIMEOUT(seen(lock.toUtf8()), 20000);
+        // A lock taken now shows up; by then the first pass, ordinary keys and all, is long reported.
+        const QByteArray marker = json ? QByteArray("marker-json") : QByteArray("marker-text");
+        m_server.command({"SET", marker, "6d5c6d5c6d5c6d5c6d5c6d5c6d5c6d5c", "PX", "600000"});
+        QTRY_VERIFY_WITH_TIMEOUT(seen(marker), 20000);
+        watch.terminate(); // the lockctl this test started; it stops on SIGTERM
+        QVERIFY(watch.waitForFinished(10000));
+        out += watch.readAllStandardOutput();
+        m_server.command({"DEL", marker});
+        QVERIFY2(!out.contains("stuck") && !out.contains("user:") && !out.contains("legacy:jobs") &&
+                     !out.contains("digest:"),
+                 out.constData());
+    }
+}
+
+void TestUiPatternModes::configFileModes()
+{
+    QFile file(m_dir.filePath(QStringLiteral("modes.json")));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"patterns": ["legacy:*", {"match": "*", "mode": "discover"}]})");
+    file.close();
+    int code = -1;
+    const QJsonObject list = runLockctlJson(
+        m_base + QStringList{QStringLiteral("--config"), file.fileName(), QStringLiteral("list")}, &code);
+    QCOMPARE(code, 0);
+    QCOMPARE(resources(list), QStringList{QStringLiteral("legacy:jobs")} + realLocks);
+    QCOMPARE(stuck(list), QStringList{QStringLiteral("legacy:jobs")});
+}
+
+void TestUiPatternModes::windowDiscoversTheLocksAmongOrdinaryKeys()
+{
+    LockScopeConfig config;
+    config.masters = {m_server.connectionOptions(2000)};
+    config.monitor.patterns = {ScanPattern("*", PatternMode::Discover)};
+    config.monitor.pollIntervalMs = 200;
+    MainWindow window(config, m_dir.filePath(QStringLiteral("audit.jsonl")));
+    window.show();
+    QSignalSpy scanned(&window, &MainWindow::initialScanFinished);
+    QVERIFY(scanned.wait(10000));
+    QTRY_COMPARE_WITH_TIMEOUT(window.lockModel()->rowCount(), int(realLocks.size()), 3000);
+    for (const QString& lock : realLocks)
+        QVERIFY2(window.lockModel()->find(lock.toUtf8()), qPrintable(lock));
+    QCOMPARE(window.lockModel()->counts()[size_t(LockStatus::Stuck)], 0);
+
+    // A bare token is a lock under a discover pattern only with its TTL: without one it is data (a
+    // digest, an id), so it leaves the table rather than turning stuck, and comes back with a TTL.
+    QCOMPARE(m_server.command({"PERSIST", "orders"}).integer, 1);
+    QTRY_VERIFY_WITH_TIMEOUT(!window.lockModel()->find("orders"), 5000);
+    QCOMPARE(window.lockModel()->counts()[size_t(LockStatus::Stuck)], 0);
+    QCOMPARE(m_server.command({"PEXPIRE", "orders", "600000"}).integer, 1);
+    QTRY_VERIFY_WITH_TIMEOUT(window.lockModel()->find("orders"), 5000);
+    QCOMPARE(window.lockModel()->find("orders")->status, LockStatus::Held);
+}
+
+void TestUiPatternModes::statusBarNamesThePatternsAndTheKeysTheyMiss()
+{
+    // A second master whose application names its keys in a way the default patterns miss.
+    RedisServer other;
+    QVERIFY2(other.start(), qPrintable(other.errorString()));
+    for (int i = 0; i < 30; ++i)
+        other.command(
+            {"SET", "sched:job-" + QByteArray::number(i), "worker-" + QByteArray::number(i), "PX", "600000"});
+    LockScopeConfig config;
+    config.masters = {m_server.connectionOptions(2000), other.connectionOptions(2000)};
+    config.monitor.pollIntervalMs = 200;
+    MainWindow window(config, m_dir.filePath(QStringLiteral("audit.jsonl")));
+    window.show();
+    const QLabel* scope = window.findChild<QLabel*>(QStringLiteral("scanScope"));
+    QVERIFY(scope);
+    // Before any pass it names what is scanned.
+    QVERIFY2(scope->text().contains(QStringLiteral("*lock*, mutex:*, semaphore:*")),
+             qPrintable(scope->text()));
+    const QString hint = QStringLiteral(":%1: 30 keys, none matched *lock*, mutex:*, semaphore:* — add a "
+                                        "pattern in Connections")
+                             .arg(other.port());
+    QTRY_VERIFY2_WITH_TIMEOUT(scope->text().startsWith(QLatin1String("M2 ")) && scope->text().contains(hint),
+                              qPrintable(scope->text() + QLatin1Char('\n') + hint), 10000);
+    // M1's keys did match (report-lock, mutex:payments): no word about it.
+    QVERIFY2(!scope->text().contains(QStringLiteral("M1 ")), qPrintable(scope->text()));
+
+    // Once a pattern matches M2's locks, the hint goes and the patterns are what the bar says.
+    config.monitor.patterns << ScanPattern("sched:*");
+    window.monitor(config, m_dir.filePath(QStringLiteral("audit.jsonl")));
+    QTRY_VERIFY2_WITH_TIMEOUT(window.lockModel()->find("sched:job-7"), "sched:job-7", 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(scope->text(), QStringLiteral("Scanning *lock*, mutex:*, semaphore:*, sched:*"),
+                              10000);
+}
+
+QTEST_MAIN(TestUiPatternModes)
+#include "tst_uipatternmodes.moc"
