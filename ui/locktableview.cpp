@@ -3,6 +3,7 @@
 #include "lockfilterproxy.h"
 #include "locktabledelegate.h"
 #include "locktablemodel.h"
+#include "selectionkeeper.h"
 
 #include <QHeaderView>
 
@@ -13,8 +14,9 @@ namespace {
 constexpr int ticksPerFilterCheck = 10;
 } // namespace
 
-LockTableView::LockTableView(QWidget* parent) : QTableView(parent)
+LockTableView::LockTableView(QWidget* parent) : QTableView(parent), m_keeper(new SelectionKeeper(this))
 {
+    connect(m_keeper, &SelectionKeeper::changed, this, &LockTableView::selectedResourceChanged);
     setItemDelegate(new LockTableDelegate(this));
     setSelectionBehavior(QAbstractItemView::SelectRows);
     setSelectionMode(QAbstractItemView::SingleSelection);
@@ -38,7 +40,9 @@ LockTableView::LockTableView(QWidget* parent) : QTableView(parent)
 void LockTableView::setProxy(LockFilterProxy* proxy)
 {
     m_proxy = proxy;
+    m_keeper->watch(proxy); // before setModel: see SelectionKeeper::watch
     setModel(proxy);
+    m_keeper->attach(selectionModel());
     horizontalHeader()->setSortIndicator(LockTableModel::ResourceColumn, Qt::AscendingOrder);
     // Sized once from the header and a typical value, never from the contents of 100k rows.
     const QFontMetrics fm = fontMetrics();
@@ -70,8 +74,7 @@ void LockTableView::tick()
 
 QByteArray LockTableView::currentResource() const
 {
-    const QModelIndex current = currentIndex();
-    return current.isValid() ? current.data(LockTableModel::ResourceRole).toByteArray() : QByteArray();
+    return m_keeper->resource();
 }
 
 void LockTableView::selectResource(const QByteArray& resource)

@@ -19,7 +19,9 @@
 #include "mastertablemodel.h"
 #include "monotonicclock.h"
 #include "readonlyrows.h"
+#include "selectionkeeper.h"
 #include "statusstyle.h"
+#include "windowfit.h"
 
 #include <QAction>
 #include <QApplication>
@@ -215,8 +217,8 @@ void MainWindow::buildCentral()
     m_table = new LockTableView(this);
     m_table->setObjectName(QStringLiteral("locks"));
     m_table->setProxy(m_proxy);
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            &MainWindow::onSelectionChanged);
+    // Kept by resource, not by row: a lock that goes away leaves nothing selected (SelectionKeeper).
+    connect(m_table, &LockTableView::selectedResourceChanged, this, &MainWindow::onSelectionChanged);
     connect(m_table, &QWidget::customContextMenuRequested, this, &MainWindow::showContextMenu);
     connect(m_table, &QAbstractItemView::doubleClicked, this, [this] { m_detail->setFocus(); });
 
@@ -272,8 +274,15 @@ void MainWindow::buildCentral()
     split->setObjectName(QStringLiteral("centralSplit"));
     split->addWidget(top);
     split->addWidget(m_detail);
+    // The table gets most of the height (the pane scrolls), and neither can be dragged away: a
+    // collapsed table hides every lock, a collapsed pane hides what a force-release would act on.
     split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(1, 1);
+    split->setCollapsible(0, false);
+    split->setCollapsible(1, false);
+    split->setSizes({700, 300});
+    m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height() +
+                              3 * m_table->verticalHeader()->defaultSectionSize() + 2 * m_table->frameWidth());
     setCentralWidget(split);
 }
 
@@ -557,6 +566,8 @@ void MainWindow::onRedlock(const RedlockReport& report)
         text += QStringLiteral(" — ") + tr("audit log: %1").arg(o.auditError.message);
     m_events->add(o.ok() ? EventLogModel::Kind::Action : EventLogModel::Kind::Error,
                   escapeBytes(report.resource), text);
+    if (o.ok() && report.action == QLatin1String("acquire"))
+        selectWhenSeen(report.resource); // the lock just taken here is the one to look at
     statusBar()->showMessage(escapeBytes(report.resource) + QStringLiteral(": ") + text, 8000);
     m_core->refresh(); // show the result now rather than at the next poll
 }
@@ -606,7 +617,10 @@ QByteArray MainWindow::selectedResource() const
 void MainWindow::updateDetail()
 {
     const LockView* view = m_locks->find(selectedResource());
-    m_detail->setView(view ? std::optional<LockView>(*view) : std::nullopt);
+    if (!view && m_table->selection()->state() == SelectionKeeper::State::Gone)
+        m_detail->setGone(m_table->selection()->goneResource());
+    else
+        m_detail->setView(view ? std::optional<LockView>(*view) : std::nullopt);
     updateActions();
 }
 
@@ -821,6 +835,7 @@ void MainWindow::restoreLayout()
     QSettings settings;
     if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
         resize(1440, 900);
+    WindowFit::keepOnScreen(this); // neither the default size nor a restored one may exceed the screen
     if (!restoreState(settings.value(QStringLiteral("window/state")).toByteArray())) {
         // First start: room for five masters, the table, and a readable event log.
         const int row = m_masterView->fontMetrics().height() + 8;
