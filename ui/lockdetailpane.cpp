@@ -125,6 +125,18 @@ void LockDetailPane::refreshTimes()
     m_diagram->update();
 }
 
+void LockDetailPane::fitColumns(const QList<bool>& used)
+{
+    // Columns this lock has nothing for stay out of the way; the others fit their contents
+    // (tokens and owners up to a point: they are in the tooltip whole).
+    for (int c : {OwnerColumn, ReentryColumn, SemaphoreColumn, ErrorColumn})
+        m_table->setColumnHidden(c, !used.value(c));
+    m_table->resizeColumnsToContents();
+    const int widest = m_table->fontMetrics().horizontalAdvance(QLatin1Char('m')) * 14;
+    for (int c : {TokenColumn, OwnerColumn, SemaphoreColumn})
+        m_table->setColumnWidth(c, qMin(m_table->columnWidth(c), widest));
+}
+
 void LockDetailPane::setGone(const QByteArray& resource)
 {
     setView(std::nullopt);
@@ -143,6 +155,7 @@ void LockDetailPane::setView(const std::optional<LockView>& view)
         m_title->setText(tr("No lock selected"));
         m_summary->clear();
         m_table->setRowCount(0);
+        fitColumns({});
         return;
     }
     const LockView& v = *view;
@@ -184,14 +197,7 @@ void LockDetailPane::setView(const std::optional<LockView>& view)
         if (present)
             m_table->item(i, TokenColumn)->setForeground(StatusStyle::tokenColor(m.lock().token, palette()));
     }
-    // Columns this lock has nothing for stay out of the way; the others fit their contents
-    // (tokens and owners up to a point: they are in the tooltip whole).
-    for (int c : {OwnerColumn, ReentryColumn, SemaphoreColumn, ErrorColumn})
-        m_table->setColumnHidden(c, !used[c]);
-    m_table->resizeColumnsToContents();
-    const int widest = m_table->fontMetrics().horizontalAdvance(QLatin1Char('m')) * 24;
-    for (int c : {TokenColumn, OwnerColumn, SemaphoreColumn})
-        m_table->setColumnWidth(c, qMin(m_table->columnWidth(c), widest));
+    fitColumns(used);
     m_tick.start();
 }
 

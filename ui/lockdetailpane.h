@@ -59,6 +59,7 @@ public:
 
 private:
     void refreshTimes();
+    void fitColumns(const QList<bool>& used);
     QString summaryText(const LockView& view, qint64 nowMs);
 
     std::optional<LockView> m_view;
