@@ -4,6 +4,7 @@
 #include "locktableview.h"
 #include "mainwindow.h"
 #include "mastertablemodel.h"
+#include "monotonicclock.h"
 #include "offscreenscreen.h"
 #include "quorumdiagram.h"
 #include "redisservergroup.h"
@@ -177,8 +178,6 @@ void TestUiWindowLayout::tableGetsMostOfTheHeight()
     QTRY_COMPARE_WITH_TIMEOUT(window->lockModel()->rowCount(), 36, 5000);
     auto* split = window->findChild<QSplitter*>(QStringLiteral("centralSplit"));
     QVERIFY(split);
-    if (qEnvironmentVariableIsSet("GRABTO"))
-        window->grab().save(qEnvironmentVariable("GRABTO"));
     const int rows = visibleRows(window->lockView());
     QVERIFY2(rows >= 12, qPrintable(QStringLiteral("%1 rows visible").arg(rows)));
     const QList<int> sizes = split->sizes();
@@ -308,6 +307,24 @@ void TestUiWindowLayout::detailPaneTextsFit()
     };
     // Before anything is selected.
     verifyHeaders();
+    auto verifyDiagram = [&] {
+        const QStringList title = diagram->titleLines();
+        QFont bold = diagram->font();
+        bold.setBold(true);
+        const int titleRoom = diagram->width() - int(2 * QuorumDiagram::margin);
+        for (int i = 0; i < title.size(); ++i) {
+            const QFontMetrics tm(i == 0 ? bold : diagram->font());
+            QVERIFY2(tm.horizontalAdvance(title.at(i)) <= titleRoom,
+                     qPrintable(fitText(QStringLiteral("verdict"), title.at(i),
+                                        tm.horizontalAdvance(title.at(i)), titleRoom)));
+        }
+        const int slot = int(diagram->slotWidth()) - 4;
+        for (int m = 0; m < 5; ++m)
+            for (const QString& text : {diagram->nodeText(m), diagram->nodeTtlText(m, monotonicMs())})
+                QVERIFY2(diagram->fontMetrics().horizontalAdvance(text) <= slot,
+                         qPrintable(fitText(QStringLiteral("node"), text,
+                                            diagram->fontMetrics().horizontalAdvance(text), slot)));
+    };
     auto verifyPane = [&](const QByteArray& resource) {
         window->lockView()->selectResource(resource);
         QCOMPARE(window->lockView()->currentResource(), resource);
@@ -346,30 +363,22 @@ void TestUiWindowLayout::detailPaneTextsFit()
             QVERIFY2(!validity.contains(QLatin1Char(' ')), qPrintable(validity));
             QVERIFY(pane->summaryLabel()->text().contains(QStringLiteral("validity ") + validity));
         }
-        // The diagram's verdict and every node's texts, unclipped.
-        const QStringList title = diagram->titleLines();
-        QFont bold = diagram->font();
-        bold.setBold(true);
-        const int titleRoom = diagram->width() - int(2 * QuorumDiagram::margin);
-        for (int i = 0; i < title.size(); ++i) {
-            const QFontMetrics tm(i == 0 ? bold : diagram->font());
-            QVERIFY2(tm.horizontalAdvance(title.at(i)) <= titleRoom,
-                     qPrintable(fitText(QStringLiteral("verdict"), title.at(i),
-                                        tm.horizontalAdvance(title.at(i)), titleRoom)));
-        }
-        const int slot = int(diagram->slotWidth()) - 4;
-        for (int m = 0; m < 5; ++m)
-            for (const QString& text : {diagram->nodeText(m), diagram->nodeTtlText(m, 0)})
-                QVERIFY2(diagram->fontMetrics().horizontalAdvance(text) <= slot,
-                         qPrintable(fitText(QStringLiteral("node"), text,
-                                            diagram->fontMetrics().horizontalAdvance(text), slot)));
+        // The diagram's verdict and every node's texts, unclipped: at the default size, and with
+        // the diagram as narrow as the pane's splitter lets it be (as beside the demo panel).
+        verifyDiagram();
+        auto* inner = pane->findChild<QSplitter*>(QStringLiteral("detailSplit"));
+        QVERIFY(inner);
+        const QList<int> sizes = inner->sizes();
+        inner->setSizes({1, sizes.at(0) + sizes.at(1) - 1});
+        QVERIFY(diagram->width() < sizes.at(0));
+        verifyDiagram();
+        inner->setSizes(sizes);
     };
     verifyPane("lock:orders:checkout");
     verifyPane("lock:cache:rebuild");
     verifyPane("semaphore:db-pool");
     QVERIFY(!perMaster->isColumnHidden(LockDetailPane::SemaphoreColumn));
     verifyPane("lock:{accounts}");
-    if (qEnvironmentVariableIsSet("GRABTO")) window->grab().save(qEnvironmentVariable("GRABTO") + ".acc.png");
     verifyPane("lock:migrations");
 
     // A master that cannot be reached: "unreachable" in the diagram, the error in the table.
@@ -378,7 +387,6 @@ void TestUiWindowLayout::detailPaneTextsFit()
     window->lockView()->selectResource("lock:reports:nightly");
     QTRY_COMPARE_WITH_TIMEOUT(diagram->nodeText(4), QStringLiteral("unreachable"), 5000);
     verifyPane("lock:reports:nightly");
-    if (qEnvironmentVariableIsSet("GRABTO")) window->grab().save(qEnvironmentVariable("GRABTO") + ".pane.png");
 }
 
 int main(int argc, char** argv)
