@@ -45,7 +45,8 @@ QString semaphoreHolders(const RecognizedLock& lock)
 
 LockDetailPane::LockDetailPane(QWidget* parent)
     : QWidget(parent), m_title(new QLabel(this)), m_summary(new QLabel(this)),
-      m_diagram(new QuorumDiagram(this)), m_table(new QTableWidget(0, ColumnCount, this))
+      m_validityLabel(new QLabel(this)), m_diagram(new QuorumDiagram(this)),
+      m_table(new QTableWidget(0, ColumnCount, this))
 {
     // Key names and owners are whatever a lock's writer chose: never taken for rich text.
     m_title->setTextFormat(Qt::PlainText);
@@ -55,8 +56,15 @@ LockDetailPane::LockDetailPane(QWidget* parent)
     f.setBold(true);
     f.setPointSizeF(f.pointSizeF() * 1.15);
     m_title->setFont(f);
+    // A long key name must not make the pane as wide as itself: it is cut at the pane's edge
+    // (and selectable, and whole in the locks table's tooltip).
+    m_title->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setWordWrap(true);
+    m_validityLabel->setObjectName(QStringLiteral("validity"));
+    m_validityLabel->setTextFormat(Qt::PlainText);
+    m_validityLabel->setWordWrap(false);
+    m_validityLabel->setFont(f);
     m_table->setHorizontalHeaderLabels({tr("Master"), tr("Token"), tr("PTTL"), tr("Type"), tr("Owner"),
                                         tr("Re-entry"), tr("Semaphore holders"), tr("Error")});
     setUpReadOnlyRows(m_table);
@@ -76,7 +84,10 @@ LockDetailPane::LockDetailPane(QWidget* parent)
     auto* content = new QWidget(this);
     auto* layout = new QVBoxLayout(content);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(m_title);
+    auto* titleRow = new QHBoxLayout;
+    titleRow->addWidget(m_title, 1);
+    titleRow->addWidget(m_validityLabel);
+    layout->addLayout(titleRow);
     layout->addWidget(m_summary);
     layout->addWidget(split, 1);
     auto* scroll = new QScrollArea(this);
@@ -99,26 +110,32 @@ QSize LockDetailPane::minimumSizeHint() const
     return {200, m_title->sizeHint().height() + fontMetrics().height() + 16};
 }
 
-QString LockDetailPane::summaryText(const LockView& v, qint64 nowMs)
+QString LockDetailPane::summaryText(const LockView& v) const
 {
-    const qint64 left = v.validityAt(nowMs);
-    // A number and its unit never wrap apart.
-    m_validity = left >= 0 ? DurationText::format(left).replace(QLatin1Char(' '), QChar::Nbsp) : QString();
-    QString summary = tr("%1 — %2 · format %3 · owner %4 · token %5 · validity %6")
-                          .arg(StatusStyle::statusText(v.status), StatusStyle::statusExplanation(v.status),
-                               lockFormatName(v.format), v.owner.isEmpty() ? tr("unknown") : v.owner,
-                               escapeBytes(v.token), left >= 0 ? m_validity : tr("no expiry"));
+    QString summary =
+        tr("%1 — %2 · format %3 · owner %4 · token %5")
+            .arg(StatusStyle::statusText(v.status), StatusStyle::statusExplanation(v.status),
+                 lockFormatName(v.format), v.owner.isEmpty() ? tr("unknown") : v.owner, escapeBytes(v.token));
     if (v.atRisk)
         summary += QLatin1Char('\n') + tr("At risk: %1").arg(v.atRiskReason);
     return summary;
 }
 
+void LockDetailPane::showValidity(const LockView& v, qint64 nowMs)
+{
+    // Counted down like the table's TTL, from the same computation; on a line of its own that
+    // never wraps, so a number is never parted from its unit.
+    const qint64 left = v.validityAt(nowMs);
+    m_validity = left >= 0 ? DurationText::format(left) : QString();
+    m_validityLabel->setText(left >= 0 ? tr("validity %1").arg(m_validity) : tr("no expiry"));
+}
+
 void LockDetailPane::refreshTimes()
 {
-    if (!m_view)
+    if (!m_view || !isVisible())
         return;
     const qint64 now = monotonicMs();
-    m_summary->setText(summaryText(*m_view, now));
+    showValidity(*m_view, now);
     for (int i = 0; i < m_view->observations.size() && i < m_table->rowCount(); ++i)
         if (QTableWidgetItem* item = m_table->item(i, PttlColumn))
             item->setText(pttlText(m_view->observations.at(i), now));
@@ -152,6 +169,7 @@ void LockDetailPane::setView(const std::optional<LockView>& view)
     if (!view) {
         m_tick.stop();
         m_validity.clear();
+        m_validityLabel->clear();
         m_title->setText(tr("No lock selected"));
         m_summary->clear();
         m_table->setRowCount(0);
@@ -161,7 +179,8 @@ void LockDetailPane::setView(const std::optional<LockView>& view)
     const LockView& v = *view;
     const qint64 now = monotonicMs();
     m_title->setText(escapeBytes(v.resource));
-    m_summary->setText(summaryText(v, now));
+    m_summary->setText(summaryText(v));
+    showValidity(v, now);
 
     m_table->setRowCount(int(v.observations.size()));
     QList<bool> used(ColumnCount, false);

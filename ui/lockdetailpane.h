@@ -52,7 +52,9 @@ public:
     QuorumDiagram* diagram() const { return m_diagram; }
     QLabel* titleLabel() const { return m_title; }
     QLabel* summaryLabel() const { return m_summary; }
-    // The validity shown now ("12.3 s" with a non-breaking space), empty without a lock.
+    // "validity 12.3 s" beside the title, on one line (a number is never parted from its unit).
+    QLabel* validityLabel() const { return m_validityLabel; }
+    // The validity shown now ("12.3 s"), empty without a lock or an expiry.
     QString validityText() const { return m_validity; }
 
     QSize minimumSizeHint() const override;
@@ -60,13 +62,15 @@ public:
 private:
     void refreshTimes();
     void fitColumns(const QList<bool>& used);
-    QString summaryText(const LockView& view, qint64 nowMs);
+    QString summaryText(const LockView& view) const;
+    void showValidity(const LockView& view, qint64 nowMs);
 
     std::optional<LockView> m_view;
     QStringList m_names;
     QString m_validity;
     QLabel* m_title;
     QLabel* m_summary;
+    QLabel* m_validityLabel;
     QuorumDiagram* m_diagram;
     QTableWidget* m_table;
     QTimer m_tick;

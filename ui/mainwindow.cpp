@@ -127,7 +127,10 @@ void MainWindow::monitor(const LockScopeConfig& requested, const QString& auditL
     m_initialScanFinished = false;
     m_progress.clear();
     m_leases.clear();
-    // A new set of masters: the old rows mean nothing any more.
+    // A new set of masters: the old rows mean nothing any more (nor does the selection: it is
+    // cleared first, so that the pane does not report the lock as released or expired).
+    if (m_table)
+        m_table->selectionModel()->clearCurrentIndex();
     if (m_locks->rowCount() > 0) {
         LockBatch clear;
         for (int r = 0; r < m_locks->rowCount(); ++r)

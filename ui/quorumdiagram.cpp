@@ -44,8 +44,8 @@ QSize QuorumDiagram::minimumSizeHint() const
         title = qMax(title, bold.horizontalAdvance(line));
     // A node's widest fixed text; tokens are elided to whatever is left.
     int node = 0;
-    for (const QString& text : {tr("unreachable"), tr("absent"), tr("no expiry"),
-                                QStringLiteral("000000%1ms").arg(QChar(QChar::Nbsp))})
+    for (const QString& text :
+         {tr("unreachable"), tr("absent"), tr("no expiry"), QStringLiteral("000000 ms")})
         node = qMax(node, fm.horizontalAdvance(text));
     const int n = m_view ? qMax(1, int(m_view->observations.size())) : 5;
     const int width = qMax(title, n * (node + 8)) + int(2 * margin) + 2;

@@ -38,7 +38,7 @@ qint64 msOf(const QString& text)
     return m.hasMatch() ? m.captured(1).toLongLong() : -1;
 }
 
-// The validity the summary shows ("validity 58.1 s", "validity 1 m 58 s") in ms; -1 when absent.
+// The validity the pane shows ("validity 58.1 s", "validity 1 m 58 s") in ms; -1 when absent.
 qint64 summaryValidityMs(const QString& summary)
 {
     const QString text = QString(summary).replace(QChar::Nbsp, QLatin1Char(' '));
@@ -98,39 +98,40 @@ void TestUiDetailCountdown::pttlAndValidityCountDownWithTheTable()
     QVERIFY(panePttl(window, 0) > 0);
 
     // Time passes on the server: well past the reads the pane started from.
-    QTRY_VERIFY_WITH_TIMEOUT(group.at(0).command({"PTTL", "lock:c"}).integer < 58000, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(group.at(0).command({"PTTL", "lock:c"}).integer < 57500, 10000);
+    const qint64 slack = LockDetailPane::tickMs + 200;
     for (int master = 0; master < 3; ++master) {
         const qint64 server = group.at(master).command({"PTTL", "lock:c"}).integer;
-        // Read after the server's answer: never more than what the server said (a tick's rounding
-        // and the trip to the server aside).
+        // Read after the server's answer: never more than what the server said, but for the tick
+        // since the pane last counted (and a loaded machine's delay in running it).
         const qint64 pane = panePttl(window, master);
-        QVERIFY2(pane >= 0 && pane <= server + 50,
+        QVERIFY2(pane >= 0 && pane <= server + slack,
                  qPrintable(
                      QStringLiteral("M%1: pane %2 ms, server %3 ms").arg(master + 1).arg(pane).arg(server)));
         const qint64 drawn = msOf(window.detailPane()->diagram()->nodeTtlText(master, monotonicMs()));
         QVERIFY2(
-            drawn >= 0 && drawn <= server + 50,
+            drawn >= 0 && drawn <= server + slack,
             qPrintable(
                 QStringLiteral("diagram M%1: %2 ms, server %3 ms").arg(master + 1).arg(drawn).arg(server)));
     }
     // The validity in the pane is the table's, counted down alike (one tick and the 0.1 s rounding apart).
-    const qint64 paneValidity = summaryValidityMs(window.detailPane()->summaryLabel()->text());
+    const qint64 paneValidity = summaryValidityMs(window.detailPane()->validityLabel()->text());
     const qint64 table = tableValidity(window, "lock:c");
-    QVERIFY2(paneValidity >= 0 && paneValidity <= table + LockDetailPane::tickMs + 100,
+    QVERIFY2(paneValidity >= 0 && paneValidity <= table + slack + 100,
              qPrintable(QStringLiteral("pane %1 ms, table %2 ms").arg(paneValidity).arg(table)));
 
     // And both keep going down without any news from the masters.
     const qint64 pttlBefore = panePttl(window, 0);
     QTRY_VERIFY_WITH_TIMEOUT(panePttl(window, 0) < pttlBefore - 300, 3000);
     QTRY_VERIFY_WITH_TIMEOUT(
-        summaryValidityMs(window.detailPane()->summaryLabel()->text()) < paneValidity - 300, 3000);
+        summaryValidityMs(window.detailPane()->validityLabel()->text()) < paneValidity - 300, 3000);
 
     // Extended (another client's PEXPIRE): the pane shows the new PTTL without reselecting.
     for (int i = 0; i < 3; ++i)
         QVERIFY(!group.at(i).command({"PEXPIRE", "lock:c", "240000"}).isError());
     QTRY_VERIFY_WITH_TIMEOUT(panePttl(window, 0) > 200000, 5000);
     QTRY_VERIFY_WITH_TIMEOUT(panePttl(window, 2) > 200000, 5000);
-    QTRY_VERIFY_WITH_TIMEOUT(summaryValidityMs(window.detailPane()->summaryLabel()->text()) > 200000, 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(summaryValidityMs(window.detailPane()->validityLabel()->text()) > 200000, 5000);
     QVERIFY(msOf(window.detailPane()->diagram()->nodeTtlText(1, monotonicMs())) > 200000);
     QCOMPARE(window.lockView()->currentResource(), QByteArray("lock:c"));
     const qint64 extended = panePttl(window, 0);

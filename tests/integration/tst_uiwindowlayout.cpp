@@ -1,4 +1,5 @@
 #include "lockdetailpane.h"
+#include "lockfilterproxy.h"
 #include "lockformat.h"
 #include "locktablemodel.h"
 #include "locktableview.h"
@@ -266,6 +267,14 @@ void TestUiWindowLayout::locksTableAndMastersPanelTextsFit()
     QVERIFY2(right <= table->viewport()->width(),
              qPrintable(QStringLiteral("%1 px of columns in %2").arg(right).arg(table->viewport()->width())));
 
+    // The dots name their masters as the detail pane does: M1..Mn, with the URL.
+    const QString tip =
+        window->lockProxy()->index(0, LockTableModel::MastersColumn).data(Qt::ToolTipRole).toString();
+    for (int m = 0; m < 5; ++m)
+        QVERIFY2(
+            tip.contains(QStringLiteral("M%1 %2").arg(m + 1).arg(window->masterModel()->snapshot(m).name)),
+            qPrintable(tip));
+
     // The masters panel: every state a master can be in.
     auto* masters = window->findChild<QTreeView*>(QStringLiteral("masters"));
     QVERIFY(masters);
@@ -357,12 +366,15 @@ void TestUiWindowLayout::detailPaneTextsFit()
                                             textRoom(perMaster, width))));
             }
         }
-        // The validity never breaks between the number and its unit.
-        const QString validity = pane->validityText();
-        if (!validity.isEmpty()) {
-            QVERIFY2(!validity.contains(QLatin1Char(' ')), qPrintable(validity));
-            QVERIFY(pane->summaryLabel()->text().contains(QStringLiteral("validity ") + validity));
-        }
+        // The validity is never broken between the number and its unit: one line, whole.
+        const QLabel* validity = pane->validityLabel();
+        QVERIFY(!validity->wordWrap());
+        QVERIFY(!validity->text().isEmpty());
+        QVERIFY(validity->text().contains(pane->validityText()));
+        const int validityWidth = validity->fontMetrics().horizontalAdvance(validity->text());
+        QVERIFY2(validityWidth <= validity->contentsRect().width(),
+                 qPrintable(fitText(QStringLiteral("validity"), validity->text(), validityWidth,
+                                    validity->contentsRect().width())));
         // The diagram's verdict and every node's texts, unclipped: at the default size, and with
         // the diagram as narrow as the pane's splitter lets it be (as beside the demo panel).
         verifyDiagram();
