@@ -285,7 +285,8 @@ void MainWindow::buildCentral()
     split->setCollapsible(1, false);
     split->setSizes({700, 300});
     m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height() +
-                              3 * m_table->verticalHeader()->defaultSectionSize() + 2 * m_table->frameWidth());
+                              3 * m_table->verticalHeader()->defaultSectionSize() +
+                              2 * m_table->frameWidth());
     setCentralWidget(split);
 }
 
