@@ -70,7 +70,7 @@ LockDetailPane::LockDetailPane(QWidget* parent)
     setUpReadOnlyRows(m_table);
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
 
-    auto* split = new QSplitter(Qt::Horizontal, this);
+    auto* split = m_split = new QSplitter(Qt::Horizontal, this);
     split->setObjectName(QStringLiteral("detailSplit"));
     split->addWidget(m_diagram);
     split->addWidget(m_table);
@@ -108,6 +108,17 @@ QSize LockDetailPane::minimumSizeHint() const
 {
     // The title and a line of the summary; the rest scrolls.
     return {200, m_title->sizeHint().height() + fontMetrics().height() + 16};
+}
+
+void LockDetailPane::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    // Too narrow for the diagram beside the table (as next to the demo panel): one above the
+    // other, the pane scrolling, rather than both squeezed until their texts are cut.
+    const int beside = m_diagram->minimumSizeHint().width() + 420;
+    const Qt::Orientation wanted = width() >= beside ? Qt::Horizontal : Qt::Vertical;
+    if (m_split->orientation() != wanted)
+        m_split->setOrientation(wanted);
 }
 
 QString LockDetailPane::summaryText(const LockView& v) const

@@ -9,6 +9,7 @@
 #include <optional>
 
 class QLabel;
+class QSplitter;
 class QTableWidget;
 
 namespace lockscope {
@@ -59,6 +60,9 @@ public:
 
     QSize minimumSizeHint() const override;
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void refreshTimes();
     void fitColumns(const QList<bool>& used);
@@ -73,6 +77,7 @@ private:
     QLabel* m_validityLabel;
     QuorumDiagram* m_diagram;
     QTableWidget* m_table;
+    QSplitter* m_split = nullptr;
     QTimer m_tick;
 };
 

@@ -16,6 +16,7 @@
 #include <QLabel>
 #include <QMouseEvent>
 #include <QScreen>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QSettings>
 #include <QSplitter>
@@ -129,6 +130,7 @@ private slots:
     void splitterCollapsesNeitherSide();
     void locksTableAndMastersPanelTextsFit();
     void detailPaneTextsFit();
+    void narrowDetailPaneStacksItsParts();
 
 private:
     MainWindow* openWindow();
@@ -399,6 +401,56 @@ void TestUiWindowLayout::detailPaneTextsFit()
     window->lockView()->selectResource("lock:reports:nightly");
     QTRY_COMPARE_WITH_TIMEOUT(diagram->nodeText(4), QStringLiteral("unreachable"), 5000);
     verifyPane("lock:reports:nightly");
+}
+
+void TestUiWindowLayout::narrowDetailPaneStacksItsParts()
+{
+    MainWindow* window = openWindow();
+    QVERIFY(window);
+    QTRY_COMPARE_WITH_TIMEOUT(window->lockModel()->rowCount(), 36, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(window->masterModel()->upCount(), 5, 5000);
+    QStringList names;
+    for (int m = 0; m < 5; ++m)
+        names << window->masterModel()->snapshot(m).name;
+    // As wide as beside the demo panel at the default size: the diagram goes above the table, and
+    // neither is squeezed until its texts are cut.
+    LockDetailPane pane;
+    pane.setMasterNames(names);
+    pane.resize(690, 400);
+    pane.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&pane));
+    for (const QByteArray& resource : {QByteArray("semaphore:db-pool"), QByteArray("lock:{accounts}"),
+                                       QByteArray("lock:orders:checkout")}) {
+        pane.setView(*window->lockModel()->find(resource));
+        QApplication::processEvents();
+        // Nothing to scroll sideways for: not the pane, not its table.
+        const auto* scroll = pane.findChild<QScrollArea*>(QStringLiteral("detailScroll"));
+        QVERIFY(scroll);
+        QVERIFY2(scroll->horizontalScrollBar()->maximum() == 0,
+                 qPrintable(QStringLiteral("%1: the pane scrolls %2 px sideways")
+                                .arg(QString::fromUtf8(resource))
+                                .arg(scroll->horizontalScrollBar()->maximum())));
+        QTableWidget* perMaster = pane.mastersTable();
+        QVERIFY2(perMaster->horizontalScrollBar()->maximum() == 0,
+                 qPrintable(QStringLiteral("%1: %2 px to scroll")
+                                .arg(QString::fromUtf8(resource))
+                                .arg(perMaster->horizontalScrollBar()->maximum())));
+        for (int c = 0; c < LockDetailPane::ColumnCount; ++c)
+            if (!perMaster->isColumnHidden(c))
+                QVERIFY2(perMaster->columnWidth(c) >= perMaster->horizontalHeader()->sectionSizeHint(c),
+                         qPrintable(perMaster->horizontalHeaderItem(c)->text()));
+        QuorumDiagram* diagram = pane.diagram();
+        QFont bold = diagram->font();
+        bold.setBold(true);
+        const QStringList title = diagram->titleLines();
+        for (int i = 0; i < title.size(); ++i)
+            QVERIFY2(QFontMetrics(i == 0 ? bold : diagram->font()).horizontalAdvance(title.at(i)) <=
+                         diagram->width() - int(2 * QuorumDiagram::margin),
+                     qPrintable(title.at(i)));
+        for (int m = 0; m < 5; ++m)
+            QVERIFY(diagram->fontMetrics().horizontalAdvance(diagram->nodeText(m)) <=
+                    int(diagram->slotWidth()) - 4);
+    }
 }
 
 int main(int argc, char** argv)
