@@ -4,12 +4,14 @@
 #include "durationtext.h"
 #include "monotonicclock.h"
 #include "plaintooltip.h"
+#include "pttltext.h"
 #include "quorumdiagram.h"
 #include "readonlyrows.h"
 #include "statusstyle.h"
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -43,7 +45,8 @@ QString semaphoreHolders(const RecognizedLock& lock)
 
 LockDetailPane::LockDetailPane(QWidget* parent)
     : QWidget(parent), m_title(new QLabel(this)), m_summary(new QLabel(this)),
-      m_diagram(new QuorumDiagram(this)), m_table(new QTableWidget(0, ColumnCount, this))
+      m_validityLabel(new QLabel(this)), m_diagram(new QuorumDiagram(this)),
+      m_table(new QTableWidget(0, ColumnCount, this))
 {
     // Key names and owners are whatever a lock's writer chose: never taken for rich text.
     m_title->setTextFormat(Qt::PlainText);
@@ -53,23 +56,121 @@ LockDetailPane::LockDetailPane(QWidget* parent)
     f.setBold(true);
     f.setPointSizeF(f.pointSizeF() * 1.15);
     m_title->setFont(f);
+    // A long key name must not make the pane as wide as itself: it is cut at the pane's edge
+    // (and selectable, and whole in the locks table's tooltip).
+    m_title->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setWordWrap(true);
+    m_validityLabel->setObjectName(QStringLiteral("validity"));
+    m_validityLabel->setTextFormat(Qt::PlainText);
+    m_validityLabel->setWordWrap(false);
+    m_validityLabel->setFont(f);
     m_table->setHorizontalHeaderLabels({tr("Master"), tr("Token"), tr("PTTL"), tr("Type"), tr("Owner"),
                                         tr("Re-entry"), tr("Semaphore holders"), tr("Error")});
     setUpReadOnlyRows(m_table);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
 
-    auto* split = new QSplitter(Qt::Horizontal, this);
+    auto* split = m_split = new QSplitter(Qt::Horizontal, this);
+    split->setObjectName(QStringLiteral("detailSplit"));
     split->addWidget(m_diagram);
     split->addWidget(m_table);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
-    auto* layout = new QVBoxLayout(this);
+    // Dragged to one side, the diagram would be clipped mid-label rather than shrink.
+    split->setCollapsible(0, false);
+    split->setCollapsible(1, false);
+
+    // Everything scrolls: the window gives the pane what the locks table leaves, which can be little.
+    auto* content = new QWidget(this);
+    auto* layout = new QVBoxLayout(content);
     layout->setContentsMargins(4, 4, 4, 4);
-    layout->addWidget(m_title);
+    auto* titleRow = new QHBoxLayout;
+    titleRow->addWidget(m_title, 1);
+    titleRow->addWidget(m_validityLabel);
+    layout->addLayout(titleRow);
     layout->addWidget(m_summary);
     layout->addWidget(split, 1);
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("detailScroll"));
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidgetResizable(true);
+    scroll->setWidget(content);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(scroll);
+
+    m_tick.setInterval(tickMs);
+    connect(&m_tick, &QTimer::timeout, this, &LockDetailPane::refreshTimes);
     setView(std::nullopt);
+}
+
+QSize LockDetailPane::minimumSizeHint() const
+{
+    // The title and a line of the summary; the rest scrolls.
+    return {200, m_title->sizeHint().height() + fontMetrics().height() + 16};
+}
+
+void LockDetailPane::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    // Too narrow for the diagram beside the table (as next to the demo panel): one above the
+    // other, the pane scrolling, rather than both squeezed until their texts are cut.
+    const int beside = m_diagram->minimumSizeHint().width() + 420;
+    const Qt::Orientation wanted = width() >= beside ? Qt::Horizontal : Qt::Vertical;
+    if (m_split->orientation() != wanted)
+        m_split->setOrientation(wanted);
+}
+
+QString LockDetailPane::summaryText(const LockView& v) const
+{
+    QString summary =
+        tr("%1 — %2 · format %3 · owner %4 · token %5")
+            .arg(StatusStyle::statusText(v.status), StatusStyle::statusExplanation(v.status),
+                 lockFormatName(v.format), v.owner.isEmpty() ? tr("unknown") : v.owner, escapeBytes(v.token));
+    if (v.atRisk)
+        summary += QLatin1Char('\n') + tr("At risk: %1").arg(v.atRiskReason);
+    return summary;
+}
+
+void LockDetailPane::showValidity(const LockView& v, qint64 nowMs)
+{
+    // Counted down like the table's TTL, from the same computation; on a line of its own that
+    // never wraps, so a number is never parted from its unit.
+    const qint64 left = v.validityAt(nowMs);
+    m_validity = left >= 0 ? DurationText::format(left) : QString();
+    m_validityLabel->setText(left >= 0 ? tr("validity %1").arg(m_validity) : tr("no expiry"));
+}
+
+void LockDetailPane::refreshTimes()
+{
+    if (!m_view || !isVisible())
+        return;
+    const qint64 now = monotonicMs();
+    showValidity(*m_view, now);
+    for (int i = 0; i < m_view->observations.size() && i < m_table->rowCount(); ++i)
+        if (QTableWidgetItem* item = m_table->item(i, PttlColumn))
+            item->setText(pttlText(m_view->observations.at(i), now));
+    m_diagram->update();
+}
+
+void LockDetailPane::fitColumns(const QList<bool>& used)
+{
+    // Columns this lock has nothing for stay out of the way; the others fit their contents
+    // (tokens and owners up to a point: they are in the tooltip whole).
+    for (int c : {OwnerColumn, ReentryColumn, SemaphoreColumn, ErrorColumn})
+        m_table->setColumnHidden(c, !used.value(c));
+    m_table->resizeColumnsToContents();
+    const int widest = m_table->fontMetrics().horizontalAdvance(QLatin1Char('m')) * 14;
+    for (int c : {TokenColumn, OwnerColumn, SemaphoreColumn})
+        m_table->setColumnWidth(c, qMin(m_table->columnWidth(c), widest));
+}
+
+void LockDetailPane::setGone(const QByteArray& resource)
+{
+    setView(std::nullopt);
+    m_title->setText(tr("The selected lock is gone (released or expired)."));
+    m_summary->setText(
+        tr("%1 is no longer on the masters. Select a lock to see it here.").arg(escapeBytes(resource)));
 }
 
 void LockDetailPane::setView(const std::optional<LockView>& view)
@@ -77,31 +178,30 @@ void LockDetailPane::setView(const std::optional<LockView>& view)
     m_view = view;
     m_diagram->setView(view, m_names);
     if (!view) {
+        m_tick.stop();
+        m_validity.clear();
+        m_validityLabel->clear();
         m_title->setText(tr("No lock selected"));
         m_summary->clear();
         m_table->setRowCount(0);
+        fitColumns({});
         return;
     }
     const LockView& v = *view;
+    const qint64 now = monotonicMs();
     m_title->setText(escapeBytes(v.resource));
-    const qint64 left = v.validityAt(monotonicMs());
-    QString summary =
-        tr("%1 — %2 · format %3 · owner %4 · token %5 · validity %6")
-            .arg(StatusStyle::statusText(v.status), StatusStyle::statusExplanation(v.status),
-                 lockFormatName(v.format), v.owner.isEmpty() ? tr("unknown") : v.owner, escapeBytes(v.token),
-                 left >= 0 ? DurationText::format(left) : tr("no expiry"));
-    if (v.atRisk)
-        summary += QLatin1Char('\n') + tr("At risk: %1").arg(v.atRiskReason);
-    m_summary->setText(summary);
+    m_summary->setText(summaryText(v));
+    showValidity(v, now);
 
     m_table->setRowCount(int(v.observations.size()));
+    QList<bool> used(ColumnCount, false);
     for (int i = 0; i < v.observations.size(); ++i) {
         const MasterObservation& m = v.observations.at(i);
         const bool present = m.present() && !m.error().isError();
         const QStringList cells{
-            m_names.value(i, tr("master %1").arg(i + 1)),
+            tr("M%1").arg(i + 1),
             present ? escapeBytes(m.lock().token) : QString(),
-            present ? (m.pttlMs() >= 0 ? tr("%1 ms").arg(m.pttlMs()) : tr("no expiry")) : QString(),
+            pttlText(m, now),
             present ? escapeBytes(m.type()) : (m.error().isError() ? QString() : tr("absent")),
             present ? m.lock().owner : QString(),
             present ? reentry(m.lock()) : QString(),
@@ -116,13 +216,19 @@ void LockDetailPane::setView(const std::optional<LockView>& view)
             }
             item->setText(cells.at(c));
             item->setToolTip(plainToolTip(cells.at(c)));
+            used[c] = used[c] || !cells.at(c).isEmpty();
         }
+        // The short label in the cell, the master's (password-free) URL in the tooltip.
+        m_table->item(i, MasterColumn)
+            ->setToolTip(plainToolTip(m_names.value(i, tr("master %1").arg(i + 1))));
         if (present && !m.lock().detail.isEmpty())
             m_table->item(i, OwnerColumn)
                 ->setToolTip(plainToolTip(m.lock().owner + QLatin1Char('\n') + m.lock().detail));
         if (present)
             m_table->item(i, TokenColumn)->setForeground(StatusStyle::tokenColor(m.lock().token, palette()));
     }
+    fitColumns(used);
+    m_tick.start();
 }
 
 } // namespace lockscope

@@ -3,11 +3,13 @@
 #include "lockview.h"
 
 #include <QStringList>
+#include <QTimer>
 #include <QWidget>
 
 #include <optional>
 
 class QLabel;
+class QSplitter;
 class QTableWidget;
 
 namespace lockscope {
@@ -16,6 +18,9 @@ class QuorumDiagram;
 
 // Everything about the selected lock: the verdict and who holds it, the quorum diagram, and what
 // each master holds (token, PTTL, type, decoded owner, re-entry count, semaphore holders, errors).
+// Masters are labelled M1..Mn as in the diagram, their URL in the tooltip. The validity and the
+// PTTLs count down from the time of the read, like the locks table's TTL, and every new
+// observation replaces them. The content scrolls, so the pane itself can be made small.
 class LockDetailPane final : public QWidget
 {
     Q_OBJECT
@@ -37,19 +42,43 @@ public:
 
     explicit LockDetailPane(QWidget* parent = nullptr);
 
+    static constexpr int tickMs = 100;
+
     void setMasterNames(const QStringList& names) { m_names = names; }
     void setView(const std::optional<LockView>& view);
+    // The selected lock went away (released or expired): nothing is selected any more.
+    void setGone(const QByteArray& resource);
     const std::optional<LockView>& view() const { return m_view; }
     QTableWidget* mastersTable() const { return m_table; }
     QuorumDiagram* diagram() const { return m_diagram; }
+    QLabel* titleLabel() const { return m_title; }
+    QLabel* summaryLabel() const { return m_summary; }
+    // "validity 12.3 s" beside the title, on one line (a number is never parted from its unit).
+    QLabel* validityLabel() const { return m_validityLabel; }
+    // The validity shown now ("12.3 s"), empty without a lock or an expiry.
+    QString validityText() const { return m_validity; }
+
+    QSize minimumSizeHint() const override;
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
+    void refreshTimes();
+    void fitColumns(const QList<bool>& used);
+    QString summaryText(const LockView& view) const;
+    void showValidity(const LockView& view, qint64 nowMs);
+
     std::optional<LockView> m_view;
     QStringList m_names;
+    QString m_validity;
     QLabel* m_title;
     QLabel* m_summary;
+    QLabel* m_validityLabel;
     QuorumDiagram* m_diagram;
     QTableWidget* m_table;
+    QSplitter* m_split = nullptr;
+    QTimer m_tick;
 };
 
 } // namespace lockscope

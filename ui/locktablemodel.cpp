@@ -279,7 +279,9 @@ QVariant LockTableModel::toolTip(const LockView& view, int column) const
         QStringList lines;
         for (int i = 0; i < view.observations.size(); ++i) {
             const MasterObservation& m = view.observations.at(i);
-            const QString name = m_masterNames.value(i, tr("master %1").arg(i + 1));
+            // M1..Mn as in the detail pane and the diagram, with the master's (password-free) URL.
+            const QString name = m_masterNames.size() > i ? tr("M%1 %2").arg(i + 1).arg(m_masterNames.at(i))
+                                                          : tr("M%1").arg(i + 1);
             if (m.error().isError())
                 lines << tr("%1: unreachable (%2)").arg(name, m.error().message);
             else if (!m.present())

@@ -3,8 +3,11 @@
 #include "lockfilterproxy.h"
 #include "locktabledelegate.h"
 #include "locktablemodel.h"
+#include "selectionkeeper.h"
+#include "statusstyle.h"
 
 #include <QHeaderView>
+#include <QStyle>
 
 namespace lockscope {
 
@@ -13,8 +16,9 @@ namespace {
 constexpr int ticksPerFilterCheck = 10;
 } // namespace
 
-LockTableView::LockTableView(QWidget* parent) : QTableView(parent)
+LockTableView::LockTableView(QWidget* parent) : QTableView(parent), m_keeper(new SelectionKeeper(this))
 {
+    connect(m_keeper, &SelectionKeeper::changed, this, &LockTableView::selectedResourceChanged);
     setItemDelegate(new LockTableDelegate(this));
     setSelectionBehavior(QAbstractItemView::SelectRows);
     setSelectionMode(QAbstractItemView::SingleSelection);
@@ -38,17 +42,40 @@ LockTableView::LockTableView(QWidget* parent) : QTableView(parent)
 void LockTableView::setProxy(LockFilterProxy* proxy)
 {
     m_proxy = proxy;
+    m_keeper->watch(proxy); // before setModel: see SelectionKeeper::watch
     setModel(proxy);
+    m_keeper->attach(selectionModel());
     horizontalHeader()->setSortIndicator(LockTableModel::ResourceColumn, Qt::AscendingOrder);
-    // Sized once from the header and a typical value, never from the contents of 100k rows.
+    // Sized once from the header and the longest value a column can show, never from the contents
+    // of 100k rows: a status, a format or a countdown is never cut at the default size.
     const QFontMetrics fm = fontMetrics();
-    setColumnWidth(LockTableModel::ResourceColumn, fm.horizontalAdvance(QLatin1Char('m')) * 24);
-    setColumnWidth(LockTableModel::StatusColumn, fm.horizontalAdvance(QStringLiteral("contested")) + 48);
-    setColumnWidth(LockTableModel::QuorumColumn, 130);
-    setColumnWidth(LockTableModel::OwnerColumn, fm.horizontalAdvance(QLatin1Char('m')) * 16);
-    setColumnWidth(LockTableModel::FormatColumn,
-                   fm.horizontalAdvance(QStringLiteral("python-redis-lock")) + 16);
-    setColumnWidth(LockTableModel::TtlColumn, fm.horizontalAdvance(QStringLiteral("00 m 00 s")) + 24);
+    const int margins = 2 * (style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, this) + 1) + 8;
+    auto widest = [&fm](const QStringList& texts) {
+        int w = 0;
+        for (const QString& t : texts)
+            w = qMax(w, fm.horizontalAdvance(t));
+        return w;
+    };
+    QStringList statuses;
+    for (LockStatus s : {LockStatus::Held, LockStatus::Partial, LockStatus::Contested, LockStatus::Stuck,
+                         LockStatus::Unknown})
+        statuses << StatusStyle::statusText(s);
+    QStringList formats;
+    for (int f = 0; f <= int(LockFormat::LockScope); ++f)
+        formats << lockFormatName(LockFormat(f));
+    const int icon = style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, this) + 4;
+    const int atRiskFlag = 16;
+    auto fit = [&](int column, int contents) {
+        const int header = fm.horizontalAdvance(model()->headerData(column, Qt::Horizontal).toString()) + 24;
+        setColumnWidth(column, qMax(header, contents + margins));
+    };
+    fit(LockTableModel::ResourceColumn, fm.horizontalAdvance(QLatin1Char('m')) * 22);
+    fit(LockTableModel::StatusColumn, widest(statuses) + icon + atRiskFlag);
+    fit(LockTableModel::QuorumColumn, 110);
+    fit(LockTableModel::OwnerColumn, fm.horizontalAdvance(QLatin1Char('m')) * 14);
+    fit(LockTableModel::FormatColumn, widest(formats));
+    fit(LockTableModel::TtlColumn, widest({QStringLiteral("00 h 00 m"), QStringLiteral("00 m 00 s"),
+                                           QStringLiteral("00.0 s"), tr("no expiry")}));
 }
 
 QRect LockTableView::countdownRect() const
@@ -70,8 +97,7 @@ void LockTableView::tick()
 
 QByteArray LockTableView::currentResource() const
 {
-    const QModelIndex current = currentIndex();
-    return current.isValid() ? current.data(LockTableModel::ResourceRole).toByteArray() : QByteArray();
+    return m_keeper->resource();
 }
 
 void LockTableView::selectResource(const QByteArray& resource)

@@ -6,6 +6,7 @@
 namespace lockscope {
 
 class LockFilterProxy;
+class SelectionKeeper;
 
 // The locks table: fixed row heights (a content-sized header makes every update quadratic), and a
 // countdown tick that repaints only the TTL column's visible cells. The TTL text is computed at
@@ -23,17 +24,22 @@ public:
     void setProxy(LockFilterProxy* proxy);
     // The viewport area the countdown repaints: the TTL column, visible rows only.
     QRect countdownRect() const;
+    // The selected lock, kept by name (SelectionKeeper): empty when nothing is selected.
     QByteArray currentResource() const;
+    SelectionKeeper* selection() const { return m_keeper; }
     // Selects the row of this resource, if it is shown.
     void selectResource(const QByteArray& resource);
 
 signals:
     void countdownTicked();
+    // The selected lock changed, or went away (see SelectionKeeper::state).
+    void selectedResourceChanged();
 
 private:
     void tick();
 
     LockFilterProxy* m_proxy = nullptr;
+    SelectionKeeper* m_keeper;
     QTimer m_countdown;
     int m_ticks = 0;
 };

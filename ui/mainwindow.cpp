@@ -20,7 +20,9 @@
 #include "monotonicclock.h"
 #include "readonlyrows.h"
 #include "scanscopetext.h"
+#include "selectionkeeper.h"
 #include "statusstyle.h"
+#include "windowfit.h"
 
 #include <QAction>
 #include <QApplication>
@@ -126,7 +128,10 @@ void MainWindow::monitor(const LockScopeConfig& requested, const QString& auditL
     m_initialScanFinished = false;
     m_progress.clear();
     m_leases.clear();
-    // A new set of masters: the old rows mean nothing any more.
+    // A new set of masters: the old rows mean nothing any more (nor does the selection: it is
+    // cleared first, so that the pane does not report the lock as released or expired).
+    if (m_table)
+        m_table->selectionModel()->clearCurrentIndex();
     if (m_locks->rowCount() > 0) {
         LockBatch clear;
         for (int r = 0; r < m_locks->rowCount(); ++r)
@@ -216,8 +221,8 @@ void MainWindow::buildCentral()
     m_table = new LockTableView(this);
     m_table->setObjectName(QStringLiteral("locks"));
     m_table->setProxy(m_proxy);
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            &MainWindow::onSelectionChanged);
+    // Kept by resource, not by row: a lock that goes away leaves nothing selected (SelectionKeeper).
+    connect(m_table, &LockTableView::selectedResourceChanged, this, &MainWindow::onSelectionChanged);
     connect(m_table, &QWidget::customContextMenuRequested, this, &MainWindow::showContextMenu);
     connect(m_table, &QAbstractItemView::doubleClicked, this, [this] { m_detail->setFocus(); });
 
@@ -273,8 +278,16 @@ void MainWindow::buildCentral()
     split->setObjectName(QStringLiteral("centralSplit"));
     split->addWidget(top);
     split->addWidget(m_detail);
+    // The table gets most of the height (the pane scrolls), and neither can be dragged away: a
+    // collapsed table hides every lock, a collapsed pane hides what a force-release would act on.
     split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(1, 1);
+    split->setCollapsible(0, false);
+    split->setCollapsible(1, false);
+    split->setSizes({700, 300});
+    m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height() +
+                              3 * m_table->verticalHeader()->defaultSectionSize() +
+                              2 * m_table->frameWidth());
     setCentralWidget(split);
 }
 
@@ -564,6 +577,8 @@ void MainWindow::onRedlock(const RedlockReport& report)
         text += QStringLiteral(" — ") + tr("audit log: %1").arg(o.auditError.message);
     m_events->add(o.ok() ? EventLogModel::Kind::Action : EventLogModel::Kind::Error,
                   escapeBytes(report.resource), text);
+    if (o.ok() && report.action == QLatin1String("acquire"))
+        selectWhenSeen(report.resource); // the lock just taken here is the one to look at
     statusBar()->showMessage(escapeBytes(report.resource) + QStringLiteral(": ") + text, 8000);
     m_core->refresh(); // show the result now rather than at the next poll
 }
@@ -613,7 +628,10 @@ QByteArray MainWindow::selectedResource() const
 void MainWindow::updateDetail()
 {
     const LockView* view = m_locks->find(selectedResource());
-    m_detail->setView(view ? std::optional<LockView>(*view) : std::nullopt);
+    if (!view && m_table->selection()->state() == SelectionKeeper::State::Gone)
+        m_detail->setGone(m_table->selection()->goneResource());
+    else
+        m_detail->setView(view ? std::optional<LockView>(*view) : std::nullopt);
     updateActions();
 }
 
@@ -834,6 +852,7 @@ void MainWindow::restoreLayout()
     QSettings settings;
     if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
         resize(1440, 900);
+    WindowFit::keepOnScreen(this); // neither the default size nor a restored one may exceed the screen
     if (!restoreState(settings.value(QStringLiteral("window/state")).toByteArray())) {
         // First start: room for five masters, the table, and a readable event log.
         const int row = m_masterView->fontMetrics().height() + 8;

@@ -3,6 +3,8 @@
 #include "bytesdisplay.h"
 #include "locktabledelegate.h"
 #include "locktablemodel.h"
+#include "monotonicclock.h"
+#include "pttltext.h"
 #include "statusstyle.h"
 
 #include <QPainter>
@@ -16,21 +18,86 @@ QuorumDiagram::QuorumDiagram(QWidget* parent) : QWidget(parent)
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
 }
 
+namespace {
+
+QFont boldOf(const QFont& font)
+{
+    QFont bold = font;
+    bold.setBold(true);
+    return bold;
+}
+
+} // namespace
+
 QSize QuorumDiagram::sizeHint() const
 {
-    return {360, minimumSizeHint().height() + 20};
+    const QSize min = minimumSizeHint();
+    return {qMax(360, min.width()), min.height() + 20};
 }
 
 QSize QuorumDiagram::minimumSizeHint() const
 {
-    // Title, node, three label lines, strip and its caption.
-    return {240, 7 * fontMetrics().height() + 44 + 40};
+    const QFontMetrics fm = fontMetrics();
+    const QFontMetrics bold(boldOf(font()));
+    int title = 0;
+    for (const QString& line : titleLines())
+        title = qMax(title, bold.horizontalAdvance(line));
+    // A node's widest fixed text; tokens are elided to whatever is left.
+    int node = 0;
+    for (const QString& text :
+         {tr("unreachable"), tr("absent"), tr("no expiry"), QStringLiteral("000000 ms")})
+        node = qMax(node, fm.horizontalAdvance(text));
+    const int n = m_view ? qMax(1, int(m_view->observations.size())) : 5;
+    const int width = qMax(title, n * (node + 8)) + int(2 * margin) + 2;
+    // Two title lines, node, three label lines, strip and its caption.
+    return {width, 8 * fm.height() + 44 + 40};
+}
+
+QStringList QuorumDiagram::titleLines() const
+{
+    if (!m_view)
+        return {tr("Select a lock to see its quorum.")};
+    const LockView& v = *m_view;
+    const int n = int(v.observations.size());
+    if (v.holding >= v.needed)
+        return {tr("Quorum reached"),
+                tr("%1 of %2 masters hold one token, %3 needed").arg(v.holding).arg(n).arg(v.needed)};
+    return {tr("No quorum"),
+            tr("%1 of %2 masters hold the leading token, %3 needed").arg(v.holding).arg(n).arg(v.needed)};
+}
+
+qreal QuorumDiagram::slotWidth() const
+{
+    const int n = m_view ? int(m_view->observations.size()) : 0;
+    return n > 0 ? (width() - 2 * margin) / n : width() - 2 * margin;
+}
+
+QString QuorumDiagram::nodeText(int i) const
+{
+    if (!m_view || i < 0 || i >= m_view->observations.size())
+        return QString();
+    const MasterObservation& m = m_view->observations.at(i);
+    if (m.error().isError())
+        return tr("unreachable");
+    if (!m.present())
+        return tr("absent");
+    return fontMetrics().elidedText(escapeBytes(m.lock().token), Qt::ElideMiddle, int(slotWidth()) - 4);
+}
+
+QString QuorumDiagram::nodeTtlText(int i, qint64 nowMs) const
+{
+    if (!m_view || i < 0 || i >= m_view->observations.size())
+        return QString();
+    return pttlText(m_view->observations.at(i), nowMs);
 }
 
 void QuorumDiagram::setView(const std::optional<LockView>& view, const QStringList& masterNames)
 {
+    const bool resized = !m_view || !view || m_view->observations.size() != view->observations.size();
     m_view = view;
     m_names = masterNames;
+    if (resized)
+        updateGeometry(); // the minimum width follows the number of masters
     update();
 }
 
@@ -42,7 +109,7 @@ void QuorumDiagram::paintEvent(QPaintEvent*)
     p.fillRect(rect(), pal.color(QPalette::Base));
     if (!m_view) {
         p.setPen(pal.color(QPalette::PlaceholderText));
-        p.drawText(rect(), Qt::AlignCenter, tr("Select a lock to see its quorum."));
+        p.drawText(rect(), Qt::AlignCenter, titleLines().value(0));
         return;
     }
     const LockView& v = *m_view;
@@ -51,27 +118,20 @@ void QuorumDiagram::paintEvent(QPaintEvent*)
         return;
 
     const QFontMetrics fm = fontMetrics();
-    const qreal margin = 12;
-    const qreal slot = (width() - 2 * margin) / n;
+    const qint64 now = monotonicMs();
+    const qreal slot = slotWidth();
     const qreal radius = std::min<qreal>(22, slot * 0.32);
-    const qreal nodeY = margin + radius + fm.height() + 4;
+    const qreal nodeY = margin + radius + 2 * fm.height() + 4;
 
     // The verdict first, so the picture reads from the top.
+    const QStringList title = titleLines();
     p.setPen(pal.color(QPalette::Text));
-    QFont bold = font();
-    bold.setBold(true);
-    p.setFont(bold);
-    const bool quorum = v.holding >= v.needed;
+    p.setFont(boldOf(font()));
     p.drawText(QRectF(margin, 4, width() - 2 * margin, fm.height() + 2), Qt::AlignLeft | Qt::AlignVCenter,
-               quorum ? tr("%1 of %2 masters hold one token — quorum reached (%3 needed)")
-                            .arg(v.holding)
-                            .arg(n)
-                            .arg(v.needed)
-                      : tr("%1 of %2 masters hold the leading token — no quorum (%3 needed)")
-                            .arg(v.holding)
-                            .arg(n)
-                            .arg(v.needed));
+               title.value(0));
     p.setFont(font());
+    p.drawText(QRectF(margin, 4 + fm.height(), width() - 2 * margin, fm.height() + 2),
+               Qt::AlignLeft | Qt::AlignVCenter, title.value(1));
 
     for (int i = 0; i < n; ++i) {
         const MasterObservation& m = v.observations.at(i);
@@ -106,13 +166,9 @@ void QuorumDiagram::paintEvent(QPaintEvent*)
         p.setPen(pal.color(QPalette::Text));
         const QRectF label(c.x() - slot / 2, node.bottom() + 4, slot, fm.height());
         p.drawText(label, Qt::AlignCenter, tr("M%1").arg(i + 1));
-        QString what = error ? tr("unreachable") : present ? escapeBytes(m.lock().token) : tr("absent");
-        what = fm.elidedText(what, Qt::ElideMiddle, int(slot) - 4);
         p.setPen(pal.color(QPalette::PlaceholderText));
-        p.drawText(label.translated(0, fm.height()), Qt::AlignCenter, what);
-        const QString ttl =
-            present ? (m.pttlMs() >= 0 ? tr("%1 ms").arg(m.pttlMs()) : tr("no expiry")) : QString();
-        p.drawText(label.translated(0, 2 * fm.height()), Qt::AlignCenter, ttl);
+        p.drawText(label.translated(0, fm.height()), Qt::AlignCenter, nodeText(i));
+        p.drawText(label.translated(0, 2 * fm.height()), Qt::AlignCenter, nodeTtlText(i, now));
     }
 
     // The quorum strip: one cell per master, majority holders filled, the `needed` line drawn.

@@ -22,7 +22,18 @@ public:
 
     void setView(const std::optional<LockView>& view, const QStringList& masterNames);
     QSize sizeHint() const override;
+    // Wide enough for the verdict lines and for every node's labels unelided ("unreachable").
     QSize minimumSizeHint() const override;
+
+    // The verdict, as drawn: two lines, so that neither needs more than the diagram's width.
+    QStringList titleLines() const;
+    // What node i shows under its label: "unreachable", "absent" or the token (elided to fit);
+    // and its PTTL counted down to nowMs.
+    QString nodeText(int master) const;
+    QString nodeTtlText(int master, qint64 nowMs) const;
+    // The width each node has for its texts.
+    qreal slotWidth() const;
+    static constexpr qreal margin = 12;
 
 protected:
     void paintEvent(QPaintEvent* event) override;
