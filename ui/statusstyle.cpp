@@ -148,9 +148,28 @@ QString StatusStyle::statusExplanation(LockStatus status)
 
 QColor StatusStyle::tokenColor(const QByteArray& token, const QPalette& palette)
 {
-    // A hash, not an order: the same token keeps its colour across refreshes and windows.
-    const int hue = int((qHash(token, 0x5eed) % 360u + 360u) % 360u);
-    return isDark(palette) ? QColor::fromHsl(hue, 150, 140) : QColor::fromHsl(hue, 170, 110);
+    // A hash, not an order: the same token keeps its colour across refreshes and windows. The hues
+    // stay clear of every status colour (red stuck, amber partial and warnings, green held, purple
+    // contested): a healthy lock drawn in red would read like an alarm. Two lightness levels per
+    // hue double the holders that can be told apart.
+    static constexpr int hues[] = {72, 178, 196, 214, 232, 250, 326};
+    constexpr unsigned count = sizeof(hues) / sizeof(hues[0]);
+    const unsigned slot = unsigned(qHash(token, 0x5eed) % (count * 2u));
+    const int hue = hues[slot % count];
+    const bool second = slot >= count;
+    if (isDark(palette))
+        return QColor::fromHsl(hue, 150, second ? 170 : 130);
+    return QColor::fromHsl(hue, 170, second ? 80 : 115);
+}
+
+QList<QColor> StatusStyle::reservedColors(const QPalette& palette)
+{
+    QList<QColor> colours;
+    for (LockStatus s : {LockStatus::Held, LockStatus::Partial, LockStatus::Contested, LockStatus::Stuck,
+                         LockStatus::Unknown})
+        colours << statusColor(s, palette);
+    colours << warningColor(palette);
+    return colours;
 }
 
 QColor StatusStyle::masterStateColor(RedisConnection::State state, const QPalette& palette)

@@ -22,7 +22,10 @@ public:
     static QString statusText(LockStatus status);
     static QString statusExplanation(LockStatus status);
     // A stable colour per token, so one holder has one colour on every node and in every row.
+    // Its hue is never near a status colour's (reservedColors).
     static QColor tokenColor(const QByteArray& token, const QPalette& palette);
+    // The colours that mean a status or a warning: token colours keep away from them.
+    static QList<QColor> reservedColors(const QPalette& palette);
     static QColor masterStateColor(RedisConnection::State state, const QPalette& palette);
     static QString masterStateText(RedisConnection::State state);
     static QColor warningColor(const QPalette& palette);
