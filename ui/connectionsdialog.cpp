@@ -285,6 +285,7 @@ void ConnectionsDialog::connectProfile()
         }
         m_chosen = *config;
         m_chosenLocked = profile.readOnlyLocked;
+        m_chosenName = profile.name;
         accept();
     };
     for (const MasterEntry& e : profile.masters)

@@ -29,6 +29,7 @@ public:
     const std::optional<LockScopeConfig>& chosenConfig() const { return m_chosen; }
     // The chosen profile is locked read-only: the process that opens it stays read-only (LaunchConfig).
     bool chosenLockedReadOnly() const { return m_chosenLocked; }
+    QString chosenProfileName() const { return m_chosenName; }
 
 private:
     ConnectionProfile* current();
@@ -45,6 +46,7 @@ private:
     QList<ConnectionProfile> m_profiles;
     std::optional<LockScopeConfig> m_chosen;
     bool m_chosenLocked = false;
+    QString m_chosenName;
     QComboBox* m_profile;
     QTableWidget* m_table;
     QCheckBox* m_readOnly;

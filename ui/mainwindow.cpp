@@ -20,6 +20,7 @@
 #include "monotonicclock.h"
 #include "readonlyrows.h"
 #include "statusstyle.h"
+#include "windowtitle.h"
 
 #include <QAction>
 #include <QApplication>
@@ -68,7 +69,7 @@ MainWindow::MainWindow(LockScopeConfig config, QString auditLogPath, QWidget* pa
       m_events(new EventLogModel(5000, this)), m_queue(new BatchQueue(m_locks, this)),
       m_history(new HistoryTracker(this))
 {
-    setWindowTitle(tr("LockScope"));
+    setWindowTitle(WindowTitle::text(QString(), 0, false));
     setWindowIcon(QIcon(QStringLiteral(":/icons/lockscope.svg")));
     m_proxy->setSourceModel(m_locks);
     buildActions();
@@ -114,6 +115,17 @@ void MainWindow::setLaunchConfig(const LaunchConfig& launch)
     m_launch = launch;
     if (m_launch.isReadOnlyForGood() && !m_config.readOnly)
         monitor(m_config, m_auditPath);
+}
+
+void MainWindow::setProfileName(const QString& name)
+{
+    m_profileName = name;
+    updateTitle();
+}
+
+void MainWindow::updateTitle()
+{
+    setWindowTitle(WindowTitle::text(m_profileName, int(m_masterNames.size()), m_readOnly));
 }
 
 void MainWindow::monitor(const LockScopeConfig& requested, const QString& auditLogPath)
@@ -491,8 +503,7 @@ void MainWindow::onStarted(const QStringList& masters, bool readOnly, const QStr
     m_readOnlyBadge->setPalette(badge);
     m_progressBar->setValue(0);
     m_progressBar->show();
-    setWindowTitle(readOnly ? tr("LockScope — %n master(s) — read-only", nullptr, int(masters.size()))
-                            : tr("LockScope — %n master(s)", nullptr, int(masters.size())));
+    updateTitle();
     updateActions();
     updateStatusBar();
 }
@@ -767,6 +778,7 @@ void MainWindow::showConnections()
         return;
     // The profile brings its masters; the launch options stay, and read-only only tightens.
     const LockScopeConfig combined = m_launch.combine(*dialog.chosenConfig(), dialog.chosenLockedReadOnly());
+    m_profileName = dialog.chosenProfileName();
     monitor(combined, m_auditPath);
 }
 

@@ -54,6 +54,8 @@ public:
     // How this process was started: a profile chosen with Ctrl+K combines with it (LaunchConfig).
     // Without this call the configuration given to the constructor counts as the launch's.
     void setLaunchConfig(const LaunchConfig& launch);
+    // The connection profile the masters came from, named once in the title ("" for none).
+    void setProfileName(const QString& name);
 
     CoreThread* core() const { return m_core.get(); }
     LockTableModel* lockModel() const { return m_locks; }
@@ -98,6 +100,7 @@ private:
     void updateActions();
     void updateStatusBar();
     void updateHistory();
+    void updateTitle();
 
     void acquire();
     void extend();
@@ -128,6 +131,7 @@ private:
     QHash<quint64, QString> m_pendingExports;
     QList<int> m_lastMasterState;
     QByteArray m_pendingSelect;
+    QString m_profileName;
 
     LockTableModel* m_locks;
     LockFilterProxy* m_proxy;

@@ -39,17 +39,21 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "lockscope: warning: %s\n", qPrintable(w));
 
     DemoSession demo;
+    QString profileName;
     if (!options->demo && !options->hasMasters()) {
         // Nothing on the command line: pick a saved profile (or make one).
         ConnectionsDialog connections;
         // The profile brings the masters; the launch options stay, and read-only only tightens.
-        if (connections.exec() == QDialog::Accepted && connections.chosenConfig())
+        if (connections.exec() == QDialog::Accepted && connections.chosenConfig()) {
             options->config =
                 options->launch.combine(*connections.chosenConfig(), connections.chosenLockedReadOnly());
+            profileName = connections.chosenProfileName();
+        }
     }
 
     MainWindow window(options->config, options->auditLogPath);
     window.setLaunchConfig(options->launch);
+    window.setProfileName(options->demo ? QObject::tr("demo") : profileName);
     if (!options->select.isEmpty())
         window.selectWhenSeen(options->select);
     if (options->demo) {
