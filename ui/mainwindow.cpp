@@ -1,11 +1,14 @@
 #include "mainwindow.h"
 
 #include "acquiredialog.h"
+#include "actiongate.h"
+#include "auditlog.h"
 #include "auditlogdialog.h"
 #include "batchqueue.h"
 #include "bytesdisplay.h"
 #include "connectionsdialog.h"
 #include "corethread.h"
+#include "emptystate.h"
 #include "eventlogmodel.h"
 #include "forcereleasedialog.h"
 #include "historytimeline.h"
@@ -45,6 +48,7 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTableView>
+#include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 #include <QTreeView>
@@ -176,8 +180,6 @@ void MainWindow::buildActions()
         m_filter->setFocus();
         m_filter->selectAll();
     });
-    m_forceRelease->setToolTip(
-        tr("Delete this lock as an administrator, only where it still has the token shown"));
 }
 
 void MainWindow::buildMenus()
@@ -208,6 +210,9 @@ void MainWindow::buildMenus()
     view->addAction(m_auditLog);
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(m_about);
+    // A greyed entry says why in its tooltip (ActionGate): menus show tooltips too.
+    for (QMenu* menu : {file, lock, view, help})
+        menu->setToolTipsVisible(true);
 
     QToolBar* bar = addToolBar(tr("Actions"));
     bar->setObjectName(QStringLiteral("actions"));
@@ -278,6 +283,11 @@ void MainWindow::buildCentral()
     topLayout->setContentsMargins(4, 4, 4, 0);
     topLayout->addLayout(filters);
     topLayout->addWidget(m_table, 1);
+    m_emptyState = new EmptyState(top);
+    m_emptyState->hide();
+    connect(m_emptyState, &EmptyState::connectRequested, m_connections, &QAction::trigger);
+    connect(m_emptyState, &EmptyState::demoRequested, this, &MainWindow::demoRequested);
+    topLayout->addWidget(m_emptyState, 1);
 
     m_detail = new LockDetailPane(this);
     auto* split = new QSplitter(Qt::Vertical, this);
@@ -481,6 +491,7 @@ void MainWindow::connectCore()
                                changed.isEmpty() ? none : changed.join(QStringLiteral(", "))));
     });
     connect(s, &CoreService::auditLost, this, &MainWindow::showAuditLost);
+    connect(s, &CoreService::auditLost, this, &MainWindow::checkAudit);
     connect(s, &CoreService::problem, this, [this](const QString& message) {
         m_events->add(EventLogModel::Kind::Error, tr("core"), message);
         statusBar()->showMessage(message, 10000);
@@ -504,7 +515,7 @@ void MainWindow::onStarted(const QStringList& masters, bool readOnly, const QStr
     m_progressBar->setValue(0);
     m_progressBar->show();
     updateTitle();
-    updateActions();
+    checkAudit();
     updateStatusBar();
 }
 
@@ -538,6 +549,8 @@ void MainWindow::onMaster(const MasterSnapshot& snapshot)
                 ? tr("notifications: %1").arg(notificationModeName(snapshot.mode))
                 : tr("notifications: %1 (%2)").arg(notificationModeName(snapshot.mode), snapshot.modeReason));
     updateStatusBar();
+    if (snapshot.state != before.state)
+        updateActions(); // the quorum may have come or gone
 }
 
 void MainWindow::onKeyspaceEvents(const QList<KeyspaceEventRecord>& events, int dropped)
@@ -630,18 +643,50 @@ void MainWindow::updateHistory()
 void MainWindow::updateActions()
 {
     const QByteArray resource = selectedResource();
-    const bool selected = !resource.isEmpty() && m_locks->find(resource);
-    const bool ours = m_leases.contains(resource);
-    m_acquire->setEnabled(!m_readOnly);
-    m_extend->setEnabled(!m_readOnly && ours);
-    m_release->setEnabled(!m_readOnly && ours);
-    m_forceRelease->setEnabled(!m_readOnly && selected);
-    m_copyResource->setEnabled(selected);
-    m_copyToken->setEnabled(selected);
-    const QString why = m_readOnly ? tr(" (read-only mode)") : QString();
-    m_acquire->setStatusTip(tr("Acquire a Redlock on the masters") + why);
-    m_extend->setStatusTip(tr("Extend a lock this window acquired") + why);
-    m_release->setStatusTip(tr("Release a lock this window acquired") + why);
+    ActionGate::State state;
+    state.masters = int(m_config.masters.size());
+    state.mastersUp = m_masters->upCount();
+    state.readOnly = m_readOnly;
+    state.auditProblem = m_auditProblem;
+    state.auditPath = m_auditPath;
+    state.selected = !resource.isEmpty() && m_locks->find(resource);
+    state.ours = m_leases.contains(resource);
+    const ActionGate gate(state);
+    auto apply = [&gate](QAction* action, ActionGate::Action which, const QString& whatItDoes) {
+        action->setEnabled(gate.allows(which));
+        const QString tip = gate.toolTip(which, whatItDoes);
+        action->setToolTip(tip);
+        action->setStatusTip(QString(tip).replace(QLatin1Char('\n'), QStringLiteral(" — ")));
+    };
+    apply(m_acquire, ActionGate::Action::Acquire, tr("Acquire a Redlock on the masters"));
+    apply(m_extend, ActionGate::Action::Extend, tr("Extend a lock this window acquired"));
+    apply(m_release, ActionGate::Action::Release, tr("Release a lock this window acquired"));
+    apply(m_forceRelease, ActionGate::Action::ForceRelease,
+          tr("Delete this lock as an administrator, only where it still has the token shown"));
+    apply(m_copyResource, ActionGate::Action::Copy, tr("Copy the selected lock's resource name"));
+    apply(m_copyToken, ActionGate::Action::Copy, tr("Copy the selected lock's token"));
+    // Nothing to watch: say what to do instead of showing an empty table.
+    const bool empty = state.masters == 0;
+    m_emptyState->setVisible(empty);
+    m_table->setVisible(!empty);
+}
+
+void MainWindow::checkAudit()
+{
+    if (m_auditPath.isEmpty())
+        return;
+    // A local file, opened for appending as the core does before every write: no socket involved.
+    const RedisError error = AuditLog(m_auditPath, m_config.allowSharedAuditLog).check();
+    m_auditProblem = error.isError() ? error.message : QString();
+    updateActions();
+    // Someone may free space or fix the permissions: look again until it can be written.
+    if (!m_auditProblem.isEmpty())
+        QTimer::singleShot(5000, this, &MainWindow::checkAudit);
+}
+
+QWidget* MainWindow::emptyState() const
+{
+    return m_emptyState;
 }
 
 void MainWindow::updateStatusBar()

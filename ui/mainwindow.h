@@ -20,6 +20,7 @@ class QToolButton;
 namespace lockscope {
 
 class BatchQueue;
+class EmptyState;
 class CoreThread;
 class EventLogModel;
 class HistoryTimeline;
@@ -72,8 +73,16 @@ public:
     QAction* acquireAction() const { return m_acquire; }
     QAction* connectionsAction() const { return m_connections; }
 
+    // Why the write actions are greyed, if they are: their tooltips say it (issue #20).
+    QAction* extendAction() const { return m_extend; }
+    QAction* releaseAction() const { return m_release; }
+    QAction* copyResourceAction() const { return m_copyResource; }
+    QWidget* emptyState() const;
+
 signals:
     void initialScanFinished();
+    // "Start the demo" from the empty window: main() knows how to start it.
+    void demoRequested();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -116,6 +125,7 @@ private:
     void showAbout();
     void showContextMenu(const QPoint& pos);
     void showAuditLost(const QString& message);
+    void checkAudit();
 
     QByteArray selectedResource() const;
 
@@ -132,6 +142,7 @@ private:
     QList<int> m_lastMasterState;
     QByteArray m_pendingSelect;
     QString m_profileName;
+    QString m_auditProblem; // why the audit log cannot be appended to, or empty
 
     LockTableModel* m_locks;
     LockFilterProxy* m_proxy;
@@ -141,6 +152,7 @@ private:
     HistoryTracker* m_history;
 
     LockTableView* m_table = nullptr;
+    EmptyState* m_emptyState = nullptr;
     QLineEdit* m_filter = nullptr;
     QList<QToolButton*> m_quickButtons;
     LockDetailPane* m_detail = nullptr;

@@ -7,6 +7,7 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QMessageBox>
+#include <QProcess>
 
 #include <csignal>
 #include <cstdio>
@@ -54,6 +55,15 @@ int main(int argc, char** argv)
     MainWindow window(options->config, options->auditLogPath);
     window.setLaunchConfig(options->launch);
     window.setProfileName(options->demo ? QObject::tr("demo") : profileName);
+    // "Start the demo" from the empty window (the first-launch dialog was cancelled): the demo is
+    // its own session (its own masters, its own window layout), so it starts as one.
+    QObject::connect(&window, &MainWindow::demoRequested, &window, [&window] {
+        if (QProcess::startDetached(QCoreApplication::applicationFilePath(), {QStringLiteral("--demo")}))
+            window.close();
+        else
+            QMessageBox::critical(&window, QObject::tr("LockScope demo"),
+                                  QObject::tr("The demo could not be started."));
+    });
     if (!options->select.isEmpty())
         window.selectWhenSeen(options->select);
     if (options->demo) {
