@@ -21,6 +21,7 @@
 #include "mastertabledelegate.h"
 #include "mastertablemodel.h"
 #include "monotonicclock.h"
+#include "panelsmenu.h"
 #include "readonlyrows.h"
 #include "statusstyle.h"
 #include "windowtitle.h"
@@ -45,6 +46,7 @@
 #include <QSaveFile>
 #include <QScrollBar>
 #include <QSettings>
+#include <QShowEvent>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTableView>
@@ -81,7 +83,9 @@ MainWindow::MainWindow(LockScopeConfig config, QString auditLogPath, QWidget* pa
     buildDocks();
     buildMenus();
     buildStatusBar();
-    restoreLayout();
+    // The saved layout is restored when the window is first shown (showEvent): by then main() has
+    // said whether this is the demo (setDemoLayout) and added the demo's dock.
+    resize(1440, 900);
 
     connect(m_queue, &BatchQueue::applied, this, [this](const LockBatch& slice) {
         m_history->observe(slice);
@@ -204,8 +208,11 @@ void MainWindow::buildMenus()
     view->addAction(m_refresh);
     view->addAction(m_focusFilter);
     view->addSeparator();
-    for (QDockWidget* dock : findChildren<QDockWidget*>())
-        view->addAction(dock->toggleViewAction());
+    // Every dock and toolbar (PanelsMenu lists them here when the menu opens), then Reset layout.
+    QAction* panelsEnd = view->addSeparator();
+    m_resetLayout = view->addAction(tr("Reset &layout"), this, &MainWindow::resetLayout);
+    m_resetLayout->setObjectName(QStringLiteral("resetLayout"));
+    m_resetLayout->setToolTip(tr("Put every dock and toolbar back where it was at the first start"));
     view->addSeparator();
     view->addAction(m_auditLog);
     QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -225,6 +232,7 @@ void MainWindow::buildMenus()
     bar->addSeparator();
     bar->addAction(m_auditLog);
     bar->addAction(m_connections);
+    new PanelsMenu(this, view, panelsEnd);
 }
 
 void MainWindow::buildCentral()
@@ -873,17 +881,44 @@ void MainWindow::showContextMenu(const QPoint& pos)
     menu.exec(m_table->viewport()->mapToGlobal(pos));
 }
 
+void MainWindow::setDemoLayout(bool demo)
+{
+    m_layoutGroup = demo ? QStringLiteral("demo") : QString();
+}
+
+void MainWindow::showEvent(QShowEvent* event)
+{
+    if (!m_layoutRestored) {
+        m_layoutRestored = true;
+        m_defaultLayout = saveState();
+        restoreLayout();
+    }
+    QMainWindow::showEvent(event);
+}
+
+void MainWindow::resetLayout()
+{
+    restoreState(m_defaultLayout);
+    applyDefaultDockSizes();
+}
+
+void MainWindow::applyDefaultDockSizes()
+{
+    // First start: room for five masters, the table, and a readable event log.
+    const int row = m_masterView->fontMetrics().height() + 8;
+    resizeDocks({findChild<QDockWidget*>(QStringLiteral("mastersDock"))}, {row * 7 + 8}, Qt::Vertical);
+    resizeDocks({findChild<QDockWidget*>(QStringLiteral("eventsDock"))}, {row * 6 + 8}, Qt::Vertical);
+}
+
 void MainWindow::restoreLayout()
 {
     QSettings settings;
+    if (!m_layoutGroup.isEmpty())
+        settings.beginGroup(m_layoutGroup); // the demo's layout apart from normal sessions'
     if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
         resize(1440, 900);
-    if (!restoreState(settings.value(QStringLiteral("window/state")).toByteArray())) {
-        // First start: room for five masters, the table, and a readable event log.
-        const int row = m_masterView->fontMetrics().height() + 8;
-        resizeDocks({findChild<QDockWidget*>(QStringLiteral("mastersDock"))}, {row * 7 + 8}, Qt::Vertical);
-        resizeDocks({findChild<QDockWidget*>(QStringLiteral("eventsDock"))}, {row * 6 + 8}, Qt::Vertical);
-    }
+    if (!restoreState(settings.value(QStringLiteral("window/state")).toByteArray()))
+        applyDefaultDockSizes();
     m_table->horizontalHeader()->restoreState(
         settings.value(QStringLiteral("window/locksHeader")).toByteArray());
     m_masterView->header()->restoreState(
@@ -897,6 +932,8 @@ void MainWindow::restoreLayout()
 void MainWindow::saveLayout()
 {
     QSettings settings;
+    if (!m_layoutGroup.isEmpty())
+        settings.beginGroup(m_layoutGroup);
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
     settings.setValue(QStringLiteral("window/locksHeader"), m_table->horizontalHeader()->saveState());
@@ -907,7 +944,8 @@ void MainWindow::saveLayout()
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    saveLayout();
+    if (m_layoutRestored) // never shown: nothing of the user's layout to keep
+        saveLayout();
     event->accept();
 }
 

@@ -55,6 +55,13 @@ public:
     // How this process was started: a profile chosen with Ctrl+K combines with it (LaunchConfig).
     // Without this call the configuration given to the constructor counts as the launch's.
     void setLaunchConfig(const LaunchConfig& launch);
+    // The demo keeps its window layout apart from normal sessions' (its own settings group): its
+    // dock arrangement never leaks into the next normal start. Call before show().
+    void setDemoLayout(bool demo);
+    // Back to the default arrangement of docks and toolbars (View > Reset layout).
+    void resetLayout();
+    QAction* resetLayoutAction() const { return m_resetLayout; }
+
     // The connection profile the masters came from, named once in the title ("" for none).
     void setProfileName(const QString& name);
 
@@ -87,6 +94,7 @@ signals:
 protected:
     void closeEvent(QCloseEvent* event) override;
     void changeEvent(QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     void buildActions();
@@ -97,6 +105,7 @@ private:
     void connectCore();
     void restoreLayout();
     void saveLayout();
+    void applyDefaultDockSizes();
 
     void onStarted(const QStringList& masters, bool readOnly, const QString& auditPath);
     void onMaster(const MasterSnapshot& snapshot);
@@ -142,6 +151,9 @@ private:
     QList<int> m_lastMasterState;
     QByteArray m_pendingSelect;
     QString m_profileName;
+    QString m_layoutGroup;      // settings group of the window layout: "" normally, "demo" in the demo
+    QByteArray m_defaultLayout; // docks and toolbars as built, before a saved layout was restored
+    bool m_layoutRestored = false;
     QString m_auditProblem; // why the audit log cannot be appended to, or empty
 
     LockTableModel* m_locks;
@@ -178,6 +190,7 @@ private:
     QAction* m_about = nullptr;
     QAction* m_quit = nullptr;
     QAction* m_focusFilter = nullptr;
+    QAction* m_resetLayout = nullptr;
 };
 
 } // namespace lockscope

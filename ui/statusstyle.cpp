@@ -151,8 +151,9 @@ QColor StatusStyle::tokenColor(const QByteArray& token, const QPalette& palette)
     // A hash, not an order: the same token keeps its colour across refreshes and windows. The hues
     // stay clear of every status colour (red stuck, amber partial and warnings, green held, purple
     // contested): a healthy lock drawn in red would read like an alarm. Two lightness levels per
-    // hue double the holders that can be told apart.
-    static constexpr int hues[] = {72, 178, 196, 214, 232, 250, 326};
+    // hue double the holders that can be told apart. Cyans, blues and a magenta: a dark olive
+    // already read as green next to "held".
+    static constexpr int hues[] = {175, 193, 211, 229, 247, 322};
     constexpr unsigned count = sizeof(hues) / sizeof(hues[0]);
     const unsigned slot = unsigned(qHash(token, 0x5eed) % (count * 2u));
     const int hue = hues[slot % count];

@@ -66,6 +66,7 @@ int main(int argc, char** argv)
     });
     if (!options->select.isEmpty())
         window.selectWhenSeen(options->select);
+    window.setDemoLayout(options->demo);
     if (options->demo) {
         // The window opens at once; it starts watching when the demo masters are up.
         auto* dock = new QDockWidget(QObject::tr("Redlock demo"), &window);
