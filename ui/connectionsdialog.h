@@ -29,6 +29,8 @@ public:
     const std::optional<LockScopeConfig>& chosenConfig() const { return m_chosen; }
     // The chosen profile is locked read-only: the process that opens it stays read-only (LaunchConfig).
     bool chosenLockedReadOnly() const { return m_chosenLocked; }
+    // "5 masters: Redlock needs 3 of 5." — the exact quorum, not "a majority".
+    static QString quorumText(int masters);
     QString chosenProfileName() const { return m_chosenName; }
 
 private:
@@ -37,6 +39,7 @@ private:
     void addProfile();
     void removeProfile();
     void addMaster();
+    void addSeveralMasters();
     void editMaster();
     void removeMaster();
     void storePassword(const QString& profile, int master, const QString& password);
