@@ -6,6 +6,7 @@
 #include "auditlogdialog.h"
 #include "batchqueue.h"
 #include "bytesdisplay.h"
+#include "commandlinehelpdialog.h"
 #include "connectionsdialog.h"
 #include "corethread.h"
 #include "emptystate.h"
@@ -23,6 +24,7 @@
 #include "monotonicclock.h"
 #include "panelsmenu.h"
 #include "readonlyrows.h"
+#include "statushelpdialog.h"
 #include "statusstyle.h"
 #include "windowtitle.h"
 
@@ -180,6 +182,19 @@ void MainWindow::buildActions()
     m_connections = make(tr("&Connections…"), QKeySequence(tr("Ctrl+K")), &MainWindow::showConnections);
     m_about = make(tr("&About LockScope"), QKeySequence(), &MainWindow::showAbout);
     m_quit = make(tr("&Quit"), QKeySequence::Quit, &QWidget::close);
+    m_enableEvents = make(tr("Enable &keyspace events…"), QKeySequence(),
+                          [this] { enableKeyspaceEvents(pollingMasters(true)); });
+    m_enableEvents->setObjectName(QStringLiteral("enableKeyspaceEvents"));
+    m_statusHelp = make(tr("What each &status means"), QKeySequence::HelpContents, [this] {
+        auto* dialog = new StatusHelpDialog(this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+    });
+    m_cliHelp = make(tr("&Command-line reference (lockctl, lockscope)"), QKeySequence(), [this] {
+        auto* dialog = new CommandLineHelpDialog(this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+    });
     m_focusFilter = make(tr("&Filter"), QKeySequence::Find, [this] {
         m_filter->setFocus();
         m_filter->selectAll();
@@ -206,7 +221,7 @@ void MainWindow::buildMenus()
     lock->addAction(m_copyToken);
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_refresh);
-    view->addAction(m_focusFilter);
+    view->addAction(m_enableEvents);
     view->addSeparator();
     // Every dock and toolbar (PanelsMenu lists them here when the menu opens), then Reset layout.
     QAction* panelsEnd = view->addSeparator();
@@ -215,10 +230,34 @@ void MainWindow::buildMenus()
     m_resetLayout->setToolTip(tr("Put every dock and toolbar back where it was at the first start"));
     view->addSeparator();
     view->addAction(m_auditLog);
+    // The quick filters, with shortcuts, checked as their buttons are.
+    QMenu* filter = menuBar()->addMenu(tr("Fi&lter"));
+    m_focusFilter->setText(tr("&Filter by text…"));
+    filter->addAction(m_focusFilter);
+    filter->addSeparator();
+    int key = 1;
+    for (QToolButton* button : std::as_const(m_quickButtons)) {
+        QAction* a = filter->addAction(button->text());
+        a->setCheckable(true);
+        a->setToolTip(button->toolTip());
+        a->setShortcut(QKeySequence(tr("Ctrl+%1").arg(key++)));
+        a->setProperty("quickFilter", button->property("quickFilter"));
+        connect(a, &QAction::toggled, button, &QToolButton::setChecked);
+        connect(button, &QToolButton::toggled, a, &QAction::setChecked);
+    }
+    filter->addSeparator();
+    filter->addAction(tr("&Show all"), QKeySequence(tr("Ctrl+0")), this, [this] {
+        m_filter->clear();
+        for (QToolButton* b : std::as_const(m_quickButtons))
+            b->setChecked(false);
+    });
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(m_statusHelp);
+    help->addAction(m_cliHelp);
+    help->addSeparator();
     help->addAction(m_about);
     // A greyed entry says why in its tooltip (ActionGate): menus show tooltips too.
-    for (QMenu* menu : {file, lock, view, help})
+    for (QMenu* menu : {file, lock, view, filter, help})
         menu->setToolTipsVisible(true);
 
     QToolBar* bar = addToolBar(tr("Actions"));
@@ -230,6 +269,7 @@ void MainWindow::buildMenus()
     bar->addAction(m_release);
     bar->addAction(m_forceRelease);
     bar->addSeparator();
+    bar->addAction(m_enableEvents); // the README's button: a write, confirmed and gated like the others
     bar->addAction(m_auditLog);
     bar->addAction(m_connections);
     new PanelsMenu(this, view, panelsEnd);
@@ -257,7 +297,9 @@ void MainWindow::buildCentral()
         {LockFilterProxy::StuckFilter, tr("Stuck")},
         {LockFilterProxy::ContestedFilter, tr("Contested")},
         {LockFilterProxy::PartialFilter, tr("Partial")},
-        {LockFilterProxy::ExpiringSoonFilter, tr("Expiring soon")},
+        // The threshold is the filter's own.
+        {LockFilterProxy::ExpiringSoonFilter,
+         tr("Expiring soon (< %1 s)").arg(double(m_proxy->expiringSoonMs()) / 1000.0)},
     };
     for (const auto& [flag, text] : quick) {
         auto* b = new QToolButton(this);
@@ -345,14 +387,8 @@ void MainWindow::buildDocks()
                            [address] { QGuiApplication::clipboard()->setText(address); });
         }
         menu.addAction(tr("Copy URL"), this, [s] { QGuiApplication::clipboard()->setText(s.name); });
-        QAction* enable = menu.addAction(tr("Enable keyspace events on this master…"), this, [this, s] {
-            if (QMessageBox::question(
-                    this, tr("Enable keyspace events"),
-                    tr("Run CONFIG SET notify-keyspace-events on %1? This changes the server's "
-                       "configuration for every client.")
-                        .arg(s.name)) == QMessageBox::Yes)
-                m_core->enableNotifications(s.index);
-        });
+        QAction* enable = menu.addAction(tr("Enable keyspace events on this master…"), this,
+                                         [this, s] { enableKeyspaceEvents({s.index}); });
         enable->setEnabled(!m_readOnly && s.mode == NotificationMode::Polling &&
                            s.state == RedisConnection::State::Up);
         menu.exec(m_masterView->viewport()->mapToGlobal(pos));
@@ -557,8 +593,8 @@ void MainWindow::onMaster(const MasterSnapshot& snapshot)
                 ? tr("notifications: %1").arg(notificationModeName(snapshot.mode))
                 : tr("notifications: %1 (%2)").arg(notificationModeName(snapshot.mode), snapshot.modeReason));
     updateStatusBar();
-    if (snapshot.state != before.state)
-        updateActions(); // the quorum may have come or gone
+    if (snapshot.state != before.state || snapshot.mode != before.mode)
+        updateActions(); // the quorum may have come or gone, keyspace events been turned on
 }
 
 void MainWindow::onKeyspaceEvents(const QList<KeyspaceEventRecord>& events, int dropped)
@@ -673,6 +709,16 @@ void MainWindow::updateActions()
           tr("Delete this lock as an administrator, only where it still has the token shown"));
     apply(m_copyResource, ActionGate::Action::Copy, tr("Copy the selected lock's resource name"));
     apply(m_copyToken, ActionGate::Action::Copy, tr("Copy the selected lock's token"));
+    apply(m_enableEvents, ActionGate::Action::EnableNotifications,
+          tr("Run CONFIG SET notify-keyspace-events on the masters that are polling, after asking: live "
+             "updates instead of a full pass every %1 s")
+              .arg(double(m_config.monitor.pollIntervalMs) / 1000.0));
+    if (m_enableEvents->isEnabled() && pollingMasters(false).isEmpty()) {
+        m_enableEvents->setEnabled(false);
+        const QString why = tr("Every master that answers sends keyspace events already.");
+        m_enableEvents->setToolTip(m_enableEvents->toolTip() + tr("\nUnavailable: %1").arg(why));
+        m_enableEvents->setStatusTip(m_enableEvents->statusTip() + QStringLiteral(" — ") + why);
+    }
     // Nothing to watch: say what to do instead of showing an empty table.
     const bool empty = state.masters == 0;
     m_emptyState->setVisible(empty);
@@ -690,6 +736,41 @@ void MainWindow::checkAudit()
     // Someone may free space or fix the permissions: look again until it can be written.
     if (!m_auditProblem.isEmpty())
         QTimer::singleShot(5000, this, &MainWindow::checkAudit);
+}
+
+QList<int> MainWindow::pollingMasters(bool preferSelected) const
+{
+    QList<int> out;
+    for (int i = 0; i < m_masters->rowCount(); ++i) {
+        const MasterSnapshot& s = m_masters->snapshot(i);
+        if (s.mode == NotificationMode::Polling && s.state == RedisConnection::State::Up)
+            out << i;
+    }
+    // A master picked in the masters panel narrows it to that one.
+    if (preferSelected && m_masterView) {
+        const int picked = MasterTableModel::masterOf(m_masterView->currentIndex());
+        if (out.contains(picked))
+            return {picked};
+    }
+    return out;
+}
+
+void MainWindow::enableKeyspaceEvents(const QList<int>& masters)
+{
+    if (masters.isEmpty() || m_readOnly || !m_core)
+        return;
+    QStringList names;
+    for (int i : masters)
+        names << m_masters->snapshot(i).name;
+    // A write like any other: asked for here, then gated (read-only, audit log) and recorded by the core.
+    if (QMessageBox::question(this, tr("Enable keyspace events"),
+                              tr("Run CONFIG SET notify-keyspace-events on %1? This changes the server's "
+                                 "configuration for every client.")
+                                  .arg(names.join(QStringLiteral(", ")))) != QMessageBox::Yes ||
+        !m_core)
+        return;
+    for (int i : masters)
+        m_core->enableNotifications(i);
 }
 
 QWidget* MainWindow::emptyState() const

@@ -84,6 +84,7 @@ public:
     QAction* extendAction() const { return m_extend; }
     QAction* releaseAction() const { return m_release; }
     QAction* copyResourceAction() const { return m_copyResource; }
+    QAction* enableEventsAction() const { return m_enableEvents; }
     QWidget* emptyState() const;
 
 signals:
@@ -135,6 +136,9 @@ private:
     void showContextMenu(const QPoint& pos);
     void showAuditLost(const QString& message);
     void checkAudit();
+    // The masters that answer but only poll (the one picked in the masters panel, if any and asked).
+    QList<int> pollingMasters(bool preferSelected) const;
+    void enableKeyspaceEvents(const QList<int>& masters);
 
     QByteArray selectedResource() const;
 
@@ -191,6 +195,9 @@ private:
     QAction* m_quit = nullptr;
     QAction* m_focusFilter = nullptr;
     QAction* m_resetLayout = nullptr;
+    QAction* m_enableEvents = nullptr;
+    QAction* m_statusHelp = nullptr;
+    QAction* m_cliHelp = nullptr;
 };
 
 } // namespace lockscope

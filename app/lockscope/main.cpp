@@ -1,4 +1,5 @@
 #include "connectionsdialog.h"
+#include "demomenu.h"
 #include "demopanel.h"
 #include "demosession.h"
 #include "launchoptions.h"
@@ -73,6 +74,7 @@ int main(int argc, char** argv)
         dock->setObjectName(QStringLiteral("demoDock"));
         auto* panel = new DemoPanel(&demo, dock);
         dock->setWidget(panel);
+        new DemoMenu(&window, panel); // the scenarios in a menu, with shortcuts
         QObject::connect(dock, &QDockWidget::dockLocationChanged, panel, [panel](Qt::DockWidgetArea area) {
             panel->setStacked(area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea);
         });
