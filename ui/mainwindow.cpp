@@ -734,8 +734,15 @@ void MainWindow::checkAudit()
     m_auditProblem = error.isError() ? error.message : QString();
     updateActions();
     // Someone may free space or fix the permissions: look again until it can be written.
-    if (!m_auditProblem.isEmpty())
-        QTimer::singleShot(5000, this, &MainWindow::checkAudit);
+    if (!m_auditProblem.isEmpty()) {
+        if (!m_auditRecheck) {
+            m_auditRecheck = new QTimer(this);
+            m_auditRecheck->setSingleShot(true);
+            m_auditRecheck->setInterval(5000);
+            connect(m_auditRecheck, &QTimer::timeout, this, &MainWindow::checkAudit);
+        }
+        m_auditRecheck->start(); // one pending look at a time, however often asked
+    }
 }
 
 QList<int> MainWindow::pollingMasters(bool preferSelected) const

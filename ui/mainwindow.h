@@ -13,6 +13,7 @@ class QAction;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
+class QTimer;
 class QTableView;
 class QTreeView;
 class QToolButton;
@@ -159,6 +160,7 @@ private:
     QByteArray m_defaultLayout; // docks and toolbars as built, before a saved layout was restored
     bool m_layoutRestored = false;
     QString m_auditProblem; // why the audit log cannot be appended to, or empty
+    QTimer* m_auditRecheck = nullptr;
 
     LockTableModel* m_locks;
     LockFilterProxy* m_proxy;

@@ -1,6 +1,7 @@
 // Issue #20, the Connections dialog as a new user meets it: "Profile:" without a stray ampersand,
 // the URL column taking the room, several masters pasted at once (bad lines reported by number,
 // never with their user-info), and the quorum given as an exact count.
+#include "connectioneditor.h"
 #include "connectionsdialog.h"
 #include "pastemastersdialog.h"
 #include "profilestore.h"
@@ -60,6 +61,7 @@ class TestUiConnectionsDialog : public QObject
 private slots:
     void init();
     void profileLabelHasNoLiteralAmpersand();
+    void editorMnemonicsReachTheirFields();
     void urlColumnTakesTheRoom();
     void quorumIsAnExactCount();
     void pasteSeveralMasters();
@@ -90,6 +92,24 @@ void TestUiConnectionsDialog::profileLabelHasNoLiteralAmpersand()
              qPrintable(QStringLiteral("shows \"%1\"").arg(label->text())));
     if (label->buddy())
         QCOMPARE(label->buddy(), static_cast<QWidget*>(dialog.findChild<QComboBox*>()));
+}
+
+void TestUiConnectionsDialog::editorMnemonicsReachTheirFields()
+{
+    ConnectionEditor editor;
+    editor.show();
+    int labelled = 0;
+    for (QLabel* label : editor.findChildren<QLabel*>()) {
+        if (!label->text().contains(QLatin1Char('&')))
+            continue;
+        ++labelled;
+        QWidget* buddy = label->buddy();
+        QVERIFY2(buddy, qPrintable(QStringLiteral("\"%1\" shows its '&'").arg(label->text())));
+        QWidget* target = buddy->focusProxy() ? buddy->focusProxy() : buddy;
+        QVERIFY2(target->focusPolicy() != Qt::NoFocus,
+                 qPrintable(QStringLiteral("\"%1\" leads nowhere").arg(label->text())));
+    }
+    QVERIFY(labelled >= 5);
 }
 
 void TestUiConnectionsDialog::urlColumnTakesTheRoom()
