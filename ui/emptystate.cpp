@@ -24,6 +24,8 @@ EmptyState::EmptyState(QWidget* parent)
                             this);
     text->setWordWrap(true);
     text->setAlignment(Qt::AlignCenter);
+    // Centred by the stretches around it; wide enough that its three lines are never clipped.
+    text->setMinimumWidth(420);
     text->setMaximumWidth(560);
     m_connect->setDefault(true);
     m_connect->setToolTip(tr("Open a saved connection profile, or make one"));
@@ -39,7 +41,11 @@ EmptyState::EmptyState(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addStretch(1);
     layout->addWidget(title);
-    layout->addWidget(text, 0, Qt::AlignHCenter);
+    auto* centred = new QHBoxLayout;
+    centred->addStretch(1);
+    centred->addWidget(text, 3);
+    centred->addStretch(1);
+    layout->addLayout(centred);
     layout->addSpacing(12);
     layout->addLayout(buttons);
     layout->addStretch(2);

@@ -557,7 +557,7 @@ void MainWindow::onStarted(const QStringList& masters, bool readOnly, const QStr
     badge.setColor(QPalette::WindowText, palette().color(QPalette::Base));
     m_readOnlyBadge->setPalette(badge);
     m_progressBar->setValue(0);
-    m_progressBar->show();
+    m_progressBar->setVisible(!masters.isEmpty()); // nothing to scan: no "scanning 0%" for ever
     updateTitle();
     checkAudit();
     updateStatusBar();

@@ -5,6 +5,8 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QLabel>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -62,6 +64,16 @@ void TestUiEmptyState::noMastersShowsWhatToDo()
     // No write without masters.
     QVERIFY(!window.acquireAction()->isEnabled());
     QVERIFY(!window.forceReleaseAction()->isEnabled());
+    // Nothing to scan: no progress bar stuck at "scanning 0%".
+    for (QProgressBar* bar : window.findChildren<QProgressBar*>())
+        QVERIFY2(!bar->isVisible(), qPrintable(bar->text()));
+    // The explanation is readable, not clipped to a sliver.
+    for (QLabel* label : window.emptyState()->findChildren<QLabel*>())
+        if (label->wordWrap())
+            QVERIFY2(label->height() >= label->heightForWidth(label->width()),
+                     qPrintable(QStringLiteral("%1 px tall, needs %2")
+                                    .arg(label->height())
+                                    .arg(label->heightForWidth(label->width()))));
 }
 
 void TestUiEmptyState::connectOpensTheConnectionsDialog()
