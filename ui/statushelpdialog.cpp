@@ -52,8 +52,11 @@ StatusHelpDialog::StatusHelpDialog(QWidget* parent)
     layout->addWidget(m_table, 1);
     layout->addWidget(precedence);
     layout->addWidget(buttons);
-    resize(900, 460);
-    m_table->resizeRowsToContents();
+    m_table->setFocusPolicy(Qt::NoFocus);
+    // Row heights follow the wrapped text at the columns' real widths, known once laid out.
+    connect(m_table->horizontalHeader(), &QHeaderView::sectionResized, m_table,
+            &QTableWidget::resizeRowsToContents);
+    resize(960, 520);
 }
 
 } // namespace lockscope

@@ -286,6 +286,11 @@ void TestUiMenus::helpExplainsEveryStatusAsTheReadmeDoes()
     QVERIFY2(risk.contains(StatusStyle::atRiskExplanation()), qPrintable(risk));
     QVERIFY2(risk.contains(StatusStyle::atRiskAdvice()), qPrintable(risk));
     QVERIFY(shown.contains(StatusStyle::atRiskExplanation()));
+    // Each row as tall as its wrapped text, not more: the whole table reads without scrolling.
+    QTest::qWait(50);
+    for (int r = 0; r < table->rowCount(); ++r)
+        QVERIFY2(table->rowHeight(r) <= 4 * table->fontMetrics().lineSpacing() + 12,
+                 qPrintable(QStringLiteral("row %1 is %2 px tall").arg(r).arg(table->rowHeight(r))));
 }
 
 void TestUiMenus::helpHasTheCommandLineReference()
