@@ -1,7 +1,10 @@
 // Issue #20: the first-launch dialog cancelled leaves a window without masters. It says what to do
 // (Connect…, Start the demo) where the locks table would be, and offers no write.
 #include "connectionsdialog.h"
+#include "locktableview.h"
 #include "mainwindow.h"
+#include "profilestore.h"
+#include "redisservergroup.h"
 
 #include <QAction>
 #include <QApplication>
@@ -15,6 +18,7 @@
 #include <QTimer>
 
 using namespace lockscope;
+using namespace lockscope::test;
 
 namespace {
 
@@ -37,6 +41,7 @@ private slots:
     void noMastersShowsWhatToDo();
     void connectOpensTheConnectionsDialog();
     void startTheDemoAsksForTheDemo();
+    void aProfileChosenFillsTheWindow();
 
 private:
     QTemporaryDir m_dir;
@@ -109,6 +114,38 @@ void TestUiEmptyState::startTheDemoAsksForTheDemo()
     QVERIFY(start);
     start->click();
     QCOMPARE(demo.size(), 1);
+}
+
+void TestUiEmptyState::aProfileChosenFillsTheWindow()
+{
+    RedisServerGroup group;
+    QVERIFY2(group.start(1), qPrintable(group.errorString()));
+    ConnectionProfile profile;
+    profile.name = QStringLiteral("dev");
+    MasterEntry e;
+    e.url = group.at(0).url(false);
+    profile.masters << e;
+    ProfileStore::save({profile});
+    MainWindow window(LockScopeConfig(), m_dir.filePath(QStringLiteral("audit.jsonl")));
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTimer answer;
+    QObject::connect(&answer, &QTimer::timeout, [&] {
+        for (QWidget* w : QApplication::topLevelWidgets())
+            if (auto* dialog = qobject_cast<ConnectionsDialog*>(w); dialog && dialog->isVisible()) {
+                answer.stop();
+                if (QPushButton* connect = buttonIn(dialog, QStringLiteral("Connect")))
+                    connect->click();
+                else
+                    dialog->reject();
+            }
+    });
+    answer.start(20);
+    buttonIn(&window, QStringLiteral("Connect…"))->click();
+    QTRY_VERIFY_WITH_TIMEOUT(!window.emptyState()->isVisible(), 5000);
+    QVERIFY(window.lockView()->isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(window.acquireAction()->isEnabled(), 5000);
+    QVERIFY(window.windowTitle().startsWith(QStringLiteral("dev (1 master)")));
 }
 
 QTEST_MAIN(TestUiEmptyState)
