@@ -83,6 +83,7 @@ QLineEdit* ConnectionEditor::fileRow(QLineEdit* edit, const QString& title)
     layout->setContentsMargins(0, 0, 0, 0);
     edit->setParent(row);
     layout->addWidget(edit, 1);
+    row->setFocusProxy(edit); // the row's label mnemonic (Alt+C, …) lands in the field
     auto* browse = new QToolButton(row);
     browse->setText(tr("…"));
     connect(browse, &QToolButton::clicked, this, [this, edit, title] {

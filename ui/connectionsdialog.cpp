@@ -2,6 +2,7 @@
 
 #include "connectioneditor.h"
 #include "patternlistedit.h"
+#include "pastemastersdialog.h"
 #include "profilestore.h"
 #include "secretstore.h"
 #include "topologyurl.h"
@@ -37,22 +38,34 @@ ConnectionsDialog::ConnectionsDialog(QWidget* parent)
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setStretchLastSection(true);
+    // The URL is what tells masters apart: it takes the room, the short columns fit their text,
+    // and nothing wraps (a long URL is elided in the middle, whole in its tooltip).
+    m_table->horizontalHeader()->setStretchLastSection(false);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_table->setWordWrap(false);
+    m_table->setTextElideMode(Qt::ElideMiddle);
     m_message->setWordWrap(true);
 
     auto* newProfile = new QPushButton(tr("New profile…"), this);
     auto* deleteProfile = new QPushButton(tr("Delete profile"), this);
     m_deleteProfile = deleteProfile;
     auto* top = new QHBoxLayout;
-    top->addWidget(new QLabel(tr("&Profile:"), this));
+    auto* profileLabel = new QLabel(tr("&Profile:"), this);
+    profileLabel->setBuddy(m_profile); // Alt+P, and no literal '&'
+    top->addWidget(profileLabel);
     top->addWidget(m_profile, 1);
     top->addWidget(newProfile);
     top->addWidget(deleteProfile);
     auto* add = new QPushButton(tr("&Add master…"), this);
+    auto* several = new QPushButton(tr("Add &several…"), this);
+    several->setObjectName(QStringLiteral("addSeveral"));
+    several->setToolTip(tr("Paste several masters' URLs at once, one per line"));
     auto* edit = new QPushButton(tr("&Edit…"), this);
     auto* remove = new QPushButton(tr("Re&move"), this);
     auto* side = new QVBoxLayout;
     side->addWidget(add);
+    side->addWidget(several);
     side->addWidget(edit);
     side->addWidget(remove);
     side->addStretch(1);
@@ -77,6 +90,7 @@ ConnectionsDialog::ConnectionsDialog(QWidget* parent)
     connect(newProfile, &QPushButton::clicked, this, &ConnectionsDialog::addProfile);
     connect(deleteProfile, &QPushButton::clicked, this, &ConnectionsDialog::removeProfile);
     connect(add, &QPushButton::clicked, this, &ConnectionsDialog::addMaster);
+    connect(several, &QPushButton::clicked, this, &ConnectionsDialog::addSeveralMasters);
     connect(edit, &QPushButton::clicked, this, &ConnectionsDialog::editMaster);
     connect(m_table, &QTableWidget::doubleClicked, this, &ConnectionsDialog::editMaster);
     connect(remove, &QPushButton::clicked, this, &ConnectionsDialog::removeMaster);
@@ -161,16 +175,18 @@ void ConnectionsDialog::showProfile()
                                : e.passwordEnv.isEmpty() ? tr("none")
                                                          : tr("$%1").arg(e.passwordEnv);
         const QStringList cells{e.url, e.user, tls, secret};
-        for (int c = 0; c < cells.size(); ++c)
-            m_table->setItem(row, c, new QTableWidgetItem(cells.at(c)));
+        for (int c = 0; c < cells.size(); ++c) {
+            auto* item = new QTableWidgetItem(cells.at(c));
+            item->setToolTip(cells.at(c));
+            m_table->setItem(row, c, item);
+        }
         if (TopologyUrl::hasTopologyScheme(e.url))
             m_table->item(row, 0)->setToolTip(
                 e.url.contains(QStringLiteral("-cluster://"))
                     ? tr("A Redis Cluster: one master for Redlock, its primaries shown under it.")
                     : tr("A Sentinel group: one master for Redlock, following its current primary."));
     }
-    m_message->setText(
-        tr("%n master(s). Redlock needs a majority of them.", nullptr, int(p->masters.size())));
+    m_message->setText(quorumText(int(p->masters.size())));
 }
 
 void ConnectionsDialog::addProfile()
@@ -224,6 +240,37 @@ void ConnectionsDialog::addMaster()
     if (!editor.password().isEmpty())
         storePassword(p->name, int(p->masters.size()) - 1, editor.password());
     showProfile();
+}
+
+void ConnectionsDialog::addSeveralMasters()
+{
+    if (!current())
+        addProfile();
+    ConnectionProfile* p = current();
+    if (!p)
+        return;
+    PasteMastersDialog paste(this);
+    if (paste.exec() != QDialog::Accepted)
+        return;
+    for (const MasterEntry& e : paste.masters()) {
+        bool known = false;
+        for (const MasterEntry& m : std::as_const(p->masters))
+            known = known || m.url == e.url;
+        if (!known)
+            p->masters << e;
+    }
+    save();
+    showProfile();
+}
+
+QString ConnectionsDialog::quorumText(int masters)
+{
+    if (masters <= 0)
+        return tr("No masters yet: add them with Add master… or Add several….");
+    // The exact count, as the quorum diagram and lockctl say it: N/2+1 of N.
+    const int needed = masters / 2 + 1;
+    return masters == 1 ? tr("1 master: Redlock needs it to answer.")
+                        : tr("%1 masters: Redlock needs %2 of %1.").arg(masters).arg(needed);
 }
 
 void ConnectionsDialog::editMaster()
@@ -302,6 +349,7 @@ void ConnectionsDialog::connectProfile()
         m_chosen = *config;
         m_chosenLocked = profile.readOnlyLocked;
         m_chosenPatterns = profile.patterns;
+        m_chosenName = profile.name;
         accept();
     };
     for (const MasterEntry& e : profile.masters)

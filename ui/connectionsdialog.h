@@ -37,6 +37,9 @@ public:
     // The chosen profile's own patterns (empty: the launch's), for LaunchConfig::combine.
     const QList<ScanPattern>& chosenPatterns() const { return m_chosenPatterns; }
     PatternListEdit* patternEdit() const { return m_patterns; }
+    // "5 masters: Redlock needs 3 of 5." — the exact quorum, not "a majority".
+    static QString quorumText(int masters);
+    QString chosenProfileName() const { return m_chosenName; }
 
 private:
     ConnectionProfile* current();
@@ -44,6 +47,7 @@ private:
     void addProfile();
     void removeProfile();
     void addMaster();
+    void addSeveralMasters();
     void editMaster();
     void removeMaster();
     void storePassword(const QString& profile, int master, const QString& password);
@@ -54,6 +58,7 @@ private:
     std::optional<LockScopeConfig> m_chosen;
     bool m_chosenLocked = false;
     QList<ScanPattern> m_chosenPatterns;
+    QString m_chosenName;
     QComboBox* m_profile;
     QTableWidget* m_table;
     QCheckBox* m_readOnly;

@@ -53,6 +53,55 @@ QString commandsText(const QList<QByteArrayList>& commands)
 
 } // namespace
 
+QString ForceReleaseDialog::pastTense(const ForceReleaseOutcome& outcome)
+{
+    using Action = ForceReleaseMasterResult::Action;
+    // In the order a reader wants: what was deleted, then what was left and why.
+    const QList<Action> order{Action::Deleted,   Action::HolderRemoved, Action::Spared,    Action::Absent,
+                              Action::WrongType, Action::Failed,        Action::NotChosen, Action::NotSent};
+    QStringList parts;
+    for (Action action : order) {
+        QStringList masters;
+        for (const ForceReleaseMasterResult& r : outcome.results)
+            if (r.action == action)
+                masters << r.master;
+        if (masters.isEmpty())
+            continue;
+        const QString on = masters.join(QStringLiteral(", "));
+        switch (action) {
+        case Action::Deleted:
+            parts << tr("deleted on %1").arg(on);
+            break;
+        case Action::HolderRemoved:
+            parts << tr("holder removed on %1").arg(on);
+            break;
+        case Action::Spared:
+            parts << tr("spared on %1 (the token had changed)").arg(on);
+            break;
+        case Action::Absent:
+            parts << tr("not present on %1").arg(on);
+            break;
+        case Action::WrongType:
+            parts << tr("left alone on %1 (not a lock's key type)").arg(on);
+            break;
+        case Action::Failed:
+            parts << tr("failed on %1").arg(on);
+            break;
+        case Action::NotChosen:
+            parts << tr("not touched on %1 (not chosen)").arg(on);
+            break;
+        case Action::NotSent:
+            parts << tr("nothing sent to %1").arg(on);
+            break;
+        }
+    }
+    if (parts.isEmpty())
+        return tr("Nothing was sent to any master.");
+    QString text = parts.join(QStringLiteral("; ")) + QLatin1Char('.');
+    text[0] = text.at(0).toUpper();
+    return text;
+}
+
 ForceReleaseDialog::ForceReleaseDialog(CoreThread* core, const LockView& view, const QStringList& masterNames,
                                        bool readOnly, QWidget* parent)
     : QDialog(parent), m_core(core), m_view(view), m_names(masterNames), m_readOnly(readOnly),
@@ -114,7 +163,9 @@ ForceReleaseDialog::ForceReleaseDialog(CoreThread* core, const LockView& view, c
         m_typed->hide();
         m_plainConfirm->setText(tr("Yes, do this where the lock is still as shown"));
     }
-    m_typed->setPlaceholderText(escapeBytes(view.resource));
+    // A hint, never the name itself: a placeholder that could be copied would make the typed
+    // confirmation a formality.
+    m_typed->setPlaceholderText(tr("type the resource name to confirm"));
     connect(m_typed, &QLineEdit::textChanged, this, &ForceReleaseDialog::updateButton);
     connect(m_plainConfirm, &QCheckBox::toggled, this, &ForceReleaseDialog::updateButton);
     connect(m_release, &QPushButton::clicked, this, &ForceReleaseDialog::confirm);
@@ -131,6 +182,11 @@ ForceReleaseDialog::ForceReleaseDialog(CoreThread* core, const LockView& view, c
     layout->addWidget(m_result);
     layout->addWidget(m_buttons);
     resize(760, 420);
+    // The one thing the user has to do here: type the name (or tick the box).
+    if (needsTypedConfirmation())
+        m_typed->setFocus(Qt::OtherFocusReason);
+    else
+        m_plainConfirm->setFocus(Qt::OtherFocusReason);
 
     connect(core->service(), &CoreService::forceReleaseInspected, this,
             [this](quint64 request, const ForceReleasePlan& plan) {
@@ -266,6 +322,11 @@ void ForceReleaseDialog::showOutcome(const ForceReleaseReport& report)
         }
     }
     m_table->resizeColumnsToContents();
+    // What happened, in the past tense, per master: the plan's "will be touched" is over.
+    m_guard->setText(pastTense(report.outcome));
+    m_prompt->hide();
+    m_typed->hide();
+    m_plainConfirm->hide();
     QString text = tr("Outcome: %1").arg(forceReleaseVerdictName(report.outcome.verdict));
     if (!report.outcome.error.message.isEmpty())
         text += QStringLiteral(" — ") + report.outcome.error.message;

@@ -54,6 +54,10 @@ public:
     QComboBox* holderChoice() const { return m_holder; }
     const QByteArray& expectedToken() const { return m_expected; }
 
+    QLabel* summaryLabel() const { return m_guard; }
+    // What happened, per master, in the past tense: "Deleted on M1, M2; not present on M3."
+    static QString pastTense(const ForceReleaseOutcome& outcome);
+
     // The same as pressing the button: does nothing unless canConfirm().
     void confirm();
     void reject() override;

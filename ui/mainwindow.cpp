@@ -1,11 +1,15 @@
 #include "mainwindow.h"
 
 #include "acquiredialog.h"
+#include "actiongate.h"
+#include "auditlog.h"
 #include "auditlogdialog.h"
 #include "batchqueue.h"
 #include "bytesdisplay.h"
+#include "commandlinehelpdialog.h"
 #include "connectionsdialog.h"
 #include "corethread.h"
+#include "emptystate.h"
 #include "eventlogmodel.h"
 #include "forcereleasedialog.h"
 #include "historytimeline.h"
@@ -18,11 +22,14 @@
 #include "mastertabledelegate.h"
 #include "mastertablemodel.h"
 #include "monotonicclock.h"
+#include "panelsmenu.h"
 #include "readonlyrows.h"
 #include "scanscopetext.h"
 #include "selectionkeeper.h"
+#include "statushelpdialog.h"
 #include "statusstyle.h"
 #include "windowfit.h"
+#include "windowtitle.h"
 
 #include <QAction>
 #include <QApplication>
@@ -44,9 +51,11 @@
 #include <QSaveFile>
 #include <QScrollBar>
 #include <QSettings>
+#include <QShowEvent>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTableView>
+#include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 #include <QTreeView>
@@ -71,7 +80,7 @@ MainWindow::MainWindow(LockScopeConfig config, QString auditLogPath, QWidget* pa
       m_events(new EventLogModel(5000, this)), m_queue(new BatchQueue(m_locks, this)),
       m_history(new HistoryTracker(this))
 {
-    setWindowTitle(tr("LockScope"));
+    setWindowTitle(WindowTitle::text(QString(), 0, false));
     setWindowIcon(QIcon(QStringLiteral(":/icons/lockscope.svg")));
     m_proxy->setSourceModel(m_locks);
     buildActions();
@@ -79,7 +88,9 @@ MainWindow::MainWindow(LockScopeConfig config, QString auditLogPath, QWidget* pa
     buildDocks();
     buildMenus();
     buildStatusBar();
-    restoreLayout();
+    // The saved layout is restored when the window is first shown (showEvent): by then main() has
+    // said whether this is the demo (setDemoLayout) and added the demo's dock.
+    resize(1440, 900);
 
     connect(m_queue, &BatchQueue::applied, this, [this](const LockBatch& slice) {
         m_history->observe(slice);
@@ -117,6 +128,17 @@ void MainWindow::setLaunchConfig(const LaunchConfig& launch)
     m_launch = launch;
     if (m_launch.isReadOnlyForGood() && !m_config.readOnly)
         monitor(m_config, m_auditPath);
+}
+
+void MainWindow::setProfileName(const QString& name)
+{
+    m_profileName = name;
+    updateTitle();
+}
+
+void MainWindow::updateTitle()
+{
+    setWindowTitle(WindowTitle::text(m_profileName, int(m_masterNames.size()), m_readOnly));
 }
 
 void MainWindow::monitor(const LockScopeConfig& requested, const QString& auditLogPath)
@@ -166,12 +188,23 @@ void MainWindow::buildActions()
     m_connections = make(tr("&Connections…"), QKeySequence(tr("Ctrl+K")), &MainWindow::showConnections);
     m_about = make(tr("&About LockScope"), QKeySequence(), &MainWindow::showAbout);
     m_quit = make(tr("&Quit"), QKeySequence::Quit, &QWidget::close);
+    m_enableEvents = make(tr("Enable &keyspace events…"), QKeySequence(),
+                          [this] { enableKeyspaceEvents(pollingMasters(true)); });
+    m_enableEvents->setObjectName(QStringLiteral("enableKeyspaceEvents"));
+    m_statusHelp = make(tr("What each &status means"), QKeySequence::HelpContents, [this] {
+        auto* dialog = new StatusHelpDialog(this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+    });
+    m_cliHelp = make(tr("&Command-line reference (lockctl, lockscope)"), QKeySequence(), [this] {
+        auto* dialog = new CommandLineHelpDialog(this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        dialog->show();
+    });
     m_focusFilter = make(tr("&Filter"), QKeySequence::Find, [this] {
         m_filter->setFocus();
         m_filter->selectAll();
     });
-    m_forceRelease->setToolTip(
-        tr("Delete this lock as an administrator, only where it still has the token shown"));
 }
 
 void MainWindow::buildMenus()
@@ -194,14 +227,44 @@ void MainWindow::buildMenus()
     lock->addAction(m_copyToken);
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(m_refresh);
-    view->addAction(m_focusFilter);
+    view->addAction(m_enableEvents);
     view->addSeparator();
-    for (QDockWidget* dock : findChildren<QDockWidget*>())
-        view->addAction(dock->toggleViewAction());
+    // Every dock and toolbar (PanelsMenu lists them here when the menu opens), then Reset layout.
+    QAction* panelsEnd = view->addSeparator();
+    m_resetLayout = view->addAction(tr("Reset &layout"), this, &MainWindow::resetLayout);
+    m_resetLayout->setObjectName(QStringLiteral("resetLayout"));
+    m_resetLayout->setToolTip(tr("Put every dock and toolbar back where it was at the first start"));
     view->addSeparator();
     view->addAction(m_auditLog);
+    // The quick filters, with shortcuts, checked as their buttons are.
+    QMenu* filter = menuBar()->addMenu(tr("Fi&lter"));
+    m_focusFilter->setText(tr("&Filter by text…"));
+    filter->addAction(m_focusFilter);
+    filter->addSeparator();
+    int key = 1;
+    for (QToolButton* button : std::as_const(m_quickButtons)) {
+        QAction* a = filter->addAction(button->text());
+        a->setCheckable(true);
+        a->setToolTip(button->toolTip());
+        a->setShortcut(QKeySequence(tr("Ctrl+%1").arg(key++)));
+        a->setProperty("quickFilter", button->property("quickFilter"));
+        connect(a, &QAction::toggled, button, &QToolButton::setChecked);
+        connect(button, &QToolButton::toggled, a, &QAction::setChecked);
+    }
+    filter->addSeparator();
+    filter->addAction(tr("&Show all"), QKeySequence(tr("Ctrl+0")), this, [this] {
+        m_filter->clear();
+        for (QToolButton* b : std::as_const(m_quickButtons))
+            b->setChecked(false);
+    });
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(m_statusHelp);
+    help->addAction(m_cliHelp);
+    help->addSeparator();
     help->addAction(m_about);
+    // A greyed entry says why in its tooltip (ActionGate): menus show tooltips too.
+    for (QMenu* menu : {file, lock, view, filter, help})
+        menu->setToolTipsVisible(true);
 
     QToolBar* bar = addToolBar(tr("Actions"));
     bar->setObjectName(QStringLiteral("actions"));
@@ -212,8 +275,10 @@ void MainWindow::buildMenus()
     bar->addAction(m_release);
     bar->addAction(m_forceRelease);
     bar->addSeparator();
+    bar->addAction(m_enableEvents); // the README's button: a write, confirmed and gated like the others
     bar->addAction(m_auditLog);
     bar->addAction(m_connections);
+    new PanelsMenu(this, view, panelsEnd);
 }
 
 void MainWindow::buildCentral()
@@ -238,7 +303,9 @@ void MainWindow::buildCentral()
         {LockFilterProxy::StuckFilter, tr("Stuck")},
         {LockFilterProxy::ContestedFilter, tr("Contested")},
         {LockFilterProxy::PartialFilter, tr("Partial")},
-        {LockFilterProxy::ExpiringSoonFilter, tr("Expiring soon")},
+        // The threshold is the filter's own.
+        {LockFilterProxy::ExpiringSoonFilter,
+         tr("Expiring soon (< %1 s)").arg(double(m_proxy->expiringSoonMs()) / 1000.0)},
     };
     for (const auto& [flag, text] : quick) {
         auto* b = new QToolButton(this);
@@ -272,6 +339,11 @@ void MainWindow::buildCentral()
     topLayout->setContentsMargins(4, 4, 4, 0);
     topLayout->addLayout(filters);
     topLayout->addWidget(m_table, 1);
+    m_emptyState = new EmptyState(top);
+    m_emptyState->hide();
+    connect(m_emptyState, &EmptyState::connectRequested, m_connections, &QAction::trigger);
+    connect(m_emptyState, &EmptyState::demoRequested, this, &MainWindow::demoRequested);
+    topLayout->addWidget(m_emptyState, 1);
 
     m_detail = new LockDetailPane(this);
     auto* split = new QSplitter(Qt::Vertical, this);
@@ -329,14 +401,8 @@ void MainWindow::buildDocks()
                            [address] { QGuiApplication::clipboard()->setText(address); });
         }
         menu.addAction(tr("Copy URL"), this, [s] { QGuiApplication::clipboard()->setText(s.name); });
-        QAction* enable = menu.addAction(tr("Enable keyspace events on this master…"), this, [this, s] {
-            if (QMessageBox::question(
-                    this, tr("Enable keyspace events"),
-                    tr("Run CONFIG SET notify-keyspace-events on %1? This changes the server's "
-                       "configuration for every client.")
-                        .arg(s.name)) == QMessageBox::Yes)
-                m_core->enableNotifications(s.index);
-        });
+        QAction* enable = menu.addAction(tr("Enable keyspace events on this master…"), this,
+                                         [this, s] { enableKeyspaceEvents({s.index}); });
         enable->setEnabled(!m_readOnly && s.mode == NotificationMode::Polling &&
                            s.state == RedisConnection::State::Up);
         menu.exec(m_masterView->viewport()->mapToGlobal(pos));
@@ -489,6 +555,7 @@ void MainWindow::connectCore()
                                changed.isEmpty() ? none : changed.join(QStringLiteral(", "))));
     });
     connect(s, &CoreService::auditLost, this, &MainWindow::showAuditLost);
+    connect(s, &CoreService::auditLost, this, &MainWindow::checkAudit);
     connect(s, &CoreService::problem, this, [this](const QString& message) {
         m_events->add(EventLogModel::Kind::Error, tr("core"), message);
         statusBar()->showMessage(message, 10000);
@@ -510,10 +577,9 @@ void MainWindow::onStarted(const QStringList& masters, bool readOnly, const QStr
     badge.setColor(QPalette::WindowText, palette().color(QPalette::Base));
     m_readOnlyBadge->setPalette(badge);
     m_progressBar->setValue(0);
-    m_progressBar->show();
-    setWindowTitle(readOnly ? tr("LockScope — %n master(s) — read-only", nullptr, int(masters.size()))
-                            : tr("LockScope — %n master(s)", nullptr, int(masters.size())));
-    updateActions();
+    m_progressBar->setVisible(!masters.isEmpty()); // nothing to scan: no "scanning 0%" for ever
+    updateTitle();
+    checkAudit();
     updateStatusBar();
 }
 
@@ -547,6 +613,8 @@ void MainWindow::onMaster(const MasterSnapshot& snapshot)
                 ? tr("notifications: %1").arg(notificationModeName(snapshot.mode))
                 : tr("notifications: %1 (%2)").arg(notificationModeName(snapshot.mode), snapshot.modeReason));
     updateStatusBar();
+    if (snapshot.state != before.state || snapshot.mode != before.mode)
+        updateActions(); // the quorum may have come or gone, keyspace events been turned on
 }
 
 void MainWindow::onKeyspaceEvents(const QList<KeyspaceEventRecord>& events, int dropped)
@@ -644,18 +712,102 @@ void MainWindow::updateHistory()
 void MainWindow::updateActions()
 {
     const QByteArray resource = selectedResource();
-    const bool selected = !resource.isEmpty() && m_locks->find(resource);
-    const bool ours = m_leases.contains(resource);
-    m_acquire->setEnabled(!m_readOnly);
-    m_extend->setEnabled(!m_readOnly && ours);
-    m_release->setEnabled(!m_readOnly && ours);
-    m_forceRelease->setEnabled(!m_readOnly && selected);
-    m_copyResource->setEnabled(selected);
-    m_copyToken->setEnabled(selected);
-    const QString why = m_readOnly ? tr(" (read-only mode)") : QString();
-    m_acquire->setStatusTip(tr("Acquire a Redlock on the masters") + why);
-    m_extend->setStatusTip(tr("Extend a lock this window acquired") + why);
-    m_release->setStatusTip(tr("Release a lock this window acquired") + why);
+    ActionGate::State state;
+    state.masters = int(m_config.masters.size());
+    state.mastersUp = m_masters->upCount();
+    state.readOnly = m_readOnly;
+    state.auditProblem = m_auditProblem;
+    state.auditPath = m_auditPath;
+    state.selected = !resource.isEmpty() && m_locks->find(resource);
+    state.ours = m_leases.contains(resource);
+    const ActionGate gate(state);
+    auto apply = [&gate](QAction* action, ActionGate::Action which, const QString& whatItDoes) {
+        action->setEnabled(gate.allows(which));
+        const QString tip = gate.toolTip(which, whatItDoes);
+        action->setToolTip(tip);
+        action->setStatusTip(QString(tip).replace(QLatin1Char('\n'), QStringLiteral(" — ")));
+    };
+    apply(m_acquire, ActionGate::Action::Acquire, tr("Acquire a Redlock on the masters"));
+    apply(m_extend, ActionGate::Action::Extend, tr("Extend a lock this window acquired"));
+    apply(m_release, ActionGate::Action::Release, tr("Release a lock this window acquired"));
+    apply(m_forceRelease, ActionGate::Action::ForceRelease,
+          tr("Delete this lock as an administrator, only where it still has the token shown"));
+    apply(m_copyResource, ActionGate::Action::Copy, tr("Copy the selected lock's resource name"));
+    apply(m_copyToken, ActionGate::Action::Copy, tr("Copy the selected lock's token"));
+    apply(m_enableEvents, ActionGate::Action::EnableNotifications,
+          tr("Run CONFIG SET notify-keyspace-events on the masters that are polling, after asking: live "
+             "updates instead of a full pass every %1 s")
+              .arg(double(m_config.monitor.pollIntervalMs) / 1000.0));
+    if (m_enableEvents->isEnabled() && pollingMasters(false).isEmpty()) {
+        m_enableEvents->setEnabled(false);
+        const QString why = tr("Every master that answers sends keyspace events already.");
+        m_enableEvents->setToolTip(m_enableEvents->toolTip() + tr("\nUnavailable: %1").arg(why));
+        m_enableEvents->setStatusTip(m_enableEvents->statusTip() + QStringLiteral(" — ") + why);
+    }
+    // Nothing to watch: say what to do instead of showing an empty table.
+    const bool empty = state.masters == 0;
+    m_emptyState->setVisible(empty);
+    m_table->setVisible(!empty);
+}
+
+void MainWindow::checkAudit()
+{
+    if (m_auditPath.isEmpty())
+        return;
+    // A local file, opened for appending as the core does before every write: no socket involved.
+    const RedisError error = AuditLog(m_auditPath, m_config.allowSharedAuditLog).check();
+    m_auditProblem = error.isError() ? error.message : QString();
+    updateActions();
+    // Someone may free space or fix the permissions: look again until it can be written.
+    if (!m_auditProblem.isEmpty()) {
+        if (!m_auditRecheck) {
+            m_auditRecheck = new QTimer(this);
+            m_auditRecheck->setSingleShot(true);
+            m_auditRecheck->setInterval(5000);
+            connect(m_auditRecheck, &QTimer::timeout, this, &MainWindow::checkAudit);
+        }
+        m_auditRecheck->start(); // one pending look at a time, however often asked
+    }
+}
+
+QList<int> MainWindow::pollingMasters(bool preferSelected) const
+{
+    QList<int> out;
+    for (int i = 0; i < m_masters->rowCount(); ++i) {
+        const MasterSnapshot& s = m_masters->snapshot(i);
+        if (s.mode == NotificationMode::Polling && s.state == RedisConnection::State::Up)
+            out << i;
+    }
+    // A master picked in the masters panel narrows it to that one.
+    if (preferSelected && m_masterView) {
+        const int picked = MasterTableModel::masterOf(m_masterView->currentIndex());
+        if (out.contains(picked))
+            return {picked};
+    }
+    return out;
+}
+
+void MainWindow::enableKeyspaceEvents(const QList<int>& masters)
+{
+    if (masters.isEmpty() || m_readOnly || !m_core)
+        return;
+    QStringList names;
+    for (int i : masters)
+        names << m_masters->snapshot(i).name;
+    // A write like any other: asked for here, then gated (read-only, audit log) and recorded by the core.
+    if (QMessageBox::question(this, tr("Enable keyspace events"),
+                              tr("Run CONFIG SET notify-keyspace-events on %1? This changes the server's "
+                                 "configuration for every client.")
+                                  .arg(names.join(QStringLiteral(", ")))) != QMessageBox::Yes ||
+        !m_core)
+        return;
+    for (int i : masters)
+        m_core->enableNotifications(i);
+}
+
+QWidget* MainWindow::emptyState() const
+{
+    return m_emptyState;
 }
 
 void MainWindow::updateStatusBar()
@@ -798,6 +950,7 @@ void MainWindow::showConnections()
     // The profile brings its masters; the launch options stay, and read-only only tightens.
     const LockScopeConfig combined =
         m_launch.combine(*dialog.chosenConfig(), dialog.chosenLockedReadOnly(), dialog.chosenPatterns());
+    m_profileName = dialog.chosenProfileName();
     monitor(combined, m_auditPath);
 }
 
@@ -847,18 +1000,47 @@ void MainWindow::showContextMenu(const QPoint& pos)
     menu.exec(m_table->viewport()->mapToGlobal(pos));
 }
 
+void MainWindow::setDemoLayout(bool demo)
+{
+    m_layoutGroup = demo ? QStringLiteral("demo") : QString();
+}
+
+void MainWindow::showEvent(QShowEvent* event)
+{
+    if (!m_layoutRestored) {
+        m_layoutRestored = true;
+        m_defaultLayout = saveState();
+        restoreLayout();
+    }
+    QMainWindow::showEvent(event);
+}
+
+void MainWindow::resetLayout()
+{
+    restoreState(m_defaultLayout);
+    applyDefaultDockSizes();
+    if (auto* split = findChild<QSplitter*>(QStringLiteral("centralSplit")))
+        split->setSizes({700, 300}); // the table takes most of the height, as on first start
+}
+
+void MainWindow::applyDefaultDockSizes()
+{
+    // First start: room for five masters, the table, and a readable event log.
+    const int row = m_masterView->fontMetrics().height() + 8;
+    resizeDocks({findChild<QDockWidget*>(QStringLiteral("mastersDock"))}, {row * 7 + 8}, Qt::Vertical);
+    resizeDocks({findChild<QDockWidget*>(QStringLiteral("eventsDock"))}, {row * 6 + 8}, Qt::Vertical);
+}
+
 void MainWindow::restoreLayout()
 {
     QSettings settings;
+    if (!m_layoutGroup.isEmpty())
+        settings.beginGroup(m_layoutGroup); // the demo's layout apart from normal sessions'
     if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
         resize(1440, 900);
     WindowFit::keepOnScreen(this); // neither the default size nor a restored one may exceed the screen
-    if (!restoreState(settings.value(QStringLiteral("window/state")).toByteArray())) {
-        // First start: room for five masters, the table, and a readable event log.
-        const int row = m_masterView->fontMetrics().height() + 8;
-        resizeDocks({findChild<QDockWidget*>(QStringLiteral("mastersDock"))}, {row * 7 + 8}, Qt::Vertical);
-        resizeDocks({findChild<QDockWidget*>(QStringLiteral("eventsDock"))}, {row * 6 + 8}, Qt::Vertical);
-    }
+    if (!restoreState(settings.value(QStringLiteral("window/state")).toByteArray()))
+        applyDefaultDockSizes();
     m_table->horizontalHeader()->restoreState(
         settings.value(QStringLiteral("window/locksHeader")).toByteArray());
     m_masterView->header()->restoreState(
@@ -872,6 +1054,8 @@ void MainWindow::restoreLayout()
 void MainWindow::saveLayout()
 {
     QSettings settings;
+    if (!m_layoutGroup.isEmpty())
+        settings.beginGroup(m_layoutGroup);
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState());
     settings.setValue(QStringLiteral("window/locksHeader"), m_table->horizontalHeader()->saveState());
@@ -882,7 +1066,8 @@ void MainWindow::saveLayout()
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    saveLayout();
+    if (m_layoutRestored) // never shown: nothing of the user's layout to keep
+        saveLayout();
     event->accept();
 }
 

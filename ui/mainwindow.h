@@ -13,6 +13,7 @@ class QAction;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
+class QTimer;
 class QTableView;
 class QTreeView;
 class QToolButton;
@@ -20,6 +21,7 @@ class QToolButton;
 namespace lockscope {
 
 class BatchQueue;
+class EmptyState;
 class CoreThread;
 class EventLogModel;
 class HistoryTimeline;
@@ -54,6 +56,15 @@ public:
     // How this process was started: a profile chosen with Ctrl+K combines with it (LaunchConfig).
     // Without this call the configuration given to the constructor counts as the launch's.
     void setLaunchConfig(const LaunchConfig& launch);
+    // The demo keeps its window layout apart from normal sessions' (its own settings group): its
+    // dock arrangement never leaks into the next normal start. Call before show().
+    void setDemoLayout(bool demo);
+    // Back to the default arrangement of docks and toolbars (View > Reset layout).
+    void resetLayout();
+    QAction* resetLayoutAction() const { return m_resetLayout; }
+
+    // The connection profile the masters came from, named once in the title ("" for none).
+    void setProfileName(const QString& name);
 
     CoreThread* core() const { return m_core.get(); }
     LockTableModel* lockModel() const { return m_locks; }
@@ -70,12 +81,22 @@ public:
     QAction* acquireAction() const { return m_acquire; }
     QAction* connectionsAction() const { return m_connections; }
 
+    // Why the write actions are greyed, if they are: their tooltips say it (issue #20).
+    QAction* extendAction() const { return m_extend; }
+    QAction* releaseAction() const { return m_release; }
+    QAction* copyResourceAction() const { return m_copyResource; }
+    QAction* enableEventsAction() const { return m_enableEvents; }
+    QWidget* emptyState() const;
+
 signals:
     void initialScanFinished();
+    // "Start the demo" from the empty window: main() knows how to start it.
+    void demoRequested();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
     void changeEvent(QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     void buildActions();
@@ -86,6 +107,7 @@ private:
     void connectCore();
     void restoreLayout();
     void saveLayout();
+    void applyDefaultDockSizes();
 
     void onStarted(const QStringList& masters, bool readOnly, const QString& auditPath);
     void onMaster(const MasterSnapshot& snapshot);
@@ -98,6 +120,7 @@ private:
     void updateActions();
     void updateStatusBar();
     void updateHistory();
+    void updateTitle();
 
     void acquire();
     void extend();
@@ -113,6 +136,10 @@ private:
     void showAbout();
     void showContextMenu(const QPoint& pos);
     void showAuditLost(const QString& message);
+    void checkAudit();
+    // The masters that answer but only poll (the one picked in the masters panel, if any and asked).
+    QList<int> pollingMasters(bool preferSelected) const;
+    void enableKeyspaceEvents(const QList<int>& masters);
 
     QByteArray selectedResource() const;
 
@@ -128,6 +155,12 @@ private:
     QHash<quint64, QString> m_pendingExports;
     QList<int> m_lastMasterState;
     QByteArray m_pendingSelect;
+    QString m_profileName;
+    QString m_layoutGroup;      // settings group of the window layout: "" normally, "demo" in the demo
+    QByteArray m_defaultLayout; // docks and toolbars as built, before a saved layout was restored
+    bool m_layoutRestored = false;
+    QString m_auditProblem; // why the audit log cannot be appended to, or empty
+    QTimer* m_auditRecheck = nullptr;
 
     LockTableModel* m_locks;
     LockFilterProxy* m_proxy;
@@ -137,6 +170,7 @@ private:
     HistoryTracker* m_history;
 
     LockTableView* m_table = nullptr;
+    EmptyState* m_emptyState = nullptr;
     QLineEdit* m_filter = nullptr;
     QList<QToolButton*> m_quickButtons;
     LockDetailPane* m_detail = nullptr;
@@ -163,6 +197,10 @@ private:
     QAction* m_about = nullptr;
     QAction* m_quit = nullptr;
     QAction* m_focusFilter = nullptr;
+    QAction* m_resetLayout = nullptr;
+    QAction* m_enableEvents = nullptr;
+    QAction* m_statusHelp = nullptr;
+    QAction* m_cliHelp = nullptr;
 };
 
 } // namespace lockscope

@@ -146,11 +146,64 @@ QString StatusStyle::statusExplanation(LockStatus status)
     return QString();
 }
 
+QString StatusStyle::statusAdvice(LockStatus status)
+{
+    switch (status) {
+    case LockStatus::Held:
+        return tr("Nothing: a healthy lock.");
+    case LockStatus::Partial:
+        return tr(
+            "Usually nothing, since it expires by itself. Force-release on the masters holding it if it "
+            "lingers.");
+    case LockStatus::Contested:
+        return tr(
+            "Two clients believe they hold it, or a failed acquisition overlaps a real one. Look at the "
+            "per-master tokens before acting.");
+    case LockStatus::Stuck:
+        return tr("The holder is probably gone. Confirm, then force-release with the token shown.");
+    case LockStatus::Unknown:
+        return tr("Get the masters back. Nothing is certain until then.");
+    }
+    return QString();
+}
+
+QString StatusStyle::atRiskExplanation()
+{
+    return tr("A master holding this lock restarted (its run_id changed) and, without persistence, may have "
+              "forgotten it; or a Sentinel group or cluster shard failed over, and the promoted replica may "
+              "not have received it: the Redlock double-grant hazard.");
+}
+
+QString StatusStyle::atRiskAdvice()
+{
+    return tr("Treat the lock as possibly lost.");
+}
+
 QColor StatusStyle::tokenColor(const QByteArray& token, const QPalette& palette)
 {
-    // A hash, not an order: the same token keeps its colour across refreshes and windows.
-    const int hue = int((qHash(token, 0x5eed) % 360u + 360u) % 360u);
-    return isDark(palette) ? QColor::fromHsl(hue, 150, 140) : QColor::fromHsl(hue, 170, 110);
+    // A hash, not an order: the same token keeps its colour across refreshes and windows. The hues
+    // stay clear of every status colour (red stuck, amber partial and warnings, green held, purple
+    // contested): a healthy lock drawn in red would read like an alarm. Two lightness levels per
+    // hue double the holders that can be told apart. Only cyans and blues: a dark olive read as
+    // green next to "held", a magenta as purple next to "contested".
+    static constexpr int hues[] = {172, 190, 208, 226, 244};
+    constexpr unsigned count = sizeof(hues) / sizeof(hues[0]);
+    const unsigned slot = unsigned(qHash(token, 0x5eed) % (count * 2u));
+    const int hue = hues[slot % count];
+    const bool second = slot >= count;
+    if (isDark(palette))
+        return QColor::fromHsl(hue, 150, second ? 170 : 130);
+    return QColor::fromHsl(hue, 170, second ? 80 : 115);
+}
+
+QList<QColor> StatusStyle::reservedColors(const QPalette& palette)
+{
+    QList<QColor> colours;
+    for (LockStatus s : {LockStatus::Held, LockStatus::Partial, LockStatus::Contested, LockStatus::Stuck,
+                         LockStatus::Unknown})
+        colours << statusColor(s, palette);
+    colours << warningColor(palette);
+    return colours;
 }
 
 QColor StatusStyle::masterStateColor(RedisConnection::State state, const QPalette& palette)

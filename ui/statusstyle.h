@@ -21,8 +21,16 @@ public:
     static QIcon statusIcon(LockStatus status, const QPalette& palette);
     static QString statusText(LockStatus status);
     static QString statusExplanation(LockStatus status);
+    // What a person should do about it (Help > What each status means, and the README's table).
+    static QString statusAdvice(LockStatus status);
+    // The "at risk" mark, which comes on top of a status.
+    static QString atRiskExplanation();
+    static QString atRiskAdvice();
     // A stable colour per token, so one holder has one colour on every node and in every row.
+    // Its hue is never near a status colour's (reservedColors).
     static QColor tokenColor(const QByteArray& token, const QPalette& palette);
+    // The colours that mean a status or a warning: token colours keep away from them.
+    static QList<QColor> reservedColors(const QPalette& palette);
     static QColor masterStateColor(RedisConnection::State state, const QPalette& palette);
     static QString masterStateText(RedisConnection::State state);
     static QColor warningColor(const QPalette& palette);

@@ -1,4 +1,5 @@
 #include "connectionsdialog.h"
+#include "demomenu.h"
 #include "demopanel.h"
 #include "demosession.h"
 #include "launchoptions.h"
@@ -7,6 +8,7 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QMessageBox>
+#include <QProcess>
 
 #include <csignal>
 #include <cstdio>
@@ -39,26 +41,41 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "lockscope: warning: %s\n", qPrintable(w));
 
     DemoSession demo;
+    QString profileName;
     if (!options->demo && !options->hasMasters()) {
         // Nothing on the command line: pick a saved profile (or make one).
         ConnectionsDialog connections;
         // The profile brings the masters; the launch options stay, and read-only only tightens.
-        if (connections.exec() == QDialog::Accepted && connections.chosenConfig())
+        if (connections.exec() == QDialog::Accepted && connections.chosenConfig()) {
             options->config =
                 options->launch.combine(*connections.chosenConfig(), connections.chosenLockedReadOnly(),
                                         connections.chosenPatterns());
+            profileName = connections.chosenProfileName();
+        }
     }
 
     MainWindow window(options->config, options->auditLogPath);
     window.setLaunchConfig(options->launch);
+    window.setProfileName(options->demo ? QObject::tr("demo") : profileName);
+    // "Start the demo" from the empty window (the first-launch dialog was cancelled): the demo is
+    // its own session (its own masters, its own window layout), so it starts as one.
+    QObject::connect(&window, &MainWindow::demoRequested, &window, [&window] {
+        if (QProcess::startDetached(QCoreApplication::applicationFilePath(), {QStringLiteral("--demo")}))
+            window.close();
+        else
+            QMessageBox::critical(&window, QObject::tr("LockScope demo"),
+                                  QObject::tr("The demo could not be started."));
+    });
     if (!options->select.isEmpty())
         window.selectWhenSeen(options->select);
+    window.setDemoLayout(options->demo);
     if (options->demo) {
         // The window opens at once; it starts watching when the demo masters are up.
         auto* dock = new QDockWidget(QObject::tr("Redlock demo"), &window);
         dock->setObjectName(QStringLiteral("demoDock"));
         auto* panel = new DemoPanel(&demo, dock);
         dock->setWidget(panel);
+        new DemoMenu(&window, panel); // the scenarios in a menu, with shortcuts
         QObject::connect(dock, &QDockWidget::dockLocationChanged, panel, [panel](Qt::DockWidgetArea area) {
             panel->setStacked(area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea);
         });
