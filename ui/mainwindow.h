@@ -7,6 +7,7 @@
 #include <QHash>
 #include <QMainWindow>
 
+#include <functional>
 #include <memory>
 
 class QAction;
@@ -54,6 +55,12 @@ public:
     // How this process was started: a profile chosen with Ctrl+K combines with it (LaunchConfig).
     // Without this call the configuration given to the constructor counts as the launch's.
     void setLaunchConfig(const LaunchConfig& launch);
+    // Keyspace events `taken` returns true for are not listed one by one in the event log: whoever
+    // installed it accounts for them (the demo summarises its own simulated clients' events).
+    void setKeyspaceEventFilter(std::function<bool(const KeyspaceEventRecord&)> taken)
+    {
+        m_keyspaceTaken = std::move(taken);
+    }
 
     CoreThread* core() const { return m_core.get(); }
     LockTableModel* lockModel() const { return m_locks; }
@@ -128,6 +135,7 @@ private:
     QHash<quint64, QString> m_pendingExports;
     QList<int> m_lastMasterState;
     QByteArray m_pendingSelect;
+    std::function<bool(const KeyspaceEventRecord&)> m_keyspaceTaken;
 
     LockTableModel* m_locks;
     LockFilterProxy* m_proxy;
