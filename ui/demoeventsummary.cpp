@@ -39,7 +39,9 @@ void DemoEventSummary::flush()
     for (const auto& [n, name] : std::as_const(order))
         parts << QStringLiteral("%1 %2").arg(escapeBytes(name)).arg(n);
     m_log->add(EventLogModel::Kind::Keyspace, sourceName(),
-               tr("%n keyspace event(s) in the last second (%1)", nullptr, m_total)
+               (m_total == 1 ? tr("1 keyspace event in the last second (%2)")
+                             : tr("%1 keyspace events in the last second (%2)"))
+                   .arg(m_total)
                    .arg(parts.join(QStringLiteral(", "))));
     m_byEvent.clear();
     m_total = 0;
