@@ -287,6 +287,8 @@ QVariant LockTableModel::displayData(const LockView& view, int column) const
     case FormatColumn:
         return lockFormatName(view.format);
     case TtlColumn:
+        if (m_pinnedGone && view.resource == m_pinned)
+            return QStringLiteral("—"); // its last TTL no longer counts down anything
         return ttlText(view, monotonicMs());
     case MastersColumn: {
         QString dots;

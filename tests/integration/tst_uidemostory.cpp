@@ -159,6 +159,7 @@ void TestUiDemoStory::restartScenarioKeepsItsLockAndRestoreBringsTheSamplesBack(
                                                         "was dismissed");
     QCOMPARE(proxy->index(0, 0).data(LockTableModel::ResourceRole).toByteArray(), ledger);
     QVERIFY(proxy->index(0, LockTableModel::StatusColumn).data().toString().contains(QLatin1String("gone")));
+    QCOMPARE(proxy->index(0, LockTableModel::TtlColumn).data().toString(), QStringLiteral("—"));
 
     // Dismissed: it goes, and the counts never counted the kept row.
     QVERIFY(m_panel->dismissButton()->isEnabled());
