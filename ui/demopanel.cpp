@@ -59,6 +59,7 @@ DemoPanel::DemoPanel(DemoSession* session, QWidget* parent)
     DemoSimulation* sim = session->simulation();
 
     auto* scenarios = new QGroupBox(tr("Guided scenarios"), this);
+    m_scenariosBox = scenarios;
     auto* scenarioGrid = new QGridLayout(scenarios);
     int n = 0;
     for (DemoScenario s : allDemoScenarios()) {
@@ -134,10 +135,10 @@ DemoPanel::DemoPanel(DemoSession* session, QWidget* parent)
     m_bottom->setStretchFactor(0, 3);
     m_bottom->setStretchFactor(1, 1);
     m_bottom->setSizes({900, 380});
-    auto* layout = new QVBoxLayout(this);
-    layout->addLayout(top);
-    layout->addLayout(m_controls);
-    layout->addWidget(m_bottom, 1);
+    m_layout = new QVBoxLayout(this);
+    m_layout->addLayout(top);
+    m_layout->addLayout(m_controls);
+    m_layout->addWidget(m_bottom, 1);
 
     buildMasters(m_mastersBox);
     buildClients(m_clientsBox);
@@ -439,10 +440,27 @@ void DemoPanel::addNote(const QString& text)
 void DemoPanel::setStacked(bool stacked)
 {
     m_controls->setDirection(stacked ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight);
-    // Side by side the groups share the width; stacked, each takes the height its text needs.
-    const QList<int> sideBySide{3, 3, 4};
-    for (int i = 0; i < sideBySide.size(); ++i)
-        m_controls->setStretch(i, stacked ? 0 : sideBySide.at(i));
+    // Stacked (a column beside the locks, which scrolls on a small screen), the scenarios with their
+    // caption and result come first and the timeline and commentary right after them, so the story
+    // is on screen together; the per-master and per-client controls follow. Side by side, the groups
+    // share the width above the timeline.
+    m_layout->removeWidget(m_scenariosBox);
+    m_controls->removeWidget(m_scenariosBox);
+    m_layout->removeWidget(m_bottom);
+    m_layout->removeItem(m_controls);
+    if (stacked) {
+        m_layout->insertWidget(1, m_scenariosBox);
+        m_layout->insertWidget(2, m_bottom, 1);
+        m_layout->insertLayout(3, m_controls);
+        m_controls->setStretch(0, 0);
+        m_controls->setStretch(1, 0);
+    } else {
+        m_controls->addWidget(m_scenariosBox, 4);
+        m_controls->setStretch(0, 3);
+        m_controls->setStretch(1, 3);
+        m_layout->insertLayout(1, m_controls);
+        m_layout->insertWidget(2, m_bottom, 1);
+    }
     m_bottom->setOrientation(stacked ? Qt::Vertical : Qt::Horizontal);
 }
 

@@ -89,6 +89,8 @@ private:
     QPushButton* m_heal = nullptr;
     QByteArray m_pinned;
     QBoxLayout* m_controls = nullptr;
+    QBoxLayout* m_layout = nullptr;
+    QWidget* m_scenariosBox = nullptr;
     QSplitter* m_bottom = nullptr;
     QWidget* m_mastersBox;
     QWidget* m_clientsBox;
