@@ -5,6 +5,7 @@
 // starts the real demo (five redis-servers), lays the window out to fit the screen and reports its
 // minimum size and every visible widget that falls outside the window.
 #include "demopanel.h"
+#include "demoscenario.h"
 #include "demosession.h"
 #include "demowindow.h"
 #include "mainwindow.h"
@@ -14,7 +15,9 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QFile>
+#include <QLabel>
 #include <QProcess>
+#include <QPushButton>
 #include <QScreen>
 #include <QScrollBar>
 #include <QSignalSpy>
@@ -102,6 +105,22 @@ int runChild(int argc, char** argv)
     if (!dock || !dock->isVisible() || dock->width() < 300) {
         std::printf("FAIL the demo dock is not shown at a usable width\n");
         ++failures;
+    }
+    // The scenarios, their caption and result are on screen without scrolling.
+    auto* scroll = dock ? dock->findChild<QAbstractScrollArea*>(QStringLiteral("demoScroll")) : nullptr;
+    QList<QWidget*> story;
+    for (DemoScenario s : allDemoScenarios())
+        story << panel->scenarioButton(s);
+    story << panel->restoreButton() << panel->dismissButton() << panel->captionLabel()
+          << panel->resultLabel();
+    for (QWidget* w : std::as_const(story)) {
+        const QRect r(w->mapTo(scroll->viewport(), QPoint(0, 0)), w->size());
+        if (!scroll->viewport()->rect().contains(r)) {
+            std::printf("FAIL %s '%s' needs scrolling to (at %d,%d %dx%d in a %dx%d view)\n",
+                        w->metaObject()->className(), qPrintable(w->objectName()), r.x(), r.y(), r.width(),
+                        r.height(), scroll->viewport()->width(), scroll->viewport()->height());
+            ++failures;
+        }
     }
     std::fflush(stdout);
     return failures == 0 ? 0 : 1;

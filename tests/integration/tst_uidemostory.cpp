@@ -153,8 +153,9 @@ void TestUiDemoStory::restartScenarioKeepsItsLockAndRestoreBringsTheSamplesBack(
             return true;
         }(),
         30000);
-    // Long enough for the monitor to have seen it go (its reconcile runs every 5 s).
-    QTest::qWait(6000);
+    // Once the monitor has reported it gone (or the table dropped it):
+    QTRY_VERIFY_WITH_TIMEOUT(
+        m_window->lockModel()->isPinnedGone() || m_window->lockModel()->rowOf(ledger) < 0, 20000);
     QVERIFY2(m_window->lockModel()->rowOf(ledger) >= 0, "lock:demo:ledger left the table before the caption "
                                                         "was dismissed");
     QCOMPARE(proxy->index(0, 0).data(LockTableModel::ResourceRole).toByteArray(), ledger);
