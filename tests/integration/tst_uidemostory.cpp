@@ -170,11 +170,15 @@ void TestUiDemoStory::restartScenarioKeepsItsLockAndRestoreBringsTheSamplesBack(
     // The restart wiped the sample locks on masters 3 to 5: partial and stuck rows that never clear.
     QCOMPARE(holding("lock:migrations"), 2);
     QCOMPARE(holding("lock:legacy-cron"), 2);
+    QVERIFY(m_window->lockModel()->find("lock:migrations")->atRisk);
     QTest::mouseClick(m_panel->restoreButton(), Qt::LeftButton);
     QTRY_COMPARE_WITH_TIMEOUT(holding("lock:migrations"), 5, 20000);
     QTRY_COMPARE_WITH_TIMEOUT(holding("lock:legacy-cron"), 5, 20000);
     QTRY_COMPARE_WITH_TIMEOUT(holding("lock:{accounts}"), 4, 20000);
     QCOMPARE(m_window->lockModel()->find("lock:migrations")->status, LockStatus::Stuck);
+    // The restart's "may have lost it" mark goes too: the restarted masters hold the same token again.
+    QTRY_VERIFY_WITH_TIMEOUT(!m_window->lockModel()->find("lock:migrations")->atRisk, 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(!m_window->lockModel()->find("lock:legacy-cron")->atRisk, 20000);
     // Nothing written twice, nothing written where the demo did not seed it.
     for (int m = 0; m < m_config.masters.size(); ++m) {
         const qint64 members = onMaster(m, {"ZCARD", "semaphore:db-pool"}).integer;
