@@ -67,7 +67,11 @@ int runChild(int argc, char** argv)
         std::printf("FAIL the demo did not start\n");
         return 2;
     }
-    QTest::qWait(500); // the status line, the masters and the counters fill in
+    if (!QTest::qWaitForWindowExposed(&window)) {
+        std::printf("FAIL the window was not shown\n");
+        return 2;
+    }
+    QCoreApplication::processEvents(); // the layouts take the filled-in status line and counters
     const QRect available = window.screen()->availableGeometry();
     const QSize hint = window.minimumSizeHint().expandedTo(window.minimumSize());
     const QSize room(available.width(), available.height() - decorationsHeight);
@@ -82,7 +86,9 @@ int runChild(int argc, char** argv)
     }
     // Maximised on that screen, as a user would: nothing visible may stick out of the window.
     window.setGeometry(QRect(available.topLeft(), room));
-    QTest::qWait(200);
+    (void)QTest::qWaitFor([&] { return window.size() == room; },
+                          2000); // one bigger than that is reported below
+    QCoreApplication::processEvents();
     if (window.width() > room.width() || window.height() > room.height()) {
         std::printf("FAIL the window is %dx%d, more than %dx%d\n", window.width(), window.height(),
                     room.width(), room.height());
