@@ -15,6 +15,23 @@ struct DemoCounters
     int overruns = 0;      // work outlived the validity; the write was dropped
 
     int violations() const { return doubleHolds + staleAccepted; }
+
+    // What happened between `baseline` (an earlier reading) and this one. A scenario's result line
+    // and the panel's scenario counters are both this difference, taken between the same two
+    // readings (DemoScenarioRunner::measured()), so they cannot disagree.
+    DemoCounters since(const DemoCounters& baseline) const
+    {
+        DemoCounters d;
+        d.acquisitions = acquisitions - baseline.acquisitions;
+        d.busy = busy - baseline.busy;
+        d.failures = failures - baseline.failures;
+        d.doubleHolds = doubleHolds - baseline.doubleHolds;
+        d.writesAccepted = writesAccepted - baseline.writesAccepted;
+        d.staleRejected = staleRejected - baseline.staleRejected;
+        d.staleAccepted = staleAccepted - baseline.staleAccepted;
+        d.overruns = overruns - baseline.overruns;
+        return d;
+    }
 };
 
 } // namespace lockscope

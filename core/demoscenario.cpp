@@ -30,6 +30,24 @@ QString demoScenarioTitle(DemoScenario scenario)
     return {};
 }
 
+QByteArray demoScenarioResource(DemoScenario scenario)
+{
+    switch (scenario) {
+    case DemoScenario::MinorityFailure:
+    case DemoScenario::MajorityFailure:
+        return {};
+    case DemoScenario::RestartDuringHold:
+        return QByteArrayLiteral("lock:demo:ledger");
+    case DemoScenario::ClientPause:
+        return QByteArrayLiteral("lock:demo:report");
+    case DemoScenario::ClockDrift:
+        return QByteArrayLiteral("lock:demo:drift");
+    case DemoScenario::FailoverWithoutQuorum:
+        return QByteArrayLiteral("lock:demo:failover");
+    }
+    return {};
+}
+
 QString demoScenarioCaption(DemoScenario scenario)
 {
     switch (scenario) {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QByteArray>
 #include <QList>
 #include <QString>
 
@@ -20,5 +21,8 @@ enum class DemoScenario
 QList<DemoScenario> allDemoScenarios();
 QString demoScenarioTitle(DemoScenario scenario);
 QString demoScenarioCaption(DemoScenario scenario);
+// The lock the scenario's story is about (the window pins it in the locks table while the caption is
+// shown); empty for the scenarios that play on the background clients' locks.
+QByteArray demoScenarioResource(DemoScenario scenario);
 
 } // namespace lockscope

@@ -9,9 +9,9 @@ namespace lockscope {
 
 namespace {
 
-const QByteArray ledger = "lock:demo:ledger";
-const QByteArray report = "lock:demo:report";
-const QByteArray drift = "lock:demo:drift";
+const QByteArray ledger = demoScenarioResource(DemoScenario::RestartDuringHold);
+const QByteArray report = demoScenarioResource(DemoScenario::ClientPause);
+const QByteArray drift = demoScenarioResource(DemoScenario::ClockDrift);
 
 constexpr int healTimeoutMs = 20000;
 
@@ -59,6 +59,8 @@ void DemoScenarioRunner::run(DemoScenario scenario)
     m_context = new QObject(this);
     m_baseline = m_sim->counters();
     m_faultAtMs = monotonicMs();
+    m_measuring = false;
+    m_measuredEnd.reset();
     m_sim->client(DemoSimulation::clientA)->stop();
     m_sim->client(DemoSimulation::clientB)->stop();
     switch (scenario) {
@@ -89,6 +91,9 @@ void DemoScenarioRunner::run(DemoScenario scenario)
 void DemoScenarioRunner::cancel()
 {
     const bool failover = m_running && m_scenario == DemoScenario::FailoverWithoutQuorum;
+    if (m_measuring)
+        m_measuredEnd = m_sim->counters();
+    m_measuring = false;
     reset();
     // Its processes are worth keeping only for the view of a finished run; one cut short, or another
     // scenario starting, ends them.
@@ -128,8 +133,18 @@ void DemoScenarioRunner::advance()
     });
 }
 
+DemoCounters DemoScenarioRunner::measured() const
+{
+    if (!hasMeasured())
+        return {};
+    return m_measuredEnd.value_or(m_sim->counters()).since(m_baseline);
+}
+
 void DemoScenarioRunner::fail(const QString& why)
 {
+    if (m_measuring)
+        m_measuredEnd = m_sim->counters();
+    m_measuring = false;
     const DemoScenario scenario = m_scenario;
     cancel();
     emit finished(scenario, false, why);
@@ -184,6 +199,8 @@ void DemoScenarioRunner::markFault()
     act([this] {
         m_baseline = m_sim->counters();
         m_faultAtMs = monotonicMs();
+        m_measuring = true;
+        m_measuredEnd.reset();
     });
 }
 
@@ -196,6 +213,11 @@ void DemoScenarioRunner::heal()
 void DemoScenarioRunner::finishWith(std::function<QPair<bool, QString>()> verdict)
 {
     act([this, verdict] {
+        // The counting ends here: the result line and the panel's scenario counters both say what
+        // happened up to this moment, however long the cluster stays broken afterwards.
+        if (m_measuring)
+            m_measuredEnd = m_sim->counters();
+        m_measuring = false;
         const auto [ok, summary] = verdict();
         const DemoScenario scenario = m_scenario;
         reset();
@@ -214,9 +236,9 @@ void DemoScenarioRunner::buildMinority()
     markFault();
     after(10000);
     finishWith([this] {
-        const DemoCounters& now = m_sim->counters();
-        const int acquired = now.acquisitions - m_baseline.acquisitions;
-        const int failed = now.failures - m_baseline.failures;
+        const DemoCounters counted = measured();
+        const int acquired = counted.acquisitions;
+        const int failed = counted.failures;
         return qMakePair(acquired > 0 && failed == 0,
                          tr("With 3 of 5 masters: %1 acquisitions, %2 failed for want of a quorum.")
                              .arg(acquired)
@@ -232,15 +254,14 @@ void DemoScenarioRunner::buildMajority()
         for (int m : {2, 3, 4})
             m_sim->cluster()->kill(m);
     });
+    // A round already answered when the kill came may still complete: count from a moment later.
+    after(500);
     markFault();
-    after(6000);
+    after(5500);
     finishWith([this] {
-        const DemoCounters& now = m_sim->counters();
-        const int failed = now.failures - m_baseline.failures;
-        // A round already answered when the kill came may still complete: count from a moment later.
-        int acquired = 0;
-        for (const DemoHold& h : m_sim->holds())
-            acquired += h.startMs > m_faultAtMs + 500 ? 1 : 0;
+        const DemoCounters counted = measured();
+        const int failed = counted.failures;
+        const int acquired = counted.acquisitions;
         return qMakePair(
             failed > 0 && acquired == 0,
             tr("With 2 of 5 masters: %1 acquisitions failed, %2 succeeded.").arg(failed).arg(acquired));

@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace lockscope {
 
@@ -33,6 +34,11 @@ public:
     DemoScenario current() const { return m_scenario; }
     // Counters when the scenario's fault was injected: what the outcome is measured against.
     const DemoCounters& baseline() const { return m_baseline; }
+    // What the clients did from the fault to the result (to now while the scenario runs): the
+    // result line's numbers and the panel's scenario counters are both this.
+    DemoCounters measured() const;
+    // A scenario has injected its fault since the simulation started (measured() means something).
+    bool hasMeasured() const { return m_measuring || m_measuredEnd.has_value(); }
     qint64 faultAtMs() const { return m_faultAtMs; }
 
 signals:
@@ -76,6 +82,8 @@ private:
     bool m_running = false;
     DemoScenario m_scenario = DemoScenario::MinorityFailure;
     DemoCounters m_baseline;
+    bool m_measuring = false;
+    std::optional<DemoCounters> m_measuredEnd; // frozen when the result is given
     qint64 m_faultAtMs = 0;
     QTimer m_poll;
     std::function<bool()> m_condition;

@@ -8,6 +8,8 @@
 #include "monotonicclock.h"
 #include "redlock.h"
 
+#include <QSet>
+
 namespace lockscope {
 
 namespace {
@@ -71,6 +73,28 @@ DemoTask DemoSimulation::taskFor(const QByteArray& resource, qint64 ttlMs, qint6
     t.ttlMs = ttlMs;
     t.workMs = workMs;
     return t;
+}
+
+QList<QByteArray> DemoSimulation::clientResources()
+{
+    QList<QByteArray> out = backgroundResources;
+    for (DemoScenario s : allDemoScenarios())
+        if (const QByteArray r = demoScenarioResource(s); !r.isEmpty() && !out.contains(r))
+            out << r;
+    return out;
+}
+
+bool DemoSimulation::isClientKey(const QByteArray& key)
+{
+    static const QSet<QByteArray> keys = [] {
+        QSet<QByteArray> all;
+        for (const QByteArray& r : clientResources()) {
+            all.insert(r);
+            all.insert(taskFor(r, 0, 0).counterKey);
+        }
+        return all;
+    }();
+    return keys.contains(key);
 }
 
 void DemoSimulation::start(const LockScopeConfig& config, bool background)
@@ -170,6 +194,7 @@ void DemoSimulation::pauseClient(int index)
 
 void DemoSimulation::healMasters()
 {
+    emit healRequested();
     for (int i = 0; i < m_cluster->size(); ++i) {
         if (m_cluster->state(i) == DemoCluster::MasterState::Killed)
             m_cluster->restart(i);

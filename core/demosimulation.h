@@ -79,6 +79,12 @@ public:
     bool isMasterUp(int index) const;
 
     static DemoTask taskFor(const QByteArray& resource, qint64 ttlMs, qint64 workMs);
+    // Every resource the simulated clients lock: the background ones and the scenarios' own.
+    static QList<QByteArray> clientResources();
+    // A key the simulated clients write: one of clientResources() or its fencing counter. The
+    // window summarises the keyspace events of these keys instead of listing each one; the demo's
+    // sample locks and anything else on the masters are not among them.
+    static bool isClientKey(const QByteArray& key);
 
     // A hold taken outside the Redlock clients (the failover scenario's single-instance SET NX PX),
     // drawn on the timeline and checked for overlap like any other. It has no fencing number (-1).
@@ -91,6 +97,8 @@ signals:
     void note(const QString& text);
     void clientStateChanged(int client);
     void written(const lockscope::DemoWrite& write);
+    // healMasters() was called (the panel's "Restore all masters", or a scenario setting up).
+    void healRequested();
 
 private:
     void onAcquired(int client, const RedlockLease& lease, qint64 fencing);

@@ -263,7 +263,7 @@ void LockMonitor::onMasterRestarted(int master, const NodeAddress& node)
     for (auto it = m_entries.begin(); it != m_entries.end(); ++it) {
         const MasterObservation& m = std::as_const(it->observed).at(master);
         if (m.present() && (!cluster || cluster->readFrom(it.key(), node))) {
-            m_risks.insert(it.key(), {m.lock().token, reason});
+            m_risks.insert(it.key(), {m.lock().token, reason, cluster ? -1 : master, monotonicMs()});
             markDirty(*it, it.key());
         }
     }
@@ -380,6 +380,13 @@ LockView LockMonitor::computeView(const QByteArray& key, const Entry& entry, con
             if (const RedisError e = m_masters->cluster(i)->unreachable(key); e.isError())
                 input[i].setError(e);
         view = QuorumCalculator::compute(key, input, m_config.redlock, now);
+    }
+    if (auto risk = m_risks.find(key); risk != m_risks.end() && risk->restartedMaster >= 0 &&
+                                       risk->restartedMaster < entry.observed.size()) {
+        // The restarted master read since the restart with the same token: it holds it again.
+        const MasterObservation& back = entry.observed.at(risk->restartedMaster);
+        if (back.present() && back.readAtMs() > risk->sinceMs && back.lock().token == risk->token)
+            m_risks.erase(risk);
     }
     if (auto risk = m_risks.find(key); risk != m_risks.end()) {
         // While the masters that could show the token cannot be read (a Sentinel entry between

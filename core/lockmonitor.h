@@ -92,6 +92,10 @@ private:
     {
         QByteArray token;
         QString reason;
+        // A restart's risk: the master that restarted and when that was seen (monotonic). Once
+        // that master is read holding the same token again, what it may have lost is back.
+        int restartedMaster = -1;
+        qint64 sinceMs = 0;
     };
 
     // Once every master that is up has finished a pass: the first complete picture, then the signal.

@@ -14,6 +14,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTime>
 #include <QVBoxLayout>
@@ -58,24 +59,35 @@ DemoPanel::DemoPanel(DemoSession* session, QWidget* parent)
     DemoSimulation* sim = session->simulation();
 
     auto* scenarios = new QGroupBox(tr("Guided scenarios"), this);
+    m_scenariosBox = scenarios;
     auto* scenarioGrid = new QGridLayout(scenarios);
     int n = 0;
     for (DemoScenario s : allDemoScenarios()) {
         auto* b = new QPushButton(demoScenarioTitle(s), scenarios);
         b->setToolTip(demoScenarioCaption(s));
-        connect(b, &QPushButton::clicked, this, [sim, s] { sim->scenarios()->run(s); });
+        connect(b, &QPushButton::clicked, this, [this, s] { runScenario(s); });
         scenarioGrid->addWidget(b, n / 2, n % 2);
         m_scenarioButtons << b;
         ++n;
     }
-    auto* heal = new QPushButton(tr("Restore all masters"), scenarios);
-    connect(heal, &QPushButton::clicked, this, [sim] { sim->healMasters(); });
-    scenarioGrid->addWidget(heal, n / 2, n % 2);
+    m_heal = new QPushButton(tr("Restore all masters"), scenarios);
+    m_heal->setObjectName(QStringLiteral("demoRestore"));
+    m_heal->setToolTip(tr("Restarts the killed masters, resumes the paused ones, and writes the sample locks "
+                          "again where a restart lost them"));
+    connect(m_heal, &QPushButton::clicked, this, &DemoPanel::restoreAllMasters);
+    scenarioGrid->addWidget(m_heal, n / 2, n % 2);
+    ++n;
+    m_dismiss = new QPushButton(tr("Dismiss caption"), scenarios);
+    m_dismiss->setObjectName(QStringLiteral("demoDismiss"));
+    m_dismiss->setToolTip(tr("Back to the introduction; the scenario's lock is no longer kept on top of the "
+                             "locks table"));
+    m_dismiss->setEnabled(false);
+    connect(m_dismiss, &QPushButton::clicked, this, &DemoPanel::dismissCaption);
+    scenarioGrid->addWidget(m_dismiss, n / 2, n % 2);
     m_caption->setWordWrap(true);
     // Captions run to four lines in a narrow dock; a word-wrapped label does not ask for them itself.
     m_caption->setMinimumHeight(m_caption->fontMetrics().lineSpacing() * 4);
-    m_caption->setText(tr("Pick a scenario: each one sets the cluster up, injects one fault and says what to "
-                          "watch in the timeline and the locks table."));
+    dismissCaption();
     m_result->setWordWrap(true);
     QFont bold = m_result->font();
     bold.setBold(true);
@@ -104,6 +116,8 @@ DemoPanel::DemoPanel(DemoSession* session, QWidget* parent)
     m_notes->setMaximumBlockCount(500);
     m_notes->setObjectName(QStringLiteral("demoNotes"));
     m_notes->setLineWrapMode(QPlainTextEdit::NoWrap);
+    // Tall enough to read a few entries at once, in any dock position.
+    m_notes->setMinimumHeight(m_notes->fontMetrics().lineSpacing() * 7 + 2 * m_notes->frameWidth() + 8);
 
     m_status->setWordWrap(true);
     m_counters->setWordWrap(true);
@@ -121,10 +135,10 @@ DemoPanel::DemoPanel(DemoSession* session, QWidget* parent)
     m_bottom->setStretchFactor(0, 3);
     m_bottom->setStretchFactor(1, 1);
     m_bottom->setSizes({900, 380});
-    auto* layout = new QVBoxLayout(this);
-    layout->addLayout(top);
-    layout->addLayout(m_controls);
-    layout->addWidget(m_bottom, 1);
+    m_layout = new QVBoxLayout(this);
+    m_layout->addLayout(top);
+    m_layout->addLayout(m_controls);
+    m_layout->addWidget(m_bottom, 1);
 
     buildMasters(m_mastersBox);
     buildClients(m_clientsBox);
@@ -152,7 +166,10 @@ DemoPanel::DemoPanel(DemoSession* session, QWidget* parent)
                                        .arg(demoScenarioTitle(s).toHtmlEscaped(), caption.toHtmlEscaped()));
                 m_result->setText(tr("Running…"));
                 m_result->setStyleSheet(QString());
+                m_dismiss->setEnabled(true);
+                setPinned(demoScenarioResource(s));
                 addNote(tr("scenario: %1").arg(demoScenarioTitle(s)));
+                updateCounters();
             });
     connect(sim->scenarios(), &DemoScenarioRunner::progress, this, [this](const QString& text) {
         m_result->setText(text);
@@ -163,11 +180,43 @@ DemoPanel::DemoPanel(DemoSession* session, QWidget* parent)
                 m_result->setText(summary);
                 m_result->setStyleSheet(asExpected ? QString() : QStringLiteral("color: #b00"));
                 addNote(summary);
+                updateCounters();
             });
     connect(sim->failover(), &DemoFailover::changed, this, &DemoPanel::updateFailover);
     updateCounters();
     if (session->isReady())
         onReady();
+}
+
+void DemoPanel::runScenario(DemoScenario scenario)
+{
+    m_session->simulation()->scenarios()->run(scenario);
+}
+
+void DemoPanel::restoreAllMasters()
+{
+    // The session hears of it (DemoSimulation::healRequested) and restores the sample locks once
+    // the masters that lost them are back.
+    m_session->simulation()->healMasters();
+}
+
+void DemoPanel::dismissCaption()
+{
+    m_caption->setText(tr("Pick a scenario: each one sets the cluster up, injects one fault and says what to "
+                          "watch in the timeline and the locks table."));
+    m_result->clear();
+    m_result->setStyleSheet(QString());
+    if (m_dismiss)
+        m_dismiss->setEnabled(false);
+    setPinned({});
+}
+
+void DemoPanel::setPinned(const QByteArray& resource)
+{
+    if (resource == m_pinned)
+        return;
+    m_pinned = resource;
+    emit pinnedResourceChanged(resource);
 }
 
 void DemoPanel::updateFailover()
@@ -342,8 +391,26 @@ void DemoPanel::updateClients()
 
 void DemoPanel::updateCounters()
 {
+    const DemoScenarioRunner* runner = m_session->simulation()->scenarios();
+    QString scenario;
+    if (runner->hasMeasured()) {
+        // The same numbers as the scenario's result line: DemoScenarioRunner::measured().
+        const DemoCounters m = runner->measured();
+        scenario =
+            tr("%1, from the fault to the result: acquisitions <b>%2</b> · busy %3 · failed <b>%4</b> · "
+               "writes %5 · stale rejected %6 · overruns %7 · violations <b>%8</b><br>")
+                .arg(demoScenarioTitle(runner->current()).toHtmlEscaped())
+                .arg(m.acquisitions)
+                .arg(m.busy)
+                .arg(m.failures)
+                .arg(m.writesAccepted)
+                .arg(m.staleRejected)
+                .arg(m.overruns)
+                .arg(m.violations());
+    }
     const DemoCounters& c = m_session->simulation()->counters();
     m_counters->setText(
+        scenario + (scenario.isEmpty() ? QString() : tr("Overall: ")) +
         tr("Acquisitions <b>%1</b> · busy %2 · failed <b>%3</b> · writes %4 · stale rejected %5 · "
            "overruns %6 · <span style='color:%7'>violations <b>%8</b></span> (two holders %9, "
            "stale accepted %10)")
@@ -361,17 +428,39 @@ void DemoPanel::updateCounters()
 
 void DemoPanel::addNote(const QString& text)
 {
+    // Follows the newest entry unless the reader scrolled up to an older one.
+    QScrollBar* bar = m_notes->verticalScrollBar();
+    const bool following = bar->value() >= bar->maximum();
     m_notes->appendPlainText(
         QStringLiteral("%1  %2").arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), text));
+    if (following)
+        bar->setValue(bar->maximum());
 }
 
 void DemoPanel::setStacked(bool stacked)
 {
     m_controls->setDirection(stacked ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight);
-    // Side by side the groups share the width; stacked, each takes the height its text needs.
-    const QList<int> sideBySide{3, 3, 4};
-    for (int i = 0; i < sideBySide.size(); ++i)
-        m_controls->setStretch(i, stacked ? 0 : sideBySide.at(i));
+    // Stacked (a column beside the locks, which scrolls on a small screen), the scenarios with their
+    // caption and result come first and the timeline and commentary right after them, so the story
+    // is on screen together; the per-master and per-client controls follow. Side by side, the groups
+    // share the width above the timeline.
+    m_layout->removeWidget(m_scenariosBox);
+    m_controls->removeWidget(m_scenariosBox);
+    m_layout->removeWidget(m_bottom);
+    m_layout->removeItem(m_controls);
+    if (stacked) {
+        m_layout->insertWidget(1, m_scenariosBox);
+        m_layout->insertWidget(2, m_bottom, 1);
+        m_layout->insertLayout(3, m_controls);
+        m_controls->setStretch(0, 0);
+        m_controls->setStretch(1, 0);
+    } else {
+        m_controls->addWidget(m_scenariosBox, 4);
+        m_controls->setStretch(0, 3);
+        m_controls->setStretch(1, 3);
+        m_layout->insertLayout(1, m_controls);
+        m_layout->insertWidget(2, m_bottom, 1);
+    }
     m_bottom->setOrientation(stacked ? Qt::Vertical : Qt::Horizontal);
 }
 

@@ -45,6 +45,24 @@ public:
     // The failover scenario's holders of lock:demo:failover on the Sentinel group, as the demo's
     // monitor of that group sees them; hidden until that scenario runs.
     QLabel* failoverLabel() const { return m_failover; }
+    QPlainTextEdit* notes() const { return m_notes; }
+    QPushButton* dismissButton() const { return m_dismiss; }
+    QPushButton* restoreButton() const { return m_heal; }
+    // The lock the shown caption's scenario is about (empty: none, or the caption was dismissed).
+    const QByteArray& pinnedResource() const { return m_pinned; }
+
+public slots:
+    // What the scenario buttons do; menus may call them too.
+    void runScenario(lockscope::DemoScenario scenario);
+    // Restarts the killed masters, resumes the paused ones, and writes the sample locks again on
+    // the masters that lost them.
+    void restoreAllMasters();
+    // Back to the introduction: the scenario's lock is no longer pinned in the locks table.
+    void dismissCaption();
+
+signals:
+    // The locks table should keep this resource in view (empty: none).
+    void pinnedResourceChanged(const QByteArray& resource);
 
 private:
     void onReady();
@@ -55,6 +73,7 @@ private:
     void updateCounters();
     void updateFailover();
     void addNote(const QString& text);
+    void setPinned(const QByteArray& resource);
 
     DemoSession* m_session;
     DemoTimeline* m_timeline;
@@ -66,7 +85,12 @@ private:
     QCheckBox* m_fencing;
     QCheckBox* m_background;
     QPlainTextEdit* m_notes;
+    QPushButton* m_dismiss = nullptr;
+    QPushButton* m_heal = nullptr;
+    QByteArray m_pinned;
     QBoxLayout* m_controls = nullptr;
+    QBoxLayout* m_layout = nullptr;
+    QWidget* m_scenariosBox = nullptr;
     QSplitter* m_bottom = nullptr;
     QWidget* m_mastersBox;
     QWidget* m_clientsBox;

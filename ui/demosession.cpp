@@ -2,6 +2,10 @@
 
 #include "democonfig.h"
 #include "masterset.h"
+#include "monotonicclock.h"
+#include "redisconnection.h"
+
+#include <QMap>
 
 #include <QDateTime>
 #include <QTimer>
@@ -12,6 +16,14 @@ DemoSession::DemoSession(QObject* parent) : QObject(parent), m_simulation(&m_clu
 {
     connect(&m_cluster, &DemoCluster::started, this, &DemoSession::onClusterStarted);
     connect(&m_cluster, &DemoCluster::startFailed, this, &DemoSession::failed);
+    connect(&m_cluster, &DemoCluster::masterStateChanged, this, &DemoSession::onMasterState);
+    // "Restore all masters" (and a scenario setting up) brings the sample locks back too, once the
+    // masters that lost them are up again; a master restarted on its own stays empty, as it should.
+    connect(&m_simulation, &DemoSimulation::healRequested, this, [this] {
+        m_restorePending = true;
+        restoreSamplesWhenUp();
+    });
+    connect(&m_simulation, &DemoSimulation::changed, this, &DemoSession::restoreSamplesWhenUp);
 }
 
 DemoSession::~DemoSession()
@@ -79,7 +91,10 @@ void DemoSession::onClusterStarted(const QStringList& urls)
     // Written through a short-lived master set of its own, without waiting: replies count down.
     m_writer = std::make_unique<MasterSet>(m_config.masters);
     m_writer->open();
-    const QList<QPair<int, QByteArrayList>> commands = sampleCommands(QDateTime::currentMSecsSinceEpoch());
+    m_seededWallMs = QDateTime::currentMSecsSinceEpoch();
+    m_seededAtMs = monotonicMs();
+    m_lostSamples.clear();
+    const QList<QPair<int, QByteArrayList>> commands = sampleCommands(m_seededWallMs);
     m_left = int(commands.size());
     m_finished = false;
     for (const auto& [master, argv] : commands) {
@@ -111,6 +126,90 @@ void DemoSession::finishWriting(const QString& failure)
     m_simulation.start(m_config);
     m_ready = true;
     emit ready(m_config);
+}
+
+void DemoSession::onMasterState(int master, DemoCluster::MasterState state)
+{
+    // Without persistence a killed or restarted server comes back empty; a paused one keeps its keys.
+    if (m_ready && (state == DemoCluster::MasterState::Killed || state == DemoCluster::MasterState::Starting))
+        m_lostSamples.insert(master);
+    restoreSamplesWhenUp();
+}
+
+void DemoSession::restoreSamplesWhenUp()
+{
+    if (!m_restorePending || !m_ready)
+        return;
+    for (int m : std::as_const(m_lostSamples))
+        if (!m_simulation.isMasterUp(m))
+            return; // again on the next state change
+    m_restorePending = false;
+    const QSet<int> lost = std::exchange(m_lostSamples, {});
+    const QList<int> masters(lost.cbegin(), lost.cend());
+    for (int m : masters)
+        restoreSamples(m, lost);
+    if (!masters.isEmpty())
+        emit samplesRestored(masters);
+}
+
+void DemoSession::restoreSamples(int master, const QSet<int>& lost)
+{
+    MasterSet* set = m_simulation.masters();
+    if (!set || master >= set->size())
+        return;
+    // Per key, the masters that were given the same commands hold the same lock: one of them that
+    // kept it gives its copy (DUMP, PTTL → RESTORE, which refuses a key that is there: nothing is
+    // written twice). A lock gone from all of them expired or was lost everywhere; it is written
+    // again only while its first TTL would still run, with what is left of it.
+    QMap<QByteArray, QMap<int, QList<QByteArrayList>>> byKey;
+    for (const auto& [m, argv] : sampleCommands(m_seededWallMs))
+        byKey[argv.at(1)][m] << argv;
+    const qint64 elapsed = monotonicMs() - m_seededAtMs;
+    RedisConnection* target = set->at(master);
+    for (auto k = byKey.cbegin(); k != byKey.cend(); ++k) {
+        const QList<QByteArrayList> mine = k->value(master);
+        if (mine.isEmpty())
+            continue;
+        int donor = -1;
+        for (auto d = k->cbegin(); d != k->cend() && donor < 0; ++d)
+            if (d.key() != master && d.value() == mine && !lost.contains(d.key()) &&
+                m_simulation.isMasterUp(d.key()))
+                donor = d.key();
+        const QByteArray key = k.key();
+        if (donor >= 0) {
+            auto pttl = std::make_shared<qint64>(-2);
+            RedisConnection* from = set->at(donor);
+            from->send({"PTTL", key}, this, [pttl](const RedisResult& r) {
+                if (r.ok() && r.reply.isInteger())
+                    *pttl = r.reply.integer;
+            });
+            from->send({"DUMP", key}, this, [this, master, key, pttl](const RedisResult& r) {
+                MasterSet* now = m_simulation.masters();
+                if (!r.ok() || !r.reply.isString() || *pttl == -2 || !now || master >= now->size())
+                    return; // gone there too: expired, or released
+                now->at(master)->send(
+                    {"RESTORE", key, QByteArray::number(qMax<qint64>(0, *pttl)), r.reply.string}, this,
+                    [](const RedisResult&) {});
+            });
+            continue;
+        }
+        QList<QByteArrayList> again;
+        bool expired = false;
+        for (QByteArrayList argv : mine) {
+            // SET … PX n, PEXPIRE key n: what is left of n.
+            const qsizetype px = argv.indexOf("PX");
+            const qsizetype at = argv.at(0) == "PEXPIRE" ? 2 : px >= 0 ? px + 1 : -1;
+            if (at >= 0 && at < argv.size()) {
+                const qint64 left = argv.at(at).toLongLong() - elapsed;
+                expired = expired || left <= 0;
+                argv[at] = QByteArray::number(left);
+            }
+            again << argv;
+        }
+        if (!expired)
+            for (const QByteArrayList& argv : std::as_const(again))
+                target->send(argv, this, [](const RedisResult&) {});
+    }
 }
 
 } // namespace lockscope

@@ -6,6 +6,7 @@
 #include "result.h"
 
 #include <QObject>
+#include <QSet>
 
 #include <memory>
 
@@ -35,19 +36,31 @@ public:
 
     // The sample locks as (master index, command) pairs: what start() writes.
     static QList<QPair<int, QByteArrayList>> sampleCommands(qint64 nowWallMs);
+    // Masters that lost the sample locks (killed or restarted: the demo keeps no persistence) and
+    // have not had them restored yet.
+    const QSet<int>& mastersWithoutSamples() const { return m_lostSamples; }
 
 signals:
     void ready(const lockscope::LockScopeConfig& config);
     void failed(const lockscope::RedisError& error);
+    // The sample locks were written again on the masters that had lost them.
+    void samplesRestored(const QList<int>& masters);
 
 private:
     void onClusterStarted(const QStringList& urls);
     void finishWriting(const QString& failure);
+    void onMasterState(int master, DemoCluster::MasterState state);
+    void restoreSamplesWhenUp();
+    void restoreSamples(int master, const QSet<int>& lost);
 
     DemoCluster m_cluster;
     DemoSimulation m_simulation;
     std::unique_ptr<MasterSet> m_writer;
     LockScopeConfig m_config;
+    QSet<int> m_lostSamples;
+    bool m_restorePending = false;
+    qint64 m_seededAtMs = 0; // monotonic
+    qint64 m_seededWallMs = 0;
     int m_left = 0;
     bool m_ready = false;
     bool m_finished = false;

@@ -29,7 +29,8 @@ public:
     int outagesDrawn() const { return m_outagesDrawn; }
 
     QSize sizeHint() const override { return {900, 300}; }
-    QSize minimumSizeHint() const override { return {400, 220}; }
+    // Modest, so that the demo fits a 1280x720 (logical) screen; the strips and lanes still read.
+    QSize minimumSizeHint() const override { return {320, 180}; }
 
 protected:
     void paintEvent(QPaintEvent* event) override;

@@ -53,17 +53,37 @@ void LockFilterProxy::setSourceModel(QAbstractItemModel* source)
             << connect(m_model, &QAbstractItemModel::dataChanged, this, &LockFilterProxy::onDataChanged)
             << connect(m_model, &QAbstractItemModel::modelAboutToBeReset, this,
                        &LockFilterProxy::beginResetModel)
-            << connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
-                   rebuild();
-                   endResetModel();
-               });
+            << connect(m_model, &QAbstractItemModel::modelReset, this,
+                       [this] {
+                           rebuild();
+                           endResetModel();
+                       })
+            << connect(m_model, &LockTableModel::pinnedChanged, this, &LockFilterProxy::onPinnedChanged);
     }
     rebuild();
     endResetModel();
 }
 
+bool LockFilterProxy::isPinned(int sourceRow) const
+{
+    return !m_model->pinned().isEmpty() && m_model->viewAt(sourceRow).resource == m_model->pinned();
+}
+
+void LockFilterProxy::onPinnedChanged()
+{
+    // The pinned row passes every filter and leads whatever the sort: re-check, then re-place all.
+    refilter();
+    if (m_proxyToSource.empty())
+        return;
+    std::vector<int> all(m_proxyToSource.size());
+    std::iota(all.begin(), all.end(), 0);
+    reorder(all);
+}
+
 bool LockFilterProxy::less(int sourceA, int sourceB) const
 {
+    if (const bool a = isPinned(sourceA); a != isPinned(sourceB))
+        return a;
     if (m_sortColumn < 0)
         return sourceA < sourceB;
     return m_order == Qt::AscendingOrder ? m_model->lessThan(sourceA, sourceB, m_sortColumn)
@@ -82,6 +102,8 @@ bool LockFilterProxy::matchesText(int sourceRow) const
 
 bool LockFilterProxy::acceptsSourceRow(int sourceRow, qint64 nowMs) const
 {
+    if (isPinned(sourceRow))
+        return true;
     const LockView& v = m_model->viewAt(sourceRow);
     if (m_quick != NoQuickFilter) {
         const qint64 left = v.validityAt(nowMs);

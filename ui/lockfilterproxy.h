@@ -65,6 +65,8 @@ public:
 
 private:
     bool less(int sourceA, int sourceB) const;
+    bool isPinned(int sourceRow) const;
+    void onPinnedChanged();
     bool matchesText(int sourceRow) const;
     void rebuild();
     void refilter();

@@ -76,10 +76,49 @@ void LockTableModel::count(const LockView& view, int delta)
     m_counts[size_t(view.status)] += delta;
 }
 
-void LockTableModel::apply(const LockBatch& batch)
+void LockTableModel::setPinned(const QByteArray& resource)
 {
-    if (batch.isEmpty())
+    if (resource == m_pinned)
         return;
+    const QByteArray before = std::exchange(m_pinned, resource);
+    if (std::exchange(m_pinnedGone, false)) {
+        // Kept only for the pin: it goes now (counted back first, as removal uncounts it).
+        if (const Row* r = m_byResource.value(ResourceKey(before)))
+            count(r->view, +1);
+        removeResources({before});
+        emit countsChanged();
+    }
+    emit pinnedChanged();
+    for (const QByteArray& r : {before, resource})
+        if (const int row = rowOf(r); row >= 0)
+            emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+}
+
+void LockTableModel::apply(const LockBatch& incoming)
+{
+    if (incoming.isEmpty())
+        return;
+    const LockBatch* use = &incoming;
+    LockBatch kept;
+    if (!m_pinned.isEmpty()) {
+        const ResourceKey key(m_pinned);
+        if (Row* r = m_byResource.value(key); r && !m_pinnedGone && incoming.removed.contains(m_pinned)) {
+            kept = incoming;
+            kept.removed.removeAll(m_pinned);
+            use = &kept;
+            count(r->view, -1);
+            m_pinnedGone = true;
+            emit dataChanged(index(r->row, 0), index(r->row, ColumnCount - 1));
+        } else if (r && m_pinnedGone) {
+            auto names = [this](const LockView& v) { return v.resource == m_pinned; };
+            if (std::any_of(incoming.added.cbegin(), incoming.added.cend(), names) ||
+                std::any_of(incoming.changed.cbegin(), incoming.changed.cend(), names)) {
+                count(r->view, +1); // back on the masters: the update below counts it as usual
+                m_pinnedGone = false;
+            }
+        }
+    }
+    const LockBatch& batch = *use;
     removeResources(batch.removed);
 
     QList<LockView> fresh;
@@ -241,6 +280,8 @@ QVariant LockTableModel::displayData(const LockView& view, int column) const
     case ResourceColumn:
         return escapeBytes(view.resource);
     case StatusColumn:
+        if (m_pinnedGone && view.resource == m_pinned)
+            return tr("gone (was %1)").arg(StatusStyle::statusText(view.status));
         return StatusStyle::statusText(view.status);
     case QuorumColumn:
         return QStringLiteral("%1/%2").arg(view.holding).arg(view.total);
@@ -249,6 +290,8 @@ QVariant LockTableModel::displayData(const LockView& view, int column) const
     case FormatColumn:
         return lockFormatName(view.format);
     case TtlColumn:
+        if (m_pinnedGone && view.resource == m_pinned)
+            return QStringLiteral("—"); // its last TTL no longer counts down anything
         return ttlText(view, monotonicMs());
     case MastersColumn: {
         QString dots;
@@ -266,6 +309,10 @@ QVariant LockTableModel::toolTip(const LockView& view, int column) const
     switch (column) {
     case StatusColumn: {
         QString text = StatusStyle::statusExplanation(view.status);
+        if (m_pinnedGone && view.resource == m_pinned)
+            text = tr("No longer on any master. The demo keeps its last view here until the scenario's "
+                      "caption is dismissed.\n") +
+                   text;
         if (view.atRisk)
             text += QLatin1Char('\n') + view.atRiskReason;
         return text;
@@ -341,6 +388,16 @@ QVariant LockTableModel::data(const QModelIndex& index, int role) const
         return view.validityAt(monotonicMs());
     case AtRiskRole:
         return view.atRisk;
+    case PinnedRole:
+        return !m_pinned.isEmpty() && view.resource == m_pinned;
+    case Qt::BackgroundRole:
+        if (!m_pinned.isEmpty() && view.resource == m_pinned) {
+            // The highlight colour, faint enough to keep the status colours readable.
+            QColor c = QGuiApplication::palette().color(QPalette::Highlight);
+            c.setAlpha(60);
+            return c;
+        }
+        return {};
     case MasterDotsRole: {
         QVariantList dots;
         for (int i = 0; i < view.observations.size(); ++i) {

@@ -46,6 +46,7 @@ public:
         MasterDotsRole,   // QVariantList of MasterDot per master
         MasterTokensRole, // QVariantList of QByteArray per master
         AtRiskRole,       // bool
+        PinnedRole,       // bool: the row setPinned() names
     };
     enum MasterDot
     {
@@ -64,6 +65,13 @@ public:
 
     void apply(const LockBatch& batch);
 
+    // One resource kept in view (the demo pins the lock a scenario is about): highlighted, sorted
+    // first and never filtered out by the proxy, and, should it leave the masters while pinned,
+    // kept as its last view marked "gone" (not counted) until it is unpinned. Empty: none.
+    void setPinned(const QByteArray& resource);
+    const QByteArray& pinned() const { return m_pinned; }
+    bool isPinnedGone() const { return m_pinnedGone; }
+
     int rowOf(const QByteArray& resource) const;
     const LockView& viewAt(int row) const { return m_rows[size_t(row)]->view; }
     const LockView* find(const QByteArray& resource) const;
@@ -80,6 +88,7 @@ public:
 
 signals:
     void countsChanged();
+    void pinnedChanged();
 
 private:
     struct Row
@@ -99,6 +108,8 @@ private:
     QHash<ResourceKey, Row*> m_byResource;
     StatusCounts m_counts{};
     QStringList m_masterNames;
+    QByteArray m_pinned;
+    bool m_pinnedGone = false;
 };
 
 } // namespace lockscope

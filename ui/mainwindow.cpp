@@ -622,8 +622,10 @@ void MainWindow::onKeyspaceEvents(const QList<KeyspaceEventRecord>& events, int 
     QList<EventLogModel::Entry> entries;
     entries.reserve(events.size() + 1);
     for (const KeyspaceEventRecord& e : events)
-        entries << EventLogModel::Entry{e.time, EventLogModel::Kind::Keyspace, m_masterNames.value(e.master),
-                                        tr("%1 %2").arg(escapeBytes(e.event), escapeBytes(e.key))};
+        if (!m_keyspaceTaken || !m_keyspaceTaken(e))
+            entries << EventLogModel::Entry{e.time, EventLogModel::Kind::Keyspace,
+                                            m_masterNames.value(e.master),
+                                            tr("%1 %2").arg(escapeBytes(e.event), escapeBytes(e.key))};
     if (dropped > 0)
         entries << EventLogModel::Entry{QDateTime::currentDateTime(), EventLogModel::Kind::Keyspace,
                                         tr("monitor"),

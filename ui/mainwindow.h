@@ -7,6 +7,7 @@
 #include <QHash>
 #include <QMainWindow>
 
+#include <functional>
 #include <memory>
 
 class QAction;
@@ -65,6 +66,12 @@ public:
 
     // The connection profile the masters came from, named once in the title ("" for none).
     void setProfileName(const QString& name);
+    // Keyspace events `taken` returns true for are not listed one by one in the event log: whoever
+    // installed it accounts for them (the demo summarises its own simulated clients' events).
+    void setKeyspaceEventFilter(std::function<bool(const KeyspaceEventRecord&)> taken)
+    {
+        m_keyspaceTaken = std::move(taken);
+    }
 
     CoreThread* core() const { return m_core.get(); }
     LockTableModel* lockModel() const { return m_locks; }
@@ -161,6 +168,7 @@ private:
     bool m_layoutRestored = false;
     QString m_auditProblem; // why the audit log cannot be appended to, or empty
     QTimer* m_auditRecheck = nullptr;
+    std::function<bool(const KeyspaceEventRecord&)> m_keyspaceTaken;
 
     LockTableModel* m_locks;
     LockFilterProxy* m_proxy;

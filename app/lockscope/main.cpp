@@ -1,12 +1,10 @@
 #include "connectionsdialog.h"
-#include "demomenu.h"
-#include "demopanel.h"
 #include "demosession.h"
+#include "demowindow.h"
 #include "launchoptions.h"
 #include "mainwindow.h"
 
 #include <QApplication>
-#include <QDockWidget>
 #include <QMessageBox>
 #include <QProcess>
 
@@ -69,40 +67,9 @@ int main(int argc, char** argv)
     if (!options->select.isEmpty())
         window.selectWhenSeen(options->select);
     window.setDemoLayout(options->demo);
-    if (options->demo) {
-        // The window opens at once; it starts watching when the demo masters are up.
-        auto* dock = new QDockWidget(QObject::tr("Redlock demo"), &window);
-        dock->setObjectName(QStringLiteral("demoDock"));
-        auto* panel = new DemoPanel(&demo, dock);
-        dock->setWidget(panel);
-        new DemoMenu(&window, panel); // the scenarios in a menu, with shortcuts
-        QObject::connect(dock, &QDockWidget::dockLocationChanged, panel, [panel](Qt::DockWidgetArea area) {
-            panel->setStacked(area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea);
-        });
-        // On a projector the demo sits beside the locks, so the masters, the locks table and the
-        // quorum diagram keep the full height; the event log and history become tabs behind it.
-        window.setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
-        window.setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
-        window.addDockWidget(Qt::RightDockWidgetArea, dock);
-        for (const char* name : {"eventsDock", "historyDock"})
-            if (auto* other = window.findChild<QDockWidget*>(QLatin1String(name)))
-                window.tabifyDockWidget(dock, other);
-        dock->raise();
-        window.resizeDocks({dock}, {640}, Qt::Horizontal);
-        if (options->select.isEmpty())
-            window.selectWhenSeen(QByteArrayLiteral("lock:demo:orders"));
-        const bool readOnly = options->config.readOnly;
-        const QString auditPath = options->auditLogPath;
-        QObject::connect(&demo, &DemoSession::ready, &window,
-                         [&window, readOnly, auditPath](LockScopeConfig c) {
-                             c.readOnly = readOnly;
-                             window.monitor(c, auditPath);
-                         });
-        QObject::connect(&demo, &DemoSession::failed, &window, [&window](const RedisError& error) {
-            QMessageBox::critical(&window, QObject::tr("LockScope demo"),
-                                  QObject::tr("The demo masters could not start: %1").arg(error.message));
-        });
-    }
+    if (options->demo)
+        DemoWindow::install(&window, &demo, options->config.readOnly, options->auditLogPath,
+                            options->select.isEmpty());
     window.show();
     if (options->demo)
         demo.start();
