@@ -138,7 +138,9 @@ void LockDetailPane::showValidity(const LockView& v, qint64 nowMs)
     // never wraps, so a number is never parted from its unit.
     const qint64 left = v.validityAt(nowMs);
     m_validity = left >= 0 ? DurationText::format(left) : QString();
-    m_validityLabel->setText(left >= 0 ? tr("validity %1").arg(m_validity) : tr("no expiry"));
+    // A legacy SETNX lock past its timestamp has expired (and is stuck), it does not lack an expiry.
+    const QString none = v.format == LockFormat::LegacyTimestamp ? tr("validity expired") : tr("no expiry");
+    m_validityLabel->setText(left >= 0 ? tr("validity %1").arg(m_validity) : none);
 }
 
 void LockDetailPane::refreshTimes()

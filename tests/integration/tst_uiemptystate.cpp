@@ -124,6 +124,9 @@ void TestUiEmptyState::aProfileChosenFillsTheWindow()
     profile.name = QStringLiteral("dev");
     MasterEntry e;
     e.url = group.at(0).url(false);
+    // The fixture's password, as a profile takes it where no keychain is (this process's environment).
+    e.passwordEnv = QString::fromLatin1(testPasswordVar);
+    qputenv(testPasswordVar, group.at(0).options().password.toUtf8());
     profile.masters << e;
     ProfileStore::save({profile});
     MainWindow window(LockScopeConfig(), m_dir.filePath(QStringLiteral("audit.jsonl")));

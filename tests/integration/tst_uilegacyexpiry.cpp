@@ -1,4 +1,5 @@
 #include "lockctlrun.h"
+#include "lockdetailpane.h"
 #include "locktablemodel.h"
 #include "mainwindow.h"
 #include "redisserver.h"
@@ -6,6 +7,7 @@
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QLabel>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -112,6 +114,10 @@ void TestUiLegacyExpiry::windowShowsTheTimestampAsTheExpiry()
     QCOMPARE(cell(locks, "lock.stale", LockTableModel::TtlColumn), QStringLiteral("expired"));
     QVERIFY2(cell(locks, "lock.stale", LockTableModel::OwnerColumn).startsWith(QLatin1String("expired at ")),
              qPrintable(cell(locks, "lock.stale", LockTableModel::OwnerColumn)));
+    // The detail pane says the same: expired, not "no expiry".
+    window.selectWhenSeen("lock.stale");
+    QTRY_COMPARE_WITH_TIMEOUT(window.detailPane()->validityLabel()->text(),
+                              QStringLiteral("validity expired"), 5000);
 
     // A lock whose timestamp passes while the window watches counts down, then turns stuck.
     takeLegacyLock(m_server, "lock.soon", 1500);

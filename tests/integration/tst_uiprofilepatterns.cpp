@@ -70,6 +70,9 @@ void TestUiProfilePatterns::initTestCase()
     profile.name = QStringLiteral("jobs");
     MasterEntry master;
     master.url = m_server.url(false);
+    // The fixture's password, as a profile takes it where no keychain is (this process's environment).
+    master.passwordEnv = QString::fromLatin1(testPasswordVar);
+    qputenv(testPasswordVar, m_server.options().password.toUtf8());
     profile.masters << master;
     ProfileStore::save({profile});
 }
