@@ -1,8 +1,8 @@
 #include "connectionsdialog.h"
 
 #include "connectioneditor.h"
-#include "patternlistedit.h"
 #include "pastemastersdialog.h"
+#include "patternlistedit.h"
 #include "profilestore.h"
 #include "secretstore.h"
 #include "topologyurl.h"
