@@ -186,7 +186,7 @@ void TestClusterRedirectTrust::movedToANodeThatJoinedIsFollowed()
 void TestClusterRedirectTrust::realClusterForgedMovedIsRefused()
 {
     RedisServerOptions serverOptions;
-    serverOptions.password = QStringLiteral("Real-Cluster-Secret");
+    serverOptions.password = distinctTestPassword(QStringLiteral("Real-Cluster-Secret"));
     RedisClusterGroup group;
     QVERIFY2(group.start(3, 0, serverOptions), qPrintable(group.errorString()));
     startRouter(group.url(1), group.nodeOptions());

@@ -214,15 +214,15 @@ void TestRedisConnection::unixSocketWithDb()
 void TestRedisConnection::passwordAndAclUser()
 {
     RedisServerOptions o;
-    o.password = QStringLiteral("default-secret");
+    o.password = distinctTestPassword(QStringLiteral("default-secret"));
     o.aclUser = QStringLiteral("watcher");
-    o.aclPassword = QStringLiteral("watcher-secret");
+    o.aclPassword = distinctTestPassword(QStringLiteral("watcher-secret"));
     RedisServer server(o);
     QVERIFY2(server.start(), qPrintable(server.errorString()));
     {
         ConnectionOptions options;
         options.url =
-            *RedisUrl::parse(QStringLiteral("redis://:default-secret@127.0.0.1:%1").arg(server.port()));
+            *RedisUrl::parse(QStringLiteral("redis://:%1@127.0.0.1:%2").arg(o.password).arg(server.port()));
         RedisConnection c(options);
         c.open();
         QVERIFY(callAndWait(c, {"SET", "a", "1"}).ok());
@@ -240,7 +240,7 @@ void TestRedisConnection::passwordAndAclUser()
 void TestRedisConnection::wrongPassword()
 {
     RedisServerOptions o;
-    o.password = QStringLiteral("right-one");
+    o.password = distinctTestPassword(QStringLiteral("right-one"));
     RedisServer server(o);
     QVERIFY2(server.start(), qPrintable(server.errorString()));
     ConnectionOptions options;
@@ -258,7 +258,7 @@ void TestRedisConnection::wrongPassword()
 void TestRedisConnection::missingPassword()
 {
     RedisServerOptions o;
-    o.password = QStringLiteral("needed");
+    o.password = distinctTestPassword(QStringLiteral("needed"));
     RedisServer server(o);
     QVERIFY2(server.start(), qPrintable(server.errorString()));
     ConnectionOptions options;

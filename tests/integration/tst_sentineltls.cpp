@@ -19,7 +19,7 @@ using namespace lockscope::test;
 
 namespace {
 
-const QString secret = QStringLiteral("Tls-Group-Secret-41");
+const QString secret = distinctTestPassword(QStringLiteral("Tls-Group-Secret-41"));
 
 } // namespace
 

@@ -134,7 +134,7 @@ void TestSentinelWatcher::resolvesPasswordProtectedPrimary()
     SentinelGroup secured;
     SentinelGroupOptions options;
     options.sentinels = 1;
-    options.dataOptions.password = QStringLiteral("Zq9-secret");
+    options.dataOptions.password = distinctTestPassword(QStringLiteral("Zq9-secret"));
     // What the test is about: sentinels that take no password, asked without one (sentinel-auth=no).
     options.sentinelPassword = false;
     QVERIFY2(secured.start(options), qPrintable(secured.errorString()));
@@ -221,7 +221,7 @@ void TestSentinelWatcher::failoverLosesUnreplicatedLock()
     // but not to its replica is gone once the replica is promoted, and a second client gets it too.
     SentinelGroup group;
     SentinelGroupOptions options;
-    options.dataOptions.password = QStringLiteral("first");
+    options.dataOptions.password = distinctTestPassword(QStringLiteral("first"));
     QVERIFY2(group.start(options), qPrintable(group.errorString()));
     SentinelWatcher::Options watcherOptions;
     watcherOptions.retryDelayMs = 200;

@@ -34,7 +34,7 @@ using namespace lockscope::test;
 
 namespace {
 
-const QString secret = QStringLiteral("LsPw-7Hq2-distinctive-secret");
+const QString secret = distinctTestPassword(QStringLiteral("LsPw-7Hq2-distinctive-secret"));
 const QString wrongSecret = QStringLiteral("LsPw-9Wx4-wrong-but-secret");
 
 QByteArray& loggedMessages()

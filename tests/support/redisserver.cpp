@@ -31,6 +31,11 @@ const QString& testPassword()
     return password;
 }
 
+QString distinctTestPassword(const QString& label)
+{
+    return label + QLatin1Char('-') + DemoServerFiles::newPassword().left(16);
+}
+
 QProcessEnvironment testPasswordEnvironment()
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();

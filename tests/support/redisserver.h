@@ -100,6 +100,10 @@ const QString& testPassword();
 inline constexpr char testPasswordVar[] = "LOCKSCOPE_TEST_PASSWORD";
 // This process's environment plus testPasswordVar=testPassword(), for such a child process.
 QProcessEnvironment testPasswordEnvironment();
+// A password of a test's own choosing, still unguessable: `label` (what a leak check can name) and
+// 16 random hex digits. A password written in a test's source would let any local user who reads
+// it use that test's servers while it runs.
+QString distinctTestPassword(const QString& label);
 
 // A free loopback TCP port (bound and released: good enough on a test machine).
 quint16 freeLoopbackPort();
