@@ -17,7 +17,7 @@ using namespace lockscope::test;
 namespace {
 
 // A password with every character that means something in a URL.
-const QString alicePassword = QStringLiteral("p?w#d@x/y%z:1");
+const QString alicePassword = distinctTestPassword(QStringLiteral("p?w#d@x/y%z:1"));
 const QString lockctlPasswordVar = QStringLiteral("LOCKSCOPE_TEST_CREDENTIALS_PW");
 
 ConnectionOptions optionsFor(const QString& url)

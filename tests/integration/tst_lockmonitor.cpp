@@ -211,7 +211,7 @@ void TestLockMonitor::noPermissionForConfigMeansPolling()
 {
     RedisServerOptions o;
     o.aclUser = QStringLiteral("reader");
-    o.aclPassword = QStringLiteral("reader-pw");
+    o.aclPassword = distinctTestPassword(QStringLiteral("reader-pw"));
     o.aclRules = QStringLiteral("~* &* +@all -config");
     o.notifications = true;
     RedisServerGroup group;

@@ -106,7 +106,7 @@ void TestTestServerAuth::groupMastersShareTheRunsPassword()
 void TestTestServerAuth::explicitPasswordAndOptOut()
 {
     RedisServerOptions chosen;
-    chosen.password = QStringLiteral("a chosen \"pass\\word\" of 32+ characters");
+    chosen.password = distinctTestPassword(QStringLiteral("a chosen \"pass\\word\" of 32+ characters"));
     RedisServer server(chosen);
     QVERIFY2(server.start(), qPrintable(server.errorString()));
     checkLockedDown(server.port(), server.pid(), server.arguments(), chosen.password,
