@@ -3,6 +3,7 @@
 #include "demowindow.h"
 #include "launchoptions.h"
 #include "mainwindow.h"
+#include "settingslocation.h"
 
 #include <QApplication>
 #include <QMessageBox>
@@ -19,9 +20,9 @@ int main(int argc, char** argv)
     // reports, rather than kill the process in the middle of a write.
     std::signal(SIGXFSZ, SIG_IGN);
     QApplication app(argc, argv);
-    // The same application name as lockctl: one audit log, one data directory.
-    QCoreApplication::setApplicationName(QStringLiteral("lockscope"));
-    QCoreApplication::setOrganizationName(QStringLiteral("LockScope"));
+    // The same application name as lockctl: one audit log, one data directory. Settings in
+    // $XDG_CONFIG_HOME/lockscope/ (moved there from "LockScope/" once).
+    SettingsLocation::apply();
     QCoreApplication::setApplicationVersion(QStringLiteral(PROJECT_VERSION));
     QGuiApplication::setApplicationDisplayName(QStringLiteral("LockScope"));
     QGuiApplication::setDesktopFileName(QStringLiteral("lockscope"));
