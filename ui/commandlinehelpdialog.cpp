@@ -9,6 +9,7 @@
 #include <QFontDatabase>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QStandardPaths>
 #include <QUrl>
 #include <QVBoxLayout>
 
@@ -26,6 +27,24 @@ QString CommandLineHelpDialog::readmePath()
     return QString();
 }
 
+QUrl CommandLineHelpDialog::manPageUrl(const QString& name)
+{
+    const QUrl man(QStringLiteral("man:%1(1)").arg(name));
+    const QDir bin(QCoreApplication::applicationDirPath());
+    for (const QString& file : {QStringLiteral("%1.1").arg(name), QStringLiteral("%1.1.gz").arg(name)}) {
+        const QString relative = QStringLiteral("man/man1/") + file;
+        // Installed beside the binary's prefix, or anywhere in XDG_DATA_DIRS (/usr/share, ...).
+        if (QFileInfo(bin.filePath(QStringLiteral("../share/") + relative)).isFile() ||
+            !QStandardPaths::locate(QStandardPaths::GenericDataLocation, relative).isEmpty())
+            return man;
+    }
+    // A build tree: build/app/lockscope, build/tests/tst_..., the sources two levels up.
+    const QFileInfo source(bin.filePath(QStringLiteral("../../docs/man/%1.1").arg(name)));
+    if (source.isFile())
+        return QUrl::fromLocalFile(source.canonicalFilePath());
+    return man;
+}
+
 CommandLineHelpDialog::CommandLineHelpDialog(QWidget* parent)
     : QDialog(parent), m_usage(new QPlainTextEdit(this)), m_where(new QLabel(this))
 {
@@ -40,10 +59,21 @@ CommandLineHelpDialog::CommandLineHelpDialog(QWidget* parent)
     m_usage->setLineWrapMode(QPlainTextEdit::NoWrap);
 
     const QString readme = readmePath();
-    QString where =
-        tr("There are no man pages for lockctl(1) and lockscope(1) yet. <tt>lockscope --help</tt> prints the "
-           "options above; <tt>lockctl --help</tt> prints lockctl's commands, and the README's "
-           "<b>lockctl</b> section describes each of them, with its exit codes.");
+    QStringList pages;
+    for (const QString& name : {QStringLiteral("lockctl"), QStringLiteral("lockscope")}) {
+        const QUrl url = manPageUrl(name);
+        QString page = tr("<a href=\"%1\">%2(1)</a>").arg(url.toString().toHtmlEscaped(), name);
+        // Not installed: say where the page is and how to read it.
+        page += url.isLocalFile()
+                    ? QLatin1Char(' ') +
+                          tr("(not installed: <tt>man -l %1</tt>)").arg(url.toLocalFile().toHtmlEscaped())
+                    : QLatin1Char(' ') + tr("(<tt>man %1</tt>)").arg(name);
+        pages << page;
+    }
+    QString where = tr("The man pages %1 and %2 describe every command, option, exit code and JSON output. "
+                       "<tt>lockscope --help</tt> prints the options above; <tt>lockctl --help</tt> "
+                       "prints lockctl's commands and options.")
+                        .arg(pages.value(0), pages.value(1));
     if (!readme.isEmpty())
         where += QLatin1Char(' ') + tr("<a href=\"%1\">Open the README</a>.")
                                         .arg(QUrl::fromLocalFile(readme).toString().toHtmlEscaped());

@@ -33,7 +33,9 @@ public:
     QString name() const override { return QStringLiteral("hold"); }
     QString synopsis() const override
     {
-        return QStringLiteral("hold RESOURCE --ttl MS [--grace-ms MS] [--owner TEXT] -- COMMAND [ARGS]");
+        return QStringLiteral(
+            "hold RESOURCE --ttl MS [--grace-ms MS] [--retries N] [--retry-delay MS] [--owner TEXT] -- "
+            "COMMAND [ARGS]");
     }
     QString summary() const override
     {

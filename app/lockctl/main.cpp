@@ -10,14 +10,15 @@ using namespace lockctl;
 
 namespace {
 
-QString usage(const std::vector<std::unique_ptr<Command>>& commands)
+// `own`: --help and --version, listed with the global options so that the man page and the help agree.
+QString usage(const std::vector<std::unique_ptr<Command>>& commands, QList<QCommandLineOption> own)
 {
     QString text = QStringLiteral("Usage: lockctl [global options] COMMAND [options]\n\n"
                                   "Monitor and administer distributed locks kept in Redis.\n\nCommands:\n");
     for (const auto& c : commands)
         text += QStringLiteral("  %1\n      %2\n").arg(c->synopsis(), c->summary());
     text += QStringLiteral("\nGlobal options:\n");
-    for (const QCommandLineOption& o : CliContext::globalOptions()) {
+    for (const QCommandLineOption& o : own << CliContext::globalOptions()) {
         QStringList names;
         for (const QString& n : o.names())
             names << (n.size() == 1 ? QStringLiteral("-") : QStringLiteral("--")) + n;
@@ -70,7 +71,8 @@ int main(int argc, char** argv)
     }
     const QStringList positional = parser.positionalArguments();
     if (parser.isSet(help) || positional.isEmpty()) {
-        (positional.isEmpty() && !parser.isSet(help) ? context.err() : context.out()) << usage(commands);
+        (positional.isEmpty() && !parser.isSet(help) ? context.err() : context.out())
+            << usage(commands, {help, version});
         return parser.isSet(help) ? Done : UsageError;
     }
 

@@ -18,6 +18,7 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QFile>
+#include <QFileInfo>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
@@ -32,6 +33,7 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
+#include <QUrl>
 
 using namespace lockscope;
 using namespace lockscope::test;
@@ -305,8 +307,20 @@ void TestUiMenus::helpHasTheCommandLineReference()
     QVERIFY2(dialog->usage()->toPlainText().contains(QStringLiteral("--read-only")),
              qPrintable(dialog->usage()->toPlainText()));
     const QString where = dialog->whereLabel()->text();
-    QVERIFY2(where.contains(QStringLiteral("lockctl(1)")) && where.contains(QStringLiteral("no man pages")),
-             qPrintable(where));
+    QVERIFY2(!where.contains(QStringLiteral("no man pages")), qPrintable(where));
+    QVERIFY(dialog->whereLabel()->openExternalLinks());
+    for (const QString& name : {QStringLiteral("lockctl"), QStringLiteral("lockscope")}) {
+        // A link to the page: man:NAME(1) where it is installed, else its source in this tree.
+        const QUrl url = CommandLineHelpDialog::manPageUrl(name);
+        QVERIFY2(url == QUrl(QStringLiteral("man:%1(1)").arg(name)) ||
+                     (url.isLocalFile() &&
+                      url.toLocalFile().endsWith(QStringLiteral("/docs/man/%1.1").arg(name)) &&
+                      QFileInfo(url.toLocalFile()).isFile()),
+                 qPrintable(url.toString()));
+        const QString link =
+            QStringLiteral("<a href=\"%1\">%2(1)</a>").arg(url.toString().toHtmlEscaped(), name);
+        QVERIFY2(where.contains(link), qPrintable(link + QLatin1String(" not in ") + where));
+    }
     QVERIFY2(where.contains(QStringLiteral("lockctl --help")), qPrintable(where));
 }
 
