@@ -38,13 +38,11 @@ QByteArray readFile(const QString& path)
 
 void TestUiSettingsLocation::settingsLiveInXdgConfigHomeLockscope()
 {
-    // CTest gives every test its own XDG_CONFIG_HOME; without one, this test makes its own.
-    QTemporaryDir fallback;
-    QByteArray home = qgetenv("XDG_CONFIG_HOME");
-    if (home.isEmpty()) {
-        home = QFile::encodeName(fallback.path());
-        qputenv("XDG_CONFIG_HOME", home);
-    }
+    // A configuration home of this run's own: nothing left over from an earlier run counts.
+    QTemporaryDir configHome;
+    QVERIFY(configHome.isValid());
+    const QByteArray home = QFile::encodeName(configHome.path());
+    qputenv("XDG_CONFIG_HOME", home);
     // An older file, as a release before this one left it.
     const QString oldPath = QFile::decodeName(home) + QStringLiteral("/LockScope/lockscope.conf");
     QVERIFY(writeFile(oldPath, "[profiles]\nsize=0\n"));
