@@ -28,12 +28,16 @@ void TestTimeBound::environmentScales()
 {
     qputenv("LOCKSCOPE_TIME_SCALE", "0.1"); // cannot narrow a bound
     QVERIFY(upperBoundMs(100) >= 100);
-    qunsetenv("LOCKSCOPE_TIME_SCALE");
-    const double base = timeScale();
     qputenv("LOCKSCOPE_TIME_SCALE", "3");
-    // The load average may move between the two readings; the factor of 3 dwarfs that.
-    QVERIFY2(timeScale() >= 2.5 * base, qPrintable(QStringLiteral("%1 vs %2").arg(timeScale()).arg(base)));
-    QVERIFY(upperBoundMs(100) >= 250);
+    // Compared with what holds at any load (the load factor is >= 1 and may change between two
+    // readings under ctest -j2, so a ratio of two readings is not a fixed number).
+#if defined(__SANITIZE_ADDRESS__)
+    const double floor = 12.0;
+#else
+    const double floor = 3.0;
+#endif
+    QVERIFY2(timeScale() >= floor, qPrintable(QString::number(timeScale())));
+    QVERIFY(upperBoundMs(100) >= qint64(100 * floor));
     qunsetenv("LOCKSCOPE_TIME_SCALE");
 }
 
