@@ -1,7 +1,7 @@
 #include "acquiredialog.h"
 
-#include "bytesdisplay.h"
-#include "redlock.h"
+#include "base/bytesdisplay.h"
+#include "locking/redlock.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>

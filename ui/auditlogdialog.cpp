@@ -1,7 +1,7 @@
 #include "auditlogdialog.h"
 
-#include "auditlog.h"
-#include "auditreader.h"
+#include "audit/auditlog.h"
+#include "audit/auditreader.h"
 #include "plaintooltip.h"
 #include "readonlyrows.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "lockview.h"
+#include "monitor/lockview.h"
 
 #include <QObject>
 #include <QTimer>

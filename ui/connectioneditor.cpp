@@ -1,8 +1,8 @@
 #include "connectioneditor.h"
 
-#include "configloader.h"
+#include "config/configloader.h"
+#include "connection/topologyurl.h"
 #include "connectiontester.h"
-#include "topologyurl.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "connectionoptions.h"
+#include "connection/connectionoptions.h"
 #include "masterentry.h"
 
 #include <QDialog>

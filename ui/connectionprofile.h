@@ -1,7 +1,7 @@
 #pragma once
 
+#include "config/scanpattern.h"
 #include "masterentry.h"
-#include "scanpattern.h"
 
 #include <QList>
 

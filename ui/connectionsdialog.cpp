@@ -1,11 +1,11 @@
 #include "connectionsdialog.h"
 
+#include "connection/topologyurl.h"
 #include "connectioneditor.h"
 #include "pastemastersdialog.h"
 #include "patternlistedit.h"
 #include "profilestore.h"
 #include "secretstore.h"
-#include "topologyurl.h"
 
 #include <QCheckBox>
 #include <QComboBox>

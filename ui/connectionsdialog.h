@@ -1,7 +1,7 @@
 #pragma once
 
+#include "config/lockscopeconfig.h"
 #include "connectionprofile.h"
-#include "lockscopeconfig.h"
 
 #include <QDialog>
 

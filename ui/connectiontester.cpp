@@ -1,9 +1,9 @@
 #include "connectiontester.h"
 
-#include "clusterslotmap.h"
-#include "clustertopology.h"
-#include "redisconnection.h"
-#include "sentinelresolver.h"
+#include "connection/redisconnection.h"
+#include "topology/clusterslotmap.h"
+#include "topology/clustertopology.h"
+#include "topology/sentinelresolver.h"
 
 #include <QElapsedTimer>
 #include <QTimer>

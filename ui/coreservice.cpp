@@ -1,15 +1,15 @@
 #include "coreservice.h"
 
-#include "bytesdisplay.h"
-#include "forcerelease.h"
-#include "localidentity.h"
-#include "lockjson.h"
-#include "lockkeeper.h"
-#include "lockmonitor.h"
-#include "masterscanner.h"
-#include "masterset.h"
-#include "monotonicclock.h"
-#include "redlock.h"
+#include "base/bytesdisplay.h"
+#include "base/localidentity.h"
+#include "base/monotonicclock.h"
+#include "discovery/masterscanner.h"
+#include "export/lockjson.h"
+#include "locking/forcerelease.h"
+#include "locking/lockkeeper.h"
+#include "locking/redlock.h"
+#include "monitor/lockmonitor.h"
+#include "topology/masterset.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

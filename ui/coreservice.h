@@ -1,13 +1,13 @@
 #pragma once
 
-#include "auditlog.h"
-#include "failoverreport.h"
+#include "audit/auditlog.h"
+#include "config/lockscopeconfig.h"
 #include "forcereleasereport.h"
 #include "keyspaceeventrecord.h"
-#include "lockscopeconfig.h"
-#include "lockview.h"
+#include "locking/redlocklease.h"
 #include "mastersnapshot.h"
-#include "redlocklease.h"
+#include "monitor/failoverreport.h"
+#include "monitor/lockview.h"
 #include "redlockreport.h"
 
 #include <QHash>

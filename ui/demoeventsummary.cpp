@@ -1,6 +1,6 @@
 #include "demoeventsummary.h"
 
-#include "bytesdisplay.h"
+#include "base/bytesdisplay.h"
 #include "demosimulation.h"
 #include "eventlogmodel.h"
 #include "keyspaceeventrecord.h"

@@ -5,7 +5,7 @@
 #include "demoscenariorunner.h"
 #include "demosession.h"
 #include "demotimeline.h"
-#include "masterset.h"
+#include "topology/masterset.h"
 
 #include <QCheckBox>
 #include <QGridLayout>
@@ -160,7 +160,7 @@ DemoPanel::DemoPanel(DemoSession* session, QWidget* parent)
     connect(sim, &DemoSimulation::changed, this, &DemoPanel::updateMasters);
     connect(sim, &DemoSimulation::clientStateChanged, this, &DemoPanel::updateClients);
     connect(sim, &DemoSimulation::note, this, &DemoPanel::addNote);
-    connect(sim->scenarios(), &DemoScenarioRunner::started, this,
+    connect(session->scenarios(), &DemoScenarioRunner::started, this,
             [this](DemoScenario s, const QString& caption) {
                 m_caption->setText(QStringLiteral("<b>%1</b>: %2")
                                        .arg(demoScenarioTitle(s).toHtmlEscaped(), caption.toHtmlEscaped()));
@@ -171,11 +171,11 @@ DemoPanel::DemoPanel(DemoSession* session, QWidget* parent)
                 addNote(tr("scenario: %1").arg(demoScenarioTitle(s)));
                 updateCounters();
             });
-    connect(sim->scenarios(), &DemoScenarioRunner::progress, this, [this](const QString& text) {
+    connect(session->scenarios(), &DemoScenarioRunner::progress, this, [this](const QString& text) {
         m_result->setText(text);
         addNote(text);
     });
-    connect(sim->scenarios(), &DemoScenarioRunner::finished, this,
+    connect(session->scenarios(), &DemoScenarioRunner::finished, this,
             [this](DemoScenario, bool asExpected, const QString& summary) {
                 m_result->setText(summary);
                 m_result->setStyleSheet(asExpected ? QString() : QStringLiteral("color: #b00"));
@@ -190,7 +190,7 @@ DemoPanel::DemoPanel(DemoSession* session, QWidget* parent)
 
 void DemoPanel::runScenario(DemoScenario scenario)
 {
-    m_session->simulation()->scenarios()->run(scenario);
+    m_session->scenarios()->run(scenario);
 }
 
 void DemoPanel::restoreAllMasters()
@@ -391,7 +391,7 @@ void DemoPanel::updateClients()
 
 void DemoPanel::updateCounters()
 {
-    const DemoScenarioRunner* runner = m_session->simulation()->scenarios();
+    const DemoScenarioRunner* runner = m_session->scenarios();
     QString scenario;
     if (runner->hasMeasured()) {
         // The same numbers as the scenario's result line: DemoScenarioRunner::measured().

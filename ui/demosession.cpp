@@ -1,9 +1,9 @@
 #include "demosession.h"
 
+#include "base/monotonicclock.h"
+#include "connection/redisconnection.h"
 #include "democonfig.h"
-#include "masterset.h"
-#include "monotonicclock.h"
-#include "redisconnection.h"
+#include "topology/masterset.h"
 
 #include <QMap>
 
@@ -12,24 +12,24 @@
 
 namespace lockscope {
 
-DemoSession::DemoSession(QObject* parent) : QObject(parent), m_simulation(&m_cluster)
+DemoSession::DemoSession(QObject* parent) : QObject(parent), m_lab(&m_cluster)
 {
     connect(&m_cluster, &DemoCluster::started, this, &DemoSession::onClusterStarted);
     connect(&m_cluster, &DemoCluster::startFailed, this, &DemoSession::failed);
     connect(&m_cluster, &DemoCluster::masterStateChanged, this, &DemoSession::onMasterState);
     // "Restore all masters" (and a scenario setting up) brings the sample locks back too, once the
     // masters that lost them are up again; a master restarted on its own stays empty, as it should.
-    connect(&m_simulation, &DemoSimulation::healRequested, this, [this] {
+    connect(m_lab.simulation(), &DemoSimulation::healRequested, this, [this] {
         m_restorePending = true;
         restoreSamplesWhenUp();
     });
-    connect(&m_simulation, &DemoSimulation::changed, this, &DemoSession::restoreSamplesWhenUp);
+    connect(m_lab.simulation(), &DemoSimulation::changed, this, &DemoSession::restoreSamplesWhenUp);
 }
 
 DemoSession::~DemoSession()
 {
     // Clients first (they release their locks), then the servers.
-    m_simulation.stop();
+    m_lab.simulation()->stop();
     m_cluster.stop();
 }
 
@@ -123,7 +123,7 @@ void DemoSession::finishWriting(const QString& failure)
     }
     if (!failure.isEmpty())
         return emit failed(RedisError(ErrorKind::Io, QString(), failure));
-    m_simulation.start(m_config);
+    m_lab.simulation()->start(m_config);
     m_ready = true;
     emit ready(m_config);
 }
@@ -141,7 +141,7 @@ void DemoSession::restoreSamplesWhenUp()
     if (!m_restorePending || !m_ready)
         return;
     for (int m : std::as_const(m_lostSamples))
-        if (!m_simulation.isMasterUp(m))
+        if (!m_lab.simulation()->isMasterUp(m))
             return; // again on the next state change
     m_restorePending = false;
     const QSet<int> lost = std::exchange(m_lostSamples, {});
@@ -154,7 +154,7 @@ void DemoSession::restoreSamplesWhenUp()
 
 void DemoSession::restoreSamples(int master, const QSet<int>& lost)
 {
-    MasterSet* set = m_simulation.masters();
+    MasterSet* set = m_lab.simulation()->masters();
     if (!set || master >= set->size())
         return;
     // Per key, the masters that were given the same commands hold the same lock: one of them that
@@ -173,7 +173,7 @@ void DemoSession::restoreSamples(int master, const QSet<int>& lost)
         int donor = -1;
         for (auto d = k->cbegin(); d != k->cend() && donor < 0; ++d)
             if (d.key() != master && d.value() == mine && !lost.contains(d.key()) &&
-                m_simulation.isMasterUp(d.key()))
+                m_lab.simulation()->isMasterUp(d.key()))
                 donor = d.key();
         const QByteArray key = k.key();
         if (donor >= 0) {
@@ -184,7 +184,7 @@ void DemoSession::restoreSamples(int master, const QSet<int>& lost)
                     *pttl = r.reply.integer;
             });
             from->send({"DUMP", key}, this, [this, master, key, pttl](const RedisResult& r) {
-                MasterSet* now = m_simulation.masters();
+                MasterSet* now = m_lab.simulation()->masters();
                 if (!r.ok() || !r.reply.isString() || *pttl == -2 || !now || master >= now->size())
                     return; // gone there too: expired, or released
                 now->at(master)->send(

@@ -1,9 +1,9 @@
 #pragma once
 
+#include "base/result.h"
+#include "config/lockscopeconfig.h"
 #include "democluster.h"
-#include "demosimulation.h"
-#include "lockscopeconfig.h"
-#include "result.h"
+#include "demolab.h"
 
 #include <QObject>
 #include <QSet>
@@ -32,7 +32,8 @@ public:
     void start(const QString& redisServer = QStringLiteral("redis-server"));
     bool isReady() const { return m_ready; }
     DemoCluster* cluster() { return &m_cluster; }
-    DemoSimulation* simulation() { return &m_simulation; }
+    DemoSimulation* simulation() { return m_lab.simulation(); }
+    DemoScenarioRunner* scenarios() { return m_lab.scenarios(); }
 
     // The sample locks as (master index, command) pairs: what start() writes.
     static QList<QPair<int, QByteArrayList>> sampleCommands(qint64 nowWallMs);
@@ -54,7 +55,7 @@ private:
     void restoreSamples(int master, const QSet<int>& lost);
 
     DemoCluster m_cluster;
-    DemoSimulation m_simulation;
+    DemoLab m_lab; // the simulation and its scenario runner
     std::unique_ptr<MasterSet> m_writer;
     LockScopeConfig m_config;
     QSet<int> m_lostSamples;

@@ -1,8 +1,8 @@
 #include "demotimeline.h"
 
+#include "base/monotonicclock.h"
 #include "democlient.h"
 #include "demosimulation.h"
-#include "monotonicclock.h"
 
 #include <QPainter>
 #include <QPainterPath>

@@ -1,6 +1,6 @@
 #include "forcereleasedialog.h"
 
-#include "bytesdisplay.h"
+#include "base/bytesdisplay.h"
 #include "corethread.h"
 #include "plaintooltip.h"
 #include "statusstyle.h"

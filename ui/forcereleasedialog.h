@@ -1,7 +1,7 @@
 #pragma once
 
 #include "forcereleasereport.h"
-#include "lockview.h"
+#include "monitor/lockview.h"
 
 #include <QDialog>
 #include <QPointer>

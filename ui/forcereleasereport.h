@@ -1,7 +1,7 @@
 #pragma once
 
-#include "forcereleaseoutcome.h"
-#include "forcereleaseplan.h"
+#include "locking/forcereleaseoutcome.h"
+#include "locking/forcereleaseplan.h"
 
 #include <QMetaType>
 

@@ -1,6 +1,6 @@
 #include "historytimeline.h"
 
-#include "bytesdisplay.h"
+#include "base/bytesdisplay.h"
 #include "statusstyle.h"
 
 #include <QPainter>

@@ -1,8 +1,8 @@
 #include "historytracker.h"
 
-#include "bytesdisplay.h"
-#include "csvfield.h"
-#include "monotonicclock.h"
+#include "base/bytesdisplay.h"
+#include "base/monotonicclock.h"
+#include "export/csvfield.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

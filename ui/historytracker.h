@@ -1,7 +1,7 @@
 #pragma once
 
 #include "holderepisode.h"
-#include "lockview.h"
+#include "monitor/lockview.h"
 #include "resourcekey.h"
 
 #include <QHash>

@@ -1,7 +1,7 @@
 #include "launchoptions.h"
 
-#include "bytesdisplay.h"
-#include "commandlineconfig.h"
+#include "base/bytesdisplay.h"
+#include "config/commandlineconfig.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

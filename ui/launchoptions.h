@@ -1,8 +1,8 @@
 #pragma once
 
-#include "launchconfig.h"
-#include "lockscopeconfig.h"
-#include "result.h"
+#include "base/result.h"
+#include "config/launchconfig.h"
+#include "config/lockscopeconfig.h"
 
 #include <QStringList>
 

@@ -1,7 +1,7 @@
 #include "lockfilterproxy.h"
 
+#include "base/monotonicclock.h"
 #include "locktablemodel.h"
-#include "monotonicclock.h"
 
 #include <algorithm>
 #include <numeric>

@@ -1,8 +1,8 @@
 #include "locktablemodel.h"
 
-#include "bytesdisplay.h"
+#include "base/bytesdisplay.h"
+#include "base/monotonicclock.h"
 #include "durationtext.h"
-#include "monotonicclock.h"
 #include "plaintooltip.h"
 #include "statusstyle.h"
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "launchconfig.h"
-#include "lockscopeconfig.h"
-#include "redlocklease.h"
+#include "config/launchconfig.h"
+#include "config/lockscopeconfig.h"
+#include "locking/redlocklease.h"
 
 #include <QHash>
 #include <QMainWindow>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "masterhealth.h"
-#include "masternode.h"
-#include "notificationmode.h"
-#include "redisconnection.h"
+#include "connection/masterhealth.h"
+#include "connection/redisconnection.h"
+#include "discovery/notificationmode.h"
+#include "topology/masternode.h"
 
 #include <QDateTime>
 #include <QList>

@@ -1,7 +1,7 @@
 #include "patternlistedit.h"
 
-#include "bytesdisplay.h"
-#include "lockscopeconfig.h"
+#include "base/bytesdisplay.h"
+#include "config/lockscopeconfig.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

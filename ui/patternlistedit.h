@@ -1,6 +1,6 @@
 #pragma once
 
-#include "scanpattern.h"
+#include "config/scanpattern.h"
 
 #include <QWidget>
 

@@ -1,6 +1,6 @@
 #include "profilestore.h"
 
-#include "configloader.h"
+#include "config/configloader.h"
 
 #include <QSet>
 #include <QSettings>

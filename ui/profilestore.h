@@ -1,8 +1,8 @@
 #pragma once
 
+#include "base/result.h"
+#include "config/lockscopeconfig.h"
 #include "connectionprofile.h"
-#include "lockscopeconfig.h"
-#include "result.h"
 
 #include <QList>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "masterobservation.h"
+#include "monitor/masterobservation.h"
 
 #include <QString>
 

@@ -1,9 +1,9 @@
 #include "quorumdiagram.h"
 
-#include "bytesdisplay.h"
+#include "base/bytesdisplay.h"
+#include "base/monotonicclock.h"
 #include "locktabledelegate.h"
 #include "locktablemodel.h"
-#include "monotonicclock.h"
 #include "pttltext.h"
 #include "statusstyle.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "redlockoutcome.h"
+#include "locking/redlockoutcome.h"
 
 #include <QMetaType>
 

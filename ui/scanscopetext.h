@@ -1,7 +1,7 @@
 #pragma once
 
+#include "config/scanpattern.h"
 #include "mastersnapshot.h"
-#include "scanpattern.h"
 
 #include <QCoreApplication>
 #include <QList>

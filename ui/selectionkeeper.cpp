@@ -1,8 +1,8 @@
 #include "selectionkeeper.h"
 
+#include "base/monotonicclock.h"
 #include "lockfilterproxy.h"
 #include "locktablemodel.h"
-#include "monotonicclock.h"
 
 #include <QAbstractItemView>
 #include <QItemSelectionModel>

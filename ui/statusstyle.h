@@ -1,7 +1,7 @@
 #pragma once
 
-#include "lockstatus.h"
-#include "redisconnection.h"
+#include "connection/redisconnection.h"
+#include "monitor/lockstatus.h"
 
 #include <QCoreApplication>
 #include <QIcon>

@@ -1,7 +1,7 @@
+#include "base/bytesdisplay.h"
+#include "base/localidentity.h"
 #include "bytesargument.h"
-#include "bytesdisplay.h"
 #include "command.h"
-#include "localidentity.h"
 #include "ttlargument.h"
 #include "writesession.h"
 

@@ -1,6 +1,6 @@
 #include "bytesargument.h"
 
-#include "bytesdisplay.h"
+#include "base/bytesdisplay.h"
 
 namespace lockctl {
 

@@ -1,6 +1,6 @@
 #include "clicontext.h"
 
-#include "commandlineconfig.h"
+#include "config/commandlineconfig.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>

@@ -1,8 +1,8 @@
 #pragma once
 
+#include "config/lockscopeconfig.h"
 #include "exitcode.h"
-#include "lockscopeconfig.h"
-#include "masterset.h"
+#include "topology/masterset.h"
 
 #include <QCommandLineParser>
 #include <QTextStream>

@@ -1,4 +1,4 @@
-#include "bytesdisplay.h"
+#include "base/bytesdisplay.h"
 #include "command.h"
 #include "leaseargument.h"
 #include "ttlargument.h"

@@ -1,9 +1,9 @@
-#include "auditlog.h"
+#include "audit/auditlog.h"
+#include "base/bytesdisplay.h"
 #include "bytesargument.h"
-#include "bytesdisplay.h"
 #include "clicontext.h"
 #include "command.h"
-#include "forcerelease.h"
+#include "locking/forcerelease.h"
 #include "outcomeexitcode.h"
 
 #include <QCommandLineParser>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "redlocklease.h"
+#include "locking/redlocklease.h"
 
 #include <QString>
 

@@ -1,14 +1,14 @@
+#include "base/monotonicclock.h"
 #include "clicontext.h"
-#include "clusterentry.h"
-#include "clustertopology.h"
 #include "command.h"
-#include "commandlineconfig.h"
-#include "entryscanner.h"
-#include "lockjson.h"
-#include "lockmonitor.h"
+#include "config/commandlineconfig.h"
+#include "discovery/entryscanner.h"
+#include "export/lockjson.h"
 #include "lockprinter.h"
-#include "monotonicclock.h"
+#include "monitor/lockmonitor.h"
 #include "texttable.h"
+#include "topology/clusterentry.h"
+#include "topology/clustertopology.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,8 +1,8 @@
 #include "lockprinter.h"
 
-#include "bytesdisplay.h"
-#include "masterset.h"
+#include "base/bytesdisplay.h"
 #include "texttable.h"
+#include "topology/masterset.h"
 
 using namespace lockscope;
 

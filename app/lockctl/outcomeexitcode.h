@@ -1,7 +1,7 @@
 #pragma once
 
-#include "forcereleaseoutcome.h"
-#include "redlockoutcome.h"
+#include "locking/forcereleaseoutcome.h"
+#include "locking/redlockoutcome.h"
 
 namespace lockctl {
 

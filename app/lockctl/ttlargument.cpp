@@ -1,6 +1,6 @@
 #include "ttlargument.h"
 
-#include "redlock.h"
+#include "locking/redlock.h"
 
 namespace lockctl {
 

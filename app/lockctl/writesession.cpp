@@ -2,7 +2,7 @@
 
 #include "ttlargument.h"
 
-#include "bytesdisplay.h"
+#include "base/bytesdisplay.h"
 
 #include "outcomeexitcode.h"
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "auditlog.h"
+#include "audit/auditlog.h"
 #include "clicontext.h"
-#include "redlock.h"
+#include "locking/redlock.h"
 
 #include <memory>
 

@@ -1,8 +1,8 @@
 // ConfigLoader::fromJson on arbitrary bytes: a configuration is accepted whole or refused with a
 // message, and every accepted master has a URL that parses back.
-#include "configloader.h"
-#include "redisurl.h"
-#include "topologyurl.h"
+#include "config/configloader.h"
+#include "connection/redisurl.h"
+#include "connection/topologyurl.h"
 
 #include <cstdlib>
 

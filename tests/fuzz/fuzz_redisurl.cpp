@@ -1,8 +1,8 @@
 // RedisUrl::parse on arbitrary text. Beyond not crashing: a URL that parses must print (toString)
 // as a URL that parses back to the same master, without its password; and no error, of RedisUrl or
 // of TopologyUrl, may depend on (so quote) the input's user-info (tests/support/userinfoleak.h).
-#include "redisurl.h"
-#include "topologyurl.h"
+#include "connection/redisurl.h"
+#include "connection/topologyurl.h"
 #include "userinfoleak.h"
 
 #include <cstdlib>

@@ -7,9 +7,9 @@
 // chunk answers the connection's handshake instead (INFO, TIME ... parsing); else the handshake is
 // a healthy master's and every chunk answers the reads. Beyond not crashing: the reader finishes
 // exactly once with one observation per key, and no observation holds more than the caps allow.
-#include "keyreader.h"
-#include "lockformatrecognizer.h"
-#include "redisconnection.h"
+#include "connection/redisconnection.h"
+#include "discovery/keyreader.h"
+#include "formats/lockformatrecognizer.h"
 #include "scriptedtransport.h"
 
 #include <QCoreApplication>

@@ -3,9 +3,9 @@
 // (exit 2 naming the problem) or a correct result, and nothing is written that was not asked for:
 // every master's DEBUG DIGEST is the same before and after each row, and the audit log holds
 // exactly the writes the row asked for.
-#include "keyreader.h"
+#include "discovery/keyreader.h"
 #include "lockctlrun.h"
-#include "lockmonitor.h"
+#include "monitor/lockmonitor.h"
 #include "redisservergroup.h"
 
 #include <QElapsedTimer>

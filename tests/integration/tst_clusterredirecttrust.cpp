@@ -3,11 +3,11 @@
 // cluster nodes on loopback forge the redirections, and a real cluster forges one through a script;
 // a "trap" node outside the map records whether anything reached it. (tst_clusterrouter shows that a
 // real cluster's own MOVED and ASK are still followed.)
-#include "clusterkeyslot.h"
-#include "clusterrouter.h"
-#include "clustertopology.h"
+#include "connection/topologyurl.h"
 #include "redisclustergroup.h"
-#include "topologyurl.h"
+#include "topology/clusterkeyslot.h"
+#include "topology/clusterrouter.h"
+#include "topology/clustertopology.h"
 
 #include "fakeredispeer.h"
 #include "scriptedtransport.h"

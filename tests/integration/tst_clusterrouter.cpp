@@ -1,11 +1,11 @@
-#include "clusterkeyslot.h"
-#include "clusterredirect.h"
-#include "clusterrouter.h"
-#include "clustertopology.h"
-#include "primarychange.h"
+#include "connection/redisscript.h"
+#include "connection/topologyurl.h"
 #include "redisclustergroup.h"
-#include "redisscript.h"
-#include "topologyurl.h"
+#include "topology/clusterkeyslot.h"
+#include "topology/clusterredirect.h"
+#include "topology/clusterrouter.h"
+#include "topology/clustertopology.h"
+#include "topology/primarychange.h"
 
 #include <QSignalSpy>
 #include <QTest>

@@ -7,11 +7,12 @@
 #include "democluster.h"
 #include "democonfig.h"
 #include "demofailover.h"
+#include "demolab.h"
 #include "demoscenariorunner.h"
 #include "demosimulation.h"
-#include "lockmonitor.h"
-#include "masterset.h"
+#include "monitor/lockmonitor.h"
 #include "processexists.h"
+#include "topology/masterset.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -39,7 +40,8 @@ private:
     bool playUntil(const std::function<bool()>& reached, int timeoutMs);
 
     std::unique_ptr<DemoCluster> m_cluster;
-    std::unique_ptr<DemoSimulation> m_sim;
+    std::unique_ptr<DemoLab> m_lab;
+    DemoSimulation* m_sim = nullptr; // m_lab's
     LockScopeConfig m_config;
 };
 
@@ -57,8 +59,9 @@ void TestDemoFailover::init()
     const Result<LockScopeConfig> config = demoConfig(*urls);
     QVERIFY(config.ok());
     m_config = *config;
-    m_sim = std::make_unique<DemoSimulation>(m_cluster.get());
-    connect(m_sim->scenarios(), &DemoScenarioRunner::progress, this,
+    m_lab = std::make_unique<DemoLab>(m_cluster.get());
+    m_sim = m_lab->simulation();
+    connect(m_lab->scenarios(), &DemoScenarioRunner::progress, this,
             [](const QString& text) { qInfo("progress: %s", qPrintable(text)); });
     // Background contention is beside the point here and only loads a shared machine.
     m_sim->start(m_config, false);
@@ -67,7 +70,8 @@ void TestDemoFailover::init()
 
 void TestDemoFailover::cleanup()
 {
-    m_sim.reset();
+    m_lab.reset();
+    m_sim = nullptr;
     m_cluster.reset();
 }
 
@@ -81,8 +85,8 @@ QList<qint64> TestDemoFailover::clusterPids() const
 
 bool TestDemoFailover::playUntil(const std::function<bool()>& reached, int timeoutMs)
 {
-    m_sim->scenarios()->run(DemoScenario::FailoverWithoutQuorum);
-    QSignalSpy finished(m_sim->scenarios(), &DemoScenarioRunner::finished);
+    m_lab->scenarios()->run(DemoScenario::FailoverWithoutQuorum);
+    QSignalSpy finished(m_lab->scenarios(), &DemoScenarioRunner::finished);
     const bool arrived = QTest::qWaitFor([&] { return reached() || !finished.isEmpty(); }, timeoutMs);
     if (!finished.isEmpty())
         qWarning("finished early: %s", qPrintable(finished.at(0).at(2).toString()));
@@ -100,7 +104,7 @@ void TestDemoFailover::sentinelDoubleGrantsWhereTheQuorumRefuses()
     QSignalSpy refusedB(m_sim->client(DemoSimulation::clientB), &DemoClient::acquireFailed);
     QSignalSpy acquiredB(m_sim->client(DemoSimulation::clientB), &DemoClient::acquired);
     DemoFailover* f = m_sim->failover();
-    QSignalSpy finished(m_sim->scenarios(), &DemoScenarioRunner::finished);
+    QSignalSpy finished(m_lab->scenarios(), &DemoScenarioRunner::finished);
     QList<qint64> groupPids;
     connect(f->group(), &DemoSentinelGroup::started, this, [&] { groupPids = f->group()->startedPids(); });
     bool viewShowedAAtRiskBeforeB = false;
@@ -109,7 +113,7 @@ void TestDemoFailover::sentinelDoubleGrantsWhereTheQuorumRefuses()
             viewShowedAAtRiskBeforeB = true;
     });
 
-    m_sim->scenarios()->run(DemoScenario::FailoverWithoutQuorum);
+    m_lab->scenarios()->run(DemoScenario::FailoverWithoutQuorum);
     QVERIFY(finished.wait(240000));
     const bool ok = finished.at(0).at(1).toBool();
     const QString summary = finished.at(0).at(2).toString();
@@ -172,7 +176,8 @@ void TestDemoFailover::sentinelDoubleGrantsWhereTheQuorumRefuses()
     QVERIFY(processExists(groupPids.at(1)));  // the promoted replica still runs
     QVERIFY(!processExists(groupPids.at(0))); // the killed primary
     const QList<qint64> cluster = clusterPids();
-    m_sim.reset();
+    m_lab.reset();
+    m_sim = nullptr;
     m_cluster.reset();
     for (qint64 pid : groupPids + cluster)
         QTRY_VERIFY(!processExists(pid));
@@ -186,8 +191,8 @@ void TestDemoFailover::cancelMidwayStopsEveryProcess()
     QCOMPARE(pids.size(), 5);
     for (qint64 pid : pids)
         QVERIFY(processExists(pid));
-    m_sim->scenarios()->cancel();
-    QVERIFY(!m_sim->scenarios()->isRunning());
+    m_lab->scenarios()->cancel();
+    QVERIFY(!m_lab->scenarios()->isRunning());
     QVERIFY(!f->isActive());
     for (qint64 pid : pids)
         QTRY_VERIFY(!processExists(pid));
@@ -203,7 +208,8 @@ void TestDemoFailover::destroyingTheSimulationMidScenarioStopsEveryProcess()
     QVERIFY(playUntil([f] { return f->isAcquiredByA() && !f->group()->isPrimaryRunning(); }, 120000));
     QVERIFY(!f->report().has_value());
     const QList<qint64> pids = f->group()->startedPids() + clusterPids();
-    m_sim.reset();
+    m_lab.reset();
+    m_sim = nullptr;
     m_cluster.reset();
     for (qint64 pid : pids)
         QTRY_VERIFY(!processExists(pid));

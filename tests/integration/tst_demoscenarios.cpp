@@ -8,11 +8,12 @@
 #include "democluster.h"
 #include "democonfig.h"
 #include "demofailover.h"
+#include "demolab.h"
 #include "demoscenariorunner.h"
 #include "demosimulation.h"
-#include "lockmonitor.h"
-#include "masterset.h"
+#include "monitor/lockmonitor.h"
 #include "processexists.h"
+#include "topology/masterset.h"
 
 #include <QSet>
 #include <QSignalSpy>
@@ -50,7 +51,8 @@ private:
     QList<DemoWrite> m_writes; // every write the storage judged, as it was emitted
 
     std::unique_ptr<DemoCluster> m_cluster;
-    std::unique_ptr<DemoSimulation> m_sim;
+    std::unique_ptr<DemoLab> m_lab;
+    DemoSimulation* m_sim = nullptr; // m_lab's
     LockScopeConfig m_config;
 };
 
@@ -62,12 +64,13 @@ void TestDemoScenarios::init()
     const Result<LockScopeConfig> config = demoConfig(*urls);
     QVERIFY(config.ok());
     m_config = *config;
-    m_sim = std::make_unique<DemoSimulation>(m_cluster.get());
+    m_lab = std::make_unique<DemoLab>(m_cluster.get());
+    m_sim = m_lab->simulation();
     m_writes.clear();
-    connect(m_sim->storage(), &DemoFencedStorage::written, m_sim.get(),
+    connect(m_sim->storage(), &DemoFencedStorage::written, m_sim,
             [this](const DemoWrite& w) { m_writes << w; });
     // What went wrong, in the test's output.
-    connect(m_sim.get(), &DemoSimulation::note, m_sim.get(), [](const QString& text) {
+    connect(m_sim, &DemoSimulation::note, m_sim, [](const QString& text) {
         if (text.contains(QLatin1String("could not")) || text.contains(QLatin1String("VIOLATION")))
             qInfo("%s", qPrintable(text));
     });
@@ -77,7 +80,8 @@ void TestDemoScenarios::init()
 
 void TestDemoScenarios::cleanup()
 {
-    m_sim.reset();
+    m_lab.reset();
+    m_sim = nullptr;
     m_cluster.reset();
 }
 
@@ -173,8 +177,8 @@ void TestDemoScenarios::verifyAgainstTheRecord()
 
 QPair<bool, QString> TestDemoScenarios::play(DemoScenario scenario)
 {
-    QSignalSpy finished(m_sim->scenarios(), &DemoScenarioRunner::finished);
-    m_sim->scenarios()->run(scenario);
+    QSignalSpy finished(m_lab->scenarios(), &DemoScenarioRunner::finished);
+    m_lab->scenarios()->run(scenario);
     if (!finished.wait(90000))
         return {false, QStringLiteral("the scenario did not finish")};
     return {finished.at(0).at(1).toBool(), finished.at(0).at(2).toString()};
@@ -200,7 +204,7 @@ void TestDemoScenarios::minorityFailureCausesNoFailedAcquisitions()
     const auto [ok, summary] = play(DemoScenario::MinorityFailure);
     QVERIFY2(ok, qPrintable(summary));
     const DemoCounters& now = m_sim->counters();
-    const DemoCounters& before = m_sim->scenarios()->baseline();
+    const DemoCounters& before = m_lab->scenarios()->baseline();
     QCOMPARE(now.failures - before.failures, 0);
     QVERIFY(now.acquisitions > before.acquisitions);
     QCOMPARE(m_cluster->state(3), DemoCluster::MasterState::Killed);
@@ -213,9 +217,9 @@ void TestDemoScenarios::majorityFailureFailsAcquisitions()
 {
     const auto [ok, summary] = play(DemoScenario::MajorityFailure);
     QVERIFY2(ok, qPrintable(summary));
-    QVERIFY(m_sim->counters().failures > m_sim->scenarios()->baseline().failures);
+    QVERIFY(m_sim->counters().failures > m_lab->scenarios()->baseline().failures);
     for (const DemoHold& h : m_sim->holds())
-        QVERIFY(h.startMs <= m_sim->scenarios()->faultAtMs() + 500);
+        QVERIFY(h.startMs <= m_lab->scenarios()->faultAtMs() + 500);
     verifyAgainstTheRecord();
 }
 
@@ -265,7 +269,7 @@ void TestDemoScenarios::restartDuringHoldDoubleGrantsAndMarksAtRisk()
     QTRY_VERIFY_WITH_TIMEOUT(monitor.locks().value("lock:demo:ledger").status == LockStatus::Contested,
                              10000);
     // And A's late write, with its older fencing number, is refused.
-    QSignalSpy written(m_sim.get(), &DemoSimulation::written);
+    QSignalSpy written(m_sim, &DemoSimulation::written);
     QTRY_VERIFY_WITH_TIMEOUT(std::any_of(written.cbegin(), written.cend(),
                                          [](const QList<QVariant>& args) {
                                              const auto w = args.at(0).value<DemoWrite>();
@@ -287,7 +291,7 @@ void TestDemoScenarios::clientPauseStaleWriteRejectedWithFencing()
     QVERIFY(m_sim->storage()->fencing());
     const auto [ok, summary] = play(DemoScenario::ClientPause);
     QVERIFY2(ok, qPrintable(summary));
-    QVERIFY(m_sim->counters().staleRejected > m_sim->scenarios()->baseline().staleRejected);
+    QVERIFY(m_sim->counters().staleRejected > m_lab->scenarios()->baseline().staleRejected);
     QCOMPARE(m_sim->counters().staleAccepted, 0);
     // A believed it held the lock through its pause: its hold overlaps B's.
     QVERIFY(m_sim->counters().doubleHolds >= 1);
@@ -356,11 +360,11 @@ void TestDemoScenarios::failoverWithoutQuorumAmidBackgroundContention()
     // A finished run keeps the group (the view stays on screen); the next scenario stops it.
     QVERIFY(f->isActive());
     const QList<qint64> pids = f->group()->startedPids();
-    m_sim->scenarios()->run(DemoScenario::MinorityFailure);
+    m_lab->scenarios()->run(DemoScenario::MinorityFailure);
     QVERIFY(!f->isActive());
     for (qint64 pid : pids)
         QTRY_VERIFY(!lockscope::test::processExists(pid));
-    m_sim->scenarios()->cancel();
+    m_lab->scenarios()->cancel();
 }
 
 QTEST_GUILESS_MAIN(TestDemoScenarios)

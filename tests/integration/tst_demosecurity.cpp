@@ -2,12 +2,12 @@
 // starts requires a random password that is neither in a process's arguments nor in a file anyone
 // but us can read, and the window's names for them leave it out. A port taken between the demo's
 // pick and the server's bind (tests running in parallel) makes it try another port, not fail.
-#include "configloader.h"
+#include "config/configloader.h"
+#include "connection/redisconnection.h"
 #include "democluster.h"
 #include "democonfig.h"
 #include "demosentinelgroup.h"
-#include "masterset.h"
-#include "redisconnection.h"
+#include "topology/masterset.h"
 
 #include <QDir>
 #include <QFile>

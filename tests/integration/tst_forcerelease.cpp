@@ -2,15 +2,15 @@
 // token, a subset of masters, what each lock library's waiters need (Redisson's unlock message,
 // python-redis-lock's signal list, one semaphore holder rather than the semaphore), refusal of
 // keys that are no locks, read-only mode in the core, and an audit line for every attempt.
-#include "auditlog.h"
-#include "clusterkeyslot.h"
-#include "forcerelease.h"
+#include "audit/auditlog.h"
+#include "connection/redisconnection.h"
 #include "groupmaster.h"
-#include "masterset.h"
+#include "locking/forcerelease.h"
 #include "masterwait.h"
 #include "redisclustergroup.h"
-#include "redisconnection.h"
 #include "redisservergroup.h"
+#include "topology/clusterkeyslot.h"
+#include "topology/masterset.h"
 
 #include <QDateTime>
 #include <QFile>

@@ -1,4 +1,4 @@
-#include "lockformatrecognizer.h"
+#include "formats/lockformatrecognizer.h"
 #include "redisserver.h"
 
 #include <QDateTime>

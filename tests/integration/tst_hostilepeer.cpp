@@ -2,14 +2,14 @@
 // does: replies that announce (or stream) more than any lock tool reads, nesting deeper than it can
 // parse, and a SCAN that never returns cursor 0. Each must fail that master with a clear error, fast,
 // instead of eating memory or waiting forever.
-#include "configloader.h"
-#include "entryscanner.h"
+#include "config/configloader.h"
+#include "discovery/entryscanner.h"
 #include "fakeredispeer.h"
 #include "lockctlrun.h"
-#include "lockmonitor.h"
-#include "masterset.h"
+#include "monitor/lockmonitor.h"
 #include "redisserver.h"
 #include "scriptedtransport.h"
+#include "topology/masterset.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

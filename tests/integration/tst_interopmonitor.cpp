@@ -1,5 +1,5 @@
 #include "lockctlrun.h"
-#include "lockmonitor.h"
+#include "monitor/lockmonitor.h"
 #include "redisservergroup.h"
 
 #include <QDateTime>

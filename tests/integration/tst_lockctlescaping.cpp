@@ -3,7 +3,7 @@
 // every lockctl command (text and JSON output, the force-release prompt on a pseudo-terminal,
 // errors), and only their escaped form comes out. The escaped form types back: the commands are
 // given the keys and tokens exactly as lockctl printed them.
-#include "bytesdisplay.h"
+#include "base/bytesdisplay.h"
 #include "fakeredispeer.h"
 #include "lockctlrun.h"
 #include "rawtext.h"

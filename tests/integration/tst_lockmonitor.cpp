@@ -1,7 +1,7 @@
-#include "entryscanner.h"
+#include "discovery/entryscanner.h"
+#include "discovery/masterscanner.h"
 #include "lockctlrun.h"
-#include "lockmonitor.h"
-#include "masterscanner.h"
+#include "monitor/lockmonitor.h"
 #include "redisservergroup.h"
 
 #include <QJsonArray>

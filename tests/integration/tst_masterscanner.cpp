@@ -1,10 +1,10 @@
-#include "lockmonitor.h"
-#include "masterscanner.h"
-#include "observationsink.h"
+#include "base/threadpriority.h"
+#include "discovery/masterscanner.h"
+#include "discovery/observationsink.h"
+#include "discovery/scanthread.h"
+#include "discovery/scanworker.h"
+#include "monitor/lockmonitor.h"
 #include "redisservergroup.h"
-#include "scanthread.h"
-#include "scanworker.h"
-#include "threadpriority.h"
 
 #include <QDir>
 #include <QPointer>

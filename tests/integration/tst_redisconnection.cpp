@@ -1,5 +1,5 @@
+#include "connection/redisconnection.h"
 #include "connectionwait.h"
-#include "redisconnection.h"
 #include "redisserver.h"
 #include "timebound.h"
 #include "tlsmaterial.h"

@@ -1,14 +1,14 @@
 // The Redlock core against 5 real masters: acquire, extend, release, the per-master timeout and
 // its multiplexing, faults (dead and paused masters), retries, the auto-extending keeper, and
 // read-only mode enforced in the core itself.
-#include "auditlog.h"
-#include "lockkeeper.h"
-#include "masterset.h"
+#include "audit/auditlog.h"
+#include "base/monotonicclock.h"
+#include "locking/lockkeeper.h"
+#include "locking/redlock.h"
 #include "masterwait.h"
-#include "monotonicclock.h"
 #include "redisservergroup.h"
-#include "redlock.h"
 #include "timebound.h"
+#include "topology/masterset.h"
 
 #include <QFile>
 #include <QJsonArray>

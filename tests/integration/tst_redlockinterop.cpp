@@ -1,9 +1,9 @@
 // Our Redlock and node-redlock (the npm package pinned in tests/interop) on the same 5 masters:
 // each one's lock keeps the other out, and once released the other gets in.
-#include "masterset.h"
+#include "locking/redlock.h"
 #include "masterwait.h"
 #include "redisservergroup.h"
-#include "redlock.h"
+#include "topology/masterset.h"
 
 #include <QFileInfo>
 #include <QProcess>

@@ -5,7 +5,7 @@
 // too: the next holder must not get in before the crashed one's validity is over. A contender that
 // crashes or exits non-zero fails the test; a section that ran past its validity is counted and
 // reported, and checked for overlap with its real end, not clipped to its validity.
-#include "monotonicclock.h"
+#include "base/monotonicclock.h"
 #include "redisservergroup.h"
 
 #include <QDir>

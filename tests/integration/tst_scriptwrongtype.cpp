@@ -2,10 +2,10 @@
 // error through ("WRONGTYPE Operation against …"); Redis 6 wraps it ("ERR Error running script
 // (call to f_…): @user_script:2: WRONGTYPE …"). Real masters, each behind a proxy that rewrites
 // Redis 7's wording into Redis 6's, so both wordings meet the real scripts.
-#include "masterset.h"
+#include "locking/redlock.h"
+#include "locking/redlockscripts.h"
 #include "redisservergroup.h"
-#include "redlock.h"
-#include "redlockscripts.h"
+#include "topology/masterset.h"
 
 #include <QTcpServer>
 #include <QTcpSocket>

@@ -3,10 +3,10 @@
 // is not the primary never receives them. A fake sentinel names a fake node that records what it was
 // sent. (tst_sentinelwatcher and tst_sentineltls show real groups whose data nodes need a password:
 // there ROLE needs AUTH, and is asked after it.)
+#include "connection/topologyurl.h"
 #include "fakeredispeer.h"
 #include "scriptedtransport.h"
-#include "sentinelresolver.h"
-#include "topologyurl.h"
+#include "topology/sentinelresolver.h"
 
 #include <QSignalSpy>
 #include <QTest>

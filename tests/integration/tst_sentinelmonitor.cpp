@@ -1,14 +1,14 @@
 #include "blockingcommand.h"
-#include "configloader.h"
-#include "failoverreport.h"
+#include "config/configloader.h"
+#include "discovery/masterscanner.h"
 #include "groupmaster.h"
 #include "lockctlrun.h"
-#include "lockmonitor.h"
-#include "masterscanner.h"
-#include "masterset.h"
+#include "monitor/failoverreport.h"
+#include "monitor/lockmonitor.h"
 #include "redisservergroup.h"
 #include "sentinelgroup.h"
 #include "timebound.h"
+#include "topology/masterset.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

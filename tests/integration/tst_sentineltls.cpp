@@ -1,12 +1,12 @@
 #include "blockingcommand.h"
-#include "configloader.h"
-#include "failoverreport.h"
+#include "config/configloader.h"
+#include "connection/redisconnection.h"
 #include "lockctlrun.h"
-#include "lockmonitor.h"
-#include "masterset.h"
-#include "redisconnection.h"
+#include "monitor/failoverreport.h"
+#include "monitor/lockmonitor.h"
 #include "sentinelgroup.h"
 #include "tlsmaterial.h"
+#include "topology/masterset.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

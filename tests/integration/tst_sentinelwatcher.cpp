@@ -1,11 +1,11 @@
 #include "blockingcommand.h"
-#include "nodeaddress.h"
-#include "primarychange.h"
+#include "connection/nodeaddress.h"
+#include "connection/topologyurl.h"
 #include "redisserver.h"
 #include "sentinelgroup.h"
-#include "sentinelresolver.h"
-#include "sentinelwatcher.h"
-#include "topologyurl.h"
+#include "topology/primarychange.h"
+#include "topology/sentinelresolver.h"
+#include "topology/sentinelwatcher.h"
 
 #include <QSignalSpy>
 #include <QTest>

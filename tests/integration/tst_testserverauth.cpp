@@ -2,8 +2,8 @@
 // redis-sentinel a test starts (RedisServer, RedisServerGroup, SentinelGroup, RedisClusterGroup)
 // requires a random password unless the test says otherwise. The password is in a configuration file
 // only we can read, never in a process's arguments, and the fixture's own commands still work.
+#include "base/localserverfiles.h"
 #include "blockingcommand.h"
-#include "demoserverfiles.h"
 #include "redisclustergroup.h"
 #include "redisserver.h"
 #include "redisservergroup.h"
@@ -54,7 +54,7 @@ void checkLockedDown(quint16 port, qint64 pid, const QStringList& arguments, con
     QFile confFile(conf);
     QVERIFY2(confFile.open(QIODevice::ReadOnly), qPrintable(conf + QStringLiteral(" is missing")));
     const QByteArray text = confFile.readAll();
-    QVERIFY2(text.contains(password.toUtf8()) || text.contains(DemoServerFiles::quoted(password)),
+    QVERIFY2(text.contains(password.toUtf8()) || text.contains(LocalServerFiles::quoted(password)),
              qPrintable(conf));
     struct stat st = {};
     QCOMPARE(::stat(QFile::encodeName(conf).constData(), &st), 0);

@@ -129,7 +129,7 @@ void TestUiDemoPanel::restartScenarioDrawsTheOverlapInRed()
     QSignalSpy ready(m_session.get(), &DemoSession::ready);
     m_session->start();
     QVERIFY(ready.wait(30000));
-    DemoScenarioRunner* runner = m_session->simulation()->scenarios();
+    DemoScenarioRunner* runner = m_session->scenarios();
     QSignalSpy finished(runner, &DemoScenarioRunner::finished);
     QTest::mouseClick(m_panel->scenarioButton(DemoScenario::RestartDuringHold), Qt::LeftButton);
     QVERIFY(m_panel->captionLabel()->text().contains(QLatin1String("restarts without persistence")));
@@ -150,7 +150,7 @@ void TestUiDemoPanel::failoverScenarioShowsBothHoldersThenTheQuorumRefusing()
     m_session->start();
     QVERIFY(ready.wait(30000));
     DemoSimulation* sim = m_session->simulation();
-    DemoScenarioRunner* runner = sim->scenarios();
+    DemoScenarioRunner* runner = m_session->scenarios();
     QSignalSpy finished(runner, &DemoScenarioRunner::finished);
     QPushButton* button = m_panel->scenarioButton(DemoScenario::FailoverWithoutQuorum);
     QVERIFY(button);

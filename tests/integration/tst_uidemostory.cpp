@@ -95,7 +95,7 @@ void TestUiDemoStory::majorityResultAndCounterShowTheSameFailures()
 {
     startDemo();
     DemoSimulation* sim = m_session->simulation();
-    QSignalSpy finished(sim->scenarios(), &DemoScenarioRunner::finished);
+    QSignalSpy finished(m_session->scenarios(), &DemoScenarioRunner::finished);
     m_panel->runScenario(DemoScenario::MajorityFailure);
     QVERIFY(finished.wait(60000));
     QVERIFY2(finished.at(0).at(1).toBool(), qPrintable(finished.at(0).at(2).toString()));
@@ -106,8 +106,8 @@ void TestUiDemoStory::majorityResultAndCounterShowTheSameFailures()
     QVERIFY(inResult > 0);
     // Three masters stay down after the result: the clients go on failing, and the counter beside the
     // result must still say what the result line says.
-    QTRY_VERIFY_WITH_TIMEOUT(sim->counters().failures > sim->scenarios()->baseline().failures + inResult + 2,
-                             30000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        sim->counters().failures > m_session->scenarios()->baseline().failures + inResult + 2, 30000);
     const QString counters = m_panel->countersLabel()->text();
     const QRegularExpressionMatch counted =
         QRegularExpression(QStringLiteral("failed <b>(\\d+)</b>")).match(counters);
@@ -115,7 +115,7 @@ void TestUiDemoStory::majorityResultAndCounterShowTheSameFailures()
     QVERIFY2(counted.captured(1).toInt() == inResult,
              qPrintable(QStringLiteral("result line: %1 failed; counters: %2").arg(inResult).arg(counters)));
     // Both are the one definition in the core.
-    QCOMPARE(sim->scenarios()->measured().failures, inResult);
+    QCOMPARE(m_session->scenarios()->measured().failures, inResult);
 }
 
 void TestUiDemoStory::restartScenarioKeepsItsLockAndRestoreBringsTheSamplesBack()
@@ -123,7 +123,7 @@ void TestUiDemoStory::restartScenarioKeepsItsLockAndRestoreBringsTheSamplesBack(
     startDemo();
     const QByteArray ledger("lock:demo:ledger");
     DemoSimulation* sim = m_session->simulation();
-    QSignalSpy finished(sim->scenarios(), &DemoScenarioRunner::finished);
+    QSignalSpy finished(m_session->scenarios(), &DemoScenarioRunner::finished);
     QTest::mouseClick(m_panel->scenarioButton(DemoScenario::RestartDuringHold), Qt::LeftButton);
     QVERIFY(finished.wait(90000));
     QVERIFY2(finished.at(0).at(1).toBool(), qPrintable(finished.at(0).at(2).toString()));

@@ -1,8 +1,8 @@
+#include "base/monotonicclock.h"
 #include "lockdetailpane.h"
 #include "locktablemodel.h"
 #include "locktableview.h"
 #include "mainwindow.h"
-#include "monotonicclock.h"
 #include "quorumdiagram.h"
 #include "redisservergroup.h"
 

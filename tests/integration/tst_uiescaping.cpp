@@ -2,7 +2,7 @@
 // BEL, NUL and a right-to-left override, and a server whose error text holds them, show escaped in
 // the locks table (text and tooltips), the detail pane, the event log, the masters panel and the
 // force-release dialog; labels that quote them never take them for rich text.
-#include "bytesdisplay.h"
+#include "base/bytesdisplay.h"
 #include "connectioneditor.h"
 #include "eventlogmodel.h"
 #include "fakeredispeer.h"

@@ -4,10 +4,10 @@
 // why, keep serving what the two healthy masters hold, write nothing that was not asked for, and recover when
 // the master comes back (where the fault is one that can end).
 #include "lockctlrun.h"
-#include "lockmonitor.h"
 #include "locktablemodel.h"
 #include "mainwindow.h"
 #include "mastertablemodel.h"
+#include "monitor/lockmonitor.h"
 #include "redisservergroup.h"
 #include "timebound.h"
 

@@ -1,15 +1,15 @@
-#include "clusterslotmap.h"
-#include "configloader.h"
+#include "config/configloader.h"
+#include "connection/topologyurl.h"
 #include "connectioneditor.h"
 #include "connectiontester.h"
 #include "mainwindow.h"
-#include "masternode.h"
 #include "mastertablemodel.h"
 #include "profilestore.h"
 #include "redisclustergroup.h"
 #include "redisserver.h"
 #include "sentinelgroup.h"
-#include "topologyurl.h"
+#include "topology/clusterslotmap.h"
+#include "topology/masternode.h"
 
 #include <QAbstractItemModelTester>
 #include <QDialogButtonBox>

@@ -359,7 +359,7 @@ void TestUiMenus::demoScenariosHaveAMenuOnlyInTheDemo()
     QVERIFY(ready.wait(30000));
     QTRY_VERIFY(demo->actions().first()->isEnabled());
     // The menu entry runs the panel's scenario, the same way its button does.
-    QSignalSpy started(session.simulation()->scenarios(), &DemoScenarioRunner::started);
+    QSignalSpy started(session.scenarios(), &DemoScenarioRunner::started);
     demo->actions().first()->trigger();
     QTRY_VERIFY_WITH_TIMEOUT(!started.isEmpty(), 10000);
     QCOMPARE(started.first().first().value<DemoScenario>(), scenarios.first());

@@ -1,5 +1,5 @@
+#include "config/launchconfig.h"
 #include "connectionsdialog.h"
-#include "launchconfig.h"
 #include "locktablemodel.h"
 #include "mainwindow.h"
 #include "patternlistedit.h"

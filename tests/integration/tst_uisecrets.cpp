@@ -4,7 +4,7 @@
 // password-protected masters with distinctive passwords; then every output stream, the audit logs,
 // the exported files, every file under the temporary HOME, and every Qt message this process logged
 // are searched for them.
-#include "configloader.h"
+#include "config/configloader.h"
 #include "lockctlrun.h"
 #include "locktablemodel.h"
 #include "mainwindow.h"

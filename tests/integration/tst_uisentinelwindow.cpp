@@ -1,4 +1,4 @@
-#include "configloader.h"
+#include "config/configloader.h"
 #include "eventlogmodel.h"
 #include "locktablemodel.h"
 #include "mainwindow.h"

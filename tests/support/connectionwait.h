@@ -1,6 +1,6 @@
 #pragma once
 
-#include "redisconnection.h"
+#include "connection/redisconnection.h"
 
 #include <QByteArrayList>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "nodeaddress.h"
+#include "connection/nodeaddress.h"
 
 #include <QByteArrayList>
 #include <QHash>

@@ -1,6 +1,6 @@
 #include "groupmaster.h"
 
-#include "configloader.h"
+#include "config/configloader.h"
 
 namespace lockscope::test {
 

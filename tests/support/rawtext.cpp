@@ -1,6 +1,6 @@
 #include "rawtext.h"
 
-#include "bytesdisplay.h"
+#include "base/bytesdisplay.h"
 
 #include <QByteArrayList>
 

@@ -1,7 +1,7 @@
 #include "redisserver.h"
 
+#include "base/localserverfiles.h"
 #include "blockingcommand.h"
-#include "demoserverfiles.h"
 #include "tlsmaterial.h"
 
 #include <QDeadlineTimer>
@@ -27,7 +27,7 @@ quint16 freeLoopbackPort()
 
 const QString& testPassword()
 {
-    static const QString password = DemoServerFiles::newPassword();
+    static const QString password = LocalServerFiles::newPassword();
     return password;
 }
 
@@ -86,24 +86,24 @@ bool RedisServer::writeConfig()
     // Paths quoted (a temporary directory may hold spaces), secrets only here: the file is the
     // owner's alone, where the command line is anyone's (ps, /proc/<pid>/cmdline).
     QByteArray text =
-        "dir " + DemoServerFiles::quoted(m_dir.path()) + "\nlogfile " +
-        DemoServerFiles::quoted(m_dir.filePath(QStringLiteral("redis-%1.log").arg(m_generation++))) + '\n';
+        "dir " + LocalServerFiles::quoted(m_dir.path()) + "\nlogfile " +
+        LocalServerFiles::quoted(m_dir.filePath(QStringLiteral("redis-%1.log").arg(m_generation++))) + '\n';
     if (!m_options.password.isEmpty()) {
         // masterauth too: a replica (SentinelGroup, a cluster, a test's REPLICAOF) logs in to its
         // primary with the same password.
-        const QByteArray password = DemoServerFiles::quoted(m_options.password);
+        const QByteArray password = LocalServerFiles::quoted(m_options.password);
         text += "requirepass " + password + "\nmasterauth " + password + '\n';
     }
     if (!m_options.aclUser.isEmpty()) {
-        text += "user " + DemoServerFiles::quoted(m_options.aclUser) + " on " +
-                DemoServerFiles::quoted(QLatin1Char('>') + m_options.aclPassword);
+        text += "user " + LocalServerFiles::quoted(m_options.aclUser) + " on " +
+                LocalServerFiles::quoted(QLatin1Char('>') + m_options.aclPassword);
         for (const QString& rule : m_options.aclRules.split(QLatin1Char(' '), Qt::SkipEmptyParts))
-            text += ' ' + DemoServerFiles::quoted(rule);
+            text += ' ' + LocalServerFiles::quoted(rule);
         text += '\n';
     }
     if (m_options.unixSocket)
-        text += "unixsocket " + DemoServerFiles::quoted(socketPath()) + "\nunixsocketperm 700\n";
-    return DemoServerFiles::writePrivate(configPath(), text, &m_error);
+        text += "unixsocket " + LocalServerFiles::quoted(socketPath()) + "\nunixsocketperm 700\n";
+    return LocalServerFiles::writePrivate(configPath(), text, &m_error);
 }
 
 bool RedisServer::start()

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "connectionoptions.h"
-#include "redisreply.h"
+#include "connection/connectionoptions.h"
+#include "connection/redisreply.h"
 
 #include <QByteArrayList>
 #include <QProcess>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "redistransport.h"
+#include "connection/redistransport.h"
 
 #include <QByteArrayList>
 #include <QList>

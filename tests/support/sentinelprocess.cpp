@@ -1,7 +1,7 @@
 #include "sentinelprocess.h"
 
+#include "base/localserverfiles.h"
 #include "blockingcommand.h"
-#include "demoserverfiles.h"
 #include "redisserver.h"
 #include "tlsmaterial.h"
 
@@ -64,26 +64,26 @@ QString SentinelProcess::configPath() const
 bool SentinelProcess::launch()
 {
     // Sentinel rewrites its configuration file, so it needs one of its own; it holds the passwords,
-    // so only we may read it (DemoServerFiles::writePrivate), and paths are quoted.
+    // so only we may read it (LocalServerFiles::writePrivate), and paths are quoted.
     const QString confPath = configPath();
     const QByteArray name = m_monitor.masterName.toUtf8();
     QByteArray text;
     if (m_monitor.tls) {
         const TlsMaterial& tls = TlsMaterial::instance();
         text = "port 0\ntls-port " + QByteArray::number(m_port) + "\ntls-cert-file " +
-               DemoServerFiles::quoted(tls.serverCertFile()) + "\ntls-key-file " +
-               DemoServerFiles::quoted(tls.serverKeyFile()) + "\ntls-ca-cert-file " +
-               DemoServerFiles::quoted(tls.caFile()) + "\ntls-auth-clients " +
+               LocalServerFiles::quoted(tls.serverCertFile()) + "\ntls-key-file " +
+               LocalServerFiles::quoted(tls.serverKeyFile()) + "\ntls-ca-cert-file " +
+               LocalServerFiles::quoted(tls.caFile()) + "\ntls-auth-clients " +
                (m_monitor.requireClientCert ? "yes" : "optional") + "\ntls-replication yes\n";
     } else {
         text = "port " + QByteArray::number(m_port) + '\n';
     }
     text += "bind 127.0.0.1\nprotected-mode no\ndaemonize no\n"
             "dir " +
-            DemoServerFiles::quoted(m_dir.path()) + "\nlogfile " +
-            DemoServerFiles::quoted(m_dir.filePath(QStringLiteral("sentinel.log"))) + '\n';
+            LocalServerFiles::quoted(m_dir.path()) + "\nlogfile " +
+            LocalServerFiles::quoted(m_dir.filePath(QStringLiteral("sentinel.log"))) + '\n';
     if (!m_monitor.password.isEmpty()) {
-        const QByteArray password = DemoServerFiles::quoted(m_monitor.password);
+        const QByteArray password = LocalServerFiles::quoted(m_monitor.password);
         text += "requirepass " + password + "\nsentinel sentinel-pass " + password + '\n';
     }
     text += "sentinel monitor " + name + " 127.0.0.1 " + QByteArray::number(m_monitor.primaryPort) + ' ' +
@@ -91,8 +91,8 @@ bool SentinelProcess::launch()
             QByteArray::number(m_monitor.downAfterMs) + "\nsentinel failover-timeout " + name + ' ' +
             QByteArray::number(m_monitor.failoverTimeoutMs) + "\nsentinel parallel-syncs " + name + " 1\n";
     if (!m_monitor.authPass.isEmpty())
-        text += "sentinel auth-pass " + name + ' ' + DemoServerFiles::quoted(m_monitor.authPass) + '\n';
-    if (!DemoServerFiles::writePrivate(confPath, text, &m_error))
+        text += "sentinel auth-pass " + name + ' ' + LocalServerFiles::quoted(m_monitor.authPass) + '\n';
+    if (!LocalServerFiles::writePrivate(confPath, text, &m_error))
         return false;
 
     m_process = std::make_unique<QProcess>();

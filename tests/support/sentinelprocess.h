@@ -1,6 +1,6 @@
 #pragma once
 
-#include "redisreply.h"
+#include "connection/redisreply.h"
 
 #include <QByteArrayList>
 #include <QProcess>

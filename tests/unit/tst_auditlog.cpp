@@ -1,8 +1,8 @@
-#include "auditlog.h"
-#include "auditreader.h"
-#include "bytesdisplay.h"
+#include "audit/auditlog.h"
+#include "audit/auditreader.h"
+#include "audit/writegate.h"
+#include "base/bytesdisplay.h"
 #include "filesizelimit.h"
-#include "writegate.h"
 
 #include <QDir>
 #include <QFile>

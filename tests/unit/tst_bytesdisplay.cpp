@@ -1,4 +1,4 @@
-#include "bytesdisplay.h"
+#include "base/bytesdisplay.h"
 
 #include <QList>
 #include <QRandomGenerator>

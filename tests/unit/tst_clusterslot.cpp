@@ -1,7 +1,7 @@
-#include "clusterkeyslot.h"
-#include "clusterredirect.h"
-#include "clusterslotmap.h"
 #include "redisserver.h"
+#include "topology/clusterkeyslot.h"
+#include "topology/clusterredirect.h"
+#include "topology/clusterslotmap.h"
 
 #include <QTest>
 

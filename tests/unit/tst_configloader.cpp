@@ -1,5 +1,5 @@
-#include "configloader.h"
-#include "notificationmode.h"
+#include "config/configloader.h"
+#include "discovery/notificationmode.h"
 
 #include <QTemporaryFile>
 #include <QTest>

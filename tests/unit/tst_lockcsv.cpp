@@ -1,5 +1,5 @@
-#include "csvfield.h"
-#include "lockcsv.h"
+#include "export/csvfield.h"
+#include "export/lockcsv.h"
 
 #include <QTest>
 

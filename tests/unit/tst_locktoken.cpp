@@ -1,4 +1,4 @@
-#include "locktoken.h"
+#include "locking/locktoken.h"
 
 #include <QRegularExpression>
 #include <QSet>

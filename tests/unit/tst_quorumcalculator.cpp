@@ -1,4 +1,4 @@
-#include "quorumcalculator.h"
+#include "monitor/quorumcalculator.h"
 
 #include <QTest>
 

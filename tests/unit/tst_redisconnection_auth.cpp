@@ -1,6 +1,6 @@
 // How RedisConnection authenticates (issue 14), against a ScriptedTransport: which AUTH it sends for
 // each shape of credentials, and that a named user never ends up as `default`.
-#include "redisconnection.h"
+#include "connection/redisconnection.h"
 #include "scriptedtransport.h"
 
 #include <QTest>

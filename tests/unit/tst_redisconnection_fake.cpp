@@ -1,7 +1,7 @@
 // RedisConnection against a ScriptedTransport: protocol, handshake, failure and back-off behaviour
 // without a server, byte for byte and deterministic.
-#include "redisconnection.h"
-#include "redisscript.h"
+#include "connection/redisconnection.h"
+#include "connection/redisscript.h"
 #include "scriptedtransport.h"
 #include "timebound.h"
 

@@ -1,4 +1,4 @@
-#include "redisurl.h"
+#include "connection/redisurl.h"
 #include "userinfoleak.h"
 
 #include <QTest>

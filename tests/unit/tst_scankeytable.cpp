@@ -1,4 +1,4 @@
-#include "scankeytable.h"
+#include "discovery/scankeytable.h"
 
 #include <QSet>
 #include <QTest>

@@ -1,8 +1,8 @@
-#include "configloader.h"
-#include "keyglob.h"
-#include "lockformatrecognizer.h"
-#include "patternscope.h"
-#include "quorumcalculator.h"
+#include "config/configloader.h"
+#include "config/keyglob.h"
+#include "config/patternscope.h"
+#include "formats/lockformatrecognizer.h"
+#include "monitor/quorumcalculator.h"
 
 #include <QTest>
 

@@ -1,4 +1,4 @@
-#include "topologyurl.h"
+#include "connection/topologyurl.h"
 #include "userinfoleak.h"
 
 #include <QTest>

@@ -1,6 +1,6 @@
 // The audit log viewer: a torn line (an append cut short by a full disk) is skipped and reported,
 // the records around it are all shown, and the default file of earlier versions is read as well.
-#include "auditlog.h"
+#include "audit/auditlog.h"
 #include "auditlogdialog.h"
 
 #include <QDir>

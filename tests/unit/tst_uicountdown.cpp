@@ -1,7 +1,7 @@
+#include "base/monotonicclock.h"
 #include "lockfilterproxy.h"
 #include "locktablemodel.h"
 #include "locktableview.h"
-#include "monotonicclock.h"
 
 #include <QPaintEvent>
 #include <QSignalSpy>

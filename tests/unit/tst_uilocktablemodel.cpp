@@ -1,6 +1,6 @@
+#include "base/monotonicclock.h"
 #include "lockfilterproxy.h"
 #include "locktablemodel.h"
-#include "monotonicclock.h"
 
 #include <QAbstractItemModelTester>
 #include <QItemSelectionModel>

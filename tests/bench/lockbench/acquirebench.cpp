@@ -1,9 +1,9 @@
 #include "benchmark.h"
 
-#include "configloader.h"
-#include "masterset.h"
-#include "monotonicclock.h"
-#include "redlock.h"
+#include "base/monotonicclock.h"
+#include "config/configloader.h"
+#include "locking/redlock.h"
+#include "topology/masterset.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -2,8 +2,8 @@
 // loop doing the same commands against the same server in the same run.
 #include "benchmark.h"
 
-#include "redisconnection.h"
-#include "redisurl.h"
+#include "connection/redisconnection.h"
+#include "connection/redisurl.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -1,8 +1,8 @@
+#include "base/monotonicclock.h"
 #include "benchargs.h"
 #include "benchmark.h"
-#include "configloader.h"
-#include "lockmonitor.h"
-#include "monotonicclock.h"
+#include "config/configloader.h"
+#include "monitor/lockmonitor.h"
 
 #include <QCoreApplication>
 #include <QHash>

@@ -1,9 +1,9 @@
+#include "base/monotonicclock.h"
 #include "benchargs.h"
 #include "benchmark.h"
-#include "configloader.h"
-#include "lockmonitor.h"
-#include "masterscanner.h"
-#include "monotonicclock.h"
+#include "config/configloader.h"
+#include "discovery/masterscanner.h"
+#include "monitor/lockmonitor.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>

@@ -11,10 +11,10 @@
 // enter: the quorum was reached; exit: just before the release went out; validUntil: the start of
 // the winning round + ttl - drift. Every K-th section is abandoned (never released), as by a holder
 // that crashed: its window then lasts until validUntil, and the next holder has to wait for expiry.
-#include "configloader.h"
-#include "masterset.h"
-#include "monotonicclock.h"
-#include "redlock.h"
+#include "base/monotonicclock.h"
+#include "config/configloader.h"
+#include "locking/redlock.h"
+#include "topology/masterset.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

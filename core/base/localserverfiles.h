@@ -1,0 +1,28 @@
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+
+namespace lockscope {
+
+// What a locally launched redis-server or redis-sentinel (the demo's, the tests') is started with: a
+// configuration file (only the owner can read it: it holds the password) instead of arguments (any
+// local user can read a process's arguments), a random password, and the log that says why a server
+// exited at once. In base/ rather than demo/ because tests/support launches servers with it too.
+class LocalServerFiles
+{
+public:
+    // 32 hex digits from the system's random source.
+    static QString newPassword();
+    // `text` as a double-quoted redis.conf value: a path with spaces or quotes stays one argument.
+    static QByteArray quoted(const QString& text);
+    // Writes `text` to `path`, readable and writable by the owner only.
+    static bool writePrivate(const QString& path, const QByteArray& text, QString* error);
+    // Whether the server that wrote `logPath` could not listen because its port was taken.
+    static bool portWasTaken(const QString& logPath);
+    // The last line of `logPath` (what a server says before it exits), escaped, `secret` left out;
+    // empty if none.
+    static QString lastLine(const QString& logPath, const QString& secret);
+};
+
+} // namespace lockscope

@@ -1,0 +1,371 @@
+#include "config/configloader.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSet>
+
+#include <cmath>
+#include <limits>
+
+namespace lockscope {
+
+namespace {
+
+class Reader
+{
+public:
+    Reader(QString source, QStringList* warnings) : m_source(std::move(source)), m_warnings(warnings) {}
+
+    RedisError error(const QString& field, const QString& what) const
+    {
+        const QString where = m_source.isEmpty() ? QString() : m_source + QStringLiteral(": ");
+        return {ErrorKind::InvalidConfig, QString(),
+                where + QStringLiteral("field \"%1\": %2").arg(field, what)};
+    }
+
+    void checkKnown(const QJsonObject& object, const QString& path, const QSet<QString>& known)
+    {
+        for (auto it = object.begin(); it != object.end(); ++it)
+            if (!known.contains(it.key()) && m_warnings)
+                *m_warnings << QStringLiteral("%1unknown field \"%2%3\" ignored")
+                                   .arg(m_source.isEmpty() ? QString() : m_source + QStringLiteral(": "),
+                                        path.isEmpty() ? QString() : path + QLatin1Char('.'), it.key());
+    }
+
+    bool readInt(const QJsonObject& o, const QString& key, const QString& path, int min, int max, int* out,
+                 RedisError* err) const
+    {
+        if (!o.contains(key))
+            return true;
+        const QJsonValue v = o.value(key);
+        const double d = v.toDouble(-1e300);
+        // Range first: converting a double outside qint64's range to an integer is undefined.
+        if (!v.isDouble() || d < min || d > max || d != std::floor(d)) {
+            *err =
+                error(path + key, QStringLiteral("expected a whole number from %1 to %2").arg(min).arg(max));
+            return false;
+        }
+        *out = int(d);
+        return true;
+    }
+
+    bool readString(const QJsonObject& o, const QString& key, const QString& path, QString* out,
+                    RedisError* err) const
+    {
+        if (!o.contains(key))
+            return true;
+        if (!o.value(key).isString()) {
+            *err = error(path + key, QStringLiteral("expected a string"));
+            return false;
+        }
+        *out = o.value(key).toString();
+        return true;
+    }
+
+    bool readBool(const QJsonObject& o, const QString& key, const QString& path, bool* out,
+                  RedisError* err) const
+    {
+        if (!o.contains(key))
+            return true;
+        if (!o.value(key).isBool()) {
+            *err = error(path + key, QStringLiteral("expected true or false"));
+            return false;
+        }
+        *out = o.value(key).toBool();
+        return true;
+    }
+
+    bool readTls(const QJsonObject& parent, const QString& path, TlsOptions* tls, RedisError* err)
+    {
+        if (!parent.contains(QStringLiteral("tls")))
+            return true;
+        if (!parent.value(QStringLiteral("tls")).isObject()) {
+            *err = error(path + QStringLiteral("tls"), QStringLiteral("expected an object"));
+            return false;
+        }
+        const QJsonObject o = parent.value(QStringLiteral("tls")).toObject();
+        const QString p = path + QStringLiteral("tls.");
+        checkKnown(o, path + QStringLiteral("tls"),
+                   {QStringLiteral("ca"), QStringLiteral("cert"), QStringLiteral("key"),
+                    QStringLiteral("serverName"), QStringLiteral("insecure")});
+        return readString(o, QStringLiteral("ca"), p, &tls->caFile, err) &&
+               readString(o, QStringLiteral("cert"), p, &tls->certFile, err) &&
+               readString(o, QStringLiteral("key"), p, &tls->keyFile, err) &&
+               readString(o, QStringLiteral("serverName"), p, &tls->serverName, err) &&
+               readBool(o, QStringLiteral("insecure"), p, &tls->insecure, err);
+    }
+
+private:
+    QString m_source;
+    QStringList* m_warnings;
+};
+
+int lineOf(const QByteArray& json, int offset)
+{
+    return int(json.left(offset).count('\n')) + 1;
+}
+
+} // namespace
+
+Result<ConnectionOptions> ConfigLoader::masterFromUrl(const QString& url, const TlsOptions& tls,
+                                                      int timeoutMs)
+{
+    ConnectionOptions options;
+    if (TopologyUrl::hasTopologyScheme(url)) {
+        Result<TopologyUrl> topology = TopologyUrl::parse(url);
+        if (!topology)
+            return topology.error();
+        // No node is known yet: `url` stays empty (a Sentinel entry's until the sentinels name a
+        // primary; a cluster entry's for good, since it routes to many).
+        options.topology = *topology;
+    } else {
+        Result<RedisUrl> parsed = RedisUrl::parse(url);
+        if (!parsed)
+            return parsed.error();
+        options.url = *parsed;
+    }
+    options.tls = tls;
+    options.commandTimeoutMs = timeoutMs;
+    options.connectTimeoutMs = timeoutMs;
+    return options;
+}
+
+void ConfigLoader::setMasterUser(ConnectionOptions& master, const QString& user)
+{
+    master.url.setUser(user);
+    if (master.topology)
+        master.topology->setUser(user);
+}
+
+void ConfigLoader::setMasterPassword(ConnectionOptions& master, const QString& password)
+{
+    master.url.setPassword(password);
+    if (master.topology)
+        master.topology->setPassword(password);
+}
+
+Result<LockScopeConfig> ConfigLoader::fromFile(const QString& path, QStringList* warnings)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return RedisError(ErrorKind::InvalidConfig, QString(),
+                          QStringLiteral("cannot read %1: %2").arg(path, file.errorString()));
+    if (file.size() > 16 * 1024 * 1024)
+        return RedisError(ErrorKind::InvalidConfig, QString(),
+                          QStringLiteral("%1: larger than 16 MB").arg(path));
+    return fromJson(file.readAll(), warnings, path);
+}
+
+Result<LockScopeConfig> ConfigLoader::fromJson(const QByteArray& json, QStringList* warnings,
+                                               const QString& sourceName)
+{
+    Reader r(sourceName, warnings);
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
+    const QString where = sourceName.isEmpty() ? QString() : sourceName + QLatin1Char(':');
+    if (parseError.error != QJsonParseError::NoError)
+        return RedisError(ErrorKind::InvalidConfig, QString(),
+                          QStringLiteral("%1line %2: %3")
+                              .arg(where)
+                              .arg(lineOf(json, parseError.offset))
+                              .arg(parseError.errorString()));
+    if (!doc.isObject())
+        return RedisError(ErrorKind::InvalidConfig, QString(),
+                          QStringLiteral("%1line 1: the configuration must be a JSON object").arg(where));
+
+    const QJsonObject root = doc.object();
+    r.checkKnown(root, QString(),
+                 {QStringLiteral("masters"), QStringLiteral("patterns"), QStringLiteral("scanCount"),
+                  QStringLiteral("pollIntervalMs"), QStringLiteral("reconcileIntervalMs"),
+                  QStringLiteral("timeoutMs"), QStringLiteral("tls"), QStringLiteral("ownerRules"),
+                  QStringLiteral("readOnly"), QStringLiteral("auditLog"), QStringLiteral("redlock"),
+                  QStringLiteral("maxValueBytes"), QStringLiteral("maxFields"),
+                  QStringLiteral("allowSharedAuditLog"), QStringLiteral("replyLimits")});
+
+    LockScopeConfig config;
+    RedisError err;
+    TlsOptions globalTls;
+    MonitorSettings& m = config.monitor;
+    if (!r.readInt(root, QStringLiteral("timeoutMs"), QString(), 1, 600000, &config.timeoutMs, &err) ||
+        !r.readInt(root, QStringLiteral("scanCount"), QString(), 1, 1000000, &m.scanCount, &err) ||
+        !r.readInt(root, QStringLiteral("pollIntervalMs"), QString(), 50, 86400000, &m.pollIntervalMs,
+                   &err) ||
+        !r.readInt(root, QStringLiteral("reconcileIntervalMs"), QString(), 100, 86400000,
+                   &m.reconcileIntervalMs, &err) ||
+        !r.readInt(root, QStringLiteral("maxValueBytes"), QString(), 16, 64 * 1024 * 1024, &m.maxValueBytes,
+                   &err) ||
+        !r.readInt(root, QStringLiteral("maxFields"), QString(), 1, 1000000, &m.maxFields, &err) ||
+        !r.readBool(root, QStringLiteral("readOnly"), QString(), &config.readOnly, &err) ||
+        !r.readString(root, QStringLiteral("auditLog"), QString(), &config.auditLogPath, &err) ||
+        !r.readBool(root, QStringLiteral("allowSharedAuditLog"), QString(), &config.allowSharedAuditLog,
+                    &err) ||
+        !r.readTls(root, QString(), &globalTls, &err))
+        return err;
+
+    if (root.contains(QStringLiteral("patterns"))) {
+        const QJsonValue v = root.value(QStringLiteral("patterns"));
+        if (!v.isArray())
+            return r.error(
+                QStringLiteral("patterns"),
+                QStringLiteral("expected an array of glob strings or {\"match\", \"mode\"} objects"));
+        m.patterns.clear();
+        const QJsonArray a = v.toArray();
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            const QString p = QStringLiteral("patterns[%1]").arg(i);
+            // A plain string is a "locks" pattern, as it always was.
+            if (a.at(i).isString()) {
+                if (a.at(i).toString().isEmpty())
+                    return r.error(p, QStringLiteral("expected a non-empty string"));
+                m.patterns << ScanPattern(a.at(i).toString().toUtf8());
+                continue;
+            }
+            if (!a.at(i).isObject())
+                return r.error(
+                    p, QStringLiteral("expected a non-empty string or a {\"match\", \"mode\"} object"));
+            const QJsonObject o = a.at(i).toObject();
+            r.checkKnown(o, p, {QStringLiteral("match"), QStringLiteral("mode")});
+            QString match;
+            QString modeName = patternModeName(PatternMode::Locks);
+            if (!r.readString(o, QStringLiteral("match"), p + QLatin1Char('.'), &match, &err) ||
+                !r.readString(o, QStringLiteral("mode"), p + QLatin1Char('.'), &modeName, &err))
+                return err;
+            if (match.isEmpty())
+                return r.error(p + QStringLiteral(".match"),
+                               QStringLiteral("expected a non-empty glob string"));
+            const std::optional<PatternMode> mode = patternModeFromName(modeName);
+            if (!mode)
+                return r.error(p + QStringLiteral(".mode"),
+                               QStringLiteral("expected \"locks\" or \"discover\""));
+            m.patterns << ScanPattern(match.toUtf8(), *mode);
+        }
+        if (m.patterns.isEmpty())
+            return r.error(QStringLiteral("patterns"), QStringLiteral("needs at least one pattern"));
+    }
+
+    if (root.contains(QStringLiteral("replyLimits"))) {
+        if (!root.value(QStringLiteral("replyLimits")).isObject())
+            return r.error(QStringLiteral("replyLimits"), QStringLiteral("expected an object"));
+        const QJsonObject o = root.value(QStringLiteral("replyLimits")).toObject();
+        const QString p = QStringLiteral("replyLimits.");
+        r.checkKnown(o, QStringLiteral("replyLimits"),
+                     {QStringLiteral("maxBulkBytes"), QStringLiteral("maxElements"),
+                      QStringLiteral("maxDepth"), QStringLiteral("maxReplyBytes")});
+        ReplyLimits& l = config.replyLimits;
+        int bulk = int(l.maxBulkBytes);
+        int elements = int(l.maxElements);
+        int reply = int(l.maxReplyBytes);
+        constexpr int most = std::numeric_limits<int>::max();
+        if (!r.readInt(o, QStringLiteral("maxBulkBytes"), p, 1024, most, &bulk, &err) ||
+            !r.readInt(o, QStringLiteral("maxElements"), p, 16, most, &elements, &err) ||
+            !r.readInt(o, QStringLiteral("maxDepth"), p, 1, ReplyLimits::hiredisMaxDepth, &l.maxDepth,
+                       &err) ||
+            !r.readInt(o, QStringLiteral("maxReplyBytes"), p, 1024, most, &reply, &err))
+            return err;
+        l.maxBulkBytes = bulk;
+        l.maxElements = elements;
+        l.maxReplyBytes = reply;
+    }
+
+    if (root.contains(QStringLiteral("redlock"))) {
+        if (!root.value(QStringLiteral("redlock")).isObject())
+            return r.error(QStringLiteral("redlock"), QStringLiteral("expected an object"));
+        const QJsonObject o = root.value(QStringLiteral("redlock")).toObject();
+        const QString p = QStringLiteral("redlock.");
+        r.checkKnown(o, QStringLiteral("redlock"),
+                     {QStringLiteral("driftFactor"), QStringLiteral("driftMs"), QStringLiteral("retryCount"),
+                      QStringLiteral("retryDelayMs"), QStringLiteral("retryJitterMs"),
+                      QStringLiteral("masterTimeoutMs")});
+        RedlockSettings& rl = config.redlock;
+        if (o.contains(QStringLiteral("driftFactor"))) {
+            const QJsonValue v = o.value(QStringLiteral("driftFactor"));
+            if (!v.isDouble() || v.toDouble() < 0 || v.toDouble() >= 0.5)
+                return r.error(p + QStringLiteral("driftFactor"),
+                               QStringLiteral("expected a number from 0 to 0.5"));
+            rl.driftFactor = v.toDouble();
+        }
+        if (!r.readInt(o, QStringLiteral("driftMs"), p, 0, 60000, &rl.driftConstantMs, &err) ||
+            !r.readInt(o, QStringLiteral("retryCount"), p, 0, 100000, &rl.retryCount, &err) ||
+            !r.readInt(o, QStringLiteral("retryDelayMs"), p, 0, 600000, &rl.retryDelayMs, &err) ||
+            !r.readInt(o, QStringLiteral("retryJitterMs"), p, 0, 600000, &rl.retryJitterMs, &err) ||
+            !r.readInt(o, QStringLiteral("masterTimeoutMs"), p, 1, 600000, &rl.masterTimeoutMs, &err))
+            return err;
+    }
+
+    if (root.contains(QStringLiteral("ownerRules"))) {
+        if (!root.value(QStringLiteral("ownerRules")).isArray())
+            return r.error(QStringLiteral("ownerRules"), QStringLiteral("expected an array"));
+        const QJsonArray a = root.value(QStringLiteral("ownerRules")).toArray();
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            const QString p = QStringLiteral("ownerRules[%1].").arg(i);
+            if (!a.at(i).isObject())
+                return r.error(p.chopped(1), QStringLiteral("expected an object"));
+            const QJsonObject o = a.at(i).toObject();
+            r.checkKnown(o, p.chopped(1), {QStringLiteral("keys"), QStringLiteral("pattern")});
+            OwnerRule rule;
+            QString pattern;
+            if (!r.readString(o, QStringLiteral("keys"), p, &rule.keyGlob, &err) ||
+                !r.readString(o, QStringLiteral("pattern"), p, &pattern, &err))
+                return err;
+            rule.pattern = QRegularExpression(pattern);
+            if (pattern.isEmpty() || !rule.pattern.isValid())
+                return r.error(
+                    p + QStringLiteral("pattern"),
+                    QStringLiteral("not a valid regular expression: %1").arg(rule.pattern.errorString()));
+            config.ownerRules << rule;
+        }
+    }
+
+    if (root.contains(QStringLiteral("masters"))) {
+        if (!root.value(QStringLiteral("masters")).isArray())
+            return r.error(QStringLiteral("masters"), QStringLiteral("expected an array of URLs or objects"));
+        const QJsonArray a = root.value(QStringLiteral("masters")).toArray();
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            const QString p = QStringLiteral("masters[%1]").arg(i);
+            QString url;
+            TlsOptions tls = globalTls;
+            int timeout = config.timeoutMs;
+            QString passwordEnv;
+            QString user;
+            if (a.at(i).isString()) {
+                url = a.at(i).toString();
+            } else if (a.at(i).isObject()) {
+                const QJsonObject o = a.at(i).toObject();
+                r.checkKnown(o, p,
+                             {QStringLiteral("url"), QStringLiteral("tls"), QStringLiteral("timeoutMs"),
+                              QStringLiteral("passwordEnv"), QStringLiteral("user")});
+                if (!o.value(QStringLiteral("url")).isString())
+                    return r.error(p + QStringLiteral(".url"), QStringLiteral("expected a URL string"));
+                url = o.value(QStringLiteral("url")).toString();
+                if (!r.readTls(o, p + QLatin1Char('.'), &tls, &err) ||
+                    !r.readInt(o, QStringLiteral("timeoutMs"), p + QLatin1Char('.'), 1, 600000, &timeout,
+                               &err) ||
+                    !r.readString(o, QStringLiteral("passwordEnv"), p + QLatin1Char('.'), &passwordEnv,
+                                  &err) ||
+                    !r.readString(o, QStringLiteral("user"), p + QLatin1Char('.'), &user, &err))
+                    return err;
+            } else {
+                return r.error(p, QStringLiteral("expected a URL string or an object"));
+            }
+            Result<ConnectionOptions> master = masterFromUrl(url, tls, timeout);
+            if (!master)
+                return r.error(p, master.error().message);
+            if (!user.isEmpty())
+                setMasterUser(*master, user);
+            if (!passwordEnv.isEmpty()) {
+                const QByteArray secret = qgetenv(passwordEnv.toLocal8Bit().constData());
+                if (secret.isEmpty())
+                    return r.error(p + QStringLiteral(".passwordEnv"),
+                                   QStringLiteral("environment variable %1 is not set").arg(passwordEnv));
+                setMasterPassword(*master, QString::fromUtf8(secret));
+                config.passwordEnvVars << passwordEnv;
+            }
+            master->replyLimits = config.replyLimits;
+            config.masters << *master;
+        }
+    }
+    return config;
+}
+
+} // namespace lockscope

@@ -1,0 +1,29 @@
+#include "config/launchconfig.h"
+
+namespace lockscope {
+
+LockScopeConfig LaunchConfig::combine(const LockScopeConfig& chosen, bool lockedReadOnly,
+                                      const QList<ScanPattern>& profilePatterns)
+{
+    m_readOnlyForGood = m_readOnlyForGood || lockedReadOnly;
+    LockScopeConfig out = m_config;
+    out.masters = chosen.masters;
+    // The profile knows how its servers name their locks; only this run's command line knows better.
+    if (!profilePatterns.isEmpty() && !m_patternsGiven)
+        out.monitor.patterns = profilePatterns;
+    // A profile has no timeouts of its own: the launch's, and the command line's on top.
+    for (ConnectionOptions& m : out.masters) {
+        m.commandTimeoutMs = m.connectTimeoutMs = m_config.timeoutMs;
+        m_overrides.applyTo(m);
+    }
+    out.readOnly = m_readOnlyForGood || chosen.readOnly;
+    return out;
+}
+
+LockScopeConfig LaunchConfig::tightened(LockScopeConfig config) const
+{
+    config.readOnly = config.readOnly || m_readOnlyForGood;
+    return config;
+}
+
+} // namespace lockscope

@@ -1,0 +1,51 @@
+#pragma once
+
+#include "config/lockscopeconfig.h"
+#include "config/masteroverrides.h"
+
+namespace lockscope {
+
+// The configuration a process was started with (--config, then the command line), and how a
+// configuration chosen later (a connection profile in the window, at start-up or with Ctrl+K)
+// combines with it. The README ("Configuration") states the same rules:
+//  - the profile brings the masters: URLs, users, passwords, TLS files;
+//  - the profile's patterns, when it has any, replace the --config file's; --pattern and
+//    --discover on the command line replace both;
+//  - everything else stays the launch's: owner rules, scan and Redlock settings, the timeout
+//    (--timeout-ms), the audit log (--audit-log);
+//  - --timeout-ms and --tls-* apply to the profile's masters as they do to -m masters;
+//  - read-only only tightens. A profile marked read-only opens read-only. A process started
+//    read-only (--read-only, "readOnly": true), or that has opened a profile locked read-only,
+//    stays read-only for its whole life, whatever is chosen next.
+class LaunchConfig
+{
+public:
+    LaunchConfig() = default;
+    LaunchConfig(LockScopeConfig config, MasterOverrides overrides)
+        : m_config(std::move(config)), m_overrides(std::move(overrides)), m_readOnlyForGood(m_config.readOnly)
+    {}
+
+    const LockScopeConfig& config() const { return m_config; }
+    const MasterOverrides& overrides() const { return m_overrides; }
+    bool isReadOnlyForGood() const { return m_readOnlyForGood; }
+
+    // The command line named the patterns (--pattern, --discover): a profile's do not replace them.
+    void setPatternsGiven(bool given) { m_patternsGiven = given; }
+    bool patternsGiven() const { return m_patternsGiven; }
+
+    // `chosen`: the profile's masters and its read-only flag. `lockedReadOnly`: the profile is
+    // locked read-only, which makes this process read-only from now on. `profilePatterns`: the
+    // profile's own patterns (none: the launch's).
+    LockScopeConfig combine(const LockScopeConfig& chosen, bool lockedReadOnly,
+                            const QList<ScanPattern>& profilePatterns = {});
+    // Whatever a window is asked to run: never less read-only than the process has been.
+    LockScopeConfig tightened(LockScopeConfig config) const;
+
+private:
+    LockScopeConfig m_config;
+    MasterOverrides m_overrides;
+    bool m_readOnlyForGood = false;
+    bool m_patternsGiven = false;
+};
+
+} // namespace lockscope

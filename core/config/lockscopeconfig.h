@@ -1,0 +1,61 @@
+#pragma once
+
+#include "config/scanpattern.h"
+#include "connection/connectionoptions.h"
+#include "formats/ownerrule.h"
+
+#include <QByteArrayList>
+#include <QList>
+#include <QString>
+
+namespace lockscope {
+
+// How discovery looks for locks.
+struct MonitorSettings
+{
+    // Lock libraries name keys in many ways; these cover the common ones without reading a whole
+    // keyspace. Anything else is one --pattern away, or a --discover pattern that finds the locks
+    // among other keys (PatternScope).
+    QList<ScanPattern> patterns{"*lock*", "mutex:*", "semaphore:*"};
+    int scanCount = 1000;            // SCAN COUNT
+    int pollIntervalMs = 2000;       // full pass when keyspace events are not available
+    int reconcileIntervalMs = 30000; // full pass even when events flow, to catch what they missed
+    int maxValueBytes = 4096;        // longer string values are shown truncated, never loaded whole
+    int maxFields = 256;             // hash fields / zset members read per key
+};
+
+// The Redlock algorithm's knobs (defaults as in the reference implementations).
+struct RedlockSettings
+{
+    double driftFactor = 0.01;
+    int driftConstantMs = 2;
+    int retryCount = 3;
+    int retryDelayMs = 200;
+    int retryJitterMs = 100;
+    int masterTimeoutMs = 50; // per master, short relative to the TTL
+};
+
+struct LockScopeConfig
+{
+    QList<ConnectionOptions> masters;
+    MonitorSettings monitor;
+    RedlockSettings redlock;
+    QList<OwnerRule> ownerRules;
+    bool readOnly = false;
+    QString auditLogPath; // empty: the default location
+    // Write to an audit log that group or others may read (AuditLog refuses it otherwise).
+    bool allowSharedAuditLog = false;
+    int timeoutMs = 2000;
+    // The environment variables passwords were read from (--password-env, "passwordEnv"): a child
+    // process started for the user (lockctl hold) does not inherit them.
+    QStringList passwordEnvVars;
+    ReplyLimits replyLimits; // for every master (each master's ConnectionOptions carries a copy)
+
+    // Drift allowance for a TTL, as every Redlock implementation computes it.
+    qint64 driftMs(qint64 ttlMs) const
+    {
+        return qint64(double(ttlMs) * redlock.driftFactor) + redlock.driftConstantMs;
+    }
+};
+
+} // namespace lockscope

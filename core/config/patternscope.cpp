@@ -1,0 +1,52 @@
+#include "config/patternscope.h"
+
+#include "config/keyglob.h"
+
+namespace lockscope {
+
+PatternScope::PatternScope(const QList<ScanPattern>& patterns)
+{
+    for (const ScanPattern& p : patterns) {
+        if (p.mode == PatternMode::Discover)
+            m_discovers = true;
+        else
+            m_lockGlobs << p.match;
+    }
+}
+
+bool PatternScope::isLock(const QByteArray& key, const RecognizedLock& lock, bool hasTtl) const
+{
+    if (!m_discovers)
+        return true;
+    for (const QByteArray& glob : m_lockGlobs)
+        if (KeyGlob::matches(glob, key))
+            return true;
+    return discoverable(lock, hasTtl);
+}
+
+bool PatternScope::discoverable(const RecognizedLock& lock, bool hasTtl)
+{
+    if (lock.auxiliary)
+        return false;
+    switch (lock.format) {
+    case LockFormat::LockScope:
+    case LockFormat::Redisson:
+    case LockFormat::RedissonReadWrite:
+    case LockFormat::SemaphoreMutex:
+    case LockFormat::Semaphore:
+    case LockFormat::PythonRedisLock:
+    case LockFormat::RedisPy:
+        return true;
+    case LockFormat::HexToken:
+    case LockFormat::UuidToken:
+    case LockFormat::Redsync:
+        return hasTtl;
+    case LockFormat::Unknown:
+    case LockFormat::PlainToken:
+    case LockFormat::LegacyTimestamp:
+        return false;
+    }
+    return false;
+}
+
+} // namespace lockscope

@@ -1,0 +1,43 @@
+#include "config/scanpattern.h"
+
+#include "base/bytesdisplay.h"
+
+#include <QStringList>
+
+namespace lockscope {
+
+QString patternModeName(PatternMode mode)
+{
+    switch (mode) {
+    case PatternMode::Locks:
+        return QStringLiteral("locks");
+    case PatternMode::Discover:
+        return QStringLiteral("discover");
+    }
+    return QStringLiteral("locks");
+}
+
+std::optional<PatternMode> patternModeFromName(const QString& name)
+{
+    if (name == QLatin1String("locks"))
+        return PatternMode::Locks;
+    if (name == QLatin1String("discover"))
+        return PatternMode::Discover;
+    return std::nullopt;
+}
+
+QString ScanPattern::toString() const
+{
+    const QString glob = escapeBytes(match);
+    return mode == PatternMode::Discover ? glob + QStringLiteral(" (discover)") : glob;
+}
+
+QString ScanPattern::listText(const QList<ScanPattern>& patterns)
+{
+    QStringList parts;
+    for (const ScanPattern& p : patterns)
+        parts << p.toString();
+    return parts.join(QStringLiteral(", "));
+}
+
+} // namespace lockscope

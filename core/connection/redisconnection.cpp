@@ -1,0 +1,847 @@
+#include "connection/redisconnection.h"
+
+#include "base/bytesdisplay.h"
+
+#include "connection/keyrouter.h"
+
+#include "base/monotonicclock.h"
+#include "connection/sockettransport.h"
+
+#include <QDateTime>
+#include <QRandomGenerator>
+
+#include "connection/replyreader.h"
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+
+namespace lockscope {
+
+namespace {
+
+// The commands a cluster entry routes by their first argument: what lock tools send to one key.
+// Anything else (PING, CONFIG, SCAN, INFO...) addresses a node, and a cluster entry is not one.
+bool takesKeyFirst(const QByteArray& command)
+{
+    static const QSet<QByteArray> keyFirst{
+        "SET",       "GET",    "DEL",      "UNLINK",   "EXISTS",  "TYPE",   "PTTL",   "TTL",   "PEXPIRE",
+        "PEXPIREAT", "EXPIRE", "PERSIST",  "GETRANGE", "STRLEN",  "GETSET", "GETDEL", "SETNX", "INCR",
+        "DECR",      "HLEN",   "HSCAN",    "HGET",     "HGETALL", "HSET",   "HDEL",   "ZCARD", "ZRANGE",
+        "ZADD",      "ZREM",   "ZSCORE",   "ZSCAN",    "LLEN",    "LRANGE", "LPUSH",  "RPUSH", "LPOP",
+        "RPOP",      "SCARD",  "SMEMBERS", "SSCAN",    "SADD",    "SREM",   "DUMP"};
+    return keyFirst.contains(command.toUpper());
+}
+
+// hiredis 0.14 compacts its buffer (a memmove of everything unread) each time 1 KiB of it has been
+// consumed, so feeding a large read of small replies in one piece costs time quadratic in its size.
+constexpr qsizetype feedSlice = 16 * 1024;
+
+void appendCommand(QByteArray& out, const QByteArrayList& argv)
+{
+    appendRespCommand(out, argv);
+}
+
+QByteArray format(const QByteArrayList& argv)
+{
+    QByteArray out;
+    appendCommand(out, argv);
+    return out;
+}
+
+// "key:value" lines of an INFO section.
+QByteArray infoField(const QByteArray& info, const QByteArray& name)
+{
+    const QByteArray needle = name + ':';
+    qsizetype start = -1;
+    if (info.startsWith(needle))
+        start = needle.size();
+    else if (const qsizetype at = info.indexOf(QByteArray('\n' + needle)); at >= 0)
+        start = at + 1 + needle.size();
+    if (start < 0)
+        return {};
+    qsizetype end = info.indexOf('\n', start);
+    if (end < 0)
+        end = info.size();
+    return info.mid(start, end - start).trimmed();
+}
+
+bool isAuthError(const RedisReply& reply)
+{
+    const QByteArray code = reply.errorCode();
+    return code == "NOAUTH" || code == "WRONGPASS" ||
+           (code == "ERR" && reply.string.contains("invalid password"));
+}
+
+} // namespace
+
+RedisConnection::Pending RedisConnection::PendingQueue::pop()
+{
+    Pending out = std::move(m_items[m_head]);
+    ++m_head;
+    if (m_head == m_items.size()) {
+        // Drained: start over at the front and keep the capacity for the next batch.
+        m_items.clear();
+        m_head = 0;
+    } else if (m_head >= 4096 && m_head * 2 >= m_items.size()) {
+        // A pipeline that never drains: drop the consumed half now and then (amortised O(1)).
+        m_items.erase(m_items.begin(), m_items.begin() + std::ptrdiff_t(m_head));
+        m_head = 0;
+    }
+    return out;
+}
+
+void RedisConnection::PendingQueue::stampLast(size_t count, qint64 deadline)
+{
+    for (size_t i = m_items.size() - qMin(count, size()); i < m_items.size(); ++i)
+        m_items[i].deadline = qMin(m_items[i].deadline, deadline);
+}
+
+std::vector<RedisConnection::Pending> RedisConnection::PendingQueue::takeAll()
+{
+    std::vector<Pending> out;
+    if (m_head == 0) {
+        out.swap(m_items);
+    } else {
+        out.reserve(size());
+        for (size_t i = m_head; i < m_items.size(); ++i)
+            out.push_back(std::move(m_items[i]));
+        m_items.clear();
+    }
+    m_head = 0;
+    return out;
+}
+
+RedisConnection::RedisConnection(ConnectionOptions options, QObject* parent)
+    : RedisConnection(options, std::make_unique<SocketTransport>(options), parent)
+{}
+
+RedisConnection::RedisConnection(ConnectionOptions options, std::unique_ptr<RedisTransport> transport,
+                                 QObject* parent)
+    : QObject(parent), m_options(std::move(options)),
+      // A Sentinel entry is known by its group, whichever node is its primary at the moment.
+      m_name(m_options.topology ? m_options.topology->toString() : m_options.url.toString())
+{
+    attachTransport(std::move(transport));
+
+    m_flushTimer.setSingleShot(true);
+    m_flushTimer.setInterval(0);
+    connect(&m_flushTimer, &QTimer::timeout, this, &RedisConnection::flushOut);
+    m_timeoutTimer.setSingleShot(true);
+    m_timeoutTimer.setTimerType(Qt::PreciseTimer);
+    connect(&m_timeoutTimer, &QTimer::timeout, this, &RedisConnection::onTimeout);
+    m_connectTimer.setSingleShot(true);
+    m_connectTimer.setTimerType(Qt::PreciseTimer);
+    connect(&m_connectTimer, &QTimer::timeout, this, [this] {
+        fail(ErrorKind::Timeout,
+             QStringLiteral("no connection within %1 ms").arg(m_options.connectTimeoutMs));
+    });
+    m_reconnectTimer.setSingleShot(true);
+    m_reconnectTimer.setTimerType(Qt::PreciseTimer);
+    connect(&m_reconnectTimer, &QTimer::timeout, this, &RedisConnection::startAttempt);
+    connect(&m_healthTimer, &QTimer::timeout, this, &RedisConnection::sendPing);
+}
+
+void RedisConnection::attachTransport(std::unique_ptr<RedisTransport> transport)
+{
+    if (m_transport) {
+        m_transport->disconnect(this);
+        m_transport->abort();
+        // Not deleted here: this may run inside one of its signals.
+        m_transport.release()->deleteLater();
+    }
+    m_transport = std::move(transport);
+    m_transport->setParent(nullptr);
+    connect(m_transport.get(), &RedisTransport::opened, this, &RedisConnection::onOpened);
+    connect(m_transport.get(), &RedisTransport::readyRead, this, &RedisConnection::onReadyRead);
+    connect(m_transport.get(), &RedisTransport::failed, this, &RedisConnection::onTransportFailed);
+}
+
+void RedisConnection::retarget(ConnectionOptions options, const RedisError& reason)
+{
+    // options() is the new node's by the time anyone hears of Down, and a slot that reopens at
+    // once reaches the new node.
+    m_options = std::move(options);
+    m_name = m_options.topology ? m_options.topology->toString() : m_options.url.toString();
+    m_knownRunId.clear();
+    m_health = MasterHealth();
+    attachTransport(std::make_unique<SocketTransport>(m_options));
+    holdDown(reason);
+}
+
+void RedisConnection::holdDown(const RedisError& reason)
+{
+    stopWith(State::Down, RedisError(reason.kind == ErrorKind::None ? ErrorKind::NotConnected : reason.kind,
+                                     m_name, reason.message));
+}
+
+void RedisConnection::stopWith(State state, const RedisError& error)
+{
+    m_reconnectTimer.stop();
+    dropLink();
+    m_retryDelayMs = -1;
+    std::vector<Pending> pending = takeAllPending();
+    setState(state, error);
+    failAll(std::move(pending), error);
+}
+
+void RedisConnection::routeThrough(KeyRouter* router)
+{
+    m_router = router;
+}
+
+void RedisConnection::setRoutedState(State state, const RedisError& reason, const MasterHealth& health)
+{
+    const bool healthChanged = !(health == m_health);
+    m_health = health;
+    setState(state, reason.isError() ? RedisError(reason.kind, m_name, reason.message) : reason);
+    if (healthChanged)
+        emit this->healthChanged();
+}
+
+RedisConnection::~RedisConnection()
+{
+    // Callbacks are not run here: their owners may already be half destroyed.
+    m_transport->disconnect(this);
+    m_transport->abort();
+}
+
+QString RedisConnection::stateName(State state)
+{
+    switch (state) {
+    case State::Disconnected:
+        return QStringLiteral("disconnected");
+    case State::Connecting:
+        return QStringLiteral("connecting");
+    case State::Up:
+        return QStringLiteral("up");
+    case State::Down:
+        return QStringLiteral("down");
+    case State::Reconnecting:
+        return QStringLiteral("reconnecting");
+    }
+    return {};
+}
+
+void RedisConnection::open()
+{
+    if (m_router)
+        return; // the cluster entry brings its nodes up and sets the state
+    if (m_state == State::Connecting || m_state == State::Reconnecting || m_state == State::Up)
+        return;
+    m_attempt = 0;
+    startAttempt();
+}
+
+void RedisConnection::close()
+{
+    stopWith(State::Disconnected,
+             RedisError(ErrorKind::Cancelled, m_name, QStringLiteral("connection closed")));
+}
+
+void RedisConnection::resetReader(bool fresh)
+{
+    // Whoever is parsing replies compares this before the next one: the old stream is void.
+    ++m_readerEpoch;
+    m_input.clear();
+    m_inputAt = 0;
+    m_reader.reset(fresh ? new ReplyReader(m_options.replyLimits) : nullptr);
+}
+
+void RedisConnection::startAttempt()
+{
+    const bool retry = m_state == State::Down;
+    // open() while a retry is scheduled must not let that retry tear down this attempt later.
+    m_reconnectTimer.stop();
+    m_retryDelayMs = -1;
+    resetReader(true);
+    m_outBuffer.clear();
+    m_inSubscribeMode = false;
+    m_pingInFlight = false;
+    m_handshakeLeft = 0;
+    setState(retry ? State::Reconnecting : State::Connecting);
+    m_connectTimer.start(m_options.connectTimeoutMs);
+    m_transport->open();
+}
+
+void RedisConnection::onOpened()
+{
+    sendHandshake();
+}
+
+void RedisConnection::sendHandshake()
+{
+    // The handshake is pipelined; queued user commands wait for all of it, so that a failed AUTH
+    // or SELECT can never let them run against the wrong database.
+    auto step = [this](const QByteArrayList& argv, std::function<bool(const RedisReply&)> onReply) {
+        ++m_handshakeLeft;
+        writeNow(argv, makePending(
+                           [this, onReply](const RedisResult& result) {
+                               if (!result.ok() || m_state == State::Up)
+                                   return;
+                               if (result.reply.isError() && isAuthError(result.reply)) {
+                                   fail(ErrorKind::AuthFailed, QStringLiteral("authentication failed: ") +
+                                                                   escapeBytes(result.reply.string));
+                                   return;
+                               }
+                               if (!onReply(result.reply))
+                                   return;
+                               if (--m_handshakeLeft == 0)
+                                   finishHandshake();
+                           },
+                           nullptr));
+    };
+
+    const RedisUrl& url = m_options.url;
+    if (!url.user().isEmpty()) {
+        // A named user is always who we are, never `default` by omission. Without a password this
+        // is AUTH user "": a `nopass` user accepts any password (Redis 6+), any other user refuses
+        // it. Any error fails the connection, also one that is not WRONGPASS (a server before 6
+        // knows no users: "wrong number of arguments").
+        step({"AUTH", url.user().toUtf8(), url.password().toUtf8()}, [this](const RedisReply& reply) {
+            if (!reply.isError())
+                return true;
+            fail(ErrorKind::AuthFailed, QStringLiteral("authentication as user %1 failed: %2")
+                                            .arg(m_options.url.user(), QString::fromUtf8(reply.string)));
+            return false;
+        });
+    } else if (!url.password().isEmpty()) {
+        step({"AUTH", url.password().toUtf8()}, [](const RedisReply&) { return true; });
+    }
+    if (url.db() != 0) {
+        step({"SELECT", QByteArray::number(url.db())}, [this](const RedisReply& reply) {
+            if (reply.isError()) {
+                fail(ErrorKind::ServerError, QStringLiteral("SELECT %1 failed: %2")
+                                                 .arg(m_options.url.db())
+                                                 .arg(escapeBytes(reply.string)));
+                return false;
+            }
+            return true;
+        });
+    }
+    if (!m_options.clientName.isEmpty())
+        step({"CLIENT", "SETNAME", m_options.clientName}, [](const RedisReply&) { return true; });
+    step({"INFO", "server"}, [this](const RedisReply& reply) {
+        if (reply.isString()) {
+            m_health.version = escapeBytes(infoField(reply.string, "redis_version"));
+            m_health.runId = infoField(reply.string, "run_id");
+        }
+        return true;
+    });
+    step({"INFO", "replication"}, [this](const RedisReply& reply) {
+        if (reply.isString())
+            m_health.role = escapeBytes(infoField(reply.string, "role"));
+        return true;
+    });
+    const qint64 sentWallMs = QDateTime::currentMSecsSinceEpoch();
+    const qint64 sentNs = monotonicNs();
+    step({"TIME"}, [this, sentWallMs, sentNs](const RedisReply& reply) {
+        if (reply.isArray() && reply.elements.size() == 2) {
+            const double rttMs = double(monotonicNs() - sentNs) / 1e6;
+            const qint64 serverMs =
+                reply.elements[0].string.toLongLong() * 1000 + reply.elements[1].string.toLongLong() / 1000;
+            m_health.clockOffsetMs = serverMs - (sentWallMs + qint64(rttMs / 2));
+            m_health.clockOffsetKnown = true;
+            m_health.latencyMs = rttMs;
+        }
+        return true;
+    });
+}
+
+void RedisConnection::finishHandshake()
+{
+    m_connectTimer.stop();
+    m_attempt = 0;
+    // Re-subscriptions and queued commands go out before anyone hears of Up, so that a command a
+    // slot sends then cannot overtake older ones.
+    if (!m_patterns.isEmpty()) {
+        const QByteArrayList patterns(m_patterns.cbegin(), m_patterns.cend());
+        m_inSubscribeMode = true;
+        QByteArrayList argv{"PSUBSCRIBE"};
+        argv << patterns;
+        const QByteArray bytes = format(argv);
+        for (qsizetype i = 0; i < patterns.size(); ++i)
+            writeRaw(i == 0 ? bytes : QByteArray(), makePending({}, nullptr));
+    }
+    // Deadlines of queued commands were set when they were queued: waiting counts against them.
+    m_outBuffer += m_queuedOut;
+    m_queuedOut.clear();
+    for (Pending& p : m_queued.takeAll()) {
+        m_sent.push(std::move(p));
+        ++m_unflushed;
+    }
+    scheduleFlush();
+    armTimeout();
+    if (m_options.healthIntervalMs > 0)
+        m_healthTimer.start(m_options.healthIntervalMs);
+
+    const QByteArray previous = m_knownRunId;
+    m_knownRunId = m_health.runId;
+    setState(State::Up);
+    emit healthChanged();
+    if (!previous.isEmpty() && !m_health.runId.isEmpty() && previous != m_health.runId)
+        emit restarted(previous, m_health.runId);
+}
+
+RedisConnection::Pending RedisConnection::makePending(Callback callback, QObject* context) const
+{
+    Pending p;
+    p.callback = std::move(callback);
+    if (context) { // assigning even a null QPointer costs a call, on every command
+        p.context = context;
+        p.hasContext = true;
+    }
+    return p;
+}
+
+void RedisConnection::send(const QByteArrayList& argv, Callback callback)
+{
+    send(argv, nullptr, std::move(callback));
+}
+
+void RedisConnection::send(const QByteArrayList& argv, QObject* context, Callback callback)
+{
+    if (m_router && argv.size() >= 2 && takesKeyFirst(argv.at(0))) {
+        m_router->send(argv.at(1), argv, context, std::move(callback));
+        return;
+    }
+    Pending pending = makePending(std::move(callback), context);
+    if (m_router) {
+        deliver(pending, {RedisError(ErrorKind::InvalidArgument, m_name,
+                                     QStringLiteral("%1 is not a command on one key, and a cluster "
+                                                    "entry routes commands by their key")
+                                         .arg(escapeBytes(argv.value(0)))),
+                          {}});
+        return;
+    }
+    if (argv.isEmpty()) {
+        deliver(pending,
+                {RedisError(ErrorKind::InvalidArgument, m_name, QStringLiteral("empty command")), {}});
+        return;
+    }
+    switch (m_state) {
+    case State::Up:
+        writeNow(argv, std::move(pending));
+        return;
+    case State::Connecting:
+    case State::Reconnecting:
+        // The wait for the handshake counts against a queued command's time.
+        pending.deadline = monotonicMs() + m_options.commandTimeoutMs;
+        appendCommand(m_queuedOut, argv);
+        m_queued.push(std::move(pending));
+        armTimeout();
+        return;
+    case State::Down:
+    case State::Disconnected:
+        deliver(pending, {notConnectedError(), {}});
+        return;
+    }
+}
+
+RedisError RedisConnection::notConnectedError() const
+{
+    const QString why = m_state == State::Down && m_lastError.isError()
+                            ? QStringLiteral("master is down (%1)").arg(m_lastError.message)
+                            : QStringLiteral("not connected");
+    return RedisError(ErrorKind::NotConnected, m_name, why);
+}
+
+void RedisConnection::send(const RedisCommandBatch& batch, QObject* context, BatchCallback callback)
+{
+    Pending pending = makePending({}, context);
+    // Never empty: dispatch() tells a batch's entry by it.
+    pending.batchCallback = callback ? std::move(callback) : [](const RedisError&, QList<RedisReply>&) {};
+    pending.replies = batch.size();
+    if (m_router && !batch.isEmpty()) {
+        // A batch's commands may belong to different nodes; readers send them one by one instead.
+        deliver(pending, {RedisError(ErrorKind::InvalidArgument, m_name,
+                                     QStringLiteral("a cluster entry does not take command batches")),
+                          {}});
+        return;
+    }
+    if (batch.isEmpty()) {
+        QList<RedisReply> none;
+        if (pending.batchCallback && !(pending.hasContext && !pending.context))
+            pending.batchCallback(RedisError(), none);
+        return;
+    }
+    switch (m_state) {
+    case State::Up: {
+        const bool first = m_outBuffer.isEmpty();
+        m_outBuffer += batch.bytes();
+        pushWritten(first, std::move(pending));
+        return;
+    }
+    case State::Connecting:
+    case State::Reconnecting:
+        pending.deadline = monotonicMs() + m_options.commandTimeoutMs;
+        m_queuedOut += batch.bytes();
+        m_queued.push(std::move(pending));
+        armTimeout();
+        return;
+    case State::Down:
+    case State::Disconnected:
+        deliver(pending, {notConnectedError(), {}});
+        return;
+    }
+}
+
+void RedisConnection::evalScript(const RedisScript& script, const QByteArrayList& keys,
+                                 const QByteArrayList& args, Callback callback)
+{
+    if (m_router) {
+        m_router->evalScript(script, keys, args, nullptr, std::move(callback));
+        return;
+    }
+    QByteArrayList tail{QByteArray::number(keys.size())};
+    tail << keys << args;
+    QByteArrayList evalsha{"EVALSHA", script.sha1()};
+    evalsha << tail;
+    send(evalsha,
+         [this, source = script.source(), tail, callback = std::move(callback)](const RedisResult& result) {
+             if (result.isServerError() && result.reply.errorCode() == "NOSCRIPT") {
+                 QByteArrayList eval{"EVAL", source};
+                 eval << tail;
+                 send(eval, callback);
+                 return;
+             }
+             if (callback)
+                 callback(result);
+         });
+}
+
+void RedisConnection::psubscribe(const QByteArrayList& patterns)
+{
+    QByteArrayList fresh;
+    for (const QByteArray& p : patterns)
+        if (!m_patterns.contains(p)) {
+            m_patterns.insert(p);
+            fresh << p;
+        }
+    if (fresh.isEmpty() || m_state != State::Up)
+        return; // sent after the next handshake
+    m_inSubscribeMode = true;
+    QByteArrayList argv{"PSUBSCRIBE"};
+    argv << fresh;
+    const QByteArray bytes = format(argv);
+    // The server confirms each pattern with a reply of its own.
+    for (qsizetype i = 0; i < fresh.size(); ++i)
+        writeRaw(i == 0 ? bytes : QByteArray(), makePending({}, nullptr));
+}
+
+void RedisConnection::punsubscribe(const QByteArrayList& patterns)
+{
+    QByteArrayList gone;
+    for (const QByteArray& p : patterns)
+        if (m_patterns.remove(p))
+            gone << p;
+    if (gone.isEmpty() || m_state != State::Up)
+        return;
+    QByteArrayList argv{"PUNSUBSCRIBE"};
+    argv << gone;
+    const QByteArray bytes = format(argv);
+    for (qsizetype i = 0; i < gone.size(); ++i)
+        writeRaw(i == 0 ? bytes : QByteArray(), makePending({}, nullptr));
+}
+
+// The timeout clock of these commands starts when flushOut() hands them to the transport.
+void RedisConnection::writeNow(const QByteArrayList& argv, Pending pending)
+{
+    const bool first = m_outBuffer.isEmpty();
+    appendCommand(m_outBuffer, argv);
+    pushWritten(first, std::move(pending));
+}
+
+// `first`: m_outBuffer was empty before this command's bytes were appended.
+void RedisConnection::pushWritten(bool first, Pending pending)
+{
+    // A non-empty m_outBuffer always has the flush timer running, so only the first command of a
+    // pass needs to start it.
+    const bool idle = m_sent.empty();
+    m_sent.push(std::move(pending));
+    ++m_unflushed;
+    if (idle) {
+        // Nothing in flight: a lone command (a Redlock SET, a PING) goes out now instead of one
+        // event-loop pass later; what follows in this pass is batched behind it as usual.
+        m_flushTimer.stop();
+        flushOut();
+    } else if (first) {
+        m_flushTimer.start();
+    }
+}
+
+void RedisConnection::writeRaw(const QByteArray& bytes, Pending pending)
+{
+    m_outBuffer += bytes;
+    m_sent.push(std::move(pending));
+    ++m_unflushed;
+    scheduleFlush();
+}
+
+void RedisConnection::flushOut()
+{
+    if (m_outBuffer.isEmpty())
+        return;
+    m_sent.stampLast(m_unflushed, monotonicMs() + m_options.commandTimeoutMs);
+    m_unflushed = 0;
+    // Out of the member before writing: flushing a TLS socket can deliver replies at once (readyRead
+    // from inside flush()), their callbacks append new commands, and the flush that follows them must
+    // not send these bytes a second time (their replies would then have no command).
+    QByteArray out;
+    out.swap(m_outBuffer);
+    m_transport->write(out);
+    m_transport->flush();
+    armTimeout();
+    // Keep the buffer's capacity for the next pass unless the transport still shares it, a huge
+    // command grew it, or new commands are already waiting: the steady state appends without allocating.
+    if (m_outBuffer.isEmpty() && out.isDetached() && out.capacity() <= 1024 * 1024) {
+        out.truncate(0);
+        m_outBuffer.swap(out);
+    }
+}
+
+void RedisConnection::scheduleFlush()
+{
+    if (!m_outBuffer.isEmpty() && !m_flushTimer.isActive())
+        m_flushTimer.start();
+}
+
+qint64 RedisConnection::nextDeadline() const
+{
+    // Queued commands can be older than the handshake in flight: the earlier head decides.
+    qint64 deadline = Pending::notSent;
+    if (!m_sent.empty())
+        deadline = m_sent.front().deadline;
+    if (!m_queued.empty())
+        deadline = qMin(deadline, m_queued.front().deadline);
+    return deadline;
+}
+
+void RedisConnection::armTimeout()
+{
+    const qint64 deadline = nextDeadline();
+    if (deadline == Pending::notSent) {
+        m_timeoutTimer.stop(); // nothing pending, or nothing flushed yet: flushOut() arms it
+        return;
+    }
+    if (m_timeoutTimer.isActive())
+        return; // it re-arms itself from the heads when it fires
+    m_timeoutTimer.start(
+        int(std::clamp<qint64>(deadline - monotonicMs(), 0, std::numeric_limits<int>::max())));
+}
+
+void RedisConnection::onTimeout()
+{
+    const qint64 deadline = nextDeadline();
+    if (deadline == Pending::notSent)
+        return;
+    if (deadline <= monotonicMs()) {
+        fail(ErrorKind::Timeout, QStringLiteral("no reply within %1 ms").arg(m_options.commandTimeoutMs));
+        return;
+    }
+    armTimeout();
+}
+
+void RedisConnection::sendPing()
+{
+    if (m_state != State::Up || m_pingInFlight)
+        return;
+    m_pingInFlight = true;
+    const qint64 sentNs = monotonicNs();
+    writeNow({"PING"}, makePending(
+                           [this, sentNs](const RedisResult& result) {
+                               m_pingInFlight = false;
+                               if (!result.ok())
+                                   return;
+                               m_health.latencyMs = double(monotonicNs() - sentNs) / 1e6;
+                               emit healthChanged();
+                           },
+                           nullptr));
+}
+
+void RedisConnection::onReadyRead()
+{
+    QByteArray bytes = m_transport->readAll();
+    if (bytes.isEmpty() || !m_reader)
+        return;
+    // Bytes not yet fed to the reader wait in m_input, so that a callback running a nested event loop
+    // (and so this function again) appends behind them instead of overtaking them.
+    if (m_input.isEmpty())
+        m_input = std::move(bytes);
+    else
+        m_input += bytes;
+    // A callback may close, fail or reopen this connection; the epoch says the stream is void then.
+    const quint64 epoch = m_readerEpoch;
+    // Beyond the reply limits or malformed: the stream cannot be trusted any further. The reason is
+    // copied out first, since failing drops the reader that holds it.
+    const auto failParsing = [this] {
+        const ErrorKind kind = m_reader->errorKind();
+        const QString reason = m_reader->error();
+        fail(kind, reason);
+    };
+    qsizetype slice = feedSlice;
+    while (m_inputAt < m_input.size()) {
+        const qsizetype n = qMin(slice, m_input.size() - m_inputAt);
+        if (!m_reader->feed(m_input.constData() + m_inputAt, n)) {
+            failParsing();
+            return;
+        }
+        m_inputAt += n;
+        if (m_inputAt == m_input.size()) {
+            m_input.clear();
+            m_inputAt = 0;
+        }
+        int replies = 0;
+        for (;;) {
+            RedisReply reply;
+            const ReplyReader::Status status = m_reader->next(&reply);
+            if (status == ReplyReader::Status::Failed) {
+                failParsing();
+                return;
+            }
+            if (status == ReplyReader::Status::NeedMore)
+                break;
+            ++replies;
+            dispatch(std::move(reply));
+            if (m_readerEpoch != epoch)
+                return;
+        }
+        // A slice that completed nothing is inside one large reply: hand over the rest at once.
+        slice = replies == 0 ? m_input.size() : feedSlice;
+    }
+    // What the callbacks asked for (the next SCAN page, the reads of this one) leaves now, not after
+    // every other ready socket has been served: the server works while we digest these replies.
+    if (!m_outBuffer.isEmpty()) {
+        m_flushTimer.stop();
+        flushOut();
+    }
+}
+
+void RedisConnection::dispatch(RedisReply&& incoming)
+{
+    // Out of the reader's slot first: a slot or callback running a nested event loop refills it.
+    RedisReply reply = std::move(incoming);
+    if (m_inSubscribeMode && reply.isArray() && !reply.elements.isEmpty()) {
+        const QByteArray& kind = reply.elements.front().string;
+        if (kind == "pmessage" && reply.elements.size() == 4) {
+            emit messageReceived(reply.elements[1].string, reply.elements[2].string,
+                                 reply.elements[3].string);
+            return;
+        }
+        if (kind == "message" && reply.elements.size() == 3) {
+            emit messageReceived({}, reply.elements[1].string, reply.elements[2].string);
+            return;
+        }
+    }
+    if (m_sent.empty()) {
+        fail(ErrorKind::Protocol, QStringLiteral("reply without a command"));
+        return;
+    }
+    if (const Pending& head = m_sent.front(); head.batchCallback) {
+        // A batch is answered once, with all its replies.
+        if (m_batchReplies.isEmpty())
+            m_batchReplies.reserve(head.replies);
+        m_batchReplies.append(std::move(reply));
+        if (m_batchReplies.size() < head.replies)
+            return;
+    }
+    Pending pending = m_sent.pop();
+    if (m_sent.empty() && m_queued.empty())
+        m_timeoutTimer.stop();
+    if (pending.batchCallback) {
+        // Out of the member first: the callback may run a nested event loop that starts the next batch.
+        QList<RedisReply> replies = std::exchange(m_batchReplies, {});
+        if (!(pending.hasContext && !pending.context))
+            pending.batchCallback(RedisError(), replies);
+    } else {
+        const RedisResult result{RedisError(), std::move(reply)};
+        deliver(pending, result);
+    }
+    if (!m_sent.empty() && !m_timeoutTimer.isActive())
+        armTimeout();
+}
+
+// Single commands get `result`; a batch only ever gets a failure this way (its replies come in dispatch()).
+void RedisConnection::deliver(Pending& pending, const RedisResult& result)
+{
+    if (pending.hasContext && !pending.context)
+        return;
+    if (pending.batchCallback) {
+        QList<RedisReply> none;
+        pending.batchCallback(result.error, none);
+        return;
+    }
+    if (pending.callback)
+        pending.callback(result);
+}
+
+void RedisConnection::onTransportFailed(ErrorKind kind, const QString& message)
+{
+    fail(kind, message);
+}
+
+void RedisConnection::dropLink()
+{
+    m_connectTimer.stop();
+    m_healthTimer.stop();
+    m_timeoutTimer.stop();
+    m_flushTimer.stop();
+    m_transport->abort();
+    resetReader(false);
+    m_outBuffer.clear();
+}
+
+void RedisConnection::fail(ErrorKind kind, const QString& message)
+{
+    if (m_state == State::Down || m_state == State::Disconnected)
+        return;
+    dropLink();
+    const RedisError error(kind, m_name, message);
+    std::vector<Pending> pending = takeAllPending();
+    // The retry is scheduled before anyone hears of the failure, so that retryDelayMs() is right in
+    // a stateChanged slot and a slot calling close() or open() cancels it.
+    m_retryDelayMs = -1;
+    if (m_options.autoReconnect) {
+        const qint64 base = qMin<qint64>(
+            m_options.reconnectMaxMs, qint64(qMax(0, m_options.reconnectInitialMs)) << qMin(m_attempt, 20));
+        const double jitter = 0.75 + 0.5 * QRandomGenerator::global()->generateDouble();
+        m_retryDelayMs =
+            int(std::clamp<qint64>(qint64(double(base) * jitter), 1, std::numeric_limits<int>::max()));
+        m_reconnectTimer.start(m_retryDelayMs);
+        ++m_attempt;
+    }
+    setState(State::Down, error);
+    failAll(std::move(pending), error);
+}
+
+std::vector<RedisConnection::Pending> RedisConnection::takeAllPending()
+{
+    m_unflushed = 0;
+    m_batchReplies.clear();
+    std::vector<Pending> pending = m_sent.takeAll();
+    for (Pending& p : m_queued.takeAll())
+        pending.push_back(std::move(p));
+    m_queuedOut.clear();
+    return pending;
+}
+
+void RedisConnection::failAll(std::vector<Pending> pending, const RedisError& error)
+{
+    const RedisResult result{error, {}};
+    for (Pending& p : pending)
+        deliver(p, result);
+}
+
+void RedisConnection::setState(State state, const RedisError& reason)
+{
+    if (reason.isError())
+        m_lastError = reason;
+    else if (state == State::Up)
+        m_lastError = {};
+    if (m_state == state)
+        return;
+    m_state = state;
+    emit stateChanged(state, reason);
+}
+
+} // namespace lockscope

@@ -1,0 +1,205 @@
+#pragma once
+
+#include "connection/connectionoptions.h"
+#include "connection/masterhealth.h"
+#include "connection/rediscommandbatch.h"
+#include "connection/redisreply.h"
+#include "connection/redisscript.h"
+
+#include <QByteArrayList>
+#include <QObject>
+#include <QPointer>
+#include <QSet>
+#include <QTimer>
+
+#include <functional>
+#include <limits>
+#include <memory>
+#include <vector>
+
+namespace lockscope {
+
+class KeyRouter;
+class RedisTransport;
+class ReplyReader;
+
+// One asynchronous, pipelined connection to one master. Commands are written as soon as the
+// connection is up (queued while it connects), replies are matched in order, and a command left
+// unanswered for commandTimeoutMs marks the master down and fails everything pending with Timeout:
+// nothing waits forever. Lost connections are retried with capped, jittered exponential back-off.
+class RedisConnection final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(RedisConnection)
+
+public:
+    enum class State
+    {
+        Disconnected, // not opened, or closed on purpose
+        Connecting,   // first attempt under way
+        Up,
+        Down,         // failed; lastError() says why; a retry is scheduled when autoReconnect is on
+        Reconnecting, // a retry attempt under way
+    };
+    Q_ENUM(State)
+
+    using Callback = std::function<void(const RedisResult&)>;
+    // A batch's answer: `replies` holds one reply per command, in order, unless `error` is set.
+    using BatchCallback = std::function<void(const RedisError& error, QList<RedisReply>& replies)>;
+
+    explicit RedisConnection(ConnectionOptions options, QObject* parent = nullptr);
+    // For tests: a scripted transport instead of a socket.
+    RedisConnection(ConnectionOptions options, std::unique_ptr<RedisTransport> transport,
+                    QObject* parent = nullptr);
+    ~RedisConnection() override;
+
+    void open();
+    void close();
+    // Sentinel entries: points this connection at another node (the new primary after a failover).
+    // Whatever is pending fails with `reason`, the connection goes Down with it, and open() then
+    // connects to the new node (Down, then Up). A different node's run_id is not a restart. The
+    // transport becomes a socket one, also for a connection made with a scripted transport.
+    void retarget(ConnectionOptions options, const RedisError& reason);
+    // Down with `reason`, and no retry: there is nothing to connect to yet (no primary known).
+    void holdDown(const RedisError& reason);
+    // Cluster entries: this connection opens no socket of its own. Commands on a key (argv[1]) and
+    // scripts go through `router` to the node that serves the key's slot; the state and health are
+    // the ones the entry sets with setRoutedState (the cluster as one Redlock instance).
+    // Null goes back to nothing routed (the router is about to go).
+    void routeThrough(KeyRouter* router);
+    bool isRouted() const { return m_router != nullptr; }
+    void setRoutedState(State state, const RedisError& reason, const MasterHealth& health);
+
+    State state() const { return m_state; }
+    bool isUp() const { return m_state == State::Up; }
+    const RedisError& lastError() const { return m_lastError; }
+    const MasterHealth& health() const { return m_health; }
+    const ConnectionOptions& options() const { return m_options; }
+    // The master's URL without its password; the name used in every error message.
+    const QString& name() const { return m_name; }
+    int pendingCount() const { return int(m_sent.size() + m_queued.size()); }
+    // The delay before the retry scheduled by the last failure, jitter included; -1 when none is.
+    int retryDelayMs() const { return m_retryDelayMs; }
+
+    // Callbacks run on this object's thread, exactly once, unless the connection is destroyed first.
+    void send(const QByteArrayList& argv, Callback callback = {});
+    // As send(), but the callback is skipped if `context` is gone by then.
+    void send(const QByteArrayList& argv, QObject* context, Callback callback);
+    // Every command of `batch` in one go, answered by one callback once the last reply is in
+    // (skipped if `context` is gone by then). Same ordering, timeout and failure rules as send().
+    void send(const RedisCommandBatch& batch, QObject* context, BatchCallback callback);
+    // EVALSHA, falling back to EVAL when the server answers NOSCRIPT.
+    void evalScript(const RedisScript& script, const QByteArrayList& keys, const QByteArrayList& args,
+                    Callback callback);
+
+    // Turns this into a subscriber connection; patterns are re-subscribed after every reconnect.
+    void psubscribe(const QByteArrayList& patterns);
+    void punsubscribe(const QByteArrayList& patterns);
+    const QSet<QByteArray>& subscriptions() const { return m_patterns; }
+
+    static QString stateName(State state);
+
+signals:
+    void stateChanged(lockscope::RedisConnection::State state, const lockscope::RedisError& reason);
+    void healthChanged();
+    // The server answered with a different run_id than before: it restarted and may have lost locks.
+    void restarted(const QByteArray& oldRunId, const QByteArray& newRunId);
+    void messageReceived(const QByteArray& pattern, const QByteArray& channel, const QByteArray& payload);
+
+private:
+    struct Pending
+    {
+        Callback callback;
+        BatchCallback batchCallback; // set instead of `callback` for a batch ...
+        int replies = 1;             // ... of this many commands
+        QPointer<QObject> context;
+        bool hasContext = false;
+        // Monotonic ms. Commands written while up get theirs when their bytes reach the transport
+        // (one clock read per flush, not per command); until then it is notSent.
+        qint64 deadline = notSent;
+        static constexpr qint64 notSent = std::numeric_limits<qint64>::max();
+    };
+    // First-in first-out list of pending commands: a vector with a moving head, so that a pipeline at
+    // its working size allocates nothing per command (std::deque allocates a block every few).
+    class PendingQueue
+    {
+    public:
+        bool empty() const { return m_head == m_items.size(); }
+        size_t size() const { return m_items.size() - m_head; }
+        const Pending& front() const { return m_items[m_head]; }
+        void push(Pending pending) { m_items.push_back(std::move(pending)); }
+        // Gives the last `count` entries `deadline`, or keeps theirs when earlier.
+        void stampLast(size_t count, qint64 deadline);
+        Pending pop();
+        // Moves everything out, leaving this empty: for failing all of it.
+        std::vector<Pending> takeAll();
+
+    private:
+        std::vector<Pending> m_items;
+        size_t m_head = 0;
+    };
+    void attachTransport(std::unique_ptr<RedisTransport> transport);
+    void startAttempt();
+    void onOpened();
+    void onReadyRead();
+    void onTransportFailed(ErrorKind kind, const QString& message);
+    void sendHandshake();
+    RedisError notConnectedError() const;
+    void finishHandshake();
+    // The socket, the reader, unsent bytes and every timer but the reconnect one: what a failure and a
+    // stop both end.
+    void dropLink();
+    void fail(ErrorKind kind, const QString& message);
+    // Everything stops without a retry: the socket, the timers, and every pending command fails with `error`.
+    void stopWith(State state, const RedisError& error);
+    std::vector<Pending> takeAllPending();
+    void failAll(std::vector<Pending> pending, const RedisError& error);
+    void setState(State state, const RedisError& reason = {});
+    void resetReader(bool fresh);
+    void writeNow(const QByteArrayList& argv, Pending pending);
+    void pushWritten(bool first, Pending pending);
+    void writeRaw(const QByteArray& bytes, Pending pending);
+    void flushOut();
+    void scheduleFlush();
+    qint64 nextDeadline() const;
+    void armTimeout();
+    void onTimeout();
+    void sendPing();
+    void dispatch(RedisReply&& incoming);
+    static void deliver(Pending& pending, const RedisResult& result);
+    Pending makePending(Callback callback, QObject* context) const;
+
+    ConnectionOptions m_options;
+    QString m_name;
+    KeyRouter* m_router = nullptr;
+    std::unique_ptr<RedisTransport> m_transport;
+    std::unique_ptr<ReplyReader> m_reader;
+    State m_state = State::Disconnected;
+    RedisError m_lastError;
+    MasterHealth m_health;
+    QByteArray m_knownRunId;
+
+    PendingQueue m_sent;              // written, awaiting replies in order
+    size_t m_unflushed = 0;           // how many at the back of m_sent are still in m_outBuffer
+    PendingQueue m_queued;            // waiting for the handshake to finish ...
+    QByteArray m_queuedOut;           // ... and their commands, in the same order
+    QByteArray m_outBuffer;           // written this event-loop pass, flushed once
+    QByteArray m_input;               // read but not yet fed to the reader ...
+    qsizetype m_inputAt = 0;          // ... from here on
+    QList<RedisReply> m_batchReplies; // the replies so far of the batch at the head of m_sent
+    quint64 m_readerEpoch = 0;        // bumped whenever the reader is dropped: parsing must stop
+    int m_handshakeLeft = 0;
+    bool m_inSubscribeMode = false;
+    QSet<QByteArray> m_patterns;
+    bool m_pingInFlight = false;
+    int m_attempt = 0;
+    int m_retryDelayMs = -1;
+
+    QTimer m_flushTimer;
+    QTimer m_timeoutTimer;
+    QTimer m_connectTimer;
+    QTimer m_reconnectTimer;
+    QTimer m_healthTimer;
+};
+
+} // namespace lockscope

@@ -1,0 +1,223 @@
+#include "connection/sockettransport.h"
+
+#include <QFile>
+#include <QLocalSocket>
+#include <QSslCertificate>
+#include <QSslConfiguration>
+#include <QSslKey>
+#include <QSslSocket>
+#include <QTcpSocket>
+
+namespace lockscope {
+
+namespace {
+
+ErrorKind kindOf(QAbstractSocket::SocketError error)
+{
+    switch (error) {
+    case QAbstractSocket::ConnectionRefusedError:
+        return ErrorKind::Refused;
+    case QAbstractSocket::HostNotFoundError:
+        return ErrorKind::HostNotFound;
+    case QAbstractSocket::SocketTimeoutError:
+        return ErrorKind::Timeout;
+    case QAbstractSocket::SslHandshakeFailedError:
+    case QAbstractSocket::SslInternalError:
+    case QAbstractSocket::SslInvalidUserDataError:
+        return ErrorKind::TlsFailure;
+    default:
+        return ErrorKind::ConnectionLost;
+    }
+}
+
+ErrorKind kindOf(QLocalSocket::LocalSocketError error)
+{
+    switch (error) {
+    case QLocalSocket::ConnectionRefusedError:
+        return ErrorKind::Refused;
+    case QLocalSocket::ServerNotFoundError:
+        return ErrorKind::HostNotFound;
+    case QLocalSocket::SocketTimeoutError:
+        return ErrorKind::Timeout;
+    default:
+        return ErrorKind::ConnectionLost;
+    }
+}
+
+} // namespace
+
+SocketTransport::SocketTransport(ConnectionOptions options, QObject* parent)
+    : RedisTransport(parent), m_options(std::move(options))
+{}
+
+SocketTransport::~SocketTransport()
+{
+    dropSocket();
+}
+
+void SocketTransport::open()
+{
+    dropSocket();
+    m_failed = false;
+    m_tlsErrors.clear();
+    switch (m_options.url.scheme()) {
+    case RedisUrl::Scheme::Tcp:
+        openTcp(false);
+        break;
+    case RedisUrl::Scheme::Tls:
+        openTcp(true);
+        break;
+    case RedisUrl::Scheme::Unix:
+        openUnix();
+        break;
+    }
+}
+
+void SocketTransport::openTcp(bool tls)
+{
+    QTcpSocket* socket = nullptr;
+    if (tls) {
+        auto* ssl = new QSslSocket(this);
+        QSslConfiguration config = QSslConfiguration::defaultConfiguration();
+        const TlsOptions& t = m_options.tls;
+        if (!t.caFile.isEmpty()) {
+            const QList<QSslCertificate> cas = QSslCertificate::fromPath(t.caFile, QSsl::Pem);
+            if (cas.isEmpty()) {
+                delete ssl;
+                fail(ErrorKind::TlsFailure,
+                     QStringLiteral("no CA certificate could be read from %1").arg(t.caFile));
+                return;
+            }
+            config.setCaCertificates(cas);
+        }
+        if (!t.certFile.isEmpty() || !t.keyFile.isEmpty()) {
+            const QList<QSslCertificate> certs = QSslCertificate::fromPath(t.certFile, QSsl::Pem);
+            QFile keyFile(t.keyFile);
+            QSslKey key;
+            if (keyFile.open(QIODevice::ReadOnly)) {
+                const QByteArray pem = keyFile.readAll();
+                key = QSslKey(pem, QSsl::Rsa);
+                if (key.isNull())
+                    key = QSslKey(pem, QSsl::Ec);
+            }
+            if (certs.isEmpty() || key.isNull()) {
+                delete ssl;
+                fail(ErrorKind::TlsFailure,
+                     QStringLiteral("client certificate %1 or key %2 could not be read")
+                         .arg(t.certFile, t.keyFile));
+                return;
+            }
+            config.setLocalCertificate(certs.first());
+            config.setPrivateKey(key);
+        }
+        config.setPeerVerifyMode(t.insecure ? QSslSocket::VerifyNone : QSslSocket::VerifyPeer);
+        ssl->setSslConfiguration(config);
+        ssl->setPeerVerifyName(t.serverName.isEmpty() ? m_options.url.host() : t.serverName);
+        connect(ssl, &QSslSocket::encrypted, this, &SocketTransport::opened);
+        connect(ssl, &QSslSocket::sslErrors, this, [this](const QList<QSslError>& errors) {
+            QStringList texts;
+            for (const QSslError& e : errors)
+                texts << e.errorString();
+            m_tlsErrors = texts.join(QStringLiteral("; "));
+        });
+        socket = ssl;
+    } else {
+        socket = new QTcpSocket(this);
+    }
+    connect(socket, &QTcpSocket::connected, this, [this, socket, tls] {
+        // Socket options set before connectToHost() are silently dropped by Qt (there is no native
+        // socket yet), so they go here. Without TCP_NODELAY a small command written while another
+        // is unacknowledged waits for the peer's delayed ACK.
+        socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+        socket->setSocketOption(QAbstractSocket::KeepAliveOption, 1);
+        if (!tls)
+            emit opened();
+    });
+    connect(socket, &QTcpSocket::readyRead, this, &SocketTransport::readyRead);
+    connect(socket, &QTcpSocket::errorOccurred, this, [this, socket](QAbstractSocket::SocketError error) {
+        QString text = socket->errorString();
+        ErrorKind kind = kindOf(error);
+        if (!m_tlsErrors.isEmpty()) {
+            kind = ErrorKind::TlsFailure;
+            text = QStringLiteral("TLS verification failed: ") + m_tlsErrors;
+        } else if (kind == ErrorKind::ConnectionLost && m_options.url.isTls() &&
+                   !qobject_cast<QSslSocket*>(socket)->isEncrypted()) {
+            kind = ErrorKind::TlsFailure;
+            text = QStringLiteral("TLS handshake failed: ") + text;
+        }
+        fail(kind, text);
+    });
+    // A peer that closes without an error (e.g. after QUIT) is still a lost connection to us.
+    connect(socket, &QTcpSocket::disconnected, this,
+            [this] { fail(ErrorKind::ConnectionLost, QStringLiteral("connection closed by the server")); });
+    m_device = socket;
+    if (auto* ssl = qobject_cast<QSslSocket*>(socket))
+        ssl->connectToHostEncrypted(m_options.url.host(), m_options.url.port(),
+                                    m_options.tls.serverName.isEmpty() ? m_options.url.host()
+                                                                       : m_options.tls.serverName);
+    else
+        socket->connectToHost(m_options.url.host(), m_options.url.port());
+}
+
+void SocketTransport::openUnix()
+{
+    auto* socket = new QLocalSocket(this);
+    connect(socket, &QLocalSocket::connected, this, &SocketTransport::opened);
+    connect(socket, &QLocalSocket::readyRead, this, &SocketTransport::readyRead);
+    connect(socket, &QLocalSocket::errorOccurred, this, [this, socket](QLocalSocket::LocalSocketError error) {
+        fail(kindOf(error), socket->errorString());
+    });
+    connect(socket, &QLocalSocket::disconnected, this,
+            [this] { fail(ErrorKind::ConnectionLost, QStringLiteral("connection closed by the server")); });
+    m_device = socket;
+    socket->connectToServer(m_options.url.socketPath());
+}
+
+void SocketTransport::fail(ErrorKind kind, const QString& message)
+{
+    if (m_failed)
+        return;
+    m_failed = true;
+    emit failed(kind, message);
+}
+
+void SocketTransport::dropSocket()
+{
+    if (!m_device)
+        return;
+    QIODevice* device = m_device;
+    m_device = nullptr;
+    device->disconnect(this);
+    if (auto* tcp = qobject_cast<QAbstractSocket*>(device))
+        tcp->abort();
+    else if (auto* local = qobject_cast<QLocalSocket*>(device))
+        local->abort();
+    device->deleteLater();
+}
+
+void SocketTransport::abort()
+{
+    m_failed = true; // an abort we asked for is not a failure to report
+    dropSocket();
+}
+
+void SocketTransport::write(const QByteArray& bytes)
+{
+    if (m_device)
+        m_device->write(bytes);
+}
+
+void SocketTransport::flush()
+{
+    if (auto* tcp = qobject_cast<QAbstractSocket*>(m_device.data()))
+        tcp->flush();
+    else if (auto* local = qobject_cast<QLocalSocket*>(m_device.data()))
+        local->flush();
+}
+
+QByteArray SocketTransport::readAll()
+{
+    return m_device ? m_device->readAll() : QByteArray();
+}
+
+} // namespace lockscope

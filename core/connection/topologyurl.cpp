@@ -1,0 +1,225 @@
+#include "connection/topologyurl.h"
+
+#include "connection/urltext.h"
+
+#include <QHostAddress>
+#include <QUrl>
+
+namespace lockscope {
+
+namespace {
+
+const QString usage =
+    QStringLiteral("expected redis-sentinel://[user[:password]@]host[:port][,host[:port]...]/master-name "
+                   "or redis-cluster://[user[:password]@]host[:port][,host[:port]...] "
+                   "(rediss-sentinel:// and rediss-cluster:// for TLS)");
+
+RedisError urlError(const QString& why)
+{
+    return {ErrorKind::InvalidUrl, QString(), QStringLiteral("invalid URL: %1 (%2)").arg(why, usage)};
+}
+
+Result<NodeAddress> parseSeed(QStringView text, quint16 defaultPort)
+{
+    NodeAddress node;
+    node.port = defaultPort;
+    QStringView portText;
+    bool hasPort = false;
+    if (text.isEmpty())
+        return urlError(QStringLiteral("empty entry in the host list"));
+    if (text.startsWith(QLatin1Char('['))) {
+        const qsizetype close = text.indexOf(QLatin1Char(']'));
+        if (close < 0)
+            return urlError(QStringLiteral("unclosed '[' in IPv6 address"));
+        node.host = text.mid(1, close - 1).toString();
+        QHostAddress address;
+        if (!address.setAddress(node.host) || address.protocol() != QAbstractSocket::IPv6Protocol)
+            return urlError(QStringLiteral("bad IPv6 address %1").arg(quotedUrlPart(node.host)));
+        const QStringView after = text.mid(close + 1);
+        if (!after.isEmpty()) {
+            if (!after.startsWith(QLatin1Char(':')))
+                return urlError(
+                    QStringLiteral("unexpected text after IPv6 address %1").arg(quotedUrlPart(text)));
+            portText = after.mid(1);
+            hasPort = true;
+        }
+    } else {
+        const qsizetype colon = text.indexOf(QLatin1Char(':'));
+        node.host = (colon >= 0 ? text.left(colon) : text).toString();
+        if (colon >= 0) {
+            portText = text.mid(colon + 1);
+            hasPort = true;
+        }
+        if (node.host.isEmpty())
+            return urlError(QStringLiteral("missing host in %1").arg(quotedUrlPart(text)));
+        if (!isUrlHostName(node.host))
+            return urlError(QStringLiteral("bad host name %1 (an IPv6 address goes in brackets)")
+                                .arg(quotedUrlPart(node.host)));
+    }
+    if (hasPort) {
+        qint64 port = 0;
+        if (!parseUrlNumber(portText, 65535, &port) || port == 0)
+            return urlError(QStringLiteral("bad port %1 (1-65535)").arg(quotedUrlPart(portText)));
+        node.port = quint16(port);
+    }
+    return node;
+}
+
+} // namespace
+
+bool TopologyUrl::hasTopologyScheme(const QString& text)
+{
+    const QString t = text.trimmed().toLower();
+    return t.startsWith(QLatin1String("redis-sentinel://")) ||
+           t.startsWith(QLatin1String("rediss-sentinel://")) ||
+           t.startsWith(QLatin1String("redis-cluster://")) ||
+           t.startsWith(QLatin1String("rediss-cluster://"));
+}
+
+Result<TopologyUrl> TopologyUrl::parse(const QString& input)
+{
+    const QString text = input.trimmed();
+    const qsizetype schemeEnd = text.indexOf(QLatin1String("://"));
+    if (schemeEnd <= 0)
+        return urlError(QStringLiteral("missing scheme"));
+
+    TopologyUrl url;
+    const QString scheme = text.left(schemeEnd).toLower();
+    if (scheme == QLatin1String("redis-sentinel") || scheme == QLatin1String("rediss-sentinel"))
+        url.m_kind = Kind::Sentinel;
+    else if (scheme == QLatin1String("redis-cluster") || scheme == QLatin1String("rediss-cluster"))
+        url.m_kind = Kind::Cluster;
+    else
+        return urlError(QStringLiteral("unsupported scheme %1").arg(quotedUrlScheme(scheme)));
+    url.m_tls = scheme.startsWith(QLatin1String("rediss-"));
+
+    QStringView rest = QStringView(text).mid(schemeEnd + 3);
+    // The password may contain '@', '/', ',' or '?' when not percent-encoded: the last '@' ends it,
+    // and nothing before it is split any further.
+    if (const qsizetype at = rest.lastIndexOf(QLatin1Char('@')); at >= 0) {
+        const QStringView userInfo = rest.left(at);
+        rest = rest.mid(at + 1);
+        const qsizetype colon = userInfo.indexOf(QLatin1Char(':'));
+        url.m_user = QUrl::fromPercentEncoding((colon >= 0 ? userInfo.left(colon) : userInfo).toUtf8());
+        if (colon >= 0)
+            url.m_password = QUrl::fromPercentEncoding(userInfo.mid(colon + 1).toUtf8());
+    }
+    QStringView query;
+    if (const qsizetype q = rest.indexOf(QLatin1Char('?')); q >= 0) {
+        query = rest.mid(q + 1);
+        rest = rest.left(q);
+    }
+    QStringView path;
+    bool hasPath = false;
+    if (const qsizetype slash = rest.indexOf(QLatin1Char('/')); slash >= 0) {
+        path = rest.mid(slash + 1);
+        rest = rest.left(slash);
+        hasPath = true;
+    }
+
+    if (rest.isEmpty())
+        return urlError(QStringLiteral("missing host"));
+    const quint16 defaultPort = url.isSentinel() ? defaultSentinelPort : defaultClusterPort;
+    for (QStringView seedText : rest.split(QLatin1Char(','))) {
+        Result<NodeAddress> seed = parseSeed(seedText, defaultPort);
+        if (!seed)
+            return seed.error();
+        if (url.m_seeds.contains(*seed))
+            return urlError(QStringLiteral("%1 is listed twice").arg(quotedUrlPart(seed->toString())));
+        url.m_seeds.append(*seed);
+    }
+
+    if (url.isSentinel()) {
+        if (!hasPath || path.isEmpty())
+            return urlError(QStringLiteral("missing master name after the sentinel list"));
+        if (path.contains(QLatin1Char('/')))
+            return urlError(QStringLiteral("unexpected '/' in master name %1 (percent-encode it as %2F)")
+                                .arg(quotedUrlPart(path)));
+        url.m_masterName = QUrl::fromPercentEncoding(path.toUtf8());
+        for (QChar c : url.m_masterName)
+            if (c.isSpace() || !c.isPrint())
+                return urlError(QStringLiteral("master name %1 contains a space or control character")
+                                    .arg(quotedUrlPart(path)));
+    } else if (!path.isEmpty()) {
+        return urlError(QStringLiteral("a cluster URL has no path (%1): Redis Cluster has only database 0")
+                            .arg(quotedUrlPart(path)));
+    }
+
+    for (QStringView pair : query.split(QLatin1Char('&'), Qt::SkipEmptyParts)) {
+        const qsizetype eq = pair.indexOf(QLatin1Char('='));
+        const QStringView name = eq >= 0 ? pair.left(eq) : pair;
+        const QStringView value = eq >= 0 ? pair.mid(eq + 1) : QStringView();
+        if (name == QLatin1String("db") && url.isSentinel()) {
+            qint64 db = 0;
+            if (!parseUrlNumber(value, 1 << 20, &db))
+                return urlError(QStringLiteral("bad database number %1").arg(quotedUrlPart(value)));
+            url.m_db = int(db);
+        } else if (name == QLatin1String("sentinel-auth") && url.isSentinel()) {
+            if (value == QLatin1String("yes"))
+                url.m_sentinelAuth = true;
+            else if (value == QLatin1String("no"))
+                url.m_sentinelAuth = false;
+            else
+                return urlError(
+                    QStringLiteral("sentinel-auth must be yes or no, not %1").arg(quotedUrlPart(value)));
+        } else {
+            return urlError(QStringLiteral("unknown parameter %1").arg(quotedUrlPart(name)));
+        }
+    }
+    return url;
+}
+
+RedisUrl TopologyUrl::makeUrl(const NodeAddress& node, bool withCredentials, int db) const
+{
+    QString userInfo;
+    if (withCredentials && (!m_user.isEmpty() || !m_password.isEmpty())) {
+        userInfo = QString::fromUtf8(QUrl::toPercentEncoding(m_user));
+        if (!m_password.isEmpty())
+            userInfo += QLatin1Char(':') + QString::fromUtf8(QUrl::toPercentEncoding(m_password));
+        userInfo += QLatin1Char('@');
+    }
+    QString text =
+        (m_tls ? QStringLiteral("rediss://") : QStringLiteral("redis://")) + userInfo + node.toString();
+    if (db != 0)
+        text += QLatin1Char('/') + QString::number(db);
+    Result<RedisUrl> url = RedisUrl::parse(text);
+    // Hosts and ports were validated by parse() (or came from a server); a failure here is a host
+    // name RedisUrl refuses, and the connection then reports it as unreachable.
+    return url ? *url : RedisUrl();
+}
+
+RedisUrl TopologyUrl::seedUrl(int index) const
+{
+    const bool credentials = isCluster() || m_sentinelAuth;
+    return makeUrl(m_seeds.at(index), credentials, 0);
+}
+
+RedisUrl TopologyUrl::nodeUrl(const NodeAddress& node) const
+{
+    return makeUrl(node, true, m_db);
+}
+
+QString TopologyUrl::toString() const
+{
+    QString out = m_tls ? QStringLiteral("rediss-") : QStringLiteral("redis-");
+    out += isSentinel() ? QStringLiteral("sentinel://") : QStringLiteral("cluster://");
+    if (!m_user.isEmpty())
+        out += QString::fromUtf8(QUrl::toPercentEncoding(m_user)) + QLatin1Char('@');
+    QStringList hosts;
+    for (const NodeAddress& seed : m_seeds)
+        hosts << seed.toString();
+    out += hosts.join(QLatin1Char(','));
+    if (isSentinel()) {
+        out += QLatin1Char('/') + QString::fromUtf8(QUrl::toPercentEncoding(m_masterName));
+        QStringList params;
+        if (m_db != 0)
+            params << QStringLiteral("db=") + QString::number(m_db);
+        if (m_sentinelAuth)
+            params << QStringLiteral("sentinel-auth=yes");
+        if (!params.isEmpty())
+            out += QLatin1Char('?') + params.join(QLatin1Char('&'));
+    }
+    return out;
+}
+
+} // namespace lockscope

@@ -1,0 +1,19 @@
+#pragma once
+
+#include "formats/keyobservation.h"
+
+#include <QByteArray>
+
+namespace lockscope {
+
+// Where a MasterScanner delivers what it reads; the LockMonitor is the one real sink.
+class ObservationSink
+{
+public:
+    virtual ~ObservationSink() = default;
+    // `observation` is the sink's to keep (moved from).
+    virtual void keyObserved(int master, const QByteArray& key, KeyObservation&& observation) = 0;
+    virtual void keyRemoved(int master, const QByteArray& key) = 0;
+};
+
+} // namespace lockscope

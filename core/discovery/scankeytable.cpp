@@ -1,0 +1,59 @@
+#include "discovery/scankeytable.h"
+
+#include <QHashFunctions>
+
+namespace lockscope {
+
+ScanKeyTable::ScanKeyTable() : m_slots(16), m_seed(QHashSeed::globalSeed()) {}
+
+quint32 ScanKeyTable::hashOf(const QByteArray& key) const
+{
+    const size_t h = qHash(key, m_seed);
+    return quint32(h ^ (quint64(h) >> 32));
+}
+
+ScanKeyTable::Slot& ScanKeyTable::slotFor(const QByteArray& key, quint32 hash)
+{
+    const size_t mask = m_slots.size() - 1;
+    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+        Slot& slot = m_slots[i];
+        if (slot.entry == 0 || (slot.hash == hash && m_entries[slot.entry - 1].key == key))
+            return slot;
+    }
+}
+
+ScanKeyTable::Mark& ScanKeyTable::operator[](const QByteArray& key)
+{
+    const quint32 hash = hashOf(key);
+    Slot* slot = &slotFor(key, hash);
+    if (slot->entry != 0)
+        return m_entries[slot->entry - 1].mark;
+    if (2 * (m_entries.size() + 1) > m_slots.size()) {
+        rebuildIndex(2 * m_slots.size());
+        slot = &slotFor(key, hash);
+    }
+    m_entries.push_back({key, hash, {}});
+    *slot = {hash, quint32(m_entries.size())};
+    return m_entries.back().mark;
+}
+
+ScanKeyTable::Mark* ScanKeyTable::find(const QByteArray& key)
+{
+    const Slot& slot = slotFor(key, hashOf(key));
+    return slot.entry == 0 ? nullptr : &m_entries[slot.entry - 1].mark;
+}
+
+void ScanKeyTable::rebuildIndex(size_t capacity)
+{
+    m_slots.assign(capacity, Slot());
+    m_slots.shrink_to_fit();
+    const size_t mask = capacity - 1;
+    for (size_t e = 0; e < m_entries.size(); ++e) {
+        size_t i = m_entries[e].hash & mask;
+        while (m_slots[i].entry != 0)
+            i = (i + 1) & mask;
+        m_slots[i] = {m_entries[e].hash, quint32(e + 1)};
+    }
+}
+
+} // namespace lockscope

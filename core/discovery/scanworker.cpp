@@ -1,0 +1,475 @@
+#include "discovery/scanworker.h"
+
+#include "base/bytesdisplay.h"
+#include "discovery/keyreader.h"
+
+#include <QPointer>
+
+namespace lockscope {
+
+namespace {
+
+// SCAN walks the table in reverse-binary order, so the bit-reversed cursor grows monotonically
+// from 0 to 2^64 over a pass: its value is the fraction of the keyspace already covered.
+double scanFraction(const QByteArray& cursor)
+{
+    quint64 v = cursor.toULongLong();
+    quint64 reversed = 0;
+    for (int i = 0; i < 64; ++i) {
+        reversed = (reversed << 1) | (v & 1);
+        v >>= 1;
+    }
+    return double(reversed) / 18446744073709551616.0;
+}
+
+// Whether a connection made with `a` would reach the same server the same way as one made with `b`.
+bool sameEndpoint(const ConnectionOptions& a, const ConnectionOptions& b)
+{
+    return a.url == b.url && a.tls == b.tls && a.commandTimeoutMs == b.commandTimeoutMs &&
+           a.connectTimeoutMs == b.connectTimeoutMs && a.reconnectInitialMs == b.reconnectInitialMs &&
+           a.reconnectMaxMs == b.reconnectMaxMs && a.autoReconnect == b.autoReconnect &&
+           a.replyLimits == b.replyLimits;
+}
+
+} // namespace
+
+ScanWorker::ScanWorker(int index, MonitorSettings settings, QObject* parent)
+    : QObject(parent), m_index(index), m_settings(std::move(settings)), m_eventTimer(new QTimer(this)),
+      m_passTimer(new QTimer(this))
+{
+    m_eventTimer->setSingleShot(true);
+    m_eventTimer->setInterval(1); // gathers a burst of events into one pipelined read
+    connect(m_eventTimer, &QTimer::timeout, this, &ScanWorker::flushEvents);
+    m_passTimer->setSingleShot(true);
+    connect(m_passTimer, &QTimer::timeout, this, &ScanWorker::requestPass);
+}
+
+ScanWorker::~ScanWorker()
+{
+    shutdown();
+}
+
+void ScanWorker::shutdown()
+{
+    m_masterUp = false;
+    m_eventTimer->stop();
+    m_passTimer->stop();
+    stopSubscriber();
+    if (m_connection) {
+        m_connection->disconnect(this);
+        m_connection.reset();
+    }
+}
+
+void ScanWorker::follow(quint64 generation, const ConnectionOptions& master, const QByteArray& runId)
+{
+    m_generation = generation;
+    m_masterUp = true;
+    m_masterRunId = runId;
+    setScanning(m_scanning); // what the MasterScanner may have dropped as stale is said again
+    if (!m_connection || !sameEndpoint(m_options, master)) {
+        openConnection(master);
+        return; // its Up reads the mode and starts the pass
+    }
+    if (m_connection->isUp())
+        onConnectionState(RedisConnection::State::Up);
+    else
+        m_connection->open(); // closed when the master went down (no-op while connecting)
+}
+
+void ScanWorker::prepare(const ConnectionOptions& master)
+{
+    if (!m_connection)
+        openConnection(master);
+}
+
+void ScanWorker::openConnection(const ConnectionOptions& master)
+{
+    abortPass();
+    stopSubscriber();
+    if (m_connection) {
+        m_connection->disconnect(this);
+        m_connection.reset();
+    }
+    m_options = master;
+    m_eventPrefix = "__keyspace@" + QByteArray::number(master.url.db()) + "__:";
+    ConnectionOptions options = master;
+    options.clientName = "lockscope-scan";
+    // The master connection measures latency and notices restarts; this one only has to notice
+    // that its own commands go unanswered, which the command timeout does.
+    options.healthIntervalMs = 0;
+    m_connection = std::make_unique<RedisConnection>(options);
+    connect(m_connection.get(), &RedisConnection::stateChanged, this,
+            [this](RedisConnection::State state) { onConnectionState(state); });
+    m_connection->open();
+}
+
+void ScanWorker::masterDown(quint64 generation, const QString& reason)
+{
+    m_generation = generation;
+    m_masterUp = false; // first: closing below must not be taken for a failure of our own
+    abortPass();
+    stopSubscriber();
+    // Our connection would retry on its own; the master connection's reconnect leads instead.
+    if (m_connection)
+        m_connection->close();
+    setMode(NotificationMode::Unknown, reason);
+}
+
+bool ScanWorker::canScan() const
+{
+    return m_masterUp && m_connection && m_connection->isUp();
+}
+
+void ScanWorker::onConnectionState(RedisConnection::State state)
+{
+    if (!m_masterUp)
+        return;
+    if (state == RedisConnection::State::Up) {
+        // Ours reconnected to a restarted server before the master connection noticed the restart:
+        // the monitor must hear of the restart (and mark what the old process held) before a pass
+        // reports those locks gone. The master connection goes down and up, and follow() resumes.
+        const QByteArray& runId = m_connection->health().runId;
+        if (!m_masterRunId.isEmpty() && !runId.isEmpty() && runId != m_masterRunId)
+            return;
+        // A (re)connect may follow a restart or a long outage: the mode and every key are read afresh.
+        detectMode();
+        requestPass();
+    } else if (state == RedisConnection::State::Down || state == RedisConnection::State::Disconnected) {
+        // Our own connection failed (e.g. a paused server timed a command out): the pass ends here
+        // and the reason shows, though the master connection may not have noticed yet.
+        abortPass();
+        stopSubscriber();
+        setMode(NotificationMode::Unknown, m_connection->lastError().message);
+    }
+}
+
+void ScanWorker::abortPass()
+{
+    m_passTimer->stop();
+    setScanning(false);
+    m_passRequested = false;
+    m_readsInFlight = 0;
+    ++m_pass; // replies of the aborted pass are ignored
+}
+
+void ScanWorker::detectMode()
+{
+    if (!canScan())
+        return;
+    m_connection->send({"CONFIG", "GET", "notify-keyspace-events"}, this, [this](const RedisResult& r) {
+        if (!r.ok() || !m_masterUp)
+            return;
+        if (r.reply.isError()) {
+            stopSubscriber();
+            setMode(
+                NotificationMode::Polling,
+                QStringLiteral("cannot read notify-keyspace-events (%1)").arg(escapeBytes(r.reply.string)));
+            return;
+        }
+        const QByteArray flags = r.reply.elements.size() == 2 ? r.reply.elements[1].string : QByteArray();
+        if (!notificationFlagsSuffice(flags)) {
+            stopSubscriber();
+            setMode(NotificationMode::Polling,
+                    flags.isEmpty()
+                        ? QStringLiteral("keyspace notifications are off")
+                        : QStringLiteral("notify-keyspace-events is \"%1\"; LockScope needs K and A "
+                                         "(or g$hzx)")
+                              .arg(escapeBytes(flags)));
+            return;
+        }
+        startSubscriber();
+    });
+}
+
+void ScanWorker::startSubscriber()
+{
+    if (m_subscriber)
+        return;
+    ConnectionOptions options = m_options;
+    options.clientName = "lockscope-events";
+    m_subscriber = std::make_unique<RedisConnection>(options);
+    QByteArrayList channels;
+    for (const ScanPattern& p : m_settings.patterns)
+        channels << m_eventPrefix + p.match;
+    connect(m_subscriber.get(), &RedisConnection::messageReceived, this, &ScanWorker::onEvent);
+    connect(m_subscriber.get(), &RedisConnection::stateChanged, this, [this](RedisConnection::State state) {
+        if (state == RedisConnection::State::Up) {
+            // PSUBSCRIBE went out ahead of Up; a PING behind it is answered only once the server has
+            // registered the patterns, so from then on no event can slip by unseen. The pass that
+            // follows covers what happened before.
+            m_subscriber->send({"PING"}, this, [this](const RedisResult& r) {
+                if (!r.ok() || r.reply.isError())
+                    return;
+                setMode(NotificationMode::Live, QStringLiteral("keyspace notifications"));
+                requestPass();
+            });
+        } else if (state == RedisConnection::State::Down && canScan()) {
+            setMode(NotificationMode::Polling,
+                    QStringLiteral("event connection down: %1").arg(m_subscriber->lastError().message));
+            schedulePass();
+        }
+    });
+    m_subscriber->psubscribe(channels);
+    m_subscriber->open();
+}
+
+void ScanWorker::stopSubscriber()
+{
+    if (!m_subscriber)
+        return;
+    m_subscriber->disconnect(this);
+    m_subscriber->close();
+    m_subscriber.reset();
+}
+
+void ScanWorker::setMode(NotificationMode mode, const QString& reason)
+{
+    // Said again in a new generation: the MasterScanner drops what was said in an older one.
+    if (m_mode == mode && m_modeReason == reason && m_modeGeneration == m_generation)
+        return;
+    m_mode = mode;
+    m_modeReason = reason;
+    m_modeGeneration = m_generation;
+    emit modeChanged(m_generation, mode, reason);
+}
+
+void ScanWorker::setScanning(bool scanning)
+{
+    if (m_scanning == scanning && m_scanningGeneration == m_generation)
+        return;
+    m_scanning = scanning;
+    m_scanningGeneration = m_generation;
+    emit scanningChanged(m_generation, scanning);
+}
+
+void ScanWorker::requestPass()
+{
+    if (!canScan())
+        return;
+    if (m_scanning) {
+        m_passRequested = true;
+        return;
+    }
+    beginPass();
+}
+
+void ScanWorker::schedulePass()
+{
+    const int interval =
+        m_mode == NotificationMode::Live ? m_settings.reconcileIntervalMs : m_settings.pollIntervalMs;
+    m_passTimer->start(interval);
+}
+
+void ScanWorker::beginPass()
+{
+    m_passTimer->stop();
+    setScanning(true);
+    m_passRequested = false;
+    m_scansDone = false;
+    m_readsInFlight = 0;
+    ++m_pass; // every key is unmet again
+    m_passPages = 0;
+    m_passKeysSeen = 0;
+    m_dbSizeKnown = false;
+    const quint32 pass = m_pass;
+    m_connection->send({"DBSIZE"}, this, [this, pass](const RedisResult& r) {
+        if (pass == m_pass && r.ok() && r.reply.isInteger()) {
+            m_dbSize = r.reply.integer;
+            m_dbSizeKnown = true;
+        }
+    });
+    scanPage(0, "0");
+}
+
+void ScanWorker::scanPage(int pattern, const QByteArray& cursor)
+{
+    const quint32 pass = m_pass;
+    m_connection->send(
+        {"SCAN", cursor, "MATCH", m_settings.patterns.at(pattern).match, "COUNT",
+         QByteArray::number(m_settings.scanCount)},
+        this, [this, pass, pattern](const RedisResult& r) {
+            if (pass != m_pass)
+                return;
+            if (!r.ok() || !r.reply.isArray() || r.reply.elements.size() != 2) {
+                // The connection's own failure handling resets the pass; a server error
+                // (e.g. NOPERM on SCAN) ends it here.
+                if (r.ok()) {
+                    m_scansDone = true;
+                    maybeFinishPass();
+                }
+                return;
+            }
+            const QByteArray next = r.reply.elements[0].string;
+            ++m_passPages;
+            m_passKeysSeen += r.reply.elements[1].elements.size();
+            if (const QString broken = scanBroken(next); !broken.isEmpty())
+                return failPass(broken);
+            QByteArrayList keys;
+            keys.reserve(r.reply.elements[1].elements.size());
+            for (const RedisReply& k : r.reply.elements[1].elements) {
+                ScanKeyTable::Mark& mark = m_keys[k.string];
+                if (mark.metInPass != m_pass) {
+                    mark.metInPass = m_pass;
+                    keys << k.string;
+                }
+            }
+            const int patterns = int(m_settings.patterns.size());
+            if (next != "0")
+                scanPage(pattern, next); // asked before reading this page: the pipeline stays full
+            else if (pattern + 1 < patterns)
+                scanPage(pattern + 1, "0");
+            else
+                m_scansDone = true;
+            const double fraction = next == "0" ? 1.0 : scanFraction(next);
+            emit scanProgress(qint64((pattern + fraction) / patterns * double(m_dbSize)), m_dbSize);
+            readKeys(keys, true);
+            maybeFinishPass();
+        });
+}
+
+QString ScanWorker::scanBroken(const QByteArray& cursor) const
+{
+    bool isNumber = false;
+    cursor.toULongLong(&isNumber);
+    if (!isNumber)
+        return QStringLiteral("SCAN answered the cursor \"%1\", which is not a number")
+            .arg(escapeBytes(cursor.left(64)));
+    // A server's SCAN reaches cursor 0 within about (table size / COUNT) pages, and its table holds
+    // at most a few times DBSIZE buckets: a pass far beyond that is one that would never end (a broken
+    // or hostile server answering non-zero cursors forever).
+    // Without DBSIZE (an ACL may refuse it) only a far larger bound is safe: about 10^9 keys.
+    const qint64 keys =
+        qBound<qint64>(0, qMax(m_dbSizeKnown ? m_dbSize : qint64(1) << 30, m_passKeysSeen), qint64(1) << 40);
+    const qint64 perPattern = 256 + 64 * (keys / qMax(1, m_settings.scanCount) + 1);
+    const qint64 bound = perPattern * qMax<qint64>(1, m_settings.patterns.size());
+    if (m_passPages > bound)
+        return QStringLiteral("SCAN did not return cursor 0 after %1 pages (DBSIZE %2, COUNT %3); the "
+                              "pass was stopped")
+            .arg(m_passPages)
+            .arg(m_dbSize)
+            .arg(m_settings.scanCount);
+    return {};
+}
+
+void ScanWorker::failPass(const QString& reason)
+{
+    // The master counts as one that cannot be scanned (the monitor shows it unknown with `reason`);
+    // a later pass is tried at the polling interval and, once one finishes, the mode is read again.
+    abortPass();
+    stopSubscriber();
+    m_scanFailed = true;
+    setMode(NotificationMode::Unknown, reason);
+    m_passTimer->start(m_settings.pollIntervalMs);
+}
+
+void ScanWorker::readKeys(const QByteArrayList& keys, bool fromPass)
+{
+    if (keys.isEmpty())
+        return;
+    const quint32 pass = m_pass;
+    if (fromPass)
+        ++m_readsInFlight;
+    KeyReader::read(
+        m_connection.get(), keys, m_settings,
+        [this, keys, pass, fromPass, guard = QPointer<ScanWorker>(this)](QList<KeyObservation> obs) {
+            if (!guard)
+                return;
+            if (fromPass && pass == m_pass)
+                --m_readsInFlight;
+            auto batch = std::make_shared<ObservationBatch>();
+            batch->steps.reserve(keys.size());
+            bool any = false;
+            for (qsizetype i = 0; i < keys.size(); ++i) {
+                const KeyObservation& o = obs.at(i);
+                ObservationBatch::Step step = ObservationBatch::Step::Skip;
+                if (o.error.isError()) {
+                    // the master-level state says why; keep what we knew
+                } else if (o.present) {
+                    ScanKeyTable::Mark& mark = m_keys[keys.at(i)];
+                    if (!mark.known) {
+                        mark.known = true;
+                        ++m_knownCount;
+                    }
+                    step = ObservationBatch::Step::Observe;
+                } else if (ScanKeyTable::Mark* mark = m_keys.find(keys.at(i)); mark && mark->known) {
+                    mark->known = false; // the entry itself goes at the pass end
+                    --m_knownCount;
+                    step = ObservationBatch::Step::Remove;
+                }
+                any = any || step != ObservationBatch::Step::Skip;
+                batch->steps << step;
+            }
+            if (any) {
+                batch->keys = keys;
+                batch->observations = std::move(obs);
+                batch->knownKeys = m_knownCount;
+                emit observed(batch);
+            }
+            if (fromPass && pass == m_pass)
+                maybeFinishPass();
+        });
+}
+
+void ScanWorker::maybeFinishPass()
+{
+    if (!m_scanning || !m_scansDone || m_readsInFlight > 0)
+        return;
+    // Every key present for the whole pass was returned by SCAN; what we knew and did not meet is gone.
+    // Keys met but not present (deleted between SCAN and the read) are forgotten too.
+    auto batch = std::make_shared<ObservationBatch>();
+    m_keys.sweep([this, &batch](const QByteArray& key, ScanKeyTable::Mark& mark) {
+        if (mark.known && mark.metInPass != m_pass) {
+            batch->keys << key;
+            batch->steps << ObservationBatch::Step::Remove;
+            --m_knownCount;
+            mark.known = false;
+        }
+        return mark.known;
+    });
+    if (!batch->keys.isEmpty()) {
+        batch->knownKeys = m_knownCount;
+        emit observed(batch);
+    }
+    setScanning(false);
+    emit scanProgress(m_dbSize, m_dbSize);
+    emit passFinished(m_knownCount);
+    if (m_scanFailed) {
+        m_scanFailed = false;
+        detectMode(); // the failed pass left the mode unknown
+    }
+    if (m_passRequested)
+        beginPass();
+    else
+        schedulePass();
+}
+
+void ScanWorker::onEvent(const QByteArray&, const QByteArray& channel, const QByteArray& payload)
+{
+    if (!channel.startsWith(m_eventPrefix))
+        return;
+    const QByteArray key = channel.mid(m_eventPrefix.size());
+    m_eventLogKeys << key;
+    m_eventLogEvents << payload;
+    m_eventKeys.insert(key);
+    if (m_scanning)
+        m_keys[key].metInPass = m_pass; // a key born mid-pass may be missed by SCAN; the event read covers it
+    if (!m_eventTimer->isActive())
+        m_eventTimer->start();
+}
+
+void ScanWorker::flushEvents()
+{
+    if (!m_eventLogKeys.isEmpty()) {
+        emit keyspaceEvents(m_eventLogKeys, m_eventLogEvents);
+        m_eventLogKeys.clear();
+        m_eventLogEvents.clear();
+    }
+    if (m_eventKeys.isEmpty() || !canScan())
+        return;
+    const QByteArrayList keys(m_eventKeys.cbegin(), m_eventKeys.cend());
+    m_eventKeys.clear();
+    readKeys(keys, false);
+}
+
+} // namespace lockscope

@@ -1,0 +1,120 @@
+#pragma once
+
+#include "config/lockscopeconfig.h"
+#include "connection/connectionoptions.h"
+#include "connection/redisconnection.h"
+#include "discovery/notificationmode.h"
+#include "discovery/observationbatch.h"
+#include "discovery/scankeytable.h"
+
+#include <QObject>
+#include <QSet>
+#include <QTimer>
+
+#include <memory>
+
+namespace lockscope {
+
+// One master's scanning, on a scan thread: SCAN passes (pipelined: the next page is asked for while
+// the current one is read), keyspace events on a subscriber connection when the server publishes
+// them, reads of the keys met, and periodic reconciliation, over connections of its own made with
+// the master connection's options. Only keys matching the patterns are held. What it reads leaves in
+// batches (signals, queued to the MasterScanner); it never touches the monitor.
+//
+// Every method runs on the worker's thread: the MasterScanner calls them queued. `generation` is the
+// MasterScanner's count of master connection changes; state signals carry the one they belong to.
+class ScanWorker final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ScanWorker)
+
+public:
+    ScanWorker(int index, MonitorSettings settings, QObject* parent = nullptr);
+    ~ScanWorker() override;
+
+    // The master connection is up with `master`, on the server process `runId`: scan over a
+    // connection with these options, opened afresh when they changed (a retargeted master), and read
+    // the mode and every key again.
+    void follow(quint64 generation, const ConnectionOptions& master, const QByteArray& runId);
+    // The master connection is still connecting with `master`: ours connects alongside it, so the
+    // first pass can start the moment the master is up (nothing is sent before follow()).
+    void prepare(const ConnectionOptions& master);
+    // The master connection is down: the pass is aborted and the mode is unknown, for `reason`.
+    void masterDown(quint64 generation, const QString& reason);
+    // Starts a full pass now (or right after the running one).
+    void requestPass();
+    // Reads notify-keyspace-events again (after it was changed).
+    void detectMode();
+    // Closes every connection, so that nothing runs once this returns; deletion follows.
+    void shutdown();
+
+    // For tests: the connection that SCANs and reads (null before the master first came up).
+    const RedisConnection* scanConnection() const { return m_connection.get(); }
+
+signals:
+    void modeChanged(quint64 generation, lockscope::NotificationMode mode, const QString& reason);
+    void scanningChanged(quint64 generation, bool scanning);
+    void scanProgress(qint64 scanned, qint64 total);
+    void observed(const lockscope::ObservationBatchPtr& batch);
+    // After the pass's last batch.
+    void passFinished(qint64 knownKeys);
+    // A burst of keyspace events, in arrival order (keys.at(i) had events.at(i)).
+    void keyspaceEvents(const QByteArrayList& keys, const QByteArrayList& events);
+
+private:
+    void onConnectionState(RedisConnection::State state);
+    void openConnection(const ConnectionOptions& master);
+    bool canScan() const;
+    void setMode(NotificationMode mode, const QString& reason);
+    void setScanning(bool scanning);
+    void abortPass();
+    void startSubscriber();
+    void stopSubscriber();
+    void beginPass();
+    void scanPage(int pattern, const QByteArray& cursor);
+    void readKeys(const QByteArrayList& keys, bool fromPass);
+    void maybeFinishPass();
+    // Why the running pass cannot go on after a page that returned `cursor`; empty while it can.
+    QString scanBroken(const QByteArray& cursor) const;
+    void failPass(const QString& reason);
+    void onEvent(const QByteArray& pattern, const QByteArray& channel, const QByteArray& payload);
+    void flushEvents();
+    void schedulePass();
+
+    int m_index;
+    MonitorSettings m_settings;
+    quint64 m_generation = 0;
+    bool m_masterUp = false;
+    ConnectionOptions m_options; // the master connection's, as last followed ...
+    QByteArray m_masterRunId;    // ... and the server process it was connected to
+    std::unique_ptr<RedisConnection> m_connection;
+    std::unique_ptr<RedisConnection> m_subscriber;
+    NotificationMode m_mode = NotificationMode::Unknown;
+    QString m_modeReason;
+    quint64 m_modeGeneration = 0;     // the generation m_mode was last announced in
+    quint64 m_scanningGeneration = 0; // likewise for m_scanning
+    QByteArray m_eventPrefix;         // "__keyspace@<db>__:"
+
+    // Keys known or met by the running pass, in one table: a key costs one entry and one lookup
+    // per step, not one in a "known" and one in a "seen" set. Unknown keys leave at the pass end.
+    ScanKeyTable m_keys;
+    qint64 m_knownCount = 0;
+    bool m_scanning = false;
+    bool m_passRequested = false;
+    bool m_scansDone = false;
+    int m_readsInFlight = 0;
+    quint32 m_pass = 0; // 32 bits keep a key's mark at 8 bytes; a pass every second wraps after 136 years
+    qint64 m_dbSize = 0;
+    bool m_dbSizeKnown = false; // DBSIZE answered in the running pass
+    qint64 m_passPages = 0;     // SCAN pages of the running pass ...
+    qint64 m_passKeysSeen = 0;  // ... and the keys they returned
+    bool m_scanFailed = false;  // a pass was stopped as one that would never end
+
+    QSet<QByteArray> m_eventKeys;    // to read at the next flush
+    QByteArrayList m_eventLogKeys;   // keys and events to report at the next flush ...
+    QByteArrayList m_eventLogEvents; // ... in arrival order
+    QTimer* m_eventTimer;
+    QTimer* m_passTimer;
+};
+
+} // namespace lockscope

@@ -1,0 +1,384 @@
+#include "locking/forcerelease.h"
+
+#include "base/bytesdisplay.h"
+
+#include "audit/auditlog.h"
+#include "audit/writegate.h"
+#include "discovery/keyreader.h"
+#include "formats/lockformatrecognizer.h"
+#include "locking/forcereleaseplanner.h"
+#include "locking/redlockscripts.h"
+#include "topology/masterset.h"
+
+#include <QDateTime>
+#include <QHash>
+#include <QTimer>
+
+#include <algorithm>
+#include <memory>
+
+namespace lockscope {
+
+namespace {
+
+using Action = ForceReleaseMasterResult::Action;
+
+bool isLockType(const QByteArray& type)
+{
+    return type == "string" || type == "hash" || type == "zset";
+}
+
+QString whyNotALock(const KeyObservation& observation, const RecognizedLock& lock)
+{
+    if (!observation.present)
+        return {};
+    if (!isLockType(observation.type))
+        return QStringLiteral("a %1 key is no lock").arg(escapeBytes(observation.type));
+    if (lock.auxiliary)
+        return QStringLiteral("an auxiliary key of %1, not a lock itself").arg(lockFormatName(lock.format));
+    if (lock.format == LockFormat::Unknown)
+        return QStringLiteral("not recognised as a lock");
+    return {};
+}
+
+Action actionFromScript(const QByteArray& word)
+{
+    if (word == "deleted")
+        return Action::Deleted;
+    if (word == "holder-removed")
+        return Action::HolderRemoved;
+    if (word == "spared")
+        return Action::Spared;
+    if (word == "absent")
+        return Action::Absent;
+    if (word == "wrong-type")
+        return Action::WrongType;
+    return Action::Failed;
+}
+
+QList<ForceReleaseMasterResult> blankResults(MasterSet& masters, const ForceReleaseRequest& request)
+{
+    QList<ForceReleaseMasterResult> results;
+    for (int i = 0; i < masters.size(); ++i) {
+        ForceReleaseMasterResult r;
+        r.index = i;
+        r.master = masters.at(i)->name();
+        r.action =
+            request.masters.isEmpty() || request.masters.contains(i) ? Action::NotSent : Action::NotChosen;
+        results << r;
+    }
+    return results;
+}
+
+void finish(MasterSet& masters, const WriteGate& gate, const ForceReleasePlan& plan,
+            ForceReleaseOutcome outcome, const ForceRelease::Done& done)
+{
+    if (gate.audit()) {
+        AuditRecord record = AuditRecord::now(QStringLiteral("force-release"), plan.request.resource);
+        for (const RedisConnection* c : masters.connections())
+            record.masters << c->name();
+        if (plan.anyPresent())
+            record.tokenBefore = plan.tokenSeen;
+        if (plan.request.mode == ForceReleaseMode::ExpectToken) {
+            record.expectedToken = plan.request.expectedToken;
+            record.mode = QStringLiteral("expect-token");
+        } else {
+            record.mode = QStringLiteral("any-token");
+        }
+        record.outcome = forceReleaseVerdictName(outcome.verdict);
+        record.message = outcome.error.message;
+        for (const ForceReleaseMasterResult& r : outcome.results) {
+            AuditRecord::MasterResult m;
+            m.master = r.master;
+            m.result = forceReleaseActionName(r.action);
+            if (r.action == Action::Deleted || r.action == Action::HolderRemoved ||
+                r.action == Action::Spared)
+                m.tokenBefore = r.tokenBefore;
+            m.detail = r.error.isError() ? r.error.message : r.detail;
+            record.results << m;
+        }
+        if (const RedisError error = gate.record(record); error.isError())
+            outcome.auditError = error;
+    }
+    done(outcome);
+}
+
+// Reports from the event loop, with the master set as the context that must still exist.
+void later(MasterSet& masters, std::function<void()> work)
+{
+    QTimer::singleShot(0, &masters, std::move(work));
+}
+
+} // namespace
+
+QByteArray ForceRelease::redissonChannel(const QByteArray& name)
+{
+    return ForceReleasePlanner::redissonChannel(name, false);
+}
+
+void ForceRelease::inspect(MasterSet& masters, const LockScopeConfig& config,
+                           const ForceReleaseRequest& request, Inspected done)
+{
+    struct Job
+    {
+        ForceReleasePlan plan;
+        int outstanding = 0;
+        Inspected done;
+    };
+    auto job = std::make_shared<Job>();
+    job->plan.request = request;
+    job->done = std::move(done);
+    for (int i = 0; i < masters.size(); ++i) {
+        if (!request.masters.isEmpty() && !request.masters.contains(i))
+            continue;
+        ForceReleaseTarget target;
+        target.index = i;
+        target.master = masters.at(i)->name();
+        target.sharded = masters.isCluster(i);
+        job->plan.targets << target;
+    }
+    auto complete = [job, config] {
+        ForceReleasePlan& plan = job->plan;
+        const qint64 nowWallMs = QDateTime::currentMSecsSinceEpoch();
+        for (ForceReleaseTarget& t : plan.targets) {
+            if (!t.observation.present)
+                continue;
+            t.lock = LockFormatRecognizer::recognize(plan.request.resource, t.observation, config.ownerRules,
+                                                     nowWallMs);
+            t.notALock = whyNotALock(t.observation, t.lock);
+            if (plan.refusal.isEmpty() && !t.notALock.isEmpty())
+                plan.refusal = t.master + QStringLiteral(": ") + t.notALock;
+            if (plan.tokenSeen.isEmpty())
+                plan.tokenSeen = t.lock.token.isEmpty() ? t.observation.value : t.lock.token;
+            if (t.lock.format == LockFormat::PythonRedisLock && plan.request.resource.startsWith("lock:"))
+                plan.signalKey = "lock-signal:" + plan.request.resource.mid(5);
+            if (t.lock.format == LockFormat::Redisson || t.lock.format == LockFormat::RedissonReadWrite)
+                plan.redissonChannel = ForceReleasePlanner::redissonChannel(
+                    plan.request.resource, t.lock.format == LockFormat::RedissonReadWrite);
+        }
+        for (ForceReleaseTarget& t : plan.targets)
+            t.step = ForceReleasePlanner::plan(plan.request, t);
+        job->done(plan);
+    };
+    job->outstanding = int(job->plan.targets.size());
+    if (job->outstanding == 0)
+        return later(masters, complete);
+    const QByteArray queueKey =
+        ForceReleasePlanner::redissonPrefixed("redisson_lock_queue", request.resource);
+    const QByteArray timeoutKey =
+        ForceReleasePlanner::redissonPrefixed("redisson_lock_timeout", request.resource);
+    for (int t = 0; t < job->plan.targets.size(); ++t) {
+        RedisConnection* connection = masters.at(job->plan.targets.at(t).index);
+        // A Redisson fair lock's waiters: who would be woken. Read before the lock itself, and only
+        // used when the lock turns out to be a Redisson hash without a mode.
+        auto queue = std::make_shared<QByteArrayList>();
+        auto deadlines = std::make_shared<QHash<QByteArray, double>>();
+        connection->send({"LRANGE", queueKey, "0", "-1"}, [queue](const RedisResult& r) {
+            if (r.ok() && r.reply.isArray())
+                for (const RedisReply& e : r.reply.elements)
+                    *queue << e.string;
+        });
+        connection->send({"ZRANGE", timeoutKey, "0", "-1", "WITHSCORES"}, [deadlines](const RedisResult& r) {
+            if (r.ok() && r.reply.isArray())
+                for (qsizetype i = 0; i + 1 < r.reply.elements.size(); i += 2)
+                    deadlines->insert(r.reply.elements[i].string, r.reply.elements[i + 1].string.toDouble());
+        });
+        KeyReader::read(connection, {request.resource}, config.monitor,
+                        [job, t, complete, &masters, queue, deadlines](QList<KeyObservation> observations) {
+                            ForceReleaseTarget& target = job->plan.targets[t];
+                            if (!observations.isEmpty())
+                                target.observation = observations.first();
+                            const double now = double(QDateTime::currentMSecsSinceEpoch());
+                            target.fairWaiters = int(queue->size());
+                            for (const QByteArray& waiter : std::as_const(*queue)) {
+                                // Redisson prunes a waiter whose deadline has passed; the next one wakes.
+                                if (!deadlines->contains(waiter) || deadlines->value(waiter) > now) {
+                                    target.fairWaiter = waiter;
+                                    break;
+                                }
+                            }
+                            if (--job->outstanding == 0)
+                                later(masters, complete);
+                        });
+    }
+}
+
+void ForceRelease::execute(MasterSet& masters, const LockScopeConfig& config, const AuditLog* audit,
+                           const ForceReleasePlan& plan, Done done)
+{
+    const ForceReleaseRequest& request = plan.request;
+    ForceReleaseOutcome outcome;
+    outcome.results = blankResults(masters, request);
+    // The rule every write goes through: read-only mode first, then an audit log that cannot be
+    // written; either way before any master is touched.
+    const WriteGate gate(config.readOnly, audit);
+    auto refuse = [&](ForceReleaseOutcome::Verdict verdict, ErrorKind kind, const QString& message) {
+        outcome.verdict = verdict;
+        outcome.error = {kind, QString(), message};
+        later(masters, [&masters, gate, plan, outcome, done] { finish(masters, gate, plan, outcome, done); });
+    };
+    if (const RedisError refusal = gate.admit(QStringLiteral("force-release")); refusal.isError()) {
+        if (refusal.kind == ErrorKind::ReadOnlyMode) // recorded, as every refused attempt
+            return refuse(ForceReleaseOutcome::Verdict::Refused, refusal.kind, refusal.message);
+        return later(masters, [outcome, refusal, done]() mutable {
+            // Unrecorded deletions are worse than none: nothing is sent, and nothing can be recorded.
+            outcome.verdict = ForceReleaseOutcome::Verdict::Invalid;
+            outcome.error = refusal;
+            done(outcome);
+        });
+    }
+    if (request.resource.isEmpty())
+        return refuse(ForceReleaseOutcome::Verdict::Invalid, ErrorKind::InvalidArgument,
+                      QStringLiteral("the resource name is empty"));
+    if (request.mode == ForceReleaseMode::ExpectToken && request.expectedToken.isEmpty())
+        return refuse(ForceReleaseOutcome::Verdict::Invalid, ErrorKind::InvalidArgument,
+                      QStringLiteral("a guarded force-release needs the expected token"));
+    for (int index : request.masters)
+        if (index < 0 || index >= masters.size())
+            return refuse(ForceReleaseOutcome::Verdict::Invalid, ErrorKind::InvalidArgument,
+                          QStringLiteral("no master number %1").arg(index));
+    if (!plan.refusal.isEmpty() && !request.forceUnknown)
+        return refuse(ForceReleaseOutcome::Verdict::Refused, ErrorKind::NotALock,
+                      QStringLiteral("refusing to delete %1: %2 (--force-unknown deletes it anyway)")
+                          .arg(escapeBytes(request.resource), plan.refusal));
+
+    struct Job
+    {
+        ForceReleaseOutcome outcome;
+        int outstanding = 0;
+    };
+    auto job = std::make_shared<Job>();
+    job->outcome = outcome;
+    QList<int> chosen;
+    for (const ForceReleaseMasterResult& r : outcome.results)
+        if (r.action != Action::NotChosen)
+            chosen << r.index;
+    job->outstanding = int(chosen.size());
+    auto complete = [job, &masters, gate, plan, done] {
+        ForceReleaseOutcome& o = job->outcome;
+        int removed = 0;
+        int answered = 0;
+        for (const ForceReleaseMasterResult& r : o.results) {
+            removed += r.action == Action::Deleted || r.action == Action::HolderRemoved ? 1 : 0;
+            answered += r.action != Action::Failed && r.action != Action::NotChosen ? 1 : 0;
+        }
+        if (removed > 0) {
+            o.verdict = ForceReleaseOutcome::Verdict::Done;
+        } else if (answered == 0) {
+            o.verdict = ForceReleaseOutcome::Verdict::Unavailable;
+            o.error = {ErrorKind::NotConnected, QString(), QStringLiteral("no chosen master answered")};
+        } else {
+            o.verdict = ForceReleaseOutcome::Verdict::NothingDeleted;
+            o.error = {ErrorKind::None, QString(), QStringLiteral("nothing deleted")};
+        }
+        finish(masters, gate, plan, o, done);
+    };
+    // Only masters whose plan acts get a script: the others do what their plan said (nothing),
+    // even if the lock changed back in between, so the preview and the outcome agree.
+    const qint64 nowWallMs = QDateTime::currentMSecsSinceEpoch();
+    QList<int> sending;
+    for (int index : chosen) {
+        ForceReleaseMasterResult& r = job->outcome.results[index];
+        const auto target = std::find_if(plan.targets.cbegin(), plan.targets.cend(),
+                                         [index](const ForceReleaseTarget& t) { return t.index == index; });
+        if (target == plan.targets.cend()) { // not inspected: a plan made for other masters
+            r.action = Action::Failed;
+            r.error = {ErrorKind::InvalidArgument, r.master, QStringLiteral("not inspected")};
+            continue;
+        }
+        switch (target->step.kind) {
+        case ForceReleaseStep::Kind::Delete:
+        case ForceReleaseStep::Kind::RemoveHolders:
+            sending << index;
+            continue;
+        case ForceReleaseStep::Kind::Nothing:
+            if (target->observation.error.isError()) {
+                r.action = Action::Failed;
+                r.error = target->observation.error;
+            } else {
+                r.action = Action::Absent;
+            }
+            continue;
+        case ForceReleaseStep::Kind::Spare:
+            r.action = Action::Spared;
+            r.tokenBefore = target->lock.token;
+            r.detail = target->step.why;
+            continue;
+        case ForceReleaseStep::Kind::Refuse:
+            r.action = Action::WrongType;
+            r.detail = target->step.why;
+            continue;
+        }
+    }
+    job->outstanding = int(sending.size());
+    if (sending.isEmpty())
+        return later(masters, complete);
+    for (int index : sending) {
+        RedisConnection* connection = masters.at(index);
+        const ForceReleaseTarget& target =
+            *std::find_if(plan.targets.cbegin(), plan.targets.cend(),
+                          [index](const ForceReleaseTarget& t) { return t.index == index; });
+        connection->evalScript(
+            RedlockScripts::forceRelease(), ForceReleasePlanner::scriptKeys(request, target),
+            ForceReleasePlanner::scriptArgs(request, target, nowWallMs),
+            [job, index, complete, &masters, name = connection->name()](const RedisResult& result) {
+                ForceReleaseMasterResult& r = job->outcome.results[index];
+                const RedisReply& reply = result.reply;
+                if (result.ok() && RedlockScripts::isWrongType(reply)) {
+                    // Some other library's key under that name: not a lock of ours, nothing changed.
+                    r.action = Action::WrongType;
+                    r.detail = QStringLiteral("not a lock of ours (WRONGTYPE): not deleted");
+                } else if (!result.ok() || reply.isError() || !reply.isArray() ||
+                           reply.elements.size() != 4) {
+                    r.action = Action::Failed;
+                    r.error =
+                        result.ok() && !reply.isError()
+                            ? RedisError(ErrorKind::Protocol, name, QStringLiteral("unexpected script reply"))
+                            : result.anyError(name);
+                } else {
+                    r.action = actionFromScript(reply.elements.at(0).string);
+                    r.tokenBefore = reply.elements.at(1).string;
+                    r.detail = escapeBytes(reply.elements.at(2).string);
+                    if (r.action == Action::WrongType)
+                        r.detail = QStringLiteral("a %1 key: not deleted").arg(r.detail);
+                    for (const RedisReply& command : reply.elements.at(3).elements) {
+                        QByteArrayList argv;
+                        for (const RedisReply& arg : command.elements)
+                            argv << (arg.isInteger() ? QByteArray::number(arg.integer) : arg.string);
+                        r.commands << argv;
+                    }
+                }
+                if (--job->outstanding == 0)
+                    later(masters, complete);
+            });
+    }
+}
+
+void ForceRelease::run(MasterSet& masters, const LockScopeConfig& config, const AuditLog* audit,
+                       const ForceReleaseRequest& request, Done done)
+{
+    inspect(masters, config, request, [&masters, config, audit, done](const ForceReleasePlan& plan) {
+        execute(masters, config, audit, plan, done);
+    });
+}
+
+RedisError ForceRelease::recordCancelled(const AuditLog& audit, const MasterSet& masters,
+                                         const ForceReleasePlan& plan, const QString& why)
+{
+    AuditRecord record = AuditRecord::now(QStringLiteral("force-release"), plan.request.resource);
+    for (const RedisConnection* c : masters.connections())
+        record.masters << c->name();
+    if (plan.anyPresent())
+        record.tokenBefore = plan.tokenSeen;
+    if (plan.request.mode == ForceReleaseMode::ExpectToken) {
+        record.mode = QStringLiteral("expect-token");
+        record.expectedToken = plan.request.expectedToken;
+    } else {
+        record.mode = QStringLiteral("any-token");
+    }
+    record.outcome = QStringLiteral("cancelled");
+    record.message = why;
+    return audit.append(record);
+}
+
+} // namespace lockscope

@@ -1,0 +1,63 @@
+#pragma once
+
+#include "base/rediserror.h"
+
+#include <QByteArray>
+#include <QByteArrayList>
+#include <QList>
+#include <QString>
+
+namespace lockscope {
+
+// What one master did in a force-release.
+struct ForceReleaseMasterResult
+{
+    enum class Action
+    {
+        Deleted,       // the lock key is gone
+        HolderRemoved, // one holder left a semaphore; the semaphore stays
+        Spared,        // the token had changed: left alone
+        Absent,        // nothing there
+        WrongType,     // a key of a type no lock uses, and --force-unknown was not given
+        Failed,        // unreachable or an error
+        NotChosen,     // not among the masters the admin picked
+        NotSent,       // refused before anything was sent
+    };
+
+    int index = 0;
+    QString master;
+    Action action = Action::NotSent;
+    QByteArray tokenBefore; // what the master held just before (fields or members joined by ',')
+    QString detail;         // "published 0 on redisson_lock__channel:{x}", "signalled lock-signal:x", ...
+    QList<QByteArrayList> commands; // the commands the master's script sent, in order (as planned)
+    RedisError error;
+};
+
+struct ForceReleaseOutcome
+{
+    enum class Verdict
+    {
+        Done,           // deleted (or a holder removed) on at least one master
+        NothingDeleted, // spared or absent everywhere
+        Unavailable,    // no chosen master answered
+        Refused,        // read-only mode, or not a lock: nothing sent
+        Invalid,        // bad request, or the audit log cannot be written: nothing sent
+    };
+
+    Verdict verdict = Verdict::Invalid;
+    RedisError error;
+    QList<ForceReleaseMasterResult> results; // every master, in master order
+    RedisError auditError;                   // the audit line could not be written
+
+    bool ok() const { return verdict == Verdict::Done; }
+    // Sent to the masters, but not in the audit log: to be said loudly.
+    bool auditLost() const
+    {
+        return auditError.isError() && verdict != Verdict::Refused && verdict != Verdict::Invalid;
+    }
+};
+
+QString forceReleaseActionName(ForceReleaseMasterResult::Action action);
+QString forceReleaseVerdictName(ForceReleaseOutcome::Verdict verdict);
+
+} // namespace lockscope

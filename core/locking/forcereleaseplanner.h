@@ -1,0 +1,32 @@
+#pragma once
+
+#include "locking/forcereleaseplan.h"
+
+namespace lockscope {
+
+// Decides, from what inspect() read on one master, what a force-release does there
+// (ForceReleaseStep), and turns that step into the arguments of RedlockScripts::forceRelease().
+// Both the preview (dialog, lockctl) and the execution come from here, so they cannot differ:
+// the script either sends exactly the step's commands or, when the master no longer holds what
+// the step was decided on, nothing at all.
+//
+// Redisson's layouts (hash per lock, its channels and messages, the fair lock's queue keys) are
+// taken from Redisson's own source; tests/data/redisson-layouts.json names the version.
+class ForceReleasePlanner
+{
+public:
+    static ForceReleaseStep plan(const ForceReleaseRequest& request, const ForceReleaseTarget& target);
+
+    static QByteArrayList scriptKeys(const ForceReleaseRequest& request, const ForceReleaseTarget& target);
+    static QByteArrayList scriptArgs(const ForceReleaseRequest& request, const ForceReleaseTarget& target,
+                                     qint64 nowWallMs);
+
+    // Redisson's prefixName() and suffixName(): the name is braced unless it already has a brace.
+    static QByteArray redissonPrefixed(const QByteArray& prefix, const QByteArray& name);
+    static QByteArray redissonSuffixed(const QByteArray& name, const QByteArray& suffix);
+    // The channel a Redisson lock's waiters listen on: redisson_rwlock:{name} for a read-write
+    // lock, redisson_lock__channel:{name} otherwise (a fair lock adds ":<waiter id>").
+    static QByteArray redissonChannel(const QByteArray& name, bool readWrite);
+};
+
+} // namespace lockscope

@@ -1,0 +1,79 @@
+#pragma once
+
+#include "formats/keyobservation.h"
+#include "formats/recognizedlock.h"
+
+#include <QExplicitlySharedDataPointer>
+#include <QSharedData>
+
+namespace lockscope {
+
+// One master's part of a resource: the raw read and what it decodes to.
+//
+// The masters of one lock normally hold the same bytes, so what was read and decoded (type, value,
+// fields, the recognised lock) is kept once and shared by them; only what differs per master
+// (presence, PTTL, time of the read, error) is kept per master. With 100k locks on five masters a
+// full copy per master was the largest thing in the process.
+class MasterObservation final
+{
+public:
+    MasterObservation() = default;
+    MasterObservation(const KeyObservation& key, RecognizedLock lock);
+    // `key`'s own presence, expiry and error, with the content and decoded lock of `same`
+    // (which must show the same content: see sameContent).
+    static MasterObservation sharingContent(const MasterObservation& same, const KeyObservation& key);
+
+    bool present() const { return m_present; }
+    qint64 pttlMs() const { return m_pttlMs; }
+    qint64 readAtMs() const { return m_readAtMs; }
+    bool hasExpiry() const { return m_pttlMs >= 0; }
+    const RedisError& error() const;
+
+    const QByteArray& type() const { return content().type; }
+    const QByteArray& value() const { return content().value; }
+    qint64 valueSize() const { return content().valueSize; }
+    const QList<QPair<QByteArray, QByteArray>>& fields() const { return content().fields; }
+    const QList<QPair<QByteArray, double>>& members() const { return content().members; }
+    qint64 elementCount() const { return content().elementCount; }
+    bool truncated() const { return content().truncated; }
+    const RecognizedLock& lock() const { return content().lock; }
+
+    // The whole read as one value, for code that works on KeyObservation.
+    KeyObservation key() const;
+
+    // What KeyObservation's == compares: all but the expiry and the time of the read.
+    bool sameContent(const KeyObservation& key) const;
+    // A fresh PTTL for unchanged content.
+    void setExpiry(qint64 pttlMs, qint64 readAtMs);
+    // Shown for a master that cannot be reached: the last content stays, the error says why.
+    void setError(const RedisError& error);
+
+    bool operator==(const MasterObservation& o) const;
+
+private:
+    struct Content : QSharedData
+    {
+        QByteArray type;
+        QByteArray value;
+        qint64 valueSize = 0;
+        QList<QPair<QByteArray, QByteArray>> fields;
+        QList<QPair<QByteArray, double>> members;
+        qint64 elementCount = 0;
+        bool truncated = false;
+        RecognizedLock lock;
+    };
+    struct Error : QSharedData
+    {
+        RedisError error;
+    };
+
+    const Content& content() const;
+
+    QExplicitlySharedDataPointer<Content> m_content; // never written after construction; null: nothing read
+    QExplicitlySharedDataPointer<Error> m_error;     // null: no error
+    qint64 m_pttlMs = -2;                            // -1: no expiry; -2: absent
+    qint64 m_readAtMs = 0;                           // monotonic ms of the read, for live countdowns
+    bool m_present = false;
+};
+
+} // namespace lockscope

@@ -1,0 +1,305 @@
+#include "democluster.h"
+
+#include "base/localserverfiles.h"
+#include "base/monotonicclock.h"
+
+#include <QDir>
+#include <QEventLoop>
+#include <QFile>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTimer>
+
+#include <csignal>
+#include <sys/prctl.h>
+
+namespace lockscope {
+
+namespace {
+
+quint16 freePort()
+{
+    QTcpServer probe;
+    return probe.listen(QHostAddress::LocalHost, 0) ? probe.serverPort() : 0;
+}
+
+constexpr int maxLaunchAttempts = 5;
+
+} // namespace
+
+DemoCluster::DemoCluster(QObject* parent)
+    : QObject(parent), m_portSource(freePort), m_probeTimer(new QTimer(this))
+{
+    m_probeTimer->setInterval(25);
+    connect(m_probeTimer, &QTimer::timeout, this, [this] {
+        for (int i = 0; i < m_masters.size(); ++i)
+            if (m_masters.at(i)->state == MasterState::Starting)
+                probe(i);
+    });
+}
+
+DemoCluster::~DemoCluster()
+{
+    stop();
+}
+
+void DemoCluster::startAsync(int count, const QString& redisServer)
+{
+    stop();
+    m_program = redisServer;
+    m_password = LocalServerFiles::newPassword();
+    m_starting = true;
+    if (!m_dir.isValid())
+        return failStart(tr("no temporary directory for the demo cluster"));
+    for (int i = 0; i < count; ++i) {
+        m_masters << std::make_shared<Master>();
+        QString error;
+        bool launched = false;
+        while (!launched && m_masters.last()->attempts < maxLaunchAttempts) {
+            m_masters.last()->port = m_portSource();
+            launched = m_masters.last()->port != 0 && launch(i, &error);
+        }
+        if (!launched)
+            return failStart(tr("demo master %1: %2").arg(i + 1).arg(error));
+    }
+    m_probeTimer->start();
+}
+
+Result<QStringList> DemoCluster::start(int count, const QString& redisServer)
+{
+    QEventLoop loop;
+    Result<QStringList> outcome =
+        RedisError(ErrorKind::Timeout, QString(), tr("the demo masters did not start"));
+    const auto ok = connect(this, &DemoCluster::started, &loop, [&](const QStringList& urls) {
+        outcome = urls;
+        loop.quit();
+    });
+    const auto failed = connect(this, &DemoCluster::startFailed, &loop, [&](const RedisError& error) {
+        outcome = error;
+        loop.quit();
+    });
+    startAsync(count, redisServer);
+    if (m_starting)
+        loop.exec();
+    disconnect(ok);
+    disconnect(failed);
+    return outcome;
+}
+
+bool DemoCluster::launch(int index, QString* error)
+{
+    Master& master = *m_masters.at(index);
+    ++master.attempts;
+    const QString dir = m_dir.filePath(QString::number(master.port));
+    QDir().mkpath(dir);
+    // Everything in a file only we can read: the password must not show in the process list.
+    const QByteArray conf = "port " + QByteArray::number(master.port) +
+                            "\nbind 127.0.0.1\nprotected-mode yes\nsave \"\"\nappendonly no\ndir " +
+                            LocalServerFiles::quoted(dir) + "\nlogfile " +
+                            LocalServerFiles::quoted(dir + QStringLiteral("/redis.log")) +
+                            "\nnotify-keyspace-events KA\nrequirepass " +
+                            LocalServerFiles::quoted(m_password) + '\n';
+    const QString confPath = dir + QStringLiteral("/redis.conf");
+    QFile::remove(dir + QStringLiteral("/redis.log")); // a restart's log says why this process exits
+    if (!LocalServerFiles::writePrivate(confPath, conf, error))
+        return false;
+    auto process = std::make_unique<QProcess>();
+    process->setProgram(m_program);
+    process->setArguments({confPath});
+    process->setStandardOutputFile(QProcess::nullDevice());
+    process->setStandardErrorFile(QProcess::nullDevice());
+    // The servers die with us, whatever kills us.
+    process->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
+    QProcess* raw = process.get();
+    connect(raw, &QProcess::finished, this, [this, index, raw] { onExited(index, raw); });
+    // fork+exec: reports at once whether the program exists; the server's readiness is probed later.
+    process->start();
+    if (!process->waitForStarted(5000)) {
+        *error = tr("cannot run %1: %2").arg(m_program, process->errorString());
+        process->disconnect(this);
+        return false;
+    }
+    master.process = std::move(process);
+    master.deadlineMs = monotonicMs() + startTimeoutMs;
+    setState(index, MasterState::Starting);
+    m_probeTimer->start();
+    return true;
+}
+
+void DemoCluster::probe(int index)
+{
+    Master& master = *m_masters.at(index);
+    if (master.probe)
+        return; // one attempt at a time
+    if (monotonicMs() > master.deadlineMs) {
+        const QString message = tr("redis-server on port %1 did not accept connections").arg(master.port);
+        kill(index);
+        if (m_starting)
+            failStart(message);
+        return;
+    }
+    master.probe = std::make_unique<QTcpSocket>();
+    QTcpSocket* socket = master.probe.get();
+    // Our password must be accepted: a server that only accepts connections may be someone else's
+    // that took the port first (ours then exits, and is launched again on another port).
+    connect(socket, &QTcpSocket::connected, this, [socket, password = m_password.toUtf8()] {
+        socket->write("*2\r\n$4\r\nAUTH\r\n$" + QByteArray::number(password.size()) + "\r\n" + password +
+                      "\r\n*1\r\n$4\r\nPING\r\n");
+    });
+    connect(socket, &QTcpSocket::readyRead, this, [this, index, socket] {
+        const QByteArray expected = "+OK\r\n+PONG\r\n";
+        const QByteArray got = socket->peek(64);
+        if (got.size() >= expected.size() || !expected.startsWith(got))
+            onProbeResult(index, got.startsWith(expected));
+    });
+    connect(socket, &QTcpSocket::errorOccurred, this, [this, index] { onProbeResult(index, false); });
+    socket->connectToHost(QHostAddress::LocalHost, master.port);
+}
+
+void DemoCluster::onProbeResult(int index, bool accepted)
+{
+    Master& master = *m_masters.at(index);
+    if (!master.probe)
+        return;
+    master.probe->disconnect(this);
+    master.probe->abort();
+    master.probe.release()->deleteLater(); // we are inside its signal
+    if (accepted && master.state == MasterState::Starting && master.process) {
+        setState(index, MasterState::Running);
+        checkAllRunning();
+    }
+}
+
+void DemoCluster::onExited(int index, QProcess* process)
+{
+    if (index >= m_masters.size())
+        return;
+    Master& master = *m_masters.at(index);
+    if (master.process.get() != process)
+        return; // a process we replaced or killed on purpose
+    master.process.release()->deleteLater();
+    if (master.probe) {
+        master.probe->disconnect(this);
+        master.probe.reset();
+    }
+    const QString log = m_dir.filePath(QString::number(master.port)) + QStringLiteral("/redis.log");
+    if (master.state == MasterState::Starting && m_starting && master.attempts < maxLaunchAttempts &&
+        LocalServerFiles::portWasTaken(log)) {
+        // Someone took the port between our pick and the server's bind: another port, a few times.
+        QString error;
+        master.port = m_portSource();
+        if (master.port != 0 && launch(index, &error))
+            return;
+        return failStart(tr("demo master %1: %2").arg(index + 1).arg(error));
+    }
+    const bool wasStarting = master.state == MasterState::Starting;
+    setState(index, MasterState::Killed);
+    if (wasStarting && m_starting) {
+        const QString why = LocalServerFiles::lastLine(log, m_password);
+        failStart(tr("demo master %1: redis-server on port %2 exited at once%3")
+                      .arg(index + 1)
+                      .arg(master.port)
+                      .arg(why.isEmpty() ? QString() : QStringLiteral(": ") + why));
+    }
+}
+
+void DemoCluster::failStart(const QString& message)
+{
+    m_starting = false;
+    stop();
+    emit startFailed(RedisError(ErrorKind::Io, QString(), message));
+}
+
+void DemoCluster::checkAllRunning()
+{
+    if (!m_starting)
+        return;
+    for (const auto& m : std::as_const(m_masters))
+        if (m->state != MasterState::Running)
+            return;
+    m_starting = false;
+    m_started = true;
+    emit started(urls());
+}
+
+void DemoCluster::stop()
+{
+    m_probeTimer->stop();
+    for (int i = 0; i < m_masters.size(); ++i)
+        kill(i);
+    m_masters.clear();
+    m_started = false;
+}
+
+QStringList DemoCluster::urls() const
+{
+    QStringList out;
+    for (const auto& m : m_masters)
+        out << QStringLiteral("redis://:%1@127.0.0.1:%2").arg(m_password).arg(m->port);
+    return out;
+}
+
+qint64 DemoCluster::pid(int index) const
+{
+    const auto& m = m_masters.at(index);
+    return m->process ? m->process->processId() : 0;
+}
+
+void DemoCluster::kill(int index)
+{
+    Master& m = *m_masters.at(index);
+    if (m.probe) {
+        m.probe->disconnect(this);
+        m.probe->abort();
+        m.probe.release()->deleteLater();
+    }
+    if (!m.process)
+        return;
+    m.process->disconnect(this);
+    // Only the process this cluster started, by its own pid; SIGKILL also ends a stopped process.
+    // Reaping a SIGKILLed child takes microseconds: this wait is not a network wait.
+    ::kill(pid_t(m.process->processId()), SIGKILL);
+    m.process->waitForFinished(2000);
+    m.process.reset();
+    setState(index, MasterState::Killed);
+}
+
+void DemoCluster::pause(int index)
+{
+    Master& m = *m_masters.at(index);
+    if (m.process && m.state == MasterState::Running) {
+        ::kill(pid_t(m.process->processId()), SIGSTOP);
+        setState(index, MasterState::Paused);
+    }
+}
+
+void DemoCluster::resume(int index)
+{
+    Master& m = *m_masters.at(index);
+    if (m.process && m.state == MasterState::Paused) {
+        ::kill(pid_t(m.process->processId()), SIGCONT);
+        setState(index, MasterState::Running);
+    }
+}
+
+bool DemoCluster::restart(int index)
+{
+    if (index < 0 || index >= m_masters.size())
+        return false;
+    kill(index);
+    Master& m = *m_masters.at(index);
+    m.attempts = maxLaunchAttempts; // same port: no retry on another one
+    QString error;
+    return launch(index, &error);
+}
+
+void DemoCluster::setState(int index, MasterState state)
+{
+    Master& m = *m_masters.at(index);
+    if (m.state == state)
+        return;
+    m.state = state;
+    emit masterStateChanged(index, state);
+}
+
+} // namespace lockscope
