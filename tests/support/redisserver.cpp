@@ -33,7 +33,7 @@ const QString& testPassword()
 
 QString distinctTestPassword(const QString& label)
 {
-    return label + QLatin1Char('-') + DemoServerFiles::newPassword().left(16);
+    return label + QLatin1Char('-') + LocalServerFiles::newPassword().left(16);
 }
 
 QProcessEnvironment testPasswordEnvironment()
