@@ -183,17 +183,20 @@ QColor StatusStyle::tokenColor(const QByteArray& token, const QPalette& palette)
 {
     // A hash, not an order: the same token keeps its colour across refreshes and windows. The hues
     // stay clear of every status colour (red stuck, amber partial and warnings, green held, purple
-    // contested): a healthy lock drawn in red would read like an alarm. Two lightness levels per
-    // hue double the holders that can be told apart. Only cyans and blues: a dark olive read as
-    // green next to "held", a magenta as purple next to "contested".
-    static constexpr int hues[] = {172, 190, 208, 226, 244};
+    // contested): a healthy lock drawn in red would read like an alarm. That leaves the cyans and
+    // blues (a dark olive read as green next to "held", a magenta as purple next to "contested"),
+    // so three hues far enough apart to name (teal, azure, blue), each at three clearly different
+    // lightnesses: two holders of a contested lock side by side must not look alike.
+    static constexpr int hues[] = {172, 205, 238};
+    static constexpr int lightOnLight[] = {62, 105, 150};
+    static constexpr int lightOnDark[] = {105, 150, 195};
     constexpr unsigned count = sizeof(hues) / sizeof(hues[0]);
-    const unsigned slot = unsigned(qHash(token, 0x5eed) % (count * 2u));
+    const unsigned slot = unsigned(qHash(token, 0x5eed) % (count * 3u));
     const int hue = hues[slot % count];
-    const bool second = slot >= count;
+    const unsigned level = slot / count;
     if (isDark(palette))
-        return QColor::fromHsl(hue, 150, second ? 170 : 130);
-    return QColor::fromHsl(hue, 170, second ? 80 : 115);
+        return QColor::fromHsl(hue, 150, lightOnDark[level]);
+    return QColor::fromHsl(hue, 170, lightOnLight[level]);
 }
 
 QList<QColor> StatusStyle::reservedColors(const QPalette& palette)

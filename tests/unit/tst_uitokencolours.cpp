@@ -84,6 +84,17 @@ void TestUiTokenColours::tokenColoursAreStableAndVaried()
     }
     // Enough colours that a handful of holders of one resource are told apart.
     QVERIFY2(seen.size() >= 8, qPrintable(QString::number(seen.size())));
+    // And any two of them look different: a clearly other hue, or a clearly other lightness (two
+    // blues 18 degrees apart at one lightness read as one token in a contested lock's diagram).
+    const QList<QRgb> colours(seen.cbegin(), seen.cend());
+    for (int i = 0; i < colours.size(); ++i)
+        for (int j = i + 1; j < colours.size(); ++j) {
+            const QColor a = QColor::fromRgb(colours.at(i));
+            const QColor b = QColor::fromRgb(colours.at(j));
+            const bool otherHue = hueDistance(a.hslHue(), b.hslHue()) >= 30;
+            const bool otherLightness = qAbs(a.lightness() - b.lightness()) >= 35;
+            QVERIFY2(otherHue || otherLightness, qPrintable(a.name() + QStringLiteral(" vs ") + b.name()));
+        }
 }
 
 QTEST_MAIN(TestUiTokenColours)
