@@ -5,6 +5,7 @@
 #include "locktableview.h"
 #include "mainwindow.h"
 #include "mastertablemodel.h"
+#include "quickconfig.h"
 #include "redisservergroup.h"
 
 #include <QAction>
@@ -18,19 +19,6 @@ using namespace lockscope;
 using namespace lockscope::test;
 
 namespace {
-
-LockScopeConfig configFor(RedisServerGroup& group)
-{
-    LockScopeConfig config;
-    config.masters = group.connectionOptions(1000);
-    for (ConnectionOptions& m : config.masters) {
-        m.healthIntervalMs = 100;
-        m.reconnectInitialMs = 50;
-        m.reconnectMaxMs = 200;
-    }
-    config.monitor.pollIntervalMs = 200;
-    return config;
-}
 
 // Greyed, and its tooltip and status tip both name the reason.
 bool greyedBecause(const QAction* action, const QString& reason)
@@ -87,7 +75,7 @@ void TestUiActionReasons::readOnly()
 {
     RedisServerGroup group;
     QVERIFY2(group.start(1), qPrintable(group.errorString()));
-    LockScopeConfig config = configFor(group);
+    LockScopeConfig config = quickConfig(group);
     config.readOnly = true;
     MainWindow window(config, audit());
     window.show();
@@ -106,7 +94,7 @@ void TestUiActionReasons::auditLogUnwritable()
         QFile file(blocker);
         QVERIFY(file.open(QIODevice::WriteOnly));
     }
-    MainWindow window(configFor(group), blocker + QStringLiteral("/audit.jsonl"));
+    MainWindow window(quickConfig(group), blocker + QStringLiteral("/audit.jsonl"));
     window.show();
     QTRY_COMPARE_WITH_TIMEOUT(window.masterModel()->upCount(), 1, 5000);
     QTRY_VERIFY2_WITH_TIMEOUT(greyedBecause(window.acquireAction(), QStringLiteral("audit log")),
@@ -117,7 +105,7 @@ void TestUiActionReasons::nothingSelected()
 {
     RedisServerGroup group;
     QVERIFY2(group.start(1), qPrintable(group.errorString()));
-    MainWindow window(configFor(group), audit());
+    MainWindow window(quickConfig(group), audit());
     window.show();
     QTRY_COMPARE_WITH_TIMEOUT(window.masterModel()->upCount(), 1, 5000);
     QTRY_VERIFY2_WITH_TIMEOUT(window.acquireAction()->isEnabled(),
@@ -134,7 +122,7 @@ void TestUiActionReasons::notYourLock()
     RedisServerGroup group;
     QVERIFY2(group.start(1), qPrintable(group.errorString()));
     group.at(0).command({"SET", "lock:theirs", "someone-else", "PX", "60000"});
-    MainWindow window(configFor(group), audit());
+    MainWindow window(quickConfig(group), audit());
     window.show();
     QTRY_COMPARE_WITH_TIMEOUT(window.lockModel()->rowCount(), 1, 5000);
     window.lockView()->selectResource("lock:theirs");
@@ -157,7 +145,7 @@ void TestUiActionReasons::noQuorum()
 {
     RedisServerGroup group;
     QVERIFY2(group.start(3), qPrintable(group.errorString()));
-    MainWindow window(configFor(group), audit());
+    MainWindow window(quickConfig(group), audit());
     window.show();
     QTRY_COMPARE_WITH_TIMEOUT(window.masterModel()->upCount(), 3, 5000);
     QTRY_VERIFY_WITH_TIMEOUT(window.acquireAction()->isEnabled(), 3000);

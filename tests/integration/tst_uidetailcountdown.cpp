@@ -3,6 +3,7 @@
 #include "locktablemodel.h"
 #include "locktableview.h"
 #include "mainwindow.h"
+#include "quickconfig.h"
 #include "quorumdiagram.h"
 #include "redisservergroup.h"
 
@@ -16,19 +17,6 @@ using namespace lockscope;
 using namespace lockscope::test;
 
 namespace {
-
-LockScopeConfig configFor(RedisServerGroup& group)
-{
-    LockScopeConfig config;
-    config.masters = group.connectionOptions(1000);
-    for (ConnectionOptions& m : config.masters) {
-        m.healthIntervalMs = 100;
-        m.reconnectInitialMs = 50;
-        m.reconnectMaxMs = 200;
-    }
-    config.monitor.pollIntervalMs = 200;
-    return config;
-}
 
 // "58123 ms" (any space) -> 58123; -1 when it is not a number of ms.
 qint64 msOf(const QString& text)
@@ -90,7 +78,7 @@ void TestUiDetailCountdown::pttlAndValidityCountDownWithTheTable()
     QVERIFY2(group.start(3), qPrintable(group.errorString()));
     for (int i = 0; i < 3; ++i)
         QVERIFY(!group.at(i).command({"SET", "lock:c", "tok-c", "PX", "60000"}).isError());
-    MainWindow window(configFor(group), m_dir.filePath(QStringLiteral("audit.jsonl")));
+    MainWindow window(quickConfig(group), m_dir.filePath(QStringLiteral("audit.jsonl")));
     window.show();
     QTRY_COMPARE_WITH_TIMEOUT(window.lockModel()->rowCount(), 1, 5000);
     window.lockView()->selectResource("lock:c");

@@ -12,6 +12,7 @@
 #include "locktableview.h"
 #include "mainwindow.h"
 #include "mastertablemodel.h"
+#include "quickconfig.h"
 #include "rawtext.h"
 #include "redisservergroup.h"
 
@@ -41,14 +42,7 @@ const QByteArray richToken = "<i>root</i>\xe2\x80\xae"
 
 LockScopeConfig configFor(const QList<ConnectionOptions>& masters)
 {
-    LockScopeConfig config;
-    config.masters = masters;
-    for (ConnectionOptions& m : config.masters) {
-        m.healthIntervalMs = 100;
-        m.reconnectInitialMs = 50;
-        m.reconnectMaxMs = 200;
-    }
-    config.monitor.pollIntervalMs = 200;
+    LockScopeConfig config = quickConfig(masters);
     OwnerRule rule;
     rule.pattern = QRegularExpression(QStringLiteral("^(?<owner>[\\s\\S]*)/"));
     config.ownerRules << rule;

@@ -5,6 +5,7 @@
 #include "locktableview.h"
 #include "mainwindow.h"
 #include "mastertablemodel.h"
+#include "quickconfig.h"
 #include "quorumdiagram.h"
 #include "redisservergroup.h"
 #include "timebound.h"
@@ -22,22 +23,7 @@
 using namespace lockscope;
 using namespace lockscope::test;
 
-namespace {
-
-LockScopeConfig configFor(RedisServerGroup& group, int timeoutMs)
-{
-    LockScopeConfig config;
-    config.masters = group.connectionOptions(timeoutMs);
-    for (ConnectionOptions& m : config.masters) {
-        m.healthIntervalMs = 100;
-        m.reconnectInitialMs = 50;
-        m.reconnectMaxMs = 200;
-    }
-    config.monitor.pollIntervalMs = 200;
-    return config;
-}
-
-} // namespace
+namespace {} // namespace
 
 class TestUiMainWindow : public QObject
 {
@@ -69,7 +55,7 @@ void TestUiMainWindow::showsLocksMastersAndDetail()
         group.at(i).command({"SET", "lock:a", "tok-a", "PX", "60000"});
     group.at(0).command({"SET", "lock:b", "tok-b1", "PX", "60000"});
     group.at(1).command({"SET", "lock:b", "tok-b2", "PX", "60000"});
-    MainWindow window(configFor(group, 1000), m_dir.filePath(QStringLiteral("audit.jsonl")));
+    MainWindow window(quickConfig(group, 1000), m_dir.filePath(QStringLiteral("audit.jsonl")));
     QAbstractItemModelTester masters(window.masterModel(),
                                      QAbstractItemModelTester::FailureReportingMode::QtTest);
     QAbstractItemModelTester events(window.eventLog(),
@@ -104,7 +90,7 @@ void TestUiMainWindow::masterDownIsVisibleWithinItsTimeout()
     RedisServerGroup group;
     QVERIFY2(group.start(3), qPrintable(group.errorString()));
     const int timeoutMs = 500;
-    MainWindow window(configFor(group, timeoutMs), m_dir.filePath(QStringLiteral("audit.jsonl")));
+    MainWindow window(quickConfig(group, timeoutMs), m_dir.filePath(QStringLiteral("audit.jsonl")));
     window.show();
     QTRY_COMPARE_WITH_TIMEOUT(window.masterModel()->upCount(), 3, 5000);
     // Paused: the socket stays open and nothing answers, the hardest case to notice.
@@ -142,7 +128,7 @@ void TestUiMainWindow::readOnlyGreysOutEveryWrite()
     RedisServerGroup group;
     QVERIFY2(group.start(1), qPrintable(group.errorString()));
     group.at(0).command({"SET", "lock:x", "tok", "PX", "60000"});
-    LockScopeConfig config = configFor(group, 1000);
+    LockScopeConfig config = quickConfig(group, 1000);
     config.readOnly = true;
     MainWindow window(config, m_dir.filePath(QStringLiteral("audit.jsonl")));
     window.show();

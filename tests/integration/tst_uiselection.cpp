@@ -4,6 +4,7 @@
 #include "locktablemodel.h"
 #include "locktableview.h"
 #include "mainwindow.h"
+#include "quickconfig.h"
 #include "redisservergroup.h"
 
 #include <QAction>
@@ -17,19 +18,6 @@ using namespace lockscope;
 using namespace lockscope::test;
 
 namespace {
-
-LockScopeConfig configFor(RedisServerGroup& group)
-{
-    LockScopeConfig config;
-    config.masters = group.connectionOptions(1000);
-    for (ConnectionOptions& m : config.masters) {
-        m.healthIntervalMs = 100;
-        m.reconnectInitialMs = 50;
-        m.reconnectMaxMs = 200;
-    }
-    config.monitor.pollIntervalMs = 200;
-    return config;
-}
 
 void setOnAll(RedisServerGroup& group, const QByteArrayList& argv)
 {
@@ -82,7 +70,7 @@ void TestUiSelection::releasedLockLeavesNothingSelected()
     QVERIFY2(group.start(3), qPrintable(group.errorString()));
     for (const char* key : {"lock:a", "lock:b", "lock:c"})
         setOnAll(group, {"SET", key, QByteArray("tok-") + key, "PX", "60000"});
-    MainWindow window(configFor(group), m_dir.filePath(QStringLiteral("audit.jsonl")));
+    MainWindow window(quickConfig(group), m_dir.filePath(QStringLiteral("audit.jsonl")));
     window.show();
     QTRY_COMPARE_WITH_TIMEOUT(window.lockModel()->rowCount(), 3, 5000);
     window.lockView()->selectResource("lock:b");
@@ -109,7 +97,7 @@ void TestUiSelection::expiredLockLeavesNothingSelected()
     QVERIFY2(group.start(3), qPrintable(group.errorString()));
     setOnAll(group, {"SET", "lock:a", "tok-a", "PX", "60000"});
     setOnAll(group, {"SET", "lock:b", "tok-b", "PX", "4000"});
-    MainWindow window(configFor(group), m_dir.filePath(QStringLiteral("audit.jsonl")));
+    MainWindow window(quickConfig(group), m_dir.filePath(QStringLiteral("audit.jsonl")));
     window.show();
     QTRY_COMPARE_WITH_TIMEOUT(window.lockModel()->rowCount(), 2, 5000);
     window.lockView()->selectResource("lock:b");
@@ -135,7 +123,7 @@ void TestUiSelection::filterChangeKeepsAMatchingSelection()
                            "redis.call('SET', string.format('lock:%04d:odd', i), 'u' .. i, 'PX', 120000) end",
                            "0", QByteArray::number(pairs)})
                  .isError());
-    MainWindow window(configFor(group), m_dir.filePath(QStringLiteral("audit.jsonl")));
+    MainWindow window(quickConfig(group), m_dir.filePath(QStringLiteral("audit.jsonl")));
     window.show();
     QTRY_COMPARE_WITH_TIMEOUT(window.lockModel()->rowCount(), 2 * pairs, 10000);
     auto* filter = window.findChild<QLineEdit*>();
@@ -176,7 +164,7 @@ void TestUiSelection::acquiredLockBecomesTheSelection()
     RedisServerGroup group;
     QVERIFY2(group.start(3), qPrintable(group.errorString()));
     setOnAll(group, {"SET", "lock:a", "tok-a", "PX", "60000"});
-    MainWindow window(configFor(group), m_dir.filePath(QStringLiteral("audit.jsonl")));
+    MainWindow window(quickConfig(group), m_dir.filePath(QStringLiteral("audit.jsonl")));
     window.show();
     QTRY_COMPARE_WITH_TIMEOUT(window.lockModel()->rowCount(), 1, 5000);
     QTRY_VERIFY_WITH_TIMEOUT(window.acquireAction()->isEnabled(), 5000);

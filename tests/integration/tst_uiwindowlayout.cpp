@@ -7,6 +7,7 @@
 #include "mainwindow.h"
 #include "mastertablemodel.h"
 #include "offscreenscreen.h"
+#include "quickconfig.h"
 #include "quorumdiagram.h"
 #include "redisservergroup.h"
 #include "statusstyle.h"
@@ -33,19 +34,6 @@ namespace {
 
 // Large enough for the window's default 1440x900 and its frame.
 const QSize screenSize(1600, 1000);
-
-LockScopeConfig configFor(RedisServerGroup& group)
-{
-    LockScopeConfig config;
-    config.masters = group.connectionOptions(1000);
-    for (ConnectionOptions& m : config.masters) {
-        m.healthIntervalMs = 100;
-        m.reconnectInitialMs = 50;
-        m.reconnectMaxMs = 200;
-    }
-    config.monitor.pollIntervalMs = 200;
-    return config;
-}
 
 void onMasters(RedisServerGroup& group, const QList<int>& masters, const QByteArrayList& argv)
 {
@@ -166,7 +154,7 @@ void TestUiWindowLayout::cleanup()
 MainWindow* TestUiWindowLayout::openWindow()
 {
     m_window =
-        std::make_unique<MainWindow>(configFor(*m_group), m_dir.filePath(QStringLiteral("audit.jsonl")));
+        std::make_unique<MainWindow>(quickConfig(*m_group), m_dir.filePath(QStringLiteral("audit.jsonl")));
     m_window->show();
     if (!QTest::qWaitForWindowExposed(m_window.get()))
         return nullptr;

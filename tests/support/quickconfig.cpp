@@ -1,0 +1,25 @@
+#include "quickconfig.h"
+
+#include "redisservergroup.h"
+
+namespace lockscope::test {
+
+LockScopeConfig quickConfig(const QList<ConnectionOptions>& masters)
+{
+    LockScopeConfig config;
+    config.masters = masters;
+    for (ConnectionOptions& m : config.masters) {
+        m.healthIntervalMs = 100;
+        m.reconnectInitialMs = 50;
+        m.reconnectMaxMs = 200;
+    }
+    config.monitor.pollIntervalMs = 200;
+    return config;
+}
+
+LockScopeConfig quickConfig(const RedisServerGroup& group, int timeoutMs)
+{
+    return quickConfig(group.connectionOptions(timeoutMs));
+}
+
+} // namespace lockscope::test

@@ -1,0 +1,19 @@
+#pragma once
+
+#include "config/lockscopeconfig.h"
+#include "connection/connectionoptions.h"
+
+#include <QList>
+
+namespace lockscope::test {
+
+class RedisServerGroup;
+
+// What window and monitor tests watch real masters with: health checks every 100 ms, reconnects
+// after 50-200 ms, a poll every 200 ms, so that a change on a master shows within a test's patience
+// rather than the product's gentler defaults.
+LockScopeConfig quickConfig(const QList<ConnectionOptions>& masters);
+// The group's masters (with the fixture password), each with `timeoutMs` to connect and answer.
+LockScopeConfig quickConfig(const RedisServerGroup& group, int timeoutMs = 1000);
+
+} // namespace lockscope::test
