@@ -76,7 +76,9 @@ void LockTableDelegate::paintMasterDot(QPainter* painter, const QRectF& r, int d
     painter->setRenderHint(QPainter::Antialiasing);
     switch (dot) {
     case LockTableModel::DotHoldsToken:
-        painter->setPen(Qt::NoPen);
+        // A ring in the view's base colour: unseen on a plain row, it keeps a blue token's dot
+        // visible on the selection's blue highlight.
+        painter->setPen(QPen(palette.color(QPalette::Base), 1));
         painter->setBrush(tokenColour);
         painter->drawEllipse(r);
         break;

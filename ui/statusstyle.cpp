@@ -188,7 +188,7 @@ QColor StatusStyle::tokenColor(const QByteArray& token, const QPalette& palette)
     // so three hues far enough apart to name (teal, azure, blue), each at three clearly different
     // lightnesses: two holders of a contested lock side by side must not look alike.
     static constexpr int hues[] = {172, 205, 238};
-    static constexpr int lightOnLight[] = {62, 105, 150};
+    static constexpr int lightOnLight[] = {45, 85, 125}; // the lightest still readable as text on white
     static constexpr int lightOnDark[] = {105, 150, 195};
     constexpr unsigned count = sizeof(hues) / sizeof(hues[0]);
     const unsigned slot = unsigned(qHash(token, 0x5eed) % (count * 3u));
