@@ -21,7 +21,7 @@ root=${root:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$root"
 
 # The core's layers, bottom up: a folder may include its own files and those of the folders before it.
-layers=(base connection formats topology audit config discovery monitor locking export)
+layers=(base connection formats topology audit config discovery monitor locking export record diagnosis metrics)
 # ...except these pairs, which stand side by side and must not include each other.
 excluded=("monitor locking")
 
