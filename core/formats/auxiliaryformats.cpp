@@ -1,0 +1,38 @@
+#include "formats/auxiliaryformats.h"
+
+namespace lockscope::recognition {
+
+std::optional<RecognizedLock> recognizeAuxiliary(const QByteArray& key)
+{
+    struct Helper
+    {
+        const char* prefix;
+        LockFormat format;
+        const char* detail;
+    };
+    static const Helper helpers[] = {
+        {"lock-signal:", LockFormat::PythonRedisLock, "python-redis-lock wake-up list for waiters"},
+        {"redisson_lock_queue:", LockFormat::Redisson, "Redisson fair-lock wait queue"},
+        {"redisson_lock_timeout:", LockFormat::Redisson, "Redisson fair-lock waiter timeouts"},
+        {"redisson_lock__channel", LockFormat::Redisson, "Redisson unlock channel"},
+        {"redisson_lock_token:", LockFormat::Redisson, "Redisson fenced-lock token counter"},
+    };
+    RecognizedLock lock;
+    lock.auxiliary = true;
+    for (const Helper& h : helpers) {
+        if (key.startsWith(h.prefix)) {
+            lock.format = h.format;
+            lock.detail = QString::fromLatin1(h.detail);
+            return lock;
+        }
+    }
+    // A Redisson read lock's per-reader lease: "{name}:<uuid>:<thread>:rwlock_timeout:<n>".
+    if (key.startsWith('{') && key.contains(":rwlock_timeout")) {
+        lock.format = LockFormat::Redisson;
+        lock.detail = QStringLiteral("Redisson read-lock lease of one reader");
+        return lock;
+    }
+    return std::nullopt;
+}
+
+} // namespace lockscope::recognition

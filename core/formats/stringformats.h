@@ -1,0 +1,19 @@
+#pragma once
+
+#include "formats/keyobservation.h"
+#include "formats/recognizedlock.h"
+
+#include <QByteArray>
+
+// Single-holder locks kept as a string: LockScope's "<owner>/<hex>", redsync, python-redis-lock,
+// redis-py's uuid1, node-redlock's hex, uuid tokens, redis-semaphore's mutex, legacy expiry
+// timestamps, and plain text. Pure.
+namespace lockscope::recognition {
+
+// A string value (or a value whose type was not read). The token is the value itself.
+RecognizedLock recognizeString(const QByteArray& key, const KeyObservation& o);
+// A LegacyTimestamp lock judged against the wall clock `nowWallMs`: expired or not, the time left,
+// and "expired at ..." / "expires at ..." as its detail and owner. Other formats are left alone.
+void judgeLegacyTimestamp(RecognizedLock& lock, qint64 nowWallMs);
+
+} // namespace lockscope::recognition
