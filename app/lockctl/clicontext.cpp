@@ -1,9 +1,7 @@
 #include "clicontext.h"
 
+#include "base/eventwait.h"
 #include "config/commandlineconfig.h"
-
-#include <QCoreApplication>
-#include <QDeadlineTimer>
 
 using namespace lockscope;
 
@@ -67,13 +65,7 @@ MasterSet& CliContext::openMasters()
 
 bool CliContext::waitUntil(const std::function<bool()>& done, int timeoutMs)
 {
-    const QDeadlineTimer deadline(timeoutMs);
-    while (!done()) {
-        if (deadline.hasExpired())
-            return false;
-        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 20);
-    }
-    return true;
+    return runEventsUntil(done, timeoutMs);
 }
 
 } // namespace lockctl

@@ -1,5 +1,6 @@
 #include "benchmark.h"
 
+#include "base/eventwait.h"
 #include "base/monotonicclock.h"
 #include "config/configloader.h"
 #include "locking/redlock.h"
@@ -7,7 +8,6 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
-#include <QDeadlineTimer>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -21,17 +21,6 @@ using namespace lockscope;
 namespace lockbench {
 
 namespace {
-
-bool spinUntil(const std::function<bool()>& done, int timeoutMs)
-{
-    const QDeadlineTimer deadline(timeoutMs);
-    while (!done()) {
-        if (deadline.hasExpired())
-            return false;
-        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 20);
-    }
-    return true;
-}
 
 double percentileMs(std::vector<qint64> samplesNs, double p)
 {
@@ -89,7 +78,7 @@ int runAcquire(const QStringList& args)
 
     MasterSet masters(config.masters);
     masters.open();
-    if (!spinUntil([&] { return masters.isSettled(); }, 10000) || masters.upCount() != masters.size()) {
+    if (!runEventsUntil([&] { return masters.isSettled(); }, 10000) || masters.upCount() != masters.size()) {
         std::fputs("lockbench acquire: not every master came up\n", stderr);
         return 3;
     }
@@ -122,7 +111,7 @@ int runAcquire(const QStringList& args)
         const qint64 startNs = monotonicNs();
         for (int i = 0; i < concurrency; ++i)
             next();
-        spinUntil([&] { return finished >= pairs; }, 600000);
+        runEventsUntil([&] { return finished >= pairs; }, 600000);
         return double(monotonicNs() - startNs) / 1e9;
     };
     runPairs(std::min(count, 2000), "warm:"); // scripts loaded, buffers grown, caches warm
@@ -141,10 +130,10 @@ int runAcquire(const QStringList& args)
                             lease = o.lease;
                             done = true;
                         });
-        spinUntil([&] { return done; }, 60000);
+        runEventsUntil([&] { return done; }, 60000);
         bool released = false;
         redlock.release(lease, [&](const RedlockOutcome&) { released = true; });
-        spinUntil([&] { return released; }, 60000);
+        runEventsUntil([&] { return released; }, 60000);
     }
 
     if (failures > 0)
