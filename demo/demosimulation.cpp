@@ -127,7 +127,7 @@ void DemoSimulation::start(const LockScopeConfig& config, bool background)
                     int failedVotes = 0;
                     for (const MasterVote& v : outcome.votes)
                         failedVotes += v.answer == MasterVote::Answer::Failed ? 1 : 0;
-                    const bool noQuorum = outcome.verdict != RedlockOutcome::Verdict::NotDone &&
+                    const bool noQuorum = outcome.verdict != WriteVerdict::NotDone &&
                                           failedVotes > outcome.total - outcome.needed;
                     if (noQuorum)
                         ++m_counters.failures;

@@ -262,7 +262,7 @@ void CoreService::release(quint64 request, const QByteArray& resource)
     const Held held = *it;
     auto done = [this, request, resource](const RedlockOutcome& outcome) {
         // Released or not, a lease we tried to give up is no longer one we rely on.
-        if (outcome.verdict != RedlockOutcome::Verdict::Refused) {
+        if (outcome.verdict != WriteVerdict::Refused) {
             if (LockKeeper* keeper = m_held.value(resource).keeper)
                 keeper->deleteLater();
             m_held.remove(resource);

@@ -327,7 +327,7 @@ void ForceReleaseDialog::showOutcome(const ForceReleaseReport& report)
     m_prompt->hide();
     m_typed->hide();
     m_plainConfirm->hide();
-    QString text = tr("Outcome: %1").arg(forceReleaseVerdictName(report.outcome.verdict));
+    QString text = tr("Outcome: %1").arg(writeVerdictName(report.outcome.verdict));
     if (!report.outcome.error.message.isEmpty())
         text += QStringLiteral(" — ") + report.outcome.error.message;
     if (report.outcome.auditError.isError())

@@ -637,7 +637,7 @@ void MainWindow::onRedlock(const RedlockReport& report)
 {
     const RedlockOutcome& o = report.outcome;
     QString text = tr("%1: %2 (%3 of %4 masters, %5 needed)")
-                       .arg(report.action, redlockVerdictName(o.verdict))
+                       .arg(report.action, writeVerdictName(o.verdict))
                        .arg(o.succeeded)
                        .arg(o.total)
                        .arg(o.needed);
@@ -664,7 +664,7 @@ void MainWindow::onForceReleased(const ForceReleaseReport& report)
         report.outcome.ok() ? EventLogModel::Kind::Action : EventLogModel::Kind::Error,
         escapeBytes(report.plan.request.resource),
         tr("force-release: %1 (%2)")
-            .arg(forceReleaseVerdictName(report.outcome.verdict), perMaster.join(QStringLiteral("; "))));
+            .arg(writeVerdictName(report.outcome.verdict), perMaster.join(QStringLiteral("; "))));
     m_core->refresh();
 }
 

@@ -1,10 +1,9 @@
 #include "audit/auditlog.h"
 #include "base/bytesdisplay.h"
-#include "bytesargument.h"
 #include "clicontext.h"
-#include "command.h"
 #include "locking/forcerelease.h"
-#include "outcomeexitcode.h"
+#include "writecommand.h"
+#include "writesession.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
@@ -79,7 +78,7 @@ QString describe(const ForceReleaseMasterResult& r)
 
 // Deletes somebody's lock on purpose: guarded by the expected token unless --any-token, refused
 // for keys that are no locks unless --force-unknown, confirmed on a terminal unless --yes.
-class ForceReleaseCommand final : public Command
+class ForceReleaseCommand final : public WriteCommand
 {
 public:
     QString name() const override { return QStringLiteral("force-release"); }
@@ -110,47 +109,50 @@ public:
         };
     }
 
-    int run(CliContext& context, const QCommandLineParser& parser, const QStringList& positional) override
+protected:
+    Opening opening() const override { return {.token = TokenOption::Expected}; }
+    bool usable(const QCommandLineParser& parser, const QStringList& positional) const override
     {
         const bool expect = parser.isSet(QStringLiteral("expect-token"));
         const bool any = parser.isSet(QStringLiteral("any-token"));
-        if (positional.size() != 1 || expect == any)
-            return context.fail(UsageError,
-                                QStringLiteral("usage: lockctl ") + synopsis() +
-                                    QStringLiteral(" (exactly one of --expect-token and --any-token)"));
-        QString problem;
-        const std::optional<QByteArray> resource =
-            BytesArgument::parse(positional.first(), QStringLiteral("RESOURCE"), &problem);
-        if (!resource)
-            return context.fail(UsageError, problem);
-        ForceReleaseRequest request;
-        request.resource = *resource;
-        request.mode = any ? ForceReleaseMode::AnyToken : ForceReleaseMode::ExpectToken;
-        request.forceUnknown = parser.isSet(QStringLiteral("force-unknown"));
-        if (expect) {
-            const std::optional<QByteArray> token = BytesArgument::parse(
-                parser.value(QStringLiteral("expect-token")), QStringLiteral("--expect-token"), &problem);
-            if (!token)
-                return context.fail(UsageError, problem);
-            request.expectedToken = *token;
-        }
+        return positional.size() == 1 && expect != any;
+    }
+    QString usageNote() const override
+    {
+        return QStringLiteral(" (exactly one of --expect-token and --any-token)");
+    }
 
-        const AuditLog audit(context.auditLogPath(), context.config().allowSharedAuditLog);
-        if (const RedisError error = audit.check(); error.isError())
+    int prepare(CliContext& context, WriteSession& session) override
+    {
+        // The audit log's problem alone: force-release has never added the other writes' hint
+        // ("--audit-log FILE chooses another") nor their warning about a shared log.
+        if (const RedisError error = session.audit().check(); error.isError())
             return context.fail(UsageError, error.message);
+        return Done;
+    }
+
+    WriteResult write(CliContext& context, WriteSession& session, const QCommandLineParser& parser,
+                      const WriteRequest& written) override
+    {
+        ForceReleaseRequest request;
+        request.resource = written.resource;
+        request.mode = parser.isSet(QStringLiteral("any-token")) ? ForceReleaseMode::AnyToken
+                                                                 : ForceReleaseMode::ExpectToken;
+        request.forceUnknown = parser.isSet(QStringLiteral("force-unknown"));
+        request.expectedToken = written.token;
 
         MasterSet& masters = context.openMasters();
         for (const QString& text : parser.values(QStringLiteral("on"))) {
             const Result<RedisUrl> url = RedisUrl::parse(text);
             if (!url)
-                return context.fail(UsageError, url.error().message);
+                return WriteResult::stopped(context.fail(UsageError, url.error().message));
             int found = -1;
             for (int i = 0; i < masters.size(); ++i)
                 if (masters.at(i)->name() == url->toString())
                     found = i;
             if (found < 0)
-                return context.fail(UsageError,
-                                    QStringLiteral("--on %1 is not one of the masters").arg(url->toString()));
+                return WriteResult::stopped(context.fail(
+                    UsageError, QStringLiteral("--on %1 is not one of the masters").arg(url->toString())));
             if (!request.masters.contains(found))
                 request.masters << found;
         }
@@ -161,7 +163,7 @@ public:
                               [&plan](const ForceReleasePlan& p) { plan = p; });
         context.waitUntil([&plan] { return plan.has_value(); }, 24 * 3600 * 1000);
         if (!plan)
-            return context.fail(Unavailable, QStringLiteral("could not read the key"));
+            return WriteResult::stopped(context.fail(Unavailable, QStringLiteral("could not read the key")));
         if (!context.json()) {
             for (const ForceReleaseTarget& t : plan->targets)
                 context.out() << "before: " << t.master << ": " << describe(t) << Qt::endl;
@@ -173,15 +175,18 @@ public:
             }
         }
 
+        const AuditLog& audit = session.audit();
         const bool willBeRefused = context.readOnly() || (!plan->refusal.isEmpty() && !request.forceUnknown);
         if (!willBeRefused && !parser.isSet(QStringLiteral("yes"))) {
             if (!confirmed(context, *plan)) {
                 ForceRelease::recordCancelled(audit, masters, *plan, QStringLiteral("not confirmed"));
                 if (!isatty(STDIN_FILENO))
-                    return context.fail(UsageError, QStringLiteral("not confirmed: standard input is not a "
-                                                                   "terminal; pass --yes to force-release "
-                                                                   "without asking"));
-                return context.fail(NotDone, QStringLiteral("not confirmed: nothing deleted"));
+                    return WriteResult::stopped(
+                        context.fail(UsageError, QStringLiteral("not confirmed: standard input is not a "
+                                                                "terminal; pass --yes to force-release "
+                                                                "without asking")));
+                return WriteResult::stopped(
+                    context.fail(NotDone, QStringLiteral("not confirmed: nothing deleted")));
             }
         }
 
@@ -190,14 +195,20 @@ public:
                               [&outcome](const ForceReleaseOutcome& o) { outcome = o; });
         context.waitUntil([&outcome] { return outcome.has_value(); }, 24 * 3600 * 1000);
         if (!outcome)
-            return context.fail(Unavailable, QStringLiteral("no answer"));
+            return WriteResult::stopped(context.fail(Unavailable, QStringLiteral("no answer")));
         if (outcome->auditLost())
             context.noteAuditLost(QStringLiteral("force-release: ") + outcome->auditError.message);
-        print(context, *plan, *outcome);
-        const int code = OutcomeExitCode::of(outcome->verdict);
-        if (!outcome->ok())
-            return context.fail(code, QStringLiteral("force-release: ") + outcome->error.message);
-        return code;
+        WriteResult result;
+        result.verdict = outcome->verdict;
+        result.error = outcome->error.message;
+        result.failure = QStringLiteral("force-release");
+        result.json = json(*plan, *outcome);
+        for (const ForceReleaseMasterResult& r : outcome->results) {
+            result.lines << r.master + QStringLiteral(": ") + describe(r);
+            for (const QByteArrayList& command : r.commands)
+                result.lines << QStringLiteral("  sent: ") + escapeCommand(command);
+        }
+        return result;
     }
 
 private:
@@ -223,41 +234,33 @@ private:
         return answer == QLatin1String("y") || answer == QLatin1String("yes");
     }
 
-    static void print(CliContext& context, const ForceReleasePlan& plan, const ForceReleaseOutcome& outcome)
+    static QJsonObject json(const ForceReleasePlan& plan, const ForceReleaseOutcome& outcome)
     {
-        if (context.json()) {
-            QJsonArray results;
-            for (const ForceReleaseMasterResult& r : outcome.results) {
-                QJsonObject o{{QStringLiteral("master"), r.master},
-                              {QStringLiteral("action"), forceReleaseActionName(r.action)}};
-                if (!r.tokenBefore.isEmpty())
-                    o.insert(QStringLiteral("tokenBefore"), escapeBytes(r.tokenBefore));
-                if (!r.detail.isEmpty())
-                    o.insert(QStringLiteral("detail"), r.detail);
-                if (r.error.isError())
-                    o.insert(QStringLiteral("error"), r.error.message);
-                o.insert(QStringLiteral("commands"), commandsJson(r.commands));
-                for (const ForceReleaseTarget& t : plan.targets) {
-                    if (t.index != r.index)
-                        continue;
-                    o.insert(QStringLiteral("planned"), t.step.summary());
-                    o.insert(QStringLiteral("plannedCommands"), commandsJson(t.step.commands));
-                }
-                results.append(o);
-            }
-            QJsonObject o{{QStringLiteral("resource"), escapeBytes(plan.request.resource)},
-                          {QStringLiteral("outcome"), forceReleaseVerdictName(outcome.verdict)},
-                          {QStringLiteral("results"), results}};
-            if (outcome.error.isError() || !outcome.error.message.isEmpty())
-                o.insert(QStringLiteral("error"), outcome.error.message);
-            context.out() << QJsonDocument(o).toJson(QJsonDocument::Compact) << Qt::endl;
-            return;
-        }
+        QJsonArray results;
         for (const ForceReleaseMasterResult& r : outcome.results) {
-            context.out() << r.master << ": " << describe(r) << Qt::endl;
-            for (const QByteArrayList& command : r.commands)
-                context.out() << "  sent: " << escapeCommand(command) << Qt::endl;
+            QJsonObject o{{QStringLiteral("master"), r.master},
+                          {QStringLiteral("action"), forceReleaseActionName(r.action)}};
+            if (!r.tokenBefore.isEmpty())
+                o.insert(QStringLiteral("tokenBefore"), escapeBytes(r.tokenBefore));
+            if (!r.detail.isEmpty())
+                o.insert(QStringLiteral("detail"), r.detail);
+            if (r.error.isError())
+                o.insert(QStringLiteral("error"), r.error.message);
+            o.insert(QStringLiteral("commands"), commandsJson(r.commands));
+            for (const ForceReleaseTarget& t : plan.targets) {
+                if (t.index != r.index)
+                    continue;
+                o.insert(QStringLiteral("planned"), t.step.summary());
+                o.insert(QStringLiteral("plannedCommands"), commandsJson(t.step.commands));
+            }
+            results.append(o);
         }
+        QJsonObject o{{QStringLiteral("resource"), escapeBytes(plan.request.resource)},
+                      {QStringLiteral("outcome"), writeVerdictName(outcome.verdict)},
+                      {QStringLiteral("results"), results}};
+        if (outcome.error.isError() || !outcome.error.message.isEmpty())
+            o.insert(QStringLiteral("error"), outcome.error.message);
+        return o;
     }
 };
 

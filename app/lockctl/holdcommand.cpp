@@ -1,10 +1,9 @@
 #include "base/bytesdisplay.h"
-#include "base/localidentity.h"
-#include "bytesargument.h"
-#include "command.h"
+#include "clicontext.h"
 #include "locking/lockkeeper.h"
 #include "terminationsignals.h"
 #include "ttlargument.h"
+#include "writecommand.h"
 #include "writesession.h"
 
 #include <QCommandLineParser>
@@ -13,6 +12,7 @@
 
 #include <csignal>
 #include <limits>
+#include <memory>
 #include <optional>
 
 using namespace lockscope;
@@ -27,7 +27,7 @@ constexpr int commandNotStarted = 127; // as a shell reports a command it cannot
 // Runs a command while holding the lock: acquire, start the command with the token in
 // LOCKSCOPE_TOKEN, extend the lock automatically, stop the command if the lock is lost (SIGTERM,
 // then SIGKILL after a grace period), release when it ends. Exit code: the command's own.
-class HoldCommand final : public Command
+class HoldCommand final : public WriteCommand
 {
 public:
     QString name() const override { return QStringLiteral("hold"); }
@@ -44,75 +44,63 @@ public:
     }
     QList<QCommandLineOption> options() const override
     {
-        return {
-            TtlArgument::option(),
-            {QStringLiteral("grace-ms"),
-             QStringLiteral("After a lost lock, SIGKILL the command this long after SIGTERM (default 5000)."),
-             QStringLiteral("MS")},
-            {QStringLiteral("retries"), QStringLiteral("Further attempts after a failed one (default 3)."),
-             QStringLiteral("N")},
-            {QStringLiteral("retry-delay"),
-             QStringLiteral("Milliseconds between attempts, +- the configured jitter (default 200)."),
-             QStringLiteral("MS")},
-            {QStringLiteral("owner"),
-             QStringLiteral(
-                 "Readable owner put before the random token (default user@host:pid; '' for none)."),
-             QStringLiteral("TEXT")}};
+        return QList<QCommandLineOption>{
+                   TtlArgument::option(),
+                   {QStringLiteral("grace-ms"),
+                    QStringLiteral(
+                        "After a lost lock, SIGKILL the command this long after SIGTERM (default 5000)."),
+                    QStringLiteral("MS")}}
+               << retryOptions() << ownerOption();
     }
 
-    int run(CliContext& context, const QCommandLineParser& parser, const QStringList& positional) override
+protected:
+    Opening opening() const override { return {.ttl = true, .retries = true, .owner = true}; }
+    bool usable(const QCommandLineParser&, const QStringList& positional) const override
     {
-        if (positional.size() < 2)
-            return context.fail(UsageError, QStringLiteral("usage: lockctl ") + synopsis());
-        QString problem;
-        const std::optional<qint64> ttl = TtlArgument::parse(parser.value(QStringLiteral("ttl")), &problem);
-        if (!ttl)
-            return context.fail(UsageError, problem);
-        qint64 graceMs = defaultGraceMs;
-        if (parser.isSet(QStringLiteral("grace-ms"))) {
-            const auto grace = TtlArgument::parseWhole(
-                QStringLiteral("grace-ms"), parser.value(QStringLiteral("grace-ms")), 0, 3600000, &problem);
-            if (!grace)
-                return context.fail(UsageError, problem);
-            graceMs = *grace;
-        }
-        const std::optional<QByteArray> resourceArgument =
-            BytesArgument::parse(positional.first(), QStringLiteral("RESOURCE"), &problem);
-        if (!resourceArgument)
-            return context.fail(UsageError, problem);
-        const QByteArray resource = *resourceArgument;
-        WriteSession session(context);
-        if (!session.applyRetryOptions(parser, &problem))
-            return context.fail(UsageError, problem);
-        if (const int rc = session.prepare(); rc != Done)
-            return rc;
-        const QString owner = parser.isSet(QStringLiteral("owner")) ? parser.value(QStringLiteral("owner"))
-                                                                    : LocalIdentity::ownerTag();
+        return positional.size() >= 2;
+    }
 
+    bool readOptions(const QCommandLineParser& parser, QString* problem) override
+    {
+        if (!parser.isSet(QStringLiteral("grace-ms")))
+            return true;
+        const auto grace = TtlArgument::parseWhole(
+            QStringLiteral("grace-ms"), parser.value(QStringLiteral("grace-ms")), 0, 3600000, problem);
+        if (!grace)
+            return false;
+        m_graceMs = *grace;
+        return true;
+    }
+
+    WriteResult write(CliContext&, WriteSession& session, const QCommandLineParser&,
+                      const WriteRequest& request) override
+    {
         // From here on a Ctrl-C or a kill must not leave the lock held until it expires.
-        TerminationSignals terminations;
-        std::optional<int> signalledBeforeStart;
-        QObject::connect(&terminations, &TerminationSignals::received,
-                         [&signalledBeforeStart](int number) { signalledBeforeStart = number; });
+        m_terminations = std::make_unique<TerminationSignals>();
+        QObject::connect(m_terminations.get(), &TerminationSignals::received,
+                         [this](int number) { m_signalledBeforeStart = number; });
+        WriteResult result = WriteResult::of(session.acquire(request.resource, request.ttlMs, request.owner),
+                                             QStringLiteral("not acquired"));
+        if (result.verdict != WriteVerdict::Done)
+            m_terminations.reset(); // nothing is held: a signal ends lockctl again
+        return result;
+    }
 
-        Redlock& redlock = session.redlock();
-        const RedlockOutcome acquired = session.wait(
-            [&](Redlock::Done done) { redlock.acquire(resource, *ttl, owner, std::move(done)); });
-        if (!acquired.ok())
-            return session.failWith(QStringLiteral("not acquired"), acquired);
-        session.warnAboutFailedMasters(acquired);
-
-        LockKeeper keeper(&redlock, acquired.lease);
+    int then(CliContext& context, WriteSession& session, const WriteRequest& request,
+             const WriteResult& acquired) override
+    {
+        const RedlockLease& lease = acquired.quorum->lease;
+        LockKeeper keeper(&session.redlock(), lease);
         QProcess process;
-        process.setProgram(positional.at(1));
-        process.setArguments(positional.mid(2));
+        process.setProgram(request.rest.at(0));
+        process.setArguments(request.rest.mid(1));
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
         // The command gets the lock, not the masters' password.
         for (const QString& var : std::as_const(context.config().passwordEnvVars))
             environment.remove(var);
         // In the form `lockctl extend/release --token` takes, as LOCKSCOPE_RESOURCE is.
-        environment.insert(QStringLiteral("LOCKSCOPE_TOKEN"), escapeBytes(acquired.lease.token));
-        environment.insert(QStringLiteral("LOCKSCOPE_RESOURCE"), escapeBytes(resource));
+        environment.insert(QStringLiteral("LOCKSCOPE_TOKEN"), escapeBytes(lease.token));
+        environment.insert(QStringLiteral("LOCKSCOPE_RESOURCE"), escapeBytes(request.resource));
         process.setProcessEnvironment(environment);
         process.setProcessChannelMode(QProcess::ForwardedChannels);
         process.setInputChannelMode(QProcess::ForwardedInputChannel);
@@ -125,28 +113,28 @@ public:
         QObject::connect(&process, &QProcess::finished, [&finished] { finished = true; });
         QObject::connect(&keeper, &LockKeeper::lost, [&](const QString& reason) {
             lost = true;
-            context.err() << "lockctl: lock on " << escapeBytes(resource) << " lost (" << reason
+            context.err() << "lockctl: lock on " << escapeBytes(request.resource) << " lost (" << reason
                           << "); stopping the command" << Qt::endl;
             if (process.state() != QProcess::NotRunning) {
                 process.terminate();
-                killTimer.start(int(graceMs));
+                killTimer.start(int(m_graceMs));
             }
         });
-        QObject::disconnect(&terminations, nullptr, nullptr, nullptr);
-        QObject::connect(&terminations, &TerminationSignals::received, [&process](int number) {
+        QObject::disconnect(m_terminations.get(), nullptr, nullptr, nullptr);
+        QObject::connect(m_terminations.get(), &TerminationSignals::received, [&process](int number) {
             // Passed on; the command decides how to end, and the lock is released after it.
             if (process.processId() > 0)
                 ::kill(pid_t(process.processId()), number);
         });
 
         int code = 0;
-        if (signalledBeforeStart) {
-            code = 128 + *signalledBeforeStart;
+        if (m_signalledBeforeStart) {
+            code = 128 + *m_signalledBeforeStart;
             context.err() << "lockctl: interrupted before the command started" << Qt::endl;
         } else {
             process.start();
             if (!process.waitForStarted(-1)) {
-                context.err() << "lockctl: cannot run " << positional.at(1) << ": " << process.errorString()
+                context.err() << "lockctl: cannot run " << request.rest.at(0) << ": " << process.errorString()
                               << Qt::endl;
                 code = commandNotStarted;
             } else {
@@ -162,8 +150,15 @@ public:
             session.wait([&](Redlock::Done done) { keeper.release(std::move(done)); });
         if (!released.ok() && !lost)
             context.err() << "lockctl: warning: release: " << released.error.message << Qt::endl;
+        m_terminations.reset();
         return code;
     }
+
+private:
+    qint64 m_graceMs = defaultGraceMs;
+    // Set up before the acquisition (write()) and used until the release (then()).
+    std::unique_ptr<TerminationSignals> m_terminations;
+    std::optional<int> m_signalledBeforeStart; // a termination signal that came before the command started
 };
 
 const CommandRegistry registration(70, [] { return std::unique_ptr<Command>(new HoldCommand); });

@@ -1,16 +1,15 @@
 #pragma once
 
-#include "locking/forcereleaseoutcome.h"
-#include "locking/redlockoutcome.h"
+#include "locking/writeverdict.h"
 
 namespace lockctl {
 
-// The core's verdicts as lockctl's exit codes (exitcode.h).
+// The core's verdicts of a write (Redlock's and force-release's alike) as lockctl's exit codes
+// (exitcode.h).
 class OutcomeExitCode
 {
 public:
-    static int of(lockscope::RedlockOutcome::Verdict verdict);
-    static int of(lockscope::ForceReleaseOutcome::Verdict verdict);
+    static int of(lockscope::WriteVerdict verdict);
 };
 
 } // namespace lockctl

@@ -4,8 +4,6 @@
 
 #include "base/bytesdisplay.h"
 
-#include "outcomeexitcode.h"
-
 #include <algorithm>
 #include <optional>
 
@@ -52,7 +50,7 @@ RedlockOutcome WriteSession::wait(const std::function<void(Redlock::Done)>& star
     m_context.waitUntil([&result] { return result.has_value(); }, 24 * 3600 * 1000);
     if (!result) {
         RedlockOutcome lost;
-        lost.verdict = RedlockOutcome::Verdict::Unavailable;
+        lost.verdict = WriteVerdict::Unavailable;
         lost.error = {ErrorKind::Cancelled, QString(), QStringLiteral("gave up waiting")};
         return lost;
     }
@@ -79,13 +77,19 @@ void WriteSession::warnAboutFailedMasters(const RedlockOutcome& outcome)
     printFailures(outcome);
 }
 
-int WriteSession::failWith(const QString& what, const RedlockOutcome& outcome)
+RedlockOutcome WriteSession::acquire(const QByteArray& resource, qint64 ttlMs, const QString& owner)
 {
-    const int code = OutcomeExitCode::of(outcome.verdict);
-    m_context.fail(code, what + QStringLiteral(": ") + outcome.error.message);
-    if (outcome.verdict == RedlockOutcome::Verdict::Unavailable)
-        printFailures(outcome);
-    return code;
+    return wait([&](Redlock::Done done) { redlock().acquire(resource, ttlMs, owner, std::move(done)); });
+}
+
+RedlockOutcome WriteSession::extend(const RedlockLease& lease, qint64 ttlMs)
+{
+    return wait([&](Redlock::Done done) { redlock().extend(lease, ttlMs, std::move(done)); });
+}
+
+RedlockOutcome WriteSession::release(const RedlockLease& lease)
+{
+    return wait([&](Redlock::Done done) { redlock().release(lease, std::move(done)); });
 }
 
 bool WriteSession::applyRetryOptions(const QCommandLineParser& parser, QString* problem)

@@ -26,11 +26,13 @@ public:
 
     // Runs the event loop until the operation started by `start` reports.
     lockscope::RedlockOutcome wait(const std::function<void(lockscope::Redlock::Done)>& start);
+    // The Redlock writes, each waited for.
+    lockscope::RedlockOutcome acquire(const QByteArray& resource, qint64 ttlMs, const QString& owner);
+    lockscope::RedlockOutcome extend(const lockscope::RedlockLease& lease, qint64 ttlMs);
+    lockscope::RedlockOutcome release(const lockscope::RedlockLease& lease);
 
     // "3 of 5 masters" style summaries and per-master lines for failures.
     void printFailures(const lockscope::RedlockOutcome& outcome);
-    // Prints "lockctl: <why>" for a failed outcome and returns its exit code.
-    int failWith(const QString& what, const lockscope::RedlockOutcome& outcome);
     // After a success on a quorum: which masters took no part, and why (standard error, so a script
     // reading the token from standard output is not disturbed).
     void warnAboutFailedMasters(const lockscope::RedlockOutcome& outcome);

@@ -70,22 +70,30 @@ QList<ForceReleaseMasterResult> blankResults(MasterSet& masters, const ForceRele
     return results;
 }
 
+// What every audit line of a force-release says, carried out or cancelled: the masters, the
+// token seen, and how the request was guarded.
+AuditRecord auditRecordOf(const MasterSet& masters, const ForceReleasePlan& plan)
+{
+    AuditRecord record = AuditRecord::now(QStringLiteral("force-release"), plan.request.resource);
+    for (const RedisConnection* c : masters.connections())
+        record.masters << c->name();
+    if (plan.anyPresent())
+        record.tokenBefore = plan.tokenSeen;
+    if (plan.request.mode == ForceReleaseMode::ExpectToken) {
+        record.expectedToken = plan.request.expectedToken;
+        record.mode = QStringLiteral("expect-token");
+    } else {
+        record.mode = QStringLiteral("any-token");
+    }
+    return record;
+}
+
 void finish(MasterSet& masters, const WriteGate& gate, const ForceReleasePlan& plan,
             ForceReleaseOutcome outcome, const ForceRelease::Done& done)
 {
     if (gate.audit()) {
-        AuditRecord record = AuditRecord::now(QStringLiteral("force-release"), plan.request.resource);
-        for (const RedisConnection* c : masters.connections())
-            record.masters << c->name();
-        if (plan.anyPresent())
-            record.tokenBefore = plan.tokenSeen;
-        if (plan.request.mode == ForceReleaseMode::ExpectToken) {
-            record.expectedToken = plan.request.expectedToken;
-            record.mode = QStringLiteral("expect-token");
-        } else {
-            record.mode = QStringLiteral("any-token");
-        }
-        record.outcome = forceReleaseVerdictName(outcome.verdict);
+        AuditRecord record = auditRecordOf(masters, plan);
+        record.outcome = writeVerdictName(outcome.verdict);
         record.message = outcome.error.message;
         for (const ForceReleaseMasterResult& r : outcome.results) {
             AuditRecord::MasterResult m;
@@ -212,33 +220,33 @@ void ForceRelease::execute(MasterSet& masters, const LockScopeConfig& config, co
     // The rule every write goes through: read-only mode first, then an audit log that cannot be
     // written; either way before any master is touched.
     const WriteGate gate(config.readOnly, audit);
-    auto refuse = [&](ForceReleaseOutcome::Verdict verdict, ErrorKind kind, const QString& message) {
+    auto refuse = [&](WriteVerdict verdict, ErrorKind kind, const QString& message) {
         outcome.verdict = verdict;
         outcome.error = {kind, QString(), message};
         later(masters, [&masters, gate, plan, outcome, done] { finish(masters, gate, plan, outcome, done); });
     };
     if (const RedisError refusal = gate.admit(QStringLiteral("force-release")); refusal.isError()) {
         if (refusal.kind == ErrorKind::ReadOnlyMode) // recorded, as every refused attempt
-            return refuse(ForceReleaseOutcome::Verdict::Refused, refusal.kind, refusal.message);
+            return refuse(WriteVerdict::Refused, refusal.kind, refusal.message);
         return later(masters, [outcome, refusal, done]() mutable {
             // Unrecorded deletions are worse than none: nothing is sent, and nothing can be recorded.
-            outcome.verdict = ForceReleaseOutcome::Verdict::Invalid;
+            outcome.verdict = WriteVerdict::Invalid;
             outcome.error = refusal;
             done(outcome);
         });
     }
     if (request.resource.isEmpty())
-        return refuse(ForceReleaseOutcome::Verdict::Invalid, ErrorKind::InvalidArgument,
+        return refuse(WriteVerdict::Invalid, ErrorKind::InvalidArgument,
                       QStringLiteral("the resource name is empty"));
     if (request.mode == ForceReleaseMode::ExpectToken && request.expectedToken.isEmpty())
-        return refuse(ForceReleaseOutcome::Verdict::Invalid, ErrorKind::InvalidArgument,
+        return refuse(WriteVerdict::Invalid, ErrorKind::InvalidArgument,
                       QStringLiteral("a guarded force-release needs the expected token"));
     for (int index : request.masters)
         if (index < 0 || index >= masters.size())
-            return refuse(ForceReleaseOutcome::Verdict::Invalid, ErrorKind::InvalidArgument,
+            return refuse(WriteVerdict::Invalid, ErrorKind::InvalidArgument,
                           QStringLiteral("no master number %1").arg(index));
     if (!plan.refusal.isEmpty() && !request.forceUnknown)
-        return refuse(ForceReleaseOutcome::Verdict::Refused, ErrorKind::NotALock,
+        return refuse(WriteVerdict::Refused, ErrorKind::NotALock,
                       QStringLiteral("refusing to delete %1: %2 (--force-unknown deletes it anyway)")
                           .arg(escapeBytes(request.resource), plan.refusal));
 
@@ -263,12 +271,12 @@ void ForceRelease::execute(MasterSet& masters, const LockScopeConfig& config, co
             answered += r.action != Action::Failed && r.action != Action::NotChosen ? 1 : 0;
         }
         if (removed > 0) {
-            o.verdict = ForceReleaseOutcome::Verdict::Done;
+            o.verdict = WriteVerdict::Done;
         } else if (answered == 0) {
-            o.verdict = ForceReleaseOutcome::Verdict::Unavailable;
+            o.verdict = WriteVerdict::Unavailable;
             o.error = {ErrorKind::NotConnected, QString(), QStringLiteral("no chosen master answered")};
         } else {
-            o.verdict = ForceReleaseOutcome::Verdict::NothingDeleted;
+            o.verdict = WriteVerdict::NotDone;
             o.error = {ErrorKind::None, QString(), QStringLiteral("nothing deleted")};
         }
         finish(masters, gate, plan, o, done);
@@ -365,17 +373,7 @@ void ForceRelease::run(MasterSet& masters, const LockScopeConfig& config, const 
 RedisError ForceRelease::recordCancelled(const AuditLog& audit, const MasterSet& masters,
                                          const ForceReleasePlan& plan, const QString& why)
 {
-    AuditRecord record = AuditRecord::now(QStringLiteral("force-release"), plan.request.resource);
-    for (const RedisConnection* c : masters.connections())
-        record.masters << c->name();
-    if (plan.anyPresent())
-        record.tokenBefore = plan.tokenSeen;
-    if (plan.request.mode == ForceReleaseMode::ExpectToken) {
-        record.mode = QStringLiteral("expect-token");
-        record.expectedToken = plan.request.expectedToken;
-    } else {
-        record.mode = QStringLiteral("any-token");
-    }
+    AuditRecord record = auditRecordOf(masters, plan);
     record.outcome = QStringLiteral("cancelled");
     record.message = why;
     return audit.append(record);

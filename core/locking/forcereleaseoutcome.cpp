@@ -26,22 +26,4 @@ QString forceReleaseActionName(ForceReleaseMasterResult::Action action)
     return QStringLiteral("failed");
 }
 
-QString forceReleaseVerdictName(ForceReleaseOutcome::Verdict verdict)
-{
-    using Verdict = ForceReleaseOutcome::Verdict;
-    switch (verdict) {
-    case Verdict::Done:
-        return QStringLiteral("done");
-    case Verdict::NothingDeleted:
-        return QStringLiteral("not-done");
-    case Verdict::Unavailable:
-        return QStringLiteral("unavailable");
-    case Verdict::Refused:
-        return QStringLiteral("refused");
-    case Verdict::Invalid:
-        return QStringLiteral("invalid");
-    }
-    return QStringLiteral("invalid");
-}
-
 } // namespace lockscope

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "base/rediserror.h"
+#include "locking/writeverdict.h"
 
 #include <QByteArray>
 #include <QByteArrayList>
@@ -35,29 +36,16 @@ struct ForceReleaseMasterResult
 
 struct ForceReleaseOutcome
 {
-    enum class Verdict
-    {
-        Done,           // deleted (or a holder removed) on at least one master
-        NothingDeleted, // spared or absent everywhere
-        Unavailable,    // no chosen master answered
-        Refused,        // read-only mode, or not a lock: nothing sent
-        Invalid,        // bad request, or the audit log cannot be written: nothing sent
-    };
-
-    Verdict verdict = Verdict::Invalid;
+    WriteVerdict verdict = WriteVerdict::Invalid;
     RedisError error;
     QList<ForceReleaseMasterResult> results; // every master, in master order
     RedisError auditError;                   // the audit line could not be written
 
-    bool ok() const { return verdict == Verdict::Done; }
+    bool ok() const { return verdict == WriteVerdict::Done; }
     // Sent to the masters, but not in the audit log: to be said loudly.
-    bool auditLost() const
-    {
-        return auditError.isError() && verdict != Verdict::Refused && verdict != Verdict::Invalid;
-    }
+    bool auditLost() const { return auditError.isError() && writeWasSent(verdict); }
 };
 
 QString forceReleaseActionName(ForceReleaseMasterResult::Action action);
-QString forceReleaseVerdictName(ForceReleaseOutcome::Verdict verdict);
 
 } // namespace lockscope

@@ -60,8 +60,7 @@ void LockKeeper::onExtended(const RedlockOutcome& outcome)
     int gone = 0;
     for (const MasterVote& vote : outcome.votes)
         gone += vote.answer == MasterVote::Answer::No ? 1 : 0;
-    if (outcome.verdict == RedlockOutcome::Verdict::Refused ||
-        outcome.verdict == RedlockOutcome::Verdict::Invalid || gone > outcome.total - outcome.needed)
+    if (!writeWasSent(outcome.verdict) || gone > outcome.total - outcome.needed)
         return declareLost(outcome.error.message);
     // Masters unreachable for now: retry while a retry could still land inside the validity.
     const qint64 remaining = m_lease.remainingMs(monotonicNs());

@@ -44,26 +44,6 @@ QuorumCall::Issue scriptIssue(const RedisScript& script, const QByteArray& key, 
     };
 }
 
-QString voteResult(const QString& action, const MasterVote& vote)
-{
-    switch (vote.answer) {
-    case MasterVote::Answer::Yes:
-        return action == QLatin1String("acquire")  ? QStringLiteral("locked")
-               : action == QLatin1String("extend") ? QStringLiteral("extended")
-                                                   : QStringLiteral("released");
-    case MasterVote::Answer::No:
-        if (action == QLatin1String("acquire"))
-            return QStringLiteral("held-by-other");
-        return vote.reply.isInteger() && vote.reply.integer == 0 ? QStringLiteral("absent")
-                                                                 : QStringLiteral("other-token");
-    case MasterVote::Answer::Failed:
-        return errorKindName(vote.error.kind);
-    case MasterVote::Answer::Pending:
-        break;
-    }
-    return QStringLiteral("not-sent");
-}
-
 } // namespace
 
 struct Redlock::Acquisition
@@ -112,7 +92,7 @@ void Redlock::acquireWithToken(const QByteArray& resource, const QByteArray& tok
     if (problem.isEmpty() && token.isEmpty())
         problem = QStringLiteral("the token is empty");
     if (!problem.isEmpty())
-        return refuseLater(QStringLiteral("acquire"), lease, RedlockOutcome::Verdict::Invalid,
+        return refuseLater(QStringLiteral("acquire"), lease, WriteVerdict::Invalid,
                            {ErrorKind::InvalidArgument, QString(), problem}, done);
 
     auto acquisition = std::make_shared<Acquisition>();
@@ -154,7 +134,7 @@ void Redlock::onAttempt(const std::shared_ptr<Acquisition>& acquisition, const Q
     outcome.lease.token = acquisition->token;
     outcome.lease.ttlMs = ttlMs;
     if (tally.reachedQuorum() && validityMs > 0) {
-        outcome.verdict = RedlockOutcome::Verdict::Done;
+        outcome.verdict = WriteVerdict::Done;
         outcome.lease.validityMs = validityMs;
         outcome.lease.startedAtNs = tally.startedNs;
         outcome.lease.validUntilNs = validUntilNs;
@@ -162,7 +142,7 @@ void Redlock::onAttempt(const std::shared_ptr<Acquisition>& acquisition, const Q
         return;
     }
     if (tally.reachedQuorum()) {
-        outcome.verdict = RedlockOutcome::Verdict::NotDone;
+        outcome.verdict = WriteVerdict::NotDone;
         outcome.error = {
             ErrorKind::Timeout, QString(),
             QStringLiteral("locked %1 of %2 masters, but only after %3 ms: no validity left of the %4 ms TTL")
@@ -171,14 +151,14 @@ void Redlock::onAttempt(const std::shared_ptr<Acquisition>& acquisition, const Q
                 .arg((tally.decidedNs - tally.startedNs) / nsPerMs)
                 .arg(ttlMs)};
     } else if (tally.answered() >= tally.needed) {
-        outcome.verdict = RedlockOutcome::Verdict::NotDone;
+        outcome.verdict = WriteVerdict::NotDone;
         outcome.error = {ErrorKind::None, QString(),
                          QStringLiteral("held by someone else: locked %1 of %2 masters, %3 needed")
                              .arg(tally.yes)
                              .arg(tally.total())
                              .arg(tally.needed)};
     } else {
-        outcome.verdict = RedlockOutcome::Verdict::Unavailable;
+        outcome.verdict = WriteVerdict::Unavailable;
         QString why;
         for (const MasterVote& vote : tally.votes)
             if (vote.answer == MasterVote::Answer::Failed && why.isEmpty())
@@ -217,11 +197,11 @@ void Redlock::extend(const RedlockLease& lease, qint64 ttlMs, Done done)
     if (problem.isEmpty() && (lease.resource.isEmpty() || lease.token.isEmpty()))
         problem = QStringLiteral("the resource and the token are needed");
     if (!problem.isEmpty())
-        return refuseLater(QStringLiteral("extend"), lease, RedlockOutcome::Verdict::Invalid,
+        return refuseLater(QStringLiteral("extend"), lease, WriteVerdict::Invalid,
                            {ErrorKind::InvalidArgument, QString(), problem}, done);
     const qint64 now = monotonicNs();
     if (!lease.isValidAt(now))
-        return refuseLater(QStringLiteral("extend"), lease, RedlockOutcome::Verdict::NotDone,
+        return refuseLater(QStringLiteral("extend"), lease, WriteVerdict::NotDone,
                            {ErrorKind::Timeout, QString(),
                             QStringLiteral("the lease ran out %1 ms ago: it may already be someone else's")
                                 .arg((now - lease.validUntilNs) / nsPerMs)},
@@ -245,13 +225,13 @@ void Redlock::extend(const RedlockLease& lease, qint64 ttlMs, Done done)
             outcome.attempts = 1;
             outcome.lease = lease;
             if (tally.reachedQuorum() && validityMs > 0 && inTime) {
-                outcome.verdict = RedlockOutcome::Verdict::Done;
+                outcome.verdict = WriteVerdict::Done;
                 outcome.lease.ttlMs = ttlMs;
                 outcome.lease.validityMs = validityMs;
                 outcome.lease.startedAtNs = tally.startedNs;
                 outcome.lease.validUntilNs = validUntilNs;
             } else if (tally.answered() >= tally.needed || tally.reachedQuorum()) {
-                outcome.verdict = RedlockOutcome::Verdict::NotDone;
+                outcome.verdict = WriteVerdict::NotDone;
                 outcome.error = {
                     ErrorKind::None, QString(),
                     tally.reachedQuorum()
@@ -262,7 +242,7 @@ void Redlock::extend(const RedlockLease& lease, qint64 ttlMs, Done done)
                               .arg(tally.total())
                               .arg(tally.needed)};
             } else {
-                outcome.verdict = RedlockOutcome::Verdict::Unavailable;
+                outcome.verdict = WriteVerdict::Unavailable;
                 outcome.error = {ErrorKind::NotConnected, QString(),
                                  QStringLiteral("only %1 of %2 masters answered, %3 needed")
                                      .arg(tally.answered())
@@ -279,7 +259,7 @@ void Redlock::release(const RedlockLease& lease, Done done)
         return;
     if (lease.resource.isEmpty() || lease.token.isEmpty())
         return refuseLater(
-            QStringLiteral("release"), lease, RedlockOutcome::Verdict::Invalid,
+            QStringLiteral("release"), lease, WriteVerdict::Invalid,
             {ErrorKind::InvalidArgument, QString(), QStringLiteral("the resource and the token are needed")},
             done);
     QuorumCall::start(*m_masters, m_config.redlock.masterTimeoutMs, QuorumCall::Until::AllAnswered,
@@ -292,7 +272,7 @@ void Redlock::release(const RedlockLease& lease, Done done)
                           outcome.lease = lease;
                           if (tally.answered() < tally.needed) {
                               // The silent masters may still hold it, and they could be a quorum.
-                              outcome.verdict = RedlockOutcome::Verdict::Unavailable;
+                              outcome.verdict = WriteVerdict::Unavailable;
                               outcome.error = {ErrorKind::NotConnected, QString(),
                                                QStringLiteral("only %1 of %2 masters answered, %3 needed: "
                                                               "released on %4")
@@ -301,12 +281,12 @@ void Redlock::release(const RedlockLease& lease, Done done)
                                                    .arg(tally.needed)
                                                    .arg(tally.yes)};
                           } else if (tally.yes == 0) {
-                              outcome.verdict = RedlockOutcome::Verdict::NotDone;
+                              outcome.verdict = WriteVerdict::NotDone;
                               outcome.error = {
                                   ErrorKind::None, QString(),
                                   QStringLiteral("the token was found on no master: nothing deleted")};
                           } else {
-                              outcome.verdict = RedlockOutcome::Verdict::Done;
+                              outcome.verdict = WriteVerdict::Done;
                           }
                           self->finish(QStringLiteral("release"), lease, outcome, done);
                       });
@@ -318,12 +298,11 @@ bool Redlock::refusedByGate(const QString& action, const RedlockLease& lease, co
     if (!refusal.isError())
         return false;
     // A read-only refusal is recorded; one because the log cannot be written cannot be.
-    refuseLater(action, lease, RedlockOutcome::Verdict::Refused, refusal, done,
-                refusal.kind == ErrorKind::ReadOnlyMode);
+    refuseLater(action, lease, WriteVerdict::Refused, refusal, done, refusal.kind == ErrorKind::ReadOnlyMode);
     return true;
 }
 
-void Redlock::refuseLater(const QString& action, const RedlockLease& lease, RedlockOutcome::Verdict verdict,
+void Redlock::refuseLater(const QString& action, const RedlockLease& lease, WriteVerdict verdict,
                           RedisError error, const Done& done, bool recorded)
 {
     RedlockOutcome outcome;
@@ -347,7 +326,7 @@ void Redlock::finish(const QString& action, const RedlockLease& lease, RedlockOu
         AuditRecord record = AuditRecord::now(action, lease.resource);
         record.masters = outcome.masters;
         record.token = lease.token;
-        record.outcome = redlockVerdictName(outcome.verdict);
+        record.outcome = writeVerdictName(outcome.verdict);
         record.message = outcome.error.message;
         if (action == QLatin1String("acquire") && outcome.attempts > 1)
             record.message =
@@ -358,7 +337,7 @@ void Redlock::finish(const QString& action, const RedlockLease& lease, RedlockOu
             const MasterVote& vote = outcome.votes.at(i);
             AuditRecord::MasterResult result;
             result.master = outcome.masters.value(i);
-            result.result = voteResult(action, vote);
+            result.result = redlockVoteResult(action, vote);
             if (vote.answer == MasterVote::Answer::Failed)
                 result.detail = vote.error.message;
             record.results << result;

@@ -3,6 +3,7 @@
 #include "base/rediserror.h"
 #include "locking/mastervote.h"
 #include "locking/redlocklease.h"
+#include "locking/writeverdict.h"
 
 #include <QList>
 #include <QStringList>
@@ -13,16 +14,7 @@ namespace lockscope {
 // (lockctl maps it to its exit codes); `error` says why for people.
 struct RedlockOutcome
 {
-    enum class Verdict
-    {
-        Done,        // acquired / extended / released on a quorum
-        NotDone,     // enough masters answered, but the lock is someone else's (or the token is gone)
-        Unavailable, // too few masters answered to decide
-        Refused,     // read-only mode: nothing was sent
-        Invalid,     // bad arguments: nothing was sent
-    };
-
-    Verdict verdict = Verdict::Invalid;
+    WriteVerdict verdict = WriteVerdict::Invalid;
     RedisError error;
     RedlockLease lease; // the new lease after acquire and extend
     int succeeded = 0;  // masters that said yes in the deciding round
@@ -35,15 +27,15 @@ struct RedlockOutcome
     QStringList masters;     // the masters' URLs without passwords, same order
     RedisError auditError;   // the audit line could not be written
 
-    bool ok() const { return verdict == Verdict::Done; }
+    bool ok() const { return verdict == WriteVerdict::Done; }
     // The write reached the masters but is not in the audit log: to be said loudly (a dialog in
     // the window, its own exit code in lockctl).
-    bool auditLost() const
-    {
-        return auditError.isError() && verdict != Verdict::Refused && verdict != Verdict::Invalid;
-    }
+    bool auditLost() const { return auditError.isError() && writeWasSent(verdict); }
 };
 
-QString redlockVerdictName(RedlockOutcome::Verdict verdict);
+// What one master did in a Redlock `action` ("acquire", "extend", "release"), as the audit log and
+// `lockctl release` name it: "locked", "extended", "released", "held-by-other", "absent",
+// "other-token", the error kind of a failure, or "not-sent".
+QString redlockVoteResult(const QString& action, const MasterVote& vote);
 
 } // namespace lockscope

@@ -158,7 +158,7 @@ void TestDemoFailover::sentinelDoubleGrantsWhereTheQuorumRefuses()
     // Redlock: B's attempt failed while A held a majority, and B never held the lock.
     QVERIFY(!refusedB.isEmpty());
     const auto outcome = refusedB.last().at(2).value<RedlockOutcome>();
-    QCOMPARE(outcome.verdict, RedlockOutcome::Verdict::NotDone);
+    QCOMPARE(outcome.verdict, WriteVerdict::NotDone);
     QVERIFY(outcome.succeeded < outcome.needed);
     QVERIFY(acquiredB.isEmpty());
     QVERIFY(a->isHolding());

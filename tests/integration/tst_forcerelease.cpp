@@ -230,7 +230,7 @@ void TestForceRelease::guardedSparesALockThatChangedHands()
     for (int i = 0; i < 3; ++i)
         c.group.at(i).command({"SET", "job:build", tokenB, "PX", "60000"});
     const ForceReleaseOutcome o = c.execute(plan);
-    QCOMPARE(o.verdict, ForceReleaseOutcome::Verdict::Done);
+    QCOMPARE(o.verdict, WriteVerdict::Done);
     for (int i = 0; i < 3; ++i) {
         QCOMPARE(o.results.at(i).action, Action::Spared);
         QCOMPARE(o.results.at(i).tokenBefore, QByteArray(tokenB));
@@ -245,7 +245,7 @@ void TestForceRelease::guardedSparesALockThatChangedHands()
     // Entirely someone else's now: nothing deleted at all.
     c.onAll({"SET", "job:build", tokenB, "PX", "60000"});
     const ForceReleaseOutcome none = c.run(request("job:build", tokenA));
-    QCOMPARE(none.verdict, ForceReleaseOutcome::Verdict::NothingDeleted);
+    QCOMPARE(none.verdict, WriteVerdict::NotDone);
     QCOMPARE(c.countOf("job:build"), 5);
 }
 
@@ -257,7 +257,7 @@ void TestForceRelease::anyTokenDeletesEverywhere()
     c.group.at(2).command({"SET", "job:any", tokenB, "PX", "60000"});
     c.group.at(4).command({"DEL", "job:any"});
     const ForceReleaseOutcome o = c.run(request("job:any", {}));
-    QCOMPARE(o.verdict, ForceReleaseOutcome::Verdict::Done);
+    QCOMPARE(o.verdict, WriteVerdict::Done);
     QCOMPARE(o.results.at(0).action, Action::Deleted);
     QCOMPARE(o.results.at(2).action, Action::Deleted);
     QCOMPARE(o.results.at(2).tokenBefore, QByteArray(tokenB));
@@ -275,7 +275,7 @@ void TestForceRelease::subsetOfMasters()
     const ForceReleasePlan plan = c.inspect(r);
     QCOMPARE(plan.targets.size(), 2);
     const ForceReleaseOutcome o = c.execute(plan);
-    QCOMPARE(o.verdict, ForceReleaseOutcome::Verdict::Done);
+    QCOMPARE(o.verdict, WriteVerdict::Done);
     const QList<Action> expected{Action::NotChosen, Action::Deleted, Action::NotChosen, Action::Deleted,
                                  Action::NotChosen};
     for (int i = 0; i < 5; ++i) {
@@ -309,7 +309,7 @@ void TestForceRelease::redissonLockWakesItsWaiters()
 
     // The wrong holder: spared, and no waiter is woken for nothing.
     const ForceReleaseOutcome wrong = c.run(request("orders", "8e2f2a47-51a1-4c5f-9b0a-1f2d3c4b5a69:58"));
-    QCOMPARE(wrong.verdict, ForceReleaseOutcome::Verdict::NothingDeleted);
+    QCOMPARE(wrong.verdict, WriteVerdict::NotDone);
     QCOMPARE(wrong.results.at(0).action, Action::Spared);
     QCOMPARE(c.countOf("orders"), 3);
 
@@ -317,7 +317,7 @@ void TestForceRelease::redissonLockWakesItsWaiters()
     QCOMPARE(plan.targets.first().lock.format, LockFormat::Redisson);
     QCOMPARE(plan.redissonChannel, QByteArray("redisson_lock__channel:{orders}"));
     const ForceReleaseOutcome o = c.execute(plan);
-    QCOMPARE(o.verdict, ForceReleaseOutcome::Verdict::Done);
+    QCOMPARE(o.verdict, WriteVerdict::Done);
     QCOMPARE(c.countOf("orders"), 0);
     QVERIFY(QTest::qWaitFor([&] { return wakeUps == 3; }, 3000));
     QTest::qWait(50);
@@ -336,7 +336,7 @@ void TestForceRelease::pythonRedisLockSignalsItsList()
     QCOMPARE(plan.targets.first().lock.format, LockFormat::PythonRedisLock);
     QCOMPARE(plan.signalKey, QByteArray("lock-signal:report"));
     const ForceReleaseOutcome o = c.execute(plan);
-    QCOMPARE(o.verdict, ForceReleaseOutcome::Verdict::Done);
+    QCOMPARE(o.verdict, WriteVerdict::Done);
     for (int i = 0; i < 3; ++i) {
         QCOMPARE(c.group.at(i).command({"EXISTS", "lock:report"}).integer, 0);
         // Its waiters BLPOP this list: one element, gone again within a second.
@@ -362,7 +362,7 @@ void TestForceRelease::semaphoreLosesOneHolderOnly()
     QVERIFY2(plan.refusal.isEmpty(), qPrintable(plan.refusal));
     QCOMPARE(plan.targets.first().lock.format, LockFormat::Semaphore);
     const ForceReleaseOutcome o = c.execute(plan);
-    QCOMPARE(o.verdict, ForceReleaseOutcome::Verdict::Done);
+    QCOMPARE(o.verdict, WriteVerdict::Done);
     for (int i = 0; i < 3; ++i) {
         QCOMPARE(o.results.at(i).action, Action::HolderRemoved);
         const RedisReply members = c.group.at(i).command({"ZRANGE", "semaphore:pool", "0", "-1"});
@@ -372,7 +372,7 @@ void TestForceRelease::semaphoreLosesOneHolderOnly()
     }
     // A holder that is not (or no longer) there: nothing removed.
     const ForceReleaseOutcome gone = c.run(request("semaphore:pool", "3f1c7e2a-2222-4a4a-8b8b-000000000002"));
-    QCOMPARE(gone.verdict, ForceReleaseOutcome::Verdict::NothingDeleted);
+    QCOMPARE(gone.verdict, WriteVerdict::NotDone);
     QCOMPARE(c.group.at(0).command({"ZCARD", "semaphore:pool"}).integer, 2);
 }
 
@@ -386,7 +386,7 @@ void TestForceRelease::keysThatAreNoLocksAreRefused()
     for (const QByteArray& key :
          {QByteArray("lock:queue"), QByteArray("lock:conf"), QByteArray("lock-signal:x")}) {
         const ForceReleaseOutcome o = c.run(request(key, {}));
-        QCOMPARE(o.verdict, ForceReleaseOutcome::Verdict::Refused);
+        QCOMPARE(o.verdict, WriteVerdict::Refused);
         QCOMPARE(o.error.kind, ErrorKind::NotALock);
         QCOMPARE(c.countOf(key), 3);
     }
@@ -394,7 +394,7 @@ void TestForceRelease::keysThatAreNoLocksAreRefused()
     ForceReleaseRequest insist = request("lock:queue", {});
     insist.forceUnknown = true;
     const ForceReleaseOutcome o = c.run(insist);
-    QCOMPARE(o.verdict, ForceReleaseOutcome::Verdict::Done);
+    QCOMPARE(o.verdict, WriteVerdict::Done);
     QCOMPARE(c.countOf("lock:queue"), 0);
     // Each attempt, refused or not, was audited.
     const QList<QJsonObject> lines = c.auditLines();
@@ -410,7 +410,7 @@ void TestForceRelease::readOnlyRefusesButIsAudited()
     c.onAll({"SET", "job:ro", tokenA, "PX", "60000"});
     c.config.readOnly = true;
     const ForceReleaseOutcome o = c.run(request("job:ro", {}));
-    QCOMPARE(o.verdict, ForceReleaseOutcome::Verdict::Refused);
+    QCOMPARE(o.verdict, WriteVerdict::Refused);
     QCOMPARE(o.error.kind, ErrorKind::ReadOnlyMode);
     QCOMPARE(c.countOf("job:ro"), 3);
     const QList<QJsonObject> lines = c.auditLines();
@@ -440,7 +440,7 @@ void TestForceRelease::unwritableAuditLogRefusesBeforeAnyMaster()
     }
     c.audit = std::make_unique<AuditLog>(blocked + QStringLiteral("/audit.jsonl"));
     const ForceReleaseOutcome o = c.execute(plan);
-    QCOMPARE(o.verdict, ForceReleaseOutcome::Verdict::Invalid); // lockctl: exit 2, as before
+    QCOMPARE(o.verdict, WriteVerdict::Invalid); // lockctl: exit 2, as before
     QCOMPARE(o.error.kind, ErrorKind::Io);
     QVERIFY2(o.error.message.contains(QStringLiteral("force-release refused, nothing was sent")),
              qPrintable(o.error.message));
@@ -454,7 +454,7 @@ void TestForceRelease::unwritableAuditLogRefusesBeforeAnyMaster()
     // Read-only mode wins over the unwritable log; its refusal cannot be recorded either.
     c.config.readOnly = true;
     const ForceReleaseOutcome readOnly = c.execute(plan);
-    QCOMPARE(readOnly.verdict, ForceReleaseOutcome::Verdict::Refused);
+    QCOMPARE(readOnly.verdict, WriteVerdict::Refused);
     QCOMPARE(readOnly.error.kind, ErrorKind::ReadOnlyMode);
     QCOMPARE(readOnly.error.message, QStringLiteral("read-only mode: force-release refused"));
     QVERIFY(readOnly.auditError.isError());
@@ -471,7 +471,7 @@ void TestForceRelease::auditLinesAreJsonWithoutPasswords()
     QVERIFY(c.config.masters.first().url.password() == options.password);
     c.onAll({"SET", "job:pw", tokenA, "PX", "60000"});
     const ForceReleaseOutcome o = c.run(request("job:pw", tokenA));
-    QCOMPARE(o.verdict, ForceReleaseOutcome::Verdict::Done);
+    QCOMPARE(o.verdict, WriteVerdict::Done);
 
     QFile file(c.audit->path());
     QVERIFY(file.open(QIODevice::ReadOnly));
@@ -543,7 +543,7 @@ void TestForceRelease::redissonLayoutsFromFixture()
     const ForceReleasePlan plan = c.inspect(request("orders", holder));
     QVERIFY2(plan.refusal.isEmpty(), qPrintable(plan.refusal));
     const ForceReleaseOutcome o = c.execute(plan);
-    QCOMPARE(o.verdict, ForceReleaseOutcome::Verdict::Done);
+    QCOMPARE(o.verdict, WriteVerdict::Done);
     QCOMPARE(o.results.first().action, Action::Deleted);
     QCOMPARE(server.command({"EXISTS", "orders"}).integer, 0);
     const QJsonObject unlock = layout.value(QStringLiteral("unlock_publishes")).toObject();
@@ -571,7 +571,7 @@ void TestForceRelease::redissonTwoReadersLoseOnlyOne()
     const ForceReleasePlan plan = c.inspect(request("catalog", readerA));
     QCOMPARE(plan.targets.first().step.kind, ForceReleaseStep::Kind::RemoveHolders);
     const ForceReleaseOutcome o = c.execute(plan);
-    QCOMPARE(o.verdict, ForceReleaseOutcome::Verdict::Done);
+    QCOMPARE(o.verdict, WriteVerdict::Done);
     QCOMPARE(o.results.first().action, Action::HolderRemoved);
     QCOMPARE(server.command({"HEXISTS", "catalog", readerA}).integer, 0);
     QCOMPARE(server.command({"HGET", "catalog", readerB}).string, QByteArray("1"));
@@ -617,7 +617,7 @@ void TestForceRelease::redissonReaderJoinedAfterTheLook()
     QCOMPARE(plan.targets.first().step.kind, ForceReleaseStep::Kind::Delete);
     addReader(server, "catalog", readerC);
     ForceReleaseOutcome o = c.execute(plan);
-    QCOMPARE(o.verdict, ForceReleaseOutcome::Verdict::NothingDeleted);
+    QCOMPARE(o.verdict, WriteVerdict::NotDone);
     QCOMPARE(o.results.first().action, Action::Spared);
     QVERIFY2(o.results.first().detail.contains(QLatin1String("joined")),
              qPrintable(o.results.first().detail));

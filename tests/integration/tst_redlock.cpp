@@ -152,7 +152,7 @@ void TestRedlock::acquireExtendRelease()
         QVERIFY(v.isEmpty());
     // Releasing again finds nothing: NotDone, and each master said "absent".
     const RedlockOutcome again = wait([&](auto done) { redlock.release(extended.lease, done); });
-    QCOMPARE(again.verdict, RedlockOutcome::Verdict::NotDone);
+    QCOMPARE(again.verdict, WriteVerdict::NotDone);
     QCOMPARE(again.answered, 5);
 
     // Every write attempt is one JSON line, in order.
@@ -196,7 +196,7 @@ void TestRedlock::contendedAcquireFailsAndLeavesNothing()
     c.config.redlock.retryDelayMs = 10;
     Redlock redlock(c.masters.get(), c.config);
     const RedlockOutcome o = wait([&](auto done) { redlock.acquire("res:c", 10000, QString(), done); });
-    QCOMPARE(o.verdict, RedlockOutcome::Verdict::NotDone);
+    QCOMPARE(o.verdict, WriteVerdict::NotDone);
     QCOMPARE(o.attempts, 3);
     QCOMPARE(o.succeeded, 0);
     for (const QByteArray& v : c.values("res:c"))
@@ -217,7 +217,7 @@ void TestRedlock::failureReleasesOnEveryMasterIncludingSilentOnes()
     c.group.at(4).pause();
     const RedlockOutcome o = wait([&](auto done) { redlock.acquire("res:s", 10000, QString(), done); });
     c.group.at(4).resume();
-    QCOMPARE(o.verdict, RedlockOutcome::Verdict::NotDone);
+    QCOMPARE(o.verdict, WriteVerdict::NotDone);
     QCOMPARE(o.votes.at(4).answer, MasterVote::Answer::Failed);
     QCOMPARE(o.votes.at(4).error.kind, ErrorKind::Timeout);
     QCOMPARE(o.votes.at(3).answer, MasterVote::Answer::Yes);
@@ -253,7 +253,7 @@ void TestRedlock::majorityDownIsUnavailableAndLeavesNothing()
     c.group.at(4).kill();
     Redlock redlock(c.masters.get(), c.config);
     const RedlockOutcome o = wait([&](auto done) { redlock.acquire("res:d", 10000, QString(), done); });
-    QCOMPARE(o.verdict, RedlockOutcome::Verdict::Unavailable);
+    QCOMPARE(o.verdict, WriteVerdict::Unavailable);
     QVERIFY(o.answered < 3);
     QVERIFY(c.group.at(1).command({"EXISTS", "res:d"}).integer == 0);
     QVERIFY(c.group.at(3).command({"EXISTS", "res:d"}).integer == 0);
@@ -273,7 +273,7 @@ void TestRedlock::pausedMastersCountAsDownWithinTheTimeout()
     const qint64 tookMs = (monotonicNs() - start) / 1000000;
     for (int i : {0, 1, 2})
         c.group.at(i).resume();
-    QCOMPARE(o.verdict, RedlockOutcome::Verdict::Unavailable);
+    QCOMPARE(o.verdict, WriteVerdict::Unavailable);
     // Not the connections' 5 s: the 50 ms master timeout (scaled: only "did not wait 5 s" is claimed).
     QVERIFY2(tookMs < upperBoundMs(1000), qPrintable(QString::number(tookMs)));
     for (int i : {0, 1, 2})
@@ -332,7 +332,7 @@ void TestRedlock::validityIsTtlMinusElapsedMinusDrift()
 
     // A TTL shorter than the drift can never give positive validity: not acquired, and released.
     const RedlockOutcome none = wait([&](auto done) { redlock.acquire("res:w", 5, QString(), done); });
-    QCOMPARE(none.verdict, RedlockOutcome::Verdict::NotDone);
+    QCOMPARE(none.verdict, WriteVerdict::NotDone);
     QVERIFY(none.succeeded >= 3);
     QVERIFY(c.waitForSetAndRelease({0, 1, 2, 3, 4}));
     for (const QByteArray& v : c.values("res:w"))
@@ -370,7 +370,7 @@ void TestRedlock::extendNeedsQuorumAndTime()
         c.group.at(i).command({"DEL", "res:e"});
     redlock.setWaitForAllMasters(true); // count every master's answer, not just up to the decision
     const RedlockOutcome e = wait([&](auto done) { redlock.extend(o.lease, 20000, done); });
-    QCOMPARE(e.verdict, RedlockOutcome::Verdict::NotDone);
+    QCOMPARE(e.verdict, WriteVerdict::NotDone);
     QCOMPARE(e.succeeded, 2);
     QCOMPARE(e.answered, 5);
 
@@ -381,7 +381,7 @@ void TestRedlock::extendNeedsQuorumAndTime()
     for (int i = 0; i < 5; ++i)
         c.group.at(i).command({"SET", "res:f", short_.lease.token, "PX", "60000"}); // as if expiry lagged
     const RedlockOutcome late = wait([&](auto done) { redlock.extend(short_.lease, 20000, done); });
-    QCOMPARE(late.verdict, RedlockOutcome::Verdict::NotDone);
+    QCOMPARE(late.verdict, WriteVerdict::NotDone);
     QCOMPARE(late.succeeded, 0);
     QVERIFY(c.group.at(0).command({"PTTL", "res:f"}).integer <= 60000);
     QVERIFY(c.group.at(0).command({"PTTL", "res:f"}).integer > 50000);
@@ -485,7 +485,7 @@ void TestRedlock::readOnlyRefusesEveryWriteInTheCore()
     const RedlockOutcome e = wait([&](auto done) { redlock.extend(lease, 10000, done); });
     const RedlockOutcome r = wait([&](auto done) { redlock.release(lease, done); });
     for (const RedlockOutcome& o : {a, e, r}) {
-        QCOMPARE(o.verdict, RedlockOutcome::Verdict::Refused);
+        QCOMPARE(o.verdict, WriteVerdict::Refused);
         QCOMPARE(o.error.kind, ErrorKind::ReadOnlyMode);
         QVERIFY(o.error.message.contains(QLatin1String("read-only")));
     }
@@ -507,10 +507,10 @@ void TestRedlock::invalidArguments()
     Redlock redlock(c.masters.get(), c.config);
     for (qint64 ttl : {qint64(0), qint64(-1), Redlock::maxTtlMs + 1}) {
         const RedlockOutcome o = wait([&](auto done) { redlock.acquire("res:i", ttl, QString(), done); });
-        QCOMPARE(o.verdict, RedlockOutcome::Verdict::Invalid);
+        QCOMPARE(o.verdict, WriteVerdict::Invalid);
     }
     QCOMPARE(wait([&](auto done) { redlock.acquire("", 1000, QString(), done); }).verdict,
-             RedlockOutcome::Verdict::Invalid);
+             WriteVerdict::Invalid);
     QCOMPARE(c.group.at(0).command({"DBSIZE"}).integer, 0);
 }
 

@@ -100,7 +100,7 @@ void TestRedlockInterop::nodeRedlockKeepsUsOut()
     Redlock redlock(m_masters.get(), m_config);
     const RedlockOutcome blocked =
         wait([&](auto done) { redlock.acquire("shared:a", 5000, QString(), done); });
-    QCOMPARE(blocked.verdict, RedlockOutcome::Verdict::NotDone);
+    QCOMPARE(blocked.verdict, WriteVerdict::NotDone);
     QCOMPARE(blocked.succeeded, 0);
     for (int i = 0; i < 5; ++i)
         QCOMPARE(m_group.at(i).command({"GET", "shared:a"}).string, theirs); // and theirs is untouched

@@ -129,7 +129,7 @@ void TestScriptWrongType::releaseOfARedissonHashIsNotOurs()
     for (const auto& proxy : proxies)
         QCOMPARE(proxy->rewritten(), 1);
     // Every master answered: the key is somebody else's lock, not an outage.
-    QCOMPARE(outcome->verdict, RedlockOutcome::Verdict::NotDone);
+    QCOMPARE(outcome->verdict, WriteVerdict::NotDone);
     QCOMPARE(outcome->answered, 3);
     for (const MasterVote& vote : outcome->votes)
         QCOMPARE(vote.answer, MasterVote::Answer::No);

@@ -154,7 +154,7 @@ void TestUiForceRelease::confirmDeletesEverywhereAndIsAudited()
     QTest::mouseClick(dialog.releaseButton(), Qt::LeftButton);
     QVERIFY(released.wait(5000));
     QVERIFY(dialog.outcome().has_value());
-    QCOMPARE(dialog.outcome()->verdict, ForceReleaseOutcome::Verdict::Done);
+    QCOMPARE(dialog.outcome()->verdict, WriteVerdict::Done);
     QCOMPARE(dialog.outcome()->results.size(), 3);
     for (const ForceReleaseMasterResult& r : dialog.outcome()->results) {
         QCOMPARE(r.action, ForceReleaseMasterResult::Action::Deleted);
@@ -208,7 +208,7 @@ void TestUiForceRelease::tokenChangedInBetweenIsSpared()
     QSignalSpy released(&dialog, &ForceReleaseDialog::released);
     dialog.confirm();
     QVERIFY(released.wait(5000));
-    QCOMPARE(dialog.outcome()->verdict, ForceReleaseOutcome::Verdict::NothingDeleted);
+    QCOMPARE(dialog.outcome()->verdict, WriteVerdict::NotDone);
     for (const ForceReleaseMasterResult& r : dialog.outcome()->results) {
         QCOMPARE(r.action, ForceReleaseMasterResult::Action::Spared);
         QCOMPARE(r.tokenBefore, QByteArray("tok-new"));
@@ -238,7 +238,7 @@ void TestUiForceRelease::readOnlyRefuses()
     h.core->executeForceRelease(*dialog.plan());
     QVERIFY(finished.wait(5000));
     const auto report = finished.first().first().value<ForceReleaseReport>();
-    QCOMPARE(report.outcome.verdict, ForceReleaseOutcome::Verdict::Refused);
+    QCOMPARE(report.outcome.verdict, WriteVerdict::Refused);
     QCOMPARE(holdersOf(group, "lock:ro", "tok-ro"), 3);
 }
 
@@ -261,7 +261,7 @@ void TestUiForceRelease::partialLockNeedsOnlyAPlainConfirmation()
     QSignalSpy released(&dialog, &ForceReleaseDialog::released);
     dialog.confirm();
     QVERIFY(released.wait(5000));
-    QCOMPARE(dialog.outcome()->verdict, ForceReleaseOutcome::Verdict::Done);
+    QCOMPARE(dialog.outcome()->verdict, WriteVerdict::Done);
     QCOMPARE(dialog.outcome()->results.at(1).action, ForceReleaseMasterResult::Action::Deleted);
     QCOMPARE(dialog.outcome()->results.at(0).action, ForceReleaseMasterResult::Action::Absent);
     QCOMPARE(group.at(1).command({"EXISTS", "lock:half"}).integer, 0);
@@ -322,7 +322,7 @@ void TestUiForceRelease::redissonPreviewIsWhatHappens()
                  qPrintable(dialog->table()->item(row, 2)->text()));
     }
     QVERIFY(confirmAndWait(*dialog, "lock:rs"));
-    QCOMPARE(dialog->outcome()->verdict, ForceReleaseOutcome::Verdict::Done);
+    QCOMPARE(dialog->outcome()->verdict, WriteVerdict::Done);
     for (int i = 0; i < 3; ++i) {
         const ForceReleaseMasterResult& r = dialog->outcome()->results.at(i);
         QCOMPARE(int(r.action), action);
@@ -348,7 +348,7 @@ void TestUiForceRelease::redissonReaderJoinedAfterTheLook()
         QLatin1String("nothing at all if the lock has changed")));
     addReader(group, "lock:rs", readerC); // joins while the admin reads
     QVERIFY(confirmAndWait(*dialog, "lock:rs"));
-    QCOMPARE(dialog->outcome()->verdict, ForceReleaseOutcome::Verdict::NothingDeleted);
+    QCOMPARE(dialog->outcome()->verdict, WriteVerdict::NotDone);
     for (int i = 0; i < 3; ++i) {
         const ForceReleaseMasterResult& r = dialog->outcome()->results.at(i);
         QCOMPARE(r.action, ForceReleaseMasterResult::Action::Spared);
