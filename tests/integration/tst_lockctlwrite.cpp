@@ -81,6 +81,23 @@ int holders(RedisServerGroup& group, const QByteArray& key)
     return n;
 }
 
+// Starts `lockctl hold RESOURCE OPTIONS -- sh -c '<trap>; touch READY; while true; ...'` in `p`: a
+// command that loops with `trap` set (SIGTERM's handling). True once the lock is on every master
+// and the command has set its trap (READY, in `dir`, exists).
+bool startTrappedHold(QProcess& p, RedisServerGroup& group, const Cli& lockctl, const QTemporaryDir& dir,
+                      const QByteArray& resource, const QStringList& options, const QString& trap)
+{
+    const QFile ready(dir.filePath(QStringLiteral("ready")));
+    QStringList args = lockctl.masters();
+    args << QStringLiteral("--audit-log") << lockctl.auditPath() << QStringLiteral("hold")
+         << QString::fromLatin1(resource) << options << QStringLiteral("--") << QStringLiteral("sh")
+         << QStringLiteral("-c")
+         << QStringLiteral("%1; touch '%2'; while true; do sleep 0.05; done").arg(trap, ready.fileName());
+    p.setProcessEnvironment(testPasswordEnvironment());
+    p.start(lockctlPath(), args);
+    return QTest::qWaitFor([&] { return holders(group, resource) == group.size() && ready.exists(); }, 5000);
+}
+
 } // namespace
 
 class TestLockctlWrite : public QObject
@@ -544,17 +561,9 @@ void TestLockctlWrite::holdStopsTheCommandWhenTheLockIsLost()
     QVERIFY(group.start(3));
     Cli lockctl(group);
     QTemporaryDir dir;
-    const QFile ready(dir.filePath(QStringLiteral("ready"))); // the command set its trap
     QProcess p;
-    QStringList args = lockctl.masters();
-    args << QStringLiteral("--audit-log") << lockctl.auditPath() << QStringLiteral("hold")
-         << QStringLiteral("lost") << QStringLiteral("--ttl") << QStringLiteral("600") << QStringLiteral("--")
-         << QStringLiteral("sh") << QStringLiteral("-c")
-         << QStringLiteral("trap 'exit 42' TERM; touch '%1'; while true; do sleep 0.05; done")
-                .arg(ready.fileName());
-    p.setProcessEnvironment(testPasswordEnvironment());
-    p.start(lockctlPath(), args);
-    QVERIFY(QTest::qWaitFor([&] { return holders(group, "lost") == 3 && ready.exists(); }, 5000));
+    QVERIFY(startTrappedHold(p, group, lockctl, dir, "lost", {QStringLiteral("--ttl"), QStringLiteral("600")},
+                             QStringLiteral("trap 'exit 42' TERM")));
     QElapsedTimer clock;
     clock.start();
     for (int i = 0; i < 3; ++i)
@@ -571,17 +580,11 @@ void TestLockctlWrite::holdKillsACommandThatIgnoresSigterm()
     QVERIFY(group.start(3));
     Cli lockctl(group);
     QTemporaryDir dir;
-    const QFile ready(dir.filePath(QStringLiteral("ready"))); // the command set its trap
     QProcess p;
-    QStringList args = lockctl.masters();
-    args << QStringLiteral("--audit-log") << lockctl.auditPath() << QStringLiteral("hold")
-         << QStringLiteral("deaf") << QStringLiteral("--ttl") << QStringLiteral("600")
-         << QStringLiteral("--grace-ms") << QStringLiteral("300") << QStringLiteral("--")
-         << QStringLiteral("sh") << QStringLiteral("-c")
-         << QStringLiteral("trap '' TERM; touch '%1'; while true; do sleep 0.05; done").arg(ready.fileName());
-    p.setProcessEnvironment(testPasswordEnvironment());
-    p.start(lockctlPath(), args);
-    QVERIFY(QTest::qWaitFor([&] { return holders(group, "deaf") == 3 && ready.exists(); }, 5000));
+    QVERIFY(startTrappedHold(
+        p, group, lockctl, dir, "deaf",
+        {QStringLiteral("--ttl"), QStringLiteral("600"), QStringLiteral("--grace-ms"), QStringLiteral("300")},
+        QStringLiteral("trap '' TERM")));
     for (int i = 0; i < 3; ++i)
         group.at(i).command({"DEL", "deaf"});
     QVERIFY(p.waitForFinished(5000));
@@ -594,18 +597,11 @@ void TestLockctlWrite::holdPassesSigtermOnAndReleases()
     QVERIFY(group.start(3));
     Cli lockctl(group);
     QTemporaryDir dir;
-    const QFile ready(dir.filePath(QStringLiteral("ready"))); // the command set its trap
     QProcess p;
-    QStringList args = lockctl.masters();
-    args << QStringLiteral("--audit-log") << lockctl.auditPath() << QStringLiteral("hold")
-         << QStringLiteral("term") << QStringLiteral("--ttl") << QStringLiteral("30000")
-         << QStringLiteral("--") << QStringLiteral("sh") << QStringLiteral("-c")
-         << QStringLiteral("trap 'exit 43' TERM; touch '%1'; while true; do sleep 0.05; done")
-                .arg(ready.fileName());
-    p.setProcessEnvironment(testPasswordEnvironment());
-    p.start(lockctlPath(), args);
     // The command is running, its trap set.
-    QVERIFY(QTest::qWaitFor([&] { return holders(group, "term") == 3 && ready.exists(); }, 5000));
+    QVERIFY(startTrappedHold(p, group, lockctl, dir, "term",
+                             {QStringLiteral("--ttl"), QStringLiteral("30000")},
+                             QStringLiteral("trap 'exit 43' TERM")));
     ::kill(pid_t(p.processId()), SIGTERM);
     QVERIFY(p.waitForFinished(5000));
     QCOMPARE(p.exitStatus(), QProcess::NormalExit);

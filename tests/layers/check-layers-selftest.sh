@@ -43,33 +43,20 @@ else
     exit 1 # every case below would prove nothing
 fi
 
-fresh
-inject core/locking/redlock.cpp '#include "monitor/lockview.h"'
-expect_failure "locking includes monitor" core/locking/redlock.cpp:2: "do not include each other"
+# offence NAME FILE TEXT RULE: on a fresh copy, TEXT as line 2 of FILE must fail the checker at FILE:2 with RULE.
+offence() {
+    fresh
+    inject "$2" "$3"
+    expect_failure "$1" "$2:2:" "$4"
+}
 
-fresh
-inject core/monitor/lockmonitor.cpp '#include "locking/redlock.h"'
-expect_failure "monitor includes locking" core/monitor/lockmonitor.cpp:2: "do not include each other"
-
-fresh
-inject core/base/result.h '#include "connection/redisurl.h"'
-expect_failure "base includes a layer above" core/base/result.h:2: "connection/ is above base/"
-
-fresh
-inject core/discovery/keyreader.cpp '#include "redisconnection.h"'
-expect_failure "bare core include" core/discovery/keyreader.cpp:2: "connection/redisconnection.h"
-
-fresh
-inject core/export/lockjson.cpp '#include "demosimulation.h"'
-expect_failure "core includes the demo" core/export/lockjson.cpp:2: "core must not include the demo"
-
-fresh
-inject demo/demolab.cpp '#include "demopanel.h"'
-expect_failure "demo includes the window" demo/demolab.cpp:2: "demo must not include the window"
-
-fresh
-inject app/lockctl/main.cpp '#include "demolab.h"'
-expect_failure "lockctl includes the demo" app/lockctl/main.cpp:2: "lockctl must not include the demo"
+offence "locking includes monitor" core/locking/redlock.cpp '#include "monitor/lockview.h"' "do not include each other"
+offence "monitor includes locking" core/monitor/lockmonitor.cpp '#include "locking/redlock.h"' "do not include each other"
+offence "base includes a layer above" core/base/result.h '#include "connection/redisurl.h"' "connection/ is above base/"
+offence "bare core include" core/discovery/keyreader.cpp '#include "redisconnection.h"' "connection/redisconnection.h"
+offence "core includes the demo" core/export/lockjson.cpp '#include "demosimulation.h"' "core must not include the demo"
+offence "demo includes the window" demo/demolab.cpp '#include "demopanel.h"' "demo must not include the window"
+offence "lockctl includes the demo" app/lockctl/main.cpp '#include "demolab.h"' "lockctl must not include the demo"
 
 fresh
 sed -i 's/target_link_libraries(lockctl PRIVATE lockscope_core)/target_link_libraries(lockctl PRIVATE lockscope_core lockscope_demo)/' \
