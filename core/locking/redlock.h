@@ -71,8 +71,8 @@ private:
     void finish(const QString& action, const RedlockLease& lease, RedlockOutcome outcome, const Done& done,
                 bool recorded = true);
     // `recorded`: false when the refusal is that nothing can be recorded.
-    void refuseLater(const QString& action, const RedlockLease& lease, WriteVerdict verdict,
-                     RedisError error, const Done& done, bool recorded = true);
+    void refuseLater(const QString& action, const RedlockLease& lease, WriteVerdict verdict, RedisError error,
+                     const Done& done, bool recorded = true);
     // The gate's refusal of `action`, if any, reported later; true when refused.
     bool refusedByGate(const QString& action, const RedlockLease& lease, const Done& done);
     bool canStillReachQuorum() const;
