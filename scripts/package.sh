@@ -23,7 +23,7 @@ cmake -S . -B "$build" -G Ninja "${flags[@]}" >&2
 cmake --build "$build" >&2
 # CPack installs the tree under /usr into a staging directory, strips the programs, computes the
 # library dependencies (dpkg-shlibdeps) and writes the package into $build/package.
-out=$(cd "$build" && cpack)
+out=$(cd "$build" && cpack -B "$PWD/package")
 printf '%s\n' "$out" >&2
 deb=$(printf '%s\n' "$out" | sed -n 's/^CPack: - package: \(.*\) generated\.$/\1/p' | tail -n 1)
 if [[ -z "$deb" || ! -f "$deb" ]]; then
