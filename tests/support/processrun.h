@@ -26,4 +26,14 @@ ProcessRun runProcess(const QString& program, const QStringList& args,
                       const QProcessEnvironment& environment = {}, const QString& workingDirectory = {},
                       int timeoutMs = 30000);
 
+// `arg` in single quotes for sh -c, a quote inside it closed, escaped and reopened.
+QString shellQuoted(const QString& arg);
+
+// Runs `program` on a pseudo-terminal (util-linux script(1)): its stdout is a terminal, `input` is
+// what is typed. The terminal's CR LF line ends come back as LF; stderr goes to the terminal too.
+// code -1 with an explanation in err when script(1) is missing.
+ProcessRun runOnTerminal(const QString& program, const QStringList& args,
+                         const QProcessEnvironment& environment, const QByteArray& input = {},
+                         int timeoutMs = 30000);
+
 } // namespace lockscope::test
