@@ -223,6 +223,18 @@ void TestPackage::installedLockctlRunsAgainstARealMaster()
     QVERIFY2(list.code == 0, qPrintable(list.describe()));
     QVERIFY2(list.out.contains("lock:packaged") && list.out.contains("held"), qPrintable(list.describe()));
     QVERIFY2(!list.out.contains('\x1b'), qPrintable(list.describe())); // stdout is a pipe: no colour
+    // A write: its audit record goes to $XDG_STATE_HOME/lockscope/, nothing to the current directory.
+    QProcessEnvironment env = testPasswordEnvironment();
+    const QString state = m_dir.filePath(QStringLiteral("state"));
+    env.insert(QStringLiteral("XDG_STATE_HOME"), state);
+    const ProcessRun acquire =
+        runProcess(lockctl,
+                   testPasswordArgs() << QStringLiteral("-m") << server.url(false)
+                                      << QStringLiteral("acquire") << QStringLiteral("lock:written")
+                                      << QStringLiteral("--ttl") << QStringLiteral("60000"),
+                   env, cwd.path());
+    QVERIFY2(acquire.code == 0, qPrintable(acquire.describe()));
+    QVERIFY(QFile::exists(state + QStringLiteral("/lockscope/audit.jsonl")));
     QVERIFY2(
         QDir(cwd.path()).isEmpty(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot),
         qPrintable(
