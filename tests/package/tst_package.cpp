@@ -27,6 +27,16 @@ QString binaryDir()
 }
 
 // The width and height a PNG's IHDR chunk states (0x0 when it is no PNG).
+// The files of a tree, as absolute paths below it ("/usr/bin/lockctl"), sorted.
+QStringList filesUnder(const QString& root)
+{
+    QStringList out;
+    for (QDirIterator it(root, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories); it.hasNext();)
+        out << it.next().mid(root.size());
+    out.sort();
+    return out;
+}
+
 QSize pngSize(const QString& path)
 {
     QFile f(path);
@@ -56,6 +66,7 @@ private slots:
     void initTestCase();
     void fieldsAndVersion();
     void fileList();
+    void cmakeInstallGivesTheSameFiles();
     void desktopEntryAndMetainfoValidate();
     void lintianIsClean();
     void installedLockctlRunsAgainstARealMaster();
@@ -164,6 +175,19 @@ void TestPackage::fileList()
     const QStringList examples = QDir(m_root + QStringLiteral("/usr/share/doc/lockscope/examples"))
                                      .entryList({QStringLiteral("*.json")}, QDir::Files);
     QVERIFY2(examples.size() >= 3, qPrintable(examples.join(' ')));
+}
+
+// Other distributions package with `cmake --install`: the same files as the .deb.
+void TestPackage::cmakeInstallGivesTheSameFiles()
+{
+    const QString staging = m_dir.filePath(QStringLiteral("staging"));
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("DESTDIR"), staging);
+    const ProcessRun install = runProcess(
+        QStringLiteral(LOCKSCOPE_CMAKE),
+        {QStringLiteral("--install"), binaryDir(), QStringLiteral("--prefix"), QStringLiteral("/usr")}, env);
+    QVERIFY2(install.code == 0, qPrintable(install.describe()));
+    QCOMPARE(filesUnder(staging), filesUnder(m_root));
 }
 
 void TestPackage::desktopEntryAndMetainfoValidate()
