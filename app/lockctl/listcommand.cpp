@@ -6,6 +6,7 @@
 #include "export/lockjson.h"
 #include "lockprinter.h"
 #include "monitor/lockmonitor.h"
+#include "terminalcolor.h"
 #include "texttable.h"
 #include "topology/clusterentry.h"
 #include "topology/clustertopology.h"
@@ -43,7 +44,7 @@ public:
     QString name() const override { return QStringLiteral("list"); }
     QString synopsis() const override
     {
-        return QStringLiteral("list [--pattern GLOB]... [--discover GLOB]...");
+        return QStringLiteral("list [--pattern GLOB]... [--discover GLOB]... [--color WHEN]");
     }
     QString summary() const override
     {
@@ -54,13 +55,16 @@ public:
     }
     QList<QCommandLineOption> options() const override
     {
-        return CommandLineConfig::patternOptions(QStringLiteral("to scan for"));
+        return CommandLineConfig::patternOptions(QStringLiteral("to scan for")) << TerminalColor::option();
     }
 
     int run(CliContext& context, const QCommandLineParser& parser, const QStringList& positional) override
     {
         if (!positional.isEmpty())
             return context.fail(UsageError, QStringLiteral("list takes no arguments"));
+        const Result<TerminalColor> color = TerminalColor::fromParser(parser);
+        if (!color)
+            return context.fail(UsageError, color.error().message);
         CommandLineConfig::applyPatternOptions(parser, context.config().monitor);
         MasterSet& masters = context.openMasters();
         LockMonitor monitor(&masters, context.config());
@@ -122,7 +126,13 @@ public:
                 TextTable table(LockPrinter::header());
                 for (const LockView& v : locks)
                     table.add(LockPrinter::row(v, masters, now));
-                table.print(context.out());
+                table.print(context.out(), [&](qsizetype row, qsizetype column, const QString& cell) {
+                    if (row == 0)
+                        return color->paint(cell, "1");
+                    return column == LockPrinter::statusColumn
+                               ? LockPrinter::paintedStatus(locks.at(row - 1), *color)
+                               : cell;
+                });
             }
         }
         return masters.upCount() < masters.needed() ? Unavailable : Done;

@@ -1,6 +1,7 @@
 #include "lockprinter.h"
 
 #include "base/bytesdisplay.h"
+#include "terminalcolor.h"
 #include "texttable.h"
 #include "topology/masterset.h"
 
@@ -31,11 +32,43 @@ QString LockPrinter::masterDots(const LockView& view)
     return dots;
 }
 
+namespace {
+
+const QString atRiskSuffix = QStringLiteral(" (at risk)");
+
+// SGR colours near the window's status hues (StatusStyle): 130 green, 38 amber, 290 magenta, 2 red.
+const char* statusSgr(LockStatus status)
+{
+    switch (status) {
+    case LockStatus::Held:
+        return "32";
+    case LockStatus::Partial:
+        return "33";
+    case LockStatus::Contested:
+        return "35";
+    case LockStatus::Stuck:
+        return "31";
+    case LockStatus::Unknown:
+        break;
+    }
+    return "90";
+}
+
+} // namespace
+
+QString LockPrinter::paintedStatus(const LockView& view, const TerminalColor& color)
+{
+    QString status = color.paint(lockStatusName(view.status), statusSgr(view.status));
+    if (view.atRisk)
+        status += color.paint(atRiskSuffix, "1;31");
+    return status;
+}
+
 QStringList LockPrinter::row(const LockView& view, const MasterSet&, qint64 nowMs)
 {
     QString status = lockStatusName(view.status);
     if (view.atRisk)
-        status += QStringLiteral(" (at risk)");
+        status += atRiskSuffix;
     QString token = escapeBytes(view.token);
     if (token.size() > 48)
         token = token.left(45) + QStringLiteral("...");

@@ -2,7 +2,7 @@
 
 namespace lockctl {
 
-void TextTable::print(QTextStream& out) const
+void TextTable::print(QTextStream& out, const Painter& paint) const
 {
     QList<qsizetype> widths;
     for (const QStringList& row : m_rows)
@@ -11,10 +11,14 @@ void TextTable::print(QTextStream& out) const
                 widths << 0;
             widths[c] = qMax(widths[c], row[c].size());
         }
-    for (const QStringList& row : m_rows) {
+    for (qsizetype r = 0; r < m_rows.size(); ++r) {
+        const QStringList& row = m_rows[r];
         QString line;
-        for (qsizetype c = 0; c < row.size(); ++c)
-            line += c + 1 < row.size() ? row[c].leftJustified(widths[c] + 2) : row[c];
+        for (qsizetype c = 0; c < row.size(); ++c) {
+            line += paint ? paint(r, c, row[c]) : row[c];
+            if (c + 1 < row.size())
+                line += QString(widths[c] + 2 - row[c].size(), QLatin1Char(' '));
+        }
         out << line << '\n';
     }
     out.flush();

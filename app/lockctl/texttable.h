@@ -3,6 +3,8 @@
 #include <QStringList>
 #include <QTextStream>
 
+#include <functional>
+
 namespace lockctl {
 
 // Left-aligned columns sized to their widest cell, for output a person reads at a glance.
@@ -11,7 +13,10 @@ class TextTable
 public:
     explicit TextTable(QStringList header) : m_rows{std::move(header)} {}
     void add(QStringList row) { m_rows << std::move(row); }
-    void print(QTextStream& out) const;
+    // `paint` may decorate a cell (row 0 is the header) with what takes no columns on a terminal
+    // (colour); the widths stay those of the plain text.
+    using Painter = std::function<QString(qsizetype row, qsizetype column, const QString& cell)>;
+    void print(QTextStream& out, const Painter& paint = {}) const;
 
 private:
     QList<QStringList> m_rows;

@@ -6,6 +6,7 @@
 #include "export/lockjson.h"
 #include "lockprinter.h"
 #include "monitor/lockmonitor.h"
+#include "terminalcolor.h"
 #include "texttable.h"
 #include "topology/clusterentry.h"
 #include "topology/clustertopology.h"
@@ -35,7 +36,7 @@ public:
     QString name() const override { return QStringLiteral("watch"); }
     QString synopsis() const override
     {
-        return QStringLiteral("watch [--pattern GLOB]... [--discover GLOB]...");
+        return QStringLiteral("watch [--pattern GLOB]... [--discover GLOB]... [--color WHEN]");
     }
     QString summary() const override
     {
@@ -44,13 +45,17 @@ public:
     }
     QList<QCommandLineOption> options() const override
     {
-        return CommandLineConfig::patternOptions(QStringLiteral("to watch"));
+        return CommandLineConfig::patternOptions(QStringLiteral("to watch")) << TerminalColor::option();
     }
 
     int run(CliContext& context, const QCommandLineParser& parser, const QStringList& positional) override
     {
         if (!positional.isEmpty())
             return context.fail(UsageError, QStringLiteral("watch takes no arguments"));
+        const Result<TerminalColor> color = TerminalColor::fromParser(parser);
+        if (!color)
+            return context.fail(UsageError, color.error().message);
+        m_color = *color;
         CommandLineConfig::applyPatternOptions(parser, context.config().monitor);
         // A long-running watch rides out outages: masters reconnect and are re-read.
         for (ConnectionOptions& m : context.config().masters) {
@@ -117,6 +122,20 @@ public:
 private:
     QString now() const { return QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs); }
 
+    // A master's state word: up green, down red, a change worth a look (failover, restart,
+    // degraded, polling mode) amber, the rest (connecting, reconnecting, live mode) plain (null).
+    static const char* stateSgr(const QString& state)
+    {
+        if (state == QLatin1String("up"))
+            return "32";
+        if (state == QLatin1String("down") || state == QLatin1String("disconnected"))
+            return "31";
+        if (state == QLatin1String("connecting") || state == QLatin1String("reconnecting") ||
+            state.startsWith(QLatin1String("mode live")))
+            return nullptr;
+        return "33";
+    }
+
     void write(const QJsonObject& o)
     {
         m_context->out() << QJsonDocument(o).toJson(QJsonDocument::Compact) << Qt::endl;
@@ -134,7 +153,7 @@ private:
                 o.insert(QStringLiteral("detail"), detail);
             write(o);
         } else {
-            m_context->out() << now() << "  master " << url << "  " << state
+            m_context->out() << now() << "  master " << url << "  " << m_color.paint(state, stateSgr(state))
                              << (detail.isEmpty() ? QString()
                                                   : QStringLiteral("  (") + detail + QLatin1Char(')'))
                              << Qt::endl;
@@ -221,9 +240,10 @@ private:
             o.insert(QStringLiteral("event"), event);
             write(o);
         } else {
+            QStringList row = LockPrinter::row(view, *m_masters, monotonicMs());
+            row[LockPrinter::statusColumn] = LockPrinter::paintedStatus(view, m_color);
             m_context->out() << now() << "  " << event.leftJustified(8) << "  "
-                             << LockPrinter::row(view, *m_masters, monotonicMs()).join(QStringLiteral("  "))
-                             << Qt::endl;
+                             << row.join(QStringLiteral("  ")) << Qt::endl;
         }
     }
 
@@ -239,6 +259,7 @@ private:
 
     CliContext* m_context = nullptr;
     MasterSet* m_masters = nullptr;
+    TerminalColor m_color = TerminalColor::never();
     QHash<int, QString> m_clusterDetails; // per cluster entry: the last state of its primaries said
 };
 

@@ -25,7 +25,8 @@ int main(int argc, char** argv)
     SettingsLocation::apply();
     QCoreApplication::setApplicationVersion(QStringLiteral(PROJECT_VERSION));
     QGuiApplication::setApplicationDisplayName(QStringLiteral("LockScope"));
-    QGuiApplication::setDesktopFileName(QStringLiteral("lockscope"));
+    // The desktop entry's id (the Wayland app id): the menu entry and the window are one application.
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.lockscope.LockScope"));
     QGuiApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/lockscope.svg")));
 
     Result<LaunchOptions> options = LaunchOptions::parse(QCoreApplication::arguments());

@@ -85,13 +85,6 @@ QString rawTextInRun(const LockctlRun& run)
     return {};
 }
 
-QString shellQuoted(const QString& arg)
-{
-    QString quoted = arg;
-    quoted.replace(QLatin1Char('\''), QStringLiteral("'\\''"));
-    return QLatin1Char('\'') + quoted + QLatin1Char('\'');
-}
-
 class Cli
 {
 public:
@@ -264,23 +257,11 @@ void TestLockctlEscaping::forceReleasePromptAndResults()
     if (script.isEmpty()) {
         qWarning("script(1) is not installed: the prompt is not checked");
     } else {
-        QStringList command{lockctlPath()};
-        command << lockctl.args() << QStringLiteral("force-release") << typedKey
-                << QStringLiteral("--expect-token") << typedToken << QStringLiteral("--force-unknown");
-        QStringList quoted;
-        for (const QString& arg : command)
-            quoted << shellQuoted(arg);
-        QProcess p;
-        p.setProcessEnvironment(testPasswordEnvironment());
-        p.start(script, {QStringLiteral("-qec"), quoted.join(QLatin1Char(' ')), QStringLiteral("/dev/null")});
-        p.write("n\n");
-        p.closeWriteChannel();
-        QVERIFY(p.waitForFinished(30000));
-        // The terminal turns each line feed into CR LF; any other CR came from lockctl.
-        LockctlRun run;
-        run.code = p.exitCode();
-        run.out = p.readAllStandardOutput().replace("\r\n", "\n");
-        run.err = p.readAllStandardError();
+        const LockctlRun run = runOnTerminal(lockctlPath(),
+                                             lockctl.args() << QStringLiteral("force-release") << typedKey
+                                                            << QStringLiteral("--expect-token") << typedToken
+                                                            << QStringLiteral("--force-unknown"),
+                                             testPasswordEnvironment(), "n\n");
         QVERIFY2(run.code == 1, qPrintable(run.describe()));
         QVERIFY2(run.out.contains("[y/N]"), qPrintable(run.describe()));
         QVERIFY2(rawTextInRun(run).isEmpty(), qPrintable(rawTextInRun(run)));

@@ -2,10 +2,7 @@
 
 #include "redisserver.h"
 
-#include <QElapsedTimer>
 #include <QJsonDocument>
-#include <QProcess>
-#include <QSignalSpy>
 
 namespace lockscope::test {
 
@@ -22,35 +19,12 @@ QStringList testPasswordArgs()
     return {QStringLiteral("--password-env"), QString::fromLatin1(testPasswordVar)};
 }
 
-QString LockctlRun::describe() const
+LockctlRun runLockctl(const QStringList& args, int timeoutMs, const QProcessEnvironment& environment)
 {
-    return QStringLiteral("exit %1 after %2 ms\nstdout: %3\nstderr: %4")
-        .arg(code)
-        .arg(ms)
-        .arg(QString::fromUtf8(out.left(2000)), QString::fromUtf8(err.left(2000)));
-}
-
-LockctlRun runLockctl(const QStringList& args, int timeoutMs)
-{
-    QProcess p;
-    QSignalSpy finished(&p, &QProcess::finished);
-    QElapsedTimer clock;
-    clock.start();
     // The fixture password for `--password-env LOCKSCOPE_TEST_PASSWORD`: a URL with the password in
     // the arguments would show it to every local user.
-    p.setProcessEnvironment(testPasswordEnvironment());
-    p.start(lockctlPath(), args);
-    p.closeWriteChannel();
-    if (!finished.wait(timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-    }
-    LockctlRun r;
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    r.ms = clock.elapsed();
-    return r;
+    return runProcess(lockctlPath(), args, environment.isEmpty() ? testPasswordEnvironment() : environment,
+                      QString(), timeoutMs);
 }
 
 QJsonObject runLockctlJson(const QStringList& args, int* code, int timeoutMs)

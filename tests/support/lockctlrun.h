@@ -1,5 +1,7 @@
 #pragma once
 
+#include "processrun.h"
+
 #include <QByteArray>
 #include <QJsonObject>
 #include <QString>
@@ -11,16 +13,7 @@ namespace lockscope::test {
 QString lockctlPath();
 
 // One finished lockctl run, as a test sees it.
-struct LockctlRun
-{
-    int code = -1; // -1: killed, crashed or timed out
-    QByteArray out;
-    QByteArray err;
-    qint64 ms = 0;
-
-    // For failure messages; each stream is cut at 2000 bytes (a test may print 1 MB names).
-    QString describe() const;
-};
+using LockctlRun = ProcessRun;
 
 // {"--password-env", "LOCKSCOPE_TEST_PASSWORD"}: lockctl then takes the fixture servers' password
 // (testPassword()) from the environment runLockctl gives it, and the URLs given with -m leave it out
@@ -30,7 +23,9 @@ QStringList testPasswordArgs();
 // Runs lockctl with standard input closed (a pipe, never a terminal), the fixture password in its
 // environment as LOCKSCOPE_TEST_PASSWORD (testPasswordVar) for --password-env. This thread's event loop keeps
 // running while it waits, so peers living on it (a test's fake server) still answer.
-LockctlRun runLockctl(const QStringList& args, int timeoutMs = 30000);
+// `environment` replaces that environment (the fixture password is then the caller's business).
+LockctlRun runLockctl(const QStringList& args, int timeoutMs = 30000,
+                      const QProcessEnvironment& environment = {});
 
 // `lockctl --json --timeout-ms 1000 <args>`, its output as an object (empty, with a warning that
 // shows the run, when it printed none); `code` gets the exit code.

@@ -1,0 +1,150 @@
+// The shell completion for lockctl (#17), as installed by the package: bash's completion function
+// driven as bash drives it (COMP_WORDS split at ':' and '=', COMP_CWORD), for commands, options,
+// option values and a resource read live from a real master named on the line; zsh's loads with
+// compinit and lists the commands and options.
+#include "lockctlrun.h"
+#include "processrun.h"
+#include "redisserver.h"
+
+#include <QTest>
+
+using namespace lockscope::test;
+
+namespace {
+
+QString completionFile(const char* name)
+{
+    return QStringLiteral(LOCKSCOPE_SOURCE_DIR "/resources/completion/") + QLatin1String(name);
+}
+
+// COMPREPLY for `words` with the cursor in the last one.
+QStringList bashComplete(const QStringList& words)
+{
+    const QStringList args =
+        QStringList{
+            QStringLiteral("-c"),
+            QStringLiteral("source \"$0\" || exit 9; COMP_WORDS=(\"$@\"); COMP_CWORD=$(($# - 1)); _lockctl; "
+                           "printf '%s\\n' \"${COMPREPLY[@]}\""),
+            completionFile("lockctl.bash")} +
+        words;
+    const ProcessRun run = runProcess(QStringLiteral("bash"), args, testPasswordEnvironment());
+    if (run.code != 0 || !run.err.isEmpty())
+        qWarning("%s", qPrintable(run.describe()));
+    QStringList out = QString::fromUtf8(run.out).split(QLatin1Char('\n'));
+    out.removeAll(QString());
+    return out;
+}
+
+// The words bash makes of "redis://127.0.0.1:PORT": COMP_WORDBREAKS holds ':'.
+QStringList urlWords(const RedisServer& server)
+{
+    return {QStringLiteral("redis"), QStringLiteral(":"), QStringLiteral("//127.0.0.1"), QStringLiteral(":"),
+            QString::number(server.port())};
+}
+
+} // namespace
+
+class TestCompletion : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void bashCompletesCommands();
+    void bashCompletesOptionsOfTheCommand();
+    void bashCompletesOptionValues();
+    void bashCompletesLiveResources();
+    void zshLoadsAndListsCommandsAndOptions();
+};
+
+void TestCompletion::bashCompletesCommands()
+{
+    const QStringList all = bashComplete({lockctlPath(), QString()});
+    for (const char* command : {"list", "watch", "acquire", "extend", "release", "force-release", "hold"})
+        QVERIFY2(all.contains(QLatin1String(command)), qPrintable(all.join(' ')));
+    QCOMPARE(bashComplete({lockctlPath(), QStringLiteral("fo")}),
+             QStringList{QStringLiteral("force-release")});
+    // After global options and their values, still the command.
+    QCOMPARE(bashComplete({lockctlPath(), QStringLiteral("--timeout-ms"), QStringLiteral("500"),
+                           QStringLiteral("wa")}),
+             QStringList{QStringLiteral("watch")});
+}
+
+void TestCompletion::bashCompletesOptionsOfTheCommand()
+{
+    const QStringList list = bashComplete({lockctlPath(), QStringLiteral("list"), QStringLiteral("--")});
+    for (const char* option : {"--pattern", "--discover", "--color", "--master", "--config", "--json"})
+        QVERIFY2(list.contains(QLatin1String(option)), qPrintable(list.join(' ')));
+    QVERIFY2(!list.contains(QStringLiteral("--ttl")), qPrintable(list.join(' '))); // acquire's, not list's
+    const QStringList force = bashComplete(
+        {lockctlPath(), QStringLiteral("force-release"), QStringLiteral("lock:a"), QStringLiteral("--e")});
+    QCOMPARE(force, QStringList{QStringLiteral("--expect-token")});
+}
+
+void TestCompletion::bashCompletesOptionValues()
+{
+    QCOMPARE(bashComplete({lockctlPath(), QStringLiteral("list"), QStringLiteral("--color"), QString()}),
+             (QStringList{QStringLiteral("auto"), QStringLiteral("always"), QStringLiteral("never")}));
+    // "--color=al" reaches the function as three words.
+    QCOMPARE(bashComplete({lockctlPath(), QStringLiteral("watch"), QStringLiteral("--color"),
+                           QStringLiteral("="), QStringLiteral("al")}),
+             QStringList{QStringLiteral("always")});
+    QCOMPARE(bashComplete(
+                 {lockctlPath(), QStringLiteral("--password-env"), QStringLiteral("LOCKSCOPE_TEST_PASS")}),
+             QStringList{QString::fromLatin1(testPasswordVar)});
+}
+
+void TestCompletion::bashCompletesLiveResources()
+{
+    RedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    for (const QByteArray& key : {QByteArray("lock:orders"), QByteArray("lock:order-lines"),
+                                  QByteArray("lock:with space"), QByteArray("mutex:other")})
+        QCOMPARE(server.command({"SET", key, "0123456789abcdef0123456789abcdef", "PX", "600000"}).string,
+                 QByteArray("OK"));
+    const QStringList line = QStringList{lockctlPath()} << testPasswordArgs() << QStringLiteral("-m")
+                                                        << urlWords(server);
+
+    // "lock:or": bash replaces only what follows the last ':'.
+    QCOMPARE(bashComplete(line + QStringList{QStringLiteral("release"), QStringLiteral("lock"),
+                                             QStringLiteral(":"), QStringLiteral("or")}),
+             (QStringList{QStringLiteral("order-lines"), QStringLiteral("orders")}));
+    // A name with a space comes back quoted for the shell.
+    QCOMPARE(bashComplete(line + QStringList{QStringLiteral("force-release"), QStringLiteral("lock"),
+                                             QStringLiteral(":"), QStringLiteral("w")}),
+             QStringList{QStringLiteral("with\\ space")});
+    const QStringList every = bashComplete(line + QStringList{QStringLiteral("extend"), QString()});
+    QVERIFY2(every.contains(QStringLiteral("mutex:other")) && every.size() == 4, qPrintable(every.join('|')));
+    // Only the first argument is a resource; and no masters on the line, no lookup.
+    QCOMPARE(
+        bashComplete(line + QStringList{QStringLiteral("release"), QStringLiteral("lock:orders"), QString()}),
+        QStringList());
+    QCOMPARE(bashComplete({lockctlPath(), QStringLiteral("release"), QString()}), QStringList());
+}
+
+void TestCompletion::zshLoadsAndListsCommandsAndOptions()
+{
+    // compinit loads _lockctl from fpath; _describe and compadd print what they would offer.
+    const QString script = QStringLiteral(
+        "fpath=(%1 $fpath); autoload -U compinit && compinit -u -D || exit 9; autoload -Uz _lockctl; "
+        "_describe() { print -rl -- ${(P)${@[-1]}} }; compadd() { print -rl -- \"${@[(r)--,-1][2,-1]}\" }; "
+        "words=(%2 ''); CURRENT=2; _lockctl; print -- ----; words=(%2 list --c); CURRENT=3; _lockctl");
+    const ProcessRun run =
+        runProcess(QStringLiteral("zsh"),
+                   {QStringLiteral("-f"), QStringLiteral("-c"),
+                    script.arg(QStringLiteral(LOCKSCOPE_SOURCE_DIR "/resources/completion"), lockctlPath())});
+    QVERIFY2(run.code == 0, qPrintable(run.describe()));
+    const QList<QByteArray> parts = run.out.split('\n');
+    const qsizetype separator = parts.indexOf("----");
+    QVERIFY2(separator > 0, qPrintable(run.describe()));
+    const QList<QByteArray> commands = parts.mid(0, separator);
+    const QList<QByteArray> options = parts.mid(separator + 1);
+    for (const char* command : {"list:", "watch:", "force-release:", "hold:"})
+        QVERIFY2(std::any_of(commands.cbegin(), commands.cend(),
+                             [&](const QByteArray& l) { return l.startsWith(command); }),
+                 qPrintable(run.describe()));
+    QVERIFY2(options.contains("--color") && options.contains("--config") && !options.contains("--ttl"),
+             qPrintable(run.describe()));
+}
+
+QTEST_GUILESS_MAIN(TestCompletion)
+#include "tst_completion.moc"
