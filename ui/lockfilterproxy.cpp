@@ -170,21 +170,28 @@ void LockFilterProxy::recheckTimeFilters()
         refilter();
 }
 
+LockFilterProxy::Verdicts LockFilterProxy::judge(int first, int last, bool listStaying) const
+{
+    const qint64 now = monotonicMs();
+    Verdicts v;
+    for (int s = first; s <= last; ++s) {
+        const bool accepted = acceptsSourceRow(s, now);
+        const int p = m_sourceToProxy[size_t(s)];
+        if (p >= 0 && !accepted)
+            v.leaving.push_back(p);
+        else if (p < 0 && accepted)
+            v.entering.push_back(s);
+        else if (p >= 0 && listStaying)
+            v.staying.push_back(s);
+    }
+    return v;
+}
+
 void LockFilterProxy::refilter()
 {
     if (!m_model)
         return;
-    const qint64 now = monotonicMs();
-    std::vector<int> leaving;
-    std::vector<int> entering;
-    for (int s = 0; s < m_model->rowCount(); ++s) {
-        const bool accepted = acceptsSourceRow(s, now);
-        const int p = m_sourceToProxy[size_t(s)];
-        if (p >= 0 && !accepted)
-            leaving.push_back(p);
-        else if (p < 0 && accepted)
-            entering.push_back(s);
-    }
+    auto [leaving, entering, staying] = judge(0, m_model->rowCount() - 1, false);
     std::sort(leaving.begin(), leaving.end());
     if (runsOf(leaving).size() > maxRemovalRuns) {
         beginResetModel();
@@ -337,20 +344,7 @@ void LockFilterProxy::onRowsInserted(const QModelIndex&, int first, int last)
 
 void LockFilterProxy::onDataChanged(const QModelIndex& topLeft, const QModelIndex& bottomRight)
 {
-    const qint64 now = monotonicMs();
-    std::vector<int> leaving;
-    std::vector<int> entering;
-    std::vector<int> staying; // source rows
-    for (int s = topLeft.row(); s <= bottomRight.row(); ++s) {
-        const bool accepted = acceptsSourceRow(s, now);
-        const int p = m_sourceToProxy[size_t(s)];
-        if (p >= 0 && !accepted)
-            leaving.push_back(p);
-        else if (p < 0 && accepted)
-            entering.push_back(s);
-        else if (p >= 0)
-            staying.push_back(s);
-    }
+    auto [leaving, entering, staying] = judge(topLeft.row(), bottomRight.row(), true);
     removeProxyRows(std::move(leaving));
 
     // A row's resource is what makes it that row: sorted by resource, a change never moves it.

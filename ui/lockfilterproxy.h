@@ -64,6 +64,15 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    // Source rows first..last as the filter judges them now against where they are.
+    struct Verdicts
+    {
+        std::vector<int> leaving;  // proxy rows of shown rows the filter now rejects
+        std::vector<int> entering; // source rows not shown that it now accepts
+        std::vector<int> staying;  // source rows shown and still accepted (only when asked for)
+    };
+    Verdicts judge(int first, int last, bool listStaying) const;
+
     bool less(int sourceA, int sourceB) const;
     bool isPinned(int sourceRow) const;
     void onPinnedChanged();

@@ -6,6 +6,7 @@
 #include "discovery/keyreader.h"
 #include "lockctlrun.h"
 #include "monitor/lockmonitor.h"
+#include "monitorrun.h"
 #include "redisservergroup.h"
 
 #include <QElapsedTimer>
@@ -369,13 +370,9 @@ void TestBadInput::hugeValueAndHashAreReadCapped()
     const qint64 rssBefore = residentKb();
     LockScopeConfig config;
     config.masters = m_group.connectionOptions(10000);
-    MasterSet masters(config.masters);
-    LockMonitor monitor(&masters, config);
-    monitor.setCoalesceMs(0);
-    QSignalSpy initial(&monitor, &LockMonitor::initialScanFinished);
-    masters.open();
-    monitor.start();
-    QVERIFY(initial.wait(30000) || monitor.isInitialScanDone());
+    MonitorRun run(config);
+    QVERIFY(run.startAndScan(30000));
+    LockMonitor& monitor = run.monitor();
     QTRY_VERIFY_WITH_TIMEOUT(monitor.locks().contains("lock:huge") && monitor.locks().contains("lock:wide"),
                              10000);
     const KeyObservation huge = monitor.locks().value("lock:huge").observations.at(0).key();
@@ -401,7 +398,7 @@ void TestBadInput::hugeValueAndHashAreReadCapped()
                                               QStringLiteral("--any-token"), QStringLiteral("--yes")});
     QVERIFY2(refused.code == 4 || refused.code == 1, qPrintable(refused.describe()));
     QCOMPARE(digests(), m_before);
-    masters.close();
+    run.masters().close();
     m_group.at(0).command({"UNLINK", "lock:huge", "lock:wide"}); // freed in the background
     m_before = digests();
 }

@@ -1,5 +1,6 @@
 #include "lockctlrun.h"
 #include "monitor/lockmonitor.h"
+#include "monitorrun.h"
 #include "redisservergroup.h"
 
 #include <QDateTime>
@@ -122,13 +123,9 @@ void TestInteropMonitor::realLibrariesThroughTheQuorumView()
     LockScopeConfig config;
     config.masters = group.connectionOptions(500);
     config.monitor.patterns = {"*"};
-    MasterSet masters(config.masters);
-    LockMonitor monitor(&masters, config);
-    monitor.setCoalesceMs(0);
-    QSignalSpy initial(&monitor, &LockMonitor::initialScanFinished);
-    masters.open();
-    monitor.start();
-    QVERIFY(initial.wait(10000));
+    MonitorRun run(config);
+    QVERIFY(run.startAndScan(10000));
+    LockMonitor& monitor = run.monitor();
     auto view = [&](const QByteArray& r) { return monitor.locks().value(r); };
     auto expect = [&](const QByteArray& r, LockStatus status, LockFormat format, int holding) {
         const LockView v = view(r);

@@ -2,6 +2,7 @@
 #include "discovery/masterscanner.h"
 #include "lockctlrun.h"
 #include "monitor/lockmonitor.h"
+#include "monitorrun.h"
 #include "redisservergroup.h"
 
 #include <QJsonArray>
@@ -40,6 +41,12 @@ struct Harness
         monitor->start();
     }
 
+    // True once the initial scan finished within `timeoutMs`.
+    bool waitForInitialScan(int timeoutMs)
+    {
+        QSignalSpy initial(monitor.get(), &LockMonitor::initialScanFinished);
+        return initial.wait(timeoutMs);
+    }
     LockView view(const QByteArray& resource) const { return monitor->locks().value(resource); }
     bool has(const QByteArray& resource) const { return monitor->locks().contains(resource); }
     LockStatus status(const QByteArray& resource) const { return view(resource).status; }
@@ -96,8 +103,7 @@ void TestLockMonitor::everyStatusFromRealMasters()
     group.at(2).command({"SET", "unrelated:key", "x"});
 
     Harness h(group);
-    QSignalSpy initial(h.monitor.get(), &LockMonitor::initialScanFinished);
-    QVERIFY(initial.wait(5000));
+    QVERIFY(h.waitForInitialScan(5000));
     QCOMPARE(h.monitor->locks().size(), 4);
     QVERIFY(!h.has("unrelated:key"));
 
@@ -137,8 +143,7 @@ void TestLockMonitor::liveModeFollowsEvents()
     RedisServerGroup group;
     QVERIFY2(group.start(3, o), qPrintable(group.errorString()));
     Harness h(group, 60000); // polling would take a minute: only events can make this test pass
-    QSignalSpy initial(h.monitor.get(), &LockMonitor::initialScanFinished);
-    QVERIFY(initial.wait(5000));
+    QVERIFY(h.waitForInitialScan(5000));
     for (int i = 0; i < 3; ++i)
         QTRY_COMPARE(h.monitor->scanner(i)->mode(), NotificationMode::Live);
 
@@ -176,13 +181,9 @@ void TestLockMonitor::reconciliationCatchesWhatEventsMissed()
     config.masters = group.connectionOptions(500);
     config.monitor.pollIntervalMs = 60000;
     config.monitor.reconcileIntervalMs = 400;
-    MasterSet masters(config.masters);
-    LockMonitor monitor(&masters, config);
-    monitor.setCoalesceMs(0);
-    QSignalSpy initial(&monitor, &LockMonitor::initialScanFinished);
-    masters.open();
-    monitor.start();
-    QVERIFY(initial.wait(5000));
+    MonitorRun run(config);
+    QVERIFY(run.startAndScan(5000));
+    LockMonitor& monitor = run.monitor();
     QTRY_COMPARE(monitor.scanner(0)->mode(), NotificationMode::Live);
     // Events stop behind the monitor's back (someone reconfigured the server): only the
     // reconciliation pass can notice the new lock.
@@ -198,8 +199,7 @@ void TestLockMonitor::pollingModeWithoutNotifications()
     RedisServerGroup group;
     QVERIFY2(group.start(1), qPrintable(group.errorString()));
     Harness h(group, 150);
-    QSignalSpy initial(h.monitor.get(), &LockMonitor::initialScanFinished);
-    QVERIFY(initial.wait(5000));
+    QVERIFY(h.waitForInitialScan(5000));
     QCOMPARE(h.monitor->scanner(0)->mode(), NotificationMode::Polling);
     QVERIFY(h.monitor->scanner(0)->modeReason().contains(QStringLiteral("off")));
     group.at(0).command({"SET", "mutex:poll", "x", "PX", "10000"});
@@ -218,8 +218,7 @@ void TestLockMonitor::noPermissionForConfigMeansPolling()
     QVERIFY2(group.start(1, o), qPrintable(group.errorString()));
     group.at(0).command({"SET", "lock:x", "t", "PX", "10000"});
     Harness h(group, 150);
-    QSignalSpy initial(h.monitor.get(), &LockMonitor::initialScanFinished);
-    QVERIFY(initial.wait(5000));
+    QVERIFY(h.waitForInitialScan(5000));
     QCOMPARE(h.monitor->scanner(0)->mode(), NotificationMode::Polling);
     QVERIFY2(h.monitor->scanner(0)->modeReason().contains(QStringLiteral("NOPERM")),
              qPrintable(h.monitor->scanner(0)->modeReason()));
@@ -231,8 +230,7 @@ void TestLockMonitor::enablingNotificationsIsExplicit()
     RedisServerGroup group;
     QVERIFY2(group.start(1), qPrintable(group.errorString()));
     Harness h(group, 60000);
-    QSignalSpy initial(h.monitor.get(), &LockMonitor::initialScanFinished);
-    QVERIFY(initial.wait(5000));
+    QVERIFY(h.waitForInitialScan(5000));
     // Monitoring alone never changed the server's configuration.
     QCOMPARE(group.at(0).command({"CONFIG", "GET", "notify-keyspace-events"}).elements.at(1).string,
              QByteArray());
@@ -258,8 +256,7 @@ void TestLockMonitor::masterDownMakesUndecidableLocksUnknown()
     for (int i = 0; i < 2; ++i)
         group.at(i).command({"SET", "lock:two", "u", "PX", "60000"});
     Harness h(group, 200, 300);
-    QSignalSpy initial(h.monitor.get(), &LockMonitor::initialScanFinished);
-    QVERIFY(initial.wait(5000));
+    QVERIFY(h.waitForInitialScan(5000));
     QCOMPARE(h.status("lock:three"), LockStatus::Held);
     QCOMPARE(h.status("lock:two"), LockStatus::Partial);
 
@@ -359,8 +356,7 @@ void TestLockMonitor::restartMarksLocksAtRisk()
     for (int i = 0; i < 3; ++i)
         group.at(i).command({"SET", "lock:risky", "t", "PX", "60000"});
     Harness h(group, 200);
-    QSignalSpy initial(h.monitor.get(), &LockMonitor::initialScanFinished);
-    QVERIFY(initial.wait(5000));
+    QVERIFY(h.waitForInitialScan(5000));
     QVERIFY(!h.view("lock:risky").atRisk);
     QVERIFY(group.at(1).restart()); // no persistence: it comes back empty with a new run_id
     QTRY_VERIFY_WITH_TIMEOUT(h.view("lock:risky").atRisk, 5000);
@@ -397,8 +393,7 @@ void TestLockMonitor::largeValuesAndHashesAreCapped()
         group.at(0).command(hset);
     }
     Harness h(group, 60000, 2000);
-    QSignalSpy initial(h.monitor.get(), &LockMonitor::initialScanFinished);
-    QVERIFY(initial.wait(10000));
+    QVERIFY(h.waitForInitialScan(10000));
     const KeyObservation huge = h.view("lock:huge").observations.at(0).key();
     QCOMPARE(huge.value.size(), qsizetype(h.config.monitor.maxValueBytes));
     QVERIFY(huge.truncated);
@@ -416,8 +411,7 @@ void TestLockMonitor::keyThatChangesType()
     QVERIFY2(group.start(1), qPrintable(group.errorString()));
     group.at(0).command({"SET", "lock:morph", "t", "PX", "60000"});
     Harness h(group, 100);
-    QSignalSpy initial(h.monitor.get(), &LockMonitor::initialScanFinished);
-    QVERIFY(initial.wait(5000));
+    QVERIFY(h.waitForInitialScan(5000));
     QCOMPARE(h.view("lock:morph").observations.at(0).type(), QByteArray("string"));
     group.at(0).command({"DEL", "lock:morph"});
     group.at(0).command({"ZADD", "lock:morph", "1", "member"});
@@ -435,8 +429,7 @@ void TestLockMonitor::progressReportsScannedVsDbsize()
         group.at(0).command({"SET", "lock:" + QByteArray::number(i), "t", "PX", "60000"});
     Harness h(group, 60000, 2000);
     QSignalSpy progress(h.monitor.get(), &LockMonitor::scanProgress);
-    QSignalSpy initial(h.monitor.get(), &LockMonitor::initialScanFinished);
-    QVERIFY(initial.wait(10000));
+    QVERIFY(h.waitForInitialScan(10000));
     QCOMPARE(h.monitor->locks().size(), 100);
     QVERIFY(progress.count() > 10);
     qint64 previous = -1;
@@ -457,8 +450,7 @@ void TestLockMonitor::coalescesAFloodOnOneResource()
     QVERIFY2(group.start(1, o), qPrintable(group.errorString()));
     Harness h(group, 60000);
     h.monitor->setCoalesceMs(250);
-    QSignalSpy initial(h.monitor.get(), &LockMonitor::initialScanFinished);
-    QVERIFY(initial.wait(5000));
+    QVERIFY(h.waitForInitialScan(5000));
     QTRY_COMPARE(h.monitor->scanner(0)->mode(), NotificationMode::Live);
     int emissions = 0;
     connect(h.monitor.get(), &LockMonitor::locksChanged, this, [&](const LockBatch& b) {

@@ -1,6 +1,7 @@
 // Issue #20: every dock and toolbar can be brought back from the View menu, Reset layout restores
 // the default arrangement, and the demo's layout is kept apart from normal sessions'.
 #include "mainwindow.h"
+#include "testsettings.h"
 
 #include <QAction>
 #include <QDockWidget>
@@ -67,11 +68,7 @@ private:
 void TestUiDockLayout::init()
 {
     QVERIFY(m_dir.isValid());
-    QSettings::setDefaultFormat(QSettings::IniFormat);
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.path());
-    QCoreApplication::setOrganizationName(QStringLiteral("LockScopeTests"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_uidocklayout"));
-    QSettings().clear();
+    test::useTestSettings(m_dir.path(), QStringLiteral("tst_uidocklayout"));
 }
 
 void TestUiDockLayout::closedDocksAndToolbarsComeBackFromView()

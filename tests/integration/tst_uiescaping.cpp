@@ -31,10 +31,6 @@ using namespace lockscope::test;
 
 namespace {
 
-const QByteArray& hostile = hostileBytes;
-const QByteArray& key = hostileKey;
-const QByteArray& ownerPart = hostileOwner;
-const QByteArray& token = hostileToken;
 // A key and an owner that a label would take for rich text, were it left to guess.
 const QByteArray richKey = "<b>lock</b><img src=\"x\">";
 const QByteArray richToken = "<i>root</i>\xe2\x80\xae"
@@ -162,7 +158,7 @@ void TestUiEscaping::locksDetailEventsAndDialog()
     QStringList names;
     for (int i = 0; i < 3; ++i) {
         group.at(i).command({"CONFIG", "SET", "notify-keyspace-events", "KA"});
-        group.at(i).command({"SET", key, token, "PX", "600000"});
+        group.at(i).command({"SET", hostileKey, hostileToken, "PX", "600000"});
         group.at(i).command({"SET", richKey, richToken, "PX", "600000"});
         names << group.at(i).url(false);
     }
@@ -174,11 +170,11 @@ void TestUiEscaping::locksDetailEventsAndDialog()
     QTRY_COMPARE_WITH_TIMEOUT(window.lockModel()->rowCount(), 2, 5000);
     // A keyspace event names the key in the event log.
     for (int i = 0; i < 3; ++i)
-        group.at(i).command({"PEXPIRE", key, "500000"});
-    QTRY_VERIFY_WITH_TIMEOUT(modelShows(window.eventLog(), escapeBytes(key)), 10000);
+        group.at(i).command({"PEXPIRE", hostileKey, "500000"});
+    QTRY_VERIFY_WITH_TIMEOUT(modelShows(window.eventLog(), escapeBytes(hostileKey)), 10000);
 
-    QVERIFY(modelShows(window.lockModel(), escapeBytes(key)));
-    QVERIFY(modelShows(window.lockModel(), escapeBytes(ownerPart)));
+    QVERIFY(modelShows(window.lockModel(), escapeBytes(hostileKey)));
+    QVERIFY(modelShows(window.lockModel(), escapeBytes(hostileOwner)));
     QVERIFY(modelShows(window.lockModel(), QStringLiteral("<i>root</i>\\xe2\\x80\\xaeevil")));
     QVERIFY2(rawTextInModel(window.lockModel()).isEmpty(), qPrintable(rawTextInModel(window.lockModel())));
     QVERIFY2(rawTextInModel(window.eventLog()).isEmpty(), qPrintable(rawTextInModel(window.eventLog())));
@@ -186,16 +182,16 @@ void TestUiEscaping::locksDetailEventsAndDialog()
              qPrintable(rawTextInModel(window.masterModel())));
 
     // The detail pane: title, summary, the per-master table and its tooltips.
-    window.lockView()->selectResource(key);
+    window.lockView()->selectResource(hostileKey);
     QVERIFY(window.detailPane()->view().has_value());
     QVERIFY2(rawTextInWidget(window.detailPane()).isEmpty(),
              qPrintable(rawTextInWidget(window.detailPane())));
     QTableWidget* perMaster = window.detailPane()->mastersTable();
-    QCOMPARE(perMaster->item(0, LockDetailPane::TokenColumn)->text(), escapeBytes(token));
-    QCOMPARE(perMaster->item(0, LockDetailPane::OwnerColumn)->text(), escapeBytes(ownerPart));
+    QCOMPARE(perMaster->item(0, LockDetailPane::TokenColumn)->text(), escapeBytes(hostileToken));
+    QCOMPARE(perMaster->item(0, LockDetailPane::OwnerColumn)->text(), escapeBytes(hostileOwner));
     bool titled = false;
     for (const QLabel* label : window.detailPane()->findChildren<QLabel*>())
-        titled = titled || label->text() == escapeBytes(key);
+        titled = titled || label->text() == escapeBytes(hostileKey);
     QVERIFY(titled);
 
     // A key that looks like HTML stays text in the labels that show it.
@@ -217,12 +213,12 @@ void TestUiEscaping::locksDetailEventsAndDialog()
                 QVERIFY2(!rendersTags(item->toolTip()), qPrintable(item->toolTip()));
 
     // The force-release dialog: what each master holds, and the refusal (no lock shape).
-    QVERIFY(window.lockModel()->find(key));
-    ForceReleaseDialog dialog(window.core(), *window.lockModel()->find(key), names, false);
+    QVERIFY(window.lockModel()->find(hostileKey));
+    ForceReleaseDialog dialog(window.core(), *window.lockModel()->find(hostileKey), names, false);
     QSignalSpy inspected(&dialog, &ForceReleaseDialog::inspected);
     QVERIFY(inspected.wait(5000));
     QVERIFY2(rawTextInWidget(&dialog).isEmpty(), qPrintable(rawTextInWidget(&dialog)));
-    QVERIFY(dialog.windowTitle().contains(escapeBytes(key)));
+    QVERIFY(dialog.windowTitle().contains(escapeBytes(hostileKey)));
     bool refused = false;
     for (const QLabel* label : dialog.findChildren<QLabel*>())
         if (label->text().startsWith(QLatin1String("Refused"))) {
@@ -231,15 +227,15 @@ void TestUiEscaping::locksDetailEventsAndDialog()
         }
     QVERIFY(refused);
     QTableWidget* plan = dialog.findChild<QTableWidget*>();
-    QVERIFY(plan->item(0, 1)->text().contains(escapeBytes(token)));
-    QVERIFY(plan->item(0, 1)->text().contains(escapeBytes(ownerPart)));
+    QVERIFY(plan->item(0, 1)->text().contains(escapeBytes(hostileToken)));
+    QVERIFY(plan->item(0, 1)->text().contains(escapeBytes(hostileOwner)));
 }
 
 // A master whose every answer is an error text with the hostile bytes: its row, tooltip and the
 // event log say why it is down, escaped.
 void TestUiEscaping::serverErrorTextInMastersAndEvents()
 {
-    FakeRedisPeer peer(FakeRedisPeer::alwaysError("WRONGPASS " + hostile + " from the server"));
+    FakeRedisPeer peer(FakeRedisPeer::alwaysError("WRONGPASS " + hostileBytes + " from the server"));
     QVERIFY(peer.isListening());
     ConnectionOptions options;
     options.url = *RedisUrl::parse(peer.url(QStringLiteral("secret")));
@@ -247,7 +243,7 @@ void TestUiEscaping::serverErrorTextInMastersAndEvents()
     options.commandTimeoutMs = 1000;
     MainWindow window(configFor({options}), m_dir.filePath(QStringLiteral("audit2.jsonl")));
     window.show();
-    const QString escaped = escapeBytes("WRONGPASS " + hostile + " from the server");
+    const QString escaped = escapeBytes("WRONGPASS " + hostileBytes + " from the server");
     QTRY_VERIFY_WITH_TIMEOUT(modelShows(window.masterModel(), escaped), 10000);
     QTRY_VERIFY_WITH_TIMEOUT(modelShows(window.eventLog(), escaped), 10000);
     QVERIFY2(rawTextInModel(window.masterModel()).isEmpty(),
@@ -271,14 +267,14 @@ void TestUiEscaping::connectionTestShowsTheErrorAsText()
     QVERIFY2(tested.last().at(0).toBool(), qPrintable(tested.last().at(1).toString()));
     QVERIFY(editor.testResultLabel()->text().startsWith(QLatin1String("Connected: PONG from Redis 7")));
 
-    FakeRedisPeer peer(FakeRedisPeer::alwaysError("WRONGPASS <b>" + hostile + "</b>"));
+    FakeRedisPeer peer(FakeRedisPeer::alwaysError("WRONGPASS <b>" + hostileBytes + "</b>"));
     QVERIFY(peer.isListening());
     editor.urlEdit()->setText(peer.url());
     editor.testButton()->click();
     QVERIFY(tested.wait(10000));
     QCOMPARE(tested.last().at(0).toBool(), false);
     const QString shown = editor.testResultLabel()->text();
-    QVERIFY2(shown.contains(escapeBytes("<b>" + hostile + "</b>")), qPrintable(shown));
+    QVERIFY2(shown.contains(escapeBytes("<b>" + hostileBytes + "</b>")), qPrintable(shown));
     QVERIFY2(rawTextIn(shown).isEmpty(), qPrintable(rawTextIn(shown)));
     QCOMPARE(editor.testResultLabel()->textFormat(), Qt::PlainText);
 }

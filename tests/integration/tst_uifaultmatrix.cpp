@@ -8,6 +8,8 @@
 #include "mainwindow.h"
 #include "mastertablemodel.h"
 #include "monitor/lockmonitor.h"
+#include "monitorrun.h"
+#include "quickconfig.h"
 #include "redisservergroup.h"
 #include "timebound.h"
 
@@ -162,6 +164,15 @@ public:
     }
 
     // Faults that strike a running master strike now; the others are there from the start.
+    // Started with the fault already struck.
+    bool startStruck(QString* why)
+    {
+        if (!start(why))
+            return false;
+        strike();
+        return true;
+    }
+
     void strike()
     {
         switch (m_fault) {
@@ -274,6 +285,8 @@ public:
         return s->command({"DEBUG", "DIGEST"}).string + ' ' +
                QByteArray::number(s->command({"DBSIZE"}).integer);
     }
+    // The two healthy masters' fingerprints: a fault on the third must leave them as they were.
+    QByteArrayList healthyFingerprints() { return {fingerprint(0), fingerprint(1)}; }
     RedisServer& healthy(int i) { return m_healthy.at(i); }
     int thirdConnections() const { return m_peer ? m_peer->connections() : -1; }
 
@@ -334,28 +347,17 @@ void TestFaultMatrix::monitor()
     FaultCluster cluster(fault);
     QString why;
     QVERIFY2(cluster.start(&why), qPrintable(why));
-    const QByteArray before0 = cluster.fingerprint(0), before1 = cluster.fingerprint(1);
+    const QByteArrayList before = cluster.healthyFingerprints();
 
-    LockScopeConfig config;
-    config.masters = cluster.connectionOptions(500);
-    for (ConnectionOptions& m : config.masters) {
-        m.reconnectInitialMs = 50;
-        m.reconnectMaxMs = 300;
-        m.healthIntervalMs = 100;
-    }
-    config.monitor.pollIntervalMs = 200;
+    LockScopeConfig config = quickConfig(cluster.connectionOptions(500));
     config.monitor.reconcileIntervalMs = 2000;
-    MasterSet masters(config.masters);
-    LockMonitor monitor(&masters, config);
-    monitor.setCoalesceMs(0);
-    QSignalSpy initial(&monitor, &LockMonitor::initialScanFinished);
-    masters.open();
-    monitor.start();
-    QVERIFY(initial.wait(10000) || monitor.isInitialScanDone());
+    MonitorRun run(config);
+    QVERIFY(run.startAndScan(10000));
+    LockMonitor& monitor = run.monitor();
     QTRY_VERIFY_WITH_TIMEOUT(monitor.locks().contains("lock:fm"), 5000);
 
     cluster.strike();
-    RedisConnection* third = masters.at(2);
+    RedisConnection* third = run.masters().at(2);
     if (cluster.takesMasterAway()) {
         QTRY_VERIFY_WITH_TIMEOUT(!third->isUp(), 5000);
         const RedisError error = third->lastError();
@@ -385,8 +387,7 @@ void TestFaultMatrix::monitor()
         QVERIFY(!third->isUp());
     }
     // Watching wrote nothing anywhere.
-    QCOMPARE(cluster.fingerprint(0), before0);
-    QCOMPARE(cluster.fingerprint(1), before1);
+    QCOMPARE(cluster.healthyFingerprints(), before);
 }
 
 void TestFaultMatrix::lockctlList()
@@ -394,9 +395,8 @@ void TestFaultMatrix::lockctlList()
     QFETCH(Fault, fault);
     FaultCluster cluster(fault);
     QString why;
-    QVERIFY2(cluster.start(&why), qPrintable(why));
-    cluster.strike();
-    const QByteArray before0 = cluster.fingerprint(0), before1 = cluster.fingerprint(1);
+    QVERIFY2(cluster.startStruck(&why), qPrintable(why));
+    const QByteArrayList before = cluster.healthyFingerprints();
 
     const LockctlRun r =
         runLockctl(cluster.masterArgs() + QStringList{QStringLiteral("--timeout-ms"), QStringLiteral("500"),
@@ -436,8 +436,7 @@ void TestFaultMatrix::lockctlList()
                                      .toObject();
         QVERIFY2(back.value(QStringLiteral("up")).toBool(), qPrintable(again.describe()));
     }
-    QCOMPARE(cluster.fingerprint(0), before0);
-    QCOMPARE(cluster.fingerprint(1), before1);
+    QCOMPARE(cluster.healthyFingerprints(), before);
 }
 
 void TestFaultMatrix::write()
@@ -445,8 +444,7 @@ void TestFaultMatrix::write()
     QFETCH(Fault, fault);
     FaultCluster cluster(fault);
     QString why;
-    QVERIFY2(cluster.start(&why), qPrintable(why));
-    cluster.strike();
+    QVERIFY2(cluster.startStruck(&why), qPrintable(why));
     QTemporaryDir dir;
     const QString audit = dir.filePath(QStringLiteral("audit.jsonl"));
     const QStringList global =
@@ -537,14 +535,7 @@ void TestFaultMatrix::window()
     FaultCluster cluster(fault);
     QString why;
     QVERIFY2(cluster.start(&why), qPrintable(why));
-    LockScopeConfig config;
-    config.masters = cluster.connectionOptions(500);
-    for (ConnectionOptions& m : config.masters) {
-        m.reconnectInitialMs = 50;
-        m.reconnectMaxMs = 300;
-        m.healthIntervalMs = 100;
-    }
-    config.monitor.pollIntervalMs = 200;
+    LockScopeConfig config = quickConfig(cluster.connectionOptions(500));
     QTemporaryDir dir;
     MainWindow window(config, dir.filePath(QStringLiteral("audit.jsonl")));
     window.show();

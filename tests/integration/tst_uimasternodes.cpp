@@ -28,6 +28,19 @@ using namespace lockscope::test;
 
 namespace {
 
+// The masters model under QAbstractItemModelTester, its resets counted: nodes that come and go are
+// announced row by row, never by resetting the model.
+struct CheckedModel
+{
+    explicit CheckedModel(MasterTableModel* m)
+        : model(m), tester(m, QAbstractItemModelTester::FailureReportingMode::QtTest),
+          resets(m, &QAbstractItemModel::modelReset)
+    {}
+    MasterTableModel* model;
+    QAbstractItemModelTester tester;
+    QSignalSpy resets;
+};
+
 const QString secret = distinctTestPassword(QStringLiteral("hunter2"));
 
 QString loopback(quint16 port)
@@ -127,9 +140,8 @@ void TestUiMasterNodes::sentinelNodesFollowAFailover()
     config.masters << *master;
     config.monitor.pollIntervalMs = 200;
     MainWindow window(config, m_dir.filePath(QStringLiteral("audit-sentinel.jsonl")));
-    MasterTableModel* model = window.masterModel();
-    QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    QSignalSpy resets(model, &QAbstractItemModel::modelReset);
+    CheckedModel checked(window.masterModel());
+    MasterTableModel* model = checked.model;
     QSignalSpy removed(model, &QAbstractItemModel::rowsRemoved);
     QSignalSpy inserted(model, &QAbstractItemModel::rowsInserted);
     window.show();
@@ -194,7 +206,7 @@ void TestUiMasterNodes::sentinelNodesFollowAFailover()
                               QStringLiteral("%1 → %2").arg(group.url(false), loopback(replicaPort)), 10000);
     QVERIFY(view->isExpanded(entry()));
     QCOMPARE(model->rowCount(), 2);
-    QCOMPARE(resets.size(), 0);
+    QCOMPARE(checked.resets.size(), 0);
     window.close();
 }
 
@@ -208,9 +220,8 @@ void TestUiMasterNodes::clusterShowsPrimariesWithTheirReplicas()
     config.masters << *master;
     config.monitor.pollIntervalMs = 200;
     MainWindow window(config, m_dir.filePath(QStringLiteral("audit-cluster.jsonl")));
-    MasterTableModel* model = window.masterModel();
-    QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    QSignalSpy resets(model, &QAbstractItemModel::modelReset);
+    CheckedModel checked(window.masterModel());
+    MasterTableModel* model = checked.model;
     window.show();
     QTRY_COMPARE_WITH_TIMEOUT(model->upCount(), 1, 30000);
 
@@ -268,7 +279,7 @@ void TestUiMasterNodes::clusterShowsPrimariesWithTheirReplicas()
     };
     QTRY_COMPARE_WITH_TIMEOUT(childTexts(model, promotedRow()),
                               QStringList{QStringLiteral("replica %1").arg(loopback(ports.first()))}, 30000);
-    QCOMPARE(resets.size(), 0);
+    QCOMPARE(checked.resets.size(), 0);
     window.close();
 }
 

@@ -10,9 +10,11 @@
 #include "lockfilterproxy.h"
 #include "mainwindow.h"
 #include "mastertablemodel.h"
+#include "pollingmasters.h"
 #include "redisservergroup.h"
 #include "statushelpdialog.h"
 #include "statusstyle.h"
+#include "testsettings.h"
 
 #include <QAction>
 #include <QApplication>
@@ -79,12 +81,6 @@ struct Answer
     QString text;
 };
 
-QByteArray notifyFlags(RedisServer& server)
-{
-    const auto reply = server.command({"CONFIG", "GET", "notify-keyspace-events"});
-    return reply.elements.size() == 2 ? reply.elements.at(1).string : QByteArray();
-}
-
 bool polling(const MainWindow& window)
 {
     return window.masterModel()->rowCount() > 0 &&
@@ -129,20 +125,14 @@ private:
 void TestUiMenus::init()
 {
     QVERIFY(m_dir.isValid());
-    QSettings::setDefaultFormat(QSettings::IniFormat);
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.path());
-    QCoreApplication::setOrganizationName(QStringLiteral("LockScopeTests"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_uimenus"));
-    QSettings().clear();
+    useTestSettings(m_dir.path(), QStringLiteral("tst_uimenus"));
 }
 
 void TestUiMenus::enableKeyspaceEventsFromTheToolbar()
 {
     RedisServerGroup group;
-    QVERIFY2(group.start(1), qPrintable(group.errorString()));
-    group.at(0).command({"CONFIG", "SET", "notify-keyspace-events", ""});
     LockScopeConfig config;
-    config.masters = group.connectionOptions(1000);
+    QVERIFY2(startPollingMasters(group, 1, config), qPrintable(group.errorString()));
     MainWindow window(config, audit());
     window.show();
     QTRY_VERIFY_WITH_TIMEOUT(polling(window), 5000);
@@ -181,10 +171,8 @@ void TestUiMenus::enableKeyspaceEventsFromTheToolbar()
 void TestUiMenus::enableKeyspaceEventsRefusedWhenReadOnly()
 {
     RedisServerGroup group;
-    QVERIFY2(group.start(1), qPrintable(group.errorString()));
-    group.at(0).command({"CONFIG", "SET", "notify-keyspace-events", ""});
     LockScopeConfig config;
-    config.masters = group.connectionOptions(1000);
+    QVERIFY2(startPollingMasters(group, 1, config), qPrintable(group.errorString()));
     config.readOnly = true;
     MainWindow window(config, audit());
     window.show();

@@ -7,10 +7,12 @@
 #include "mainwindow.h"
 #include "mastertablemodel.h"
 #include "offscreenscreen.h"
+#include "primaryscreen.h"
 #include "quickconfig.h"
 #include "quorumdiagram.h"
 #include "redisservergroup.h"
 #include "statusstyle.h"
+#include "testsettings.h"
 
 #include <QApplication>
 #include <QHeaderView>
@@ -131,9 +133,8 @@ private:
 void TestUiWindowLayout::initTestCase()
 {
     QVERIFY(m_dir.isValid());
-    QCoreApplication::setOrganizationName(QStringLiteral("LockScopeTests"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_uiwindowlayout"));
-    if (QGuiApplication::primaryScreen()->geometry().size() != screenSize)
+    nameTestApplication(QStringLiteral("tst_uiwindowlayout"));
+    if (!primaryScreenIs(screenSize))
         QSKIP("needs the offscreen platform with a 1600x1000 screen");
 }
 
@@ -341,14 +342,11 @@ void TestUiWindowLayout::detailPaneTextsFit()
         for (int c = 0; c < LockDetailPane::ColumnCount; ++c) {
             if (perMaster->isColumnHidden(c))
                 continue;
-            const int width = perMaster->columnWidth(c);
-            const int header = perMaster->horizontalHeader()->sectionSizeHint(c);
-            QVERIFY2(width >= header,
-                     qPrintable(fitText(QStringLiteral("pane header"),
-                                        perMaster->horizontalHeaderItem(c)->text(), header, width)));
+            // (Its header fits: verifyHeaders above.)
             if (c == LockDetailPane::TokenColumn || c == LockDetailPane::OwnerColumn ||
                 c == LockDetailPane::SemaphoreColumn)
                 continue; // long by nature: shortened, whole in the tooltip
+            const int width = perMaster->columnWidth(c);
             for (int m = 0; m < 5; ++m) {
                 const QString text = perMaster->item(m, c)->text();
                 QVERIFY2(fm.horizontalAdvance(text) <= textRoom(perMaster, width),

@@ -1,6 +1,8 @@
 #include "mainwindow.h"
 #include "offscreenscreen.h"
+#include "primaryscreen.h"
 #include "redisservergroup.h"
+#include "testsettings.h"
 
 #include <QApplication>
 #include <QScreen>
@@ -52,9 +54,8 @@ private:
 void TestUiWindowScreen::initTestCase()
 {
     QVERIFY(m_dir.isValid());
-    QCoreApplication::setOrganizationName(QStringLiteral("LockScopeTests"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_uiwindowscreen"));
-    if (QGuiApplication::primaryScreen()->geometry().size() != screenSize)
+    nameTestApplication(QStringLiteral("tst_uiwindowscreen"));
+    if (!primaryScreenIs(screenSize))
         QSKIP("needs the offscreen platform with a 1366x768 screen");
 }
 

@@ -10,8 +10,10 @@
 #include "locktablemodel.h"
 #include "mainwindow.h"
 #include "mastertablemodel.h"
+#include "pollingmasters.h"
 #include "profilestore.h"
 #include "redisservergroup.h"
+#include "testsettings.h"
 
 #include <QAction>
 #include <QApplication>
@@ -75,6 +77,13 @@ void chooseProfile(MainWindow& window, const QString& profile)
     QVERIFY(answered);
 }
 
+// The window watches `server` (a profile chosen has taken effect) and has finished its first scan.
+bool watchesAndScanned(const MainWindow& window, const RedisServer& server)
+{
+    return window.masterModel()->rowCount() > 0 &&
+           window.masterModel()->snapshot(0).name == server.url(false) && window.isInitialScanFinished();
+}
+
 bool logged(const MainWindow& window, const QString& part)
 {
     for (int r = 0; r < window.eventLog()->rowCount(); ++r)
@@ -118,11 +127,7 @@ private:
 void TestUiWriteGate::init()
 {
     QVERIFY(m_dir.isValid());
-    QSettings::setDefaultFormat(QSettings::IniFormat);
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.path());
-    QCoreApplication::setOrganizationName(QStringLiteral("LockScopeTests"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_uiwritegate"));
-    QSettings().clear();
+    useTestSettings(m_dir.path(), QStringLiteral("tst_uiwritegate"));
 }
 
 void TestUiWriteGate::readOnlyLaunchWinsOverAWritableProfile()
@@ -145,10 +150,7 @@ void TestUiWriteGate::readOnlyLaunchWinsOverAWritableProfile()
     QTRY_VERIFY_WITH_TIMEOUT(window.isReadOnly(), 5000);
 
     chooseProfile(window, QStringLiteral("dev"));
-    QTRY_COMPARE_WITH_TIMEOUT(window.masterModel()->rowCount() > 0 &&
-                                  window.masterModel()->snapshot(0).name == servers.at(1).url(false),
-                              true, 5000);
-    QTRY_VERIFY_WITH_TIMEOUT(window.isInitialScanFinished(), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(watchesAndScanned(window, servers.at(1)), 15000);
     QTRY_VERIFY_WITH_TIMEOUT(window.lockModel()->rowOf("mine:b") >= 0, 5000);
     // Read-only wins, and the launch's --pattern and --timeout-ms still apply.
     QVERIFY(window.isReadOnly());
@@ -189,10 +191,7 @@ void TestUiWriteGate::lockedProfileKeepsTheProcessReadOnly()
     chooseProfile(window, QStringLiteral("ops"));
     QTRY_VERIFY_WITH_TIMEOUT(window.isReadOnly(), 5000);
     chooseProfile(window, QStringLiteral("dev"));
-    QTRY_COMPARE_WITH_TIMEOUT(window.masterModel()->rowCount() > 0 &&
-                                  window.masterModel()->snapshot(0).name == servers.at(0).url(false),
-                              true, 5000);
-    QTRY_VERIFY_WITH_TIMEOUT(window.isInitialScanFinished(), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(watchesAndScanned(window, servers.at(0)), 15000);
     QVERIFY(window.isReadOnly());
     QVERIFY(!window.acquireAction()->isEnabled());
 }
@@ -200,10 +199,8 @@ void TestUiWriteGate::lockedProfileKeepsTheProcessReadOnly()
 void TestUiWriteGate::enablingEventsIsRefusedByTheCoreWhenReadOnly()
 {
     RedisServerGroup servers;
-    QVERIFY2(servers.start(1), qPrintable(servers.errorString()));
-    servers.at(0).command({"CONFIG", "SET", "notify-keyspace-events", ""});
     LockScopeConfig config;
-    config.masters = servers.connectionOptions(1000);
+    QVERIFY2(startPollingMasters(servers, 1, config), qPrintable(servers.errorString()));
     config.readOnly = true;
     const QString audit = m_dir.filePath(QStringLiteral("events-ro/audit.jsonl"));
     MainWindow window(config, audit);
@@ -211,10 +208,9 @@ void TestUiWriteGate::enablingEventsIsRefusedByTheCoreWhenReadOnly()
     QTRY_COMPARE_WITH_TIMEOUT(window.masterModel()->upCount(), 1, 5000);
     // As if the greyed-out menu entry had been bypassed.
     window.core()->enableNotifications(0);
-    const auto flags = [&] { return servers.at(0).command({"CONFIG", "GET", "notify-keyspace-events"}); };
     QTRY_VERIFY_WITH_TIMEOUT(
-        logged(window, QStringLiteral("read-only")) || !flags().elements.at(1).string.isEmpty(), 5000);
-    QCOMPARE(flags().elements.at(1).string, QByteArray());
+        logged(window, QStringLiteral("read-only")) || !notifyFlags(servers.at(0)).isEmpty(), 5000);
+    QCOMPARE(notifyFlags(servers.at(0)), QByteArray());
     // The refusal is recorded.
     const QList<QJsonObject> lines = auditLines(audit);
     QVERIFY(!lines.isEmpty());
@@ -225,18 +221,14 @@ void TestUiWriteGate::enablingEventsIsRefusedByTheCoreWhenReadOnly()
 void TestUiWriteGate::enablingEventsIsAudited()
 {
     RedisServerGroup servers;
-    QVERIFY2(servers.start(1), qPrintable(servers.errorString()));
-    servers.at(0).command({"CONFIG", "SET", "notify-keyspace-events", ""});
     LockScopeConfig config;
-    config.masters = servers.connectionOptions(1000);
+    QVERIFY2(startPollingMasters(servers, 1, config), qPrintable(servers.errorString()));
     const QString audit = m_dir.filePath(QStringLiteral("events/audit.jsonl"));
     MainWindow window(config, audit);
     window.show();
     QTRY_COMPARE_WITH_TIMEOUT(window.masterModel()->upCount(), 1, 5000);
     window.core()->enableNotifications(0);
-    QTRY_VERIFY_WITH_TIMEOUT(
-        !servers.at(0).command({"CONFIG", "GET", "notify-keyspace-events"}).elements.at(1).string.isEmpty(),
-        5000);
+    QTRY_VERIFY_WITH_TIMEOUT(!notifyFlags(servers.at(0)).isEmpty(), 5000);
     QTRY_VERIFY_WITH_TIMEOUT(!auditLines(audit).isEmpty(), 5000);
     const QJsonObject line = auditLines(audit).last();
     QCOMPARE(line.value(QStringLiteral("action")).toString(), QStringLiteral("enable-events"));
@@ -247,10 +239,8 @@ void TestUiWriteGate::enablingEventsIsAudited()
 void TestUiWriteGate::enablingEventsNeedsAWritableAuditLog()
 {
     RedisServerGroup servers;
-    QVERIFY2(servers.start(1), qPrintable(servers.errorString()));
-    servers.at(0).command({"CONFIG", "SET", "notify-keyspace-events", ""});
     LockScopeConfig config;
-    config.masters = servers.connectionOptions(1000);
+    QVERIFY2(startPollingMasters(servers, 1, config), qPrintable(servers.errorString()));
     const QString blocker = m_dir.filePath(QStringLiteral("events-blocked"));
     {
         QFile file(blocker); // a file where the audit log's directory should be
@@ -260,11 +250,10 @@ void TestUiWriteGate::enablingEventsNeedsAWritableAuditLog()
     window.show();
     QTRY_COMPARE_WITH_TIMEOUT(window.masterModel()->upCount(), 1, 5000);
     window.core()->enableNotifications(0);
-    const auto flags = [&] { return servers.at(0).command({"CONFIG", "GET", "notify-keyspace-events"}); };
     QTRY_VERIFY_WITH_TIMEOUT(logged(window, QStringLiteral("enable keyspace events refused")) ||
-                                 !flags().elements.at(1).string.isEmpty(),
+                                 !notifyFlags(servers.at(0)).isEmpty(),
                              5000);
-    QCOMPARE(flags().elements.at(1).string, QByteArray()); // nothing sent
+    QCOMPARE(notifyFlags(servers.at(0)), QByteArray()); // nothing sent
 }
 
 void TestUiWriteGate::windowWritesCheckTheAuditLogFirst()

@@ -5,6 +5,7 @@
 #include "connectionsdialog.h"
 #include "pastemastersdialog.h"
 #include "profilestore.h"
+#include "testsettings.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -73,11 +74,7 @@ private:
 void TestUiConnectionsDialog::init()
 {
     QVERIFY(m_dir.isValid());
-    QSettings::setDefaultFormat(QSettings::IniFormat);
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.path());
-    QCoreApplication::setOrganizationName(QStringLiteral("LockScopeTests"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_uiconnectionsdialog"));
-    QSettings().clear();
+    test::useTestSettings(m_dir.path(), QStringLiteral("tst_uiconnectionsdialog"));
     ProfileStore::save({fiveMasters()});
 }
 

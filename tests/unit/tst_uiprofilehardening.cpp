@@ -3,6 +3,7 @@
 // becomes a read-only configuration for the core. Profiles never hold a password in clear text.
 #include "connectionsdialog.h"
 #include "profilestore.h"
+#include "testsettings.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -59,11 +60,7 @@ private:
 void TestUiProfileHardening::init()
 {
     QVERIFY(m_dir.isValid());
-    QSettings::setDefaultFormat(QSettings::IniFormat);
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, m_dir.path());
-    QCoreApplication::setOrganizationName(QStringLiteral("LockScopeTests"));
-    QCoreApplication::setApplicationName(QStringLiteral("tst_uiprofilehardening"));
-    QSettings().clear();
+    test::useTestSettings(m_dir.path(), QStringLiteral("tst_uiprofilehardening"));
 }
 
 void TestUiProfileHardening::lockSurvivesEverySave()
