@@ -24,11 +24,11 @@ QString clock(qint64 wallMs)
 }
 
 // Evidence is cut, not dropped: a lock on 100 masters or with 1,000 waiters stays one sentence.
-QString listOf(const QStringList& items, int most = 5)
+QString listOf(const QStringList& items, int most = 5, const QString& separator = QStringLiteral(", "))
 {
     if (items.size() <= most)
-        return items.join(QStringLiteral(", "));
-    return tr("%1 and %2 more").arg(items.mid(0, most).join(QStringLiteral(", "))).arg(items.size() - most);
+        return items.join(separator);
+    return tr("%1 and %2 more").arg(items.mid(0, most).join(separator)).arg(items.size() - most);
 }
 
 class Words
@@ -132,7 +132,7 @@ void quorum(const LockView& v, const Words& w, QList<Diagnosis>& out)
                          tr("Contested: %1 different tokens are held (%2) with %3 of %4 masters needed: two clients "
                             "may each believe they hold it.")
                              .arg(tokens.size())
-                             .arg(listOf(parts, 4).replace(QStringLiteral(", "), QStringLiteral("; ")))
+                             .arg(listOf(parts, 4, QStringLiteral("; ")))
                              .arg(v.needed)
                              .arg(v.total)};
     }
@@ -196,8 +196,7 @@ void owner(const LockView& v, const LockStory& s, const DiagnosisFacts& f, const
                                 formatDuration(o.ageS * 1000), formatDuration(o.idleS * 1000));
         }
         out << Diagnosis{DiagnosisCode::OwnerConnected,
-                         tr("The owner is still connected: %1.").arg(listOf(clients, 3).replace(
-                             QStringLiteral(", client"), QStringLiteral("; client")))};
+                         tr("The owner is still connected: %1.").arg(listOf(clients, 3, QStringLiteral("; ")))};
         return;
     }
     if (f.clientsRead && !s.ownerClient.isEmpty() && s.token == v.token)
