@@ -8,8 +8,9 @@ packages=(build-essential cmake ninja-build pkg-config git
           libhiredis-dev redis-server redis-tools openssl ccache)
 if [[ "${1:-}" == "--tests" ]]; then
     # python3-redis writes interop locks; clang builds the libFuzzer targets; xvfb and imagemagick take
-    # screenshots; a private D-Bus and gnome-keyring are the real Secret Service the keychain test uses.
-    packages+=(python3-redis clang libclang-rt-14-dev xvfb xauth imagemagick dbus-daemon dbus-bin gnome-keyring)
+    # screenshots; a private D-Bus and gnome-keyring are the real Secret Service the keychain test uses;
+    # notification-daemon (on that bus, on an Xvfb display) is the real notification service.
+    packages+=(python3-redis clang libclang-rt-14-dev xvfb xauth imagemagick dbus-daemon dbus-bin gnome-keyring notification-daemon)
     command -v node >/dev/null 2>&1 || packages+=(nodejs)
     command -v npm >/dev/null 2>&1 || packages+=(npm)
 fi

@@ -2,6 +2,7 @@
 
 #include <QByteArray>
 #include <QList>
+#include <QMetaType>
 #include <QString>
 
 namespace lockscope {
@@ -54,3 +55,5 @@ struct DiagnosisFacts
 };
 
 } // namespace lockscope
+
+Q_DECLARE_METATYPE(lockscope::DiagnosisFacts)

@@ -5,6 +5,7 @@
 
 #include <QHash>
 #include <QList>
+#include <QMetaType>
 
 namespace lockscope {
 
@@ -66,3 +67,5 @@ private:
 };
 
 } // namespace lockscope
+
+Q_DECLARE_METATYPE(lockscope::NotificationEvent)
