@@ -3,6 +3,7 @@
 #include "diagnosis/diagnosis.h"
 #include "diagnosis/lockstorytracker.h"
 #include "diagnosis/notificationevaluator.h"
+#include "eventlogmodel.h"
 #include "mastersnapshot.h"
 
 #include <QObject>
@@ -13,7 +14,6 @@ namespace lockscope {
 
 class CoreThread;
 class DesktopNotifier;
-class EventLogModel;
 class LockDetailPane;
 
 // The window's diagnosis: keeps every lock's story from the batches the table gets, asks the core
