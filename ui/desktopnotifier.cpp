@@ -61,7 +61,8 @@ void DesktopNotifier::notify(const QString& title, const QString& body)
 
 void DesktopNotifier::showInTray(const QString& title, const QString& body, const QString& whyNotDbus)
 {
-    if (!qobject_cast<QApplication*>(QCoreApplication::instance()) || !QSystemTrayIcon::isSystemTrayAvailable()) {
+    if (!qobject_cast<QApplication*>(QCoreApplication::instance()) ||
+        !QSystemTrayIcon::isSystemTrayAvailable()) {
         emit failed(tr("no notification service (%1) and no system tray").arg(whyNotDbus));
         return;
     }

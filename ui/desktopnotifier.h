@@ -28,12 +28,21 @@ public:
     ~DesktopNotifier() override;
 
     // Review mode (`lockscope --db FILE`) turns this on: what happened then is history, not news.
-    void setSilent(bool silent) { m_silent = silent; }
-    bool isSilent() const { return m_silent; }
+    void setSilent(bool silent)
+    {
+        m_silent = silent;
+    }
+    bool isSilent() const
+    {
+        return m_silent;
+    }
 
     void notify(const QString& title, const QString& body);
     // Notifications handed to a service or the tray since this was made.
-    int sentCount() const { return m_sent; }
+    int sentCount() const
+    {
+        return m_sent;
+    }
 
 signals:
     // The notification service took it, under this id (0 for a tray message).

@@ -12,7 +12,8 @@
 
 namespace lockscope {
 
-LockDiagnosisWatch::LockDiagnosisWatch(QObject* parent) : QObject(parent), m_notifier(new DesktopNotifier(this))
+LockDiagnosisWatch::LockDiagnosisWatch(QObject* parent)
+    : QObject(parent), m_notifier(new DesktopNotifier(this))
 {
     qRegisterMetaType<DiagnosisFacts>();
     m_factsTimer.setInterval(factsIntervalMs);
@@ -135,7 +136,8 @@ void LockDiagnosisWatch::raise(const QList<NotificationEvent>& events)
     for (const NotificationEvent& e : events) {
         if (m_events)
             m_events->add(EventLogModel::Kind::Error,
-                          e.resource.isEmpty() ? m_context.masterNames.value(e.master) : escapeBytes(e.resource),
+                          e.resource.isEmpty() ? m_context.masterNames.value(e.master)
+                                               : escapeBytes(e.resource),
                           tr("notification: %1 — %2").arg(e.title, e.body));
         m_notifier->notify(e.title, e.body);
         emit notified(e);

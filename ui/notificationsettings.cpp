@@ -12,11 +12,12 @@ NotificationRules NotificationSettings::read(QSettings& settings)
         NotificationRules::Rule& rule = rules.rule(r);
         settings.beginGroup(notificationRuleName(r));
         rule.enabled = settings.value(QStringLiteral("enabled"), rule.enabled).toBool();
-        rule.afterMs = qint64(settings.value(QStringLiteral("afterSeconds"), double(rule.afterMs) / 1000).toDouble() *
-                              1000);
+        rule.afterMs = qint64(
+            settings.value(QStringLiteral("afterSeconds"), double(rule.afterMs) / 1000).toDouble() * 1000);
         settings.endGroup();
     }
-    const double factor = settings.value(QStringLiteral("heldTooLongFactor"), rules.heldTooLongFactor).toDouble();
+    const double factor =
+        settings.value(QStringLiteral("heldTooLongFactor"), rules.heldTooLongFactor).toDouble();
     if (factor > 0)
         rules.heldTooLongFactor = factor;
     settings.endGroup();

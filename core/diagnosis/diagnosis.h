@@ -50,7 +50,7 @@ struct DiagnosisContext
 {
     QStringList masterNames; // "M1".. in the window, URLs in lockctl
     DiagnosisSettings settings;
-    qint64 nowMs = 0;     // wall clock, ms since the epoch (the story's clock)
+    qint64 nowMs = 0;          // wall clock, ms since the epoch (the story's clock)
     qint64 monotonicNowMs = 0; // the view's clock (validity, reads)
 };
 
@@ -59,8 +59,8 @@ struct DiagnosisContext
 class LockDiagnosis
 {
 public:
-    static QList<Diagnosis> diagnose(const LockView& view, const LockStory& story, const DiagnosisFacts& facts,
-                                     const DiagnosisContext& context);
+    static QList<Diagnosis> diagnose(const LockView& view, const LockStory& story,
+                                     const DiagnosisFacts& facts, const DiagnosisContext& context);
     // The sentences alone, for places that show them as text.
     static QStringList sentences(const QList<Diagnosis>& diagnoses);
 };

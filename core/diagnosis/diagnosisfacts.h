@@ -11,7 +11,7 @@ namespace lockscope {
 // redisson_lock_timeout:{name} at which it gives up.
 struct QueuedWaiter
 {
-    QByteArray id;         // "<uuid>:<threadId>"
+    QByteArray id;          // "<uuid>:<threadId>"
     qint64 deadlineMs = -1; // wall clock, ms since the epoch; -1: not in the timeout set
 
     bool operator==(const QueuedWaiter&) const = default;
@@ -20,10 +20,10 @@ struct QueuedWaiter
 // Who waits for a Redisson lock, read from one master.
 struct LockWaiters
 {
-    bool known = false;     // read (only Redisson locks are asked)
-    int master = -1;        // where it was read
-    QByteArray channel;     // redisson_lock__channel:{name} (redisson_rwlock:{name} for a read-write lock)
-    qint64 subscribers = 0; // PUBSUB NUMSUB (plus SHARDNUMSUB on a cluster): about one per waiting client
+    bool known = false;        // read (only Redisson locks are asked)
+    int master = -1;           // where it was read
+    QByteArray channel;        // redisson_lock__channel:{name} (redisson_rwlock:{name} for a read-write lock)
+    qint64 subscribers = 0;    // PUBSUB NUMSUB (plus SHARDNUMSUB on a cluster): about one per waiting client
     QList<QueuedWaiter> queue; // the fair lock's queue, in order
 
     bool operator==(const LockWaiters&) const = default;
@@ -33,7 +33,7 @@ struct LockWaiters
 struct OwnerClient
 {
     int master = -1;
-    QByteArray holder;   // the holder id it was matched to (token, Redisson field)
+    QByteArray holder;    // the holder id it was matched to (token, Redisson field)
     QByteArray matchedBy; // "name" or "address"
     qint64 clientId = -1;
     QByteArray name;
@@ -48,7 +48,7 @@ struct OwnerClient
 struct DiagnosisFacts
 {
     LockWaiters waiters;
-    bool clientsRead = false; // CLIENT LIST answered on at least one master holding the lock
+    bool clientsRead = false;  // CLIENT LIST answered on at least one master holding the lock
     QList<OwnerClient> owners; // the owner's connections found, if any
 
     bool operator==(const DiagnosisFacts&) const = default;

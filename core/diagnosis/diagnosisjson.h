@@ -6,7 +6,8 @@
 
 namespace lockscope {
 
-// `lockctl list --json`'s "diagnosis": [{"code": "no-expiry", "sentence": "..."}, ...] (README "JSON output").
+// `lockctl list --json`'s "diagnosis": [{"code": "no-expiry", "sentence": "..."}, ...] (README "JSON
+// output").
 QJsonArray diagnosisJson(const QList<Diagnosis>& diagnoses);
 
 } // namespace lockscope

@@ -35,7 +35,8 @@ public:
     void read(const LockView& view, Callback done);
 
     // Which of `clients` belong to the lock's holders (pure; exposed for tests).
-    static QList<OwnerClient> matchOwners(const LockView& view, int master, const QList<ClientListEntry>& clients);
+    static QList<OwnerClient> matchOwners(const LockView& view, int master,
+                                          const QList<ClientListEntry>& clients);
     // The channel a Redisson lock's waiters listen on.
     static QByteArray waiterChannel(const LockView& view);
 

@@ -21,9 +21,9 @@ struct TtlReading
 // opened is explained just as well. All times are wall-clock ms since the epoch; -1: unknown.
 struct LockStory
 {
-    QByteArray token;            // the holder this story is about; other tokens have other stories
-    qint64 firstSeenMs = -1;     // the token was first seen holding the lock
-    int extensions = 0;          // times its TTL went up (as seen: renewals between two reads count once)
+    QByteArray token;        // the holder this story is about; other tokens have other stories
+    qint64 firstSeenMs = -1; // the token was first seen holding the lock
+    int extensions = 0;      // times its TTL went up (as seen: renewals between two reads count once)
     qint64 firstExtensionMs = -1;
     qint64 lastExtensionMs = -1;
     qint64 lastExtensionTtlMs = -1; // the TTL read just after the last extension

@@ -44,7 +44,8 @@ std::optional<NotificationRule> NotificationEvaluator::ruleFor(DiagnosisCode cod
     }
 }
 
-void NotificationEvaluator::fireIfDue(Holding& h, const Key& key, qint64 nowMs, QList<NotificationEvent>& out) const
+void NotificationEvaluator::fireIfDue(Holding& h, const Key& key, qint64 nowMs,
+                                      QList<NotificationEvent>& out) const
 {
     if (h.fired || nowMs - h.sinceMs < m_rules.rule(key.rule).afterMs)
         return;
@@ -52,7 +53,8 @@ void NotificationEvaluator::fireIfDue(Holding& h, const Key& key, qint64 nowMs, 
     out << h.event;
 }
 
-void NotificationEvaluator::hold(const Key& key, NotificationEvent event, qint64 nowMs, QList<NotificationEvent>& out)
+void NotificationEvaluator::hold(const Key& key, NotificationEvent event, qint64 nowMs,
+                                 QList<NotificationEvent>& out)
 {
     auto it = m_holding.find(key);
     if (it == m_holding.end())
@@ -73,7 +75,8 @@ QList<NotificationEvent> NotificationEvaluator::evaluateLock(const QByteArray& r
             continue;
         holding << *rule;
         hold(Key{*rule, resource, -1},
-             NotificationEvent{*rule, resource, -1, QStringLiteral("%1: %2").arg(titleOf(*rule), escapeBytes(resource)),
+             NotificationEvent{*rule, resource, -1,
+                               QStringLiteral("%1: %2").arg(titleOf(*rule), escapeBytes(resource)),
                                d.sentence},
              nowMs, out);
     }

@@ -52,7 +52,10 @@ private:
         int master;
         bool operator==(const Key&) const = default;
     };
-    friend size_t qHash(const Key& key, size_t seed) { return qHashMulti(seed, int(key.rule), key.resource, key.master); }
+    friend size_t qHash(const Key& key, size_t seed)
+    {
+        return qHashMulti(seed, int(key.rule), key.resource, key.master);
+    }
     struct Holding
     {
         qint64 sinceMs = 0;

@@ -4,10 +4,9 @@ namespace lockscope {
 
 const std::array<NotificationRule, NotificationRules::ruleCount>& NotificationRules::all()
 {
-    static const std::array<NotificationRule, ruleCount> rules{NotificationRule::Stuck, NotificationRule::HeldTooLong,
-                                                               NotificationRule::QuorumLost,
-                                                               NotificationRule::Contested,
-                                                               NotificationRule::MasterDown};
+    static const std::array<NotificationRule, ruleCount> rules{
+        NotificationRule::Stuck, NotificationRule::HeldTooLong, NotificationRule::QuorumLost,
+        NotificationRule::Contested, NotificationRule::MasterDown};
     return rules;
 }
 

@@ -27,12 +27,14 @@ const QByteArray field = instance + ":57";
 
 // A real redis-cli on `server`, reading its commands from standard input (kept open, so the
 // connection stays until the process is killed). Logs in through REDISCLI_AUTH, never argv.
-std::unique_ptr<QProcess> startCli(const RedisServer& server, const QStringList& args, const QByteArray& input = {})
+std::unique_ptr<QProcess> startCli(const RedisServer& server, const QStringList& args,
+                                   const QByteArray& input = {})
 {
     auto p = std::make_unique<QProcess>();
     p->setProcessEnvironment(server.cliEnvironment());
     p->setStandardOutputFile(QProcess::nullDevice());
-    p->start(QStringLiteral("redis-cli"), QStringList{QStringLiteral("-p"), QString::number(server.adminPort())} + args);
+    p->start(QStringLiteral("redis-cli"),
+             QStringList{QStringLiteral("-p"), QString::number(server.adminPort())} + args);
     p->waitForStarted(5000);
     if (!input.isEmpty()) {
         p->write(input);
@@ -74,7 +76,8 @@ QHash<QString, QJsonArray> listDiagnoses(const QStringList& urls, int* code = nu
         *code = exit;
     QHash<QString, QJsonArray> byResource;
     for (const QJsonValue& lock : out.value(QStringLiteral("locks")).toArray())
-        byResource.insert(lock[QStringLiteral("resource")].toString(), lock[QStringLiteral("diagnosis")].toArray());
+        byResource.insert(lock[QStringLiteral("resource")].toString(),
+                          lock[QStringLiteral("diagnosis")].toArray());
     return byResource;
 }
 
@@ -104,9 +107,10 @@ struct Watch
         masters = std::make_unique<MasterSet>(config.masters);
         monitor = std::make_unique<LockMonitor>(masters.get(), config);
         reader = std::make_unique<DiagnosisReader>(masters.get());
-        QObject::connect(monitor.get(), &LockMonitor::locksChanged, monitor.get(), [this](const LockBatch& b) {
-            tracker.observe(b, QDateTime::currentMSecsSinceEpoch(), monotonicMs());
-        });
+        QObject::connect(monitor.get(), &LockMonitor::locksChanged, monitor.get(),
+                         [this](const LockBatch& b) {
+                             tracker.observe(b, QDateTime::currentMSecsSinceEpoch(), monotonicMs());
+                         });
         masters->open();
         monitor->start();
     }
@@ -175,9 +179,11 @@ void TestDiagnosis::noExpiryAndTimestampPast()
                  .contains(QStringLiteral("token c0ffee holds it with no TTL on ") + group.urls(false).at(0)),
              qPrintable(sentenceOf(d.value(QStringLiteral("lock:forever")), QStringLiteral("no-expiry"))));
     QCOMPARE(codesOf(d.value(QStringLiteral("batch.lock"))), QStringList{QStringLiteral("timestamp-past")});
-    const QString when = QDateTime::fromSecsSinceEpoch(past, Qt::UTC).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
-    QVERIFY2(sentenceOf(d.value(QStringLiteral("batch.lock")), QStringLiteral("timestamp-past")).contains(when),
-             qPrintable(sentenceOf(d.value(QStringLiteral("batch.lock")), QStringLiteral("timestamp-past"))));
+    const QString when =
+        QDateTime::fromSecsSinceEpoch(past, Qt::UTC).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"));
+    QVERIFY2(
+        sentenceOf(d.value(QStringLiteral("batch.lock")), QStringLiteral("timestamp-past")).contains(when),
+        qPrintable(sentenceOf(d.value(QStringLiteral("batch.lock")), QStringLiteral("timestamp-past"))));
 }
 
 void TestDiagnosis::redissonWaiterAndFairQueue()
@@ -203,11 +209,12 @@ void TestDiagnosis::redissonWaiterAndFairQueue()
 
     const QHash<QString, QJsonArray> d = listDiagnoses(group.urls(false));
     const QString waiting = sentenceOf(d.value(QStringLiteral("orders")), QStringLiteral("waiters"));
-    QVERIFY2(waiting.contains(QStringLiteral("2 client(s) wait for it (subscribed to redisson_lock__channel:{orders}")),
+    QVERIFY2(waiting.contains(
+                 QStringLiteral("2 client(s) wait for it (subscribed to redisson_lock__channel:{orders}")),
              qPrintable(waiting));
     const QString queued = sentenceOf(d.value(QStringLiteral("fair")), QStringLiteral("waiters"));
-    const QString deadline =
-        QDateTime::fromMSecsSinceEpoch(now + 45'000, Qt::UTC).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"));
+    const QString deadline = QDateTime::fromMSecsSinceEpoch(now + 45'000, Qt::UTC)
+                                 .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"));
     QVERIFY2(queued.contains(QStringLiteral("the fair lock's queue holds 2: u2:61 until ") + deadline) &&
                  queued.contains(QStringLiteral("u2:62 until")),
              qPrintable(queued));
@@ -215,7 +222,8 @@ void TestDiagnosis::redissonWaiterAndFairQueue()
     stopCli(waiter1);
     stopCli(waiter2);
     QTRY_COMPARE_WITH_TIMEOUT(subscribers(server, channel), 0, 5000);
-    QVERIFY(!codesOf(listDiagnoses(group.urls(false)).value(QStringLiteral("orders"))).contains(QStringLiteral("waiters")));
+    QVERIFY(!codesOf(listDiagnoses(group.urls(false)).value(QStringLiteral("orders")))
+                 .contains(QStringLiteral("waiters")));
 }
 
 void TestDiagnosis::ownerConnectionMatchedThenGone()
@@ -225,13 +233,17 @@ void TestDiagnosis::ownerConnectionMatchedThenGone()
     RedisServer& server = group.at(0);
     // The owner is a real client that names its connection after its instance (as Redisson's
     // clientName does) and takes the lock over that connection, then stays connected.
-    auto owner = startCli(server, {}, "CLIENT SETNAME " + instance + "\nHSET owned " + field + " 1\nPEXPIRE owned 60000\n");
-    QTRY_VERIFY_WITH_TIMEOUT(clientNamed(server, instance) && server.command({"EXISTS", "owned"}).integer == 1, 5000);
+    auto owner = startCli(
+        server, {}, "CLIENT SETNAME " + instance + "\nHSET owned " + field + " 1\nPEXPIRE owned 60000\n");
+    QTRY_VERIFY_WITH_TIMEOUT(
+        clientNamed(server, instance) && server.command({"EXISTS", "owned"}).integer == 1, 5000);
     const QString connected = sentenceOf(listDiagnoses(group.urls(false)).value(QStringLiteral("owned")),
                                          QStringLiteral("owner-connected"));
-    QVERIFY2(connected.contains(QStringLiteral("client '%1' 127.0.0.1:").arg(QString::fromLatin1(instance))) &&
-                 connected.contains(QStringLiteral("matched by name")) && connected.contains(QStringLiteral("idle")),
-             qPrintable(connected));
+    QVERIFY2(
+        connected.contains(QStringLiteral("client '%1' 127.0.0.1:").arg(QString::fromLatin1(instance))) &&
+            connected.contains(QStringLiteral("matched by name")) &&
+            connected.contains(QStringLiteral("idle")),
+        qPrintable(connected));
 
     // Watched over time, the owner's connection going away is told.
     Watch w(group);
@@ -261,7 +273,8 @@ void TestDiagnosis::quorumLostAfterKillingMasters()
     int code = 0;
     const QJsonArray d = listDiagnoses(group.urls(false), &code).value(QStringLiteral("lock:report"));
     QCOMPARE(codesOf(d), QStringList{QStringLiteral("quorum-lost")});
-    QVERIFY2(sentenceOf(d, QStringLiteral("quorum-lost")).contains(QStringLiteral("2 of 3 masters cannot be reached")),
+    QVERIFY2(sentenceOf(d, QStringLiteral("quorum-lost"))
+                 .contains(QStringLiteral("2 of 3 masters cannot be reached")),
              qPrintable(sentenceOf(d, QStringLiteral("quorum-lost"))));
     QVERIFY(code != 0);
 }
@@ -275,8 +288,9 @@ void TestDiagnosis::runawayRenewalLoopThenHolderStops()
     w.settings.heldTooLongFactor = 0.5; // N is configurable: held over half its 6 s lease is "too long" here
     // A real client process takes the lock and renews it every 0.3 s, forever: a renewal loop.
     server.command({"SET", "lock:runaway", "feedface", "PX", "6000"});
-    auto loop = startCli(server, {QStringLiteral("-r"), QStringLiteral("-1"), QStringLiteral("-i"), QStringLiteral("0.3"),
-                                  QStringLiteral("PEXPIRE"), QStringLiteral("lock:runaway"), QStringLiteral("6000")});
+    auto loop = startCli(server, {QStringLiteral("-r"), QStringLiteral("-1"), QStringLiteral("-i"),
+                                  QStringLiteral("0.3"), QStringLiteral("PEXPIRE"),
+                                  QStringLiteral("lock:runaway"), QStringLiteral("6000")});
     QTRY_VERIFY_WITH_TIMEOUT(w.holds("lock:runaway", DiagnosisCode::HeldTooLong), 15000);
     const QString tooLong = w.sentence("lock:runaway", DiagnosisCode::HeldTooLong);
     QVERIFY2(tooLong.contains(QStringLiteral("its 6.0 s lease")), qPrintable(tooLong));

@@ -48,10 +48,12 @@ void TestUiDiagnosisPane::paneSaysWhyTheSelectedLockIsStuck()
     QProcess waiter;
     waiter.setProcessEnvironment(server.cliEnvironment());
     waiter.setStandardOutputFile(QProcess::nullDevice());
-    waiter.start(QStringLiteral("redis-cli"), {QStringLiteral("-p"), QString::number(server.adminPort()),
-                                               QStringLiteral("SUBSCRIBE"), QStringLiteral("redisson_lock__channel:{orders}")});
-    QTRY_COMPARE_WITH_TIMEOUT(server.command({"PUBSUB", "NUMSUB", "redisson_lock__channel:{orders}"}).elements.value(1).integer,
-                              1, 5000);
+    waiter.start(QStringLiteral("redis-cli"),
+                 {QStringLiteral("-p"), QString::number(server.adminPort()), QStringLiteral("SUBSCRIBE"),
+                  QStringLiteral("redisson_lock__channel:{orders}")});
+    QTRY_COMPARE_WITH_TIMEOUT(
+        server.command({"PUBSUB", "NUMSUB", "redisson_lock__channel:{orders}"}).elements.value(1).integer, 1,
+        5000);
 
     LockScopeConfig config = quickConfig(group);
     config.monitor.patterns = {ScanPattern("*")};
@@ -75,17 +77,18 @@ void TestUiDiagnosisPane::paneSaysWhyTheSelectedLockIsStuck()
     core.start();
     pane.show();
 
-    QTRY_VERIFY_WITH_TIMEOUT(pane.diagnosisLabel()->text().contains(QStringLiteral("Waiters: 1 client(s) wait for it")),
-                             10000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        pane.diagnosisLabel()->text().contains(QStringLiteral("Waiters: 1 client(s) wait for it")), 10000);
     QVERIFY(pane.diagnosisLabel()->isVisible());
     QCOMPARE(pane.diagnoses().size(), 1);
 
     // Another lock selected: its own diagnosis, never the previous one's.
     selected = "lock:forever";
     pane.setView(views.value(selected));
-    QTRY_VERIFY_WITH_TIMEOUT(pane.diagnosisLabel()->text().contains(QStringLiteral("Stuck: token c0ffee holds it with no "
-                                                                                   "TTL on M1")),
-                             5000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        pane.diagnosisLabel()->text().contains(QStringLiteral("Stuck: token c0ffee holds it with no "
+                                                              "TTL on M1")),
+        5000);
     QVERIFY(!pane.diagnosisLabel()->text().contains(QStringLiteral("Waiters")));
     waiter.kill();
     waiter.waitForFinished(5000);

@@ -72,7 +72,8 @@ void TestUiNotifications::initTestCase()
 {
     if (!m_service.start())
         QSKIP(qPrintable(m_service.errorString()));
-    QVERIFY(QDBusConnection::connectToBus(m_service.busAddress(), QStringLiteral("private-notifications")).isConnected());
+    QVERIFY(QDBusConnection::connectToBus(m_service.busAddress(), QStringLiteral("private-notifications"))
+                .isConnected());
 }
 
 void TestUiNotifications::oncePerLockPerRuleUntilItClears()

@@ -80,16 +80,18 @@ bool PrivateNotificationService::startMonitor()
 {
     m_monitor = PrivateSessionBus::childProcess();
     m_monitor->setStandardErrorFile(QProcess::nullDevice());
-    m_monitor->start(QStringLiteral("dbus-monitor"),
-                     {QStringLiteral("--address"), m_bus.address(),
-                      QStringLiteral("type='method_call',interface='org.freedesktop.Notifications',member='Notify'")});
+    m_monitor->start(
+        QStringLiteral("dbus-monitor"),
+        {QStringLiteral("--address"), m_bus.address(),
+         QStringLiteral("type='method_call',interface='org.freedesktop.Notifications',member='Notify'")});
     if (!m_monitor->waitForStarted(5000)) {
         m_error = QStringLiteral("dbus-monitor did not start: ") + m_monitor->errorString();
         return false;
     }
     // It prints its own NameAcquired signal once it listens: from then on no call is missed.
     const QDeadlineTimer deadline(10000);
-    while (!deadline.hasExpired() && !m_monitored.contains("NameAcquired") && !m_monitored.contains("NameLost")) {
+    while (!deadline.hasExpired() && !m_monitored.contains("NameAcquired") &&
+           !m_monitored.contains("NameLost")) {
         m_monitor->waitForReadyRead(100);
         m_monitored += m_monitor->readAllStandardOutput();
     }

@@ -13,7 +13,8 @@ constexpr qint64 wall0 = 1'800'000'000'000; // a wall-clock moment, ms since the
 constexpr qint64 mono0 = 50'000;            // the same moment on the monotonic clock
 
 // One master's read of `token` with `pttlMs` (-1: no TTL), read at `readAtMs` (monotonic).
-MasterObservation held(const QByteArray& token, qint64 pttlMs, qint64 readAtMs = mono0, QList<LockHolder> holders = {})
+MasterObservation held(const QByteArray& token, qint64 pttlMs, qint64 readAtMs = mono0,
+                       QList<LockHolder> holders = {})
 {
     KeyObservation key;
     key.present = true;
@@ -102,7 +103,8 @@ private slots:
 
 void TestLockDiagnosis::healthyLockHasNoDiagnosis()
 {
-    const LockView v = viewOf(LockStatus::Held, "t1", {held("t1", 9000), held("t1", 9000), held("t1", 9000)}, 8900);
+    const LockView v =
+        viewOf(LockStatus::Held, "t1", {held("t1", 9000), held("t1", 9000), held("t1", 9000)}, 8900);
     QVERIFY(LockDiagnosis::diagnose(v, LockStory(), DiagnosisFacts(), at(0)).isEmpty());
 }
 
@@ -148,13 +150,15 @@ void TestLockDiagnosis::quorumLostAndUnreachable()
     const LockView unknown = viewOf(LockStatus::Unknown, "t1", {held("t1", 5000), down(), down()}, -1);
     ds = LockDiagnosis::diagnose(unknown, LockStory(), DiagnosisFacts(), at(0));
     QCOMPARE(codes(ds), QList<DiagnosisCode>{DiagnosisCode::QuorumLost});
-    QVERIFY2(ds.at(0).sentence.contains(QStringLiteral("2 of 3 masters cannot be reached (unreachable: M2, M3)")),
-             qPrintable(ds.at(0).sentence));
+    QVERIFY2(
+        ds.at(0).sentence.contains(QStringLiteral("2 of 3 masters cannot be reached (unreachable: M2, M3)")),
+        qPrintable(ds.at(0).sentence));
 }
 
 void TestLockDiagnosis::contestedListsTheTokens()
 {
-    const LockView v = viewOf(LockStatus::Contested, "a", {held("a", 5000), held("a", 5000), held("b", 5000)}, 4000);
+    const LockView v =
+        viewOf(LockStatus::Contested, "a", {held("a", 5000), held("a", 5000), held("b", 5000)}, 4000);
     const QList<Diagnosis> ds = LockDiagnosis::diagnose(v, LockStory(), DiagnosisFacts(), at(0));
     QCOMPARE(codes(ds), QList<DiagnosisCode>{DiagnosisCode::Contested});
     QVERIFY2(ds.at(0).sentence.contains(QStringLiteral("2 different tokens are held (a on M1, M2; b on M3)")),
@@ -176,8 +180,8 @@ void TestLockDiagnosis::trackerCountsExtensionsAndLease()
     LockStoryTracker tracker;
     // Read at 0 with 10 s left, then counting down (no extension), then back up twice.
     const auto see = [&](qint64 t, qint64 ttl) {
-        tracker.observe(viewOf(LockStatus::Held, "t1", {held("t1", ttl, mono0 + t)}, ttl, mono0 + t), wall0 + t,
-                        mono0 + t);
+        tracker.observe(viewOf(LockStatus::Held, "t1", {held("t1", ttl, mono0 + t)}, ttl, mono0 + t),
+                        wall0 + t, mono0 + t);
     };
     see(0, 10'000);
     see(3'000, 7'010); // the same lease, read 10 ms later than counted: not an extension
@@ -211,15 +215,18 @@ void TestLockDiagnosis::renewalLoopIsHeldTooLong()
     s.lastExtensionMs = wall0 + 400'000;
     s.lastExtensionTtlMs = 30'000;
     s.leaseMs = 30'000;
-    const LockView v = viewOf(LockStatus::Held, "t1", {held("t1", 29'000, mono0 + 401'000)}, 28'900, mono0 + 401'000);
+    const LockView v =
+        viewOf(LockStatus::Held, "t1", {held("t1", 29'000, mono0 + 401'000)}, 28'900, mono0 + 401'000);
     const QList<Diagnosis> ds = LockDiagnosis::diagnose(v, s, DiagnosisFacts(), at(401'000));
     QCOMPARE(codes(ds), QList<DiagnosisCode>{DiagnosisCode::HeldTooLong});
     QVERIFY2(ds.at(0).sentence.contains(QStringLiteral("at least 6 m 41 s")) &&
-                 ds.at(0).sentence.contains(QStringLiteral("13.4× its 30.0 s lease, extended 40 times, the last 1.0 s ago")),
+                 ds.at(0).sentence.contains(
+                     QStringLiteral("13.4× its 30.0 s lease, extended 40 times, the last 1.0 s ago")),
              qPrintable(ds.at(0).sentence));
     // Below N × lease: nothing yet.
     QVERIFY(LockDiagnosis::diagnose(v, s, DiagnosisFacts(), at(250'000)).isEmpty() ||
-            !codes(LockDiagnosis::diagnose(v, s, DiagnosisFacts(), at(250'000))).contains(DiagnosisCode::HeldTooLong));
+            !codes(LockDiagnosis::diagnose(v, s, DiagnosisFacts(), at(250'000)))
+                 .contains(DiagnosisCode::HeldTooLong));
 }
 
 void TestLockDiagnosis::factorIsConfigurable()
@@ -256,9 +263,10 @@ void TestLockDiagnosis::stoppedRenewalsAreNotRenewed()
     v = viewOf(LockStatus::Held, "t1", {held("t1", 5'000, mono0 + 8'000)}, 5'000, mono0 + 8'000);
     const QList<Diagnosis> ds = LockDiagnosis::diagnose(v, s, DiagnosisFacts(), at(8'000));
     QCOMPARE(codes(ds), QList<DiagnosisCode>{DiagnosisCode::NotRenewed});
-    QVERIFY2(ds.at(0).sentence.contains(QStringLiteral("extended 5 times (about every 1.0 s) until 3.0 s ago")) &&
-                 ds.at(0).sentence.contains(QStringLiteral("from 8.0 s to 5.0 s")),
-             qPrintable(ds.at(0).sentence));
+    QVERIFY2(
+        ds.at(0).sentence.contains(QStringLiteral("extended 5 times (about every 1.0 s) until 3.0 s ago")) &&
+            ds.at(0).sentence.contains(QStringLiteral("from 8.0 s to 5.0 s")),
+        qPrintable(ds.at(0).sentence));
     // Never extended: a lock counting down its only lease is not "no longer renewed".
     QVERIFY(LockDiagnosis::diagnose(v, LockStory{"t1", wall0}, DiagnosisFacts(), at(8'000)).isEmpty());
 }
@@ -294,9 +302,10 @@ void TestLockDiagnosis::ownerConnectedAndGone()
     f.owners = {OwnerClient{0, "t1", "name", 12, "worker-7", "127.0.0.1:5001", 300, 42}};
     QList<Diagnosis> ds = LockDiagnosis::diagnose(v, LockStory(), f, at(0));
     QCOMPARE(codes(ds), QList<DiagnosisCode>{DiagnosisCode::OwnerConnected});
-    QVERIFY2(ds.at(0).sentence.contains(QStringLiteral("client 'worker-7' 127.0.0.1:5001 (id 12) on M1, matched "
-                                                       "by name, connected 5 m 00 s, idle 42.0 s")),
-             qPrintable(ds.at(0).sentence));
+    QVERIFY2(
+        ds.at(0).sentence.contains(QStringLiteral("client 'worker-7' 127.0.0.1:5001 (id 12) on M1, matched "
+                                                  "by name, connected 5 m 00 s, idle 42.0 s")),
+        qPrintable(ds.at(0).sentence));
 
     LockStoryTracker tracker;
     tracker.observe(v, wall0, mono0);
@@ -313,10 +322,11 @@ void TestLockDiagnosis::ownerConnectedAndGone()
 
 void TestLockDiagnosis::clientListParsesAndMatches()
 {
-    const QByteArray reply = "id=3 addr=127.0.0.1:40000 laddr=127.0.0.1:6379 fd=8 name=lockscope-scan age=9 idle=0\n"
-                             "id=4 addr=127.0.0.1:40001 laddr=127.0.0.1:6379 fd=9 name=b3f1c9e2-aaaa age=70 idle=65\n"
-                             "id=5 addr=10.0.0.9:4242 laddr=127.0.0.1:6379 fd=10 name= age=1 idle=1\n"
-                             "id=6 addr=127.0.0.1:40002 fd=11 name=app age=1 idle=1\n";
+    const QByteArray reply =
+        "id=3 addr=127.0.0.1:40000 laddr=127.0.0.1:6379 fd=8 name=lockscope-scan age=9 idle=0\n"
+        "id=4 addr=127.0.0.1:40001 laddr=127.0.0.1:6379 fd=9 name=b3f1c9e2-aaaa age=70 idle=65\n"
+        "id=5 addr=10.0.0.9:4242 laddr=127.0.0.1:6379 fd=10 name= age=1 idle=1\n"
+        "id=6 addr=127.0.0.1:40002 fd=11 name=app age=1 idle=1\n";
     const QList<ClientListEntry> clients = ClientListEntry::parse(reply);
     QCOMPARE(clients.size(), 4);
     QCOMPARE(clients.at(1).name, QByteArray("b3f1c9e2-aaaa"));
@@ -324,8 +334,9 @@ void TestLockDiagnosis::clientListParsesAndMatches()
     QCOMPARE(clients.at(2).address, QByteArray("10.0.0.9:4242"));
 
     // A Redisson field names its instance: a client named after that instance is its connection.
-    LockView v = viewOf(LockStatus::Held, "b3f1c9e2-aaaa:57",
-                        {held("b3f1c9e2-aaaa:57", 9000, mono0, {LockHolder{"b3f1c9e2-aaaa:57", {}, 1, -1}})}, 8900);
+    LockView v =
+        viewOf(LockStatus::Held, "b3f1c9e2-aaaa:57",
+               {held("b3f1c9e2-aaaa:57", 9000, mono0, {LockHolder{"b3f1c9e2-aaaa:57", {}, 1, -1}})}, 8900);
     QList<OwnerClient> owners = DiagnosisReader::matchOwners(v, 0, clients);
     QCOMPARE(owners.size(), 1);
     QCOMPARE(owners.at(0).clientId, 4);

@@ -78,7 +78,8 @@ void TestNotificationEvaluator::masterDownIsEdgeTriggered()
 {
     NotificationEvaluator e; // master down: 10 s
     QVERIFY(e.evaluateMaster(1, QStringLiteral("redis://b"), false, QStringLiteral("refused"), 0).isEmpty());
-    const QList<NotificationEvent> fired = e.evaluateMaster(1, QStringLiteral("redis://b"), false, QStringLiteral("refused"), 10'000);
+    const QList<NotificationEvent> fired =
+        e.evaluateMaster(1, QStringLiteral("redis://b"), false, QStringLiteral("refused"), 10'000);
     QCOMPARE(fired.size(), 1);
     QCOMPARE(fired.at(0).master, 1);
     QCOMPARE(fired.at(0).body, QStringLiteral("refused"));
