@@ -32,13 +32,13 @@ private:
     bool startDaemon();
     bool startMonitor();
 
+    QString m_error;
+    QString m_displayName;  // ":N", the Xvfb display the daemon draws on
+    QByteArray m_monitored; // dbus-monitor's output so far
     PrivateSessionBus m_bus;
     std::unique_ptr<QProcess> m_display;
     std::unique_ptr<QProcess> m_daemon;
     std::unique_ptr<QProcess> m_monitor;
-    QString m_displayName;
-    QByteArray m_monitored;
-    QString m_error;
 };
 
 } // namespace lockscope::test

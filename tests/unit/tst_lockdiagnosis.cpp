@@ -71,6 +71,21 @@ DiagnosisContext at(qint64 elapsedMs)
     return c;
 }
 
+// A holder first seen at wall0 that has been extended `extensions` times, from `firstMs` to `lastMs`
+// after wall0, its TTL read as `ttlMs` after the last one (and its lease).
+LockStory renewed(int extensions, qint64 firstMs, qint64 lastMs, qint64 ttlMs)
+{
+    LockStory s;
+    s.token = "t1";
+    s.firstSeenMs = wall0;
+    s.extensions = extensions;
+    s.firstExtensionMs = wall0 + firstMs;
+    s.lastExtensionMs = wall0 + lastMs;
+    s.lastExtensionTtlMs = ttlMs;
+    s.leaseMs = ttlMs;
+    return s;
+}
+
 QList<DiagnosisCode> codes(const QList<Diagnosis>& ds)
 {
     QList<DiagnosisCode> out;
@@ -207,14 +222,7 @@ void TestLockDiagnosis::trackerCountsExtensionsAndLease()
 
 void TestLockDiagnosis::renewalLoopIsHeldTooLong()
 {
-    LockStory s;
-    s.token = "t1";
-    s.firstSeenMs = wall0;
-    s.extensions = 40;
-    s.firstExtensionMs = wall0 + 10'000;
-    s.lastExtensionMs = wall0 + 400'000;
-    s.lastExtensionTtlMs = 30'000;
-    s.leaseMs = 30'000;
+    const LockStory s = renewed(40, 10'000, 400'000, 30'000);
     const LockView v =
         viewOf(LockStatus::Held, "t1", {held("t1", 29'000, mono0 + 401'000)}, 28'900, mono0 + 401'000);
     const QList<Diagnosis> ds = LockDiagnosis::diagnose(v, s, DiagnosisFacts(), at(401'000));
@@ -231,14 +239,7 @@ void TestLockDiagnosis::renewalLoopIsHeldTooLong()
 
 void TestLockDiagnosis::factorIsConfigurable()
 {
-    LockStory s;
-    s.token = "t1";
-    s.firstSeenMs = wall0;
-    s.leaseMs = 1'000;
-    s.extensions = 3;
-    s.firstExtensionMs = wall0 + 500;
-    s.lastExtensionMs = wall0 + 2'900;
-    s.lastExtensionTtlMs = 1'000;
+    const LockStory s = renewed(3, 500, 2'900, 1'000);
     const LockView v = viewOf(LockStatus::Held, "t1", {held("t1", 1000, mono0 + 3000)}, 1000, mono0 + 3000);
     DiagnosisContext c = at(3'000);
     QVERIFY(!codes(LockDiagnosis::diagnose(v, s, DiagnosisFacts(), c)).contains(DiagnosisCode::HeldTooLong));
@@ -248,14 +249,7 @@ void TestLockDiagnosis::factorIsConfigurable()
 
 void TestLockDiagnosis::stoppedRenewalsAreNotRenewed()
 {
-    LockStory s;
-    s.token = "t1";
-    s.firstSeenMs = wall0;
-    s.extensions = 5;
-    s.firstExtensionMs = wall0 + 1'000;
-    s.lastExtensionMs = wall0 + 5'000; // about every 1 s
-    s.lastExtensionTtlMs = 8'000;
-    s.leaseMs = 8'000;
+    const LockStory s = renewed(5, 1'000, 5'000, 8'000); // about every 1 s
     // 1.5 s after the last one: within twice the gap and the minimum quiet time.
     LockView v = viewOf(LockStatus::Held, "t1", {held("t1", 6'500, mono0 + 6'500)}, 6'500, mono0 + 6'500);
     QVERIFY(LockDiagnosis::diagnose(v, s, DiagnosisFacts(), at(6'500)).isEmpty());
