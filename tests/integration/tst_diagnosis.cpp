@@ -5,6 +5,7 @@
 #include "lockctlrun.h"
 #include "monitor/lockmonitor.h"
 #include "quickconfig.h"
+#include "redisclustergroup.h"
 #include "redisserver.h"
 #include "redisservergroup.h"
 
@@ -160,6 +161,7 @@ class TestDiagnosis : public QObject
 private slots:
     void noExpiryAndTimestampPast();
     void redissonWaiterAndFairQueue();
+    void shardedWaiterOnACluster();
     void ownerConnectionMatchedThenGone();
     void quorumLostAfterKillingMasters();
     void runawayRenewalLoopThenHolderStops();
@@ -224,6 +226,29 @@ void TestDiagnosis::redissonWaiterAndFairQueue()
     QTRY_COMPARE_WITH_TIMEOUT(subscribers(server, channel), 0, 5000);
     QVERIFY(!codesOf(listDiagnoses(group.urls(false)).value(QStringLiteral("orders")))
                  .contains(QStringLiteral("waiters")));
+}
+
+void TestDiagnosis::shardedWaiterOnACluster()
+{
+    RedisClusterGroup cluster;
+    QVERIFY2(cluster.start(3, 0), qPrintable(cluster.errorString()));
+    const int primary = cluster.primaryIndexes().at(1);
+    RedisServer& node = cluster.at(primary);
+    const QByteArray name = cluster.keyOn(primary, "orders-");
+    node.command({"HSET", name, field, "1"});
+    node.command({"PEXPIRE", name, "30000"});
+    // Newer Redisson waits with sharded pub/sub on a cluster: SSUBSCRIBE on the node of the slot
+    // (the channel's hash tag is the lock's name).
+    const QByteArray channel = "redisson_lock__channel:{" + name + '}';
+    auto waiter = startCli(node, {QStringLiteral("SSUBSCRIBE"), QString::fromLatin1(channel)});
+    QTRY_COMPARE_WITH_TIMEOUT(node.command({"PUBSUB", "SHARDNUMSUB", channel}).elements.value(1).integer, 1,
+                              5000);
+    const QString waiting = sentenceOf(
+        listDiagnoses({cluster.url(1, false)}).value(QString::fromLatin1(name)), QStringLiteral("waiters"));
+    QVERIFY2(waiting.contains(QStringLiteral("1 client(s) wait for it (subscribed to ") +
+                              QString::fromLatin1(channel)),
+             qPrintable(waiting));
+    stopCli(waiter);
 }
 
 void TestDiagnosis::ownerConnectionMatchedThenGone()
