@@ -34,7 +34,8 @@ struct LockStory
     QString ownerClient;
     qint64 ownerClientSeenMs = -1;
 
-    static constexpr int maxReadings = 32;
+    // Kept short: the window keeps a story for each of up to 100k locks.
+    static constexpr int maxReadings = 4;
 
     bool isKnown() const { return firstSeenMs >= 0; }
     bool operator==(const LockStory&) const = default;
