@@ -97,8 +97,13 @@ void LockDiagnosisWatch::observe(const LockBatch& batch)
 
 void LockDiagnosisWatch::observeMaster(const MasterSnapshot& master)
 {
-    const bool up = master.state == RedisConnection::State::Up;
-    raise(m_rules.evaluateMaster(master.index, master.name, up, master.error, monotonicMs()));
+    // Down is a failure (Down, or retrying after one); a first connection under way is not news,
+    // and a master closed on purpose (another profile, the window closing) is not down.
+    using State = RedisConnection::State;
+    if (master.state == State::Connecting)
+        return;
+    const bool down = master.state == State::Down || master.state == State::Reconnecting;
+    raise(m_rules.evaluateMaster(master.index, master.name, !down, master.error, monotonicMs()));
 }
 
 void LockDiagnosisWatch::requestFacts()

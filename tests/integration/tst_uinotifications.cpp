@@ -32,8 +32,19 @@ struct Watched
         watch.setNotifier(new DesktopNotifier(bus));
         NotificationRules rules;
         rules.rule(NotificationRule::Stuck).afterMs = 0; // at once: the test need not wait 10 s
+        rules.rule(NotificationRule::MasterDown).afterMs = 0;
         watch.setRules(rules);
         QObject::connect(monitor.get(), &LockMonitor::locksChanged, &watch, &LockDiagnosisWatch::observe);
+        // What CoreService publishes as MasterSnapshot, from the masters themselves.
+        QObject::connect(masters.get(), &MasterSet::masterStateChanged, &watch,
+                         [this](int index, RedisConnection::State state, const RedisError& reason) {
+                             MasterSnapshot m;
+                             m.index = index;
+                             m.name = masters->at(index)->name();
+                             m.state = state;
+                             m.error = reason.message;
+                             watch.observeMaster(m);
+                         });
         masters->open();
         monitor->start();
     }
@@ -61,6 +72,7 @@ private slots:
     void initTestCase();
     void oncePerLockPerRuleUntilItClears();
     void silentSendsNone();
+    void masterDownOnceUntilItIsBack();
 
 private:
     QDBusConnection bus() const { return QDBusConnection(QStringLiteral("private-notifications")); }
@@ -128,6 +140,28 @@ void TestUiNotifications::silentSendsNone()
     QTRY_COMPARE_WITH_TIMEOUT(m_service.notifications().size(), before + 1, 10000);
     QCOMPARE(m_service.notifications().constLast(), QStringLiteral("marker"));
     QCOMPARE(w.watch.notifier()->sentCount(), 0);
+}
+
+void TestUiNotifications::masterDownOnceUntilItIsBack()
+{
+    RedisServerGroup group;
+    QVERIFY2(group.start(2), qPrintable(group.errorString()));
+    const int before = int(m_service.notifications().size());
+    Watched w(group, bus());
+    QTRY_VERIFY_WITH_TIMEOUT(w.masters->at(1)->isUp(), 5000);
+    const QString title = QStringLiteral("Master down: ") + w.masters->at(1)->name();
+    group.at(1).stop();
+    QTRY_COMPARE_WITH_TIMEOUT(m_service.notifications().size(), before + 1, 10000);
+    QCOMPARE(m_service.notifications().constLast(), title);
+    // Reconnect attempts keep failing (Down, Reconnecting, Down, ...): still one notification. It
+    // clears once the master is back, and the next time it goes down it notifies again.
+    QTRY_VERIFY_WITH_TIMEOUT(w.masters->at(1)->retryDelayMs() >= 0, 5000);
+    QVERIFY(group.at(1).restart());
+    QTRY_VERIFY_WITH_TIMEOUT(w.masters->at(1)->isUp(), 10000);
+    QCOMPARE(m_service.notifications().size(), before + 1);
+    group.at(1).stop();
+    QTRY_COMPARE_WITH_TIMEOUT(m_service.notifications().size(), before + 2, 10000);
+    QCOMPARE(m_service.notifications().constLast(), title);
 }
 
 QTEST_MAIN(TestUiNotifications)
