@@ -56,8 +56,24 @@ DemoPanel::DemoPanel(DemoSession* session, QWidget* parent)
       m_mastersBox(new QGroupBox(tr("Masters"), this)), m_clientsBox(new QGroupBox(tr("Clients"), this))
 {
     setObjectName(QStringLiteral("demoPanel"));
-    DemoSimulation* sim = session->simulation();
+    buildScenarios();
+    setUpOptions();
+    buildLayout();
+    buildMasters(m_mastersBox);
+    buildClients(m_clientsBox);
+    m_mastersBox->setEnabled(false);
+    m_clientsBox->setEnabled(false);
+    m_scenariosBox->setEnabled(false);
+    connectSession();
+    updateCounters();
+    if (session->isReady())
+        onReady();
+}
 
+// The scenario buttons, Restore and Dismiss, and below them the caption, the result and the
+// failover scenario's holders.
+void DemoPanel::buildScenarios()
+{
     auto* scenarios = new QGroupBox(tr("Guided scenarios"), this);
     m_scenariosBox = scenarios;
     auto* scenarioGrid = new QGridLayout(scenarios);
@@ -102,7 +118,12 @@ DemoPanel::DemoPanel(DemoSession* session, QWidget* parent)
     m_failover->hide();
     scenarioGrid->addWidget(m_failover, (n / 2) + 3, 0, 1, 2);
     scenarioGrid->setRowStretch((n / 2) + 4, 1);
+}
 
+// The fencing and background switches, and the notes.
+void DemoPanel::setUpOptions()
+{
+    DemoSimulation* sim = m_session->simulation();
     m_fencing->setChecked(true);
     m_fencing->setToolTip(
         tr("With fencing on, the storage rejects a write whose fencing number is lower than "
@@ -118,7 +139,12 @@ DemoPanel::DemoPanel(DemoSession* session, QWidget* parent)
     m_notes->setLineWrapMode(QPlainTextEdit::NoWrap);
     // Tall enough to read a few entries at once, in any dock position.
     m_notes->setMinimumHeight(m_notes->fontMetrics().lineSpacing() * 7 + 2 * m_notes->frameWidth() + 8);
+}
 
+// Status lines on top, then the masters, clients and scenarios groups, then the timeline beside
+// the notes.
+void DemoPanel::buildLayout()
+{
     m_status->setWordWrap(true);
     m_counters->setWordWrap(true);
     auto* top = new QVBoxLayout;
@@ -128,7 +154,7 @@ DemoPanel::DemoPanel(DemoSession* session, QWidget* parent)
     m_controls = new QBoxLayout(QBoxLayout::LeftToRight);
     m_controls->addWidget(m_mastersBox, 3);
     m_controls->addWidget(m_clientsBox, 3);
-    m_controls->addWidget(scenarios, 4);
+    m_controls->addWidget(m_scenariosBox, 4);
     m_bottom = new QSplitter(Qt::Horizontal, this);
     m_bottom->addWidget(m_timeline);
     m_bottom->addWidget(m_notes);
@@ -139,28 +165,26 @@ DemoPanel::DemoPanel(DemoSession* session, QWidget* parent)
     m_layout->addLayout(top);
     m_layout->addLayout(m_controls);
     m_layout->addWidget(m_bottom, 1);
+}
 
-    buildMasters(m_mastersBox);
-    buildClients(m_clientsBox);
-    m_mastersBox->setEnabled(false);
-    m_clientsBox->setEnabled(false);
-    scenarios->setEnabled(false);
-
-    connect(session, &DemoSession::ready, this, [this, scenarios] {
+void DemoPanel::connectSession()
+{
+    DemoSimulation* sim = m_session->simulation();
+    connect(m_session, &DemoSession::ready, this, [this] {
         m_mastersBox->setEnabled(true);
         m_clientsBox->setEnabled(true);
-        scenarios->setEnabled(true);
+        m_scenariosBox->setEnabled(true);
         onReady();
     });
-    connect(session, &DemoSession::failed, this, [this](const RedisError& e) {
+    connect(m_session, &DemoSession::failed, this, [this](const RedisError& e) {
         m_status->setText(tr("The demo masters could not start: %1").arg(e.message));
     });
-    connect(session->cluster(), &DemoCluster::masterStateChanged, this, &DemoPanel::updateMasters);
+    connect(m_session->cluster(), &DemoCluster::masterStateChanged, this, &DemoPanel::updateMasters);
     connect(sim, &DemoSimulation::changed, this, &DemoPanel::updateCounters);
     connect(sim, &DemoSimulation::changed, this, &DemoPanel::updateMasters);
     connect(sim, &DemoSimulation::clientStateChanged, this, &DemoPanel::updateClients);
     connect(sim, &DemoSimulation::note, this, &DemoPanel::addNote);
-    connect(session->scenarios(), &DemoScenarioRunner::started, this,
+    connect(m_session->scenarios(), &DemoScenarioRunner::started, this,
             [this](DemoScenario s, const QString& caption) {
                 m_caption->setText(QStringLiteral("<b>%1</b>: %2")
                                        .arg(demoScenarioTitle(s).toHtmlEscaped(), caption.toHtmlEscaped()));
@@ -171,11 +195,11 @@ DemoPanel::DemoPanel(DemoSession* session, QWidget* parent)
                 addNote(tr("scenario: %1").arg(demoScenarioTitle(s)));
                 updateCounters();
             });
-    connect(session->scenarios(), &DemoScenarioRunner::progress, this, [this](const QString& text) {
+    connect(m_session->scenarios(), &DemoScenarioRunner::progress, this, [this](const QString& text) {
         m_result->setText(text);
         addNote(text);
     });
-    connect(session->scenarios(), &DemoScenarioRunner::finished, this,
+    connect(m_session->scenarios(), &DemoScenarioRunner::finished, this,
             [this](DemoScenario, bool asExpected, const QString& summary) {
                 m_result->setText(summary);
                 m_result->setStyleSheet(asExpected ? QString() : QStringLiteral("color: #b00"));
@@ -183,9 +207,6 @@ DemoPanel::DemoPanel(DemoSession* session, QWidget* parent)
                 updateCounters();
             });
     connect(sim->failover(), &DemoFailover::changed, this, &DemoPanel::updateFailover);
-    updateCounters();
-    if (session->isReady())
-        onReady();
 }
 
 void DemoPanel::runScenario(DemoScenario scenario)

@@ -65,6 +65,11 @@ signals:
     void pinnedResourceChanged(const QByteArray& resource);
 
 private:
+    // The constructor's steps, in order (the order of creation is the tab order).
+    void buildScenarios();
+    void setUpOptions();
+    void buildLayout();
+    void connectSession();
     void onReady();
     void buildMasters(QWidget* box);
     void buildClients(QWidget* box);

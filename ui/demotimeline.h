@@ -1,12 +1,16 @@
 #pragma once
 
 #include <QColor>
+#include <QFont>
 #include <QTimer>
 #include <QWidget>
+
+class QPainter;
 
 namespace lockscope {
 
 class DemoSimulation;
+struct DemoHold;
 
 // The demo's timeline: a strip per master with its outages (killed, paused), then one lane per
 // resource with a bar for each client's hold, coloured by client; wherever two clients held the same
@@ -38,6 +42,27 @@ protected:
     void hideEvent(QHideEvent* event) override;
 
 private:
+    // What every step of one paint shares: the time window and its mapping to x, the colours.
+    struct Frame
+    {
+        qint64 now = 0;
+        qint64 from = 0; // the window's left edge, now - span
+        int left = 0;    // x where the time axis starts (the labels are left of it)
+        int width = 1;   // of the time axis, in pixels
+        QColor text;
+        QColor faint;
+        QFont small;
+        int x(qint64 t) const;
+    };
+
+    // Each step paints from `y` down and returns the y below what it painted.
+    int paintMasters(QPainter& p, const Frame& f, int y);
+    int paintLanes(QPainter& p, const Frame& f, int y);
+    void paintOverlaps(QPainter& p, const Frame& f, const QList<const DemoHold*>& inLane, const QRect& row);
+    void shadeOutages(QPainter& p, const Frame& f, int lanesTop, int lanesBottom) const;
+    int paintAxis(QPainter& p, const Frame& f, int y) const;
+    void paintLegend(QPainter& p, const Frame& f, int y) const;
+
     DemoSimulation* m_sim;
     QTimer m_tick;
     qint64 m_spanMs = 60000;

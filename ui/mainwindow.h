@@ -2,7 +2,9 @@
 
 #include "config/launchconfig.h"
 #include "config/lockscopeconfig.h"
+#include "coreeventlog.h"
 #include "locking/redlocklease.h"
+#include "windowactions.h"
 
 #include <QHash>
 #include <QMainWindow>
@@ -11,31 +13,27 @@
 #include <memory>
 
 class QAction;
-class QLabel;
-class QLineEdit;
-class QProgressBar;
-class QTimer;
-class QTableView;
-class QTreeView;
-class QToolButton;
+class QDialog;
 
 namespace lockscope {
 
+class AuditWatch;
 class BatchQueue;
-class EmptyState;
+class CentralSplit;
 class CoreThread;
+class EventLogDock;
 class EventLogModel;
-class HistoryTimeline;
+class HistoryDock;
 class HistoryTracker;
 class LockDetailPane;
 class LockFilterProxy;
 class LockTableModel;
 class LockTableView;
+class MastersDock;
 class MasterTableModel;
-struct ForceReleaseReport;
-struct KeyspaceEventRecord;
-struct MasterSnapshot;
-struct RedlockReport;
+class ViewExport;
+class WindowLayout;
+class WindowStatusBar;
 
 // The LockScope window: masters panel, locks table with filters, the selected lock's detail pane,
 // history, event log and the write actions. All Redis work happens in the CoreThread; this class
@@ -62,7 +60,7 @@ public:
     void setDemoLayout(bool demo);
     // Back to the default arrangement of docks and toolbars (View > Reset layout).
     void resetLayout();
-    QAction* resetLayoutAction() const { return m_resetLayout; }
+    QAction* resetLayoutAction() const { return m_actions.resetLayout; }
 
     // The connection profile the masters came from, named once in the title ("" for none).
     void setProfileName(const QString& name);
@@ -70,7 +68,7 @@ public:
     // installed it accounts for them (the demo summarises its own simulated clients' events).
     void setKeyspaceEventFilter(std::function<bool(const KeyspaceEventRecord&)> taken)
     {
-        m_keyspaceTaken = std::move(taken);
+        m_eventLog->setKeyspaceEventFilter(std::move(taken));
     }
 
     CoreThread* core() const { return m_core.get(); }
@@ -84,15 +82,15 @@ public:
     HistoryTracker* history() const { return m_history; }
     bool isReadOnly() const { return m_readOnly; }
     bool isInitialScanFinished() const { return m_initialScanFinished; }
-    QAction* forceReleaseAction() const { return m_forceRelease; }
-    QAction* acquireAction() const { return m_acquire; }
-    QAction* connectionsAction() const { return m_connections; }
+    QAction* forceReleaseAction() const { return m_actions.forceRelease; }
+    QAction* acquireAction() const { return m_actions.acquire; }
+    QAction* connectionsAction() const { return m_actions.connections; }
 
     // Why the write actions are greyed, if they are: their tooltips say it (issue #20).
-    QAction* extendAction() const { return m_extend; }
-    QAction* releaseAction() const { return m_release; }
-    QAction* copyResourceAction() const { return m_copyResource; }
-    QAction* enableEventsAction() const { return m_enableEvents; }
+    QAction* extendAction() const { return m_actions.extend; }
+    QAction* releaseAction() const { return m_actions.release; }
+    QAction* copyResourceAction() const { return m_actions.copyResource; }
+    QAction* enableEventsAction() const { return m_actions.enableEvents; }
     QWidget* emptyState() const;
 
 signals:
@@ -107,21 +105,15 @@ protected:
 
 private:
     void buildActions();
-    void buildMenus();
     void buildCentral();
     void buildDocks();
-    void buildStatusBar();
     void connectCore();
-    void restoreLayout();
-    void saveLayout();
-    void applyDefaultDockSizes();
+    void showDialog(QDialog* dialog);
 
     void onStarted(const QStringList& masters, bool readOnly, const QString& auditPath);
     void onMaster(const MasterSnapshot& snapshot);
-    void onKeyspaceEvents(const QList<KeyspaceEventRecord>& events, int dropped);
     void onRedlock(const RedlockReport& report);
     void onForceReleased(const ForceReleaseReport& report);
-    void onScanProgress(int master, qint64 scanned, qint64 total);
     void onSelectionChanged();
     void updateDetail();
     void updateActions();
@@ -135,17 +127,11 @@ private:
     void forceRelease();
     void copyResource();
     void copyToken();
-    void exportCsv();
-    void exportJson();
-    void exportHistory(bool json);
     void showAuditLog();
     void showConnections();
     void showAbout();
-    void showContextMenu(const QPoint& pos);
     void showAuditLost(const QString& message);
     void checkAudit();
-    // The masters that answer but only poll (the one picked in the masters panel, if any and asked).
-    QList<int> pollingMasters(bool preferSelected) const;
     void enableKeyspaceEvents(const QList<int>& masters);
 
     QByteArray selectedResource() const;
@@ -158,17 +144,8 @@ private:
     bool m_readOnly = false;
     bool m_initialScanFinished = false;
     QHash<QByteArray, RedlockLease> m_leases;
-    QHash<int, QPair<qint64, qint64>> m_progress;
-    QHash<quint64, QString> m_pendingExports;
-    QList<int> m_lastMasterState;
     QByteArray m_pendingSelect;
     QString m_profileName;
-    QString m_layoutGroup;      // settings group of the window layout: "" normally, "demo" in the demo
-    QByteArray m_defaultLayout; // docks and toolbars as built, before a saved layout was restored
-    bool m_layoutRestored = false;
-    QString m_auditProblem; // why the audit log cannot be appended to, or empty
-    QTimer* m_auditRecheck = nullptr;
-    std::function<bool(const KeyspaceEventRecord&)> m_keyspaceTaken;
 
     LockTableModel* m_locks;
     LockFilterProxy* m_proxy;
@@ -176,39 +153,19 @@ private:
     EventLogModel* m_events;
     BatchQueue* m_queue;
     HistoryTracker* m_history;
+    ViewExport* m_export;
+    CoreEventLog* m_eventLog;
+    AuditWatch* m_audit;
+    WindowActions m_actions;
+    std::unique_ptr<WindowLayout> m_layout;
 
-    LockTableView* m_table = nullptr;
-    EmptyState* m_emptyState = nullptr;
-    QLineEdit* m_filter = nullptr;
-    QList<QToolButton*> m_quickButtons;
-    LockDetailPane* m_detail = nullptr;
-    QTreeView* m_masterView = nullptr;
-    QTableView* m_eventView = nullptr;
-    HistoryTimeline* m_timeline = nullptr;
-    QLabel* m_totals = nullptr;
-    QLabel* m_mastersUp = nullptr;
-    QLabel* m_scanScope = nullptr; // the patterns scanned, or which master's keys they all miss
-    QLabel* m_readOnlyBadge = nullptr;
-    QProgressBar* m_progressBar = nullptr;
-
-    QAction* m_refresh = nullptr;
-    QAction* m_acquire = nullptr;
-    QAction* m_extend = nullptr;
-    QAction* m_release = nullptr;
-    QAction* m_forceRelease = nullptr;
-    QAction* m_copyResource = nullptr;
-    QAction* m_copyToken = nullptr;
-    QAction* m_exportCsv = nullptr;
-    QAction* m_exportJson = nullptr;
-    QAction* m_auditLog = nullptr;
-    QAction* m_connections = nullptr;
-    QAction* m_about = nullptr;
-    QAction* m_quit = nullptr;
-    QAction* m_focusFilter = nullptr;
-    QAction* m_resetLayout = nullptr;
-    QAction* m_enableEvents = nullptr;
-    QAction* m_statusHelp = nullptr;
-    QAction* m_cliHelp = nullptr;
+    CentralSplit* m_central = nullptr;
+    LockTableView* m_table = nullptr;   // the central split's
+    LockDetailPane* m_detail = nullptr; // the central split's
+    MastersDock* m_mastersDock = nullptr;
+    EventLogDock* m_eventsDock = nullptr;
+    HistoryDock* m_historyDock = nullptr;
+    WindowStatusBar* m_statusBar = nullptr;
 };
 
 } // namespace lockscope

@@ -1,0 +1,38 @@
+#pragma once
+
+#include <QObject>
+
+class QTimer;
+class QWidget;
+
+namespace lockscope {
+
+// The window's eye on the audit log: whether it can be appended to now (a local file, opened as the
+// core does before every write: no socket involved), a look again every 5 s while it cannot, and
+// the box that says a write went through without its audit line.
+class AuditWatch final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(AuditWatch)
+
+public:
+    explicit AuditWatch(QWidget* window);
+
+    // Looks now; while the log cannot be written, `recheckDue` follows in 5 s (one pending look at
+    // a time, however often asked).
+    void check(const QString& path, bool allowShared);
+    // Why the audit log cannot be appended to, or empty.
+    QString problem() const { return m_problem; }
+    // Not modal: the core keeps running, and further losses add to the same box's log lines.
+    void showLost(const QString& path, const QString& message);
+
+signals:
+    void recheckDue();
+
+private:
+    QWidget* m_window;
+    QTimer* m_recheck;
+    QString m_problem;
+};
+
+} // namespace lockscope

@@ -1,0 +1,48 @@
+#pragma once
+
+#include "config/scanpattern.h"
+
+#include <QHash>
+#include <QPair>
+#include <QStatusBar>
+
+class QLabel;
+class QProgressBar;
+
+namespace lockscope {
+
+class LockFilterProxy;
+class LockTableModel;
+class MasterTableModel;
+
+// The window's status bar: the READ-ONLY badge, the lock counts by status, the scanned patterns,
+// the initial scan's progress and how many masters are up.
+class WindowStatusBar final : public QStatusBar
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(WindowStatusBar)
+
+public:
+    explicit WindowStatusBar(QWidget* parent = nullptr);
+
+    // A core (re)started: the badge as it says, the scan's progress from zero (hidden when there is
+    // nothing to scan: no "scanning 0%" for ever).
+    void setStarted(bool readOnly, bool anythingToScan);
+    // One master's share of the initial scan; the bar shows the sum over all masters.
+    void setScanProgress(int master, qint64 scanned, qint64 total);
+    void setScanFinished();
+    // Progress reported by a previous core means nothing to the next one.
+    void clearScanProgress() { m_progress.clear(); }
+    void updateCounts(const LockTableModel& locks, const LockFilterProxy& proxy,
+                      const MasterTableModel& masters, const QList<ScanPattern>& patterns);
+
+private:
+    QLabel* m_readOnlyBadge;
+    QLabel* m_totals;
+    QLabel* m_mastersUp;
+    QLabel* m_scanScope; // the patterns scanned, or which master's keys they all miss
+    QProgressBar* m_progressBar;
+    QHash<int, QPair<qint64, qint64>> m_progress; // master -> (keys scanned, keys in its database)
+};
+
+} // namespace lockscope
