@@ -164,6 +164,7 @@ private slots:
     void shardedWaiterOnACluster();
     void ownerConnectionMatchedThenGone();
     void quorumLostAfterKillingMasters();
+    void contestedAndAtRiskAfterARestart();
     void runawayRenewalLoopThenHolderStops();
 };
 
@@ -302,6 +303,32 @@ void TestDiagnosis::quorumLostAfterKillingMasters()
                  .contains(QStringLiteral("2 of 3 masters cannot be reached")),
              qPrintable(sentenceOf(d, QStringLiteral("quorum-lost"))));
     QVERIFY(code != 0);
+}
+
+void TestDiagnosis::contestedAndAtRiskAfterARestart()
+{
+    RedisServerGroup group;
+    QVERIFY2(group.start(3), qPrintable(group.errorString()));
+    // Two clients each took the lock on a different majority's worth of masters... or believe so.
+    group.at(0).command({"SET", "lock:split", "aaaa1111", "PX", "120000"});
+    group.at(1).command({"SET", "lock:split", "aaaa1111", "PX", "120000"});
+    group.at(2).command({"SET", "lock:split", "bbbb2222", "PX", "120000"});
+    const QJsonArray d = listDiagnoses(group.urls(false)).value(QStringLiteral("lock:split"));
+    QCOMPARE(codesOf(d), QStringList{QStringLiteral("contested")});
+    QVERIFY2(sentenceOf(d, QStringLiteral("contested"))
+                 .contains(QStringLiteral("bbbb2222 on ") + group.urls(false).at(2)),
+             qPrintable(sentenceOf(d, QStringLiteral("contested"))));
+
+    // A master holding a healthy lock restarts (empty, new run_id) while it is watched: at risk.
+    for (int i = 0; i < 3; ++i)
+        group.at(i).command({"SET", "lock:held", "cccc3333", "PX", "120000"});
+    Watch w(group);
+    QTRY_COMPARE_WITH_TIMEOUT(w.monitor->locks().value("lock:held").status, LockStatus::Held, 5000);
+    QVERIFY(w.diagnose("lock:held").isEmpty());
+    QVERIFY(group.at(0).restart());
+    QTRY_VERIFY_WITH_TIMEOUT(w.holds("lock:held", DiagnosisCode::AtRisk), 10000);
+    QVERIFY2(w.sentence("lock:held", DiagnosisCode::AtRisk).contains(QStringLiteral("token cccc3333")),
+             qPrintable(w.sentence("lock:held", DiagnosisCode::AtRisk)));
 }
 
 void TestDiagnosis::runawayRenewalLoopThenHolderStops()
