@@ -1,6 +1,7 @@
 #pragma once
 
 #include "config/scanpattern.h"
+#include "diagnosis/notificationrules.h"
 #include "masterentry.h"
 
 #include <QList>
@@ -20,6 +21,8 @@ struct ConnectionProfile
     // started with (--config, or the defaults). --pattern / --discover on the command line win
     // (LaunchConfig::combine).
     QList<ScanPattern> patterns = {};
+    // Which desktop notifications the window raises for this profile's locks, and when.
+    NotificationRules notifications = {};
 
     bool isReadOnly() const { return readOnly || readOnlyLocked; }
 };

@@ -3,6 +3,7 @@
 #include "base/bytesdisplay.h"
 #include "base/localidentity.h"
 #include "base/monotonicclock.h"
+#include "diagnosis/diagnosisreader.h"
 #include "discovery/masterscanner.h"
 #include "export/lockjson.h"
 #include "locking/forcerelease.h"
@@ -320,6 +321,17 @@ void CoreService::exportJson(quint64 request, const QByteArrayList& resources)
         masters << LockJson::master(*m_masters, i, m_monitor->scanner(i)->mode());
     const QJsonObject root{{QStringLiteral("masters"), masters}, {QStringLiteral("locks"), locks}};
     emit jsonExported(request, QJsonDocument(root).toJson(QJsonDocument::Indented));
+}
+
+void CoreService::readDiagnosis(quint64 request, const LockView& view)
+{
+    if (!m_masters)
+        return;
+    auto* reader = new DiagnosisReader(m_masters.get(), this);
+    reader->read(view, [this, reader, request, resource = view.resource](const DiagnosisFacts& facts) {
+        emit diagnosisRead(request, resource, facts);
+        reader->deleteLater();
+    });
 }
 
 void CoreService::flushEvents()

@@ -2,6 +2,7 @@
 
 #include "audit/auditlog.h"
 #include "config/lockscopeconfig.h"
+#include "diagnosis/diagnosisfacts.h"
 #include "forcereleasereport.h"
 #include "keyspaceeventrecord.h"
 #include "locking/redlocklease.h"
@@ -54,6 +55,8 @@ public:
 
     // LockJson for these resources (all when empty) and every master, as one JSON document.
     void exportJson(quint64 request, const QByteArrayList& resources);
+    // What the diagnosis of `view` needs beyond the view (waiters, the owner's connection).
+    void readDiagnosis(quint64 request, const LockView& view);
 
 signals:
     void started(const QStringList& masters, bool readOnly, const QString& auditLogPath);
@@ -69,6 +72,7 @@ signals:
     void leasesChanged(const QList<lockscope::RedlockLease>& leases);
     void leaseLost(const QByteArray& resource, const QString& reason);
     void jsonExported(quint64 request, const QByteArray& json);
+    void diagnosisRead(quint64 request, const QByteArray& resource, const lockscope::DiagnosisFacts& facts);
     void problem(const QString& message);
     // A write went through but its audit line could not be written: the window says so loudly.
     void auditLost(const QString& message);

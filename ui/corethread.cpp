@@ -133,6 +133,13 @@ void CoreThread::cancelForceRelease(const ForceReleasePlan& plan)
     post([s = m_service, plan] { s->cancelForceRelease(plan); });
 }
 
+quint64 CoreThread::readDiagnosis(const LockView& view)
+{
+    const quint64 id = m_nextRequest++;
+    post([s = m_service, id, view] { s->readDiagnosis(id, view); });
+    return id;
+}
+
 quint64 CoreThread::exportJson(const QByteArrayList& resources)
 {
     const quint64 id = m_nextRequest++;

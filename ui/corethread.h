@@ -32,6 +32,7 @@ public:
     quint64 executeForceRelease(const ForceReleasePlan& plan);
     void cancelForceRelease(const ForceReleasePlan& plan);
     quint64 exportJson(const QByteArrayList& resources);
+    quint64 readDiagnosis(const LockView& view);
 
     static void registerMetaTypes();
 

@@ -45,7 +45,7 @@ QString semaphoreHolders(const RecognizedLock& lock)
 
 LockDetailPane::LockDetailPane(QWidget* parent)
     : QWidget(parent), m_title(new QLabel(this)), m_summary(new QLabel(this)),
-      m_validityLabel(new QLabel(this)), m_diagram(new QuorumDiagram(this)),
+      m_validityLabel(new QLabel(this)), m_diagnosis(new QLabel(this)), m_diagram(new QuorumDiagram(this)),
       m_table(new QTableWidget(0, ColumnCount, this))
 {
     // Key names and owners are whatever a lock's writer chose: never taken for rich text.
@@ -65,6 +65,12 @@ LockDetailPane::LockDetailPane(QWidget* parent)
     m_validityLabel->setTextFormat(Qt::PlainText);
     m_validityLabel->setWordWrap(false);
     m_validityLabel->setFont(f);
+    // Sentences built from key names and owners: plain text, selectable, wrapped.
+    m_diagnosis->setObjectName(QStringLiteral("diagnosis"));
+    m_diagnosis->setTextFormat(Qt::PlainText);
+    m_diagnosis->setWordWrap(true);
+    m_diagnosis->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_diagnosis->hide();
     m_table->setHorizontalHeaderLabels({tr("Master"), tr("Token"), tr("PTTL"), tr("Type"), tr("Owner"),
                                         tr("Re-entry"), tr("Semaphore holders"), tr("Error")});
     setUpReadOnlyRows(m_table);
@@ -89,6 +95,7 @@ LockDetailPane::LockDetailPane(QWidget* parent)
     titleRow->addWidget(m_validityLabel);
     layout->addLayout(titleRow);
     layout->addWidget(m_summary);
+    layout->addWidget(m_diagnosis);
     layout->addWidget(split, 1);
     auto* scroll = new QScrollArea(this);
     scroll->setObjectName(QStringLiteral("detailScroll"));
@@ -175,9 +182,28 @@ void LockDetailPane::setGone(const QByteArray& resource)
         tr("%1 is no longer on the masters. Select a lock to see it here.").arg(escapeBytes(resource)));
 }
 
+void LockDetailPane::setDiagnosis(const QByteArray& resource, const QList<Diagnosis>& diagnoses)
+{
+    if (!m_view || m_view->resource != resource || diagnoses == m_diagnoses)
+        return;
+    m_diagnoses = diagnoses;
+    QStringList lines;
+    for (const Diagnosis& d : diagnoses)
+        lines << QStringLiteral("• ") + d.sentence;
+    m_diagnosis->setText(lines.join(QLatin1Char('\n')));
+    m_diagnosis->setVisible(!lines.isEmpty());
+}
+
 void LockDetailPane::setView(const std::optional<LockView>& view)
 {
+    const bool another = !view || !m_view || view->resource != m_view->resource;
     m_view = view;
+    if (another) {
+        m_diagnoses.clear();
+        m_diagnosis->clear();
+        m_diagnosis->hide();
+        emit viewChanged(view ? view->resource : QByteArray());
+    }
     m_diagram->setView(view, m_names);
     if (!view) {
         m_tick.stop();

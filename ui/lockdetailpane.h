@@ -1,5 +1,6 @@
 #pragma once
 
+#include "diagnosis/diagnosis.h"
 #include "monitor/lockview.h"
 
 #include <QStringList>
@@ -48,6 +49,11 @@ public:
     void setView(const std::optional<LockView>& view);
     // The selected lock went away (released or expired): nothing is selected any more.
     void setGone(const QByteArray& resource);
+    // Why `resource` may be stuck, one sentence each (nothing shown when the list is empty).
+    // Ignored unless `resource` is the lock shown; a new lock clears it.
+    void setDiagnosis(const QByteArray& resource, const QList<Diagnosis>& diagnoses);
+    QLabel* diagnosisLabel() const { return m_diagnosis; }
+    const QList<Diagnosis>& diagnoses() const { return m_diagnoses; }
     const std::optional<LockView>& view() const { return m_view; }
     QTableWidget* mastersTable() const { return m_table; }
     QuorumDiagram* diagram() const { return m_diagram; }
@@ -59,6 +65,10 @@ public:
     QString validityText() const { return m_validity; }
 
     QSize minimumSizeHint() const override;
+
+signals:
+    // Another lock (or none) is shown now.
+    void viewChanged(const QByteArray& resource);
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -75,6 +85,8 @@ private:
     QLabel* m_title;
     QLabel* m_summary;
     QLabel* m_validityLabel;
+    QLabel* m_diagnosis;
+    QList<Diagnosis> m_diagnoses;
     QuorumDiagram* m_diagram;
     QTableWidget* m_table;
     QSplitter* m_split = nullptr;

@@ -18,6 +18,7 @@
 #include "historytimeline.h"
 #include "historytracker.h"
 #include "lockdetailpane.h"
+#include "lockdiagnosiswatch.h"
 #include "lockfilterbar.h"
 #include "lockfilterproxy.h"
 #include "locktablemodel.h"
@@ -86,8 +87,12 @@ MainWindow::MainWindow(LockScopeConfig config, QString auditLogPath, QWidget* pa
             updateDetail();
             updateHistory();
         }
+        m_diagnosis->observe(slice);
     });
     connect(m_locks, &LockTableModel::countsChanged, this, &MainWindow::updateStatusBar);
+    m_diagnosis = new LockDiagnosisWatch(this);
+    m_diagnosis->setPane(m_detail);
+    m_diagnosis->setEventLog(m_events);
     monitor(m_config, m_auditPath);
 }
 
@@ -112,6 +117,7 @@ void MainWindow::setLaunchConfig(const LaunchConfig& launch)
 void MainWindow::setProfileName(const QString& name)
 {
     m_profileName = name;
+    m_diagnosis->setRulesFromProfile(name);
     updateTitle();
 }
 
@@ -231,6 +237,7 @@ void MainWindow::buildDocks()
 void MainWindow::connectCore()
 {
     CoreService* s = m_core->service();
+    m_diagnosis->attach(m_core.get());
     connect(s, &CoreService::started, this, &MainWindow::onStarted);
     connect(s, &CoreService::masterChanged, this, &MainWindow::onMaster);
     connect(s, &CoreService::locksChanged, m_queue, &BatchQueue::enqueue);

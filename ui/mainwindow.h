@@ -25,6 +25,7 @@ class EventLogDock;
 class EventLogModel;
 class HistoryDock;
 class HistoryTracker;
+class LockDiagnosisWatch;
 class LockDetailPane;
 class LockFilterProxy;
 class LockTableModel;
@@ -80,6 +81,8 @@ public:
     LockDetailPane* detailPane() const { return m_detail; }
     BatchQueue* batchQueue() const { return m_queue; }
     HistoryTracker* history() const { return m_history; }
+    // The selected lock's diagnosis and the notification rules (review mode silences its notifier).
+    LockDiagnosisWatch* diagnosisWatch() const { return m_diagnosis; }
     bool isReadOnly() const { return m_readOnly; }
     bool isInitialScanFinished() const { return m_initialScanFinished; }
     QAction* forceReleaseAction() const { return m_actions.forceRelease; }
@@ -155,6 +158,7 @@ private:
     HistoryTracker* m_history;
     ViewExport* m_export;
     CoreEventLog* m_eventLog;
+    LockDiagnosisWatch* m_diagnosis = nullptr;
     AuditWatch* m_audit;
     WindowActions m_actions;
     std::unique_ptr<WindowLayout> m_layout;

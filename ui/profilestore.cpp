@@ -1,6 +1,7 @@
 #include "profilestore.h"
 
 #include "config/configloader.h"
+#include "notificationsettings.h"
 
 #include <QSet>
 #include <QSettings>
@@ -44,6 +45,7 @@ QList<ConnectionProfile> ProfileStore::load()
                 p.patterns << ScanPattern(match, mode.value_or(PatternMode::Locks));
         }
         settings.endArray();
+        p.notifications = NotificationSettings::read(settings);
         profiles << p;
     }
     settings.endArray();
@@ -87,6 +89,7 @@ void ProfileStore::save(const QList<ConnectionProfile>& profiles)
             settings.setValue(QStringLiteral("mode"), patternModeName(p.patterns.at(k).mode));
         }
         settings.endArray();
+        NotificationSettings::write(settings, p.notifications);
     }
     settings.endArray();
 }

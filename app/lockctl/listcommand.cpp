@@ -2,6 +2,8 @@
 #include "clicontext.h"
 #include "command.h"
 #include "config/commandlineconfig.h"
+#include "diagnosis/diagnosisjson.h"
+#include "diagnosis/diagnosisreader.h"
 #include "discovery/entryscanner.h"
 #include "export/lockjson.h"
 #include "lockprinter.h"
@@ -13,6 +15,8 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+
+#include <QDateTime>
 
 #include <algorithm>
 
@@ -36,6 +40,31 @@ void printClusterLine(CliContext& context, const MasterSet& masters, int index)
     context.out() << masters.at(index)->name() << ": " << primaries.size() << " primaries, "
                   << masters.cluster(index)->topology()->slotMap().coveredSlots() << "/16384 slots ("
                   << primaries.join(QStringLiteral("; ")) << ")" << Qt::endl;
+}
+
+// Each lock's diagnosis from one look: no history (a single scan sees no extension), but the
+// waiters and the owner's connection are read for the first maxDiagnosisReads locks.
+QList<QList<Diagnosis>> diagnose(CliContext& context, MasterSet& masters, const QList<LockView>& locks)
+{
+    constexpr int maxDiagnosisReads = 200;
+    QList<DiagnosisFacts> facts(locks.size());
+    DiagnosisReader reader(&masters);
+    int left = int(qMin<qsizetype>(locks.size(), maxDiagnosisReads));
+    for (int i = 0; i < left; ++i)
+        reader.read(locks.at(i), [&facts, &left, i](const DiagnosisFacts& f) {
+            facts[i] = f;
+            --left;
+        });
+    context.waitUntil([&] { return left == 0; }, 24 * 3600 * 1000);
+    DiagnosisContext words;
+    for (int i = 0; i < masters.size(); ++i)
+        words.masterNames << masters.at(i)->name();
+    words.nowMs = QDateTime::currentMSecsSinceEpoch();
+    words.monotonicNowMs = monotonicMs();
+    QList<QList<Diagnosis>> out;
+    for (int i = 0; i < locks.size(); ++i)
+        out << LockDiagnosis::diagnose(locks.at(i), LockStory(), facts.at(i), words);
+    return out;
 }
 
 class ListCommand final : public Command
@@ -101,9 +130,13 @@ public:
             QJsonArray masterArray;
             for (int i = 0; i < masters.size(); ++i)
                 masterArray << LockJson::master(masters, i, monitor.scanner(i)->mode());
+            const QList<QList<Diagnosis>> diagnoses = diagnose(context, masters, locks);
             QJsonArray lockArray;
-            for (const LockView& v : locks)
-                lockArray << LockJson::lock(v, masters, now);
+            for (int i = 0; i < locks.size(); ++i) {
+                QJsonObject lock = LockJson::lock(locks.at(i), masters, now);
+                lock.insert(QStringLiteral("diagnosis"), diagnosisJson(diagnoses.at(i)));
+                lockArray << lock;
+            }
             context.out() << QJsonDocument(QJsonObject{{QStringLiteral("masters"), masterArray},
                                                        {QStringLiteral("locks"), lockArray}})
                                  .toJson(QJsonDocument::Compact)

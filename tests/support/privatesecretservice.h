@@ -1,5 +1,7 @@
 #pragma once
 
+#include "privatesessionbus.h"
+
 #include <QProcess>
 #include <QString>
 #include <QTemporaryDir>
@@ -27,14 +29,11 @@ public:
     QString home() const { return m_dir.path(); }
 
 private:
-    bool startBus();
     bool startKeyring();
-    bool keyringOnBus() const;
 
     QTemporaryDir m_dir;
-    std::unique_ptr<QProcess> m_bus;
+    PrivateSessionBus m_bus;
     std::unique_ptr<QProcess> m_keyring;
-    QString m_busAddress;
     QString m_error;
 };
 

@@ -1,0 +1,21 @@
+#pragma once
+
+#include <QByteArray>
+#include <QList>
+
+namespace lockscope {
+
+// One line of CLIENT LIST: the fields a diagnosis matches an owner with.
+struct ClientListEntry
+{
+    qint64 id = -1;
+    QByteArray name;
+    QByteArray address; // addr=ip:port
+    qint64 ageS = -1;
+    qint64 idleS = -1;
+
+    // Every line of a CLIENT LIST reply ("id=3 addr=127.0.0.1:5 ... name=x age=1 idle=0 ...").
+    static QList<ClientListEntry> parse(const QByteArray& reply);
+};
+
+} // namespace lockscope

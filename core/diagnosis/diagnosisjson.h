@@ -1,0 +1,13 @@
+#pragma once
+
+#include "diagnosis/diagnosis.h"
+
+#include <QJsonArray>
+
+namespace lockscope {
+
+// `lockctl list --json`'s "diagnosis": [{"code": "no-expiry", "sentence": "..."}, ...] (README "JSON
+// output").
+QJsonArray diagnosisJson(const QList<Diagnosis>& diagnoses);
+
+} // namespace lockscope

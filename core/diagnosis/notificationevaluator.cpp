@@ -1,0 +1,121 @@
+#include "diagnosis/notificationevaluator.h"
+
+#include "base/bytesdisplay.h"
+
+#include <QCoreApplication>
+
+namespace lockscope {
+
+namespace {
+
+QString titleOf(NotificationRule rule)
+{
+    switch (rule) {
+    case NotificationRule::Stuck:
+        return QCoreApplication::translate("NotificationEvaluator", "Lock stuck");
+    case NotificationRule::HeldTooLong:
+        return QCoreApplication::translate("NotificationEvaluator", "Lock held too long");
+    case NotificationRule::QuorumLost:
+        return QCoreApplication::translate("NotificationEvaluator", "Lock lost its quorum");
+    case NotificationRule::Contested:
+        return QCoreApplication::translate("NotificationEvaluator", "Lock contested");
+    case NotificationRule::MasterDown:
+        return QCoreApplication::translate("NotificationEvaluator", "Master down");
+    }
+    return QString();
+}
+
+} // namespace
+
+std::optional<NotificationRule> NotificationEvaluator::ruleFor(DiagnosisCode code)
+{
+    switch (code) {
+    case DiagnosisCode::NoExpiry:
+    case DiagnosisCode::TimestampPast:
+        return NotificationRule::Stuck;
+    case DiagnosisCode::HeldTooLong:
+        return NotificationRule::HeldTooLong;
+    case DiagnosisCode::QuorumLost:
+        return NotificationRule::QuorumLost;
+    case DiagnosisCode::Contested:
+        return NotificationRule::Contested;
+    default:
+        return std::nullopt;
+    }
+}
+
+void NotificationEvaluator::fireIfDue(Holding& h, const Key& key, qint64 nowMs,
+                                      QList<NotificationEvent>& out) const
+{
+    if (h.fired || nowMs - h.sinceMs < m_rules.rule(key.rule).afterMs)
+        return;
+    h.fired = true;
+    out << h.event;
+}
+
+void NotificationEvaluator::hold(const Key& key, NotificationEvent event, qint64 nowMs,
+                                 QList<NotificationEvent>& out)
+{
+    auto it = m_holding.find(key);
+    if (it == m_holding.end())
+        it = m_holding.insert(key, Holding{nowMs, false, {}});
+    if (!it->fired)
+        it->event = std::move(event); // the latest evidence, until it is sent
+    fireIfDue(*it, key, nowMs, out);
+}
+
+QList<NotificationEvent> NotificationEvaluator::evaluateLock(const QByteArray& resource,
+                                                             const QList<Diagnosis>& diagnoses, qint64 nowMs)
+{
+    QList<NotificationEvent> out;
+    QList<NotificationRule> holding;
+    for (const Diagnosis& d : diagnoses) {
+        const std::optional<NotificationRule> rule = ruleFor(d.code);
+        if (!rule || !m_rules.rule(*rule).enabled || holding.contains(*rule))
+            continue;
+        holding << *rule;
+        hold(Key{*rule, resource, -1},
+             NotificationEvent{*rule, resource, -1,
+                               QStringLiteral("%1: %2").arg(titleOf(*rule), escapeBytes(resource)),
+                               d.sentence},
+             nowMs, out);
+    }
+    // Cleared: the rule may fire again the next time it holds.
+    for (NotificationRule r : NotificationRules::all())
+        if (!holding.contains(r))
+            m_holding.remove(Key{r, resource, -1});
+    return out;
+}
+
+void NotificationEvaluator::lockGone(const QByteArray& resource)
+{
+    for (NotificationRule r : NotificationRules::all())
+        m_holding.remove(Key{r, resource, -1});
+}
+
+QList<NotificationEvent> NotificationEvaluator::evaluateMaster(int master, const QString& name, bool up,
+                                                               const QString& reason, qint64 nowMs)
+{
+    QList<NotificationEvent> out;
+    const Key key{NotificationRule::MasterDown, QByteArray(), master};
+    if (up || !m_rules.rule(NotificationRule::MasterDown).enabled) {
+        m_holding.remove(key);
+        return out;
+    }
+    hold(key,
+         NotificationEvent{NotificationRule::MasterDown, QByteArray(), master,
+                           QStringLiteral("%1: %2").arg(titleOf(NotificationRule::MasterDown), name),
+                           reason.isEmpty() ? name : reason},
+         nowMs, out);
+    return out;
+}
+
+QList<NotificationEvent> NotificationEvaluator::tick(qint64 nowMs)
+{
+    QList<NotificationEvent> out;
+    for (auto it = m_holding.begin(); it != m_holding.end(); ++it)
+        fireIfDue(*it, it.key(), nowMs, out);
+    return out;
+}
+
+} // namespace lockscope

@@ -1,0 +1,74 @@
+#pragma once
+
+#include "diagnosis/diagnosis.h"
+#include "diagnosis/notificationrules.h"
+
+#include <QHash>
+#include <QList>
+#include <QMetaType>
+
+namespace lockscope {
+
+// A rule that started to hold: what the window notifies and logs (and the recording keeps).
+struct NotificationEvent
+{
+    NotificationRule rule = NotificationRule::Stuck;
+    QByteArray resource; // empty for a master's rule
+    int master = -1;     // MasterDown only
+    QString title;       // "LockScope: lock stuck"
+    QString body;        // the diagnosis sentence (or the master's error)
+
+    bool operator==(const NotificationEvent&) const = default;
+};
+
+// The rules, edge-triggered: a rule fires when its condition has held for its `afterMs`, then not
+// again for that lock (or master) until the condition clears. Pure: no clock, no I/O; the caller
+// feeds it the diagnoses of each changed lock, the masters' states, and ticks for conditions
+// waiting out their delay.
+class NotificationEvaluator
+{
+public:
+    void setRules(const NotificationRules& rules) { m_rules = rules; }
+    const NotificationRules& rules() const { return m_rules; }
+
+    QList<NotificationEvent> evaluateLock(const QByteArray& resource, const QList<Diagnosis>& diagnoses,
+                                          qint64 nowMs);
+    void lockGone(const QByteArray& resource);
+    QList<NotificationEvent> evaluateMaster(int master, const QString& name, bool up, const QString& reason,
+                                            qint64 nowMs);
+    // Conditions that have now held long enough.
+    QList<NotificationEvent> tick(qint64 nowMs);
+    // Conditions holding now (fired or waiting), for tests and the event log.
+    int holdingCount() const { return int(m_holding.size()); }
+
+    // The rule a diagnosis counts for, if any.
+    static std::optional<NotificationRule> ruleFor(DiagnosisCode code);
+
+private:
+    struct Key
+    {
+        NotificationRule rule;
+        QByteArray resource;
+        int master;
+        bool operator==(const Key&) const = default;
+    };
+    friend size_t qHash(const Key& key, size_t seed)
+    {
+        return qHashMulti(seed, int(key.rule), key.resource, key.master);
+    }
+    struct Holding
+    {
+        qint64 sinceMs = 0;
+        bool fired = false;
+        NotificationEvent event;
+    };
+    void hold(const Key& key, NotificationEvent event, qint64 nowMs, QList<NotificationEvent>& out);
+    void fireIfDue(Holding& h, const Key& key, qint64 nowMs, QList<NotificationEvent>& out) const;
+
+    NotificationRules m_rules;
+    QHash<Key, Holding> m_holding;
+};
+
+} // namespace lockscope
+
+Q_DECLARE_METATYPE(lockscope::NotificationEvent)

@@ -1,0 +1,100 @@
+#include "diagnosis/notificationevaluator.h"
+
+#include <QTest>
+
+using namespace lockscope;
+
+namespace {
+
+const QList<Diagnosis> stuck{Diagnosis{DiagnosisCode::NoExpiry, QStringLiteral("Stuck: no TTL")}};
+const QList<Diagnosis> contested{Diagnosis{DiagnosisCode::Contested, QStringLiteral("Contested: a, b")},
+                                 Diagnosis{DiagnosisCode::Waiters, QStringLiteral("Waiters: 2")}};
+
+} // namespace
+
+class TestNotificationEvaluator : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void firesOncePerLockPerRuleUntilItClears();
+    void waitsForTheRulesDelay();
+    void disabledRuleNeverFires();
+    void masterDownIsEdgeTriggered();
+    void namesRoundTrip();
+};
+
+void TestNotificationEvaluator::firesOncePerLockPerRuleUntilItClears()
+{
+    NotificationEvaluator e;
+    NotificationRules rules;
+    rules.rule(NotificationRule::Stuck).afterMs = 0;
+    rules.rule(NotificationRule::Contested).afterMs = 0;
+    e.setRules(rules);
+    QList<NotificationEvent> fired = e.evaluateLock("a", stuck, 0);
+    QCOMPARE(fired.size(), 1);
+    QCOMPARE(fired.at(0).rule, NotificationRule::Stuck);
+    QCOMPARE(fired.at(0).body, QStringLiteral("Stuck: no TTL"));
+    QCOMPARE(fired.at(0).title, QStringLiteral("Lock stuck: a"));
+    QVERIFY(e.evaluateLock("a", stuck, 100).isEmpty());
+    QVERIFY(e.tick(10'000).isEmpty());
+    // Another lock, the same rule: its own notification.
+    QCOMPARE(e.evaluateLock("b", stuck, 200).size(), 1);
+    // Another rule on the same lock (the waiters are no rule): one more.
+    fired = e.evaluateLock("a", contested, 300);
+    QCOMPARE(fired.size(), 1);
+    QCOMPARE(fired.at(0).rule, NotificationRule::Contested);
+    // "stuck" cleared on a (contested has no stuck): it fires again when it holds again.
+    QCOMPARE(e.evaluateLock("a", stuck, 400).size(), 1);
+    e.lockGone("a");
+    QCOMPARE(e.evaluateLock("a", stuck, 500).size(), 1);
+}
+
+void TestNotificationEvaluator::waitsForTheRulesDelay()
+{
+    NotificationEvaluator e; // stuck: 10 s by default
+    QVERIFY(e.evaluateLock("a", stuck, 1'000).isEmpty());
+    QVERIFY(e.tick(10'999).isEmpty());
+    QCOMPARE(e.tick(11'000).size(), 1);
+    QVERIFY(e.tick(12'000).isEmpty());
+    // Cleared before its delay: nothing at all.
+    QVERIFY(e.evaluateLock("b", stuck, 1'000).isEmpty());
+    QVERIFY(e.evaluateLock("b", {}, 5'000).isEmpty());
+    QVERIFY(e.tick(20'000).isEmpty());
+}
+
+void TestNotificationEvaluator::disabledRuleNeverFires()
+{
+    NotificationEvaluator e;
+    NotificationRules rules;
+    rules.rule(NotificationRule::Stuck).enabled = false;
+    e.setRules(rules);
+    QVERIFY(e.evaluateLock("a", stuck, 0).isEmpty());
+    QVERIFY(e.tick(100'000).isEmpty());
+    QCOMPARE(e.holdingCount(), 0);
+}
+
+void TestNotificationEvaluator::masterDownIsEdgeTriggered()
+{
+    NotificationEvaluator e; // master down: 10 s
+    QVERIFY(e.evaluateMaster(1, QStringLiteral("redis://b"), false, QStringLiteral("refused"), 0).isEmpty());
+    const QList<NotificationEvent> fired =
+        e.evaluateMaster(1, QStringLiteral("redis://b"), false, QStringLiteral("refused"), 10'000);
+    QCOMPARE(fired.size(), 1);
+    QCOMPARE(fired.at(0).master, 1);
+    QCOMPARE(fired.at(0).body, QStringLiteral("refused"));
+    QVERIFY(e.evaluateMaster(1, QStringLiteral("redis://b"), false, QString(), 20'000).isEmpty());
+    QVERIFY(e.evaluateMaster(1, QStringLiteral("redis://b"), true, QString(), 21'000).isEmpty());
+    QVERIFY(e.evaluateMaster(1, QStringLiteral("redis://b"), false, QString(), 22'000).isEmpty());
+    QCOMPARE(e.tick(32'000).size(), 1);
+}
+
+void TestNotificationEvaluator::namesRoundTrip()
+{
+    for (NotificationRule r : NotificationRules::all())
+        QCOMPARE(notificationRuleFromName(notificationRuleName(r)), std::optional<NotificationRule>(r));
+    QCOMPARE(notificationRuleFromName(QStringLiteral("nope")), std::nullopt);
+}
+
+QTEST_GUILESS_MAIN(TestNotificationEvaluator)
+#include "tst_notificationevaluator.moc"
