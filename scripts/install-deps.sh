@@ -5,11 +5,13 @@ set -euo pipefail
 
 packages=(build-essential cmake ninja-build pkg-config git
           qt6-base-dev qt6-base-dev-tools libgl1-mesa-dev qtkeychain-qt6-dev libsecret-1-0
-          libhiredis-dev redis-server redis-tools openssl ccache)
+          libhiredis-dev qt6-httpserver-dev qt6-websockets-dev redis-server redis-tools openssl ccache)
 if [[ "${1:-}" == "--tests" ]]; then
     # python3-redis writes interop locks; clang builds the libFuzzer targets; xvfb and imagemagick take
-    # screenshots; a private D-Bus and gnome-keyring are the real Secret Service the keychain test uses.
-    packages+=(python3-redis clang libclang-rt-14-dev xvfb xauth imagemagick dbus-daemon dbus-bin gnome-keyring)
+    # screenshots; a private D-Bus and gnome-keyring are the real Secret Service the keychain test uses;
+    # prometheus (server and promtool) scrapes `lockctl serve` and checks the shipped alert rules.
+    packages+=(python3-redis clang libclang-rt-14-dev xvfb xauth imagemagick dbus-daemon dbus-bin gnome-keyring
+              prometheus)
     command -v node >/dev/null 2>&1 || packages+=(nodejs)
     command -v npm >/dev/null 2>&1 || packages+=(npm)
 fi
