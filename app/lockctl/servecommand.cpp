@@ -10,6 +10,7 @@
 #include "terminationsignals.h"
 
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QHostAddress>
 
 using namespace lockscope;
@@ -115,8 +116,10 @@ public:
         }
 
         TerminationSignals termination;
-        bool stop = false;
-        QObject::connect(&termination, &TerminationSignals::received, [&stop] { stop = true; });
+        // A real event loop, not CliContext::waitUntil: its processEvents(…, 20 ms) polling kept a
+        // core a quarter busy while nothing happened, which a service running for months must not.
+        QEventLoop loop;
+        QObject::connect(&termination, &TerminationSignals::received, &loop, &QEventLoop::quit);
         MasterSet& masters = context.openMasters();
         LockMonitor monitor(&masters, context.config());
         LockActivity activity(&monitor);
@@ -148,7 +151,7 @@ public:
         context.err() << "lockctl: serving " << (web.tls() ? "https" : "http") << "://" << host << ':' << *port
                       << "/metrics" << Qt::endl;
         monitor.start();
-        context.waitUntil([&stop] { return stop; }, std::numeric_limits<int>::max());
+        loop.exec();
         context.err() << "lockctl: stopped" << Qt::endl;
         return Done;
     }

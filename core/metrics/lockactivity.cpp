@@ -76,12 +76,20 @@ MetricsInput LockActivity::input(qint64 nowMs) const
     }
     in.locks = &m_monitor->locks();
     in.ageSeconds = [this, nowMs](const LockView& v) { return ageSeconds(v, nowMs); };
+    in.oldestFirst = [this](const std::function<bool(const QByteArray&)>& visit) { forEachOldest(visit); };
     in.nowMs = nowMs;
     in.acquisitions = m_acquisitions;
     in.expirations = m_expirations;
     in.releases = m_releases;
     in.forceReleases = m_forceReleases;
     return in;
+}
+
+void LockActivity::forEachOldest(const std::function<bool(const QByteArray&)>& visit) const
+{
+    for (const auto& [order, resource] : m_oldest)
+        if (!visit(resource))
+            return;
 }
 
 void LockActivity::onBatch(const LockBatch& batch)
@@ -95,6 +103,9 @@ void LockActivity::onBatch(const LockBatch& batch)
                 ++m_acquisitions;
             s.token = v.token;
             s.sinceMs = now;
+            m_oldest.erase(s.order);
+            s.order = ++m_nextOrder;
+            m_oldest.emplace(s.order, v.resource);
         }
         const qint64 left = v.validityAt(now);
         s.expiresAtMs = left < 0 ? -1 : now + left;
@@ -119,6 +130,7 @@ void LockActivity::onRemoved(const QByteArray& resource, qint64 nowMs)
         ++m_expirations;
     else
         ++m_releases;
+    m_oldest.erase(it->order);
     m_seen.erase(it);
 }
 

@@ -7,6 +7,9 @@
 #include <QList>
 #include <QObject>
 
+#include <functional>
+#include <map>
+
 namespace lockscope {
 
 class LockMonitor;
@@ -39,6 +42,8 @@ public:
     // Seconds since the lock was first seen with its current token; -1 for a lock not seen.
     double ageSeconds(const LockView& view, qint64 nowMs) const;
     bool isReady() const { return m_ready; }
+    // The locks seen, oldest first, until `visit` returns false (MetricsInput::oldestFirst).
+    void forEachOldest(const std::function<bool(const QByteArray&)>& visit) const;
 
     // What a scrape renders now: the masters, the monitor's view and these counters.
     MetricsInput input(qint64 nowMs) const;
@@ -52,6 +57,7 @@ private:
     {
         QByteArray token;
         qint64 sinceMs = 0;     // monotonic
+        quint64 order = 0;      // key in m_oldest
         qint64 expiresAtMs = -1; // monotonic; -1: no expiry
         LockStatus status = LockStatus::Unknown;
     };
@@ -61,6 +67,8 @@ private:
 
     LockMonitor* m_monitor;
     QHash<QByteArray, Seen> m_seen;
+    std::map<quint64, QByteArray> m_oldest; // first seen with the current token, oldest first
+    quint64 m_nextOrder = 0;
     QList<quint64> m_restarts;
     QList<quint64> m_failovers;
     QList<quint64> m_failoverLost;

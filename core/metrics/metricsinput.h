@@ -37,6 +37,10 @@ struct MetricsInput
     const QHash<QByteArray, LockView>* locks = nullptr;
     // Seconds since the lock was first seen with its current token; -1 when unknown.
     std::function<double(const LockView&)> ageSeconds;
+    // Optional: visits the resources oldest first (first seen with their current token) until
+    // `visit` returns false. With it, picking the oldest held locks for the per-lock series costs
+    // about --max-lock-series look-ups instead of an age look-up for every lock.
+    std::function<void(const std::function<bool(const QByteArray&)>& visit)> oldestFirst;
     qint64 nowMs = 0; // monotonic, for the validity count-down
     int maxLockSeries = 1000;
     quint64 acquisitions = 0;

@@ -151,12 +151,17 @@ void renderLocks(MetricsText& out, const MetricsInput& in)
 
     constexpr LockStatus statuses[] = {LockStatus::Held, LockStatus::Partial, LockStatus::Contested,
                                        LockStatus::Stuck, LockStatus::Unknown};
+    const size_t keep = std::min(size_t(locks.size()), size_t(std::max(0, in.maxLockSeries)));
+    const auto ageOf = [&in](const LockView& v) { return in.ageSeconds ? in.ageSeconds(v) : -1.0; };
+    // Held locks are the many: with oldestFirst they are picked in age order below, without an age
+    // look-up each; the others (usually few) are ranked here.
+    const bool heldByAge = bool(in.oldestFirst);
     qint64 counts[5] = {};
     std::vector<Ranked> ranked;
-    ranked.reserve(size_t(locks.size()));
     for (const LockView& v : locks) {
         ++counts[int(v.status)];
-        ranked.push_back({severity(v.status), in.ageSeconds ? in.ageSeconds(v) : -1.0, &v});
+        if (!heldByAge || v.status != LockStatus::Held)
+            ranked.push_back({severity(v.status), ageOf(v), &v});
     }
     begin(out, Locks);
     for (LockStatus s : statuses)
@@ -171,14 +176,24 @@ void renderLocks(MetricsText& out, const MetricsInput& in)
             return a.age > b.age;
         return a.view->resource < b.view->resource;
     };
-    const size_t keep = std::min(ranked.size(), size_t(std::max(0, in.maxLockSeries)));
-    std::partial_sort(ranked.begin(), ranked.begin() + qsizetype(keep), ranked.end(), worse);
-    ranked.resize(keep);
+    const size_t ranks = std::min(ranked.size(), keep);
+    std::partial_sort(ranked.begin(), ranked.begin() + qsizetype(ranks), ranked.end(), worse);
+    ranked.resize(ranks);
+    if (heldByAge && ranked.size() < keep) {
+        size_t wanted = keep - ranked.size();
+        in.oldestFirst([&](const QByteArray& resource) {
+            const auto it = locks.constFind(resource);
+            if (it == locks.cend() || it->status != LockStatus::Held)
+                return true;
+            ranked.push_back({severity(it->status), ageOf(*it), &*it});
+            return --wanted > 0;
+        });
+    }
     std::sort(ranked.begin(), ranked.end(),
               [](const Ranked& a, const Ranked& b) { return a.view->resource < b.view->resource; });
 
     std::vector<MetricsText::Labels> labels;
-    labels.reserve(keep);
+    labels.reserve(ranked.size());
     for (const Ranked& r : ranked)
         labels.push_back({{"resource", escapeBytes(r.view->resource)},
                           {"format", lockFormatName(r.view->format)},
@@ -208,7 +223,7 @@ void renderLocks(MetricsText& out, const MetricsInput& in)
     // does not keep): the family is declared, without samples.
     begin(out, LockWaiters);
     begin(out, LockSeriesDropped);
-    out.sample(families[LockSeriesDropped].name, double(locks.size() - qsizetype(keep)));
+    out.sample(families[LockSeriesDropped].name, double(locks.size() - qsizetype(ranked.size())));
     begin(out, LockSeriesLimit);
     out.sample(families[LockSeriesLimit].name, double(in.maxLockSeries));
 }

@@ -90,6 +90,7 @@ private slots:
     void formatsValues();
     void countsLocksPerStatusAndDescribesMasters();
     void binaryResourcesGiveValidOutput();
+    void capsLockSeriesWorstFirst_data();
     void capsLockSeriesWorstFirst();
     void familyNamesAreEveryTypeLine();
     void promtoolAcceptsThePage();
@@ -188,17 +189,38 @@ void TestMetricsRenderer::binaryResourcesGiveValidOutput()
     QVERIFY2(run.code == 0, run.output.constData());
 }
 
+void TestMetricsRenderer::capsLockSeriesWorstFirst_data()
+{
+    QTest::addColumn<bool>("oldestFirst");
+    QTest::newRow("ages looked up") << false;
+    QTest::newRow("held locks in age order") << true;
+}
+
 void TestMetricsRenderer::capsLockSeriesWorstFirst()
 {
+    QFETCH(bool, oldestFirst);
     QHash<QByteArray, LockView> locks;
+    QByteArrayList byAge{"lock:held-old"}; // oldest first, as LockActivity keeps them
     for (int i = 0; i < 10; ++i) {
         const QByteArray r = "lock:held" + QByteArray::number(i);
         locks.insert(r, lockView(r, LockStatus::Held, 1000));
+        byAge << r;
     }
     locks.insert("lock:held-old", lockView("lock:held-old", LockStatus::Held, 1000));
     locks.insert("lock:stuck", lockView("lock:stuck", LockStatus::Stuck, -1, 3, 5, -1));
     locks.insert("lock:contested", lockView("lock:contested", LockStatus::Contested, 1000));
-    const QByteArray text = MetricsRenderer::render(inputFor(&locks, 3));
+    byAge << "lock:contested" << "lock:stuck" << "lock:gone";
+    const auto render = [&](int maxSeries) {
+        MetricsInput in = inputFor(&locks, maxSeries);
+        if (oldestFirst)
+            in.oldestFirst = [&byAge](const std::function<bool(const QByteArray&)>& visit) {
+                for (const QByteArray& r : byAge)
+                    if (!visit(r))
+                        return;
+            };
+        return MetricsRenderer::render(in);
+    };
+    const QByteArray text = render(3);
     QVERIFY(text.contains("lockscope_lock_series_dropped 10\n"));
     QVERIFY(text.contains("lockscope_lock_series_limit 3\n"));
     const QStringList held = samples(text, QStringLiteral("lockscope_lock_quorum_holding{"));
@@ -210,7 +232,12 @@ void TestMetricsRenderer::capsLockSeriesWorstFirst()
     QCOMPARE(samples(text, QStringLiteral("lockscope_lock_age_seconds{")).size(), 3);
     // The status counts still see every lock.
     QVERIFY(text.contains("lockscope_locks{status=\"held\"} 11\n"));
-    QVERIFY(MetricsRenderer::render(inputFor(&locks, 0)).contains("lockscope_lock_series_dropped 13\n"));
+    QVERIFY(render(0).contains("lockscope_lock_series_dropped 13\n"));
+    QVERIFY(render(1).contains("lockscope_lock_series_dropped 12\n"));
+    QCOMPARE(samples(render(1), QStringLiteral("lockscope_lock_quorum_holding{")).size(), 1);
+    QVERIFY(render(13).contains("lockscope_lock_series_dropped 0\n"));
+    QVERIFY(render(100).contains("lockscope_lock_series_dropped 0\n"));
+    QCOMPARE(samples(render(100), QStringLiteral("lockscope_lock_quorum_holding{")).size(), 13);
 }
 
 void TestMetricsRenderer::familyNamesAreEveryTypeLine()
