@@ -138,9 +138,9 @@ public:
             lastScrapeSeconds = double(timer.nsecsElapsed()) / 1e9;
             return text;
         };
-        pages.ready = [&] { return activity.isReady(); };
-        pages.landing = [&] { return landing(masters, context.config(), maxSeries, web); };
+        pages.landing = landing(masters, context.config(), maxSeries, web);
         MetricsServer server(web, pages);
+        QObject::connect(&activity, &LockActivity::ready, &server, &MetricsServer::setReady);
         const Result<quint16> port = server.listen(listen->host, listen->port);
         if (!port)
             return context.fail(UsageError, port.error().message);

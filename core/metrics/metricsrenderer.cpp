@@ -45,6 +45,7 @@ enum FamilyId
     Releases,
     ForceReleases,
     ScrapeDuration,
+    PageAge,
     FamilyCount
 };
 
@@ -82,6 +83,9 @@ const Family families[FamilyCount] = {
     {"lockscope_lock_force_releases_total", "counter",
      "Stuck locks that disappeared: a lock without expiry only goes when somebody deletes it."},
     {"lockscope_scrape_duration_seconds", "gauge", "Time the previous scrape took to render."},
+    {"lockscope_metrics_age_seconds", "gauge",
+     "How old this page's values are: 0 when computed for this scrape, more when the monitor was too "
+     "busy to answer in time and its last page was served."},
 };
 
 void begin(MetricsText& out, FamilyId id)
@@ -249,6 +253,14 @@ QByteArray MetricsRenderer::render(const MetricsInput& in)
         begin(out, ScrapeDuration);
         out.sample(families[ScrapeDuration].name, in.lastScrapeSeconds);
     }
+    return out.text();
+}
+
+QByteArray MetricsRenderer::pageAge(double seconds)
+{
+    MetricsText out;
+    begin(out, PageAge);
+    out.sample(families[PageAge].name, seconds);
     return out.text();
 }
 

@@ -18,6 +18,8 @@ class MetricsRenderer
 {
 public:
     static QByteArray render(const MetricsInput& input);
+    // The last family of the page, added when it is served: how old render()'s values are.
+    static QByteArray pageAge(double seconds);
     // Every metric family render() can emit (what the shipped dashboard and rules may refer to).
     static QByteArrayList familyNames();
     // The Content-Type of render()'s output.

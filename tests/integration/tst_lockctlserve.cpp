@@ -91,6 +91,8 @@ void TestLockctlServe::servesFiveMastersAndRidesOutAnOutage()
     QCOMPARE(metrics.contentType, QByteArray("text/plain; version=0.0.4; charset=utf-8"));
     const QByteArray& page = metrics.body;
     QVERIFY(!page.contains(testPassword().toUtf8()));
+    // Computed for this scrape (the monitor's thread was free to answer).
+    QCOMPARE(sampleValue(page, "lockscope_metrics_age_seconds"), 0.0);
     QCOMPARE(sampleValue(page, "lockscope_locks{status=\"held\"}"), 2.0);
     QCOMPARE(sampleValue(page, "lockscope_locks{status=\"stuck\"}"), 1.0);
     QCOMPARE(sampleValue(page, "lockscope_locks{status=\"partial\"}"), 1.0);
