@@ -64,12 +64,14 @@ QHttpServerResponse MetricsServer::metricsResponse()
     }
     m_page->rendered.wait_for(lock, std::chrono::milliseconds(m_freshWithinMs),
                               [&] { return m_page->generation >= wanted; });
-    if (m_page->renderedAtMs < 0)
-        return QHttpServerResponse(QByteArrayLiteral("text/plain; charset=utf-8"),
-                                   QByteArrayLiteral("The monitor has not answered yet.\n"),
-                                   QHttpServerResponse::StatusCode::ServiceUnavailable);
     const double age = m_page->generation >= wanted ? 0.0 : double(monotonicMs() - m_page->renderedAtMs) / 1000;
     return QHttpServerResponse(MetricsRenderer::contentType(), m_page->text + MetricsRenderer::pageAge(age));
+}
+
+void MetricsServer::setReady()
+{
+    renderPage();
+    m_ready = true;
 }
 
 void MetricsServer::renderPage()
@@ -105,6 +107,8 @@ Result<quint16> MetricsServer::listen(const QHostAddress& address, quint16 port)
     if (bound == 0)
         return RedisError(ErrorKind::Io, QString(),
                           QStringLiteral("cannot listen on %1 port %2").arg(address.toString()).arg(port));
+    // There is always a page to fall back on, even when the first scrape finds the monitor busy.
+    renderPage();
     return bound;
 }
 

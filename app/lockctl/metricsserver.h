@@ -43,7 +43,8 @@ public:
 
     // Returns the port bound (the one given, or the system's pick for 0), or an error.
     lockscope::Result<quint16> listen(const QHostAddress& address, quint16 port);
-    void setReady() { m_ready = true; }
+    // The first full discovery is done: /-/ready says so, and the page to fall back on shows it.
+    void setReady();
 
 private:
     struct Page
