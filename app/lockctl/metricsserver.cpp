@@ -22,7 +22,8 @@ MetricsServer::MetricsServer(WebConfig config, Pages pages, int freshWithinMs)
 
 MetricsServer::~MetricsServer()
 {
-    QMetaObject::invokeMethod(m_server, [this] { delete m_server; }, Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(
+        m_server, [this] { delete m_server; }, Qt::BlockingQueuedConnection);
     m_thread.quit();
     m_thread.wait();
 }
@@ -30,8 +31,8 @@ MetricsServer::~MetricsServer()
 void MetricsServer::addRoutes()
 {
     using Method = QHttpServerRequest::Method;
-    const auto text = [](const char* body, QHttpServerResponse::StatusCode status =
-                                               QHttpServerResponse::StatusCode::Ok) {
+    const auto text = [](const char* body,
+                         QHttpServerResponse::StatusCode status = QHttpServerResponse::StatusCode::Ok) {
         return QHttpServerResponse(QByteArrayLiteral("text/plain; charset=utf-8"), QByteArray(body), status);
     };
     m_server->route(QStringLiteral("/metrics"), Method::Get, [this](const QHttpServerRequest& r) {
@@ -39,7 +40,8 @@ void MetricsServer::addRoutes()
     });
     m_server->route(QStringLiteral("/"), Method::Get, [this](const QHttpServerRequest& r) {
         return guarded(r, [this] {
-            return QHttpServerResponse(QByteArrayLiteral("text/html; charset=utf-8"), m_pages.landing.toUtf8());
+            return QHttpServerResponse(QByteArrayLiteral("text/html; charset=utf-8"),
+                                       m_pages.landing.toUtf8());
         });
     });
     m_server->route(QStringLiteral("/-/healthy"), Method::Get, [this, text](const QHttpServerRequest& r) {
@@ -64,7 +66,8 @@ QHttpServerResponse MetricsServer::metricsResponse()
     }
     m_page->rendered.wait_for(lock, std::chrono::milliseconds(m_freshWithinMs),
                               [&] { return m_page->generation >= wanted; });
-    const double age = m_page->generation >= wanted ? 0.0 : double(monotonicMs() - m_page->renderedAtMs) / 1000;
+    const double age =
+        m_page->generation >= wanted ? 0.0 : double(monotonicMs() - m_page->renderedAtMs) / 1000;
     return QHttpServerResponse(MetricsRenderer::contentType(), m_page->text + MetricsRenderer::pageAge(age));
 }
 
@@ -98,7 +101,8 @@ Result<quint16> MetricsServer::listen(const QHostAddress& address, quint16 port)
         ssl.setLocalCertificateChain(*chain);
         ssl.setPrivateKey(*key);
         ssl.setPeerVerifyMode(QSslSocket::VerifyNone); // no client certificates
-        QMetaObject::invokeMethod(m_server, [this, ssl] { m_server->sslSetup(ssl); }, Qt::BlockingQueuedConnection);
+        QMetaObject::invokeMethod(
+            m_server, [this, ssl] { m_server->sslSetup(ssl); }, Qt::BlockingQueuedConnection);
     }
     // The listening socket belongs to the server's thread: made there.
     quint16 bound = 0;
@@ -127,7 +131,8 @@ QHttpServerResponse MetricsServer::guarded(const QHttpServerRequest& request,
 {
     if (authorized(request))
         return page();
-    QHttpServerResponse denied(QByteArrayLiteral("text/plain; charset=utf-8"), QByteArrayLiteral("Unauthorized\n"),
+    QHttpServerResponse denied(QByteArrayLiteral("text/plain; charset=utf-8"),
+                               QByteArrayLiteral("Unauthorized\n"),
                                QHttpServerResponse::StatusCode::Unauthorized);
     denied.addHeader(QByteArrayLiteral("WWW-Authenticate"), QByteArrayLiteral("Basic realm=\"lockscope\""));
     return denied;

@@ -92,14 +92,15 @@ public:
                                        : QStringLiteral("127.0.0.1:%1").arg(defaultPort);
         const std::optional<ListenAddress> listen = parseListen(listenText);
         if (!listen)
-            return context.fail(UsageError,
-                                QStringLiteral("--listen wants ADDR:PORT, e.g. 127.0.0.1:%1").arg(defaultPort));
+            return context.fail(
+                UsageError, QStringLiteral("--listen wants ADDR:PORT, e.g. 127.0.0.1:%1").arg(defaultPort));
         int maxSeries = 1000;
         if (parser.isSet(QStringLiteral("max-lock-series"))) {
             bool ok = false;
             maxSeries = parser.value(QStringLiteral("max-lock-series")).toInt(&ok);
             if (!ok || maxSeries < 0)
-                return context.fail(UsageError, QStringLiteral("--max-lock-series wants a number, 0 or more"));
+                return context.fail(UsageError,
+                                    QStringLiteral("--max-lock-series wants a number, 0 or more"));
         }
         WebConfig web;
         if (parser.isSet(QStringLiteral("web-config"))) {
@@ -148,8 +149,8 @@ public:
         if (listen->host.protocol() == QAbstractSocket::IPv6Protocol)
             host = QLatin1Char('[') + host + QLatin1Char(']');
         // Said on stderr, so that a script (or a test given port 0) learns where to scrape.
-        context.err() << "lockctl: serving " << (web.tls() ? "https" : "http") << "://" << host << ':' << *port
-                      << "/metrics" << Qt::endl;
+        context.err() << "lockctl: serving " << (web.tls() ? "https" : "http") << "://" << host << ':'
+                      << *port << "/metrics" << Qt::endl;
         monitor.start();
         loop.exec();
         context.err() << "lockctl: stopped" << Qt::endl;
@@ -173,11 +174,12 @@ private:
         row(QStringLiteral("Basic auth"), web.requiresAuth()
                                               ? QStringLiteral("on (%1 users)").arg(web.users().size())
                                               : QStringLiteral("off"));
-        return QStringLiteral("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>LockScope "
-                              "exporter</title></head>\n<body>\n<h1>LockScope exporter</h1>\n<p>Version %1. "
-                              "<a href=\"/metrics\">Metrics</a> · <a href=\"/-/healthy\">Healthy</a> · "
-                              "<a href=\"/-/ready\">Ready</a></p>\n<h2>Configuration</h2>\n<table>\n%2</table>\n"
-                              "</body></html>\n")
+        return QStringLiteral(
+                   "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>LockScope "
+                   "exporter</title></head>\n<body>\n<h1>LockScope exporter</h1>\n<p>Version %1. "
+                   "<a href=\"/metrics\">Metrics</a> · <a href=\"/-/healthy\">Healthy</a> · "
+                   "<a href=\"/-/ready\">Ready</a></p>\n<h2>Configuration</h2>\n<table>\n%2</table>\n"
+                   "</body></html>\n")
             .arg(QStringLiteral(PROJECT_VERSION), rows);
     }
 };

@@ -56,8 +56,8 @@ private:
     struct Seen
     {
         QByteArray token;
-        qint64 sinceMs = 0;     // monotonic
-        quint64 order = 0;      // key in m_oldest
+        qint64 sinceMs = 0;      // monotonic
+        quint64 order = 0;       // key in m_oldest
         qint64 expiresAtMs = -1; // monotonic; -1: no expiry
         LockStatus status = LockStatus::Unknown;
     };

@@ -60,15 +60,18 @@ const Family families[FamilyCount] = {
      "1 when keyspace notifications keep the master's part of the view live, 0 when it is polled."},
     {"lockscope_master_restarts_total", "counter",
      "Restarts of the master (its run_id changed) seen since the service started."},
-    {"lockscope_failovers_total", "counter", "Primary changes of a Sentinel or cluster entry seen since the service started."},
+    {"lockscope_failovers_total", "counter",
+     "Primary changes of a Sentinel or cluster entry seen since the service started."},
     {"lockscope_failover_lost_locks_total", "counter",
      "Unexpired locks a failover lost (or that the new primary holds under another token)."},
     {"lockscope_scan_duration_seconds", "gauge", "Duration of the master's last full scan pass."},
     {"lockscope_locks", "gauge", "Locks by quorum status across all masters."},
     {"lockscope_lock_ttl_seconds", "gauge",
-     "Validity left: the shortest expiry of the holding masters, minus clock drift (no series when there is no expiry)."},
+     "Validity left: the shortest expiry of the holding masters, minus clock drift (no series when there is "
+     "no expiry)."},
     {"lockscope_lock_age_seconds", "gauge",
-     "Time since this service first saw the lock with its current token (locks found at start count from then)."},
+     "Time since this service first saw the lock with its current token (locks found at start count from "
+     "then)."},
     {"lockscope_lock_quorum_holding", "gauge", "Masters holding the lock's most common token."},
     {"lockscope_lock_quorum_needed", "gauge", "Masters needed for a quorum (N/2+1)."},
     {"lockscope_lock_no_expiry", "gauge", "1 when a holding master has the lock without any expiry."},
@@ -79,7 +82,8 @@ const Family families[FamilyCount] = {
     {"lockscope_lock_acquisitions_observed_total", "counter",
      "Locks seen appearing or changing token after the first full discovery."},
     {"lockscope_lock_expirations_total", "counter", "Locks that disappeared when their expiry came."},
-    {"lockscope_lock_releases_observed_total", "counter", "Locks that disappeared before their expiry (released)."},
+    {"lockscope_lock_releases_observed_total", "counter",
+     "Locks that disappeared before their expiry (released)."},
     {"lockscope_lock_force_releases_total", "counter",
      "Stuck locks that disappeared: a lock without expiry only goes when somebody deletes it."},
     {"lockscope_scrape_duration_seconds", "gauge", "Time the previous scrape took to render."},
@@ -127,7 +131,8 @@ void renderMasters(MetricsText& out, const QList<MasterSample>& masters)
     };
     const double none = std::numeric_limits<double>::quiet_NaN();
     perMaster(MasterUp, [](const MasterSample& m) { return m.up ? 1.0 : 0.0; });
-    perMaster(MasterLatency, [&](const MasterSample& m) { return m.latencyMs >= 0 ? m.latencyMs / 1000 : none; });
+    perMaster(MasterLatency,
+              [&](const MasterSample& m) { return m.latencyMs >= 0 ? m.latencyMs / 1000 : none; });
     begin(out, MasterInfo);
     for (const MasterSample& m : masters)
         if (!m.version.isEmpty() || !m.runId.isEmpty())
@@ -137,8 +142,9 @@ void renderMasters(MetricsText& out, const QList<MasterSample>& masters)
                         {"role", escapeBytes(m.role.toUtf8())},
                         {"run_id", escapeBytes(m.runId)}},
                        1);
-    perMaster(MasterClockOffset,
-              [&](const MasterSample& m) { return m.clockOffsetKnown ? double(m.clockOffsetMs) / 1000 : none; });
+    perMaster(MasterClockOffset, [&](const MasterSample& m) {
+        return m.clockOffsetKnown ? double(m.clockOffsetMs) / 1000 : none;
+    });
     perMaster(MasterNotifications, [&](const MasterSample& m) {
         return m.mode == NotificationMode::Unknown ? none : m.mode == NotificationMode::Live ? 1.0 : 0.0;
     });
@@ -219,7 +225,8 @@ void renderLocks(MetricsText& out, const MetricsInput& in)
     perLock(LockQuorumNeeded, [](const LockView& v, double) { return double(v.needed); });
     perLock(LockNoExpiry, [](const LockView& v, double) {
         for (int h : v.holders)
-            if (h < v.observations.size() && v.observations.at(h).present() && !v.observations.at(h).hasExpiry())
+            if (h < v.observations.size() && v.observations.at(h).present() &&
+                !v.observations.at(h).hasExpiry())
                 return 1.0;
         return 0.0;
     });

@@ -94,8 +94,9 @@ Result<WebConfig> WebConfig::parse(const QByteArray& text, const QString& baseDi
         else if (key == "key_file")
             config.m_keyFile = path;
         else
-            return fail(QStringLiteral("unsupported tls_server_config setting '%1' (supported: cert_file, key_file)")
-                            .arg(QString::fromUtf8(key)));
+            return fail(
+                QStringLiteral("unsupported tls_server_config setting '%1' (supported: cert_file, key_file)")
+                    .arg(QString::fromUtf8(key)));
     }
     if (config.m_certFile.isEmpty() != config.m_keyFile.isEmpty())
         return configError(QStringLiteral("web config: tls_server_config needs both cert_file and key_file"));
@@ -136,8 +137,8 @@ bool WebConfig::authorize(const QByteArray& header) const
 {
     if (!header.startsWith("Basic "))
         return false;
-    const auto result = QByteArray::fromBase64Encoding(header.mid(6).trimmed(),
-                                                       QByteArray::AbortOnBase64DecodingErrors);
+    const auto result =
+        QByteArray::fromBase64Encoding(header.mid(6).trimmed(), QByteArray::AbortOnBase64DecodingErrors);
     if (!result)
         return false;
     const QByteArray* decoded = &result.decoded;

@@ -45,7 +45,7 @@ public:
 private:
     QString m_certFile;
     QString m_keyFile;
-    QHash<QString, QByteArray> m_users; // name -> bcrypt hash
+    QHash<QString, QByteArray> m_users;               // name -> bcrypt hash
     mutable QHash<QByteArray, QByteArray> m_verified; // SHA-256 of name:password -> the hash it matched
 };
 

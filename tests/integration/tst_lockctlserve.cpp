@@ -61,19 +61,27 @@ void TestLockctlServe::servesFiveMastersAndRidesOutAnOutage()
     QVERIFY2(group.start(5), qPrintable(group.errorString()));
     const QByteArray binary("lock:\xff\n\"bin", 11);
     for (int i = 0; i < 5; ++i) {
-        QVERIFY(group.at(i).command({"SET", "lock:held", "0123456789abcdef0123456789abcdef", "PX", "600000"}).isStatus());
-        QVERIFY(group.at(i).command({"SET", binary, "fedcba9876543210fedcba9876543210", "PX", "600000"}).isStatus());
+        QVERIFY(group.at(i)
+                    .command({"SET", "lock:held", "0123456789abcdef0123456789abcdef", "PX", "600000"})
+                    .isStatus());
+        QVERIFY(group.at(i)
+                    .command({"SET", binary, "fedcba9876543210fedcba9876543210", "PX", "600000"})
+                    .isStatus());
         if (i < 3)
-            QVERIFY(group.at(i).command({"SET", "lock:stuck", "00112233445566778899aabbccddeeff"}).isStatus());
+            QVERIFY(
+                group.at(i).command({"SET", "lock:stuck", "00112233445566778899aabbccddeeff"}).isStatus());
     }
-    QVERIFY(group.at(0).command({"SET", "lock:partial", "ffeeddccbbaa99887766554433221100", "PX", "600000"}).isStatus());
+    QVERIFY(group.at(0)
+                .command({"SET", "lock:partial", "ffeeddccbbaa99887766554433221100", "PX", "600000"})
+                .isStatus());
 
     ServeProcess serve;
     QVERIFY2(serve.start(masterArgs(group) << QStringLiteral("serve") << QStringLiteral("--max-lock-series")
                                            << QStringLiteral("2")),
              qPrintable(serve.errorString()));
     QCOMPARE(serve.url().host(), QStringLiteral("127.0.0.1"));
-    QTRY_COMPARE_WITH_TIMEOUT(httpGet(serve.url(QStringLiteral("/-/ready"))).status, 200, int(upperBoundMs(20000)));
+    QTRY_COMPARE_WITH_TIMEOUT(httpGet(serve.url(QStringLiteral("/-/ready"))).status, 200,
+                              int(upperBoundMs(20000)));
     QCOMPARE(httpGet(serve.url(QStringLiteral("/-/healthy"))).status, 200);
     QCOMPARE(httpGet(serve.url(QStringLiteral("/no-such-page"))).status, 404);
 
@@ -115,13 +123,16 @@ void TestLockctlServe::servesFiveMastersAndRidesOutAnOutage()
 
     // What happens after the first discovery is counted: a new lock, a stuck lock deleted by hand.
     for (int i = 0; i < 5; ++i)
-        QVERIFY(group.at(i).command({"SET", "lock:new", "abcdefabcdefabcdefabcdefabcdefab", "PX", "600000"}).isStatus());
+        QVERIFY(group.at(i)
+                    .command({"SET", "lock:new", "abcdefabcdefabcdefabcdefabcdefab", "PX", "600000"})
+                    .isStatus());
     for (int i = 0; i < 3; ++i)
         QVERIFY(group.at(i).command({"DEL", "lock:stuck"}).isInteger());
-    QTRY_COMPARE_WITH_TIMEOUT(sampleValue(httpGet(serve.url()).body, "lockscope_lock_acquisitions_observed_total"),
+    QTRY_COMPARE_WITH_TIMEOUT(
+        sampleValue(httpGet(serve.url()).body, "lockscope_lock_acquisitions_observed_total"), 1.0,
+        int(upperBoundMs(15000)));
+    QTRY_COMPARE_WITH_TIMEOUT(sampleValue(httpGet(serve.url()).body, "lockscope_lock_force_releases_total"),
                               1.0, int(upperBoundMs(15000)));
-    QTRY_COMPARE_WITH_TIMEOUT(sampleValue(httpGet(serve.url()).body, "lockscope_lock_force_releases_total"), 1.0,
-                              int(upperBoundMs(15000)));
 
     // A master that dies is a metric, not the end of the service.
     group.at(4).stop();
@@ -146,14 +157,14 @@ void TestLockctlServe::webConfigTurnsOnTlsAndBasicAuth()
     QTemporaryDir dir;
     QFile web(dir.filePath(QStringLiteral("web.yml")));
     QVERIFY(web.open(QIODevice::WriteOnly));
-    web.write("# as for Prometheus itself\ntls_server_config:\n  cert_file: " + tls.serverCertFile().toUtf8() +
-              "\n  key_file: " + tls.serverKeyFile().toUtf8() + "\nbasic_auth_users:\n  prometheus: " +
-              bcryptHash(password, 5) + '\n');
+    web.write("# as for Prometheus itself\ntls_server_config:\n  cert_file: " +
+              tls.serverCertFile().toUtf8() + "\n  key_file: " + tls.serverKeyFile().toUtf8() +
+              "\nbasic_auth_users:\n  prometheus: " + bcryptHash(password, 5) + '\n');
     web.close();
 
     ServeProcess serve;
-    QVERIFY2(serve.start(masterArgs(group) << QStringLiteral("serve") << QStringLiteral("--web-config")
-                                           << web.fileName()),
+    QVERIFY2(serve.start(masterArgs(group)
+                         << QStringLiteral("serve") << QStringLiteral("--web-config") << web.fileName()),
              qPrintable(serve.errorString()));
     QCOMPARE(serve.url().scheme(), QStringLiteral("https"));
 
@@ -188,23 +199,25 @@ void TestLockctlServe::refusesBadOptions_data()
 {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("says");
-    QTest::newRow("listen without port") << QStringList{QStringLiteral("--listen"), QStringLiteral("localhost")}
-                                         << QStringLiteral("--listen");
-    QTest::newRow("listen on a name") << QStringList{QStringLiteral("--listen"), QStringLiteral("example.org:9812")}
-                                      << QStringLiteral("--listen");
+    QTest::newRow("listen without port")
+        << QStringList{QStringLiteral("--listen"), QStringLiteral("localhost")} << QStringLiteral("--listen");
+    QTest::newRow("listen on a name")
+        << QStringList{QStringLiteral("--listen"), QStringLiteral("example.org:9812")}
+        << QStringLiteral("--listen");
     QTest::newRow("negative series") << QStringList{QStringLiteral("--max-lock-series"), QStringLiteral("-1")}
                                      << QStringLiteral("--max-lock-series");
-    QTest::newRow("missing web config") << QStringList{QStringLiteral("--web-config"), QStringLiteral("/nonexistent/web.yml")}
-                                        << QStringLiteral("/nonexistent/web.yml");
+    QTest::newRow("missing web config")
+        << QStringList{QStringLiteral("--web-config"), QStringLiteral("/nonexistent/web.yml")}
+        << QStringLiteral("/nonexistent/web.yml");
 }
 
 void TestLockctlServe::refusesBadOptions()
 {
     QFETCH(QStringList, args);
     QFETCH(QString, says);
-    const LockctlRun run = runLockctl(QStringList{QStringLiteral("-m"), QStringLiteral("redis://127.0.0.1:1"),
-                                                  QStringLiteral("serve")} +
-                                      args);
+    const LockctlRun run = runLockctl(
+        QStringList{QStringLiteral("-m"), QStringLiteral("redis://127.0.0.1:1"), QStringLiteral("serve")} +
+        args);
     QCOMPARE(run.code, 2);
     QVERIFY2(QString::fromUtf8(run.err).contains(says), qPrintable(run.describe()));
 }

@@ -58,7 +58,9 @@ void TestPrometheusScrape::prometheusSeesMastersLocksAndAlerts()
     RedisServerGroup group;
     QVERIFY2(group.start(5), qPrintable(group.errorString()));
     for (int i = 0; i < 5; ++i)
-        QVERIFY(group.at(i).command({"SET", "lock:held", "0123456789abcdef0123456789abcdef", "PX", "600000"}).isStatus());
+        QVERIFY(group.at(i)
+                    .command({"SET", "lock:held", "0123456789abcdef0123456789abcdef", "PX", "600000"})
+                    .isStatus());
 
     QStringList args = testPasswordArgs();
     for (const QString& url : group.urls(false))
@@ -67,36 +69,44 @@ void TestPrometheusScrape::prometheusSeesMastersLocksAndAlerts()
     QVERIFY2(serve.start(args << QStringLiteral("serve")), qPrintable(serve.errorString()));
 
     const QByteArray rules = rulesWithShortFor();
-    QVERIFY(rules.contains("alert: LockScopeLockStuck") && rules.contains("for: 2s") && !rules.contains("for: 5m"));
+    QVERIFY(rules.contains("alert: LockScopeLockStuck") && rules.contains("for: 2s") &&
+            !rules.contains("for: 5m"));
     PrometheusProcess prometheus;
     QVERIFY2(prometheus.start(QStringLiteral("127.0.0.1:%1").arg(serve.port()), rules, scrapeIntervalMs),
              qPrintable(prometheus.errorString()));
     const int settle = int(upperBoundMs(30000));
-    QTRY_COMPARE_WITH_TIMEOUT(firstValue(prometheus.query(QStringLiteral("up{job=\"lockscope\"}"))), 1.0, settle);
-    QTRY_COMPARE_WITH_TIMEOUT(firstValue(prometheus.query(QStringLiteral("sum(lockscope_master_up)"))), 5.0, settle);
-    QTRY_COMPARE_WITH_TIMEOUT(firstValue(prometheus.query(QStringLiteral("lockscope_locks{status=\"held\"}"))), 1.0,
+    QTRY_COMPARE_WITH_TIMEOUT(firstValue(prometheus.query(QStringLiteral("up{job=\"lockscope\"}"))), 1.0,
                               settle);
+    QTRY_COMPARE_WITH_TIMEOUT(firstValue(prometheus.query(QStringLiteral("sum(lockscope_master_up)"))), 5.0,
+                              settle);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        firstValue(prometheus.query(QStringLiteral("lockscope_locks{status=\"held\"}"))), 1.0, settle);
 
     // A stuck lock: on a quorum of masters, without expiry.
     for (int i = 0; i < 3; ++i)
         QVERIFY(group.at(i).command({"SET", "lock:stuck", "00112233445566778899aabbccddeeff"}).isStatus());
-    QTRY_COMPARE_WITH_TIMEOUT(firstValue(prometheus.query(QStringLiteral("lockscope_locks{status=\"stuck\"}"))), 1.0,
-                              settle);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        firstValue(prometheus.query(QStringLiteral("lockscope_locks{status=\"stuck\"}"))), 1.0, settle);
     const auto stuckAlert = [&prometheus]() -> QString {
         for (const QJsonValue& a : prometheus.alerts()) {
             const QJsonObject alert = a.toObject();
             const QJsonObject labels = alert.value(QStringLiteral("labels")).toObject();
-            if (labels.value(QStringLiteral("alertname")).toString() == QStringLiteral("LockScopeLockStuck") &&
+            if (labels.value(QStringLiteral("alertname")).toString() ==
+                    QStringLiteral("LockScopeLockStuck") &&
                 labels.value(QStringLiteral("resource")).toString() == QStringLiteral("lock:stuck"))
                 return alert.value(QStringLiteral("state")).toString() + QLatin1Char(' ') +
-                       alert.value(QStringLiteral("annotations")).toObject().value(QStringLiteral("summary")).toString();
+                       alert.value(QStringLiteral("annotations"))
+                           .toObject()
+                           .value(QStringLiteral("summary"))
+                           .toString();
         }
         return {};
     };
     QTRY_COMPARE_WITH_TIMEOUT(stuckAlert(), QStringLiteral("firing Lock lock:stuck is stuck"), settle);
 
     // A master killed: the first scrape after the kill already says 0.
-    const QString killedUp = QStringLiteral("lockscope_master_up{master=\"%1\"}").arg(group.urls(false).at(4));
+    const QString killedUp =
+        QStringLiteral("lockscope_master_up{master=\"%1\"}").arg(group.urls(false).at(4));
     QCOMPARE(firstValue(prometheus.query(killedUp)), 1.0);
     const double killedAt = double(QDateTime::currentMSecsSinceEpoch()) / 1000;
     group.at(4).stop();
@@ -115,10 +125,12 @@ void TestPrometheusScrape::prometheusSeesMastersLocksAndAlerts()
     }
     QVERIFY(firstZero > 0);
     const double delay = firstZero - killedAt;
-    qInfo("master killed at %.3f; last scrape saying up at %.3f, first saying down at %.3f (%.0f ms after the kill)",
+    qInfo("master killed at %.3f; last scrape saying up at %.3f, first saying down at %.3f (%.0f ms after "
+          "the kill)",
           killedAt, lastOne, firstZero, delay * 1000);
     QVERIFY2(delay <= double(scrapeIntervalMs + upperBoundMs(250)) / 1000,
-             qPrintable(QStringLiteral("the first scrape saying down came %1 ms after the kill").arg(delay * 1000)));
+             qPrintable(
+                 QStringLiteral("the first scrape saying down came %1 ms after the kill").arg(delay * 1000)));
     // The service lives on, and Prometheus still scrapes it.
     QVERIFY(serve.isRunning());
     QCOMPARE(firstValue(prometheus.query(QStringLiteral("up{job=\"lockscope\"}"))), 1.0);

@@ -18,6 +18,7 @@ struct HttpReply
     QString error;
 };
 HttpReply httpGet(const QUrl& url, const QList<QPair<QByteArray, QByteArray>>& headers = {},
-                  const QSslConfiguration& ssl = QSslConfiguration::defaultConfiguration(), int timeoutMs = 10000);
+                  const QSslConfiguration& ssl = QSslConfiguration::defaultConfiguration(),
+                  int timeoutMs = 10000);
 
 } // namespace lockscope::test

@@ -52,11 +52,12 @@ bool PrometheusProcess::start(const QString& target, const QByteArray& rules, in
                          QStringLiteral("--storage.tsdb.path=") + m_dir.filePath(QStringLiteral("data")),
                          QStringLiteral("--web.listen-address=127.0.0.1:%1").arg(port),
                          QStringLiteral("--web.console.templates=") + m_dir.path(),
-                         QStringLiteral("--web.console.libraries=") + m_dir.path(), QStringLiteral("--log.level=warn")});
+                         QStringLiteral("--web.console.libraries=") + m_dir.path(),
+                         QStringLiteral("--log.level=warn")});
         const QDeadlineTimer deadline(30000);
         while (!deadline.hasExpired() && m_process.state() != QProcess::NotRunning) {
-            if (httpGet(m_base.resolved(QUrl(QStringLiteral("/-/ready"))), {}, QSslConfiguration::defaultConfiguration(),
-                        1000)
+            if (httpGet(m_base.resolved(QUrl(QStringLiteral("/-/ready"))), {},
+                        QSslConfiguration::defaultConfiguration(), 1000)
                     .status == 200)
                 return true;
             m_process.waitForFinished(200);
@@ -82,7 +83,8 @@ QJsonObject PrometheusProcess::api(const QString& path, const QString& query)
     QUrl url = m_base.resolved(QUrl(path));
     if (!query.isEmpty()) {
         // Percent-encoded whole: PromQL has '+', '&', '=' and braces.
-        url.setQuery(QStringLiteral("query=") + QString::fromLatin1(QUrl::toPercentEncoding(query)), QUrl::StrictMode);
+        url.setQuery(QStringLiteral("query=") + QString::fromLatin1(QUrl::toPercentEncoding(query)),
+                     QUrl::StrictMode);
     }
     const HttpReply reply = httpGet(url);
     const QJsonObject o = QJsonDocument::fromJson(reply.body).object();
@@ -100,7 +102,8 @@ QJsonArray PrometheusProcess::query(const QString& expr)
 QJsonArray PrometheusProcess::samples(const QString& selector, int seconds)
 {
     const QJsonArray result = query(QStringLiteral("%1[%2s]").arg(selector).arg(seconds));
-    return result.isEmpty() ? QJsonArray() : result.at(0).toObject().value(QStringLiteral("values")).toArray();
+    return result.isEmpty() ? QJsonArray()
+                            : result.at(0).toObject().value(QStringLiteral("values")).toArray();
 }
 
 QJsonArray PrometheusProcess::alerts()

@@ -24,7 +24,8 @@ bool ServeProcess::start(const QStringList& args, int timeoutMs)
     m_process.setProcessEnvironment(testPasswordEnvironment());
     // A service runs until told to stop: if the test process dies first, it goes too.
     m_process.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
-    m_process.start(lockctlPath(), args + QStringList{QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")});
+    m_process.start(lockctlPath(),
+                    args + QStringList{QStringLiteral("--listen"), QStringLiteral("127.0.0.1:0")});
     m_process.closeWriteChannel();
     static const QRegularExpression serving(QStringLiteral("serving (https?://\\S+/metrics)"));
     const QDeadlineTimer deadline(timeoutMs);

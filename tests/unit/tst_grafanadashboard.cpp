@@ -25,7 +25,8 @@ QByteArray readSource(const QString& relative)
 // (`name{`); PromQL keywords and functions are neither.
 QStringList metricsIn(const QString& expr)
 {
-    static const QRegularExpression names(QStringLiteral(R"((?<![A-Za-z0-9_:$])([A-Za-z_:][A-Za-z0-9_:]*)\s*\{)"));
+    static const QRegularExpression names(
+        QStringLiteral(R"((?<![A-Za-z0-9_:$])([A-Za-z_:][A-Za-z0-9_:]*)\s*\{)"));
     static const QRegularExpression ours(QStringLiteral(R"(\blockscope_[a-z0-9_]+)"));
     QStringList out;
     for (auto it = names.globalMatch(expr); it.hasNext();)
@@ -68,7 +69,8 @@ private slots:
 void TestGrafanaDashboard::isGrafanaImportJson()
 {
     QJsonParseError error;
-    const QJsonDocument doc = QJsonDocument::fromJson(readSource(QStringLiteral("resources/grafana/lockscope-dashboard.json")), &error);
+    const QJsonDocument doc = QJsonDocument::fromJson(
+        readSource(QStringLiteral("resources/grafana/lockscope-dashboard.json")), &error);
     QVERIFY2(error.error == QJsonParseError::NoError, qPrintable(error.errorString()));
     QVERIFY(doc.isObject());
     const QJsonObject d = doc.object();
@@ -77,8 +79,10 @@ void TestGrafanaDashboard::isGrafanaImportJson()
     QVERIFY(d.value(QStringLiteral("schemaVersion")).toInt() >= 30);
     const QJsonArray inputs = d.value(QStringLiteral("__inputs")).toArray();
     QCOMPARE(inputs.size(), 1);
-    QCOMPARE(inputs.at(0).toObject().value(QStringLiteral("pluginId")).toString(), QStringLiteral("prometheus"));
-    const QString input = QStringLiteral("${%1}").arg(inputs.at(0).toObject().value(QStringLiteral("name")).toString());
+    QCOMPARE(inputs.at(0).toObject().value(QStringLiteral("pluginId")).toString(),
+             QStringLiteral("prometheus"));
+    const QString input =
+        QStringLiteral("${%1}").arg(inputs.at(0).toObject().value(QStringLiteral("name")).toString());
 
     QList<QJsonObject> panels;
     collectPanels(d.value(QStringLiteral("panels")).toArray(), &panels);
@@ -90,11 +94,13 @@ void TestGrafanaDashboard::isGrafanaImportJson()
         ids.insert(id);
         const QJsonObject grid = p.value(QStringLiteral("gridPos")).toObject();
         for (const char* k : {"x", "y", "w", "h"})
-            QVERIFY2(grid.contains(QLatin1String(k)), qPrintable(p.value(QStringLiteral("title")).toString()));
+            QVERIFY2(grid.contains(QLatin1String(k)),
+                     qPrintable(p.value(QStringLiteral("title")).toString()));
         titles << p.value(QStringLiteral("title")).toString();
         if (p.value(QStringLiteral("type")).toString() == QStringLiteral("row"))
             continue;
-        QCOMPARE(p.value(QStringLiteral("datasource")).toObject().value(QStringLiteral("uid")).toString(), input);
+        QCOMPARE(p.value(QStringLiteral("datasource")).toObject().value(QStringLiteral("uid")).toString(),
+                 input);
         QVERIFY(!p.value(QStringLiteral("targets")).toArray().isEmpty());
     }
     // What the issue asks the dashboard to show.
@@ -105,14 +111,17 @@ void TestGrafanaDashboard::isGrafanaImportJson()
 
 void TestGrafanaDashboard::everyExprUsesExportedMetrics()
 {
-    const QJsonObject d = QJsonDocument::fromJson(readSource(QStringLiteral("resources/grafana/lockscope-dashboard.json"))).object();
+    const QJsonObject d =
+        QJsonDocument::fromJson(readSource(QStringLiteral("resources/grafana/lockscope-dashboard.json")))
+            .object();
     QList<QJsonObject> panels;
     collectPanels(d.value(QStringLiteral("panels")).toArray(), &panels);
     QStringList exprs;
     for (const QJsonObject& p : panels)
         for (const QJsonValue& t : p.value(QStringLiteral("targets")).toArray())
             exprs << t.toObject().value(QStringLiteral("expr")).toString();
-    for (const QJsonValue& v : d.value(QStringLiteral("templating")).toObject().value(QStringLiteral("list")).toArray())
+    for (const QJsonValue& v :
+         d.value(QStringLiteral("templating")).toObject().value(QStringLiteral("list")).toArray())
         exprs << v.toObject().value(QStringLiteral("definition")).toString();
     QVERIFY(exprs.size() > 10);
     const QSet<QString> known = exported();
@@ -124,7 +133,8 @@ void TestGrafanaDashboard::everyExprUsesExportedMetrics()
             used.insert(m);
         }
     }
-    for (const char* m : {"lockscope_master_up", "lockscope_locks", "lockscope_lock_age_seconds", "lockscope_lock_ttl_seconds"})
+    for (const char* m : {"lockscope_master_up", "lockscope_locks", "lockscope_lock_age_seconds",
+                          "lockscope_lock_ttl_seconds"})
         QVERIFY2(used.contains(QLatin1String(m)), m);
 }
 
@@ -149,8 +159,9 @@ void TestGrafanaDashboard::alertRulesUseExportedMetrics()
 
 void TestGrafanaDashboard::theCheckCatchesAnUnknownMetric()
 {
-    const QStringList found = metricsIn(QStringLiteral("sum by (status) (rate(lockscope_lock_held_total{instance=~\"$x\"}[5m])) "
-                                                       "/ on() up{job=\"a\"}"));
+    const QStringList found =
+        metricsIn(QStringLiteral("sum by (status) (rate(lockscope_lock_held_total{instance=~\"$x\"}[5m])) "
+                                 "/ on() up{job=\"a\"}"));
     QVERIFY(found.contains(QStringLiteral("lockscope_lock_held_total")));
     QVERIFY(found.contains(QStringLiteral("up")));
     QVERIFY(!exported().contains(QStringLiteral("lockscope_lock_held_total")));

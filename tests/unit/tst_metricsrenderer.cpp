@@ -130,9 +130,10 @@ void TestMetricsRenderer::formatsValues()
 void TestMetricsRenderer::countsLocksPerStatusAndDescribesMasters()
 {
     QHash<QByteArray, LockView> locks;
-    for (const LockView& v : {lockView("lock:a", LockStatus::Held, 9000), lockView("lock:b", LockStatus::Held, 100),
-                              lockView("lock:c", LockStatus::Stuck, -1, 3, 5, -1),
-                              lockView("lock:d", LockStatus::Contested, 500)})
+    for (const LockView& v :
+         {lockView("lock:a", LockStatus::Held, 9000), lockView("lock:b", LockStatus::Held, 100),
+          lockView("lock:c", LockStatus::Stuck, -1, 3, 5, -1),
+          lockView("lock:d", LockStatus::Contested, 500)})
         locks.insert(v.resource, v);
     const QByteArray text = MetricsRenderer::render(inputFor(&locks));
     QVERIFY2(text.contains("lockscope_locks{status=\"held\"} 2\n"), text.constData());
@@ -145,7 +146,8 @@ void TestMetricsRenderer::countsLocksPerStatusAndDescribesMasters()
     QVERIFY(text.contains("lockscope_master_latency_seconds{master=\"redis://127.0.0.1:7001\"} 0.00025\n"));
     // Unknown for a master never reached: no sample rather than a made-up zero.
     QCOMPARE(samples(text, QStringLiteral("lockscope_master_latency_seconds")).size(), 1);
-    QVERIFY(text.contains("lockscope_master_clock_offset_seconds{master=\"redis://127.0.0.1:7001\"} -0.003\n"));
+    QVERIFY(
+        text.contains("lockscope_master_clock_offset_seconds{master=\"redis://127.0.0.1:7001\"} -0.003\n"));
     QVERIFY(text.contains("lockscope_master_notifications{master=\"redis://127.0.0.1:7001\"} 1\n"));
     QVERIFY(text.contains("lockscope_master_restarts_total{master=\"redis://127.0.0.1:7001\"} 2\n"));
     // A server-chosen run_id is data: escaped, then quoted.
@@ -158,7 +160,8 @@ void TestMetricsRenderer::countsLocksPerStatusAndDescribesMasters()
         "lockscope_lock_quorum_holding{resource=\"lock:a\",format=\"hex-token\",status=\"held\"} 3\n"));
     QVERIFY(text.contains(
         "lockscope_lock_quorum_needed{resource=\"lock:a\",format=\"hex-token\",status=\"held\"} 3\n"));
-    QVERIFY(text.contains("lockscope_lock_age_seconds{resource=\"lock:a\",format=\"hex-token\",status=\"held\"} 5\n"));
+    QVERIFY(text.contains(
+        "lockscope_lock_age_seconds{resource=\"lock:a\",format=\"hex-token\",status=\"held\"} 5\n"));
     // A lock without expiry has no TTL series (Prometheus has no "infinite" to show).
     QVERIFY(!text.contains("lockscope_lock_ttl_seconds{resource=\"lock:c\""));
     QVERIFY(text.contains("lockscope_lock_acquisitions_observed_total 7\n"));
@@ -209,7 +212,9 @@ void TestMetricsRenderer::capsLockSeriesWorstFirst()
     locks.insert("lock:held-old", lockView("lock:held-old", LockStatus::Held, 1000));
     locks.insert("lock:stuck", lockView("lock:stuck", LockStatus::Stuck, -1, 3, 5, -1));
     locks.insert("lock:contested", lockView("lock:contested", LockStatus::Contested, 1000));
-    byAge << "lock:contested" << "lock:stuck" << "lock:gone";
+    byAge << "lock:contested"
+          << "lock:stuck"
+          << "lock:gone";
     const auto render = [&](int maxSeries) {
         MetricsInput in = inputFor(&locks, maxSeries);
         if (oldestFirst)
@@ -247,7 +252,8 @@ void TestMetricsRenderer::familyNamesAreEveryTypeLine()
     MetricsInput in = inputFor(&locks);
     in.lastScrapeSeconds = 0.01;
     QByteArrayList typed;
-    for (const QByteArray& line : QByteArray(MetricsRenderer::render(in) + MetricsRenderer::pageAge(0.5)).split('\n'))
+    for (const QByteArray& line :
+         QByteArray(MetricsRenderer::render(in) + MetricsRenderer::pageAge(0.5)).split('\n'))
         if (line.startsWith("# TYPE "))
             typed << line.split(' ').at(2);
     QCOMPARE(typed, MetricsRenderer::familyNames());
@@ -258,8 +264,8 @@ void TestMetricsRenderer::promtoolAcceptsThePage()
     if (promtoolPath().isEmpty())
         QSKIP("promtool (Debian package prometheus) is not installed");
     QHash<QByteArray, LockView> locks;
-    for (const LockView& v : {lockView("lock:a", LockStatus::Held, 9000),
-                              lockView("lock:c", LockStatus::Stuck, -1, 3, 5, -1)})
+    for (const LockView& v :
+         {lockView("lock:a", LockStatus::Held, 9000), lockView("lock:c", LockStatus::Stuck, -1, 3, 5, -1)})
         locks.insert(v.resource, v);
     MetricsInput in = inputFor(&locks);
     in.lastScrapeSeconds = 0.01;
@@ -301,10 +307,10 @@ void TestMetricsRenderer::webConfigRefusesWhatItDoesNotKnow_data()
                                      << QStringLiteral("http_server_config");
     QTest::newRow("unknown tls key") << QByteArray("tls_server_config:\n  client_ca_file: ca.crt\n")
                                      << QStringLiteral("client_ca_file");
-    QTest::newRow("clear-text password") << QByteArray("basic_auth_users:\n  alice: secret\n")
-                                         << QStringLiteral("bcrypt");
-    QTest::newRow("cert without key") << QByteArray("tls_server_config:\n  cert_file: a.crt\n")
-                                      << QStringLiteral("both");
+    QTest::newRow("clear-text password")
+        << QByteArray("basic_auth_users:\n  alice: secret\n") << QStringLiteral("bcrypt");
+    QTest::newRow("cert without key")
+        << QByteArray("tls_server_config:\n  cert_file: a.crt\n") << QStringLiteral("both");
     QTest::newRow("not a mapping") << QByteArray("basic_auth_users: alice\n") << QStringLiteral("mapping");
 }
 
@@ -325,7 +331,9 @@ void TestMetricsRenderer::webConfigChecksBcryptPasswords()
     QVERIFY2(hash.startsWith("$2b$04$"), hash.constData());
     const auto config = WebConfig::parse("basic_auth_users:\n  prometheus: " + hash + '\n');
     QVERIFY(config.ok());
-    const auto basic = [](const QByteArray& credentials) -> QByteArray { return "Basic " + credentials.toBase64(); };
+    const auto basic = [](const QByteArray& credentials) -> QByteArray {
+        return "Basic " + credentials.toBase64();
+    };
     QVERIFY(config->authorize(basic("prometheus:correct horse")));
     QVERIFY(config->authorize(basic("prometheus:correct horse"))); // remembered
     QVERIFY(!config->authorize(basic("prometheus:wrong")));
