@@ -57,16 +57,10 @@ MetricsInput LockActivity::input(qint64 nowMs) const
     const MasterSet* masters = m_monitor->masters();
     for (int i = 0; i < masters->size(); ++i) {
         const RedisConnection* c = masters->at(i);
-        const MasterHealth& h = c->health();
         MasterSample m;
         m.name = c->name();
         m.up = c->isUp();
-        m.latencyMs = h.latencyMs;
-        m.version = h.version;
-        m.role = h.role;
-        m.runId = h.runId;
-        m.clockOffsetKnown = h.clockOffsetKnown;
-        m.clockOffsetMs = h.clockOffsetMs;
+        m.health = c->health();
         m.mode = m_monitor->scanner(i)->mode();
         m.scanSeconds = scanSeconds(i);
         m.restarts = restarts(i);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "connection/masterhealth.h"
 #include "discovery/notificationmode.h"
 #include "monitor/lockview.h"
 
@@ -17,12 +18,7 @@ struct MasterSample
 {
     QString name; // the redacted URL: never a password
     bool up = false;
-    double latencyMs = -1; // -1: not measured yet
-    QString version;
-    QString role;
-    QByteArray runId;
-    bool clockOffsetKnown = false;
-    qint64 clockOffsetMs = 0;
+    MasterHealth health; // latency, version, role, run_id, clock offset
     NotificationMode mode = NotificationMode::Unknown;
     double scanSeconds = -1; // the last full pass; -1 before the first
     quint64 restarts = 0;

@@ -97,21 +97,15 @@ void begin(MetricsText& out, FamilyId id)
     out.family(families[id].name, families[id].type, QString::fromUtf8(families[id].help));
 }
 
+// Which locks get per-lock series first: the lower, the sooner. Indexed by LockStatus.
+constexpr int severityOf[] = {/*Held*/ 4, /*Partial*/ 2, /*Contested*/ 1, /*Stuck*/ 0, /*Unknown*/ 3};
+static_assert(int(LockStatus::Held) == 0 && int(LockStatus::Partial) == 1 &&
+              int(LockStatus::Contested) == 2 && int(LockStatus::Stuck) == 3 &&
+              int(LockStatus::Unknown) == 4);
+
 int severity(LockStatus status)
 {
-    switch (status) {
-    case LockStatus::Stuck:
-        return 0;
-    case LockStatus::Contested:
-        return 1;
-    case LockStatus::Partial:
-        return 2;
-    case LockStatus::Unknown:
-        return 3;
-    case LockStatus::Held:
-        return 4;
-    }
-    return 4;
+    return severityOf[int(status)];
 }
 
 struct Ranked
@@ -131,19 +125,20 @@ void renderMasters(MetricsText& out, const QList<MasterSample>& masters)
     };
     const double none = std::numeric_limits<double>::quiet_NaN();
     perMaster(MasterUp, [](const MasterSample& m) { return m.up ? 1.0 : 0.0; });
-    perMaster(MasterLatency,
-              [&](const MasterSample& m) { return m.latencyMs >= 0 ? m.latencyMs / 1000 : none; });
+    perMaster(MasterLatency, [&](const MasterSample& m) {
+        return m.health.latencyMs >= 0 ? m.health.latencyMs / 1000 : none;
+    });
     begin(out, MasterInfo);
     for (const MasterSample& m : masters)
-        if (!m.version.isEmpty() || !m.runId.isEmpty())
+        if (!m.health.version.isEmpty() || !m.health.runId.isEmpty())
             out.sample(families[MasterInfo].name,
                        {{"master", m.name},
-                        {"version", escapeBytes(m.version.toUtf8())},
-                        {"role", escapeBytes(m.role.toUtf8())},
-                        {"run_id", escapeBytes(m.runId)}},
+                        {"version", escapeBytes(m.health.version.toUtf8())},
+                        {"role", escapeBytes(m.health.role.toUtf8())},
+                        {"run_id", escapeBytes(m.health.runId)}},
                        1);
     perMaster(MasterClockOffset, [&](const MasterSample& m) {
-        return m.clockOffsetKnown ? double(m.clockOffsetMs) / 1000 : none;
+        return m.health.clockOffsetKnown ? double(m.health.clockOffsetMs) / 1000 : none;
     });
     perMaster(MasterNotifications, [&](const MasterSample& m) {
         return m.mode == NotificationMode::Unknown ? none : m.mode == NotificationMode::Live ? 1.0 : 0.0;
