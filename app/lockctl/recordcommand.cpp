@@ -81,6 +81,8 @@ public:
 
         MasterSet& masters = context.openMasters();
         LockMonitor monitor(&masters, context.config());
+        // No screen to spare: every change the masters show is recorded, not a few per second.
+        monitor.setCoalesceMs(0);
         Recorder recorder(options);
         QObject::connect(&recorder, &Recorder::opened, [&](const RedisError& error) {
             if (error) {

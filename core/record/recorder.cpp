@@ -204,12 +204,17 @@ void Recorder::onBatch(const LockBatch& batch)
 
 void Recorder::observe(const LockView& view, Tracked& tracked, bool* extended)
 {
-    const quint64 holders = maskOf(view.holders);
+    quint64 holders = maskOf(view.holders);
     qint64 deadline = -1;
     for (int i = 0; i < m_masterCount; ++i) {
         const MasterObservation obs = view.observations.value(i);
-        if (obs.error().isError())
-            continue; // unreachable: what it showed last still stands
+        if (obs.error().isError()) {
+            // Unreachable: what it showed last still stands (a master down is a master event, not
+            // a change of holders).
+            if (i < 64)
+                holders |= tracked.holders & (quint64(1) << i);
+            continue;
+        }
         const QByteArray type = obs.present() ? obs.type() : QByteArray();
         if (!type.isEmpty() && !tracked.types[i].isEmpty() && type != tracked.types[i]) {
             RecordEvent e = resourceEvent(RecordEvent::Kind::TypeChanged, view.resource, tracked);
@@ -220,20 +225,33 @@ void Recorder::observe(const LockView& view, Tracked& tracked, bool* extended)
         }
         tracked.types[i] = type;
         if (!(holders & (quint64(1) << i)) || !obs.present()) {
+            // Let go on this master before its expiry, and not by a restart: the holder released it
+            // (a Redlock release reaches the masters one by one; one may still let it expire).
+            if (tracked.expiresAt[i] > monotonicMs() + expiryToleranceMs && tracked.releasedAtMs < 0 &&
+                m_restartedMs.value(i) < tracked.startMs)
+                tracked.releasedAtMs = QDateTime::currentMSecsSinceEpoch();
             tracked.pttl[i] = -2;
+            tracked.expiresAt[i] = -1;
             continue;
         }
         const qint64 pttl = obs.pttlMs();
-        // A TTL only counts down: one that went up was extended. A Redlock extension shows on each
-        // master in turn, so the episode counts the most any one master saw.
-        if (extended && tracked.pttl[i] >= 0 && pttl > tracked.pttl[i] &&
-            ++tracked.extensions[i] > tracked.episodeExtensions) {
+        const qint64 expiresAt = pttl >= 0 ? obs.readAtMs() + pttl : -1;
+        // A TTL only counts down: one that went up was extended. When reads follow each extension
+        // (keyspace events), the TTL read may be the same each time, but the expiry it implies
+        // moved: later by more than a read's delay can explain (10% of the TTL, from 100 to 250 ms).
+        const bool wentUp = tracked.pttl[i] >= 0 && pttl > tracked.pttl[i];
+        const bool moved = tracked.expiresAt[i] >= 0 &&
+                           expiresAt - tracked.expiresAt[i] > qBound(qint64(100), pttl / 10, qint64(250));
+        // A Redlock extension shows on each master in turn, so the episode counts the most any one
+        // master saw.
+        if (extended && (wentUp || moved) && ++tracked.extensions[i] > tracked.episodeExtensions) {
             tracked.episodeExtensions = tracked.extensions[i];
             *extended = true;
         }
         tracked.pttl[i] = pttl;
+        tracked.expiresAt[i] = expiresAt;
         if (pttl >= 0)
-            deadline = qMax(deadline, obs.readAtMs() + pttl);
+            deadline = qMax(deadline, expiresAt);
     }
     if (holders != 0)
         tracked.deadlineMs = deadline;
@@ -248,6 +266,7 @@ void Recorder::startEpisode(const LockView& view, RecordEvent::Kind kind, Tracke
     tracked.token = view.token;
     tracked.startMs = monotonicMs();
     tracked.pttl = QList<qint64>(m_masterCount, -2);
+    tracked.expiresAt = QList<qint64>(m_masterCount, -1);
     tracked.extensions = QList<int>(m_masterCount, 0);
     tracked.types = types.size() == m_masterCount ? types : QList<QByteArray>(m_masterCount);
     tracked.atRisk = view.atRisk;
@@ -270,6 +289,12 @@ void Recorder::onView(const LockView& view, bool initial)
             onRemoved(view.resource);
         return;
     }
+    bool unreachable = false;
+    for (const MasterObservation& o : view.observations)
+        unreachable = unreachable || o.error().isError();
+    // No holder readable, because a master is down: nothing is known to have changed yet.
+    if (view.token.isEmpty() && view.holders.isEmpty() && unreachable)
+        return;
     if (it == m_tracked.end()) {
         Tracked tracked;
         const bool seen = initial || !m_monitor->isInitialScanDone();
@@ -316,6 +341,8 @@ void Recorder::onView(const LockView& view, bool initial)
 
 RecordEvent::Kind Recorder::endOf(const QByteArray& resource, const Tracked& tracked, qint64 nowMs) const
 {
+    if (tracked.releasedAtMs >= 0)
+        return RecordEvent::Kind::Released;
     if (const auto note = m_keyspace.constFind(resource);
         note != m_keyspace.cend() && note->atMs >= tracked.startMs) {
         if (isExpiryEvent(note->event))
@@ -345,6 +372,8 @@ void Recorder::onRemoved(const QByteArray& resource)
     e.holders = 0;
     if (kind == RecordEvent::Kind::Expired && it->deadlineMs >= 0 && it->deadlineMs < now)
         e.timeMs = QDateTime::currentMSecsSinceEpoch() - (now - it->deadlineMs);
+    else if (kind == RecordEvent::Kind::Released && it->releasedAtMs >= 0)
+        e.timeMs = it->releasedAtMs; // when the first master let go
     push(std::move(e));
     m_tracked.erase(it);
     m_keyspace.remove(resource);

@@ -71,12 +71,14 @@ private:
         quint64 holders = 0;
         int holding = 0;
         QList<qint64> pttl;        // per master: last PTTL read for the token; -2: not held there
+        QList<qint64> expiresAt;   // per master: the monotonic expiry that read implies; -1: none
         QList<int> extensions;     // per master: times its TTL went up during this episode
         int episodeExtensions = 0; // extensions recorded (a Redlock extension shows on each master)
         QList<QByteArray> types;   // per master: the key's type, empty when absent
         qint64 deadlineMs = -1;    // monotonic: when the last master holding it lets it expire
         bool atRisk = false;
         bool lostOnFailover = false;
+        qint64 releasedAtMs = -1; // wall clock: a master let go of it before its expiry
     };
 
     void onBatch(const LockBatch& batch);
