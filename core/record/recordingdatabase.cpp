@@ -64,7 +64,7 @@ RedisError RecordingDatabase::error(const QString& what, const QString& detail) 
     return {ErrorKind::Io, QString(), QStringLiteral("%1: %2: %3").arg(m_path, what, detail)};
 }
 
-RedisError RecordingDatabase::open(const QString& path, bool mustExist)
+RedisError RecordingDatabase::open(const QString& path, bool mustExist, int upToVersion)
 {
     m_path = path;
     if (!QSqlDatabase::isDriverAvailable(QStringLiteral("QSQLITE")))
@@ -104,10 +104,10 @@ RedisError RecordingDatabase::open(const QString& path, bool mustExist)
     if (mode.compare(QLatin1String("wal"), Qt::CaseInsensitive) != 0)
         return error(QStringLiteral("cannot switch to WAL mode"),
                      mode.isEmpty() ? m_db.lastError().text() : mode);
-    return migrate();
+    return migrate(qBound(0, upToVersion, int(schemaVersion)));
 }
 
-RedisError RecordingDatabase::migrate()
+RedisError RecordingDatabase::migrate(int upToVersion)
 {
     const QVariant found = scalar(QStringLiteral("PRAGMA user_version"));
     if (!found.isValid())
@@ -122,7 +122,7 @@ RedisError RecordingDatabase::migrate()
     if (version == 0 && scalar(QStringLiteral("SELECT count(*) FROM sqlite_master")).toInt() > 0)
         return error(QStringLiteral("not a LockScope recording"),
                      QStringLiteral("it has tables but no recording schema version"));
-    for (int v = version; v < schemaVersion; ++v) {
+    for (int v = version; v < upToVersion; ++v) {
         if (!m_db.transaction())
             return error(QStringLiteral("cannot migrate"), m_db.lastError().text());
         for (const QString& sql : migrationStep(v))

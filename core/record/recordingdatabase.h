@@ -30,7 +30,8 @@ public:
 
     // Opens `path`, creating it unless `mustExist`. WAL mode, synchronous=NORMAL: a commit survives
     // the recording process being killed (SIGKILL), and readers never wait for the writer.
-    RedisError open(const QString& path, bool mustExist = false);
+    // `upToVersion` stops the migration early: how a test makes a recording of an older LockScope.
+    RedisError open(const QString& path, bool mustExist = false, int upToVersion = schemaVersion);
     bool isOpen() const { return m_db.isOpen(); }
     QSqlDatabase& db() { return m_db; }
     const QString& path() const { return m_path; }
@@ -43,7 +44,7 @@ public:
     RedisError error(const QString& what, const QString& detail) const;
 
 private:
-    RedisError migrate();
+    RedisError migrate(int upToVersion);
 
     QString m_connectionName;
     QString m_path;

@@ -13,6 +13,7 @@ namespace {
 // Rows removed per retention step: small enough that a step takes milliseconds, so a batch of
 // events waiting behind it is not held back.
 constexpr int pruneChunk = 1000;
+constexpr int vacuumChunk = 500; // pages given back per step
 
 QVariant orNull(const QString& text)
 {
@@ -244,14 +245,33 @@ void RecordingWriter::pruneStep()
                            "events), %2)")
                 .arg(m_session)
                 .arg(QDateTime::currentMSecsSinceEpoch()));
-        // Give the space back: the file shrinks, not only its free list grows.
-        // (Stepped to the end: each row it returns is one page given back.)
-        QSqlQuery vacuum(m_db->db());
-        if (vacuum.exec(QStringLiteral("PRAGMA incremental_vacuum")))
-            while (vacuum.next()) {
-            }
-        m_db->exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"));
+        vacuumStep();
+        return;
     }
+    m_pruning = false;
+    emit pruneFinished(0);
+}
+
+void RecordingWriter::vacuumStep()
+{
+    if (!m_db) {
+        m_pruning = false;
+        return;
+    }
+    // Give the space back, so the file shrinks and not only its free list grows. Through Qt SQL
+    // one PRAGMA incremental_vacuum frees one page (Qt steps it once), so a step frees a few
+    // hundred in one transaction and yields to waiting batches, like the deletes.
+    QSqlDatabase& db = m_db->db();
+    db.transaction();
+    for (int i = 0; i < vacuumChunk; ++i)
+        if (m_db->exec(QStringLiteral("PRAGMA incremental_vacuum(1)")))
+            break;
+    db.commit();
+    if (m_db->scalar(QStringLiteral("PRAGMA freelist_count")).toLongLong() > 0) {
+        QTimer::singleShot(0, this, &RecordingWriter::vacuumStep);
+        return;
+    }
+    m_db->exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"));
     m_pruning = false;
     emit pruneFinished(m_prunedThisPass);
 }

@@ -60,6 +60,8 @@ private:
     void heartbeat();
     // One step of a retention pass; schedules the next while there is more to remove.
     void pruneStep();
+    // Returns freed pages to the file system, a step at a time; ends the pass.
+    void vacuumStep();
     qint64 usedBytes();
 
     RecorderOptions m_options;
