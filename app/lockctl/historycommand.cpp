@@ -3,8 +3,8 @@
 #include "command.h"
 #include "durationargument.h"
 #include "record/historyjson.h"
-#include "record/recordingdatabase.h"
 #include "record/recordingreader.h"
+#include "recordingargument.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
@@ -62,8 +62,7 @@ public:
                 return context.fail(UsageError, problem);
             sinceMs = QDateTime::currentMSecsSinceEpoch() - *span;
         }
-        const QString path = parser.isSet(QStringLiteral("db")) ? parser.value(QStringLiteral("db"))
-                                                                : RecordingDatabase::defaultPath();
+        const QString path = RecordingArgument::path(parser);
         RecordingReader reader;
         if (const RedisError error = reader.open(path))
             return context.fail(NotDone, error.message);

@@ -4,7 +4,7 @@
 #include "durationargument.h"
 #include "monitor/lockmonitor.h"
 #include "record/recorder.h"
-#include "record/recordingdatabase.h"
+#include "recordingargument.h"
 #include "terminationsignals.h"
 #include "ttlargument.h"
 
@@ -50,8 +50,7 @@ public:
         if (!positional.isEmpty())
             return context.fail(UsageError, QStringLiteral("record takes no arguments"));
         RecorderOptions options;
-        options.path = parser.isSet(QStringLiteral("db")) ? parser.value(QStringLiteral("db"))
-                                                          : RecordingDatabase::defaultPath();
+        options.path = RecordingArgument::path(parser);
         options.auditLogPath = context.auditLogPath();
         QString problem;
         if (parser.isSet(QStringLiteral("max-age"))) {
@@ -84,19 +83,22 @@ public:
         // No screen to spare: every change the masters show is recorded, not a few per second.
         monitor.setCoalesceMs(0);
         Recorder recorder(options);
-        QObject::connect(&recorder, &Recorder::opened, [&](const RedisError& error) {
-            if (error) {
-                context.fail(NotDone, error.message);
-                code = NotDone;
-                stop = true;
-                return;
-            }
-            context.out() << "recording " << masters.size() << " master(s) to " << options.path << Qt::endl;
-        });
-        QObject::connect(&recorder, &Recorder::failed, [&](const RedisError& error) {
-            context.err() << "lockctl: " << error.message << " (events are dropped until it works again)"
-                          << Qt::endl;
-        });
+        QObject::connect(recorder.writer(), &RecordingWriter::opened, &recorder,
+                         [&](const RedisError& error) {
+                             if (error) {
+                                 context.fail(NotDone, error.message);
+                                 code = NotDone;
+                                 stop = true;
+                                 return;
+                             }
+                             context.out() << "recording " << masters.size() << " master(s) to "
+                                           << options.path << Qt::endl;
+                         });
+        QObject::connect(recorder.writer(), &RecordingWriter::failed, &recorder,
+                         [&](const RedisError& error) {
+                             context.err() << "lockctl: " << error.message
+                                           << " (events are dropped until it works again)" << Qt::endl;
+                         });
         recorder.attach(&monitor);
         monitor.start();
         context.waitUntil([&stop] { return stop; }, std::numeric_limits<int>::max());

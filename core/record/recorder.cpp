@@ -45,12 +45,16 @@ Recorder::Recorder(RecorderOptions options, QObject* parent)
     m_flushTimer.setParent(this);
     connect(&m_flushTimer, &QTimer::timeout, this, &Recorder::flush);
     m_thread.setObjectName(QStringLiteral("recording writer"));
+    m_writer = new RecordingWriter(m_options, m_counters);
+    m_writer->moveToThread(&m_thread);
 }
 
 Recorder::~Recorder()
 {
-    if (!m_writer)
+    if (!m_monitor) {
+        delete m_writer; // never started: its thread never ran
         return;
+    }
     flush();
     // Queued behind the last batch: the session ends after everything observed is in the file.
     QThread* thread = &m_thread;
@@ -85,13 +89,9 @@ void Recorder::attach(LockMonitor* monitor)
     for (int i = 0; i < m_masterCount; ++i)
         names << masters->at(i)->name();
 
-    m_writer = new RecordingWriter(m_options, names, m_counters);
-    m_writer->moveToThread(&m_thread);
-    connect(m_writer, &RecordingWriter::opened, this, &Recorder::opened);
-    connect(m_writer, &RecordingWriter::failed, this, &Recorder::failed);
-    connect(m_writer, &RecordingWriter::pruneFinished, this, &Recorder::pruneFinished);
     m_thread.start(QThread::LowPriority);
-    QMetaObject::invokeMethod(m_writer, &RecordingWriter::start, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_writer, [writer = m_writer, names] { writer->start(names); }, Qt::QueuedConnection);
     m_flushTimer.start(qMax(10, m_options.flushIntervalMs));
 
     connect(monitor, &LockMonitor::locksChanged, this, &Recorder::onBatch);
@@ -147,7 +147,7 @@ void Recorder::attach(LockMonitor* monitor)
 
 void Recorder::flush()
 {
-    if (m_pending.isEmpty() || !m_writer)
+    if (m_pending.isEmpty() || !m_monitor)
         return;
     m_counters->backlog += m_pending.size();
     QMetaObject::invokeMethod(
@@ -158,7 +158,7 @@ void Recorder::flush()
 
 void Recorder::pruneNow()
 {
-    if (m_writer)
+    if (m_monitor)
         QMetaObject::invokeMethod(m_writer, &RecordingWriter::pruneNow, Qt::QueuedConnection);
 }
 

@@ -54,13 +54,10 @@ public:
     void flush();
     // A retention pass now (normally every pruneIntervalMs), for tests and maintenance.
     void pruneNow();
-
-signals:
-    // The file is open and the session has begun (kind None), or why not.
-    void opened(const lockscope::RedisError& error);
-    // Writing failed after a good start; events are dropped until it works again.
-    void failed(const lockscope::RedisError& error);
-    void pruneFinished(qint64 removed);
+    // Its signals (opened, failed, pruneFinished) say whether the file opened, when writing fails
+    // and when a retention pass ended; they arrive queued on this object's thread. Connect before
+    // attach(), which starts it.
+    const RecordingWriter* writer() const { return m_writer; }
 
 private:
     // What the recorder knows of one resource's current episode.

@@ -22,10 +22,8 @@ QVariant orNull(const QString& text)
 
 } // namespace
 
-RecordingWriter::RecordingWriter(RecorderOptions options, QStringList masterNames,
-                                 std::shared_ptr<Counters> counters)
-    : m_options(std::move(options)), m_masterNames(std::move(masterNames)), m_counters(std::move(counters)),
-      m_audit(m_options.auditLogPath)
+RecordingWriter::RecordingWriter(RecorderOptions options, std::shared_ptr<Counters> counters)
+    : m_options(std::move(options)), m_counters(std::move(counters)), m_audit(m_options.auditLogPath)
 {
     m_heartbeat.setParent(this);
     m_pruneTimer.setParent(this);
@@ -36,8 +34,9 @@ RecordingWriter::~RecordingWriter()
     m_insert.reset(); // before the connection it belongs to
 }
 
-void RecordingWriter::start()
+void RecordingWriter::start(const QStringList& masterNames)
 {
+    m_masterNames = masterNames;
     m_db = std::make_unique<RecordingDatabase>();
     RedisError error = m_db->open(m_options.path);
     const qint64 now = QDateTime::currentMSecsSinceEpoch();

@@ -35,11 +35,12 @@ public:
         std::atomic<qint64> pruned{0};
     };
 
-    RecordingWriter(RecorderOptions options, QStringList masterNames, std::shared_ptr<Counters> counters);
+    RecordingWriter(RecorderOptions options, std::shared_ptr<Counters> counters);
     ~RecordingWriter() override;
 
     // All on the writer's thread (queued).
-    void start();
+    // Opens the file and begins a session over these masters (master i of the events).
+    void start(const QStringList& masterNames);
     void write(const RecordEventList& events);
     // The session's end time, then the file is closed.
     void finish();

@@ -40,6 +40,8 @@ private:
         QStringList masters;
     };
     static QStringList masterArgs(const RedisServerGroup& group);
+    // Masters with keyspace notifications on: how a lock ended (del or expired) is then told by the server.
+    static bool startNotifying(RedisServerGroup& group, int count);
     // `lockctl history --json RESOURCE --db DB`; empty object when it failed.
     static QJsonObject history(const QString& db, const QString& resource);
     // Waits until the recording shows `count` episodes of `resource`, the last one ended when `ended`.
@@ -54,6 +56,16 @@ QStringList TestFlightRecorder::masterArgs(const RedisServerGroup& group)
     for (const QString& url : group.urls(false))
         args << QStringLiteral("-m") << url;
     return args;
+}
+
+bool TestFlightRecorder::startNotifying(RedisServerGroup& group, int count)
+{
+    RedisServerOptions options;
+    options.notifications = true;
+    if (group.start(count, options))
+        return true;
+    qWarning("%s", qPrintable(group.errorString()));
+    return false;
 }
 
 QJsonObject TestFlightRecorder::history(const QString& db, const QString& resource)
@@ -124,10 +136,8 @@ void TestFlightRecorder::aDayOfLocksReadBackExactly()
 {
     if (const QString missing = InteropPeers::missing(); !missing.isEmpty())
         QSKIP(qPrintable(missing));
-    RedisServerOptions options;
-    options.notifications = true; // how a lock ended (del or expired) is then told by the server
     RedisServerGroup group;
-    QVERIFY2(group.start(3, options), qPrintable(group.errorString()));
+    QVERIFY(startNotifying(group, 3));
     const QStringList urls = group.urls(false);
     QTemporaryDir dir;
     const QString db = dir.filePath(QStringLiteral("day.sqlite"));
@@ -284,10 +294,8 @@ void TestFlightRecorder::aDayOfLocksReadBackExactly()
 
 void TestFlightRecorder::sigkillKeepsEverythingUpToASecondBefore()
 {
-    RedisServerOptions options;
-    options.notifications = true;
     RedisServerGroup group;
-    QVERIFY2(group.start(1, options), qPrintable(group.errorString()));
+    QVERIFY(startNotifying(group, 1));
     QTemporaryDir dir;
     const QString db = dir.filePath(QStringLiteral("crash.sqlite"));
     LockctlProcess recorder;

@@ -144,9 +144,9 @@ void TestRecordingStore::pruneByAgeKeepsTheRecentAndLetsWritesThrough()
     options.maxBytes = 0;
     options.pruneIntervalMs = 3600 * 1000;
     auto counters = std::make_shared<RecordingWriter::Counters>();
-    RecordingWriter writer(options, {QStringLiteral("redis://127.0.0.1:6379")}, counters);
+    RecordingWriter writer(options, counters);
     QSignalSpy opened(&writer, &RecordingWriter::opened);
-    writer.start();
+    writer.start({QStringLiteral("redis://127.0.0.1:6379")});
     QCOMPARE(opened.count(), 1);
     QVERIFY(!opened.first().first().value<RedisError>().isError());
 
@@ -192,8 +192,8 @@ void TestRecordingStore::pruneBySizeShrinksTheFileAndKeepsTheNewest()
     options.maxBytes = 256 * 1024;
     options.pruneIntervalMs = 3600 * 1000;
     auto counters = std::make_shared<RecordingWriter::Counters>();
-    RecordingWriter writer(options, {QStringLiteral("redis://127.0.0.1:6379")}, counters);
-    writer.start();
+    RecordingWriter writer(options, counters);
+    writer.start({QStringLiteral("redis://127.0.0.1:6379")});
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     for (int batch = 0; batch < 10; ++batch) {
         RecordEventList events;

@@ -1,7 +1,6 @@
 #include "base/monotonicclock.h"
 #include "benchargs.h"
 #include "benchmark.h"
-#include "config/configloader.h"
 #include "monitor/lockmonitor.h"
 #include "ratewriter.h"
 
@@ -88,17 +87,8 @@ int runEventLatency(const QStringList& argv)
         args.value(QStringLiteral("--max-missed-percent"), QStringLiteral("0.1")).toDouble();
     LockScopeConfig config;
     std::vector<std::pair<QByteArray, int>> targets;
-    for (const QString& url : args.values(QStringLiteral("-m"))) {
-        Result<ConnectionOptions> m = ConfigLoader::masterFromUrl(url, {}, 5000);
-        if (!m)
-            return 2;
-        config.masters << *m;
-        targets.emplace_back(m->url.host().toUtf8(), m->url.port());
-    }
-    if (config.masters.isEmpty())
+    if (!RateWriter::mastersFrom(argv, &config, &targets))
         return 2;
-    config.monitor.patterns = {"bench:*"};
-    config.monitor.reconcileIntervalMs = 3600000;
     RateWriter::flushAll(targets); // values from an earlier run would count as (very late) arrivals
     MasterSet masters(config.masters);
     LockMonitor monitor(&masters, config);

@@ -1,6 +1,8 @@
 #include "ratewriter.h"
 
 #include "base/monotonicclock.h"
+#include "benchargs.h"
+#include "config/configloader.h"
 
 #include <QRandomGenerator>
 #include <QString>
@@ -27,6 +29,22 @@ void RateWriter::flushAll(const std::vector<std::pair<QByteArray, int>>& targets
             freeReplyObject(redisCommand(c, "FLUSHALL"));
         redisFree(c);
     }
+}
+
+bool RateWriter::mastersFrom(const QStringList& args, lockscope::LockScopeConfig* config,
+                             std::vector<std::pair<QByteArray, int>>* targets)
+{
+    for (const QString& url : BenchArgs(args).values(QStringLiteral("-m"))) {
+        lockscope::Result<lockscope::ConnectionOptions> m =
+            lockscope::ConfigLoader::masterFromUrl(url, {}, 5000);
+        if (!m)
+            return false;
+        config->masters << *m;
+        targets->emplace_back(m->url.host().toUtf8(), m->url.port());
+    }
+    config->monitor.patterns = {"bench:*"};
+    config->monitor.reconcileIntervalMs = 3600000;
+    return !config->masters.isEmpty();
 }
 
 void RateWriter::run(const std::atomic<bool>& stop)

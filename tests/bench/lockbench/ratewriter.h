@@ -1,6 +1,9 @@
 #pragma once
 
+#include "config/lockscopeconfig.h"
+
 #include <QByteArray>
+#include <QStringList>
 
 #include <atomic>
 #include <utility>
@@ -33,6 +36,12 @@ public:
 
     // FLUSHALL on every target: values of an earlier run would count in this one.
     static void flushAll(const std::vector<std::pair<QByteArray, int>>& targets);
+
+    // The benchmark's masters from its -m URLs: a configuration watching "bench:*" (with no
+    // reconciliation pass to disturb the measure) and the host/port pairs the writer sets keys on.
+    // False when a URL is bad or there is none.
+    static bool mastersFrom(const QStringList& args, lockscope::LockScopeConfig* config,
+                            std::vector<std::pair<QByteArray, int>>* targets);
 
 private:
     std::vector<std::pair<QByteArray, int>> m_targets;

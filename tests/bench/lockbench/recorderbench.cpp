@@ -1,6 +1,5 @@
 #include "benchargs.h"
 #include "benchmark.h"
-#include "config/configloader.h"
 #include "monitor/lockmonitor.h"
 #include "ratewriter.h"
 #include "record/recorder.h"
@@ -129,17 +128,8 @@ int runRecorder(const QStringList& argv)
         args.value(QStringLiteral("--max-added-cpu-percent"), QStringLiteral("10")).toDouble();
     LockScopeConfig config;
     std::vector<std::pair<QByteArray, int>> targets;
-    for (const QString& url : args.values(QStringLiteral("-m"))) {
-        Result<ConnectionOptions> m = ConfigLoader::masterFromUrl(url, {}, 5000);
-        if (!m)
-            return 2;
-        config.masters << *m;
-        targets.emplace_back(m->url.host().toUtf8(), m->url.port());
-    }
-    if (config.masters.isEmpty())
+    if (!RateWriter::mastersFrom(argv, &config, &targets))
         return 2;
-    config.monitor.patterns = {"bench:*"};
-    config.monitor.reconcileIntervalMs = 3600000;
     QTemporaryDir dir;
 
     Phase base;
