@@ -1,6 +1,8 @@
+#include "base/bytesdisplay.h"
 #include "interoppeers.h"
 #include "lockctlprocess.h"
 #include "lockctlrun.h"
+#include "rawtext.h"
 #include "record/recordingdatabase.h"
 #include "record/recordingreader.h"
 #include "redisservergroup.h"
@@ -28,6 +30,7 @@ private slots:
     void aDayOfLocksReadBackExactly();
     void sigkillKeepsEverythingUpToASecondBefore();
     void historyNeedsNoMasterAndSaysWhatIsWrong();
+    void hostileBytesAreEscapedInHistory();
 
 private:
     // What an episode must be, field by field (times are checked for form and order).
@@ -375,6 +378,38 @@ void TestFlightRecorder::historyNeedsNoMasterAndSaysWhatIsWrong()
     QVERIFY2(run.err.contains("written by a newer LockScope"), qPrintable(run.describe()));
     RecordingDatabase after;
     QVERIFY(after.open(newer).message.contains(QLatin1String("99")));
+}
+
+void TestFlightRecorder::hostileBytesAreEscapedInHistory()
+{
+    RedisServerGroup group;
+    QVERIFY(startNotifying(group, 1));
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("hostile.sqlite"));
+    LockctlProcess recorder;
+    QVERIFY(recorder.start(masterArgs(group) + QStringList{QStringLiteral("record"), QStringLiteral("--db"),
+                                                           db, QStringLiteral("--pattern"),
+                                                           QStringLiteral("lock:*")}));
+    QVERIFY2(recorder.waitForOutput("recording 1 master(s)"), qPrintable(recorder.describe()));
+    group.at(0).command({"SET", hostileKey, hostileToken, "PX", "60000"});
+    // The name is typed back in the escaped form `lockctl list` prints.
+    const QString typed = escapeBytes(hostileKey);
+    QVERIFY(recorded(db, typed, 1, false));
+    QCOMPARE(recorder.terminate(), 0);
+
+    const QJsonObject json = history(db, typed);
+    QCOMPARE(json.value(QStringLiteral("resource")).toString(), typed);
+    QCOMPARE(json.value(QStringLiteral("episodes"))
+                 .toArray()
+                 .first()
+                 .toObject()
+                 .value(QStringLiteral("token"))
+                 .toString(),
+             escapeBytes(hostileToken));
+    const LockctlRun text = runLockctl({QStringLiteral("history"), typed, QStringLiteral("--db"), db});
+    QCOMPARE(text.code, 0);
+    QVERIFY2(rawTextIn(text.out).isEmpty(), qPrintable(rawTextIn(text.out)));
+    QVERIFY2(text.out.contains(escapeBytes(hostileToken).toUtf8()), qPrintable(text.describe()));
 }
 
 QTEST_MAIN(TestFlightRecorder)
