@@ -7,6 +7,8 @@
 #include "metrics/webconfig.h"
 #include "metricsserver.h"
 #include "monitor/lockmonitor.h"
+#include "record/recorder.h"
+#include "recordingargument.h"
 #include "terminationsignals.h"
 
 #include <QElapsedTimer>
@@ -56,7 +58,7 @@ public:
     QString synopsis() const override
     {
         return QStringLiteral("serve [--listen ADDR:PORT] [--web-config FILE] [--max-lock-series N] "
-                              "[--pattern GLOB]... [--discover GLOB]...");
+                              "[--record [--db FILE]] [--pattern GLOB]... [--discover GLOB]...");
     }
     QString summary() const override
     {
@@ -79,7 +81,10 @@ public:
                                       QStringLiteral("Locks with per-lock series, the worst first (default "
                                                      "1000); the rest are counted in "
                                                      "lockscope_lock_series_dropped."),
-                                      QStringLiteral("N"));
+                                      QStringLiteral("N"))
+                << QCommandLineOption(QStringLiteral("record"),
+                                      QStringLiteral("Keep the flight recording too, as lockctl record does."))
+                << RecordingArgument::option();
         return options;
     }
 
@@ -109,6 +114,9 @@ public:
                 return context.fail(UsageError, loaded.error().message);
             web = *loaded;
         }
+        const bool record = parser.isSet(QStringLiteral("record"));
+        if (parser.isSet(QStringLiteral("db")) && !record)
+            return context.fail(UsageError, QStringLiteral("--db is the recording of --record"));
         CommandLineConfig::applyPatternOptions(parser, context.config().monitor);
         // A service rides out outages: masters reconnect and are re-read; none stops it.
         for (ConnectionOptions& m : context.config().masters) {
@@ -151,10 +159,35 @@ public:
         // Said on stderr, so that a script (or a test given port 0) learns where to scrape.
         context.err() << "lockctl: serving " << (web.tls() ? "https" : "http") << "://" << host << ':'
                       << *port << "/metrics" << Qt::endl;
+        int code = Done;
+        std::unique_ptr<Recorder> recorder;
+        if (record) {
+            RecorderOptions options;
+            options.path = RecordingArgument::path(parser);
+            options.auditLogPath = context.auditLogPath();
+            // Every change the masters show is recorded, as by lockctl record, not a few per second.
+            monitor.setCoalesceMs(0);
+            recorder = std::make_unique<Recorder>(options);
+            QObject::connect(recorder->writer(), &RecordingWriter::opened, &loop, [&](const RedisError& error) {
+                if (error) {
+                    code = context.fail(NotDone, error.message);
+                    loop.quit();
+                    return;
+                }
+                context.err() << "lockctl: recording to " << options.path << Qt::endl;
+            });
+            QObject::connect(recorder->writer(), &RecordingWriter::failed, &loop, [&](const RedisError& error) {
+                context.err() << "lockctl: " << error.message << " (events are dropped until it works again)"
+                              << Qt::endl;
+            });
+            recorder->attach(&monitor);
+        }
         monitor.start();
         loop.exec();
+        if (recorder)
+            recorder->flush();
         context.err() << "lockctl: stopped" << Qt::endl;
-        return Done;
+        return code;
     }
 
 private:
