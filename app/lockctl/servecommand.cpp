@@ -82,8 +82,9 @@ public:
                                                      "1000); the rest are counted in "
                                                      "lockscope_lock_series_dropped."),
                                       QStringLiteral("N"))
-                << QCommandLineOption(QStringLiteral("record"),
-                                      QStringLiteral("Keep the flight recording too, as lockctl record does."))
+                << QCommandLineOption(
+                       QStringLiteral("record"),
+                       QStringLiteral("Keep the flight recording too, as lockctl record does."))
                 << RecordingArgument::option();
         return options;
     }
@@ -156,9 +157,9 @@ public:
         QString host = listen->host.toString();
         if (listen->host.protocol() == QAbstractSocket::IPv6Protocol)
             host = QLatin1Char('[') + host + QLatin1Char(']');
-        // Said on stderr, so that a script (or a test given port 0) learns where to scrape.
-        context.err() << "lockctl: serving " << (web.tls() ? "https" : "http") << "://" << host << ':'
-                      << *port << "/metrics" << Qt::endl;
+        // So that a script (or a test given port 0) learns where to scrape.
+        context.out() << "serving " << (web.tls() ? "https" : "http") << "://" << host << ':' << *port
+                      << "/metrics" << Qt::endl;
         int code = Done;
         std::unique_ptr<Recorder> recorder;
         if (record) {
@@ -168,25 +169,27 @@ public:
             // Every change the masters show is recorded, as by lockctl record, not a few per second.
             monitor.setCoalesceMs(0);
             recorder = std::make_unique<Recorder>(options);
-            QObject::connect(recorder->writer(), &RecordingWriter::opened, &loop, [&](const RedisError& error) {
-                if (error) {
-                    code = context.fail(NotDone, error.message);
-                    loop.quit();
-                    return;
-                }
-                context.err() << "lockctl: recording to " << options.path << Qt::endl;
-            });
-            QObject::connect(recorder->writer(), &RecordingWriter::failed, &loop, [&](const RedisError& error) {
-                context.err() << "lockctl: " << error.message << " (events are dropped until it works again)"
-                              << Qt::endl;
-            });
+            QObject::connect(recorder->writer(), &RecordingWriter::opened, &loop,
+                             [&](const RedisError& error) {
+                                 if (error) {
+                                     code = context.fail(NotDone, error.message);
+                                     loop.quit();
+                                     return;
+                                 }
+                                 context.out() << "recording to " << options.path << Qt::endl;
+                             });
+            QObject::connect(recorder->writer(), &RecordingWriter::failed, &loop,
+                             [&](const RedisError& error) {
+                                 context.err() << "lockctl: " << error.message
+                                               << " (events are dropped until it works again)" << Qt::endl;
+                             });
             recorder->attach(&monitor);
         }
         monitor.start();
         loop.exec();
         if (recorder)
             recorder->flush();
-        context.err() << "lockctl: stopped" << Qt::endl;
+        context.out() << "stopped" << Qt::endl;
         return code;
     }
 

@@ -35,7 +35,7 @@ for url in "${urls[@]}"; do
 done
 
 "$lockctl" "${masters[@]}" serve --listen 127.0.0.1:0 --pattern 'lock:*' --max-lock-series "$max_series" \
-    2>"$workdir/serve.log" &
+    >"$workdir/serve.log" 2>&1 &
 serve_pid=$!
 pids+=("$serve_pid")
 port=""

@@ -206,10 +206,14 @@ void TestLockctlServe::recordsWhileServing()
     QVERIFY2(serve.start(masterArgs(group) << QStringLiteral("serve") << QStringLiteral("--record")
                                            << QStringLiteral("--db") << db),
              qPrintable(serve.errorString()));
-    QTRY_COMPARE_WITH_TIMEOUT(httpGet(serve.url(QStringLiteral("/-/ready"))).status, 200, int(upperBoundMs(20000)));
-    QVERIFY(group.at(0).command({"SET", "lock:recorded", "0123456789abcdef0123456789abcdef", "PX", "600000"}).isStatus());
-    QTRY_COMPARE_WITH_TIMEOUT(sampleValue(httpGet(serve.url()).body, "lockscope_lock_acquisitions_observed_total"),
-                              1.0, int(upperBoundMs(15000)));
+    QTRY_COMPARE_WITH_TIMEOUT(httpGet(serve.url(QStringLiteral("/-/ready"))).status, 200,
+                              int(upperBoundMs(20000)));
+    QVERIFY(group.at(0)
+                .command({"SET", "lock:recorded", "0123456789abcdef0123456789abcdef", "PX", "600000"})
+                .isStatus());
+    QTRY_COMPARE_WITH_TIMEOUT(
+        sampleValue(httpGet(serve.url()).body, "lockscope_lock_acquisitions_observed_total"), 1.0,
+        int(upperBoundMs(15000)));
     QCOMPARE(serve.stop(int(upperBoundMs(10000))), 0);
     QVERIFY2(serve.log().contains(QByteArray("recording to " + db.toUtf8())), serve.log().constData());
     // What it recorded is there for lockctl history.
@@ -230,8 +234,8 @@ void TestLockctlServe::refusesBadOptions_data()
         << QStringLiteral("--listen");
     QTest::newRow("negative series") << QStringList{QStringLiteral("--max-lock-series"), QStringLiteral("-1")}
                                      << QStringLiteral("--max-lock-series");
-    QTest::newRow("db without record") << QStringList{QStringLiteral("--db"), QStringLiteral("x.sqlite")}
-                                       << QStringLiteral("--record");
+    QTest::newRow("db without record")
+        << QStringList{QStringLiteral("--db"), QStringLiteral("x.sqlite")} << QStringLiteral("--record");
     QTest::newRow("missing web config")
         << QStringList{QStringLiteral("--web-config"), QStringLiteral("/nonexistent/web.yml")}
         << QStringLiteral("/nonexistent/web.yml");

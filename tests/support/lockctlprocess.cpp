@@ -6,6 +6,9 @@
 #include <QDeadlineTimer>
 #include <QTest>
 
+#include <csignal>
+#include <sys/prctl.h>
+
 namespace lockscope::test {
 
 LockctlProcess::~LockctlProcess()
@@ -17,6 +20,8 @@ LockctlProcess::~LockctlProcess()
 bool LockctlProcess::start(const QStringList& args)
 {
     m_process.setProcessEnvironment(testPasswordEnvironment());
+    // A service runs until told to stop: if the test process dies first, it goes too.
+    m_process.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
     m_process.start(lockctlPath(), args);
     m_process.closeWriteChannel();
     return m_process.waitForStarted(10000);

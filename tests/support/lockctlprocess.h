@@ -7,7 +7,8 @@
 namespace lockscope::test {
 
 // A long-running lockctl (record, watch) in the background, with the fixture password in its
-// environment as runLockctl gives it. Stopped (SIGKILL) when it goes, if still running.
+// environment as runLockctl gives it. Stopped (SIGKILL) when it goes, if still running, and when the
+// test process dies first.
 class LockctlProcess
 {
 public:
@@ -24,6 +25,7 @@ public:
     // SIGKILL, as a crash or the OOM killer would, and reaped.
     void kill();
     qint64 pid() const { return m_process.processId(); }
+    bool isRunning() const { return m_process.state() == QProcess::Running; }
     // Everything it printed so far.
     QByteArray out();
     QByteArray err();
