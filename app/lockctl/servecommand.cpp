@@ -129,7 +129,11 @@ public:
         // A real event loop, not CliContext::waitUntil: its processEvents(…, 20 ms) polling kept a
         // core a quarter busy while nothing happened, which a service running for months must not.
         QEventLoop loop;
-        QObject::connect(&termination, &TerminationSignals::received, &loop, &QEventLoop::quit);
+        bool stopping = false; // a signal while the masters were still being opened
+        QObject::connect(&termination, &TerminationSignals::received, &loop, [&] {
+            stopping = true;
+            loop.quit();
+        });
         MasterSet& masters = context.openMasters();
         LockMonitor monitor(&masters, context.config());
         LockActivity activity(&monitor);
@@ -170,13 +174,13 @@ public:
             monitor.setCoalesceMs(0);
             recorder = std::make_unique<Recorder>(options);
             QObject::connect(recorder->writer(), &RecordingWriter::opened, &loop,
-                             [&](const RedisError& error) {
+                             [&, path = options.path](const RedisError& error) {
                                  if (error) {
                                      code = context.fail(NotDone, error.message);
                                      loop.quit();
                                      return;
                                  }
-                                 context.out() << "recording to " << options.path << Qt::endl;
+                                 context.out() << "recording to " << path << Qt::endl;
                              });
             QObject::connect(recorder->writer(), &RecordingWriter::failed, &loop,
                              [&](const RedisError& error) {
@@ -186,7 +190,8 @@ public:
             recorder->attach(&monitor);
         }
         monitor.start();
-        loop.exec();
+        if (!stopping)
+            loop.exec();
         if (recorder)
             recorder->flush();
         context.out() << "stopped" << Qt::endl;
