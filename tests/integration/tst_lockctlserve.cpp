@@ -2,6 +2,7 @@
 // it, a master that goes away (the service stays, the metric says so), the counters, SIGTERM, and
 // the listener's TLS and basic authentication from a Prometheus-shaped web config.
 #include "httpget.h"
+#include "lockctlprocess.h"
 #include "lockctlrun.h"
 #include "metrics/webconfig.h"
 #include "promtool.h"
@@ -14,6 +15,8 @@
 #include <QSslCertificate>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <csignal>
 
 using namespace lockscope;
 using namespace lockscope::test;
@@ -52,6 +55,7 @@ private slots:
     void servesFiveMastersAndRidesOutAnOutage();
     void webConfigTurnsOnTlsAndBasicAuth();
     void recordsWhileServing();
+    void sigtermWhileMastersOpenStopsIt();
     void refusesBadOptions_data();
     void refusesBadOptions();
 };
@@ -221,6 +225,35 @@ void TestLockctlServe::recordsWhileServing()
                                            QStringLiteral("lock:recorded"), QStringLiteral("--db"), db});
     QVERIFY2(history.code == 0, qPrintable(history.describe()));
     QVERIFY2(history.out.contains("0123456789abcdef0123456789abcdef"), qPrintable(history.describe()));
+}
+
+// SIGTERM before the event loop runs (the masters still opening: one does not answer) must not be
+// lost: it used to leave lockctl serve running for good.
+void TestLockctlServe::sigtermWhileMastersOpenStopsIt()
+{
+    RedisServerGroup group;
+    QVERIFY2(group.start(1), qPrintable(group.errorString()));
+    group.at(0).pause(); // accepts the connection, answers nothing: opening waits for the timeout
+    LockctlProcess serve;
+    QVERIFY(serve.start(masterArgs(group)
+                        << QStringLiteral("--timeout-ms") << QStringLiteral("3000") << QStringLiteral("serve")
+                        << QStringLiteral("--listen") << QStringLiteral("127.0.0.1:0")));
+    // Its SIGTERM handler is in place once the kernel says it catches the signal.
+    const auto catchesSigterm = [&serve] {
+        QFile status(QStringLiteral("/proc/%1/status").arg(serve.pid()));
+        if (!status.open(QIODevice::ReadOnly))
+            return false;
+        for (const QByteArray& line : status.readAll().split('\n'))
+            if (line.startsWith("SigCgt:"))
+                return ((line.mid(7).trimmed().toULongLong(nullptr, 16) >> (SIGTERM - 1)) & 1) != 0;
+        return false;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(catchesSigterm(), int(upperBoundMs(10000)));
+    QVERIFY2(!serve.out().contains("serving"), serve.out().constData()); // still opening
+    const int code = serve.terminate(int(upperBoundMs(15000)));
+    group.at(0).resume();
+    QVERIFY2(code == 0, qPrintable(serve.describe()));
+    QVERIFY2(serve.out().contains("stopped"), qPrintable(serve.describe()));
 }
 
 void TestLockctlServe::refusesBadOptions_data()
