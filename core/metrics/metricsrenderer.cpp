@@ -4,6 +4,8 @@
 #include "metrics/metricstext.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <vector>
 
 namespace lockscope {
@@ -120,7 +122,7 @@ void renderMasters(MetricsText& out, const QList<MasterSample>& masters)
     auto perMaster = [&](FamilyId id, auto value) {
         begin(out, id);
         for (const MasterSample& m : masters)
-            if (const double v = value(m); v == v) // NaN: no sample for this master
+            if (const double v = value(m); !std::isnan(v)) // NaN: no sample for this master
                 out.sample(families[id].name, {{"master", m.name}}, v);
     };
     const double none = std::numeric_limits<double>::quiet_NaN();
@@ -207,7 +209,7 @@ void renderLocks(MetricsText& out, const MetricsInput& in)
     const auto perLock = [&](FamilyId id, auto value) {
         begin(out, id);
         for (size_t i = 0; i < ranked.size(); ++i)
-            if (const double v = value(*ranked[i].view, ranked[i].age); v == v)
+            if (const double v = value(*ranked[i].view, ranked[i].age); !std::isnan(v))
                 out.sample(families[id].name, labels[i], v);
     };
     const double none = std::numeric_limits<double>::quiet_NaN();
