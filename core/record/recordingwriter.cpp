@@ -31,7 +31,16 @@ RecordingWriter::RecordingWriter(RecorderOptions options, std::shared_ptr<Counte
 
 RecordingWriter::~RecordingWriter()
 {
-    m_insert.reset(); // before the connection it belongs to
+    closeQueries();
+}
+
+void RecordingWriter::closeQueries()
+{
+    // Before the connection they belong to.
+    m_insert.reset();
+    m_addResource.reset();
+    m_findResource.reset();
+    m_touchSession.reset();
 }
 
 void RecordingWriter::start(const QStringList& masterNames)
@@ -63,6 +72,12 @@ void RecordingWriter::start(const QStringList& masterNames)
     m_insert->prepare(
         QStringLiteral("INSERT INTO events(session, t, resource, master, kind, token, owner, ttl, "
                        "holding, holders, detail, audit) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+    m_addResource = std::make_unique<QSqlQuery>(m_db->db());
+    m_addResource->prepare(QStringLiteral("INSERT OR IGNORE INTO resources(name) VALUES(?)"));
+    m_findResource = std::make_unique<QSqlQuery>(m_db->db());
+    m_findResource->prepare(QStringLiteral("SELECT id FROM resources WHERE name = ?"));
+    m_touchSession = std::make_unique<QSqlQuery>(m_db->db());
+    m_touchSession->prepare(QStringLiteral("UPDATE sessions SET last = ? WHERE id = ?"));
     m_lastCommitMs = now;
     m_audit.skipToEnd();
     connect(&m_heartbeat, &QTimer::timeout, this, &RecordingWriter::heartbeat);
@@ -77,16 +92,14 @@ std::optional<qint64> RecordingWriter::resourceId(const QByteArray& name)
 {
     if (const auto it = m_resources.constFind(name); it != m_resources.cend())
         return it.value();
-    QSqlQuery q(m_db->db());
-    q.prepare(QStringLiteral("INSERT OR IGNORE INTO resources(name) VALUES(?)"));
-    q.addBindValue(name);
-    if (!q.exec())
+    m_addResource->addBindValue(name);
+    if (!m_addResource->exec())
         return std::nullopt;
-    q.prepare(QStringLiteral("SELECT id FROM resources WHERE name = ?"));
-    q.addBindValue(name);
-    if (!q.exec() || !q.next())
+    m_findResource->addBindValue(name);
+    if (!m_findResource->exec() || !m_findResource->next())
         return std::nullopt;
-    const qint64 id = q.value(0).toLongLong();
+    const qint64 id = m_findResource->value(0).toLongLong();
+    m_findResource->finish();
     m_resources.insert(name, id);
     return id;
 }
@@ -134,12 +147,10 @@ void RecordingWriter::write(const RecordEventList& events)
                 break;
             }
         m_lastCommitMs = QDateTime::currentMSecsSinceEpoch();
-        QSqlQuery last(db);
-        last.prepare(QStringLiteral("UPDATE sessions SET last = ? WHERE id = ?"));
-        last.addBindValue(m_lastCommitMs);
-        last.addBindValue(m_session);
-        if (problem.isEmpty() && !last.exec())
-            problem = last.lastError().text();
+        m_touchSession->addBindValue(m_lastCommitMs);
+        m_touchSession->addBindValue(m_session);
+        if (problem.isEmpty() && !m_touchSession->exec())
+            problem = m_touchSession->lastError().text();
         if (problem.isEmpty() && !db.commit())
             problem = db.lastError().text();
         if (!problem.isEmpty()) {
@@ -187,7 +198,7 @@ void RecordingWriter::finish()
     q.addBindValue(now);
     q.addBindValue(m_session);
     q.exec();
-    m_insert.reset();
+    closeQueries();
     m_db->exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"));
     m_db.reset();
 }

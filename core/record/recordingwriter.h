@@ -64,12 +64,16 @@ private:
     // Returns freed pages to the file system, a step at a time; ends the pass.
     void vacuumStep();
     qint64 usedBytes();
+    void closeQueries();
 
     RecorderOptions m_options;
     QStringList m_masterNames;
     std::shared_ptr<Counters> m_counters;
     std::unique_ptr<RecordingDatabase> m_db;
-    std::unique_ptr<QSqlQuery> m_insert;
+    std::unique_ptr<QSqlQuery> m_insert; // prepared once: parsing is most of a small statement's cost
+    std::unique_ptr<QSqlQuery> m_addResource;
+    std::unique_ptr<QSqlQuery> m_findResource;
+    std::unique_ptr<QSqlQuery> m_touchSession;
     AuditFollower m_audit;
     QHash<QByteArray, qint64> m_resources;
     qint64 m_session = -1;
