@@ -2,6 +2,7 @@
 
 #include "base/monotonicclock.h"
 #include "monitor/lockmonitor.h"
+#include "record/cpustopwatch.h"
 #include "record/recordingdatabase.h"
 
 #include <QDateTime>
@@ -194,6 +195,7 @@ RecordEvent Recorder::resourceEvent(RecordEvent::Kind kind, const QByteArray& re
 
 void Recorder::onBatch(const LockBatch& batch)
 {
+    const CpuStopwatch cpu(m_counters->observeCpuNs);
     for (const LockView& v : batch.added)
         onView(v, false);
     for (const LockView& v : batch.changed)

@@ -50,6 +50,9 @@ public:
     qint64 written() const { return m_counters->written; }
     qint64 dropped() const { return m_counters->dropped; }
     qint64 pruned() const { return m_counters->pruned; }
+    // CPU time it has used, on the monitor's thread and its writer's (for the benchmark).
+    qint64 cpuNs() const { return m_counters->observeCpuNs + m_counters->writeCpuNs; }
+    qint64 writerCpuNs() const { return m_counters->writeCpuNs; }
     // Hands what is pending to the writer now (it is otherwise every flushIntervalMs).
     void flush();
     // A retention pass now (normally every pruneIntervalMs), for tests and maintenance.

@@ -35,6 +35,10 @@ const QStringList& migrationStep(int fromVersion)
          QStringLiteral("CREATE INDEX events_by_time ON events(t)")},
         // 1 -> 2: a force-release names its audit record.
         {QStringLiteral("ALTER TABLE events ADD COLUMN audit TEXT")},
+        // 2 -> 3: no index on every event's time (a third of the cost of an insert at 5k changes/s);
+        // retention goes by row id, which follows time, and the masters' events (few) keep one.
+        {QStringLiteral("DROP INDEX events_by_time"),
+         QStringLiteral("CREATE INDEX master_events_by_time ON events(t) WHERE resource IS NULL")},
     };
     return steps.at(fromVersion);
 }

@@ -1,5 +1,7 @@
 #include "record/recordingwriter.h"
 
+#include "record/cpustopwatch.h"
+
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -131,6 +133,7 @@ bool RecordingWriter::insert(const RecordEvent& e)
 
 void RecordingWriter::write(const RecordEventList& events)
 {
+    const CpuStopwatch cpu(m_counters->writeCpuNs);
     if (!m_db) {
         m_counters->backlog -= events.size();
         m_counters->dropped += events.size();
@@ -221,6 +224,7 @@ qint64 RecordingWriter::usedBytes()
 
 void RecordingWriter::pruneStep()
 {
+    const CpuStopwatch cpu(m_counters->writeCpuNs);
     if (!m_db) {
         m_pruning = false;
         return;
@@ -228,16 +232,17 @@ void RecordingWriter::pruneStep()
     QSqlQuery q(m_db->db());
     int removed = 0;
     if (m_options.maxAgeMs > 0) {
-        q.prepare(
-            QStringLiteral("DELETE FROM events WHERE id IN (SELECT id FROM events WHERE t < ? LIMIT %1)")
-                .arg(pruneChunk));
+        q.prepare(QStringLiteral(
+                      "DELETE FROM events WHERE id IN (SELECT id FROM events ORDER BY id LIMIT %1) AND t < ?")
+                      .arg(pruneChunk));
         q.addBindValue(QDateTime::currentMSecsSinceEpoch() - m_options.maxAgeMs);
         if (q.exec())
             removed = q.numRowsAffected();
     }
     if (removed == 0 && m_options.maxBytes > 0 && usedBytes() > m_options.maxBytes) {
-        q.prepare(QStringLiteral("DELETE FROM events WHERE id IN (SELECT id FROM events ORDER BY t LIMIT %1)")
-                      .arg(pruneChunk));
+        q.prepare(
+            QStringLiteral("DELETE FROM events WHERE id IN (SELECT id FROM events ORDER BY id LIMIT %1)")
+                .arg(pruneChunk));
         if (q.exec())
             removed = q.numRowsAffected();
     }
@@ -250,11 +255,10 @@ void RecordingWriter::pruneStep()
     }
     if (m_prunedThisPass > 0) {
         // Sessions that ended before the oldest event left are gaps in nothing.
-        m_db->exec(
-            QStringLiteral("DELETE FROM sessions WHERE id <> %1 AND last < coalesce((SELECT min(t) FROM "
-                           "events), %2)")
-                .arg(m_session)
-                .arg(QDateTime::currentMSecsSinceEpoch()));
+        m_db->exec(QStringLiteral("DELETE FROM sessions WHERE id <> %1 AND last < coalesce((SELECT t FROM "
+                                  "events ORDER BY id LIMIT 1), %2)")
+                       .arg(m_session)
+                       .arg(QDateTime::currentMSecsSinceEpoch()));
         vacuumStep();
         return;
     }
@@ -264,6 +268,7 @@ void RecordingWriter::pruneStep()
 
 void RecordingWriter::vacuumStep()
 {
+    const CpuStopwatch cpu(m_counters->writeCpuNs);
     if (!m_db) {
         m_pruning = false;
         return;

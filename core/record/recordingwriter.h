@@ -33,6 +33,8 @@ public:
         std::atomic<qint64> written{0};
         std::atomic<qint64> dropped{0}; // could not be written (the file failed)
         std::atomic<qint64> pruned{0};
+        std::atomic<qint64> writeCpuNs{0};   // spent by the writer thread (CpuStopwatch)
+        std::atomic<qint64> observeCpuNs{0}; // spent deciding what happened, on the monitor's thread
     };
 
     RecordingWriter(RecorderOptions options, std::shared_ptr<Counters> counters);

@@ -232,7 +232,7 @@ void TestFlightRecorder::aDayOfLocksReadBackExactly()
                                      .toObject()
                                      .value(QStringLiteral("extensions"))
                                      .toInt() == 1,
-                             10000);
+                             20000);
     for (int i = 0; i < 3; ++i)
         group.at(i).command({"EVAL", unlockScript, "2", "day:redisson",
                              "redisson_lock__channel:{day:redisson}", "0", "30000", field});
