@@ -101,6 +101,8 @@ RedisError RecordingDatabase::open(const QString& path, bool mustExist, int upTo
     // space back (incremental_vacuum), on an existing one it is a no-op.
     for (const QString& pragma :
          {QStringLiteral("PRAGMA auto_vacuum = INCREMENTAL"), QStringLiteral("PRAGMA synchronous = NORMAL"),
+          // 16 MiB of pages: the per-resource index's recent pages stay in memory.
+          QStringLiteral("PRAGMA cache_size = -16384"),
           QStringLiteral("PRAGMA journal_size_limit = 4194304")})
         if (RedisError e = exec(pragma))
             return e;

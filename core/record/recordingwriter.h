@@ -59,7 +59,10 @@ signals:
 
 private:
     std::optional<qint64> resourceId(const QByteArray& name);
-    bool insert(const RecordEvent& e);
+    // Binds one event's 12 values to `q`, in order; false when its resource could not be named.
+    bool bind(QSqlQuery& q, const RecordEvent& e);
+    // SQLite's error, or empty.
+    QString insertAll(const RecordEventList& events);
     void heartbeat();
     // One step of a retention pass; schedules the next while there is more to remove.
     void pruneStep();
@@ -73,6 +76,7 @@ private:
     std::shared_ptr<Counters> m_counters;
     std::unique_ptr<RecordingDatabase> m_db;
     std::unique_ptr<QSqlQuery> m_insert; // prepared once: parsing is most of a small statement's cost
+    std::unique_ptr<QSqlQuery> m_insertMany;
     std::unique_ptr<QSqlQuery> m_addResource;
     std::unique_ptr<QSqlQuery> m_findResource;
     std::unique_ptr<QSqlQuery> m_touchSession;
