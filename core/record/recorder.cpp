@@ -46,14 +46,13 @@ Recorder::Recorder(RecorderOptions options, QObject* parent)
     m_flushTimer.setParent(this);
     connect(&m_flushTimer, &QTimer::timeout, this, &Recorder::flush);
     m_thread.setObjectName(QStringLiteral("recording writer"));
-    m_writer = new RecordingWriter(m_options, m_counters);
-    m_writer->moveToThread(&m_thread);
+    m_writer = new RecordingWriter(m_options, m_counters); // moves to its thread in attach()
 }
 
 Recorder::~Recorder()
 {
     if (!m_monitor) {
-        delete m_writer; // never started: its thread never ran
+        delete m_writer; // never attached: still ours
         return;
     }
     flush();
@@ -90,6 +89,7 @@ void Recorder::attach(LockMonitor* monitor)
     for (int i = 0; i < m_masterCount; ++i)
         names << masters->at(i)->name();
 
+    m_writer->moveToThread(&m_thread);
     m_thread.start(QThread::LowPriority);
     QMetaObject::invokeMethod(
         m_writer, [writer = m_writer, names] { writer->start(names); }, Qt::QueuedConnection);
