@@ -83,6 +83,11 @@ public:
         }
         if (m_open && m_open->token != e.token)
             close(Episode::End::Replaced, e.timeMs);
+        const bool starts = e.kind == Kind::Seen || e.kind == Kind::Acquired;
+        // The last masters letting go of an episode already ended (its release is dated when the
+        // first master let go): not a new one.
+        if (!m_open && !starts && !m_episodes.isEmpty() && m_episodes.last().token == e.token)
+            return;
         if (!m_open) {
             // Seen or acquired; any other kind means its start was pruned: it begins where the record does.
             m_open = Episode();

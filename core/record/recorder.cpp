@@ -2,6 +2,7 @@
 
 #include "base/monotonicclock.h"
 #include "monitor/lockmonitor.h"
+#include "record/cpustopwatch.h"
 #include "record/recordingdatabase.h"
 
 #include <QDateTime>
@@ -13,6 +14,8 @@ namespace {
 // A removal learnt within this of the expiry counts as the expiry (the monitor hears of a key's
 // end a little after it happens).
 constexpr qint64 expiryToleranceMs = 100;
+// How long after a master was down a lock gone from it counts as lost rather than released.
+constexpr qint64 interruptionMemoryMs = 10000;
 
 // Keyspace events that tell how a key ended (when notifications are on, better than the clock).
 bool isExpiryEvent(const QByteArray& event)
@@ -45,14 +48,13 @@ Recorder::Recorder(RecorderOptions options, QObject* parent)
     m_flushTimer.setParent(this);
     connect(&m_flushTimer, &QTimer::timeout, this, &Recorder::flush);
     m_thread.setObjectName(QStringLiteral("recording writer"));
-    m_writer = new RecordingWriter(m_options, m_counters);
-    m_writer->moveToThread(&m_thread);
+    m_writer = new RecordingWriter(m_options, m_counters); // moves to its thread in attach()
 }
 
 Recorder::~Recorder()
 {
     if (!m_monitor) {
-        delete m_writer; // never started: its thread never ran
+        delete m_writer; // never attached: still ours
         return;
     }
     flush();
@@ -84,11 +86,13 @@ void Recorder::attach(LockMonitor* monitor)
     MasterSet* masters = monitor->masters();
     m_masterCount = masters->size();
     m_restartedMs = QList<qint64>(m_masterCount, -1);
+    m_downMs = QList<qint64>(m_masterCount, -1);
     m_masterState = QList<int>(m_masterCount, -1);
     QStringList names;
     for (int i = 0; i < m_masterCount; ++i)
         names << masters->at(i)->name();
 
+    m_writer->moveToThread(&m_thread);
     m_thread.start(QThread::LowPriority);
     QMetaObject::invokeMethod(
         m_writer, [writer = m_writer, names] { writer->start(names); }, Qt::QueuedConnection);
@@ -109,6 +113,7 @@ void Recorder::attach(LockMonitor* monitor)
                     masterEvent(i, RecordEvent::Kind::MasterUp, QString());
                 } else if (state == RedisConnection::State::Down && m_masterState.value(i) != 0) {
                     m_masterState[i] = 0;
+                    m_downMs[i] = monotonicMs();
                     masterEvent(i, RecordEvent::Kind::MasterDown, reason.message);
                 }
             });
@@ -194,6 +199,7 @@ RecordEvent Recorder::resourceEvent(RecordEvent::Kind kind, const QByteArray& re
 
 void Recorder::onBatch(const LockBatch& batch)
 {
+    const CpuStopwatch cpu(m_counters->observeCpuNs);
     for (const LockView& v : batch.added)
         onView(v, false);
     for (const LockView& v : batch.changed)
@@ -228,7 +234,7 @@ void Recorder::observe(const LockView& view, Tracked& tracked, bool* extended)
             // Let go on this master before its expiry, and not by a restart: the holder released it
             // (a Redlock release reaches the masters one by one; one may still let it expire).
             if (tracked.expiresAt[i] > monotonicMs() + expiryToleranceMs && tracked.releasedAtMs < 0 &&
-                m_restartedMs.value(i) < tracked.startMs)
+                !interrupted(i, tracked))
                 tracked.releasedAtMs = QDateTime::currentMSecsSinceEpoch();
             tracked.pttl[i] = -2;
             tracked.expiresAt[i] = -1;
@@ -256,6 +262,7 @@ void Recorder::observe(const LockView& view, Tracked& tracked, bool* extended)
     if (holders != 0)
         tracked.deadlineMs = deadline;
     tracked.holders = holders;
+    tracked.everHolders |= holders;
     tracked.holding = view.holding;
 }
 
@@ -339,6 +346,15 @@ void Recorder::onView(const LockView& view, bool initial)
     }
 }
 
+bool Recorder::interrupted(int master, const Tracked& tracked) const
+{
+    // A restart (new run_id) loses what was not persisted; a master that was down a moment ago
+    // may be one whose restart is not told yet (its scan can read it empty first).
+    const qint64 down = m_downMs.value(master);
+    return m_restartedMs.value(master) >= tracked.startMs ||
+           (down >= tracked.startMs && monotonicMs() - down < interruptionMemoryMs);
+}
+
 RecordEvent::Kind Recorder::endOf(const QByteArray& resource, const Tracked& tracked, qint64 nowMs) const
 {
     if (tracked.releasedAtMs >= 0)
@@ -352,8 +368,8 @@ RecordEvent::Kind Recorder::endOf(const QByteArray& resource, const Tracked& tra
     }
     if (tracked.lostOnFailover)
         return RecordEvent::Kind::Lost;
-    for (int i = 0; i < m_restartedMs.size(); ++i)
-        if (m_restartedMs[i] >= tracked.startMs)
+    for (int i = 0; i < m_masterCount && i < 64; ++i)
+        if ((tracked.everHolders & (quint64(1) << i)) && interrupted(i, tracked))
             return RecordEvent::Kind::Lost;
     if (tracked.deadlineMs >= 0 && nowMs + expiryToleranceMs >= tracked.deadlineMs)
         return RecordEvent::Kind::Expired;

@@ -50,6 +50,9 @@ public:
     qint64 written() const { return m_counters->written; }
     qint64 dropped() const { return m_counters->dropped; }
     qint64 pruned() const { return m_counters->pruned; }
+    // CPU time it has used, on the monitor's thread and its writer's (for the benchmark).
+    qint64 cpuNs() const { return m_counters->observeCpuNs + m_counters->writeCpuNs; }
+    qint64 writerCpuNs() const { return m_counters->writeCpuNs; }
     // Hands what is pending to the writer now (it is otherwise every flushIntervalMs).
     void flush();
     // A retention pass now (normally every pruneIntervalMs), for tests and maintenance.
@@ -66,6 +69,7 @@ private:
         QByteArray token;
         qint64 startMs = 0; // monotonic
         quint64 holders = 0;
+        quint64 everHolders = 0; // every master that held it during the episode
         int holding = 0;
         QList<qint64> pttl;        // per master: last PTTL read for the token; -2: not held there
         QList<qint64> expiresAt;   // per master: the monotonic expiry that read implies; -1: none
@@ -87,6 +91,8 @@ private:
     RecordEvent resourceEvent(RecordEvent::Kind kind, const QByteArray& resource,
                               const Tracked& tracked) const;
     // How an episode that is gone from every master ended.
+    // A restart of `master` during the episode, or it was down a moment ago.
+    bool interrupted(int master, const Tracked& tracked) const;
     RecordEvent::Kind endOf(const QByteArray& resource, const Tracked& tracked, qint64 nowMs) const;
     void startEpisode(const LockView& view, RecordEvent::Kind kind, Tracked& tracked);
     void observe(const LockView& view, Tracked& tracked, bool* extended);
@@ -106,6 +112,7 @@ private:
         qint64 atMs = 0; // monotonic
     };
     QHash<QByteArray, KeyspaceNote> m_keyspace; // the last keyspace event per resource
+    QList<qint64> m_downMs;                     // per master: monotonic time it last went down
     QList<qint64> m_restartedMs;                // per master: monotonic time of its last restart
     QList<int> m_masterState;                   // per master: last recorded (1 up, 0 down, -1 none)
 };

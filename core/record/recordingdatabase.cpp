@@ -35,6 +35,10 @@ const QStringList& migrationStep(int fromVersion)
          QStringLiteral("CREATE INDEX events_by_time ON events(t)")},
         // 1 -> 2: a force-release names its audit record.
         {QStringLiteral("ALTER TABLE events ADD COLUMN audit TEXT")},
+        // 2 -> 3: no index on every event's time (a third of the cost of an insert at 5k changes/s);
+        // retention goes by row id, which follows time, and the masters' events (few) keep one.
+        {QStringLiteral("DROP INDEX events_by_time"),
+         QStringLiteral("CREATE INDEX master_events_by_time ON events(t) WHERE resource IS NULL")},
     };
     return steps.at(fromVersion);
 }
@@ -97,6 +101,8 @@ RedisError RecordingDatabase::open(const QString& path, bool mustExist, int upTo
     // space back (incremental_vacuum), on an existing one it is a no-op.
     for (const QString& pragma :
          {QStringLiteral("PRAGMA auto_vacuum = INCREMENTAL"), QStringLiteral("PRAGMA synchronous = NORMAL"),
+          // 16 MiB of pages: the per-resource index's recent pages stay in memory.
+          QStringLiteral("PRAGMA cache_size = -16384"),
           QStringLiteral("PRAGMA journal_size_limit = 4194304")})
         if (RedisError e = exec(pragma))
             return e;

@@ -19,8 +19,9 @@ class RecordingDatabase
     Q_DISABLE_COPY_MOVE(RecordingDatabase)
 
 public:
-    // The schema this build writes; 1: the first recorder, 2: force-releases carry their audit id.
-    static constexpr int schemaVersion = 2;
+    // The schema this build writes; 1: the first recorder, 2: force-releases carry their audit id,
+    // 3: only the masters' events are indexed by time.
+    static constexpr int schemaVersion = 3;
 
     RecordingDatabase();
     ~RecordingDatabase();

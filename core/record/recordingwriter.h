@@ -33,6 +33,8 @@ public:
         std::atomic<qint64> written{0};
         std::atomic<qint64> dropped{0}; // could not be written (the file failed)
         std::atomic<qint64> pruned{0};
+        std::atomic<qint64> writeCpuNs{0};   // spent by the writer thread (CpuStopwatch)
+        std::atomic<qint64> observeCpuNs{0}; // spent deciding what happened, on the monitor's thread
     };
 
     RecordingWriter(RecorderOptions options, std::shared_ptr<Counters> counters);
@@ -57,19 +59,27 @@ signals:
 
 private:
     std::optional<qint64> resourceId(const QByteArray& name);
-    bool insert(const RecordEvent& e);
+    // Binds one event's 12 values to `q`, in order; false when its resource could not be named.
+    bool bind(QSqlQuery& q, const RecordEvent& e);
+    // SQLite's error, or empty.
+    QString insertAll(const RecordEventList& events);
     void heartbeat();
     // One step of a retention pass; schedules the next while there is more to remove.
     void pruneStep();
     // Returns freed pages to the file system, a step at a time; ends the pass.
     void vacuumStep();
     qint64 usedBytes();
+    void closeQueries();
 
     RecorderOptions m_options;
     QStringList m_masterNames;
     std::shared_ptr<Counters> m_counters;
     std::unique_ptr<RecordingDatabase> m_db;
-    std::unique_ptr<QSqlQuery> m_insert;
+    std::unique_ptr<QSqlQuery> m_insert; // prepared once: parsing is most of a small statement's cost
+    std::unique_ptr<QSqlQuery> m_insertMany;
+    std::unique_ptr<QSqlQuery> m_addResource;
+    std::unique_ptr<QSqlQuery> m_findResource;
+    std::unique_ptr<QSqlQuery> m_touchSession;
     AuditFollower m_audit;
     QHash<QByteArray, qint64> m_resources;
     qint64 m_session = -1;

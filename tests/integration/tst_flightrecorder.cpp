@@ -43,8 +43,17 @@ private:
         QStringList masters;
     };
     static QStringList masterArgs(const RedisServerGroup& group);
-    // Masters with keyspace notifications on: how a lock ended (del or expired) is then told by the server.
-    static bool startNotifying(RedisServerGroup& group, int count);
+    // Masters with keyspace notifications on (how a lock ended, del or expired, is then told by the
+    // server), a recording file of its own, and `lockctl [global] record --db DB --pattern PATTERN`.
+    struct Recording
+    {
+        RedisServerGroup group;
+        QTemporaryDir dir;
+        QString db = dir.filePath(QStringLiteral("recording.sqlite"));
+        LockctlProcess recorder;
+        // True once the masters run and lockctl says it records.
+        bool start(int masters, const QString& pattern, const QStringList& global = {});
+    };
     // `lockctl history --json RESOURCE --db DB`; empty object when it failed.
     static QJsonObject history(const QString& db, const QString& resource);
     // Waits until the recording shows `count` episodes of `resource`, the last one ended when `ended`.
@@ -61,13 +70,21 @@ QStringList TestFlightRecorder::masterArgs(const RedisServerGroup& group)
     return args;
 }
 
-bool TestFlightRecorder::startNotifying(RedisServerGroup& group, int count)
+bool TestFlightRecorder::Recording::start(int masters, const QString& pattern, const QStringList& global)
 {
     RedisServerOptions options;
     options.notifications = true;
-    if (group.start(count, options))
+    if (!group.start(masters, options)) {
+        qWarning("%s", qPrintable(group.errorString()));
+        return false;
+    }
+    if (!recorder.start(masterArgs(group) + global +
+                        QStringList{QStringLiteral("record"), QStringLiteral("--db"), db,
+                                    QStringLiteral("--pattern"), pattern}))
+        return false;
+    if (recorder.waitForOutput(QStringLiteral("recording %1 master(s) to %2").arg(masters).arg(db).toUtf8()))
         return true;
-    qWarning("%s", qPrintable(group.errorString()));
+    qWarning("%s", qPrintable(recorder.describe()));
     return false;
 }
 
@@ -139,19 +156,13 @@ void TestFlightRecorder::aDayOfLocksReadBackExactly()
 {
     if (const QString missing = InteropPeers::missing(); !missing.isEmpty())
         QSKIP(qPrintable(missing));
-    RedisServerGroup group;
-    QVERIFY(startNotifying(group, 3));
+    Recording r;
+    const QString audit = r.dir.filePath(QStringLiteral("audit.jsonl"));
+    QVERIFY(r.start(3, QStringLiteral("*day:*"), {QStringLiteral("--audit-log"), audit}));
+    RedisServerGroup& group = r.group;
+    const QString& db = r.db;
     const QStringList urls = group.urls(false);
-    QTemporaryDir dir;
-    const QString db = dir.filePath(QStringLiteral("day.sqlite"));
-    const QString audit = dir.filePath(QStringLiteral("audit.jsonl"));
     const QStringList common = masterArgs(group) + QStringList{QStringLiteral("--audit-log"), audit};
-
-    LockctlProcess recorder;
-    QVERIFY(recorder.start(common + QStringList{QStringLiteral("record"), QStringLiteral("--db"), db,
-                                                QStringLiteral("--pattern"), QStringLiteral("*day:*")}));
-    QVERIFY2(recorder.waitForOutput("recording 3 master(s) to " + db.toUtf8()),
-             qPrintable(recorder.describe()));
 
     // 08:00 node-redlock takes day:orders on all three masters, extends it while it works, releases it.
     QProcess holder;
@@ -232,7 +243,7 @@ void TestFlightRecorder::aDayOfLocksReadBackExactly()
                                      .toObject()
                                      .value(QStringLiteral("extensions"))
                                      .toInt() == 1,
-                             10000);
+                             20000);
     for (int i = 0; i < 3; ++i)
         group.at(i).command({"EVAL", unlockScript, "2", "day:redisson",
                              "redisson_lock__channel:{day:redisson}", "0", "30000", field});
@@ -246,8 +257,8 @@ void TestFlightRecorder::aDayOfLocksReadBackExactly()
     QVERIFY2(group.at(2).restart(), qPrintable(group.at(2).errorString()));
     QVERIFY(recorded(db, QStringLiteral("day:pyjob"), 1, true));
 
-    QCOMPARE(recorder.terminate(), 0);
-    QVERIFY2(recorder.out().contains("stopped; "), qPrintable(recorder.describe()));
+    QCOMPARE(r.recorder.terminate(), 0);
+    QVERIFY2(r.recorder.out().contains("stopped; "), qPrintable(r.recorder.describe()));
 
     QVERIFY(compare(history(db, QStringLiteral("day:orders")),
                     {{ordersToken, QStringLiteral("released"), extensions, 3, urls}}));
@@ -297,15 +308,9 @@ void TestFlightRecorder::aDayOfLocksReadBackExactly()
 
 void TestFlightRecorder::sigkillKeepsEverythingUpToASecondBefore()
 {
-    RedisServerGroup group;
-    QVERIFY(startNotifying(group, 1));
-    QTemporaryDir dir;
-    const QString db = dir.filePath(QStringLiteral("crash.sqlite"));
-    LockctlProcess recorder;
-    QVERIFY(recorder.start(masterArgs(group) + QStringList{QStringLiteral("record"), QStringLiteral("--db"),
-                                                           db, QStringLiteral("--pattern"),
-                                                           QStringLiteral("crash:*")}));
-    QVERIFY2(recorder.waitForOutput("recording 1 master(s)"), qPrintable(recorder.describe()));
+    Recording r;
+    QVERIFY(r.start(1, QStringLiteral("crash:*")));
+    const QString& db = r.db;
 
     // Lock changes, each with the time it was made, until the moment of the kill.
     QList<qint64> madeAt;
@@ -313,11 +318,11 @@ void TestFlightRecorder::sigkillKeepsEverythingUpToASecondBefore()
     clock.start();
     while (clock.elapsed() < 3000) {
         const QByteArray i = QByteArray::number(madeAt.size());
-        group.at(0).command({"SET", "crash:" + i, "token-" + i, "PX", "60000"});
+        r.group.at(0).command({"SET", "crash:" + i, "token-" + i, "PX", "60000"});
         madeAt << QDateTime::currentMSecsSinceEpoch();
         QTest::qWait(20); // the pace of the lock changes, not a wait for the recorder
     }
-    recorder.kill();
+    r.recorder.kill();
     const qint64 killedAt = QDateTime::currentMSecsSinceEpoch();
 
     RecordingDatabase file;
@@ -382,20 +387,14 @@ void TestFlightRecorder::historyNeedsNoMasterAndSaysWhatIsWrong()
 
 void TestFlightRecorder::hostileBytesAreEscapedInHistory()
 {
-    RedisServerGroup group;
-    QVERIFY(startNotifying(group, 1));
-    QTemporaryDir dir;
-    const QString db = dir.filePath(QStringLiteral("hostile.sqlite"));
-    LockctlProcess recorder;
-    QVERIFY(recorder.start(masterArgs(group) + QStringList{QStringLiteral("record"), QStringLiteral("--db"),
-                                                           db, QStringLiteral("--pattern"),
-                                                           QStringLiteral("lock:*")}));
-    QVERIFY2(recorder.waitForOutput("recording 1 master(s)"), qPrintable(recorder.describe()));
-    group.at(0).command({"SET", hostileKey, hostileToken, "PX", "60000"});
+    Recording r;
+    QVERIFY(r.start(1, QStringLiteral("lock:*")));
+    const QString& db = r.db;
+    r.group.at(0).command({"SET", hostileKey, hostileToken, "PX", "60000"});
     // The name is typed back in the escaped form `lockctl list` prints.
     const QString typed = escapeBytes(hostileKey);
     QVERIFY(recorded(db, typed, 1, false));
-    QCOMPARE(recorder.terminate(), 0);
+    QCOMPARE(r.recorder.terminate(), 0);
 
     const QJsonObject json = history(db, typed);
     QCOMPARE(json.value(QStringLiteral("resource")).toString(), typed);

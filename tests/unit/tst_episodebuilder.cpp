@@ -17,6 +17,7 @@ private slots:
     void aGapBetweenRecordingsContinuesOrLoses();
     void prunedStartBeginsAtTheFirstEventKept();
     void mastersAndHoldingAcrossTheEpisode();
+    void mastersLettingGoAfterTheReleaseStayInIt();
 
 private:
     using Kind = RecordEvent::Kind;
@@ -129,6 +130,18 @@ void TestEpisodeBuilder::mastersAndHoldingAcrossTheEpisode()
     QCOMPARE(e.size(), 1);
     QCOMPARE(e[0].maxHolding, 3);
     QCOMPARE(e[0].masters, (QStringList{QStringLiteral("m2"), QStringLiteral("m0"), QStringLiteral("m1")}));
+}
+
+void TestEpisodeBuilder::mastersLettingGoAfterTheReleaseStayInIt()
+{
+    // A Redlock release is dated when the first master let go; the others follow a moment later.
+    const QList<Episode> e = EpisodeBuilder::build(
+        {at(1000, Kind::Acquired, "A", 1, 0b111), at(2000, Kind::Holders, "A", 1, 0b011),
+         at(2000, Kind::Released, "A", 1, 0), at(2002, Kind::Holders, "A", 1, 0b001)},
+        {m_sessions.first()});
+    QCOMPARE(e.size(), 1);
+    QCOMPARE(e[0].ended, Episode::End::Released);
+    QCOMPARE(e[0].endMs, 2000);
 }
 
 QTEST_MAIN(TestEpisodeBuilder)

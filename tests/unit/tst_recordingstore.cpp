@@ -95,8 +95,13 @@ void TestRecordingStore::olderRecordingIsMigratedAndStillReads()
     QCOMPARE(history->episodes.first().masters, QStringList{QStringLiteral("redis://127.0.0.1:6379")});
     RecordingDatabase after;
     QVERIFY(!after.open(path, true));
-    QCOMPARE(after.scalar(QStringLiteral("PRAGMA user_version")).toInt(), 2);
+    QCOMPARE(after.scalar(QStringLiteral("PRAGMA user_version")).toInt(), RecordingDatabase::schemaVersion);
     QVERIFY(!after.exec(QStringLiteral("SELECT audit FROM events")));
+    // Version 3: the masters' events alone are indexed by time.
+    QCOMPARE(
+        after.scalar(QStringLiteral("SELECT group_concat(name) FROM sqlite_master WHERE type = 'index' AND "
+                                    "tbl_name = 'events' ORDER BY name")),
+        QVariant(QStringLiteral("events_by_resource,master_events_by_time")));
 }
 
 void TestRecordingStore::newerOrForeignFileIsRefusedByName()
@@ -106,14 +111,16 @@ void TestRecordingStore::newerOrForeignFileIsRefusedByName()
     {
         RecordingDatabase db;
         QVERIFY(!db.open(newer));
-        QVERIFY(!db.exec(QStringLiteral("PRAGMA user_version = 3")));
+        QVERIFY(
+            !db.exec(QStringLiteral("PRAGMA user_version = %1").arg(RecordingDatabase::schemaVersion + 1)));
     }
     RecordingDatabase a;
     const RedisError tooNew = a.open(newer);
     QVERIFY(tooNew.isError());
-    QVERIFY2(tooNew.message.contains(newer) && tooNew.message.contains(QLatin1String("newer LockScope")) &&
-                 tooNew.message.contains(QLatin1String("version 3")),
-             qPrintable(tooNew.message));
+    QVERIFY2(
+        tooNew.message.contains(newer) && tooNew.message.contains(QLatin1String("newer LockScope")) &&
+            tooNew.message.contains(QStringLiteral("version %1").arg(RecordingDatabase::schemaVersion + 1)),
+        qPrintable(tooNew.message));
 
     const QString foreign = dir.filePath(QStringLiteral("foreign.sqlite"));
     {
