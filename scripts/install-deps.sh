@@ -4,13 +4,15 @@
 set -euo pipefail
 
 packages=(build-essential cmake ninja-build pkg-config git
-          qt6-base-dev qt6-base-dev-tools libgl1-mesa-dev qtkeychain-qt6-dev libsecret-1-0
-          qt6-svg-dev libhiredis-dev redis-server redis-tools openssl ccache)
+          qt6-base-dev qt6-base-dev-tools libqt6sql6-sqlite libgl1-mesa-dev qtkeychain-qt6-dev libsecret-1-0
+          qt6-svg-dev libhiredis-dev qt6-httpserver-dev qt6-websockets-dev redis-server redis-tools openssl ccache)
 if [[ "${1:-}" == "--tests" ]]; then
     # python3-redis writes interop locks; clang builds the libFuzzer targets; xvfb and imagemagick take
     # screenshots; a private D-Bus and gnome-keyring are the real Secret Service the keychain test uses;
-    # notification-daemon (on that bus, on an Xvfb display) is the real notification service.
-    packages+=(python3-redis clang libclang-rt-14-dev xvfb xauth imagemagick dbus-daemon dbus-bin gnome-keyring notification-daemon)
+    # notification-daemon (on that bus, on an Xvfb display) is the real notification service;
+    # prometheus (server and promtool) scrapes `lockctl serve` and checks the shipped alert rules.
+    packages+=(python3-redis clang libclang-rt-14-dev xvfb xauth imagemagick dbus-daemon dbus-bin gnome-keyring
+              notification-daemon prometheus)
     # The package test (tests/package) checks the .deb as Debian would, and drives the completions.
     packages+=(lintian desktop-file-utils appstream zsh bash-completion man-db)
     command -v node >/dev/null 2>&1 || packages+=(nodejs)

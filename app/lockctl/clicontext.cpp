@@ -27,7 +27,7 @@ void CliContext::noteAuditLost(const QString& message)
           << " (the write went through on the masters but is not recorded)" << Qt::endl;
 }
 
-int CliContext::configure(const QCommandLineParser& parser)
+int CliContext::configure(const QCommandLineParser& parser, bool requireMasters)
 {
     m_json = parser.isSet(QStringLiteral("json"));
     QStringList warnings;
@@ -37,7 +37,7 @@ int CliContext::configure(const QCommandLineParser& parser)
     if (!built)
         return fail(UsageError, built.error().message);
     m_config = *built;
-    if (m_config.masters.isEmpty())
+    if (m_config.masters.isEmpty() && requireMasters)
         return fail(UsageError, QStringLiteral("no masters: give -m URL (repeatable) or --config FILE"));
     for (ConnectionOptions& m : m_config.masters) {
         m.healthIntervalMs = 0; // a one-shot tool has no use for background pings

@@ -20,8 +20,9 @@ public:
     static QList<QCommandLineOption> globalOptions();
 
     // Builds the configuration from --config and/or -m and the TLS/timeout options.
-    // Returns UsageError (with the message already printed) when they are wrong.
-    int configure(const QCommandLineParser& parser);
+    // Returns UsageError (with the message already printed) when they are wrong, or when no master
+    // is named and `requireMasters`.
+    int configure(const QCommandLineParser& parser, bool requireMasters = true);
 
     lockscope::LockScopeConfig& config() { return m_config; }
     bool json() const { return m_json; }

@@ -23,12 +23,14 @@ public:
     virtual QString synopsis() const = 0; // "list [--pattern GLOB]..."
     virtual QString summary() const = 0;
     virtual QList<QCommandLineOption> options() const { return {}; }
+    // False for a command that reads only local files (history): it runs without -m or --config.
+    virtual bool needsMasters() const { return true; }
     virtual int run(CliContext& context, const QCommandLineParser& parser, const QStringList& positional) = 0;
 };
 
 // Each command file registers itself with a static CommandRegistry; `order` sets where
 // `lockctl --help` lists it (list 10, watch 20, acquire 30, extend 40, release 50,
-// force-release 60, hold 70).
+// force-release 60, hold 70, record 80, history 90).
 class CommandRegistry
 {
 public:

@@ -95,7 +95,7 @@ int main(int argc, char** argv)
             return context.fail(
                 UsageError, QStringLiteral("option --%1 does not apply to '%2'").arg(name, command->name()));
 
-    if (const int rc = context.configure(parser); rc != Done)
+    if (const int rc = context.configure(parser, command->needsMasters()); rc != Done)
         return rc;
     const int code = command->run(context, parser, positional.mid(1));
     // An unrecorded write outranks every other result: scripts must notice it.

@@ -6,6 +6,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QUuid>
 
 namespace lockscope {
 
@@ -25,6 +26,7 @@ QJsonValue bytes(const std::optional<QByteArray>& value)
 AuditRecord AuditRecord::now(const QString& action, const QByteArray& resource)
 {
     AuditRecord record;
+    record.id = QUuid::createUuid().toString(QUuid::WithoutBraces);
     record.user = LocalIdentity::user();
     record.host = LocalIdentity::host();
     record.pid = LocalIdentity::pid();
@@ -61,6 +63,8 @@ QByteArray AuditRecord::toJson() const
         {QStringLiteral("outcome"), outcome},
         {QStringLiteral("results"), perMaster},
     };
+    if (!id.isEmpty())
+        o.insert(QStringLiteral("id"), id);
     if (!mode.isEmpty())
         o.insert(QStringLiteral("mode"), mode);
     if (!message.isEmpty())

@@ -23,6 +23,9 @@ struct AuditRecord
     };
 
     QDateTime time = QDateTime::currentDateTimeUtc();
+    // Unique per record (a UUID, set by now()): how the flight recorder and a reader of the log name
+    // this record ("force-released, audit record 3f2c..."). Empty in records from before it existed.
+    QString id;
     QString user;
     QString host;
     qint64 pid = 0;

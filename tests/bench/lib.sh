@@ -8,7 +8,8 @@
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 build="${LOCKSCOPE_BUILD:-$root/build}"
 lockbench="$build/tests/bench/lockbench/lockbench"
-if [[ ! -x "$lockbench" ]]; then
+# A script that needs only lockctl sets skip_lockbench=1 before sourcing (a build without benchmarks).
+if [[ -z "${skip_lockbench:-}" && ! -x "$lockbench" ]]; then
     if [[ ! -f "$build/build.ninja" && ! -f "$build/Makefile" ]]; then
         cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
     fi

@@ -13,6 +13,10 @@ echo '# scan: full discovery of 5 x 200k keys vs bare hiredis SCAN + GET/PTTL' >
 "$here/scan-bench.sh"
 echo '# event-latency: keyspace event to view, 5k changes/s' >&2
 "$here/event-latency-bench.sh"
+echo '# recorder: monitoring with and without the flight recorder, 5k changes/s on 5 masters' >&2
+"$here/recorder-bench.sh"
+echo '# serve: lockctl serve scraped every second, 100k locks on 5 masters' >&2
+"$here/serve-bench.sh"
 if [[ -x "$here/ui-bench.sh" ]]; then
     echo '# ui: GUI event-loop stalls with 100k locks on 5 masters' >&2
     "$here/ui-bench.sh"

@@ -8,7 +8,8 @@
 //       the lock is NOT released: it stays until its TTL runs out (legacy-setnx: forever, as the
 //       SETNX/GETSET algorithm leaves it; a later taker steals it with GETSET once its time is past)
 //   node write-locks.js hold-redlock <resource> <ttlMs> <holdMs> <url>...
-//       holds the lock for holdMs (extending it while needed), then releases it
+//       holds the lock for holdMs (extending it while needed), then releases it and prints a
+//       second line: {"kind": "released", "extensions": n}
 //
 // Several URLs make node-redlock use all of them, and redis-semaphore its Redlock variants.
 
@@ -98,12 +99,18 @@ async function holdRedlock(clients, resource, ttlMs, holdMs) {
   let { lock, lockedOn, attempts } = await acquireRedlock(clients, resource, ttlMs);
   print({ library: 'redlock', kind: 'hold-redlock', resource, key: resource, value: lock.value, ttlMs, holdMs, masters: clients.length, lockedOn, attempts });
   const releaseAt = Date.now() + holdMs;
+  let extensions = 0;
   for (let left = holdMs; left > 0; left = releaseAt - Date.now()) {
     // Extend at half the TTL so a hold longer than the TTL never lets the lock lapse.
     await delay(Math.min(left, Math.max(1, Math.floor(ttlMs / 2))));
-    if (releaseAt - Date.now() > 0) lock = await lock.extend(ttlMs);
+    if (releaseAt - Date.now() > 0) {
+      lock = await lock.extend(ttlMs);
+      extensions += 1;
+    }
   }
   await lock.release();
+  // A second line, for tests that compare what happened with what was recorded.
+  print({ library: 'redlock', kind: 'released', resource, value: lock.value, extensions });
 }
 
 function semaphoreOptions(ttlMs) {

@@ -1,18 +1,15 @@
 #include "base/monotonicclock.h"
 #include "benchargs.h"
 #include "benchmark.h"
-#include "config/configloader.h"
 #include "monitor/lockmonitor.h"
+#include "ratewriter.h"
 
 #include <QCoreApplication>
 #include <QHash>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QRandomGenerator>
 #include <QSet>
 #include <QTimer>
-
-#include <hiredis/hiredis.h>
 
 #include <algorithm>
 #include <atomic>
@@ -26,13 +23,7 @@ namespace lockbench {
 
 namespace {
 
-// One change the writer made: which master, which key, when (the value it wrote is "t<ns>").
-struct Write
-{
-    int master = 0;
-    int key = 0;
-    qint64 ns = 0;
-};
+using Write = RateWriter::Write;
 
 // When the view first showed a value: the value's write time and the arrival, per master and key.
 struct Arrival
@@ -96,24 +87,9 @@ int runEventLatency(const QStringList& argv)
         args.value(QStringLiteral("--max-missed-percent"), QStringLiteral("0.1")).toDouble();
     LockScopeConfig config;
     std::vector<std::pair<QByteArray, int>> targets;
-    for (const QString& url : args.values(QStringLiteral("-m"))) {
-        Result<ConnectionOptions> m = ConfigLoader::masterFromUrl(url, {}, 5000);
-        if (!m)
-            return 2;
-        config.masters << *m;
-        targets.emplace_back(m->url.host().toUtf8(), m->url.port());
-    }
-    if (config.masters.isEmpty())
+    if (!RateWriter::mastersFrom(argv, &config, &targets))
         return 2;
-    config.monitor.patterns = {"bench:*"};
-    config.monitor.reconcileIntervalMs = 3600000;
-    for (const auto& t : targets) {
-        // Values from an earlier run would be counted as (very late) arrivals of this one.
-        redisContext* c = redisConnect(t.first.constData(), t.second);
-        if (c && !c->err)
-            freeReplyObject(redisCommand(c, "FLUSHALL"));
-        redisFree(c);
-    }
+    RateWriter::flushAll(targets); // values from an earlier run would count as (very late) arrivals
     MasterSet masters(config.masters);
     LockMonitor monitor(&masters, config);
     masters.open();
@@ -142,53 +118,12 @@ int runEventLatency(const QStringList& argv)
 
     std::atomic<bool> stop{false};
     std::atomic<bool> writerDone{false};
-    std::atomic<qint64> written{0};
-    std::atomic<qint64> writeErrors{0};
-    std::vector<Write> writes; // the writer's until writerDone, then this thread's
-    writes.reserve(size_t(rate) * size_t(seconds));
+    RateWriter rateWriter(targets, rate, seconds,
+                          resources); // the writer's until writerDone, then this thread's
     std::thread writer;
     QObject::connect(&monitor, &LockMonitor::initialScanFinished, [&] {
         writer = std::thread([&] {
-            std::vector<redisContext*> contexts;
-            for (const auto& t : targets)
-                contexts.push_back(redisConnect(t.first.constData(), t.second));
-            std::vector<int> pending(contexts.size(), 0);
-            QRandomGenerator rng(7);
-            const qint64 start = monotonicNs();
-            const qint64 total = qint64(rate) * seconds;
-            qint64 i = 0;
-            while (i < total && !stop) {
-                // Everything due by now goes out pipelined, so a slow reply never holds back the pace.
-                const qint64 now = monotonicNs();
-                for (; i < total && start + i * 1000000000LL / rate <= now; ++i) {
-                    const int c = int(rng.bounded(int(contexts.size())));
-                    const int k = int(rng.bounded(resources));
-                    const QByteArray key = "bench:" + QByteArray::number(k);
-                    const qint64 ns = monotonicNs();
-                    const QByteArray value = "t" + QByteArray::number(ns);
-                    redisAppendCommand(contexts[size_t(c)], "SET %b %b PX 30000", key.constData(),
-                                       size_t(key.size()), value.constData(), size_t(value.size()));
-                    writes.push_back({c, k, ns});
-                    ++pending[size_t(c)];
-                }
-                for (size_t c = 0; c < contexts.size(); ++c)
-                    for (; pending[c] > 0; --pending[c]) {
-                        void* reply = nullptr;
-                        if (redisGetReply(contexts[c], &reply) == REDIS_OK &&
-                            static_cast<redisReply*>(reply)->type == REDIS_REPLY_STATUS)
-                            ++written;
-                        else
-                            ++writeErrors;
-                        if (reply)
-                            freeReplyObject(reply);
-                    }
-                // Sleeping, not spinning: on a two-core machine a spinning writer would starve the
-                // servers and the monitor it is measuring.
-                if (const qint64 wait = start + i * 1000000000LL / rate - monotonicNs(); wait > 0)
-                    std::this_thread::sleep_for(std::chrono::nanoseconds(wait));
-            }
-            for (redisContext* c : contexts)
-                redisFree(c);
+            rateWriter.run(stop);
             writerDone = true;
         });
     });
@@ -202,7 +137,7 @@ int runEventLatency(const QStringList& argv)
             writer.join();
             drainUntilNs = monotonicNs() + qint64(drainMs) * 1000000;
         }
-        const std::vector<qint64> l = latenciesOf(writes, arrivals);
+        const std::vector<qint64> l = latenciesOf(rateWriter.writes(), arrivals);
         if (monotonicNs() > drainUntilNs || std::count(l.begin(), l.end(), qint64(-1)) == 0)
             QCoreApplication::quit();
     });
@@ -212,6 +147,7 @@ int runEventLatency(const QStringList& argv)
     if (writer.joinable())
         writer.join();
 
+    const std::vector<Write>& writes = rateWriter.writes();
     std::vector<qint64> latenciesUs = latenciesOf(writes, arrivals);
     const qint64 missed = std::count(latenciesUs.begin(), latenciesUs.end(), qint64(-1));
     latenciesUs.erase(std::remove(latenciesUs.begin(), latenciesUs.end(), qint64(-1)), latenciesUs.end());
@@ -223,11 +159,11 @@ int runEventLatency(const QStringList& argv)
                                          1000.0;
     };
     const double missedPercent = writes.empty() ? 100.0 : 100.0 * double(missed) / double(writes.size());
-    const bool ok = !writes.empty() && writeErrors == 0 && missedPercent <= maxMissedPercent;
+    const bool ok = !writes.empty() && rateWriter.errors() == 0 && missedPercent <= maxMissedPercent;
     QJsonObject out{{QStringLiteral("bench"), QStringLiteral("event-latency")},
                     {QStringLiteral("changesPerSec"), rate},
-                    {QStringLiteral("changesWritten"), written.load()},
-                    {QStringLiteral("writeErrors"), writeErrors.load()},
+                    {QStringLiteral("changesWritten"), rateWriter.written()},
+                    {QStringLiteral("writeErrors"), rateWriter.errors()},
                     {QStringLiteral("changesSeen"), qint64(latenciesUs.size())},
                     {QStringLiteral("changesMissed"), missed},
                     {QStringLiteral("missedPercent"), missedPercent},
@@ -238,8 +174,8 @@ int runEventLatency(const QStringList& argv)
     if (!ok)
         out.insert(
             QStringLiteral("error"),
-            writeErrors > 0
-                ? QStringLiteral("%1 writes failed").arg(writeErrors.load())
+            rateWriter.errors() > 0
+                ? QStringLiteral("%1 writes failed").arg(rateWriter.errors())
                 : QStringLiteral("%1 of %2 changes never reached the view (%3 %, at most %4 % allowed)")
                       .arg(missed)
                       .arg(writes.size())

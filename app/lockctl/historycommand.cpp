@@ -1,0 +1,85 @@
+#include "bytesargument.h"
+#include "clicontext.h"
+#include "command.h"
+#include "durationargument.h"
+#include "record/historyjson.h"
+#include "record/recordingreader.h"
+#include "recordingargument.h"
+
+#include <QDateTime>
+#include <QJsonDocument>
+
+using namespace lockscope;
+
+namespace lockctl {
+
+namespace {
+
+// `lockctl history RESOURCE`: the flight recorder's story of one lock, read from the file alone
+// (no master is contacted, so it works for a post-mortem on another machine).
+class HistoryCommand final : public Command
+{
+public:
+    QString name() const override { return QStringLiteral("history"); }
+    QString synopsis() const override
+    {
+        return QStringLiteral("history RESOURCE [--db FILE] [--since DURATION]");
+    }
+    QString summary() const override
+    {
+        return QStringLiteral(
+            "The recorded episodes of one lock, oldest first: holder, owner, start, end, how "
+            "it ended, extensions; then every event (JSON with --json). Reads the recording "
+            "only; needs no master.");
+    }
+    QList<QCommandLineOption> options() const override
+    {
+        return {
+            {QStringLiteral("db"),
+             QStringLiteral(
+                 "The recording to read or write (default $XDG_STATE_HOME/lockscope/recording.sqlite)."),
+             QStringLiteral("FILE")},
+            {QStringLiteral("since"),
+             QStringLiteral("Only episodes still going on within this span before now (90s, 15m, 2h, 7d)."),
+             QStringLiteral("DURATION")}};
+    }
+    bool needsMasters() const override { return false; }
+
+    int run(CliContext& context, const QCommandLineParser& parser, const QStringList& positional) override
+    {
+        if (positional.size() != 1)
+            return context.fail(UsageError, QStringLiteral("history takes one RESOURCE"));
+        QString problem;
+        const std::optional<QByteArray> resource =
+            BytesArgument::parse(positional.first(), QStringLiteral("RESOURCE"), &problem);
+        if (!resource)
+            return context.fail(UsageError, problem);
+        qint64 sinceMs = -1;
+        if (parser.isSet(QStringLiteral("since"))) {
+            const std::optional<qint64> span = DurationArgument::parse(
+                QStringLiteral("--since"), parser.value(QStringLiteral("since")), &problem);
+            if (!span)
+                return context.fail(UsageError, problem);
+            sinceMs = QDateTime::currentMSecsSinceEpoch() - *span;
+        }
+        const QString path = RecordingArgument::path(parser);
+        RecordingReader reader;
+        if (const RedisError error = reader.open(path))
+            return context.fail(NotDone, error.message);
+        const Result<ResourceHistory> history = reader.history(*resource, sinceMs);
+        if (!history)
+            return context.fail(NotDone, history.error().message);
+        if (context.json())
+            context.out() << QJsonDocument(HistoryJson::history(*history)).toJson(QJsonDocument::Indented);
+        else
+            for (const QString& line : HistoryJson::text(*history))
+                context.out() << line << Qt::endl;
+        return Done;
+    }
+};
+
+const CommandRegistry registration(90, [] { return std::unique_ptr<Command>(new HistoryCommand); });
+
+} // namespace
+
+} // namespace lockctl

@@ -1,0 +1,141 @@
+#include "metricsserver.h"
+
+#include "base/monotonicclock.h"
+#include "metrics/metricsrenderer.h"
+
+#include <QHttpServer>
+#include <QSslConfiguration>
+
+using namespace lockscope;
+
+namespace lockctl {
+
+MetricsServer::MetricsServer(WebConfig config, Pages pages, int freshWithinMs)
+    : m_config(std::move(config)), m_pages(std::move(pages)), m_freshWithinMs(freshWithinMs)
+{
+    m_thread.setObjectName(QStringLiteral("lockscope-http"));
+    m_server = new QHttpServer;
+    addRoutes(); // before it moves: no request can come in yet
+    m_server->moveToThread(&m_thread);
+    m_thread.start();
+}
+
+MetricsServer::~MetricsServer()
+{
+    QMetaObject::invokeMethod(
+        m_server, [this] { delete m_server; }, Qt::BlockingQueuedConnection);
+    m_thread.quit();
+    m_thread.wait();
+}
+
+void MetricsServer::addRoutes()
+{
+    using Method = QHttpServerRequest::Method;
+    const auto text = [](const char* body,
+                         QHttpServerResponse::StatusCode status = QHttpServerResponse::StatusCode::Ok) {
+        return QHttpServerResponse(QByteArrayLiteral("text/plain; charset=utf-8"), QByteArray(body), status);
+    };
+    m_server->route(QStringLiteral("/metrics"), Method::Get, [this](const QHttpServerRequest& r) {
+        return guarded(r, [this] { return metricsResponse(); });
+    });
+    m_server->route(QStringLiteral("/"), Method::Get, [this](const QHttpServerRequest& r) {
+        return guarded(r, [this] {
+            return QHttpServerResponse(QByteArrayLiteral("text/html; charset=utf-8"),
+                                       m_pages.landing.toUtf8());
+        });
+    });
+    m_server->route(QStringLiteral("/-/healthy"), Method::Get, [this, text](const QHttpServerRequest& r) {
+        return guarded(r, [text] { return text("LockScope is Healthy.\n"); });
+    });
+    m_server->route(QStringLiteral("/-/ready"), Method::Get, [this, text](const QHttpServerRequest& r) {
+        return guarded(r, [this, text] {
+            return m_ready ? text("LockScope is Ready.\n")
+                           : text("LockScope is not ready: the first discovery is under way.\n",
+                                  QHttpServerResponse::StatusCode::ServiceUnavailable);
+        });
+    });
+}
+
+QHttpServerResponse MetricsServer::metricsResponse()
+{
+    std::unique_lock lock(m_page->mutex);
+    const quint64 wanted = m_page->generation + 1;
+    if (!m_page->requested) {
+        m_page->requested = true;
+        QMetaObject::invokeMethod(this, &MetricsServer::renderPage, Qt::QueuedConnection);
+    }
+    m_page->rendered.wait_for(lock, std::chrono::milliseconds(m_freshWithinMs),
+                              [&] { return m_page->generation >= wanted; });
+    const double age =
+        m_page->generation >= wanted ? 0.0 : double(monotonicMs() - m_page->renderedAtMs) / 1000;
+    return QHttpServerResponse(MetricsRenderer::contentType(), m_page->text + MetricsRenderer::pageAge(age));
+}
+
+void MetricsServer::setReady()
+{
+    renderPage();
+    m_ready = true;
+}
+
+void MetricsServer::renderPage()
+{
+    QByteArray text = m_pages.metrics();
+    const std::lock_guard lock(m_page->mutex);
+    m_page->text = std::move(text);
+    m_page->renderedAtMs = monotonicMs();
+    ++m_page->generation;
+    m_page->requested = false;
+    m_page->rendered.notify_all();
+}
+
+Result<quint16> MetricsServer::listen(const QHostAddress& address, quint16 port)
+{
+    if (m_config.tls()) {
+        const auto chain = m_config.certificates();
+        if (!chain)
+            return chain.error();
+        const auto key = m_config.privateKey();
+        if (!key)
+            return key.error();
+        QSslConfiguration ssl = QSslConfiguration::defaultConfiguration();
+        ssl.setLocalCertificateChain(*chain);
+        ssl.setPrivateKey(*key);
+        ssl.setPeerVerifyMode(QSslSocket::VerifyNone); // no client certificates
+        QMetaObject::invokeMethod(
+            m_server, [this, ssl] { m_server->sslSetup(ssl); }, Qt::BlockingQueuedConnection);
+    }
+    // The listening socket belongs to the server's thread: made there.
+    quint16 bound = 0;
+    QMetaObject::invokeMethod(
+        m_server, [&] { bound = m_server->listen(address, port); }, Qt::BlockingQueuedConnection);
+    if (bound == 0)
+        return RedisError(ErrorKind::Io, QString(),
+                          QStringLiteral("cannot listen on %1 port %2").arg(address.toString()).arg(port));
+    // There is always a page to fall back on, even when the first scrape finds the monitor busy.
+    renderPage();
+    return bound;
+}
+
+bool MetricsServer::authorized(const QHttpServerRequest& request) const
+{
+    if (!m_config.requiresAuth())
+        return true;
+    for (const auto& [name, value] : request.headers())
+        if (name.compare("authorization", Qt::CaseInsensitive) == 0)
+            return m_config.authorize(value);
+    return false;
+}
+
+QHttpServerResponse MetricsServer::guarded(const QHttpServerRequest& request,
+                                           const std::function<QHttpServerResponse()>& page) const
+{
+    if (authorized(request))
+        return page();
+    QHttpServerResponse denied(QByteArrayLiteral("text/plain; charset=utf-8"),
+                               QByteArrayLiteral("Unauthorized\n"),
+                               QHttpServerResponse::StatusCode::Unauthorized);
+    denied.addHeader(QByteArrayLiteral("WWW-Authenticate"), QByteArrayLiteral("Basic realm=\"lockscope\""));
+    return denied;
+}
+
+} // namespace lockctl

@@ -1,0 +1,78 @@
+#pragma once
+
+#include "metrics/webconfig.h"
+
+#include <QHostAddress>
+#include <QObject>
+#include <QString>
+#include <QThread>
+
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+
+class QHttpServer;
+class QHttpServerRequest;
+class QHttpServerResponse;
+
+namespace lockctl {
+
+// The HTTP side of `lockctl serve` on Qt HTTP Server: /metrics, the landing page, /-/healthy and
+// /-/ready, with the TLS and basic authentication of --web-config on every path.
+//
+// The server has a thread of its own. The page is computed on the monitor's (main) thread, which
+// owns the view, when a scrape asks for it; if that thread is busy for longer than `freshWithinMs`
+// (a full pass of 500k keys on a loaded machine), the scrape gets the last page computed, with
+// lockscope_metrics_age_seconds saying how old it is, instead of waiting past Prometheus's timeout.
+class MetricsServer final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(MetricsServer)
+
+public:
+    struct Pages
+    {
+        std::function<QByteArray()> metrics; // called on the thread that made the MetricsServer
+        QString landing;                     // HTML, fixed at start
+    };
+
+    MetricsServer(lockscope::WebConfig config, Pages pages, int freshWithinMs = 750);
+    ~MetricsServer() override;
+
+    // Returns the port bound (the one given, or the system's pick for 0), or an error.
+    lockscope::Result<quint16> listen(const QHostAddress& address, quint16 port);
+    // The first full discovery is done: /-/ready says so, and the page to fall back on shows it.
+    void setReady();
+
+private:
+    struct Page
+    {
+        std::mutex mutex;
+        std::condition_variable rendered;
+        QByteArray text;
+        qint64 renderedAtMs = -1; // monotonic
+        quint64 generation = 0;
+        bool requested = false;
+    };
+
+    void addRoutes();
+    // On the server's thread: a page computed after this call, or the last one after the wait.
+    QHttpServerResponse metricsResponse();
+    // On the monitor's thread.
+    void renderPage();
+    bool authorized(const QHttpServerRequest& request) const;
+    QHttpServerResponse guarded(const QHttpServerRequest& request,
+                                const std::function<QHttpServerResponse()>& page) const;
+
+    lockscope::WebConfig m_config;
+    Pages m_pages;
+    int m_freshWithinMs;
+    std::atomic<bool> m_ready{false};
+    std::shared_ptr<Page> m_page = std::make_shared<Page>();
+    QThread m_thread;
+    QHttpServer* m_server = nullptr; // lives on m_thread
+};
+
+} // namespace lockctl

@@ -1,0 +1,137 @@
+#include "metrics/lockactivity.h"
+
+#include "base/monotonicclock.h"
+#include "discovery/entryscanner.h"
+#include "monitor/lockmonitor.h"
+
+namespace lockscope {
+
+namespace {
+
+// A removal this close to the lock's computed expiry is its expiry: the validity is the shortest
+// PTTL minus the clock drift allowance, so the keys go a little after it, never much before.
+constexpr qint64 expiryMarginMs = 250;
+
+} // namespace
+
+LockActivity::LockActivity(LockMonitor* monitor, QObject* parent) : QObject(parent), m_monitor(monitor)
+{
+    const int n = monitor->masters()->size();
+    m_restarts.fill(0, n);
+    m_failovers.fill(0, n);
+    m_failoverLost.fill(0, n);
+    m_scanSeconds.fill(-1, n);
+    m_passStartMs.fill(-1, n);
+    connect(monitor, &LockMonitor::locksChanged, this, &LockActivity::onBatch);
+    connect(monitor, &LockMonitor::initialScanFinished, this, [this] {
+        if (!m_ready) {
+            m_ready = true;
+            emit ready();
+        }
+    });
+    connect(monitor, &LockMonitor::scanProgress, this, [this](int master) {
+        if (m_passStartMs.at(master) < 0)
+            m_passStartMs[master] = monotonicMs();
+    });
+    connect(monitor, &LockMonitor::passFinished, this, [this](int master) {
+        if (m_passStartMs.at(master) >= 0)
+            m_scanSeconds[master] = double(monotonicMs() - m_passStartMs.at(master)) / 1000;
+        m_passStartMs[master] = -1;
+    });
+    connect(monitor, &LockMonitor::failoverDetected, this, [this](int master) { ++m_failovers[master]; });
+    connect(monitor, &LockMonitor::failoverReported, this, &LockActivity::onFailover);
+    MasterSet* masters = monitor->masters();
+    connect(masters, &MasterSet::masterRestarted, this, [this](int master) { ++m_restarts[master]; });
+    connect(masters, &MasterSet::clusterPrimaryRestarted, this, [this](int master) { ++m_restarts[master]; });
+}
+
+double LockActivity::ageSeconds(const LockView& view, qint64 nowMs) const
+{
+    const auto it = m_seen.constFind(view.resource);
+    return it == m_seen.cend() ? -1.0 : double(qMax<qint64>(0, nowMs - it->sinceMs)) / 1000;
+}
+
+MetricsInput LockActivity::input(qint64 nowMs) const
+{
+    MetricsInput in;
+    const MasterSet* masters = m_monitor->masters();
+    for (int i = 0; i < masters->size(); ++i) {
+        const RedisConnection* c = masters->at(i);
+        MasterSample m;
+        m.name = c->name();
+        m.up = c->isUp();
+        m.health = c->health();
+        m.mode = m_monitor->scanner(i)->mode();
+        m.scanSeconds = scanSeconds(i);
+        m.restarts = restarts(i);
+        m.failovers = failovers(i);
+        m.failoverLostLocks = failoverLostLocks(i);
+        in.masters << m;
+    }
+    in.locks = &m_monitor->locks();
+    in.ageSeconds = [this, nowMs](const LockView& v) { return ageSeconds(v, nowMs); };
+    in.oldestFirst = [this](const std::function<bool(const QByteArray&)>& visit) { forEachOldest(visit); };
+    in.nowMs = nowMs;
+    in.acquisitions = m_acquisitions;
+    in.expirations = m_expirations;
+    in.releases = m_releases;
+    in.forceReleases = m_forceReleases;
+    return in;
+}
+
+void LockActivity::forEachOldest(const std::function<bool(const QByteArray&)>& visit) const
+{
+    for (const auto& [order, resource] : m_oldest)
+        if (!visit(resource))
+            return;
+}
+
+void LockActivity::onBatch(const LockBatch& batch)
+{
+    const qint64 now = monotonicMs();
+    const auto note = [&](const LockView& v) {
+        Seen& s = m_seen[v.resource];
+        if (s.sinceMs == 0 || s.token != v.token) {
+            // Locks found by the first discovery were taken before we looked: not an acquisition seen.
+            if (m_ready)
+                ++m_acquisitions;
+            s.token = v.token;
+            s.sinceMs = now;
+            m_oldest.erase(s.order);
+            s.order = ++m_nextOrder;
+            m_oldest.emplace(s.order, v.resource);
+        }
+        const qint64 left = v.validityAt(now);
+        s.expiresAtMs = left < 0 ? -1 : now + left;
+        s.status = v.status;
+    };
+    for (const LockView& v : batch.added)
+        note(v);
+    for (const LockView& v : batch.changed)
+        note(v);
+    for (const QByteArray& r : batch.removed)
+        onRemoved(r, now);
+}
+
+void LockActivity::onRemoved(const QByteArray& resource, qint64 nowMs)
+{
+    const auto it = m_seen.constFind(resource);
+    if (it == m_seen.cend())
+        return;
+    if (it->status == LockStatus::Stuck)
+        ++m_forceReleases;
+    else if (it->expiresAtMs >= 0 && nowMs + expiryMarginMs >= it->expiresAtMs)
+        ++m_expirations;
+    else
+        ++m_releases;
+    m_oldest.erase(it->order);
+    m_seen.erase(it);
+}
+
+void LockActivity::onFailover(const FailoverReport& report)
+{
+    if (report.master >= 0 && report.master < m_failoverLost.size())
+        m_failoverLost[report.master] += quint64(report.lost.size() + report.changedToken.size());
+}
+
+} // namespace lockscope

@@ -1,0 +1,84 @@
+#pragma once
+
+#include "metrics/metricsinput.h"
+#include "monitor/lockview.h"
+
+#include <QHash>
+#include <QList>
+#include <QObject>
+
+#include <functional>
+#include <map>
+
+namespace lockscope {
+
+class LockMonitor;
+struct FailoverReport;
+
+// What `lockctl serve` counts between scrapes, from the monitor's and the masters' signals: the
+// counters of the metrics (acquisitions, expirations, releases, force releases, restarts,
+// failovers) and, per lock, when it was first seen with its current token (its age).
+//
+// The monitor sees keys, not clients: an acquisition is a lock that appears (or changes token)
+// after the first full discovery; a lock that disappears once its expiry has come expired, one
+// that goes before released, and a stuck one (no expiry, so it never expires) was force-released.
+class LockActivity final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(LockActivity)
+
+public:
+    explicit LockActivity(LockMonitor* monitor, QObject* parent = nullptr);
+
+    quint64 acquisitions() const { return m_acquisitions; }
+    quint64 expirations() const { return m_expirations; }
+    quint64 releases() const { return m_releases; }
+    quint64 forceReleases() const { return m_forceReleases; }
+    quint64 restarts(int master) const { return m_restarts.value(master); }
+    quint64 failovers(int master) const { return m_failovers.value(master); }
+    quint64 failoverLostLocks(int master) const { return m_failoverLost.value(master); }
+    // The last full pass of `master`, from its first page to its end; -1 before one finished.
+    double scanSeconds(int master) const { return m_scanSeconds.value(master, -1); }
+    // Seconds since the lock was first seen with its current token; -1 for a lock not seen.
+    double ageSeconds(const LockView& view, qint64 nowMs) const;
+    bool isReady() const { return m_ready; }
+    // The locks seen, oldest first, until `visit` returns false (MetricsInput::oldestFirst).
+    void forEachOldest(const std::function<bool(const QByteArray&)>& visit) const;
+
+    // What a scrape renders now: the masters, the monitor's view and these counters.
+    MetricsInput input(qint64 nowMs) const;
+
+signals:
+    // The first full discovery is done: the metrics now show every lock (ready).
+    void ready();
+
+private:
+    struct Seen
+    {
+        QByteArray token;
+        qint64 sinceMs = 0;      // monotonic
+        quint64 order = 0;       // key in m_oldest
+        qint64 expiresAtMs = -1; // monotonic; -1: no expiry
+        LockStatus status = LockStatus::Unknown;
+    };
+    void onBatch(const LockBatch& batch);
+    void onRemoved(const QByteArray& resource, qint64 nowMs);
+    void onFailover(const FailoverReport& report);
+
+    LockMonitor* m_monitor;
+    QHash<QByteArray, Seen> m_seen;
+    std::map<quint64, QByteArray> m_oldest; // first seen with the current token, oldest first
+    quint64 m_nextOrder = 0;
+    QList<quint64> m_restarts;
+    QList<quint64> m_failovers;
+    QList<quint64> m_failoverLost;
+    QList<double> m_scanSeconds;
+    QList<qint64> m_passStartMs; // per master; -1 between passes
+    quint64 m_acquisitions = 0;
+    quint64 m_expirations = 0;
+    quint64 m_releases = 0;
+    quint64 m_forceReleases = 0;
+    bool m_ready = false;
+};
+
+} // namespace lockscope

@@ -1,0 +1,51 @@
+#pragma once
+
+#include "connection/masterhealth.h"
+#include "discovery/notificationmode.h"
+#include "monitor/lockview.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QList>
+#include <QString>
+
+#include <functional>
+
+namespace lockscope {
+
+// One master entry as the metrics show it, read from the master set and the monitor at scrape time.
+struct MasterSample
+{
+    QString name; // the redacted URL: never a password
+    bool up = false;
+    MasterHealth health; // latency, version, role, run_id, clock offset
+    NotificationMode mode = NotificationMode::Unknown;
+    double scanSeconds = -1; // the last full pass; -1 before the first
+    quint64 restarts = 0;
+    quint64 failovers = 0;
+    quint64 failoverLostLocks = 0;
+};
+
+// Everything one scrape renders: the monitor's current view and the counters kept since start.
+struct MetricsInput
+{
+    QList<MasterSample> masters;
+    const QHash<QByteArray, LockView>* locks = nullptr;
+    // Seconds since the lock was first seen with its current token; -1 when unknown.
+    std::function<double(const LockView&)> ageSeconds;
+    // Optional: visits the resources oldest first (first seen with their current token) until
+    // `visit` returns false. With it, picking the oldest held locks for the per-lock series costs
+    // about --max-lock-series look-ups instead of an age look-up for every lock.
+    std::function<void(const std::function<bool(const QByteArray&)>& visit)> oldestFirst;
+    qint64 nowMs = 0; // monotonic, for the validity count-down
+    int maxLockSeries = 1000;
+    quint64 acquisitions = 0;
+    quint64 expirations = 0;
+    quint64 releases = 0;
+    quint64 forceReleases = 0;
+    double lastScrapeSeconds = -1; // the previous scrape's rendering time; -1 before the first
+    QString version;               // lockscope's
+    QString qtVersion;
+};
+
+} // namespace lockscope

@@ -1,0 +1,173 @@
+#include "metrics/webconfig.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+#include <crypt.h>
+
+#include <memory>
+
+namespace lockscope {
+
+namespace {
+
+RedisError configError(const QString& message)
+{
+    return RedisError(ErrorKind::InvalidConfig, QString(), message);
+}
+
+// A scalar: quotes removed; an unquoted value ends at a " #" comment.
+QByteArray scalar(QByteArray v)
+{
+    v = v.trimmed();
+    if (v.size() >= 2 && (v.front() == '"' || v.front() == '\'') && v.back() == v.front())
+        return v.mid(1, v.size() - 2);
+    if (const qsizetype hash = v.indexOf(" #"); hash >= 0)
+        v = v.left(hash).trimmed();
+    return v;
+}
+
+// crypt(3) of `password` with the setting (and salt) of `hash`; empty on failure.
+QByteArray cryptWith(const QByteArray& password, const QByteArray& hash)
+{
+    auto data = std::make_unique<crypt_data>();
+    const char* out = crypt_r(password.constData(), hash.constData(), data.get());
+    // libxcrypt returns a string starting with '*' on failure (never a valid hash).
+    return out && *out != '*' ? QByteArray(out) : QByteArray();
+}
+
+bool sameBytes(const QByteArray& a, const QByteArray& b)
+{
+    if (a.size() != b.size())
+        return false;
+    unsigned char diff = 0;
+    for (qsizetype i = 0; i < a.size(); ++i)
+        diff |= static_cast<unsigned char>(a.at(i) ^ b.at(i));
+    return diff == 0;
+}
+
+} // namespace
+
+Result<WebConfig> WebConfig::parse(const QByteArray& text, const QString& baseDir)
+{
+    WebConfig config;
+    QByteArray section;
+    int lineNumber = 0;
+    const auto fail = [&](const QString& what) {
+        return configError(QStringLiteral("web config line %1: %2").arg(lineNumber).arg(what));
+    };
+    for (const QByteArray& raw : text.split('\n')) {
+        ++lineNumber;
+        const QByteArray trimmed = raw.trimmed();
+        if (trimmed.isEmpty() || trimmed.startsWith('#') || trimmed == "---")
+            continue;
+        const bool indented = raw.startsWith(' ') || raw.startsWith('\t');
+        const qsizetype colon = trimmed.indexOf(':');
+        if (colon <= 0)
+            return fail(QStringLiteral("expected \"key: value\""));
+        const QByteArray key = scalar(trimmed.left(colon));
+        const QByteArray value = scalar(trimmed.mid(colon + 1));
+        if (!indented) {
+            if (key != "tls_server_config" && key != "basic_auth_users")
+                return fail(QStringLiteral("unsupported setting '%1' (supported: tls_server_config, "
+                                           "basic_auth_users)")
+                                .arg(QString::fromUtf8(key)));
+            if (!value.isEmpty() && value != "{}")
+                return fail(QStringLiteral("'%1' is a mapping").arg(QString::fromUtf8(key)));
+            section = key;
+            continue;
+        }
+        if (section.isEmpty())
+            return fail(QStringLiteral("indented line outside a section"));
+        if (section == "basic_auth_users") {
+            if (!value.startsWith("$2"))
+                return fail(QStringLiteral("the password of '%1' is not a bcrypt hash ($2y$/$2b$...)")
+                                .arg(QString::fromUtf8(key)));
+            config.m_users.insert(QString::fromUtf8(key), value);
+            continue;
+        }
+        const QString path = value.isEmpty() ? QString() : QDir(baseDir).filePath(QString::fromUtf8(value));
+        if (key == "cert_file")
+            config.m_certFile = path;
+        else if (key == "key_file")
+            config.m_keyFile = path;
+        else
+            return fail(
+                QStringLiteral("unsupported tls_server_config setting '%1' (supported: cert_file, key_file)")
+                    .arg(QString::fromUtf8(key)));
+    }
+    if (config.m_certFile.isEmpty() != config.m_keyFile.isEmpty())
+        return configError(QStringLiteral("web config: tls_server_config needs both cert_file and key_file"));
+    return config;
+}
+
+Result<WebConfig> WebConfig::load(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return configError(QStringLiteral("cannot read web config %1: %2").arg(path, file.errorString()));
+    return parse(file.readAll(), QFileInfo(path).absolutePath());
+}
+
+Result<QList<QSslCertificate>> WebConfig::certificates() const
+{
+    const QList<QSslCertificate> chain = QSslCertificate::fromPath(m_certFile, QSsl::Pem);
+    if (chain.isEmpty())
+        return configError(QStringLiteral("no PEM certificate in %1").arg(m_certFile));
+    return chain;
+}
+
+Result<QSslKey> WebConfig::privateKey() const
+{
+    QFile file(m_keyFile);
+    if (!file.open(QIODevice::ReadOnly))
+        return configError(QStringLiteral("cannot read %1: %2").arg(m_keyFile, file.errorString()));
+    const QByteArray pem = file.readAll();
+    for (QSsl::KeyAlgorithm algorithm : {QSsl::Rsa, QSsl::Ec, QSsl::Opaque}) {
+        QSslKey key(pem, algorithm, QSsl::Pem);
+        if (!key.isNull())
+            return key;
+    }
+    return configError(QStringLiteral("no PEM private key in %1").arg(m_keyFile));
+}
+
+bool WebConfig::authorize(const QByteArray& header) const
+{
+    if (!header.startsWith("Basic "))
+        return false;
+    const auto result =
+        QByteArray::fromBase64Encoding(header.mid(6).trimmed(), QByteArray::AbortOnBase64DecodingErrors);
+    if (!result)
+        return false;
+    const QByteArray* decoded = &result.decoded;
+    const qsizetype colon = decoded->indexOf(':');
+    if (colon < 0)
+        return false;
+    const QString user = QString::fromUtf8(decoded->left(colon));
+    const QByteArray password = decoded->mid(colon + 1);
+    const QByteArray hash = m_users.value(user);
+    const QByteArray digest = QCryptographicHash::hash(*decoded, QCryptographicHash::Sha256);
+    if (!hash.isEmpty() && m_verified.value(digest) == hash)
+        return true;
+    // An unknown user costs the same bcrypt as a known one: the time does not tell names apart.
+    static const QByteArray unknownUser = bcryptHash(QByteArrayLiteral("no such user"), 10);
+    const QByteArray computed = cryptWith(password, hash.isEmpty() ? unknownUser : hash);
+    if (hash.isEmpty() || computed.isEmpty() || !sameBytes(computed, hash))
+        return false;
+    if (m_verified.size() > 64)
+        m_verified.clear();
+    m_verified.insert(digest, hash);
+    return true;
+}
+
+QByteArray bcryptHash(const QByteArray& password, int cost)
+{
+    char setting[CRYPT_GENSALT_OUTPUT_SIZE];
+    if (!crypt_gensalt_rn("$2b$", static_cast<unsigned long>(cost), nullptr, 0, setting, sizeof setting))
+        return {};
+    return cryptWith(password, QByteArray(setting));
+}
+
+} // namespace lockscope

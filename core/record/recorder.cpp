@@ -1,0 +1,410 @@
+#include "record/recorder.h"
+
+#include "base/monotonicclock.h"
+#include "monitor/lockmonitor.h"
+#include "record/cpustopwatch.h"
+#include "record/recordingdatabase.h"
+
+#include <QDateTime>
+
+namespace lockscope {
+
+namespace {
+
+// A removal learnt within this of the expiry counts as the expiry (the monitor hears of a key's
+// end a little after it happens).
+constexpr qint64 expiryToleranceMs = 100;
+// How long after a master was down a lock gone from it counts as lost rather than released.
+constexpr qint64 interruptionMemoryMs = 10000;
+
+// Keyspace events that tell how a key ended (when notifications are on, better than the clock).
+bool isExpiryEvent(const QByteArray& event)
+{
+    return event == "expired" || event == "evicted";
+}
+
+bool isDeleteEvent(const QByteArray& event)
+{
+    return event == "del" || event == "unlink" || event == "hdel" || event == "zrem" || event == "srem";
+}
+
+quint64 maskOf(const QList<int>& masters)
+{
+    quint64 mask = 0;
+    for (int m : masters)
+        if (m >= 0 && m < 64)
+            mask |= quint64(1) << m;
+    return mask;
+}
+
+} // namespace
+
+Recorder::Recorder(RecorderOptions options, QObject* parent)
+    : QObject(parent), m_options(std::move(options)),
+      m_counters(std::make_shared<RecordingWriter::Counters>())
+{
+    if (m_options.path.isEmpty())
+        m_options.path = RecordingDatabase::defaultPath();
+    m_flushTimer.setParent(this);
+    connect(&m_flushTimer, &QTimer::timeout, this, &Recorder::flush);
+    m_thread.setObjectName(QStringLiteral("recording writer"));
+    m_writer = new RecordingWriter(m_options, m_counters); // moves to its thread in attach()
+}
+
+Recorder::~Recorder()
+{
+    if (!m_monitor) {
+        delete m_writer; // never attached: still ours
+        return;
+    }
+    flush();
+    // Queued behind the last batch: the session ends after everything observed is in the file.
+    QThread* thread = &m_thread;
+    RecordingWriter* writer = m_writer;
+    QMetaObject::invokeMethod(
+        writer,
+        [writer, thread] {
+            writer->finish();
+            delete writer;
+            thread->quit();
+        },
+        Qt::QueuedConnection);
+    m_thread.wait();
+}
+
+Recorder* Recorder::record(LockMonitor* monitor, RecorderOptions options)
+{
+    auto* recorder = new Recorder(std::move(options), monitor);
+    recorder->attach(monitor);
+    return recorder;
+}
+
+void Recorder::attach(LockMonitor* monitor)
+{
+    Q_ASSERT(!m_monitor);
+    m_monitor = monitor;
+    MasterSet* masters = monitor->masters();
+    m_masterCount = masters->size();
+    m_restartedMs = QList<qint64>(m_masterCount, -1);
+    m_downMs = QList<qint64>(m_masterCount, -1);
+    m_masterState = QList<int>(m_masterCount, -1);
+    QStringList names;
+    for (int i = 0; i < m_masterCount; ++i)
+        names << masters->at(i)->name();
+
+    m_writer->moveToThread(&m_thread);
+    m_thread.start(QThread::LowPriority);
+    QMetaObject::invokeMethod(
+        m_writer, [writer = m_writer, names] { writer->start(names); }, Qt::QueuedConnection);
+    m_flushTimer.start(qMax(10, m_options.flushIntervalMs));
+
+    connect(monitor, &LockMonitor::locksChanged, this, &Recorder::onBatch);
+    connect(monitor, &LockMonitor::keyspaceEvent, this,
+            [this](int, const QByteArray& key, const QByteArray& event) {
+                // Bounded: keys that never become locks would otherwise pile up.
+                if (m_keyspace.size() > 200000)
+                    m_keyspace.clear();
+                m_keyspace.insert(key, {event, monotonicMs()});
+            });
+    connect(masters, &MasterSet::masterStateChanged, this,
+            [this](int i, RedisConnection::State state, const RedisError& reason) {
+                if (state == RedisConnection::State::Up && m_masterState.value(i) != 1) {
+                    m_masterState[i] = 1;
+                    masterEvent(i, RecordEvent::Kind::MasterUp, QString());
+                } else if (state == RedisConnection::State::Down && m_masterState.value(i) != 0) {
+                    m_masterState[i] = 0;
+                    m_downMs[i] = monotonicMs();
+                    masterEvent(i, RecordEvent::Kind::MasterDown, reason.message);
+                }
+            });
+    connect(masters, &MasterSet::masterRestarted, this,
+            [this](int i, const QByteArray& oldRunId, const QByteArray& newRunId) {
+                m_restartedMs[i] = monotonicMs();
+                masterEvent(
+                    i, RecordEvent::Kind::MasterRestarted,
+                    QStringLiteral("run_id %1 → %2: locks it held may be lost")
+                        .arg(QString::fromLatin1(oldRunId.left(12)), QString::fromLatin1(newRunId.left(12))));
+            });
+    connect(masters, &MasterSet::clusterPrimaryRestarted, this, [this](int i, const NodeAddress& primary) {
+        m_restartedMs[i] = monotonicMs();
+        masterEvent(
+            i, RecordEvent::Kind::MasterRestarted,
+            QStringLiteral("primary %1: run_id changed: locks it held may be lost").arg(primary.toString()));
+    });
+    connect(monitor, &LockMonitor::failoverDetected, this,
+            [this](int i, const PrimaryChange& change, int atRisk) {
+                masterEvent(i, RecordEvent::Kind::Failover,
+                            QStringLiteral("%1 → %2: %3 lock(s) at risk")
+                                .arg(change.oldPrimary.toString(), change.newPrimary.toString())
+                                .arg(atRisk));
+            });
+    connect(monitor, &LockMonitor::failoverReported, this, &Recorder::onFailoverReport);
+
+    for (int i = 0; i < m_masterCount; ++i) {
+        const bool up = masters->at(i)->isUp();
+        m_masterState[i] = up ? 1 : 0;
+        masterEvent(i, up ? RecordEvent::Kind::MasterUp : RecordEvent::Kind::MasterDown,
+                    up ? QString() : masters->at(i)->lastError().message);
+    }
+    for (const LockView& view : monitor->locks())
+        onView(view, true);
+}
+
+void Recorder::flush()
+{
+    if (m_pending.isEmpty() || !m_monitor)
+        return;
+    m_counters->backlog += m_pending.size();
+    QMetaObject::invokeMethod(
+        m_writer, [writer = m_writer, events = std::move(m_pending)] { writer->write(events); },
+        Qt::QueuedConnection);
+    m_pending = {};
+}
+
+void Recorder::pruneNow()
+{
+    if (m_monitor)
+        QMetaObject::invokeMethod(m_writer, &RecordingWriter::pruneNow, Qt::QueuedConnection);
+}
+
+void Recorder::push(RecordEvent event)
+{
+    if (event.timeMs == 0)
+        event.timeMs = QDateTime::currentMSecsSinceEpoch();
+    m_pending << std::move(event);
+    if (m_pending.size() >= 20000)
+        flush();
+}
+
+void Recorder::masterEvent(int master, RecordEvent::Kind kind, const QString& detail)
+{
+    RecordEvent e;
+    e.kind = kind;
+    e.master = master;
+    e.detail = detail;
+    push(std::move(e));
+}
+
+RecordEvent Recorder::resourceEvent(RecordEvent::Kind kind, const QByteArray& resource,
+                                    const Tracked& tracked) const
+{
+    RecordEvent e;
+    e.kind = kind;
+    e.resource = resource;
+    e.token = tracked.token;
+    e.holding = tracked.holding;
+    e.holders = tracked.holders;
+    return e;
+}
+
+void Recorder::onBatch(const LockBatch& batch)
+{
+    const CpuStopwatch cpu(m_counters->observeCpuNs);
+    for (const LockView& v : batch.added)
+        onView(v, false);
+    for (const LockView& v : batch.changed)
+        onView(v, false);
+    for (const QByteArray& r : batch.removed)
+        onRemoved(r);
+}
+
+void Recorder::observe(const LockView& view, Tracked& tracked, bool* extended)
+{
+    quint64 holders = maskOf(view.holders);
+    qint64 deadline = -1;
+    for (int i = 0; i < m_masterCount; ++i) {
+        const MasterObservation obs = view.observations.value(i);
+        if (obs.error().isError()) {
+            // Unreachable: what it showed last still stands (a master down is a master event, not
+            // a change of holders).
+            if (i < 64)
+                holders |= tracked.holders & (quint64(1) << i);
+            continue;
+        }
+        const QByteArray type = obs.present() ? obs.type() : QByteArray();
+        if (!type.isEmpty() && !tracked.types[i].isEmpty() && type != tracked.types[i]) {
+            RecordEvent e = resourceEvent(RecordEvent::Kind::TypeChanged, view.resource, tracked);
+            e.master = i;
+            e.detail = QStringLiteral("%1 → %2").arg(QString::fromLatin1(tracked.types[i]),
+                                                     QString::fromLatin1(type));
+            push(std::move(e));
+        }
+        tracked.types[i] = type;
+        if (!(holders & (quint64(1) << i)) || !obs.present()) {
+            // Let go on this master before its expiry, and not by a restart: the holder released it
+            // (a Redlock release reaches the masters one by one; one may still let it expire).
+            if (tracked.expiresAt[i] > monotonicMs() + expiryToleranceMs && tracked.releasedAtMs < 0 &&
+                !interrupted(i, tracked))
+                tracked.releasedAtMs = QDateTime::currentMSecsSinceEpoch();
+            tracked.pttl[i] = -2;
+            tracked.expiresAt[i] = -1;
+            continue;
+        }
+        const qint64 pttl = obs.pttlMs();
+        const qint64 expiresAt = pttl >= 0 ? obs.readAtMs() + pttl : -1;
+        // A TTL only counts down: one that went up was extended. When reads follow each extension
+        // (keyspace events), the TTL read may be the same each time, but the expiry it implies
+        // moved: later by more than a read's delay can explain (10% of the TTL, from 100 to 250 ms).
+        const bool wentUp = tracked.pttl[i] >= 0 && pttl > tracked.pttl[i];
+        const bool moved = tracked.expiresAt[i] >= 0 &&
+                           expiresAt - tracked.expiresAt[i] > qBound(qint64(100), pttl / 10, qint64(250));
+        // A Redlock extension shows on each master in turn, so the episode counts the most any one
+        // master saw.
+        if (extended && (wentUp || moved) && ++tracked.extensions[i] > tracked.episodeExtensions) {
+            tracked.episodeExtensions = tracked.extensions[i];
+            *extended = true;
+        }
+        tracked.pttl[i] = pttl;
+        tracked.expiresAt[i] = expiresAt;
+        if (pttl >= 0)
+            deadline = qMax(deadline, expiresAt);
+    }
+    if (holders != 0)
+        tracked.deadlineMs = deadline;
+    tracked.holders = holders;
+    tracked.everHolders |= holders;
+    tracked.holding = view.holding;
+}
+
+void Recorder::startEpisode(const LockView& view, RecordEvent::Kind kind, Tracked& tracked)
+{
+    const QList<QByteArray> types = tracked.types;
+    tracked = Tracked();
+    tracked.token = view.token;
+    tracked.startMs = monotonicMs();
+    tracked.pttl = QList<qint64>(m_masterCount, -2);
+    tracked.expiresAt = QList<qint64>(m_masterCount, -1);
+    tracked.extensions = QList<int>(m_masterCount, 0);
+    tracked.types = types.size() == m_masterCount ? types : QList<QByteArray>(m_masterCount);
+    tracked.atRisk = view.atRisk;
+    observe(view, tracked, nullptr);
+    RecordEvent e = resourceEvent(kind, view.resource, tracked);
+    e.owner = view.owner;
+    e.ttlMs = view.validityMs;
+    e.detail = view.atRisk ? view.atRiskReason : QString();
+    push(std::move(e));
+}
+
+void Recorder::onView(const LockView& view, bool initial)
+{
+    bool present = false;
+    for (const MasterObservation& o : view.observations)
+        present = present || o.present();
+    auto it = m_tracked.find(view.resource);
+    if (!present) {
+        if (it != m_tracked.end())
+            onRemoved(view.resource);
+        return;
+    }
+    bool unreachable = false;
+    for (const MasterObservation& o : view.observations)
+        unreachable = unreachable || o.error().isError();
+    // No holder readable, because a master is down: nothing is known to have changed yet.
+    if (view.token.isEmpty() && view.holders.isEmpty() && unreachable)
+        return;
+    if (it == m_tracked.end()) {
+        Tracked tracked;
+        const bool seen = initial || !m_monitor->isInitialScanDone();
+        startEpisode(view, seen ? RecordEvent::Kind::Seen : RecordEvent::Kind::Acquired, tracked);
+        m_tracked.insert(view.resource, std::move(tracked));
+        return;
+    }
+    Tracked& tracked = it.value();
+    const qint64 now = monotonicMs();
+    if (view.token != tracked.token) {
+        // In place: the key never went away. Past its expiry it expired and was taken again between
+        // two reads; before it, another holder replaced it (a steal, a force-release and re-take,
+        // a double grant after a failover).
+        const bool expired = tracked.deadlineMs >= 0 && now + expiryToleranceMs >= tracked.deadlineMs;
+        RecordEvent end = resourceEvent(expired ? RecordEvent::Kind::Expired : RecordEvent::Kind::Replaced,
+                                        view.resource, tracked);
+        if (expired)
+            end.timeMs = QDateTime::currentMSecsSinceEpoch() - qMax<qint64>(0, now - tracked.deadlineMs);
+        push(std::move(end));
+        startEpisode(view, RecordEvent::Kind::Acquired, tracked);
+        return;
+    }
+    const quint64 holdersBefore = tracked.holders;
+    bool extended = false;
+    observe(view, tracked, &extended);
+    if (extended) {
+        RecordEvent e = resourceEvent(RecordEvent::Kind::Extended, view.resource, tracked);
+        e.ttlMs = view.validityMs;
+        push(std::move(e));
+    }
+    if (tracked.holders != holdersBefore) {
+        RecordEvent e = resourceEvent(RecordEvent::Kind::Holders, view.resource, tracked);
+        e.detail = QStringLiteral("held on %1 of %2").arg(tracked.holding).arg(view.total);
+        push(std::move(e));
+    }
+    if (view.atRisk != tracked.atRisk) {
+        tracked.atRisk = view.atRisk;
+        RecordEvent e = resourceEvent(
+            view.atRisk ? RecordEvent::Kind::AtRisk : RecordEvent::Kind::RiskCleared, view.resource, tracked);
+        e.detail = view.atRiskReason;
+        push(std::move(e));
+    }
+}
+
+bool Recorder::interrupted(int master, const Tracked& tracked) const
+{
+    // A restart (new run_id) loses what was not persisted; a master that was down a moment ago
+    // may be one whose restart is not told yet (its scan can read it empty first).
+    const qint64 down = m_downMs.value(master);
+    return m_restartedMs.value(master) >= tracked.startMs ||
+           (down >= tracked.startMs && monotonicMs() - down < interruptionMemoryMs);
+}
+
+RecordEvent::Kind Recorder::endOf(const QByteArray& resource, const Tracked& tracked, qint64 nowMs) const
+{
+    if (tracked.releasedAtMs >= 0)
+        return RecordEvent::Kind::Released;
+    if (const auto note = m_keyspace.constFind(resource);
+        note != m_keyspace.cend() && note->atMs >= tracked.startMs) {
+        if (isExpiryEvent(note->event))
+            return RecordEvent::Kind::Expired;
+        if (isDeleteEvent(note->event))
+            return RecordEvent::Kind::Released;
+    }
+    if (tracked.lostOnFailover)
+        return RecordEvent::Kind::Lost;
+    for (int i = 0; i < m_masterCount && i < 64; ++i)
+        if ((tracked.everHolders & (quint64(1) << i)) && interrupted(i, tracked))
+            return RecordEvent::Kind::Lost;
+    if (tracked.deadlineMs >= 0 && nowMs + expiryToleranceMs >= tracked.deadlineMs)
+        return RecordEvent::Kind::Expired;
+    return RecordEvent::Kind::Released;
+}
+
+void Recorder::onRemoved(const QByteArray& resource)
+{
+    const auto it = m_tracked.constFind(resource);
+    if (it == m_tracked.cend())
+        return;
+    const qint64 now = monotonicMs();
+    const RecordEvent::Kind kind = endOf(resource, it.value(), now);
+    RecordEvent e = resourceEvent(kind, resource, it.value());
+    e.holding = 0;
+    e.holders = 0;
+    if (kind == RecordEvent::Kind::Expired && it->deadlineMs >= 0 && it->deadlineMs < now)
+        e.timeMs = QDateTime::currentMSecsSinceEpoch() - (now - it->deadlineMs);
+    else if (kind == RecordEvent::Kind::Released && it->releasedAtMs >= 0)
+        e.timeMs = it->releasedAtMs; // when the first master let go
+    push(std::move(e));
+    m_tracked.erase(it);
+    m_keyspace.remove(resource);
+}
+
+void Recorder::onFailoverReport(const FailoverReport& report)
+{
+    for (const QByteArray& r : report.lost)
+        if (const auto it = m_tracked.find(r); it != m_tracked.end())
+            it->lostOnFailover = true;
+    masterEvent(report.master, RecordEvent::Kind::FailoverReport,
+                QStringLiteral("%1 at risk, %2 lost, %3 under another token")
+                    .arg(report.atRisk.size())
+                    .arg(report.lost.size())
+                    .arg(report.changedToken.size()));
+}
+
+} // namespace lockscope

@@ -1,0 +1,120 @@
+#pragma once
+
+#include "record/recorderoptions.h"
+#include "record/recordevent.h"
+#include "record/recordingwriter.h"
+
+#include <QHash>
+#include <QObject>
+#include <QThread>
+#include <QTimer>
+
+#include <memory>
+
+namespace lockscope {
+
+class LockMonitor;
+struct LockView;
+struct LockBatch;
+struct FailoverReport;
+struct PrimaryChange;
+
+// The flight recorder: follows a LockMonitor and keeps, per resource and per master, every change it
+// shows (first seen, holder and owner, extensions, release, expiry, replacement, force-release with
+// its audit record's id, key type changes) and every master event (down, up, restart, failover,
+// at-risk marks) in a SQLite file, for `lockctl history` and the window's History view.
+//
+// What happened is decided here, on the monitor's thread, from views it already computed; the file
+// is written by one writer thread in batched transactions, so the monitor never waits for a disk.
+//
+//     Recorder::record(&monitor, options);   // parented to the monitor: records while it lives
+class Recorder final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(Recorder)
+
+public:
+    explicit Recorder(RecorderOptions options = {}, QObject* parent = nullptr);
+    // Hands over what is pending, ends the session and waits for the writer to finish.
+    ~Recorder() override;
+
+    // A Recorder that follows `monitor` (attached at once), owned by it.
+    static Recorder* record(LockMonitor* monitor, RecorderOptions options = {});
+
+    // Follows `monitor` from now on; the locks it already shows count as seen now. Once.
+    void attach(LockMonitor* monitor);
+
+    QString path() const { return m_options.path; }
+    // Events observed but not yet committed to the file: stays small when the writer keeps up.
+    qint64 backlog() const { return m_counters->backlog + m_pending.size(); }
+    qint64 written() const { return m_counters->written; }
+    qint64 dropped() const { return m_counters->dropped; }
+    qint64 pruned() const { return m_counters->pruned; }
+    // CPU time it has used, on the monitor's thread and its writer's (for the benchmark).
+    qint64 cpuNs() const { return m_counters->observeCpuNs + m_counters->writeCpuNs; }
+    qint64 writerCpuNs() const { return m_counters->writeCpuNs; }
+    // Hands what is pending to the writer now (it is otherwise every flushIntervalMs).
+    void flush();
+    // A retention pass now (normally every pruneIntervalMs), for tests and maintenance.
+    void pruneNow();
+    // Its signals (opened, failed, pruneFinished) say whether the file opened, when writing fails
+    // and when a retention pass ended; they arrive queued on this object's thread. Connect before
+    // attach(), which starts it.
+    const RecordingWriter* writer() const { return m_writer; }
+
+private:
+    // What the recorder knows of one resource's current episode.
+    struct Tracked
+    {
+        QByteArray token;
+        qint64 startMs = 0; // monotonic
+        quint64 holders = 0;
+        quint64 everHolders = 0; // every master that held it during the episode
+        int holding = 0;
+        QList<qint64> pttl;        // per master: last PTTL read for the token; -2: not held there
+        QList<qint64> expiresAt;   // per master: the monotonic expiry that read implies; -1: none
+        QList<int> extensions;     // per master: times its TTL went up during this episode
+        int episodeExtensions = 0; // extensions recorded (a Redlock extension shows on each master)
+        QList<QByteArray> types;   // per master: the key's type, empty when absent
+        qint64 deadlineMs = -1;    // monotonic: when the last master holding it lets it expire
+        bool atRisk = false;
+        bool lostOnFailover = false;
+        qint64 releasedAtMs = -1; // wall clock: a master let go of it before its expiry
+    };
+
+    void onBatch(const LockBatch& batch);
+    void onView(const LockView& view, bool initial);
+    void onRemoved(const QByteArray& resource);
+    void onFailoverReport(const FailoverReport& report);
+    void masterEvent(int master, RecordEvent::Kind kind, const QString& detail);
+    void push(RecordEvent event);
+    RecordEvent resourceEvent(RecordEvent::Kind kind, const QByteArray& resource,
+                              const Tracked& tracked) const;
+    // How an episode that is gone from every master ended.
+    // A restart of `master` during the episode, or it was down a moment ago.
+    bool interrupted(int master, const Tracked& tracked) const;
+    RecordEvent::Kind endOf(const QByteArray& resource, const Tracked& tracked, qint64 nowMs) const;
+    void startEpisode(const LockView& view, RecordEvent::Kind kind, Tracked& tracked);
+    void observe(const LockView& view, Tracked& tracked, bool* extended);
+
+    RecorderOptions m_options;
+    LockMonitor* m_monitor = nullptr;
+    int m_masterCount = 0;
+    std::shared_ptr<RecordingWriter::Counters> m_counters;
+    QThread m_thread;
+    RecordingWriter* m_writer = nullptr; // lives on m_thread
+    RecordEventList m_pending;
+    QTimer m_flushTimer;
+    QHash<QByteArray, Tracked> m_tracked;
+    struct KeyspaceNote
+    {
+        QByteArray event;
+        qint64 atMs = 0; // monotonic
+    };
+    QHash<QByteArray, KeyspaceNote> m_keyspace; // the last keyspace event per resource
+    QList<qint64> m_downMs;                     // per master: monotonic time it last went down
+    QList<qint64> m_restartedMs;                // per master: monotonic time of its last restart
+    QList<int> m_masterState;                   // per master: last recorded (1 up, 0 down, -1 none)
+};
+
+} // namespace lockscope

@@ -1,0 +1,21 @@
+#pragma once
+
+#include <QString>
+
+namespace lockscope {
+
+// Where and how long the flight recorder keeps its story (README "Flight recorder").
+struct RecorderOptions
+{
+    QString path;         // the SQLite file; empty: RecordingDatabase::defaultPath()
+    QString auditLogPath; // force-releases are read from it (with their record's id); empty: none
+    // Retention: events older than maxAgeMs go, and the oldest go while the file is over maxBytes.
+    // 0 turns a limit off.
+    qint64 maxAgeMs = 30LL * 24 * 3600 * 1000; // 30 days
+    qint64 maxBytes = 512LL * 1024 * 1024;     // 512 MiB
+    int flushIntervalMs = 200; // observed events reach the file within about this (crash safety)
+    int pruneIntervalMs = 60000;
+    int auditPollMs = 500;
+};
+
+} // namespace lockscope

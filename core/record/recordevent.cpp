@@ -1,0 +1,56 @@
+#include "record/recordevent.h"
+
+namespace lockscope {
+
+QString recordEventKindName(RecordEvent::Kind kind)
+{
+    using Kind = RecordEvent::Kind;
+    switch (kind) {
+    case Kind::Seen:
+        return QStringLiteral("seen");
+    case Kind::Acquired:
+        return QStringLiteral("acquired");
+    case Kind::Extended:
+        return QStringLiteral("extended");
+    case Kind::Released:
+        return QStringLiteral("released");
+    case Kind::Expired:
+        return QStringLiteral("expired");
+    case Kind::Replaced:
+        return QStringLiteral("replaced");
+    case Kind::Lost:
+        return QStringLiteral("lost");
+    case Kind::ForceReleased:
+        return QStringLiteral("force-released");
+    case Kind::TypeChanged:
+        return QStringLiteral("type-changed");
+    case Kind::Holders:
+        return QStringLiteral("holders");
+    case Kind::AtRisk:
+        return QStringLiteral("at-risk");
+    case Kind::RiskCleared:
+        return QStringLiteral("risk-cleared");
+    case Kind::MasterDown:
+        return QStringLiteral("master-down");
+    case Kind::MasterUp:
+        return QStringLiteral("master-up");
+    case Kind::MasterRestarted:
+        return QStringLiteral("master-restarted");
+    case Kind::Failover:
+        return QStringLiteral("failover");
+    case Kind::FailoverReport:
+        return QStringLiteral("failover-report");
+    }
+    return QStringLiteral("unknown");
+}
+
+bool recordEventKindFromNumber(int number, RecordEvent::Kind* kind)
+{
+    const auto k = RecordEvent::Kind(number);
+    if (recordEventKindName(k) == QLatin1String("unknown"))
+        return false;
+    *kind = k;
+    return true;
+}
+
+} // namespace lockscope

@@ -1,0 +1,61 @@
+#pragma once
+
+#include <QByteArray>
+#include <QList>
+#include <QMetaType>
+#include <QString>
+
+namespace lockscope {
+
+// One change the flight recorder saw, as it is stored (one row of `events`). A resource event has
+// a resource; a master event (down, up, restart, failover) has none and names its master.
+struct RecordEvent
+{
+    // Stored as numbers: never renumber, only append (the schema's version does not cover them).
+    enum class Kind : int
+    {
+        Seen = 1,          // held when recording began (first seen, not seen being taken)
+        Acquired = 2,      // a new holder appeared while recording
+        Extended = 3,      // the TTL went up on a master holding the same token
+        Released = 4,      // deleted before it expired
+        Expired = 5,       // gone at (or after) its expiry
+        Replaced = 6,      // another token took its place without a gap we saw
+        Lost = 7,          // gone before expiry after a master that held it restarted or failed over
+        ForceReleased = 8, // an administrator's force-release (from the audit log, with its id)
+        TypeChanged = 9,   // the key's type changed on a master
+        Holders = 10,      // the set of masters holding the token changed
+        AtRisk = 11,       // a master holding it restarted or failed over
+        RiskCleared = 12,  // back on every master it was at risk on
+        MasterDown = 20,
+        MasterUp = 21,
+        MasterRestarted = 22, // new run_id
+        Failover = 23,        // a Sentinel or cluster primary changed
+        FailoverReport = 24,  // what the failover lost, once the new primary was read
+    };
+
+    qint64 timeMs = 0; // wall clock, ms since the epoch (UTC)
+    Kind kind = Kind::Seen;
+    QByteArray resource; // empty for a master event
+    int master = -1;     // index into the session's masters; -1: the resource as a whole
+    QByteArray token;
+    QString owner;
+    qint64 ttlMs = -1;   // validity left when seen; -1: none or unknown
+    int holding = 0;     // masters holding the token
+    quint64 holders = 0; // bit i: master i holds it (masters beyond 64 are not in the mask)
+    QString detail;      // in words: "string → hash", "run_id a1… → 9c…", the at-risk reason
+    QString auditId;     // ForceReleased: the audit record's id
+
+    bool isMasterEvent() const { return resource.isEmpty(); }
+    bool operator==(const RecordEvent&) const = default;
+};
+
+// "extended", "force-released", "master-down", ... (what `lockctl history --json` prints).
+QString recordEventKindName(RecordEvent::Kind kind);
+// The kind stored as `number`, or false when it is not one this version knows.
+bool recordEventKindFromNumber(int number, RecordEvent::Kind* kind);
+
+using RecordEventList = QList<RecordEvent>;
+
+} // namespace lockscope
+
+Q_DECLARE_METATYPE(lockscope::RecordEventList)

@@ -1,0 +1,149 @@
+#include "record/recordingreader.h"
+
+#include "record/episodebuilder.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QVariant>
+
+#include <algorithm>
+
+namespace lockscope {
+
+RecordingReader::RecordingReader() = default;
+RecordingReader::~RecordingReader() = default;
+
+RedisError RecordingReader::open(const QString& path)
+{
+    m_db = std::make_unique<RecordingDatabase>();
+    RedisError error = m_db->open(path, true);
+    if (error)
+        m_db.reset();
+    return error;
+}
+
+Result<QList<RecordingSession>> RecordingReader::sessions()
+{
+    if (!m_db)
+        return RedisError(ErrorKind::Io, QString(), QStringLiteral("no recording open"));
+    QSqlQuery q(m_db->db());
+    if (!q.exec(QStringLiteral("SELECT id, started, last, ended, masters FROM sessions ORDER BY id")))
+        return m_db->error(QStringLiteral("cannot read its sessions"), q.lastError().text());
+    QList<RecordingSession> out;
+    while (q.next()) {
+        RecordingSession s;
+        s.id = q.value(0).toLongLong();
+        s.startedMs = q.value(1).toLongLong();
+        s.lastMs = q.value(2).toLongLong();
+        s.endedMs = q.value(3).isNull() ? -1 : q.value(3).toLongLong();
+        for (const QJsonValue& m : QJsonDocument::fromJson(q.value(4).toString().toUtf8()).array())
+            s.masters << m.toString();
+        out << s;
+    }
+    return out;
+}
+
+Result<QList<QByteArray>> RecordingReader::resources()
+{
+    if (!m_db)
+        return RedisError(ErrorKind::Io, QString(), QStringLiteral("no recording open"));
+    QSqlQuery q(m_db->db());
+    if (!q.exec(QStringLiteral("SELECT name FROM resources r WHERE EXISTS (SELECT 1 FROM events e WHERE "
+                               "e.resource = r.id) ORDER BY name")))
+        return m_db->error(QStringLiteral("cannot read its resources"), q.lastError().text());
+    QList<QByteArray> out;
+    while (q.next())
+        out << q.value(0).toByteArray();
+    return out;
+}
+
+Result<QList<HistoryEvent>> RecordingReader::events(const QString& where, const QVariantList& values,
+                                                    const QList<RecordingSession>& sessions)
+{
+    QHash<qint64, QStringList> masters;
+    for (const RecordingSession& s : sessions)
+        masters.insert(s.id, s.masters);
+    QSqlQuery q(m_db->db());
+    q.setForwardOnly(true);
+    q.prepare(
+        QStringLiteral("SELECT id, session, t, master, kind, token, owner, ttl, holding, holders, detail, "
+                       "audit FROM events WHERE %1 ORDER BY t, id")
+            .arg(where));
+    for (const QVariant& v : values)
+        q.addBindValue(v);
+    if (!q.exec())
+        return m_db->error(QStringLiteral("cannot read its events"), q.lastError().text());
+    QList<HistoryEvent> out;
+    while (q.next()) {
+        HistoryEvent h;
+        RecordEvent& e = h.event;
+        if (!recordEventKindFromNumber(q.value(4).toInt(), &e.kind))
+            continue; // written by a newer LockScope: not ours to interpret
+        h.id = q.value(0).toLongLong();
+        h.session = q.value(1).toLongLong();
+        e.timeMs = q.value(2).toLongLong();
+        e.master = q.value(3).isNull() ? -1 : q.value(3).toInt();
+        e.token = q.value(5).toByteArray();
+        e.owner = q.value(6).toString();
+        e.ttlMs = q.value(7).isNull() ? -1 : q.value(7).toLongLong();
+        e.holding = q.value(8).toInt();
+        e.holders = quint64(q.value(9).toLongLong());
+        e.detail = q.value(10).toString();
+        e.auditId = q.value(11).toString();
+        if (e.master >= 0)
+            h.masterName = masters.value(h.session).value(e.master);
+        out << h;
+    }
+    return out;
+}
+
+Result<ResourceHistory> RecordingReader::history(const QByteArray& resource, qint64 sinceMs)
+{
+    Result<QList<RecordingSession>> sessions = this->sessions();
+    if (!sessions)
+        return sessions.error();
+    ResourceHistory history;
+    history.resource = resource;
+    history.sessions = *sessions;
+    QSqlQuery id(m_db->db());
+    id.prepare(QStringLiteral("SELECT id FROM resources WHERE name = ?"));
+    id.addBindValue(resource);
+    if (!id.exec())
+        return m_db->error(QStringLiteral("cannot read its resources"), id.lastError().text());
+    if (!id.next())
+        return history; // never recorded
+    Result<QList<HistoryEvent>> own = events(QStringLiteral("resource = ?"), {id.value(0)}, *sessions);
+    if (!own)
+        return own.error();
+    for (HistoryEvent& h : *own)
+        h.event.resource = resource;
+    const QList<Episode> all = EpisodeBuilder::build(*own, *sessions);
+    for (const Episode& e : all)
+        if (sinceMs < 0 || e.endMs < 0 || e.endMs >= sinceMs)
+            history.episodes << e;
+    const qint64 from = history.episodes.isEmpty() ? sinceMs : history.episodes.first().startMs;
+    for (const HistoryEvent& h : *own)
+        if (sinceMs < 0 || h.event.timeMs >= qMin(from, sinceMs))
+            history.events << h;
+    if (history.events.isEmpty())
+        return history;
+    // The masters' events while it was recorded: a restart or failover is part of its story.
+    const qint64 last = history.episodes.isEmpty() || history.episodes.last().endMs < 0
+                            ? sessions->last().lastMs
+                            : history.episodes.last().endMs;
+    Result<QList<HistoryEvent>> masterEvents =
+        events(QStringLiteral("resource IS NULL AND t >= ? AND t <= ?"),
+               {history.events.first().event.timeMs, last}, *sessions);
+    if (!masterEvents)
+        return masterEvents.error();
+    history.events << *masterEvents;
+    std::stable_sort(
+        history.events.begin(), history.events.end(), [](const HistoryEvent& a, const HistoryEvent& b) {
+            return a.event.timeMs != b.event.timeMs ? a.event.timeMs < b.event.timeMs : a.id < b.id;
+        });
+    return history;
+}
+
+} // namespace lockscope

@@ -1,0 +1,207 @@
+#include "benchargs.h"
+#include "benchmark.h"
+#include "monitor/lockmonitor.h"
+#include "ratewriter.h"
+#include "record/recorder.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTimer>
+
+#include <sys/resource.h>
+
+#include <cstdio>
+#include <memory>
+#include <thread>
+
+using namespace lockscope;
+
+namespace lockbench {
+
+namespace {
+
+qint64 processCpuNs()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage); // every thread of the process
+    return (qint64(usage.ru_utime.tv_sec) + usage.ru_stime.tv_sec) * 1000000000LL +
+           (qint64(usage.ru_utime.tv_usec) + usage.ru_stime.tv_usec) * 1000LL;
+}
+
+// Runs the event loop until `done` or `timeoutMs`.
+void spin(const std::function<bool()>& done, int timeoutMs)
+{
+    QElapsedTimer clock;
+    clock.start();
+    while (!done() && clock.elapsed() < timeoutMs)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+}
+
+struct Phase
+{
+    double cpuNs = 0;  // the monitoring process, the load writer's thread left out
+    double wallNs = 0; // while the changes were written
+    qint64 changes = 0;
+    qint64 errors = 0;
+    qint64 events = 0;      // recorded
+    qint64 maxBacklog = 0;  // events observed, not yet committed, sampled every 100 ms
+    qint64 endBacklog = 0;  // when the writer stopped
+    qint64 bytes = 0;       // the file (and its WAL) once the recorder has closed it
+    double ownCpuNs = 0;    // measured inside the recorder (its slots and its writer thread)
+    double writerCpuNs = 0; // of which the writer thread's
+};
+
+// One monitoring process's life: a LockMonitor as `lockctl record` runs it (no coalescing), with a
+// Recorder when `db` is set, while the writer makes --rate changes per second.
+Phase runPhase(const LockScopeConfig& config, const std::vector<std::pair<QByteArray, int>>& targets,
+               int rate, int seconds, int resources, const QString& db)
+{
+    Phase out;
+    RateWriter::flushAll(targets);
+    MasterSet masters(config.masters);
+    LockMonitor monitor(&masters, config);
+    monitor.setCoalesceMs(0);
+    std::unique_ptr<Recorder> recorder;
+    if (!db.isEmpty()) {
+        RecorderOptions options;
+        options.path = db;
+        recorder = std::make_unique<Recorder>(options);
+        recorder->attach(&monitor);
+    }
+    bool scanned = false;
+    QObject::connect(&monitor, &LockMonitor::initialScanFinished, [&] { scanned = true; });
+    masters.open();
+    monitor.start();
+    spin([&] { return scanned; }, 30000);
+
+    RateWriter writer(targets, rate, seconds, resources);
+    std::atomic<bool> stop{false};
+    std::atomic<bool> done{false};
+    const qint64 cpuStart = processCpuNs();
+    QElapsedTimer wall;
+    wall.start();
+    std::thread thread([&] {
+        writer.run(stop);
+        done = true;
+    });
+    QTimer sample;
+    QObject::connect(&sample, &QTimer::timeout, [&] {
+        if (recorder)
+            out.maxBacklog = qMax(out.maxBacklog, recorder->backlog());
+    });
+    sample.start(100);
+    spin([&] { return done.load(); }, (seconds + 60) * 1000);
+    stop = true;
+    thread.join();
+    out.wallNs = double(wall.nsecsElapsed());
+    out.cpuNs = double(processCpuNs() - cpuStart - writer.cpuNs());
+    out.changes = writer.written();
+    out.errors = writer.errors();
+    if (recorder) {
+        out.endBacklog = recorder->backlog();
+        spin([&] { return recorder->backlog() == 0; }, 30000);
+        out.events = recorder->written();
+        out.ownCpuNs = double(recorder->cpuNs()); // with the backlog the window's changes left
+        out.writerCpuNs = double(recorder->writerCpuNs());
+        recorder.reset(); // the session ends, the WAL is checkpointed into the file
+        out.bytes = QFileInfo(db).size() + QFileInfo(db + QStringLiteral("-wal")).size();
+    }
+    return out;
+}
+
+// `lockbench recorder`: the flight recorder's cost. Rounds of two phases on the same servers (the
+// order alternating), each a fresh monitoring process's monitor at --rate changes per second:
+// without the recorder (the baseline) and with it. Prints the CPU of each (the load writer's thread
+// left out), the CPU the recorder adds, its largest backlog and the one left when the changes
+// stopped, and the bytes the file grows by per recorded event. The recorder's own CPU is also timed
+// where it runs (its slots, its writer thread): on a loaded machine the difference of two runs swings
+// by tens of percent either way, that figure does not. Fails (exit 1) when that own CPU is more than
+// --max-added-cpu-percent (10) of the baseline's, its backlog at the end exceeds a second of
+// changes (it did not keep up), or a write failed.
+int runRecorder(const QStringList& argv)
+{
+    const BenchArgs args(argv);
+    const int rate = int(args.number(QStringLiteral("--rate"), 5000));
+    const int seconds = int(args.number(QStringLiteral("--seconds"), 10));
+    const int rounds = int(args.number(QStringLiteral("--rounds"), 1));
+    const int resources = int(args.number(QStringLiteral("--resources"), 20000));
+    const double maxAdded =
+        args.value(QStringLiteral("--max-added-cpu-percent"), QStringLiteral("10")).toDouble();
+    LockScopeConfig config;
+    std::vector<std::pair<QByteArray, int>> targets;
+    if (!RateWriter::mastersFrom(argv, &config, &targets))
+        return 2;
+    QTemporaryDir dir;
+
+    Phase base;
+    Phase rec;
+    for (int round = 0; round < rounds; ++round)
+        for (const bool withRecorder : {round % 2 == 1, round % 2 == 0}) {
+            const QString db =
+                withRecorder ? dir.filePath(QStringLiteral("r%1.sqlite").arg(round)) : QString();
+            const Phase p = runPhase(config, targets, rate, seconds, resources, db);
+            Phase& sum = withRecorder ? rec : base;
+            sum.cpuNs += p.cpuNs;
+            sum.wallNs += p.wallNs;
+            sum.changes += p.changes;
+            sum.errors += p.errors;
+            sum.events += p.events;
+            sum.ownCpuNs += p.ownCpuNs;
+            sum.writerCpuNs += p.writerCpuNs;
+            sum.bytes += p.bytes;
+            sum.maxBacklog = qMax(sum.maxBacklog, p.maxBacklog);
+            sum.endBacklog = qMax(sum.endBacklog, p.endBacklog);
+        }
+    const double baseCpu = 100.0 * base.cpuNs / base.wallNs;
+    const double recCpu = 100.0 * rec.cpuNs / rec.wallNs;
+    const double added = baseCpu > 0 ? 100.0 * (recCpu - baseCpu) / baseCpu : 0;
+    const double ownCpu = 100.0 * rec.ownCpuNs / rec.wallNs;
+    const double ownShare = baseCpu > 0 ? 100.0 * ownCpu / baseCpu : 0;
+    const bool keptUp = rec.endBacklog <= rate; // at most a second behind
+    const bool ok = base.errors == 0 && rec.errors == 0 && ownShare <= maxAdded && keptUp && rec.events > 0;
+    QJsonObject out{
+        {QStringLiteral("bench"), QStringLiteral("recorder")},
+        {QStringLiteral("masters"), int(config.masters.size())},
+        {QStringLiteral("changesPerSec"), rate},
+        {QStringLiteral("seconds"), seconds},
+        {QStringLiteral("rounds"), rounds},
+        {QStringLiteral("changesWritten"), base.changes + rec.changes},
+        {QStringLiteral("writeErrors"), base.errors + rec.errors},
+        {QStringLiteral("baselineCpuPercent"), baseCpu},
+        {QStringLiteral("recorderCpuPercent"), recCpu},
+        {QStringLiteral("addedCpuPercent"), added},
+        // The recorder's own CPU (timed on its threads) against the baseline's: the
+        // figure that survives a loaded machine, where the difference of two runs does not.
+        {QStringLiteral("recorderOwnCpuPercent"), ownCpu},
+        {QStringLiteral("ownCpuOfBaselinePercent"), ownShare},
+        {QStringLiteral("writerThreadCpuPercent"), 100.0 * rec.writerCpuNs / rec.wallNs},
+        {QStringLiteral("maxAddedCpuPercent"), maxAdded},
+        {QStringLiteral("eventsRecorded"), rec.events},
+        {QStringLiteral("maxBacklog"), rec.maxBacklog},
+        {QStringLiteral("backlogAtEnd"), rec.endBacklog},
+        {QStringLiteral("bytesPerEvent"), rec.events > 0 ? double(rec.bytes) / double(rec.events) : -1.0}};
+    if (!ok)
+        out.insert(
+            QStringLiteral("error"),
+            !keptUp ? QStringLiteral("the recorder fell behind: %1 events waiting when the changes stopped")
+                          .arg(rec.endBacklog)
+            : ownShare > maxAdded ? QStringLiteral("the recorder added %1 % CPU (at most %2 % allowed)")
+                                        .arg(ownShare, 0, 'f', 1)
+                                        .arg(maxAdded)
+                                  : QStringLiteral("writes failed or nothing was recorded"));
+    std::printf("%s\n", QJsonDocument(out).toJson(QJsonDocument::Compact).constData());
+    return ok ? 0 : 1;
+}
+
+const Benchmark::Registration registration(
+    "recorder", "-m URL... [--rate N] [--seconds S] [--rounds R] [--resources R] [--max-added-cpu-percent P]",
+    runRecorder);
+
+} // namespace
+
+} // namespace lockbench

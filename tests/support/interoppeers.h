@@ -1,0 +1,28 @@
+#pragma once
+
+#include <QJsonObject>
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+
+namespace lockscope::test {
+
+// The real lock libraries of tests/interop (node-redlock, redis-semaphore, redis-lock through
+// write-locks.js; redis-py through write_redispy_lock.py), run with the fixture password in their
+// environment (URLs without one get it there, never in the arguments).
+class InteropPeers
+{
+public:
+    // Why they cannot run here ("node or tests/interop/node_modules missing ..."), or empty.
+    static QString missing();
+    // write-locks.js <args>: its first JSON line, empty (with a warning) when it failed.
+    static QJsonObject node(const QStringList& args);
+    // write_redispy_lock.py <name> <timeoutSeconds|none> <url>: its JSON line.
+    static QJsonObject redisPy(const QString& name, const QString& timeout, const QString& url);
+    // write-locks.js <args> started, not waited for (hold-redlock runs for its hold time).
+    static void startNode(QProcess& process, const QStringList& args);
+    // Each JSON object line a peer printed so far.
+    static QList<QJsonObject> jsonLines(const QByteArray& output);
+};
+
+} // namespace lockscope::test

@@ -1,0 +1,77 @@
+#include "lockctlprocess.h"
+
+#include "lockctlrun.h"
+#include "redisserver.h"
+
+#include <QDeadlineTimer>
+#include <QTest>
+
+#include <csignal>
+#include <sys/prctl.h>
+
+namespace lockscope::test {
+
+LockctlProcess::~LockctlProcess()
+{
+    if (m_process.state() != QProcess::NotRunning)
+        kill();
+}
+
+bool LockctlProcess::start(const QStringList& args)
+{
+    m_process.setProcessEnvironment(testPasswordEnvironment());
+    // A service runs until told to stop: if the test process dies first, it goes too.
+    m_process.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
+    m_process.start(lockctlPath(), args);
+    m_process.closeWriteChannel();
+    return m_process.waitForStarted(10000);
+}
+
+QByteArray LockctlProcess::out()
+{
+    m_out += m_process.readAllStandardOutput();
+    return m_out;
+}
+
+QByteArray LockctlProcess::err()
+{
+    m_err += m_process.readAllStandardError();
+    return m_err;
+}
+
+QString LockctlProcess::describe()
+{
+    return QStringLiteral("stdout: %1\nstderr: %2")
+        .arg(QString::fromUtf8(out().left(2000)), QString::fromUtf8(err().left(2000)));
+}
+
+bool LockctlProcess::waitForOutput(const QByteArray& text, int timeoutMs)
+{
+    const QDeadlineTimer deadline(timeoutMs);
+    while (!out().contains(text)) {
+        if (deadline.hasExpired() || m_process.state() == QProcess::NotRunning)
+            return out().contains(text);
+        m_process.waitForReadyRead(50);
+    }
+    return true;
+}
+
+int LockctlProcess::terminate(int timeoutMs)
+{
+    m_process.terminate();
+    if (!m_process.waitForFinished(timeoutMs))
+        return -1;
+    out();
+    err();
+    return m_process.exitStatus() == QProcess::NormalExit ? m_process.exitCode() : -1;
+}
+
+void LockctlProcess::kill()
+{
+    m_process.kill();
+    m_process.waitForFinished(10000);
+    out();
+    err();
+}
+
+} // namespace lockscope::test

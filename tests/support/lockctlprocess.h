@@ -1,0 +1,40 @@
+#pragma once
+
+#include <QByteArray>
+#include <QProcess>
+#include <QStringList>
+
+namespace lockscope::test {
+
+// A long-running lockctl (record, watch) in the background, with the fixture password in its
+// environment as runLockctl gives it. Stopped (SIGKILL) when it goes, if still running, and when the
+// test process dies first.
+class LockctlProcess
+{
+public:
+    LockctlProcess() = default;
+    ~LockctlProcess();
+    LockctlProcess(const LockctlProcess&) = delete;
+    LockctlProcess& operator=(const LockctlProcess&) = delete;
+
+    bool start(const QStringList& args);
+    // Until its standard output contains `text` (false on timeout or when it ended first).
+    bool waitForOutput(const QByteArray& text, int timeoutMs = 20000);
+    // SIGTERM, then its exit code once it ended (-1: killed, crashed or still running after timeoutMs).
+    int terminate(int timeoutMs = 15000);
+    // SIGKILL, as a crash or the OOM killer would, and reaped.
+    void kill();
+    qint64 pid() const { return m_process.processId(); }
+    bool isRunning() const { return m_process.state() == QProcess::Running; }
+    // Everything it printed so far.
+    QByteArray out();
+    QByteArray err();
+    QString describe();
+
+private:
+    QProcess m_process;
+    QByteArray m_out;
+    QByteArray m_err;
+};
+
+} // namespace lockscope::test

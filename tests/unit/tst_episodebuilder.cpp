@@ -1,0 +1,148 @@
+#include "record/episodebuilder.h"
+
+#include <QTest>
+
+using namespace lockscope;
+
+// How recorded events become episodes: ends, force-releases read from the audit log a moment
+// before or after the deletion was seen, and recordings that stopped while a lock was held.
+class TestEpisodeBuilder : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void forceReleaseBeforeTheDeletionIsSeen();
+    void forceReleaseAfterTheDeletionWasSeen();
+    void forceReleaseTooLongAfterIsNotThisEpisodes();
+    void aGapBetweenRecordingsContinuesOrLoses();
+    void prunedStartBeginsAtTheFirstEventKept();
+    void mastersAndHoldingAcrossTheEpisode();
+    void mastersLettingGoAfterTheReleaseStayInIt();
+
+private:
+    using Kind = RecordEvent::Kind;
+    static HistoryEvent at(qint64 ms, Kind kind, const QByteArray& token, qint64 session = 1,
+                           quint64 holders = 1, const QString& auditId = QString());
+    QList<RecordingSession> m_sessions{
+        {1, 0, 100000, 100000, {QStringLiteral("m0"), QStringLiteral("m1"), QStringLiteral("m2")}},
+        {2, 200000, 300000, -1, {QStringLiteral("m0"), QStringLiteral("m1"), QStringLiteral("m2")}}};
+};
+
+HistoryEvent TestEpisodeBuilder::at(qint64 ms, Kind kind, const QByteArray& token, qint64 session,
+                                    quint64 holders, const QString& auditId)
+{
+    HistoryEvent h;
+    h.session = session;
+    h.event.timeMs = ms;
+    h.event.kind = kind;
+    h.event.resource = "r";
+    h.event.token = token;
+    h.event.holders = holders;
+    h.event.holding = std::popcount(holders);
+    h.event.auditId = auditId;
+    return h;
+}
+
+void TestEpisodeBuilder::forceReleaseBeforeTheDeletionIsSeen()
+{
+    const QList<Episode> e =
+        EpisodeBuilder::build({at(1000, Kind::Acquired, "A"), at(1500, Kind::Extended, "A"),
+                               at(2000, Kind::ForceReleased, "A", 1, 0, QStringLiteral("id-1")),
+                               at(2050, Kind::Released, "A", 1, 0)},
+                              m_sessions);
+    QCOMPARE(e.size(), 1);
+    QCOMPARE(e[0].ended, Episode::End::ForceReleased);
+    QCOMPARE(e[0].endMs, 2000);
+    QCOMPARE(e[0].auditId, QStringLiteral("id-1"));
+    QCOMPARE(e[0].extensions, 1);
+}
+
+void TestEpisodeBuilder::forceReleaseAfterTheDeletionWasSeen()
+{
+    // --any-token: the audit record names no token.
+    const QList<Episode> e = EpisodeBuilder::build(
+        {at(1000, Kind::Acquired, "A"), at(2000, Kind::Replaced, "A"), at(2000, Kind::Acquired, "B"),
+         at(2400, Kind::ForceReleased, QByteArray(), 1, 0, QStringLiteral("id-2"))},
+        m_sessions);
+    // B is open and takes it: the force-release named no token, and B was there when it was read.
+    QCOMPARE(e.size(), 2);
+    QCOMPARE(e[1].ended, Episode::End::ForceReleased);
+    QCOMPARE(e[0].ended, Episode::End::Replaced);
+
+    const QList<Episode> named = EpisodeBuilder::build(
+        {at(1000, Kind::Acquired, "A"), at(2000, Kind::Replaced, "A"), at(2000, Kind::Acquired, "B"),
+         at(2400, Kind::ForceReleased, "A", 1, 0, QStringLiteral("id-3"))},
+        {m_sessions.first()}); // B is still held: the recording is still running
+    QCOMPARE(named.size(), 2);
+    QCOMPARE(named[0].ended, Episode::End::ForceReleased);
+    QCOMPARE(named[0].endMs, 2000); // when it was seen to go
+    QCOMPARE(named[0].auditId, QStringLiteral("id-3"));
+    QCOMPARE(named[1].ended, Episode::End::Open);
+}
+
+void TestEpisodeBuilder::forceReleaseTooLongAfterIsNotThisEpisodes()
+{
+    const QList<Episode> e =
+        EpisodeBuilder::build({at(1000, Kind::Acquired, "A"), at(2000, Kind::Released, "A", 1, 0),
+                               at(2000 + EpisodeBuilder::forceReleaseWindowMs + 1, Kind::ForceReleased, "A",
+                                  1, 0, QStringLiteral("x"))},
+                              m_sessions);
+    QCOMPARE(e.size(), 1);
+    QCOMPARE(e[0].ended, Episode::End::Released);
+}
+
+void TestEpisodeBuilder::aGapBetweenRecordingsContinuesOrLoses()
+{
+    // The same holder seen when recording resumed: one episode across the gap.
+    QList<Episode> e = EpisodeBuilder::build({at(1000, Kind::Acquired, "A"), at(210000, Kind::Seen, "A", 2),
+                                              at(220000, Kind::Released, "A", 2, 0)},
+                                             m_sessions);
+    QCOMPARE(e.size(), 1);
+    QCOMPARE(e[0].startMs, 1000);
+    QCOMPARE(e[0].ended, Episode::End::Released);
+    // Another holder: the first one's end was not seen; it is lost where the first recording stopped.
+    e = EpisodeBuilder::build({at(1000, Kind::Acquired, "A"), at(210000, Kind::Seen, "B", 2)}, m_sessions);
+    QCOMPARE(e.size(), 2);
+    QCOMPARE(e[0].ended, Episode::End::Lost);
+    QCOMPARE(e[0].endMs, 100000);
+    QCOMPARE(e[1].ended, Episode::End::Open);
+    // Nothing seen of it in the later recording: lost too.
+    e = EpisodeBuilder::build({at(1000, Kind::Acquired, "A")}, m_sessions);
+    QCOMPARE(e[0].ended, Episode::End::Lost);
+}
+
+void TestEpisodeBuilder::prunedStartBeginsAtTheFirstEventKept()
+{
+    const QList<Episode> e = EpisodeBuilder::build(
+        {at(5000, Kind::Extended, "A"), at(6000, Kind::Expired, "A", 1, 0)}, m_sessions);
+    QCOMPARE(e.size(), 1);
+    QCOMPARE(e[0].startMs, 5000);
+    QCOMPARE(e[0].ended, Episode::End::Expired);
+    QCOMPARE(e[0].extensions, 1);
+}
+
+void TestEpisodeBuilder::mastersAndHoldingAcrossTheEpisode()
+{
+    const QList<Episode> e = EpisodeBuilder::build(
+        {at(1000, Kind::Acquired, "A", 1, 0b100), at(1010, Kind::Holders, "A", 1, 0b111),
+         at(1500, Kind::Holders, "A", 1, 0b011), at(2000, Kind::Released, "A", 1, 0)},
+        m_sessions);
+    QCOMPARE(e.size(), 1);
+    QCOMPARE(e[0].maxHolding, 3);
+    QCOMPARE(e[0].masters, (QStringList{QStringLiteral("m2"), QStringLiteral("m0"), QStringLiteral("m1")}));
+}
+
+void TestEpisodeBuilder::mastersLettingGoAfterTheReleaseStayInIt()
+{
+    // A Redlock release is dated when the first master let go; the others follow a moment later.
+    const QList<Episode> e = EpisodeBuilder::build(
+        {at(1000, Kind::Acquired, "A", 1, 0b111), at(2000, Kind::Holders, "A", 1, 0b011),
+         at(2000, Kind::Released, "A", 1, 0), at(2002, Kind::Holders, "A", 1, 0b001)},
+        {m_sessions.first()});
+    QCOMPARE(e.size(), 1);
+    QCOMPARE(e[0].ended, Episode::End::Released);
+    QCOMPARE(e[0].endMs, 2000);
+}
+
+QTEST_MAIN(TestEpisodeBuilder)
+#include "tst_episodebuilder.moc"

@@ -1,0 +1,231 @@
+#include "record/recordingdatabase.h"
+#include "record/recordingreader.h"
+#include "record/recordingwriter.h"
+
+#include <QDateTime>
+#include <QFile>
+#include <QFileInfo>
+#include <QSignalSpy>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace lockscope;
+
+// The recording file on its own: its schema (created, migrated from an older version, refused when
+// newer or foreign) and retention by age and by size, which never holds recording back.
+class TestRecordingStore : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void newFileIsPrivateWalAndCurrent();
+    void olderRecordingIsMigratedAndStillReads();
+    void newerOrForeignFileIsRefusedByName();
+    void pruneByAgeKeepsTheRecentAndLetsWritesThrough();
+    void pruneBySizeShrinksTheFileAndKeepsTheNewest();
+
+private:
+    static RecordEvent event(const QByteArray& resource, qint64 timeMs, const QByteArray& token = "t");
+    static qint64 oldest(const QString& path);
+};
+
+RecordEvent TestRecordingStore::event(const QByteArray& resource, qint64 timeMs, const QByteArray& token)
+{
+    RecordEvent e;
+    e.kind = RecordEvent::Kind::Acquired;
+    e.resource = resource;
+    e.timeMs = timeMs;
+    e.token = token;
+    e.holding = 1;
+    e.holders = 1;
+    return e;
+}
+
+qint64 TestRecordingStore::oldest(const QString& path)
+{
+    RecordingDatabase db;
+    if (db.open(path, true))
+        return -1;
+    return db.scalar(QStringLiteral("SELECT min(t) FROM events")).toLongLong();
+}
+
+void TestRecordingStore::newFileIsPrivateWalAndCurrent()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("state/lockscope/recording.sqlite"));
+    RecordingDatabase db;
+    QVERIFY(!db.open(path));
+    QCOMPARE(db.scalar(QStringLiteral("PRAGMA user_version")).toInt(), RecordingDatabase::schemaVersion);
+    QCOMPARE(db.scalar(QStringLiteral("PRAGMA journal_mode")).toString(), QStringLiteral("wal"));
+    // It says who held which lock: only its owner reads it.
+    QCOMPARE(QFile::permissions(path) &
+                 ~(QFile::ReadUser | QFile::WriteUser | QFile::ReadOwner | QFile::WriteOwner),
+             QFile::Permissions());
+    const QFileInfo parent(QFileInfo(path).absolutePath());
+    QCOMPARE(parent.permissions() & (QFile::ReadGroup | QFile::ReadOther), QFile::Permissions());
+}
+
+void TestRecordingStore::olderRecordingIsMigratedAndStillReads()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("v1.sqlite"));
+    {
+        // What the first recorder (schema 1, no audit ids) left behind.
+        RecordingDatabase v1;
+        QVERIFY(!v1.open(path, false, 1));
+        QCOMPARE(v1.scalar(QStringLiteral("PRAGMA user_version")).toInt(), 1);
+        QVERIFY(
+            !v1.exec(QStringLiteral("INSERT INTO sessions(id, started, last, masters) VALUES(1, 1000, 5000, "
+                                    "'[\"redis://127.0.0.1:6379\"]')")));
+        QVERIFY(
+            !v1.exec(QStringLiteral("INSERT INTO resources(id, name) VALUES(1, CAST('orders' AS BLOB))")));
+        QVERIFY(
+            !v1.exec(QStringLiteral("INSERT INTO events(session, t, resource, kind, token, holding, holders) "
+                                    "VALUES(1, 2000, 1, 2, 'tok', 1, 1), (1, 3000, 1, 4, 'tok', 0, 0)")));
+        QVERIFY(v1.exec(QStringLiteral("SELECT audit FROM events")).isError()); // not there yet
+    }
+    RecordingReader reader;
+    QVERIFY(!reader.open(path));
+    const Result<ResourceHistory> history = reader.history("orders");
+    QVERIFY(history.ok());
+    QCOMPARE(history->episodes.size(), 1);
+    QCOMPARE(history->episodes.first().token, QByteArray("tok"));
+    QCOMPARE(history->episodes.first().ended, Episode::End::Released);
+    QCOMPARE(history->episodes.first().masters, QStringList{QStringLiteral("redis://127.0.0.1:6379")});
+    RecordingDatabase after;
+    QVERIFY(!after.open(path, true));
+    QCOMPARE(after.scalar(QStringLiteral("PRAGMA user_version")).toInt(), RecordingDatabase::schemaVersion);
+    QVERIFY(!after.exec(QStringLiteral("SELECT audit FROM events")));
+    // Version 3: the masters' events alone are indexed by time.
+    QCOMPARE(
+        after.scalar(QStringLiteral("SELECT group_concat(name) FROM sqlite_master WHERE type = 'index' AND "
+                                    "tbl_name = 'events' ORDER BY name")),
+        QVariant(QStringLiteral("events_by_resource,master_events_by_time")));
+}
+
+void TestRecordingStore::newerOrForeignFileIsRefusedByName()
+{
+    QTemporaryDir dir;
+    const QString newer = dir.filePath(QStringLiteral("newer.sqlite"));
+    {
+        RecordingDatabase db;
+        QVERIFY(!db.open(newer));
+        QVERIFY(
+            !db.exec(QStringLiteral("PRAGMA user_version = %1").arg(RecordingDatabase::schemaVersion + 1)));
+    }
+    RecordingDatabase a;
+    const RedisError tooNew = a.open(newer);
+    QVERIFY(tooNew.isError());
+    QVERIFY2(
+        tooNew.message.contains(newer) && tooNew.message.contains(QLatin1String("newer LockScope")) &&
+            tooNew.message.contains(QStringLiteral("version %1").arg(RecordingDatabase::schemaVersion + 1)),
+        qPrintable(tooNew.message));
+
+    const QString foreign = dir.filePath(QStringLiteral("foreign.sqlite"));
+    {
+        RecordingDatabase db;
+        QVERIFY(!db.open(foreign, false, 0)); // an empty SQLite file, then somebody else's table
+        QVERIFY(!db.exec(QStringLiteral("CREATE TABLE invoices(id INTEGER)")));
+    }
+    RecordingDatabase b;
+    QVERIFY(b.open(foreign).message.contains(QLatin1String("not a LockScope recording")));
+
+    const QString text = dir.filePath(QStringLiteral("notes.txt"));
+    QFile file(text);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QByteArray(4096, 'x'));
+    file.close();
+    RecordingDatabase c;
+    const RedisError notSqlite = c.open(text);
+    QVERIFY(notSqlite.isError());
+    QVERIFY2(notSqlite.message.contains(text), qPrintable(notSqlite.message));
+}
+
+void TestRecordingStore::pruneByAgeKeepsTheRecentAndLetsWritesThrough()
+{
+    QTemporaryDir dir;
+    RecorderOptions options;
+    options.path = dir.filePath(QStringLiteral("age.sqlite"));
+    options.maxAgeMs = 24 * 3600 * 1000;
+    options.maxBytes = 0;
+    options.pruneIntervalMs = 3600 * 1000;
+    auto counters = std::make_shared<RecordingWriter::Counters>();
+    RecordingWriter writer(options, counters);
+    QSignalSpy opened(&writer, &RecordingWriter::opened);
+    writer.start({QStringLiteral("redis://127.0.0.1:6379")});
+    QCOMPARE(opened.count(), 1);
+    QVERIFY(!opened.first().first().value<RedisError>().isError());
+
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    RecordEventList events;
+    for (int i = 0; i < 3500; ++i) // two days old: past the retention
+        events << event("old:" + QByteArray::number(i % 10), now - 2 * 24 * 3600 * 1000 + i);
+    for (int i = 0; i < 100; ++i)
+        events << event("fresh:" + QByteArray::number(i % 10), now - 3600 * 1000 + i);
+    writer.write(events);
+    QCOMPARE(counters->written.load(), 3600);
+
+    // A pass of several steps; a batch that arrives meanwhile is written between two of them.
+    QStringList order;
+    connect(&writer, &RecordingWriter::pruneFinished, this, [&] { order << QStringLiteral("pruned"); });
+    QSignalSpy pruned(&writer, &RecordingWriter::pruneFinished);
+    writer.pruneNow();
+    QMetaObject::invokeMethod(
+        &writer,
+        [&] {
+            writer.write({event("fresh:late", now)});
+            order << QStringLiteral("written");
+        },
+        Qt::QueuedConnection);
+    QVERIFY(pruned.wait(10000));
+    QCOMPARE(pruned.first().first().toLongLong(), 3500);
+    QCOMPARE(order, (QStringList{QStringLiteral("written"), QStringLiteral("pruned")}));
+
+    RecordingReader reader;
+    QVERIFY(!reader.open(options.path));
+    QVERIFY(reader.history("old:3")->events.isEmpty());
+    QCOMPARE(reader.history("fresh:3")->events.size(), 10);
+    QCOMPARE(reader.history("fresh:late")->events.size(), 1);
+    QCOMPARE(reader.resources()->size(), 11); // the names of pruned resources are not listed
+}
+
+void TestRecordingStore::pruneBySizeShrinksTheFileAndKeepsTheNewest()
+{
+    QTemporaryDir dir;
+    RecorderOptions options;
+    options.path = dir.filePath(QStringLiteral("size.sqlite"));
+    options.maxAgeMs = 0;
+    options.maxBytes = 256 * 1024;
+    options.pruneIntervalMs = 3600 * 1000;
+    auto counters = std::make_shared<RecordingWriter::Counters>();
+    RecordingWriter writer(options, counters);
+    writer.start({QStringLiteral("redis://127.0.0.1:6379")});
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    for (int batch = 0; batch < 10; ++batch) {
+        RecordEventList events;
+        for (int i = 0; i < 2000; ++i) {
+            const int n = batch * 2000 + i;
+            events << event("size:" + QByteArray::number(n % 500), now - 20000 + n,
+                            "token-" + QByteArray::number(n) + "-0123456789abcdef");
+        }
+        writer.write(events);
+    }
+    QVERIFY(QFileInfo(options.path).size() + QFileInfo(options.path + QStringLiteral("-wal")).size() >
+            options.maxBytes);
+    QSignalSpy pruned(&writer, &RecordingWriter::pruneFinished);
+    writer.pruneNow();
+    QVERIFY(pruned.wait(20000));
+    QVERIFY(pruned.first().first().toLongLong() > 0);
+    const qint64 size = QFileInfo(options.path).size();
+    QVERIFY2(size <= options.maxBytes, qPrintable(QString::number(size)));
+    QVERIFY(oldest(options.path) > now - 20000); // the oldest went ...
+    RecordingReader reader;
+    QVERIFY(!reader.open(options.path));
+    const Result<ResourceHistory> newest = reader.history("size:499"); // ... the newest stayed
+    QVERIFY(newest.ok());
+    QCOMPARE(newest->events.last().event.token, QByteArray("token-19999-0123456789abcdef"));
+}
+
+QTEST_MAIN(TestRecordingStore)
+#include "tst_recordingstore.moc"
