@@ -99,6 +99,39 @@ Result<QList<HistoryEvent>> RecordingReader::events(const QString& where, const 
     return out;
 }
 
+void RecordingReader::restoreReplacements(QList<HistoryEvent>& events, const QByteArray& resource)
+{
+    QList<HistoryEvent> out;
+    out.reserve(events.size());
+    QByteArray holder; // the token held, in the session of `holderSession`; empty when none
+    qint64 holderSession = -1;
+    bool holding = false;
+    for (HistoryEvent& h : events) {
+        h.event.resource = resource;
+        const RecordEvent::Kind kind = h.event.kind;
+        const bool starts = kind == RecordEvent::Kind::Seen || kind == RecordEvent::Kind::Acquired;
+        if (starts && holding && h.session == holderSession && h.event.token != holder) {
+            HistoryEvent replaced = h;
+            replaced.event = RecordEvent();
+            replaced.event.kind = RecordEvent::Kind::Replaced;
+            replaced.event.timeMs = h.event.timeMs;
+            replaced.event.resource = resource;
+            replaced.event.token = holder;
+            out << replaced;
+        }
+        if (starts) {
+            holding = true;
+            holder = h.event.token;
+            holderSession = h.session;
+        } else if (kind == RecordEvent::Kind::Released || kind == RecordEvent::Kind::Expired ||
+                   kind == RecordEvent::Kind::Replaced || kind == RecordEvent::Kind::Lost) {
+            holding = false;
+        }
+        out << h;
+    }
+    events = out;
+}
+
 Result<ResourceHistory> RecordingReader::history(const QByteArray& resource, qint64 sinceMs)
 {
     Result<QList<RecordingSession>> sessions = this->sessions();
@@ -117,8 +150,7 @@ Result<ResourceHistory> RecordingReader::history(const QByteArray& resource, qin
     Result<QList<HistoryEvent>> own = events(QStringLiteral("resource = ?"), {id.value(0)}, *sessions);
     if (!own)
         return own.error();
-    for (HistoryEvent& h : *own)
-        h.event.resource = resource;
+    restoreReplacements(*own, resource);
     const QList<Episode> all = EpisodeBuilder::build(*own, *sessions);
     for (const Episode& e : all)
         if (sinceMs < 0 || e.endMs < 0 || e.endMs >= sinceMs)

@@ -29,6 +29,9 @@ public:
     Result<QList<RecordingSession>> sessions();
 
 private:
+    // The recorder stores a replacement as the new holder's `acquired` alone: the `replaced` event
+    // of the holder before it is put back here, just before. Names each event's resource.
+    static void restoreReplacements(QList<HistoryEvent>& events, const QByteArray& resource);
     Result<QList<HistoryEvent>> events(const QString& where, const QVariantList& values,
                                        const QList<RecordingSession>& sessions);
 
