@@ -151,6 +151,16 @@ struct Rig
             }
         return true;
     }
+    // Whether the connection is down with an error of `kind` whose message holds every one of `words`.
+    bool isDownWith(ErrorKind kind, std::initializer_list<QString> words) const
+    {
+        if (connection->state() != State::Down || connection->lastError().kind != kind) {
+            qWarning("state %s, last error: %s", qPrintable(RedisConnection::stateName(connection->state())),
+                     qPrintable(connection->lastError().toString()));
+            return false;
+        }
+        return lastErrorSays(words);
+    }
 
     // Opens with a healthy scripted server, then hands the replies over to the test.
     bool bringUp(const QByteArray& runId = T::defaultRunId())
@@ -395,9 +405,7 @@ void TestRedisConnectionFake::tooDeeplyNestedIsProtocolError()
     rig.transport->feed(deep);
     QCOMPARE(results.described(),
              QStringList({QStringLiteral("error:reply-too-large"), QStringLiteral("error:reply-too-large")}));
-    QCOMPARE(rig->state(), State::Down);
-    QCOMPARE(rig->lastError().kind, ErrorKind::ReplyTooLarge);
-    QVERIFY(rig.lastErrorSays({QStringLiteral("maxDepth")}));
+    QVERIFY(rig.isDownWith(ErrorKind::ReplyTooLarge, {QStringLiteral("maxDepth")}));
 }
 
 void TestRedisConnectionFake::hugeBulkFailsAtItsHeader()
@@ -413,9 +421,8 @@ void TestRedisConnectionFake::hugeBulkFailsAtItsHeader()
     rig.transport->feed("$10000000000\r\nabc");
     QCOMPARE(results.described(),
              QStringList({QStringLiteral("error:reply-too-large"), QStringLiteral("error:reply-too-large")}));
-    QCOMPARE(rig->state(), State::Down);
-    QCOMPARE(rig->lastError().kind, ErrorKind::ReplyTooLarge);
-    QVERIFY(rig.lastErrorSays({QStringLiteral("536870912"), QStringLiteral("maxBulkBytes")}));
+    QVERIFY(rig.isDownWith(ErrorKind::ReplyTooLarge,
+                           {QStringLiteral("536870912"), QStringLiteral("maxBulkBytes")}));
     QCOMPARE(rig->pendingCount(), 0);
 }
 
@@ -587,9 +594,7 @@ void TestRedisConnectionFake::malformedReplyFailsEverythingPending()
     QCOMPARE(results.described(),
              QStringList({QStringLiteral("+OK"), QStringLiteral("error:protocol-error"),
                           QStringLiteral("error:protocol-error"), QStringLiteral("error:protocol-error")}));
-    QCOMPARE(rig->state(), State::Down);
-    QCOMPARE(rig->lastError().kind, ErrorKind::Protocol);
-    QVERIFY(rig.lastErrorSays({QStringLiteral("malformed")}));
+    QVERIFY(rig.isDownWith(ErrorKind::Protocol, {QStringLiteral("malformed")}));
     QCOMPARE(rig.transport->abortCount(), aborts + 1);
     QCOMPARE(rig->pendingCount(), 0);
     // Whatever else arrives for the dead stream is ignored.
@@ -613,9 +618,7 @@ void TestRedisConnectionFake::replyWithoutCommand()
     Rig rig;
     QVERIFY(rig.bringUp());
     rig.transport->feed(T::status("OK"));
-    QCOMPARE(rig->state(), State::Down);
-    QCOMPARE(rig->lastError().kind, ErrorKind::Protocol);
-    QVERIFY(rig.lastErrorSays({QStringLiteral("without a command")}));
+    QVERIFY(rig.isDownWith(ErrorKind::Protocol, {QStringLiteral("without a command")}));
 }
 
 void TestRedisConnectionFake::repliesInsideFlushDoNotResendItsBytes()
@@ -783,9 +786,7 @@ void TestRedisConnectionFake::timeoutMarksDownAndFailsAllPending()
     QCOMPARE(results.count(ErrorKind::Timeout), 5);
     QVERIFY2(elapsed >= 100 && elapsed < lockscope::test::upperBoundMs(2000),
              qPrintable(QString::number(elapsed)));
-    QCOMPARE(rig->state(), State::Down);
-    QCOMPARE(rig->lastError().kind, ErrorKind::Timeout);
-    QVERIFY(rig.lastErrorSays({QStringLiteral("150 ms")}));
+    QVERIFY(rig.isDownWith(ErrorKind::Timeout, {QStringLiteral("150 ms")}));
     QVERIFY(!rig.transport->isOpen());
     QCOMPARE(rig->pendingCount(), 0);
 }
