@@ -17,19 +17,6 @@ namespace lockscope {
 
 namespace {
 
-// The commands a cluster entry routes by their first argument: what lock tools send to one key.
-// Anything else (PING, CONFIG, SCAN, INFO...) addresses a node, and a cluster entry is not one.
-bool takesKeyFirst(const QByteArray& command)
-{
-    static const QSet<QByteArray> keyFirst{
-        "SET",       "GET",    "DEL",      "UNLINK",   "EXISTS",  "TYPE",   "PTTL",   "TTL",   "PEXPIRE",
-        "PEXPIREAT", "EXPIRE", "PERSIST",  "GETRANGE", "STRLEN",  "GETSET", "GETDEL", "SETNX", "INCR",
-        "DECR",      "HLEN",   "HSCAN",    "HGET",     "HGETALL", "HSET",   "HDEL",   "ZCARD", "ZRANGE",
-        "ZADD",      "ZREM",   "ZSCORE",   "ZSCAN",    "LLEN",    "LRANGE", "LPUSH",  "RPUSH", "LPOP",
-        "RPOP",      "SCARD",  "SMEMBERS", "SSCAN",    "SADD",    "SREM",   "DUMP"};
-    return keyFirst.contains(command.toUpper());
-}
-
 void appendCommand(QByteArray& out, const QByteArrayList& argv)
 {
     appendRespCommand(out, argv);
@@ -217,12 +204,7 @@ void RedisConnection::finishHandshake()
         writeSubscription("PSUBSCRIBE", QByteArrayList(m_patterns.cbegin(), m_patterns.cend()));
     }
     // Deadlines of queued commands were set when they were queued: waiting counts against them.
-    m_outBuffer += m_queuedOut;
-    m_queuedOut.clear();
-    for (Pending& p : m_queued.takeAll()) {
-        m_sent.push(std::move(p));
-        ++m_unflushed;
-    }
+    m_pending.writeQueued(&m_outBuffer);
     scheduleFlush();
     armTimeout();
     if (m_options.healthIntervalMs > 0)
@@ -249,9 +231,7 @@ template <typename AppendBytes> void RedisConnection::enqueue(Pending pending, A
     case State::Connecting:
     case State::Reconnecting:
         // The wait for the handshake counts against a queued command's time.
-        pending.deadline = monotonicMs() + m_options.commandTimeoutMs;
-        appendBytes(m_queuedOut);
-        m_queued.push(std::move(pending));
+        m_pending.queue(std::move(pending), monotonicMs() + m_options.commandTimeoutMs, appendBytes);
         armTimeout();
         return;
     case State::Down:
@@ -268,7 +248,7 @@ void RedisConnection::send(const QByteArrayList& argv, Callback callback)
 
 void RedisConnection::send(const QByteArrayList& argv, QObject* context, Callback callback)
 {
-    if (m_router && argv.size() >= 2 && takesKeyFirst(argv.at(0))) {
+    if (m_router && argv.size() >= 2 && KeyRouter::takesKeyFirst(argv.at(0))) {
         m_router->send(argv.at(1), argv, context, std::move(callback));
         return;
     }
@@ -392,9 +372,8 @@ void RedisConnection::pushWritten(bool first, Pending pending)
 {
     // A non-empty m_outBuffer always has the flush timer running, so only the first command of a
     // pass needs to start it.
-    const bool idle = m_sent.empty();
-    m_sent.push(std::move(pending));
-    ++m_unflushed;
+    const bool idle = m_pending.noneWritten();
+    m_pending.pushWritten(std::move(pending));
     if (idle) {
         // Nothing in flight: a lone command (a Redlock SET, a PING) goes out now instead of one
         // event-loop pass later; what follows in this pass is batched behind it as usual.
@@ -408,8 +387,7 @@ void RedisConnection::pushWritten(bool first, Pending pending)
 void RedisConnection::writeRaw(const QByteArray& bytes, Pending pending)
 {
     m_outBuffer += bytes;
-    m_sent.push(std::move(pending));
-    ++m_unflushed;
+    m_pending.pushWritten(std::move(pending));
     scheduleFlush();
 }
 
@@ -417,8 +395,7 @@ void RedisConnection::flushOut()
 {
     if (m_outBuffer.isEmpty())
         return;
-    m_sent.stampLast(m_unflushed, monotonicMs() + m_options.commandTimeoutMs);
-    m_unflushed = 0;
+    m_pending.flushed(monotonicMs() + m_options.commandTimeoutMs);
     // Out of the member before writing: flushing a TLS socket can deliver replies at once (readyRead
     // from inside flush()), their callbacks append new commands, and the flush that follows them must
     // not send these bytes a second time (their replies would then have no command).
@@ -441,20 +418,9 @@ void RedisConnection::scheduleFlush()
         m_flushTimer.start();
 }
 
-qint64 RedisConnection::nextDeadline() const
-{
-    // Queued commands can be older than the handshake in flight: the earlier head decides.
-    qint64 deadline = Pending::notSent;
-    if (!m_sent.empty())
-        deadline = m_sent.front().deadline;
-    if (!m_queued.empty())
-        deadline = qMin(deadline, m_queued.front().deadline);
-    return deadline;
-}
-
 void RedisConnection::armTimeout()
 {
-    const qint64 deadline = nextDeadline();
+    const qint64 deadline = m_pending.nextDeadline();
     if (deadline == Pending::notSent) {
         m_timeoutTimer.stop(); // nothing pending, or nothing flushed yet: flushOut() arms it
         return;
@@ -467,7 +433,7 @@ void RedisConnection::armTimeout()
 
 void RedisConnection::onTimeout()
 {
-    const qint64 deadline = nextDeadline();
+    const qint64 deadline = m_pending.nextDeadline();
     if (deadline == Pending::notSent)
         return;
     if (deadline <= monotonicMs()) {
@@ -537,11 +503,11 @@ void RedisConnection::dispatch(RedisReply&& incoming)
             return;
         }
     }
-    if (m_sent.empty()) {
+    if (m_pending.noneWritten()) {
         fail(ErrorKind::Protocol, QStringLiteral("reply without a command"));
         return;
     }
-    if (const Pending& head = m_sent.front(); head.batchCallback) {
+    if (const Pending& head = m_pending.next(); head.batchCallback) {
         // A batch is answered once, with all its replies.
         if (m_batchReplies.isEmpty())
             m_batchReplies.reserve(head.replies);
@@ -549,8 +515,8 @@ void RedisConnection::dispatch(RedisReply&& incoming)
         if (m_batchReplies.size() < head.replies)
             return;
     }
-    Pending pending = m_sent.pop();
-    if (m_sent.empty() && m_queued.empty())
+    Pending pending = m_pending.takeNext();
+    if (m_pending.empty())
         m_timeoutTimer.stop();
     if (pending.batchCallback) {
         // Out of the member first: the callback may run a nested event loop that starts the next batch.
@@ -560,7 +526,7 @@ void RedisConnection::dispatch(RedisReply&& incoming)
     } else {
         pending.deliver({RedisError(), std::move(reply)});
     }
-    if (!m_sent.empty() && !m_timeoutTimer.isActive())
+    if (!m_pending.noneWritten() && !m_timeoutTimer.isActive())
         armTimeout();
 }
 
@@ -605,13 +571,8 @@ void RedisConnection::fail(ErrorKind kind, const QString& message)
 
 std::vector<RedisConnection::Pending> RedisConnection::takeAllPending()
 {
-    m_unflushed = 0;
     m_batchReplies.clear();
-    std::vector<Pending> pending = m_sent.takeAll();
-    for (Pending& p : m_queued.takeAll())
-        pending.push_back(std::move(p));
-    m_queuedOut.clear();
-    return pending;
+    return m_pending.takeAll();
 }
 
 void RedisConnection::failAll(std::vector<Pending> pending, const RedisError& error)

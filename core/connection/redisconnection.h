@@ -2,7 +2,7 @@
 
 #include "connection/connectionoptions.h"
 #include "connection/masterhealth.h"
-#include "connection/pendingqueue.h"
+#include "connection/pendingrequests.h"
 #include "connection/rediscommandbatch.h"
 #include "connection/redisreply.h"
 #include "connection/redisscript.h"
@@ -75,7 +75,7 @@ public:
     const ConnectionOptions& options() const { return m_options; }
     // The master's URL without its password; the name used in every error message.
     const QString& name() const { return m_name; }
-    int pendingCount() const { return int(m_sent.size() + m_queued.size()); }
+    int pendingCount() const { return int(m_pending.size()); }
     // The delay before the retry scheduled by the last failure, jitter included; -1 when none is.
     int retryDelayMs() const { return m_retryDelayMs; }
 
@@ -133,7 +133,6 @@ private:
     void writeSubscription(const QByteArray& command, const QByteArrayList& patterns);
     void flushOut();
     void scheduleFlush();
-    qint64 nextDeadline() const;
     void armTimeout();
     void onTimeout();
     void sendPing();
@@ -149,12 +148,9 @@ private:
     MasterHealth m_health;
     QByteArray m_knownRunId;
 
-    PendingQueue m_sent;              // written, awaiting replies in order
-    size_t m_unflushed = 0;           // how many at the back of m_sent are still in m_outBuffer
-    PendingQueue m_queued;            // waiting for the handshake to finish ...
-    QByteArray m_queuedOut;           // ... and their commands, in the same order
+    PendingRequests m_pending;        // written (awaiting replies) or queued behind the handshake
     QByteArray m_outBuffer;           // written this event-loop pass, flushed once
-    QList<RedisReply> m_batchReplies; // the replies so far of the batch at the head of m_sent
+    QList<RedisReply> m_batchReplies; // the replies so far of the batch whose replies come next
     int m_handshakeLeft = 0;
     bool m_inSubscribeMode = false;
     QSet<QByteArray> m_patterns;
