@@ -300,10 +300,10 @@ QList<Diagnosis> LockDiagnosis::diagnoseStory(const LockStory& story, const QStr
     if (story.isKnown() && story.leaseMs < 0)
         out << Diagnosis{
             DiagnosisCode::NoExpiry,
-            tr("Stuck: %1 has held it since %2 (%3) and no TTL was ever read for it, so it stays "
+            tr("Stuck: %1 has held it for %2 (since %3) and no TTL was ever read for it, so it stays "
                "until someone deletes it; a holder that crashed never will.")
-                .arg(holderText(story.token, owner), clock(story.firstSeenMs),
-                     formatDuration(qMax<qint64>(0, context.nowMs - story.firstSeenMs)))};
+                .arg(holderText(story.token, owner),
+                     formatDuration(qMax<qint64>(0, context.nowMs - story.firstSeenMs)), clock(story.firstSeenMs))};
     else if (story.isKnown())
         renewalOf(holderText(story.token, owner), story, ttlNowMs, context, out);
     return out;
