@@ -303,7 +303,8 @@ QList<Diagnosis> LockDiagnosis::diagnoseStory(const LockStory& story, const QStr
             tr("Stuck: %1 has held it for %2 (since %3) and no TTL was ever read for it, so it stays "
                "until someone deletes it; a holder that crashed never will.")
                 .arg(holderText(story.token, owner),
-                     formatDuration(qMax<qint64>(0, context.nowMs - story.firstSeenMs)), clock(story.firstSeenMs))};
+                     formatDuration(qMax<qint64>(0, context.nowMs - story.firstSeenMs)),
+                     clock(story.firstSeenMs))};
     else if (story.isKnown())
         renewalOf(holderText(story.token, owner), story, ttlNowMs, context, out);
     return out;

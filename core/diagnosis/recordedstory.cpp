@@ -33,7 +33,8 @@ LockStory RecordedStory::fromHistory(const ResourceHistory& history)
     story.extensions = episode.extensions;
     for (const HistoryEvent& h : history.events) {
         const RecordEvent& e = h.event;
-        if (e.isMasterEvent() || e.token != episode.token || e.timeMs < episode.startMs || !carriesTtl(e.kind))
+        if (e.isMasterEvent() || e.token != episode.token || e.timeMs < episode.startMs ||
+            !carriesTtl(e.kind))
             continue;
         if (e.kind == RecordEvent::Kind::Extended) {
             if (story.firstExtensionMs < 0)

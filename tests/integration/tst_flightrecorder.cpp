@@ -436,12 +436,12 @@ void TestFlightRecorder::recordedRenewalLoopAndStoppedRenewalsAreDiagnosed()
     RedisServer& server = r.group.at(0);
     server.command({"SET", "lock:loop", "feedface", "PX", "1000"});
     auto loop = startCli(server, {QStringLiteral("-r"), QStringLiteral("-1"), QStringLiteral("-i"),
-                                  QStringLiteral("0.3"), QStringLiteral("PEXPIRE"), QStringLiteral("lock:loop"),
-                                  QStringLiteral("1000")});
+                                  QStringLiteral("0.3"), QStringLiteral("PEXPIRE"),
+                                  QStringLiteral("lock:loop"), QStringLiteral("1000")});
     server.command({"SET", "lock:stops", "cafebabe", "PX", "20000"});
     auto brief = startCli(server, {QStringLiteral("-r"), QStringLiteral("4"), QStringLiteral("-i"),
-                                   QStringLiteral("0.3"), QStringLiteral("PEXPIRE"), QStringLiteral("lock:stops"),
-                                   QStringLiteral("20000")});
+                                   QStringLiteral("0.3"), QStringLiteral("PEXPIRE"),
+                                   QStringLiteral("lock:stops"), QStringLiteral("20000")});
     QVERIFY(brief->waitForFinished(10000)); // it renewed 4 times, and stopped
 
     const auto diagnosis = [&](const QString& resource) {
@@ -467,7 +467,8 @@ void TestFlightRecorder::recordedRenewalLoopAndStoppedRenewalsAreDiagnosed()
     QTRY_COMPARE_WITH_TIMEOUT(codesOf(diagnosis(QStringLiteral("lock:stops"))),
                               QStringList{QStringLiteral("not-renewed")}, 10000);
     const QJsonArray stopped = diagnosis(QStringLiteral("lock:stops"));
-    QVERIFY2(sentenceOf(stopped, QStringLiteral("not-renewed")).contains(QStringLiteral("the holder likely stopped")),
+    QVERIFY2(sentenceOf(stopped, QStringLiteral("not-renewed"))
+                 .contains(QStringLiteral("the holder likely stopped")),
              QJsonDocument(stopped).toJson().constData());
     QVERIFY(server.command({"PTTL", "lock:stops"}).integer > 0); // still held: told before it expires
 
@@ -479,7 +480,8 @@ void TestFlightRecorder::recordedRenewalLoopAndStoppedRenewalsAreDiagnosed()
 
     // One scan alone sees neither; with the recording, list says what history says.
     const QHash<QString, QJsonArray> scanOnly = listDiagnoses(r.group.urls(false));
-    QVERIFY(scanOnly.contains(QStringLiteral("lock:loop")) && scanOnly.contains(QStringLiteral("lock:stops")));
+    QVERIFY(scanOnly.contains(QStringLiteral("lock:loop")) &&
+            scanOnly.contains(QStringLiteral("lock:stops")));
     QVERIFY(codesOf(scanOnly.value(QStringLiteral("lock:loop"))).isEmpty());
     QVERIFY(codesOf(scanOnly.value(QStringLiteral("lock:stops"))).isEmpty());
     int code = -1;

@@ -4,7 +4,8 @@
 
 namespace lockscope::test {
 
-std::unique_ptr<QProcess> startCli(const RedisServer& server, const QStringList& args, const QByteArray& input)
+std::unique_ptr<QProcess> startCli(const RedisServer& server, const QStringList& args,
+                                   const QByteArray& input)
 {
     auto p = std::make_unique<QProcess>();
     p->setProcessEnvironment(server.cliEnvironment());

@@ -114,8 +114,10 @@ void TestRecordedStory::renewalLoopIsHeldTooLongWithItsExtensions()
     const ResourceHistory h = recording(renewals("aa11", 30 * s, 10 * s, 360), t0 + 3600 * s + 500);
     const QList<Diagnosis> d = RecordedStory::diagnose(h, at(t0 + 3600 * s + 900));
     QCOMPARE(codes(d), QStringList{QStringLiteral("held-too-long")});
-    QVERIFY2(d.first().sentence.contains(QStringLiteral("extended 360 times")), qPrintable(d.first().sentence));
-    QVERIFY2(d.first().sentence.contains(QStringLiteral("token aa11 (worker-7)")), qPrintable(d.first().sentence));
+    QVERIFY2(d.first().sentence.contains(QStringLiteral("extended 360 times")),
+             qPrintable(d.first().sentence));
+    QVERIFY2(d.first().sentence.contains(QStringLiteral("token aa11 (worker-7)")),
+             qPrintable(d.first().sentence));
     QVERIFY2(d.first().sentence.contains(QStringLiteral("its 30.0 s lease")), qPrintable(d.first().sentence));
 }
 
@@ -200,7 +202,8 @@ void TestRecordedStory::mergeKeepsWhatTheRecordingKnewBefore()
 
 void TestRecordedStory::mergeOfAnotherTokenIsTheLiveStory()
 {
-    const LockStory recorded = RecordedStory::fromHistory(recording(renewals("aa11", 30 * s, 10 * s, 5), t0 + 55 * s));
+    const LockStory recorded =
+        RecordedStory::fromHistory(recording(renewals("aa11", 30 * s, 10 * s, 5), t0 + 55 * s));
     LockStory live;
     live.token = "dd44";
     live.firstSeenMs = t0 + 100 * s;
