@@ -6,29 +6,19 @@
 #include <QDir>
 #include <QEventLoop>
 #include <QFile>
-#include <QTcpServer>
 #include <QTcpSocket>
 #include <QTimer>
-
-#include <csignal>
-#include <sys/prctl.h>
 
 namespace lockscope {
 
 namespace {
-
-quint16 freePort()
-{
-    QTcpServer probe;
-    return probe.listen(QHostAddress::LocalHost, 0) ? probe.serverPort() : 0;
-}
 
 constexpr int maxLaunchAttempts = 5;
 
 } // namespace
 
 DemoCluster::DemoCluster(QObject* parent)
-    : QObject(parent), m_portSource(freePort), m_probeTimer(new QTimer(this))
+    : QObject(parent), m_portSource(LocalServerProcess::freeLoopbackPort), m_probeTimer(new QTimer(this))
 {
     m_probeTimer->setInterval(25);
     connect(m_probeTimer, &QTimer::timeout, this, [this] {
@@ -93,29 +83,14 @@ bool DemoCluster::launch(int index, QString* error)
     const QString dir = m_dir.filePath(QString::number(master.port));
     QDir().mkpath(dir);
     // Everything in a file only we can read: the password must not show in the process list.
-    const QByteArray conf = "port " + QByteArray::number(master.port) +
-                            "\nbind 127.0.0.1\nprotected-mode yes\nsave \"\"\nappendonly no\ndir " +
-                            LocalServerFiles::quoted(dir) + "\nlogfile " +
-                            LocalServerFiles::quoted(dir + QStringLiteral("/redis.log")) +
-                            "\nnotify-keyspace-events KA\nrequirepass " +
-                            LocalServerFiles::quoted(m_password) + '\n';
+    const QByteArray conf = LocalServerFiles::serverConfig(master.port, dir, m_password);
     const QString confPath = dir + QStringLiteral("/redis.conf");
     QFile::remove(dir + QStringLiteral("/redis.log")); // a restart's log says why this process exits
-    if (!LocalServerFiles::writePrivate(confPath, conf, error))
-        return false;
-    auto process = std::make_unique<QProcess>();
-    process->setProgram(m_program);
-    process->setArguments({confPath});
-    process->setStandardOutputFile(QProcess::nullDevice());
-    process->setStandardErrorFile(QProcess::nullDevice());
-    // The servers die with us, whatever kills us.
-    process->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
-    QProcess* raw = process.get();
-    connect(raw, &QProcess::finished, this, [this, index, raw] { onExited(index, raw); });
-    // fork+exec: reports at once whether the program exists; the server's readiness is probed later.
-    process->start();
-    if (!process->waitForStarted(5000)) {
-        *error = tr("cannot run %1: %2").arg(m_program, process->errorString());
+    // The server dies with us, whatever kills us; its readiness is probed later, without blocking.
+    auto process = std::make_unique<LocalServerProcess>();
+    LocalServerProcess* raw = process.get();
+    connect(raw, &LocalServerProcess::exited, this, [this, index, raw] { onExited(index, raw); });
+    if (!process->start({m_program, confPath, conf, {}, false}, error)) {
         process->disconnect(this);
         return false;
     }
@@ -170,7 +145,7 @@ void DemoCluster::onProbeResult(int index, bool accepted)
     }
 }
 
-void DemoCluster::onExited(int index, QProcess* process)
+void DemoCluster::onExited(int index, LocalServerProcess* process)
 {
     if (index >= m_masters.size())
         return;
@@ -242,7 +217,7 @@ QStringList DemoCluster::urls() const
 qint64 DemoCluster::pid(int index) const
 {
     const auto& m = m_masters.at(index);
-    return m->process ? m->process->processId() : 0;
+    return m->process ? m->process->pid() : 0;
 }
 
 void DemoCluster::kill(int index)
@@ -256,11 +231,7 @@ void DemoCluster::kill(int index)
     if (!m.process)
         return;
     m.process->disconnect(this);
-    // Only the process this cluster started, by its own pid; SIGKILL also ends a stopped process.
-    // Reaping a SIGKILLed child takes microseconds: this wait is not a network wait.
-    ::kill(pid_t(m.process->processId()), SIGKILL);
-    m.process->waitForFinished(2000);
-    m.process.reset();
+    m.process.reset(); // SIGKILL by its pid (also ending a stopped process), reaped
     setState(index, MasterState::Killed);
 }
 
@@ -268,7 +239,7 @@ void DemoCluster::pause(int index)
 {
     Master& m = *m_masters.at(index);
     if (m.process && m.state == MasterState::Running) {
-        ::kill(pid_t(m.process->processId()), SIGSTOP);
+        m.process->pause();
         setState(index, MasterState::Paused);
     }
 }
@@ -277,7 +248,7 @@ void DemoCluster::resume(int index)
 {
     Master& m = *m_masters.at(index);
     if (m.process && m.state == MasterState::Paused) {
-        ::kill(pid_t(m.process->processId()), SIGCONT);
+        m.process->resume();
         setState(index, MasterState::Running);
     }
 }

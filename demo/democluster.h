@@ -1,10 +1,10 @@
 #pragma once
 
+#include "base/localserverprocess.h"
 #include "base/result.h"
 
 #include <QList>
 #include <QObject>
-#include <QProcess>
 #include <QStringList>
 #include <QTemporaryDir>
 
@@ -84,14 +84,14 @@ private:
         quint16 port = 0;
         int attempts = 0;
         qint64 deadlineMs = 0;
-        std::unique_ptr<QProcess> process;
+        std::unique_ptr<LocalServerProcess> process;
         std::unique_ptr<QTcpSocket> probe;
         MasterState state = MasterState::Killed;
     };
     bool launch(int index, QString* error);
     void probe(int index);
     void onProbeResult(int index, bool accepted);
-    void onExited(int index, QProcess* process);
+    void onExited(int index, LocalServerProcess* process);
     void failStart(const QString& message);
     void checkAllRunning();
     void setState(int index, MasterState state);

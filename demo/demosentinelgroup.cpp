@@ -6,22 +6,11 @@
 #include "connection/redisconnection.h"
 
 #include <QDir>
-#include <QFile>
 #include <QRandomGenerator>
-#include <QTcpServer>
-
-#include <csignal>
-#include <sys/prctl.h>
 
 namespace lockscope {
 
 namespace {
-
-quint16 freePort()
-{
-    QTcpServer probe;
-    return probe.listen(QHostAddress::LocalHost, 0) ? probe.serverPort() : 0;
-}
 
 constexpr int maxStartAttempts = 5;
 
@@ -59,7 +48,8 @@ bool replicaListed(const RedisReply& replicas)
 
 } // namespace
 
-DemoSentinelGroup::DemoSentinelGroup(QObject* parent) : QObject(parent), m_portSource(freePort)
+DemoSentinelGroup::DemoSentinelGroup(QObject* parent)
+    : QObject(parent), m_portSource(LocalServerProcess::freeLoopbackPort)
 {
     m_poll.setInterval(100);
     connect(&m_poll, &QTimer::timeout, this, &DemoSentinelGroup::poll);
@@ -136,68 +126,53 @@ QString DemoSentinelGroup::nodeUrl(quint16 port) const
     return QStringLiteral("redis://:%1@127.0.0.1:%2").arg(m_password).arg(port);
 }
 
-bool DemoSentinelGroup::writeServerConf(int index, const QString& dir, QString* error) const
+QByteArray DemoSentinelGroup::serverConf(int index, const QString& dir) const
 {
     // In a file only we can read: the password must not show in the process list. Every data node
     // knows it as masterauth too, since any of them may become a replica after a failover.
-    QByteArray text = "port " + QByteArray::number(m_ports.at(index)) +
-                      "\nbind 127.0.0.1\nprotected-mode yes\nsave \"\"\nappendonly no\ndir " +
-                      LocalServerFiles::quoted(dir) + "\nlogfile " +
-                      LocalServerFiles::quoted(dir + QStringLiteral("/redis.log")) +
-                      "\nnotify-keyspace-events KA\nrequirepass " + LocalServerFiles::quoted(m_password) +
-                      "\nmasterauth " + LocalServerFiles::quoted(m_password) + '\n';
+    QByteArray text = LocalServerFiles::serverConfig(m_ports.at(index), dir, m_password) + "masterauth " +
+                      LocalServerFiles::quoted(m_password) + '\n';
     if (index == replicaIndex)
         text += "replicaof 127.0.0.1 " + QByteArray::number(m_ports.at(primaryIndex)) + '\n';
-    return LocalServerFiles::writePrivate(dir + QStringLiteral("/redis.conf"), text, error);
+    return text;
 }
 
-bool DemoSentinelGroup::writeSentinelConf(int index, const QString& dir, QString* error) const
+QByteArray DemoSentinelGroup::sentinelConf(int index, const QString& dir) const
 {
     // Sentinel rewrites its configuration file, so each one needs its own. Sentinels require the
     // password from clients and give it to each other (requirepass, sentinel-pass) and to the data
     // nodes (auth-pass).
     const QByteArray name = masterName().toUtf8();
     const QByteArray password = LocalServerFiles::quoted(m_password);
-    const QByteArray text =
-        "port " + QByteArray::number(m_ports.at(index)) +
-        "\nbind 127.0.0.1\nprotected-mode no\ndaemonize no\ndir " + LocalServerFiles::quoted(dir) +
-        "\nlogfile " + LocalServerFiles::quoted(dir + QStringLiteral("/sentinel.log")) + "\nrequirepass " +
-        password + "\nsentinel sentinel-pass " + password + "\nsentinel monitor " + name + " 127.0.0.1 " +
-        QByteArray::number(m_ports.at(primaryIndex)) + ' ' + QByteArray::number(sentinelCount / 2 + 1) +
-        "\nsentinel auth-pass " + name + ' ' + password + "\nsentinel down-after-milliseconds " + name + ' ' +
-        QByteArray::number(downAfterMs) + "\nsentinel failover-timeout " + name + ' ' +
-        QByteArray::number(failoverTimeoutMs) + "\nsentinel parallel-syncs " + name + " 1\n";
-    return LocalServerFiles::writePrivate(dir + QStringLiteral("/sentinel.conf"), text, error);
+    return "port " + QByteArray::number(m_ports.at(index)) +
+           "\nbind 127.0.0.1\nprotected-mode no\ndaemonize no\ndir " + LocalServerFiles::quoted(dir) +
+           "\nlogfile " + LocalServerFiles::quoted(dir + QStringLiteral("/sentinel.log")) + "\nrequirepass " +
+           password + "\nsentinel sentinel-pass " + password + "\nsentinel monitor " + name + " 127.0.0.1 " +
+           QByteArray::number(m_ports.at(primaryIndex)) + ' ' + QByteArray::number(sentinelCount / 2 + 1) +
+           "\nsentinel auth-pass " + name + ' ' + password + "\nsentinel down-after-milliseconds " + name +
+           ' ' + QByteArray::number(downAfterMs) + "\nsentinel failover-timeout " + name + ' ' +
+           QByteArray::number(failoverTimeoutMs) + "\nsentinel parallel-syncs " + name + " 1\n";
 }
 
 bool DemoSentinelGroup::launch(int index, QString* error)
 {
     const QString dir = m_dir->filePath(QString::number(m_ports.at(index)));
     QDir().mkpath(dir);
-    QStringList args;
+    LocalServerProcess::Launch launch;
+    launch.program = m_program;
     if (index > replicaIndex) {
-        if (!writeSentinelConf(index, dir, error))
-            return false;
-        args << dir + QStringLiteral("/sentinel.conf") << QStringLiteral("--sentinel");
+        launch.configPath = dir + QStringLiteral("/sentinel.conf");
+        launch.config = sentinelConf(index, dir);
+        launch.arguments = {QStringLiteral("--sentinel")};
     } else {
-        if (!writeServerConf(index, dir, error))
-            return false;
-        args << dir + QStringLiteral("/redis.conf");
+        launch.configPath = dir + QStringLiteral("/redis.conf");
+        launch.config = serverConf(index, dir);
     }
-    auto process = std::make_shared<QProcess>();
-    process->setProgram(m_program);
-    process->setArguments(args);
-    process->setStandardOutputFile(QProcess::nullDevice());
-    process->setStandardErrorFile(QProcess::nullDevice());
-    // The servers die with us, whatever kills us.
-    process->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
-    process->start();
-    // fork+exec: reports at once whether the program exists; readiness is polled later.
-    if (!process->waitForStarted(5000)) {
-        *error = tr("cannot run %1: %2").arg(m_program, process->errorString());
+    // The servers die with us, whatever kills us; readiness is polled later.
+    auto process = std::make_shared<LocalServerProcess>();
+    if (!process->start(launch, error))
         return false;
-    }
-    m_pids << process->processId();
+    m_pids << process->pid();
     m_processes[index] = process;
     return true;
 }
@@ -207,7 +182,7 @@ void DemoSentinelGroup::poll()
     if (!m_starting)
         return;
     for (int i = 0; i < m_processes.size(); ++i) {
-        if (m_processes.at(i) && m_processes.at(i)->state() != QProcess::NotRunning)
+        if (m_processes.at(i) && m_processes.at(i)->isRunning())
             continue;
         const QString log = logPath(i);
         if (LocalServerFiles::portWasTaken(log) && m_attempt < maxStartAttempts) {
@@ -304,7 +279,7 @@ void DemoSentinelGroup::killPrimary()
 bool DemoSentinelGroup::isPrimaryRunning() const
 {
     const auto process = m_processes.value(primaryIndex);
-    return process && process->state() != QProcess::NotRunning;
+    return process && process->isRunning();
 }
 
 void DemoSentinelGroup::killProcess(int index)
@@ -312,12 +287,7 @@ void DemoSentinelGroup::killProcess(int index)
     const auto process = m_processes.value(index);
     if (!process)
         return;
-    // Only the process this group started, by its own pid; reaping a SIGKILLed child takes
-    // microseconds: this wait is not a network wait.
-    if (process->state() != QProcess::NotRunning) {
-        ::kill(pid_t(process->processId()), SIGKILL);
-        process->waitForFinished(2000);
-    }
+    process->stop(); // SIGKILL by its own pid, reaped
     m_processes[index] = nullptr;
 }
 

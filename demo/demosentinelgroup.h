@@ -1,10 +1,10 @@
 #pragma once
 
+#include "base/localserverprocess.h"
 #include "base/rediserror.h"
 
 #include <QList>
 #include <QObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTimer>
 
@@ -78,8 +78,8 @@ private:
     void stopProcesses();
     QString logPath(int index) const;
     bool launch(int index, QString* error);
-    bool writeServerConf(int index, const QString& dir, QString* error) const;
-    bool writeSentinelConf(int index, const QString& dir, QString* error) const;
+    QByteArray serverConf(int index, const QString& dir) const;
+    QByteArray sentinelConf(int index, const QString& dir) const;
     void poll();
     void onSettledAnswer(int node, bool settled);
     void failStart(const QString& message);
@@ -91,7 +91,7 @@ private:
     int m_attempt = 0; // start attempts, each on new ports
     std::unique_ptr<QTemporaryDir> m_dir;
     QList<quint16> m_ports;
-    QList<std::shared_ptr<QProcess>> m_processes;
+    QList<std::shared_ptr<LocalServerProcess>> m_processes;
     QList<qint64> m_pids;
     // While starting: one connection per node whose state says whether the group has settled.
     QList<std::shared_ptr<RedisConnection>> m_probes;

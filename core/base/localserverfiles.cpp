@@ -31,6 +31,14 @@ QByteArray LocalServerFiles::quoted(const QString& text)
     return out + '"';
 }
 
+QByteArray LocalServerFiles::serverConfig(quint16 port, const QString& dir, const QString& password)
+{
+    return "port " + QByteArray::number(port) +
+           "\nbind 127.0.0.1\nprotected-mode yes\nsave \"\"\nappendonly no\ndir " + quoted(dir) +
+           "\nlogfile " + quoted(dir + QStringLiteral("/redis.log")) +
+           "\nnotify-keyspace-events KA\nrequirepass " + quoted(password) + '\n';
+}
+
 bool LocalServerFiles::writePrivate(const QString& path, const QByteArray& text, QString* error)
 {
     QFile file(path);

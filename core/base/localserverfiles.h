@@ -16,6 +16,9 @@ public:
     static QString newPassword();
     // `text` as a double-quoted redis.conf value: a path with spaces or quotes stays one argument.
     static QByteArray quoted(const QString& text);
+    // redis.conf lines of a throw-away server on 127.0.0.1:`port` (protected mode, no persistence,
+    // keyspace notifications on) in `dir`, logging to dir/redis.log and requiring `password`.
+    static QByteArray serverConfig(quint16 port, const QString& dir, const QString& password);
     // Writes `text` to `path`, readable and writable by the owner only.
     static bool writePrivate(const QString& path, const QByteArray& text, QString* error);
     // Whether the server that wrote `logPath` could not listen because its port was taken.

@@ -97,7 +97,224 @@ public:
                readBool(o, QStringLiteral("insecure"), p, &tls->insecure, err);
     }
 
+    // The document's scalar settings, and the global TLS options every master starts from.
+    bool readSettings(const QJsonObject& root, LockScopeConfig* config, TlsOptions* globalTls,
+                      RedisError* err)
+    {
+        MonitorSettings& m = config->monitor;
+        return readInt(root, QStringLiteral("timeoutMs"), QString(), 1, 600000, &config->timeoutMs, err) &&
+               readInt(root, QStringLiteral("scanCount"), QString(), 1, 1000000, &m.scanCount, err) &&
+               readInt(root, QStringLiteral("pollIntervalMs"), QString(), 50, 86400000, &m.pollIntervalMs,
+                       err) &&
+               readInt(root, QStringLiteral("reconcileIntervalMs"), QString(), 100, 86400000,
+                       &m.reconcileIntervalMs, err) &&
+               readInt(root, QStringLiteral("maxValueBytes"), QString(), 16, 64 * 1024 * 1024,
+                       &m.maxValueBytes, err) &&
+               readInt(root, QStringLiteral("maxFields"), QString(), 1, 1000000, &m.maxFields, err) &&
+               readBool(root, QStringLiteral("readOnly"), QString(), &config->readOnly, err) &&
+               readString(root, QStringLiteral("auditLog"), QString(), &config->auditLogPath, err) &&
+               readBool(root, QStringLiteral("allowSharedAuditLog"), QString(), &config->allowSharedAuditLog,
+                        err) &&
+               readTls(root, QString(), globalTls, err);
+    }
+
+    // "patterns": glob strings ("locks" patterns) or {"match", "mode"} objects; replaces the default.
+    bool readPatterns(const QJsonObject& root, QList<ScanPattern>* patterns, RedisError* err)
+    {
+        if (!root.contains(QStringLiteral("patterns")))
+            return true;
+        const QJsonValue v = root.value(QStringLiteral("patterns"));
+        if (!v.isArray())
+            return fail(err, QStringLiteral("patterns"),
+                        QStringLiteral("expected an array of glob strings or {\"match\", \"mode\"} objects"));
+        patterns->clear();
+        const QJsonArray a = v.toArray();
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            const QString p = QStringLiteral("patterns[%1]").arg(i);
+            // A plain string is a "locks" pattern, as it always was.
+            if (a.at(i).isString()) {
+                if (a.at(i).toString().isEmpty())
+                    return fail(err, p, QStringLiteral("expected a non-empty string"));
+                *patterns << ScanPattern(a.at(i).toString().toUtf8());
+                continue;
+            }
+            if (!a.at(i).isObject())
+                return fail(err, p,
+                            QStringLiteral("expected a non-empty string or a {\"match\", \"mode\"} object"));
+            const QJsonObject o = a.at(i).toObject();
+            checkKnown(o, p, {QStringLiteral("match"), QStringLiteral("mode")});
+            QString match;
+            QString modeName = patternModeName(PatternMode::Locks);
+            if (!readString(o, QStringLiteral("match"), p + QLatin1Char('.'), &match, err) ||
+                !readString(o, QStringLiteral("mode"), p + QLatin1Char('.'), &modeName, err))
+                return false;
+            if (match.isEmpty())
+                return fail(err, p + QStringLiteral(".match"),
+                            QStringLiteral("expected a non-empty glob string"));
+            const std::optional<PatternMode> mode = patternModeFromName(modeName);
+            if (!mode)
+                return fail(err, p + QStringLiteral(".mode"),
+                            QStringLiteral("expected \"locks\" or \"discover\""));
+            *patterns << ScanPattern(match.toUtf8(), *mode);
+        }
+        if (patterns->isEmpty())
+            return fail(err, QStringLiteral("patterns"), QStringLiteral("needs at least one pattern"));
+        return true;
+    }
+
+    // "replyLimits": how large a reply from a server may be.
+    bool readReplyLimits(const QJsonObject& root, ReplyLimits* limits, RedisError* err)
+    {
+        if (!root.contains(QStringLiteral("replyLimits")))
+            return true;
+        if (!root.value(QStringLiteral("replyLimits")).isObject())
+            return fail(err, QStringLiteral("replyLimits"), QStringLiteral("expected an object"));
+        const QJsonObject o = root.value(QStringLiteral("replyLimits")).toObject();
+        const QString p = QStringLiteral("replyLimits.");
+        checkKnown(o, QStringLiteral("replyLimits"),
+                   {QStringLiteral("maxBulkBytes"), QStringLiteral("maxElements"), QStringLiteral("maxDepth"),
+                    QStringLiteral("maxReplyBytes")});
+        int bulk = int(limits->maxBulkBytes);
+        int elements = int(limits->maxElements);
+        int reply = int(limits->maxReplyBytes);
+        constexpr int most = std::numeric_limits<int>::max();
+        if (!readInt(o, QStringLiteral("maxBulkBytes"), p, 1024, most, &bulk, err) ||
+            !readInt(o, QStringLiteral("maxElements"), p, 16, most, &elements, err) ||
+            !readInt(o, QStringLiteral("maxDepth"), p, 1, ReplyLimits::hiredisMaxDepth, &limits->maxDepth,
+                     err) ||
+            !readInt(o, QStringLiteral("maxReplyBytes"), p, 1024, most, &reply, err))
+            return false;
+        limits->maxBulkBytes = bulk;
+        limits->maxElements = elements;
+        limits->maxReplyBytes = reply;
+        return true;
+    }
+
+    // "redlock": the algorithm's drift, retry and per-master timeout settings.
+    bool readRedlock(const QJsonObject& root, RedlockSettings* rl, RedisError* err)
+    {
+        if (!root.contains(QStringLiteral("redlock")))
+            return true;
+        if (!root.value(QStringLiteral("redlock")).isObject())
+            return fail(err, QStringLiteral("redlock"), QStringLiteral("expected an object"));
+        const QJsonObject o = root.value(QStringLiteral("redlock")).toObject();
+        const QString p = QStringLiteral("redlock.");
+        checkKnown(o, QStringLiteral("redlock"),
+                   {QStringLiteral("driftFactor"), QStringLiteral("driftMs"), QStringLiteral("retryCount"),
+                    QStringLiteral("retryDelayMs"), QStringLiteral("retryJitterMs"),
+                    QStringLiteral("masterTimeoutMs")});
+        if (o.contains(QStringLiteral("driftFactor"))) {
+            const QJsonValue v = o.value(QStringLiteral("driftFactor"));
+            if (!v.isDouble() || v.toDouble() < 0 || v.toDouble() >= 0.5)
+                return fail(err, p + QStringLiteral("driftFactor"),
+                            QStringLiteral("expected a number from 0 to 0.5"));
+            rl->driftFactor = v.toDouble();
+        }
+        return readInt(o, QStringLiteral("driftMs"), p, 0, 60000, &rl->driftConstantMs, err) &&
+               readInt(o, QStringLiteral("retryCount"), p, 0, 100000, &rl->retryCount, err) &&
+               readInt(o, QStringLiteral("retryDelayMs"), p, 0, 600000, &rl->retryDelayMs, err) &&
+               readInt(o, QStringLiteral("retryJitterMs"), p, 0, 600000, &rl->retryJitterMs, err) &&
+               readInt(o, QStringLiteral("masterTimeoutMs"), p, 1, 600000, &rl->masterTimeoutMs, err);
+    }
+
+    // "ownerRules": where the owner is in a lock's value, per key glob.
+    bool readOwnerRules(const QJsonObject& root, QList<OwnerRule>* rules, RedisError* err)
+    {
+        if (!root.contains(QStringLiteral("ownerRules")))
+            return true;
+        if (!root.value(QStringLiteral("ownerRules")).isArray())
+            return fail(err, QStringLiteral("ownerRules"), QStringLiteral("expected an array"));
+        const QJsonArray a = root.value(QStringLiteral("ownerRules")).toArray();
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            const QString p = QStringLiteral("ownerRules[%1].").arg(i);
+            if (!a.at(i).isObject())
+                return fail(err, p.chopped(1), QStringLiteral("expected an object"));
+            const QJsonObject o = a.at(i).toObject();
+            checkKnown(o, p.chopped(1), {QStringLiteral("keys"), QStringLiteral("pattern")});
+            OwnerRule rule;
+            QString pattern;
+            if (!readString(o, QStringLiteral("keys"), p, &rule.keyGlob, err) ||
+                !readString(o, QStringLiteral("pattern"), p, &pattern, err))
+                return false;
+            rule.pattern = QRegularExpression(pattern);
+            if (pattern.isEmpty() || !rule.pattern.isValid())
+                return fail(
+                    err, p + QStringLiteral("pattern"),
+                    QStringLiteral("not a valid regular expression: %1").arg(rule.pattern.errorString()));
+            *rules << rule;
+        }
+        return true;
+    }
+
+    // "masters": URL strings or objects; each starts from the global TLS options and timeout and takes
+    // the reply limits (so those are read first).
+    bool readMasters(const QJsonObject& root, const TlsOptions& globalTls, LockScopeConfig* config,
+                     RedisError* err)
+    {
+        if (!root.contains(QStringLiteral("masters")))
+            return true;
+        if (!root.value(QStringLiteral("masters")).isArray())
+            return fail(err, QStringLiteral("masters"),
+                        QStringLiteral("expected an array of URLs or objects"));
+        const QJsonArray a = root.value(QStringLiteral("masters")).toArray();
+        for (qsizetype i = 0; i < a.size(); ++i)
+            if (!readMaster(a.at(i), QStringLiteral("masters[%1]").arg(i), globalTls, config, err))
+                return false;
+        return true;
+    }
+
+    // One entry of "masters", at `p`.
+    bool readMaster(const QJsonValue& entry, const QString& p, const TlsOptions& globalTls,
+                    LockScopeConfig* config, RedisError* err)
+    {
+        QString url;
+        TlsOptions tls = globalTls;
+        int timeout = config->timeoutMs;
+        QString passwordEnv;
+        QString user;
+        if (entry.isString()) {
+            url = entry.toString();
+        } else if (entry.isObject()) {
+            const QJsonObject o = entry.toObject();
+            checkKnown(o, p,
+                       {QStringLiteral("url"), QStringLiteral("tls"), QStringLiteral("timeoutMs"),
+                        QStringLiteral("passwordEnv"), QStringLiteral("user")});
+            if (!o.value(QStringLiteral("url")).isString())
+                return fail(err, p + QStringLiteral(".url"), QStringLiteral("expected a URL string"));
+            url = o.value(QStringLiteral("url")).toString();
+            if (!readTls(o, p + QLatin1Char('.'), &tls, err) ||
+                !readInt(o, QStringLiteral("timeoutMs"), p + QLatin1Char('.'), 1, 600000, &timeout, err) ||
+                !readString(o, QStringLiteral("passwordEnv"), p + QLatin1Char('.'), &passwordEnv, err) ||
+                !readString(o, QStringLiteral("user"), p + QLatin1Char('.'), &user, err))
+                return false;
+        } else {
+            return fail(err, p, QStringLiteral("expected a URL string or an object"));
+        }
+        Result<ConnectionOptions> master = ConfigLoader::masterFromUrl(url, tls, timeout);
+        if (!master)
+            return fail(err, p, master.error().message);
+        if (!user.isEmpty())
+            ConfigLoader::setMasterUser(*master, user);
+        if (!passwordEnv.isEmpty()) {
+            const QByteArray secret = qgetenv(passwordEnv.toLocal8Bit().constData());
+            if (secret.isEmpty())
+                return fail(err, p + QStringLiteral(".passwordEnv"),
+                            QStringLiteral("environment variable %1 is not set").arg(passwordEnv));
+            ConfigLoader::setMasterPassword(*master, QString::fromUtf8(secret));
+            config->passwordEnvVars << passwordEnv;
+        }
+        master->replyLimits = config->replyLimits;
+        config->masters << *master;
+        return true;
+    }
+
 private:
+    bool fail(RedisError* err, const QString& field, const QString& what) const
+    {
+        *err = error(field, what);
+        return false;
+    }
+
     QString m_source;
     QStringList* m_warnings;
 };
@@ -105,6 +322,24 @@ private:
 int lineOf(const QByteArray& json, int offset)
 {
     return int(json.left(offset).count('\n')) + 1;
+}
+
+// The document as a JSON object; a syntax error names its line.
+Result<QJsonObject> readDocument(const QByteArray& json, const QString& sourceName)
+{
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
+    const QString where = sourceName.isEmpty() ? QString() : sourceName + QLatin1Char(':');
+    if (parseError.error != QJsonParseError::NoError)
+        return RedisError(ErrorKind::InvalidConfig, QString(),
+                          QStringLiteral("%1line %2: %3")
+                              .arg(where)
+                              .arg(lineOf(json, parseError.offset))
+                              .arg(parseError.errorString()));
+    if (!doc.isObject())
+        return RedisError(ErrorKind::InvalidConfig, QString(),
+                          QStringLiteral("%1line 1: the configuration must be a JSON object").arg(where));
+    return doc.object();
 }
 
 } // namespace
@@ -161,21 +396,11 @@ Result<LockScopeConfig> ConfigLoader::fromFile(const QString& path, QStringList*
 Result<LockScopeConfig> ConfigLoader::fromJson(const QByteArray& json, QStringList* warnings,
                                                const QString& sourceName)
 {
+    const Result<QJsonObject> document = readDocument(json, sourceName);
+    if (!document)
+        return document.error();
+    const QJsonObject& root = *document;
     Reader r(sourceName, warnings);
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(json, &parseError);
-    const QString where = sourceName.isEmpty() ? QString() : sourceName + QLatin1Char(':');
-    if (parseError.error != QJsonParseError::NoError)
-        return RedisError(ErrorKind::InvalidConfig, QString(),
-                          QStringLiteral("%1line %2: %3")
-                              .arg(where)
-                              .arg(lineOf(json, parseError.offset))
-                              .arg(parseError.errorString()));
-    if (!doc.isObject())
-        return RedisError(ErrorKind::InvalidConfig, QString(),
-                          QStringLiteral("%1line 1: the configuration must be a JSON object").arg(where));
-
-    const QJsonObject root = doc.object();
     r.checkKnown(root, QString(),
                  {QStringLiteral("masters"), QStringLiteral("patterns"), QStringLiteral("scanCount"),
                   QStringLiteral("pollIntervalMs"), QStringLiteral("reconcileIntervalMs"),
@@ -184,187 +409,16 @@ Result<LockScopeConfig> ConfigLoader::fromJson(const QByteArray& json, QStringLi
                   QStringLiteral("maxValueBytes"), QStringLiteral("maxFields"),
                   QStringLiteral("allowSharedAuditLog"), QStringLiteral("replyLimits")});
 
+    // In this order: a master takes the timeout and reply limits read before it, and the first
+    // error found is the one reported.
     LockScopeConfig config;
-    RedisError err;
     TlsOptions globalTls;
-    MonitorSettings& m = config.monitor;
-    if (!r.readInt(root, QStringLiteral("timeoutMs"), QString(), 1, 600000, &config.timeoutMs, &err) ||
-        !r.readInt(root, QStringLiteral("scanCount"), QString(), 1, 1000000, &m.scanCount, &err) ||
-        !r.readInt(root, QStringLiteral("pollIntervalMs"), QString(), 50, 86400000, &m.pollIntervalMs,
-                   &err) ||
-        !r.readInt(root, QStringLiteral("reconcileIntervalMs"), QString(), 100, 86400000,
-                   &m.reconcileIntervalMs, &err) ||
-        !r.readInt(root, QStringLiteral("maxValueBytes"), QString(), 16, 64 * 1024 * 1024, &m.maxValueBytes,
-                   &err) ||
-        !r.readInt(root, QStringLiteral("maxFields"), QString(), 1, 1000000, &m.maxFields, &err) ||
-        !r.readBool(root, QStringLiteral("readOnly"), QString(), &config.readOnly, &err) ||
-        !r.readString(root, QStringLiteral("auditLog"), QString(), &config.auditLogPath, &err) ||
-        !r.readBool(root, QStringLiteral("allowSharedAuditLog"), QString(), &config.allowSharedAuditLog,
-                    &err) ||
-        !r.readTls(root, QString(), &globalTls, &err))
+    RedisError err;
+    if (!r.readSettings(root, &config, &globalTls, &err) ||
+        !r.readPatterns(root, &config.monitor.patterns, &err) ||
+        !r.readReplyLimits(root, &config.replyLimits, &err) || !r.readRedlock(root, &config.redlock, &err) ||
+        !r.readOwnerRules(root, &config.ownerRules, &err) || !r.readMasters(root, globalTls, &config, &err))
         return err;
-
-    if (root.contains(QStringLiteral("patterns"))) {
-        const QJsonValue v = root.value(QStringLiteral("patterns"));
-        if (!v.isArray())
-            return r.error(
-                QStringLiteral("patterns"),
-                QStringLiteral("expected an array of glob strings or {\"match\", \"mode\"} objects"));
-        m.patterns.clear();
-        const QJsonArray a = v.toArray();
-        for (qsizetype i = 0; i < a.size(); ++i) {
-            const QString p = QStringLiteral("patterns[%1]").arg(i);
-            // A plain string is a "locks" pattern, as it always was.
-            if (a.at(i).isString()) {
-                if (a.at(i).toString().isEmpty())
-                    return r.error(p, QStringLiteral("expected a non-empty string"));
-                m.patterns << ScanPattern(a.at(i).toString().toUtf8());
-                continue;
-            }
-            if (!a.at(i).isObject())
-                return r.error(
-                    p, QStringLiteral("expected a non-empty string or a {\"match\", \"mode\"} object"));
-            const QJsonObject o = a.at(i).toObject();
-            r.checkKnown(o, p, {QStringLiteral("match"), QStringLiteral("mode")});
-            QString match;
-            QString modeName = patternModeName(PatternMode::Locks);
-            if (!r.readString(o, QStringLiteral("match"), p + QLatin1Char('.'), &match, &err) ||
-                !r.readString(o, QStringLiteral("mode"), p + QLatin1Char('.'), &modeName, &err))
-                return err;
-            if (match.isEmpty())
-                return r.error(p + QStringLiteral(".match"),
-                               QStringLiteral("expected a non-empty glob string"));
-            const std::optional<PatternMode> mode = patternModeFromName(modeName);
-            if (!mode)
-                return r.error(p + QStringLiteral(".mode"),
-                               QStringLiteral("expected \"locks\" or \"discover\""));
-            m.patterns << ScanPattern(match.toUtf8(), *mode);
-        }
-        if (m.patterns.isEmpty())
-            return r.error(QStringLiteral("patterns"), QStringLiteral("needs at least one pattern"));
-    }
-
-    if (root.contains(QStringLiteral("replyLimits"))) {
-        if (!root.value(QStringLiteral("replyLimits")).isObject())
-            return r.error(QStringLiteral("replyLimits"), QStringLiteral("expected an object"));
-        const QJsonObject o = root.value(QStringLiteral("replyLimits")).toObject();
-        const QString p = QStringLiteral("replyLimits.");
-        r.checkKnown(o, QStringLiteral("replyLimits"),
-                     {QStringLiteral("maxBulkBytes"), QStringLiteral("maxElements"),
-                      QStringLiteral("maxDepth"), QStringLiteral("maxReplyBytes")});
-        ReplyLimits& l = config.replyLimits;
-        int bulk = int(l.maxBulkBytes);
-        int elements = int(l.maxElements);
-        int reply = int(l.maxReplyBytes);
-        constexpr int most = std::numeric_limits<int>::max();
-        if (!r.readInt(o, QStringLiteral("maxBulkBytes"), p, 1024, most, &bulk, &err) ||
-            !r.readInt(o, QStringLiteral("maxElements"), p, 16, most, &elements, &err) ||
-            !r.readInt(o, QStringLiteral("maxDepth"), p, 1, ReplyLimits::hiredisMaxDepth, &l.maxDepth,
-                       &err) ||
-            !r.readInt(o, QStringLiteral("maxReplyBytes"), p, 1024, most, &reply, &err))
-            return err;
-        l.maxBulkBytes = bulk;
-        l.maxElements = elements;
-        l.maxReplyBytes = reply;
-    }
-
-    if (root.contains(QStringLiteral("redlock"))) {
-        if (!root.value(QStringLiteral("redlock")).isObject())
-            return r.error(QStringLiteral("redlock"), QStringLiteral("expected an object"));
-        const QJsonObject o = root.value(QStringLiteral("redlock")).toObject();
-        const QString p = QStringLiteral("redlock.");
-        r.checkKnown(o, QStringLiteral("redlock"),
-                     {QStringLiteral("driftFactor"), QStringLiteral("driftMs"), QStringLiteral("retryCount"),
-                      QStringLiteral("retryDelayMs"), QStringLiteral("retryJitterMs"),
-                      QStringLiteral("masterTimeoutMs")});
-        RedlockSettings& rl = config.redlock;
-        if (o.contains(QStringLiteral("driftFactor"))) {
-            const QJsonValue v = o.value(QStringLiteral("driftFactor"));
-            if (!v.isDouble() || v.toDouble() < 0 || v.toDouble() >= 0.5)
-                return r.error(p + QStringLiteral("driftFactor"),
-                               QStringLiteral("expected a number from 0 to 0.5"));
-            rl.driftFactor = v.toDouble();
-        }
-        if (!r.readInt(o, QStringLiteral("driftMs"), p, 0, 60000, &rl.driftConstantMs, &err) ||
-            !r.readInt(o, QStringLiteral("retryCount"), p, 0, 100000, &rl.retryCount, &err) ||
-            !r.readInt(o, QStringLiteral("retryDelayMs"), p, 0, 600000, &rl.retryDelayMs, &err) ||
-            !r.readInt(o, QStringLiteral("retryJitterMs"), p, 0, 600000, &rl.retryJitterMs, &err) ||
-            !r.readInt(o, QStringLiteral("masterTimeoutMs"), p, 1, 600000, &rl.masterTimeoutMs, &err))
-            return err;
-    }
-
-    if (root.contains(QStringLiteral("ownerRules"))) {
-        if (!root.value(QStringLiteral("ownerRules")).isArray())
-            return r.error(QStringLiteral("ownerRules"), QStringLiteral("expected an array"));
-        const QJsonArray a = root.value(QStringLiteral("ownerRules")).toArray();
-        for (qsizetype i = 0; i < a.size(); ++i) {
-            const QString p = QStringLiteral("ownerRules[%1].").arg(i);
-            if (!a.at(i).isObject())
-                return r.error(p.chopped(1), QStringLiteral("expected an object"));
-            const QJsonObject o = a.at(i).toObject();
-            r.checkKnown(o, p.chopped(1), {QStringLiteral("keys"), QStringLiteral("pattern")});
-            OwnerRule rule;
-            QString pattern;
-            if (!r.readString(o, QStringLiteral("keys"), p, &rule.keyGlob, &err) ||
-                !r.readString(o, QStringLiteral("pattern"), p, &pattern, &err))
-                return err;
-            rule.pattern = QRegularExpression(pattern);
-            if (pattern.isEmpty() || !rule.pattern.isValid())
-                return r.error(
-                    p + QStringLiteral("pattern"),
-                    QStringLiteral("not a valid regular expression: %1").arg(rule.pattern.errorString()));
-            config.ownerRules << rule;
-        }
-    }
-
-    if (root.contains(QStringLiteral("masters"))) {
-        if (!root.value(QStringLiteral("masters")).isArray())
-            return r.error(QStringLiteral("masters"), QStringLiteral("expected an array of URLs or objects"));
-        const QJsonArray a = root.value(QStringLiteral("masters")).toArray();
-        for (qsizetype i = 0; i < a.size(); ++i) {
-            const QString p = QStringLiteral("masters[%1]").arg(i);
-            QString url;
-            TlsOptions tls = globalTls;
-            int timeout = config.timeoutMs;
-            QString passwordEnv;
-            QString user;
-            if (a.at(i).isString()) {
-                url = a.at(i).toString();
-            } else if (a.at(i).isObject()) {
-                const QJsonObject o = a.at(i).toObject();
-                r.checkKnown(o, p,
-                             {QStringLiteral("url"), QStringLiteral("tls"), QStringLiteral("timeoutMs"),
-                              QStringLiteral("passwordEnv"), QStringLiteral("user")});
-                if (!o.value(QStringLiteral("url")).isString())
-                    return r.error(p + QStringLiteral(".url"), QStringLiteral("expected a URL string"));
-                url = o.value(QStringLiteral("url")).toString();
-                if (!r.readTls(o, p + QLatin1Char('.'), &tls, &err) ||
-                    !r.readInt(o, QStringLiteral("timeoutMs"), p + QLatin1Char('.'), 1, 600000, &timeout,
-                               &err) ||
-                    !r.readString(o, QStringLiteral("passwordEnv"), p + QLatin1Char('.'), &passwordEnv,
-                                  &err) ||
-                    !r.readString(o, QStringLiteral("user"), p + QLatin1Char('.'), &user, &err))
-                    return err;
-            } else {
-                return r.error(p, QStringLiteral("expected a URL string or an object"));
-            }
-            Result<ConnectionOptions> master = masterFromUrl(url, tls, timeout);
-            if (!master)
-                return r.error(p, master.error().message);
-            if (!user.isEmpty())
-                setMasterUser(*master, user);
-            if (!passwordEnv.isEmpty()) {
-                const QByteArray secret = qgetenv(passwordEnv.toLocal8Bit().constData());
-                if (secret.isEmpty())
-                    return r.error(p + QStringLiteral(".passwordEnv"),
-                                   QStringLiteral("environment variable %1 is not set").arg(passwordEnv));
-                setMasterPassword(*master, QString::fromUtf8(secret));
-                config.passwordEnvVars << passwordEnv;
-            }
-            master->replyLimits = config.replyLimits;
-            config.masters << *master;
-        }
-    }
     return config;
 }
 

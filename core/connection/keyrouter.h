@@ -20,6 +20,11 @@ public:
     using Callback = std::function<void(const RedisResult&)>;
 
     virtual ~KeyRouter() = default;
+
+    // The commands a cluster entry routes by their first argument: what lock tools send to one key.
+    // Anything else (PING, CONFIG, SCAN, INFO...) addresses a node, and a cluster entry is not one.
+    static bool takesKeyFirst(const QByteArray& command);
+
     // The callback is skipped if `context` is gone by then.
     virtual void send(const QByteArray& key, const QByteArrayList& argv, QObject* context,
                       Callback callback) = 0;

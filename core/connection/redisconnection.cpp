@@ -2,15 +2,12 @@
 
 #include "base/bytesdisplay.h"
 
-#include "connection/keyrouter.h"
-
 #include "base/monotonicclock.h"
+#include "connection/connectionhandshake.h"
+#include "connection/keyrouter.h"
 #include "connection/sockettransport.h"
 
-#include <QDateTime>
 #include <QRandomGenerator>
-
-#include "connection/replyreader.h"
 
 #include <algorithm>
 #include <limits>
@@ -20,97 +17,12 @@ namespace lockscope {
 
 namespace {
 
-// The commands a cluster entry routes by their first argument: what lock tools send to one key.
-// Anything else (PING, CONFIG, SCAN, INFO...) addresses a node, and a cluster entry is not one.
-bool takesKeyFirst(const QByteArray& command)
-{
-    static const QSet<QByteArray> keyFirst{
-        "SET",       "GET",    "DEL",      "UNLINK",   "EXISTS",  "TYPE",   "PTTL",   "TTL",   "PEXPIRE",
-        "PEXPIREAT", "EXPIRE", "PERSIST",  "GETRANGE", "STRLEN",  "GETSET", "GETDEL", "SETNX", "INCR",
-        "DECR",      "HLEN",   "HSCAN",    "HGET",     "HGETALL", "HSET",   "HDEL",   "ZCARD", "ZRANGE",
-        "ZADD",      "ZREM",   "ZSCORE",   "ZSCAN",    "LLEN",    "LRANGE", "LPUSH",  "RPUSH", "LPOP",
-        "RPOP",      "SCARD",  "SMEMBERS", "SSCAN",    "SADD",    "SREM",   "DUMP"};
-    return keyFirst.contains(command.toUpper());
-}
-
-// hiredis 0.14 compacts its buffer (a memmove of everything unread) each time 1 KiB of it has been
-// consumed, so feeding a large read of small replies in one piece costs time quadratic in its size.
-constexpr qsizetype feedSlice = 16 * 1024;
-
 void appendCommand(QByteArray& out, const QByteArrayList& argv)
 {
     appendRespCommand(out, argv);
 }
 
-QByteArray format(const QByteArrayList& argv)
-{
-    QByteArray out;
-    appendCommand(out, argv);
-    return out;
-}
-
-// "key:value" lines of an INFO section.
-QByteArray infoField(const QByteArray& info, const QByteArray& name)
-{
-    const QByteArray needle = name + ':';
-    qsizetype start = -1;
-    if (info.startsWith(needle))
-        start = needle.size();
-    else if (const qsizetype at = info.indexOf(QByteArray('\n' + needle)); at >= 0)
-        start = at + 1 + needle.size();
-    if (start < 0)
-        return {};
-    qsizetype end = info.indexOf('\n', start);
-    if (end < 0)
-        end = info.size();
-    return info.mid(start, end - start).trimmed();
-}
-
-bool isAuthError(const RedisReply& reply)
-{
-    const QByteArray code = reply.errorCode();
-    return code == "NOAUTH" || code == "WRONGPASS" ||
-           (code == "ERR" && reply.string.contains("invalid password"));
-}
-
 } // namespace
-
-RedisConnection::Pending RedisConnection::PendingQueue::pop()
-{
-    Pending out = std::move(m_items[m_head]);
-    ++m_head;
-    if (m_head == m_items.size()) {
-        // Drained: start over at the front and keep the capacity for the next batch.
-        m_items.clear();
-        m_head = 0;
-    } else if (m_head >= 4096 && m_head * 2 >= m_items.size()) {
-        // A pipeline that never drains: drop the consumed half now and then (amortised O(1)).
-        m_items.erase(m_items.begin(), m_items.begin() + std::ptrdiff_t(m_head));
-        m_head = 0;
-    }
-    return out;
-}
-
-void RedisConnection::PendingQueue::stampLast(size_t count, qint64 deadline)
-{
-    for (size_t i = m_items.size() - qMin(count, size()); i < m_items.size(); ++i)
-        m_items[i].deadline = qMin(m_items[i].deadline, deadline);
-}
-
-std::vector<RedisConnection::Pending> RedisConnection::PendingQueue::takeAll()
-{
-    std::vector<Pending> out;
-    if (m_head == 0) {
-        out.swap(m_items);
-    } else {
-        out.reserve(size());
-        for (size_t i = m_head; i < m_items.size(); ++i)
-            out.push_back(std::move(m_items[i]));
-        m_items.clear();
-    }
-    m_head = 0;
-    return out;
-}
 
 RedisConnection::RedisConnection(ConnectionOptions options, QObject* parent)
     : RedisConnection(options, std::make_unique<SocketTransport>(options), parent)
@@ -239,22 +151,13 @@ void RedisConnection::close()
              RedisError(ErrorKind::Cancelled, m_name, QStringLiteral("connection closed")));
 }
 
-void RedisConnection::resetReader(bool fresh)
-{
-    // Whoever is parsing replies compares this before the next one: the old stream is void.
-    ++m_readerEpoch;
-    m_input.clear();
-    m_inputAt = 0;
-    m_reader.reset(fresh ? new ReplyReader(m_options.replyLimits) : nullptr);
-}
-
 void RedisConnection::startAttempt()
 {
     const bool retry = m_state == State::Down;
     // open() while a retry is scheduled must not let that retry tear down this attempt later.
     m_reconnectTimer.stop();
     m_retryDelayMs = -1;
-    resetReader(true);
+    m_stream.open(m_options.replyLimits);
     m_outBuffer.clear();
     m_inSubscribeMode = false;
     m_pingInFlight = false;
@@ -273,79 +176,21 @@ void RedisConnection::sendHandshake()
 {
     // The handshake is pipelined; queued user commands wait for all of it, so that a failed AUTH
     // or SELECT can never let them run against the wrong database.
-    auto step = [this](const QByteArrayList& argv, std::function<bool(const RedisReply&)> onReply) {
+    for (ConnectionHandshake::Step& step : ConnectionHandshake::steps(m_options, &m_health)) {
         ++m_handshakeLeft;
-        writeNow(argv, makePending(
-                           [this, onReply](const RedisResult& result) {
-                               if (!result.ok() || m_state == State::Up)
-                                   return;
-                               if (result.reply.isError() && isAuthError(result.reply)) {
-                                   fail(ErrorKind::AuthFailed, QStringLiteral("authentication failed: ") +
-                                                                   escapeBytes(result.reply.string));
-                                   return;
-                               }
-                               if (!onReply(result.reply))
-                                   return;
-                               if (--m_handshakeLeft == 0)
-                                   finishHandshake();
-                           },
-                           nullptr));
-    };
-
-    const RedisUrl& url = m_options.url;
-    if (!url.user().isEmpty()) {
-        // A named user is always who we are, never `default` by omission. Without a password this
-        // is AUTH user "": a `nopass` user accepts any password (Redis 6+), any other user refuses
-        // it. Any error fails the connection, also one that is not WRONGPASS (a server before 6
-        // knows no users: "wrong number of arguments").
-        step({"AUTH", url.user().toUtf8(), url.password().toUtf8()}, [this](const RedisReply& reply) {
-            if (!reply.isError())
-                return true;
-            fail(ErrorKind::AuthFailed, QStringLiteral("authentication as user %1 failed: %2")
-                                            .arg(m_options.url.user(), QString::fromUtf8(reply.string)));
-            return false;
-        });
-    } else if (!url.password().isEmpty()) {
-        step({"AUTH", url.password().toUtf8()}, [](const RedisReply&) { return true; });
+        writeNow(step.argv, Pending::make(
+                                [this, onReply = std::move(step.onReply)](const RedisResult& result) {
+                                    if (!result.ok() || m_state == State::Up)
+                                        return;
+                                    if (const auto failure = onReply(result.reply)) {
+                                        fail(failure->kind, failure->message);
+                                        return;
+                                    }
+                                    if (--m_handshakeLeft == 0)
+                                        finishHandshake();
+                                },
+                                nullptr));
     }
-    if (url.db() != 0) {
-        step({"SELECT", QByteArray::number(url.db())}, [this](const RedisReply& reply) {
-            if (reply.isError()) {
-                fail(ErrorKind::ServerError, QStringLiteral("SELECT %1 failed: %2")
-                                                 .arg(m_options.url.db())
-                                                 .arg(escapeBytes(reply.string)));
-                return false;
-            }
-            return true;
-        });
-    }
-    if (!m_options.clientName.isEmpty())
-        step({"CLIENT", "SETNAME", m_options.clientName}, [](const RedisReply&) { return true; });
-    step({"INFO", "server"}, [this](const RedisReply& reply) {
-        if (reply.isString()) {
-            m_health.version = escapeBytes(infoField(reply.string, "redis_version"));
-            m_health.runId = infoField(reply.string, "run_id");
-        }
-        return true;
-    });
-    step({"INFO", "replication"}, [this](const RedisReply& reply) {
-        if (reply.isString())
-            m_health.role = escapeBytes(infoField(reply.string, "role"));
-        return true;
-    });
-    const qint64 sentWallMs = QDateTime::currentMSecsSinceEpoch();
-    const qint64 sentNs = monotonicNs();
-    step({"TIME"}, [this, sentWallMs, sentNs](const RedisReply& reply) {
-        if (reply.isArray() && reply.elements.size() == 2) {
-            const double rttMs = double(monotonicNs() - sentNs) / 1e6;
-            const qint64 serverMs =
-                reply.elements[0].string.toLongLong() * 1000 + reply.elements[1].string.toLongLong() / 1000;
-            m_health.clockOffsetMs = serverMs - (sentWallMs + qint64(rttMs / 2));
-            m_health.clockOffsetKnown = true;
-            m_health.latencyMs = rttMs;
-        }
-        return true;
-    });
 }
 
 void RedisConnection::finishHandshake()
@@ -355,21 +200,11 @@ void RedisConnection::finishHandshake()
     // Re-subscriptions and queued commands go out before anyone hears of Up, so that a command a
     // slot sends then cannot overtake older ones.
     if (!m_patterns.isEmpty()) {
-        const QByteArrayList patterns(m_patterns.cbegin(), m_patterns.cend());
         m_inSubscribeMode = true;
-        QByteArrayList argv{"PSUBSCRIBE"};
-        argv << patterns;
-        const QByteArray bytes = format(argv);
-        for (qsizetype i = 0; i < patterns.size(); ++i)
-            writeRaw(i == 0 ? bytes : QByteArray(), makePending({}, nullptr));
+        writeSubscription("PSUBSCRIBE", QByteArrayList(m_patterns.cbegin(), m_patterns.cend()));
     }
     // Deadlines of queued commands were set when they were queued: waiting counts against them.
-    m_outBuffer += m_queuedOut;
-    m_queuedOut.clear();
-    for (Pending& p : m_queued.takeAll()) {
-        m_sent.push(std::move(p));
-        ++m_unflushed;
-    }
+    m_pending.writeQueued(&m_outBuffer);
     scheduleFlush();
     armTimeout();
     if (m_options.healthIntervalMs > 0)
@@ -383,15 +218,27 @@ void RedisConnection::finishHandshake()
         emit restarted(previous, m_health.runId);
 }
 
-RedisConnection::Pending RedisConnection::makePending(Callback callback, QObject* context) const
+// Defined before its two callers, the send() of one command and of a batch.
+template <typename AppendBytes> void RedisConnection::enqueue(Pending pending, AppendBytes&& appendBytes)
 {
-    Pending p;
-    p.callback = std::move(callback);
-    if (context) { // assigning even a null QPointer costs a call, on every command
-        p.context = context;
-        p.hasContext = true;
+    switch (m_state) {
+    case State::Up: {
+        const bool first = m_outBuffer.isEmpty();
+        appendBytes(m_outBuffer);
+        pushWritten(first, std::move(pending));
+        return;
     }
-    return p;
+    case State::Connecting:
+    case State::Reconnecting:
+        // The wait for the handshake counts against a queued command's time.
+        m_pending.queue(std::move(pending), monotonicMs() + m_options.commandTimeoutMs, appendBytes);
+        armTimeout();
+        return;
+    case State::Down:
+    case State::Disconnected:
+        pending.deliver({notConnectedError(), {}});
+        return;
+    }
 }
 
 void RedisConnection::send(const QByteArrayList& argv, Callback callback)
@@ -401,41 +248,25 @@ void RedisConnection::send(const QByteArrayList& argv, Callback callback)
 
 void RedisConnection::send(const QByteArrayList& argv, QObject* context, Callback callback)
 {
-    if (m_router && argv.size() >= 2 && takesKeyFirst(argv.at(0))) {
+    if (m_router && argv.size() >= 2 && KeyRouter::takesKeyFirst(argv.at(0))) {
         m_router->send(argv.at(1), argv, context, std::move(callback));
         return;
     }
-    Pending pending = makePending(std::move(callback), context);
+    Pending pending = Pending::make(std::move(callback), context);
     if (m_router) {
-        deliver(pending, {RedisError(ErrorKind::InvalidArgument, m_name,
-                                     QStringLiteral("%1 is not a command on one key, and a cluster "
-                                                    "entry routes commands by their key")
-                                         .arg(escapeBytes(argv.value(0)))),
-                          {}});
+        pending.deliver({RedisError(ErrorKind::InvalidArgument, m_name,
+                                    QStringLiteral("%1 is not a command on one key, and a cluster "
+                                                   "entry routes commands by their key")
+                                        .arg(escapeBytes(argv.value(0)))),
+                         {}});
         return;
     }
     if (argv.isEmpty()) {
-        deliver(pending,
-                {RedisError(ErrorKind::InvalidArgument, m_name, QStringLiteral("empty command")), {}});
+        pending.deliver(
+            {RedisError(ErrorKind::InvalidArgument, m_name, QStringLiteral("empty command")), {}});
         return;
     }
-    switch (m_state) {
-    case State::Up:
-        writeNow(argv, std::move(pending));
-        return;
-    case State::Connecting:
-    case State::Reconnecting:
-        // The wait for the handshake counts against a queued command's time.
-        pending.deadline = monotonicMs() + m_options.commandTimeoutMs;
-        appendCommand(m_queuedOut, argv);
-        m_queued.push(std::move(pending));
-        armTimeout();
-        return;
-    case State::Down:
-    case State::Disconnected:
-        deliver(pending, {notConnectedError(), {}});
-        return;
-    }
+    enqueue(std::move(pending), [&argv](QByteArray& out) { appendCommand(out, argv); });
 }
 
 RedisError RedisConnection::notConnectedError() const
@@ -448,42 +279,24 @@ RedisError RedisConnection::notConnectedError() const
 
 void RedisConnection::send(const RedisCommandBatch& batch, QObject* context, BatchCallback callback)
 {
-    Pending pending = makePending({}, context);
+    Pending pending = Pending::make({}, context);
     // Never empty: dispatch() tells a batch's entry by it.
     pending.batchCallback = callback ? std::move(callback) : [](const RedisError&, QList<RedisReply>&) {};
     pending.replies = batch.size();
     if (m_router && !batch.isEmpty()) {
         // A batch's commands may belong to different nodes; readers send them one by one instead.
-        deliver(pending, {RedisError(ErrorKind::InvalidArgument, m_name,
-                                     QStringLiteral("a cluster entry does not take command batches")),
-                          {}});
+        pending.deliver({RedisError(ErrorKind::InvalidArgument, m_name,
+                                    QStringLiteral("a cluster entry does not take command batches")),
+                         {}});
         return;
     }
     if (batch.isEmpty()) {
         QList<RedisReply> none;
-        if (pending.batchCallback && !(pending.hasContext && !pending.context))
+        if (pending.batchCallback && pending.isWanted())
             pending.batchCallback(RedisError(), none);
         return;
     }
-    switch (m_state) {
-    case State::Up: {
-        const bool first = m_outBuffer.isEmpty();
-        m_outBuffer += batch.bytes();
-        pushWritten(first, std::move(pending));
-        return;
-    }
-    case State::Connecting:
-    case State::Reconnecting:
-        pending.deadline = monotonicMs() + m_options.commandTimeoutMs;
-        m_queuedOut += batch.bytes();
-        m_queued.push(std::move(pending));
-        armTimeout();
-        return;
-    case State::Down:
-    case State::Disconnected:
-        deliver(pending, {notConnectedError(), {}});
-        return;
-    }
+    enqueue(std::move(pending), [&batch](QByteArray& out) { out += batch.bytes(); });
 }
 
 void RedisConnection::evalScript(const RedisScript& script, const QByteArrayList& keys,
@@ -521,12 +334,7 @@ void RedisConnection::psubscribe(const QByteArrayList& patterns)
     if (fresh.isEmpty() || m_state != State::Up)
         return; // sent after the next handshake
     m_inSubscribeMode = true;
-    QByteArrayList argv{"PSUBSCRIBE"};
-    argv << fresh;
-    const QByteArray bytes = format(argv);
-    // The server confirms each pattern with a reply of its own.
-    for (qsizetype i = 0; i < fresh.size(); ++i)
-        writeRaw(i == 0 ? bytes : QByteArray(), makePending({}, nullptr));
+    writeSubscription("PSUBSCRIBE", fresh);
 }
 
 void RedisConnection::punsubscribe(const QByteArrayList& patterns)
@@ -537,11 +345,18 @@ void RedisConnection::punsubscribe(const QByteArrayList& patterns)
             gone << p;
     if (gone.isEmpty() || m_state != State::Up)
         return;
-    QByteArrayList argv{"PUNSUBSCRIBE"};
-    argv << gone;
-    const QByteArray bytes = format(argv);
-    for (qsizetype i = 0; i < gone.size(); ++i)
-        writeRaw(i == 0 ? bytes : QByteArray(), makePending({}, nullptr));
+    writeSubscription("PUNSUBSCRIBE", gone);
+}
+
+void RedisConnection::writeSubscription(const QByteArray& command, const QByteArrayList& patterns)
+{
+    QByteArrayList argv{command};
+    argv << patterns;
+    QByteArray bytes;
+    appendCommand(bytes, argv);
+    // The bytes go with the first pattern's entry; the others only wait for their confirmations.
+    for (qsizetype i = 0; i < patterns.size(); ++i)
+        writeRaw(i == 0 ? bytes : QByteArray(), Pending::make({}, nullptr));
 }
 
 // The timeout clock of these commands starts when flushOut() hands them to the transport.
@@ -557,9 +372,8 @@ void RedisConnection::pushWritten(bool first, Pending pending)
 {
     // A non-empty m_outBuffer always has the flush timer running, so only the first command of a
     // pass needs to start it.
-    const bool idle = m_sent.empty();
-    m_sent.push(std::move(pending));
-    ++m_unflushed;
+    const bool idle = m_pending.noneWritten();
+    m_pending.pushWritten(std::move(pending));
     if (idle) {
         // Nothing in flight: a lone command (a Redlock SET, a PING) goes out now instead of one
         // event-loop pass later; what follows in this pass is batched behind it as usual.
@@ -573,8 +387,7 @@ void RedisConnection::pushWritten(bool first, Pending pending)
 void RedisConnection::writeRaw(const QByteArray& bytes, Pending pending)
 {
     m_outBuffer += bytes;
-    m_sent.push(std::move(pending));
-    ++m_unflushed;
+    m_pending.pushWritten(std::move(pending));
     scheduleFlush();
 }
 
@@ -582,8 +395,7 @@ void RedisConnection::flushOut()
 {
     if (m_outBuffer.isEmpty())
         return;
-    m_sent.stampLast(m_unflushed, monotonicMs() + m_options.commandTimeoutMs);
-    m_unflushed = 0;
+    m_pending.flushed(monotonicMs() + m_options.commandTimeoutMs);
     // Out of the member before writing: flushing a TLS socket can deliver replies at once (readyRead
     // from inside flush()), their callbacks append new commands, and the flush that follows them must
     // not send these bytes a second time (their replies would then have no command).
@@ -606,20 +418,9 @@ void RedisConnection::scheduleFlush()
         m_flushTimer.start();
 }
 
-qint64 RedisConnection::nextDeadline() const
-{
-    // Queued commands can be older than the handshake in flight: the earlier head decides.
-    qint64 deadline = Pending::notSent;
-    if (!m_sent.empty())
-        deadline = m_sent.front().deadline;
-    if (!m_queued.empty())
-        deadline = qMin(deadline, m_queued.front().deadline);
-    return deadline;
-}
-
 void RedisConnection::armTimeout()
 {
-    const qint64 deadline = nextDeadline();
+    const qint64 deadline = m_pending.nextDeadline();
     if (deadline == Pending::notSent) {
         m_timeoutTimer.stop(); // nothing pending, or nothing flushed yet: flushOut() arms it
         return;
@@ -632,7 +433,7 @@ void RedisConnection::armTimeout()
 
 void RedisConnection::onTimeout()
 {
-    const qint64 deadline = nextDeadline();
+    const qint64 deadline = m_pending.nextDeadline();
     if (deadline == Pending::notSent)
         return;
     if (deadline <= monotonicMs()) {
@@ -648,7 +449,7 @@ void RedisConnection::sendPing()
         return;
     m_pingInFlight = true;
     const qint64 sentNs = monotonicNs();
-    writeNow({"PING"}, makePending(
+    writeNow({"PING"}, Pending::make(
                            [this, sentNs](const RedisResult& result) {
                                m_pingInFlight = false;
                                if (!result.ok())
@@ -662,52 +463,21 @@ void RedisConnection::sendPing()
 void RedisConnection::onReadyRead()
 {
     QByteArray bytes = m_transport->readAll();
-    if (bytes.isEmpty() || !m_reader)
+    if (bytes.isEmpty() || !m_stream.isOpen())
         return;
-    // Bytes not yet fed to the reader wait in m_input, so that a callback running a nested event loop
-    // (and so this function again) appends behind them instead of overtaking them.
-    if (m_input.isEmpty())
-        m_input = std::move(bytes);
-    else
-        m_input += bytes;
-    // A callback may close, fail or reopen this connection; the epoch says the stream is void then.
-    const quint64 epoch = m_readerEpoch;
-    // Beyond the reply limits or malformed: the stream cannot be trusted any further. The reason is
-    // copied out first, since failing drops the reader that holds it.
-    const auto failParsing = [this] {
-        const ErrorKind kind = m_reader->errorKind();
-        const QString reason = m_reader->error();
+    switch (m_stream.feed(std::move(bytes), [this](RedisReply&& reply) { dispatch(std::move(reply)); })) {
+    case ReplyStream::Outcome::Failed: {
+        // The stream cannot be trusted any further. The reason is copied out first, since failing
+        // drops the reader that holds it.
+        const ErrorKind kind = m_stream.errorKind();
+        const QString reason = m_stream.error();
         fail(kind, reason);
-    };
-    qsizetype slice = feedSlice;
-    while (m_inputAt < m_input.size()) {
-        const qsizetype n = qMin(slice, m_input.size() - m_inputAt);
-        if (!m_reader->feed(m_input.constData() + m_inputAt, n)) {
-            failParsing();
-            return;
-        }
-        m_inputAt += n;
-        if (m_inputAt == m_input.size()) {
-            m_input.clear();
-            m_inputAt = 0;
-        }
-        int replies = 0;
-        for (;;) {
-            RedisReply reply;
-            const ReplyReader::Status status = m_reader->next(&reply);
-            if (status == ReplyReader::Status::Failed) {
-                failParsing();
-                return;
-            }
-            if (status == ReplyReader::Status::NeedMore)
-                break;
-            ++replies;
-            dispatch(std::move(reply));
-            if (m_readerEpoch != epoch)
-                return;
-        }
-        // A slice that completed nothing is inside one large reply: hand over the rest at once.
-        slice = replies == 0 ? m_input.size() : feedSlice;
+        return;
+    }
+    case ReplyStream::Outcome::Reset:
+        return; // a callback closed, failed or reopened this connection
+    case ReplyStream::Outcome::Drained:
+        break;
     }
     // What the callbacks asked for (the next SCAN page, the reads of this one) leaves now, not after
     // every other ready socket has been served: the server works while we digest these replies.
@@ -733,11 +503,11 @@ void RedisConnection::dispatch(RedisReply&& incoming)
             return;
         }
     }
-    if (m_sent.empty()) {
+    if (m_pending.noneWritten()) {
         fail(ErrorKind::Protocol, QStringLiteral("reply without a command"));
         return;
     }
-    if (const Pending& head = m_sent.front(); head.batchCallback) {
+    if (const Pending& head = m_pending.next(); head.batchCallback) {
         // A batch is answered once, with all its replies.
         if (m_batchReplies.isEmpty())
             m_batchReplies.reserve(head.replies);
@@ -745,34 +515,19 @@ void RedisConnection::dispatch(RedisReply&& incoming)
         if (m_batchReplies.size() < head.replies)
             return;
     }
-    Pending pending = m_sent.pop();
-    if (m_sent.empty() && m_queued.empty())
+    Pending pending = m_pending.takeNext();
+    if (m_pending.empty())
         m_timeoutTimer.stop();
     if (pending.batchCallback) {
         // Out of the member first: the callback may run a nested event loop that starts the next batch.
         QList<RedisReply> replies = std::exchange(m_batchReplies, {});
-        if (!(pending.hasContext && !pending.context))
+        if (pending.isWanted())
             pending.batchCallback(RedisError(), replies);
     } else {
-        const RedisResult result{RedisError(), std::move(reply)};
-        deliver(pending, result);
+        pending.deliver({RedisError(), std::move(reply)});
     }
-    if (!m_sent.empty() && !m_timeoutTimer.isActive())
+    if (!m_pending.noneWritten() && !m_timeoutTimer.isActive())
         armTimeout();
-}
-
-// Single commands get `result`; a batch only ever gets a failure this way (its replies come in dispatch()).
-void RedisConnection::deliver(Pending& pending, const RedisResult& result)
-{
-    if (pending.hasContext && !pending.context)
-        return;
-    if (pending.batchCallback) {
-        QList<RedisReply> none;
-        pending.batchCallback(result.error, none);
-        return;
-    }
-    if (pending.callback)
-        pending.callback(result);
 }
 
 void RedisConnection::onTransportFailed(ErrorKind kind, const QString& message)
@@ -787,7 +542,7 @@ void RedisConnection::dropLink()
     m_timeoutTimer.stop();
     m_flushTimer.stop();
     m_transport->abort();
-    resetReader(false);
+    m_stream.drop();
     m_outBuffer.clear();
 }
 
@@ -816,20 +571,15 @@ void RedisConnection::fail(ErrorKind kind, const QString& message)
 
 std::vector<RedisConnection::Pending> RedisConnection::takeAllPending()
 {
-    m_unflushed = 0;
     m_batchReplies.clear();
-    std::vector<Pending> pending = m_sent.takeAll();
-    for (Pending& p : m_queued.takeAll())
-        pending.push_back(std::move(p));
-    m_queuedOut.clear();
-    return pending;
+    return m_pending.takeAll();
 }
 
 void RedisConnection::failAll(std::vector<Pending> pending, const RedisError& error)
 {
     const RedisResult result{error, {}};
     for (Pending& p : pending)
-        deliver(p, result);
+        p.deliver(result);
 }
 
 void RedisConnection::setState(State state, const RedisError& reason)

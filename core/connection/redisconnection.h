@@ -2,18 +2,17 @@
 
 #include "connection/connectionoptions.h"
 #include "connection/masterhealth.h"
+#include "connection/pendingrequests.h"
 #include "connection/rediscommandbatch.h"
 #include "connection/redisreply.h"
 #include "connection/redisscript.h"
+#include "connection/replystream.h"
 
 #include <QByteArrayList>
 #include <QObject>
-#include <QPointer>
 #include <QSet>
 #include <QTimer>
 
-#include <functional>
-#include <limits>
 #include <memory>
 #include <vector>
 
@@ -21,7 +20,6 @@ namespace lockscope {
 
 class KeyRouter;
 class RedisTransport;
-class ReplyReader;
 
 // One asynchronous, pipelined connection to one master. Commands are written as soon as the
 // connection is up (queued while it connects), replies are matched in order, and a command left
@@ -43,9 +41,9 @@ public:
     };
     Q_ENUM(State)
 
-    using Callback = std::function<void(const RedisResult&)>;
+    using Callback = PendingRequest::Callback;
     // A batch's answer: `replies` holds one reply per command, in order, unless `error` is set.
-    using BatchCallback = std::function<void(const RedisError& error, QList<RedisReply>& replies)>;
+    using BatchCallback = PendingRequest::BatchCallback;
 
     explicit RedisConnection(ConnectionOptions options, QObject* parent = nullptr);
     // For tests: a scripted transport instead of a socket.
@@ -77,7 +75,7 @@ public:
     const ConnectionOptions& options() const { return m_options; }
     // The master's URL without its password; the name used in every error message.
     const QString& name() const { return m_name; }
-    int pendingCount() const { return int(m_sent.size() + m_queued.size()); }
+    int pendingCount() const { return int(m_pending.size()); }
     // The delay before the retry scheduled by the last failure, jitter included; -1 when none is.
     int retryDelayMs() const { return m_retryDelayMs; }
 
@@ -107,37 +105,7 @@ signals:
     void messageReceived(const QByteArray& pattern, const QByteArray& channel, const QByteArray& payload);
 
 private:
-    struct Pending
-    {
-        Callback callback;
-        BatchCallback batchCallback; // set instead of `callback` for a batch ...
-        int replies = 1;             // ... of this many commands
-        QPointer<QObject> context;
-        bool hasContext = false;
-        // Monotonic ms. Commands written while up get theirs when their bytes reach the transport
-        // (one clock read per flush, not per command); until then it is notSent.
-        qint64 deadline = notSent;
-        static constexpr qint64 notSent = std::numeric_limits<qint64>::max();
-    };
-    // First-in first-out list of pending commands: a vector with a moving head, so that a pipeline at
-    // its working size allocates nothing per command (std::deque allocates a block every few).
-    class PendingQueue
-    {
-    public:
-        bool empty() const { return m_head == m_items.size(); }
-        size_t size() const { return m_items.size() - m_head; }
-        const Pending& front() const { return m_items[m_head]; }
-        void push(Pending pending) { m_items.push_back(std::move(pending)); }
-        // Gives the last `count` entries `deadline`, or keeps theirs when earlier.
-        void stampLast(size_t count, qint64 deadline);
-        Pending pop();
-        // Moves everything out, leaving this empty: for failing all of it.
-        std::vector<Pending> takeAll();
-
-    private:
-        std::vector<Pending> m_items;
-        size_t m_head = 0;
-    };
+    using Pending = PendingRequest;
     void attachTransport(std::unique_ptr<RedisTransport> transport);
     void startAttempt();
     void onOpened();
@@ -155,39 +123,34 @@ private:
     std::vector<Pending> takeAllPending();
     void failAll(std::vector<Pending> pending, const RedisError& error);
     void setState(State state, const RedisError& reason = {});
-    void resetReader(bool fresh);
+    // The one way a user's command or batch goes out: written when up, queued while connecting,
+    // failed otherwise. `appendBytes(QByteArray&)` appends its encoding to the buffer it is given.
+    template <typename AppendBytes> void enqueue(Pending pending, AppendBytes&& appendBytes);
     void writeNow(const QByteArrayList& argv, Pending pending);
     void pushWritten(bool first, Pending pending);
     void writeRaw(const QByteArray& bytes, Pending pending);
+    // PSUBSCRIBE or PUNSUBSCRIBE: the server confirms each pattern with a reply of its own.
+    void writeSubscription(const QByteArray& command, const QByteArrayList& patterns);
     void flushOut();
     void scheduleFlush();
-    qint64 nextDeadline() const;
     void armTimeout();
     void onTimeout();
     void sendPing();
     void dispatch(RedisReply&& incoming);
-    static void deliver(Pending& pending, const RedisResult& result);
-    Pending makePending(Callback callback, QObject* context) const;
 
     ConnectionOptions m_options;
     QString m_name;
     KeyRouter* m_router = nullptr;
     std::unique_ptr<RedisTransport> m_transport;
-    std::unique_ptr<ReplyReader> m_reader;
+    ReplyStream m_stream; // replies parsed from what the transport reads
     State m_state = State::Disconnected;
     RedisError m_lastError;
     MasterHealth m_health;
     QByteArray m_knownRunId;
 
-    PendingQueue m_sent;              // written, awaiting replies in order
-    size_t m_unflushed = 0;           // how many at the back of m_sent are still in m_outBuffer
-    PendingQueue m_queued;            // waiting for the handshake to finish ...
-    QByteArray m_queuedOut;           // ... and their commands, in the same order
+    PendingRequests m_pending;        // written (awaiting replies) or queued behind the handshake
     QByteArray m_outBuffer;           // written this event-loop pass, flushed once
-    QByteArray m_input;               // read but not yet fed to the reader ...
-    qsizetype m_inputAt = 0;          // ... from here on
-    QList<RedisReply> m_batchReplies; // the replies so far of the batch at the head of m_sent
-    quint64 m_readerEpoch = 0;        // bumped whenever the reader is dropped: parsing must stop
+    QList<RedisReply> m_batchReplies; // the replies so far of the batch whose replies come next
     int m_handshakeLeft = 0;
     bool m_inSubscribeMode = false;
     QSet<QByteArray> m_patterns;

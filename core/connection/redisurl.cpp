@@ -1,8 +1,8 @@
 #include "connection/redisurl.h"
 
+#include "connection/hostport.h"
 #include "connection/urltext.h"
 
-#include <QHostAddress>
 #include <QUrl>
 
 namespace lockscope {
@@ -22,12 +22,11 @@ RedisError urlError(const QString& why)
 Result<RedisUrl> RedisUrl::parse(const QString& input)
 {
     const QString text = input.trimmed();
-    const qsizetype schemeEnd = text.indexOf(QLatin1String("://"));
-    if (schemeEnd <= 0)
+    const QString scheme = urlScheme(text);
+    if (scheme.isEmpty())
         return urlError(QStringLiteral("missing scheme"));
 
     RedisUrl url;
-    const QString scheme = text.left(schemeEnd).toLower();
     if (scheme == QLatin1String("redis"))
         url.m_scheme = Scheme::Tcp;
     else if (scheme == QLatin1String("rediss"))
@@ -37,26 +36,12 @@ Result<RedisUrl> RedisUrl::parse(const QString& input)
     else
         return urlError(QStringLiteral("unsupported scheme %1").arg(quotedUrlScheme(scheme)));
 
-    QStringView rest = QStringView(text).mid(schemeEnd + 3);
-    if (url.m_scheme != Scheme::Unix) {
-        // The user-info ends at the last '@', before anything else is split: a password with an
-        // unencoded '?', '#', '/' or '@' is still a password, never a host, port or parameter, so
-        // no error below can quote any of it. (Percent-encoding them is the portable way.)
-        if (const qsizetype at = rest.lastIndexOf(QLatin1Char('@')); at >= 0) {
-            const QStringView userInfo = rest.left(at);
-            rest = rest.mid(at + 1);
-            const qsizetype colon = userInfo.indexOf(QLatin1Char(':'));
-            const QStringView user = colon >= 0 ? userInfo.left(colon) : userInfo;
-            url.m_user = QUrl::fromPercentEncoding(user.toUtf8());
-            if (colon >= 0)
-                url.m_password = QUrl::fromPercentEncoding(userInfo.mid(colon + 1).toUtf8());
-        }
-    }
-    QStringView query;
-    if (const qsizetype q = rest.indexOf(QLatin1Char('?')); q >= 0) {
-        query = rest.mid(q + 1);
-        rest = rest.left(q);
-    }
+    QStringView rest = QStringView(text).mid(text.indexOf(QLatin1String("://")) + 3);
+    // (Percent-encoding '?', '#', '/' and '@' in a password is the portable way; takeUrlUserInfo
+    // copes without.) A socket path has no user-info.
+    if (url.m_scheme != Scheme::Unix)
+        takeUrlUserInfo(&rest, &url.m_user, &url.m_password);
+    const QStringView query = takeUrlQuery(&rest);
 
     if (url.m_scheme == Scheme::Unix) {
         if (!rest.startsWith(QLatin1Char('/')) || rest.size() < 2)
@@ -69,42 +54,11 @@ Result<RedisUrl> RedisUrl::parse(const QString& input)
             path = rest.mid(slash + 1);
             rest = rest.left(slash);
         }
-        QStringView portText;
-        if (rest.startsWith(QLatin1Char('['))) {
-            const qsizetype close = rest.indexOf(QLatin1Char(']'));
-            if (close < 0)
-                return urlError(QStringLiteral("unclosed '[' in IPv6 address"));
-            url.m_host = rest.mid(1, close - 1).toString();
-            QHostAddress address;
-            if (!address.setAddress(url.m_host) || address.protocol() != QAbstractSocket::IPv6Protocol)
-                return urlError(QStringLiteral("bad IPv6 address %1").arg(quotedUrlPart(url.m_host)));
-            const QStringView after = rest.mid(close + 1);
-            if (!after.isEmpty()) {
-                if (!after.startsWith(QLatin1Char(':')))
-                    return urlError(QStringLiteral("unexpected text after IPv6 address"));
-                portText = after.mid(1);
-                if (portText.isEmpty())
-                    return urlError(QStringLiteral("empty port"));
-            }
-        } else {
-            const qsizetype colon = rest.indexOf(QLatin1Char(':'));
-            url.m_host = (colon >= 0 ? rest.left(colon) : rest).toString();
-            if (colon >= 0) {
-                portText = rest.mid(colon + 1);
-                if (portText.isEmpty())
-                    return urlError(QStringLiteral("empty port"));
-            }
-            if (url.m_host.isEmpty())
-                return urlError(QStringLiteral("missing host"));
-            if (!isUrlHostName(url.m_host))
-                return urlError(QStringLiteral("bad host name %1").arg(quotedUrlPart(url.m_host)));
-        }
-        if (!portText.isEmpty()) {
-            qint64 port = 0;
-            if (!parseUrlNumber(portText, 65535, &port) || port == 0)
-                return urlError(QStringLiteral("bad port %1 (1-65535)").arg(quotedUrlPart(portText)));
-            url.m_port = quint16(port);
-        }
+        const HostPort node = HostPort::parse(rest);
+        if (const QString why = node.problem(rest, HostPort::Wording::OneHost); !why.isEmpty())
+            return urlError(why);
+        url.m_host = node.host;
+        url.m_port = node.port.value_or(defaultPort);
         if (!path.isEmpty()) {
             qint64 db = 0;
             if (!parseUrlNumber(path, 1 << 20, &db))

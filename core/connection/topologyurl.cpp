@@ -1,8 +1,8 @@
 #include "connection/topologyurl.h"
 
+#include "connection/hostport.h"
 #include "connection/urltext.h"
 
-#include <QHostAddress>
 #include <QUrl>
 
 namespace lockscope {
@@ -21,48 +21,12 @@ RedisError urlError(const QString& why)
 
 Result<NodeAddress> parseSeed(QStringView text, quint16 defaultPort)
 {
-    NodeAddress node;
-    node.port = defaultPort;
-    QStringView portText;
-    bool hasPort = false;
     if (text.isEmpty())
         return urlError(QStringLiteral("empty entry in the host list"));
-    if (text.startsWith(QLatin1Char('['))) {
-        const qsizetype close = text.indexOf(QLatin1Char(']'));
-        if (close < 0)
-            return urlError(QStringLiteral("unclosed '[' in IPv6 address"));
-        node.host = text.mid(1, close - 1).toString();
-        QHostAddress address;
-        if (!address.setAddress(node.host) || address.protocol() != QAbstractSocket::IPv6Protocol)
-            return urlError(QStringLiteral("bad IPv6 address %1").arg(quotedUrlPart(node.host)));
-        const QStringView after = text.mid(close + 1);
-        if (!after.isEmpty()) {
-            if (!after.startsWith(QLatin1Char(':')))
-                return urlError(
-                    QStringLiteral("unexpected text after IPv6 address %1").arg(quotedUrlPart(text)));
-            portText = after.mid(1);
-            hasPort = true;
-        }
-    } else {
-        const qsizetype colon = text.indexOf(QLatin1Char(':'));
-        node.host = (colon >= 0 ? text.left(colon) : text).toString();
-        if (colon >= 0) {
-            portText = text.mid(colon + 1);
-            hasPort = true;
-        }
-        if (node.host.isEmpty())
-            return urlError(QStringLiteral("missing host in %1").arg(quotedUrlPart(text)));
-        if (!isUrlHostName(node.host))
-            return urlError(QStringLiteral("bad host name %1 (an IPv6 address goes in brackets)")
-                                .arg(quotedUrlPart(node.host)));
-    }
-    if (hasPort) {
-        qint64 port = 0;
-        if (!parseUrlNumber(portText, 65535, &port) || port == 0)
-            return urlError(QStringLiteral("bad port %1 (1-65535)").arg(quotedUrlPart(portText)));
-        node.port = quint16(port);
-    }
-    return node;
+    const HostPort seed = HostPort::parse(text);
+    if (const QString why = seed.problem(text, HostPort::Wording::HostList); !why.isEmpty())
+        return urlError(why);
+    return NodeAddress{seed.host, seed.port.value_or(defaultPort)};
 }
 
 } // namespace
@@ -79,12 +43,11 @@ bool TopologyUrl::hasTopologyScheme(const QString& text)
 Result<TopologyUrl> TopologyUrl::parse(const QString& input)
 {
     const QString text = input.trimmed();
-    const qsizetype schemeEnd = text.indexOf(QLatin1String("://"));
-    if (schemeEnd <= 0)
+    const QString scheme = urlScheme(text);
+    if (scheme.isEmpty())
         return urlError(QStringLiteral("missing scheme"));
 
     TopologyUrl url;
-    const QString scheme = text.left(schemeEnd).toLower();
     if (scheme == QLatin1String("redis-sentinel") || scheme == QLatin1String("rediss-sentinel"))
         url.m_kind = Kind::Sentinel;
     else if (scheme == QLatin1String("redis-cluster") || scheme == QLatin1String("rediss-cluster"))
@@ -93,22 +56,11 @@ Result<TopologyUrl> TopologyUrl::parse(const QString& input)
         return urlError(QStringLiteral("unsupported scheme %1").arg(quotedUrlScheme(scheme)));
     url.m_tls = scheme.startsWith(QLatin1String("rediss-"));
 
-    QStringView rest = QStringView(text).mid(schemeEnd + 3);
-    // The password may contain '@', '/', ',' or '?' when not percent-encoded: the last '@' ends it,
-    // and nothing before it is split any further.
-    if (const qsizetype at = rest.lastIndexOf(QLatin1Char('@')); at >= 0) {
-        const QStringView userInfo = rest.left(at);
-        rest = rest.mid(at + 1);
-        const qsizetype colon = userInfo.indexOf(QLatin1Char(':'));
-        url.m_user = QUrl::fromPercentEncoding((colon >= 0 ? userInfo.left(colon) : userInfo).toUtf8());
-        if (colon >= 0)
-            url.m_password = QUrl::fromPercentEncoding(userInfo.mid(colon + 1).toUtf8());
-    }
-    QStringView query;
-    if (const qsizetype q = rest.indexOf(QLatin1Char('?')); q >= 0) {
-        query = rest.mid(q + 1);
-        rest = rest.left(q);
-    }
+    QStringView rest = QStringView(text).mid(text.indexOf(QLatin1String("://")) + 3);
+    // The password may contain '@', '/', ',' or '?' when not percent-encoded: nothing before the
+    // last '@' is split any further.
+    takeUrlUserInfo(&rest, &url.m_user, &url.m_password);
+    const QStringView query = takeUrlQuery(&rest);
     QStringView path;
     bool hasPath = false;
     if (const qsizetype slash = rest.indexOf(QLatin1Char('/')); slash >= 0) {

@@ -1,6 +1,37 @@
 #include "connection/urltext.h"
 
+#include <QUrl>
+
 namespace lockscope {
+
+QString urlScheme(QStringView text)
+{
+    const qsizetype end = text.indexOf(QLatin1String("://"));
+    return end > 0 ? text.left(end).toString().toLower() : QString();
+}
+
+void takeUrlUserInfo(QStringView* rest, QString* user, QString* password)
+{
+    const qsizetype at = rest->lastIndexOf(QLatin1Char('@'));
+    if (at < 0)
+        return;
+    const QStringView userInfo = rest->left(at);
+    *rest = rest->mid(at + 1);
+    const qsizetype colon = userInfo.indexOf(QLatin1Char(':'));
+    *user = QUrl::fromPercentEncoding((colon >= 0 ? userInfo.left(colon) : userInfo).toUtf8());
+    if (colon >= 0)
+        *password = QUrl::fromPercentEncoding(userInfo.mid(colon + 1).toUtf8());
+}
+
+QStringView takeUrlQuery(QStringView* rest)
+{
+    const qsizetype q = rest->indexOf(QLatin1Char('?'));
+    if (q < 0)
+        return {};
+    const QStringView query = rest->mid(q + 1);
+    *rest = rest->left(q);
+    return query;
+}
 
 QString quotedUrlPart(QStringView text)
 {

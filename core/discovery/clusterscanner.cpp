@@ -22,8 +22,8 @@ constexpr quint64 bit(int id)
 
 ClusterScanner::ClusterScanner(int index, ClusterEntry* entry, RedisConnection* connection,
                                MonitorSettings settings, ObservationSink* sink, QObject* parent)
-    : EntryScanner(parent), m_index(index), m_entry(entry), m_connection(connection),
-      m_settings(std::move(settings)), m_sink(sink)
+    : EntryScanner(index, parent), m_entry(entry), m_connection(connection), m_settings(std::move(settings)),
+      m_sink(sink)
 {
     m_rereadTimer.setSingleShot(true);
     m_rereadTimer.setInterval(0);
@@ -345,11 +345,7 @@ void ClusterScanner::updateMode()
         reason = m_connection->lastError().message;
     if (!m_tooMany.isEmpty())
         reason = reason.isEmpty() ? m_tooMany : reason + QStringLiteral("; ") + m_tooMany;
-    if (mode == m_mode && reason == m_modeReason)
-        return;
-    m_mode = mode;
-    m_modeReason = reason;
-    emit modeChanged(m_index, mode, reason);
+    setMode(mode, reason);
 }
 
 } // namespace lockscope

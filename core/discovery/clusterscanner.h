@@ -43,11 +43,7 @@ public:
     void requestPass() override;
     void enableNotifications(std::function<void(const RedisError&)> done) override;
 
-    int index() const override { return m_index; }
-    NotificationMode mode() const override { return m_mode; }
-    const QString& modeReason() const override { return m_modeReason; }
     bool isScanning() const override;
-    int completedPasses() const override { return m_completedPasses; }
     qint64 knownKeys() const override;
 
     // Whether `key` was last read on `primary` (which keys a failover of that primary puts at risk).
@@ -87,7 +83,6 @@ private:
     void checkRound();
     void updateMode();
 
-    int m_index;
     ClusterEntry* m_entry;
     RedisConnection* m_connection;
     MonitorSettings m_settings;
@@ -100,9 +95,6 @@ private:
     QTimer m_rereadTimer;
     QString m_tooMany; // the primaries left unscanned, when more than maxPrimaries
     bool m_started = false;
-    int m_completedPasses = 0;
-    NotificationMode m_mode = NotificationMode::Unknown;
-    QString m_modeReason;
     std::shared_ptr<bool> m_alive = std::make_shared<bool>(true);
 };
 

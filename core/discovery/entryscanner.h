@@ -18,7 +18,7 @@ class EntryScanner : public QObject
     Q_DISABLE_COPY_MOVE(EntryScanner)
 
 public:
-    using QObject::QObject;
+    EntryScanner(int index, QObject* parent) : QObject(parent), m_index(index) {}
 
     virtual void start() = 0;
     // Starts a full pass now (or right after the running one).
@@ -26,12 +26,12 @@ public:
     // The explicit, opt-in CONFIG SET that turns on the keyspace events LockScope needs.
     virtual void enableNotifications(std::function<void(const RedisError&)> done) = 0;
 
-    virtual int index() const = 0;
-    virtual NotificationMode mode() const = 0;
-    virtual const QString& modeReason() const = 0;
+    int index() const { return m_index; }
+    NotificationMode mode() const { return m_mode; }
+    const QString& modeReason() const { return m_modeReason; }
     virtual bool isScanning() const = 0;
     // Full passes whose every batch has reached the sink.
-    virtual int completedPasses() const = 0;
+    int completedPasses() const { return m_completedPasses; }
     virtual qint64 knownKeys() const = 0;
 
 signals:
@@ -39,6 +39,24 @@ signals:
     void scanProgress(int master, qint64 scanned, qint64 total);
     void passFinished(int master);
     void keyspaceEvent(int master, const QByteArray& key, const QByteArray& event);
+
+protected:
+    // Sets the mode and tells modeChanged, unless neither it nor its reason changed.
+    void setMode(NotificationMode mode, const QString& reason)
+    {
+        if (m_mode == mode && m_modeReason == reason)
+            return;
+        m_mode = mode;
+        m_modeReason = reason;
+        emit modeChanged(m_index, mode, reason);
+    }
+
+    const int m_index; // the master entry's index in the monitor's list
+    int m_completedPasses = 0;
+
+private:
+    NotificationMode m_mode = NotificationMode::Unknown;
+    QString m_modeReason;
 };
 
 } // namespace lockscope

@@ -9,8 +9,8 @@ namespace lockscope {
 
 MasterScanner::MasterScanner(int index, RedisConnection* connection, MonitorSettings settings,
                              ObservationSink* sink, QObject* parent)
-    : EntryScanner(parent), m_index(index), m_connection(connection), m_sink(sink),
-      m_thread(ScanThread::acquire()), m_worker(new ScanWorker(index, std::move(settings)))
+    : EntryScanner(index, parent), m_connection(connection), m_sink(sink), m_thread(ScanThread::acquire()),
+      m_worker(new ScanWorker(index, std::move(settings)))
 {
     qRegisterMetaType<ObservationBatchPtr>();
     qRegisterMetaType<NotificationMode>();
@@ -149,15 +149,6 @@ void MasterScanner::onKeyspaceEvents(const QByteArrayList& keys, const QByteArra
 {
     for (qsizetype i = 0; i < keys.size() && i < events.size(); ++i)
         emit keyspaceEvent(m_index, keys.at(i), events.at(i));
-}
-
-void MasterScanner::setMode(NotificationMode mode, const QString& reason)
-{
-    if (m_mode == mode && m_modeReason == reason)
-        return;
-    m_mode = mode;
-    m_modeReason = reason;
-    emit modeChanged(m_index, mode, reason);
 }
 
 } // namespace lockscope

@@ -41,11 +41,7 @@ public:
     void requestPass() override;
     void enableNotifications(std::function<void(const RedisError&)> done) override;
 
-    int index() const override { return m_index; }
-    NotificationMode mode() const override { return m_mode; }
-    const QString& modeReason() const override { return m_modeReason; }
     bool isScanning() const override { return m_scanning; }
-    int completedPasses() const override { return m_completedPasses; }
     qint64 knownKeys() const override { return m_knownCount; }
 
     // For tests and diagnostics: where the worker runs, and the worker itself (to be touched only
@@ -58,20 +54,15 @@ private:
     void onObserved(const ObservationBatchPtr& batch);
     void onPassFinished(qint64 knownKeys);
     void onKeyspaceEvents(const QByteArrayList& keys, const QByteArrayList& events);
-    void setMode(NotificationMode mode, const QString& reason);
     template <typename F> void post(F&& call);
 
-    int m_index;
     RedisConnection* m_connection;
     ObservationSink* m_sink;
     std::shared_ptr<ScanThread> m_thread;
     ScanWorker* m_worker; // lives in m_thread; deleted there
     // Bumped at every master connection change; the worker's state signals of an older one are stale.
     quint64 m_generation = 0;
-    NotificationMode m_mode = NotificationMode::Unknown;
-    QString m_modeReason;
     bool m_scanning = false;
-    int m_completedPasses = 0;
     qint64 m_knownCount = 0;
 };
 

@@ -21,6 +21,10 @@ constexpr int initialStepMs = 50;
 
 LockMonitor::LockMonitor(MasterSet* masters, LockScopeConfig config, QObject* parent)
     : QObject(parent), m_masters(masters), m_config(std::move(config)), m_scope(m_config.monitor.patterns),
+      m_legacyExpiries([this](const QByteArray& key) {
+          if (auto entry = m_entries.find(key); entry != m_entries.end())
+              markDirty(*entry, key);
+      }),
       m_gate(m_config.readOnly, nullptr)
 {
     qRegisterMetaType<LockBatch>();
@@ -71,8 +75,6 @@ LockMonitor::LockMonitor(MasterSet* masters, LockScopeConfig config, QObject* pa
     m_flushTimer.setSingleShot(true);
     m_flushTimer.setTimerType(Qt::PreciseTimer);
     connect(&m_flushTimer, &QTimer::timeout, this, [this] { flush(); });
-    m_legacyTimer.setSingleShot(true);
-    connect(&m_legacyTimer, &QTimer::timeout, this, &LockMonitor::onLegacyExpiries);
 }
 
 LockMonitor::~LockMonitor() = default;
@@ -439,7 +441,7 @@ int LockMonitor::flush()
             }
             m_entries.erase(entry);
             m_risks.remove(key);
-            m_legacyDue.remove(key);
+            m_legacyExpiries.forget(key);
             ++handled;
             continue;
         }
@@ -502,32 +504,7 @@ void LockMonitor::watchLegacyExpiry(const QByteArray& key, const Entry& entry, q
     for (const MasterObservation& m : entry.observed)
         if (m.present() && m.lock().format == LockFormat::LegacyTimestamp && m.lock().timestampLeftMs >= 0)
             left = qMax(left, m.lock().timestampLeftMs - (now - m.readAtMs()));
-    if (left < 0) {
-        m_legacyDue.remove(key);
-        return;
-    }
-    const qint64 due = now + left + 1;
-    m_legacyDue.insert(key, due);
-    if (!m_legacyTimer.isActive() || m_legacyTimer.remainingTime() > left + 1)
-        m_legacyTimer.start(int(qMin<qint64>(left + 1, 24 * 3600 * 1000)));
-}
-
-void LockMonitor::onLegacyExpiries()
-{
-    const qint64 now = monotonicMs();
-    qint64 next = -1;
-    for (auto it = m_legacyDue.begin(); it != m_legacyDue.end();) {
-        if (it.value() > now) {
-            next = next < 0 ? it.value() : qMin(next, it.value());
-            ++it;
-            continue;
-        }
-        if (auto entry = m_entries.find(it.key()); entry != m_entries.end())
-            markDirty(*entry, it.key());
-        it = m_legacyDue.erase(it);
-    }
-    if (next >= 0)
-        m_legacyTimer.start(int(qMin<qint64>(next - now, 24 * 3600 * 1000)));
+    m_legacyExpiries.watch(key, left, now);
 }
 
 void LockMonitor::connectFailovers()
@@ -538,18 +515,17 @@ void LockMonitor::connectFailovers()
     connect(m_masters, &MasterSet::masterStateChanged, this,
             [this](int master, RedisConnection::State state) {
                 if (state == RedisConnection::State::Up)
-                    if (auto it = m_failovers.find(master); it != m_failovers.end())
-                        it->newPrimaryUp = true;
+                    m_failovers.markNewPrimaryUp(master);
             });
     const auto maybeFinish = [this](int master) {
-        const auto it = m_failovers.constFind(master);
-        if (it == m_failovers.constEnd())
+        const PrimaryChange* change = m_failovers.pending(master);
+        if (!change)
             return;
         // A cluster stays up through a shard's failover: its report waits until the promoted
         // replica has been scanned and the old primary's keys were looked for there.
         const ClusterScanner* cluster = m_clusterScanners.at(master);
-        if (cluster ? cluster->hasCaughtUpWith(it->report.change.oldPrimary, it->report.change.newPrimary)
-                    : it->newPrimaryUp)
+        if (cluster ? cluster->hasCaughtUpWith(change->oldPrimary, change->newPrimary)
+                    : m_failovers.newPrimaryUp(master))
             finishFailover(master);
     };
     connect(this, &LockMonitor::passFinished, this, maybeFinish);
@@ -558,7 +534,7 @@ void LockMonitor::connectFailovers()
             connect(cluster, &ClusterScanner::primaryPassFinished, this, maybeFinish);
 }
 
-bool LockMonitor::heldOn(const Entry& entry, int master, HeldBeforeFailover* held)
+bool LockMonitor::heldOn(const Entry& entry, int master, FailoverBook::Held* held)
 {
     if (master >= entry.observed.size())
         return false;
@@ -574,54 +550,32 @@ void LockMonitor::onPrimaryChanged(int master, const PrimaryChange& change)
 {
     // Everything read so far came from the old primary: the new one may not have it (the replica
     // was promoted before the write reached it), and a second client could then take it as well.
-    PendingFailover& pending = m_failovers[master];
-    if (pending.report.master < 0) {
-        pending.report.master = master;
-        pending.report.change.oldPrimary = change.oldPrimary;
-    }
-    // A second failover before the first was read through: one report, from the first old primary.
-    pending.report.change.newPrimary = change.newPrimary;
-    pending.newPrimaryUp = false;
-    const QString reason =
-        QStringLiteral("failover %1 → %2")
-            .arg(pending.report.change.oldPrimary.toString(), pending.report.change.newPrimary.toString());
+    const QString reason = m_failovers.begin(master, change);
     const ClusterScanner* cluster = m_clusterScanners.at(master);
     for (auto it = m_entries.begin(); it != m_entries.end(); ++it) {
-        HeldBeforeFailover held;
+        FailoverBook::Held held;
         if (!heldOn(*it, master, &held))
             continue;
         // On a cluster, only the failed shard's keys were on the old primary.
         if (cluster && !cluster->readFrom(it.key(), change.oldPrimary))
             continue;
-        if (!pending.held.contains(it.key()))
-            pending.held.insert(it.key(), held);
+        m_failovers.hold(master, it.key(), held);
         // Replaces a restart's reason: the failover is what happened.
         m_risks.insert(it.key(), {held.token, reason});
         markDirty(*it, it.key());
     }
-    emit failoverDetected(master, change, int(pending.held.size()));
+    emit failoverDetected(master, change, m_failovers.heldCount(master));
 }
 
 void LockMonitor::finishFailover(int master)
 {
-    PendingFailover pending = m_failovers.take(master);
-    FailoverReport& report = pending.report;
-    const qint64 now = monotonicMs();
-    for (auto it = pending.held.cbegin(); it != pending.held.cend(); ++it) {
-        report.atRisk << it.key();
-        HeldBeforeFailover after;
-        const auto entry = m_entries.constFind(it.key());
-        if (entry != m_entries.cend() && heldOn(*entry, master, &after)) {
-            if (after.token != it->token)
-                report.changedToken << FailoverReport::TokenChange{it.key(), it->token, after.token};
-        } else if (it->expiresAtMs < 0 || it->expiresAtMs > now) {
-            report.lost << it.key(); // gone although it had not expired
-        }
-    }
-    std::sort(report.atRisk.begin(), report.atRisk.end());
-    std::sort(report.lost.begin(), report.lost.end());
-    std::sort(report.changedToken.begin(), report.changedToken.end(),
-              [](const auto& a, const auto& b) { return a.resource < b.resource; });
+    const FailoverReport report = m_failovers.finish(
+        master,
+        [this, master](const QByteArray& key, FailoverBook::Held* held) {
+            const auto entry = m_entries.constFind(key);
+            return entry != m_entries.cend() && heldOn(*entry, master, held);
+        },
+        monotonicMs());
     emit failoverReported(report);
 }
 

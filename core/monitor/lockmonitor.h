@@ -5,7 +5,9 @@
 #include "config/patternscope.h"
 #include "discovery/notificationmode.h"
 #include "discovery/observationsink.h"
+#include "monitor/failoverbook.h"
 #include "monitor/failoverreport.h"
+#include "monitor/legacyexpirywatch.h"
 #include "monitor/lockview.h"
 #include "topology/masterset.h"
 
@@ -116,7 +118,6 @@ private:
     // A legacy lock's timestamp passes without any change to the key: its view is computed again
     // then, so that it turns stuck on time even in live mode (where nothing reads it again).
     void watchLegacyExpiry(const QByteArray& key, const Entry& entry, qint64 now);
-    void onLegacyExpiries();
     // Up, but its scan cannot run (the scan connection failed: a server at maxclients, a timeout
     // the health ping has not met yet): its part of the view is unknown, not empty.
     bool cannotScan(int master) const { return m_scanFailures.value(master).isError(); }
@@ -128,23 +129,12 @@ private:
     static bool significantlyDifferent(const LockView& a, const LockView& b);
 
     // Sentinel failovers (phase 2a of #8).
-    struct HeldBeforeFailover
-    {
-        QByteArray token;
-        qint64 expiresAtMs = -1; // monotonic; -1: no expiry
-    };
-    struct PendingFailover
-    {
-        FailoverReport report;
-        QHash<QByteArray, HeldBeforeFailover> held;
-        bool newPrimaryUp = false; // the next finished pass after this read the new primary
-    };
     void connectFailovers();
     void onPrimaryChanged(int master, const PrimaryChange& change);
     void finishFailover(int master);
     // The one place the failover code reads an entry's observations: whether `master` holds the
     // key and, if so, its token and expiry.
-    static bool heldOn(const Entry& entry, int master, HeldBeforeFailover* held);
+    static bool heldOn(const Entry& entry, int master, FailoverBook::Held* held);
 
     MasterSet* m_masters;
     LockScopeConfig m_config;
@@ -159,12 +149,11 @@ private:
     QList<QByteArray> m_dirty;
     qsizetype m_dirtyHead = 0;
     QTimer m_flushTimer;
-    QHash<QByteArray, qint64> m_legacyDue; // monotonic ms a legacy lock's timestamp passes
-    QTimer m_legacyTimer;
+    LegacyExpiryWatch m_legacyExpiries;
     bool m_flushSoon = false; // m_flushTimer fires within the current step (2 ms, or initialStepMs)
     int m_coalesceMs = 250;
     bool m_announcedInitial = false;
-    QHash<int, PendingFailover> m_failovers;
+    FailoverBook m_failovers;
     QList<RedisError> m_scanFailures; // per master; set while it is up and cannot be scanned
     QList<ScanSummary> m_summaries;   // per master
     WriteGate m_gate;

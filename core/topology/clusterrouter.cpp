@@ -67,26 +67,16 @@ void ClusterRouter::send(const QByteArray& key, const QByteArrayList& argv, QObj
 
 void ClusterRouter::sendToSlot(int slot, const QByteArrayList& argv, QObject* context, Callback callback)
 {
-    Request request;
-    request.slot = slot;
-    request.argv = argv;
-    request.context = context;
-    request.hasContext = context != nullptr;
-    request.callback = std::move(callback);
-    dispatch(std::move(request));
+    dispatch(Request(slot, argv, context, std::move(callback)));
 }
 
 void ClusterRouter::evalScript(const RedisScript& script, const QByteArrayList& keys,
                                const QByteArrayList& args, QObject* context, Callback callback)
 {
-    Request request;
-    request.slot = keys.isEmpty() ? 0 : ClusterKeySlot::of(keys.front());
-    request.argv = keys;
+    Request request(keys.isEmpty() ? 0 : ClusterKeySlot::of(keys.front()), keys, context,
+                    std::move(callback));
     request.args = args;
     request.script = script;
-    request.context = context;
-    request.hasContext = context != nullptr;
-    request.callback = std::move(callback);
     dispatch(std::move(request));
 }
 

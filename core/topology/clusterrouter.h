@@ -67,6 +67,12 @@ private:
         Callback callback;
         int hops = 0;
         bool asked = false;
+
+        Request() = default;
+        Request(int slot, const QByteArrayList& argv, QObject* context, Callback callback)
+            : slot(slot), argv(argv), context(context), hasContext(context != nullptr),
+              callback(std::move(callback))
+        {}
     };
 
     // A redirection to an address the slot map does not know, waiting for a fresh map.

@@ -1,10 +1,27 @@
 #include "topology/clustertopology.h"
 
 #include "connection/redisconnection.h"
+#include "topology/probeconnection.h"
 
 #include <algorithm>
 
 namespace lockscope {
+
+namespace {
+
+// What `after` has that `before` had not (`added`), and the other way round (`removed`), in order.
+void compareNodes(const QList<NodeAddress>& before, const QList<NodeAddress>& after,
+                  QList<NodeAddress>* added, QList<NodeAddress>* removed)
+{
+    for (const NodeAddress& node : after)
+        if (!before.contains(node))
+            *added << node;
+    for (const NodeAddress& node : before)
+        if (!after.contains(node))
+            *removed << node;
+}
+
+} // namespace
 
 ClusterTopology::ClusterTopology(TopologyUrl url, ConnectionOptions nodeOptions, QObject* parent)
     : ClusterTopology(std::move(url), std::move(nodeOptions), Options{}, parent)
@@ -63,12 +80,7 @@ bool ClusterTopology::knowsNode(const NodeAddress& node) const
 
 void ClusterTopology::dropConnection()
 {
-    if (!m_connection)
-        return;
-    m_connection->disconnect(this);
-    m_connection->close();
-    m_connection->deleteLater();
-    m_connection = nullptr;
+    dropProbeConnection(m_connection, this);
 }
 
 QList<NodeAddress> ClusterTopology::candidates() const
@@ -165,14 +177,8 @@ void ClusterTopology::adopt(ClusterSlotMap map, const NodeAddress& answeredBy)
         emit refreshed();
         return;
     }
-    const QList<NodeAddress> before = old.primaries(), after = m_map.primaries();
     QList<NodeAddress> added, removed;
-    for (const NodeAddress& node : after)
-        if (!before.contains(node))
-            added << node;
-    for (const NodeAddress& node : before)
-        if (!after.contains(node))
-            removed << node;
+    compareNodes(old.primaries(), m_map.primaries(), &added, &removed);
     QList<PrimaryChange> failovers;
     for (const NodeAddress& gone : removed) {
         const QList<ClusterSlotMap::SlotRange> ranges = old.slotRanges(gone);
@@ -199,12 +205,7 @@ void ClusterTopology::applyMoved(int slot, const NodeAddress& primary)
         emit slotMapChanged();
         if (before != after) {
             QList<NodeAddress> added, removed;
-            for (const NodeAddress& node : after)
-                if (!before.contains(node))
-                    added << node;
-            for (const NodeAddress& node : before)
-                if (!after.contains(node))
-                    removed << node;
+            compareNodes(before, after, &added, &removed);
             emit primariesChanged(added, removed);
         }
     }

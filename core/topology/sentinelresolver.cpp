@@ -3,6 +3,7 @@
 #include "base/bytesdisplay.h"
 
 #include "connection/redisconnection.h"
+#include "topology/probeconnection.h"
 
 namespace lockscope {
 
@@ -49,12 +50,7 @@ void SentinelResolver::cancel()
 
 void SentinelResolver::dropConnection()
 {
-    if (!m_connection)
-        return;
-    m_connection->disconnect(this);
-    m_connection->close();
-    m_connection->deleteLater();
-    m_connection = nullptr;
+    dropProbeConnection(m_connection, this);
 }
 
 void SentinelResolver::askSentinel()

@@ -5,6 +5,7 @@
 #include "lockctlrun.h"
 #include "monitor/failoverreport.h"
 #include "monitor/lockmonitor.h"
+#include "quickconfig.h"
 #include "redisclustergroup.h"
 #include "redisservergroup.h"
 #include "timebound.h"
@@ -12,6 +13,7 @@
 #include "topology/clusterkeyslot.h"
 #include "topology/clustertopology.h"
 #include "topology/masterset.h"
+#include "watchevents.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -82,9 +84,7 @@ void TestClusterMonitor::scansEveryShardAsOneMaster()
     QCOMPARE(masters.needed(), 2);
     QVERIFY(masters.isCluster(0));
     QVERIFY(!masters.isCluster(1));
-    LockScopeConfig config;
-    config.monitor.pollIntervalMs = 500;
-    LockMonitor monitor(&masters, config);
+    LockMonitor monitor(&masters, pollingConfig(500));
     QSignalSpy initial(&monitor, &LockMonitor::initialScanFinished);
     masters.open();
     monitor.start();
@@ -358,14 +358,9 @@ void TestClusterMonitor::failoverDuringWatchNamesTheLostLockOfThatShardOnly()
                                                  watchTimeout, QStringLiteral("-m"), cluster.url(1, false),
                                                  QStringLiteral("watch")});
     QVERIFY(watch.waitForStarted());
-    QList<QJsonObject> events;
+    WatchEvents events(watch);
     const auto find = [&](const QString& event, const QString& key, const QString& value) {
-        while (watch.canReadLine())
-            events << QJsonDocument::fromJson(watch.readLine()).object();
-        for (const QJsonObject& e : std::as_const(events))
-            if (e.value(QStringLiteral("event")).toString() == event && e.value(key).toString() == value)
-                return e;
-        return QJsonObject();
+        return events.find(event, key, value);
     };
     MasterSet masters({groupMaster(cluster.url(1))});
     LockScopeConfig config;

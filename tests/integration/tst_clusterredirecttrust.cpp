@@ -63,6 +63,9 @@ private slots:
 
 private:
     void startRouter(const FakeRedisPeer& seed);
+    // A router on `seed`, the whole cluster, which answers every key with `redirect` ("MOVED", "ASK")
+    // to `trap`, a node outside its map.
+    void startRedirectingTo(FakeRedisPeer& seed, const FakeRedisPeer& trap, const QByteArray& redirect);
     void startRouter(const QString& url, const ConnectionOptions& nodeOptions);
     RedisResult routed(const QByteArray& key);
 
@@ -98,6 +101,20 @@ void TestClusterRedirectTrust::startRouter(const QString& text, const Connection
     QTRY_VERIFY_WITH_TIMEOUT(m_topology->isReady(), 10000);
 }
 
+void TestClusterRedirectTrust::startRedirectingTo(FakeRedisPeer& seed, const FakeRedisPeer& trap,
+                                                  const QByteArray& redirect)
+{
+    actAsClusterNode(
+        seed,
+        [&seed] {
+            return QList<Shard>{{0, 16383, seed.address()}};
+        },
+        [&trap, redirect](const QByteArrayList&) -> QByteArray {
+            return '-' + redirect + " 866 " + trap.address().toString().toUtf8() + "\r\n";
+        });
+    startRouter(seed);
+}
+
 RedisResult TestClusterRedirectTrust::routed(const QByteArray& key)
 {
     auto out = std::make_shared<std::optional<RedisResult>>();
@@ -110,15 +127,7 @@ RedisResult TestClusterRedirectTrust::routed(const QByteArray& key)
 void TestClusterRedirectTrust::movedOutsideTheMapIsRefused()
 {
     FakeRedisPeer seed, trap;
-    actAsClusterNode(
-        seed,
-        [&seed] {
-            return QList<Shard>{{0, 16383, seed.address()}};
-        },
-        [&trap](const QByteArrayList&) -> QByteArray {
-            return "-MOVED 866 " + trap.address().toString().toUtf8() + "\r\n";
-        });
-    startRouter(seed);
+    startRedirectingTo(seed, trap, "MOVED");
     QVERIFY(seed.sawAuthWith("Cluster-Secret")); // the seed is ours: it gets the credentials
     const int refreshes = m_topology->refreshCount();
 
@@ -135,15 +144,7 @@ void TestClusterRedirectTrust::movedOutsideTheMapIsRefused()
 void TestClusterRedirectTrust::askOutsideTheMapIsRefused()
 {
     FakeRedisPeer seed, trap;
-    actAsClusterNode(
-        seed,
-        [&seed] {
-            return QList<Shard>{{0, 16383, seed.address()}};
-        },
-        [&trap](const QByteArrayList&) -> QByteArray {
-            return "-ASK 866 " + trap.address().toString().toUtf8() + "\r\n";
-        });
-    startRouter(seed);
+    startRedirectingTo(seed, trap, "ASK");
     const RedisResult result = routed("lock:x");
     QVERIFY(!result.ok());
     QVERIFY2(result.error.message.contains(QLatin1String("refused to follow ASK")),

@@ -8,6 +8,7 @@
 #include "democonfig.h"
 #include "demofailover.h"
 #include "demolab.h"
+#include "demolabstart.h"
 #include "demoscenariorunner.h"
 #include "demosimulation.h"
 #include "monitor/lockmonitor.h"
@@ -53,13 +54,9 @@ void TestDemoFailover::initTestCase()
 
 void TestDemoFailover::init()
 {
-    m_cluster = std::make_unique<DemoCluster>();
-    const Result<QStringList> urls = m_cluster->start(5);
-    QVERIFY2(urls.ok(), qPrintable(urls.ok() ? QString() : urls.error().message));
-    const Result<LockScopeConfig> config = demoConfig(*urls);
-    QVERIFY(config.ok());
-    m_config = *config;
-    m_lab = std::make_unique<DemoLab>(m_cluster.get());
+    test::startDemoLab(&m_cluster, &m_lab, &m_config);
+    if (QTest::currentTestFailed())
+        return;
     m_sim = m_lab->simulation();
     connect(m_lab->scenarios(), &DemoScenarioRunner::progress, this,
             [](const QString& text) { qInfo("progress: %s", qPrintable(text)); });

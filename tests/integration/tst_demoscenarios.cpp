@@ -9,6 +9,7 @@
 #include "democonfig.h"
 #include "demofailover.h"
 #include "demolab.h"
+#include "demolabstart.h"
 #include "demoscenariorunner.h"
 #include "demosimulation.h"
 #include "monitor/lockmonitor.h"
@@ -58,13 +59,9 @@ private:
 
 void TestDemoScenarios::init()
 {
-    m_cluster = std::make_unique<DemoCluster>();
-    const Result<QStringList> urls = m_cluster->start(5);
-    QVERIFY2(urls.ok(), qPrintable(urls.ok() ? QString() : urls.error().message));
-    const Result<LockScopeConfig> config = demoConfig(*urls);
-    QVERIFY(config.ok());
-    m_config = *config;
-    m_lab = std::make_unique<DemoLab>(m_cluster.get());
+    test::startDemoLab(&m_cluster, &m_lab, &m_config);
+    if (QTest::currentTestFailed())
+        return;
     m_sim = m_lab->simulation();
     m_writes.clear();
     connect(m_sim->storage(), &DemoFencedStorage::written, m_sim,

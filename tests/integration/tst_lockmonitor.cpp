@@ -4,6 +4,7 @@
 #include "monitor/lockmonitor.h"
 #include "monitorrun.h"
 #include "redisservergroup.h"
+#include "watchevents.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -587,17 +588,9 @@ void TestLockMonitor::lockctlWatchStreamsJsonLines()
     watch.setProcessEnvironment(testPasswordEnvironment());
     watch.start(lockctl(), args);
     QVERIFY(watch.waitForStarted());
-    QList<QJsonObject> events;
-    auto readEvents = [&] {
-        while (watch.canReadLine())
-            events << QJsonDocument::fromJson(watch.readLine()).object();
-    };
+    WatchEvents events(watch);
     auto seen = [&](const QString& event, const QString& key, const QString& value) {
-        readEvents();
-        for (const QJsonObject& e : events)
-            if (e.value(QStringLiteral("event")).toString() == event && e.value(key).toString() == value)
-                return true;
-        return false;
+        return !events.find(event, key, value).isEmpty();
     };
     QTRY_VERIFY_WITH_TIMEOUT(seen(QStringLiteral("master"), QStringLiteral("state"), QStringLiteral("up")),
                              5000);
@@ -621,7 +614,7 @@ void TestLockMonitor::lockctlWatchStreamsJsonLines()
     QVERIFY(group.at(1).restart());
     QTRY_VERIFY_WITH_TIMEOUT(
         seen(QStringLiteral("removed"), QStringLiteral("resource"), QStringLiteral("lock:watched")), 8000);
-    for (const QJsonObject& e : events)
+    for (const QJsonObject& e : events.all())
         QVERIFY(e.contains(QStringLiteral("time")));
     ::kill(pid_t(watch.processId()), SIGINT);
     QVERIFY(watch.waitForFinished(5000));

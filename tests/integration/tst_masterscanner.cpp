@@ -60,6 +60,24 @@ MonitorSettings quickSettings()
     return s;
 }
 
+// A master connection and its scanner (master 0) feeding a recording sink, both started: what the
+// tests here scan with.
+struct ScanRig
+{
+    explicit ScanRig(ConnectionOptions options, const MonitorSettings& settings = quickSettings())
+        : master(std::move(options)), scanner(0, &master, settings, &sink),
+          passes(&scanner, &MasterScanner::passFinished)
+    {
+        master.open();
+        scanner.start();
+    }
+
+    RedisConnection master;
+    RecordingSink sink;
+    MasterScanner scanner;
+    QSignalSpy passes;
+};
+
 // Runs `f` on the worker's thread and waits for it.
 template <typename F> void onWorkerThread(MasterScanner& scanner, F&& f)
 {
@@ -106,28 +124,23 @@ void TestMasterScanner::scanningRunsOffTheMonitorThread()
             {"SET", "lock:" + QByteArray::number(i), "tok" + QByteArray::number(i), "PX", "60000"});
     group.at(0).command({"SET", "other", "x"});
 
-    RedisConnection master(quickOptions(group.at(0)));
-    RecordingSink sink;
-    MasterScanner scanner(0, &master, quickSettings(), &sink);
-    QSignalSpy passes(&scanner, &MasterScanner::passFinished);
-    master.open();
-    scanner.start();
-    QVERIFY(passes.wait(10000));
-    QCOMPARE(scanner.completedPasses(), 1);
-    QCOMPARE(scanner.knownKeys(), qint64(300));
-    QCOMPARE(sink.present.size(), 300);
-    QCOMPARE(sink.present.value("lock:7"), QByteArray("tok7"));
+    ScanRig rig(quickOptions(group.at(0)));
+    QVERIFY(rig.passes.wait(10000));
+    QCOMPARE(rig.scanner.completedPasses(), 1);
+    QCOMPARE(rig.scanner.knownKeys(), qint64(300));
+    QCOMPARE(rig.sink.present.size(), 300);
+    QCOMPARE(rig.sink.present.value("lock:7"), QByteArray("tok7"));
 
     // The sink is only ever called on the scanner's (the monitor's) thread ...
-    QCOMPARE(sink.threads, QSet<QThread*>{QThread::currentThread()});
+    QCOMPARE(rig.sink.threads, QSet<QThread*>{QThread::currentThread()});
     // ... while the connection that SCANs, reads and parses the replies lives on the worker's.
-    QThread* worker = scanner.workerThread();
+    QThread* worker = rig.scanner.workerThread();
     QVERIFY(worker != QThread::currentThread());
     QVERIFY(worker->isRunning());
     bool connectionOnWorker = false;
     bool connectionUp = false;
-    onWorkerThread(scanner, [&] {
-        const RedisConnection* c = scanner.worker()->scanConnection();
+    onWorkerThread(rig.scanner, [&] {
+        const RedisConnection* c = rig.scanner.worker()->scanConnection();
         connectionOnWorker = c && c->thread() == QThread::currentThread();
         connectionUp = c && c->isUp();
     });
@@ -144,8 +157,9 @@ void TestMasterScanner::scanningRunsOffTheMonitorThread()
     // Changes still arrive: a deleted key leaves at the next pass, a new one comes in.
     group.at(0).command({"DEL", "lock:7"});
     group.at(0).command({"SET", "lock:new", "fresh", "PX", "60000"});
-    QTRY_VERIFY_WITH_TIMEOUT(!sink.present.contains("lock:7") && sink.present.contains("lock:new"), 10000);
-    QTRY_COMPARE_WITH_TIMEOUT(scanner.knownKeys(), qint64(300), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(!rig.sink.present.contains("lock:7") && rig.sink.present.contains("lock:new"),
+                             10000);
+    QTRY_COMPARE_WITH_TIMEOUT(rig.scanner.knownKeys(), qint64(300), 10000);
 }
 
 void TestMasterScanner::workerThreadYieldsLikeItsCreator()
@@ -245,22 +259,18 @@ void TestMasterScanner::followsARetargetedMasterConnection()
     group.at(0).command({"SET", "lock:old", "on-first", "PX", "60000"});
     group.at(1).command({"SET", "lock:new", "on-second", "PX", "60000"});
 
-    RedisConnection master(quickOptions(group.at(0)));
-    RecordingSink sink;
-    MasterScanner scanner(0, &master, quickSettings(), &sink);
-    QSignalSpy passes(&scanner, &MasterScanner::passFinished);
-    master.open();
-    scanner.start();
-    QVERIFY(passes.wait(10000));
-    QCOMPARE(sink.present.keys(), QList<QByteArray>{"lock:old"});
+    ScanRig rig(quickOptions(group.at(0)));
+    QVERIFY(rig.passes.wait(10000));
+    QCOMPARE(rig.sink.present.keys(), QList<QByteArray>{"lock:old"});
 
     // What a Sentinel failover does to the master connection: new options, then Down -> Up.
-    master.retarget(quickOptions(group.at(1)),
-                    RedisError(ErrorKind::ConnectionLost, master.name(), QStringLiteral("failover")));
-    QCOMPARE(scanner.mode(), NotificationMode::Unknown);
-    master.open();
-    QTRY_VERIFY_WITH_TIMEOUT(sink.present.contains("lock:new") && !sink.present.contains("lock:old"), 10000);
-    QCOMPARE(sink.present.value("lock:new"), QByteArray("on-second"));
+    rig.master.retarget(quickOptions(group.at(1)),
+                        RedisError(ErrorKind::ConnectionLost, rig.master.name(), QStringLiteral("failover")));
+    QCOMPARE(rig.scanner.mode(), NotificationMode::Unknown);
+    rig.master.open();
+    QTRY_VERIFY_WITH_TIMEOUT(rig.sink.present.contains("lock:new") && !rig.sink.present.contains("lock:old"),
+                             10000);
+    QCOMPARE(rig.sink.present.value("lock:new"), QByteArray("on-second"));
     QTRY_VERIFY_WITH_TIMEOUT(clientList(group.at(1)).contains("name=lockscope-scan"), 5000);
     QTRY_VERIFY_WITH_TIMEOUT(!clientList(group.at(0)).contains("name=lockscope-scan"), 5000);
 }
@@ -273,33 +283,28 @@ void TestMasterScanner::pausedServerEndsThePassOnTheScanConnection()
     // The master connection sends nothing by itself here: only the scan connection can notice.
     ConnectionOptions options = quickOptions(group.at(0), 400);
     options.healthIntervalMs = 0;
-    RedisConnection master(options);
-    RecordingSink sink;
     MonitorSettings settings = quickSettings();
     settings.pollIntervalMs = 3600000; // passes only when asked
-    MasterScanner scanner(0, &master, settings, &sink);
-    QSignalSpy passes(&scanner, &MasterScanner::passFinished);
-    master.open();
-    scanner.start();
-    QVERIFY(passes.wait(10000));
-    QCOMPARE(scanner.mode(), NotificationMode::Polling);
+    ScanRig rig(options, settings);
+    QVERIFY(rig.passes.wait(10000));
+    QCOMPARE(rig.scanner.mode(), NotificationMode::Polling);
 
     group.at(0).pause();
-    scanner.requestPass();
+    rig.scanner.requestPass();
     // Not left hanging: the scan connection's command timeout ends the pass and says why.
-    QTRY_COMPARE_WITH_TIMEOUT(scanner.mode(), NotificationMode::Unknown, 5000);
-    QVERIFY2(scanner.modeReason().contains(QStringLiteral("400")) ||
-                 scanner.modeReason().contains(QStringLiteral("timed out"), Qt::CaseInsensitive),
-             qPrintable(scanner.modeReason()));
-    QVERIFY(!scanner.isScanning());
-    QCOMPARE(scanner.completedPasses(), 1);
-    QVERIFY(master.isUp()); // it never noticed
+    QTRY_COMPARE_WITH_TIMEOUT(rig.scanner.mode(), NotificationMode::Unknown, 5000);
+    QVERIFY2(rig.scanner.modeReason().contains(QStringLiteral("400")) ||
+                 rig.scanner.modeReason().contains(QStringLiteral("timed out"), Qt::CaseInsensitive),
+             qPrintable(rig.scanner.modeReason()));
+    QVERIFY(!rig.scanner.isScanning());
+    QCOMPARE(rig.scanner.completedPasses(), 1);
+    QVERIFY(rig.master.isUp()); // it never noticed
 
     // Back: the scan connection reconnects by itself and the next pass completes.
     group.at(0).resume();
-    QTRY_COMPARE_WITH_TIMEOUT(scanner.completedPasses(), 2, 10000);
-    QCOMPARE(scanner.mode(), NotificationMode::Polling);
-    QVERIFY(sink.present.contains("lock:a"));
+    QTRY_COMPARE_WITH_TIMEOUT(rig.scanner.completedPasses(), 2, 10000);
+    QCOMPARE(rig.scanner.mode(), NotificationMode::Polling);
+    QVERIFY(rig.sink.present.contains("lock:a"));
 }
 
 void TestMasterScanner::masterDownAbortsAndComesBack()
@@ -309,29 +314,25 @@ void TestMasterScanner::masterDownAbortsAndComesBack()
     withEvents.notifications = true;
     QVERIFY2(group.start(1, withEvents), qPrintable(group.errorString()));
     group.at(0).command({"SET", "lock:a", "tok", "PX", "60000"});
-    RedisConnection master(quickOptions(group.at(0)));
-    RecordingSink sink;
-    MasterScanner scanner(0, &master, quickSettings(), &sink);
-    master.open();
-    scanner.start();
-    QTRY_COMPARE_WITH_TIMEOUT(scanner.mode(), NotificationMode::Live, 10000);
-    QTRY_VERIFY_WITH_TIMEOUT(scanner.completedPasses() >= 1, 10000);
+    ScanRig rig(quickOptions(group.at(0)));
+    QTRY_COMPARE_WITH_TIMEOUT(rig.scanner.mode(), NotificationMode::Live, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(rig.scanner.completedPasses() >= 1, 10000);
 
     // Down on the master connection: the mirror says so at once, with the master's reason.
     group.at(0).pause();
-    QTRY_VERIFY_WITH_TIMEOUT(!master.isUp(), 5000);
-    QCOMPARE(scanner.mode(), NotificationMode::Unknown);
-    QCOMPARE(scanner.modeReason(), master.lastError().message);
-    QVERIFY(!scanner.isScanning());
+    QTRY_VERIFY_WITH_TIMEOUT(!rig.master.isUp(), 5000);
+    QCOMPARE(rig.scanner.mode(), NotificationMode::Unknown);
+    QCOMPARE(rig.scanner.modeReason(), rig.master.lastError().message);
+    QVERIFY(!rig.scanner.isScanning());
 
     group.at(0).resume();
-    const int before = scanner.completedPasses();
-    QTRY_COMPARE_WITH_TIMEOUT(scanner.mode(), NotificationMode::Live, 10000);
-    QTRY_VERIFY_WITH_TIMEOUT(scanner.completedPasses() > before, 10000);
+    const int before = rig.scanner.completedPasses();
+    QTRY_COMPARE_WITH_TIMEOUT(rig.scanner.mode(), NotificationMode::Live, 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(rig.scanner.completedPasses() > before, 10000);
     // Live again: an event reaches the sink through the worker's subscriber.
-    QSignalSpy events(&scanner, &MasterScanner::keyspaceEvent);
+    QSignalSpy events(&rig.scanner, &MasterScanner::keyspaceEvent);
     group.at(0).command({"SET", "lock:b", "tok-b", "PX", "60000"});
-    QTRY_COMPARE_WITH_TIMEOUT(sink.present.value("lock:b"), QByteArray("tok-b"), 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(rig.sink.present.value("lock:b"), QByteArray("tok-b"), 5000);
     QVERIFY(!events.isEmpty());
     QCOMPARE(events.first().at(1).toByteArray(), QByteArray("lock:b"));
 }

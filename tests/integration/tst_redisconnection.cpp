@@ -7,6 +7,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <functional>
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -37,6 +39,26 @@ private slots:
     void pubSubMessages();
     void healthFacts();
 };
+
+namespace {
+
+// A client of a TLS server, its options changed by `adjust`, must go Down with a TLS failure.
+void expectTlsFailure(const std::function<void(ConnectionOptions&)>& adjust)
+{
+    RedisServerOptions o;
+    o.tls = true;
+    RedisServer server(o);
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    ConnectionOptions options = server.connectionOptions();
+    adjust(options);
+    options.autoReconnect = false;
+    RedisConnection c(options);
+    c.open();
+    QVERIFY(waitForState(c, RedisConnection::State::Down));
+    QCOMPARE(c.lastError().kind, ErrorKind::TlsFailure);
+}
+
+} // namespace
 
 void TestRedisConnection::plainRoundTrip()
 {
@@ -308,32 +330,15 @@ void TestRedisConnection::tlsClientCertificate()
 
 void TestRedisConnection::tlsUntrusted()
 {
-    RedisServerOptions o;
-    o.tls = true;
-    RedisServer server(o);
-    QVERIFY2(server.start(), qPrintable(server.errorString()));
-    ConnectionOptions options = server.connectionOptions();
-    options.tls.caFile = TlsMaterial::instance().otherCaFile();
-    options.autoReconnect = false;
-    RedisConnection c(options);
-    c.open();
-    QVERIFY(waitForState(c, RedisConnection::State::Down));
-    QCOMPARE(c.lastError().kind, ErrorKind::TlsFailure);
+    expectTlsFailure(
+        [](ConnectionOptions& options) { options.tls.caFile = TlsMaterial::instance().otherCaFile(); });
 }
 
 void TestRedisConnection::tlsWrongName()
 {
-    RedisServerOptions o;
-    o.tls = true;
-    RedisServer server(o);
-    QVERIFY2(server.start(), qPrintable(server.errorString()));
-    ConnectionOptions options = server.connectionOptions();
-    options.tls.serverName = QStringLiteral("not-the-server.example");
-    options.autoReconnect = false;
-    RedisConnection c(options);
-    c.open();
-    QVERIFY(waitForState(c, RedisConnection::State::Down));
-    QCOMPARE(c.lastError().kind, ErrorKind::TlsFailure);
+    expectTlsFailure([](ConnectionOptions& options) {
+        options.tls.serverName = QStringLiteral("not-the-server.example");
+    });
 }
 
 void TestRedisConnection::tlsInsecureSwitch()

@@ -5,10 +5,13 @@
 #include "lockctlrun.h"
 #include "monitor/failoverreport.h"
 #include "monitor/lockmonitor.h"
+#include "quickconfig.h"
 #include "redisservergroup.h"
+#include "sentinelchecks.h"
 #include "sentinelgroup.h"
 #include "timebound.h"
 #include "topology/masterset.h"
+#include "watchevents.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -87,9 +90,7 @@ void TestSentinelMonitor::scansThroughSentinelEntryAlongsidePlainMasters()
     QVERIFY(!masters.isSentinel(0));
     QCOMPARE(masters.at(1)->name(), m_group.url(false));
     QSignalSpy resolved(&masters, &MasterSet::primaryResolved);
-    LockScopeConfig config;
-    config.monitor.pollIntervalMs = 500;
-    LockMonitor monitor(&masters, config);
+    LockMonitor monitor(&masters, pollingConfig(500));
     QSignalSpy initial(&monitor, &LockMonitor::initialScanFinished);
     masters.open();
     monitor.start();
@@ -121,12 +122,9 @@ void TestSentinelMonitor::lockctlListShowsTheGroupAndItsPrimary()
     const QJsonArray masters = out.value(QStringLiteral("masters")).toArray();
     QCOMPARE(masters.size(), 3);
     const QJsonObject group = masters.at(1).toObject();
-    QCOMPARE(group.value(QStringLiteral("url")).toString(), m_group.url(false));
-    QCOMPARE(group.value(QStringLiteral("up")).toBool(), true);
-    QCOMPARE(group.value(QStringLiteral("sentinel")).toBool(), true);
-    QCOMPARE(group.value(QStringLiteral("primary")).toString(),
-             QStringLiteral("127.0.0.1:%1").arg(primary.port()));
-    QCOMPARE(group.value(QStringLiteral("role")).toString(), QStringLiteral("master"));
+    verifySentinelListing(group, m_group.url(false), primary.port());
+    if (QTest::currentTestFailed())
+        return;
     QVERIFY(!masters.at(0).toObject().contains(QStringLiteral("sentinel")));
     const QJsonArray locks = out.value(QStringLiteral("locks")).toArray();
     QCOMPARE(locks.size(), 1);
@@ -176,14 +174,9 @@ void TestSentinelMonitor::failoverDuringLockctlWatchNamesTheLostLock()
         text += textWatch.readAllStandardOutput();
         return text.contains(part);
     };
-    QList<QJsonObject> events;
+    WatchEvents events(watch);
     const auto find = [&](const QString& event, const QString& key, const QString& value) {
-        while (watch.canReadLine())
-            events << QJsonDocument::fromJson(watch.readLine()).object();
-        for (const QJsonObject& e : std::as_const(events))
-            if (e.value(QStringLiteral("event")).toString() == event && e.value(key).toString() == value)
-                return e;
-        return QJsonObject();
+        return events.find(event, key, value);
     };
     QTRY_VERIFY_WITH_TIMEOUT(
         !find(QStringLiteral("added"), QStringLiteral("resource"), QStringLiteral("lock:kept")).isEmpty(),
@@ -262,10 +255,7 @@ void TestSentinelMonitor::failoverHazardMarkedAtRiskAndReported()
     RedisServer& replica = group.dataNode(1);
     MasterSet masters({groupMaster(group.url()), m_plain.at(0).connectionOptions(1000),
                        m_plain.at(1).connectionOptions(1000)});
-    LockScopeConfig config;
-    config.monitor.pollIntervalMs = 500;
-    config.timeoutMs = 1000;
-    LockMonitor monitor(&masters, config);
+    LockMonitor monitor(&masters, pollingConfig(500, 1000));
     QSignalSpy detected(&monitor, &LockMonitor::failoverDetected);
     QSignalSpy reported(&monitor, &LockMonitor::failoverReported);
     QSignalSpy restarted(&masters, &MasterSet::masterRestarted);
@@ -307,12 +297,10 @@ void TestSentinelMonitor::failoverHazardMarkedAtRiskAndReported()
     QCOMPARE(monitor.locks().value("lock:orders").atRiskReason, reason);
     QVERIFY(acquiredByB);
 
-    QTRY_COMPARE_WITH_TIMEOUT(reported.size(), 1, 60000);
-    const auto report = reported.at(0).at(0).value<FailoverReport>();
-    QCOMPARE(report.master, 0);
-    QCOMPARE(report.change, change);
-    QCOMPARE(report.atRisk, QList<QByteArray>{"lock:orders"});
-    QVERIFY(report.lost.isEmpty());
+    FailoverReport report;
+    expectFailoverReport(reported, change, "lock:orders", &report);
+    if (QTest::currentTestFailed())
+        return;
     QCOMPARE(report.changedToken.size(), 1);
     QCOMPARE(report.changedToken.at(0).resource, QByteArray("lock:orders"));
     QCOMPARE(report.changedToken.at(0).before, QByteArray("client-A"));

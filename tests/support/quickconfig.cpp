@@ -22,4 +22,12 @@ LockScopeConfig quickConfig(const RedisServerGroup& group, int timeoutMs)
     return quickConfig(group.connectionOptions(timeoutMs));
 }
 
+LockScopeConfig pollingConfig(int pollIntervalMs, int timeoutMs)
+{
+    LockScopeConfig config;
+    config.monitor.pollIntervalMs = pollIntervalMs;
+    config.timeoutMs = timeoutMs;
+    return config;
+}
+
 } // namespace lockscope::test

@@ -15,5 +15,8 @@ class RedisServerGroup;
 LockScopeConfig quickConfig(const QList<ConnectionOptions>& masters);
 // The group's masters (with the fixture password), each with `timeoutMs` to connect and answer.
 LockScopeConfig quickConfig(const RedisServerGroup& group, int timeoutMs = 1000);
+// The defaults but a poll every `pollIntervalMs` and a `timeoutMs` per command: what the monitor
+// tests of Sentinel and cluster entries (given as a MasterSet) run with.
+LockScopeConfig pollingConfig(int pollIntervalMs, int timeoutMs = LockScopeConfig().timeoutMs);
 
 } // namespace lockscope::test

@@ -4,25 +4,27 @@
 #include "blockingcommand.h"
 #include "tlsmaterial.h"
 
-#include <QDeadlineTimer>
-#include <QFile>
-#include <QLocalSocket>
 #include <QTcpServer>
 #include <QTcpSocket>
-#include <QThread>
-
-#include <signal.h>
-#include <sys/prctl.h>
-#include <sys/stat.h>
 
 namespace lockscope::test {
 
 quint16 freeLoopbackPort()
 {
-    QTcpServer server;
-    if (!server.listen(QHostAddress::LocalHost, 0))
-        return 0;
-    return server.serverPort();
+    return LocalServerProcess::freeLoopbackPort();
+}
+
+bool fixtureCanLaunch(const QTemporaryDir& dir, bool tls, QString* error)
+{
+    if (!dir.isValid()) {
+        *error = QStringLiteral("no temporary directory");
+        return false;
+    }
+    if (tls && !TlsMaterial::instance().isValid()) {
+        *error = TlsMaterial::instance().error();
+        return false;
+    }
+    return true;
 }
 
 const QString& testPassword()
@@ -51,24 +53,21 @@ RedisServer::RedisServer(RedisServerOptions options) : m_options(std::move(optio
         m_options.password = testPassword();
 }
 
-RedisServer::~RedisServer()
-{
-    stop();
-}
+RedisServer::~RedisServer() = default; // m_process stops the server
 
 qint64 RedisServer::pid() const
 {
-    return m_process ? m_process->processId() : 0;
+    return m_process.pid();
 }
 
 QStringList RedisServer::arguments() const
 {
-    return m_process ? m_process->arguments() : QStringList();
+    return m_process.arguments();
 }
 
 bool RedisServer::isRunning() const
 {
-    return m_process && m_process->state() == QProcess::Running;
+    return m_process.isRunning();
 }
 
 QString RedisServer::socketPath() const
@@ -81,7 +80,7 @@ QString RedisServer::configPath() const
     return m_dir.filePath(QStringLiteral("redis.conf"));
 }
 
-bool RedisServer::writeConfig()
+QByteArray RedisServer::config()
 {
     // Paths quoted (a temporary directory may hold spaces), secrets only here: the file is the
     // owner's alone, where the command line is anyone's (ps, /proc/<pid>/cmdline).
@@ -103,19 +102,13 @@ bool RedisServer::writeConfig()
     }
     if (m_options.unixSocket)
         text += "unixsocket " + LocalServerFiles::quoted(socketPath()) + "\nunixsocketperm 700\n";
-    return LocalServerFiles::writePrivate(configPath(), text, &m_error);
+    return text;
 }
 
 bool RedisServer::start()
 {
-    if (!m_dir.isValid()) {
-        m_error = QStringLiteral("no temporary directory");
+    if (!fixtureCanLaunch(m_dir, m_options.tls, &m_error))
         return false;
-    }
-    if (m_options.tls && !TlsMaterial::instance().isValid()) {
-        m_error = TlsMaterial::instance().error();
-        return false;
-    }
     for (int attempt = 0; attempt < 5; ++attempt) {
         m_port = freeLoopbackPort();
         m_adminPort = m_options.tls && !m_options.tlsOnly ? freeLoopbackPort() : m_port;
@@ -133,11 +126,8 @@ bool RedisServer::restart()
 
 bool RedisServer::launch()
 {
-    if (!writeConfig())
-        return false;
     // The configuration file first: the arguments after it add to it.
-    QStringList args{configPath(),
-                     QStringLiteral("--bind"),
+    QStringList args{QStringLiteral("--bind"),
                      QStringLiteral("127.0.0.1 ::1"),
                      QStringLiteral("--port"),
                      m_options.tls && m_options.tlsOnly ? QStringLiteral("0") : QString::number(m_adminPort),
@@ -155,7 +145,7 @@ bool RedisServer::launch()
     {
         QTcpServer probe;
         if (!probe.listen(QHostAddress::LocalHostIPv6, 0))
-            args[2] = QStringLiteral("127.0.0.1");
+            args[1] = QStringLiteral("127.0.0.1");
     }
     if (m_options.tls) {
         const TlsMaterial& tls = TlsMaterial::instance();
@@ -170,71 +160,43 @@ bool RedisServer::launch()
         args << QStringLiteral("--notify-keyspace-events") << QStringLiteral("KA");
     args << m_options.extraArgs;
 
-    m_process = std::make_unique<QProcess>();
-    m_process->setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    m_process->setStandardOutputFile(QProcess::nullDevice());
-    // If the test process dies (crash, SIGKILL) the server goes with it.
-    // umask 077: what the server writes itself (a sentinel's or a cluster node's rewritten
-    // configuration, with the passwords in it) is ours alone too.
-    m_process->setChildProcessModifier([] {
-        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-        ::umask(077);
-    });
-    m_process->start(QStringLiteral("redis-server"), args);
-    if (!m_process->waitForStarted(5000)) {
-        m_error = QStringLiteral("redis-server did not start: ") + m_process->errorString();
-        m_process.reset();
+    if (!m_process.start({QStringLiteral("redis-server"), configPath(), config(), args, true}, &m_error))
         return false;
-    }
-    const QDeadlineTimer deadline(10000);
-    while (!deadline.hasExpired()) {
-        // QProcess only notices an exit while it waits or runs an event loop.
-        if (m_process->waitForFinished(1) || m_process->state() != QProcess::Running) {
-            m_error = QStringLiteral("redis-server exited (port %1 taken?)").arg(m_port);
-            m_process.reset();
-            return false;
-        }
+    const LocalServerProcess::Readiness readiness = m_process.waitUntilAnswering(10000, [this] {
         QTcpSocket probe;
         probe.connectToHost(QHostAddress::LocalHost, m_adminPort);
-        if (probe.waitForConnected(200)) {
-            if (m_options.tls) {
-                QTcpSocket tlsProbe;
-                tlsProbe.connectToHost(QHostAddress::LocalHost, m_port);
-                if (!tlsProbe.waitForConnected(200))
-                    continue;
-            }
-            if (command({"PING"}).isError() && m_options.password.isEmpty())
-                continue;
-            return true;
+        if (!probe.waitForConnected(200))
+            return false;
+        if (m_options.tls) {
+            QTcpSocket tlsProbe;
+            tlsProbe.connectToHost(QHostAddress::LocalHost, m_port);
+            if (!tlsProbe.waitForConnected(200))
+                return false;
         }
-        QThread::msleep(20);
-    }
-    m_error = QStringLiteral("redis-server on port %1 did not accept connections").arg(m_port);
+        return !(command({"PING"}).isError() && m_options.password.isEmpty());
+    });
+    if (readiness == LocalServerProcess::Readiness::Answering)
+        return true;
+    m_error = readiness == LocalServerProcess::Readiness::Exited
+                  ? QStringLiteral("redis-server exited (port %1 taken?)").arg(m_port)
+                  : QStringLiteral("redis-server on port %1 did not accept connections").arg(m_port);
     stop();
     return false;
 }
 
 void RedisServer::stop()
 {
-    if (!m_process)
-        return;
-    if (m_process->state() != QProcess::NotRunning) {
-        ::kill(pid_t(m_process->processId()), SIGKILL); // works on a SIGSTOPped process too
-        m_process->waitForFinished(5000);
-    }
-    m_process.reset();
+    m_process.stop();
 }
 
 void RedisServer::pause()
 {
-    if (isRunning())
-        ::kill(pid_t(m_process->processId()), SIGSTOP);
+    m_process.pause();
 }
 
 void RedisServer::resume()
 {
-    if (isRunning())
-        ::kill(pid_t(m_process->processId()), SIGCONT);
+    m_process.resume();
 }
 
 QString RedisServer::url(bool withSecret) const

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "base/localserverprocess.h"
 #include "connection/connectionoptions.h"
 #include "connection/redisreply.h"
 
@@ -79,11 +80,11 @@ public:
 
 private:
     bool launch();
-    bool writeConfig();
+    QByteArray config();
 
     RedisServerOptions m_options;
     QTemporaryDir m_dir;
-    std::unique_ptr<QProcess> m_process;
+    LocalServerProcess m_process;
     quint16 m_port = 0;
     quint16 m_adminPort = 0;
     QString m_error;
@@ -107,5 +108,9 @@ QString distinctTestPassword(const QString& label);
 
 // A free loopback TCP port (bound and released: good enough on a test machine).
 quint16 freeLoopbackPort();
+
+// What a fixture process needs before its first launch: its temporary directory and, with `tls`,
+// the test certificates. False with `error` set when either is missing.
+bool fixtureCanLaunch(const QTemporaryDir& dir, bool tls, QString* error);
 
 } // namespace lockscope::test

@@ -5,49 +5,33 @@
 #include "redisserver.h"
 #include "tlsmaterial.h"
 
-#include <QDeadlineTimer>
-#include <QFile>
 #include <QTcpSocket>
-#include <QThread>
-
-#include <signal.h>
-#include <sys/prctl.h>
-#include <sys/stat.h>
 
 namespace lockscope::test {
 
 SentinelProcess::SentinelProcess(SentinelMonitor monitor) : m_monitor(std::move(monitor)) {}
 
-SentinelProcess::~SentinelProcess()
-{
-    stop();
-}
+SentinelProcess::~SentinelProcess() = default; // m_process stops the sentinel
 
 qint64 SentinelProcess::pid() const
 {
-    return m_process ? m_process->processId() : 0;
+    return m_process.pid();
 }
 
 QStringList SentinelProcess::arguments() const
 {
-    return m_process ? m_process->arguments() : QStringList();
+    return m_process.arguments();
 }
 
 bool SentinelProcess::isRunning() const
 {
-    return m_process && m_process->state() == QProcess::Running;
+    return m_process.isRunning();
 }
 
 bool SentinelProcess::start()
 {
-    if (!m_dir.isValid()) {
-        m_error = QStringLiteral("no temporary directory");
+    if (!fixtureCanLaunch(m_dir, m_monitor.tls, &m_error))
         return false;
-    }
-    if (m_monitor.tls && !TlsMaterial::instance().isValid()) {
-        m_error = TlsMaterial::instance().error();
-        return false;
-    }
     for (int attempt = 0; attempt < 5; ++attempt) {
         m_port = freeLoopbackPort();
         if (m_port != 0 && launch())
@@ -92,63 +76,36 @@ bool SentinelProcess::launch()
             QByteArray::number(m_monitor.failoverTimeoutMs) + "\nsentinel parallel-syncs " + name + " 1\n";
     if (!m_monitor.authPass.isEmpty())
         text += "sentinel auth-pass " + name + ' ' + LocalServerFiles::quoted(m_monitor.authPass) + '\n';
-    if (!LocalServerFiles::writePrivate(confPath, text, &m_error))
+    if (!m_process.start(
+            {QStringLiteral("redis-server"), confPath, text, {QStringLiteral("--sentinel")}, true}, &m_error))
         return false;
-
-    m_process = std::make_unique<QProcess>();
-    m_process->setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    m_process->setStandardOutputFile(QProcess::nullDevice());
-    // umask 077: what the server writes itself (a sentinel's or a cluster node's rewritten
-    // configuration, with the passwords in it) is ours alone too.
-    m_process->setChildProcessModifier([] {
-        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-        ::umask(077);
-    });
-    m_process->start(QStringLiteral("redis-server"), {confPath, QStringLiteral("--sentinel")});
-    if (!m_process->waitForStarted(5000)) {
-        m_error = QStringLiteral("redis-server --sentinel did not start: ") + m_process->errorString();
-        m_process.reset();
-        return false;
-    }
-    const QDeadlineTimer deadline(10000);
-    while (!deadline.hasExpired()) {
-        if (m_process->waitForFinished(1) || m_process->state() != QProcess::Running) {
-            m_error = QStringLiteral("sentinel exited (port %1 taken?)").arg(m_port);
-            m_process.reset();
-            return false;
-        }
+    const LocalServerProcess::Readiness readiness = m_process.waitUntilAnswering(10000, [this] {
         QTcpSocket probe;
         probe.connectToHost(QHostAddress::LocalHost, m_port);
-        if (probe.waitForConnected(200) && !command({"PING"}).isError())
-            return true;
-        QThread::msleep(20);
-    }
-    m_error = QStringLiteral("sentinel on port %1 did not accept connections").arg(m_port);
+        return probe.waitForConnected(200) && !command({"PING"}).isError();
+    });
+    if (readiness == LocalServerProcess::Readiness::Answering)
+        return true;
+    m_error = readiness == LocalServerProcess::Readiness::Exited
+                  ? QStringLiteral("sentinel exited (port %1 taken?)").arg(m_port)
+                  : QStringLiteral("sentinel on port %1 did not accept connections").arg(m_port);
     stop();
     return false;
 }
 
 void SentinelProcess::stop()
 {
-    if (!m_process)
-        return;
-    if (m_process->state() != QProcess::NotRunning) {
-        ::kill(pid_t(m_process->processId()), SIGKILL);
-        m_process->waitForFinished(5000);
-    }
-    m_process.reset();
+    m_process.stop();
 }
 
 void SentinelProcess::pause()
 {
-    if (isRunning())
-        ::kill(pid_t(m_process->processId()), SIGSTOP);
+    m_process.pause();
 }
 
 void SentinelProcess::resume()
 {
-    if (isRunning())
-        ::kill(pid_t(m_process->processId()), SIGCONT);
+    m_process.resume();
 }
 
 RedisReply SentinelProcess::command(const QByteArrayList& argv) const

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "base/localserverprocess.h"
 #include "connection/redisreply.h"
 
 #include <QByteArrayList>
@@ -59,7 +60,7 @@ private:
 
     SentinelMonitor m_monitor;
     QTemporaryDir m_dir;
-    std::unique_ptr<QProcess> m_process;
+    LocalServerProcess m_process;
     quint16 m_port = 0;
     QString m_error;
 };

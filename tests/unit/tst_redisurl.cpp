@@ -1,4 +1,5 @@
 #include "connection/redisurl.h"
+#include "urlrejection.h"
 #include "userinfoleak.h"
 
 #include <QTest>
@@ -139,6 +140,7 @@ void TestRedisUrl::parsesValid()
     QCOMPARE(again->db(), url->db());
 }
 
+// Host and port as such: tst_hostport. Here: what a one-host URL adds, and its wording.
 void TestRedisUrl::rejectsInvalid_data()
 {
     QTest::addColumn<QString>("text");
@@ -151,14 +153,8 @@ void TestRedisUrl::rejectsInvalid_data()
                           << "unsupported scheme 'http'";
     QTest::newRow("no host") << "redis://:6379"
                              << "missing host";
-    QTest::newRow("port zero") << "redis://h:0"
-                               << "bad port";
-    QTest::newRow("port too big") << "redis://h:65536"
-                                  << "bad port";
     QTest::newRow("port text") << "redis://h:abc"
                                << "bad port 'abc'";
-    QTest::newRow("port negative") << "redis://h:-1"
-                                   << "bad port";
     QTest::newRow("empty port") << "redis://h:"
                                 << "empty port";
     QTest::newRow("db text") << "redis://h/x"
@@ -167,10 +163,6 @@ void TestRedisUrl::rejectsInvalid_data()
                                  << "bad database number";
     QTest::newRow("host with space") << "redis://bad host"
                                      << "bad host name";
-    QTest::newRow("bad ipv6") << "redis://[::zz]:1"
-                              << "bad IPv6";
-    QTest::newRow("unclosed ipv6") << "redis://[::1:1"
-                                   << "unclosed";
     QTest::newRow("unix relative") << "unix://tmp/x.sock"
                                    << "absolute path";
     QTest::newRow("unknown query") << "redis://h?foo=1"
@@ -183,10 +175,7 @@ void TestRedisUrl::rejectsInvalid()
 {
     QFETCH(QString, text);
     QFETCH(QString, mentions);
-    const Result<RedisUrl> url = RedisUrl::parse(text);
-    QVERIFY(!url.ok());
-    QCOMPARE(url.error().kind, ErrorKind::InvalidUrl);
-    QVERIFY2(url.error().message.contains(mentions), qPrintable(url.error().message));
+    test::verifyRejected<RedisUrl>(text, mentions);
 }
 
 void TestRedisUrl::neverPrintsPassword()

@@ -1,4 +1,5 @@
 #include "connection/topologyurl.h"
+#include "urlrejection.h"
 #include "userinfoleak.h"
 
 #include <QTest>
@@ -101,6 +102,7 @@ void TestTopologyUrl::parsesValid()
     QCOMPARE(*again, *url);
 }
 
+// Host and port as such: tst_hostport. Here: what a list of hosts adds, and its wording.
 void TestTopologyUrl::rejectsInvalid_data()
 {
     QTest::addColumn<QString>("text");
@@ -126,16 +128,10 @@ void TestTopologyUrl::rejectsInvalid_data()
                                     << "empty entry in the host list";
     QTest::newRow("bad port") << "redis-cluster://a:99999"
                               << "bad port '99999'";
-    QTest::newRow("port zero") << "redis-cluster://a:0"
-                               << "bad port '0'";
     QTest::newRow("empty port") << "redis-cluster://a:"
                                 << "bad port ''";
     QTest::newRow("unbracketed IPv6") << "redis-cluster://::1:7000"
                                       << "missing host";
-    QTest::newRow("bad IPv6") << "redis-cluster://[::g]:7000"
-                              << "bad IPv6 address '::g'";
-    QTest::newRow("unclosed bracket") << "redis-cluster://[::1:7000"
-                                      << "unclosed '['";
     QTest::newRow("bad host") << "redis-cluster://a b:7000"
                               << "bad host name 'a b'";
     QTest::newRow("duplicate seed") << "redis-cluster://a:1,a:1"
@@ -156,10 +152,7 @@ void TestTopologyUrl::rejectsInvalid()
 {
     QFETCH(QString, text);
     QFETCH(QString, reason);
-    const Result<TopologyUrl> url = TopologyUrl::parse(text);
-    QVERIFY(!url.ok());
-    QCOMPARE(url.error().kind, ErrorKind::InvalidUrl);
-    QVERIFY2(url.error().message.contains(reason), qPrintable(url.error().message));
+    test::verifyRejected<TopologyUrl>(text, reason);
 }
 
 void TestTopologyUrl::neverPrintsPassword_data()
