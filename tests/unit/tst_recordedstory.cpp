@@ -56,6 +56,20 @@ QStringList codes(const QList<Diagnosis>& diagnoses)
     return out;
 }
 
+// Field by field, so that a failure names the field.
+void compareStory(const LockStory& got, const LockStory& want)
+{
+    QCOMPARE(got.token, want.token);
+    QCOMPARE(got.firstSeenMs, want.firstSeenMs);
+    QCOMPARE(got.extensions, want.extensions);
+    QCOMPARE(got.firstExtensionMs, want.firstExtensionMs);
+    QCOMPARE(got.lastExtensionMs, want.lastExtensionMs);
+    QCOMPARE(got.lastExtensionTtlMs, want.lastExtensionTtlMs);
+    QCOMPARE(got.leaseMs, want.leaseMs);
+    QCOMPARE(got.readings, want.readings);
+    QCOMPARE(got.ownerClient, want.ownerClient);
+}
+
 DiagnosisContext at(qint64 nowMs)
 {
     DiagnosisContext c;
@@ -94,16 +108,16 @@ void TestRecordedStory::storyOfTheOpenEpisode()
     const ResourceHistory h = recording(events, t0 + 40 * s);
     QCOMPARE(h.episodes.size(), 2);
 
-    const LockStory story = RecordedStory::fromHistory(h);
-    QCOMPARE(story.token, QByteArray("aa11"));
-    QCOMPARE(story.firstSeenMs, t0);
-    QCOMPARE(story.extensions, 3);
-    QCOMPARE(story.firstExtensionMs, t0 + 10 * s);
-    QCOMPARE(story.lastExtensionMs, t0 + 30 * s);
-    QCOMPARE(story.lastExtensionTtlMs, 29 * s);
-    QCOMPARE(story.leaseMs, 30 * s);
-    QCOMPARE(story.readings.size(), LockStory::maxReadings);
-    QCOMPARE(story.readings.constLast(), (TtlReading{t0 + 30 * s, 29 * s}));
+    LockStory want;
+    want.token = "aa11";
+    want.firstSeenMs = t0;
+    want.extensions = 3;
+    want.firstExtensionMs = t0 + 10 * s;
+    want.lastExtensionMs = t0 + 30 * s;
+    want.lastExtensionTtlMs = 29 * s;
+    want.leaseMs = 30 * s;
+    want.readings = {{t0, 30 * s}, {t0 + 10 * s, 30 * s}, {t0 + 20 * s, 30 * s}, {t0 + 30 * s, 29 * s}};
+    compareStory(RecordedStory::fromHistory(h), want);
     QCOMPARE(RecordedStory::watchedUntilMs(h), t0 + 40 * s);
 }
 
@@ -179,17 +193,13 @@ void TestRecordedStory::mergeKeepsWhatTheRecordingKnewBefore()
     live.leaseMs = 28 * s;
     live.readings = {{t0 + 100 * s, 20 * s}, {t0 + 110 * s, 28 * s}, {t0 + 120 * s, 28 * s}};
     live.ownerClient = QStringLiteral("client 'w7' 127.0.0.1:5000 (id 4)");
-    const LockStory merged = RecordedStory::merge(recorded, live);
-    QCOMPARE(merged.token, QByteArray("aa11"));
-    QCOMPARE(merged.firstSeenMs, t0);
-    QCOMPARE(merged.extensions, 7);
-    QCOMPARE(merged.firstExtensionMs, t0 + 10 * s);
-    QCOMPARE(merged.lastExtensionMs, t0 + 120 * s);
-    QCOMPARE(merged.lastExtensionTtlMs, 28 * s);
-    QCOMPARE(merged.leaseMs, 30 * s);
-    QCOMPARE(merged.readings.size(), LockStory::maxReadings);
-    QCOMPARE(merged.readings.constLast(), (TtlReading{t0 + 120 * s, 28 * s}));
-    QCOMPARE(merged.ownerClient, live.ownerClient);
+    LockStory want = live;
+    want.firstSeenMs = t0;
+    want.extensions = 7;
+    want.firstExtensionMs = t0 + 10 * s;
+    want.leaseMs = 30 * s;
+    want.readings.prepend(TtlReading{t0 + 50 * s, 30 * s}); // the recording's last
+    compareStory(RecordedStory::merge(recorded, live), want);
 
     // A recorder running beside this process recorded the same extensions: not counted twice.
     LockStory alongside = live;
