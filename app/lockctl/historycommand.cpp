@@ -1,6 +1,8 @@
 #include "bytesargument.h"
 #include "clicontext.h"
 #include "command.h"
+#include "diagnosis/diagnosisjson.h"
+#include "diagnosis/recordedstory.h"
 #include "durationargument.h"
 #include "record/historyjson.h"
 #include "record/recordingreader.h"
@@ -29,8 +31,8 @@ public:
     {
         return QStringLiteral(
             "The recorded episodes of one lock, oldest first: holder, owner, start, end, how "
-            "it ended, extensions; then every event (JSON with --json). Reads the recording "
-            "only; needs no master.");
+            "it ended, extensions; then every event, and what the recording says is wrong with "
+            "the open episode (JSON with --json). Reads the recording only; needs no master.");
     }
     QList<QCommandLineOption> options() const override
     {
@@ -69,11 +71,21 @@ public:
         const Result<ResourceHistory> history = reader.history(*resource, sinceMs);
         if (!history)
             return context.fail(NotDone, history.error().message);
-        if (context.json())
-            context.out() << QJsonDocument(HistoryJson::history(*history)).toJson(QJsonDocument::Indented);
-        else
+        // What the recording alone says of the open episode (no master is asked, so no waiters,
+        // owner connection or quorum: `lockctl list --json` tells those).
+        DiagnosisContext words;
+        words.nowMs = QDateTime::currentMSecsSinceEpoch();
+        const QList<Diagnosis> diagnoses = RecordedStory::diagnose(*history, words);
+        if (context.json()) {
+            QJsonObject json = HistoryJson::history(*history);
+            json.insert(QStringLiteral("diagnosis"), diagnosisJson(diagnoses));
+            context.out() << QJsonDocument(json).toJson(QJsonDocument::Indented);
+        } else {
             for (const QString& line : HistoryJson::text(*history))
                 context.out() << line << Qt::endl;
+            for (const Diagnosis& d : diagnoses)
+                context.out() << "diagnosis " << diagnosisCodeName(d.code) << ": " << d.sentence << Qt::endl;
+        }
         return Done;
     }
 };

@@ -4,10 +4,13 @@
 #include "config/commandlineconfig.h"
 #include "diagnosis/diagnosisjson.h"
 #include "diagnosis/diagnosisreader.h"
+#include "diagnosis/recordedstory.h"
 #include "discovery/entryscanner.h"
 #include "export/lockjson.h"
 #include "lockprinter.h"
 #include "monitor/lockmonitor.h"
+#include "record/recordingreader.h"
+#include "recordingargument.h"
 #include "terminalcolor.h"
 #include "texttable.h"
 #include "topology/clusterentry.h"
@@ -17,8 +20,10 @@
 #include <QJsonDocument>
 
 #include <QDateTime>
+#include <QFileInfo>
 
 #include <algorithm>
+#include <memory>
 
 using namespace lockscope;
 
@@ -42,15 +47,34 @@ void printClusterLine(CliContext& context, const MasterSet& masters, int index)
                   << primaries.join(QStringLiteral("; ")) << ")" << Qt::endl;
 }
 
-// Each lock's diagnosis from one look: no history (a single scan sees no extension), but the
-// waiters and the owner's connection are read for the first maxDiagnosisReads locks.
-QList<QList<Diagnosis>> diagnose(CliContext& context, MasterSet& masters, const QList<LockView>& locks)
+// The recording `list` reads the stories from: --db FILE, or the default one when a recorder
+// (`lockctl record`, the window) has written it. None: no recording, or a problem told on `problem`.
+std::unique_ptr<RecordingReader> openRecording(const QCommandLineParser& parser, QString* problem)
+{
+    const QString path = RecordingArgument::path(parser);
+    if (!parser.isSet(QStringLiteral("db")) && !QFileInfo::exists(path))
+        return nullptr;
+    auto reader = std::make_unique<RecordingReader>();
+    if (const RedisError error = reader->open(path)) {
+        *problem = error.message;
+        return nullptr;
+    }
+    return reader;
+}
+
+// Each lock's diagnosis from one look, with the recorded story of its holder when a recording is
+// read (a single scan sees no extension: the recording knows how long it has been held, how often
+// extended, since when not): the waiters, the owner's connection and the recorded story are read
+// for the first maxDiagnosisReads locks.
+QList<QList<Diagnosis>> diagnose(CliContext& context, MasterSet& masters, const QList<LockView>& locks,
+                                 RecordingReader* recording)
 {
     constexpr int maxDiagnosisReads = 200;
     QList<DiagnosisFacts> facts(locks.size());
     DiagnosisReader reader(&masters);
     int left = int(qMin<qsizetype>(locks.size(), maxDiagnosisReads));
-    for (int i = 0; i < left; ++i)
+    const int read = left;
+    for (int i = 0; i < read; ++i)
         reader.read(locks.at(i), [&facts, &left, i](const DiagnosisFacts& f) {
             facts[i] = f;
             --left;
@@ -62,8 +86,18 @@ QList<QList<Diagnosis>> diagnose(CliContext& context, MasterSet& masters, const 
     words.nowMs = QDateTime::currentMSecsSinceEpoch();
     words.monotonicNowMs = monotonicMs();
     QList<QList<Diagnosis>> out;
-    for (int i = 0; i < locks.size(); ++i)
-        out << LockDiagnosis::diagnose(locks.at(i), LockStory(), facts.at(i), words);
+    for (int i = 0; i < locks.size(); ++i) {
+        LockStory story;
+        if (recording && i < read && !locks.at(i).token.isEmpty()) {
+            // Only the episodes open now: the holder's, not the resource's whole past.
+            const Result<ResourceHistory> history = recording->history(locks.at(i).resource, words.nowMs);
+            if (history)
+                story = RecordedStory::fromHistory(*history);
+            else
+                context.err() << "lockctl: " << history.error().message << Qt::endl;
+        }
+        out << LockDiagnosis::diagnose(locks.at(i), story, facts.at(i), words);
+    }
     return out;
 }
 
@@ -73,18 +107,20 @@ public:
     QString name() const override { return QStringLiteral("list"); }
     QString synopsis() const override
     {
-        return QStringLiteral("list [--pattern GLOB]... [--discover GLOB]... [--color WHEN]");
+        return QStringLiteral("list [--pattern GLOB]... [--discover GLOB]... [--color WHEN] [--db FILE]");
     }
     QString summary() const override
     {
         return QStringLiteral(
             "Scan every master once and print the locks with their quorum status. --pattern: every "
             "matching key is a lock; --discover: find the locks among the matching keys (other "
-            "keys are not locks, never stuck).");
+            "keys are not locks, never stuck). With --json, each lock's diagnosis also uses the "
+            "recorded story of its holder (--db FILE, or the default recording when it exists).");
     }
     QList<QCommandLineOption> options() const override
     {
-        return CommandLineConfig::patternOptions(QStringLiteral("to scan for")) << TerminalColor::option();
+        return CommandLineConfig::patternOptions(QStringLiteral("to scan for"))
+               << TerminalColor::option() << RecordingArgument::option();
     }
 
     int run(CliContext& context, const QCommandLineParser& parser, const QStringList& positional) override
@@ -130,7 +166,13 @@ public:
             QJsonArray masterArray;
             for (int i = 0; i < masters.size(); ++i)
                 masterArray << LockJson::master(masters, i, monitor.scanner(i)->mode());
-            const QList<QList<Diagnosis>> diagnoses = diagnose(context, masters, locks);
+            QString problem;
+            const std::unique_ptr<RecordingReader> recording = openRecording(parser, &problem);
+            if (!problem.isEmpty() && parser.isSet(QStringLiteral("db")))
+                return context.fail(NotDone, problem);
+            if (!problem.isEmpty())
+                context.err() << "lockctl: not using the recording: " << problem << Qt::endl;
+            const QList<QList<Diagnosis>> diagnoses = diagnose(context, masters, locks, recording.get());
             QJsonArray lockArray;
             for (int i = 0; i < locks.size(); ++i) {
                 QJsonObject lock = LockJson::lock(locks.at(i), masters, now);

@@ -46,17 +46,19 @@ public:
                 names << master(i);
         return listOf(names);
     }
-    QString holder() const
-    {
-        const QString token = escapeBytes(m_view.token);
-        return m_view.owner.isEmpty() ? tr("token %1").arg(token)
-                                      : tr("token %1 (%2)").arg(token, m_view.owner);
-    }
+    QString holder() const;
 
 private:
     const LockView& m_view;
     const DiagnosisContext& m_context;
 };
+
+QString holderText(const QByteArray& token, const QString& owner);
+
+QString Words::holder() const
+{
+    return holderText(m_view.token, m_view.owner);
+}
 
 bool heldHere(const MasterObservation& m)
 {
@@ -147,13 +149,17 @@ void quorum(const LockView& v, const Words& w, QList<Diagnosis>& out)
                 .arg(v.atRiskReason, w.holder())};
 }
 
-void renewal(const LockView& v, const LockStory& s, const DiagnosisContext& c, const Words& w,
-             QList<Diagnosis>& out)
+QString holderText(const QByteArray& token, const QString& owner)
 {
-    if (!s.isKnown() || s.token != v.token || v.validityMs < 0)
-        return;
+    const QString escaped = escapeBytes(token);
+    return owner.isEmpty() ? tr("token %1").arg(escaped) : tr("token %1 (%2)").arg(escaped, owner);
+}
+
+// Held-too-long and not-renewed from a story and the TTL left now, with or without a live view.
+void renewalOf(const QString& holder, const LockStory& s, qint64 ttlNow, const DiagnosisContext& c,
+               QList<Diagnosis>& out)
+{
     const qint64 age = c.nowMs - s.firstSeenMs;
-    const qint64 ttlNow = v.validityAt(c.monotonicNowMs);
     if (s.leaseMs > 0 && age > c.settings.heldTooLongFactor * double(s.leaseMs)) {
         const QString last = s.lastExtensionMs < 0
                                  ? QString()
@@ -163,7 +169,7 @@ void renewal(const LockView& v, const LockStory& s, const DiagnosisContext& c, c
             tr("Held far longer than its lease: %1 has held it for at least %2 (since %3), %4× its "
                "%5 lease, extended %6 times%7: a renewal loop that never lets go (such as Redisson's "
                "watchdog for a holder that never unlocks).")
-                .arg(w.holder(), formatDuration(age), clock(s.firstSeenMs))
+                .arg(holder, formatDuration(age), clock(s.firstSeenMs))
                 .arg(double(age) / double(s.leaseMs), 0, 'f', 1)
                 .arg(formatDuration(s.leaseMs))
                 .arg(s.extensions)
@@ -182,10 +188,18 @@ void renewal(const LockView& v, const LockStory& s, const DiagnosisContext& c, c
         tr("No longer renewed: %1 was extended %2 times (about every %3) until %4 ago, and its TTL has "
            "run down from %5 to %6 since: the holder likely stopped (crashed, hung or lost its "
            "connection), and the lock goes when its TTL ends.")
-            .arg(w.holder())
+            .arg(holder)
             .arg(s.extensions)
             .arg(formatDuration(qMax<qint64>(0, gap)), formatDuration(quiet),
                  formatDuration(s.lastExtensionTtlMs), formatDuration(ttlNow))};
+}
+
+void renewal(const LockView& v, const LockStory& s, const DiagnosisContext& c, const Words& w,
+             QList<Diagnosis>& out)
+{
+    if (!s.isKnown() || s.token != v.token || v.validityMs < 0)
+        return;
+    renewalOf(w.holder(), s, v.validityAt(c.monotonicNowMs), c, out);
 }
 
 void owner(const LockView& v, const LockStory& s, const DiagnosisFacts& f, const Words& w,
@@ -276,6 +290,23 @@ QList<Diagnosis> LockDiagnosis::diagnose(const LockView& view, const LockStory& 
     renewal(view, story, context, words, out);
     owner(view, story, facts, words, out);
     waiters(facts, context, words, out);
+    return out;
+}
+
+QList<Diagnosis> LockDiagnosis::diagnoseStory(const LockStory& story, const QString& owner, qint64 ttlNowMs,
+                                              const DiagnosisContext& context)
+{
+    QList<Diagnosis> out;
+    if (story.isKnown() && story.leaseMs < 0)
+        out << Diagnosis{
+            DiagnosisCode::NoExpiry,
+            tr("Stuck: %1 has held it for %2 (since %3) and no TTL was ever read for it, so it stays "
+               "until someone deletes it; a holder that crashed never will.")
+                .arg(holderText(story.token, owner),
+                     formatDuration(qMax<qint64>(0, context.nowMs - story.firstSeenMs)),
+                     clock(story.firstSeenMs))};
+    else if (story.isKnown())
+        renewalOf(holderText(story.token, owner), story, ttlNowMs, context, out);
     return out;
 }
 

@@ -2,9 +2,11 @@
 #include "diagnosis/diagnosis.h"
 #include "diagnosis/diagnosisreader.h"
 #include "diagnosis/lockstorytracker.h"
+#include "lockctldiagnosis.h"
 #include "lockctlrun.h"
 #include "monitor/lockmonitor.h"
 #include "quickconfig.h"
+#include "rediscliprocess.h"
 #include "redisclustergroup.h"
 #include "redisserver.h"
 #include "redisservergroup.h"
@@ -26,33 +28,6 @@ namespace {
 const QByteArray instance = "b3f1c9e2-5a4d-4e0b-9c1f-7d2e8a6b4c10";
 const QByteArray field = instance + ":57";
 
-// A real redis-cli on `server`, reading its commands from standard input (kept open, so the
-// connection stays until the process is killed). Logs in through REDISCLI_AUTH, never argv.
-std::unique_ptr<QProcess> startCli(const RedisServer& server, const QStringList& args,
-                                   const QByteArray& input = {})
-{
-    auto p = std::make_unique<QProcess>();
-    p->setProcessEnvironment(server.cliEnvironment());
-    p->setStandardOutputFile(QProcess::nullDevice());
-    p->start(QStringLiteral("redis-cli"),
-             QStringList{QStringLiteral("-p"), QString::number(server.adminPort())} + args);
-    p->waitForStarted(5000);
-    if (!input.isEmpty()) {
-        p->write(input);
-        p->waitForBytesWritten(5000);
-    }
-    return p;
-}
-
-void stopCli(std::unique_ptr<QProcess>& p)
-{
-    if (p && p->state() != QProcess::NotRunning) {
-        p->kill();
-        p->waitForFinished(5000);
-    }
-    p.reset();
-}
-
 qint64 subscribers(const RedisServer& server, const QByteArray& channel)
 {
     const RedisReply r = server.command({"PUBSUB", "NUMSUB", channel});
@@ -62,40 +37,6 @@ qint64 subscribers(const RedisServer& server, const QByteArray& channel)
 bool clientNamed(const RedisServer& server, const QByteArray& name)
 {
     return server.command({"CLIENT", "LIST"}).string.contains(QByteArray("name=" + name + ' '));
-}
-
-// `lockctl list --json --pattern '*'` on these masters: each lock's diagnosis, by resource.
-QHash<QString, QJsonArray> listDiagnoses(const QStringList& urls, int* code = nullptr)
-{
-    QStringList args = testPasswordArgs();
-    for (const QString& u : urls)
-        args << QStringLiteral("-m") << u;
-    args << QStringLiteral("list") << QStringLiteral("--pattern") << QStringLiteral("*");
-    int exit = -1;
-    const QJsonObject out = runLockctlJson(args, &exit);
-    if (code)
-        *code = exit;
-    QHash<QString, QJsonArray> byResource;
-    for (const QJsonValue& lock : out.value(QStringLiteral("locks")).toArray())
-        byResource.insert(lock[QStringLiteral("resource")].toString(),
-                          lock[QStringLiteral("diagnosis")].toArray());
-    return byResource;
-}
-
-QStringList codesOf(const QJsonArray& diagnosis)
-{
-    QStringList out;
-    for (const QJsonValue& d : diagnosis)
-        out << d[QStringLiteral("code")].toString();
-    return out;
-}
-
-QString sentenceOf(const QJsonArray& diagnosis, const QString& code)
-{
-    for (const QJsonValue& d : diagnosis)
-        if (d[QStringLiteral("code")].toString() == code)
-            return d[QStringLiteral("sentence")].toString();
-    return QString();
 }
 
 // A monitor, a story tracker fed by its batches and a reader: the window's diagnosis, headless.

@@ -1,10 +1,12 @@
 #include "base/bytesdisplay.h"
 #include "interoppeers.h"
+#include "lockctldiagnosis.h"
 #include "lockctlprocess.h"
 #include "lockctlrun.h"
 #include "rawtext.h"
 #include "record/recordingdatabase.h"
 #include "record/recordingreader.h"
+#include "rediscliprocess.h"
 #include "redisservergroup.h"
 
 #include <QDateTime>
@@ -31,6 +33,7 @@ private slots:
     void sigkillKeepsEverythingUpToASecondBefore();
     void historyNeedsNoMasterAndSaysWhatIsWrong();
     void hostileBytesAreEscapedInHistory();
+    void recordedRenewalLoopAndStoppedRenewalsAreDiagnosed();
 
 private:
     // What an episode must be, field by field (times are checked for form and order).
@@ -419,6 +422,84 @@ void TestFlightRecorder::hostileBytesAreEscapedInHistory()
     QCOMPARE(text.code, 0);
     QVERIFY2(rawTextIn(text.out).isEmpty(), qPrintable(rawTextIn(text.out)));
     QVERIFY2(text.out.contains(escapeBytes(hostileToken).toUtf8()), qPrintable(text.describe()));
+}
+
+// Issue #15: the diagnosis is checked from the recording too. Real clients renew two locks while a
+// real `lockctl record` watches: one renews a 1 s lease every 0.3 s for ever (a renewal loop that
+// never lets go), one renews a 20 s lease a few times and stops (a holder gone). `lockctl history`
+// says so from the file alone, and `lockctl list --json --db` from one scan plus the recording,
+// which a single scan cannot see.
+void TestFlightRecorder::recordedRenewalLoopAndStoppedRenewalsAreDiagnosed()
+{
+    Recording r;
+    QVERIFY(r.start(1, QStringLiteral("lock:*")));
+    RedisServer& server = r.group.at(0);
+    server.command({"SET", "lock:loop", "feedface", "PX", "1000"});
+    auto loop = startCli(server, {QStringLiteral("-r"), QStringLiteral("-1"), QStringLiteral("-i"),
+                                  QStringLiteral("0.3"), QStringLiteral("PEXPIRE"),
+                                  QStringLiteral("lock:loop"), QStringLiteral("1000")});
+    server.command({"SET", "lock:stops", "cafebabe", "PX", "20000"});
+    auto brief = startCli(server, {QStringLiteral("-r"), QStringLiteral("4"), QStringLiteral("-i"),
+                                   QStringLiteral("0.3"), QStringLiteral("PEXPIRE"),
+                                   QStringLiteral("lock:stops"), QStringLiteral("20000")});
+    QVERIFY(brief->waitForFinished(10000)); // it renewed 4 times, and stopped
+
+    const auto diagnosis = [&](const QString& resource) {
+        return history(r.db, resource).value(QStringLiteral("diagnosis")).toArray();
+    };
+    // Held for more than 10 × its 1 s lease (the default N): held-too-long, with the extensions
+    // the episode counts.
+    QTRY_VERIFY_WITH_TIMEOUT(
+        codesOf(diagnosis(QStringLiteral("lock:loop"))).contains(QStringLiteral("held-too-long")), 30000);
+    const QJsonObject loopHistory = history(r.db, QStringLiteral("lock:loop"));
+    const QJsonArray episodes = loopHistory.value(QStringLiteral("episodes")).toArray();
+    QVERIFY(!episodes.isEmpty());
+    const int extensions = episodes.last()[QStringLiteral("extensions")].toInt();
+    QVERIFY2(extensions >= 10, QJsonDocument(loopHistory).toJson().constData());
+    const QString tooLong =
+        sentenceOf(loopHistory.value(QStringLiteral("diagnosis")).toArray(), QStringLiteral("held-too-long"));
+    QVERIFY2(tooLong.contains(QStringLiteral("token feedface")) &&
+                 tooLong.contains(QStringLiteral("its 1.0 s lease")) &&
+                 tooLong.contains(QStringLiteral("extended %1 times").arg(extensions)),
+             qPrintable(tooLong));
+    QVERIFY(!codesOf(diagnosis(QStringLiteral("lock:loop"))).contains(QStringLiteral("not-renewed")));
+
+    QTRY_COMPARE_WITH_TIMEOUT(codesOf(diagnosis(QStringLiteral("lock:stops"))),
+                              QStringList{QStringLiteral("not-renewed")}, 10000);
+    const QJsonArray stopped = diagnosis(QStringLiteral("lock:stops"));
+    QVERIFY2(sentenceOf(stopped, QStringLiteral("not-renewed"))
+                 .contains(QStringLiteral("the holder likely stopped")),
+             QJsonDocument(stopped).toJson().constData());
+    QVERIFY(server.command({"PTTL", "lock:stops"}).integer > 0); // still held: told before it expires
+
+    // The text form says it too.
+    const LockctlRun text =
+        runLockctl({QStringLiteral("history"), QStringLiteral("lock:loop"), QStringLiteral("--db"), r.db});
+    QVERIFY2(text.code == 0 && text.out.contains("diagnosis held-too-long: Held far longer than its lease"),
+             qPrintable(text.describe()));
+
+    // One scan alone sees neither; with the recording, list says what history says.
+    const QHash<QString, QJsonArray> scanOnly = listDiagnoses(r.group.urls(false));
+    QVERIFY(scanOnly.contains(QStringLiteral("lock:loop")) &&
+            scanOnly.contains(QStringLiteral("lock:stops")));
+    QVERIFY(codesOf(scanOnly.value(QStringLiteral("lock:loop"))).isEmpty());
+    QVERIFY(codesOf(scanOnly.value(QStringLiteral("lock:stops"))).isEmpty());
+    int code = -1;
+    const QHash<QString, QJsonArray> listed =
+        listDiagnoses(r.group.urls(false), &code, {QStringLiteral("--db"), r.db});
+    QCOMPARE(code, 0);
+    QVERIFY2(codesOf(listed.value(QStringLiteral("lock:loop"))).contains(QStringLiteral("held-too-long")),
+             QJsonDocument(listed.value(QStringLiteral("lock:loop"))).toJson().constData());
+    QVERIFY(sentenceOf(listed.value(QStringLiteral("lock:loop")), QStringLiteral("held-too-long"))
+                .contains(QStringLiteral("extended ")));
+    QCOMPARE(codesOf(listed.value(QStringLiteral("lock:stops"))), QStringList{QStringLiteral("not-renewed")});
+
+    // A --db that is not there is an error, not a silent scan-only answer.
+    const QHash<QString, QJsonArray> none = listDiagnoses(
+        r.group.urls(false), &code, {QStringLiteral("--db"), r.dir.filePath(QStringLiteral("none.sqlite"))});
+    QCOMPARE(code, 1);
+    QVERIFY(none.isEmpty());
+    stopCli(loop);
 }
 
 QTEST_MAIN(TestFlightRecorder)

@@ -1,0 +1,103 @@
+#include "diagnosis/recordedstory.h"
+
+#include <algorithm>
+
+namespace lockscope {
+
+namespace {
+
+bool carriesTtl(RecordEvent::Kind kind)
+{
+    return kind == RecordEvent::Kind::Seen || kind == RecordEvent::Kind::Acquired ||
+           kind == RecordEvent::Kind::Extended;
+}
+
+void keepLatest(QList<TtlReading>& readings)
+{
+    std::stable_sort(readings.begin(), readings.end(),
+                     [](const TtlReading& a, const TtlReading& b) { return a.atMs < b.atMs; });
+    while (readings.size() > LockStory::maxReadings)
+        readings.removeFirst();
+}
+
+} // namespace
+
+LockStory RecordedStory::fromHistory(const ResourceHistory& history)
+{
+    if (history.episodes.isEmpty() || history.episodes.constLast().ended != Episode::End::Open)
+        return {};
+    const Episode& episode = history.episodes.constLast();
+    LockStory story;
+    story.token = episode.token;
+    story.firstSeenMs = episode.startMs;
+    story.extensions = episode.extensions;
+    for (const HistoryEvent& h : history.events) {
+        const RecordEvent& e = h.event;
+        if (e.isMasterEvent() || e.token != episode.token || e.timeMs < episode.startMs ||
+            !carriesTtl(e.kind))
+            continue;
+        if (e.kind == RecordEvent::Kind::Extended) {
+            if (story.firstExtensionMs < 0)
+                story.firstExtensionMs = e.timeMs;
+            story.lastExtensionMs = e.timeMs;
+            story.lastExtensionTtlMs = e.ttlMs;
+        }
+        if (e.ttlMs >= 0) {
+            story.leaseMs = qMax(story.leaseMs, e.ttlMs);
+            story.readings << TtlReading{e.timeMs, e.ttlMs};
+        }
+    }
+    keepLatest(story.readings);
+    return story;
+}
+
+LockStory RecordedStory::merge(const LockStory& recorded, const LockStory& live)
+{
+    if (!recorded.isKnown() || (live.isKnown() && live.token != recorded.token))
+        return live;
+    if (!live.isKnown())
+        return recorded;
+    LockStory out = live;
+    out.firstSeenMs = qMin(recorded.firstSeenMs, live.firstSeenMs);
+    const bool liveIsNewer = live.firstExtensionMs > recorded.lastExtensionMs;
+    out.extensions =
+        liveIsNewer ? recorded.extensions + live.extensions : qMax(recorded.extensions, live.extensions);
+    if (recorded.firstExtensionMs >= 0 &&
+        (out.firstExtensionMs < 0 || recorded.firstExtensionMs < out.firstExtensionMs))
+        out.firstExtensionMs = recorded.firstExtensionMs;
+    if (recorded.lastExtensionMs > out.lastExtensionMs) {
+        out.lastExtensionMs = recorded.lastExtensionMs;
+        out.lastExtensionTtlMs = recorded.lastExtensionTtlMs;
+    }
+    out.leaseMs = qMax(recorded.leaseMs, live.leaseMs);
+    out.readings = recorded.readings + live.readings;
+    keepLatest(out.readings);
+    return out;
+}
+
+qint64 RecordedStory::watchedUntilMs(const ResourceHistory& history)
+{
+    qint64 until = -1;
+    for (const RecordingSession& s : history.sessions)
+        until = qMax(until, qMax(s.lastMs, s.endedMs));
+    return until;
+}
+
+QList<Diagnosis> RecordedStory::diagnose(const ResourceHistory& history, const DiagnosisContext& context)
+{
+    const LockStory story = fromHistory(history);
+    if (!story.isKnown())
+        return {};
+    DiagnosisContext asOf = context;
+    const qint64 watched = watchedUntilMs(history);
+    if (watched >= story.firstSeenMs)
+        asOf.nowMs = qMin(context.nowMs, watched);
+    const QString owner = history.episodes.constLast().owner;
+    if (story.readings.isEmpty())
+        return LockDiagnosis::diagnoseStory(story, owner, -1, asOf);
+    const TtlReading& last = story.readings.constLast();
+    const qint64 ttlNow = qMax<qint64>(0, last.ttlMs - (asOf.nowMs - last.atMs));
+    return LockDiagnosis::diagnoseStory(story, owner, ttlNow, asOf);
+}
+
+} // namespace lockscope
