@@ -7,7 +7,9 @@
 #    "cpuPercent":…, "rssMiBFirst":…, "rssMiBLast":…, "rssMiBMax":…}
 #
 #   tests/bench/idle-cpu-bench.sh [--command watch|record|serve] [--locks L] [--masters M]
-#                                 [--seconds S] [--settle S] [--notify]
+#                                 [--seconds S] [--settle S] [--notify] [--cpus LIST]
+# --cpus pins lockctl to those CPUs (taskset), e.g. 0: its scan threads and its monitor thread then
+# share one core, as on a loaded machine, where a monitor slower than its scans shows.
 set -euo pipefail
 command=watch
 locks=20000
@@ -15,6 +17,7 @@ count=1
 seconds=5
 settle=3
 notify=""
+pin=()
 while [[ $# -gt 0 ]]; do
     case "$1" in
     --command) command="$2"; shift 2 ;;
@@ -23,13 +26,13 @@ while [[ $# -gt 0 ]]; do
     --seconds) seconds="$2"; shift 2 ;;
     --settle) settle="$2"; shift 2 ;;
     --notify) notify=KA; shift ;;
-    *) echo "usage: $0 [--command watch|record|serve] [--locks L] [--masters M] [--seconds S] [--settle S] [--notify]" >&2; exit 2 ;;
+    --cpus) pin=(taskset -c "$2"); shift 2 ;;
+    *) echo "usage: $0 [--command watch|record|serve] [--locks L] [--masters M] [--seconds S] [--settle S] [--notify] [--cpus LIST]" >&2; exit 2 ;;
     esac
 done
 skip_lockbench=1
 source "$(dirname "$0")/lib.sh"
-lockctl="$build/app/lockctl"
-[[ -x "$lockctl" ]] || cmake --build "$build" --target lockctl >&2
+need_lockctl
 start_servers "$count" --notify-keyspace-events "$notify"
 for url in "${urls[@]}"; do
     redis-cli -p "${url##*:}" EVAL "for i=1,$locks do redis.call('SET','lock:'..i,string.format('%032x',i),'PX',3600000) end" 0 >/dev/null
@@ -42,7 +45,7 @@ serve) args=(serve --listen 127.0.0.1:0 --pattern 'lock:*') ;;
 *) echo "idle-cpu-bench: unknown --command $command" >&2; exit 2 ;;
 esac
 XDG_STATE_HOME="$workdir/state" XDG_CONFIG_HOME="$workdir/config" \
-    "$lockctl" "${masters[@]}" "${args[@]}" >/dev/null 2>"$workdir/lockctl.err" &
+    "${pin[@]}" "$lockctl" "${masters[@]}" "${args[@]}" >/dev/null 2>"$workdir/lockctl.err" &
 pid=$!
 pids+=("$pid")
 
