@@ -17,11 +17,10 @@ void onSignal(int number)
     [[maybe_unused]] const ssize_t ignored = ::write(g_pipe[1], &byte, 1);
 }
 
-constexpr int handled[] = {SIGINT, SIGTERM, SIGHUP};
-
 } // namespace
 
-TerminationSignals::TerminationSignals(QObject* parent) : QObject(parent)
+TerminationSignals::TerminationSignals(std::initializer_list<int> numbers, QObject* parent)
+    : QObject(parent), m_handled(numbers)
 {
     if (g_pipe[0] < 0 && ::pipe2(g_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
         return;
@@ -35,7 +34,7 @@ TerminationSignals::TerminationSignals(QObject* parent) : QObject(parent)
     action.sa_handler = onSignal;
     sigemptyset(&action.sa_mask);
     action.sa_flags = SA_RESTART;
-    for (int number : handled)
+    for (int number : m_handled)
         sigaction(number, &action, nullptr);
 }
 
@@ -44,7 +43,7 @@ TerminationSignals::~TerminationSignals()
     struct sigaction action = {};
     action.sa_handler = SIG_DFL;
     sigemptyset(&action.sa_mask);
-    for (int number : handled)
+    for (int number : m_handled)
         sigaction(number, &action, nullptr);
 }
 

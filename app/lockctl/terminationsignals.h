@@ -3,7 +3,10 @@
 #include <QObject>
 #include <QSocketNotifier>
 
+#include <csignal>
+#include <initializer_list>
 #include <memory>
+#include <vector>
 
 namespace lockctl {
 
@@ -15,7 +18,9 @@ class TerminationSignals final : public QObject
     Q_DISABLE_COPY_MOVE(TerminationSignals)
 
 public:
-    explicit TerminationSignals(QObject* parent = nullptr);
+    // `numbers`: the signals taken over (their default action is back when this is destroyed).
+    explicit TerminationSignals(std::initializer_list<int> numbers = {SIGINT, SIGTERM, SIGHUP},
+                                QObject* parent = nullptr);
     ~TerminationSignals() override;
 
 signals:
@@ -23,6 +28,7 @@ signals:
 
 private:
     std::unique_ptr<QSocketNotifier> m_notifier;
+    std::vector<int> m_handled;
 };
 
 } // namespace lockctl

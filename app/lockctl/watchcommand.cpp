@@ -7,6 +7,7 @@
 #include "lockprinter.h"
 #include "monitor/lockmonitor.h"
 #include "terminalcolor.h"
+#include "terminationsignals.h"
 #include "texttable.h"
 #include "topology/clusterentry.h"
 #include "topology/clustertopology.h"
@@ -14,7 +15,6 @@
 #include <QDateTime>
 #include <QJsonDocument>
 
-#include <atomic>
 #include <csignal>
 
 using namespace lockscope;
@@ -22,13 +22,6 @@ using namespace lockscope;
 namespace lockctl {
 
 namespace {
-
-std::atomic<bool> interrupted{false};
-
-void onSignal(int)
-{
-    interrupted = true;
-}
 
 class WatchCommand final : public Command
 {
@@ -62,8 +55,12 @@ public:
             m.autoReconnect = true;
             m.healthIntervalMs = 1000;
         }
-        std::signal(SIGINT, onSignal);
-        std::signal(SIGTERM, onSignal);
+        // Through the event loop (a self-pipe), which sleeps until something happens: a flag set
+        // by a plain signal handler would wake nobody. SIGHUP keeps its default action.
+        TerminationSignals terminations({SIGINT, SIGTERM});
+        bool interrupted = false;
+        QObject::connect(&terminations, &TerminationSignals::received,
+                         [&interrupted] { interrupted = true; });
         MasterSet& masters = context.openMasters();
         LockMonitor monitor(&masters, context.config());
         m_context = &context;
@@ -115,7 +112,7 @@ public:
             emitMaster(i, RedisConnection::stateName(masters.at(i)->state()), detail);
         }
         monitor.start();
-        context.waitUntil([] { return interrupted.load(); }, std::numeric_limits<int>::max());
+        context.waitUntil([&interrupted] { return interrupted; }, std::numeric_limits<int>::max());
         return Done;
     }
 

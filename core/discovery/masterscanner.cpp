@@ -143,6 +143,9 @@ void MasterScanner::onPassFinished(qint64 knownKeys)
     m_scanning = false;
     ++m_completedPasses;
     emit passFinished(m_index);
+    // Taken in: the worker may start its next pass (one pass in flight per master, however slow
+    // this thread is).
+    post([w = m_worker] { w->passDelivered(); });
 }
 
 void MasterScanner::onKeyspaceEvents(const QByteArrayList& keys, const QByteArrayList& events)

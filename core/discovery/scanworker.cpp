@@ -149,6 +149,7 @@ void ScanWorker::abortPass()
     m_passTimer->stop();
     setScanning(false);
     m_passRequested = false;
+    m_awaitingDelivery = false;
     m_readsInFlight = 0;
     ++m_pass; // replies of the aborted pass are ignored
 }
@@ -247,11 +248,22 @@ void ScanWorker::requestPass()
 {
     if (!canScan())
         return;
-    if (m_scanning) {
+    if (m_scanning || m_awaitingDelivery) {
         m_passRequested = true;
         return;
     }
     beginPass();
+}
+
+void ScanWorker::passDelivered()
+{
+    if (!m_awaitingDelivery)
+        return; // an aborted pass's, or one of an older connection
+    m_awaitingDelivery = false;
+    if (m_passRequested && canScan())
+        beginPass();
+    else
+        schedulePass();
 }
 
 void ScanWorker::schedulePass()
@@ -438,10 +450,7 @@ void ScanWorker::maybeFinishPass()
         m_scanFailed = false;
         detectMode(); // the failed pass left the mode unknown
     }
-    if (m_passRequested)
-        beginPass();
-    else
-        schedulePass();
+    m_awaitingDelivery = true; // passDelivered() goes on
 }
 
 void ScanWorker::onEvent(const QByteArray&, const QByteArray& channel, const QByteArray& payload)

@@ -43,6 +43,9 @@ public:
     void masterDown(quint64 generation, const QString& reason);
     // Starts a full pass now (or right after the running one).
     void requestPass();
+    // The MasterScanner has handed the finished pass's batches to the monitor: the next pass may
+    // be scheduled.
+    void passDelivered();
     // Reads notify-keyspace-events again (after it was changed).
     void detectMode();
     // Closes every connection, so that nothing runs once this returns; deletion follows.
@@ -101,6 +104,10 @@ private:
     qint64 m_knownCount = 0;
     bool m_scanning = false;
     bool m_passRequested = false;
+    // A pass finished and its batches are still queued to the monitor's thread: the next one waits.
+    // Without this a monitor slower than the scans (100k keys on 5 masters, every key observed each
+    // pass, one thread to take them) fell behind pass after pass and its queue grew without bound.
+    bool m_awaitingDelivery = false;
     bool m_scansDone = false;
     int m_readsInFlight = 0;
     quint32 m_pass = 0; // 32 bits keep a key's mark at 8 bytes; a pass every second wraps after 136 years

@@ -101,6 +101,14 @@ void Recorder::attach(LockMonitor* monitor)
     connect(monitor, &LockMonitor::locksChanged, this, &Recorder::onBatch);
     connect(monitor, &LockMonitor::keyspaceEvent, this,
             [this](int, const QByteArray& key, const QByteArray& event) {
+                // Only an expiry or a delete says how a lock ended (endOf); any other event (a set,
+                // most of them) just makes an older note stale. Not storing those keeps the table
+                // to the keys about to go, not every key that changed (a 200k-entry table filled
+                // and rehashed over and over at 5k changes/s).
+                if (!isExpiryEvent(event) && !isDeleteEvent(event)) {
+                    m_keyspace.remove(key);
+                    return;
+                }
                 // Bounded: keys that never become locks would otherwise pile up.
                 if (m_keyspace.size() > 200000)
                     m_keyspace.clear();

@@ -16,12 +16,6 @@ namespace {
 // events waiting behind it is not held back.
 constexpr int pruneChunk = 1000;
 constexpr int vacuumChunk = 500; // pages given back per step
-constexpr int insertRows = 32;   // rows per multi-row INSERT (12 values each: far below SQLite's limit)
-
-QVariant orNull(const QString& text)
-{
-    return text.isEmpty() ? QVariant() : QVariant(text);
-}
 
 } // namespace
 
@@ -41,7 +35,6 @@ void RecordingWriter::closeQueries()
 {
     // Before the connection they belong to.
     m_insert.reset();
-    m_insertMany.reset();
     m_addResource.reset();
     m_findResource.reset();
     m_touchSession.reset();
@@ -72,21 +65,21 @@ void RecordingWriter::start(const QStringList& masterNames)
         emit opened(error);
         return;
     }
-    const QString insert =
-        QStringLiteral("INSERT INTO events(session, t, resource, master, kind, token, owner, "
-                       "ttl, holding, holders, detail, audit) VALUES ");
-    const QString row = QStringLiteral("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    m_insert = std::make_unique<QSqlQuery>(m_db->db());
-    m_insert->prepare(insert + row);
-    QStringList rows;
-    for (int i = 0; i < insertRows; ++i)
-        rows << row;
-    m_insertMany = std::make_unique<QSqlQuery>(m_db->db());
-    m_insertMany->prepare(insert + rows.join(QLatin1Char(',')));
-    m_addResource = std::make_unique<QSqlQuery>(m_db->db());
-    m_addResource->prepare(QStringLiteral("INSERT OR IGNORE INTO resources(name) VALUES(?)"));
-    m_findResource = std::make_unique<QSqlQuery>(m_db->db());
-    m_findResource->prepare(QStringLiteral("SELECT id FROM resources WHERE name = ?"));
+    sqlite3* handle = SqliteStatement::handle(m_db->db());
+    m_insert = std::make_unique<SqliteStatement>();
+    m_addResource = std::make_unique<SqliteStatement>();
+    m_findResource = std::make_unique<SqliteStatement>();
+    if (!m_insert->prepare(handle,
+                           "INSERT INTO events(session, t, resource, master, kind, token, owner, ttl, "
+                           "holding, holders, detail, audit) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)") ||
+        !m_addResource->prepare(handle, "INSERT OR IGNORE INTO resources(name) VALUES(?)") ||
+        !m_findResource->prepare(handle, "SELECT id FROM resources WHERE name = ?")) {
+        const RedisError prepareError = m_db->error(QStringLiteral("cannot prepare"), m_insert->error());
+        closeQueries();
+        m_db.reset();
+        emit opened(prepareError);
+        return;
+    }
     m_touchSession = std::make_unique<QSqlQuery>(m_db->db());
     m_touchSession->prepare(QStringLiteral("UPDATE sessions SET last = ? WHERE id = ?"));
     m_lastCommitMs = now;
@@ -103,58 +96,56 @@ std::optional<qint64> RecordingWriter::resourceId(const QByteArray& name)
 {
     if (const auto it = m_resources.constFind(name); it != m_resources.cend())
         return it.value();
-    m_addResource->addBindValue(name);
-    if (!m_addResource->exec())
+    m_addResource->bindBlob(1, name);
+    const bool added = m_addResource->step();
+    m_addResource->reset();
+    if (!added)
         return std::nullopt;
-    m_findResource->addBindValue(name);
-    if (!m_findResource->exec() || !m_findResource->next())
+    m_findResource->bindBlob(1, name);
+    const bool found = m_findResource->step() && m_findResource->hasRow();
+    const qint64 id = found ? m_findResource->columnInt(0) : 0;
+    m_findResource->reset();
+    if (!found)
         return std::nullopt;
-    const qint64 id = m_findResource->value(0).toLongLong();
-    m_findResource->finish();
     m_resources.insert(name, id);
     return id;
 }
 
-bool RecordingWriter::bind(QSqlQuery& q, const RecordEvent& e)
+bool RecordingWriter::bind(const RecordEvent& e)
 {
-    QVariant resource;
-    if (!e.resource.isEmpty()) {
+    SqliteStatement& q = *m_insert;
+    if (e.resource.isEmpty()) {
+        q.bindNull(3);
+    } else {
         const std::optional<qint64> id = resourceId(e.resource);
         if (!id)
             return false;
-        resource = *id;
+        q.bindInt(3, *id);
     }
-    q.addBindValue(m_session);
-    q.addBindValue(e.timeMs);
-    q.addBindValue(resource);
-    q.addBindValue(e.master >= 0 ? QVariant(e.master) : QVariant());
-    q.addBindValue(int(e.kind));
-    q.addBindValue(e.isMasterEvent() ? QVariant() : QVariant(e.token));
-    q.addBindValue(orNull(e.owner));
-    q.addBindValue(e.ttlMs >= 0 ? QVariant(e.ttlMs) : QVariant());
-    q.addBindValue(e.isMasterEvent() ? QVariant() : QVariant(e.holding));
-    q.addBindValue(e.isMasterEvent() ? QVariant() : QVariant(qint64(e.holders)));
-    q.addBindValue(orNull(e.detail));
-    q.addBindValue(orNull(e.auditId));
+    const bool master = e.isMasterEvent();
+    q.bindInt(1, m_session);
+    q.bindInt(2, e.timeMs);
+    e.master >= 0 ? q.bindInt(4, e.master) : q.bindNull(4);
+    q.bindInt(5, int(e.kind));
+    master || e.token.isNull() ? q.bindNull(6) : q.bindBlob(6, e.token);
+    q.bindText(7, e.owner);
+    e.ttlMs >= 0 ? q.bindInt(8, e.ttlMs) : q.bindNull(8);
+    master ? q.bindNull(9) : q.bindInt(9, e.holding);
+    master ? q.bindNull(10) : q.bindInt(10, qint64(e.holders));
+    q.bindText(11, e.detail);
+    q.bindText(12, e.auditId);
     return true;
 }
 
 QString RecordingWriter::insertAll(const RecordEventList& events)
 {
-    qsizetype i = 0;
-    // Rows by the dozen: one statement step for many rows costs less than one each.
-    for (; i + insertRows <= events.size(); i += insertRows) {
-        for (qsizetype k = i; k < i + insertRows; ++k)
-            if (!bind(*m_insertMany, events.at(k)))
-                return m_findResource->lastError().text();
-        if (!m_insertMany->exec())
-            return m_insertMany->lastError().text();
-    }
-    for (; i < events.size(); ++i) {
-        if (!bind(*m_insert, events.at(i)))
-            return m_findResource->lastError().text();
-        if (!m_insert->exec())
-            return m_insert->lastError().text();
+    for (const RecordEvent& e : events) {
+        if (!bind(e))
+            return m_findResource->error();
+        const bool ok = m_insert->step();
+        m_insert->reset();
+        if (!ok)
+            return m_insert->error();
     }
     return {};
 }

@@ -4,6 +4,7 @@
 #include "record/recorderoptions.h"
 #include "record/recordevent.h"
 #include "record/recordingdatabase.h"
+#include "record/sqlitestatement.h"
 
 #include <QHash>
 #include <QObject>
@@ -59,8 +60,8 @@ signals:
 
 private:
     std::optional<qint64> resourceId(const QByteArray& name);
-    // Binds one event's 12 values to `q`, in order; false when its resource could not be named.
-    bool bind(QSqlQuery& q, const RecordEvent& e);
+    // Binds one event's 12 values to m_insert, in order; false when its resource could not be named.
+    bool bind(const RecordEvent& e);
     // SQLite's error, or empty.
     QString insertAll(const RecordEventList& events);
     void heartbeat();
@@ -75,10 +76,10 @@ private:
     QStringList m_masterNames;
     std::shared_ptr<Counters> m_counters;
     std::unique_ptr<RecordingDatabase> m_db;
-    std::unique_ptr<QSqlQuery> m_insert; // prepared once: parsing is most of a small statement's cost
-    std::unique_ptr<QSqlQuery> m_insertMany;
-    std::unique_ptr<QSqlQuery> m_addResource;
-    std::unique_ptr<QSqlQuery> m_findResource;
+    // Prepared once (parsing is most of a small statement's cost), bound through SQLite's API.
+    std::unique_ptr<SqliteStatement> m_insert;
+    std::unique_ptr<SqliteStatement> m_addResource;
+    std::unique_ptr<SqliteStatement> m_findResource;
     std::unique_ptr<QSqlQuery> m_touchSession;
     AuditFollower m_audit;
     QHash<QByteArray, qint64> m_resources;

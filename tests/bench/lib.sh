@@ -2,7 +2,7 @@
 # their own on free loopback ports in a temporary directory without persistence, and always stops
 # them (by pid) and removes the directory when the script ends, also on failure or Ctrl-C.
 #
-# After sourcing: $root, $lockbench, start_servers N [redis-server options...] (fills $urls and
+# After sourcing: $root, $lockbench, $lockctl and need_lockctl, start_servers N [redis-server options...] (fills $urls and
 # $masters, the latter as "-m URL" pairs for lockbench), median_json (see below).
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -15,6 +15,12 @@ if [[ -z "${skip_lockbench:-}" && ! -x "$lockbench" ]]; then
     fi
     cmake --build "$build" --target lockbench >&2
 fi
+
+# $lockctl, built when missing (for the scripts that run lockctl itself).
+lockctl="$build/app/lockctl"
+need_lockctl() {
+    [[ -x "$lockctl" ]] || cmake --build "$build" --target lockctl >&2
+}
 
 workdir="$(mktemp -d "${TMPDIR:-/tmp}/lockscope-bench.XXXXXX")"
 pids=()

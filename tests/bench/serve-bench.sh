@@ -23,8 +23,7 @@ while [[ $# -gt 0 ]]; do
 done
 skip_lockbench=1
 source "$(dirname "$0")/lib.sh"
-lockctl="$build/app/lockctl"
-[[ -x "$lockctl" ]] || cmake --build "$build" --target lockctl >&2
+need_lockctl
 # Keyspace events on: with 100k locks a master is kept current by its notifications, with a full
 # reconciliation pass every 30 s, rather than polled every 2 s (README "What each status means").
 start_servers 5 --notify-keyspace-events KA

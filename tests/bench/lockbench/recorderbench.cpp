@@ -1,3 +1,4 @@
+#include "base/eventwait.h"
 #include "benchargs.h"
 #include "benchmark.h"
 #include "monitor/lockmonitor.h"
@@ -31,15 +32,6 @@ qint64 processCpuNs()
     getrusage(RUSAGE_SELF, &usage); // every thread of the process
     return (qint64(usage.ru_utime.tv_sec) + usage.ru_stime.tv_sec) * 1000000000LL +
            (qint64(usage.ru_utime.tv_usec) + usage.ru_stime.tv_usec) * 1000LL;
-}
-
-// Runs the event loop until `done` or `timeoutMs`.
-void spin(const std::function<bool()>& done, int timeoutMs)
-{
-    QElapsedTimer clock;
-    clock.start();
-    while (!done() && clock.elapsed() < timeoutMs)
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
 }
 
 struct Phase
@@ -77,7 +69,7 @@ Phase runPhase(const LockScopeConfig& config, const std::vector<std::pair<QByteA
     QObject::connect(&monitor, &LockMonitor::initialScanFinished, [&] { scanned = true; });
     masters.open();
     monitor.start();
-    spin([&] { return scanned; }, 30000);
+    runEventsUntil([&] { return scanned; }, 30000);
 
     RateWriter writer(targets, rate, seconds, resources);
     std::atomic<bool> stop{false};
@@ -94,8 +86,8 @@ Phase runPhase(const LockScopeConfig& config, const std::vector<std::pair<QByteA
         if (recorder)
             out.maxBacklog = qMax(out.maxBacklog, recorder->backlog());
     });
-    sample.start(100);
-    spin([&] { return done.load(); }, (seconds + 60) * 1000);
+    sample.start(100); // also wakes the waits below for what the writer's thread sets
+    runEventsUntil([&] { return done.load(); }, (seconds + 60) * 1000);
     stop = true;
     thread.join();
     out.wallNs = double(wall.nsecsElapsed());
@@ -104,7 +96,7 @@ Phase runPhase(const LockScopeConfig& config, const std::vector<std::pair<QByteA
     out.errors = writer.errors();
     if (recorder) {
         out.endBacklog = recorder->backlog();
-        spin([&] { return recorder->backlog() == 0; }, 30000);
+        runEventsUntil([&] { return recorder->backlog() == 0; }, 30000);
         out.events = recorder->written();
         out.ownCpuNs = double(recorder->cpuNs()); // with the backlog the window's changes left
         out.writerCpuNs = double(recorder->writerCpuNs());
