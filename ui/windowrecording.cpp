@@ -6,6 +6,7 @@
 
 #include <QAction>
 #include <QSettings>
+#include <QTimer>
 
 namespace lockscope {
 
@@ -57,7 +58,12 @@ void WindowRecording::attach(CoreThread* core, const QString& auditLogPath)
 {
     m_core = core;
     m_auditLogPath = auditLogPath;
-    apply();
+    // On the next turn of the event loop: the launch options (--no-record, --db) that come right
+    // after the window's construction decide first, so they never leave an empty session behind.
+    QTimer::singleShot(0, this, [this, core = QPointer<CoreThread>(core)] {
+        if (core && core == m_core)
+            apply();
+    });
 }
 
 void WindowRecording::apply()
