@@ -121,9 +121,24 @@ void TestUiWindowRecording::historyAfterARestartOfTheWindow()
     QVERIFY(first->recording()->isRecording());
     QVERIFY(takeAndRelease(server, *first, "lock:w", "tok-1"));
     QVERIFY(takeAndRelease(server, *first, "lock:w", "tok-2"));
+    // A notification the window raises goes into the recording too.
+    NotificationEvent notification;
+    notification.resource = "lock:w";
+    notification.title = QStringLiteral("Lock stuck: lock:w");
+    emit first->diagnosisWatch()->notified(notification);
     first.reset(); // closes: the recorder ends its session
     const QDateTime closed = QDateTime::currentDateTime();
     QVERIFY2(QFile::exists(recordingPath()), "the first window kept no recording");
+    {
+        RecordingReader reader;
+        QVERIFY(!reader.open(recordingPath()));
+        const Result<ResourceHistory> recorded = reader.history("lock:w");
+        QVERIFY(recorded);
+        QVERIFY(std::any_of(recorded->events.cbegin(), recorded->events.cend(), [](const HistoryEvent& h) {
+            return h.event.kind == RecordEvent::Kind::Notified &&
+                   h.event.detail == QLatin1String("Lock stuck: lock:w");
+        }));
+    }
 
     // Nobody watches: a holder that comes and goes now is in no recording, and the time is a gap.
     server.command({"SET", "lock:w", "tok-unseen", "PX", "60000"});
