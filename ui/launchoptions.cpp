@@ -36,8 +36,8 @@ Result<LaunchOptions> LaunchOptions::parse(const QStringList& arguments)
          QStringLiteral("RESOURCE")},
         {QStringLiteral("demo"),
          QStringLiteral("Start 5 local throw-away masters with sample locks and watch them.")},
-        {QStringLiteral("db"),
-         QStringLiteral("Review this flight recording read-only, without any master."), QStringLiteral("FILE")},
+        {QStringLiteral("db"), QStringLiteral("Review this flight recording read-only, without any master."),
+         QStringLiteral("FILE")},
         {QStringLiteral("no-record"), QStringLiteral("Do not keep a flight recording in this run.")},
     });
     if (!parser.parse(arguments))

@@ -9,8 +9,8 @@
 namespace lockscope {
 
 // The window's command line, the same global options as lockctl: -m URL (repeatable), --config
-// FILE, --timeout-ms, --tls-*, --password-env, --read-only, --audit-log, --pattern, --discover; plus --demo, --db
-// and --no-record.
+// FILE, --timeout-ms, --tls-*, --password-env, --read-only, --audit-log, --pattern, --discover; plus --demo,
+// --db and --no-record.
 struct LaunchOptions
 {
     LockScopeConfig config;
@@ -19,8 +19,8 @@ struct LaunchOptions
     LaunchConfig launch;
     QString auditLogPath;
     bool demo = false;
-    QByteArray select; // a resource to select once it is seen (an alert's link, say)
-    QString reviewPath; // --db FILE: review this recording, without any master
+    QByteArray select;     // a resource to select once it is seen (an alert's link, say)
+    QString reviewPath;    // --db FILE: review this recording, without any master
     bool noRecord = false; // --no-record: the window does not record in this run
     QStringList warnings;
 

@@ -52,7 +52,8 @@ MainWindow::MainWindow(LockScopeConfig config, QString auditLogPath, QWidget* pa
       m_auditPath(std::move(auditLogPath)), m_locks(new LockTableModel(this)),
       m_proxy(new LockFilterProxy(this)), m_masters(new MasterTableModel(this)),
       m_events(new EventLogModel(5000, this)), m_queue(new BatchQueue(m_locks, this)),
-      m_history(new HistoryTracker(this)), m_recording(new WindowRecording(this)), m_export(new ViewExport(this, m_locks, m_proxy, m_history)),
+      m_history(new HistoryTracker(this)), m_recording(new WindowRecording(this)),
+      m_export(new ViewExport(this, m_locks, m_proxy, m_history)),
       m_eventLog(new CoreEventLog(m_events, this)), m_audit(new AuditWatch(this))
 {
     setWindowTitle(WindowTitle::text(QString(), 0, false));
