@@ -10,6 +10,7 @@
 #include "locking/lockkeeper.h"
 #include "locking/redlock.h"
 #include "monitor/lockmonitor.h"
+#include "record/recorder.h"
 #include "topology/masterset.h"
 
 #include <QJsonArray>
@@ -339,6 +340,32 @@ void CoreService::flushEvents()
     emit keyspaceEvents(m_events, m_droppedEvents);
     m_events.clear();
     m_droppedEvents = 0;
+}
+
+void CoreService::startRecording(const RecorderOptions& options)
+{
+    if (!m_monitor || m_recorder || m_masters->size() == 0)
+        return;
+    auto* recorder = new Recorder(options, m_monitor.get());
+    const auto failed = [this](const RedisError& error) {
+        if (error)
+            emit problem(tr("recording: %1").arg(error.message));
+    };
+    connect(recorder->writer(), &RecordingWriter::opened, this, failed);
+    connect(recorder->writer(), &RecordingWriter::failed, this, failed);
+    recorder->attach(m_monitor.get());
+    m_recorder = recorder;
+}
+
+void CoreService::stopRecording()
+{
+    delete m_recorder.data(); // ends its session: from now on nobody watches, as far as it knows
+}
+
+void CoreService::noteRecording(const RecordEvent& event)
+{
+    if (m_recorder)
+        m_recorder->note(event);
 }
 
 } // namespace lockscope

@@ -9,6 +9,8 @@
 #include "mastersnapshot.h"
 #include "monitor/failoverreport.h"
 #include "monitor/lockview.h"
+#include "record/recorderoptions.h"
+#include "record/recordevent.h"
 #include "redlockreport.h"
 
 #include <QHash>
@@ -24,6 +26,7 @@ namespace lockscope {
 class LockKeeper;
 class LockMonitor;
 class MasterSet;
+class Recorder;
 class Redlock;
 
 // Everything that talks to Redis, living in the core thread: the masters, the monitor, Redlock and
@@ -57,6 +60,11 @@ public:
     void exportJson(quint64 request, const QByteArrayList& resources);
     // What the diagnosis of `view` needs beyond the view (waiters, the owner's connection).
     void readDiagnosis(quint64 request, const LockView& view);
+    // The flight recorder on this service's monitor (README "Flight recorder"): started after
+    // start(), stopped at once by stopRecording(); note() adds an event the monitor cannot see.
+    void startRecording(const RecorderOptions& options);
+    void stopRecording();
+    void noteRecording(const RecordEvent& event);
 
 signals:
     void started(const QStringList& masters, bool readOnly, const QString& auditLogPath);
@@ -102,6 +110,7 @@ private:
     std::unique_ptr<MasterSet> m_masters;
     std::unique_ptr<LockMonitor> m_monitor;
     std::unique_ptr<Redlock> m_redlock;
+    QPointer<Recorder> m_recorder; // a child of m_monitor: it goes with it
     QHash<QByteArray, Held> m_held;
     QList<QDateTime> m_restartedAt;
     QList<KeyspaceEventRecord> m_events;

@@ -81,6 +81,21 @@ void CoreThread::start()
     });
 }
 
+void CoreThread::startRecording(const RecorderOptions& options)
+{
+    post([s = m_service, options] { s->startRecording(options); });
+}
+
+void CoreThread::stopRecording()
+{
+    post([s = m_service] { s->stopRecording(); });
+}
+
+void CoreThread::noteRecording(const RecordEvent& event)
+{
+    post([s = m_service, event] { s->noteRecording(event); });
+}
+
 void CoreThread::refresh()
 {
     post([s = m_service] { s->refresh(); });

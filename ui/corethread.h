@@ -33,6 +33,9 @@ public:
     void cancelForceRelease(const ForceReleasePlan& plan);
     quint64 exportJson(const QByteArrayList& resources);
     quint64 readDiagnosis(const LockView& view);
+    void startRecording(const RecorderOptions& options);
+    void stopRecording();
+    void noteRecording(const RecordEvent& event);
 
     static void registerMetaTypes();
 

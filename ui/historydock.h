@@ -2,12 +2,15 @@
 
 #include <QDockWidget>
 
+class QComboBox;
+
 namespace lockscope {
 
 class HistoryTimeline;
 
 // The History dock: the selected resource's holders on a timeline, with its CSV/JSON export
-// buttons (the window does the saving: exportRequested).
+// buttons (the window does the saving: exportRequested). In review of a recording there is no
+// table to select from: a list of the recorded resources appears above the timeline.
 class HistoryDock final : public QDockWidget
 {
     Q_OBJECT
@@ -17,12 +20,18 @@ public:
     explicit HistoryDock(QWidget* parent = nullptr);
 
     HistoryTimeline* timeline() const { return m_timeline; }
+    QComboBox* resources() const { return m_resources; }
+    // Shows the list of resources to choose from (escaped as everywhere).
+    void setResources(const QList<QByteArray>& resources);
+    void chooseResource(const QByteArray& resource);
 
 signals:
     void exportRequested(bool json);
+    void resourceChosen(const QByteArray& resource);
 
 private:
     HistoryTimeline* m_timeline;
+    QComboBox* m_resources;
 };
 
 } // namespace lockscope

@@ -36,6 +36,9 @@ Result<LaunchOptions> LaunchOptions::parse(const QStringList& arguments)
          QStringLiteral("RESOURCE")},
         {QStringLiteral("demo"),
          QStringLiteral("Start 5 local throw-away masters with sample locks and watch them.")},
+        {QStringLiteral("db"), QStringLiteral("Review this flight recording read-only, without any master."),
+         QStringLiteral("FILE")},
+        {QStringLiteral("no-record"), QStringLiteral("Do not keep a flight recording in this run.")},
     });
     if (!parser.parse(arguments))
         return usage(parser.errorText());
@@ -59,6 +62,15 @@ Result<LaunchOptions> LaunchOptions::parse(const QStringList& arguments)
     out.config = *built;
     const bool patternsGiven = CommandLineConfig::applyPatternOptions(parser, out.config.monitor);
     out.auditLogPath = out.config.auditLogPath;
+    out.noRecord = parser.isSet(QStringLiteral("no-record"));
+    if (parser.isSet(QStringLiteral("db"))) {
+        // A post-mortem review: the recording alone, nothing connected, nothing written.
+        if (out.hasMasters() || out.demo)
+            return usage(QStringLiteral("--db reviews a recording without any master: leave out -m, "
+                                        "--config and --demo"));
+        out.reviewPath = parser.value(QStringLiteral("db"));
+        out.config.readOnly = true;
+    }
     out.launch = LaunchConfig(out.config, overrides);
     out.launch.setPatternsGiven(patternsGiven);
     return out;

@@ -9,7 +9,8 @@
 namespace lockscope {
 
 // The window's command line, the same global options as lockctl: -m URL (repeatable), --config
-// FILE, --timeout-ms, --tls-*, --password-env, --read-only, --audit-log, --pattern, --discover; plus --demo.
+// FILE, --timeout-ms, --tls-*, --password-env, --read-only, --audit-log, --pattern, --discover; plus --demo,
+// --db and --no-record.
 struct LaunchOptions
 {
     LockScopeConfig config;
@@ -18,7 +19,9 @@ struct LaunchOptions
     LaunchConfig launch;
     QString auditLogPath;
     bool demo = false;
-    QByteArray select; // a resource to select once it is seen (an alert's link, say)
+    QByteArray select;     // a resource to select once it is seen (an alert's link, say)
+    QString reviewPath;    // --db FILE: review this recording, without any master
+    bool noRecord = false; // --no-record: the window does not record in this run
     QStringList warnings;
 
     bool hasMasters() const { return !config.masters.isEmpty(); }

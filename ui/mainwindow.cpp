@@ -10,6 +10,7 @@
 #include "commandlinehelpdialog.h"
 #include "connectionsdialog.h"
 #include "corethread.h"
+#include "desktopnotifier.h"
 #include "emptystate.h"
 #include "eventlogdock.h"
 #include "eventlogmodel.h"
@@ -17,6 +18,7 @@
 #include "historydock.h"
 #include "historytimeline.h"
 #include "historytracker.h"
+#include "historyview.h"
 #include "lockdetailpane.h"
 #include "lockdiagnosiswatch.h"
 #include "lockfilterbar.h"
@@ -30,6 +32,7 @@
 #include "viewexport.h"
 #include "windowlayout.h"
 #include "windowmenus.h"
+#include "windowrecording.h"
 #include "windowstatusbar.h"
 #include "windowtitle.h"
 
@@ -49,7 +52,8 @@ MainWindow::MainWindow(LockScopeConfig config, QString auditLogPath, QWidget* pa
       m_auditPath(std::move(auditLogPath)), m_locks(new LockTableModel(this)),
       m_proxy(new LockFilterProxy(this)), m_masters(new MasterTableModel(this)),
       m_events(new EventLogModel(5000, this)), m_queue(new BatchQueue(m_locks, this)),
-      m_history(new HistoryTracker(this)), m_export(new ViewExport(this, m_locks, m_proxy, m_history)),
+      m_history(new HistoryTracker(this)), m_recording(new WindowRecording(this)),
+      m_export(new ViewExport(this, m_locks, m_proxy, m_history)),
       m_eventLog(new CoreEventLog(m_events, this)), m_audit(new AuditWatch(this))
 {
     setWindowTitle(WindowTitle::text(QString(), 0, false));
@@ -57,6 +61,7 @@ MainWindow::MainWindow(LockScopeConfig config, QString auditLogPath, QWidget* pa
     m_proxy->setSourceModel(m_locks);
     connect(m_audit, &AuditWatch::recheckDue, this, &MainWindow::checkAudit);
     buildActions();
+    m_actions.record = m_recording->action();
     buildCentral();
     buildDocks();
     WindowMenus::build(this, m_actions, m_central->filterBar());
@@ -93,6 +98,8 @@ MainWindow::MainWindow(LockScopeConfig config, QString auditLogPath, QWidget* pa
     m_diagnosis = new LockDiagnosisWatch(this);
     m_diagnosis->setPane(m_detail);
     m_diagnosis->setEventLog(m_events);
+    connect(m_diagnosis, &LockDiagnosisWatch::notified, m_recording, &WindowRecording::notified);
+    m_historyView->setRecording(m_recording->path());
     monitor(m_config, m_auditPath);
 }
 
@@ -121,8 +128,22 @@ void MainWindow::setProfileName(const QString& name)
     updateTitle();
 }
 
+void MainWindow::review(const QString& path, const QByteArray& select)
+{
+    m_reviewPath = path;
+    m_recording->review(path);
+    m_diagnosis->notifier()->setSilent(true);
+    m_actions.connections->setEnabled(false); // no master is to be reached from a review
+    m_historyView->review(path, select);
+    m_historyDock->raise();
+    updateActions();
+    updateTitle();
+}
+
 void MainWindow::updateTitle()
 {
+    if (isReview())
+        return setWindowTitle(tr("Review of %1 — %2").arg(m_reviewPath, WindowTitle::applicationName()));
     setWindowTitle(WindowTitle::text(m_profileName, int(m_masterNames.size()), m_readOnly));
 }
 
@@ -148,6 +169,7 @@ void MainWindow::monitor(const LockScopeConfig& requested, const QString& auditL
     m_core = std::make_unique<CoreThread>(config, auditLogPath);
     connectCore();
     m_core->start();
+    m_recording->attach(m_core.get(), auditLogPath);
     updateActions();
 }
 void MainWindow::buildActions()
@@ -228,10 +250,8 @@ void MainWindow::buildDocks()
     addDockWidget(Qt::BottomDockWidgetArea, m_historyDock);
     tabifyDockWidget(m_eventsDock, m_historyDock);
     m_eventsDock->raise();
-    connect(m_history, &HistoryTracker::changed, this, [this](const QByteArray& resource) {
-        if (resource == selectedResource())
-            updateHistory();
-    });
+    m_historyView = new HistoryView(m_history, m_historyDock, this);
+    connect(m_history, &HistoryTracker::changed, m_historyView, &HistoryView::liveChanged);
 }
 
 void MainWindow::connectCore()
@@ -349,8 +369,7 @@ void MainWindow::updateDetail()
 
 void MainWindow::updateHistory()
 {
-    const QByteArray resource = selectedResource();
-    m_historyDock->timeline()->setEpisodes(resource, m_history->episodes(resource), m_history->openedAt());
+    m_historyView->show(selectedResource());
 }
 
 void MainWindow::updateActions()
@@ -367,7 +386,7 @@ void MainWindow::updateActions()
     m_actions.applyGate(ActionGate(state), m_config.monitor.pollIntervalMs,
                         !m_mastersDock->pollingMasters(false).isEmpty());
     // Nothing to watch: say what to do instead of showing an empty table.
-    m_central->setNothingToWatch(state.masters == 0);
+    m_central->setNothingToWatch(state.masters == 0 && !isReview());
 }
 
 void MainWindow::updateStatusBar()

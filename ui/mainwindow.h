@@ -25,6 +25,7 @@ class EventLogDock;
 class EventLogModel;
 class HistoryDock;
 class HistoryTracker;
+class HistoryView;
 class LockDiagnosisWatch;
 class LockDetailPane;
 class LockFilterProxy;
@@ -33,6 +34,7 @@ class LockTableView;
 class MastersDock;
 class MasterTableModel;
 class ViewExport;
+class WindowRecording;
 class WindowLayout;
 class WindowStatusBar;
 
@@ -53,6 +55,10 @@ public:
     // Starts (or restarts, on a new configuration) the core thread. Never less read-only than the
     // launch configuration allows (LaunchConfig::tightened).
     void monitor(const LockScopeConfig& config, const QString& auditLogPath);
+    // Post-mortem review of the recording `path` (`lockscope --db FILE`): no masters, nothing
+    // written, no notification; the History dock lists its resources (`select` first).
+    void review(const QString& path, const QByteArray& select = {});
+    bool isReview() const { return !m_reviewPath.isEmpty(); }
     // How this process was started: a profile chosen with Ctrl+K combines with it (LaunchConfig).
     // Without this call the configuration given to the constructor counts as the launch's.
     void setLaunchConfig(const LaunchConfig& launch);
@@ -81,6 +87,10 @@ public:
     LockDetailPane* detailPane() const { return m_detail; }
     BatchQueue* batchQueue() const { return m_queue; }
     HistoryTracker* history() const { return m_history; }
+    HistoryView* historyView() const { return m_historyView; }
+    HistoryDock* historyDock() const { return m_historyDock; }
+    // The flight recorder's switch (View > Record history) and the recording the History reads.
+    WindowRecording* recording() const { return m_recording; }
     // The selected lock's diagnosis and the notification rules (review mode silences its notifier).
     LockDiagnosisWatch* diagnosisWatch() const { return m_diagnosis; }
     bool isReadOnly() const { return m_readOnly; }
@@ -149,6 +159,7 @@ private:
     QHash<QByteArray, RedlockLease> m_leases;
     QByteArray m_pendingSelect;
     QString m_profileName;
+    QString m_reviewPath;
 
     LockTableModel* m_locks;
     LockFilterProxy* m_proxy;
@@ -156,6 +167,8 @@ private:
     EventLogModel* m_events;
     BatchQueue* m_queue;
     HistoryTracker* m_history;
+    WindowRecording* m_recording;
+    HistoryView* m_historyView = nullptr;
     ViewExport* m_export;
     CoreEventLog* m_eventLog;
     LockDiagnosisWatch* m_diagnosis = nullptr;

@@ -38,6 +38,7 @@ public:
     QAction* enableEvents = nullptr;
     QAction* statusHelp = nullptr;
     QAction* cliHelp = nullptr;
+    QAction* record = nullptr; // checkable: the flight recorder (WindowRecording)
 };
 
 } // namespace lockscope

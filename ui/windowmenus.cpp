@@ -73,6 +73,8 @@ void WindowMenus::build(QMainWindow* window, const WindowActions& actions, LockF
     QMenu* view = bar->addMenu(tr("&View"));
     view->addAction(actions.refresh);
     view->addAction(actions.enableEvents);
+    if (actions.record)
+        view->addAction(actions.record);
     view->addSeparator();
     // Every dock and toolbar (PanelsMenu lists them here when the menu opens), then Reset layout.
     QAction* panelsEnd = view->addSeparator();

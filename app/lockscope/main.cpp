@@ -4,6 +4,7 @@
 #include "launchoptions.h"
 #include "mainwindow.h"
 #include "settingslocation.h"
+#include "windowrecording.h"
 
 #include <QApplication>
 #include <QMessageBox>
@@ -42,7 +43,7 @@ int main(int argc, char** argv)
 
     DemoSession demo;
     QString profileName;
-    if (!options->demo && !options->hasMasters()) {
+    if (!options->demo && !options->hasMasters() && options->reviewPath.isEmpty()) {
         // Nothing on the command line: pick a saved profile (or make one).
         ConnectionsDialog connections;
         // The profile brings the masters; the launch options stay, and read-only only tightens.
@@ -66,7 +67,11 @@ int main(int argc, char** argv)
             QMessageBox::critical(&window, QObject::tr("LockScope demo"),
                                   QObject::tr("The demo could not be started."));
     });
-    if (!options->select.isEmpty())
+    if (options->noRecord)
+        window.recording()->disableForThisRun();
+    if (!options->reviewPath.isEmpty())
+        window.review(options->reviewPath, options->select);
+    else if (!options->select.isEmpty())
         window.selectWhenSeen(options->select);
     window.setDemoLayout(options->demo);
     if (options->demo)

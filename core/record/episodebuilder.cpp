@@ -61,7 +61,8 @@ public:
     void add(const HistoryEvent& h)
     {
         const RecordEvent& e = h.event;
-        if (e.isMasterEvent())
+        // A notification says what the window told the user, not who holds the lock.
+        if (e.isMasterEvent() || e.kind == Kind::Notified)
             return;
         if (m_open && h.session != m_openSession) {
             // The recording stopped while it was held: the same holder seen again continues it.

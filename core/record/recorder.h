@@ -53,6 +53,9 @@ public:
     // CPU time it has used, on the monitor's thread and its writer's (for the benchmark).
     qint64 cpuNs() const { return m_counters->observeCpuNs + m_counters->writeCpuNs; }
     qint64 writerCpuNs() const { return m_counters->writeCpuNs; }
+    // Records an event the monitor cannot see (the window's notifications): stamped now unless
+    // it has a time, committed with the next flush.
+    void note(RecordEvent event) { push(std::move(event)); }
     // Hands what is pending to the writer now (it is otherwise every flushIntervalMs).
     void flush();
     // A retention pass now (normally every pruneIntervalMs), for tests and maintenance.

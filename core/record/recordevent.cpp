@@ -40,6 +40,8 @@ QString recordEventKindName(RecordEvent::Kind kind)
         return QStringLiteral("failover");
     case Kind::FailoverReport:
         return QStringLiteral("failover-report");
+    case Kind::Notified:
+        return QStringLiteral("notified");
     }
     return QStringLiteral("unknown");
 }

@@ -31,6 +31,7 @@ struct RecordEvent
         MasterRestarted = 22, // new run_id
         Failover = 23,        // a Sentinel or cluster primary changed
         FailoverReport = 24,  // what the failover lost, once the new primary was read
+        Notified = 30,        // a notification rule started to hold (detail: its text)
     };
 
     qint64 timeMs = 0; // wall clock, ms since the epoch (UTC)

@@ -1,0 +1,262 @@
+#include "desktopnotifier.h"
+#include "historydock.h"
+#include "historytimeline.h"
+#include "lockctlprocess.h"
+#include "lockctlrun.h"
+#include "lockdiagnosiswatch.h"
+#include "locktablemodel.h"
+#include "locktableview.h"
+#include "mainwindow.h"
+#include "quickconfig.h"
+#include "record/recordingreader.h"
+#include "redisservergroup.h"
+#include "windowrecording.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QFile>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using namespace lockscope;
+using namespace lockscope::test;
+
+// The window's flight recording (issue #15): it records while it runs, a window opened later shows
+// what was recorded before it (and the gaps where nobody watched), the switch off records nothing,
+// and `lockscope --db FILE` reviews a recording without any master.
+class TestUiWindowRecording : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void historyAfterARestartOfTheWindow();
+    void switchedOffRecordsNothing();
+    void noRecordRecordsNothing();
+    void reviewShowsHistoryWithoutMasters();
+
+private:
+    // The window's audit log, in this test's own directory.
+    QString auditPath() const { return m_state->filePath(QStringLiteral("audit.jsonl")); }
+    QString recordingPath() const { return m_state->filePath(QStringLiteral("lockscope/recording.sqlite")); }
+    static QStringList tokens(const QList<HolderEpisode>& episodes);
+    // Takes `token` on `resource`, waits until `window` shows it, deletes it and waits until it is gone.
+    static bool takeAndRelease(RedisServer& server, MainWindow& window, const QByteArray& resource,
+                               const QByteArray& token);
+    // INFO stats total_connections_received: every connection the server ever accepted.
+    static qint64 connectionsReceived(RedisServer& server);
+    // Every event recorded so far (0 when there is no recording).
+    int recordedEvents() const;
+
+    std::unique_ptr<QTemporaryDir> m_state;
+};
+
+void TestUiWindowRecording::initTestCase()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("LockScopeTests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_uiwindowrecording"));
+}
+
+void TestUiWindowRecording::init()
+{
+    // Each test its own state directory (the default recording lives there) and settings.
+    m_state = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_state->isValid());
+    qputenv("XDG_STATE_HOME", QFile::encodeName(m_state->path()));
+    QSettings().remove(WindowRecording::settingsKey());
+}
+
+QStringList TestUiWindowRecording::tokens(const QList<HolderEpisode>& episodes)
+{
+    QStringList out;
+    for (const HolderEpisode& e : episodes)
+        out << QString::fromUtf8(e.token) + QLatin1Char(':') + HolderEpisode::endName(e.end);
+    return out;
+}
+
+bool TestUiWindowRecording::takeAndRelease(RedisServer& server, MainWindow& window,
+                                           const QByteArray& resource, const QByteArray& token)
+{
+    server.command({"SET", resource, token, "PX", "60000"});
+    if (!QTest::qWaitFor([&] { return window.lockModel()->find(resource) != nullptr; }, 10000))
+        return false;
+    server.command({"DEL", resource});
+    return QTest::qWaitFor([&] { return window.lockModel()->find(resource) == nullptr; }, 10000);
+}
+
+qint64 TestUiWindowRecording::connectionsReceived(RedisServer& server)
+{
+    for (const QByteArray& line : server.command({"INFO", "stats"}).string.split('\n'))
+        if (line.startsWith("total_connections_received:"))
+            return line.mid(line.indexOf(':') + 1).trimmed().toLongLong();
+    return -1;
+}
+
+int TestUiWindowRecording::recordedEvents() const
+{
+    if (!QFile::exists(recordingPath()))
+        return 0;
+    RecordingReader reader;
+    if (reader.open(recordingPath()))
+        return -1;
+    int n = 0;
+    const Result<QList<QByteArray>> resources = reader.resources();
+    for (const QByteArray& r : *resources)
+        n += int(reader.history(r)->events.size());
+    return n;
+}
+
+void TestUiWindowRecording::historyAfterARestartOfTheWindow()
+{
+    RedisServerGroup group;
+    QVERIFY2(group.start(1), qPrintable(group.errorString()));
+    RedisServer& server = group.at(0);
+    const LockScopeConfig config = quickConfig(group);
+
+    auto first = std::make_unique<MainWindow>(config, auditPath());
+    QVERIFY(first->recording()->isRecording());
+    QVERIFY(takeAndRelease(server, *first, "lock:w", "tok-1"));
+    QVERIFY(takeAndRelease(server, *first, "lock:w", "tok-2"));
+    // A notification the window raises goes into the recording too.
+    NotificationEvent notification;
+    notification.resource = "lock:w";
+    notification.title = QStringLiteral("Lock stuck: lock:w");
+    emit first->diagnosisWatch()->notified(notification);
+    first.reset(); // closes: the recorder ends its session
+    const QDateTime closed = QDateTime::currentDateTime();
+    QVERIFY2(QFile::exists(recordingPath()), "the first window kept no recording");
+    {
+        RecordingReader reader;
+        QVERIFY(!reader.open(recordingPath()));
+        const Result<ResourceHistory> recorded = reader.history("lock:w");
+        QVERIFY(recorded);
+        QVERIFY(std::any_of(recorded->events.cbegin(), recorded->events.cend(), [](const HistoryEvent& h) {
+            return h.event.kind == RecordEvent::Kind::Notified &&
+                   h.event.detail == QLatin1String("Lock stuck: lock:w");
+        }));
+    }
+
+    // Nobody watches: a holder that comes and goes now is in no recording, and the time is a gap.
+    server.command({"SET", "lock:w", "tok-unseen", "PX", "60000"});
+    server.command({"DEL", "lock:w"});
+    server.command({"SET", "lock:w", "tok-3", "PX", "60000"});
+    QTRY_VERIFY_WITH_TIMEOUT(closed.msecsTo(QDateTime::currentDateTime()) > 2 * WatchGap::minimumMs, 5000);
+
+    MainWindow second(config, auditPath());
+    QTRY_VERIFY_WITH_TIMEOUT(second.lockModel()->find("lock:w") != nullptr, 10000);
+    second.lockView()->selectResource("lock:w");
+    HistoryTimeline* timeline = second.historyDock()->timeline();
+    QTRY_COMPARE_WITH_TIMEOUT(tokens(timeline->episodes()),
+                              (QStringList{QStringLiteral("tok-1:released"), QStringLiteral("tok-2:released"),
+                                           QStringLiteral("tok-3:held")}),
+                              10000);
+    // The time between the two windows is a gap, and only that time.
+    QVERIFY(!timeline->gaps().isEmpty());
+    const WatchGap gap = timeline->gaps().first();
+    QVERIFY2(gap.from <= closed.addMSecs(1000) && gap.to > closed,
+             qPrintable(gap.from.toString(Qt::ISODateWithMs)));
+    QVERIFY(gap.from >= timeline->episodes().at(1).to.addMSecs(-1000));
+    QVERIFY(gap.to <= timeline->episodes().at(2).from.addMSecs(1000));
+    // Scroll and zoom: closer in, then back to everything.
+    const auto all = timeline->visibleRange();
+    timeline->zoom(4, 0);
+    const auto close = timeline->visibleRange();
+    QVERIFY(close.first.msecsTo(close.second) < all.first.msecsTo(all.second));
+    timeline->scroll(1);
+    QVERIFY(timeline->visibleRange().second > close.second);
+    timeline->showAll();
+}
+
+void TestUiWindowRecording::switchedOffRecordsNothing()
+{
+    RedisServerGroup group;
+    QVERIFY2(group.start(1), qPrintable(group.errorString()));
+    QSettings().setValue(WindowRecording::settingsKey(), false);
+    {
+        MainWindow window(quickConfig(group), auditPath());
+        QVERIFY(!window.recording()->action()->isChecked());
+        QVERIFY(!window.recording()->isRecording());
+        QVERIFY(takeAndRelease(group.at(0), window, "lock:off", "tok-off"));
+    }
+    QCOMPARE(recordedEvents(), 0);
+
+    // Turned on in the window (and kept for the next start), it records.
+    {
+        MainWindow window(quickConfig(group), auditPath());
+        window.recording()->action()->setChecked(true);
+        QVERIFY(takeAndRelease(group.at(0), window, "lock:on", "tok-on"));
+    }
+    QVERIFY(QSettings().value(WindowRecording::settingsKey()).toBool());
+    QVERIFY(recordedEvents() > 0);
+}
+
+void TestUiWindowRecording::noRecordRecordsNothing()
+{
+    RedisServerGroup group;
+    QVERIFY2(group.start(1), qPrintable(group.errorString()));
+    {
+        MainWindow window(quickConfig(group), auditPath());
+        window.recording()->disableForThisRun(); // what main() does for --no-record
+        QVERIFY(takeAndRelease(group.at(0), window, "lock:nr", "tok-nr"));
+    }
+    QVERIFY2(!QFile::exists(recordingPath()), "--no-record left a recording");
+}
+
+void TestUiWindowRecording::reviewShowsHistoryWithoutMasters()
+{
+    RedisServerGroup group;
+    QVERIFY2(group.start(1), qPrintable(group.errorString()));
+    RedisServer& server = group.at(0);
+    const QString db = m_state->filePath(QStringLiteral("copied.sqlite"));
+    {
+        QStringList args = testPasswordArgs();
+        for (const QString& url : group.urls(false))
+            args << QStringLiteral("-m") << url;
+        LockctlProcess recorder;
+        QVERIFY(recorder.start(args + QStringList{QStringLiteral("record"), QStringLiteral("--db"), db}));
+        QVERIFY2(recorder.waitForOutput("recording 1 master(s)"), qPrintable(recorder.describe()));
+        const auto recorded = [&db](const QByteArray& text) {
+            return QTest::qWaitFor(
+                [&] {
+                    return runLockctl({QStringLiteral("history"), QStringLiteral("lock:r"),
+                                       QStringLiteral("--db"), db})
+                        .out.contains(text);
+                },
+                10000);
+        };
+        server.command({"SET", "lock:r", "tok-r", "PX", "60000"});
+        QVERIFY(recorded("tok-r"));
+        server.command({"DEL", "lock:r"});
+        QVERIFY(recorded("released"));
+        QCOMPARE(recorder.terminate(), 0);
+    }
+    const qint64 connectionsBefore = connectionsReceived(server);
+
+    LockScopeConfig none;
+    none.readOnly = true; // what LaunchOptions makes of `lockscope --db FILE`
+    MainWindow window(none, auditPath());
+    window.review(db, "lock:r");
+    HistoryTimeline* timeline = window.historyDock()->timeline();
+    QTRY_COMPARE_WITH_TIMEOUT(tokens(timeline->episodes()), QStringList{QStringLiteral("tok-r:released")},
+                              10000);
+    QCOMPARE(window.historyDock()->resources()->currentText(), QStringLiteral("lock:r"));
+    QVERIFY(window.windowTitle().contains(QStringLiteral("Review of %1").arg(db)));
+    // Nothing to write with, nobody to connect to, nobody to notify, nothing recorded.
+    for (QAction* a : {window.acquireAction(), window.extendAction(), window.releaseAction(),
+                       window.forceReleaseAction(), window.enableEventsAction(), window.connectionsAction()})
+        QVERIFY2(!a->isEnabled(), qPrintable(a->text()));
+    QVERIFY(!window.recording()->isRecording());
+    QVERIFY(window.diagnosisWatch()->notifier()->isSilent());
+    QCOMPARE(window.diagnosisWatch()->notifier()->sentCount(), 0);
+    const qint64 connectionsAfter = connectionsReceived(server);
+    // Our own INFO is the one connection the master saw (the fixture opens one per command).
+    QVERIFY2(connectionsAfter - connectionsBefore <= 1,
+             qPrintable(QStringLiteral("%1 → %2").arg(connectionsBefore).arg(connectionsAfter)));
+}
+
+QTEST_MAIN(TestUiWindowRecording)
+#include "tst_uiwindowrecording.moc"

@@ -1,0 +1,55 @@
+#pragma once
+
+#include <QObject>
+#include <QPointer>
+
+class QAction;
+
+namespace lockscope {
+
+class CoreThread;
+struct NotificationEvent;
+
+// The window's flight recorder switch (README "Flight recorder"): on by default, View > Record
+// history turns it off (kept in the window's settings), `--no-record` turns it off for one run.
+// The recorder itself runs on the core thread, on the core's monitor; this only says when, where
+// to, and hands it the window's notifications.
+class WindowRecording final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(WindowRecording)
+
+public:
+    explicit WindowRecording(QObject* parent = nullptr);
+
+    QAction* action() const { return m_action; }
+    bool isRecording() const;
+    // The recording the History view reads (the default one unless reviewing another).
+    QString path() const { return m_path; }
+
+    // `--no-record`: nothing is recorded in this run, whatever the setting says.
+    void disableForThisRun();
+    // Review of `path`: read it, never write it.
+    void review(const QString& path);
+    // A new core (a new set of masters): it records if the switch is on. Force-releases are read
+    // from `auditLogPath` so that they carry their audit record's id.
+    void attach(CoreThread* core, const QString& auditLogPath);
+    // A notification the window raised goes into the recording too.
+    void notified(const NotificationEvent& event);
+
+    static QString settingsKey();
+
+signals:
+    void toggled(bool recording);
+
+private:
+    void apply();
+
+    QAction* m_action;
+    QString m_path;
+    QString m_auditLogPath;
+    bool m_disabled = false;
+    QPointer<CoreThread> m_core;
+};
+
+} // namespace lockscope
