@@ -111,7 +111,7 @@ void TestPackage::fieldsAndVersion()
     const QString depends = field(m_deb, "Depends");
     // Computed by dpkg-shlibdeps from the programs, plus the plugins Qt loads at run time.
     for (const char* package :
-         {"libqt6core6", "libqt6widgets6", "libhiredis0.14", "libc6", "qt6-qpa-plugins", "libqt6svg6"})
+         {"libqt6core6", "libqt6widgets6", "libhiredis0.14", "libc6", "qt6-qpa-plugins", "libqt6svg6", "libqt6sql6-sqlite"})
         QVERIFY2(depends.contains(QLatin1String(package)),
                  qPrintable(package + (QLatin1String(": ") + depends)));
     QCOMPARE(field(m_deb, "Recommends"), QStringLiteral("redis-server"));
@@ -154,6 +154,9 @@ void TestPackage::fileList()
                          QStringLiteral("/usr/share/doc/lockscope/copyright"),
                          QStringLiteral("/usr/share/doc/lockscope/changelog.Debian.gz"),
                          QStringLiteral("/usr/share/doc/lockscope/README.md"),
+                         QStringLiteral("/usr/share/lockscope/prometheus/lockscope-alerts.yml"),
+                         QStringLiteral("/usr/share/lockscope/grafana/lockscope-dashboard.json"),
+                         QStringLiteral("/usr/lib/systemd/system/lockscope-serve.service"),
                          QStringLiteral("/usr/share/doc/lockscope/examples/README"),
                          QStringLiteral("/usr/share/lintian/overrides/lockscope")};
     for (int size : iconSizes)
