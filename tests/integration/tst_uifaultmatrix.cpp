@@ -192,10 +192,32 @@ public:
                              {QStringLiteral("-p"), QString::number(m_third->adminPort()),
                               QStringLiteral("DEBUG"), QStringLiteral("SLEEP"), QStringLiteral("5")});
             m_sleeper->waitForStarted();
+            // redis-cli starting is not the server sleeping: under load the test's own write could
+            // reach the master first and find it healthy. Wait until the master stops answering.
+            QVERIFY2(waitUntilAsleep(), "DEBUG SLEEP did not take the third master away");
             break;
         default:
             break;
         }
+    }
+
+    // Whether the sleeping master has stopped answering: a PING on a new connection (refused with
+    // NOAUTH while it is awake, which is an answer too) gets no reply within 300 ms.
+    bool waitUntilAsleep() const
+    {
+        QElapsedTimer clock;
+        clock.start();
+        while (clock.elapsed() < 5000) {
+            QTcpSocket probe;
+            probe.connectToHost(QHostAddress::LocalHost, m_third->adminPort());
+            if (!probe.waitForConnected(1000))
+                return false;
+            probe.write("PING\r\n");
+            if (!probe.waitForReadyRead(300))
+                return true;
+            QTest::qWait(20);
+        }
+        return false;
     }
 
     // Whether the master can come back, and bringing it back.
