@@ -3,6 +3,7 @@
 #include "command.h"
 #include "config/commandlineconfig.h"
 #include "metrics/lockactivity.h"
+#include "metrics/lockwaiterpoller.h"
 #include "metrics/metricsrenderer.h"
 #include "metrics/webconfig.h"
 #include "metricsserver.h"
@@ -137,6 +138,7 @@ public:
         MasterSet& masters = context.openMasters();
         LockMonitor monitor(&masters, context.config());
         LockActivity activity(&monitor);
+        LockWaiterPoller waiters(&masters, &monitor);
 
         double lastScrapeSeconds = -1;
         MetricsServer::Pages pages;
@@ -145,6 +147,7 @@ public:
             timer.start();
             MetricsInput in = activity.input(monotonicMs());
             in.maxLockSeries = maxSeries;
+            in.waiters = [&waiters](const LockView& view) { return waiters.waitersOf(view); };
             in.lastScrapeSeconds = lastScrapeSeconds;
             in.version = QStringLiteral(PROJECT_VERSION);
             in.qtVersion = QString::fromLatin1(qVersion());
@@ -190,6 +193,7 @@ public:
             recorder->attach(&monitor);
         }
         monitor.start();
+        waiters.start();
         if (!stopping)
             loop.exec();
         if (recorder)

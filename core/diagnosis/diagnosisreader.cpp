@@ -103,6 +103,16 @@ QList<OwnerClient> DiagnosisReader::matchOwners(const LockView& view, int master
 
 void DiagnosisReader::read(const LockView& view, Callback done)
 {
+    readFacts(view, true, std::move(done));
+}
+
+void DiagnosisReader::readWaiters(const LockView& view, Callback done)
+{
+    readFacts(view, false, std::move(done));
+}
+
+void DiagnosisReader::readFacts(const LockView& view, bool owners, Callback done)
+{
     auto ask = std::make_shared<Ask>();
     ask->done = std::move(done);
     ask->left = 1; // released at the end, so that answers arriving at once cannot finish early
@@ -127,14 +137,16 @@ void DiagnosisReader::read(const LockView& view, Callback done)
     for (int master : masters) {
         if (master >= m_masters->size() || !m_masters->at(master)->isUp())
             continue;
-        ask->left += 1;
-        sendNear(master, view.resource, {"CLIENT", "LIST"}, [ask, view, master](const RedisResult& r) {
-            if (r.ok() && r.reply.isString()) {
-                ask->facts.clientsRead = true;
-                ask->facts.owners << matchOwners(view, master, ClientListEntry::parse(r.reply.string));
-            }
-            ask->finishOne();
-        });
+        if (owners) {
+            ask->left += 1;
+            sendNear(master, view.resource, {"CLIENT", "LIST"}, [ask, view, master](const RedisResult& r) {
+                if (r.ok() && r.reply.isString()) {
+                    ask->facts.clientsRead = true;
+                    ask->facts.owners << matchOwners(view, master, ClientListEntry::parse(r.reply.string));
+                }
+                ask->finishOne();
+            });
+        }
         if (!redisson)
             continue;
         const bool cluster = m_masters->isCluster(master);

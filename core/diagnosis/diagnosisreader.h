@@ -33,6 +33,8 @@ public:
 
     // Once, when every master asked has answered (or failed); skipped if this reader goes first.
     void read(const LockView& view, Callback done);
+    // The same without CLIENT LIST: only the waiters (what lockctl serve polls for its metrics).
+    void readWaiters(const LockView& view, Callback done);
 
     // Which of `clients` belong to the lock's holders (pure; exposed for tests).
     static QList<OwnerClient> matchOwners(const LockView& view, int master,
@@ -41,6 +43,8 @@ public:
     static QByteArray waiterChannel(const LockView& view);
 
 private:
+    void readFacts(const LockView& view, bool owners, Callback done);
+
     MasterSet* m_masters;
 };
 

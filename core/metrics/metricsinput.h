@@ -37,6 +37,9 @@ struct MetricsInput
     // `visit` returns false. With it, picking the oldest held locks for the per-lock series costs
     // about --max-lock-series look-ups instead of an age look-up for every lock.
     std::function<void(const std::function<bool(const QByteArray&)>& visit)> oldestFirst;
+    // Optional: clients waiting for the lock, as last read (LockWaiterPoller); -1 when not known.
+    // Asked only for the locks that get per-lock series.
+    std::function<double(const LockView&)> waiters;
     qint64 nowMs = 0; // monotonic, for the validity count-down
     int maxLockSeries = 1000;
     quint64 acquisitions = 0;

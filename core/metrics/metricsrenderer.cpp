@@ -227,9 +227,11 @@ void renderLocks(MetricsText& out, const MetricsInput& in)
                 return 1.0;
         return 0.0;
     });
-    // No recognised format records its waiters yet (Redisson's queue is a helper key the monitor
-    // does not keep): the family is declared, without samples.
-    begin(out, LockWaiters);
+    // Only where the layout records them (Redisson), read apart from the scrape: no sample otherwise.
+    perLock(LockWaiters, [&](const LockView& v, double) {
+        const double waiting = in.waiters ? in.waiters(v) : -1;
+        return waiting < 0 ? none : waiting;
+    });
     begin(out, LockSeriesDropped);
     out.sample(families[LockSeriesDropped].name, double(locks.size() - qsizetype(ranked.size())));
     begin(out, LockSeriesLimit);

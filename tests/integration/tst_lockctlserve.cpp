@@ -6,12 +6,14 @@
 #include "lockctlrun.h"
 #include "metrics/webconfig.h"
 #include "promtool.h"
+#include "rediscliprocess.h"
 #include "redisservergroup.h"
 #include "serveprocess.h"
 #include "timebound.h"
 #include "tlsmaterial.h"
 
 #include <QFile>
+#include <QScopeGuard>
 #include <QSslCertificate>
 #include <QTemporaryDir>
 #include <QTest>
@@ -53,6 +55,7 @@ class TestLockctlServe : public QObject
 
 private slots:
     void servesFiveMastersAndRidesOutAnOutage();
+    void exportsRedissonWaiters();
     void webConfigTurnsOnTlsAndBasicAuth();
     void recordsWhileServing();
     void sigtermWhileMastersOpenStopsIt();
@@ -150,6 +153,58 @@ void TestLockctlServe::servesFiveMastersAndRidesOutAnOutage()
 
     QCOMPARE(serve.stop(int(upperBoundMs(10000))), 0);
     QVERIFY2(serve.log().contains("stopped"), serve.log().constData());
+}
+
+// lockscope_lock_waiters where the layout makes them known: the subscribers of a Redisson lock's
+// channel (real SUBSCRIBE clients, as Redisson's waiters), the fair lock's queue; none for a SET lock.
+void TestLockctlServe::exportsRedissonWaiters()
+{
+    RedisServerGroup group;
+    QVERIFY2(group.start(1), qPrintable(group.errorString()));
+    RedisServer& server = group.at(0);
+    const QByteArray field = "b3f1c9e2-5a4d-4e0b-9c1f-7d2e8a6b4c10:57";
+    for (const char* name : {"lock:orders", "lock:fair"}) {
+        QVERIFY(server.command({"HSET", name, field, "1"}).isInteger());
+        QVERIFY(server.command({"PEXPIRE", name, "600000"}).isInteger());
+    }
+    QVERIFY(
+        server.command({"RPUSH", "redisson_lock_queue:{lock:fair}", "u2:61", "u2:62", "u2:63"}).isInteger());
+    QVERIFY(
+        server.command({"SET", "lock:plain", "0123456789abcdef0123456789abcdef", "PX", "600000"}).isStatus());
+    auto waiter1 = startCli(
+        server, {QStringLiteral("SUBSCRIBE"), QStringLiteral("redisson_lock__channel:{lock:orders}")});
+    auto waiter2 = startCli(
+        server, {QStringLiteral("SUBSCRIBE"), QStringLiteral("redisson_lock__channel:{lock:orders}")});
+    const auto stopWaiters = qScopeGuard([&] {
+        stopCli(waiter1);
+        stopCli(waiter2);
+    });
+
+    ServeProcess serve;
+    QVERIFY2(serve.start(masterArgs(group) << QStringLiteral("serve")), qPrintable(serve.errorString()));
+    QTRY_COMPARE_WITH_TIMEOUT(httpGet(serve.url(QStringLiteral("/-/ready"))).status, 200,
+                              int(upperBoundMs(20000)));
+    const QByteArray orders =
+        "lockscope_lock_waiters{resource=\"lock:orders\",format=\"redisson\",status=\"held\"}";
+    const QByteArray fair =
+        "lockscope_lock_waiters{resource=\"lock:fair\",format=\"redisson\",status=\"held\"}";
+    QTRY_COMPARE_WITH_TIMEOUT(sampleValue(httpGet(serve.url()).body, orders), 2.0, int(upperBoundMs(20000)));
+    QTRY_COMPARE_WITH_TIMEOUT(sampleValue(httpGet(serve.url()).body, fair), 3.0, int(upperBoundMs(20000)));
+    const QByteArray page = httpGet(serve.url()).body;
+    // A SET lock has series, but nobody can tell who waits for it: no waiters sample.
+    QVERIFY2(page.contains("lockscope_lock_ttl_seconds{resource=\"lock:plain\""), page.constData());
+    QVERIFY2(!page.contains("lockscope_lock_waiters{resource=\"lock:plain\""), page.constData());
+    if (!promtoolPath().isEmpty()) {
+        const PromtoolRun lint = runPromtool({QStringLiteral("check"), QStringLiteral("metrics")}, page);
+        QVERIFY2(lint.code == 0 && lint.output.trimmed().isEmpty(), lint.output.constData());
+    } else {
+        qWarning("promtool (Debian package prometheus) is not installed: the live page is not linted");
+    }
+    // The waiters leave: the next read says so.
+    stopCli(waiter1);
+    stopCli(waiter2);
+    QTRY_COMPARE_WITH_TIMEOUT(sampleValue(httpGet(serve.url()).body, orders), 0.0, int(upperBoundMs(20000)));
+    QCOMPARE(serve.stop(int(upperBoundMs(10000))), 0);
 }
 
 void TestLockctlServe::webConfigTurnsOnTlsAndBasicAuth()

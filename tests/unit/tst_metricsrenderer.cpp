@@ -92,6 +92,7 @@ private slots:
     void binaryResourcesGiveValidOutput();
     void capsLockSeriesWorstFirst_data();
     void capsLockSeriesWorstFirst();
+    void waitersOnlyWhereKnownForLocksWithSeries();
     void familyNamesAreEveryTypeLine();
     void promtoolAcceptsThePage();
     void webConfigReadsPrometheusShape();
@@ -243,6 +244,27 @@ void TestMetricsRenderer::capsLockSeriesWorstFirst()
     QVERIFY(render(13).contains("lockscope_lock_series_dropped 0\n"));
     QVERIFY(render(100).contains("lockscope_lock_series_dropped 0\n"));
     QCOMPARE(samples(render(100), QStringLiteral("lockscope_lock_quorum_holding{")).size(), 13);
+}
+
+void TestMetricsRenderer::waitersOnlyWhereKnownForLocksWithSeries()
+{
+    QHash<QByteArray, LockView> locks;
+    locks.insert("lock:stuck", lockView("lock:stuck", LockStatus::Stuck, -1, 3, 5, -1));
+    locks.insert("lock:redisson", lockView("lock:redisson", LockStatus::Contested, 1000));
+    locks.insert("lock:held", lockView("lock:held", LockStatus::Held, 1000));
+    MetricsInput in = inputFor(&locks, 2);
+    QByteArrayList asked;
+    in.waiters = [&asked](const LockView& v) {
+        asked << v.resource;
+        return v.resource == "lock:redisson" ? 4.0 : v.resource == "lock:held" ? 9.0 : -1.0;
+    };
+    const QByteArray text = MetricsRenderer::render(in);
+    // Unknown (-1): no sample; the held lock has no series, so it is not even asked.
+    QCOMPARE(samples(text, QStringLiteral("lockscope_lock_waiters{")),
+             QStringList{QStringLiteral("lockscope_lock_waiters{resource=\"lock:redisson\",format=\"hex-"
+                                        "token\",status=\"contested\"} 4")});
+    std::sort(asked.begin(), asked.end());
+    QCOMPARE(asked, (QByteArrayList{"lock:redisson", "lock:stuck"}));
 }
 
 void TestMetricsRenderer::familyNamesAreEveryTypeLine()
