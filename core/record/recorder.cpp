@@ -220,8 +220,10 @@ void Recorder::observe(const LockView& view, Tracked& tracked, bool* extended)
 {
     quint64 holders = maskOf(view.holders);
     qint64 deadline = -1;
+    static const MasterObservation unread;
     for (int i = 0; i < m_masterCount; ++i) {
-        const MasterObservation obs = view.observations.value(i);
+        // By reference: a copy per master and view was a pair of atomic reference counts each.
+        const MasterObservation& obs = i < view.observations.size() ? view.observations.at(i) : unread;
         if (obs.error().isError()) {
             // Unreachable: what it showed last still stands (a master down is a master event, not
             // a change of holders).
@@ -276,14 +278,22 @@ void Recorder::observe(const LockView& view, Tracked& tracked, bool* extended)
 
 void Recorder::startEpisode(const LockView& view, RecordEvent::Kind kind, Tracked& tracked)
 {
-    const QList<QByteArray> types = tracked.types;
-    tracked = Tracked();
+    // Reset in place: the per-master lists keep their buffers (an episode starts at every change
+    // of holder, thousands a second), and the key types carry over.
     tracked.token = view.token;
     tracked.startMs = monotonicMs();
-    tracked.pttl = QList<qint64>(m_masterCount, -2);
-    tracked.expiresAt = QList<qint64>(m_masterCount, -1);
-    tracked.extensions = QList<int>(m_masterCount, 0);
-    tracked.types = types.size() == m_masterCount ? types : QList<QByteArray>(m_masterCount);
+    tracked.holders = 0;
+    tracked.everHolders = 0;
+    tracked.holding = 0;
+    tracked.pttl.fill(-2, m_masterCount);
+    tracked.expiresAt.fill(-1, m_masterCount);
+    tracked.extensions.fill(0, m_masterCount);
+    tracked.episodeExtensions = 0;
+    if (tracked.types.size() != m_masterCount)
+        tracked.types = QList<QByteArray>(m_masterCount);
+    tracked.deadlineMs = -1;
+    tracked.lostOnFailover = false;
+    tracked.releasedAtMs = -1;
     tracked.atRisk = view.atRisk;
     observe(view, tracked, nullptr);
     RecordEvent e = resourceEvent(kind, view.resource, tracked);
@@ -296,17 +306,16 @@ void Recorder::startEpisode(const LockView& view, RecordEvent::Kind kind, Tracke
 void Recorder::onView(const LockView& view, bool initial)
 {
     bool present = false;
-    for (const MasterObservation& o : view.observations)
+    bool unreachable = false;
+    for (const MasterObservation& o : view.observations) {
         present = present || o.present();
-    auto it = m_tracked.find(view.resource);
+        unreachable = unreachable || o.error().isError();
+    }
     if (!present) {
-        if (it != m_tracked.end())
-            onRemoved(view.resource);
+        onRemoved(view.resource);
         return;
     }
-    bool unreachable = false;
-    for (const MasterObservation& o : view.observations)
-        unreachable = unreachable || o.error().isError();
+    auto it = m_tracked.find(view.resource);
     // No holder readable, because a master is down: nothing is known to have changed yet.
     if (view.token.isEmpty() && view.holders.isEmpty() && unreachable)
         return;

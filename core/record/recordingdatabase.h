@@ -20,8 +20,8 @@ class RecordingDatabase
 
 public:
     // The schema this build writes; 1: the first recorder, 2: force-releases carry their audit id,
-    // 3: only the masters' events are indexed by time.
-    static constexpr int schemaVersion = 3;
+    // 3: only the masters' events are indexed by time, 4: the resources' events by resource alone.
+    static constexpr int schemaVersion = 4;
 
     RecordingDatabase();
     ~RecordingDatabase();
