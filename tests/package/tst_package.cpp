@@ -110,8 +110,8 @@ void TestPackage::fieldsAndVersion()
     QCOMPARE(field(m_deb, "Version"), QStringLiteral(LOCKSCOPE_VERSION "-1"));
     const QString depends = field(m_deb, "Depends");
     // Computed by dpkg-shlibdeps from the programs, plus the plugins Qt loads at run time.
-    for (const char* package :
-         {"libqt6core6", "libqt6widgets6", "libhiredis0.14", "libc6", "qt6-qpa-plugins", "libqt6svg6", "libqt6sql6-sqlite"})
+    for (const char* package : {"libqt6core6", "libqt6widgets6", "libhiredis0.14", "libc6", "qt6-qpa-plugins",
+                                "libqt6svg6", "libqt6sql6-sqlite"})
         QVERIFY2(depends.contains(QLatin1String(package)),
                  qPrintable(package + (QLatin1String(": ") + depends)));
     QCOMPARE(field(m_deb, "Recommends"), QStringLiteral("redis-server"));
