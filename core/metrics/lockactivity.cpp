@@ -118,11 +118,12 @@ void LockActivity::onBatch(const LockBatch& batch)
     const qint64 now = monotonicMs();
     const auto note = [&](const LockView& v) {
         Seen& s = m_seen[v.resource];
-        if (s.sinceMs == 0 || s.token != v.token) {
+        const size_t tokenHash = qHash(v.token, m_seed);
+        if (s.sinceMs == 0 || s.tokenHash != tokenHash) {
             // Locks found by the first discovery were taken before we looked: not an acquisition seen.
             if (m_ready)
                 ++m_acquisitions;
-            s.token = v.token;
+            s.tokenHash = tokenHash;
             s.sinceMs = now;
             reorder(v.resource, s);
         }

@@ -4,6 +4,7 @@
 #include "monitor/lockview.h"
 
 #include <QHash>
+#include <QHashFunctions>
 #include <QList>
 #include <QObject>
 
@@ -59,7 +60,9 @@ signals:
 private:
     struct Seen
     {
-        QByteArray token;
+        // The current token's hash, not the token: 8 bytes instead of 24 per lock, and a token
+        // change goes unnoticed only if both hash alike (one in 2^64).
+        size_t tokenHash = 0;
         qint64 sinceMs = 0;      // monotonic
         quint64 order = 0;       // its place in m_oldest: m_oldest[order - m_oldestBase]
         qint64 expiresAtMs = -1; // monotonic; -1: no expiry
@@ -90,6 +93,7 @@ private:
     quint64 m_releases = 0;
     quint64 m_forceReleases = 0;
     bool m_ready = false;
+    size_t m_seed = QHashSeed::globalSeed();
 };
 
 } // namespace lockscope
