@@ -73,6 +73,27 @@ churn() {
 
 limit_s="${MEMBENCH_LIMIT_S:-1800}"
 
+# Polls until "$@" succeeds while lockctl PID runs; stops it and fails after MEMBENCH_LIMIT_S.
+wait_until() {
+    local pid="$1" what="$2" waited=0
+    shift 2
+    until "$@"; do
+        sleep 0.5
+        waited=$((waited + 1))
+        if ((waited > 2 * limit_s)) || ! kill -0 "$pid" 2>/dev/null; then
+            echo "monitor-mem-bench: $what" >&2
+            stop "$pid"
+            return 1
+        fi
+    done
+}
+
+# serve printed where it listens ($url) and says it is ready: its first discovery is in.
+serve_ready() {
+    url="$(sed -n 's/^serving \(http[^ ]*\)$/\1/p' "$1")"
+    [[ -n "$url" ]] && curl -sf -o /dev/null "${url%/metrics}/-/ready"
+}
+
 # lockctl watch: the JSON lines go to a counter, which says when every lock was added.
 watch_peak() {
     local out="$workdir/watch-done"
@@ -86,16 +107,8 @@ for line in sys.stdin:
     if (n and c == n) or (not n and "\"state\":\"mode " in line):
         open(out, "w").write("done")
 ' "$locks" "$out") &
-    local pid=$! waited=0
-    until [[ -s "$out" ]]; do
-        sleep 0.5
-        waited=$((waited + 1))
-        if ((waited > 2 * limit_s)) || ! kill -0 "$pid" 2>/dev/null; then
-            echo "monitor-mem-bench: watch did not show $locks locks" >&2
-            stop "$pid"
-            return 1
-        fi
-    done
+    local pid=$!
+    wait_until "$pid" "watch did not show $locks locks" test -s "$out" || return 1
     churn
     hwm_kib "$pid"
     stop "$pid"
@@ -104,17 +117,9 @@ for line in sys.stdin:
 serve_peak() {
     local log="$workdir/serve.log"
     "$lockctl" serve --listen 127.0.0.1:0 "${master_args[@]}" --pattern 'lock:*' >"$log" 2>&1 &
-    local pid=$! waited=0 url=""
-    until [[ -n "$url" ]] && curl -sf -o /dev/null "${url%/metrics}/-/ready"; do
-        sleep 0.5
-        waited=$((waited + 1))
-        url="$(sed -n 's/^serving \(http[^ ]*\)$/\1/p' "$log")"
-        if ((waited > 2 * limit_s)) || ! kill -0 "$pid" 2>/dev/null; then
-            echo "monitor-mem-bench: serve was not ready" >&2
-            stop "$pid"
-            return 1
-        fi
-    done
+    local pid=$!
+    url=""
+    wait_until "$pid" "serve was not ready" serve_ready "$log" || return 1
     churn
     curl -sf -o /dev/null "$url"
     hwm_kib "$pid"
