@@ -2,6 +2,8 @@
 
 #include "base/bytesdisplay.h"
 
+#include <algorithm>
+
 namespace lockscope {
 
 qint64 LockStoryTracker::ttlOf(const LockView& view)
@@ -55,9 +57,16 @@ void LockStoryTracker::observe(const LockView& view, qint64 wallNowMs, qint64 mo
         }
     }
     story.leaseMs = qMax(story.leaseMs, ttl);
+    // Kept at exactly maxReadings in one allocation of that size: appending a fifth and dropping
+    // the first grew the list to twice that, once per lock the window shows.
+    if (story.readings.size() >= LockStory::maxReadings) {
+        std::move(story.readings.begin() + 1, story.readings.end(), story.readings.begin());
+        story.readings.last() = TtlReading{at, ttl};
+        return;
+    }
+    if (story.readings.isEmpty())
+        story.readings.reserve(LockStory::maxReadings);
     story.readings << TtlReading{at, ttl};
-    if (story.readings.size() > LockStory::maxReadings)
-        story.readings.removeFirst();
 }
 
 void LockStoryTracker::noteOwners(const QByteArray& resource, const DiagnosisFacts& facts, qint64 wallNowMs)

@@ -134,6 +134,8 @@ void MasterScanner::onObserved(const ObservationBatchPtr& batch)
         }
     }
     m_knownCount = b.knownKeys;
+    // Taken in: the worker may read on (it holds its pass while too many keys are on their way).
+    post([w = m_worker, n = b.keys.size()] { w->delivered(n); });
 }
 
 void MasterScanner::onPassFinished(qint64 knownKeys)

@@ -151,6 +151,7 @@ void ScanWorker::abortPass()
     m_passRequested = false;
     m_awaitingDelivery = false;
     m_readsInFlight = 0;
+    m_heldPage = HeldPage();
     ++m_pass; // replies of the aborted pass are ignored
 }
 
@@ -280,6 +281,7 @@ void ScanWorker::beginPass()
     m_passRequested = false;
     m_scansDone = false;
     m_readsInFlight = 0;
+    m_heldPage = HeldPage();
     ++m_pass; // every key is unmet again
     m_passPages = 0;
     m_passKeysSeen = 0;
@@ -328,9 +330,9 @@ void ScanWorker::scanPage(int pattern, const QByteArray& cursor)
             }
             const int patterns = int(m_settings.patterns.size());
             if (next != "0")
-                scanPage(pattern, next); // asked before reading this page: the pipeline stays full
+                continuePass(pattern, next); // asked before reading this page: the pipeline stays full
             else if (pattern + 1 < patterns)
-                scanPage(pattern + 1, "0");
+                continuePass(pattern + 1, "0");
             else
                 m_scansDone = true;
             const double fraction = next == "0" ? 1.0 : scanFraction(next);
@@ -338,6 +340,35 @@ void ScanWorker::scanPage(int pattern, const QByteArray& cursor)
             readKeys(keys, true);
             maybeFinishPass();
         });
+}
+
+namespace {
+// Keys a worker may have on their way to the monitor before its pass waits (a few MB), and how few
+// there must be again before it goes on: room for several pages, so that the pipeline stays full.
+qint64 maxUndelivered(const MonitorSettings& settings)
+{
+    return 16 * qint64(qMax(1000, settings.scanCount));
+}
+} // namespace
+
+void ScanWorker::continuePass(int pattern, const QByteArray& cursor)
+{
+    if (m_undelivered > maxUndelivered(m_settings)) {
+        m_heldPage = {m_pass, pattern, cursor};
+        return;
+    }
+    scanPage(pattern, cursor);
+}
+
+void ScanWorker::delivered(qint64 keys)
+{
+    m_undelivered -= keys;
+    if (m_heldPage.pass == 0 || m_undelivered > maxUndelivered(m_settings) / 2)
+        return;
+    const HeldPage page = std::exchange(m_heldPage, HeldPage());
+    // An aborted pass's page stays unasked; so does one whose connection went meanwhile.
+    if (page.pass == m_pass && m_scanning && canScan())
+        scanPage(page.pattern, page.cursor);
 }
 
 QString ScanWorker::scanBroken(const QByteArray& cursor) const
@@ -416,6 +447,7 @@ void ScanWorker::readKeys(const QByteArrayList& keys, bool fromPass)
                 batch->keys = keys;
                 batch->observations = std::move(obs);
                 batch->knownKeys = m_knownCount;
+                m_undelivered += batch->keys.size();
                 emit observed(batch);
             }
             if (fromPass && pass == m_pass)
@@ -441,6 +473,7 @@ void ScanWorker::maybeFinishPass()
     });
     if (!batch->keys.isEmpty()) {
         batch->knownKeys = m_knownCount;
+        m_undelivered += batch->keys.size();
         emit observed(batch);
     }
     setScanning(false);

@@ -46,6 +46,9 @@ public:
     // The MasterScanner has handed the finished pass's batches to the monitor: the next pass may
     // be scheduled.
     void passDelivered();
+    // The MasterScanner has handed `keys` keys of the batches emitted to the monitor (every batch
+    // is acknowledged so, once).
+    void delivered(qint64 keys);
     // Reads notify-keyspace-events again (after it was changed).
     void detectMode();
     // Closes every connection, so that nothing runs once this returns; deletion follows.
@@ -75,6 +78,9 @@ private:
     void stopSubscriber();
     void beginPass();
     void scanPage(int pattern, const QByteArray& cursor);
+    // The next page of the pass: asked now, or held back while the monitor has too many of our keys
+    // still to take in.
+    void continuePass(int pattern, const QByteArray& cursor);
     void readKeys(const QByteArrayList& keys, bool fromPass);
     void maybeFinishPass();
     // Why the running pass cannot go on after a page that returned `cursor`; empty while it can.
@@ -116,6 +122,17 @@ private:
     qint64 m_passPages = 0;     // SCAN pages of the running pass ...
     qint64 m_passKeysSeen = 0;  // ... and the keys they returned
     bool m_scanFailed = false;  // a pass was stopped as one that would never end
+    // Keys emitted and not yet taken in by the monitor. A thread reading faster than the monitor
+    // takes in (5 masters, one monitor thread) queued whole passes of reads, a few hundred bytes a
+    // key: past a limit the pass waits, its next SCAN page held here until enough are delivered.
+    qint64 m_undelivered = 0;
+    struct HeldPage
+    {
+        quint32 pass = 0; // 0: none (passes count from 1)
+        int pattern = 0;
+        QByteArray cursor;
+    };
+    HeldPage m_heldPage;
 
     QSet<QByteArray> m_eventKeys;    // to read at the next flush
     QByteArrayList m_eventLogKeys;   // keys and events to report at the next flush ...

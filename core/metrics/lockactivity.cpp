@@ -81,9 +81,36 @@ MetricsInput LockActivity::input(qint64 nowMs) const
 
 void LockActivity::forEachOldest(const std::function<bool(const QByteArray&)>& visit) const
 {
-    for (const auto& [order, resource] : m_oldest)
-        if (!visit(resource))
+    for (const QByteArray& resource : m_oldest)
+        if (!resource.isNull() && !visit(resource))
             return;
+}
+
+void LockActivity::vacate(quint64 order)
+{
+    if (order < m_oldestBase || order - m_oldestBase >= m_oldest.size())
+        return; // 0: never placed
+    m_oldest[order - m_oldestBase] = QByteArray();
+    ++m_vacant;
+    if (m_vacant < 1024 || 2 * m_vacant < m_oldest.size())
+        return;
+    // Mostly empty: the live ones move up, in order, and are told their new place.
+    std::vector<QByteArray> live;
+    live.reserve(m_oldest.size() - m_vacant);
+    for (QByteArray& r : m_oldest)
+        if (!r.isNull()) {
+            m_seen[r].order = m_oldestBase + live.size();
+            live.push_back(std::move(r));
+        }
+    m_oldest = std::move(live);
+    m_vacant = 0;
+}
+
+void LockActivity::reorder(const QByteArray& resource, Seen& seen)
+{
+    vacate(seen.order);
+    seen.order = m_oldestBase + m_oldest.size();
+    m_oldest.push_back(resource);
 }
 
 void LockActivity::onBatch(const LockBatch& batch)
@@ -91,15 +118,14 @@ void LockActivity::onBatch(const LockBatch& batch)
     const qint64 now = monotonicMs();
     const auto note = [&](const LockView& v) {
         Seen& s = m_seen[v.resource];
-        if (s.sinceMs == 0 || s.token != v.token) {
+        const size_t tokenHash = qHash(v.token, m_seed);
+        if (s.sinceMs == 0 || s.tokenHash != tokenHash) {
             // Locks found by the first discovery were taken before we looked: not an acquisition seen.
             if (m_ready)
                 ++m_acquisitions;
-            s.token = v.token;
+            s.tokenHash = tokenHash;
             s.sinceMs = now;
-            m_oldest.erase(s.order);
-            s.order = ++m_nextOrder;
-            m_oldest.emplace(s.order, v.resource);
+            reorder(v.resource, s);
         }
         const qint64 left = v.validityAt(now);
         s.expiresAtMs = left < 0 ? -1 : now + left;
@@ -124,8 +150,9 @@ void LockActivity::onRemoved(const QByteArray& resource, qint64 nowMs)
         ++m_expirations;
     else
         ++m_releases;
-    m_oldest.erase(it->order);
+    const quint64 order = it->order;
     m_seen.erase(it);
+    vacate(order);
 }
 
 void LockActivity::onFailover(const FailoverReport& report)

@@ -4,11 +4,12 @@
 #include "monitor/lockview.h"
 
 #include <QHash>
+#include <QHashFunctions>
 #include <QList>
 #include <QObject>
 
 #include <functional>
-#include <map>
+#include <vector>
 
 namespace lockscope {
 
@@ -45,6 +46,10 @@ public:
     // The locks seen, oldest first, until `visit` returns false (MetricsInput::oldestFirst).
     void forEachOldest(const std::function<bool(const QByteArray&)>& visit) const;
 
+    // Locks it keeps anything for (ages, places in the oldest-first order): back to 0 once every
+    // lock is gone. For tests of memory.
+    qsizetype trackedLocks() const { return m_seen.size() + qsizetype(m_oldest.size() - m_vacant); }
+
     // What a scrape renders now: the masters, the monitor's view and these counters.
     MetricsInput input(qint64 nowMs) const;
 
@@ -55,20 +60,29 @@ signals:
 private:
     struct Seen
     {
-        QByteArray token;
+        // The current token's hash, not the token: 8 bytes instead of 24 per lock, and a token
+        // change goes unnoticed only if both hash alike (one in 2^64).
+        size_t tokenHash = 0;
         qint64 sinceMs = 0;      // monotonic
-        quint64 order = 0;       // key in m_oldest
+        quint64 order = 0;       // its place in m_oldest: m_oldest[order - m_oldestBase]
         qint64 expiresAtMs = -1; // monotonic; -1: no expiry
         LockStatus status = LockStatus::Unknown;
     };
     void onBatch(const LockBatch& batch);
     void onRemoved(const QByteArray& resource, qint64 nowMs);
     void onFailover(const FailoverReport& report);
+    // Gives `resource` the next place in m_oldest, leaving its old place (if any) empty.
+    void reorder(const QByteArray& resource, Seen& seen);
+    void vacate(quint64 order);
 
     LockMonitor* m_monitor;
     QHash<QByteArray, Seen> m_seen;
-    std::map<quint64, QByteArray> m_oldest; // first seen with the current token, oldest first
-    quint64 m_nextOrder = 0;
+    // First seen with the current token, oldest first; a lock that left or changed token leaves
+    // an empty key behind, dropped once they are the many. A flat list: a map node per lock cost
+    // three times as much with a million locks.
+    std::vector<QByteArray> m_oldest;
+    quint64 m_oldestBase = 1; // the order of m_oldest.front()
+    size_t m_vacant = 0;      // empty places in m_oldest
     QList<quint64> m_restarts;
     QList<quint64> m_failovers;
     QList<quint64> m_failoverLost;
@@ -79,6 +93,7 @@ private:
     quint64 m_releases = 0;
     quint64 m_forceReleases = 0;
     bool m_ready = false;
+    size_t m_seed = QHashSeed::globalSeed();
 };
 
 } // namespace lockscope

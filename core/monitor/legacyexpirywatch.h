@@ -21,6 +21,7 @@ public:
     // `key`'s timestamp passes `leftMs` after `now` (monotonic ms); negative: not watched any more.
     void watch(const QByteArray& key, qint64 leftMs, qint64 now);
     void forget(const QByteArray& key) { m_due.remove(key); }
+    qsizetype size() const { return m_due.size(); }
 
 private:
     void onTimer();

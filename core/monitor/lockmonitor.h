@@ -53,6 +53,14 @@ public:
 
     void setCoalesceMs(int ms) { m_coalesceMs = ms; }
 
+    // Resources the monitor keeps anything for (read, shown, at risk, watched or waiting to be
+    // flushed): back to 0 once every lock is gone and the removals went out. For tests of memory.
+    qsizetype trackedResources() const
+    {
+        return m_entries.size() + m_views.size() + m_risks.size() + m_legacyExpiries.size() +
+               (m_dirty.size() - m_dirtyHead);
+    }
+
     // What a master's last full pass saw: its keys (DBSIZE, which every pass asks anyway; -1 until
     // known) and how many of them are locks. "1,204 keys, none matched" tells a user the patterns miss.
     struct ScanSummary

@@ -19,11 +19,12 @@ struct LockView
     int holding = 0;         // masters holding `token`
     int needed = 1;          // N/2+1
     int total = 1;           // N
+    bool atRisk = false;     // a master holding it restarted (and may have forgotten it); here, not
+                             // at the end, it fills the ints' padding: a view is kept per resource
     qint64 validityMs = -1;  // remaining validity at computedAtMs, minus drift; -1: no expiry known
     qint64 computedAtMs = 0; // monotonic ms
     QList<int> holders;      // indexes of the masters holding `token`
     QList<MasterObservation> observations; // one per master, in master order
-    bool atRisk = false;                   // a master holding it restarted (and may have forgotten it)
     QString atRiskReason;
 
     // Validity left now, counting down from the last computation; -1 when there is no expiry.

@@ -2,16 +2,34 @@
 
 namespace lockscope {
 
+namespace {
+
+// The key types Redis answers TYPE with, as literals (static data, no allocation): each lock's
+// type shares one of them instead of keeping the bytes of its reply.
+QByteArray internedType(const QByteArray& type)
+{
+    static const QByteArray known[] = {QByteArrayLiteral("string"), QByteArrayLiteral("hash"),
+                                       QByteArrayLiteral("zset"),   QByteArrayLiteral("list"),
+                                       QByteArrayLiteral("set"),    QByteArrayLiteral("stream"),
+                                       QByteArrayLiteral("none")};
+    for (const QByteArray& k : known)
+        if (k == type)
+            return k;
+    return type;
+}
+
+} // namespace
+
 MasterObservation::MasterObservation(const KeyObservation& key, RecognizedLock lock)
     : m_pttlMs(key.pttlMs), m_readAtMs(key.readAtMs), m_present(key.present)
 {
     auto* c = new Content;
-    c->type = key.type;
+    c->type = internedType(key.type);
     c->value = key.value;
     c->valueSize = key.valueSize;
-    c->fields = key.fields;
-    c->members = key.members;
-    c->elementCount = key.elementCount;
+    if (!key.fields.isEmpty() || !key.members.isEmpty() || key.elementCount != 0)
+        c->aggregate =
+            std::make_unique<const Aggregate>(Aggregate{key.fields, key.members, key.elementCount});
     c->truncated = key.truncated;
     c->lock = std::move(lock);
     m_content.reset(c);
@@ -37,6 +55,13 @@ const MasterObservation::Content& MasterObservation::content() const
     return m_content ? *m_content : nothing;
 }
 
+const MasterObservation::Aggregate& MasterObservation::aggregate() const
+{
+    static const Aggregate none;
+    const Content& c = content();
+    return c.aggregate ? *c.aggregate : none;
+}
+
 const RedisError& MasterObservation::error() const
 {
     static const RedisError none;
@@ -54,9 +79,9 @@ KeyObservation MasterObservation::key() const
     k.type = c.type;
     k.value = c.value;
     k.valueSize = c.valueSize;
-    k.fields = c.fields;
-    k.members = c.members;
-    k.elementCount = c.elementCount;
+    k.fields = fields();
+    k.members = members();
+    k.elementCount = elementCount();
     k.truncated = c.truncated;
     return k;
 }
@@ -66,7 +91,7 @@ bool MasterObservation::sameContent(const KeyObservation& key) const
     const Content& c = content();
     return m_present == key.present && error().kind == key.error.kind && c.type == key.type &&
            c.value == key.value && c.valueSize == key.valueSize && c.truncated == key.truncated &&
-           c.fields == key.fields && c.members == key.members && c.elementCount == key.elementCount;
+           fields() == key.fields && members() == key.members && elementCount() == key.elementCount;
 }
 
 void MasterObservation::setExpiry(qint64 pttlMs, qint64 readAtMs)
@@ -95,8 +120,8 @@ bool MasterObservation::operator==(const MasterObservation& o) const
     const Content& a = content();
     const Content& b = o.content();
     return a.type == b.type && a.value == b.value && a.valueSize == b.valueSize &&
-           a.truncated == b.truncated && a.fields == b.fields && a.members == b.members &&
-           a.elementCount == b.elementCount && a.lock == b.lock;
+           a.truncated == b.truncated && fields() == o.fields() && members() == o.members() &&
+           elementCount() == o.elementCount() && a.lock == b.lock;
 }
 
 } // namespace lockscope

@@ -6,6 +6,8 @@
 #include <QExplicitlySharedDataPointer>
 #include <QSharedData>
 
+#include <memory>
+
 namespace lockscope {
 
 // One master's part of a resource: the raw read and what it decodes to.
@@ -32,9 +34,9 @@ public:
     const QByteArray& type() const { return content().type; }
     const QByteArray& value() const { return content().value; }
     qint64 valueSize() const { return content().valueSize; }
-    const QList<QPair<QByteArray, QByteArray>>& fields() const { return content().fields; }
-    const QList<QPair<QByteArray, double>>& members() const { return content().members; }
-    qint64 elementCount() const { return content().elementCount; }
+    const QList<QPair<QByteArray, QByteArray>>& fields() const { return aggregate().fields; }
+    const QList<QPair<QByteArray, double>>& members() const { return aggregate().members; }
+    qint64 elementCount() const { return aggregate().elementCount; }
     bool truncated() const { return content().truncated; }
     const RecognizedLock& lock() const { return content().lock; }
 
@@ -51,15 +53,21 @@ public:
     bool operator==(const MasterObservation& o) const;
 
 private:
-    struct Content : QSharedData
+    // What only a hash, a zset or a list has: a string lock (the many) carries a null pointer
+    // instead of two empty lists and a count.
+    struct Aggregate
     {
-        QByteArray type;
-        QByteArray value;
-        qint64 valueSize = 0;
         QList<QPair<QByteArray, QByteArray>> fields;
         QList<QPair<QByteArray, double>> members;
         qint64 elementCount = 0;
-        bool truncated = false;
+    };
+    struct Content : QSharedData
+    {
+        bool truncated = false; // next to the reference count: no padding of its own
+        QByteArray type;        // one of a few words: kept as a shared literal, not one copy per lock
+        QByteArray value;
+        qint64 valueSize = 0;
+        std::unique_ptr<const Aggregate> aggregate; // null: no fields, members or elements
         RecognizedLock lock;
     };
     struct Error : QSharedData
@@ -68,6 +76,7 @@ private:
     };
 
     const Content& content() const;
+    const Aggregate& aggregate() const;
 
     QExplicitlySharedDataPointer<Content> m_content; // never written after construction; null: nothing read
     QExplicitlySharedDataPointer<Error> m_error;     // null: no error

@@ -13,6 +13,24 @@ qint64 remainingPttl(const MasterObservation& o, qint64 nowMs)
     return qMax<qint64>(0, o.pttlMs() - (nowMs - o.readAtMs()));
 }
 
+// 0, 1, ..., total - 1: the holders of nearly every lock, which all its views share instead of
+// allocating the same list once per lock (a view is kept per resource, in the monitor and the window).
+// Per thread: built without a lock; QList's shared count is atomic, so the copies may travel.
+QList<int> everyMaster(int total)
+{
+    thread_local QList<QList<int>> lists;
+    if (total >= lists.size()) {
+        const qsizetype from = lists.size();
+        lists.resize(total + 1);
+        for (qsizetype n = from; n <= total; ++n) {
+            lists[n].reserve(n);
+            for (int i = 0; i < n; ++i)
+                lists[n] << i;
+        }
+    }
+    return lists.at(total);
+}
+
 } // namespace
 
 LockView QuorumCalculator::compute(const QByteArray& resource, const QList<MasterObservation>& observations,
@@ -66,14 +84,14 @@ LockView QuorumCalculator::compute(const QByteArray& resource, const QList<Maste
     }
 
     QVarLengthArray<qint64, 8> remaining;
-    view.holders.reserve(view.total); // one allocation, not one per growth step
+    QVarLengthArray<int, 8> holders;
     bool anyWithoutExpiry = false;
     bool legacyExpired = false;
     for (int i = 0; i < observations.size(); ++i) {
         const MasterObservation& m = observations.at(i);
         if (m.error().isError() || !m.present() || m.lock().auxiliary || m.lock().token != view.token)
             continue;
-        view.holders << i;
+        holders << i;
         if (view.format == LockFormat::Unknown || view.owner.isEmpty()) {
             view.format = m.lock().format;
             view.owner = m.lock().owner;
@@ -93,6 +111,10 @@ LockView QuorumCalculator::compute(const QByteArray& resource, const QList<Maste
         else if (m.lock().format != LockFormat::LegacyTimestamp)
             anyWithoutExpiry = true;
     }
+    if (holders.size() == view.total)
+        view.holders = everyMaster(view.total);
+    else if (!holders.isEmpty())
+        view.holders = QList<int>(holders.begin(), holders.end()); // one allocation, of the right size
 
     // Valid while `needed` masters still hold it: the needed-th longest remaining TTL, less the drift.
     std::sort(remaining.begin(), remaining.end(), std::greater<>());

@@ -17,6 +17,8 @@ echo '# recorder: monitoring with and without the flight recorder, 5k changes/s 
 "$here/recorder-bench.sh"
 echo '# serve: lockctl serve scraped every second, 100k locks on 5 masters' >&2
 "$here/serve-bench.sh"
+echo '# monitor-mem: peak RSS per lock of lockctl watch and serve, 1M locks on 1 master' >&2
+"$here/monitor-mem-bench.sh"
 if [[ -x "$here/ui-bench.sh" ]]; then
     echo '# ui: GUI event-loop stalls with 100k locks on 5 masters' >&2
     "$here/ui-bench.sh"

@@ -1,11 +1,13 @@
 #include "discovery/entryscanner.h"
 #include "discovery/masterscanner.h"
 #include "lockctlrun.h"
+#include "metrics/lockactivity.h"
 #include "monitor/lockmonitor.h"
 #include "monitorrun.h"
 #include "redisservergroup.h"
 #include "watchevents.h"
 
+#include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -83,6 +85,7 @@ private slots:
     void keyThatChangesType();
     void progressReportsScannedVsDbsize();
     void coalescesAFloodOnOneResource();
+    void forgetsEveryResourceOnceGone();
     void lockctlListJson();
     void lockctlListTextAndExitCodes();
     void lockctlWatchStreamsJsonLines();
@@ -470,6 +473,47 @@ void TestLockMonitor::coalescesAFloodOnOneResource()
     QVERIFY2(emissions <= 3 + int(seconds * 4) + 2,
              qPrintable(QStringLiteral("%1 emissions in %2 s").arg(emissions).arg(seconds)));
     QVERIFY(emissions >= 3);
+}
+
+void TestLockMonitor::forgetsEveryResourceOnceGone()
+{
+    // A long-running watch or serve sees millions of locks come and go: nothing of a lock may stay
+    // behind once it is gone from every master (its read, its view, its risk mark, its legacy
+    // timestamp watch, its age in the metrics).
+    RedisServerGroup group;
+    QVERIFY2(group.start(3), qPrintable(group.errorString()));
+    Harness h(group, 150);
+    LockActivity activity(h.monitor.get());
+    QVERIFY(h.waitForInitialScan(5000));
+    const QByteArray legacy = QByteArray::number(QDateTime::currentMSecsSinceEpoch() + 600000);
+    QByteArrayList keys;
+    for (int i = 0; i < 60; ++i) {
+        const QByteArray key = "lock:gone" + QByteArray::number(i);
+        keys << key;
+        // Held on all, partial on one, contested, and legacy timestamps without a TTL.
+        const int on = i % 3 == 1 ? 1 : 3;
+        for (int m = 0; m < on; ++m) {
+            const QByteArray value = i % 5 == 0   ? legacy
+                                     : i % 7 == 0 ? QByteArray("token-m") + QByteArray::number(m)
+                                                  : QByteArray("token") + QByteArray::number(i);
+            if (i % 5 == 0)
+                group.at(m).command({"SET", key, value});
+            else
+                group.at(m).command({"SET", key, value, "PX", "60000"});
+        }
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(h.monitor->locks().size(), keys.size(), 5000);
+    // A restart marks what the master held at risk: those marks must go with the locks too.
+    group.at(2).restart();
+    QTRY_VERIFY_WITH_TIMEOUT(h.view("lock:gone0").atRisk, 5000);
+    QVERIFY(h.monitor->trackedResources() >= keys.size());
+    QVERIFY(activity.trackedLocks() >= keys.size());
+    for (int m = 0; m < group.size(); ++m)
+        for (const QByteArray& key : std::as_const(keys))
+            group.at(m).command({"DEL", key});
+    QTRY_COMPARE_WITH_TIMEOUT(h.monitor->locks().size(), 0, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(h.monitor->trackedResources(), 0, 2000);
+    QCOMPARE(activity.trackedLocks(), 0);
 }
 
 void TestLockMonitor::lockctlListJson()

@@ -114,6 +114,7 @@ private slots:
     void pausedServerEndsThePassOnTheScanConnection();
     void masterDownAbortsAndComesBack();
     void aBusyMonitorHoldsBackTheNextPass();
+    void aBusyMonitorHoldsBackThePass();
 };
 
 void TestMasterScanner::scanningRunsOffTheMonitorThread()
@@ -369,6 +370,37 @@ void TestMasterScanner::aBusyMonitorHoldsBackTheNextPass()
     // And the passes go on once it is taken in.
     QVERIFY(passes.wait(10000));
     QCOMPARE(sink.present.size(), 300);
+}
+
+void TestMasterScanner::aBusyMonitorHoldsBackThePass()
+{
+    // Within one pass too: a worker reading faster than the monitor takes in (five masters, one
+    // monitor thread) queued the whole pass's reads to it, a few hundred bytes a key. Past a few
+    // thousand keys on their way the pass waits for the monitor.
+    constexpr int keys = 60000;
+    RedisServerGroup group;
+    QVERIFY2(group.start(1), qPrintable(group.errorString()));
+    group.at(0).command({"EVAL",
+                         "for i = 1, tonumber(ARGV[1]) do redis.call('SET', 'lock:' .. i, 'tok' .. i, 'PX', "
+                         "600000) end",
+                         "0", QByteArray::number(keys)});
+    RedisConnection master(quickOptions(group.at(0), 5000));
+    RecordingSink sink;
+    MasterScanner scanner(0, &master, quickSettings(), &sink);
+    QSignalSpy passes(&scanner, &MasterScanner::passFinished);
+    QSignalSpy progress(&scanner, &MasterScanner::scanProgress);
+    master.open();
+    scanner.start();
+    QVERIFY(progress.wait(10000)); // the first page is in
+    // The monitor's thread busy (deliberately blocked, not a wait) for as long as the worker needs
+    // to read every key.
+    QThread::msleep(4000);
+    QCoreApplication::sendPostedEvents(&scanner); // what was queued meanwhile, at once
+    QVERIFY2(sink.present.size() <= 24000,
+             qPrintable(QStringLiteral("%1 keys queued to a busy monitor").arg(sink.present.size())));
+    // And the pass goes on once they are taken in.
+    QTRY_VERIFY_WITH_TIMEOUT(passes.size() >= 1, 30000);
+    QCOMPARE(sink.present.size(), keys);
 }
 
 #include "tst_masterscanner.moc"
