@@ -44,9 +44,16 @@ done
 
 # UIBENCH_WRAPPER="perf record -g -o /tmp/ui.perf" profiles the run.
 set +e
-line="$(QT_QPA_PLATFORM=offscreen ${UIBENCH_WRAPPER:-} "$uibench" "${masters[@]}" --expect "$locks" --settle-ms 4000 --limit-ms "${UIBENCH_LIMIT_MS:-300000}")"
+output="$(QT_QPA_PLATFORM=offscreen ${UIBENCH_WRAPPER:-} "$uibench" "${masters[@]}" --expect "$locks" --settle-ms 4000 --limit-ms "${UIBENCH_LIMIT_MS:-300000}")"
 rc=$?
 set -e
+# A wrapper (heaptrack) may print lines of its own: they go to stderr, the JSON line is judged.
+printf '%s\n' "$output" | grep -v '^{' >&2 || true
+line="$(printf '%s\n' "$output" | grep '^{' | tail -n 1)"
+if [[ -z "$line" ]]; then
+    echo "ui-bench: uibench printed no result (exit $rc)" >&2
+    exit "$((rc == 0 ? 1 : rc))"
+fi
 # Issue #19's targets for the window at 100k locks, judged on this run (at a smaller scale they are
 # only indicative): the JSON line gains "targets" (each one met or not) and "targetsMet".
 python3 -c '
