@@ -93,14 +93,14 @@ void BatchQueue::adaptSlice(qsizetype items, qint64 elapsedNs)
 {
     if (m_fixedSlice || items <= 0)
         return;
-    // Sized from the cost per lock (smoothed), not by doubling and halving: doubling overshoots
-    // into a slice twice too long before it halves again, and those overshoots were the longest
-    // freezes while a first pass was applied.
-    const double perItem = double(elapsedNs) / double(items);
-    m_nsPerItem = m_nsPerItem <= 0 ? perItem : 0.5 * m_nsPerItem + 0.5 * perItem;
-    const double fits = double(sliceBudgetUs) * 1000.0 / qMax(1.0, m_nsPerItem);
-    // Growing at most fourfold per slice: a cheap slice of a few locks says little about a large one.
-    m_slice = int(qBound(double(minSlice), qMin(fits, 4.0 * m_slice), double(maxSlice)));
+    // A slice's cost is measured on the wall clock: under load the GUI thread gets a fraction of a
+    // core, and a slice that takes 12 ms of CPU freezes the window for several times that. Small
+    // slices keep each freeze short; the per-slice overhead at 100k rows is well under a millisecond.
+    const qint64 elapsedUs = elapsedNs / 1000;
+    if (elapsedUs > slowUs)
+        m_slice = qMax(minSlice, m_slice / 2);
+    else if (elapsedUs < fastUs && items >= m_slice)
+        m_slice = qMin(maxSlice, m_slice * 2);
 }
 
 } // namespace lockscope

@@ -14,8 +14,8 @@ namespace lockscope {
 class LockTableModel;
 
 // Feeds the model in slices sized to stay well under a frame: a 100k-lock first pass arrives as
-// batches of thousands, and applying one whole would freeze input. Each slice is sized from what
-// the last ones cost per lock, to take about sliceBudgetUs; one slice per event-loop pass.
+// batches of thousands, and applying one whole would freeze input. The slice grows while applying
+// is cheap and halves when it is not; one slice per event-loop pass.
 //
 // What waits here is kept per resource: a newer view of a lock replaces the one still waiting
 // (a reconciliation that arrives while the first pass is still being applied, or a lock that
@@ -28,9 +28,8 @@ class BatchQueue final : public QObject
     Q_DISABLE_COPY_MOVE(BatchQueue)
 
 public:
-    // Wall clock: under load the GUI thread gets a fraction of a core, and a slice that takes
-    // 4 ms of CPU freezes the window for several times that.
-    static constexpr qint64 sliceBudgetUs = 4000;
+    static constexpr qint64 slowUs = 6000; // a slice that took longer halves
+    static constexpr qint64 fastUs = 2000; // a full slice that took less doubles
     static constexpr int minSlice = 50;
     static constexpr int maxSlice = 5000;
 
@@ -69,7 +68,6 @@ private:
     QTimer m_timer;
     int m_slice = 500;
     bool m_fixedSlice = false;
-    double m_nsPerItem = 0; // smoothed cost of applying one step
 };
 
 } // namespace lockscope
