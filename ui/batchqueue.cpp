@@ -6,32 +6,6 @@
 
 namespace lockscope {
 
-namespace {
-constexpr int minSlice = 50;
-constexpr int maxSlice = 5000;
-// A slice's cost is measured on the wall clock: under load the GUI thread gets a fraction of a
-// core, and a slice that takes 12 ms of CPU freezes the window for several times that. Small
-// slices keep each freeze short; the per-slice overhead at 100k rows is well under a millisecond.
-constexpr qint64 slowUs = 6000; // above this a slice halves
-constexpr qint64 fastUs = 2000; // below this it doubles
-
-// Moves up to `budget` items from the front of `from` to `to`.
-template <typename T> int take(QList<T>& from, QList<T>& to, int budget)
-{
-    const int n = int(qMin<qsizetype>(budget, from.size()));
-    if (n <= 0)
-        return 0;
-    if (n == from.size()) {
-        to.append(std::move(from));
-        from.clear();
-    } else {
-        to.append(from.mid(0, n));
-        from.remove(0, n);
-    }
-    return n;
-}
-} // namespace
-
 BatchQueue::BatchQueue(LockTableModel* model, QObject* parent) : QObject(parent), m_model(model)
 {
     m_timer.setSingleShot(true);
@@ -43,39 +17,90 @@ void BatchQueue::enqueue(const LockBatch& batch)
 {
     if (batch.isEmpty())
         return;
-    m_pending << batch;
-    if (!m_timer.isActive())
+    for (const QByteArray& r : batch.removed) {
+        Item item;
+        item.view.resource = r;
+        item.removal = true;
+        push(std::move(item));
+    }
+    for (const QList<LockView>* list : {&batch.added, &batch.changed})
+        for (const LockView& v : *list)
+            push(Item{v, false, list == &batch.added, false});
+    if (!m_items.empty() && !m_timer.isActive())
         m_timer.start();
+}
+
+void BatchQueue::push(Item&& item)
+{
+    const qint64 seq = m_headSeq + qint64(m_items.size());
+    auto last = m_last.find(ResourceKey(item.view.resource));
+    if (last == m_last.end()) {
+        m_last.insert(ResourceKey(item.view.resource), seq);
+        m_items.push_back(std::move(item));
+        return;
+    }
+    Item& waiting = m_items[size_t(*last - m_headSeq)];
+    if (waiting.removal && item.removal)
+        return;
+    if (!waiting.removal) {
+        // Superseded before it was shown: the newer view (or the removal) takes its place. A lock
+        // added and changed is still new to the model.
+        item.added = item.added || waiting.added;
+        item.barrier = waiting.barrier;
+        waiting = std::move(item);
+        return;
+    }
+    // Back after a removal that is still waiting: a step of its own, in a later slice.
+    item.barrier = true;
+    *last = seq;
+    m_items.push_back(std::move(item));
 }
 
 void BatchQueue::drainOne()
 {
-    if (m_pending.isEmpty())
+    if (m_items.empty())
         return;
-    // Within one batch a resource appears once, so its parts may be cut in any order; batches stay
-    // in order, so a later change never overtakes an earlier one.
-    LockBatch& front = m_pending.first();
     LockBatch slice;
-    int budget = m_slice;
-    budget -= take(front.removed, slice.removed, budget);
-    budget -= take(front.added, slice.added, budget);
-    take(front.changed, slice.changed, budget);
-    if (front.isEmpty())
-        m_pending.removeFirst();
+    qsizetype taken = 0;
+    while (!m_items.empty() && taken < m_slice) {
+        Item& item = m_items.front();
+        if (item.barrier && taken > 0)
+            break;
+        const ResourceKey key(item.view.resource);
+        if (auto last = m_last.find(key); last != m_last.end() && *last == m_headSeq)
+            m_last.erase(last);
+        if (item.removal)
+            slice.removed << std::move(item.view.resource);
+        else
+            (item.added ? slice.added : slice.changed) << std::move(item.view);
+        m_items.pop_front();
+        ++m_headSeq;
+        ++taken;
+    }
 
     QElapsedTimer clock;
     clock.start();
     m_model->apply(slice);
     emit applied(slice); // listeners (history, detail pane) are part of the slice's cost
-    const qint64 elapsedUs = clock.nsecsElapsed() / 1000;
-    if (elapsedUs > slowUs)
-        m_slice = qMax(minSlice, m_slice / 2);
-    else if (elapsedUs < fastUs)
-        m_slice = qMin(maxSlice, m_slice * 2);
-    if (m_pending.isEmpty())
+    adaptSlice(taken, clock.nsecsElapsed());
+    if (m_items.empty())
         emit drained();
     else
         m_timer.start();
+}
+
+void BatchQueue::adaptSlice(qsizetype items, qint64 elapsedNs)
+{
+    if (m_fixedSlice || items <= 0)
+        return;
+    // A slice's cost is measured on the wall clock: under load the GUI thread gets a fraction of a
+    // core, and a slice that takes 12 ms of CPU freezes the window for several times that. Small
+    // slices keep each freeze short; the per-slice overhead at 100k rows is well under a millisecond.
+    const qint64 elapsedUs = elapsedNs / 1000;
+    if (elapsedUs > slowUs)
+        m_slice = qMax(minSlice, m_slice / 2);
+    else if (elapsedUs < fastUs && items >= m_slice)
+        m_slice = qMin(maxSlice, m_slice * 2);
 }
 
 } // namespace lockscope

@@ -13,6 +13,7 @@
 #include "record/recorder.h"
 #include "topology/masterset.h"
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -72,7 +73,7 @@ void CoreService::start()
     connect(m_monitor.get(), &LockMonitor::locksChanged, this, &CoreService::locksChanged);
     connect(m_monitor.get(), &LockMonitor::failoverDetected, this, &CoreService::failoverDetected);
     connect(m_monitor.get(), &LockMonitor::failoverReported, this, &CoreService::failoverReported);
-    connect(m_monitor.get(), &LockMonitor::scanProgress, this, &CoreService::scanProgress);
+    connect(m_monitor.get(), &LockMonitor::scanProgress, this, &CoreService::forwardScanProgress);
     // A pass's key and lock counts reach the window's status bar (a master whose keys none matched).
     connect(m_monitor.get(), &LockMonitor::passFinished, this, [this](int i) {
         const LockMonitor::ScanSummary scan = m_monitor->scanSummary(i);
@@ -185,6 +186,18 @@ void CoreService::flushMasters()
     const QList<int> pending = std::exchange(m_pendingMasters, {});
     for (int index : pending)
         publishMaster(index);
+}
+
+void CoreService::forwardScanProgress(int master, qint64 scanned, qint64 total)
+{
+    // One report per SCAN page: thousands a second from every master over a large keyspace, and each
+    // a queued event the GUI thread must take (in bursts, when it was busy). The status bar needs a
+    // few a second; a pass's last report (all scanned) always goes.
+    QElapsedTimer& last = m_progressSent[master];
+    if (scanned < total && last.isValid() && last.elapsed() < progressIntervalMs)
+        return;
+    last.start();
+    emit scanProgress(master, scanned, total);
 }
 
 void CoreService::publishLeases()

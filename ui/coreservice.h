@@ -13,6 +13,7 @@
 #include "record/recordevent.h"
 #include "redlockreport.h"
 
+#include <QElapsedTimer>
 #include <QHash>
 #include <QObject>
 #include <QPointer>
@@ -38,6 +39,9 @@ class CoreService final : public QObject
     Q_DISABLE_COPY_MOVE(CoreService)
 
 public:
+    // scanProgress leaves at most this often per master (and once more when a pass has read all).
+    static constexpr int progressIntervalMs = 100;
+
     CoreService(LockScopeConfig config, QString auditLogPath);
     ~CoreService() override;
 
@@ -101,6 +105,7 @@ private:
     void publishMasterSoon(int index);
     void flushMasters();
     void publishLeases();
+    void forwardScanProgress(int master, qint64 scanned, qint64 total);
     void finishRedlock(quint64 request, const QString& action, const QByteArray& resource,
                        const RedlockOutcome& outcome);
     void flushEvents();
@@ -118,6 +123,7 @@ private:
     QTimer* m_eventTimer = nullptr;
     QList<int> m_pendingMasters;
     QHash<int, QPair<qint64, qint64>> m_scanCounts; // keys and locks per master, as last published
+    QHash<int, QElapsedTimer> m_progressSent;       // per master: when scanProgress last left
     QTimer* m_masterTimer = nullptr;
 };
 

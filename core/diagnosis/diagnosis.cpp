@@ -156,8 +156,10 @@ QString holderText(const QByteArray& token, const QString& owner)
 }
 
 // Held-too-long and not-renewed from a story and the TTL left now, with or without a live view.
-void renewalOf(const QString& holder, const LockStory& s, qint64 ttlNow, const DiagnosisContext& c,
-               QList<Diagnosis>& out)
+// `holder` names the holder, asked only for a sentence: the window diagnoses every lock of every
+// batch, and nearly all of them need no sentence at all.
+void renewalOf(const std::function<QString()>& holder, const LockStory& s, qint64 ttlNow,
+               const DiagnosisContext& c, QList<Diagnosis>& out)
 {
     const qint64 age = c.nowMs - s.firstSeenMs;
     if (s.leaseMs > 0 && age > c.settings.heldTooLongFactor * double(s.leaseMs)) {
@@ -169,7 +171,7 @@ void renewalOf(const QString& holder, const LockStory& s, qint64 ttlNow, const D
             tr("Held far longer than its lease: %1 has held it for at least %2 (since %3), %4× its "
                "%5 lease, extended %6 times%7: a renewal loop that never lets go (such as Redisson's "
                "watchdog for a holder that never unlocks).")
-                .arg(holder, formatDuration(age), clock(s.firstSeenMs))
+                .arg(holder(), formatDuration(age), clock(s.firstSeenMs))
                 .arg(double(age) / double(s.leaseMs), 0, 'f', 1)
                 .arg(formatDuration(s.leaseMs))
                 .arg(s.extensions)
@@ -188,7 +190,7 @@ void renewalOf(const QString& holder, const LockStory& s, qint64 ttlNow, const D
         tr("No longer renewed: %1 was extended %2 times (about every %3) until %4 ago, and its TTL has "
            "run down from %5 to %6 since: the holder likely stopped (crashed, hung or lost its "
            "connection), and the lock goes when its TTL ends.")
-            .arg(holder)
+            .arg(holder())
             .arg(s.extensions)
             .arg(formatDuration(qMax<qint64>(0, gap)), formatDuration(quiet),
                  formatDuration(s.lastExtensionTtlMs), formatDuration(ttlNow))};
@@ -199,7 +201,7 @@ void renewal(const LockView& v, const LockStory& s, const DiagnosisContext& c, c
 {
     if (!s.isKnown() || s.token != v.token || v.validityMs < 0)
         return;
-    renewalOf(w.holder(), s, v.validityAt(c.monotonicNowMs), c, out);
+    renewalOf([&w] { return w.holder(); }, s, v.validityAt(c.monotonicNowMs), c, out);
 }
 
 void owner(const LockView& v, const LockStory& s, const DiagnosisFacts& f, const Words& w,
@@ -306,7 +308,7 @@ QList<Diagnosis> LockDiagnosis::diagnoseStory(const LockStory& story, const QStr
                      formatDuration(qMax<qint64>(0, context.nowMs - story.firstSeenMs)),
                      clock(story.firstSeenMs))};
     else if (story.isKnown())
-        renewalOf(holderText(story.token, owner), story, ttlNowMs, context, out);
+        renewalOf([&] { return holderText(story.token, owner); }, story, ttlNowMs, context, out);
     return out;
 }
 

@@ -4,8 +4,13 @@
 # through the first full discovery and a reconciliation, scrolling a page per frame through the table
 # while the reconciliation runs. Prints uibench's JSON line:
 #   {"locks":…,"maxStallMs":…,"p99StallMs":…,"peakRssMiB":…,"loadMs":…,
-#    "scrollFrames":…,"scrollFrameP99Ms":…,"scrollFrameMaxMs":…}
-# Targets: maxStallMs <= 50, peakRssMiB < 300; scroll frames within a 60 Hz frame (16 ms).
+#    "scrollFrames":…,"scrollFrameP99Ms":…,"scrollFrameMaxMs":…,
+#    "scansMs":…,"initialScanMs":…,"firstRowsMs":…,"guiCpuMs":…,"processCpuMs":…,"targets":{…},"targetsMet":…}
+# The breakdown of loadMs (the first full view): scansMs when every master's first SCAN pass had
+# gone through its keyspace, initialScanMs when the monitor's first complete picture reached the
+# GUI thread, firstRowsMs when the first rows reached the table; guiCpuMs / processCpuMs the CPU
+# used by then. Targets (issue #19): loadMs <= 5000, maxStallMs <= 33, p99StallMs <= 8,
+# peakRssMiB <= 200; each is printed as met or not (stderr), and in the JSON line.
 #
 #   tests/bench/ui-bench.sh [LOCKS] [KEYS_PER_MASTER]     (LOCKSCOPE_BUILD=DIR; default build/)
 set -euo pipefail
@@ -38,4 +43,27 @@ for m in 0 1 2 3 4; do
 done
 
 # UIBENCH_WRAPPER="perf record -g -o /tmp/ui.perf" profiles the run.
-QT_QPA_PLATFORM=offscreen ${UIBENCH_WRAPPER:-} "$uibench" "${masters[@]}" --expect "$locks" --settle-ms 4000 --limit-ms "${UIBENCH_LIMIT_MS:-300000}"
+set +e
+output="$(QT_QPA_PLATFORM=offscreen ${UIBENCH_WRAPPER:-} "$uibench" "${masters[@]}" --expect "$locks" --settle-ms 4000 --limit-ms "${UIBENCH_LIMIT_MS:-300000}")"
+rc=$?
+set -e
+# A wrapper (heaptrack) may print lines of its own: they go to stderr, the JSON line is judged.
+printf '%s\n' "$output" | grep -v '^{' >&2 || true
+line="$(printf '%s\n' "$output" | grep '^{' | tail -n 1)"
+if [[ -z "$line" ]]; then
+    echo "ui-bench: uibench printed no result (exit $rc)" >&2
+    exit "$((rc == 0 ? 1 : rc))"
+fi
+# Issue #19's targets for the window at 100k locks, judged on this run (at a smaller scale they are
+# only indicative): the JSON line gains "targets" (each one met or not) and "targetsMet".
+python3 -c '
+import json, sys
+r = json.loads(sys.argv[1])
+limits = {"loadMs": 5000, "maxStallMs": 33, "p99StallMs": 8, "peakRssMiB": 200}
+r["targets"] = {k: {"limit": v, "met": 0 <= r.get(k, -1) <= v} for k, v in limits.items()}
+r["targetsMet"] = all(t["met"] for t in r["targets"].values())
+print(json.dumps(r, separators=(",", ":")))
+for k, t in r["targets"].items():
+    print("target %-11s <= %-5g %s (%s)" % (k, t["limit"], "met" if t["met"] else "NOT met", r.get(k)), file=sys.stderr)
+' "$line"
+exit "$rc"

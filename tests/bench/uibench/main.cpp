@@ -6,6 +6,7 @@
 //   uibench -m URL... --select RESOURCE --hold-ms N     (for screenshots: a lock selected, then wait)
 
 #include "batchqueue.h"
+#include "coreservice.h"
 #include "corethread.h"
 #include "launchoptions.h"
 #include "locktablemodel.h"
@@ -22,6 +23,7 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <ctime>
 #include <sys/resource.h>
 
 using namespace lockscope;
@@ -33,6 +35,14 @@ double peakRssMiB()
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     return double(usage.ru_maxrss) / 1024.0; // ru_maxrss is in KiB on Linux
+}
+
+// CPU time so far, in ms: of the calling thread, or of the whole process.
+qint64 cpuMs(clockid_t clock)
+{
+    timespec ts{};
+    clock_gettime(clock, &ts);
+    return qint64(ts.tv_sec) * 1000 + ts.tv_nsec / 1000000;
 }
 
 // Takes our own options out of the argument list, leaving lockctl's for LaunchOptions.
@@ -90,6 +100,28 @@ int main(int argc, char** argv)
         return app.exec();
     }
 
+    // Where the first full view's time goes: the
+    // masters' first SCAN passes, the monitor's first complete picture reaching the GUI thread, the
+    // first and last rows reaching the model; and the CPU the GUI thread and the process used.
+    qint64 scansMs = -1, initialScanMs = -1, firstRowsMs = -1, guiCpuMs = -1, processCpuMs = -1;
+    QList<bool> scanned;
+    QObject::connect(window.core()->service(), &CoreService::scanProgress, &app,
+                     [&](int master, qint64 done, qint64 total) {
+                         if (master >= scanned.size())
+                             scanned.resize(master + 1);
+                         if (total > 0 && done >= total && !scanned.at(master)) {
+                             scanned[master] = true;
+                             if (scanned.count(true) == options->config.masters.size())
+                                 scansMs = clock.elapsed();
+                         }
+                     });
+    QObject::connect(&window, &MainWindow::initialScanFinished, &app,
+                     [&] { initialScanMs = clock.elapsed(); });
+    QObject::connect(window.batchQueue(), &BatchQueue::applied, &app, [&] {
+        if (firstRowsMs < 0)
+            firstRowsMs = clock.elapsed();
+    });
+
     // Scrolling starts once the table is full and goes on through the reconciliation that follows.
     ScrollProbe scrolling(window.lockView());
     QTimer poll;
@@ -98,6 +130,8 @@ int main(int argc, char** argv)
                             window.lockModel()->rowCount() >= expect;
         if (loaded && loadedMs < 0) {
             loadedMs = clock.elapsed();
+            guiCpuMs = cpuMs(CLOCK_THREAD_CPUTIME_ID);
+            processCpuMs = cpuMs(CLOCK_PROCESS_CPUTIME_ID);
             scrolling.start();
             QTimer::singleShot(settleMs, &app, &QCoreApplication::quit);
         }
@@ -114,6 +148,11 @@ int main(int argc, char** argv)
         {QStringLiteral("p99StallMs"), qRound(meter.percentileStallMs(99) * 10) / 10.0},
         {QStringLiteral("peakRssMiB"), qRound(peakRssMiB() * 10) / 10.0},
         {QStringLiteral("loadMs"), loadedMs},
+        {QStringLiteral("scansMs"), scansMs},
+        {QStringLiteral("initialScanMs"), initialScanMs},
+        {QStringLiteral("firstRowsMs"), firstRowsMs},
+        {QStringLiteral("guiCpuMs"), guiCpuMs},
+        {QStringLiteral("processCpuMs"), processCpuMs},
         {QStringLiteral("scrollFrames"), qint64(scrolling.frames())},
         {QStringLiteral("scrollFrameP99Ms"), qRound(scrolling.percentileFrameMs(99) * 10) / 10.0},
         {QStringLiteral("scrollFrameMaxMs"), qRound(scrolling.maxFrameMs() * 10) / 10.0},

@@ -1,0 +1,169 @@
+#include "batchqueue.h"
+#include "locktablemodel.h"
+
+#include <QAbstractItemModelTester>
+#include <QRandomGenerator>
+#include <QSet>
+#include <QSignalSpy>
+#include <QTest>
+
+#include <map>
+
+using namespace lockscope;
+
+namespace {
+
+LockView held(const QByteArray& resource, const QByteArray& token)
+{
+    LockView v;
+    v.resource = resource;
+    v.token = token;
+    v.owner = QString::fromLatin1(token);
+    v.status = LockStatus::Held;
+    v.holding = v.needed = v.total = 1;
+    return v;
+}
+
+// Every resource of an applied slice, counted: a slice names each resource once.
+struct Slices
+{
+    explicit Slices(BatchQueue* queue)
+    {
+        QObject::connect(queue, &BatchQueue::applied, [this](const LockBatch& slice) {
+            QSet<QByteArray> seen;
+            for (const QByteArray& r : slice.removed) {
+                twice = twice || seen.contains(r);
+                seen.insert(r);
+                steps << "-" + r;
+            }
+            for (const QList<LockView>* list : {&slice.added, &slice.changed})
+                for (const LockView& v : *list) {
+                    twice = twice || seen.contains(v.resource);
+                    seen.insert(v.resource);
+                    steps << v.resource + "=" + v.token;
+                }
+            ++count;
+        });
+    }
+    QByteArrayList steps;
+    int count = 0;
+    bool twice = false;
+};
+
+} // namespace
+
+class TestUiBatchQueue : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void newerViewReplacesWaitingOne();
+    void removalReplacesWaitingView();
+    void returnAfterRemovalIsItsOwnStep();
+    void randomBatchesEndAsAppliedDirectly();
+};
+
+// A reconciliation that arrives while the first pass still waits costs one update per lock.
+void TestUiBatchQueue::newerViewReplacesWaitingOne()
+{
+    LockTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    BatchQueue queue(&model);
+    Slices slices(&queue);
+    LockBatch first;
+    first.added = {held("a", "t1"), held("b", "t1")};
+    LockBatch second;
+    second.changed = {held("a", "t2")};
+    queue.enqueue(first);
+    queue.enqueue(second);
+    QTRY_VERIFY(queue.isIdle());
+    QCOMPARE(slices.steps, (QByteArrayList{"a=t2", "b=t1"}));
+    QCOMPARE(model.rowCount(), 2);
+    QCOMPARE(model.find("a")->token, QByteArray("t2"));
+}
+
+void TestUiBatchQueue::removalReplacesWaitingView()
+{
+    LockTableModel model;
+    BatchQueue queue(&model);
+    Slices slices(&queue);
+    LockBatch gone;
+    gone.removed = {"a"};
+    queue.enqueue({{held("a", "t1"), held("b", "t1")}, {}, {}});
+    queue.enqueue(gone);
+    QCOMPARE(queue.pending(), 2);
+    QTRY_VERIFY(queue.isIdle());
+    QCOMPARE(model.rowCount(), 1);
+    QVERIFY(!model.find("a"));
+    QVERIFY(!slices.twice);
+}
+
+// Gone and back (another holder): two steps, so the history sees the release and the new holder.
+void TestUiBatchQueue::returnAfterRemovalIsItsOwnStep()
+{
+    LockTableModel model;
+    BatchQueue queue(&model);
+    queue.setFixedSliceSize(1000);
+    queue.enqueue({{held("a", "t1")}, {}, {}});
+    QTRY_VERIFY(queue.isIdle());
+    Slices slices(&queue);
+    queue.enqueue({{}, {}, {"a"}});
+    queue.enqueue({{held("a", "t2"), held("b", "t1")}, {}, {}});
+    queue.enqueue({{}, {held("a", "t3")}, {}});
+    QCOMPARE(queue.pending(), 3);
+    QTRY_VERIFY(queue.isIdle());
+    QCOMPARE(slices.steps, (QByteArrayList{"-a", "a=t3", "b=t1"}));
+    QCOMPARE(slices.count, 2);
+    QCOMPARE(model.find("a")->token, QByteArray("t3"));
+}
+
+// Whatever is merged while waiting, the model ends as if every batch had been applied as it came.
+void TestUiBatchQueue::randomBatchesEndAsAppliedDirectly()
+{
+    QRandomGenerator rng(19);
+    for (int round = 0; round < 30; ++round) {
+        LockTableModel direct;
+        LockTableModel queued;
+        QAbstractItemModelTester tester(&queued, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        BatchQueue queue(&queued);
+        queue.setFixedSliceSize(1 + int(rng.bounded(8)));
+        Slices slices(&queue);
+        std::map<QByteArray, QByteArray> live; // what the monitor has sent: resource -> token
+        for (int step = 0; step < 40; ++step) {
+            LockBatch batch;
+            QSet<QByteArray> named;
+            for (int n = int(rng.bounded(6)); n > 0; --n) {
+                const QByteArray r = "r" + QByteArray::number(rng.bounded(12));
+                if (named.contains(r))
+                    continue;
+                named.insert(r);
+                const QByteArray token = "t" + QByteArray::number(rng.bounded(1000));
+                if (!live.count(r)) {
+                    batch.added << held(r, token);
+                    live[r] = token;
+                } else if (rng.bounded(3) == 0) {
+                    batch.removed << r;
+                    live.erase(r);
+                } else {
+                    batch.changed << held(r, token);
+                    live[r] = token;
+                }
+            }
+            direct.apply(batch);
+            queue.enqueue(batch);
+            if (rng.bounded(4) == 0)
+                QCoreApplication::processEvents();
+        }
+        QTRY_VERIFY(queue.isIdle());
+        QVERIFY(!slices.twice);
+        QCOMPARE(queued.rowCount(), direct.rowCount());
+        QCOMPARE(queued.rowCount(), int(live.size()));
+        for (const auto& [r, token] : live) {
+            QVERIFY2(queued.find(r), r.constData());
+            QCOMPARE(queued.find(r)->token, token);
+        }
+    }
+}
+
+QTEST_MAIN(TestUiBatchQueue)
+#include "tst_uibatchqueue.moc"
