@@ -66,7 +66,7 @@ private:
     qint64 ceiling() const;
     qint64 floor() const;
 
-    ScanRate m_rate_setting;
+    ScanRate m_setting;
     int m_maxCount;
     Bounds m_bounds;
     bool m_paced = true;
