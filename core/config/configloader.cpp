@@ -75,7 +75,8 @@ public:
         const Result<ScanRate> rate = ScanRate::parse(text);
         if ((!v.isString() && !v.isDouble()) || (v.isDouble() && v.toDouble() != std::floor(v.toDouble())) ||
             !rate) {
-            *err = error(key, QStringLiteral("expected \"auto\", \"max\" or a whole number of keys a second"));
+            *err =
+                error(key, QStringLiteral("expected \"auto\", \"max\" or a whole number of keys a second"));
             return false;
         }
         *out = *rate;

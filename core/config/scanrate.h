@@ -12,7 +12,12 @@ namespace lockscope {
 // - Max: the first pass of a connection at full speed (no pacing), later passes as Auto.
 struct ScanRate
 {
-    enum class Mode { Auto, Limit, Max };
+    enum class Mode
+    {
+        Auto,
+        Limit,
+        Max
+    };
 
     Mode mode = Mode::Auto;
     qint64 keysPerSecond = 0; // Limit only

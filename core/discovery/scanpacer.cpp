@@ -19,9 +19,7 @@ constexpr double smoothing = 0.3;
 
 } // namespace
 
-ScanPacer::ScanPacer(ScanRate rate, int maxCount) : ScanPacer(rate, maxCount, Bounds())
-{
-}
+ScanPacer::ScanPacer(ScanRate rate, int maxCount) : ScanPacer(rate, maxCount, Bounds()) {}
 
 ScanPacer::ScanPacer(ScanRate rate, int maxCount, Bounds bounds)
     : m_setting(rate), m_maxCount(std::max(1, maxCount)), m_bounds(bounds)
@@ -52,7 +50,7 @@ void ScanPacer::beginPass(bool first)
 
 double ScanPacer::latencyRatio() const
 {
-    return m_idleUs > 0 ? m_recentUs / double(m_idleUs) : 1.0;
+    return m_idleUs > 0 ? m_recentUs / m_idleUs : 1.0;
 }
 
 int ScanPacer::count() const
@@ -76,15 +74,13 @@ int ScanPacer::readBatch() const
 
 void ScanPacer::probed(qint64 rttUs)
 {
-    rttUs = std::max<qint64>(1, rttUs);
     // The idle estimate is the lowest round trip lately: it follows a faster server at once and
-    // drifts up slowly (doubles in about 180 probes) so that a changed network is learnt too.
-    if (m_idleUs == 0 || rttUs < m_idleUs)
-        m_idleUs = rttUs;
-    else
-        m_idleUs += std::max<qint64>(1, m_idleUs / 256);
-    m_recentUs = m_recentUs == 0 ? double(rttUs) : m_recentUs + smoothing * (double(rttUs) - m_recentUs);
-    m_idleUs = std::min(m_idleUs, qint64(m_recentUs) + 1);
+    // drifts up slowly (doubles in about 1400 probes, longer than a busy spell of other clients
+    // lasts) so that a changed network is learnt in the end.
+    const double rtt = double(std::max<qint64>(1, rttUs));
+    m_idleUs = m_idleUs == 0 || rtt < m_idleUs ? rtt : m_idleUs * (1.0 + 1.0 / 2048);
+    m_recentUs = m_recentUs == 0 ? rtt : m_recentUs + smoothing * (rtt - m_recentUs);
+    m_idleUs = std::min(m_idleUs, m_recentUs);
 }
 
 void ScanPacer::pageDone(int keys, qint64 elapsedUs)
@@ -94,9 +90,9 @@ void ScanPacer::pageDone(int keys, qint64 elapsedUs)
         return;
     const int asked = count(); // the page's COUNT, before the rate below changes it
     if (m_idleUs > 0) {
-        if (m_recentUs > double(m_idleUs) * busyRatio + double(busySlackUs))
+        if (m_recentUs > m_idleUs * busyRatio + double(busySlackUs))
             m_rate = qint64(double(m_rate) * cut);
-        else if (m_recentUs < double(m_idleUs) * calmRatio + double(calmSlackUs))
+        else if (m_recentUs < m_idleUs * calmRatio + double(calmSlackUs))
             m_rate = qint64(double(m_rate) * climb) + 1;
         m_rate = std::clamp(m_rate, floor(), ceiling());
     }

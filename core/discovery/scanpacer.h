@@ -47,8 +47,8 @@ public:
     void beginPass(bool first);
     bool paced() const { return m_paced; }
 
-    int count() const;     // COUNT for the next SCAN
-    int readBatch() const; // keys read in one pipeline at most (paced only)
+    int count() const;                           // COUNT for the next SCAN
+    int readBatch() const;                       // keys read in one pipeline at most (paced only)
     qint64 pauseUs() const { return m_pauseUs; } // before the next page
 
     // A PING's round trip, sent with a page.
@@ -59,7 +59,7 @@ public:
 
     // For tests and diagnostics.
     qint64 keysPerSecond() const { return m_rate; }
-    qint64 idleUs() const { return m_idleUs; }
+    qint64 idleUs() const { return qint64(m_idleUs); }
     double latencyRatio() const;
 
 private:
@@ -70,9 +70,9 @@ private:
     int m_maxCount;
     Bounds m_bounds;
     bool m_paced = true;
-    qint64 m_rate;          // keys a second aimed at
-    qint64 m_idleUs = 0;    // the idle latency estimate (0: none yet)
-    double m_recentUs = 0;  // smoothed PING round trip
+    qint64 m_rate;         // keys a second aimed at
+    double m_idleUs = 0;   // the idle latency estimate (0: none yet)
+    double m_recentUs = 0; // smoothed PING round trip
     qint64 m_pauseUs = 0;
 };
 

@@ -378,8 +378,9 @@ void ScanWorker::readPage(const QByteArrayList& keys, qsizetype offset, int patt
 {
     if (offset < keys.size()) {
         const qsizetype batch = m_pacer.readBatch();
-        readKeys(keys.mid(offset, batch), true,
-                 [this, keys, offset, batch, pattern, next] { readPage(keys, offset + batch, pattern, next); });
+        readKeys(keys.mid(offset, batch), true, [this, keys, offset, batch, pattern, next] {
+            readPage(keys, offset + batch, pattern, next);
+        });
         return;
     }
     m_pacer.pageDone(int(keys.size()), (monotonicNs() - m_pageStartNs) / 1000);

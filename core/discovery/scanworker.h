@@ -127,10 +127,10 @@ private:
     int m_passLeastCount = 0;   // the smallest COUNT the running pass asked for
 
     ScanPacer m_pacer;
-    bool m_firstPass = true;      // the connection has not finished a pass yet (`max` runs it unpaced)
-    qint64 m_pageStartNs = 0;     // the running page's SCAN sent
-    qint64 m_pauseDebtUs = 0;     // pauses below the timer's millisecond, added up until one is due
-    int m_pendingPattern = 0;     // the page to ask for when m_pageTimer fires
+    bool m_firstPass = true;  // the connection has not finished a pass yet (`max` runs it unpaced)
+    qint64 m_pageStartNs = 0; // the running page's SCAN sent
+    qint64 m_pauseDebtUs = 0; // pauses below the timer's millisecond, added up until one is due
+    int m_pendingPattern = 0; // the page to ask for when m_pageTimer fires
     QByteArray m_pendingCursor;
 
     QSet<QByteArray> m_eventKeys;    // to read at the next flush
