@@ -50,6 +50,10 @@ awk -v n="$locks" 'BEGIN {
 
 polite=("$lockctl" list -m "$url" --pattern '*' --json)
 max=("$lockctl" list -m "$url" --pattern '*' --json --scan-rate max)
+# A lockctl from before --scan-rate (main's, to compare with) scans at full speed anyway.
+if ! "$lockctl" --help 2>&1 | grep -q -- '--scan-rate'; then
+    max=("${polite[@]}")
+fi
 bare=("$lockbench" scan-baseline -m "$url" --pattern '*')
 
 # One redis-benchmark run: {"rps": ..., "p99Ms": ...}.
