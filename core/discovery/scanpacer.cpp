@@ -16,6 +16,7 @@ constexpr qint64 busySlackUs = 150;
 constexpr double climb = 1.06; // per calm page: from the floor to the ceiling in about 20 pages
 constexpr double cut = 0.7;    // per busy page
 constexpr double smoothing = 0.3;
+constexpr double busyPauseShare = 1.0; // of a busy page's own time, paused after it
 
 } // namespace
 
@@ -89,8 +90,9 @@ void ScanPacer::pageDone(int keys, qint64 elapsedUs)
     if (!m_paced)
         return;
     const int asked = count(); // the page's COUNT, before the rate below changes it
+    const bool busy = m_idleUs > 0 && m_recentUs > m_idleUs * busyRatio + double(busySlackUs);
     if (m_idleUs > 0) {
-        if (m_recentUs > m_idleUs * busyRatio + double(busySlackUs))
+        if (busy)
             m_rate = qint64(double(m_rate) * cut);
         else if (m_recentUs < m_idleUs * calmRatio + double(calmSlackUs))
             m_rate = qint64(double(m_rate) * climb) + 1;
@@ -99,7 +101,13 @@ void ScanPacer::pageDone(int keys, qint64 elapsedUs)
     // The server's work is the keys SCAN visited (COUNT, even when MATCH kept few) and those read.
     const qint64 work = std::max<qint64>(keys, asked);
     const qint64 budgetUs = work * 1000000 / m_rate;
-    m_pauseUs = std::clamp<qint64>(budgetUs - std::max<qint64>(0, elapsedUs), 0, m_bounds.maxPauseUs);
+    qint64 pause = budgetUs - std::max<qint64>(0, elapsedUs);
+    // Busy, and the page alone took longer than the rate allows (the server, or this machine's CPU
+    // that we share with it, cannot keep up even at the floor): give back as much time as the page
+    // took, so that a pass uses at most half of it.
+    if (busy)
+        pause = std::max(pause, qint64(double(elapsedUs) * busyPauseShare));
+    m_pauseUs = std::clamp<qint64>(pause, 0, m_bounds.maxPauseUs);
 }
 
 } // namespace lockscope

@@ -22,8 +22,9 @@ namespace lockscope {
 // Auto: the idle latency is the lowest PING round trip seen lately; while the PINGs come back near
 // it the rate climbs towards ceilingKeysPerSecond, when they take clearly longer (the server or the
 // machine is busy, with us or with others) the rate is cut, COUNT and the read batches shrink, and
-// the pauses grow, down to floorKeysPerSecond (a pass is never starved). A Limit caps the rate (and
-// the floor) at its keys a second. Times are in microseconds.
+// the pauses grow, down to floorKeysPerSecond; a busy page slower than even that rate is followed
+// by a pause as long as itself (a pass takes at most twice its full-speed time). A Limit caps the
+// rate (and the floor) at its keys a second. Times are in microseconds.
 class ScanPacer
 {
 public:

@@ -117,6 +117,9 @@ void TestScanPacer::backsOffWhenTheServerSlowsAndRecovers()
     QVERIFY(pacer.readBatch() < calmBatch);
     pacer.pageDone(pacer.count(), 100);
     QCOMPARE(pacer.pauseUs(), qint64(pacer.count()) * 1000000 / bounds.floorKeysPerSecond - 100);
+    // A page slower than even the floor allows is followed by a pause as long as itself.
+    pacer.pageDone(pacer.count(), 30000);
+    QCOMPARE(pacer.pauseUs(), 30000);
 
     // The idle estimate is not dragged up by a short storm: calm again, the rate climbs back.
     simulatePass(
