@@ -7,7 +7,9 @@
 #include "diagnosis/recordedstory.h"
 #include "discovery/entryscanner.h"
 #include "export/lockjson.h"
+#include "export/lockjsonwriter.h"
 #include "lockprinter.h"
+#include "monitor/locklister.h"
 #include "monitor/lockmonitor.h"
 #include "record/recordingreader.h"
 #include "recordingargument.h"
@@ -23,6 +25,7 @@
 #include <QFileInfo>
 
 #include <algorithm>
+#include <cstdio>
 #include <memory>
 
 using namespace lockscope;
@@ -101,6 +104,200 @@ QList<QList<Diagnosis>> diagnose(CliContext& context, MasterSet& masters, const 
     return out;
 }
 
+// Locks the listing holds back before it prints: up to this many come out exactly as a whole
+// listing did (sorted by resource, the table's columns sized to every row, the diagnosis read for
+// the first of them); beyond it the rest streams page by page (each page sorted, rows in the
+// first part's columns), so memory stays bounded whatever the lock count.
+constexpr qsizetype firstPartLocks = 10000;
+
+// The recording for `list --json`'s diagnoses; a problem is fatal only when --db named it.
+// Returns -1 to go on, or the exit code.
+int openRecordingFor(CliContext& context, const QCommandLineParser& parser,
+                     std::unique_ptr<RecordingReader>* recording)
+{
+    QString problem;
+    *recording = openRecording(parser, &problem);
+    if (!problem.isEmpty() && parser.isSet(QStringLiteral("db")))
+        return context.fail(NotDone, problem);
+    if (!problem.isEmpty())
+        context.err() << "lockctl: not using the recording: " << problem << Qt::endl;
+    return -1;
+}
+
+// The lines above the table: each master's primary or cluster, or why it is not read (stderr).
+void printMasterLines(CliContext& context, const MasterSet& masters)
+{
+    for (int i = 0; i < masters.size(); ++i) {
+        const RedisConnection* c = masters.at(i);
+        if (!c->isUp())
+            context.err() << "lockctl: " << c->lastError().toString() << Qt::endl;
+        else if (const NodeAddress primary = masters.primaryAddress(i); primary.isValid())
+            context.out() << c->name() << ": primary " << primary.toString() << Qt::endl;
+        else if (masters.isCluster(i))
+            printClusterLine(context, masters, i);
+    }
+}
+
+void printNoLocks(CliContext& context, const MasterSet& masters)
+{
+    context.out() << "No locks matching " << ScanPattern::listText(context.config().monitor.patterns)
+                  << " on " << masters.upCount() << " of " << masters.size() << " masters." << Qt::endl;
+}
+
+QJsonArray mastersJson(const MasterSet& masters, const std::function<NotificationMode(int)>& mode)
+{
+    QJsonArray out;
+    for (int i = 0; i < masters.size(); ++i)
+        out << LockJson::master(masters, i, mode(i));
+    return out;
+}
+
+// Bytes straight to stdout, after what the text stream holds (both go through the same FILE).
+void writeOut(CliContext& context, const QByteArray& bytes)
+{
+    context.out().flush();
+    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
+    std::fflush(stdout);
+}
+
+DiagnosisContext diagnosisWords(const MasterSet& masters)
+{
+    DiagnosisContext words;
+    for (int i = 0; i < masters.size(); ++i)
+        words.masterNames << masters.at(i)->name();
+    words.nowMs = QDateTime::currentMSecsSinceEpoch();
+    words.monotonicNowMs = monotonicMs();
+    return words;
+}
+
+// `list` over masters and Sentinel entries: a LockLister streams the rows.
+class StreamedList
+{
+public:
+    StreamedList(CliContext& context, MasterSet& masters, const TerminalColor& color)
+        : m_context(context), m_masters(masters), m_color(color),
+          m_lister(&masters, context.config(), [this](QList<LockView>& views) { onPage(views); })
+    {}
+
+    int run(const QCommandLineParser& parser)
+    {
+        std::unique_ptr<RecordingReader> recording;
+        if (m_context.json())
+            if (const int code = openRecordingFor(m_context, parser, &recording); code >= 0)
+                return code;
+        m_lister.start();
+        m_context.waitUntil([this] { return m_lister.isFinished() || m_held.size() >= firstPartLocks; },
+                            24 * 3600 * 1000);
+        QList<LockView> first = std::move(m_held);
+        m_held.clear(); // pages already asked for arrive here meanwhile
+        std::sort(first.begin(), first.end(),
+                  [](const LockView& a, const LockView& b) { return a.resource < b.resource; });
+        if (m_context.json())
+            printFirstJson(first, recording.get());
+        else
+            printFirstText(first);
+        first.clear();
+        m_streaming = true;
+        if (!m_held.isEmpty())
+            print(m_held);
+        m_held.clear();
+        m_lister.setHeld(false);
+        m_context.waitUntil([this] { return m_lister.isFinished(); }, 24 * 3600 * 1000);
+        if (m_context.json()) {
+            const QByteArray masters = QJsonDocument(mastersJson(m_masters, [this](int i) {
+                                           return m_lister.mode(i);
+                                       })).toJson(QJsonDocument::Compact);
+            writeOut(m_context, "],\"masters\":" + masters + "}\n");
+        } else {
+            m_context.out().flush();
+        }
+        return m_masters.upCount() < m_masters.needed() ? Unavailable : Done;
+    }
+
+private:
+    void onPage(QList<LockView>& views)
+    {
+        if (m_streaming) {
+            print(views);
+            return;
+        }
+        m_held << std::move(views);
+        if (m_held.size() >= firstPartLocks)
+            m_lister.setHeld(true);
+    }
+
+    void printFirstJson(const QList<LockView>& locks, RecordingReader* recording)
+    {
+        const QList<QList<Diagnosis>> diagnoses = diagnose(m_context, m_masters, locks, recording);
+        const qint64 now = monotonicMs();
+        QByteArray out = "{\"locks\":[";
+        for (qsizetype i = 0; i < locks.size(); ++i) {
+            if (i > 0)
+                out += ',';
+            LockJsonWriter::appendLock(out, locks.at(i), m_masters, now, diagnosisJsonText(diagnoses.at(i)));
+        }
+        m_written = locks.size();
+        writeOut(m_context, out);
+    }
+
+    void printFirstText(const QList<LockView>& locks)
+    {
+        printMasterLines(m_context, m_masters);
+        if (locks.isEmpty() && m_lister.isFinished()) {
+            printNoLocks(m_context, m_masters);
+            return;
+        }
+        const qint64 now = monotonicMs();
+        TextTable table(LockPrinter::header());
+        for (const LockView& v : locks)
+            table.add(LockPrinter::row(v, m_masters, now));
+        m_widths = table.print(m_context.out(), [&](qsizetype row, qsizetype column, const QString& cell) {
+            if (row == 0)
+                return m_color.paint(cell, "1");
+            return column == LockPrinter::statusColumn
+                       ? LockPrinter::paintedStatus(locks.at(row - 1), m_color)
+                       : cell;
+        });
+    }
+
+    // A page after the first part: in the first part's columns, or on with the JSON array.
+    void print(const QList<LockView>& views)
+    {
+        const qint64 now = monotonicMs();
+        if (m_context.json()) {
+            const DiagnosisContext words = diagnosisWords(m_masters);
+            QByteArray out;
+            out.reserve(views.size() * 512);
+            for (const LockView& v : views) {
+                if (m_written++ > 0)
+                    out += ',';
+                LockJsonWriter::appendLock(
+                    out, v, m_masters, now,
+                    diagnosisJsonText(LockDiagnosis::diagnose(v, LockStory(), DiagnosisFacts(), words)));
+            }
+            writeOut(m_context, out);
+            return;
+        }
+        for (const LockView& v : views)
+            TextTable::printRow(m_context.out(), LockPrinter::row(v, m_masters, now), m_widths,
+                                [&](qsizetype column, const QString& cell) {
+                                    return column == LockPrinter::statusColumn
+                                               ? LockPrinter::paintedStatus(v, m_color)
+                                               : cell;
+                                });
+        m_context.out().flush();
+    }
+
+    CliContext& m_context;
+    MasterSet& m_masters;
+    const TerminalColor& m_color;
+    LockLister m_lister;
+    QList<LockView> m_held; // before the first part is printed
+    bool m_streaming = false;
+    qsizetype m_written = 0;
+    QList<qsizetype> m_widths;
+};
+
 class ListCommand final : public Command
 {
 public:
@@ -132,6 +329,17 @@ public:
             return context.fail(UsageError, color.error().message);
         CommandLineConfig::applyPatternOptions(parser, context.config().monitor);
         MasterSet& masters = context.openMasters();
+        if (LockLister::canList(masters))
+            return StreamedList(context, masters, *color).run(parser);
+        return listMonitored(context, parser, masters, *color);
+    }
+
+private:
+    // A cluster entry: the whole LockMonitor (its cluster scanner reads each key on its slot's node),
+    // printed once the scan is done.
+    static int listMonitored(CliContext& context, const QCommandLineParser& parser, MasterSet& masters,
+                             const TerminalColor& color)
+    {
         LockMonitor monitor(&masters, context.config());
         monitor.setCoalesceMs(0);
         monitor.start();
@@ -163,15 +371,11 @@ public:
                   [](const LockView& a, const LockView& b) { return a.resource < b.resource; });
         const qint64 now = monotonicMs();
         if (context.json()) {
-            QJsonArray masterArray;
-            for (int i = 0; i < masters.size(); ++i)
-                masterArray << LockJson::master(masters, i, monitor.scanner(i)->mode());
-            QString problem;
-            const std::unique_ptr<RecordingReader> recording = openRecording(parser, &problem);
-            if (!problem.isEmpty() && parser.isSet(QStringLiteral("db")))
-                return context.fail(NotDone, problem);
-            if (!problem.isEmpty())
-                context.err() << "lockctl: not using the recording: " << problem << Qt::endl;
+            const QJsonArray masterArray =
+                mastersJson(masters, [&monitor](int i) { return monitor.scanner(i)->mode(); });
+            std::unique_ptr<RecordingReader> recording;
+            if (const int code = openRecordingFor(context, parser, &recording); code >= 0)
+                return code;
             const QList<QList<Diagnosis>> diagnoses = diagnose(context, masters, locks, recording.get());
             QJsonArray lockArray;
             for (int i = 0; i < locks.size(); ++i) {
@@ -184,28 +388,18 @@ public:
                                  .toJson(QJsonDocument::Compact)
                           << Qt::endl;
         } else {
-            for (int i = 0; i < masters.size(); ++i) {
-                const RedisConnection* c = masters.at(i);
-                if (!c->isUp())
-                    context.err() << "lockctl: " << c->lastError().toString() << Qt::endl;
-                else if (const NodeAddress primary = masters.primaryAddress(i); primary.isValid())
-                    context.out() << c->name() << ": primary " << primary.toString() << Qt::endl;
-                else if (masters.isCluster(i))
-                    printClusterLine(context, masters, i);
-            }
+            printMasterLines(context, masters);
             if (locks.isEmpty()) {
-                context.out() << "No locks matching "
-                              << ScanPattern::listText(context.config().monitor.patterns) << " on "
-                              << masters.upCount() << " of " << masters.size() << " masters." << Qt::endl;
+                printNoLocks(context, masters);
             } else {
                 TextTable table(LockPrinter::header());
                 for (const LockView& v : locks)
                     table.add(LockPrinter::row(v, masters, now));
                 table.print(context.out(), [&](qsizetype row, qsizetype column, const QString& cell) {
                     if (row == 0)
-                        return color->paint(cell, "1");
+                        return color.paint(cell, "1");
                     return column == LockPrinter::statusColumn
-                               ? LockPrinter::paintedStatus(locks.at(row - 1), *color)
+                               ? LockPrinter::paintedStatus(locks.at(row - 1), color)
                                : cell;
                 });
             }

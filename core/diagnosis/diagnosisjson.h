@@ -9,5 +9,8 @@ namespace lockscope {
 // `lockctl list --json`'s "diagnosis": [{"code": "no-expiry", "sentence": "..."}, ...] (README "JSON
 // output").
 QJsonArray diagnosisJson(const QList<Diagnosis>& diagnoses);
+// The same array as JSON text, byte for byte what QJsonDocument writes of diagnosisJson() (for the
+// streaming list).
+QByteArray diagnosisJsonText(const QList<Diagnosis>& diagnoses);
 
 } // namespace lockscope
