@@ -153,10 +153,10 @@ QJsonArray mastersJson(const MasterSet& masters, const std::function<Notificatio
 }
 
 // Bytes straight to stdout, after what the text stream holds (both go through the same FILE).
-void writeOut(CliContext& context, const QByteArray& bytes)
+void writeOut(CliContext& context, std::string_view bytes)
 {
     context.out().flush();
-    std::fwrite(bytes.constData(), 1, size_t(bytes.size()), stdout);
+    std::fwrite(bytes.data(), 1, bytes.size(), stdout);
     std::fflush(stdout);
 }
 
@@ -207,7 +207,7 @@ public:
             const QByteArray masters = QJsonDocument(mastersJson(m_masters, [this](int i) {
                                            return m_lister.mode(i);
                                        })).toJson(QJsonDocument::Compact);
-            writeOut(m_context, "],\"masters\":" + masters + "}\n");
+            writeOut(m_context, "],\"masters\":" + masters.toStdString() + "}\n");
         } else {
             m_context.out().flush();
         }
@@ -230,11 +230,14 @@ private:
     {
         const QList<QList<Diagnosis>> diagnoses = diagnose(m_context, m_masters, locks, recording);
         const qint64 now = monotonicMs();
-        QByteArray out = "{\"locks\":[";
+        std::string out = "{\"locks\":[";
+        std::string diagnosis;
         for (qsizetype i = 0; i < locks.size(); ++i) {
             if (i > 0)
                 out += ',';
-            LockJsonWriter::appendLock(out, locks.at(i), m_masters, now, diagnosisJsonText(diagnoses.at(i)));
+            diagnosis.clear();
+            appendDiagnosisJson(diagnosis, diagnoses.at(i));
+            LockJsonWriter::appendLock(out, locks.at(i), m_masters, now, diagnosis);
         }
         m_written = locks.size();
         writeOut(m_context, out);
@@ -266,14 +269,16 @@ private:
         const qint64 now = monotonicMs();
         if (m_context.json()) {
             const DiagnosisContext words = diagnosisWords(m_masters);
-            QByteArray out;
-            out.reserve(views.size() * 512);
+            std::string out;
+            out.reserve(size_t(views.size()) * 512);
+            std::string diagnosis;
             for (const LockView& v : views) {
                 if (m_written++ > 0)
                     out += ',';
-                LockJsonWriter::appendLock(
-                    out, v, m_masters, now,
-                    diagnosisJsonText(LockDiagnosis::diagnose(v, LockStory(), DiagnosisFacts(), words)));
+                diagnosis.clear();
+                appendDiagnosisJson(diagnosis,
+                                    LockDiagnosis::diagnose(v, LockStory(), DiagnosisFacts(), words));
+                LockJsonWriter::appendLock(out, v, m_masters, now, diagnosis);
             }
             writeOut(m_context, out);
             return;

@@ -15,11 +15,12 @@ QJsonArray diagnosisJson(const QList<Diagnosis>& diagnoses)
     return out;
 }
 
-QByteArray diagnosisJsonText(const QList<Diagnosis>& diagnoses)
+void appendDiagnosisJson(std::string& out, const QList<Diagnosis>& diagnoses)
 {
-    QByteArray out = "[";
-    for (const Diagnosis& d : diagnoses) {
-        if (out.size() > 1)
+    out += '[';
+    for (qsizetype i = 0; i < diagnoses.size(); ++i) {
+        const Diagnosis& d = diagnoses.at(i);
+        if (i > 0)
             out += ',';
         out += '{';
         JsonText::appendKey(out, "code");
@@ -30,7 +31,6 @@ QByteArray diagnosisJsonText(const QList<Diagnosis>& diagnoses)
         out += '}';
     }
     out += ']';
-    return out;
 }
 
 } // namespace lockscope

@@ -4,6 +4,8 @@
 
 #include <QJsonArray>
 
+#include <string>
+
 namespace lockscope {
 
 // `lockctl list --json`'s "diagnosis": [{"code": "no-expiry", "sentence": "..."}, ...] (README "JSON
@@ -11,6 +13,6 @@ namespace lockscope {
 QJsonArray diagnosisJson(const QList<Diagnosis>& diagnoses);
 // The same array as JSON text, byte for byte what QJsonDocument writes of diagnosisJson() (for the
 // streaming list).
-QByteArray diagnosisJsonText(const QList<Diagnosis>& diagnoses);
+void appendDiagnosisJson(std::string& out, const QList<Diagnosis>& diagnoses);
 
 } // namespace lockscope

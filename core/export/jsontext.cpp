@@ -1,5 +1,7 @@
 #include "export/jsontext.h"
 
+#include "base/bytesdisplay.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 
@@ -9,84 +11,98 @@ namespace {
 
 const char hexDigits[] = "0123456789abcdef";
 
-// Writes `c` (below 0x80) as QJsonDocument does.
-inline void appendAscii(QByteArray& out, char16_t c)
+// Writes `c` (below 0x80) at `p` as QJsonDocument does (at most 6 bytes); returns the end.
+inline char* putAscii(char* p, char16_t c)
 {
     if (c >= 0x20 && c != '"' && c != '\\') {
-        out += char(c);
-        return;
+        *p++ = char(c);
+        return p;
     }
-    out += '\\';
+    *p++ = '\\';
     switch (c) {
     case '"':
-        out += '"';
+        *p++ = '"';
         break;
     case '\\':
-        out += '\\';
+        *p++ = '\\';
         break;
     case '\b':
-        out += 'b';
+        *p++ = 'b';
         break;
     case '\f':
-        out += 'f';
+        *p++ = 'f';
         break;
     case '\n':
-        out += 'n';
+        *p++ = 'n';
         break;
     case '\r':
-        out += 'r';
+        *p++ = 'r';
         break;
     case '\t':
-        out += 't';
+        *p++ = 't';
         break;
     default:
-        out += "u00";
-        out += hexDigits[c >> 4];
-        out += hexDigits[c & 0xf];
+        *p++ = 'u';
+        *p++ = '0';
+        *p++ = '0';
+        *p++ = hexDigits[c >> 4];
+        *p++ = hexDigits[c & 0xf];
     }
+    return p;
+}
+
+// Room for `n` characters escaped and quoted at the end of `out`; returns where they go.
+inline char* makeRoom(std::string& out, qsizetype n)
+{
+    const size_t start = out.size();
+    out.resize(start + 6 * size_t(n) + 2);
+    return out.data() + start;
+}
+
+inline void trimTo(std::string& out, const char* end)
+{
+    out.resize(size_t(end - out.data()));
 }
 
 } // namespace
 
-void JsonText::appendString(QByteArray& out, QStringView text)
+void JsonText::appendString(std::string& out, QStringView text)
 {
     for (const QChar c : text)
         if (c.unicode() >= 0x80) {
             // Rare (an owner or a sentence beyond ASCII; keys and tokens are escapeBytes() text):
             // Qt's own writer then, so that lone surrogates and the like come out as they did.
             const QByteArray doc = QJsonDocument(QJsonArray{text.toString()}).toJson(QJsonDocument::Compact);
-            out += QByteArrayView(doc).sliced(1, doc.size() - 2);
+            out.append(doc.constData() + 1, size_t(doc.size() - 2));
             return;
         }
-    out.reserve(out.size() + text.size() + 2);
-    out += '"';
+    char* p = makeRoom(out, text.size());
+    *p++ = '"';
     for (const QChar c : text)
-        appendAscii(out, c.unicode());
-    out += '"';
+        p = putAscii(p, c.unicode());
+    *p++ = '"';
+    trimTo(out, p);
 }
 
-void JsonText::appendString(QByteArray& out, QLatin1StringView text)
+void JsonText::appendBytes(std::string& out, const QByteArray& bytes)
 {
-    for (const char c : text)
-        if (uchar(c) >= 0x80) {
-            appendString(out, QString(text));
+    for (const char c : bytes)
+        if (c < 0x20 || c > 0x7e || c == '\\') {
+            appendString(out, escapeBytes(bytes));
             return;
         }
-    out.reserve(out.size() + text.size() + 2);
-    out += '"';
-    for (const char c : text)
-        appendAscii(out, char16_t(c));
-    out += '"';
+    char* p = makeRoom(out, bytes.size());
+    *p++ = '"';
+    for (const char c : bytes) {
+        if (c == '"')
+            *p++ = '\\';
+        *p++ = c;
+    }
+    *p++ = '"';
+    trimTo(out, p);
 }
 
-void JsonText::appendKey(QByteArray& out, const char* key)
-{
-    out += '"';
-    out += key;
-    out += "\":";
-}
-
-void JsonText::appendNumber(QByteArray& out, qint64 value)
+void JsonText::appendNumber(std::string& out, qint64 value)
 {
     char digits[24];
     char* end = digits + sizeof digits;
@@ -99,7 +115,7 @@ void JsonText::appendNumber(QByteArray& out, qint64 value)
     } while (v);
     if (negative)
         *--p = '-';
-    out.append(p, end - p);
+    out.append(p, size_t(end - p));
 }
 
 } // namespace lockscope

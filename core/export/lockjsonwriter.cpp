@@ -1,6 +1,5 @@
 #include "export/lockjsonwriter.h"
 
-#include "base/bytesdisplay.h"
 #include "export/jsontext.h"
 #include "topology/clusterentry.h"
 #include "topology/clusterkeyslot.h"
@@ -12,7 +11,7 @@ namespace lockscope {
 namespace {
 
 // Members are written in QJsonObject's order (sorted by name); LockJson::lock() is the reference.
-void appendObservation(QByteArray& out, const LockView& view, const MasterSet& masters, int i, qint64 nowMs)
+void appendObservation(std::string& out, const LockView& view, const MasterSet& masters, int i, qint64 nowMs)
 {
     const MasterObservation& m = view.observations.at(i);
     const bool failed = m.error().isError();
@@ -36,7 +35,7 @@ void appendObservation(QByteArray& out, const LockView& view, const MasterSet& m
             JsonText::appendNumber(out, h.count);
             out += ',';
             JsonText::appendKey(out, "id");
-            JsonText::appendString(out, escapeBytes(h.id));
+            JsonText::appendBytes(out, h.id);
             out += ',';
             JsonText::appendKey(out, "owner");
             JsonText::appendString(out, h.owner);
@@ -76,7 +75,7 @@ void appendObservation(QByteArray& out, const LockView& view, const MasterSet& m
     if (shown) {
         out += ',';
         JsonText::appendKey(out, "token");
-        JsonText::appendString(out, escapeBytes(m.lock().token));
+        JsonText::appendBytes(out, m.lock().token);
         if (m.truncated()) {
             out += ',';
             JsonText::appendKey(out, "truncated");
@@ -84,15 +83,15 @@ void appendObservation(QByteArray& out, const LockView& view, const MasterSet& m
         }
         out += ',';
         JsonText::appendKey(out, "type");
-        JsonText::appendString(out, escapeBytes(m.type()));
+        JsonText::appendBytes(out, m.type());
     }
     out += '}';
 }
 
 } // namespace
 
-void LockJsonWriter::appendLock(QByteArray& out, const LockView& view, const MasterSet& masters, qint64 nowMs,
-                                const QByteArray& diagnosis)
+void LockJsonWriter::appendLock(std::string& out, const LockView& view, const MasterSet& masters,
+                                qint64 nowMs, std::string_view diagnosis)
 {
     out += '{';
     if (view.atRisk) {
@@ -100,7 +99,7 @@ void LockJsonWriter::appendLock(QByteArray& out, const LockView& view, const Mas
         JsonText::appendString(out, view.atRiskReason);
         out += ',';
     }
-    if (!diagnosis.isEmpty()) {
+    if (!diagnosis.empty()) {
         JsonText::appendKey(out, "diagnosis");
         out += diagnosis;
         out += ',';
@@ -139,13 +138,13 @@ void LockJsonWriter::appendLock(QByteArray& out, const LockView& view, const Mas
     JsonText::appendNumber(out, view.total);
     out += "},";
     JsonText::appendKey(out, "resource");
-    JsonText::appendString(out, escapeBytes(view.resource));
+    JsonText::appendBytes(out, view.resource);
     out += ',';
     JsonText::appendKey(out, "status");
     JsonText::appendString(out, lockStatusName(view.status));
     out += ',';
     JsonText::appendKey(out, "token");
-    JsonText::appendString(out, escapeBytes(view.token));
+    JsonText::appendBytes(out, view.token);
     out += ',';
     JsonText::appendKey(out, "validityMs");
     JsonText::appendNumber(out, view.validityAt(nowMs));

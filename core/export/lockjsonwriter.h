@@ -2,7 +2,8 @@
 
 #include "monitor/lockview.h"
 
-#include <QByteArray>
+#include <string>
+#include <string_view>
 
 namespace lockscope {
 
@@ -15,8 +16,8 @@ class LockJsonWriter
 {
 public:
     // `diagnosis`: the JSON text of the lock's "diagnosis" member, written in its place; none when empty.
-    static void appendLock(QByteArray& out, const LockView& view, const MasterSet& masters, qint64 nowMs,
-                           const QByteArray& diagnosis = {});
+    static void appendLock(std::string& out, const LockView& view, const MasterSet& masters, qint64 nowMs,
+                           std::string_view diagnosis = {});
 };
 
 } // namespace lockscope

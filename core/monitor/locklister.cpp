@@ -291,7 +291,13 @@ void LockLister::emitPage(Page& page)
     QList<LockView> views;
     views.reserve(page.keys.size());
     QList<MasterObservation> observed(n);
-    for (qsizetype k = 0; k < page.keys.size(); ++k) {
+    // Sorted by resource through an index: a LockView is a dozen members to move, an int is not.
+    std::vector<int> order(size_t(page.keys.size()));
+    for (size_t k = 0; k < order.size(); ++k)
+        order[k] = int(k);
+    std::sort(order.begin(), order.end(),
+              [&page](int a, int b) { return page.keys.at(a) < page.keys.at(b); });
+    for (const int k : order) {
         const QByteArray& key = page.keys.at(k);
         bool reported = false; // an earlier master holds it: its scan met it and reported the row
         for (int j = 0; j < page.master && !reported; ++j)
@@ -332,8 +338,6 @@ void LockLister::emitPage(Page& page)
         if (any)
             views << QuorumCalculator::compute(key, observed, m_config.redlock, now);
     }
-    std::sort(views.begin(), views.end(),
-              [](const LockView& a, const LockView& b) { return a.resource < b.resource; });
     if (!views.isEmpty())
         m_sink(views);
 }
