@@ -16,12 +16,6 @@
 
 namespace lockscope {
 
-namespace {
-// Pages read or being read at once: enough to keep every server busy while this thread decodes,
-// few enough that memory stays a few pages' worth whatever the lock count.
-constexpr size_t maxPagesOut = 4;
-} // namespace
-
 LockLister::LockLister(MasterSet* masters, LockScopeConfig config, PageSink sink, QObject* parent)
     : QObject(parent), m_masters(masters), m_config(std::move(config)), m_scope(m_config.monitor.patterns),
       m_sink(std::move(sink)), m_pauseTimer(new QTimer(this))
@@ -29,6 +23,7 @@ LockLister::LockLister(MasterSet* masters, LockScopeConfig config, PageSink sink
     m_pauseTimer->setSingleShot(true);
     connect(m_pauseTimer, &QTimer::timeout, this, [this] {
         m_scanOut = false;
+        m_paused = true;
         scanNext();
     });
 }
@@ -145,9 +140,12 @@ void LockLister::nextMaster()
 
 LockLister::ScanStep LockLister::nextStep()
 {
-    // The one place a page's size and pace are decided (the scan pacer's place).
-    return {m_config.monitor.scanCount, 0};
+    // Unpaced: the configured COUNT, no pause, and four pages read at once: enough to keep every
+    // server busy while this thread decodes, few enough that memory stays a few pages' worth.
+    return {m_config.monitor.scanCount, 0, 4};
 }
+
+void LockLister::pageRead(int, qint64) {}
 
 void LockLister::setHeld(bool held)
 {
@@ -158,15 +156,19 @@ void LockLister::setHeld(bool held)
 
 void LockLister::scanNext()
 {
-    if (m_masterDone || m_scanOut || m_held || m_pages.size() >= maxPagesOut || m_master >= m_masters->size())
+    if (m_masterDone || m_scanOut || m_held || m_pages.size() >= m_pagesAhead ||
+        m_master >= m_masters->size())
         return;
     const ScanStep step = nextStep();
-    if (step.pauseMs > 0 && !m_pauseTimer->isActive()) {
+    m_pagesAhead = qMax<size_t>(1, step.pagesAhead);
+    if (step.pauseMs > 0 && !m_paused) {
         m_scanOut = true; // taken by the pause; the timer asks again
         m_pauseTimer->start(step.pauseMs);
         return;
     }
+    m_paused = false;
     m_scanOut = true;
+    m_scanSentUs = monotonicNs() / 1000;
     const int master = m_master;
     const int pattern = m_pattern;
     m_scanConnections[master]->send({"SCAN", m_cursor, "MATCH", m_config.monitor.patterns.at(pattern).match,
@@ -233,6 +235,7 @@ void LockLister::failMaster(const QString& reason)
                                     QStringLiteral("cannot scan: %1").arg(reason)));
     m_modes[m_master] = NotificationMode::Unknown;
     m_scanOut = false;
+    m_paused = false;
     m_pauseTimer->stop();
     nextMaster();
 }
@@ -241,6 +244,7 @@ void LockLister::readPage(QByteArrayList keys)
 {
     auto page = std::make_shared<Page>();
     page->master = m_master;
+    page->scanSentUs = m_scanSentUs;
     page->keys = std::move(keys);
     page->reads.resize(m_masters->size());
     m_pages.push_back(page);
@@ -266,6 +270,7 @@ void LockLister::deliverReadyPages()
     while (!m_pages.empty() && m_pages.front()->readsOut == 0) {
         const std::shared_ptr<Page> page = std::move(m_pages.front());
         m_pages.pop_front();
+        pageRead(int(page->keys.size()), monotonicNs() / 1000 - page->scanSentUs);
         emitPage(*page);
     }
     scanNext();

@@ -62,18 +62,23 @@ signals:
 private:
     struct Page
     {
-        int master = 0; // whose scan met the keys
+        int master = 0;        // whose scan met the keys
+        qint64 scanSentUs = 0; // monotonic, when its SCAN went out
         QByteArrayList keys;
         std::vector<QList<KeyObservation>> reads; // per master; empty while its read is out
         int readsOut = 0;
     };
-    // The pacing hook: the COUNT of the next SCAN page and the pause before it is asked for.
+    // The pacing hook, the one place a scan's pace is decided (--scan-rate's pacer goes here): the
+    // COUNT of the next SCAN page, the pause before it is asked for, and how many pages may be read
+    // at once; pageRead() tells it how long a page took, from its SCAN to its last read.
     struct ScanStep
     {
         int count = 1000;
         int pauseMs = 0;
+        size_t pagesAhead = 4;
     };
     ScanStep nextStep();
+    void pageRead(int keys, qint64 elapsedUs);
 
     void onScanConnectionState(int master);
     void beginScanning();
@@ -101,6 +106,9 @@ private:
     int m_pattern = 0;
     QByteArray m_cursor = "0";
     bool m_scanOut = false; // a SCAN is waiting for its answer
+    bool m_paused = false;  // the pause before the next page is over
+    qint64 m_scanSentUs = 0;
+    size_t m_pagesAhead = 4;
     bool m_masterDone = true;
     bool m_held = false;
     bool m_finished = false;
