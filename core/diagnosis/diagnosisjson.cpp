@@ -1,6 +1,6 @@
 #include "diagnosis/diagnosisjson.h"
 
-#include "export/jsontext.h"
+#include "export/jsonmembers.h"
 
 #include <QJsonObject>
 
@@ -19,16 +19,11 @@ void appendDiagnosisJson(std::string& out, const QList<Diagnosis>& diagnoses)
 {
     out += '[';
     for (qsizetype i = 0; i < diagnoses.size(); ++i) {
-        const Diagnosis& d = diagnoses.at(i);
         if (i > 0)
             out += ',';
-        out += '{';
-        JsonText::appendKey(out, "code");
-        JsonText::appendString(out, diagnosisCodeName(d.code));
-        out += ',';
-        JsonText::appendKey(out, "sentence");
-        JsonText::appendString(out, d.sentence);
-        out += '}';
+        JsonMembers diagnosis(out);
+        diagnosis.text("code", diagnosisCodeName(diagnoses.at(i).code));
+        diagnosis.text("sentence", diagnoses.at(i).sentence);
     }
     out += ']';
 }
