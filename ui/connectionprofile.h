@@ -1,10 +1,13 @@
 #pragma once
 
 #include "config/scanpattern.h"
+#include "config/scanrate.h"
 #include "diagnosis/notificationrules.h"
 #include "masterentry.h"
 
 #include <QList>
+
+#include <optional>
 
 namespace lockscope {
 
@@ -21,6 +24,9 @@ struct ConnectionProfile
     // started with (--config, or the defaults). --pattern / --discover on the command line win
     // (LaunchConfig::combine).
     QList<ScanPattern> patterns = {};
+    // How fast its masters may be scanned (none: as the window was started, --scan-rate or "auto").
+    // --scan-rate on the command line wins (LaunchConfig::combine).
+    std::optional<ScanRate> scanRate = {};
     // Which desktop notifications the window raises for this profile's locks, and when.
     NotificationRules notifications = {};
 

@@ -14,6 +14,7 @@
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
@@ -30,7 +31,7 @@ ConnectionsDialog::ConnectionsDialog(QWidget* parent)
       m_readOnly(new QCheckBox(tr("&Read-only: refuse every write"), this)),
       m_lockReadOnly(new QCheckBox(tr("&Lock read-only: for good, and for the rest of this session"), this)),
       m_deleteProfile(nullptr), m_message(new QLabel(this)), m_connect(nullptr),
-      m_patterns(new PatternListEdit(this))
+      m_patterns(new PatternListEdit(this)), m_scanRate(new QComboBox(this))
 {
     setWindowTitle(tr("Connections"));
     m_table->setHorizontalHeaderLabels({tr("URL"), tr("User"), tr("TLS"), tr("Password")});
@@ -78,6 +79,18 @@ ConnectionsDialog::ConnectionsDialog(QWidget* parent)
     layout->addLayout(top);
     layout->addLayout(middle, 1);
     layout->addWidget(m_patterns);
+    m_scanRate->setEditable(true);
+    m_scanRate->addItems({QString(), QStringLiteral("auto"), QStringLiteral("max")});
+    m_scanRate->lineEdit()->setPlaceholderText(tr("as started (auto unless --scan-rate)"));
+    m_scanRate->setToolTip(tr("How fast this profile's masters are scanned: auto (paced so that their other "
+                              "clients do not notice), max (the first pass at full speed) or at most a "
+                              "number of keys a second (e.g. 50000)."));
+    auto* rateRow = new QHBoxLayout;
+    auto* rateLabel = new QLabel(tr("Sca&n rate:"), this);
+    rateLabel->setBuddy(m_scanRate);
+    rateRow->addWidget(rateLabel);
+    rateRow->addWidget(m_scanRate, 1);
+    layout->addLayout(rateRow);
     layout->addWidget(m_readOnly);
     layout->addWidget(m_lockReadOnly);
     layout->addWidget(m_message);
@@ -94,6 +107,21 @@ ConnectionsDialog::ConnectionsDialog(QWidget* parent)
     connect(edit, &QPushButton::clicked, this, &ConnectionsDialog::editMaster);
     connect(m_table, &QTableWidget::doubleClicked, this, &ConnectionsDialog::editMaster);
     connect(remove, &QPushButton::clicked, this, &ConnectionsDialog::removeMaster);
+    connect(m_scanRate, &QComboBox::currentTextChanged, this, [this](const QString& text) {
+        ConnectionProfile* p = current();
+        if (!p)
+            return;
+        if (text.trimmed().isEmpty()) {
+            p->scanRate.reset();
+        } else if (const Result<ScanRate> rate = ScanRate::parse(text)) {
+            p->scanRate = *rate;
+        } else {
+            m_message->setText(rate.error().message);
+            return; // kept as it was until the text reads
+        }
+        m_message->clear();
+        save();
+    });
     connect(m_readOnly, &QCheckBox::toggled, this, [this](bool on) {
         if (ConnectionProfile* p = current(); p && !p->readOnlyLocked) {
             p->readOnly = on;
@@ -158,6 +186,11 @@ void ConnectionsDialog::showProfile()
     m_connect->setEnabled(p && !p->masters.isEmpty());
     m_patterns->setEnabled(p);
     m_patterns->setPatterns(p ? p->patterns : QList<ScanPattern>());
+    m_scanRate->setEnabled(p);
+    {
+        const QSignalBlocker blockRate(m_scanRate);
+        m_scanRate->setEditText(p && p->scanRate ? p->scanRate->toString() : QString());
+    }
     if (!p) {
         m_message->setText(tr("Create a profile, then add its masters."));
         return;
@@ -349,6 +382,7 @@ void ConnectionsDialog::connectProfile()
         m_chosen = *config;
         m_chosenLocked = profile.readOnlyLocked;
         m_chosenPatterns = profile.patterns;
+        m_chosenScanRate = profile.scanRate;
         m_chosenName = profile.name;
         accept();
     };

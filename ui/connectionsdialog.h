@@ -36,6 +36,9 @@ public:
     bool chosenLockedReadOnly() const { return m_chosenLocked; }
     // The chosen profile's own patterns (empty: the launch's), for LaunchConfig::combine.
     const QList<ScanPattern>& chosenPatterns() const { return m_chosenPatterns; }
+    // ... and its own scan rate (none: the launch's).
+    const std::optional<ScanRate>& chosenScanRate() const { return m_chosenScanRate; }
+    QComboBox* scanRateEdit() const { return m_scanRate; }
     PatternListEdit* patternEdit() const { return m_patterns; }
     // "5 masters: Redlock needs 3 of 5." — the exact quorum, not "a majority".
     static QString quorumText(int masters);
@@ -58,6 +61,7 @@ private:
     std::optional<LockScopeConfig> m_chosen;
     bool m_chosenLocked = false;
     QList<ScanPattern> m_chosenPatterns;
+    std::optional<ScanRate> m_chosenScanRate;
     QString m_chosenName;
     QComboBox* m_profile;
     QTableWidget* m_table;
@@ -67,6 +71,7 @@ private:
     QLabel* m_message;
     QPushButton* m_connect;
     PatternListEdit* m_patterns;
+    QComboBox* m_scanRate; // editable: empty (the launch's), auto, max or keys a second
 };
 
 } // namespace lockscope

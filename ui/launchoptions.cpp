@@ -73,6 +73,7 @@ Result<LaunchOptions> LaunchOptions::parse(const QStringList& arguments)
     }
     out.launch = LaunchConfig(out.config, overrides);
     out.launch.setPatternsGiven(patternsGiven);
+    out.launch.setScanRateGiven(parser.isSet(QStringLiteral("scan-rate")));
     return out;
 }
 

@@ -491,8 +491,8 @@ void MainWindow::showConnections()
     if (dialog.exec() != QDialog::Accepted || !dialog.chosenConfig())
         return;
     // The profile brings its masters; the launch options stay, and read-only only tightens.
-    const LockScopeConfig combined =
-        m_launch.combine(*dialog.chosenConfig(), dialog.chosenLockedReadOnly(), dialog.chosenPatterns());
+    const LockScopeConfig combined = m_launch.combine(*dialog.chosenConfig(), dialog.chosenLockedReadOnly(),
+                                                      dialog.chosenPatterns(), dialog.chosenScanRate());
     m_profileName = dialog.chosenProfileName();
     monitor(combined, m_auditPath);
 }

@@ -45,6 +45,9 @@ QList<ConnectionProfile> ProfileStore::load()
                 p.patterns << ScanPattern(match, mode.value_or(PatternMode::Locks));
         }
         settings.endArray();
+        if (const Result<ScanRate> rate =
+                ScanRate::parse(settings.value(QStringLiteral("scanRate")).toString()))
+            p.scanRate = *rate; // absent or unreadable: the launch's
         p.notifications = NotificationSettings::read(settings);
         profiles << p;
     }
@@ -89,6 +92,8 @@ void ProfileStore::save(const QList<ConnectionProfile>& profiles)
             settings.setValue(QStringLiteral("mode"), patternModeName(p.patterns.at(k).mode));
         }
         settings.endArray();
+        if (p.scanRate)
+            settings.setValue(QStringLiteral("scanRate"), p.scanRate->toString());
         NotificationSettings::write(settings, p.notifications);
     }
     settings.endArray();

@@ -50,7 +50,7 @@ int main(int argc, char** argv)
         if (connections.exec() == QDialog::Accepted && connections.chosenConfig()) {
             options->config =
                 options->launch.combine(*connections.chosenConfig(), connections.chosenLockedReadOnly(),
-                                        connections.chosenPatterns());
+                                        connections.chosenPatterns(), connections.chosenScanRate());
             profileName = connections.chosenProfileName();
         }
     }

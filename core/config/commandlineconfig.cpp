@@ -44,6 +44,11 @@ QList<QCommandLineOption> CommandLineConfig::options()
          QStringLiteral("Take the masters' password from this environment variable instead of the URL."),
          QStringLiteral("VAR")},
         {QStringLiteral("read-only"), QStringLiteral("Refuse every write.")},
+        {QStringLiteral("scan-rate"),
+         QStringLiteral("How fast scanning may go: auto (default: paced so that the server's other clients "
+                        "do not notice), a number of keys a second (at most that, slower when the server "
+                        "slows), or max (the first pass at full speed)."),
+         QStringLiteral("RATE")},
         {QStringLiteral("audit-log"),
          QStringLiteral("Where write attempts are recorded (JSON Lines; default "
                         "$XDG_STATE_HOME/lockscope/audit.jsonl)."),
@@ -105,6 +110,12 @@ Result<LockScopeConfig> CommandLineConfig::build(const QCommandLineParser& parse
             return usage(QStringLiteral("--timeout-ms must be a whole number from 1 to 600000"));
         config.timeoutMs = timeout;
         given.timeoutMs = timeout;
+    }
+    if (parser.isSet(QStringLiteral("scan-rate"))) {
+        const Result<ScanRate> rate = ScanRate::parse(parser.value(QStringLiteral("scan-rate")));
+        if (!rate)
+            return usage(QStringLiteral("--scan-rate: ") + rate.error().message);
+        config.monitor.scanRate = *rate;
     }
     TlsOptions tls;
     tls.caFile = parser.value(QStringLiteral("tls-ca"));

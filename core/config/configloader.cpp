@@ -64,6 +64,25 @@ public:
         return true;
     }
 
+    // "scanRate": "auto", "max", or keys a second (a number, or a string such as "50k").
+    bool readScanRate(const QJsonObject& o, ScanRate* out, RedisError* err) const
+    {
+        const QString key = QStringLiteral("scanRate");
+        if (!o.contains(key))
+            return true;
+        const QJsonValue v = o.value(key);
+        const QString text = v.isDouble() ? QString::number(v.toDouble(), 'f', 0) : v.toString();
+        const Result<ScanRate> rate = ScanRate::parse(text);
+        if ((!v.isString() && !v.isDouble()) || (v.isDouble() && v.toDouble() != std::floor(v.toDouble())) ||
+            !rate) {
+            *err =
+                error(key, QStringLiteral("expected \"auto\", \"max\" or a whole number of keys a second"));
+            return false;
+        }
+        *out = *rate;
+        return true;
+    }
+
     bool readBool(const QJsonObject& o, const QString& key, const QString& path, bool* out,
                   RedisError* err) const
     {
@@ -111,6 +130,7 @@ public:
                readInt(root, QStringLiteral("maxValueBytes"), QString(), 16, 64 * 1024 * 1024,
                        &m.maxValueBytes, err) &&
                readInt(root, QStringLiteral("maxFields"), QString(), 1, 1000000, &m.maxFields, err) &&
+               readScanRate(root, &m.scanRate, err) &&
                readBool(root, QStringLiteral("readOnly"), QString(), &config->readOnly, err) &&
                readString(root, QStringLiteral("auditLog"), QString(), &config->auditLogPath, err) &&
                readBool(root, QStringLiteral("allowSharedAuditLog"), QString(), &config->allowSharedAuditLog,
@@ -407,7 +427,8 @@ Result<LockScopeConfig> ConfigLoader::fromJson(const QByteArray& json, QStringLi
                   QStringLiteral("timeoutMs"), QStringLiteral("tls"), QStringLiteral("ownerRules"),
                   QStringLiteral("readOnly"), QStringLiteral("auditLog"), QStringLiteral("redlock"),
                   QStringLiteral("maxValueBytes"), QStringLiteral("maxFields"),
-                  QStringLiteral("allowSharedAuditLog"), QStringLiteral("replyLimits")});
+                  QStringLiteral("allowSharedAuditLog"), QStringLiteral("replyLimits"),
+                  QStringLiteral("scanRate")});
 
     // In this order: a master takes the timeout and reply limits read before it, and the first
     // error found is the one reported.

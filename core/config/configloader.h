@@ -12,7 +12,7 @@ namespace lockscope {
 //   "masters": ["redis://h1:6379", {"url": "rediss://h2:6380", "passwordEnv": "H2_PW",
 //                                   "tls": {"ca": "ca.pem"}, "timeoutMs": 500}],
 //   "patterns": ["lock:*", {"match": "*", "mode": "discover"}],  // a plain string: mode "locks"
-//   "scanCount": 1000, "pollIntervalMs": 2000, "reconcileIntervalMs": 30000,
+//   "scanCount": 1000, "scanRate": "auto", "pollIntervalMs": 2000, "reconcileIntervalMs": 30000,
 //   "timeoutMs": 2000, "tls": {"ca": "", "cert": "", "key": "", "serverName": "", "insecure": false},
 //   "ownerRules": [{"keys": "lock:*", "pattern": "^(?<owner>[^:]+):"}],
 //   "readOnly": false, "auditLog": "/var/log/lockscope/audit.jsonl",

@@ -3,7 +3,8 @@
 namespace lockscope {
 
 LockScopeConfig LaunchConfig::combine(const LockScopeConfig& chosen, bool lockedReadOnly,
-                                      const QList<ScanPattern>& profilePatterns)
+                                      const QList<ScanPattern>& profilePatterns,
+                                      const std::optional<ScanRate>& profileScanRate)
 {
     m_readOnlyForGood = m_readOnlyForGood || lockedReadOnly;
     LockScopeConfig out = m_config;
@@ -11,6 +12,9 @@ LockScopeConfig LaunchConfig::combine(const LockScopeConfig& chosen, bool locked
     // The profile knows how its servers name their locks; only this run's command line knows better.
     if (!profilePatterns.isEmpty() && !m_patternsGiven)
         out.monitor.patterns = profilePatterns;
+    // Likewise how hard its servers may be pressed (a production profile "auto", a lab one "max").
+    if (profileScanRate && !m_scanRateGiven)
+        out.monitor.scanRate = *profileScanRate;
     // A profile has no timeouts of its own: the launch's, and the command line's on top.
     for (ConnectionOptions& m : out.masters) {
         m.commandTimeoutMs = m.connectTimeoutMs = m_config.timeoutMs;

@@ -3,6 +3,8 @@
 #include "config/lockscopeconfig.h"
 #include "config/masteroverrides.h"
 
+#include <optional>
+
 namespace lockscope {
 
 // The configuration a process was started with (--config, then the command line), and how a
@@ -32,12 +34,15 @@ public:
     // The command line named the patterns (--pattern, --discover): a profile's do not replace them.
     void setPatternsGiven(bool given) { m_patternsGiven = given; }
     bool patternsGiven() const { return m_patternsGiven; }
+    // The command line named the scan rate (--scan-rate): a profile's does not replace it.
+    void setScanRateGiven(bool given) { m_scanRateGiven = given; }
 
     // `chosen`: the profile's masters and its read-only flag. `lockedReadOnly`: the profile is
     // locked read-only, which makes this process read-only from now on. `profilePatterns`: the
-    // profile's own patterns (none: the launch's).
+    // profile's own patterns (none: the launch's). `profileScanRate`: the profile's own scan rate.
     LockScopeConfig combine(const LockScopeConfig& chosen, bool lockedReadOnly,
-                            const QList<ScanPattern>& profilePatterns = {});
+                            const QList<ScanPattern>& profilePatterns = {},
+                            const std::optional<ScanRate>& profileScanRate = {});
     // Whatever a window is asked to run: never less read-only than the process has been.
     LockScopeConfig tightened(LockScopeConfig config) const;
 
@@ -45,6 +50,7 @@ private:
     LockScopeConfig m_config;
     MasterOverrides m_overrides;
     bool m_readOnlyForGood = false;
+    bool m_scanRateGiven = false;
     bool m_patternsGiven = false;
 };
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "config/scanpattern.h"
+#include "config/scanrate.h"
 #include "connection/connectionoptions.h"
 #include "formats/ownerrule.h"
 
@@ -17,7 +18,8 @@ struct MonitorSettings
     // keyspace. Anything else is one --pattern away, or a --discover pattern that finds the locks
     // among other keys (PatternScope).
     QList<ScanPattern> patterns{"*lock*", "mutex:*", "semaphore:*"};
-    int scanCount = 1000;            // SCAN COUNT
+    int scanCount = 1000;            // SCAN COUNT (the largest page: a paced pass asks for less)
+    ScanRate scanRate;               // how fast a pass may go (--scan-rate)
     int pollIntervalMs = 2000;       // full pass when keyspace events are not available
     int reconcileIntervalMs = 30000; // full pass even when events flow, to catch what they missed
     int maxValueBytes = 4096;        // longer string values are shown truncated, never loaded whole

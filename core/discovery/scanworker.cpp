@@ -1,6 +1,7 @@
 #include "discovery/scanworker.h"
 
 #include "base/bytesdisplay.h"
+#include "base/monotonicclock.h"
 #include "discovery/keyreader.h"
 #include "discovery/scanbound.h"
 
@@ -35,9 +36,13 @@ bool sameEndpoint(const ConnectionOptions& a, const ConnectionOptions& b)
 } // namespace
 
 ScanWorker::ScanWorker(int index, MonitorSettings settings, QObject* parent)
-    : QObject(parent), m_index(index), m_settings(std::move(settings)), m_eventTimer(new QTimer(this)),
-      m_passTimer(new QTimer(this))
+    : QObject(parent), m_index(index), m_settings(std::move(settings)),
+      m_pacer(m_settings.scanRate, m_settings.scanCount), m_eventTimer(new QTimer(this)),
+      m_passTimer(new QTimer(this)), m_pageTimer(new QTimer(this))
 {
+    m_pageTimer->setSingleShot(true);
+    m_pageTimer->setTimerType(Qt::PreciseTimer);
+    connect(m_pageTimer, &QTimer::timeout, this, [this] { nextPage(m_pendingPattern, m_pendingCursor); });
     m_eventTimer->setSingleShot(true);
     m_eventTimer->setInterval(1); // gathers a burst of events into one pipelined read
     connect(m_eventTimer, &QTimer::timeout, this, &ScanWorker::flushEvents);
@@ -55,6 +60,7 @@ void ScanWorker::shutdown()
     m_masterUp = false;
     m_eventTimer->stop();
     m_passTimer->stop();
+    m_pageTimer->stop();
     stopSubscriber();
     if (m_connection) {
         m_connection->disconnect(this);
@@ -93,6 +99,7 @@ void ScanWorker::openConnection(const ConnectionOptions& master)
         m_connection.reset();
     }
     m_options = master;
+    m_firstPass = true; // a new endpoint: its first discovery may run at `max`
     m_eventPrefix = "__keyspace@" + QByteArray::number(master.url.db()) + "__:";
     ConnectionOptions options = master;
     options.clientName = "lockscope-scan";
@@ -148,6 +155,7 @@ void ScanWorker::onConnectionState(RedisConnection::State state)
 void ScanWorker::abortPass()
 {
     m_passTimer->stop();
+    m_pageTimer->stop();
     setScanning(false);
     m_passRequested = false;
     m_awaitingDelivery = false;
@@ -284,7 +292,10 @@ void ScanWorker::beginPass()
     ++m_pass; // every key is unmet again
     m_passPages = 0;
     m_passKeysSeen = 0;
+    m_passLeastCount = m_settings.scanCount;
     m_dbSizeKnown = false;
+    m_pacer.beginPass(m_firstPass);
+    m_pauseDebtUs = 0;
     const quint32 pass = m_pass;
     m_connection->send({"DBSIZE"}, this, [this, pass](const RedisResult& r) {
         if (pass == m_pass && r.ok() && r.reply.isInteger()) {
@@ -298,10 +309,22 @@ void ScanWorker::beginPass()
 void ScanWorker::scanPage(int pattern, const QByteArray& cursor)
 {
     const quint32 pass = m_pass;
+    const bool paced = m_pacer.paced();
+    const int count = m_pacer.count();
+    m_passLeastCount = qMin(m_passLeastCount, count);
+    m_pageStartNs = monotonicNs();
+    if (paced) {
+        // Sent with the page while nothing else of ours is queued: its round trip is what any
+        // client's trivial command waits right now.
+        const qint64 sentNs = m_pageStartNs;
+        m_connection->send({"PING"}, this, [this, pass, sentNs](const RedisResult& r) {
+            if (pass == m_pass && r.ok() && !r.reply.isError())
+                m_pacer.probed((monotonicNs() - sentNs) / 1000);
+        });
+    }
     m_connection->send(
-        {"SCAN", cursor, "MATCH", m_settings.patterns.at(pattern).match, "COUNT",
-         QByteArray::number(m_settings.scanCount)},
-        this, [this, pass, pattern](const RedisResult& r) {
+        {"SCAN", cursor, "MATCH", m_settings.patterns.at(pattern).match, "COUNT", QByteArray::number(count)},
+        this, [this, pass, pattern, paced](const RedisResult& r) {
             if (pass != m_pass)
                 return;
             if (!r.ok() || !r.reply.isArray() || r.reply.elements.size() != 2) {
@@ -328,23 +351,62 @@ void ScanWorker::scanPage(int pattern, const QByteArray& cursor)
                 }
             }
             const int patterns = int(m_settings.patterns.size());
-            if (next != "0")
-                scanPage(pattern, next); // asked before reading this page: the pipeline stays full
-            else if (pattern + 1 < patterns)
-                scanPage(pattern + 1, "0");
-            else
+            const bool last = next == "0" && pattern + 1 >= patterns;
+            if (last)
                 m_scansDone = true;
+            else if (!paced)
+                nextPage(pattern, next); // asked before reading this page: the pipeline stays full
             const double fraction = next == "0" ? 1.0 : scanFraction(next);
             emit scanProgress(qint64((pattern + fraction) / patterns * double(m_dbSize)), m_dbSize);
+            if (paced) {
+                readPage(keys, 0, pattern, next);
+                return;
+            }
             readKeys(keys, true);
             maybeFinishPass();
         });
 }
 
+void ScanWorker::nextPage(int pattern, const QByteArray& next)
+{
+    if (next != "0")
+        scanPage(pattern, next);
+    else if (pattern + 1 < int(m_settings.patterns.size()))
+        scanPage(pattern + 1, "0");
+}
+
+void ScanWorker::readPage(const QByteArrayList& keys, qsizetype offset, int pattern, const QByteArray& next)
+{
+    if (offset < keys.size()) {
+        const qsizetype batch = m_pacer.readBatch();
+        readKeys(keys.mid(offset, batch), true, [this, keys, offset, batch, pattern, next] {
+            readPage(keys, offset + batch, pattern, next);
+        });
+        return;
+    }
+    m_pacer.pageDone(int(keys.size()), (monotonicNs() - m_pageStartNs) / 1000);
+    if (m_scansDone) {
+        maybeFinishPass();
+        return;
+    }
+    // The timer counts milliseconds: shorter pauses add up until a whole one is due.
+    m_pauseDebtUs += m_pacer.pauseUs();
+    const qint64 pauseMs = m_pauseDebtUs / 1000;
+    m_pauseDebtUs -= pauseMs * 1000;
+    if (pauseMs == 0) {
+        nextPage(pattern, next);
+        return;
+    }
+    m_pendingPattern = pattern;
+    m_pendingCursor = next;
+    m_pageTimer->start(int(pauseMs));
+}
+
 QString ScanWorker::scanBroken(const QByteArray& cursor) const
 {
+    // COUNT: the least this pass asked for (a paced pass shrinks it), which allows the most pages.
     return ScanBound::broken(cursor, m_passPages, m_passKeysSeen, m_dbSizeKnown ? m_dbSize : -1,
-                             m_settings.scanCount, m_settings.patterns.size());
+                             m_passLeastCount, m_settings.patterns.size());
 }
 
 void ScanWorker::failPass(const QString& reason)
@@ -358,16 +420,20 @@ void ScanWorker::failPass(const QString& reason)
     m_passTimer->start(m_settings.pollIntervalMs);
 }
 
-void ScanWorker::readKeys(const QByteArrayList& keys, bool fromPass)
+void ScanWorker::readKeys(const QByteArrayList& keys, bool fromPass, std::function<void()> after)
 {
-    if (keys.isEmpty())
+    if (keys.isEmpty()) {
+        if (after)
+            after();
         return;
+    }
     const quint32 pass = m_pass;
     if (fromPass)
         ++m_readsInFlight;
     KeyReader::read(
         m_connection.get(), keys, m_settings,
-        [this, keys, pass, fromPass, guard = QPointer<ScanWorker>(this)](QList<KeyObservation> obs) {
+        [this, keys, pass, fromPass, after = std::move(after),
+         guard = QPointer<ScanWorker>(this)](QList<KeyObservation> obs) {
             if (!guard)
                 return;
             if (fromPass && pass == m_pass)
@@ -401,6 +467,8 @@ void ScanWorker::readKeys(const QByteArrayList& keys, bool fromPass)
                 batch->knownKeys = m_knownCount;
                 emit observed(batch);
             }
+            if (after && pass == m_pass)
+                after(); // may read on (another batch in flight) before the pass is judged finished
             if (fromPass && pass == m_pass)
                 maybeFinishPass();
         });
@@ -427,6 +495,7 @@ void ScanWorker::maybeFinishPass()
         emit observed(batch);
     }
     setScanning(false);
+    m_firstPass = false;
     emit scanProgress(m_dbSize, m_dbSize);
     emit passFinished(m_knownCount);
     if (m_scanFailed) {

@@ -6,11 +6,13 @@
 #include "discovery/notificationmode.h"
 #include "discovery/observationbatch.h"
 #include "discovery/scankeytable.h"
+#include "discovery/scanpacer.h"
 
 #include <QObject>
 #include <QSet>
 #include <QTimer>
 
+#include <functional>
 #include <memory>
 
 namespace lockscope {
@@ -51,8 +53,10 @@ public:
     // Closes every connection, so that nothing runs once this returns; deletion follows.
     void shutdown();
 
-    // For tests: the connection that SCANs and reads (null before the master first came up).
+    // For tests: the connection that SCANs and reads (null before the master first came up), and
+    // the pacing of its passes.
     const RedisConnection* scanConnection() const { return m_connection.get(); }
+    const ScanPacer& pacer() const { return m_pacer; }
 
 signals:
     void modeChanged(quint64 generation, lockscope::NotificationMode mode, const QString& reason);
@@ -75,7 +79,11 @@ private:
     void stopSubscriber();
     void beginPass();
     void scanPage(int pattern, const QByteArray& cursor);
-    void readKeys(const QByteArrayList& keys, bool fromPass);
+    // `after` runs once the keys' observations are out (while the pass they belong to still runs).
+    void readKeys(const QByteArrayList& keys, bool fromPass, std::function<void()> after = {});
+    // Paced: the page's keys from `offset` on, one batch at a time, then the next page after a pause.
+    void readPage(const QByteArrayList& keys, qsizetype offset, int pattern, const QByteArray& next);
+    void nextPage(int pattern, const QByteArray& next);
     void maybeFinishPass();
     // Why the running pass cannot go on after a page that returned `cursor`; empty while it can.
     QString scanBroken(const QByteArray& cursor) const;
@@ -116,12 +124,21 @@ private:
     qint64 m_passPages = 0;     // SCAN pages of the running pass ...
     qint64 m_passKeysSeen = 0;  // ... and the keys they returned
     bool m_scanFailed = false;  // a pass was stopped as one that would never end
+    int m_passLeastCount = 0;   // the smallest COUNT the running pass asked for
+
+    ScanPacer m_pacer;
+    bool m_firstPass = true;  // the connection has not finished a pass yet (`max` runs it unpaced)
+    qint64 m_pageStartNs = 0; // the running page's SCAN sent
+    qint64 m_pauseDebtUs = 0; // pauses below the timer's millisecond, added up until one is due
+    int m_pendingPattern = 0; // the page to ask for when m_pageTimer fires
+    QByteArray m_pendingCursor;
 
     QSet<QByteArray> m_eventKeys;    // to read at the next flush
     QByteArrayList m_eventLogKeys;   // keys and events to report at the next flush ...
     QByteArrayList m_eventLogEvents; // ... in arrival order
     QTimer* m_eventTimer;
     QTimer* m_passTimer;
+    QTimer* m_pageTimer;
 };
 
 } // namespace lockscope

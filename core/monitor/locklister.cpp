@@ -18,7 +18,8 @@ namespace lockscope {
 
 LockLister::LockLister(MasterSet* masters, LockScopeConfig config, PageSink sink, QObject* parent)
     : QObject(parent), m_masters(masters), m_config(std::move(config)), m_scope(m_config.monitor.patterns),
-      m_sink(std::move(sink)), m_pauseTimer(new QTimer(this))
+      m_sink(std::move(sink)), m_pacer(m_config.monitor.scanRate, m_config.monitor.scanCount),
+      m_pauseTimer(new QTimer(this))
 {
     m_pauseTimer->setSingleShot(true);
     connect(m_pauseTimer, &QTimer::timeout, this, [this] {
@@ -130,6 +131,9 @@ void LockLister::nextMaster()
     m_dbSize = -1;
     m_masterPages = 0;
     m_masterKeys = 0;
+    m_leastCount = m_config.monitor.scanCount;
+    m_pacer.beginPass(true); // a connection's first pass: `max` runs it unpaced
+    m_pauseDebtUs = 0;
     const int master = m_master;
     m_scanConnections[master]->send({"DBSIZE"}, this, [this, master](const RedisResult& r) {
         if (master == m_master && r.ok() && r.reply.isInteger())
@@ -140,12 +144,24 @@ void LockLister::nextMaster()
 
 LockLister::ScanStep LockLister::nextStep()
 {
-    // Unpaced: the configured COUNT, no pause, and four pages read at once: enough to keep every
-    // server busy while this thread decodes, few enough that memory stays a few pages' worth.
-    return {m_config.monitor.scanCount, 0, 4};
+    // Unpaced (--scan-rate max): the configured COUNT, no pause, and four pages read at once: enough
+    // to keep every server busy while this thread decodes, few enough that memory stays a few
+    // pages' worth. Paced: one page at a time, as the pacer says (ScanPacer's page loop).
+    if (!m_pacer.paced())
+        return {m_pacer.count(), 0, 4, 0};
+    // The timer counts milliseconds: shorter pauses add up until a whole one is due.
+    const qint64 pauseMs = m_pauseDebtUs / 1000;
+    m_pauseDebtUs -= pauseMs * 1000;
+    return {m_pacer.count(), int(pauseMs), 1, m_pacer.readBatch()};
 }
 
-void LockLister::pageRead(int, qint64) {}
+void LockLister::pageRead(int keys, qint64 elapsedUs)
+{
+    if (!m_pacer.paced())
+        return;
+    m_pacer.pageDone(keys, elapsedUs);
+    m_pauseDebtUs += m_pacer.pauseUs();
+}
 
 void LockLister::setHeld(bool held)
 {
@@ -169,8 +185,19 @@ void LockLister::scanNext()
     m_paused = false;
     m_scanOut = true;
     m_scanSentUs = monotonicNs() / 1000;
+    m_readBatch = step.readBatch;
+    m_leastCount = qMin(m_leastCount, step.count);
     const int master = m_master;
     const int pattern = m_pattern;
+    if (m_pacer.paced()) {
+        // Sent with the page while nothing else of ours is queued: its round trip is what any
+        // client's trivial command waits right now.
+        const qint64 sentUs = m_scanSentUs;
+        m_scanConnections[master]->send({"PING"}, this, [this, master, sentUs](const RedisResult& r) {
+            if (master == m_master && r.ok() && !r.reply.isError())
+                m_pacer.probed(monotonicNs() / 1000 - sentUs);
+        });
+    }
     m_scanConnections[master]->send({"SCAN", m_cursor, "MATCH", m_config.monitor.patterns.at(pattern).match,
                                      "COUNT", QByteArray::number(step.count)},
                                     this, [this, master, pattern](const RedisResult& r) {
@@ -198,9 +225,8 @@ void LockLister::onScanReply(const RedisResult& r, int pattern)
     ++m_masterPages;
     m_masterKeys += found.size();
     m_keysScanned += found.size();
-    if (const QString broken =
-            ScanBound::broken(next, m_masterPages, m_masterKeys, m_dbSize, m_config.monitor.scanCount,
-                              m_config.monitor.patterns.size());
+    if (const QString broken = ScanBound::broken(next, m_masterPages, m_masterKeys, m_dbSize, m_leastCount,
+                                                 m_config.monitor.patterns.size());
         !broken.isEmpty()) {
         failMaster(broken);
         return;
@@ -220,9 +246,15 @@ void LockLister::onScanReply(const RedisResult& r, int pattern)
         m_pattern = pattern + 1, m_cursor = "0";
     else
         m_masterDone = true;
-    scanNext(); // asked before this page is read: the server always has the next page to do
-    if (!keys.isEmpty())
+    if (keys.isEmpty()) {
+        pageRead(0, monotonicNs() / 1000 - m_scanSentUs);
+        scanNext();
+    } else if (m_pacer.paced()) {
+        readPage(std::move(keys)); // the next page once this one is read, after the pacer's pause
+    } else {
+        scanNext(); // asked before this page is read: the server always has the next page to do
         readPage(std::move(keys));
+    }
     if (m_masterDone)
         nextMaster();
 }
@@ -252,17 +284,34 @@ void LockLister::readPage(QByteArrayList keys)
         if (!readable(j))
             continue;
         ++page->readsOut;
-        KeyReader::read(m_scanConnections[j].get(), page->keys, m_config.monitor,
-                        [this, page, j, guard = QPointer<LockLister>(this)](QList<KeyObservation> read) {
-                            if (!guard)
-                                return;
-                            page->reads[j] = std::move(read);
-                            if (--page->readsOut == 0)
-                                deliverReadyPages();
-                        });
+        readBatch(page, j, 0);
     }
     if (page->readsOut == 0)
         deliverReadyPages();
+}
+
+void LockLister::readBatch(const std::shared_ptr<Page>& page, int master, qsizetype offset)
+{
+    // Paced, the keys go in batches, each sent when the previous one is answered (the server serves
+    // other clients between two of them); unpaced, all at once.
+    const qsizetype batch = m_readBatch > 0 ? m_readBatch : page->keys.size();
+    const bool whole = offset == 0 && batch >= page->keys.size();
+    KeyReader::read(
+        m_scanConnections[master].get(), whole ? page->keys : page->keys.mid(offset, batch), m_config.monitor,
+        [this, page, master, offset, batch, guard = QPointer<LockLister>(this)](QList<KeyObservation> read) {
+            if (!guard)
+                return;
+            if (page->reads[master].isEmpty())
+                page->reads[master] = std::move(read);
+            else
+                page->reads[master] << std::move(read);
+            if (offset + batch < page->keys.size() && m_scanConnections[master]) {
+                readBatch(page, master, offset + batch);
+                return;
+            }
+            if (--page->readsOut == 0)
+                deliverReadyPages();
+        });
 }
 
 void LockLister::deliverReadyPages()

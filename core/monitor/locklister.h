@@ -4,6 +4,7 @@
 #include "config/patternscope.h"
 #include "connection/redisconnection.h"
 #include "discovery/notificationmode.h"
+#include "discovery/scanpacer.h"
 #include "formats/keyobservation.h"
 #include "monitor/lockview.h"
 
@@ -76,6 +77,7 @@ private:
         int count = 1000;
         int pauseMs = 0;
         size_t pagesAhead = 4;
+        int readBatch = 0; // keys read in one pipeline at most; 0: the whole page
     };
     ScanStep nextStep();
     void pageRead(int keys, qint64 elapsedUs);
@@ -88,6 +90,7 @@ private:
     void failMaster(const QString& reason);
     void nextMaster();
     void readPage(QByteArrayList keys);
+    void readBatch(const std::shared_ptr<Page>& page, int master, qsizetype offset);
     void deliverReadyPages();
     void emitPage(Page& page);
     bool readable(int master) const;
@@ -109,6 +112,10 @@ private:
     bool m_paused = false;  // the pause before the next page is over
     qint64 m_scanSentUs = 0;
     size_t m_pagesAhead = 4;
+    int m_readBatch = 0;
+    int m_leastCount = 0; // the least COUNT asked of the current master (the endless-scan bound)
+    ScanPacer m_pacer;
+    qint64 m_pauseDebtUs = 0;
     bool m_masterDone = true;
     bool m_held = false;
     bool m_finished = false;

@@ -4,6 +4,7 @@
 #include "discovery/scanthread.h"
 #include "discovery/scanworker.h"
 #include "monitor/lockmonitor.h"
+#include "rediscliprocess.h"
 #include "redisservergroup.h"
 
 #include <QDir>
@@ -114,6 +115,7 @@ private slots:
     void pausedServerEndsThePassOnTheScanConnection();
     void masterDownAbortsAndComesBack();
     void aBusyMonitorHoldsBackTheNextPass();
+    void pacedPassBacksOffOnASlowServerAndMaxDoesNot();
 };
 
 void TestMasterScanner::scanningRunsOffTheMonitorThread()
@@ -369,6 +371,84 @@ void TestMasterScanner::aBusyMonitorHoldsBackTheNextPass()
     // And the passes go on once it is taken in.
     QVERIFY(passes.wait(10000));
     QCOMPARE(sink.present.size(), 300);
+}
+
+namespace {
+
+// SCANs the server ran since `CONFIG RESETSTAT` (only the scan connection sends them).
+qint64 scanCalls(const RedisServer& server)
+{
+    const QByteArray info = server.command({"INFO", "commandstats"}).string;
+    const QRegularExpressionMatch m =
+        QRegularExpression(QStringLiteral("cmdstat_scan:calls=(\\d+)")).match(QString::fromLatin1(info));
+    return m.hasMatch() ? m.captured(1).toLongLong() : 0;
+}
+
+// The worker's pacer, copied on its thread.
+ScanPacer pacerOf(MasterScanner& scanner)
+{
+    ScanPacer pacer(ScanRate::automatic());
+    onWorkerThread(scanner, [&] { pacer = scanner.worker()->pacer(); });
+    return pacer;
+}
+
+} // namespace
+
+void TestMasterScanner::pacedPassBacksOffOnASlowServerAndMaxDoesNot()
+{
+    // Issue #19: the observer must not hurt the observed.
+    RedisServerGroup group;
+    QVERIFY2(group.start(1), qPrintable(group.errorString()));
+    RedisServer& server = group.at(0);
+    constexpr int keys = 20000;
+    server.command(
+        {"EVAL",
+         "for i=1," + QByteArray::number(keys) + " do redis.call('SET','lock:'..i,'tok','PX',600000) end",
+         "0"});
+    MonitorSettings settings = quickSettings(); // scanCount 1000, the default: auto
+    settings.pollIntervalMs = 3600000;          // passes only when asked
+    ScanRig rig(quickOptions(server, 2000), settings);
+    QVERIFY(rig.passes.wait(30000));
+    rig.scanner.requestPass();
+    QVERIFY(rig.passes.wait(30000));
+    // (How fast it went depends on how busy this machine is: a loaded one reads as a busy server.)
+    const ScanPacer calm = pacerOf(rig.scanner);
+    QVERIFY(calm.paced());
+    QVERIFY2(calm.idleUs() > 0, "the pass measured the server's latency");
+
+    // A real neighbour that slows the server: a client running 2 ms scripts back to back, so that
+    // every command of any other client waits for one.
+    const QString busy = QStringLiteral("local t = redis.call('TIME') local s = t[1] * 1000000 + t[2] "
+                                        "repeat local n = redis.call('TIME') until n[1] * 1000000 + n[2] - s "
+                                        ">= 2000");
+    auto neighbour =
+        startCli(server, {QStringLiteral("-r"), QStringLiteral("-1"), QStringLiteral("-i"),
+                          QStringLiteral("0"), QStringLiteral("EVAL"), busy, QStringLiteral("0")});
+    QTRY_VERIFY_WITH_TIMEOUT(server.command({"INFO", "commandstats"}).string.contains("cmdstat_eval:calls="),
+                             10000);
+    server.command({"CONFIG", "RESETSTAT"});
+    rig.scanner.requestPass();
+    QVERIFY(rig.passes.wait(120000));
+    const qint64 slowScans = scanCalls(server);
+    const ScanPacer slow = pacerOf(rig.scanner);
+    // Backed off: the rate at its floor, smaller pages (more of them) and smaller read batches.
+    QVERIFY2(slow.latencyRatio() > 2, qPrintable(QString::number(slow.latencyRatio())));
+    QCOMPARE(slow.keysPerSecond(), ScanPacer::Bounds().floorKeysPerSecond);
+    QVERIFY2(slowScans >= keys / 500, qPrintable(QString::number(slowScans)));
+    QCOMPARE(slow.readBatch(), ScanPacer::Bounds().minReadBatch);
+    QCOMPARE(rig.sink.present.size(), keys);
+
+    // `max`: the first pass runs at full speed on the same slow server (pages of scanCount).
+    MonitorSettings fast = settings;
+    fast.scanRate = ScanRate::max();
+    server.command({"CONFIG", "RESETSTAT"});
+    ScanRig full(quickOptions(server, 2000), fast);
+    QVERIFY(full.passes.wait(120000));
+    QVERIFY(!pacerOf(full.scanner).paced());
+    const qint64 maxScans = scanCalls(server);
+    QVERIFY2(maxScans <= keys / 1000 + 3, qPrintable(QString::number(maxScans)));
+    QCOMPARE(full.sink.present.size(), keys);
+    stopCli(neighbour);
 }
 
 #include "tst_masterscanner.moc"

@@ -30,7 +30,7 @@ void TestConfigLoader::fullConfiguration()
   "masters": ["redis://h1:7001", {"url": "rediss://h2:7002/3", "tls": {"ca": "/ca.pem", "insecure": true},
                                   "timeoutMs": 300, "user": "ops"}],
   "patterns": ["lock:*", "mutex:*"],
-  "scanCount": 500, "pollIntervalMs": 1500, "reconcileIntervalMs": 60000, "timeoutMs": 900,
+  "scanCount": 500, "scanRate": "max", "pollIntervalMs": 1500, "reconcileIntervalMs": 60000, "timeoutMs": 900,
   "ownerRules": [{"keys": "lock:*", "pattern": "^(?<owner>[a-z]+)-"}],
   "readOnly": true, "auditLog": "/tmp/audit.jsonl",
   "redlock": {"driftFactor": 0.02, "driftMs": 5, "retryCount": 7, "retryDelayMs": 50, "retryJitterMs": 10,
@@ -50,6 +50,7 @@ void TestConfigLoader::fullConfiguration()
     QCOMPARE(c->masters[1].commandTimeoutMs, 300);
     QCOMPARE(c->monitor.patterns, (QList<ScanPattern>{"lock:*", "mutex:*"}));
     QCOMPARE(c->monitor.scanCount, 500);
+    QCOMPARE(c->monitor.scanRate, ScanRate::max());
     QCOMPARE(c->monitor.pollIntervalMs, 1500);
     QCOMPARE(c->monitor.reconcileIntervalMs, 60000);
     QVERIFY(c->readOnly);
@@ -85,6 +86,10 @@ void TestConfigLoader::wrongTypesNameTheField_data()
     QTest::newRow("timeout negative") << QByteArray(R"({"timeoutMs": -1})") << "\"timeoutMs\"";
     QTest::newRow("timeout fraction") << QByteArray(R"({"timeoutMs": 1.5})") << "\"timeoutMs\"";
     QTest::newRow("scanCount huge") << QByteArray(R"({"scanCount": 1e12})") << "\"scanCount\"";
+    QTest::newRow("scanRate word") << QByteArray(R"({"scanRate": "fast"})") << "\"scanRate\"";
+    QTest::newRow("scanRate zero") << QByteArray(R"({"scanRate": 0})") << "\"scanRate\"";
+    QTest::newRow("scanRate fraction") << QByteArray(R"({"scanRate": 1.5})") << "\"scanRate\"";
+    QTest::newRow("scanRate bool") << QByteArray(R"({"scanRate": true})") << "\"scanRate\"";
     QTest::newRow("pattern empty") << QByteArray(R"({"patterns": [""]})") << "\"patterns[0]\"";
     QTest::newRow("patterns none") << QByteArray(R"({"patterns": []})") << "\"patterns\"";
     QTest::newRow("readOnly string") << QByteArray(R"({"readOnly": "yes"})") << "\"readOnly\"";

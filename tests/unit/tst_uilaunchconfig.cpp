@@ -50,6 +50,7 @@ private slots:
     void plainReadOnlyProfileDoesNot();
     void profilePatternsBetweenConfigFileAndCommandLine();
     void profilePatternsAreSaved();
+    void profileScanRateBetweenConfigFileAndCommandLine();
 
 private:
     QTemporaryDir m_dir;
@@ -166,6 +167,45 @@ void TestUiLaunchConfig::profilePatternsBetweenConfigFileAndCommandLine()
     options = parse({QStringLiteral("--pattern"), QStringLiteral("y:*")});
     QCOMPARE(options.launch.combine(*chosen, false, withPatterns.patterns).monitor.patterns,
              QList<ScanPattern>{"y:*"});
+}
+
+void TestUiLaunchConfig::profileScanRateBetweenConfigFileAndCommandLine()
+{
+    const QString config = m_dir.filePath(QStringLiteral("rate.json"));
+    {
+        QFile file(config);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"json({"scanRate": 20000})json");
+    }
+    const Result<LockScopeConfig> chosen = ProfileStore::toConfig(profile(false, false), {});
+    QVERIFY(chosen);
+    // Default: paced.
+    QCOMPARE(parse({}).launch.combine(*chosen, false).monitor.scanRate, ScanRate::automatic());
+    // The file's, unless the profile has its own ...
+    LaunchOptions options = parse({QStringLiteral("--config"), config});
+    QCOMPARE(options.launch.combine(*chosen, false).monitor.scanRate, ScanRate::limit(20000));
+    QCOMPARE(options.launch.combine(*chosen, false, {}, ScanRate::max()).monitor.scanRate, ScanRate::max());
+    // ... and the command line's over both.
+    options =
+        parse({QStringLiteral("--config"), config, QStringLiteral("--scan-rate"), QStringLiteral("50k")});
+    QCOMPARE(options.launch.combine(*chosen, false, {}, ScanRate::max()).monitor.scanRate,
+             ScanRate::limit(50000));
+    QVERIFY(!LaunchOptions::parse(
+        {QStringLiteral("lockscope"), QStringLiteral("--scan-rate"), QStringLiteral("fast")}));
+
+    // Saved with the profile; a profile without one keeps none.
+    QCoreApplication::setOrganizationName(QStringLiteral("LockScopeTests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_uilaunchconfig"));
+    QSettings().clear();
+    ConnectionProfile lab = profile(false, false);
+    lab.name = QStringLiteral("lab");
+    lab.scanRate = ScanRate::max();
+    ProfileStore::save({profile(false, false), lab});
+    const QList<ConnectionProfile> loaded = ProfileStore::load();
+    QCOMPARE(loaded.size(), 2);
+    QVERIFY(!loaded.at(0).scanRate);
+    QCOMPARE(loaded.at(1).scanRate, std::optional<ScanRate>(ScanRate::max()));
+    QSettings().clear();
 }
 
 void TestUiLaunchConfig::profilePatternsAreSaved()

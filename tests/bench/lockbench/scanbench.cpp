@@ -52,6 +52,14 @@ int runScan(const QStringList& argv)
             config.monitor.patterns << p.toUtf8();
     }
     config.monitor.scanCount = int(args.number(QStringLiteral("--count"), config.monitor.scanCount));
+    if (const QString rate = args.value(QStringLiteral("--scan-rate"), QString()); !rate.isEmpty()) {
+        const Result<ScanRate> parsed = ScanRate::parse(rate);
+        if (!parsed) {
+            std::fprintf(stderr, "%s\n", qPrintable(parsed.error().message));
+            return 2;
+        }
+        config.monitor.scanRate = *parsed;
+    }
     config.monitor.pollIntervalMs = 3600000;
     config.monitor.reconcileIntervalMs = 3600000;
     MasterSet masters(config.masters);
@@ -174,7 +182,8 @@ int runBaseline(const QStringList& argv)
     return failed.isEmpty() ? 0 : 1;
 }
 
-const Benchmark::Registration scan("scan", "-m URL... [--pattern GLOB]... [--count N]", runScan);
+const Benchmark::Registration scan("scan", "-m URL... [--pattern GLOB]... [--count N] [--scan-rate RATE]",
+                                   runScan);
 const Benchmark::Registration baseline("scan-baseline", "-m URL... [--pattern GLOB]", runBaseline);
 
 } // namespace

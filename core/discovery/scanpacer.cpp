@@ -1,0 +1,105 @@
+#include "discovery/scanpacer.h"
+
+#include <algorithm>
+
+namespace lockscope {
+
+namespace {
+
+// A PING that comes back within this of the idle latency means a calm server (the rate may climb);
+// beyond the busy bound the server, or the machine it runs on, is slowed (the rate is cut). The
+// absolute slack keeps loopback's jitter of a few tens of microseconds from reading as load.
+constexpr double calmRatio = 1.25;
+constexpr qint64 calmSlackUs = 60;
+constexpr double busyRatio = 1.6;
+constexpr qint64 busySlackUs = 150;
+constexpr double climb = 1.06; // per calm page: from the floor to the ceiling in about 20 pages
+constexpr double cut = 0.7;    // per busy page
+constexpr double smoothing = 0.3;
+
+} // namespace
+
+ScanPacer::ScanPacer(ScanRate rate, int maxCount) : ScanPacer(rate, maxCount, Bounds()) {}
+
+ScanPacer::ScanPacer(ScanRate rate, int maxCount, Bounds bounds)
+    : m_setting(rate), m_maxCount(std::max(1, maxCount)), m_bounds(bounds)
+{
+    m_rate = std::clamp(m_bounds.startKeysPerSecond, floor(), ceiling());
+}
+
+qint64 ScanPacer::ceiling() const
+{
+    return m_setting.mode == ScanRate::Mode::Limit ? std::max<qint64>(1, m_setting.keysPerSecond)
+                                                   : m_bounds.ceilingKeysPerSecond;
+}
+
+qint64 ScanPacer::floor() const
+{
+    // A cap the user chose may back off to a quarter of it; auto never below the floor, so that a
+    // pass of a large keyspace still ends in bounded time on a busy server.
+    return m_setting.mode == ScanRate::Mode::Limit
+               ? std::max<qint64>(1, std::min(m_bounds.floorKeysPerSecond, ceiling() / 4))
+               : m_bounds.floorKeysPerSecond;
+}
+
+void ScanPacer::beginPass(bool first)
+{
+    m_paced = !(first && m_setting.mode == ScanRate::Mode::Max);
+    m_pauseUs = 0;
+}
+
+double ScanPacer::latencyRatio() const
+{
+    return m_idleUs > 0 ? m_recentUs / m_idleUs : 1.0;
+}
+
+int ScanPacer::count() const
+{
+    if (!m_paced)
+        return m_maxCount;
+    // About one page interval's keys; at a slow rate small enough that the pause stays bounded.
+    const qint64 wanted = m_rate * m_bounds.pageIntervalUs / 1000000;
+    const qint64 least =
+        std::clamp<qint64>(m_rate * m_bounds.maxPauseUs / 1000000, 1, std::max(1, m_bounds.minCount));
+    return int(std::clamp<qint64>(wanted, std::min<qint64>(least, m_maxCount), m_maxCount));
+}
+
+int ScanPacer::readBatch() const
+{
+    // Backed off to the floor, reads go in the smallest batches: each is one short turn of the server.
+    const qint64 span = std::max<qint64>(1, ceiling() - floor());
+    const double level = std::clamp(double(m_rate - floor()) / double(span), 0.0, 1.0);
+    return m_bounds.minReadBatch + int(level * (m_bounds.maxReadBatch - m_bounds.minReadBatch));
+}
+
+void ScanPacer::probed(qint64 rttUs)
+{
+    // The idle estimate is the lowest round trip lately: it follows a faster server at once and
+    // drifts up slowly (doubles in about 1400 probes, longer than a busy spell of other clients
+    // lasts) so that a changed network is learnt in the end.
+    const double rtt = double(std::max<qint64>(1, rttUs));
+    m_idleUs = m_idleUs == 0 || rtt < m_idleUs ? rtt : m_idleUs * (1.0 + 1.0 / 2048);
+    m_recentUs = m_recentUs == 0 ? rtt : m_recentUs + smoothing * (rtt - m_recentUs);
+    m_idleUs = std::min(m_idleUs, m_recentUs);
+}
+
+void ScanPacer::pageDone(int keys, qint64 elapsedUs)
+{
+    m_pauseUs = 0;
+    if (!m_paced)
+        return;
+    const int asked = count(); // the page's COUNT, before the rate below changes it
+    if (m_idleUs > 0) {
+        if (m_recentUs > m_idleUs * busyRatio + double(busySlackUs))
+            m_rate = qint64(double(m_rate) * cut);
+        else if (m_recentUs < m_idleUs * calmRatio + double(calmSlackUs))
+            m_rate = qint64(double(m_rate) * climb) + 1;
+        m_rate = std::clamp(m_rate, floor(), ceiling());
+    }
+    // The server's work is the keys SCAN visited (COUNT, even when MATCH kept few) and those read.
+    const qint64 work = std::max<qint64>(keys, asked);
+    const qint64 budgetUs = work * 1000000 / m_rate;
+    m_pauseUs = std::clamp<qint64>(budgetUs - std::max<qint64>(0, elapsedUs), 0, m_bounds.maxPauseUs);
+}
+
+} // namespace lockscope

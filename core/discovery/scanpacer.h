@@ -1,0 +1,79 @@
+#pragma once
+
+#include "config/scanrate.h"
+
+#include <QtGlobal>
+
+namespace lockscope {
+
+// The pacing policy of a SCAN pass, kept apart from any connection or clock so that every page loop
+// (ScanWorker, a streaming lister) paces alike and it can be tested with made-up latencies.
+//
+// A paced page loop, one page at a time (nothing of ours waits in the server while others do):
+//   1. send PING and SCAN cursor COUNT count() together; the PING's round trip goes to probed():
+//      it is what a trivial command of any client waits right now;
+//   2. read the page's keys in pipelines of at most readBatch() keys, each sent when the previous
+//      one is answered (the server serves other clients between two of them);
+//   3. pageDone(keys, elapsedUs) from the SCAN sent to the last read answered; wait pauseUs();
+//      go on with count().
+// Unpaced (paced() false: `max` on a first pass) the loop runs as fast as it can: COUNT is the
+// configured one, reads are not split, no PING and no pause.
+//
+// Auto: the idle latency is the lowest PING round trip seen lately; while the PINGs come back near
+// it the rate climbs towards ceilingKeysPerSecond, when they take clearly longer (the server or the
+// machine is busy, with us or with others) the rate is cut, COUNT and the read batches shrink, and
+// the pauses grow, down to floorKeysPerSecond (a pass is never starved). A Limit caps the rate (and
+// the floor) at its keys a second. Times are in microseconds.
+class ScanPacer
+{
+public:
+    struct Bounds
+    {
+        qint64 floorKeysPerSecond = 80000;    // 1M keys in 12.5 s even when backed off
+        qint64 ceilingKeysPerSecond = 250000; // on an idle server
+        qint64 startKeysPerSecond = 120000;
+        int minCount = 50;
+        int maxReadBatch = 128; // keys (two commands each): one short turn of the server
+        int minReadBatch = 16;
+        qint64 pageIntervalUs = 5000; // COUNT is about the rate times this
+        qint64 maxPauseUs = 200000;
+    };
+
+    // `maxCount`: the configured SCAN COUNT (scanCount), the largest page asked for.
+    explicit ScanPacer(ScanRate rate, int maxCount = 1000);
+    ScanPacer(ScanRate rate, int maxCount, Bounds bounds);
+
+    // A pass begins; `first`: the connection's first (only a first pass runs at `max`).
+    void beginPass(bool first);
+    bool paced() const { return m_paced; }
+
+    int count() const;                           // COUNT for the next SCAN
+    int readBatch() const;                       // keys read in one pipeline at most (paced only)
+    qint64 pauseUs() const { return m_pauseUs; } // before the next page
+
+    // A PING's round trip, sent with a page.
+    void probed(qint64 rttUs);
+    // A page is done: `keys` keys returned and read, `elapsedUs` from its SCAN sent to its last read
+    // answered. Sets the pause before the next page.
+    void pageDone(int keys, qint64 elapsedUs);
+
+    // For tests and diagnostics.
+    qint64 keysPerSecond() const { return m_rate; }
+    qint64 idleUs() const { return qint64(m_idleUs); }
+    double latencyRatio() const;
+
+private:
+    qint64 ceiling() const;
+    qint64 floor() const;
+
+    ScanRate m_setting;
+    int m_maxCount;
+    Bounds m_bounds;
+    bool m_paced = true;
+    qint64 m_rate;         // keys a second aimed at
+    double m_idleUs = 0;   // the idle latency estimate (0: none yet)
+    double m_recentUs = 0; // smoothed PING round trip
+    qint64 m_pauseUs = 0;
+};
+
+} // namespace lockscope

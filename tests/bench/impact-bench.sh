@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# What scanning costs the server's other clients (issue #19): one master with --keys keys (DEBUG
+# POPULATE) of which --locks are locks (redis-cli --pipe), and redis-benchmark (GET of random keys,
+# 10 connections, --requests requests) run
+#   idle; while `lockctl list --pattern '*' --json` runs in a loop at the default scan rate ("polite");
+#   the same loop with --scan-rate max ("max"); while the bare hiredis SCAN + GET + PTTL loop runs
+#   (`lockbench scan-baseline`, "bare"),
+# each with its GET throughput and p99, and how many passes the loop finished meanwhile. Then one full
+# pass of each on the otherwise idle server, timed. Measures whatever `lockctl list` is: only its
+# command line is used. Prints one JSON line and exits non-zero when a target is missed:
+#   politeP99    the polite loop's p99 <= 1.5 x idle          politeRps   its throughput >= 0.8 x idle
+#   politePass   a polite pass <= 15 s per 1M keys (idle)     maxPass     a max pass <= 1.2 x the bare one
+#
+#   tests/bench/impact-bench.sh [--keys N] [--locks L] [--requests R] [--lockctl PATH]
+# (LOCKSCOPE_BUILD=DIR: the build with lockbench; --lockctl: another lockctl, e.g. main's, to compare)
+set -euo pipefail
+keys=1000000
+locks=50000
+requests=300000
+lockctl_override=""
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+    --keys) keys="$2"; shift 2 ;;
+    --locks) locks="$2"; shift 2 ;;
+    --requests) requests="$2"; shift 2 ;;
+    --lockctl) lockctl_override="$2"; shift 2 ;;
+    *) echo "usage: $0 [--keys N] [--locks L] [--requests R] [--lockctl PATH]" >&2; exit 2 ;;
+    esac
+done
+source "$(dirname "$0")/lib.sh"
+if [[ -n "$lockctl_override" ]]; then
+    lockctl="$lockctl_override"
+else
+    need_lockctl
+fi
+start_servers 1 --enable-debug-command yes
+url="${urls[0]}"
+port="${url##*:}"
+export XDG_STATE_HOME="$workdir/state" XDG_CONFIG_HOME="$workdir/config"
+
+redis-cli -p "$port" DEBUG POPULATE "$((keys - locks))" key 16 >/dev/null
+awk -v n="$locks" 'BEGIN {
+    for (i = 0; i < n; i++) {
+        tok = sprintf("%032x", i)
+        key = "lock:impact:" i
+        printf "*5\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$32\r\n%s\r\n$2\r\nPX\r\n$7\r\n3600000\r\n", length(key), key, tok
+    }
+}' | redis-cli -p "$port" --pipe >/dev/null
+[[ "$(redis-cli -p "$port" DBSIZE)" == "$keys" ]] || { echo "impact-bench: DBSIZE is not $keys" >&2; exit 1; }
+
+polite=("$lockctl" list -m "$url" --pattern '*' --json)
+max=("$lockctl" list -m "$url" --pattern '*' --json --scan-rate max)
+bare=("$lockbench" scan-baseline -m "$url" --pattern '*')
+
+# One redis-benchmark run: {"rps": ..., "p99Ms": ...}.
+measure() {
+    redis-benchmark -h 127.0.0.1 -p "$port" -t get -r 1000000 -c 10 -n "$requests" --csv |
+        python3 -c '
+import csv, json, sys
+rows = [r for r in csv.DictReader(sys.stdin) if r.get("test") == "GET"]
+print(json.dumps({"rps": float(rows[0]["rps"]), "p99Ms": float(rows[0]["p99_latency_ms"])}))'
+}
+
+# run_pass CMD...: one pass to the end; prints its seconds, fails the benchmark when it fails.
+run_pass() {
+    local start end
+    start="$(date +%s.%N)"
+    if ! "$@" >/dev/null 2>"$workdir/pass.err"; then
+        echo "impact-bench: ${*:0:3} failed: $(head -c 500 "$workdir/pass.err")" >&2
+        exit 1
+    fi
+    end="$(date +%s.%N)"
+    python3 -c "import sys; print(float(sys.argv[2]) - float(sys.argv[1]))" "$start" "$end"
+}
+
+# under_load NAME CMD...: redis-benchmark while CMD runs in a loop; the loop's finished passes
+# (each one's seconds on a line of $workdir/NAME.passes) are counted.
+under_load() {
+    local name="$1" loop child
+    shift
+    : >"$workdir/$name.passes"
+    (
+        while :; do
+            start="$(date +%s.%N)"
+            "$@" >/dev/null 2>&1 &
+            echo $! >"$workdir/$name.child"
+            wait $! || exit 0
+            python3 -c "import sys; print(float(sys.argv[2]) - float(sys.argv[1]))" "$start" \
+                "$(date +%s.%N)" >>"$workdir/$name.passes"
+        done
+    ) &
+    loop=$!
+    sleep 1 # the loop is under way (connected, scanning) before the clients are measured
+    local figures
+    figures="$(measure)"
+    kill "$loop" 2>/dev/null || true
+    wait "$loop" 2>/dev/null || true
+    child="$(cat "$workdir/$name.child" 2>/dev/null || true)"
+    if [[ -n "$child" ]]; then
+        kill "$child" 2>/dev/null || true
+    fi
+    python3 -c '
+import json, sys
+f = json.loads(sys.argv[1])
+passes = [float(l) for l in open(sys.argv[2]) if l.strip()]
+f["passes"] = len(passes)
+if passes:
+    f["meanPassSeconds"] = sum(passes) / len(passes)
+print(json.dumps(f))' "$figures" "$workdir/$name.passes"
+}
+
+idle="$(measure)"
+polite_load="$(under_load polite "${polite[@]}")"
+max_load="$(under_load max "${max[@]}")"
+bare_load="$(under_load bare "${bare[@]}")"
+polite_pass="$(run_pass "${polite[@]}")"
+max_pass="$(run_pass "${max[@]}")"
+bare_pass="$(run_pass "${bare[@]}")"
+
+python3 - "$keys" "$locks" "$requests" "$idle" "$polite_load" "$max_load" "$bare_load" \
+    "$polite_pass" "$max_pass" "$bare_pass" "$(cut -d' ' -f1-3 /proc/loadavg)" <<'PY'
+import json, sys
+keys, locks, requests = (int(x) for x in sys.argv[1:4])
+idle, polite, mx, bare = (json.loads(x) for x in sys.argv[4:8])
+polite_pass, max_pass, bare_pass = (float(x) for x in sys.argv[8:11])
+targets = {
+    "politeP99": polite["p99Ms"] <= 1.5 * idle["p99Ms"],
+    "politeRps": polite["rps"] >= 0.8 * idle["rps"],
+    "politePass": polite_pass <= 15.0 * keys / 1e6,
+    "maxPass": max_pass <= 1.2 * bare_pass,
+}
+print(json.dumps({
+    "bench": "impact", "keys": keys, "locks": locks, "requests": requests,
+    "idle": idle, "polite": polite, "max": mx, "bare": bare,
+    "passSeconds": {"polite": polite_pass, "max": max_pass, "bare": bare_pass},
+    "p99Ratio": polite["p99Ms"] / idle["p99Ms"], "rpsRatio": polite["rps"] / idle["rps"],
+    "maxVsBare": max_pass / bare_pass,
+    "targets": targets, "met": all(targets.values()), "loadavg": sys.argv[11],
+}))
+sys.exit(0 if all(targets.values()) else 1)
+PY
