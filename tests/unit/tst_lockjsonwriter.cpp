@@ -7,6 +7,7 @@
 #include "export/jsontext.h"
 #include "export/lockjson.h"
 #include "export/lockjsonwriter.h"
+#include "heldobservation.h"
 #include "topology/masterset.h"
 
 #include <QJsonArray>
@@ -14,27 +15,7 @@
 #include <QTest>
 
 using namespace lockscope;
-
-namespace {
-
-MasterObservation present(const QByteArray& type, const QByteArray& token, qint64 pttlMs, qint64 readAtMs,
-                          const QList<LockHolder>& holders = {}, bool truncated = false)
-{
-    KeyObservation key;
-    key.present = true;
-    key.type = type;
-    key.value = token;
-    key.pttlMs = pttlMs;
-    key.readAtMs = readAtMs;
-    key.truncated = truncated;
-    RecognizedLock lock;
-    lock.format = LockFormat::PlainToken;
-    lock.token = token;
-    lock.holders = holders;
-    return MasterObservation(key, lock);
-}
-
-} // namespace
+using namespace lockscope::test;
 
 class TestLockJsonWriter : public QObject
 {
@@ -99,9 +80,10 @@ void TestLockJsonWriter::writesWhatQJsonDocumentWrote()
     MasterObservation failed;
     failed.setError(RedisError(ErrorKind::Timeout, masters.at(2)->name(), QStringLiteral("timed \"out\"")));
     view.observations = {
-        present("string", token, 60000, 900),
-        present("hash", "other" + token, -1, 950,
-                {{token, owner, 2, -1}, {QByteArray("id\x1b"), QStringLiteral("b"), 1, -1}}, true),
+        heldObservation(token, 60000, 900, {}),
+        heldObservation("other" + token, -1, 950,
+                        {{token, owner, 2, -1}, {QByteArray("id\x1b"), QStringLiteral("b"), 1, -1}}, "hash",
+                        true),
         failed,
     };
     for (const QList<Diagnosis>& diagnoses :
