@@ -65,6 +65,16 @@ std::unique_ptr<RecordingReader> openRecording(const QCommandLineParser& parser,
     return reader;
 }
 
+DiagnosisContext diagnosisWords(const MasterSet& masters)
+{
+    DiagnosisContext words;
+    for (int i = 0; i < masters.size(); ++i)
+        words.masterNames << masters.at(i)->name();
+    words.nowMs = QDateTime::currentMSecsSinceEpoch();
+    words.monotonicNowMs = monotonicMs();
+    return words;
+}
+
 // Each lock's diagnosis from one look, with the recorded story of its holder when a recording is
 // read (a single scan sees no extension: the recording knows how long it has been held, how often
 // extended, since when not): the waiters, the owner's connection and the recorded story are read
@@ -83,11 +93,7 @@ QList<QList<Diagnosis>> diagnose(CliContext& context, MasterSet& masters, const 
             --left;
         });
     context.waitUntil([&] { return left == 0; }, 24 * 3600 * 1000);
-    DiagnosisContext words;
-    for (int i = 0; i < masters.size(); ++i)
-        words.masterNames << masters.at(i)->name();
-    words.nowMs = QDateTime::currentMSecsSinceEpoch();
-    words.monotonicNowMs = monotonicMs();
+    const DiagnosisContext words = diagnosisWords(masters);
     QList<QList<Diagnosis>> out;
     for (int i = 0; i < locks.size(); ++i) {
         LockStory story;
@@ -158,16 +164,6 @@ void writeOut(CliContext& context, std::string_view bytes)
     context.out().flush();
     std::fwrite(bytes.data(), 1, bytes.size(), stdout);
     std::fflush(stdout);
-}
-
-DiagnosisContext diagnosisWords(const MasterSet& masters)
-{
-    DiagnosisContext words;
-    for (int i = 0; i < masters.size(); ++i)
-        words.masterNames << masters.at(i)->name();
-    words.nowMs = QDateTime::currentMSecsSinceEpoch();
-    words.monotonicNowMs = monotonicMs();
-    return words;
 }
 
 // `list` over masters and Sentinel entries: a LockLister streams the rows.
