@@ -2,7 +2,7 @@
 
 namespace lockctl {
 
-void TextTable::print(QTextStream& out, const Painter& paint) const
+QList<qsizetype> TextTable::print(QTextStream& out, const Painter& paint) const
 {
     QList<qsizetype> widths;
     for (const QStringList& row : m_rows)
@@ -11,17 +11,25 @@ void TextTable::print(QTextStream& out, const Painter& paint) const
                 widths << 0;
             widths[c] = qMax(widths[c], row[c].size());
         }
-    for (qsizetype r = 0; r < m_rows.size(); ++r) {
-        const QStringList& row = m_rows[r];
-        QString line;
-        for (qsizetype c = 0; c < row.size(); ++c) {
-            line += paint ? paint(r, c, row[c]) : row[c];
-            if (c + 1 < row.size())
-                line += QString(widths[c] + 2 - row[c].size(), QLatin1Char(' '));
-        }
-        out << line << '\n';
-    }
+    for (qsizetype r = 0; r < m_rows.size(); ++r)
+        printRow(
+            out, m_rows[r], widths,
+            paint ? CellPainter([&paint, r](qsizetype c, const QString& cell) { return paint(r, c, cell); })
+                  : CellPainter());
     out.flush();
+    return widths;
+}
+
+void TextTable::printRow(QTextStream& out, const QStringList& row, const QList<qsizetype>& widths,
+                         const CellPainter& paint)
+{
+    QString line;
+    for (qsizetype c = 0; c < row.size(); ++c) {
+        line += paint ? paint(c, row[c]) : row[c];
+        if (c + 1 < row.size())
+            line += QString(qMax<qsizetype>(2, widths.value(c) + 2 - row[c].size()), QLatin1Char(' '));
+    }
+    out << line << '\n';
 }
 
 QString formatDuration(qint64 ms)

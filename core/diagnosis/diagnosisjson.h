@@ -4,10 +4,15 @@
 
 #include <QJsonArray>
 
+#include <string>
+
 namespace lockscope {
 
 // `lockctl list --json`'s "diagnosis": [{"code": "no-expiry", "sentence": "..."}, ...] (README "JSON
 // output").
 QJsonArray diagnosisJson(const QList<Diagnosis>& diagnoses);
+// The same array as JSON text, byte for byte what QJsonDocument writes of diagnosisJson() (for the
+// streaming list).
+void appendDiagnosisJson(std::string& out, const QList<Diagnosis>& diagnoses);
 
 } // namespace lockscope

@@ -3,6 +3,7 @@
 #include "base/bytesdisplay.h"
 #include "base/monotonicclock.h"
 #include "discovery/keyreader.h"
+#include "discovery/scanbound.h"
 
 #include <QPointer>
 
@@ -434,26 +435,9 @@ void ScanWorker::readPage(const QByteArrayList& keys, qsizetype offset, int patt
 
 QString ScanWorker::scanBroken(const QByteArray& cursor) const
 {
-    bool isNumber = false;
-    cursor.toULongLong(&isNumber);
-    if (!isNumber)
-        return QStringLiteral("SCAN answered the cursor \"%1\", which is not a number")
-            .arg(escapeBytes(cursor.left(64)));
-    // A server's SCAN reaches cursor 0 within about (table size / COUNT) pages, and its table holds
-    // at most a few times DBSIZE buckets: a pass far beyond that is one that would never end (a broken
-    // or hostile server answering non-zero cursors forever).
-    // Without DBSIZE (an ACL may refuse it) only a far larger bound is safe: about 10^9 keys.
-    const qint64 keys =
-        qBound<qint64>(0, qMax(m_dbSizeKnown ? m_dbSize : qint64(1) << 30, m_passKeysSeen), qint64(1) << 40);
-    const qint64 perPattern = 256 + 64 * (keys / qMax(1, m_passLeastCount) + 1);
-    const qint64 bound = perPattern * qMax<qint64>(1, m_settings.patterns.size());
-    if (m_passPages > bound)
-        return QStringLiteral("SCAN did not return cursor 0 after %1 pages (DBSIZE %2, COUNT %3); the "
-                              "pass was stopped")
-            .arg(m_passPages)
-            .arg(m_dbSize)
-            .arg(m_passLeastCount);
-    return {};
+    // COUNT: the least this pass asked for (a paced pass shrinks it), which allows the most pages.
+    return ScanBound::broken(cursor, m_passPages, m_passKeysSeen, m_dbSizeKnown ? m_dbSize : -1,
+                             m_passLeastCount, m_settings.patterns.size());
 }
 
 void ScanWorker::failPass(const QString& reason)

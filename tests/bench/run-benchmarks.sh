@@ -11,6 +11,8 @@ echo '# acquire: Redlock vs node-redlock on 5 masters' >&2
 "$here/acquire-bench.sh"
 echo '# scan: full discovery of 5 x 200k keys vs bare hiredis SCAN + GET/PTTL' >&2
 "$here/scan-bench.sh"
+echo '# list: lockctl list --json over 1M per-entity locks vs bare hiredis SCAN + GET/PTTL' >&2
+"$here/list-bench.sh"
 echo '# event-latency: keyspace event to view, 5k changes/s' >&2
 "$here/event-latency-bench.sh"
 echo '# recorder: monitoring with and without the flight recorder, 5k changes/s on 5 masters' >&2

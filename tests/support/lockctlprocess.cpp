@@ -4,6 +4,7 @@
 #include "redisserver.h"
 
 #include <QDeadlineTimer>
+#include <QFile>
 #include <QTest>
 
 #include <csignal>
@@ -54,6 +55,33 @@ bool LockctlProcess::waitForOutput(const QByteArray& text, int timeoutMs)
         m_process.waitForReadyRead(50);
     }
     return true;
+}
+
+int LockctlProcess::waitForExit(int timeoutMs, const std::function<void()>& step)
+{
+    const QDeadlineTimer deadline(timeoutMs);
+    while (m_process.state() != QProcess::NotRunning && !deadline.hasExpired()) {
+        m_process.waitForReadyRead(50);
+        out();
+        if (step)
+            step();
+    }
+    if (!m_process.waitForFinished(0) && m_process.state() != QProcess::NotRunning)
+        return -1;
+    out();
+    err();
+    return m_process.exitStatus() == QProcess::NormalExit ? m_process.exitCode() : -1;
+}
+
+qint64 LockctlProcess::peakRssKiB() const
+{
+    QFile status(QStringLiteral("/proc/%1/status").arg(m_process.processId()));
+    if (m_process.state() != QProcess::Running || !status.open(QIODevice::ReadOnly))
+        return 0;
+    for (const QByteArray& line : status.readAll().split('\n'))
+        if (line.startsWith("VmHWM:"))
+            return line.mid(6).trimmed().split(' ').value(0).toLongLong();
+    return 0;
 }
 
 int LockctlProcess::terminate(int timeoutMs)

@@ -4,6 +4,8 @@
 #include <QProcess>
 #include <QStringList>
 
+#include <functional>
+
 namespace lockscope::test {
 
 // A long-running lockctl (record, watch) in the background, with the fixture password in its
@@ -20,6 +22,11 @@ public:
     bool start(const QStringList& args);
     // Until its standard output contains `text` (false on timeout or when it ended first).
     bool waitForOutput(const QByteArray& text, int timeoutMs = 20000);
+    // Until it ends by itself, reading its output as it comes and calling `step` after each read
+    // (or each 50 ms); its exit code (-1: crashed, or still running after timeoutMs).
+    int waitForExit(int timeoutMs, const std::function<void()>& step = {});
+    // Its peak resident memory so far in KiB (VmHWM), 0 once it has ended.
+    qint64 peakRssKiB() const;
     // SIGTERM, then its exit code once it ended (-1: killed, crashed or still running after timeoutMs).
     int terminate(int timeoutMs = 15000);
     // SIGKILL, as a crash or the OOM killer would, and reaped.

@@ -2,10 +2,12 @@
 #include "diagnosis/diagnosis.h"
 #include "diagnosis/diagnosisreader.h"
 #include "diagnosis/lockstorytracker.h"
+#include "heldobservation.h"
 
 #include <QTest>
 
 using namespace lockscope;
+using namespace lockscope::test;
 
 namespace {
 
@@ -16,17 +18,9 @@ constexpr qint64 mono0 = 50'000;            // the same moment on the monotonic 
 MasterObservation held(const QByteArray& token, qint64 pttlMs, qint64 readAtMs = mono0,
                        QList<LockHolder> holders = {})
 {
-    KeyObservation key;
-    key.present = true;
-    key.type = "string";
-    key.value = token;
-    key.pttlMs = pttlMs;
-    key.readAtMs = readAtMs;
-    RecognizedLock lock;
-    lock.format = LockFormat::PlainToken;
-    lock.token = token;
-    lock.holders = holders.isEmpty() ? QList<LockHolder>{LockHolder{token, QString(), 1, -1}} : holders;
-    return MasterObservation(key, lock);
+    return heldObservation(token, pttlMs, readAtMs,
+                           holders.isEmpty() ? QList<LockHolder>{LockHolder{token, QString(), 1, -1}}
+                                             : holders);
 }
 
 MasterObservation absent()
