@@ -4,7 +4,6 @@
 #include "locktablemodel.h"
 #include "slicedsort.h"
 
-
 #include <algorithm>
 #include <climits>
 #include <numeric>
@@ -246,25 +245,31 @@ void LockFilterProxy::runSlice()
             applyIncrementally();
             return;
         }
-        // Rows that stay keep their order among themselves: only the ones coming in are sorted,
-        // then merged with them.
-        std::vector<int> rows;
-        rows.reserve(m_proxyToSource.size());
-        for (int s : m_proxyToSource)
-            if (m_pass->accepted[size_t(s)])
-                rows.push_back(s);
-        const size_t staying = rows.size();
-        for (size_t s = 0; s < m_pass->accepted.size(); ++s)
-            if (m_pass->accepted[s] && m_sourceToProxy[s] < 0)
-                rows.push_back(int(s));
-        m_pass->sort.start(std::move(rows), staying);
-        m_pass->sorting = true;
+        beginSorting();
     }
     if (!sortSlice(clock)) {
         m_nextSlice.start();
         return;
     }
     applyAsReset();
+}
+
+// Rows that stay keep their order among themselves: only the ones coming in are sorted, then
+// merged with them.
+void LockFilterProxy::beginSorting()
+{
+    std::vector<int> rows;
+    rows.reserve(m_proxyToSource.size());
+    for (int s : m_proxyToSource)
+        if (m_pass->accepted[size_t(s)])
+            rows.push_back(s);
+    const size_t staying = rows.size();
+    for (size_t s = 0; s < m_pass->accepted.size(); ++s)
+        if (m_pass->accepted[s] && m_sourceToProxy[s] < 0)
+            rows.push_back(int(s));
+    m_pass->sort.start(std::move(rows), staying);
+    m_pass->misplaced.clear();
+    m_pass->sorting = true;
 }
 
 // Judges rows until all are or the slice is used up; true when all are.
@@ -542,8 +547,16 @@ void LockFilterProxy::onRowsRemoved(const QModelIndex&, int first, int last)
         if (s > last)
             s -= count;
     m_sourceToProxy.erase(m_sourceToProxy.begin() + first, m_sourceToProxy.begin() + last + 1);
-    if (m_pass)
-        startPass(false); // its rows are numbered as they were
+    if (m_pass) {
+        // Locks come and go all the time: the verdicts so far are kept (renumbered), only a sort
+        // under way starts again, over the rows as numbered now.
+        Pass& p = *m_pass;
+        p.accepted.erase(p.accepted.begin() + first, p.accepted.begin() + last + 1);
+        if (p.cursor > first)
+            p.cursor = qMax(first, p.cursor - count);
+        if (p.sorting)
+            beginSorting();
+    }
 }
 
 void LockFilterProxy::onRowsInserted(const QModelIndex&, int first, int last)

@@ -95,6 +95,7 @@ private:
     bool matchesText(const Filter& filter, int sourceRow) const;
     void startPass(bool runNow = true);
     void runSlice();
+    void beginSorting();
     bool judgeSlice(const QElapsedTimer& clock);
     bool sortSlice(const QElapsedTimer& clock);
     bool isSmallChange() const;

@@ -22,11 +22,11 @@ void TestUiSlicedSort::matchesStableSortWhateverTheSlices()
     QRandomGenerator rng(11);
     for (int round = 0; round < 200; ++round) {
         const int n = rng.bounded(round < 20 ? 5 : 3000);
-        std::vector<int> keys(size_t(n));
+        std::vector<int> keys(static_cast<size_t>(n));
         for (int& k : keys)
             k = rng.bounded(50);
         auto less = [&keys](int a, int b) { return keys[size_t(a)] < keys[size_t(b)]; };
-        std::vector<int> rows(size_t(n));
+        std::vector<int> rows(static_cast<size_t>(n));
         for (int i = 0; i < n; ++i)
             rows[size_t(i)] = i;
         const size_t prefix = size_t(rng.bounded(n + 1));

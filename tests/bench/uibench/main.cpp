@@ -53,6 +53,23 @@ QString takeOption(QStringList& args, const QString& name, const QString& fallba
     return value;
 }
 
+// The first full view: discovery over, every batch applied, all the locks expected in the table.
+bool isLoaded(const MainWindow& window, qint64 expect)
+{
+    return window.isInitialScanFinished() && window.batchQueue()->isIdle() &&
+           window.lockModel()->rowCount() >= expect;
+}
+
+// Polls for the run's progress until it quits; then the measures stop.
+int execMeasured(QApplication& app, QTimer& poll, StallMeter& meter, ScrollProbe& scrolling)
+{
+    poll.start(50);
+    const int rc = app.exec();
+    meter.stop();
+    scrolling.stop();
+    return rc;
+}
+
 double tenths(double v)
 {
     return qRound(v * 10) / 10.0;
@@ -94,8 +111,7 @@ int runScrollAndFilter(QApplication& app, MainWindow& window, StallMeter& meter,
     });
     QTimer poll;
     QObject::connect(&poll, &QTimer::timeout, &app, [&] {
-        const bool loaded = window.isInitialScanFinished() && window.batchQueue()->isIdle() &&
-                            window.lockModel()->rowCount() >= expect;
+        const bool loaded = isLoaded(window, expect);
         if (loaded && loadedMs < 0) {
             loadedMs = clock.elapsed();
             poll.stop();
@@ -121,10 +137,7 @@ int runScrollAndFilter(QApplication& app, MainWindow& window, StallMeter& meter,
         if (clock.elapsed() > limitMs)
             QCoreApplication::exit(3);
     });
-    poll.start(50);
-    const int rc = app.exec();
-    meter.stop();
-    scrolling.stop();
+    const int rc = execMeasured(app, poll, meter, scrolling);
     const double rss = peakRssMiB();
     const bool stallOk = rc == 0 && qMax(scrollMax, filterMax) <= maxStallMs;
     const bool rssOk = rss <= maxRssMiB;
@@ -210,8 +223,7 @@ int main(int argc, char** argv)
     ScrollProbe scrolling(window.lockView());
     QTimer poll;
     QObject::connect(&poll, &QTimer::timeout, &app, [&] {
-        const bool loaded = window.isInitialScanFinished() && window.batchQueue()->isIdle() &&
-                            window.lockModel()->rowCount() >= expect;
+        const bool loaded = isLoaded(window, expect);
         if (loaded && loadedMs < 0) {
             loadedMs = clock.elapsed();
             scrolling.start();
@@ -220,10 +232,7 @@ int main(int argc, char** argv)
         if (clock.elapsed() > limitMs)
             QCoreApplication::exit(3);
     });
-    poll.start(50);
-    const int rc = app.exec();
-    meter.stop();
-    scrolling.stop();
+    const int rc = execMeasured(app, poll, meter, scrolling);
     const QJsonObject result{
         {QStringLiteral("locks"), window.lockModel()->rowCount()},
         {QStringLiteral("maxStallMs"), qRound(meter.maxStallMs() * 10) / 10.0},
