@@ -2,8 +2,10 @@
 
 #include "base/monotonicclock.h"
 #include "locktablemodel.h"
+#include "slicedsort.h"
 
 #include <algorithm>
+#include <climits>
 #include <numeric>
 
 namespace lockscope {
@@ -17,6 +19,13 @@ constexpr int maxChangedRuns = 32;
 // A filter change that removes this many scattered runs is cheaper as a reset (a user action,
 // never a refresh).
 constexpr size_t maxRemovalRuns = 512;
+// A slice of filtering gives the event loop back after this long (a 60 Hz frame is 16 ms).
+constexpr qint64 sliceNs = 6'000'000;
+// Rows judged (comparisons made) between looks at the clock.
+constexpr long rowsPerLook = 512;
+// Each removed run and each row placed one by one rewrites the mapping after it: beyond this many
+// such rewrites of a row, a filter change is shown as a reset with the mapping worked out in slices.
+constexpr qint64 maxIncrementalCost = 4'000'000;
 
 std::vector<std::pair<int, int>> runsOf(const std::vector<int>& sorted)
 {
@@ -32,13 +41,32 @@ std::vector<std::pair<int, int>> runsOf(const std::vector<int>& sorted)
 
 } // namespace
 
-LockFilterProxy::LockFilterProxy(QObject* parent) : QAbstractProxyModel(parent) {}
+// A filter change being worked out: each row's verdict, then the order of the rows it lets in.
+struct LockFilterProxy::Pass
+{
+    Filter filter;
+    bool sorting = false;       // false: judging rows, true: sorting the accepted ones
+    int cursor = 0;             // judging: the next source row
+    std::vector<char> accepted; // the verdict of each source row judged (kept current on changes)
+    SlicedSort sort;
+    std::vector<int> misplaced; // rows whose sort key changed while sorting
+};
+
+LockFilterProxy::LockFilterProxy(QObject* parent) : QAbstractProxyModel(parent)
+{
+    m_nextSlice.setSingleShot(true);
+    m_nextSlice.setInterval(0);
+    connect(&m_nextSlice, &QTimer::timeout, this, &LockFilterProxy::runSlice);
+}
 
 LockFilterProxy::~LockFilterProxy() = default;
 
 void LockFilterProxy::setSourceModel(QAbstractItemModel* source)
 {
     beginResetModel();
+    m_pass.reset();
+    m_nextSlice.stop();
+    m_active = m_wanted;
     for (const QMetaObject::Connection& c : std::as_const(m_connections))
         disconnect(c);
     m_connections.clear();
@@ -55,6 +83,9 @@ void LockFilterProxy::setSourceModel(QAbstractItemModel* source)
                        &LockFilterProxy::beginResetModel)
             << connect(m_model, &QAbstractItemModel::modelReset, this,
                        [this] {
+                           m_pass.reset();
+                           m_nextSlice.stop();
+                           m_active = m_wanted;
                            rebuild();
                            endResetModel();
                        })
@@ -73,6 +104,8 @@ void LockFilterProxy::onPinnedChanged()
 {
     // The pinned row passes every filter and leads whatever the sort: re-check, then re-place all.
     refilter();
+    if (m_pass)
+        startPass(false);
     if (m_proxyToSource.empty())
         return;
     std::vector<int> all(m_proxyToSource.size());
@@ -90,31 +123,37 @@ bool LockFilterProxy::less(int sourceA, int sourceB) const
                                          : m_model->lessThan(sourceB, sourceA, m_sortColumn);
 }
 
-bool LockFilterProxy::matchesText(int sourceRow) const
+bool LockFilterProxy::matchesText(const Filter& filter, int sourceRow) const
 {
     const LockView& v = m_model->viewAt(sourceRow);
     const QString resource = QString::fromUtf8(v.resource);
-    if (m_glob.isValid() && !m_glob.pattern().isEmpty())
-        return m_glob.match(resource).hasMatch();
-    return resource.contains(m_text, Qt::CaseInsensitive) || v.owner.contains(m_text, Qt::CaseInsensitive) ||
-           QString::fromUtf8(v.token).contains(m_text, Qt::CaseInsensitive);
+    if (filter.glob.isValid() && !filter.glob.pattern().isEmpty())
+        return filter.glob.match(resource).hasMatch();
+    return resource.contains(filter.text, Qt::CaseInsensitive) ||
+           v.owner.contains(filter.text, Qt::CaseInsensitive) ||
+           QString::fromUtf8(v.token).contains(filter.text, Qt::CaseInsensitive);
 }
 
-bool LockFilterProxy::acceptsSourceRow(int sourceRow, qint64 nowMs) const
+bool LockFilterProxy::accepts(const Filter& filter, int sourceRow, qint64 nowMs) const
 {
     if (isPinned(sourceRow))
         return true;
     const LockView& v = m_model->viewAt(sourceRow);
-    if (m_quick != NoQuickFilter) {
+    if (const QuickFilters quick = filter.quick; quick != NoQuickFilter) {
         const qint64 left = v.validityAt(nowMs);
-        const bool pass = (m_quick.testFlag(StuckFilter) && v.status == LockStatus::Stuck) ||
-                          (m_quick.testFlag(ContestedFilter) && v.status == LockStatus::Contested) ||
-                          (m_quick.testFlag(PartialFilter) && v.status == LockStatus::Partial) ||
-                          (m_quick.testFlag(ExpiringSoonFilter) && left >= 0 && left <= m_expiringSoonMs);
+        const bool pass = (quick.testFlag(StuckFilter) && v.status == LockStatus::Stuck) ||
+                          (quick.testFlag(ContestedFilter) && v.status == LockStatus::Contested) ||
+                          (quick.testFlag(PartialFilter) && v.status == LockStatus::Partial) ||
+                          (quick.testFlag(ExpiringSoonFilter) && left >= 0 && left <= filter.expiringSoonMs);
         if (!pass)
             return false;
     }
-    return m_text.isEmpty() || matchesText(sourceRow);
+    return filter.text.isEmpty() || matchesText(filter, sourceRow);
+}
+
+bool LockFilterProxy::acceptsSourceRow(int sourceRow, qint64 nowMs) const
+{
+    return accepts(m_active, sourceRow, nowMs);
 }
 
 void LockFilterProxy::rebuild()
@@ -140,34 +179,216 @@ void LockFilterProxy::updateSourceToProxyFrom(int proxyRow)
 
 void LockFilterProxy::setFilterText(const QString& text)
 {
-    if (text == m_text)
+    if (text == m_wanted.text)
         return;
-    m_text = text;
+    m_wanted.text = text;
     const bool glob =
         text.contains(QLatin1Char('*')) || text.contains(QLatin1Char('?')) || text.contains(QLatin1Char('['));
-    m_glob = glob ? QRegularExpression::fromWildcard(text, Qt::CaseInsensitive) : QRegularExpression();
-    refilter();
+    m_wanted.glob = glob ? QRegularExpression::fromWildcard(text, Qt::CaseInsensitive) : QRegularExpression();
+    startPass();
 }
 
 void LockFilterProxy::setQuickFilters(QuickFilters filters)
 {
-    if (filters == m_quick)
+    if (filters == m_wanted.quick)
         return;
-    m_quick = filters;
-    refilter();
+    m_wanted.quick = filters;
+    startPass();
 }
 
 void LockFilterProxy::setExpiringSoonMs(qint64 ms)
 {
-    m_expiringSoonMs = ms;
-    if (m_quick.testFlag(ExpiringSoonFilter))
-        refilter();
+    m_wanted.expiringSoonMs = ms;
+    if (m_wanted.quick.testFlag(ExpiringSoonFilter))
+        startPass();
+    else if (!m_pass)
+        m_active.expiringSoonMs = ms; // shows no different
 }
 
 void LockFilterProxy::recheckTimeFilters()
 {
-    if (m_quick.testFlag(ExpiringSoonFilter))
-        refilter();
+    // A pass under way judges with the clock as it goes; starting over would never let it end.
+    if (m_wanted.quick.testFlag(ExpiringSoonFilter) && !m_pass)
+        startPass();
+}
+
+// Starts working out m_wanted (dropping a pass for an earlier wish), with a first slice right away
+// unless called from a source model's signal.
+void LockFilterProxy::startPass(bool runNow)
+{
+    m_nextSlice.stop();
+    if (!m_model) {
+        m_active = m_wanted;
+        return;
+    }
+    m_pass = std::make_unique<Pass>();
+    m_pass->filter = m_wanted;
+    m_pass->accepted.assign(size_t(m_model->rowCount()), 0);
+    if (runNow)
+        runSlice();
+    else
+        m_nextSlice.start();
+}
+
+void LockFilterProxy::runSlice()
+{
+    if (!m_pass)
+        return;
+    QElapsedTimer clock;
+    clock.start();
+    if (!m_pass->sorting && !judgeSlice(clock)) {
+        m_nextSlice.start();
+        return;
+    }
+    if (!m_pass->sorting) {
+        if (isSmallChange()) {
+            applyIncrementally();
+            return;
+        }
+        beginSorting();
+    }
+    if (!sortSlice(clock)) {
+        m_nextSlice.start();
+        return;
+    }
+    applyAsReset();
+}
+
+// Rows that stay keep their order among themselves: only the ones coming in are sorted, then
+// merged with them.
+void LockFilterProxy::beginSorting()
+{
+    std::vector<int> rows;
+    rows.reserve(m_proxyToSource.size());
+    for (int s : m_proxyToSource)
+        if (m_pass->accepted[size_t(s)])
+            rows.push_back(s);
+    const size_t staying = rows.size();
+    for (size_t s = 0; s < m_pass->accepted.size(); ++s)
+        if (m_pass->accepted[s] && m_sourceToProxy[s] < 0)
+            rows.push_back(int(s));
+    m_pass->sort.start(std::move(rows), staying);
+    m_pass->misplaced.clear();
+    m_pass->sorting = true;
+}
+
+// Judges rows until all are or the slice is used up; true when all are.
+bool LockFilterProxy::judgeSlice(const QElapsedTimer& clock)
+{
+    Pass& p = *m_pass;
+    const qint64 now = monotonicMs();
+    long budget = m_sliceLimit > 0 ? m_sliceLimit : LONG_MAX;
+    const int n = m_model->rowCount();
+    while (p.cursor < n) {
+        if (budget <= 0 || clock.nsecsElapsed() > sliceNs)
+            return false;
+        const int end = int(std::min<long>(long(n), long(p.cursor) + std::min(rowsPerLook, budget)));
+        budget -= end - p.cursor;
+        for (; p.cursor < end; ++p.cursor)
+            p.accepted[size_t(p.cursor)] = accepts(p.filter, p.cursor, now) ? 1 : 0;
+    }
+    return true;
+}
+
+bool LockFilterProxy::sortSlice(const QElapsedTimer& clock)
+{
+    const SlicedSort::Less less = [this](int a, int b) { return this->less(a, b); };
+    long budget = m_sliceLimit > 0 ? m_sliceLimit : LONG_MAX;
+    while (!m_pass->sort.isDone()) {
+        if (budget <= 0 || clock.nsecsElapsed() > sliceNs)
+            return false;
+        const long step = std::min(budget, rowsPerLook);
+        budget -= step;
+        m_pass->sort.step(less, step);
+    }
+    return true;
+}
+
+// Whether the rows the pass drops and adds are few enough to announce one range at a time (which
+// keeps the view's scroll position and every persistent index).
+bool LockFilterProxy::isSmallChange() const
+{
+    const std::vector<char>& accepted = m_pass->accepted;
+    size_t runs = 0;
+    int last = -2;
+    for (size_t p = 0; p < m_proxyToSource.size(); ++p)
+        if (!accepted[size_t(m_proxyToSource[p])]) {
+            runs += int(p) != last + 1 ? 1 : 0;
+            last = int(p);
+        }
+    qint64 entering = 0;
+    for (size_t s = 0; s < accepted.size(); ++s)
+        entering += accepted[s] && m_sourceToProxy[s] < 0 ? 1 : 0;
+    // Placing the rows that come in sorts them: a comparison costs about as much as a thousand
+    // rewritten entries.
+    const qint64 rows = qMax<qint64>(1, qint64(accepted.size()));
+    const qint64 rewrites = qint64(runs) + qMin<qint64>(entering, qint64(maxPlacedOneByOne) + 1);
+    return runs <= maxRemovalRuns && rewrites * rows + entering * 1000 <= maxIncrementalCost;
+}
+
+void LockFilterProxy::applyIncrementally()
+{
+    const std::unique_ptr<Pass> p = std::move(m_pass);
+    std::vector<int> leaving;
+    for (size_t row = 0; row < m_proxyToSource.size(); ++row)
+        if (!p->accepted[size_t(m_proxyToSource[row])])
+            leaving.push_back(int(row));
+    std::vector<int> entering;
+    for (size_t s = 0; s < p->accepted.size(); ++s)
+        if (p->accepted[s] && m_sourceToProxy[s] < 0)
+            entering.push_back(int(s));
+    m_active = p->filter;
+    removeProxyRows(std::move(leaving));
+    insertSourceRows(std::move(entering));
+    emit filterApplied();
+}
+
+// The sorted rows replace the shown ones in one reset. Rows whose verdict or sort key changed
+// while the pass sorted (and rows added meanwhile) are placed now by binary search.
+void LockFilterProxy::applyAsReset()
+{
+    const std::unique_ptr<Pass> p = std::move(m_pass);
+    const std::vector<char>& accepted = p->accepted;
+    const size_t n = accepted.size();
+    std::vector<char> placed(n, 0);
+    for (int s : p->misplaced)
+        placed[size_t(s)] = 2; // taken out, placed again below
+    std::vector<int> rows;
+    rows.reserve(n);
+    for (int s : p->sort.take()) {
+        if (accepted[size_t(s)] && placed[size_t(s)] == 0) {
+            // A key that changed mid-sort may have left its neighbours out of order: whatever is not
+            // in order behind the last row kept is placed again too.
+            if (!p->misplaced.empty() && !rows.empty() && less(s, rows.back()))
+                continue;
+            rows.push_back(s);
+            placed[size_t(s)] = 1;
+        }
+    }
+    std::vector<int> late;
+    for (size_t s = 0; s < n; ++s)
+        if (accepted[s] && placed[s] != 1)
+            late.push_back(int(s));
+    auto byOrder = [this](int a, int b) { return less(a, b); };
+    std::stable_sort(late.begin(), late.end(), byOrder);
+    std::vector<int> merged;
+    merged.reserve(rows.size() + late.size());
+    auto from = rows.begin();
+    for (int s : late) {
+        const auto at = std::upper_bound(from, rows.end(), s, byOrder);
+        merged.insert(merged.end(), from, at);
+        merged.push_back(s);
+        from = at;
+    }
+    merged.insert(merged.end(), from, rows.end());
+
+    beginResetModel();
+    m_active = p->filter;
+    m_proxyToSource = std::move(merged);
+    m_sourceToProxy.assign(n, -1);
+    updateSourceToProxyFrom(0);
+    endResetModel();
+    emit filterApplied();
 }
 
 LockFilterProxy::Verdicts LockFilterProxy::judge(int first, int last, bool listStaying) const
@@ -301,6 +522,8 @@ void LockFilterProxy::sort(int column, Qt::SortOrder order)
         return;
     m_sortColumn = column;
     m_order = order;
+    if (m_pass)
+        startPass(false); // what it sorted so far is in the old order
     if (!m_model || m_proxyToSource.empty())
         return;
     std::vector<int> all(m_proxyToSource.size());
@@ -324,6 +547,16 @@ void LockFilterProxy::onRowsRemoved(const QModelIndex&, int first, int last)
         if (s > last)
             s -= count;
     m_sourceToProxy.erase(m_sourceToProxy.begin() + first, m_sourceToProxy.begin() + last + 1);
+    if (m_pass) {
+        // Locks come and go all the time: the verdicts so far are kept (renumbered), only a sort
+        // under way starts again, over the rows as numbered now.
+        Pass& p = *m_pass;
+        p.accepted.erase(p.accepted.begin() + first, p.accepted.begin() + last + 1);
+        if (p.cursor > first)
+            p.cursor = qMax(first, p.cursor - count);
+        if (p.sorting)
+            beginSorting();
+    }
 }
 
 void LockFilterProxy::onRowsInserted(const QModelIndex&, int first, int last)
@@ -340,10 +573,34 @@ void LockFilterProxy::onRowsInserted(const QModelIndex&, int first, int last)
         if (acceptsSourceRow(s, now))
             accepted.push_back(s);
     insertSourceRows(std::move(accepted));
+    if (m_pass) {
+        if (first < int(m_pass->accepted.size())) {
+            startPass(false); // its rows are numbered as they were
+        } else {
+            // Appended rows: judging reaches them in turn; once sorting, they are judged now and
+            // placed when the pass ends.
+            m_pass->accepted.resize(size_t(m_model->rowCount()), 0);
+            if (m_pass->sorting)
+                for (int s = first; s <= last; ++s)
+                    m_pass->accepted[size_t(s)] = accepts(m_pass->filter, s, now) ? 1 : 0;
+        }
+    }
 }
 
 void LockFilterProxy::onDataChanged(const QModelIndex& topLeft, const QModelIndex& bottomRight)
 {
+    if (m_pass) {
+        // The pass's verdicts follow the change; a row whose key moved while sorting is placed again.
+        Pass& p = *m_pass;
+        const qint64 now = monotonicMs();
+        const bool keyMayMove = m_sortColumn >= 0 && m_sortColumn != LockTableModel::ResourceColumn;
+        const int judged = p.sorting ? bottomRight.row() : qMin(bottomRight.row(), p.cursor - 1);
+        for (int s = topLeft.row(); s <= judged; ++s) {
+            p.accepted[size_t(s)] = accepts(p.filter, s, now) ? 1 : 0;
+            if (p.sorting && keyMayMove)
+                p.misplaced.push_back(s);
+        }
+    }
     auto [leaving, entering, staying] = judge(topLeft.row(), bottomRight.row(), true);
     removeProxyRows(std::move(leaving));
 

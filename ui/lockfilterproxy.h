@@ -1,8 +1,11 @@
 #pragma once
 
 #include <QAbstractProxyModel>
+#include <QElapsedTimer>
 #include <QRegularExpression>
+#include <QTimer>
 
+#include <memory>
 #include <vector>
 
 namespace lockscope {
@@ -14,6 +17,12 @@ class LockTableModel;
 // of new locks into seconds of stall; here a batch is appended in one insertion and merged into
 // place with one layout change, and removals touch only the rows after them. Sorting compares
 // the model's raw values (the same ones its SortRole gives), never display strings.
+//
+// A filter change at a million rows is too much work for one go on the GUI thread: it is worked
+// out a slice of a few milliseconds at a time (judging every row, then sorting the rows it lets in
+// with the ones that stay), while the view keeps showing the previous result; the new one replaces
+// it at once when done. A further change (the next character typed) starts over. Small models
+// finish within the first slice, before the setter returns.
 class LockFilterProxy final : public QAbstractProxyModel
 {
     Q_OBJECT
@@ -40,15 +49,21 @@ public:
     // A glob (when it has * ? or [) matched against the whole resource, otherwise a
     // case-insensitive substring of the resource, owner or token.
     void setFilterText(const QString& text);
-    const QString& filterText() const { return m_text; }
+    const QString& filterText() const { return m_wanted.text; }
     // Any of the chosen statuses passes (none chosen: all pass).
     void setQuickFilters(QuickFilters filters);
-    QuickFilters quickFilters() const { return m_quick; }
+    QuickFilters quickFilters() const { return m_wanted.quick; }
     void setExpiringSoonMs(qint64 ms);
-    qint64 expiringSoonMs() const { return m_expiringSoonMs; }
+    qint64 expiringSoonMs() const { return m_wanted.expiringSoonMs; }
     // Time moves locks into "expiring soon": the view calls this on its countdown tick.
     void recheckTimeFilters();
+    // Whether the shown rows pass the filter now shown (while isFiltering(), not yet the one last set).
     bool acceptsSourceRow(int sourceRow, qint64 nowMs) const;
+    // A filter change is being worked out; the rows shown are still those of the previous filter.
+    bool isFiltering() const { return m_pass != nullptr; }
+    // At most this many rows judged (or comparisons made) per slice, on top of the time limit:
+    // tests use it to see a change through several slices at a small scale. 0: time alone.
+    void setSliceLimit(long limit) { m_sliceLimit = limit; }
 
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
     int sortColumn() const { return m_sortColumn; }
@@ -63,7 +78,30 @@ public:
     bool hasChildren(const QModelIndex& parent = {}) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
+signals:
+    // The filter last set is the one shown now.
+    void filterApplied();
+
 private:
+    struct Filter
+    {
+        QString text;
+        QRegularExpression glob;
+        QuickFilters quick = NoQuickFilter;
+        qint64 expiringSoonMs = 10000;
+    };
+    struct Pass;
+    bool accepts(const Filter& filter, int sourceRow, qint64 nowMs) const;
+    bool matchesText(const Filter& filter, int sourceRow) const;
+    void startPass(bool runNow = true);
+    void runSlice();
+    void beginSorting();
+    bool judgeSlice(const QElapsedTimer& clock);
+    bool sortSlice(const QElapsedTimer& clock);
+    bool isSmallChange() const;
+    void applyIncrementally();
+    void applyAsReset();
+
     // Source rows first..last as the filter judges them now against where they are.
     struct Verdicts
     {
@@ -76,7 +114,6 @@ private:
     bool less(int sourceA, int sourceB) const;
     bool isPinned(int sourceRow) const;
     void onPinnedChanged();
-    bool matchesText(int sourceRow) const;
     void rebuild();
     void refilter();
     void removeProxyRows(std::vector<int> proxyRows);
@@ -96,10 +133,11 @@ private:
     std::vector<int> m_sourceToProxy; // -1: filtered out
     int m_sortColumn = -1;
     Qt::SortOrder m_order = Qt::AscendingOrder;
-    QString m_text;
-    QRegularExpression m_glob;
-    QuickFilters m_quick = NoQuickFilter;
-    qint64 m_expiringSoonMs = 10000;
+    Filter m_active; // what the rows shown pass
+    Filter m_wanted; // what was last asked for (m_pass works it out when they differ)
+    std::unique_ptr<Pass> m_pass;
+    QTimer m_nextSlice;
+    long m_sliceLimit = 0;
 };
 
 } // namespace lockscope

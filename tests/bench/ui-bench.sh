@@ -13,7 +13,21 @@
 # peakRssMiB <= 200; each is printed as met or not (stderr), and in the JSON line.
 #
 #   tests/bench/ui-bench.sh [LOCKS] [KEYS_PER_MASTER]     (LOCKSCOPE_BUILD=DIR; default build/)
+#
+# The 1M case (issue #19): 1 master with keyspace notifications on (as a deployment that lets the
+# window follow events, not poll), LOCKS `SET lock:mN <32 hex> PX <ttl>` locks, and lockbench
+# ttl-writer changing the TTL of a fifth of them every second by real PEXPIRE writes. Once the
+# table is full the window scrolls a page per frame, then filters while it scrolls (types "m1",
+# about 11 % of the locks, clears it, switches "Stuck" on and off). One JSON line: uibench's figures
+# (per phase) plus the writer's achieved writesPerSec; exit 1 unless the longest stall while
+# scrolling and filtering is <= 50 ms, peak RSS <= 1.2 GiB and the writer kept up (>= 90 %).
+#
+#   tests/bench/ui-bench.sh --million [LOCKS] [SCROLL_MS]       (defaults: 1000000, 5000)
 set -euo pipefail
+if [[ "${1:-}" == "--million" ]]; then
+    million=1
+    shift
+fi
 locks="${1:-100000}"
 keys="${2:-1000000}"
 source "$(dirname "$0")/lib.sh"
@@ -21,6 +35,45 @@ uibench="$build/tests/bench/uibench/uibench"
 if [[ ! -x "$uibench" ]]; then
     cmake --build "$build" --target uibench >&2
 fi
+
+if [[ -n "${million:-}" ]]; then
+    locks="${1:-1000000}"
+    scroll_ms="${2:-5000}"
+    rate=$((locks / 5))
+    start_servers 1 --notify-keyspace-events KA
+    port="${urls[0]##*:}"
+    awk -v n="$locks" 'BEGIN {
+        for (i = 0; i < n; i++) {
+            key = "lock:m" i
+            ttl = 1800000 + i % 1800000
+            printf "*5\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$32\r\n%032x\r\n$2\r\nPX\r\n$%d\r\n%d\r\n", length(key), key, i, length(ttl ""), ttl
+        }
+    }' | redis-cli -h 127.0.0.1 -p "$port" --pipe >/dev/null
+    "$lockbench" ttl-writer -m "${urls[0]}" --keys "$locks" --rate "$rate" >"$workdir/writer.json" &
+    writer=$!
+    pids+=("$writer")
+    set +e
+    QT_QPA_PLATFORM=offscreen ${UIBENCH_WRAPPER:-} "$uibench" "${masters[@]}" --expect "$locks" \
+        --filter m1 --scroll-ms "$scroll_ms" --limit-ms "${UIBENCH_LIMIT_MS:-600000}" >"$workdir/ui.json"
+    set -e
+    kill -TERM "$writer"
+    wait "$writer" || true
+    python3 - "$workdir/ui.json" "$workdir/writer.json" "$rate" <<'PY'
+import json, sys
+ui = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
+writer = json.loads(open(sys.argv[2]).read().strip().splitlines()[-1])
+rate = int(sys.argv[3])
+ui["writesPerSecTarget"] = rate
+ui["writesPerSec"] = writer["writesPerSec"]
+ui["writeErrors"] = writer["errors"]
+ui["writerKeptUp"] = writer["writesPerSec"] >= 0.9 * rate and writer["errors"] == 0
+ui["targetsMet"] = ui["stallTargetMet"] and ui["rssTargetMet"] and ui["writerKeptUp"]
+print(json.dumps(ui, separators=(",", ":")))
+sys.exit(0 if ui["targetsMet"] else 1)
+PY
+    exit $?
+fi
+
 start_servers 5 --enable-debug-command yes
 ports=()
 for url in "${urls[@]}"; do

@@ -54,6 +54,46 @@ QByteArrayList proxyResources(const LockFilterProxy& proxy)
     return out;
 }
 
+const LockStatus statuses[] = {LockStatus::Held, LockStatus::Partial, LockStatus::Contested,
+                               LockStatus::Stuck, LockStatus::Unknown};
+
+LockView randomView(QRandomGenerator& rng, const QByteArray& key)
+{
+    // Validities are 600 s, 700 s, ... and "expiring soon" means 10 s: nothing crosses it during
+    // the test, so the brute force and the proxy judge time the same way.
+    const LockStatus s = statuses[rng.bounded(5)];
+    return makeView(key, s, s == LockStatus::Stuck ? -1 : 600000 + 100000 * rng.bounded(10), rng.bounded(6));
+}
+
+// Up to 20 changes or removals of known resources and up to `maxAdds` new ones among r0..r2999,
+// one batch naming a resource once, as the monitor does; `truth` follows.
+LockBatch randomBatch(QRandomGenerator& rng, QHash<QByteArray, LockView>& truth, int maxAdds)
+{
+    LockBatch b;
+    QSet<QByteArray> touched;
+    QList<QByteArray> keys = truth.keys();
+    for (int i = 0; i < 20 && !keys.isEmpty(); ++i) {
+        const QByteArray key = keys.takeAt(rng.bounded(int(keys.size())));
+        touched.insert(key);
+        if (rng.bounded(2)) {
+            b.removed << key;
+            truth.remove(key);
+        } else {
+            truth[key] = randomView(rng, key);
+            b.changed << truth[key];
+        }
+    }
+    const int adds = rng.bounded(maxAdds);
+    for (int i = 0; i < adds; ++i) {
+        const QByteArray key = "r" + QByteArray::number(rng.bounded(3000));
+        if (truth.contains(key) || touched.contains(key))
+            continue;
+        truth.insert(key, randomView(rng, key));
+        b.added << truth[key];
+    }
+    return b;
+}
+
 // A model and its proxy, both under QAbstractItemModelTester for everything a test does to them.
 struct Fixture
 {
@@ -67,6 +107,34 @@ struct Fixture
     QAbstractItemModelTester sourceTester{&model, QAbstractItemModelTester::FailureReportingMode::QtTest};
     QAbstractItemModelTester proxyTester{&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest};
 };
+
+// Each round of the event loop runs one slice of a filter change.
+void runSlicesToTheEnd(const LockFilterProxy& proxy)
+{
+    for (int rounds = 0; proxy.isFiltering() && rounds < 1000000; ++rounds)
+        QCoreApplication::processEvents();
+    QVERIFY(!proxy.isFiltering());
+}
+
+// The proxy's rows are exactly the rows its shown filter accepts, in the model's raw order.
+void compareWithBruteForce(const Fixture& f)
+{
+    const qint64 now = monotonicMs();
+    QList<int> expected;
+    for (int r = 0; r < f.model.rowCount(); ++r)
+        if (f.proxy.acceptsSourceRow(r, now))
+            expected << r;
+    const int column = f.proxy.sortColumn();
+    const bool ascending = f.proxy.sortOrder() == Qt::AscendingOrder;
+    std::stable_sort(expected.begin(), expected.end(), [&](int a, int b) {
+        if (column < 0)
+            return a < b;
+        return ascending ? f.model.lessThan(a, b, column) : f.model.lessThan(b, a, column);
+    });
+    QCOMPARE(f.proxy.rowCount(), int(expected.size()));
+    for (int p = 0; p < expected.size(); ++p)
+        QCOMPARE(f.proxy.mapToSource(f.proxy.index(p, 0)).row(), expected.at(p));
+}
 
 } // namespace
 
@@ -84,6 +152,9 @@ private slots:
     void expiringSoonFollowsTheClock();
     void selectionSurvivesRefreshAndReorder();
     void randomBatchesMatchBruteForce();
+    void slicedFilteringMatchesBruteForce();
+    void typingCancelsThePassUnderWay();
+    void bigFilterChangeLeavesTheEventLoopBetweenSlices();
     void countsPerStatus();
 };
 
@@ -267,65 +338,110 @@ void TestUiLockTableModel::randomBatchesMatchBruteForce()
     Fixture f;
     QRandomGenerator rng(42);
     QHash<QByteArray, LockView> truth;
-    const LockStatus statuses[] = {LockStatus::Held, LockStatus::Partial, LockStatus::Contested,
-                                   LockStatus::Stuck, LockStatus::Unknown};
     for (int round = 0; round < 60; ++round) {
         if (round % 10 == 0)
             f.proxy.sort(rng.bounded(int(LockTableModel::ColumnCount)),
                          rng.bounded(2) ? Qt::AscendingOrder : Qt::DescendingOrder);
         if (round % 15 == 7)
             f.proxy.setQuickFilters(LockFilterProxy::QuickFilters(rng.bounded(16)));
-        // One batch names a resource once, as the monitor does.
-        LockBatch b;
-        QSet<QByteArray> touched;
-        // Validities are 600 s, 700 s, ... and "expiring soon" means 10 s: nothing crosses it during
-        // the test, so the brute force and the proxy judge time the same way.
-        QList<QByteArray> keys = truth.keys();
-        for (int i = 0; i < 20 && !keys.isEmpty(); ++i) {
-            const QByteArray key = keys.takeAt(rng.bounded(int(keys.size())));
-            touched.insert(key);
-            if (rng.bounded(2)) {
-                b.removed << key;
-                truth.remove(key);
-            } else {
-                const LockStatus s = statuses[rng.bounded(5)];
-                const LockView v = makeView(
-                    key, s, s == LockStatus::Stuck ? -1 : 600000 + 100000 * rng.bounded(10), rng.bounded(6));
-                truth[key] = v;
-                b.changed << v;
-            }
-        }
-        const int adds = rng.bounded(round < 5 ? 400 : 40);
-        for (int i = 0; i < adds; ++i) {
-            const QByteArray key = "r" + QByteArray::number(rng.bounded(3000));
-            if (truth.contains(key) || touched.contains(key))
-                continue;
-            const LockStatus s = statuses[rng.bounded(5)];
-            const LockView v = makeView(
-                key, s, s == LockStatus::Stuck ? -1 : 600000 + 100000 * rng.bounded(10), rng.bounded(6));
-            truth.insert(key, v);
-            b.added << v;
-        }
-        f.model.apply(b);
+        f.model.apply(randomBatch(rng, truth, round < 5 ? 400 : 40));
         QCOMPARE(f.model.rowCount(), int(truth.size()));
-
-        // Brute force: filter every row, sort with the model's own raw comparison.
-        const qint64 now = monotonicMs();
-        QList<int> expected;
-        for (int r = 0; r < f.model.rowCount(); ++r)
-            if (f.proxy.acceptsSourceRow(r, now))
-                expected << r;
-        const int column = f.proxy.sortColumn();
-        const bool ascending = f.proxy.sortOrder() == Qt::AscendingOrder;
-        std::stable_sort(expected.begin(), expected.end(), [&](int a, int b) {
-            if (column < 0)
-                return a < b;
-            return ascending ? f.model.lessThan(a, b, column) : f.model.lessThan(b, a, column);
-        });
-        QCOMPARE(f.proxy.rowCount(), int(expected.size()));
-        for (int p = 0; p < expected.size(); ++p)
-            QCOMPARE(f.proxy.mapToSource(f.proxy.index(p, 0)).row(), expected.at(p));
+        compareWithBruteForce(f);
+        if (QTest::currentTestFailed())
+            return;
     }
+}
+
+void TestUiLockTableModel::slicedFilteringMatchesBruteForce()
+{
+    // A few rows per slice: every filter change takes many slices, and batches, sorts and further
+    // filter changes (cancelling the pass under way) arrive between them.
+    Fixture f;
+    f.proxy.setSliceLimit(61);
+    QRandomGenerator rng(4242);
+    QHash<QByteArray, LockView> truth;
+    const QStringList texts{QString(),
+                            QStringLiteral("r1"),
+                            QStringLiteral("r12"),
+                            QStringLiteral("R2*"),
+                            QStringLiteral("owner of r3"),
+                            QStringLiteral("r")};
+    for (int round = 0; round < 70; ++round) {
+        switch (rng.bounded(8)) {
+        case 0:
+        case 1:
+            f.proxy.setFilterText(texts.at(rng.bounded(int(texts.size()))));
+            break;
+        case 2:
+            f.proxy.setQuickFilters(LockFilterProxy::QuickFilters(rng.bounded(16)));
+            break;
+        case 3:
+            if (rng.bounded(3) == 0)
+                f.proxy.sort(rng.bounded(int(LockTableModel::ColumnCount)),
+                             rng.bounded(2) ? Qt::AscendingOrder : Qt::DescendingOrder);
+            break;
+        default:
+            break;
+        }
+        f.model.apply(randomBatch(rng, truth, round < 5 ? 600 : 40));
+        // What is shown is always right for the filter shown, mid-pass too.
+        compareWithBruteForce(f);
+        if (QTest::currentTestFailed())
+            return;
+        for (int slices = rng.bounded(40); slices > 0; --slices)
+            QCoreApplication::processEvents();
+        if (round % 10 == 9) {
+            runSlicesToTheEnd(f.proxy);
+            compareWithBruteForce(f);
+            if (QTest::currentTestFailed())
+                return;
+        }
+    }
+}
+
+void TestUiLockTableModel::typingCancelsThePassUnderWay()
+{
+    Fixture f;
+    QList<LockView> views;
+    for (int i = 0; i < 3000; ++i)
+        views << makeView("r" + QByteArray::number(i), LockStatus::Held, 600000);
+    f.model.apply(added(views));
+    f.proxy.setSliceLimit(100);
+    QSignalSpy applied(&f.proxy, &LockFilterProxy::filterApplied);
+    f.proxy.setFilterText(QStringLiteral("r1"));
+    QVERIFY(f.proxy.isFiltering());
+    QCOMPARE(f.proxy.rowCount(), 3000);           // the old result until the new one is complete
+    f.proxy.setFilterText(QStringLiteral("r12")); // the next key: the first pass is dropped
+    QCOMPARE(f.proxy.filterText(), QStringLiteral("r12"));
+    runSlicesToTheEnd(f.proxy);
+    QCOMPARE(applied.count(), 1);
+    QCOMPARE(f.proxy.rowCount(), 1 + 10 + 100); // r12, r120..r129, r1200..r1299
+    compareWithBruteForce(f);
+}
+
+void TestUiLockTableModel::bigFilterChangeLeavesTheEventLoopBetweenSlices()
+{
+    // 200k locks: judging them all takes far longer than one slice, so setFilterText returns before
+    // the result is in and the view goes on with the old rows meanwhile (no removal, no reset yet).
+    Fixture f;
+    QList<LockView> views;
+    views.reserve(200000);
+    LockView v;
+    v.status = LockStatus::Held;
+    v.validityMs = 600000;
+    v.computedAtMs = monotonicMs();
+    for (int i = 0; i < 200000; ++i) {
+        v.resource = "lock:m" + QByteArray::number(i);
+        views << v;
+    }
+    f.model.apply(added(views));
+    QCOMPARE(f.proxy.rowCount(), 200000);
+    QSignalSpy resets(&f.proxy, &QAbstractItemModel::modelAboutToBeReset);
+    QSignalSpy removals(&f.proxy, &QAbstractItemModel::rowsAboutToBeRemoved);
+    f.proxy.setFilterText(QStringLiteral("m1"));
+    QCOMPARE(resets.count() + removals.count(), 0);
+    QCOMPARE(f.proxy.rowCount(), 200000);
+    QTRY_COMPARE_WITH_TIMEOUT(f.proxy.rowCount(), 1 + 10 + 100 + 1000 + 10000 + 100000, 60000);
 }
 
 void TestUiLockTableModel::countsPerStatus()

@@ -4,11 +4,18 @@
 //
 //   uibench -m URL... --expect N [--settle-ms 3000] [--timeout-ms 600000]
 //   uibench -m URL... --select RESOURCE --hold-ms N     (for screenshots: a lock selected, then wait)
+//   uibench -m URL... --expect N --filter TEXT [--scroll-ms 5000] [--max-stall-ms 50] [--max-rss-mib 1228.8]
+//     (the 1M case: once loaded, --scroll-ms of scrolling, then scrolling on while FilterProbe types
+//     TEXT, clears it and switches the "Stuck" filter on and off; stalls measured in each phase
+//     apart, the targets checked, exit 1 when one is missed)
 
 #include "batchqueue.h"
 #include "coreservice.h"
 #include "corethread.h"
+#include "filterprobe.h"
 #include "launchoptions.h"
+#include "lockfilterbar.h"
+#include "lockfilterproxy.h"
 #include "locktablemodel.h"
 #include "locktableview.h"
 #include "mainwindow.h"
@@ -56,6 +63,117 @@ QString takeOption(QStringList& args, const QString& name, const QString& fallba
     return value;
 }
 
+// The first full view: discovery over, every batch applied, all the locks expected in the table.
+bool isLoaded(const MainWindow& window, qint64 expect)
+{
+    return window.isInitialScanFinished() && window.batchQueue()->isIdle() &&
+           window.lockModel()->rowCount() >= expect;
+}
+
+// Polls for the run's progress until it quits; then the measures stop.
+int execMeasured(QApplication& app, QTimer& poll, StallMeter& meter, ScrollProbe& scrolling)
+{
+    poll.start(50);
+    const int rc = app.exec();
+    meter.stop();
+    scrolling.stop();
+    return rc;
+}
+
+double tenths(double v)
+{
+    return qRound(v * 10) / 10.0;
+}
+
+// Rows whose resource, owner or token contains `text` (the proxy's plain-text filter), counted
+// before the measure starts.
+int rowsContaining(const LockTableModel& model, const QString& text)
+{
+    int n = 0;
+    for (int r = 0; r < model.rowCount(); ++r) {
+        const LockView& v = model.viewAt(r);
+        n += QString::fromUtf8(v.resource).contains(text, Qt::CaseInsensitive) ||
+                     v.owner.contains(text, Qt::CaseInsensitive) ||
+                     QString::fromUtf8(v.token).contains(text, Qt::CaseInsensitive)
+                 ? 1
+                 : 0;
+    }
+    return n;
+}
+
+// The 1M case (see the top): scrolling, then scrolling while filtering, each phase's stalls apart.
+int runScrollAndFilter(QApplication& app, MainWindow& window, StallMeter& meter, qint64 expect,
+                       const QString& filter, int scrollMs, int limitMs, double maxStallMs, double maxRssMiB)
+{
+    QElapsedTimer clock;
+    clock.start();
+    qint64 loadedMs = -1;
+    double loadMaxStall = 0;
+    double scrollMax = 0, scrollP99 = 0, filterMax = 0, filterP99 = 0;
+    auto* bar = window.findChild<LockFilterBar*>();
+    FilterProbe filtering(bar, window.lockProxy());
+    ScrollProbe scrolling(window.lockView());
+    QObject::connect(&filtering, &FilterProbe::finished, &app, [&] {
+        meter.stop();
+        filterMax = meter.maxStallMs();
+        filterP99 = meter.percentileStallMs(99);
+        app.exit(filtering.timedOut() ? 3 : 0);
+    });
+    QTimer poll;
+    QObject::connect(&poll, &QTimer::timeout, &app, [&] {
+        const bool loaded = isLoaded(window, expect);
+        if (loaded && loadedMs < 0) {
+            loadedMs = clock.elapsed();
+            poll.stop();
+            meter.stop();
+            loadMaxStall = meter.maxStallMs();
+            const int all = window.lockModel()->rowCount();
+            filtering.typeText(filter, rowsContaining(*window.lockModel(), filter));
+            filtering.clearText(all);
+            filtering.toggleQuickFilter(LockFilterProxy::StuckFilter,
+                                        window.lockModel()->counts()[size_t(LockStatus::Stuck)]);
+            filtering.toggleQuickFilter(LockFilterProxy::StuckFilter, all);
+            meter.start();
+            scrolling.start();
+            QTimer::singleShot(scrollMs, &app, [&] {
+                meter.stop();
+                scrollMax = meter.maxStallMs();
+                scrollP99 = meter.percentileStallMs(99);
+                meter.start();
+                filtering.start(1000, 150, limitMs);
+            });
+            return;
+        }
+        if (clock.elapsed() > limitMs)
+            QCoreApplication::exit(3);
+    });
+    const int rc = execMeasured(app, poll, meter, scrolling);
+    const double rss = peakRssMiB();
+    const bool stallOk = rc == 0 && qMax(scrollMax, filterMax) <= maxStallMs;
+    const bool rssOk = rss <= maxRssMiB;
+    const QJsonObject result{{QStringLiteral("locks"), window.lockModel()->rowCount()},
+                             {QStringLiteral("loadMs"), loadedMs},
+                             {QStringLiteral("loadMaxStallMs"), tenths(loadMaxStall)},
+                             {QStringLiteral("scrollMaxStallMs"), tenths(scrollMax)},
+                             {QStringLiteral("scrollP99StallMs"), tenths(scrollP99)},
+                             {QStringLiteral("filterMaxStallMs"), tenths(filterMax)},
+                             {QStringLiteral("filterP99StallMs"), tenths(filterP99)},
+                             {QStringLiteral("filterApplyMaxMs"), filtering.maxApplyMs()},
+                             {QStringLiteral("filterSteps"), qint64(filtering.stepsDone())},
+                             {QStringLiteral("maxStallMs"), tenths(qMax(scrollMax, filterMax))},
+                             {QStringLiteral("peakRssMiB"), tenths(rss)},
+                             {QStringLiteral("scrollFrames"), qint64(scrolling.frames())},
+                             {QStringLiteral("scrollFrameP99Ms"), tenths(scrolling.percentileFrameMs(99))},
+                             {QStringLiteral("scrollFrameMaxMs"), tenths(scrolling.maxFrameMs())},
+                             {QStringLiteral("timedOut"), rc == 3},
+                             {QStringLiteral("stallTargetMs"), maxStallMs},
+                             {QStringLiteral("rssTargetMiB"), maxRssMiB},
+                             {QStringLiteral("stallTargetMet"), stallOk},
+                             {QStringLiteral("rssTargetMet"), rssOk}};
+    std::printf("%s\n", QJsonDocument(result).toJson(QJsonDocument::Compact).constData());
+    return stallOk && rssOk ? 0 : 1;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -68,6 +186,12 @@ int main(int argc, char** argv)
     const int limitMs = takeOption(args, QStringLiteral("--limit-ms"), QStringLiteral("600000")).toInt();
     const QByteArray select = takeOption(args, QStringLiteral("--select")).toUtf8();
     const int holdMs = takeOption(args, QStringLiteral("--hold-ms"), QStringLiteral("0")).toInt();
+    const QString filter = takeOption(args, QStringLiteral("--filter"));
+    const int scrollMs = takeOption(args, QStringLiteral("--scroll-ms"), QStringLiteral("5000")).toInt();
+    const double maxStallMs =
+        takeOption(args, QStringLiteral("--max-stall-ms"), QStringLiteral("50")).toDouble();
+    const double maxRssMiB =
+        takeOption(args, QStringLiteral("--max-rss-mib"), QStringLiteral("1228.8")).toDouble();
 
     Result<LaunchOptions> options = LaunchOptions::parse(args);
     if (!options) {
@@ -77,14 +201,19 @@ int main(int argc, char** argv)
     QTemporaryDir scratch;
     if (options->auditLogPath == LaunchOptions::defaultAuditLogPath())
         options->auditLogPath = scratch.filePath(QStringLiteral("audit.jsonl"));
-    // A second full pass soon after the first, so the measurement covers a reconciliation too.
-    options->config.monitor.reconcileIntervalMs =
-        qMin(options->config.monitor.reconcileIntervalMs, settleMs / 2 + 1);
+    // A second full pass soon after the first, so the measurement covers a reconciliation too (the
+    // 1M case keeps the configured interval: the writer's events are its load).
+    if (filter.isEmpty())
+        options->config.monitor.reconcileIntervalMs =
+            qMin(options->config.monitor.reconcileIntervalMs, settleMs / 2 + 1);
 
     StallMeter meter;
     MainWindow window(options->config, options->auditLogPath);
     window.show();
     meter.start();
+    if (!filter.isEmpty())
+        return runScrollAndFilter(app, window, meter, expect, filter, scrollMs, limitMs, maxStallMs,
+                                  maxRssMiB);
     QElapsedTimer clock;
     clock.start();
     qint64 loadedMs = -1;
@@ -126,8 +255,7 @@ int main(int argc, char** argv)
     ScrollProbe scrolling(window.lockView());
     QTimer poll;
     QObject::connect(&poll, &QTimer::timeout, &app, [&] {
-        const bool loaded = window.isInitialScanFinished() && window.batchQueue()->isIdle() &&
-                            window.lockModel()->rowCount() >= expect;
+        const bool loaded = isLoaded(window, expect);
         if (loaded && loadedMs < 0) {
             loadedMs = clock.elapsed();
             guiCpuMs = cpuMs(CLOCK_THREAD_CPUTIME_ID);
@@ -138,10 +266,7 @@ int main(int argc, char** argv)
         if (clock.elapsed() > limitMs)
             QCoreApplication::exit(3);
     });
-    poll.start(50);
-    const int rc = app.exec();
-    meter.stop();
-    scrolling.stop();
+    const int rc = execMeasured(app, poll, meter, scrolling);
     const QJsonObject result{
         {QStringLiteral("locks"), window.lockModel()->rowCount()},
         {QStringLiteral("maxStallMs"), qRound(meter.maxStallMs() * 10) / 10.0},
