@@ -8,43 +8,43 @@
 # new test that takes more than a few seconds a line here.
 set(lockscope_test_costs
     integration.tst_demoscenarios 60
-    integration.tst_uifaultmatrix 34
-    integration.tst_demofailover 33
+    integration.tst_uifaultmatrix 40
+    integration.tst_demofailover 30
     integration.tst_flightrecorder 28
-    integration.tst_uidemostory 28
-    integration.tst_uimasternodes 25
-    integration.tst_sentinelwatcher 25
+    integration.tst_uidemostory 25
+    integration.tst_uimasternodes 22
+    integration.tst_sentinelwatcher 22
     fuzz.configloader 21
     fuzz.lockformat 21
     fuzz.replydecode 21
     fuzz.redisurl 21
-    integration.tst_uidemopanel 21
-    integration.tst_clustermonitor 20
-    integration.tst_sentinelmonitor 18
-    integration.tst_sentineltls 16
+    integration.tst_uidemopanel 20
+    integration.tst_sentineltls 19
     unit.tst_uilocktablemodel 16
+    integration.tst_sentinelmonitor 15
+    integration.tst_clustermonitor 15
     layers.check_layers_catches_violation 15
     integration.tst_prometheusscrape 12
-    integration.tst_testserverauth 11
     package.tst_package 11
     integration.tst_lockctlescaping 9
     integration.tst_lockctlserve 9
     integration.tst_lockmonitor 9
-    integration.tst_clusterrouter 8
+    integration.tst_diagnosis 9
     integration.tst_badinput 8
-    integration.tst_diagnosis 8
     integration.tst_uiwindowrecording 8
+    integration.tst_forcerelease 8
     integration.tst_redlock 7
     integration.tst_redlocksafety 7
     integration.tst_formatinterop 6
     integration.tst_lockctlwrite 6
-    integration.tst_forcerelease 6
-    integration.tst_demosecurity 6
-    integration.tst_uisentinelwindow 5
+    integration.tst_testserverauth 6
+    integration.tst_demosecurity 5
+    integration.tst_clusterrouter 5
     integration.tst_uipatternmodes 5
     integration.tst_uiselection 5
     integration.tst_redlockinterop 5
     integration.tst_hostilepeer 5
+    integration.tst_uisentinelwindow 4
     layers.check_layers_tree 4
     integration.tst_uisecrets 4
     integration.tst_uidetailcountdown 4
