@@ -165,6 +165,11 @@ void DemoScenarioRunner::after(int ms)
     add([this, ms](const Next& next) { QTimer::singleShot(ms, this, next); });
 }
 
+void DemoScenarioRunner::watch(int ms)
+{
+    after(int(ms * m_watchScale));
+}
+
 void DemoScenarioRunner::when(std::function<bool()> condition, int timeoutMs, QString failure)
 {
     add([this, condition, timeoutMs, failure](const Next& next) {
@@ -236,7 +241,7 @@ void DemoScenarioRunner::buildMinority()
         m_sim->cluster()->kill(4);
     });
     markFault();
-    after(10000);
+    watch(10000);
     finishWith([this] {
         const DemoCounters counted = measured();
         const int acquired = counted.acquisitions;
@@ -259,7 +264,7 @@ void DemoScenarioRunner::buildMajority()
     // A round already answered when the kill came may still complete: count from a moment later.
     after(500);
     markFault();
-    after(5500);
+    watch(5500);
     finishWith([this] {
         const DemoCounters counted = measured();
         const int failed = counted.failures;
@@ -485,7 +490,7 @@ void DemoScenarioRunner::buildFailoverSentinelPart()
     });
     when([f] { return f->viewShows(f->tokenB()); }, error, 15000, tr("the monitor did not see B's lock"));
     act([this, f] { emit progress(f->holdersText()); });
-    after(4000); // time to read it
+    watch(4000); // time to read it
 }
 
 void DemoScenarioRunner::buildFailoverRedlockPart()

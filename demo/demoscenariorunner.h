@@ -41,6 +41,10 @@ public:
     // A scenario has injected its fault since the simulation started (measured() means something).
     bool hasMeasured() const { return m_measuring || m_measuredEnd.has_value(); }
     qint64 faultAtMs() const { return m_faultAtMs; }
+    // Multiplies the pauses that are there only for a person to watch (the time the result counts
+    // over, time to read a line); the waits a scenario's outcome depends on keep their length. 1 in
+    // the window; the tests shorten them. Takes effect from the next run().
+    void setWatchTimeScale(double scale) { m_watchScale = scale; }
 
 signals:
     void started(lockscope::DemoScenario scenario, const QString& caption);
@@ -54,6 +58,7 @@ private:
     void add(Step step) { m_steps << std::move(step); }
     void act(std::function<void()> action);
     void after(int ms);
+    void watch(int ms); // after(), scaled by setWatchTimeScale()
     void when(std::function<bool()> condition, int timeoutMs, QString failure);
     // As when(), but gives up at once with the text `error` returns once that is not empty.
     void when(std::function<bool()> condition, std::function<QString()> error, int timeoutMs,
@@ -86,6 +91,7 @@ private:
     bool m_measuring = false;
     std::optional<DemoCounters> m_measuredEnd; // frozen when the result is given
     qint64 m_faultAtMs = 0;
+    double m_watchScale = 1.0;
     QTimer m_poll;
     std::function<bool()> m_condition;
     std::function<QString()> m_error;

@@ -3,6 +3,7 @@
 // the session stops every server it started.
 #include "democlient.h"
 #include "demofailover.h"
+#include "demolabstart.h"
 #include "demopanel.h"
 #include "demoscenariorunner.h"
 #include "demosession.h"
@@ -59,6 +60,7 @@ private:
 void TestUiDemoPanel::init()
 {
     m_session = std::make_unique<DemoSession>();
+    m_session->scenarios()->setWatchTimeScale(test::demoWatchTimeScale);
     m_panel = std::make_unique<DemoPanel>(m_session.get());
     m_panel->resize(1400, 700);
     m_panel->show();

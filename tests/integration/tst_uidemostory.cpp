@@ -5,6 +5,7 @@
 // the demo clients' own keyspace events instead of listing each one.
 #include "blockingcommand.h"
 #include "democlient.h"
+#include "demolabstart.h"
 #include "demopanel.h"
 #include "demoscenariorunner.h"
 #include "demosession.h"
@@ -56,6 +57,7 @@ private:
 void TestUiDemoStory::init()
 {
     m_session = std::make_unique<DemoSession>();
+    m_session->scenarios()->setWatchTimeScale(test::demoWatchTimeScale);
     m_window = std::make_unique<MainWindow>(LockScopeConfig(), m_dir.filePath(QStringLiteral("audit.log")));
     m_panel = DemoWindow::install(m_window.get(), m_session.get(), false,
                                   m_dir.filePath(QStringLiteral("audit.log")));

@@ -5,12 +5,18 @@
 #include "democluster.h"
 #include "democonfig.h"
 #include "demolab.h"
+#include "demoscenariorunner.h"
 
 #include <QTest>
 
 #include <memory>
 
 namespace lockscope::test {
+
+// The scenarios' pauses for a watching person (DemoScenarioRunner::setWatchTimeScale) in the tests:
+// a third of the window's. The minority scenario still counts acquisitions over 3 s and the majority
+// one failures over 1.6 s, several of each; the waits the outcomes depend on are not scaled.
+inline constexpr double demoWatchTimeScale = 0.3;
 
 // Five real demo masters, the demo configuration for them and the lab (simulation, scenarios) on
 // them, not yet started: what a demo scenario test starts from. QVERIFY inside: the caller checks
@@ -25,6 +31,7 @@ inline void startDemoLab(std::unique_ptr<DemoCluster>* cluster, std::unique_ptr<
     QVERIFY(demo.ok());
     *config = *demo;
     *lab = std::make_unique<DemoLab>(cluster->get());
+    (*lab)->scenarios()->setWatchTimeScale(demoWatchTimeScale);
 }
 
 } // namespace lockscope::test

@@ -87,6 +87,10 @@ QByteArray RedisServer::config()
     QByteArray text =
         "dir " + LocalServerFiles::quoted(m_dir.path()) + "\nlogfile " +
         LocalServerFiles::quoted(m_dir.filePath(QStringLiteral("redis-%1.log").arg(m_generation++))) + '\n';
+    // A replica's full sync starts at once: Redis 7 waits 5 s by default (repl-diskless-sync-delay) for
+    // more replicas to join the transfer, which every replica of a cluster or Sentinel group (and every
+    // old primary rejoining after a failover) spent waiting. Nothing here tests that delay.
+    text += "repl-diskless-sync-delay 0\n";
     if (!m_options.password.isEmpty()) {
         // masterauth too: a replica (SentinelGroup, a cluster, a test's REPLICAOF) logs in to its
         // primary with the same password.

@@ -1,0 +1,73 @@
+# The order CTest starts the tests in (included at the end of tests/CMakeLists.txt).
+#
+# Under ctest -jN, CTest starts the tests with the highest COST first. A fresh clone has no timing
+# data of its own (Testing/Temporary/CTestCostData.txt, written after a run, takes over from these
+# numbers), so without a COST a long test that happens to come late in the list runs on alone at
+# the end while the other slots are idle. The numbers are seconds of one run on the 2-core CI
+# machine, rounded; only their order matters. A test not listed counts as short (cost 0): give a
+# new test that takes more than a few seconds a line here.
+set(lockscope_test_costs
+    integration.tst_demoscenarios 60
+    integration.tst_uifaultmatrix 40
+    integration.tst_demofailover 30
+    integration.tst_flightrecorder 28
+    integration.tst_uidemostory 25
+    integration.tst_uimasternodes 22
+    integration.tst_sentinelwatcher 22
+    fuzz.configloader 21
+    fuzz.lockformat 21
+    fuzz.replydecode 21
+    fuzz.redisurl 21
+    integration.tst_uidemopanel 20
+    integration.tst_sentineltls 19
+    unit.tst_uilocktablemodel 16
+    integration.tst_sentinelmonitor 15
+    integration.tst_clustermonitor 15
+    layers.check_layers_catches_violation 15
+    integration.tst_prometheusscrape 12
+    package.tst_package 11
+    integration.tst_lockctlescaping 9
+    integration.tst_lockctlserve 9
+    integration.tst_lockmonitor 9
+    integration.tst_diagnosis 9
+    integration.tst_badinput 8
+    integration.tst_uiwindowrecording 8
+    integration.tst_forcerelease 8
+    integration.tst_redlock 7
+    integration.tst_redlocksafety 7
+    integration.tst_formatinterop 6
+    integration.tst_lockctlwrite 6
+    integration.tst_testserverauth 6
+    integration.tst_demosecurity 5
+    integration.tst_clusterrouter 5
+    integration.tst_uipatternmodes 5
+    integration.tst_uiselection 5
+    integration.tst_redlockinterop 5
+    integration.tst_hostilepeer 5
+    integration.tst_uisentinelwindow 4
+    layers.check_layers_tree 4
+    integration.tst_uisecrets 4
+    integration.tst_uidetailcountdown 4
+    integration.tst_masterscanner 3
+    unit.tst_redisconnection_fake 3
+    integration.tst_clusterredirecttrust 3)
+
+# The tests that keep a core busy the whole time they run (a fuzzer, a copy-and-grep loop, cpack
+# with lintian, the table model's randomised check) take two of CTest's slots: with -j4 on two cores, two of them at once fill the
+# machine and no timing-sensitive test runs beside them. The others mostly wait on servers and
+# timers, which is why more of them than there are cores can run at once.
+set(lockscope_busy_tests
+    fuzz.configloader fuzz.lockformat fuzz.replydecode fuzz.redisurl
+    layers.check_layers_catches_violation package.tst_package unit.tst_uilocktablemodel)
+
+while(lockscope_test_costs)
+    list(POP_FRONT lockscope_test_costs test cost)
+    if(TEST ${test}) # the sanitizer build has no fuzz or package tests
+        set_tests_properties(${test} PROPERTIES COST ${cost})
+    endif()
+endwhile()
+foreach(test ${lockscope_busy_tests})
+    if(TEST ${test})
+        set_tests_properties(${test} PROPERTIES PROCESSORS 2)
+    endif()
+endforeach()
