@@ -14,7 +14,7 @@ namespace {
 
 QString completionFile(const char* name)
 {
-    return QStringLiteral(LOCKSCOPE_SOURCE_DIR "/resources/completion/") + QLatin1String(name);
+    return sourcePath(QStringLiteral("resources/completion/") + QLatin1String(name));
 }
 
 // COMPREPLY for `words` with the cursor in the last one.
@@ -131,7 +131,7 @@ void TestCompletion::zshLoadsAndListsCommandsAndOptions()
     const ProcessRun run =
         runProcess(QStringLiteral("zsh"),
                    {QStringLiteral("-f"), QStringLiteral("-c"),
-                    script.arg(QStringLiteral(LOCKSCOPE_SOURCE_DIR "/resources/completion"), lockctlPath())});
+                    script.arg(sourcePath(QStringLiteral("resources/completion")), lockctlPath())});
     QVERIFY2(run.code == 0, qPrintable(run.describe()));
     const QList<QByteArray> parts = run.out.split('\n');
     const qsizetype separator = parts.indexOf("----");
@@ -147,4 +147,5 @@ void TestCompletion::zshLoadsAndListsCommandsAndOptions()
 }
 
 QTEST_GUILESS_MAIN(TestCompletion)
+#include "testpaths.h"
 #include "tst_completion.moc"

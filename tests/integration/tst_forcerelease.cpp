@@ -127,7 +127,7 @@ private:
 // Redisson's layouts as tests/interop/redisson-layouts.json writes them down from its source.
 QJsonObject redissonLayouts()
 {
-    QFile file(QStringLiteral(LOCKSCOPE_SOURCE_DIR "/tests/interop/redisson-layouts.json"));
+    QFile file(sourcePath(QStringLiteral("tests/interop/redisson-layouts.json")));
     if (!file.open(QIODevice::ReadOnly))
         qFatal("tests/interop/redisson-layouts.json is missing");
     return QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("kinds")).toObject();
@@ -746,4 +746,5 @@ void TestForceRelease::redissonOnAClusterPublishesSharded()
 }
 
 QTEST_GUILESS_MAIN(TestForceRelease)
+#include "testpaths.h"
 #include "tst_forcerelease.moc"

@@ -20,7 +20,7 @@ using namespace lockscope::test;
 
 namespace {
 
-const QString kInteropDir = QStringLiteral(LOCKSCOPE_SOURCE_DIR "/tests/interop");
+const QString kInteropDir = sourcePath(QStringLiteral("tests/interop"));
 const QString kPython = QStringLiteral("/usr/bin/python3");
 constexpr int kWriterTimeoutMs = 30000;
 
@@ -620,4 +620,5 @@ void TestFormatInterop::legacySetnxLibrary()
 }
 
 QTEST_GUILESS_MAIN(TestFormatInterop)
+#include "testpaths.h"
 #include "tst_formatinterop.moc"

@@ -59,7 +59,7 @@ struct Harness
 
 QString lockctl()
 {
-    return QStringLiteral(LOCKSCOPE_BINARY_DIR "/app/lockctl");
+    return buildPath(QStringLiteral("app/lockctl"));
 }
 
 } // namespace
@@ -662,4 +662,5 @@ void TestLockMonitor::lockctlWritesTakeNamesAsListPrintsThem()
 }
 
 QTEST_GUILESS_MAIN(TestLockMonitor)
+#include "testpaths.h"
 #include "tst_lockmonitor.moc"

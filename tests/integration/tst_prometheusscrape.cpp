@@ -33,7 +33,7 @@ double firstValue(const QJsonArray& result)
 // The shipped rules with every `for:` cut to two seconds.
 QByteArray rulesWithShortFor()
 {
-    QFile f(QStringLiteral(LOCKSCOPE_SOURCE_DIR "/resources/prometheus/lockscope-alerts.yml"));
+    QFile f(sourcePath(QStringLiteral("resources/prometheus/lockscope-alerts.yml")));
     if (!f.open(QIODevice::ReadOnly))
         return {};
     QString text = QString::fromUtf8(f.readAll());
@@ -138,4 +138,5 @@ void TestPrometheusScrape::prometheusSeesMastersLocksAndAlerts()
 }
 
 QTEST_GUILESS_MAIN(TestPrometheusScrape)
+#include "testpaths.h"
 #include "tst_prometheusscrape.moc"

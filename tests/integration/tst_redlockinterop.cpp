@@ -21,7 +21,7 @@ namespace {
 
 QString interopDir()
 {
-    return QStringLiteral(LOCKSCOPE_SOURCE_DIR) + QStringLiteral("/tests/interop");
+    return sourcePath(QStringLiteral("tests/interop"));
 }
 
 RedlockOutcome wait(const std::function<void(Redlock::Done)>& start)
@@ -160,4 +160,5 @@ void TestRedlockInterop::nodeHelperTellsUnreachableFromBusy()
 }
 
 QTEST_GUILESS_MAIN(TestRedlockInterop)
+#include "testpaths.h"
 #include "tst_redlockinterop.moc"

@@ -99,10 +99,7 @@ struct Run
 
 QString contenderPath()
 {
-    QByteArray dir = qgetenv("LOCKSCOPE_BINARY_DIR");
-    if (dir.isEmpty())
-        dir = LOCKSCOPE_BINARY_DIR;
-    return QString::fromLocal8Bit(dir) + QStringLiteral("/tests/tools/contender/contender");
+    return buildPath(QStringLiteral("tests/tools/contender/contender"));
 }
 
 } // namespace
@@ -285,4 +282,5 @@ void TestRedlockSafety::noOverlapWhenTwoMastersDieMidRun()
 }
 
 QTEST_GUILESS_MAIN(TestRedlockSafety)
+#include "testpaths.h"
 #include "tst_redlocksafety.moc"

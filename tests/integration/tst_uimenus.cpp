@@ -91,7 +91,7 @@ bool polling(const MainWindow& window)
 // A README table row, without its Markdown: "| **held** | … | … |".
 QString readmeRow(const QString& name)
 {
-    QFile file(QStringLiteral(LOCKSCOPE_SOURCE_DIR "/README.md"));
+    QFile file(sourcePath(QStringLiteral("README.md")));
     if (!file.open(QIODevice::ReadOnly))
         return QString();
     for (const QString& line : QString::fromUtf8(file.readAll()).split(QLatin1Char('\n')))
@@ -354,4 +354,5 @@ void TestUiMenus::demoScenariosHaveAMenuOnlyInTheDemo()
 }
 
 QTEST_MAIN(TestUiMenus)
+#include "testpaths.h"
 #include "tst_uimenus.moc"

@@ -1,6 +1,7 @@
 #include "lockctlrun.h"
 
 #include "redisserver.h"
+#include "testpaths.h"
 
 #include <QJsonDocument>
 
@@ -8,10 +9,7 @@ namespace lockscope::test {
 
 QString lockctlPath()
 {
-    QByteArray dir = qgetenv("LOCKSCOPE_BINARY_DIR");
-    if (dir.isEmpty())
-        dir = LOCKSCOPE_BINARY_DIR;
-    return QString::fromLocal8Bit(dir) + QStringLiteral("/app/lockctl");
+    return buildPath(QStringLiteral("app/lockctl"));
 }
 
 QStringList testPasswordArgs()

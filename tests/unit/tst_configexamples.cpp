@@ -12,7 +12,7 @@ using namespace lockscope;
 
 namespace {
 
-const QString examples = QStringLiteral(LOCKSCOPE_SOURCE_DIR "/resources/examples");
+const QString examples = test::sourcePath(QStringLiteral("resources/examples"));
 
 } // namespace
 
@@ -70,4 +70,5 @@ void TestConfigExamples::eachExampleLoadsCleanly()
 }
 
 QTEST_GUILESS_MAIN(TestConfigExamples)
+#include "testpaths.h"
 #include "tst_configexamples.moc"

@@ -17,7 +17,7 @@ namespace {
 
 QByteArray readSource(const QString& relative)
 {
-    QFile f(QStringLiteral(LOCKSCOPE_SOURCE_DIR "/") + relative);
+    QFile f(test::sourcePath(relative));
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
@@ -170,4 +170,5 @@ void TestGrafanaDashboard::theCheckCatchesAnUnknownMetric()
 }
 
 QTEST_GUILESS_MAIN(TestGrafanaDashboard)
+#include "testpaths.h"
 #include "tst_grafanadashboard.moc"
