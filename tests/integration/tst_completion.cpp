@@ -5,6 +5,7 @@
 #include "lockctlrun.h"
 #include "processrun.h"
 #include "redisserver.h"
+#include "testpaths.h"
 
 #include <QTest>
 
@@ -147,5 +148,4 @@ void TestCompletion::zshLoadsAndListsCommandsAndOptions()
 }
 
 QTEST_GUILESS_MAIN(TestCompletion)
-#include "testpaths.h"
 #include "tst_completion.moc"

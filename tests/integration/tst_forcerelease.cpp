@@ -9,6 +9,7 @@
 #include "masterwait.h"
 #include "redisclustergroup.h"
 #include "redisservergroup.h"
+#include "testpaths.h"
 #include "topology/clusterkeyslot.h"
 #include "topology/masterset.h"
 
@@ -746,5 +747,4 @@ void TestForceRelease::redissonOnAClusterPublishesSharded()
 }
 
 QTEST_GUILESS_MAIN(TestForceRelease)
-#include "testpaths.h"
 #include "tst_forcerelease.moc"

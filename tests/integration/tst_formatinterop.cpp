@@ -1,5 +1,6 @@
 #include "formats/lockformatrecognizer.h"
 #include "redisserver.h"
+#include "testpaths.h"
 
 #include <QDateTime>
 #include <QFileInfo>
@@ -620,5 +621,4 @@ void TestFormatInterop::legacySetnxLibrary()
 }
 
 QTEST_GUILESS_MAIN(TestFormatInterop)
-#include "testpaths.h"
 #include "tst_formatinterop.moc"

@@ -2,6 +2,7 @@
 #include "monitor/lockmonitor.h"
 #include "monitorrun.h"
 #include "redisservergroup.h"
+#include "testpaths.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -188,5 +189,4 @@ void TestInteropMonitor::realLibrariesThroughTheQuorumView()
 }
 
 QTEST_GUILESS_MAIN(TestInteropMonitor)
-#include "testpaths.h"
 #include "tst_interopmonitor.moc"

@@ -4,6 +4,7 @@
 #include "monitor/lockmonitor.h"
 #include "monitorrun.h"
 #include "redisservergroup.h"
+#include "testpaths.h"
 #include "watchevents.h"
 
 #include <QJsonArray>
@@ -662,5 +663,4 @@ void TestLockMonitor::lockctlWritesTakeNamesAsListPrintsThem()
 }
 
 QTEST_GUILESS_MAIN(TestLockMonitor)
-#include "testpaths.h"
 #include "tst_lockmonitor.moc"

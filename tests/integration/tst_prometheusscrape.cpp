@@ -7,6 +7,7 @@
 #include "promtool.h"
 #include "redisservergroup.h"
 #include "serveprocess.h"
+#include "testpaths.h"
 #include "timebound.h"
 
 #include <QDateTime>
@@ -138,5 +139,4 @@ void TestPrometheusScrape::prometheusSeesMastersLocksAndAlerts()
 }
 
 QTEST_GUILESS_MAIN(TestPrometheusScrape)
-#include "testpaths.h"
 #include "tst_prometheusscrape.moc"

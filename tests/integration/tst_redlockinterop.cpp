@@ -3,6 +3,7 @@
 #include "locking/redlock.h"
 #include "masterwait.h"
 #include "redisservergroup.h"
+#include "testpaths.h"
 #include "topology/masterset.h"
 
 #include <QFileInfo>
@@ -160,5 +161,4 @@ void TestRedlockInterop::nodeHelperTellsUnreachableFromBusy()
 }
 
 QTEST_GUILESS_MAIN(TestRedlockInterop)
-#include "testpaths.h"
 #include "tst_redlockinterop.moc"

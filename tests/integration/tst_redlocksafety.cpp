@@ -7,6 +7,7 @@
 // reported, and checked for overlap with its real end, not clipped to its validity.
 #include "base/monotonicclock.h"
 #include "redisservergroup.h"
+#include "testpaths.h"
 
 #include <QDir>
 #include <QFile>
@@ -282,5 +283,4 @@ void TestRedlockSafety::noOverlapWhenTwoMastersDieMidRun()
 }
 
 QTEST_GUILESS_MAIN(TestRedlockSafety)
-#include "testpaths.h"
 #include "tst_redlocksafety.moc"

@@ -14,6 +14,7 @@
 #include "redisservergroup.h"
 #include "statushelpdialog.h"
 #include "statusstyle.h"
+#include "testpaths.h"
 #include "testsettings.h"
 
 #include <QAction>
@@ -354,5 +355,4 @@ void TestUiMenus::demoScenariosHaveAMenuOnlyInTheDemo()
 }
 
 QTEST_MAIN(TestUiMenus)
-#include "testpaths.h"
 #include "tst_uimenus.moc"

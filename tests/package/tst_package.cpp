@@ -4,6 +4,7 @@
 #include "lockctlrun.h"
 #include "processrun.h"
 #include "redisserver.h"
+#include "testpaths.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -317,5 +318,4 @@ void TestPackage::installedBashCompletionLoadsByName()
 }
 
 QTEST_GUILESS_MAIN(TestPackage)
-#include "testpaths.h"
 #include "tst_package.moc"

@@ -1,7 +1,7 @@
 #include "interoppeers.h"
+#include "testpaths.h"
 
 #include "redisserver.h"
-#include "testpaths.h"
 
 #include <QDir>
 #include <QFile>

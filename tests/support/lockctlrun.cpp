@@ -1,7 +1,7 @@
 #include "lockctlrun.h"
+#include "testpaths.h"
 
 #include "redisserver.h"
-#include "testpaths.h"
 
 #include <QJsonDocument>
 

@@ -2,6 +2,7 @@
 // resources/examples): each one loads without an error or a warning, keeps passwords out of the
 // file, and is described in the examples' README.
 #include "config/configloader.h"
+#include "testpaths.h"
 
 #include <QDir>
 #include <QFile>
@@ -70,5 +71,4 @@ void TestConfigExamples::eachExampleLoadsCleanly()
 }
 
 QTEST_GUILESS_MAIN(TestConfigExamples)
-#include "testpaths.h"
 #include "tst_configexamples.moc"

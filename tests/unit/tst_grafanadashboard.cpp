@@ -2,6 +2,7 @@
 // a renamed family fails here, not on an operator's empty panel. The dashboard is also checked for
 // the shape Grafana's import wants (a datasource input, unique panel ids, a grid position each).
 #include "metrics/metricsrenderer.h"
+#include "testpaths.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -170,5 +171,4 @@ void TestGrafanaDashboard::theCheckCatchesAnUnknownMetric()
 }
 
 QTEST_GUILESS_MAIN(TestGrafanaDashboard)
-#include "testpaths.h"
 #include "tst_grafanadashboard.moc"

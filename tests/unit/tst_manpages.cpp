@@ -1,4 +1,5 @@
 #include "lockctlrun.h"
+#include "testpaths.h"
 
 #include <QFile>
 #include <QMap>
@@ -363,5 +364,4 @@ void TestManPages::pagesHaveTheManSections()
 }
 
 QTEST_GUILESS_MAIN(TestManPages)
-#include "testpaths.h"
 #include "tst_manpages.moc"
