@@ -5,6 +5,7 @@
 #include "lockctlrun.h"
 #include "processrun.h"
 #include "redisserver.h"
+#include "testpaths.h"
 
 #include <QTest>
 
@@ -14,7 +15,7 @@ namespace {
 
 QString completionFile(const char* name)
 {
-    return QStringLiteral(LOCKSCOPE_SOURCE_DIR "/resources/completion/") + QLatin1String(name);
+    return sourcePath(QStringLiteral("resources/completion/") + QLatin1String(name));
 }
 
 // COMPREPLY for `words` with the cursor in the last one.
@@ -131,7 +132,7 @@ void TestCompletion::zshLoadsAndListsCommandsAndOptions()
     const ProcessRun run =
         runProcess(QStringLiteral("zsh"),
                    {QStringLiteral("-f"), QStringLiteral("-c"),
-                    script.arg(QStringLiteral(LOCKSCOPE_SOURCE_DIR "/resources/completion"), lockctlPath())});
+                    script.arg(sourcePath(QStringLiteral("resources/completion")), lockctlPath())});
     QVERIFY2(run.code == 0, qPrintable(run.describe()));
     const QList<QByteArray> parts = run.out.split('\n');
     const qsizetype separator = parts.indexOf("----");

@@ -9,6 +9,7 @@
 #include "masterwait.h"
 #include "redisclustergroup.h"
 #include "redisservergroup.h"
+#include "testpaths.h"
 #include "topology/clusterkeyslot.h"
 #include "topology/masterset.h"
 
@@ -127,7 +128,7 @@ private:
 // Redisson's layouts as tests/interop/redisson-layouts.json writes them down from its source.
 QJsonObject redissonLayouts()
 {
-    QFile file(QStringLiteral(LOCKSCOPE_SOURCE_DIR "/tests/interop/redisson-layouts.json"));
+    QFile file(sourcePath(QStringLiteral("tests/interop/redisson-layouts.json")));
     if (!file.open(QIODevice::ReadOnly))
         qFatal("tests/interop/redisson-layouts.json is missing");
     return QJsonDocument::fromJson(file.readAll()).object().value(QStringLiteral("kinds")).toObject();

@@ -1,5 +1,6 @@
 #include "formats/lockformatrecognizer.h"
 #include "redisserver.h"
+#include "testpaths.h"
 
 #include <QDateTime>
 #include <QFileInfo>
@@ -20,7 +21,7 @@ using namespace lockscope::test;
 
 namespace {
 
-const QString kInteropDir = QStringLiteral(LOCKSCOPE_SOURCE_DIR "/tests/interop");
+const QString kInteropDir = sourcePath(QStringLiteral("tests/interop"));
 const QString kPython = QStringLiteral("/usr/bin/python3");
 constexpr int kWriterTimeoutMs = 30000;
 

@@ -2,6 +2,7 @@
 #include "monitor/lockmonitor.h"
 #include "monitorrun.h"
 #include "redisservergroup.h"
+#include "testpaths.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -41,7 +42,7 @@ private:
     QJsonObject listJson(const QStringList& urls, int* exitCode);
 
     QString m_node;
-    QString m_interop = QStringLiteral(LOCKSCOPE_SOURCE_DIR "/tests/interop");
+    QString m_interop = sourcePath(QStringLiteral("tests/interop"));
 };
 
 void TestInteropMonitor::initTestCase()
@@ -75,7 +76,7 @@ QJsonObject TestInteropMonitor::listJson(const QStringList& urls, int* exitCode)
         args << QStringLiteral("-m") << u;
     QProcess p;
     p.setProcessEnvironment(testPasswordEnvironment());
-    p.start(QStringLiteral(LOCKSCOPE_BINARY_DIR "/app/lockctl"), args);
+    p.start(buildPath(QStringLiteral("app/lockctl")), args);
     p.waitForFinished(20000);
     *exitCode = p.exitCode();
     return QJsonDocument::fromJson(p.readAllStandardOutput()).object();

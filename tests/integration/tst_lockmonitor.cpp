@@ -5,6 +5,7 @@
 #include "monitor/lockmonitor.h"
 #include "monitorrun.h"
 #include "redisservergroup.h"
+#include "testpaths.h"
 #include "watchevents.h"
 
 #include <QDateTime>
@@ -61,7 +62,7 @@ struct Harness
 
 QString lockctl()
 {
-    return QStringLiteral(LOCKSCOPE_BINARY_DIR "/app/lockctl");
+    return buildPath(QStringLiteral("app/lockctl"));
 }
 
 } // namespace

@@ -7,6 +7,7 @@
 #include "promtool.h"
 #include "redisservergroup.h"
 #include "serveprocess.h"
+#include "testpaths.h"
 #include "timebound.h"
 
 #include <QDateTime>
@@ -33,7 +34,7 @@ double firstValue(const QJsonArray& result)
 // The shipped rules with every `for:` cut to two seconds.
 QByteArray rulesWithShortFor()
 {
-    QFile f(QStringLiteral(LOCKSCOPE_SOURCE_DIR "/resources/prometheus/lockscope-alerts.yml"));
+    QFile f(sourcePath(QStringLiteral("resources/prometheus/lockscope-alerts.yml")));
     if (!f.open(QIODevice::ReadOnly))
         return {};
     QString text = QString::fromUtf8(f.readAll());

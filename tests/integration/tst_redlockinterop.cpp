@@ -3,6 +3,7 @@
 #include "locking/redlock.h"
 #include "masterwait.h"
 #include "redisservergroup.h"
+#include "testpaths.h"
 #include "topology/masterset.h"
 
 #include <QFileInfo>
@@ -21,7 +22,7 @@ namespace {
 
 QString interopDir()
 {
-    return QStringLiteral(LOCKSCOPE_SOURCE_DIR) + QStringLiteral("/tests/interop");
+    return sourcePath(QStringLiteral("tests/interop"));
 }
 
 RedlockOutcome wait(const std::function<void(Redlock::Done)>& start)

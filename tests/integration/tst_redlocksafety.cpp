@@ -7,6 +7,7 @@
 // reported, and checked for overlap with its real end, not clipped to its validity.
 #include "base/monotonicclock.h"
 #include "redisservergroup.h"
+#include "testpaths.h"
 
 #include <QDir>
 #include <QFile>
@@ -99,10 +100,7 @@ struct Run
 
 QString contenderPath()
 {
-    QByteArray dir = qgetenv("LOCKSCOPE_BINARY_DIR");
-    if (dir.isEmpty())
-        dir = LOCKSCOPE_BINARY_DIR;
-    return QString::fromLocal8Bit(dir) + QStringLiteral("/tests/tools/contender/contender");
+    return buildPath(QStringLiteral("tests/tools/contender/contender"));
 }
 
 } // namespace

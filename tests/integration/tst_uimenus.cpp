@@ -14,6 +14,7 @@
 #include "redisservergroup.h"
 #include "statushelpdialog.h"
 #include "statusstyle.h"
+#include "testpaths.h"
 #include "testsettings.h"
 
 #include <QAction>
@@ -91,7 +92,7 @@ bool polling(const MainWindow& window)
 // A README table row, without its Markdown: "| **held** | … | … |".
 QString readmeRow(const QString& name)
 {
-    QFile file(QStringLiteral(LOCKSCOPE_SOURCE_DIR "/README.md"));
+    QFile file(sourcePath(QStringLiteral("README.md")));
     if (!file.open(QIODevice::ReadOnly))
         return QString();
     for (const QString& line : QString::fromUtf8(file.readAll()).split(QLatin1Char('\n')))

@@ -4,6 +4,7 @@
 #include "lockctlrun.h"
 #include "processrun.h"
 #include "redisserver.h"
+#include "testpaths.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -22,8 +23,7 @@ const QList<int> iconSizes{16, 22, 24, 32, 48, 64, 128, 256};
 
 QString binaryDir()
 {
-    const QByteArray dir = qgetenv("LOCKSCOPE_BINARY_DIR");
-    return dir.isEmpty() ? QStringLiteral(LOCKSCOPE_BINARY_DIR) : QString::fromLocal8Bit(dir);
+    return buildPath();
 }
 
 // The width and height a PNG's IHDR chunk states (0x0 when it is no PNG).

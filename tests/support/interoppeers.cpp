@@ -1,4 +1,5 @@
 #include "interoppeers.h"
+#include "testpaths.h"
 
 #include "redisserver.h"
 
@@ -11,7 +12,7 @@ namespace lockscope::test {
 
 namespace {
 
-const QString interopDir = QStringLiteral(LOCKSCOPE_SOURCE_DIR "/tests/interop");
+const QString interopDir = sourcePath(QStringLiteral("tests/interop"));
 const QString python = QStringLiteral("/usr/bin/python3"); // Debian's, with python3-redis
 
 QString nodePath()

@@ -1,4 +1,5 @@
 #include "lockctlrun.h"
+#include "testpaths.h"
 
 #include "redisserver.h"
 
@@ -8,10 +9,7 @@ namespace lockscope::test {
 
 QString lockctlPath()
 {
-    QByteArray dir = qgetenv("LOCKSCOPE_BINARY_DIR");
-    if (dir.isEmpty())
-        dir = LOCKSCOPE_BINARY_DIR;
-    return QString::fromLocal8Bit(dir) + QStringLiteral("/app/lockctl");
+    return buildPath(QStringLiteral("app/lockctl"));
 }
 
 QStringList testPasswordArgs()

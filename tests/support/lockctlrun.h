@@ -9,7 +9,7 @@
 
 namespace lockscope::test {
 
-// The lockctl built next to the tests (LOCKSCOPE_BINARY_DIR, from the environment or the build).
+// The lockctl built next to the tests (buildPath()).
 QString lockctlPath();
 
 // One finished lockctl run, as a test sees it.

@@ -2,6 +2,7 @@
 // resources/examples): each one loads without an error or a warning, keeps passwords out of the
 // file, and is described in the examples' README.
 #include "config/configloader.h"
+#include "testpaths.h"
 
 #include <QDir>
 #include <QFile>
@@ -12,7 +13,7 @@ using namespace lockscope;
 
 namespace {
 
-const QString examples = QStringLiteral(LOCKSCOPE_SOURCE_DIR "/resources/examples");
+const QString examples = test::sourcePath(QStringLiteral("resources/examples"));
 
 } // namespace
 

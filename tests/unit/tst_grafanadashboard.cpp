@@ -2,6 +2,7 @@
 // a renamed family fails here, not on an operator's empty panel. The dashboard is also checked for
 // the shape Grafana's import wants (a datasource input, unique panel ids, a grid position each).
 #include "metrics/metricsrenderer.h"
+#include "testpaths.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -17,7 +18,7 @@ namespace {
 
 QByteArray readSource(const QString& relative)
 {
-    QFile f(QStringLiteral(LOCKSCOPE_SOURCE_DIR "/") + relative);
+    QFile f(test::sourcePath(relative));
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 

@@ -1,4 +1,5 @@
 #include "lockctlrun.h"
+#include "testpaths.h"
 
 #include <QFile>
 #include <QMap>
@@ -208,7 +209,7 @@ QStringList compareLockscope(const Names& help, const QString& manSource)
 
 QString readSource(const QString& relative)
 {
-    QFile f(QStringLiteral(LOCKSCOPE_SOURCE_DIR "/") + relative);
+    QFile f(sourcePath(relative));
     if (!f.open(QIODevice::ReadOnly))
         return QString();
     return QString::fromUtf8(f.readAll());
@@ -216,10 +217,7 @@ QString readSource(const QString& relative)
 
 QString binaryPath(const QString& name)
 {
-    QByteArray dir = qgetenv("LOCKSCOPE_BINARY_DIR");
-    if (dir.isEmpty())
-        dir = LOCKSCOPE_BINARY_DIR;
-    return QString::fromLocal8Bit(dir) + QStringLiteral("/app/") + name;
+    return buildPath(QStringLiteral("app/") + name);
 }
 
 } // namespace
