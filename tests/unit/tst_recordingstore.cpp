@@ -158,11 +158,13 @@ void TestRecordingStore::recordersTakingTurnsKeepOneStory()
     QTemporaryDir dir;
     RecorderOptions options;
     options.path = dir.filePath(QStringLiteral("two.sqlite"));
-    auto counters = std::make_shared<RecordingWriter::Counters>();
-    RecordingWriter first(options, counters);
-    RecordingWriter second(options, counters);
-    first.start({QStringLiteral("redis://127.0.0.1:6379")});
-    second.start({QStringLiteral("redis://127.0.0.1:6379")});
+    // Two processes: counters of their own.
+    const auto firstCounters = std::make_shared<RecordingWriter::Counters>();
+    const auto secondCounters = std::make_shared<RecordingWriter::Counters>();
+    RecordingWriter first(options, firstCounters);
+    RecordingWriter second(options, secondCounters);
+    for (RecordingWriter* writer : {&first, &second})
+        writer->start({QStringLiteral("redis://127.0.0.1:6379")});
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     QList<QByteArray> tokens;
     for (int i = 0; i < 6; ++i) {
@@ -172,7 +174,7 @@ void TestRecordingStore::recordersTakingTurnsKeepOneStory()
     }
     first.finish();
     second.finish();
-    QCOMPARE(counters->written.load(), 12);
+    QCOMPARE(firstCounters->written.load() + secondCounters->written.load(), 12);
     RecordingReader reader;
     QVERIFY(!reader.open(options.path));
     const Result<ResourceHistory> shared = reader.history("shared");
