@@ -128,22 +128,27 @@ void RecordingWriter::start(const QStringList& masterNames)
 std::optional<RecordingWriter::Link> RecordingWriter::link(const QByteArray& name, qint64 id)
 {
     Statements& q = *m_sql;
-    if (const auto known = m_resources.constFind(name); known != m_resources.cend()) {
-        Link link{known.value(), 0};
-        if (const auto last = m_last.find(link.resource); last != m_last.end()) {
-            link.prev = last.value();
-            last.value() = id;
-        } else {
-            q.lastOf.bindInt(1, link.resource);
+    // One lookup per event: the id, the latest event and this batch's update of it live together.
+    if (const auto known = m_resources.find(name); known != m_resources.end()) {
+        Known& k = known.value();
+        Link link{k.id, k.last};
+        if (k.lastOf != m_lastGeneration) {
+            q.lastOf.bindInt(1, k.id);
             if (!q.lastOf.step()) {
                 q.lastOf.reset();
                 return std::nullopt;
             }
             link.prev = q.lastOf.hasRow() ? q.lastOf.columnInt(0) : 0;
             q.lastOf.reset();
-            m_last.insert(link.resource, id);
+            k.lastOf = m_lastGeneration;
         }
-        m_moved.insert(link.resource, id);
+        k.last = id;
+        if (k.movedAt < 0 || k.movedAt >= m_moved.size() || m_moved.at(k.movedAt).first != k.id) {
+            k.movedAt = m_moved.size();
+            m_moved.append({k.id, id});
+        } else {
+            m_moved[k.movedAt].second = id;
+        }
         return link;
     }
     // New to this writer: a resource never recorded is stored with this event as its latest.
@@ -156,8 +161,7 @@ std::optional<RecordingWriter::Link> RecordingWriter::link(const QByteArray& nam
     q.addResource.reset();
     if (q.addResource.changes() == 1) {
         const Link link{q.addResource.lastInsertId(), 0};
-        m_resources.insert(name, link.resource);
-        m_last.insert(link.resource, id);
+        m_resources.insert(name, {link.resource, id, m_lastGeneration, -1});
         return link;
     }
     // Recorded before (an earlier session, another recorder).
@@ -167,9 +171,8 @@ std::optional<RecordingWriter::Link> RecordingWriter::link(const QByteArray& nam
     q.findResource.reset();
     if (!found)
         return std::nullopt;
-    m_resources.insert(name, link.resource);
-    m_last.insert(link.resource, id);
-    m_moved.insert(link.resource, id);
+    m_resources.insert(name, {link.resource, id, m_lastGeneration, int(m_moved.size())});
+    m_moved.append({link.resource, id});
     return link;
 }
 
@@ -210,7 +213,7 @@ QString RecordingWriter::insertAll(const RecordEventList& events)
     const qint64 version = q.dataVersion.columnInt(0);
     q.dataVersion.reset();
     if (version != m_dataVersion)
-        m_last.clear();
+        ++m_lastGeneration; // every latest event known is to be read again
     m_dataVersion = version;
     // Row ids given here, not by SQLite, so that an event's id is known before it is inserted (the
     // next event of its resource names it). The write lock is ours: nobody takes them meanwhile.
@@ -236,9 +239,9 @@ QString RecordingWriter::moveHeads()
     // One UPDATE per resource: as cheap per row as one of 32 rows (UPDATE ... FROM VALUES), which
     // costs its join.
     SqliteStatement& setLast = m_sql->setLast;
-    for (auto it = m_moved.cbegin(); it != m_moved.cend(); ++it) {
-        setLast.bindInt(1, it.value());
-        setLast.bindInt(2, it.key());
+    for (const auto& [resource, last] : std::as_const(m_moved)) {
+        setLast.bindInt(1, last);
+        setLast.bindInt(2, resource);
         if (const QString problem = run(setLast); !problem.isEmpty())
             return problem;
     }
@@ -264,7 +267,6 @@ QString RecordingWriter::transact(const RecordEventList& events)
         run(q.rollback);
         // Ids and latest events written in the rolled-back transaction are gone.
         m_resources.clear();
-        m_last.clear();
         m_moved.clear();
     }
     return problem;

@@ -92,11 +92,18 @@ private:
     std::unique_ptr<RecordingDatabase> m_db;
     std::unique_ptr<Statements> m_sql;
     AuditFollower m_audit;
-    QHash<QByteArray, qint64> m_resources; // name -> id
-    // Resource id -> its latest event's id, as this writer committed or read it: each event's
-    // `prev` without a read, valid while no other connection writes (PRAGMA data_version).
-    QHash<qint64, qint64> m_last;
-    QHash<qint64, qint64> m_moved; // this batch's new latest events of resources already stored
+    // What the writer knows of a resource: its id, and its latest event's id (each event's `prev`
+    // without a read), valid while no other connection writes (PRAGMA data_version).
+    struct Known
+    {
+        qint64 id = 0;
+        qint64 last = 0;
+        quint64 lastOf = 0; // the m_lastGeneration `last` is known in; older: read it again
+        int movedAt = -1;   // its place in m_moved when this batch moved it
+    };
+    QHash<QByteArray, Known> m_resources; // by name
+    quint64 m_lastGeneration = 1;
+    QList<std::pair<qint64, qint64>> m_moved; // this batch's new latest events of stored resources
     qint64 m_dataVersion = -1;
     qint64 m_session = -1;
     qint64 m_lastCommitMs = 0;
