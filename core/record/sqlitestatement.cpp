@@ -69,11 +69,6 @@ qint64 SqliteStatement::columnInt(int column) const
     return sqlite3_column_int64(m_statement, column);
 }
 
-bool SqliteStatement::columnIsNull(int column) const
-{
-    return sqlite3_column_type(m_statement, column) == SQLITE_NULL;
-}
-
 int SqliteStatement::changes() const
 {
     return m_db ? sqlite3_changes(m_db) : 0;
