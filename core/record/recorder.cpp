@@ -212,6 +212,7 @@ RecordEvent Recorder::resourceEvent(RecordEvent::Kind kind, const QByteArray& re
 void Recorder::onBatch(const LockBatch& batch)
 {
     const CpuStopwatch cpu(m_counters->observeCpuNs);
+    m_scanDone = -1;
     for (const LockView& v : batch.added)
         onView(v, false);
     for (const LockView& v : batch.changed)
@@ -231,7 +232,7 @@ int Recorder::typeIndex(const QByteArray& type)
     return int(m_types.size() - 1);
 }
 
-void Recorder::observe(const LockView& view, Tracked& tracked, bool* extended)
+void Recorder::observe(const LockView& view, quint64 unreachable, Tracked& tracked, bool* extended)
 {
     quint64 holders = maskOf(view.holders);
     qint64 deadline = -1;
@@ -240,7 +241,7 @@ void Recorder::observe(const LockView& view, Tracked& tracked, bool* extended)
     for (int i = 0; i < m_masterCount; ++i) {
         // By reference: a copy per master and view was a pair of atomic reference counts each.
         const MasterObservation& obs = i < view.observations.size() ? view.observations.at(i) : unread;
-        if (obs.error().isError()) {
+        if (i < 64 ? (unreachable >> i) & 1 : obs.error().isError()) {
             // Unreachable: what it showed last still stands (a master down is a master event, not
             // a change of holders).
             if (i < 64)
@@ -292,7 +293,8 @@ void Recorder::observe(const LockView& view, Tracked& tracked, bool* extended)
     tracked.holding = view.holding;
 }
 
-void Recorder::startEpisode(const LockView& view, RecordEvent::Kind kind, Tracked& tracked)
+void Recorder::startEpisode(const LockView& view, quint64 unreachable, RecordEvent::Kind kind,
+                            Tracked& tracked)
 {
     // Reset in place (an episode starts at every change of holder, thousands a second); the key
     // types carry over.
@@ -312,7 +314,7 @@ void Recorder::startEpisode(const LockView& view, RecordEvent::Kind kind, Tracke
     tracked.lostOnFailover = false;
     tracked.releasedAtMs = -1;
     tracked.atRisk = view.atRisk;
-    observe(view, tracked, nullptr);
+    observe(view, unreachable, tracked, nullptr);
     RecordEvent e = resourceEvent(kind, view.resource, tracked);
     e.owner = view.owner;
     e.ttlMs = view.validityMs;
@@ -323,10 +325,16 @@ void Recorder::startEpisode(const LockView& view, RecordEvent::Kind kind, Tracke
 void Recorder::onView(const LockView& view, bool initial)
 {
     bool present = false;
-    bool unreachable = false;
-    for (const MasterObservation& o : view.observations) {
+    quint64 unreachable = 0; // masters beyond 64 are asked again in observe()
+    bool anyUnreachable = false;
+    for (qsizetype i = 0; i < view.observations.size(); ++i) {
+        const MasterObservation& o = view.observations.at(i);
         present = present || o.present();
-        unreachable = unreachable || o.error().isError();
+        if (o.error().isError()) {
+            anyUnreachable = true;
+            if (i < 64)
+                unreachable |= quint64(1) << i;
+        }
     }
     if (!present) {
         onRemoved(view.resource);
@@ -334,12 +342,15 @@ void Recorder::onView(const LockView& view, bool initial)
     }
     auto it = m_tracked.find(view.resource);
     // No holder readable, because a master is down: nothing is known to have changed yet.
-    if (view.token.isEmpty() && view.holders.isEmpty() && unreachable)
+    if (view.token.isEmpty() && view.holders.isEmpty() && anyUnreachable)
         return;
     if (it == m_tracked.end()) {
         // Built in its hash entry: nothing to move.
-        const bool seen = initial || !m_monitor->isInitialScanDone();
-        startEpisode(view, seen ? RecordEvent::Kind::Seen : RecordEvent::Kind::Acquired,
+        // Asked once per batch: it walks every master.
+        if (!initial && m_scanDone < 0)
+            m_scanDone = m_monitor->isInitialScanDone() ? 1 : 0;
+        const bool seen = initial || m_scanDone == 0;
+        startEpisode(view, unreachable, seen ? RecordEvent::Kind::Seen : RecordEvent::Kind::Acquired,
                      *m_tracked.emplace(view.resource));
         return;
     }
@@ -357,12 +368,12 @@ void Recorder::onView(const LockView& view, bool initial)
             end.timeMs = QDateTime::currentMSecsSinceEpoch() - qMax<qint64>(0, now - tracked.deadlineMs);
             push(std::move(end));
         }
-        startEpisode(view, RecordEvent::Kind::Acquired, tracked);
+        startEpisode(view, unreachable, RecordEvent::Kind::Acquired, tracked);
         return;
     }
     const quint64 holdersBefore = tracked.holders;
     bool extended = false;
-    observe(view, tracked, &extended);
+    observe(view, unreachable, tracked, &extended);
     if (extended) {
         RecordEvent e = resourceEvent(RecordEvent::Kind::Extended, view.resource, tracked);
         e.ttlMs = view.validityMs;

@@ -106,8 +106,9 @@ private:
     // A restart of `master` during the episode, or it was down a moment ago.
     bool interrupted(int master, const Tracked& tracked) const;
     RecordEvent::Kind endOf(const QByteArray& resource, const Tracked& tracked, qint64 nowMs) const;
-    void startEpisode(const LockView& view, RecordEvent::Kind kind, Tracked& tracked);
-    void observe(const LockView& view, Tracked& tracked, bool* extended);
+    // `unreachable`: bit i, master i's read failed (onView learnt it once per view).
+    void startEpisode(const LockView& view, quint64 unreachable, RecordEvent::Kind kind, Tracked& tracked);
+    void observe(const LockView& view, quint64 unreachable, Tracked& tracked, bool* extended);
     // The index of a key type in m_types (added when new); 0 for none.
     int typeIndex(const QByteArray& type);
 
@@ -129,7 +130,8 @@ private:
     QList<qint64> m_downMs;                     // per master: monotonic time it last went down
     QList<qint64> m_restartedMs;                // per master: monotonic time of its last restart
     QList<int> m_masterState;                   // per master: last recorded (1 up, 0 down, -1 none)
-    QList<QByteArray> m_types{QByteArray()};    // the key types seen ("string", "hash", ...): a few
+    int m_scanDone = -1;                     // isInitialScanDone() for the batch at hand; -1: not asked yet
+    QList<QByteArray> m_types{QByteArray()}; // the key types seen ("string", "hash", ...): a few
 };
 
 } // namespace lockscope
