@@ -8,7 +8,6 @@
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QVariant>
-#include <algorithm>
 
 namespace lockscope {
 
@@ -41,30 +40,6 @@ QString run(SqliteStatement& q)
     return problem;
 }
 
-// A batch's moved latest events go rowsPerUpsert to a statement: an upsert on the row id whose insert
-// always conflicts (the resource exists) and so only sets `last` (the name index is not touched;
-// the empty name is never stored).
-constexpr int rowsPerUpsert = 32;
-
-QByteArray setLastSql(int rows)
-{
-    QByteArray sql("INSERT INTO resources(id, name, last) VALUES");
-    for (int i = 0; i < rows; ++i)
-        sql += i == 0 ? "(?,x'',?)" : ",(?,x'',?)";
-    return sql + " ON CONFLICT(id) DO UPDATE SET last = excluded.last";
-}
-
-// A batch's new resources go rowsPerResourceInsert to a statement, for the same reason.
-constexpr int rowsPerResourceInsert = 32;
-
-QByteArray addResourcesSql(int rows)
-{
-    QByteArray sql("INSERT OR IGNORE INTO resources(id, name, last) VALUES");
-    for (int i = 0; i < rows; ++i)
-        sql += i == 0 ? "(?,?,?)" : ",(?,?,?)";
-    return sql;
-}
-
 } // namespace
 
 struct RecordingWriter::Statements
@@ -73,8 +48,7 @@ struct RecordingWriter::Statements
     // the next row id and the resources' latest events are read.
     SqliteStatement begin, commit, rollback, dataVersion, maxId;
     SqliteStatement insertOne, insertMany;
-    SqliteStatement addResource, addResourceOne, addResourceMany, maxResource, findResource, lastOf, setLast,
-        setLastMany, touchSession;
+    SqliteStatement addResource, findResource, lastOf, setLast, touchSession;
 
     bool prepare(sqlite3* db)
     {
@@ -84,13 +58,9 @@ struct RecordingWriter::Statements
                insertOne.prepare(db, insertSql(1).constData()) &&
                insertMany.prepare(db, insertSql(rowsPerInsert).constData()) &&
                addResource.prepare(db, "INSERT OR IGNORE INTO resources(name, last) VALUES(?, ?)") &&
-               addResourceOne.prepare(db, addResourcesSql(1).constData()) &&
-               addResourceMany.prepare(db, addResourcesSql(rowsPerResourceInsert).constData()) &&
-               maxResource.prepare(db, "SELECT coalesce(max(id), 0) FROM resources") &&
                findResource.prepare(db, "SELECT id, last FROM resources WHERE name = ?") &&
                lastOf.prepare(db, "SELECT last FROM resources WHERE id = ?") &&
                setLast.prepare(db, "UPDATE resources SET last = ? WHERE id = ?") &&
-               setLastMany.prepare(db, setLastSql(rowsPerUpsert).constData()) &&
                touchSession.prepare(db, "UPDATE sessions SET last = ? WHERE id = ?");
     }
 };
@@ -173,9 +143,7 @@ std::optional<RecordingWriter::Link> RecordingWriter::link(const QByteArray& nam
             k.lastOf = m_lastGeneration;
         }
         k.last = id;
-        if (id <= k.stored) {
-            // Its row was stored with this batch's latest event already.
-        } else if (k.movedAt < 0 || k.movedAt >= m_moved.size() || m_moved.at(k.movedAt).first != k.id) {
+        if (k.movedAt < 0 || k.movedAt >= m_moved.size() || m_moved.at(k.movedAt).first != k.id) {
             k.movedAt = m_moved.size();
             m_moved.append({k.id, id});
         } else {
@@ -254,8 +222,6 @@ QString RecordingWriter::insertAll(const RecordEventList& events)
     qint64 next = q.maxId.columnInt(0) + 1;
     q.maxId.reset();
     m_moved.clear();
-    if (const QString problem = addResources(events, next); !problem.isEmpty())
-        return problem;
     for (qsizetype i = 0; i < events.size();) {
         const int rows = events.size() - i >= rowsPerInsert ? rowsPerInsert : 1;
         SqliteStatement& insert = rows > 1 ? q.insertMany : q.insertOne;
@@ -268,77 +234,15 @@ QString RecordingWriter::insertAll(const RecordEventList& events)
     return moveHeads();
 }
 
-QString RecordingWriter::addResources(const RecordEventList& events, qint64 first)
-{
-    // Each new name with the id of its latest event in the batch, in name order: a row per name,
-    // 32 to a statement (a single INSERT per new resource, about 40% of the events at 5k changes/s
-    // over 20k resources, cost a statement's start and end each), and the name index filled in
-    // order.
-    QHash<QByteArray, qint64> latest;
-    for (qsizetype i = 0; i < events.size(); ++i)
-        if (const QByteArray& name = events.at(i).resource; !name.isEmpty() && !m_resources.contains(name))
-            latest.insert(name, first + i);
-    if (latest.isEmpty())
-        return {};
-    QList<QByteArray> names = latest.keys();
-    std::sort(names.begin(), names.end());
-    Statements& q = *m_sql;
-    // Ids given here, as the events' are: the write lock is ours.
-    if (!q.maxResource.step())
-        return run(q.maxResource);
-    qint64 nextId = q.maxResource.columnInt(0) + 1;
-    q.maxResource.reset();
-    for (qsizetype i = 0; i < names.size();) {
-        const int rows = names.size() - i >= rowsPerResourceInsert ? rowsPerResourceInsert : 1;
-        SqliteStatement& insert = rows > 1 ? q.addResourceMany : q.addResourceOne;
-        const qsizetype start = i;
-        for (int row = 0; row < rows; ++row, ++i) {
-            insert.bindInt(row * 3 + 1, nextId + i);
-            insert.bindBlob(row * 3 + 2, names.at(i));
-            insert.bindInt(row * 3 + 3, latest.value(names.at(i)));
-        }
-        if (const QString problem = run(insert); !problem.isEmpty())
-            return problem;
-        const bool allNew = insert.changes() == rows;
-        for (qsizetype j = start; j < i; ++j) {
-            const QByteArray& name = names.at(j);
-            Known k{nextId + j, 0, m_lastGeneration, -1, latest.value(name)};
-            if (!allNew) {
-                // Some were recorded before (an earlier session, another recorder): their ids and
-                // latest events are the stored ones, and their rows are moved as usual.
-                q.findResource.bindBlob(1, name);
-                const bool found = q.findResource.step() && q.findResource.hasRow();
-                if (found && q.findResource.columnInt(0) != k.id)
-                    k = {q.findResource.columnInt(0), q.findResource.columnInt(1), m_lastGeneration, -1, 0};
-                q.findResource.reset();
-                if (!found)
-                    return q.findResource.error();
-            }
-            m_resources.insert(name, k);
-        }
-    }
-    return {};
-}
-
 QString RecordingWriter::moveHeads()
 {
-    // 32 resources per statement (a statement's own cost, its cursors opened and closed and its end,
-    // was more than a row's), the rest one by one.
-    Statements& q = *m_sql;
-    for (qsizetype i = 0; i < m_moved.size();) {
-        const bool many = m_moved.size() - i >= rowsPerUpsert;
-        SqliteStatement& set = many ? q.setLastMany : q.setLast;
-        if (many) {
-            for (int row = 0; row < rowsPerUpsert; ++row, ++i) {
-                set.bindInt(row * 2 + 1, m_moved.at(i).first);
-                set.bindInt(row * 2 + 2, m_moved.at(i).second);
-            }
-        } else {
-            set.bindInt(1, m_moved.at(i).second);
-            set.bindInt(2, m_moved.at(i).first);
-            ++i;
-        }
-        if (const QString problem = run(set); !problem.isEmpty())
+    // One UPDATE per resource: as cheap per row as one of 32 rows (UPDATE ... FROM VALUES), which
+    // costs its join.
+    SqliteStatement& setLast = m_sql->setLast;
+    for (const auto& [resource, last] : std::as_const(m_moved)) {
+        setLast.bindInt(1, last);
+        setLast.bindInt(2, resource);
+        if (const QString problem = run(setLast); !problem.isEmpty())
             return problem;
     }
     m_moved.clear();

@@ -77,10 +77,6 @@ private:
     // One batch in one transaction: SQLite's error, or empty.
     QString transact(const RecordEventList& events);
     QString insertAll(const RecordEventList& events);
-    // Stores the resources of `events` this writer does not know yet, rowsPerResourceInsert to a
-    // statement in name order, each with its latest event of the batch (events get ids from `first`
-    // on, in order): SQLite's error, or empty.
-    QString addResources(const RecordEventList& events, qint64 first);
     QString moveHeads();
     void heartbeat();
     // One step of a retention pass; schedules the next while there is more to remove.
@@ -104,7 +100,6 @@ private:
         qint64 last = 0;
         quint64 lastOf = 0; // the m_lastGeneration `last` is known in; older: read it again
         int movedAt = -1;   // its place in m_moved when this batch moved it
-        qint64 stored = 0;  // the `last` its row got when addResources stored it: nothing to move
     };
     QHash<QByteArray, Known> m_resources; // by name
     quint64 m_lastGeneration = 1;
