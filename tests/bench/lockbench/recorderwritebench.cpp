@@ -27,7 +27,7 @@ qint64 threadCpuNs()
 
 // `lockbench recorder-write`: the recording writer alone, on this thread, fed what the recorder
 // hands it at recorder-bench's load (a lock taken on one of 5 masters by a new token, on a random
-// one of --resources resources, --batch events per transaction: 5k changes/s flushed every 200 ms).
+// one of --resources resources, --batch events per transaction: 5k changes/s flushed every 400 ms).
 // No servers, no monitor, no timing noise from them: the figure to run under callgrind
 // (`valgrind --tool=callgrind --toggle-collect='lockscope::RecordingWriter::write*' lockbench
 // recorder-write`) for repeatable instruction counts of the writer's path.
@@ -36,7 +36,7 @@ int runRecorderWrite(const QStringList& argv)
     const BenchArgs args(argv);
     const qint64 events = args.number(QStringLiteral("--events"), 50000);
     const int resources = int(args.number(QStringLiteral("--resources"), 20000));
-    const int batch = int(args.number(QStringLiteral("--batch"), 1000));
+    const int batch = int(args.number(QStringLiteral("--batch"), 2000));
     QTemporaryDir dir;
     RecorderOptions options;
     options.path = dir.filePath(QStringLiteral("w.sqlite"));
