@@ -23,7 +23,6 @@ private slots:
     void olderRecordingIsMigratedAndStillReads();
     void version4RecordingGetsItsChainsOnOpen();
     void recordersTakingTurnsKeepOneStory();
-    void manyNewResourcesInOneBatchKeepTheirChains();
     void newerOrForeignFileIsRefusedByName();
     void pruneByAgeKeepsTheRecentAndLetsWritesThrough();
     void pruneBySizeShrinksTheFileAndKeepsTheNewest();
@@ -185,55 +184,6 @@ void TestRecordingStore::recordersTakingTurnsKeepOneStory()
         if (h.event.kind == RecordEvent::Kind::Acquired)
             read << h.event.token;
     QCOMPARE(read, tokens);
-}
-
-void TestRecordingStore::manyNewResourcesInOneBatchKeepTheirChains()
-{
-    // A batch's new resources are stored 32 to a statement with their latest event of the batch;
-    // some of them another recorder stored before (an insert ignored in the middle of a statement).
-    QTemporaryDir dir;
-    RecorderOptions options;
-    options.path = dir.filePath(QStringLiteral("many.sqlite"));
-    const auto firstCounters = std::make_shared<RecordingWriter::Counters>();
-    const auto secondCounters = std::make_shared<RecordingWriter::Counters>();
-    RecordingWriter first(options, firstCounters);
-    RecordingWriter second(options, secondCounters);
-    for (RecordingWriter* writer : {&first, &second})
-        writer->start({QStringLiteral("redis://127.0.0.1:6379")});
-    const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    const auto name = [](int i) -> QByteArray { return "r" + QByteArray::number(i); };
-    RecordEventList before;
-    for (int i = 0; i < 100; i += 7)
-        before << event(name(i), now, "old");
-    first.write(before);
-    RecordEventList batch;
-    for (const QByteArray token : {"a", "b", "c"})
-        for (int i = 99; i >= 0; --i)
-            batch << event(name(i), now + 1, token);
-    second.write(batch);
-    second.write({event(name(5), now + 2, "d"), event(name(7), now + 2, "d")});
-    first.finish();
-    second.finish();
-    QCOMPARE(secondCounters->written.load(), 302);
-    RecordingReader reader;
-    QVERIFY(!reader.open(options.path));
-    for (int i = 0; i < 100; ++i) {
-        const Result<ResourceHistory> h = reader.history(name(i));
-        QVERIFY(h.ok());
-        QList<QByteArray> read;
-        for (const HistoryEvent& e : h->events)
-            if (e.event.kind == RecordEvent::Kind::Acquired)
-                read << e.event.token;
-        QList<QByteArray> expected;
-        if (i % 7 == 0)
-            expected << "old";
-        expected << "a"
-                 << "b"
-                 << "c";
-        if (i == 5 || i == 7)
-            expected << "d";
-        QCOMPARE(read, expected);
-    }
 }
 
 void TestRecordingStore::newerOrForeignFileIsRefusedByName()
