@@ -16,7 +16,7 @@ namespace lockscope {
 
 namespace {
 
-constexpr int reloadDelayMs = 700; // the recorder commits every 200 ms; changes come in bursts
+constexpr int reloadDelayMs = 700; // the recorder commits every 400 ms; changes come in bursts
 
 HolderEpisode::End endOf(Episode::End end)
 {

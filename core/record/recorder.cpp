@@ -163,10 +163,14 @@ void Recorder::flush()
     if (m_pending.isEmpty() || !m_monitor)
         return;
     m_counters->backlog += m_pending.size();
+    const qsizetype handed = m_pending.size();
     QMetaObject::invokeMethod(
         m_writer, [writer = m_writer, events = std::move(m_pending)] { writer->write(events); },
         Qt::QueuedConnection);
+    // Room for as many as last time: a list grown by doubling to a thousand events was a dozen
+    // reallocations, each moving every event, and a heap consolidation per large block.
     m_pending = {};
+    m_pending.reserve(handed);
 }
 
 void Recorder::pruneNow()
@@ -208,6 +212,7 @@ RecordEvent Recorder::resourceEvent(RecordEvent::Kind kind, const QByteArray& re
 void Recorder::onBatch(const LockBatch& batch)
 {
     const CpuStopwatch cpu(m_counters->observeCpuNs);
+    m_scanDone = -1;
     for (const LockView& v : batch.added)
         onView(v, false);
     for (const LockView& v : batch.changed)
@@ -216,38 +221,50 @@ void Recorder::onBatch(const LockBatch& batch)
         onRemoved(r);
 }
 
-void Recorder::observe(const LockView& view, Tracked& tracked, bool* extended)
+int Recorder::typeIndex(const QByteArray& type)
+{
+    if (type.isEmpty())
+        return 0;
+    for (qsizetype i = 1; i < m_types.size(); ++i)
+        if (m_types.at(i) == type)
+            return int(i);
+    m_types.append(type);
+    return int(m_types.size() - 1);
+}
+
+void Recorder::observe(const LockView& view, quint64 unreachable, Tracked& tracked, bool* extended)
 {
     quint64 holders = maskOf(view.holders);
     qint64 deadline = -1;
+    const qint64 now = monotonicMs();
     static const MasterObservation unread;
     for (int i = 0; i < m_masterCount; ++i) {
         // By reference: a copy per master and view was a pair of atomic reference counts each.
         const MasterObservation& obs = i < view.observations.size() ? view.observations.at(i) : unread;
-        if (obs.error().isError()) {
+        if (i < 64 ? (unreachable >> i) & 1 : obs.error().isError()) {
             // Unreachable: what it showed last still stands (a master down is a master event, not
             // a change of holders).
             if (i < 64)
                 holders |= tracked.holders & (quint64(1) << i);
             continue;
         }
-        const QByteArray type = obs.present() ? obs.type() : QByteArray();
-        if (!type.isEmpty() && !tracked.types[i].isEmpty() && type != tracked.types[i]) {
+        PerMaster& m = tracked.masters[i];
+        const int type = obs.present() ? typeIndex(obs.type()) : 0;
+        if (type != 0 && m.type != 0 && type != m.type) {
             RecordEvent e = resourceEvent(RecordEvent::Kind::TypeChanged, view.resource, tracked);
             e.master = i;
-            e.detail = QStringLiteral("%1 → %2").arg(QString::fromLatin1(tracked.types[i]),
-                                                     QString::fromLatin1(type));
+            e.detail = QStringLiteral("%1 → %2").arg(QString::fromLatin1(m_types.at(m.type)),
+                                                     QString::fromLatin1(m_types.at(type)));
             push(std::move(e));
         }
-        tracked.types[i] = type;
+        m.type = type;
         if (!(holders & (quint64(1) << i)) || !obs.present()) {
             // Let go on this master before its expiry, and not by a restart: the holder released it
             // (a Redlock release reaches the masters one by one; one may still let it expire).
-            if (tracked.expiresAt[i] > monotonicMs() + expiryToleranceMs && tracked.releasedAtMs < 0 &&
-                !interrupted(i, tracked))
+            if (m.expiresAt > now + expiryToleranceMs && tracked.releasedAtMs < 0 && !interrupted(i, tracked))
                 tracked.releasedAtMs = QDateTime::currentMSecsSinceEpoch();
-            tracked.pttl[i] = -2;
-            tracked.expiresAt[i] = -1;
+            m.pttl = -2;
+            m.expiresAt = -1;
             continue;
         }
         const qint64 pttl = obs.pttlMs();
@@ -255,17 +272,17 @@ void Recorder::observe(const LockView& view, Tracked& tracked, bool* extended)
         // A TTL only counts down: one that went up was extended. When reads follow each extension
         // (keyspace events), the TTL read may be the same each time, but the expiry it implies
         // moved: later by more than a read's delay can explain (10% of the TTL, from 100 to 250 ms).
-        const bool wentUp = tracked.pttl[i] >= 0 && pttl > tracked.pttl[i];
-        const bool moved = tracked.expiresAt[i] >= 0 &&
-                           expiresAt - tracked.expiresAt[i] > qBound(qint64(100), pttl / 10, qint64(250));
+        const bool wentUp = m.pttl >= 0 && pttl > m.pttl;
+        const bool moved =
+            m.expiresAt >= 0 && expiresAt - m.expiresAt > qBound(qint64(100), pttl / 10, qint64(250));
         // A Redlock extension shows on each master in turn, so the episode counts the most any one
         // master saw.
-        if (extended && (wentUp || moved) && ++tracked.extensions[i] > tracked.episodeExtensions) {
-            tracked.episodeExtensions = tracked.extensions[i];
+        if (extended && (wentUp || moved) && ++m.extensions > tracked.episodeExtensions) {
+            tracked.episodeExtensions = m.extensions;
             *extended = true;
         }
-        tracked.pttl[i] = pttl;
-        tracked.expiresAt[i] = expiresAt;
+        m.pttl = pttl;
+        m.expiresAt = expiresAt;
         if (pttl >= 0)
             deadline = qMax(deadline, expiresAt);
     }
@@ -276,26 +293,28 @@ void Recorder::observe(const LockView& view, Tracked& tracked, bool* extended)
     tracked.holding = view.holding;
 }
 
-void Recorder::startEpisode(const LockView& view, RecordEvent::Kind kind, Tracked& tracked)
+void Recorder::startEpisode(const LockView& view, quint64 unreachable, RecordEvent::Kind kind,
+                            Tracked& tracked)
 {
-    // Reset in place: the per-master lists keep their buffers (an episode starts at every change
-    // of holder, thousands a second), and the key types carry over.
+    // Reset in place (an episode starts at every change of holder, thousands a second); the key
+    // types carry over.
     tracked.token = view.token;
     tracked.startMs = monotonicMs();
     tracked.holders = 0;
     tracked.everHolders = 0;
     tracked.holding = 0;
-    tracked.pttl.fill(-2, m_masterCount);
-    tracked.expiresAt.fill(-1, m_masterCount);
-    tracked.extensions.fill(0, m_masterCount);
+    tracked.masters.resize(m_masterCount);
+    for (PerMaster& m : tracked.masters) {
+        m.pttl = -2;
+        m.expiresAt = -1;
+        m.extensions = 0;
+    }
     tracked.episodeExtensions = 0;
-    if (tracked.types.size() != m_masterCount)
-        tracked.types = QList<QByteArray>(m_masterCount);
     tracked.deadlineMs = -1;
     tracked.lostOnFailover = false;
     tracked.releasedAtMs = -1;
     tracked.atRisk = view.atRisk;
-    observe(view, tracked, nullptr);
+    observe(view, unreachable, tracked, nullptr);
     RecordEvent e = resourceEvent(kind, view.resource, tracked);
     e.owner = view.owner;
     e.ttlMs = view.validityMs;
@@ -306,10 +325,16 @@ void Recorder::startEpisode(const LockView& view, RecordEvent::Kind kind, Tracke
 void Recorder::onView(const LockView& view, bool initial)
 {
     bool present = false;
-    bool unreachable = false;
-    for (const MasterObservation& o : view.observations) {
+    quint64 unreachable = 0; // masters beyond 64 are asked again in observe()
+    bool anyUnreachable = false;
+    for (qsizetype i = 0; i < view.observations.size(); ++i) {
+        const MasterObservation& o = view.observations.at(i);
         present = present || o.present();
-        unreachable = unreachable || o.error().isError();
+        if (o.error().isError()) {
+            anyUnreachable = true;
+            if (i < 64)
+                unreachable |= quint64(1) << i;
+        }
     }
     if (!present) {
         onRemoved(view.resource);
@@ -317,13 +342,16 @@ void Recorder::onView(const LockView& view, bool initial)
     }
     auto it = m_tracked.find(view.resource);
     // No holder readable, because a master is down: nothing is known to have changed yet.
-    if (view.token.isEmpty() && view.holders.isEmpty() && unreachable)
+    if (view.token.isEmpty() && view.holders.isEmpty() && anyUnreachable)
         return;
     if (it == m_tracked.end()) {
-        Tracked tracked;
-        const bool seen = initial || !m_monitor->isInitialScanDone();
-        startEpisode(view, seen ? RecordEvent::Kind::Seen : RecordEvent::Kind::Acquired, tracked);
-        m_tracked.insert(view.resource, std::move(tracked));
+        // Built in its hash entry: nothing to move.
+        // Asked once per batch: it walks every master.
+        if (!initial && m_scanDone < 0)
+            m_scanDone = m_monitor->isInitialScanDone() ? 1 : 0;
+        const bool seen = initial || m_scanDone == 0;
+        startEpisode(view, unreachable, seen ? RecordEvent::Kind::Seen : RecordEvent::Kind::Acquired,
+                     *m_tracked.emplace(view.resource));
         return;
     }
     Tracked& tracked = it.value();
@@ -340,12 +368,12 @@ void Recorder::onView(const LockView& view, bool initial)
             end.timeMs = QDateTime::currentMSecsSinceEpoch() - qMax<qint64>(0, now - tracked.deadlineMs);
             push(std::move(end));
         }
-        startEpisode(view, RecordEvent::Kind::Acquired, tracked);
+        startEpisode(view, unreachable, RecordEvent::Kind::Acquired, tracked);
         return;
     }
     const quint64 holdersBefore = tracked.holders;
     bool extended = false;
-    observe(view, tracked, &extended);
+    observe(view, unreachable, tracked, &extended);
     if (extended) {
         RecordEvent e = resourceEvent(RecordEvent::Kind::Extended, view.resource, tracked);
         e.ttlMs = view.validityMs;

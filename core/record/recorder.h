@@ -8,6 +8,7 @@
 #include <QObject>
 #include <QThread>
 #include <QTimer>
+#include <QVarLengthArray>
 
 #include <memory>
 
@@ -66,7 +67,18 @@ public:
     const RecordingWriter* writer() const { return m_writer; }
 
 private:
-    // What the recorder knows of one resource's current episode.
+    // What the recorder knows of one master's part in an episode.
+    struct PerMaster
+    {
+        qint64 pttl = -2;      // last PTTL read for the token; -2: not held there
+        qint64 expiresAt = -1; // the monotonic expiry that read implies; -1: none
+        int extensions = 0;    // times its TTL went up during this episode
+        int type = 0;          // the key's type, an index into m_types; 0: absent
+    };
+    // What the recorder knows of one resource's current episode: one hash entry, the per-master
+    // part inline for up to Redlock's usual five masters (four lists per resource were four heap
+    // blocks, each a cache miss per view, and a type string per master whose reference moved on
+    // every view).
     struct Tracked
     {
         QByteArray token;
@@ -74,15 +86,12 @@ private:
         quint64 holders = 0;
         quint64 everHolders = 0; // every master that held it during the episode
         int holding = 0;
-        QList<qint64> pttl;        // per master: last PTTL read for the token; -2: not held there
-        QList<qint64> expiresAt;   // per master: the monotonic expiry that read implies; -1: none
-        QList<int> extensions;     // per master: times its TTL went up during this episode
         int episodeExtensions = 0; // extensions recorded (a Redlock extension shows on each master)
-        QList<QByteArray> types;   // per master: the key's type, empty when absent
         qint64 deadlineMs = -1;    // monotonic: when the last master holding it lets it expire
+        qint64 releasedAtMs = -1;  // wall clock: a master let go of it before its expiry
         bool atRisk = false;
         bool lostOnFailover = false;
-        qint64 releasedAtMs = -1; // wall clock: a master let go of it before its expiry
+        QVarLengthArray<PerMaster, 5> masters;
     };
 
     void onBatch(const LockBatch& batch);
@@ -97,8 +106,11 @@ private:
     // A restart of `master` during the episode, or it was down a moment ago.
     bool interrupted(int master, const Tracked& tracked) const;
     RecordEvent::Kind endOf(const QByteArray& resource, const Tracked& tracked, qint64 nowMs) const;
-    void startEpisode(const LockView& view, RecordEvent::Kind kind, Tracked& tracked);
-    void observe(const LockView& view, Tracked& tracked, bool* extended);
+    // `unreachable`: bit i, master i's read failed (onView learnt it once per view).
+    void startEpisode(const LockView& view, quint64 unreachable, RecordEvent::Kind kind, Tracked& tracked);
+    void observe(const LockView& view, quint64 unreachable, Tracked& tracked, bool* extended);
+    // The index of a key type in m_types (added when new); 0 for none.
+    int typeIndex(const QByteArray& type);
 
     RecorderOptions m_options;
     LockMonitor* m_monitor = nullptr;
@@ -118,6 +130,8 @@ private:
     QList<qint64> m_downMs;                     // per master: monotonic time it last went down
     QList<qint64> m_restartedMs;                // per master: monotonic time of its last restart
     QList<int> m_masterState;                   // per master: last recorded (1 up, 0 down, -1 none)
+    int m_scanDone = -1;                     // isInitialScanDone() for the batch at hand; -1: not asked yet
+    QList<QByteArray> m_types{QByteArray()}; // the key types seen ("string", "hash", ...): a few
 };
 
 } // namespace lockscope

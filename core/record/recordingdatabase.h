@@ -20,8 +20,10 @@ class RecordingDatabase
 
 public:
     // The schema this build writes; 1: the first recorder, 2: force-releases carry their audit id,
-    // 3: only the masters' events are indexed by time, 4: the resources' events by resource alone.
-    static constexpr int schemaVersion = 4;
+    // 3: only the masters' events are indexed by time, 4: the resources' events by resource alone,
+    // 5: no per-resource index, each resource's events chained from its latest (events.prev,
+    // resources.last).
+    static constexpr int schemaVersion = 5;
 
     RecordingDatabase();
     ~RecordingDatabase();

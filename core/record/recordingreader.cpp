@@ -50,8 +50,9 @@ Result<QList<QByteArray>> RecordingReader::resources()
     if (!m_db)
         return RedisError(ErrorKind::Io, QString(), QStringLiteral("no recording open"));
     QSqlQuery q(m_db->db());
+    // Its latest event still there: retention removes the oldest first, so it has some.
     if (!q.exec(QStringLiteral("SELECT name FROM resources r WHERE EXISTS (SELECT 1 FROM events e WHERE "
-                               "e.resource = r.id) ORDER BY name")))
+                               "e.id = r.last AND e.resource = r.id) ORDER BY name")))
         return m_db->error(QStringLiteral("cannot read its resources"), q.lastError().text());
     QList<QByteArray> out;
     while (q.next())
@@ -147,7 +148,14 @@ Result<ResourceHistory> RecordingReader::history(const QByteArray& resource, qin
         return m_db->error(QStringLiteral("cannot read its resources"), id.lastError().text());
     if (!id.next())
         return history; // never recorded
-    Result<QList<HistoryEvent>> own = events(QStringLiteral("resource = ?"), {id.value(0)}, *sessions);
+    // Its chain from its latest event back, while each link is an older event of the same
+    // resource (retention removed the ones before; a stale link is never followed).
+    Result<QList<HistoryEvent>> own =
+        events(QStringLiteral("id IN (WITH RECURSIVE chain(id, prev) AS (SELECT id, prev FROM events WHERE "
+                              "id = (SELECT last FROM resources WHERE id = ?) AND resource = ? UNION ALL "
+                              "SELECT e.id, e.prev FROM chain c JOIN events e ON e.id = c.prev WHERE "
+                              "c.prev < c.id AND e.resource = ?) SELECT id FROM chain)"),
+               {id.value(0), id.value(0), id.value(0)}, *sessions);
     if (!own)
         return own.error();
     restoreReplacements(*own, resource);

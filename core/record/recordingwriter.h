@@ -8,7 +8,6 @@
 
 #include <QHash>
 #include <QObject>
-#include <QSqlQuery>
 #include <QStringList>
 #include <QTimer>
 
@@ -59,11 +58,26 @@ signals:
     void pruneFinished(qint64 removed);
 
 private:
-    std::optional<qint64> resourceId(const QByteArray& name);
-    // Binds one event's 12 values to m_insert, in order; false when its resource could not be named.
-    bool bind(const RecordEvent& e);
-    // SQLite's error, or empty.
+    // The statements of the hot path, prepared once (parsing is most of a small statement's cost)
+    // and bound through SQLite's API.
+    struct Statements;
+    // A resource event's place in its resource's chain.
+    struct Link
+    {
+        qint64 resource = 0;
+        qint64 prev = 0; // the resource's event before it; 0: none recorded
+    };
+
+    // The resource's id and its latest event before `id`, which becomes its latest; nullopt when
+    // it could not be named.
+    std::optional<Link> link(const QByteArray& name, qint64 id);
+    // Binds one event's 14 values, as row `id`, from parameter `first` + 1 on; false when its
+    // resource could not be named.
+    bool bindRow(SqliteStatement& q, int first, const RecordEvent& e, qint64 id);
+    // One batch in one transaction: SQLite's error, or empty.
+    QString transact(const RecordEventList& events);
     QString insertAll(const RecordEventList& events);
+    QString moveHeads();
     void heartbeat();
     // One step of a retention pass; schedules the next while there is more to remove.
     void pruneStep();
@@ -76,13 +90,21 @@ private:
     QStringList m_masterNames;
     std::shared_ptr<Counters> m_counters;
     std::unique_ptr<RecordingDatabase> m_db;
-    // Prepared once (parsing is most of a small statement's cost), bound through SQLite's API.
-    std::unique_ptr<SqliteStatement> m_insert;
-    std::unique_ptr<SqliteStatement> m_addResource;
-    std::unique_ptr<SqliteStatement> m_findResource;
-    std::unique_ptr<QSqlQuery> m_touchSession;
+    std::unique_ptr<Statements> m_sql;
     AuditFollower m_audit;
-    QHash<QByteArray, qint64> m_resources;
+    // What the writer knows of a resource: its id, and its latest event's id (each event's `prev`
+    // without a read), valid while no other connection writes (PRAGMA data_version).
+    struct Known
+    {
+        qint64 id = 0;
+        qint64 last = 0;
+        quint64 lastOf = 0; // the m_lastGeneration `last` is known in; older: read it again
+        int movedAt = -1;   // its place in m_moved when this batch moved it
+    };
+    QHash<QByteArray, Known> m_resources; // by name
+    quint64 m_lastGeneration = 1;
+    QList<std::pair<qint64, qint64>> m_moved; // this batch's new latest events of stored resources
+    qint64 m_dataVersion = -1;
     qint64 m_session = -1;
     qint64 m_lastCommitMs = 0;
     bool m_failing = false;

@@ -69,6 +69,16 @@ qint64 SqliteStatement::columnInt(int column) const
     return sqlite3_column_int64(m_statement, column);
 }
 
+int SqliteStatement::changes() const
+{
+    return m_db ? sqlite3_changes(m_db) : 0;
+}
+
+qint64 SqliteStatement::lastInsertId() const
+{
+    return m_db ? sqlite3_last_insert_rowid(m_db) : 0;
+}
+
 void SqliteStatement::reset()
 {
     sqlite3_reset(m_statement);

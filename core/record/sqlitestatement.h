@@ -34,6 +34,9 @@ public:
     bool step();
     bool hasRow() const { return m_row; }
     qint64 columnInt(int column) const;
+    // Of the connection, after this statement's step: rows it changed, the row id it inserted.
+    int changes() const;
+    qint64 lastInsertId() const;
     // Ready for new bindings.
     void reset();
     QString error() const;

@@ -110,7 +110,7 @@ bool TestFlightRecorder::recorded(const QString& db, const QString& resource, in
             (episodes.last().toObject().value(QStringLiteral("ended")).toString() != QLatin1String("open")) ==
                 ended)
             return true;
-        QTest::qWait(100); // the recorder commits every 200 ms
+        QTest::qWait(100); // the recorder commits every 400 ms
     }
     qWarning("%s", QJsonDocument(history(db, resource)).toJson().constData());
     return false;

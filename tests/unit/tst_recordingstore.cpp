@@ -21,6 +21,8 @@ class TestRecordingStore : public QObject
 private slots:
     void newFileIsPrivateWalAndCurrent();
     void olderRecordingIsMigratedAndStillReads();
+    void version4RecordingGetsItsChainsOnOpen();
+    void recordersTakingTurnsKeepOneStory();
     void newerOrForeignFileIsRefusedByName();
     void pruneByAgeKeepsTheRecentAndLetsWritesThrough();
     void pruneBySizeShrinksTheFileAndKeepsTheNewest();
@@ -97,19 +99,91 @@ void TestRecordingStore::olderRecordingIsMigratedAndStillReads()
     QVERIFY(!after.open(path, true));
     QCOMPARE(after.scalar(QStringLiteral("PRAGMA user_version")).toInt(), RecordingDatabase::schemaVersion);
     QVERIFY(!after.exec(QStringLiteral("SELECT audit FROM events")));
-    // Version 3: the masters' events alone are indexed by time; version 4: the resources' events by
-    // resource alone (half the index pages an insert rewrites).
+    // Version 3: the masters' events alone are indexed by time; version 5: the resources' events by
+    // nothing (each names the one before it).
     QCOMPARE(
         after.scalar(QStringLiteral("SELECT group_concat(name) FROM (SELECT name FROM sqlite_master WHERE "
                                     "type = 'index' AND tbl_name = 'events' ORDER BY name)")),
-        QVariant(QStringLiteral("events_of_resource,master_events_by_time")));
-    // A history is still an index seek, not a scan of every event.
-    QSqlQuery plan(after.db());
-    QVERIFY(plan.exec(QStringLiteral("EXPLAIN QUERY PLAN SELECT t, kind FROM events WHERE resource = 1")));
-    QString details;
-    while (plan.next())
-        details += plan.value(3).toString();
-    QVERIFY2(details.contains(QLatin1String("INDEX events_of_resource (resource=?)")), qPrintable(details));
+        QVariant(QStringLiteral("master_events_by_time")));
+}
+
+void TestRecordingStore::version4RecordingGetsItsChainsOnOpen()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("v4.sqlite"));
+    {
+        // What schema 4 left: two resources' events interleaved, a master's event between them, a
+        // resource whose events were all pruned.
+        RecordingDatabase v4;
+        QVERIFY(!v4.open(path, false, 4));
+        QVERIFY(
+            !v4.exec(QStringLiteral("INSERT INTO sessions(id, started, last, masters) VALUES(1, 1000, 9000, "
+                                    "'[\"redis://127.0.0.1:6379\"]')")));
+        QVERIFY(!v4.exec(QStringLiteral("INSERT INTO resources(id, name) VALUES(1, CAST('a' AS BLOB)), "
+                                        "(2, CAST('b' AS BLOB)), (3, CAST('gone' AS BLOB))")));
+        QVERIFY(!v4.exec(
+            QStringLiteral("INSERT INTO events(id, session, t, resource, master, kind, token, holding, "
+                           "holders) VALUES(1, 1, 2000, 1, NULL, 2, 'a1', 1, 1), (2, 1, 2100, 2, NULL, 2, "
+                           "'b1', 1, 1), (3, 1, 2200, NULL, 0, 20, NULL, NULL, NULL), (4, 1, 3000, 1, NULL, "
+                           "4, 'a1', 0, 0), (5, 1, 3500, 1, NULL, 2, 'a2', 1, 1), (6, 1, 4000, 2, NULL, 5, "
+                           "'b1', 0, 0)")));
+    }
+    RecordingDatabase after;
+    QVERIFY(!after.open(path, true));
+    QCOMPARE(after.scalar(QStringLiteral("PRAGMA user_version")).toInt(), RecordingDatabase::schemaVersion);
+    // Each resource event names its resource's event before it; each resource its latest.
+    QCOMPARE(after.scalar(QStringLiteral("SELECT group_concat(id || ':' || coalesce(prev, '-'), ' ') FROM "
+                                         "(SELECT id, prev FROM events ORDER BY id)")),
+             QVariant(QStringLiteral("1:- 2:- 3:- 4:1 5:4 6:2")));
+    QCOMPARE(after.scalar(QStringLiteral("SELECT group_concat(id || ':' || coalesce(last, '-'), ' ') FROM "
+                                         "(SELECT id, last FROM resources ORDER BY id)")),
+             QVariant(QStringLiteral("1:5 2:6 3:-")));
+    RecordingReader reader;
+    QVERIFY(!reader.open(path));
+    QCOMPARE(*reader.resources(), (QList<QByteArray>{"a", "b"}));
+    const Result<ResourceHistory> a = reader.history("a");
+    QVERIFY(a.ok());
+    QList<qint64> ids;
+    for (const HistoryEvent& h : a->events)
+        ids << h.id;
+    QCOMPARE(ids, (QList<qint64>{1, 3, 4, 5})); // its own and the master's while it was recorded
+    QCOMPARE(a->episodes.size(), 2);
+    QCOMPARE(a->episodes.last().token, QByteArray("a2"));
+}
+
+void TestRecordingStore::recordersTakingTurnsKeepOneStory()
+{
+    // The window and `lockctl record` on one file: each writer's batches follow the other's, and
+    // each event still names the resource's event before it, whoever wrote that one.
+    QTemporaryDir dir;
+    RecorderOptions options;
+    options.path = dir.filePath(QStringLiteral("two.sqlite"));
+    // Two processes: counters of their own.
+    const auto firstCounters = std::make_shared<RecordingWriter::Counters>();
+    const auto secondCounters = std::make_shared<RecordingWriter::Counters>();
+    RecordingWriter first(options, firstCounters);
+    RecordingWriter second(options, secondCounters);
+    for (RecordingWriter* writer : {&first, &second})
+        writer->start({QStringLiteral("redis://127.0.0.1:6379")});
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    QList<QByteArray> tokens;
+    for (int i = 0; i < 6; ++i) {
+        const QByteArray token = "t" + QByteArray::number(i);
+        tokens << token;
+        (i % 2 == 0 ? first : second).write({event("shared", now + i, token), event("other", now + i)});
+    }
+    first.finish();
+    second.finish();
+    QCOMPARE(firstCounters->written.load() + secondCounters->written.load(), 12);
+    RecordingReader reader;
+    QVERIFY(!reader.open(options.path));
+    const Result<ResourceHistory> shared = reader.history("shared");
+    QVERIFY(shared.ok());
+    QList<QByteArray> read;
+    for (const HistoryEvent& h : shared->events)
+        if (h.event.kind == RecordEvent::Kind::Acquired)
+            read << h.event.token;
+    QCOMPARE(read, tokens);
 }
 
 void TestRecordingStore::newerOrForeignFileIsRefusedByName()
