@@ -23,6 +23,9 @@ need_lockctl() {
 }
 
 workdir="$(mktemp -d "${TMPDIR:-/tmp}/lockscope-bench.XXXXXX")"
+# The programs measured keep their settings and state (the window's recording, the audit log) in the
+# run's own directory: not in the user's, and not grown by earlier runs.
+export XDG_CONFIG_HOME="$workdir/config" XDG_STATE_HOME="$workdir/state" XDG_DATA_HOME="$workdir/data"
 pids=()
 urls=()
 masters=()
