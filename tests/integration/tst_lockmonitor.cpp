@@ -1,3 +1,4 @@
+#include "base/monotonicclock.h"
 #include "discovery/entryscanner.h"
 #include "discovery/masterscanner.h"
 #include "lockctlrun.h"
@@ -86,6 +87,7 @@ private slots:
     void keyThatChangesType();
     void progressReportsScannedVsDbsize();
     void coalescesAFloodOnOneResource();
+    void extensionOnEveryMasterReachesTheViewPromptly();
     void forgetsEveryResourceOnceGone();
     void lockctlListJson();
     void lockctlListTextAndExitCodes();
@@ -474,6 +476,48 @@ void TestLockMonitor::coalescesAFloodOnOneResource()
     QVERIFY2(emissions <= 3 + int(seconds * 4) + 2,
              qPrintable(QStringLiteral("%1 emissions in %2 s").arg(emissions).arg(seconds)));
     QVERIFY(emissions >= 3);
+}
+
+void TestLockMonitor::extensionOnEveryMasterReachesTheViewPromptly()
+{
+    RedisServerOptions o;
+    o.notifications = true;
+    RedisServerGroup group;
+    QVERIFY2(group.start(3, o), qPrintable(group.errorString()));
+    Harness h(group, 60000);       // polling would take a minute: only events can make this test pass
+    h.monitor->setCoalesceMs(250); // the window's default
+    QVERIFY(h.waitForInitialScan(5000));
+    for (int i = 0; i < 3; ++i)
+        QTRY_COMPARE(h.monitor->scanner(i)->mode(), NotificationMode::Live);
+    for (int i = 0; i < 3; ++i)
+        group.at(i).command({"SET", "lock:ext", "tok", "PX", "60000"});
+    QTRY_COMPARE_WITH_TIMEOUT(h.view("lock:ext").holding, 3, 2000);
+    const auto shownPttl = [&h](int master) {
+        const LockView v = h.view("lock:ext");
+        if (master >= v.observations.size())
+            return qint64(-1);
+        const MasterObservation& m = v.observations.at(master);
+        return m.pttlMs() - (monotonicMs() - m.readAtMs());
+    };
+    // Another client extends the lock one master at a time: each master's new expiry is news of its
+    // own, even while the quorum's validity does not move yet (two of three still hold the old one).
+    for (int round = 1; round <= 5; ++round) {
+        const qint64 ttl = 60000 + round * 20000;
+        for (int i = 0; i < 3; ++i) {
+            QElapsedTimer clock;
+            clock.start();
+            group.at(i).command({"PEXPIRE", "lock:ext", QByteArray::number(ttl)});
+            QTRY_VERIFY_WITH_TIMEOUT(shownPttl(i) > ttl - 10000 || clock.elapsed() > 1000, 2000);
+            QVERIFY2(shownPttl(i) > ttl - 10000,
+                     qPrintable(QStringLiteral("round %1, master %2: shown %3 ms after %4 ms, server %5 ms")
+                                    .arg(round)
+                                    .arg(i)
+                                    .arg(shownPttl(i))
+                                    .arg(clock.elapsed())
+                                    .arg(ttl)));
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(h.view("lock:ext").validityMs > ttl - 10000, 1000);
+    }
 }
 
 void TestLockMonitor::forgetsEveryResourceOnceGone()
