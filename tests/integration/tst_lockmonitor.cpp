@@ -52,6 +52,18 @@ struct Harness
         QSignalSpy initial(monitor.get(), &LockMonitor::initialScanFinished);
         return initial.wait(timeoutMs);
     }
+    // True once every master's scanner follows keyspace events, within `timeoutMs`.
+    bool waitForLive(int timeoutMs = 5000)
+    {
+        return QTest::qWaitFor(
+            [this] {
+                for (int i = 0; i < masters->size(); ++i)
+                    if (monitor->scanner(i)->mode() != NotificationMode::Live)
+                        return false;
+                return true;
+            },
+            timeoutMs);
+    }
     LockView view(const QByteArray& resource) const { return monitor->locks().value(resource); }
     bool has(const QByteArray& resource) const { return monitor->locks().contains(resource); }
     LockStatus status(const QByteArray& resource) const { return view(resource).status; }
@@ -60,6 +72,19 @@ struct Harness
     std::unique_ptr<MasterSet> masters;
     std::unique_ptr<LockMonitor> monitor;
 };
+
+// `count` masters with keyspace events, and a monitor past its initial scan that follows them (its
+// polling would take a minute: only events can make a test pass). False (see the group's
+// errorString) if that did not come about.
+bool startLive(RedisServerGroup& group, int count, std::unique_ptr<Harness>* harness)
+{
+    RedisServerOptions o;
+    o.notifications = true;
+    if (!group.start(count, o))
+        return false;
+    *harness = std::make_unique<Harness>(group, 60000);
+    return (*harness)->waitForInitialScan(5000) && (*harness)->waitForLive();
+}
 
 QString lockctl()
 {
@@ -145,14 +170,10 @@ void TestLockMonitor::everyStatusFromRealMasters()
 
 void TestLockMonitor::liveModeFollowsEvents()
 {
-    RedisServerOptions o;
-    o.notifications = true;
     RedisServerGroup group;
-    QVERIFY2(group.start(3, o), qPrintable(group.errorString()));
-    Harness h(group, 60000); // polling would take a minute: only events can make this test pass
-    QVERIFY(h.waitForInitialScan(5000));
-    for (int i = 0; i < 3; ++i)
-        QTRY_COMPARE(h.monitor->scanner(i)->mode(), NotificationMode::Live);
+    std::unique_ptr<Harness> live;
+    QVERIFY2(startLive(group, 3, &live), qPrintable(group.errorString()));
+    Harness& h = *live;
 
     QSignalSpy events(h.monitor.get(), &LockMonitor::keyspaceEvent);
     for (int i = 0; i < 3; ++i)
@@ -480,15 +501,11 @@ void TestLockMonitor::coalescesAFloodOnOneResource()
 
 void TestLockMonitor::extensionOnEveryMasterReachesTheViewPromptly()
 {
-    RedisServerOptions o;
-    o.notifications = true;
     RedisServerGroup group;
-    QVERIFY2(group.start(3, o), qPrintable(group.errorString()));
-    Harness h(group, 60000);       // polling would take a minute: only events can make this test pass
-    h.monitor->setCoalesceMs(250); // the window's default
-    QVERIFY(h.waitForInitialScan(5000));
-    for (int i = 0; i < 3; ++i)
-        QTRY_COMPARE(h.monitor->scanner(i)->mode(), NotificationMode::Live);
+    std::unique_ptr<Harness> live;
+    QVERIFY2(startLive(group, 3, &live), qPrintable(group.errorString()));
+    Harness& h = *live;
+    h.monitor->setCoalesceMs(250); // the window's default: each master's news spends the budget
     for (int i = 0; i < 3; ++i)
         group.at(i).command({"SET", "lock:ext", "tok", "PX", "60000"});
     QTRY_COMPARE_WITH_TIMEOUT(h.view("lock:ext").holding, 3, 2000);
