@@ -178,13 +178,34 @@ bool LockMonitor::isInitialScanDone() const
 
 namespace {
 
-// Only a change of content, or an expiry that moved (an extension), is news; the countdown is not.
+// Only a change of content, or an expiry that moved (an extension), is news; the countdown is not,
+// nor a reading's jitter.
+bool expiryMoved(qint64 beforePttlMs, qint64 beforeReadAtMs, qint64 nowPttlMs, qint64 nowReadAtMs)
+{
+    if (beforePttlMs < 0 || nowPttlMs < 0)
+        return beforePttlMs != nowPttlMs;
+    const qint64 projected = beforePttlMs - (nowReadAtMs - beforeReadAtMs);
+    return qAbs(nowPttlMs - projected) > 50;
+}
+
 bool expiryMoved(const MasterObservation& before, const KeyObservation& now)
 {
-    if (before.pttlMs() < 0 || now.pttlMs < 0)
-        return before.pttlMs() != now.pttlMs;
-    const qint64 projected = before.pttlMs() - (now.readAtMs - before.readAtMs());
-    return qAbs(now.pttlMs - projected) > 50;
+    return expiryMoved(before.pttlMs(), before.readAtMs(), now.pttlMs, now.readAtMs);
+}
+
+// One master's expiry is shown (its TTL in the detail pane and diagram) even when the quorum's
+// validity does not move: extending a lock master by master leaves it unchanged until a quorum has it.
+bool anyExpiryMoved(const QList<MasterObservation>& before, const QList<MasterObservation>& now)
+{
+    if (before.constData() == now.constData())
+        return false; // the same list (the common case): nothing to compare
+    if (before.size() != now.size())
+        return true;
+    for (qsizetype i = 0; i < before.size(); ++i)
+        if (expiryMoved(before.at(i).pttlMs(), before.at(i).readAtMs(), now.at(i).pttlMs(),
+                        now.at(i).readAtMs()))
+            return true;
+    return false;
 }
 
 } // namespace
@@ -408,7 +429,7 @@ bool LockMonitor::significantlyDifferent(const LockView& a, const LockView& b)
 {
     if (a.status != b.status || a.token != b.token || a.holding != b.holding || a.owner != b.owner ||
         a.format != b.format || a.holders != b.holders || a.atRisk != b.atRisk ||
-        a.observations != b.observations)
+        a.observations != b.observations || anyExpiryMoved(a.observations, b.observations))
         return true;
     if ((a.validityMs < 0) != (b.validityMs < 0))
         return true;

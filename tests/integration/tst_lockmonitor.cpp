@@ -1,3 +1,4 @@
+#include "base/monotonicclock.h"
 #include "discovery/entryscanner.h"
 #include "discovery/masterscanner.h"
 #include "lockctlrun.h"
@@ -51,6 +52,18 @@ struct Harness
         QSignalSpy initial(monitor.get(), &LockMonitor::initialScanFinished);
         return initial.wait(timeoutMs);
     }
+    // True once every master's scanner follows keyspace events, within `timeoutMs`.
+    bool waitForLive(int timeoutMs = 5000)
+    {
+        return QTest::qWaitFor(
+            [this] {
+                for (int i = 0; i < masters->size(); ++i)
+                    if (monitor->scanner(i)->mode() != NotificationMode::Live)
+                        return false;
+                return true;
+            },
+            timeoutMs);
+    }
     LockView view(const QByteArray& resource) const { return monitor->locks().value(resource); }
     bool has(const QByteArray& resource) const { return monitor->locks().contains(resource); }
     LockStatus status(const QByteArray& resource) const { return view(resource).status; }
@@ -59,6 +72,19 @@ struct Harness
     std::unique_ptr<MasterSet> masters;
     std::unique_ptr<LockMonitor> monitor;
 };
+
+// `count` masters with keyspace events, and a monitor past its initial scan that follows them (its
+// polling would take a minute: only events can make a test pass). False (see the group's
+// errorString) if that did not come about.
+bool startLive(RedisServerGroup& group, int count, std::unique_ptr<Harness>* harness)
+{
+    RedisServerOptions o;
+    o.notifications = true;
+    if (!group.start(count, o))
+        return false;
+    *harness = std::make_unique<Harness>(group, 60000);
+    return (*harness)->waitForInitialScan(5000) && (*harness)->waitForLive();
+}
 
 QString lockctl()
 {
@@ -86,6 +112,7 @@ private slots:
     void keyThatChangesType();
     void progressReportsScannedVsDbsize();
     void coalescesAFloodOnOneResource();
+    void extensionOnEveryMasterReachesTheViewPromptly();
     void forgetsEveryResourceOnceGone();
     void lockctlListJson();
     void lockctlListTextAndExitCodes();
@@ -143,14 +170,10 @@ void TestLockMonitor::everyStatusFromRealMasters()
 
 void TestLockMonitor::liveModeFollowsEvents()
 {
-    RedisServerOptions o;
-    o.notifications = true;
     RedisServerGroup group;
-    QVERIFY2(group.start(3, o), qPrintable(group.errorString()));
-    Harness h(group, 60000); // polling would take a minute: only events can make this test pass
-    QVERIFY(h.waitForInitialScan(5000));
-    for (int i = 0; i < 3; ++i)
-        QTRY_COMPARE(h.monitor->scanner(i)->mode(), NotificationMode::Live);
+    std::unique_ptr<Harness> live;
+    QVERIFY2(startLive(group, 3, &live), qPrintable(group.errorString()));
+    Harness& h = *live;
 
     QSignalSpy events(h.monitor.get(), &LockMonitor::keyspaceEvent);
     for (int i = 0; i < 3; ++i)
@@ -474,6 +497,44 @@ void TestLockMonitor::coalescesAFloodOnOneResource()
     QVERIFY2(emissions <= 3 + int(seconds * 4) + 2,
              qPrintable(QStringLiteral("%1 emissions in %2 s").arg(emissions).arg(seconds)));
     QVERIFY(emissions >= 3);
+}
+
+void TestLockMonitor::extensionOnEveryMasterReachesTheViewPromptly()
+{
+    RedisServerGroup group;
+    std::unique_ptr<Harness> live;
+    QVERIFY2(startLive(group, 3, &live), qPrintable(group.errorString()));
+    Harness& h = *live;
+    h.monitor->setCoalesceMs(250); // the window's default: each master's news spends the budget
+    for (int i = 0; i < 3; ++i)
+        group.at(i).command({"SET", "lock:ext", "tok", "PX", "60000"});
+    QTRY_COMPARE_WITH_TIMEOUT(h.view("lock:ext").holding, 3, 2000);
+    const auto shownPttl = [&h](int master) {
+        const LockView v = h.view("lock:ext");
+        if (master >= v.observations.size())
+            return qint64(-1);
+        const MasterObservation& m = v.observations.at(master);
+        return m.pttlMs() - (monotonicMs() - m.readAtMs());
+    };
+    // Another client extends the lock one master at a time: each master's new expiry is news of its
+    // own, even while the quorum's validity does not move yet (two of three still hold the old one).
+    for (int round = 1; round <= 5; ++round) {
+        const qint64 ttl = 60000 + round * 20000;
+        for (int i = 0; i < 3; ++i) {
+            QElapsedTimer clock;
+            clock.start();
+            group.at(i).command({"PEXPIRE", "lock:ext", QByteArray::number(ttl)});
+            QTRY_VERIFY_WITH_TIMEOUT(shownPttl(i) > ttl - 10000 || clock.elapsed() > 1000, 2000);
+            QVERIFY2(shownPttl(i) > ttl - 10000,
+                     qPrintable(QStringLiteral("round %1, master %2: shown %3 ms after %4 ms, server %5 ms")
+                                    .arg(round)
+                                    .arg(i)
+                                    .arg(shownPttl(i))
+                                    .arg(clock.elapsed())
+                                    .arg(ttl)));
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(h.view("lock:ext").validityMs > ttl - 10000, 1000);
+    }
 }
 
 void TestLockMonitor::forgetsEveryResourceOnceGone()

@@ -125,7 +125,9 @@ void TestUiDetailCountdown::pttlAndValidityCountDownWithTheTable()
     QTRY_VERIFY_WITH_TIMEOUT(panePttl(window, 0) > 200000, 5000);
     QTRY_VERIFY_WITH_TIMEOUT(panePttl(window, 2) > 200000, 5000);
     QTRY_VERIFY_WITH_TIMEOUT(summaryValidityMs(window.detailPane()->validityLabel()->text()) > 200000, 5000);
-    QVERIFY(msOf(window.detailPane()->diagram()->nodeTtlText(1, monotonicMs())) > 200000);
+    // Each master's extension arrives on its own: the diagram's middle node may still be on its way.
+    QTRY_VERIFY_WITH_TIMEOUT(msOf(window.detailPane()->diagram()->nodeTtlText(1, monotonicMs())) > 200000,
+                             5000);
     QCOMPARE(window.lockView()->currentResource(), QByteArray("lock:c"));
     const qint64 extended = panePttl(window, 0);
     QTRY_VERIFY_WITH_TIMEOUT(panePttl(window, 0) < extended - 300, 3000);
