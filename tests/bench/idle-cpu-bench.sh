@@ -44,8 +44,7 @@ record) args=(record --pattern 'lock:*' --db "$workdir/recording.db") ;;
 serve) args=(serve --listen 127.0.0.1:0 --pattern 'lock:*') ;;
 *) echo "idle-cpu-bench: unknown --command $command" >&2; exit 2 ;;
 esac
-XDG_STATE_HOME="$workdir/state" XDG_CONFIG_HOME="$workdir/config" \
-    "${pin[@]}" "$lockctl" "${masters[@]}" "${args[@]}" >/dev/null 2>"$workdir/lockctl.err" &
+"${pin[@]}" "$lockctl" "${masters[@]}" "${args[@]}" >/dev/null 2>"$workdir/lockctl.err" &
 pid=$!
 pids+=("$pid")
 

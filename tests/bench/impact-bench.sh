@@ -36,16 +36,9 @@ fi
 start_servers 1 --enable-debug-command yes
 url="${urls[0]}"
 port="${url##*:}"
-export XDG_STATE_HOME="$workdir/state" XDG_CONFIG_HOME="$workdir/config"
 
 redis-cli -p "$port" DEBUG POPULATE "$((keys - locks))" key 16 >/dev/null
-awk -v n="$locks" 'BEGIN {
-    for (i = 0; i < n; i++) {
-        tok = sprintf("%032x", i)
-        key = "lock:impact:" i
-        printf "*5\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$32\r\n%s\r\n$2\r\nPX\r\n$7\r\n3600000\r\n", length(key), key, tok
-    }
-}' | redis-cli -p "$port" --pipe >/dev/null
+pipe_locks "$port" "$locks" lock:impact: 3600000
 [[ "$(redis-cli -p "$port" DBSIZE)" == "$keys" ]] || { echo "impact-bench: DBSIZE is not $keys" >&2; exit 1; }
 
 polite=("$lockctl" list -m "$url" --pattern '*' --json)

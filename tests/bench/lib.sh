@@ -29,6 +29,7 @@ export XDG_CONFIG_HOME="$workdir/config" XDG_STATE_HOME="$workdir/state" XDG_DAT
 pids=()
 urls=()
 masters=()
+ports=()
 cleanup() {
     local pid
     for pid in "${pids[@]}"; do
@@ -63,6 +64,7 @@ start_server() {
                 kill -0 "$pid" 2>/dev/null; then
                 urls+=("redis://127.0.0.1:$port")
                 masters+=(-m "redis://127.0.0.1:$port")
+                ports+=("$port")
                 return 0
             fi
             sleep 0.05
@@ -80,6 +82,17 @@ start_servers() {
     for ((i = 0; i < count; i++)); do
         start_server "$@"
     done
+}
+
+# pipe_locks PORT COUNT PREFIX TTL_MS: COUNT locks `SET <PREFIX>I <I as 32 hex digits> PX TTL_MS`
+# (I from 0), written through redis-cli --pipe.
+pipe_locks() {
+    awk -v n="$2" -v prefix="$3" -v ttl="$4" 'BEGIN {
+        for (i = 0; i < n; i++) {
+            key = prefix i
+            printf "*5\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$32\r\n%032x\r\n$2\r\nPX\r\n$%d\r\n%s\r\n", length(key), key, i, length(ttl), ttl
+        }
+    }' | redis-cli -h 127.0.0.1 -p "$1" --pipe >/dev/null
 }
 
 # median_json KEY... < lines: one JSON object with the median of each numeric KEY over the input

@@ -26,20 +26,11 @@ done
 source "$(dirname "$0")/lib.sh"
 need_lockctl
 start_servers "$nmasters" --enable-debug-command yes
-ports=()
-for url in "${urls[@]}"; do
-    ports+=("${url##*:}")
-done
 
 fill_locks() {
     local port
     for port in "${ports[@]}"; do
-        awk -v n="$locks" 'BEGIN {
-            for (i = 0; i < n; i++) {
-                key = "lock:m" i
-                printf "*5\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$32\r\n%032x\r\n$2\r\nPX\r\n$8\r\n86400000\r\n", length(key), key, i
-            }
-        }' | redis-cli -h 127.0.0.1 -p "$port" --pipe >/dev/null
+        pipe_locks "$port" "$locks" lock:m 86400000
     done
 }
 

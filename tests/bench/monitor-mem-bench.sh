@@ -26,21 +26,8 @@ start_server
 empty_url="${urls[-1]}"
 unset 'urls[-1]'
 
-ports=()
-for url in "${urls[@]}"; do
-    ports+=("${url##*:}")
-done
 for port in "${ports[@]}"; do
-    awk -v n="$locks" 'BEGIN {
-        for (i = 0; i < n; i++) {
-            key = "lock:m" i
-            printf "*5\r\n$3\r\nSET\r\n$%d\r\n%s\r\n$32\r\n%032x\r\n$2\r\nPX\r\n$7\r\n3600000\r\n", length(key), key, i
-        }
-    }' | redis-cli -h 127.0.0.1 -p "$port" --pipe >/dev/null
-done
-master_args=()
-for url in "${urls[@]}"; do
-    master_args+=(-m "$url")
+    pipe_locks "$port" "$locks" lock:m 3600000
 done
 
 hwm_kib() {
@@ -116,7 +103,7 @@ for line in sys.stdin:
 
 serve_peak() {
     local log="$workdir/serve.log"
-    "$lockctl" serve --listen 127.0.0.1:0 "${master_args[@]}" --pattern 'lock:*' >"$log" 2>&1 &
+    "$lockctl" serve --listen 127.0.0.1:0 "${masters[@]}" --pattern 'lock:*' >"$log" 2>&1 &
     local pid=$!
     url=""
     wait_until "$pid" "serve was not ready" serve_ready "$log" || return 1
@@ -128,7 +115,7 @@ serve_peak() {
 
 # What a lockctl costs before any lock (Qt, the connections, the threads).
 base_kib="$(locks=0 churn_seconds=0 watch_peak -m "$empty_url")"
-watch_kib="$(watch_peak "${master_args[@]}")"
+watch_kib="$(watch_peak "${masters[@]}")"
 serve_kib="$(serve_peak)"
 
 python3 - "$locks" "$master_count" "$base_kib" "$watch_kib" "$serve_kib" "$churn_seconds" <<'EOF'

@@ -75,10 +75,6 @@ PY
 fi
 
 start_servers 5 --enable-debug-command yes
-ports=()
-for url in "${urls[@]}"; do
-    ports+=("${url##*:}")
-done
 
 # Locks as RESP through redis-cli --pipe: every 10th on three masters only (partial on the others'
 # view stays a quorum), every 50th contested (a different token on two masters).
