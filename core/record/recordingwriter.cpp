@@ -5,6 +5,7 @@
 #include <QDateTime>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSet>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QVariant>
@@ -23,10 +24,34 @@ constexpr int vacuumChunk = 500; // pages given back per step
 constexpr int columns = 14;
 constexpr int rowsPerInsert = 32;
 
+// Resources met for the first time in a batch are looked up, and the batch's new latest events
+// stored, this many to a statement: a statement per resource was a statement's start and end per
+// event (a third of the writer's instructions).
+constexpr int resourcesPerStatement = 32;
+
+QByteArray findResourcesSql()
+{
+    QByteArray sql("SELECT id, name, last FROM resources WHERE name IN (?");
+    for (int i = 1; i < resourcesPerStatement; ++i)
+        sql += ",?";
+    return sql + ")";
+}
+
+// New resources are inserted, known ones get their latest event; the name is not changed (the
+// id conflicts first, and the update sets only `last`).
+QByteArray storeHeadsSql(int rows)
+{
+    QByteArray sql("INSERT OR ROLLBACK INTO resources(id, name, last) VALUES");
+    for (int i = 0; i < rows; ++i)
+        sql += i == 0 ? "(?,?,?)" : ",(?,?,?)";
+    return sql + " ON CONFLICT(id) DO UPDATE SET last = excluded.last";
+}
+
 QByteArray insertSql(int rows)
 {
-    QByteArray sql("INSERT INTO events(id, session, t, resource, master, kind, token, owner, ttl, holding, "
-                   "holders, detail, audit, prev) VALUES");
+    QByteArray sql(
+        "INSERT OR ROLLBACK INTO events(id, session, t, resource, master, kind, token, owner, ttl, holding, "
+        "holders, detail, audit, prev) VALUES");
     for (int i = 0; i < rows; ++i)
         sql += i == 0 ? "(?,?,?,?,?,?,?,?,?,?,?,?,?,?)" : ",(?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
     return sql;
@@ -46,21 +71,22 @@ struct RecordingWriter::Statements
 {
     // BEGIN IMMEDIATE: the write lock (waiting on another recorder through the busy timeout) before
     // the next row id and the resources' latest events are read.
-    SqliteStatement begin, commit, rollback, dataVersion, maxId;
+    SqliteStatement begin, commit, rollback, dataVersion, maxId, maxResourceId;
     SqliteStatement insertOne, insertMany;
-    SqliteStatement addResource, findResource, lastOf, setLast, touchSession;
+    SqliteStatement findResources, lastOf, storeHeadOne, storeHeadsMany, touchSession;
 
     bool prepare(sqlite3* db)
     {
         return begin.prepare(db, "BEGIN IMMEDIATE") && commit.prepare(db, "COMMIT") &&
                rollback.prepare(db, "ROLLBACK") && dataVersion.prepare(db, "PRAGMA data_version") &&
                maxId.prepare(db, "SELECT coalesce(max(id), 0) FROM events") &&
+               maxResourceId.prepare(db, "SELECT coalesce(max(id), 0) FROM resources") &&
                insertOne.prepare(db, insertSql(1).constData()) &&
                insertMany.prepare(db, insertSql(rowsPerInsert).constData()) &&
-               addResource.prepare(db, "INSERT OR IGNORE INTO resources(name, last) VALUES(?, ?)") &&
-               findResource.prepare(db, "SELECT id, last FROM resources WHERE name = ?") &&
+               findResources.prepare(db, findResourcesSql().constData()) &&
                lastOf.prepare(db, "SELECT last FROM resources WHERE id = ?") &&
-               setLast.prepare(db, "UPDATE resources SET last = ? WHERE id = ?") &&
+               storeHeadOne.prepare(db, storeHeadsSql(1).constData()) &&
+               storeHeadsMany.prepare(db, storeHeadsSql(resourcesPerStatement).constData()) &&
                touchSession.prepare(db, "UPDATE sessions SET last = ? WHERE id = ?");
     }
 };
@@ -125,54 +151,70 @@ void RecordingWriter::start(const QStringList& masterNames)
     pruneNow();
 }
 
+QString RecordingWriter::learnResources(const RecordEventList& events)
+{
+    // The batch's resources this writer has not met, each once.
+    std::vector<const QByteArray*> unknown;
+    QSet<QByteArrayView> asked;
+    for (const RecordEvent& e : events)
+        if (!e.resource.isEmpty() && !m_resources.contains(e.resource) && !asked.contains(e.resource)) {
+            asked.insert(e.resource);
+            unknown.push_back(&e.resource);
+        }
+    if (unknown.empty())
+        return {};
+    SqliteStatement& find = m_sql->findResources;
+    for (size_t i = 0; i < unknown.size(); i += resourcesPerStatement) {
+        // A short last group repeats its last name (IN does not mind).
+        for (int p = 0; p < resourcesPerStatement; ++p)
+            find.bindBlobInPlace(p + 1, *unknown[std::min(i + size_t(p), unknown.size() - 1)]);
+        bool ok = true;
+        while ((ok = find.step()) && find.hasRow())
+            m_resources.insert(find.columnBlob(1),
+                               {find.columnInt(0), find.columnInt(2), m_lastGeneration, -1});
+        const QString problem = ok ? QString() : find.error();
+        find.reset();
+        if (!ok)
+            return problem;
+    }
+    // The rest are new: ids given here under the write lock, as the events' are, and stored with
+    // the batch's heads.
+    if (!m_sql->maxResourceId.step())
+        return run(m_sql->maxResourceId);
+    qint64 next = m_sql->maxResourceId.columnInt(0) + 1;
+    m_sql->maxResourceId.reset();
+    for (const QByteArray* name : unknown)
+        if (!m_resources.contains(*name))
+            m_resources.insert(*name, {next++, 0, m_lastGeneration, -1});
+    return {};
+}
+
 std::optional<RecordingWriter::Link> RecordingWriter::link(const QByteArray& name, qint64 id)
 {
-    Statements& q = *m_sql;
-    // One lookup per event: the id, the latest event and this batch's update of it live together.
-    if (const auto known = m_resources.find(name); known != m_resources.end()) {
-        Known& k = known.value();
-        Link link{k.id, k.last};
-        if (k.lastOf != m_lastGeneration) {
-            q.lastOf.bindInt(1, k.id);
-            if (!q.lastOf.step()) {
-                q.lastOf.reset();
-                return std::nullopt;
-            }
-            link.prev = q.lastOf.hasRow() ? q.lastOf.columnInt(0) : 0;
-            q.lastOf.reset();
-            k.lastOf = m_lastGeneration;
+    // One lookup per event: the id, the latest event and this batch's change of it live together.
+    const auto known = m_resources.find(name);
+    if (known == m_resources.end())
+        return std::nullopt; // learnResources() met every resource of the batch
+    Known& k = known.value();
+    Link link{k.id, k.last};
+    if (k.lastOf != m_lastGeneration) {
+        SqliteStatement& lastOf = m_sql->lastOf;
+        lastOf.bindInt(1, k.id);
+        if (!lastOf.step()) {
+            lastOf.reset();
+            return std::nullopt;
         }
-        k.last = id;
-        if (k.movedAt < 0 || k.movedAt >= m_moved.size() || m_moved.at(k.movedAt).first != k.id) {
-            k.movedAt = m_moved.size();
-            m_moved.append({k.id, id});
-        } else {
-            m_moved[k.movedAt].second = id;
-        }
-        return link;
+        link.prev = lastOf.hasRow() ? lastOf.columnInt(0) : 0;
+        lastOf.reset();
+        k.lastOf = m_lastGeneration;
     }
-    // New to this writer: a resource never recorded is stored with this event as its latest.
-    q.addResource.bindBlob(1, name);
-    q.addResource.bindInt(2, id);
-    if (!q.addResource.step()) {
-        q.addResource.reset();
-        return std::nullopt;
+    k.last = id;
+    if (k.movedAt < 0 || k.movedAt >= int(m_moved.size()) || m_moved[size_t(k.movedAt)].resource != k.id) {
+        k.movedAt = int(m_moved.size());
+        m_moved.push_back({k.id, id, &name});
+    } else {
+        m_moved[size_t(k.movedAt)].last = id;
     }
-    q.addResource.reset();
-    if (q.addResource.changes() == 1) {
-        const Link link{q.addResource.lastInsertId(), 0};
-        m_resources.insert(name, {link.resource, id, m_lastGeneration, -1});
-        return link;
-    }
-    // Recorded before (an earlier session, another recorder).
-    q.findResource.bindBlob(1, name);
-    const bool found = q.findResource.step() && q.findResource.hasRow();
-    const Link link{found ? q.findResource.columnInt(0) : 0, found ? q.findResource.columnInt(1) : 0};
-    q.findResource.reset();
-    if (!found)
-        return std::nullopt;
-    m_resources.insert(name, {link.resource, id, m_lastGeneration, int(m_moved.size())});
-    m_moved.append({link.resource, id});
     return link;
 }
 
@@ -194,7 +236,7 @@ bool RecordingWriter::bindRow(SqliteStatement& q, int first, const RecordEvent& 
     q.bindInt(first + 3, e.timeMs);
     e.master >= 0 ? q.bindInt(first + 5, e.master) : q.bindNull(first + 5);
     q.bindInt(first + 6, int(e.kind));
-    master || e.token.isNull() ? q.bindNull(first + 7) : q.bindBlob(first + 7, e.token);
+    master || e.token.isNull() ? q.bindNull(first + 7) : q.bindBlobInPlace(first + 7, e.token);
     q.bindText(first + 8, e.owner);
     e.ttlMs >= 0 ? q.bindInt(first + 9, e.ttlMs) : q.bindNull(first + 9);
     master ? q.bindNull(first + 10) : q.bindInt(first + 10, e.holding);
@@ -222,12 +264,14 @@ QString RecordingWriter::insertAll(const RecordEventList& events)
     qint64 next = q.maxId.columnInt(0) + 1;
     q.maxId.reset();
     m_moved.clear();
+    if (const QString problem = learnResources(events); !problem.isEmpty())
+        return problem;
     for (qsizetype i = 0; i < events.size();) {
         const int rows = events.size() - i >= rowsPerInsert ? rowsPerInsert : 1;
         SqliteStatement& insert = rows > 1 ? q.insertMany : q.insertOne;
         for (int row = 0; row < rows; ++row, ++i)
             if (!bindRow(insert, row * columns, events.at(i), next++))
-                return q.findResource.error();
+                return q.lastOf.error();
         if (const QString problem = run(insert); !problem.isEmpty())
             return problem;
     }
@@ -236,13 +280,17 @@ QString RecordingWriter::insertAll(const RecordEventList& events)
 
 QString RecordingWriter::moveHeads()
 {
-    // One UPDATE per resource: as cheap per row as one of 32 rows (UPDATE ... FROM VALUES), which
-    // costs its join.
-    SqliteStatement& setLast = m_sql->setLast;
-    for (const auto& [resource, last] : std::as_const(m_moved)) {
-        setLast.bindInt(1, last);
-        setLast.bindInt(2, resource);
-        if (const QString problem = run(setLast); !problem.isEmpty())
+    // New resources and new latest events of known ones, resourcesPerStatement to an upsert.
+    for (size_t i = 0; i < m_moved.size();) {
+        const int rows = m_moved.size() - i >= size_t(resourcesPerStatement) ? resourcesPerStatement : 1;
+        SqliteStatement& store = rows > 1 ? m_sql->storeHeadsMany : m_sql->storeHeadOne;
+        for (int row = 0; row < rows; ++row, ++i) {
+            const Head& h = m_moved[i];
+            store.bindInt(row * 3 + 1, h.resource);
+            store.bindBlobInPlace(row * 3 + 2, *h.name);
+            store.bindInt(row * 3 + 3, h.last);
+        }
+        if (const QString problem = run(store); !problem.isEmpty())
             return problem;
     }
     m_moved.clear();

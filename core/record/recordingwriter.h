@@ -14,6 +14,7 @@
 #include <atomic>
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace lockscope {
 
@@ -68,6 +69,9 @@ private:
         qint64 prev = 0; // the resource's event before it; 0: none recorded
     };
 
+    // Finds the batch's resources this writer has not met in the file, and names the new ones:
+    // SQLite's error, or empty.
+    QString learnResources(const RecordEventList& events);
     // The resource's id and its latest event before `id`, which becomes its latest; nullopt when
     // it could not be named.
     std::optional<Link> link(const QByteArray& name, qint64 id);
@@ -103,7 +107,15 @@ private:
     };
     QHash<QByteArray, Known> m_resources; // by name
     quint64 m_lastGeneration = 1;
-    QList<std::pair<qint64, qint64>> m_moved; // this batch's new latest events of stored resources
+    // A resource's latest event as this batch leaves it (the name for a resource new to the file,
+    // pointing into the batch's event).
+    struct Head
+    {
+        qint64 resource = 0;
+        qint64 last = 0;
+        const QByteArray* name = nullptr;
+    };
+    std::vector<Head> m_moved; // this batch's, in the order first touched
     qint64 m_dataVersion = -1;
     qint64 m_session = -1;
     qint64 m_lastCommitMs = 0;

@@ -47,6 +47,12 @@ void SqliteStatement::bindBlob(int i, const QByteArray& value)
                         SQLITE_TRANSIENT);
 }
 
+void SqliteStatement::bindBlobInPlace(int i, const QByteArray& value)
+{
+    sqlite3_bind_blob64(m_statement, i, value.isNull() ? "" : value.constData(), sqlite3_uint64(value.size()),
+                        SQLITE_STATIC);
+}
+
 void SqliteStatement::bindText(int i, const QString& value)
 {
     if (value.isEmpty()) {
@@ -67,6 +73,12 @@ bool SqliteStatement::step()
 qint64 SqliteStatement::columnInt(int column) const
 {
     return sqlite3_column_int64(m_statement, column);
+}
+
+QByteArray SqliteStatement::columnBlob(int column) const
+{
+    const void* data = sqlite3_column_blob(m_statement, column);
+    return QByteArray(static_cast<const char*>(data), sqlite3_column_bytes(m_statement, column));
 }
 
 int SqliteStatement::changes() const

@@ -29,11 +29,16 @@ public:
     void bindInt(int i, qint64 value);
     void bindNull(int i);
     void bindBlob(int i, const QByteArray& value); // copied: the event may go before the step
-    void bindText(int i, const QString& value);    // empty: NULL
+    // Not copied: `value` must stay alive and unchanged until this statement's next step is done
+    // (the writer binds a batch's events, which outlive their statement; a copy each was a malloc
+    // and a memcpy per token and name).
+    void bindBlobInPlace(int i, const QByteArray& value);
+    void bindText(int i, const QString& value); // empty: NULL
     // Runs the statement to its first row (true) or its end (true); false on an error.
     bool step();
     bool hasRow() const { return m_row; }
     qint64 columnInt(int column) const;
+    QByteArray columnBlob(int column) const;
     // Of the connection, after this statement's step: rows it changed, the row id it inserted.
     int changes() const;
     qint64 lastInsertId() const;
