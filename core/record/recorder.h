@@ -54,6 +54,8 @@ public:
     // CPU time it has used, on the monitor's thread and its writer's (for the benchmark).
     qint64 cpuNs() const { return m_counters->observeCpuNs + m_counters->writeCpuNs; }
     qint64 writerCpuNs() const { return m_counters->writeCpuNs; }
+    // The same figures, still readable once the recorder is gone (its session's end included).
+    std::shared_ptr<const RecordingWriter::Counters> counters() const { return m_counters; }
     // Records an event the monitor cannot see (the window's notifications): stamped now unless
     // it has a time, committed with the next flush.
     void note(RecordEvent event) { push(std::move(event)); }

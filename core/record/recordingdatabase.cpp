@@ -56,6 +56,11 @@ const QStringList& migrationStep(int fromVersion)
          QStringLiteral("UPDATE resources SET last = (SELECT max(e.id) FROM events e WHERE e.resource = "
                         "resources.id)"),
          QStringLiteral("DROP INDEX events_of_resource")},
+        // 5 -> 6: resources.last is stored every 30 s, not with every batch (it rewrote most of the
+        // table at each commit); it covers the events up to `through`, and a resource's later
+        // events are read from the tail after it.
+        {QStringLiteral("CREATE TABLE heads_saved(through INTEGER NOT NULL)"),
+         QStringLiteral("INSERT INTO heads_saved(through) SELECT coalesce(max(id), 0) FROM events")},
     };
     return steps.at(fromVersion);
 }

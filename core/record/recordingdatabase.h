@@ -23,7 +23,7 @@ public:
     // 3: only the masters' events are indexed by time, 4: the resources' events by resource alone,
     // 5: no per-resource index, each resource's events chained from its latest (events.prev,
     // resources.last).
-    static constexpr int schemaVersion = 5;
+    static constexpr int schemaVersion = 6;
 
     RecordingDatabase();
     ~RecordingDatabase();

@@ -50,9 +50,11 @@ Result<QList<QByteArray>> RecordingReader::resources()
     if (!m_db)
         return RedisError(ErrorKind::Io, QString(), QStringLiteral("no recording open"));
     QSqlQuery q(m_db->db());
-    // Its latest event still there: retention removes the oldest first, so it has some.
+    // Its latest event still there (retention removes the oldest first, so it has some), or an
+    // event after the stored latest events.
     if (!q.exec(QStringLiteral("SELECT name FROM resources r WHERE EXISTS (SELECT 1 FROM events e WHERE "
-                               "e.id = r.last AND e.resource = r.id) ORDER BY name")))
+                               "e.id = r.last AND e.resource = r.id) OR r.id IN (SELECT resource FROM events "
+                               "WHERE id > (SELECT through FROM heads_saved)) ORDER BY name")))
         return m_db->error(QStringLiteral("cannot read its resources"), q.lastError().text());
     QList<QByteArray> out;
     while (q.next())
@@ -149,13 +151,16 @@ Result<ResourceHistory> RecordingReader::history(const QByteArray& resource, qin
     if (!id.next())
         return history; // never recorded
     // Its chain from its latest event back, while each link is an older event of the same
-    // resource (retention removed the ones before; a stale link is never followed).
+    // resource (retention removed the ones before; a stale link is never followed). The latest is
+    // the stored one, or the newest in the tail the writers have not stored yet.
     Result<QList<HistoryEvent>> own =
         events(QStringLiteral("id IN (WITH RECURSIVE chain(id, prev) AS (SELECT id, prev FROM events WHERE "
-                              "id = (SELECT last FROM resources WHERE id = ?) AND resource = ? UNION ALL "
+                              "id = coalesce((SELECT max(id) FROM events WHERE id > (SELECT through FROM "
+                              "heads_saved) AND resource = ?), (SELECT last FROM resources WHERE id = ?)) "
+                              "AND resource = ? UNION ALL "
                               "SELECT e.id, e.prev FROM chain c JOIN events e ON e.id = c.prev WHERE "
                               "c.prev < c.id AND e.resource = ?) SELECT id FROM chain)"),
-               {id.value(0), id.value(0), id.value(0)}, *sessions);
+               {id.value(0), id.value(0), id.value(0), id.value(0)}, *sessions);
     if (!own)
         return own.error();
     restoreReplacements(*own, resource);

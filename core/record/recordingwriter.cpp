@@ -28,6 +28,13 @@ constexpr int rowsPerInsert = 32;
 // stored, this many to a statement: a statement per resource was a statement's start and end per
 // event (a third of the writer's instructions).
 constexpr int resourcesPerStatement = 32;
+// The resources' latest events are stored this often (and when the session ends), not with every
+// batch: a batch touches resources all over the table, and storing their latest events rewrote
+// most of its pages at every commit, a third of the writer's time at 5k changes/s. The events
+// since (id > heads_saved.through) are the rest of the story, read from the tail by whoever
+// needs them (RecordingReader, the next writer).
+constexpr qint64 headsSaveIntervalMs = 30000;
+constexpr size_t headsSaveAtCount = 100000; // or when this many are waiting
 
 QByteArray findResourcesSql()
 {
@@ -74,6 +81,7 @@ struct RecordingWriter::Statements
     SqliteStatement begin, commit, rollback, dataVersion, maxId, maxResourceId;
     SqliteStatement insertOne, insertMany;
     SqliteStatement findResources, lastOf, storeHeadOne, storeHeadsMany, touchSession;
+    SqliteStatement absorbTail, setThrough;
 
     bool prepare(sqlite3* db)
     {
@@ -87,6 +95,13 @@ struct RecordingWriter::Statements
                lastOf.prepare(db, "SELECT last FROM resources WHERE id = ?") &&
                storeHeadOne.prepare(db, storeHeadsSql(1).constData()) &&
                storeHeadsMany.prepare(db, storeHeadsSql(resourcesPerStatement).constData()) &&
+               absorbTail.prepare(db,
+                                  "UPDATE resources SET last = t.m FROM (SELECT resource, max(id) AS m FROM "
+                                  "events WHERE id > (SELECT through FROM heads_saved) AND resource IS NOT "
+                                  "NULL GROUP BY resource) AS t WHERE resources.id = t.resource AND "
+                                  "(resources.last IS NULL OR resources.last < t.m)") &&
+               setThrough.prepare(
+                   db, "UPDATE heads_saved SET through = (SELECT coalesce(max(id), 0) FROM events)") &&
                touchSession.prepare(db, "UPDATE sessions SET last = ? WHERE id = ?");
     }
 };
@@ -170,8 +185,7 @@ QString RecordingWriter::learnResources(const RecordEventList& events)
             find.bindBlobInPlace(p + 1, *unknown[std::min(i + size_t(p), unknown.size() - 1)]);
         bool ok = true;
         while ((ok = find.step()) && find.hasRow())
-            m_resources.insert(find.columnBlob(1),
-                               {find.columnInt(0), find.columnInt(2), m_lastGeneration, -1});
+            m_resources.insert(find.columnBlob(1), {find.columnInt(0), find.columnInt(2), m_lastGeneration});
         const QString problem = ok ? QString() : find.error();
         find.reset();
         if (!ok)
@@ -184,8 +198,10 @@ QString RecordingWriter::learnResources(const RecordEventList& events)
     qint64 next = m_sql->maxResourceId.columnInt(0) + 1;
     m_sql->maxResourceId.reset();
     for (const QByteArray* name : unknown)
-        if (!m_resources.contains(*name))
-            m_resources.insert(*name, {next++, 0, m_lastGeneration, -1});
+        if (!m_resources.contains(*name)) {
+            m_resources.insert(*name, {next, 0, m_lastGeneration, int(m_newResources.size())});
+            m_newResources.push_back({next++, 0, name});
+        }
     return {};
 }
 
@@ -209,11 +225,12 @@ std::optional<RecordingWriter::Link> RecordingWriter::link(const QByteArray& nam
         k.lastOf = m_lastGeneration;
     }
     k.last = id;
-    if (k.movedAt < 0 || k.movedAt >= int(m_moved.size()) || m_moved[size_t(k.movedAt)].resource != k.id) {
-        k.movedAt = int(m_moved.size());
-        m_moved.push_back({k.id, id, &name});
-    } else {
-        m_moved[size_t(k.movedAt)].last = id;
+    if (k.newAt >= 0 && k.newAt < int(m_newResources.size()) &&
+        m_newResources[size_t(k.newAt)].resource == k.id) {
+        m_newResources[size_t(k.newAt)].last = id; // stored with its row at the end of the batch
+    } else if (!k.unsaved) {
+        k.unsaved = true;
+        m_unsaved.push_back(name);
     }
     return link;
 }
@@ -254,8 +271,13 @@ QString RecordingWriter::insertAll(const RecordEventList& events)
         return run(q.dataVersion);
     const qint64 version = q.dataVersion.columnInt(0);
     q.dataVersion.reset();
-    if (version != m_dataVersion)
-        ++m_lastGeneration; // every latest event known is to be read again
+    if (version != m_dataVersion) {
+        // The file's latest events complete (another writer's tail, or one a killed session left),
+        // and every one we know to be read again.
+        if (const QString problem = absorbTail(); !problem.isEmpty())
+            return problem;
+        ++m_lastGeneration;
+    }
     m_dataVersion = version;
     // Row ids given here, not by SQLite, so that an event's id is known before it is inserted (the
     // next event of its resource names it). The write lock is ours: nobody takes them meanwhile.
@@ -263,7 +285,7 @@ QString RecordingWriter::insertAll(const RecordEventList& events)
         return run(q.maxId);
     qint64 next = q.maxId.columnInt(0) + 1;
     q.maxId.reset();
-    m_moved.clear();
+    m_newResources.clear();
     if (const QString problem = learnResources(events); !problem.isEmpty())
         return problem;
     for (qsizetype i = 0; i < events.size();) {
@@ -275,17 +297,58 @@ QString RecordingWriter::insertAll(const RecordEventList& events)
         if (const QString problem = run(insert); !problem.isEmpty())
             return problem;
     }
-    return moveHeads();
+    if (const QString problem = storeHeads(m_newResources); !problem.isEmpty())
+        return problem;
+    m_newResources.clear();
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    if (now - m_headsSavedMs >= headsSaveIntervalMs || m_unsaved.size() >= headsSaveAtCount)
+        return saveHeads();
+    return {};
 }
 
-QString RecordingWriter::moveHeads()
+QString RecordingWriter::absorbTail()
+{
+    if (const QString problem = run(m_sql->absorbTail); !problem.isEmpty())
+        return problem;
+    if (const QString problem = run(m_sql->setThrough); !problem.isEmpty())
+        return problem;
+    // Ours were in that tail too.
+    for (const QByteArray& name : std::as_const(m_unsaved))
+        if (const auto it = m_resources.find(name); it != m_resources.end())
+            it->unsaved = false;
+    m_unsaved.clear();
+    m_headsSavedMs = QDateTime::currentMSecsSinceEpoch();
+    return {};
+}
+
+QString RecordingWriter::saveHeads()
+{
+    std::vector<Head> heads;
+    heads.reserve(m_unsaved.size());
+    for (const QByteArray& name : std::as_const(m_unsaved))
+        if (const auto it = m_resources.find(name); it != m_resources.end() && it->unsaved) {
+            it->unsaved = false;
+            heads.push_back({it->id, it->last, &name});
+        }
+    if (const QString problem = storeHeads(heads); !problem.isEmpty())
+        return problem;
+    // Nobody else wrote since the batch began (absorbTail() ran otherwise): every event is now
+    // reachable from its resource's stored latest.
+    if (const QString problem = run(m_sql->setThrough); !problem.isEmpty())
+        return problem;
+    m_unsaved.clear();
+    m_headsSavedMs = QDateTime::currentMSecsSinceEpoch();
+    return {};
+}
+
+QString RecordingWriter::storeHeads(const std::vector<Head>& heads)
 {
     // New resources and new latest events of known ones, resourcesPerStatement to an upsert.
-    for (size_t i = 0; i < m_moved.size();) {
-        const int rows = m_moved.size() - i >= size_t(resourcesPerStatement) ? resourcesPerStatement : 1;
+    for (size_t i = 0; i < heads.size();) {
+        const int rows = heads.size() - i >= size_t(resourcesPerStatement) ? resourcesPerStatement : 1;
         SqliteStatement& store = rows > 1 ? m_sql->storeHeadsMany : m_sql->storeHeadOne;
         for (int row = 0; row < rows; ++row, ++i) {
-            const Head& h = m_moved[i];
+            const Head& h = heads[i];
             store.bindInt(row * 3 + 1, h.resource);
             store.bindBlobInPlace(row * 3 + 2, *h.name);
             store.bindInt(row * 3 + 3, h.last);
@@ -293,7 +356,6 @@ QString RecordingWriter::moveHeads()
         if (const QString problem = run(store); !problem.isEmpty())
             return problem;
     }
-    m_moved.clear();
     return {};
 }
 
@@ -313,9 +375,12 @@ QString RecordingWriter::transact(const RecordEventList& events)
         problem = run(q.commit);
     if (!problem.isEmpty()) {
         run(q.rollback);
-        // Ids and latest events written in the rolled-back transaction are gone.
+        // Ids and latest events written in the rolled-back transaction are gone; the next batch
+        // starts from the file (its tail included).
         m_resources.clear();
-        m_moved.clear();
+        m_newResources.clear();
+        m_unsaved.clear();
+        m_dataVersion = -1;
     }
     return problem;
 }
@@ -357,11 +422,21 @@ void RecordingWriter::heartbeat()
 
 void RecordingWriter::finish()
 {
+    const CpuStopwatch cpu(m_counters->writeCpuNs); // the stored latest events are part of the cost
     m_heartbeat.stop();
     m_pruneTimer.stop();
     if (!m_db)
         return;
     heartbeat(); // a force-release written just now still belongs to this session
+    if (!m_unsaved.empty() && run(m_sql->begin).isEmpty()) {
+        // Under the write lock: when another writer wrote since our last batch, its tail is taken
+        // in with ours. On failure they stay in the tail, where readers find them.
+        Statements& q = *m_sql;
+        const bool alone = q.dataVersion.step() && q.dataVersion.columnInt(0) == m_dataVersion;
+        q.dataVersion.reset();
+        const QString problem = alone ? saveHeads() : absorbTail();
+        run(problem.isEmpty() ? q.commit : q.rollback);
+    }
     QSqlQuery q(m_db->db());
     q.prepare(QStringLiteral("UPDATE sessions SET last = ?, ended = ? WHERE id = ?"));
     const qint64 now = QDateTime::currentMSecsSinceEpoch();

@@ -81,7 +81,22 @@ private:
     // One batch in one transaction: SQLite's error, or empty.
     QString transact(const RecordEventList& events);
     QString insertAll(const RecordEventList& events);
-    QString moveHeads();
+    // A resource's latest event as a batch leaves it (the name points into the batch's event or
+    // into m_unsaved).
+    struct Head
+    {
+        qint64 resource = 0;
+        qint64 last = 0;
+        const QByteArray* name = nullptr;
+    };
+    // Inserts new resources and sets known ones' latest events, resourcesPerStatement at a time.
+    QString storeHeads(const std::vector<Head>& heads);
+    // Stores the latest events this writer moved since it last did, and says every event is
+    // reachable from them (heads_saved.through). Only while nobody else wrote since our batch began.
+    QString saveHeads();
+    // Takes in every event since heads_saved.through, whoever wrote it: after another writer's
+    // batch, and at the first batch (a killed session leaves its tail unsaved).
+    QString absorbTail();
     void heartbeat();
     // One step of a retention pass; schedules the next while there is more to remove.
     void pruneStep();
@@ -102,20 +117,16 @@ private:
     {
         qint64 id = 0;
         qint64 last = 0;
-        quint64 lastOf = 0; // the m_lastGeneration `last` is known in; older: read it again
-        int movedAt = -1;   // its place in m_moved when this batch moved it
+        quint64 lastOf = 0;   // the m_lastGeneration `last` is known in; older: read it again
+        int newAt = -1;       // its place in m_newResources when this batch found it new
+        bool unsaved = false; // `last` moved since the file was told (listed in m_unsaved)
     };
     QHash<QByteArray, Known> m_resources; // by name
     quint64 m_lastGeneration = 1;
-    // A resource's latest event as this batch leaves it (the name for a resource new to the file,
-    // pointing into the batch's event).
-    struct Head
-    {
-        qint64 resource = 0;
-        qint64 last = 0;
-        const QByteArray* name = nullptr;
-    };
-    std::vector<Head> m_moved; // this batch's, in the order first touched
+    std::vector<Head> m_newResources;  // this batch's, stored at its end
+    std::vector<QByteArray> m_unsaved; // resources whose latest event the file does not know yet
+    qint64 m_headsSavedMs = 0;
+
     qint64 m_dataVersion = -1;
     qint64 m_session = -1;
     qint64 m_lastCommitMs = 0;

@@ -23,6 +23,8 @@ private slots:
     void olderRecordingIsMigratedAndStillReads();
     void version4RecordingGetsItsChainsOnOpen();
     void recordersTakingTurnsKeepOneStory();
+    void manyNewResourcesInOneBatchKeepTheirChains();
+    void killedWriterLeavesItsTailReadable();
     void newerOrForeignFileIsRefusedByName();
     void pruneByAgeKeepsTheRecentAndLetsWritesThrough();
     void pruneBySizeShrinksTheFileAndKeepsTheNewest();
@@ -184,6 +186,117 @@ void TestRecordingStore::recordersTakingTurnsKeepOneStory()
         if (h.event.kind == RecordEvent::Kind::Acquired)
             read << h.event.token;
     QCOMPARE(read, tokens);
+}
+
+void TestRecordingStore::manyNewResourcesInOneBatchKeepTheirChains()
+{
+    // A batch's resources new to the writer are looked up 32 to a statement, the new ones stored 32
+    // to a statement with their latest event of the batch; another recorder stored some of them
+    // before, with events this writer has to chain to.
+    QTemporaryDir dir;
+    RecorderOptions options;
+    options.path = dir.filePath(QStringLiteral("many.sqlite"));
+    const auto firstCounters = std::make_shared<RecordingWriter::Counters>();
+    const auto secondCounters = std::make_shared<RecordingWriter::Counters>();
+    RecordingWriter first(options, firstCounters);
+    RecordingWriter second(options, secondCounters);
+    for (RecordingWriter* writer : {&first, &second})
+        writer->start({QStringLiteral("redis://127.0.0.1:6379")});
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const auto name = [](int i) -> QByteArray { return "r" + QByteArray::number(i); };
+    RecordEventList before;
+    for (int i = 0; i < 100; i += 7)
+        before << event(name(i), now, "old");
+    first.write(before);
+    RecordEventList batch;
+    for (const QByteArray token : {"a", "b", "c"})
+        for (int i = 99; i >= 0; --i)
+            batch << event(name(i), now + 1, token);
+    second.write(batch);
+    second.write({event(name(5), now + 2, "d"), event(name(7), now + 2, "d")});
+    first.finish();
+    second.finish();
+    QCOMPARE(secondCounters->written.load(), 302);
+    RecordingReader reader;
+    QVERIFY(!reader.open(options.path));
+    for (int i = 0; i < 100; ++i) {
+        const Result<ResourceHistory> h = reader.history(name(i));
+        QVERIFY(h.ok());
+        QList<QByteArray> read;
+        for (const HistoryEvent& e : h->events)
+            if (e.event.kind == RecordEvent::Kind::Acquired)
+                read << e.event.token;
+        QList<QByteArray> expected;
+        if (i % 7 == 0)
+            expected << "old";
+        expected << "a"
+                 << "b"
+                 << "c";
+        if (i == 5 || i == 7)
+            expected << "d";
+        QCOMPARE(read, expected);
+    }
+}
+
+void TestRecordingStore::killedWriterLeavesItsTailReadable()
+{
+    // The latest events are stored every 30 s, not with each batch: a writer killed in between
+    // leaves events that only the tail after heads_saved.through names. Readers find them there,
+    // and the next writer chains to them and takes them in.
+    QTemporaryDir dir;
+    RecorderOptions options;
+    options.path = dir.filePath(QStringLiteral("killed.sqlite"));
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    {
+        RecordingWriter killed(options, std::make_shared<RecordingWriter::Counters>());
+        killed.start({QStringLiteral("redis://127.0.0.1:6379")});
+        killed.write({event("a", now, "a1"), event("b", now, "b1")});
+        killed.write({event("a", now + 1, "a2")});
+        killed.write({event("a", now + 2, "a3"), event("b", now + 2, "b2")});
+        // No finish(): the session ends as a SIGKILL ends it, its commits in the file.
+    }
+    {
+        RecordingDatabase db;
+        QVERIFY(!db.open(options.path, true));
+        // Stored when "a" and "b" were first met; the rest is only in the tail.
+        QCOMPARE(db.scalar(QStringLiteral("SELECT group_concat(name || ':' || last, ' ') FROM (SELECT "
+                                          "CAST(name AS TEXT) AS name, last FROM resources ORDER BY id)")),
+                 QVariant(QStringLiteral("a:1 b:2")));
+    }
+    const auto tokens = [&](const QByteArray& resource) {
+        RecordingReader reader;
+        QList<QByteArray> read;
+        if (reader.open(options.path))
+            return read;
+        const Result<ResourceHistory> h = reader.history(resource);
+        if (h.ok())
+            for (const HistoryEvent& e : h->events)
+                if (e.event.kind == RecordEvent::Kind::Acquired)
+                    read << e.event.token;
+        return read;
+    };
+    QCOMPARE(tokens("a"), (QList<QByteArray>{"a1", "a2", "a3"}));
+    QCOMPARE(tokens("b"), (QList<QByteArray>{"b1", "b2"}));
+    {
+        RecordingReader reader;
+        QVERIFY(!reader.open(options.path));
+        QCOMPARE(*reader.resources(), (QList<QByteArray>{"a", "b"}));
+    }
+    RecordingWriter next(options, std::make_shared<RecordingWriter::Counters>());
+    next.start({QStringLiteral("redis://127.0.0.1:6379")});
+    next.write({event("a", now + 3, "a4")});
+    QCOMPARE(tokens("a"), (QList<QByteArray>{"a1", "a2", "a3", "a4"}));
+    next.finish();
+    RecordingDatabase db;
+    QVERIFY(!db.open(options.path, true));
+    // The session's end stored every latest event: nothing is left to the tail.
+    QCOMPARE(
+        db.scalar(QStringLiteral("SELECT through = (SELECT max(id) FROM events) FROM heads_saved")).toInt(),
+        1);
+    QCOMPARE(db.scalar(QStringLiteral("SELECT group_concat(name || ':' || last, ' ') FROM (SELECT "
+                                      "CAST(name AS TEXT) AS name, last FROM resources ORDER BY id)")),
+             QVariant(QStringLiteral("a:6 b:5")));
+    QCOMPARE(tokens("a"), (QList<QByteArray>{"a1", "a2", "a3", "a4"}));
 }
 
 void TestRecordingStore::newerOrForeignFileIsRefusedByName()

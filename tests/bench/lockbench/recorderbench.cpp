@@ -98,9 +98,11 @@ Phase runPhase(const LockScopeConfig& config, const std::vector<std::pair<QByteA
         out.endBacklog = recorder->backlog();
         runEventsUntil([&] { return recorder->backlog() == 0; }, 30000);
         out.events = recorder->written();
-        out.ownCpuNs = double(recorder->cpuNs()); // with the backlog the window's changes left
-        out.writerCpuNs = double(recorder->writerCpuNs());
+        const std::shared_ptr<const RecordingWriter::Counters> counters = recorder->counters();
         recorder.reset(); // the session ends, the WAL is checkpointed into the file
+        // With the backlog the changes left and the session's end (the latest events it stores).
+        out.ownCpuNs = double(counters->observeCpuNs + counters->writeCpuNs);
+        out.writerCpuNs = double(counters->writeCpuNs);
         out.bytes = QFileInfo(db).size() + QFileInfo(db + QStringLiteral("-wal")).size();
     }
     return out;

@@ -68,7 +68,10 @@ int runRecorderWrite(const QStringList& argv)
             writer.write(list);
             cpuNs += threadCpuNs() - before;
         }
+        // The session's end too: it stores the latest events the batches left to it.
+        const qint64 before = threadCpuNs();
         writer.finish();
+        cpuNs += threadCpuNs() - before;
         written = counters->written;
     }
     const qint64 bytes = QFileInfo(options.path).size();
