@@ -265,7 +265,10 @@ void TestLockDiagnosis::stoppedRenewalsAreNotRenewed()
             ds.at(0).sentence.contains(QStringLiteral("from 8.0 s to 5.0 s")),
         qPrintable(ds.at(0).sentence));
     // Never extended: a lock counting down its only lease is not "no longer renewed".
-    QVERIFY(LockDiagnosis::diagnose(v, LockStory{"t1", wall0}, DiagnosisFacts(), at(8'000)).isEmpty());
+    LockStory story;
+    story.token = "t1";
+    story.firstSeenMs = wall0;
+    QVERIFY(LockDiagnosis::diagnose(v, story, DiagnosisFacts(), at(8'000)).isEmpty());
 }
 
 void TestLockDiagnosis::waitersWithQueueDeadlines()

@@ -34,7 +34,9 @@ void TestUiNotificationSettings::rulesRoundTripPerProfile()
 {
     ConnectionProfile quiet;
     quiet.name = QStringLiteral("quiet");
-    quiet.masters << MasterEntry{QStringLiteral("redis://127.0.0.1:6379")};
+    MasterEntry master;
+    master.url = QStringLiteral("redis://127.0.0.1:6379");
+    quiet.masters << master;
     quiet.notifications.rule(NotificationRule::MasterDown).enabled = false;
     quiet.notifications.rule(NotificationRule::Stuck).afterMs = 90'000;
     quiet.notifications.heldTooLongFactor = 4;
