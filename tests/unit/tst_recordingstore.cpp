@@ -31,6 +31,9 @@ private slots:
 
 private:
     static RecordEvent event(const QByteArray& resource, qint64 timeMs, const QByteArray& token = "t");
+    // The tokens of a resource's `acquired` events, as a reader of the file reads them.
+    static QList<QByteArray> acquiredTokens(const QString& path, const QByteArray& resource);
+    static QList<QByteArray> acquiredTokens(RecordingReader& reader, const QByteArray& resource);
     static qint64 oldest(const QString& path);
 };
 
@@ -45,6 +48,51 @@ RecordEvent TestRecordingStore::event(const QByteArray& resource, qint64 timeMs,
     e.holders = 1;
     return e;
 }
+
+QList<QByteArray> TestRecordingStore::acquiredTokens(const QString& path, const QByteArray& resource)
+{
+    RecordingReader reader;
+    if (reader.open(path))
+        return {};
+    return acquiredTokens(reader, resource);
+}
+
+QList<QByteArray> TestRecordingStore::acquiredTokens(RecordingReader& reader, const QByteArray& resource)
+{
+    QList<QByteArray> read;
+    const Result<ResourceHistory> h = reader.history(resource);
+    if (h.ok())
+        for (const HistoryEvent& e : h->events)
+            if (e.event.kind == RecordEvent::Kind::Acquired)
+                read << e.event.token;
+    return read;
+}
+
+namespace {
+
+// Two recorders on one file (the window and `lockctl record`): two processes, counters of their own.
+struct TwoWriters
+{
+    explicit TwoWriters(QString file) : path(std::move(file))
+    {
+        for (RecordingWriter* writer : {&first, &second})
+            writer->start({QStringLiteral("redis://127.0.0.1:6379")});
+    }
+    static RecorderOptions at(const QString& path)
+    {
+        RecorderOptions options;
+        options.path = path;
+        return options;
+    }
+
+    QString path;
+    std::shared_ptr<RecordingWriter::Counters> firstCounters = std::make_shared<RecordingWriter::Counters>();
+    std::shared_ptr<RecordingWriter::Counters> secondCounters = std::make_shared<RecordingWriter::Counters>();
+    RecordingWriter first{at(path), firstCounters};
+    RecordingWriter second{at(path), secondCounters};
+};
+
+} // namespace
 
 qint64 TestRecordingStore::oldest(const QString& path)
 {
@@ -158,34 +206,18 @@ void TestRecordingStore::recordersTakingTurnsKeepOneStory()
     // The window and `lockctl record` on one file: each writer's batches follow the other's, and
     // each event still names the resource's event before it, whoever wrote that one.
     QTemporaryDir dir;
-    RecorderOptions options;
-    options.path = dir.filePath(QStringLiteral("two.sqlite"));
-    // Two processes: counters of their own.
-    const auto firstCounters = std::make_shared<RecordingWriter::Counters>();
-    const auto secondCounters = std::make_shared<RecordingWriter::Counters>();
-    RecordingWriter first(options, firstCounters);
-    RecordingWriter second(options, secondCounters);
-    for (RecordingWriter* writer : {&first, &second})
-        writer->start({QStringLiteral("redis://127.0.0.1:6379")});
+    TwoWriters w(dir.filePath(QStringLiteral("two.sqlite")));
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     QList<QByteArray> tokens;
     for (int i = 0; i < 6; ++i) {
         const QByteArray token = "t" + QByteArray::number(i);
         tokens << token;
-        (i % 2 == 0 ? first : second).write({event("shared", now + i, token), event("other", now + i)});
+        (i % 2 == 0 ? w.first : w.second).write({event("shared", now + i, token), event("other", now + i)});
     }
-    first.finish();
-    second.finish();
-    QCOMPARE(firstCounters->written.load() + secondCounters->written.load(), 12);
-    RecordingReader reader;
-    QVERIFY(!reader.open(options.path));
-    const Result<ResourceHistory> shared = reader.history("shared");
-    QVERIFY(shared.ok());
-    QList<QByteArray> read;
-    for (const HistoryEvent& h : shared->events)
-        if (h.event.kind == RecordEvent::Kind::Acquired)
-            read << h.event.token;
-    QCOMPARE(read, tokens);
+    w.first.finish();
+    w.second.finish();
+    QCOMPARE(w.firstCounters->written.load() + w.secondCounters->written.load(), 12);
+    QCOMPARE(acquiredTokens(w.path, "shared"), tokens);
 }
 
 void TestRecordingStore::manyNewResourcesInOneBatchKeepTheirChains()
@@ -194,38 +226,25 @@ void TestRecordingStore::manyNewResourcesInOneBatchKeepTheirChains()
     // to a statement with their latest event of the batch; another recorder stored some of them
     // before, with events this writer has to chain to.
     QTemporaryDir dir;
-    RecorderOptions options;
-    options.path = dir.filePath(QStringLiteral("many.sqlite"));
-    const auto firstCounters = std::make_shared<RecordingWriter::Counters>();
-    const auto secondCounters = std::make_shared<RecordingWriter::Counters>();
-    RecordingWriter first(options, firstCounters);
-    RecordingWriter second(options, secondCounters);
-    for (RecordingWriter* writer : {&first, &second})
-        writer->start({QStringLiteral("redis://127.0.0.1:6379")});
+    TwoWriters w(dir.filePath(QStringLiteral("many.sqlite")));
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     const auto name = [](int i) -> QByteArray { return "r" + QByteArray::number(i); };
     RecordEventList before;
     for (int i = 0; i < 100; i += 7)
         before << event(name(i), now, "old");
-    first.write(before);
+    w.first.write(before);
     RecordEventList batch;
     for (const QByteArray token : {"a", "b", "c"})
         for (int i = 99; i >= 0; --i)
             batch << event(name(i), now + 1, token);
-    second.write(batch);
-    second.write({event(name(5), now + 2, "d"), event(name(7), now + 2, "d")});
-    first.finish();
-    second.finish();
-    QCOMPARE(secondCounters->written.load(), 302);
+    w.second.write(batch);
+    w.second.write({event(name(5), now + 2, "d"), event(name(7), now + 2, "d")});
+    w.first.finish();
+    w.second.finish();
+    QCOMPARE(w.secondCounters->written.load(), 302);
     RecordingReader reader;
-    QVERIFY(!reader.open(options.path));
+    QVERIFY(!reader.open(w.path));
     for (int i = 0; i < 100; ++i) {
-        const Result<ResourceHistory> h = reader.history(name(i));
-        QVERIFY(h.ok());
-        QList<QByteArray> read;
-        for (const HistoryEvent& e : h->events)
-            if (e.event.kind == RecordEvent::Kind::Acquired)
-                read << e.event.token;
         QList<QByteArray> expected;
         if (i % 7 == 0)
             expected << "old";
@@ -234,7 +253,7 @@ void TestRecordingStore::manyNewResourcesInOneBatchKeepTheirChains()
                  << "c";
         if (i == 5 || i == 7)
             expected << "d";
-        QCOMPARE(read, expected);
+        QCOMPARE(acquiredTokens(reader, name(i)), expected);
     }
 }
 
@@ -263,18 +282,7 @@ void TestRecordingStore::killedWriterLeavesItsTailReadable()
                                           "CAST(name AS TEXT) AS name, last FROM resources ORDER BY id)")),
                  QVariant(QStringLiteral("a:1 b:2")));
     }
-    const auto tokens = [&](const QByteArray& resource) {
-        RecordingReader reader;
-        QList<QByteArray> read;
-        if (reader.open(options.path))
-            return read;
-        const Result<ResourceHistory> h = reader.history(resource);
-        if (h.ok())
-            for (const HistoryEvent& e : h->events)
-                if (e.event.kind == RecordEvent::Kind::Acquired)
-                    read << e.event.token;
-        return read;
-    };
+    const auto tokens = [&](const QByteArray& resource) { return acquiredTokens(options.path, resource); };
     QCOMPARE(tokens("a"), (QList<QByteArray>{"a1", "a2", "a3"}));
     QCOMPARE(tokens("b"), (QList<QByteArray>{"b1", "b2"}));
     {
