@@ -19,9 +19,10 @@ class LockTableModel;
 // the model's raw values (the same ones its SortRole gives), never display strings.
 //
 // A filter change at a million rows is too much work for one go on the GUI thread: it is worked
-// out a slice of a few milliseconds at a time (judging every row, then sorting the rows it lets in
-// with the ones that stay), while the view keeps showing the previous result; the new one replaces
-// it at once when done. A further change (the next character typed) starts over. Small models
+// out a slice of a few milliseconds at a time (judging every row, weighing what it drops and adds,
+// sorting the rows it lets in with the ones that stay, laying out the order and its map), while the
+// view keeps showing the previous result; the new one is swapped in at once when done, in a slice
+// that walks no rows. A further change (the next character typed) starts over. Small models
 // finish within the first slice, before the setter returns.
 class LockFilterProxy final : public QAbstractProxyModel
 {
