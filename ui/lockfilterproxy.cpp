@@ -2,6 +2,7 @@
 
 #include "base/monotonicclock.h"
 #include "locktablemodel.h"
+#include "slicedplacement.h"
 #include "slicedsort.h"
 
 #include <algorithm>
@@ -41,15 +42,36 @@ std::vector<std::pair<int, int>> runsOf(const std::vector<int>& sorted)
 
 } // namespace
 
-// A filter change being worked out: each row's verdict, then the order of the rows it lets in.
+// A filter change being worked out: each row's verdict, then the order of the rows it lets in,
+// then that order and its map laid out for the swap.
 struct LockFilterProxy::Pass
 {
+    enum class Stage
+    {
+        Judging,
+        Weighing, // what the change drops and adds, and the rows to sort
+        Sorting,
+        Placing,
+    };
     Filter filter;
-    bool sorting = false;       // false: judging rows, true: sorting the accepted ones
-    int cursor = 0;             // judging: the next source row
-    std::vector<char> accepted; // the verdict of each source row judged (kept current on changes)
+    Stage stage = Stage::Judging;
+    int cursor = 0;              // judging: the next source row
+    std::vector<char> accepted;  // the verdict of each source row judged (kept current on changes)
+    bool weighingSource = false; // weighing: false over the shown rows, true over the source rows
+    size_t weighAt = 0;          // weighing: the next shown or source row
+    quint64 shownVersion = 0;    // of the shown rows weighed
+    std::vector<int> leaving;    // the shown rows the change drops
+    size_t leavingRuns = 0;      // how many runs they make
+    int lastLeaving = -2;
+    qint64 entering = 0;     // source rows not shown it lets in
+    std::vector<int> toSort; // the shown rows it keeps (in order), then those it lets in
+    size_t shownToSort = 0;  // how many of toSort are shown ones
     SlicedSort sort;
     std::vector<int> misplaced; // rows whose sort key changed while sorting
+    SlicedPlacement placement;
+    // Rows whose verdict changed while weighing, or verdict or key while placing: settled once the
+    // result is shown.
+    std::vector<int> touched;
 };
 
 LockFilterProxy::LockFilterProxy(QObject* parent) : QAbstractProxyModel(parent)
@@ -158,6 +180,7 @@ bool LockFilterProxy::acceptsSourceRow(int sourceRow, qint64 nowMs) const
 
 void LockFilterProxy::rebuild()
 {
+    ++m_shownVersion;
     m_proxyToSource.clear();
     m_sourceToProxy.assign(size_t(m_model ? m_model->rowCount() : 0), -1);
     if (!m_model)
@@ -236,40 +259,118 @@ void LockFilterProxy::runSlice()
         return;
     QElapsedTimer clock;
     clock.start();
-    if (!m_pass->sorting && !judgeSlice(clock)) {
-        m_nextSlice.start();
-        return;
+    m_sliceWork = 0;
+    runStages(clock);
+    m_busiestSlice = std::max(m_busiestSlice, m_sliceWork);
+}
+
+void LockFilterProxy::runStages(const QElapsedTimer& clock)
+{
+    if (m_pass->stage == Pass::Stage::Judging) {
+        if (!judgeSlice(clock)) {
+            m_nextSlice.start();
+            return;
+        }
+        beginWeighing();
     }
-    if (!m_pass->sorting) {
+    if (m_pass->stage == Pass::Stage::Weighing) {
+        if (!weighSlice(clock)) {
+            m_nextSlice.start();
+            return;
+        }
         if (isSmallChange()) {
             applyIncrementally();
             return;
         }
         beginSorting();
     }
-    if (!sortSlice(clock)) {
+    if (m_pass->stage == Pass::Stage::Sorting) {
+        if (!sortSlice(clock)) {
+            m_nextSlice.start();
+            return;
+        }
+        m_pass->placement.start(m_pass->sort.take(), m_pass->misplaced, m_pass->accepted.size());
+        m_pass->misplaced.clear();
+        m_pass->stage = Pass::Stage::Placing;
+    }
+    if (!placeSlice(clock)) {
         m_nextSlice.start();
         return;
     }
     applyAsReset();
 }
 
-// Rows that stay keep their order among themselves: only the ones coming in are sorted, then
-// merged with them.
+// Judging is done (or the rows were renumbered since): the shown rows are walked, then the source
+// rows, a slice at a time.
+void LockFilterProxy::beginWeighing()
+{
+    Pass& p = *m_pass;
+    p.stage = Pass::Stage::Weighing;
+    p.weighingSource = false;
+    p.weighAt = 0;
+    p.shownVersion = m_shownVersion;
+    p.leaving.clear();
+    p.leavingRuns = 0;
+    p.lastLeaving = -2;
+    p.entering = 0;
+    p.toSort.clear();
+    p.shownToSort = 0;
+    p.misplaced.clear();
+    p.touched.clear();
+}
+
+// Counts the runs of shown rows the change drops and the rows it lets in, listing the rows to sort.
+// Rows that stay keep their order among themselves: only the ones coming in are sorted, then merged
+// with them. Shown rows may move between slices; a row listed twice or missed is put right when
+// the sorted rows are placed (see SlicedPlacement).
+bool LockFilterProxy::weighSlice(const QElapsedTimer& clock)
+{
+    Pass& p = *m_pass;
+    long budget = m_sliceLimit > 0 ? m_sliceLimit : LONG_MAX;
+    for (;;) {
+        if (budget <= 0 || clock.nsecsElapsed() > sliceNs)
+            return false;
+        const size_t step = size_t(std::min(budget, rowsPerLook));
+        budget -= long(step);
+        m_sliceWork += long(step);
+        if (!p.weighingSource) {
+            const size_t end = std::min(m_proxyToSource.size(), p.weighAt + step);
+            for (; p.weighAt < end; ++p.weighAt) {
+                const int s = m_proxyToSource[p.weighAt];
+                if (p.accepted[size_t(s)]) {
+                    p.toSort.push_back(s);
+                } else {
+                    p.leaving.push_back(int(p.weighAt));
+                    p.leavingRuns += int(p.weighAt) != p.lastLeaving + 1 ? 1 : 0;
+                    p.lastLeaving = int(p.weighAt);
+                }
+            }
+            if (p.weighAt >= m_proxyToSource.size()) {
+                p.weighingSource = true;
+                p.weighAt = 0;
+                p.shownToSort = p.toSort.size();
+            }
+            continue;
+        }
+        const size_t end = std::min(p.accepted.size(), p.weighAt + step);
+        for (; p.weighAt < end; ++p.weighAt)
+            if (p.accepted[p.weighAt] && m_sourceToProxy[p.weighAt] < 0) {
+                ++p.entering;
+                p.toSort.push_back(int(p.weighAt));
+            }
+        if (p.weighAt >= p.accepted.size())
+            return true;
+    }
+}
+
 void LockFilterProxy::beginSorting()
 {
-    std::vector<int> rows;
-    rows.reserve(m_proxyToSource.size());
-    for (int s : m_proxyToSource)
-        if (m_pass->accepted[size_t(s)])
-            rows.push_back(s);
-    const size_t staying = rows.size();
-    for (size_t s = 0; s < m_pass->accepted.size(); ++s)
-        if (m_pass->accepted[s] && m_sourceToProxy[s] < 0)
-            rows.push_back(int(s));
-    m_pass->sort.start(std::move(rows), staying);
-    m_pass->misplaced.clear();
-    m_pass->sorting = true;
+    Pass& p = *m_pass;
+    p.sort.start(std::move(p.toSort), p.shownToSort);
+    p.toSort = {};
+    p.leaving = {};
+    p.touched.clear(); // placing takes each row's verdict as it is by then
+    p.stage = Pass::Stage::Sorting;
 }
 
 // Judges rows until all are or the slice is used up; true when all are.
@@ -284,6 +385,7 @@ bool LockFilterProxy::judgeSlice(const QElapsedTimer& clock)
             return false;
         const int end = int(std::min<long>(long(n), long(p.cursor) + std::min(rowsPerLook, budget)));
         budget -= end - p.cursor;
+        m_sliceWork += end - p.cursor;
         for (; p.cursor < end; ++p.cursor)
             p.accepted[size_t(p.cursor)] = accepts(p.filter, p.cursor, now) ? 1 : 0;
     }
@@ -299,7 +401,23 @@ bool LockFilterProxy::sortSlice(const QElapsedTimer& clock)
             return false;
         const long step = std::min(budget, rowsPerLook);
         budget -= step;
+        m_sliceWork += step;
         m_pass->sort.step(less, step);
+    }
+    return true;
+}
+
+bool LockFilterProxy::placeSlice(const QElapsedTimer& clock)
+{
+    const SlicedPlacement::Less less = [this](int a, int b) { return this->less(a, b); };
+    long budget = m_sliceLimit > 0 ? m_sliceLimit : LONG_MAX;
+    while (!m_pass->placement.isDone()) {
+        if (budget <= 0 || clock.nsecsElapsed() > sliceNs)
+            return false;
+        const long step = std::min(budget, rowsPerLook);
+        budget -= step;
+        m_sliceWork += step;
+        m_pass->placement.step(m_pass->accepted, less, step);
     }
     return true;
 }
@@ -308,87 +426,80 @@ bool LockFilterProxy::sortSlice(const QElapsedTimer& clock)
 // keeps the view's scroll position and every persistent index).
 bool LockFilterProxy::isSmallChange() const
 {
-    const std::vector<char>& accepted = m_pass->accepted;
-    size_t runs = 0;
-    int last = -2;
-    for (size_t p = 0; p < m_proxyToSource.size(); ++p)
-        if (!accepted[size_t(m_proxyToSource[p])]) {
-            runs += int(p) != last + 1 ? 1 : 0;
-            last = int(p);
-        }
-    qint64 entering = 0;
-    for (size_t s = 0; s < accepted.size(); ++s)
-        entering += accepted[s] && m_sourceToProxy[s] < 0 ? 1 : 0;
     // Placing the rows that come in sorts them: a comparison costs about as much as a thousand
     // rewritten entries.
-    const qint64 rows = qMax<qint64>(1, qint64(accepted.size()));
-    const qint64 rewrites = qint64(runs) + qMin<qint64>(entering, qint64(maxPlacedOneByOne) + 1);
-    return runs <= maxRemovalRuns && rewrites * rows + entering * 1000 <= maxIncrementalCost;
+    const qint64 rows = qMax<qint64>(1, qint64(m_pass->accepted.size()));
+    const qint64 entering = m_pass->entering;
+    const qint64 runs = qint64(m_pass->leavingRuns);
+    const qint64 rewrites = runs + qMin<qint64>(entering, qint64(maxPlacedOneByOne) + 1);
+    return runs <= qint64(maxRemovalRuns) && rewrites * rows + entering * 1000 <= maxIncrementalCost;
 }
 
+// The rows weighed leave and come in one range at a time; rows whose verdict changed since follow.
 void LockFilterProxy::applyIncrementally()
 {
     const std::unique_ptr<Pass> p = std::move(m_pass);
-    std::vector<int> leaving;
-    for (size_t row = 0; row < m_proxyToSource.size(); ++row)
-        if (!p->accepted[size_t(m_proxyToSource[row])])
-            leaving.push_back(int(row));
-    std::vector<int> entering;
-    for (size_t s = 0; s < p->accepted.size(); ++s)
-        if (p->accepted[s] && m_sourceToProxy[s] < 0)
-            entering.push_back(int(s));
+    std::vector<int> leaving = std::move(p->leaving);
+    std::vector<int> entering(p->toSort.begin() + long(p->shownToSort), p->toSort.end());
+    if (p->shownVersion != m_shownVersion) {
+        // The shown rows changed while being weighed: the lists are made again (a small change by
+        // isSmallChange()'s measure, so the rewrites that follow cost more than this walk).
+        m_sliceWork += long(m_proxyToSource.size() + p->accepted.size());
+        leaving.clear();
+        for (size_t row = 0; row < m_proxyToSource.size(); ++row)
+            if (!p->accepted[size_t(m_proxyToSource[row])])
+                leaving.push_back(int(row));
+        entering.clear();
+        for (size_t s = 0; s < p->accepted.size(); ++s)
+            if (p->accepted[s] && m_sourceToProxy[s] < 0)
+                entering.push_back(int(s));
+    }
     m_active = p->filter;
     removeProxyRows(std::move(leaving));
     insertSourceRows(std::move(entering));
+    m_sliceWork += long(p->touched.size());
+    settle(std::move(p->touched));
     emit filterApplied();
 }
 
-// The sorted rows replace the shown ones in one reset. Rows whose verdict or sort key changed
-// while the pass sorted (and rows added meanwhile) are placed now by binary search.
+// The order and map laid out while placing replace the shown ones in one reset; rows whose verdict or
+// sort key changed meanwhile (and rows added meanwhile) follow as ordinary changes.
 void LockFilterProxy::applyAsReset()
 {
     const std::unique_ptr<Pass> p = std::move(m_pass);
-    const std::vector<char>& accepted = p->accepted;
-    const size_t n = accepted.size();
-    std::vector<char> placed(n, 0);
-    for (int s : p->misplaced)
-        placed[size_t(s)] = 2; // taken out, placed again below
-    std::vector<int> rows;
-    rows.reserve(n);
-    for (int s : p->sort.take()) {
-        if (accepted[size_t(s)] && placed[size_t(s)] == 0) {
-            // A key that changed mid-sort may have left its neighbours out of order: whatever is not
-            // in order behind the last row kept is placed again too.
-            if (!p->misplaced.empty() && !rows.empty() && less(s, rows.back()))
-                continue;
-            rows.push_back(s);
-            placed[size_t(s)] = 1;
-        }
-    }
-    std::vector<int> late;
-    for (size_t s = 0; s < n; ++s)
-        if (accepted[s] && placed[s] != 1)
-            late.push_back(int(s));
-    auto byOrder = [this](int a, int b) { return less(a, b); };
-    std::stable_sort(late.begin(), late.end(), byOrder);
-    std::vector<int> merged;
-    merged.reserve(rows.size() + late.size());
-    auto from = rows.begin();
-    for (int s : late) {
-        const auto at = std::upper_bound(from, rows.end(), s, byOrder);
-        merged.insert(merged.end(), from, at);
-        merged.push_back(s);
-        from = at;
-    }
-    merged.insert(merged.end(), from, rows.end());
-
+    std::vector<int> sourceToProxy = p->placement.takeSourceToProxy();
+    sourceToProxy.resize(size_t(m_model->rowCount()), -1);
     beginResetModel();
+    ++m_shownVersion;
     m_active = p->filter;
-    m_proxyToSource = std::move(merged);
-    m_sourceToProxy.assign(n, -1);
-    updateSourceToProxyFrom(0);
+    m_proxyToSource = p->placement.takeOrder();
+    m_sourceToProxy = std::move(sourceToProxy);
     endResetModel();
+    std::vector<int> unsure = std::move(p->touched);
+    const bool keyMayMove = m_sortColumn >= 0 && m_sortColumn != LockTableModel::ResourceColumn;
+    if (keyMayMove && !unsure.empty()) {
+        const std::vector<int> late = p->placement.takePlacedBySearch();
+        unsure.insert(unsure.end(), late.begin(), late.end());
+    }
+    m_sliceWork += long(unsure.size());
+    settle(std::move(unsure));
     emit filterApplied();
+}
+
+void LockFilterProxy::settle(std::vector<int> sourceRows)
+{
+    std::sort(sourceRows.begin(), sourceRows.end());
+    sourceRows.erase(std::unique(sourceRows.begin(), sourceRows.end()), sourceRows.end());
+    Verdicts all;
+    for (const auto& [first, last] : runsOf(sourceRows)) {
+        Verdicts v = judge(first, last, true);
+        all.leaving.insert(all.leaving.end(), v.leaving.begin(), v.leaving.end());
+        all.entering.insert(all.entering.end(), v.entering.begin(), v.entering.end());
+        all.staying.insert(all.staying.end(), v.staying.begin(), v.staying.end());
+    }
+    removeProxyRows(std::move(all.leaving));
+    placeAgainIfMoved(all.staying);
+    insertSourceRows(std::move(all.entering));
 }
 
 LockFilterProxy::Verdicts LockFilterProxy::judge(int first, int last, bool listStaying) const
@@ -428,7 +539,10 @@ void LockFilterProxy::removeProxyRows(std::vector<int> proxyRows)
 {
     if (proxyRows.empty())
         return;
-    std::sort(proxyRows.begin(), proxyRows.end());
+    ++m_shownVersion;
+    // Often a whole filter's worth of rows, listed in order already.
+    if (!std::is_sorted(proxyRows.begin(), proxyRows.end()))
+        std::sort(proxyRows.begin(), proxyRows.end());
     const auto runs = runsOf(proxyRows);
     for (auto it = runs.crbegin(); it != runs.crend(); ++it) {
         const auto [first, last] = *it;
@@ -445,6 +559,7 @@ void LockFilterProxy::insertSourceRows(std::vector<int> sourceRows)
 {
     if (sourceRows.empty())
         return;
+    ++m_shownVersion;
     std::stable_sort(sourceRows.begin(), sourceRows.end(), [this](int a, int b) { return less(a, b); });
     if (sourceRows.size() <= maxPlacedOneByOne) {
         for (int s : sourceRows) {
@@ -477,6 +592,7 @@ void LockFilterProxy::reorder(const std::vector<int>& misplacedProxyRows)
 {
     if (misplacedProxyRows.empty())
         return;
+    ++m_shownVersion;
     emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
     const QModelIndexList before = persistentIndexList();
     std::vector<std::pair<int, int>> sourceOf; // (source row, column) for each persistent index
@@ -543,6 +659,7 @@ void LockFilterProxy::onRowsAboutToBeRemoved(const QModelIndex&, int first, int 
 void LockFilterProxy::onRowsRemoved(const QModelIndex&, int first, int last)
 {
     const int count = last - first + 1;
+    ++m_shownVersion;
     for (int& s : m_proxyToSource)
         if (s > last)
             s -= count;
@@ -554,14 +671,15 @@ void LockFilterProxy::onRowsRemoved(const QModelIndex&, int first, int last)
         p.accepted.erase(p.accepted.begin() + first, p.accepted.begin() + last + 1);
         if (p.cursor > first)
             p.cursor = qMax(first, p.cursor - count);
-        if (p.sorting)
-            beginSorting();
+        if (p.stage != Pass::Stage::Judging)
+            beginWeighing();
     }
 }
 
 void LockFilterProxy::onRowsInserted(const QModelIndex&, int first, int last)
 {
     const int count = last - first + 1;
+    ++m_shownVersion;
     if (first < int(m_sourceToProxy.size()))
         for (int& s : m_proxyToSource)
             if (s >= first)
@@ -578,52 +696,70 @@ void LockFilterProxy::onRowsInserted(const QModelIndex&, int first, int last)
             startPass(false); // its rows are numbered as they were
         } else {
             // Appended rows: judging reaches them in turn; once sorting, they are judged now and
-            // placed when the pass ends.
-            m_pass->accepted.resize(size_t(m_model->rowCount()), 0);
-            if (m_pass->sorting)
-                for (int s = first; s <= last; ++s)
-                    m_pass->accepted[size_t(s)] = accepts(m_pass->filter, s, now) ? 1 : 0;
+            // placed when the pass ends (by the placement when it has not begun, after the swap
+            // when it has).
+            Pass& p = *m_pass;
+            p.accepted.resize(size_t(m_model->rowCount()), 0);
+            if (p.stage != Pass::Stage::Judging)
+                for (int s = first; s <= last; ++s) {
+                    p.accepted[size_t(s)] = accepts(p.filter, s, now) ? 1 : 0;
+                    if (p.stage == Pass::Stage::Placing && p.accepted[size_t(s)])
+                        p.touched.push_back(s);
+                }
         }
     }
+}
+
+// Shown source rows whose sort key may have changed: merged back in if any of them moved.
+void LockFilterProxy::placeAgainIfMoved(const std::vector<int>& changedSourceRows)
+{
+    // A row's resource is what makes it that row: sorted by resource, a change never moves it.
+    if (m_sortColumn < 0 || m_sortColumn == LockTableModel::ResourceColumn)
+        return;
+    // Unchanged rows are in order among themselves, so checking every pair that has a changed row
+    // tells whether anything moved; if so all changed rows are merged back in.
+    bool moved = false;
+    const int n = int(m_proxyToSource.size());
+    for (size_t i = 0; i < changedSourceRows.size() && !moved; ++i) {
+        const int s = changedSourceRows[i];
+        const int p = m_sourceToProxy[size_t(s)];
+        moved = (p > 0 && less(s, m_proxyToSource[size_t(p - 1)])) ||
+                (p + 1 < n && less(m_proxyToSource[size_t(p + 1)], s));
+    }
+    if (!moved)
+        return;
+    std::vector<int> changedRows;
+    changedRows.reserve(changedSourceRows.size());
+    for (int s : changedSourceRows)
+        changedRows.push_back(m_sourceToProxy[size_t(s)]);
+    reorder(changedRows);
 }
 
 void LockFilterProxy::onDataChanged(const QModelIndex& topLeft, const QModelIndex& bottomRight)
 {
     if (m_pass) {
-        // The pass's verdicts follow the change; a row whose key moved while sorting is placed again.
+        // The pass's verdicts follow the change; a row whose key moved before placing is placed again,
+        // one that changed while weighing (its verdict) or placing is settled once the result is shown.
         Pass& p = *m_pass;
         const qint64 now = monotonicMs();
         const bool keyMayMove = m_sortColumn >= 0 && m_sortColumn != LockTableModel::ResourceColumn;
-        const int judged = p.sorting ? bottomRight.row() : qMin(bottomRight.row(), p.cursor - 1);
+        const bool judging = p.stage == Pass::Stage::Judging;
+        const int judged = judging ? qMin(bottomRight.row(), p.cursor - 1) : bottomRight.row();
         for (int s = topLeft.row(); s <= judged; ++s) {
-            p.accepted[size_t(s)] = accepts(p.filter, s, now) ? 1 : 0;
-            if (p.sorting && keyMayMove)
+            const char verdict = accepts(p.filter, s, now) ? 1 : 0;
+            const bool flipped = verdict != p.accepted[size_t(s)];
+            p.accepted[size_t(s)] = verdict;
+            if ((flipped && p.stage == Pass::Stage::Weighing) ||
+                (p.stage == Pass::Stage::Placing && (flipped || keyMayMove)))
+                p.touched.push_back(s);
+            if (keyMayMove && (p.stage == Pass::Stage::Weighing || p.stage == Pass::Stage::Sorting))
                 p.misplaced.push_back(s);
         }
     }
     auto [leaving, entering, staying] = judge(topLeft.row(), bottomRight.row(), true);
     removeProxyRows(std::move(leaving));
 
-    // A row's resource is what makes it that row: sorted by resource, a change never moves it.
-    if (m_sortColumn >= 0 && m_sortColumn != LockTableModel::ResourceColumn) {
-        // Unchanged rows are in order among themselves, so checking every pair that has a changed row
-        // tells whether anything moved; if so all changed rows are merged back in.
-        bool moved = false;
-        const int n = int(m_proxyToSource.size());
-        for (size_t i = 0; i < staying.size() && !moved; ++i) {
-            const int s = staying[i];
-            const int p = m_sourceToProxy[size_t(s)];
-            moved = (p > 0 && less(s, m_proxyToSource[size_t(p - 1)])) ||
-                    (p + 1 < n && less(m_proxyToSource[size_t(p + 1)], s));
-        }
-        if (moved) {
-            std::vector<int> changedRows;
-            changedRows.reserve(staying.size());
-            for (int s : staying)
-                changedRows.push_back(m_sourceToProxy[size_t(s)]);
-            reorder(changedRows);
-        }
-    }
+    placeAgainIfMoved(staying);
     insertSourceRows(std::move(entering));
 
     std::vector<int> proxyRows;

@@ -19,9 +19,10 @@ class LockTableModel;
 // the model's raw values (the same ones its SortRole gives), never display strings.
 //
 // A filter change at a million rows is too much work for one go on the GUI thread: it is worked
-// out a slice of a few milliseconds at a time (judging every row, then sorting the rows it lets in
-// with the ones that stay), while the view keeps showing the previous result; the new one replaces
-// it at once when done. A further change (the next character typed) starts over. Small models
+// out a slice of a few milliseconds at a time (judging every row, weighing what it drops and adds,
+// sorting the rows it lets in with the ones that stay, laying out the order and its map), while the
+// view keeps showing the previous result; the new one is swapped in at once when done, in a slice
+// that walks no rows. A further change (the next character typed) starts over. Small models
 // finish within the first slice, before the setter returns.
 class LockFilterProxy final : public QAbstractProxyModel
 {
@@ -61,9 +62,17 @@ public:
     bool acceptsSourceRow(int sourceRow, qint64 nowMs) const;
     // A filter change is being worked out; the rows shown are still those of the previous filter.
     bool isFiltering() const { return m_pass != nullptr; }
-    // At most this many rows judged (or comparisons made) per slice, on top of the time limit:
-    // tests use it to see a change through several slices at a small scale. 0: time alone.
-    void setSliceLimit(long limit) { m_sliceLimit = limit; }
+    // At most this many rows judged (or comparisons made) per slice and stage, on top of the time
+    // limit: tests use it to see a change through several slices at a small scale. 0: time alone.
+    void setSliceLimit(long limit)
+    {
+        m_sliceLimit = limit;
+        m_busiestSlice = 0;
+    }
+    // The most rows one slice of filtering went through (judged, walked, compared, placed) since
+    // setSliceLimit(): with a limit set, a few limits however many rows there are, except for the
+    // one walk that applies a small change row by row.
+    long busiestSlice() const { return m_busiestSlice; }
 
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
     int sortColumn() const { return m_sortColumn; }
@@ -95,12 +104,17 @@ private:
     bool matchesText(const Filter& filter, int sourceRow) const;
     void startPass(bool runNow = true);
     void runSlice();
+    void runStages(const QElapsedTimer& clock);
+    void beginWeighing();
+    bool weighSlice(const QElapsedTimer& clock);
     void beginSorting();
     bool judgeSlice(const QElapsedTimer& clock);
     bool sortSlice(const QElapsedTimer& clock);
+    bool placeSlice(const QElapsedTimer& clock);
     bool isSmallChange() const;
     void applyIncrementally();
     void applyAsReset();
+    void settle(std::vector<int> sourceRows);
 
     // Source rows first..last as the filter judges them now against where they are.
     struct Verdicts
@@ -119,6 +133,7 @@ private:
     void removeProxyRows(std::vector<int> proxyRows);
     void insertSourceRows(std::vector<int> sourceRows);
     void reorder(const std::vector<int>& misplacedProxyRows);
+    void placeAgainIfMoved(const std::vector<int>& changedSourceRows);
     void mergeInto(std::vector<int> sortedSourceRows, qint64 nowMs);
     void updateSourceToProxyFrom(int proxyRow);
 
@@ -138,6 +153,9 @@ private:
     std::unique_ptr<Pass> m_pass;
     QTimer m_nextSlice;
     long m_sliceLimit = 0;
+    long m_sliceWork = 0; // in the slice under way
+    long m_busiestSlice = 0;
+    quint64 m_shownVersion = 0; // changes with every change to the shown rows or their numbers
 };
 
 } // namespace lockscope
