@@ -392,34 +392,34 @@ bool LockFilterProxy::judgeSlice(const QElapsedTimer& clock)
     return true;
 }
 
+bool LockFilterProxy::stepWithinSlice(const QElapsedTimer& clock, const std::function<bool()>& done,
+                                      const std::function<void(long)>& step)
+{
+    long budget = m_sliceLimit > 0 ? m_sliceLimit : LONG_MAX;
+    while (!done()) {
+        if (budget <= 0 || clock.nsecsElapsed() > sliceNs)
+            return false;
+        const long rows = std::min(budget, rowsPerLook);
+        budget -= rows;
+        m_sliceWork += rows;
+        step(rows);
+    }
+    return true;
+}
+
 bool LockFilterProxy::sortSlice(const QElapsedTimer& clock)
 {
     const SlicedSort::Less less = [this](int a, int b) { return this->less(a, b); };
-    long budget = m_sliceLimit > 0 ? m_sliceLimit : LONG_MAX;
-    while (!m_pass->sort.isDone()) {
-        if (budget <= 0 || clock.nsecsElapsed() > sliceNs)
-            return false;
-        const long step = std::min(budget, rowsPerLook);
-        budget -= step;
-        m_sliceWork += step;
-        m_pass->sort.step(less, step);
-    }
-    return true;
+    return stepWithinSlice(
+        clock, [this] { return m_pass->sort.isDone(); }, [&](long rows) { m_pass->sort.step(less, rows); });
 }
 
 bool LockFilterProxy::placeSlice(const QElapsedTimer& clock)
 {
     const SlicedPlacement::Less less = [this](int a, int b) { return this->less(a, b); };
-    long budget = m_sliceLimit > 0 ? m_sliceLimit : LONG_MAX;
-    while (!m_pass->placement.isDone()) {
-        if (budget <= 0 || clock.nsecsElapsed() > sliceNs)
-            return false;
-        const long step = std::min(budget, rowsPerLook);
-        budget -= step;
-        m_sliceWork += step;
-        m_pass->placement.step(m_pass->accepted, less, step);
-    }
-    return true;
+    return stepWithinSlice(
+        clock, [this] { return m_pass->placement.isDone(); },
+        [&](long rows) { m_pass->placement.step(m_pass->accepted, less, rows); });
 }
 
 // Whether the rows the pass drops and adds are few enough to announce one range at a time (which

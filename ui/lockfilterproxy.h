@@ -5,6 +5,7 @@
 #include <QRegularExpression>
 #include <QTimer>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -109,6 +110,10 @@ private:
     bool weighSlice(const QElapsedTimer& clock);
     void beginSorting();
     bool judgeSlice(const QElapsedTimer& clock);
+    // Runs `step` rowsPerLook rows at a time until `done`, or until the slice (its time, or the
+    // row limit tests set) is used up; true when done.
+    bool stepWithinSlice(const QElapsedTimer& clock, const std::function<bool()>& done,
+                         const std::function<void(long)>& step);
     bool sortSlice(const QElapsedTimer& clock);
     bool placeSlice(const QElapsedTimer& clock);
     bool isSmallChange() const;

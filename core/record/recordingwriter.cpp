@@ -313,12 +313,17 @@ QString RecordingWriter::absorbTail()
     if (const QString problem = run(m_sql->setThrough); !problem.isEmpty())
         return problem;
     // Ours were in that tail too.
+    headsSaved();
+    return {};
+}
+
+void RecordingWriter::headsSaved()
+{
     for (const QByteArray& name : std::as_const(m_unsaved))
         if (const auto it = m_resources.find(name); it != m_resources.end())
             it->unsaved = false;
     m_unsaved.clear();
     m_headsSavedMs = QDateTime::currentMSecsSinceEpoch();
-    return {};
 }
 
 QString RecordingWriter::saveHeads()
@@ -326,18 +331,15 @@ QString RecordingWriter::saveHeads()
     std::vector<Head> heads;
     heads.reserve(m_unsaved.size());
     for (const QByteArray& name : std::as_const(m_unsaved))
-        if (const auto it = m_resources.find(name); it != m_resources.end() && it->unsaved) {
-            it->unsaved = false;
+        if (const auto it = m_resources.find(name); it != m_resources.end() && it->unsaved)
             heads.push_back({it->id, it->last, &name});
-        }
     if (const QString problem = storeHeads(heads); !problem.isEmpty())
         return problem;
     // Nobody else wrote since the batch began (absorbTail() ran otherwise): every event is now
     // reachable from its resource's stored latest.
     if (const QString problem = run(m_sql->setThrough); !problem.isEmpty())
         return problem;
-    m_unsaved.clear();
-    m_headsSavedMs = QDateTime::currentMSecsSinceEpoch();
+    headsSaved();
     return {};
 }
 

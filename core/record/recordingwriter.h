@@ -97,6 +97,9 @@ private:
     // Takes in every event since heads_saved.through, whoever wrote it: after another writer's
     // batch, and at the first batch (a killed session leaves its tail unsaved).
     QString absorbTail();
+    // Every latest event this writer moved is in the file now (stored, or reachable from the tail
+    // after heads_saved.through).
+    void headsSaved();
     void heartbeat();
     // One step of a retention pass; schedules the next while there is more to remove.
     void pruneStep();
