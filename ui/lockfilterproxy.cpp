@@ -24,6 +24,10 @@ constexpr size_t maxRemovalRuns = 512;
 constexpr qint64 sliceNs = 6'000'000;
 // Rows judged (comparisons made) between looks at the clock.
 constexpr long rowsPerLook = 512;
+// A change to at most this many rows is worked out before the setter returns, however slow the
+// machine (a sanitizer build, a loaded CI host): a few milliseconds in a release build, and what a
+// user typing into a small table and a test reading the rows right after expect.
+constexpr int maxRowsInOneGo = 20'000;
 // Each removed run and each row placed one by one rewrites the mapping after it: beyond this many
 // such rewrites of a row, a filter change is shown as a reset with the mapping worked out in slices.
 constexpr qint64 maxIncrementalCost = 4'000'000;
@@ -54,6 +58,7 @@ struct LockFilterProxy::Pass
         Placing,
     };
     Filter filter;
+    bool inOneGo = false; // a small model's change: no time limit, done before the setter returns
     Stage stage = Stage::Judging;
     int cursor = 0;              // judging: the next source row
     std::vector<char> accepted;  // the verdict of each source row judged (kept current on changes)
@@ -247,6 +252,7 @@ void LockFilterProxy::startPass(bool runNow)
     m_pass = std::make_unique<Pass>();
     m_pass->filter = m_wanted;
     m_pass->accepted.assign(size_t(m_model->rowCount()), 0);
+    m_pass->inOneGo = runNow && m_sliceLimit <= 0 && m_model->rowCount() <= maxRowsInOneGo;
     if (runNow)
         runSlice();
     else
@@ -328,7 +334,7 @@ bool LockFilterProxy::weighSlice(const QElapsedTimer& clock)
     Pass& p = *m_pass;
     long budget = m_sliceLimit > 0 ? m_sliceLimit : LONG_MAX;
     for (;;) {
-        if (budget <= 0 || clock.nsecsElapsed() > sliceNs)
+        if (sliceUsedUp(clock, budget))
             return false;
         const size_t step = size_t(std::min(budget, rowsPerLook));
         budget -= long(step);
@@ -381,7 +387,7 @@ bool LockFilterProxy::judgeSlice(const QElapsedTimer& clock)
     long budget = m_sliceLimit > 0 ? m_sliceLimit : LONG_MAX;
     const int n = m_model->rowCount();
     while (p.cursor < n) {
-        if (budget <= 0 || clock.nsecsElapsed() > sliceNs)
+        if (sliceUsedUp(clock, budget))
             return false;
         const int end = int(std::min<long>(long(n), long(p.cursor) + std::min(rowsPerLook, budget)));
         budget -= end - p.cursor;
@@ -392,12 +398,17 @@ bool LockFilterProxy::judgeSlice(const QElapsedTimer& clock)
     return true;
 }
 
+bool LockFilterProxy::sliceUsedUp(const QElapsedTimer& clock, long budget) const
+{
+    return budget <= 0 || (!m_pass->inOneGo && clock.nsecsElapsed() > sliceNs);
+}
+
 bool LockFilterProxy::stepWithinSlice(const QElapsedTimer& clock, const std::function<bool()>& done,
                                       const std::function<void(long)>& step)
 {
     long budget = m_sliceLimit > 0 ? m_sliceLimit : LONG_MAX;
     while (!done()) {
-        if (budget <= 0 || clock.nsecsElapsed() > sliceNs)
+        if (sliceUsedUp(clock, budget))
             return false;
         const long rows = std::min(budget, rowsPerLook);
         budget -= rows;

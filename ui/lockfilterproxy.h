@@ -24,7 +24,7 @@ class LockTableModel;
 // sorting the rows it lets in with the ones that stay, laying out the order and its map), while the
 // view keeps showing the previous result; the new one is swapped in at once when done, in a slice
 // that walks no rows. A further change (the next character typed) starts over. Small models
-// finish within the first slice, before the setter returns.
+// (up to 20k rows) finish in one go, before the setter returns.
 class LockFilterProxy final : public QAbstractProxyModel
 {
     Q_OBJECT
@@ -112,6 +112,7 @@ private:
     bool judgeSlice(const QElapsedTimer& clock);
     // Runs `step` rowsPerLook rows at a time until `done`, or until the slice (its time, or the
     // row limit tests set) is used up; true when done.
+    bool sliceUsedUp(const QElapsedTimer& clock, long budget) const;
     bool stepWithinSlice(const QElapsedTimer& clock, const std::function<bool()>& done,
                          const std::function<void(long)>& step);
     bool sortSlice(const QElapsedTimer& clock);
