@@ -5,6 +5,7 @@
 
 #include <QCoreApplication>
 #include <QDateTime>
+#include <QHash>
 #include <QSet>
 
 #include <functional>
@@ -13,9 +14,16 @@ namespace lockscope {
 
 namespace {
 
+// Translated once per text and thread: a `list --json` of a big keyspace writes a sentence for each
+// of a million stuck keys, and translate() decodes the text anew every time. Translators are
+// installed before anything is diagnosed and never change afterwards.
 QString tr(const char* text)
 {
-    return QCoreApplication::translate("LockDiagnosis", text);
+    thread_local QHash<const char*, QString> translated;
+    auto it = translated.constFind(text);
+    if (it == translated.constEnd())
+        it = translated.insert(text, QCoreApplication::translate("LockDiagnosis", text));
+    return *it;
 }
 
 QString clock(qint64 wallMs)
@@ -37,7 +45,11 @@ class Words
 public:
     Words(const LockView& view, const DiagnosisContext& context) : m_view(view), m_context(context) {}
 
-    QString master(int index) const { return m_context.masterNames.value(index, tr("M%1").arg(index + 1)); }
+    QString master(int index) const
+    {
+        return index >= 0 && index < m_context.masterNames.size() ? m_context.masterNames.at(index)
+                                                                  : tr("M%1").arg(index + 1);
+    }
     QString masters(const std::function<bool(const MasterObservation&)>& which) const
     {
         QStringList names;

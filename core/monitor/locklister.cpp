@@ -149,6 +149,10 @@ LockLister::ScanStep LockLister::nextStep()
     // pages' worth. Paced: one page at a time, as the pacer says (ScanPacer's page loop).
     if (!m_pacer.paced())
         return {m_pacer.count(), 0, 4, 0};
+    // What this thread spent since the page was read (handing its locks on: the recognising, the
+    // JSON) was time the server had to itself already: it counts towards the pause.
+    m_pauseDebtUs -= qBound<qint64>(0, monotonicNs() / 1000 - m_pageReadUs, m_pauseDebtUs);
+    m_pageReadUs = monotonicNs() / 1000;
     // The timer counts milliseconds: shorter pauses add up until a whole one is due.
     const qint64 pauseMs = m_pauseDebtUs / 1000;
     m_pauseDebtUs -= pauseMs * 1000;
@@ -161,6 +165,7 @@ void LockLister::pageRead(int keys, qint64 elapsedUs)
         return;
     m_pacer.pageDone(keys, elapsedUs);
     m_pauseDebtUs += m_pacer.pauseUs();
+    m_pageReadUs = monotonicNs() / 1000;
 }
 
 void LockLister::setHeld(bool held)

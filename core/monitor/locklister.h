@@ -116,6 +116,7 @@ private:
     int m_leastCount = 0; // the least COUNT asked of the current master (the endless-scan bound)
     ScanPacer m_pacer;
     qint64 m_pauseDebtUs = 0;
+    qint64 m_pageReadUs = 0; // when the last page was read (paced)
     bool m_masterDone = true;
     bool m_held = false;
     bool m_finished = false;

@@ -6,8 +6,11 @@
 #include "lockctlrun.h"
 #include "redisservergroup.h"
 
+#include <QCoreApplication>
+#include <QFile>
 #include <QHash>
 #include <QScopeGuard>
+#include <QSet>
 #include <QTest>
 
 using namespace lockscope;
@@ -78,6 +81,7 @@ class TestLockctlListStream : public QObject
 private slots:
     void everyLockOnceOverThreeMastersWhileScanning();
     void memoryDoesNotFollowTheLockCount();
+    void pacedListingYieldsTheCpu();
 };
 
 void TestLockctlListStream::everyLockOnceOverThreeMastersWhileScanning()
@@ -167,6 +171,54 @@ void TestLockctlListStream::memoryDoesNotFollowTheLockCount()
     QVERIFY2(large < small + 64 * 1024,
              qPrintable(QStringLiteral("%1 KiB, then %2 KiB").arg(small).arg(large)));
     QVERIFY2(large < 300 * 1024, qPrintable(QStringLiteral("%1 KiB").arg(large)));
+}
+
+// The nice value of a running process (the main thread's: list does its work there), -100 once
+// it is gone.
+int niceOf(qint64 pid)
+{
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!stat.open(QIODevice::ReadOnly))
+        return -100;
+    const QByteArray line = stat.readAll();
+    // Fields after the command name (which may hold spaces), from the 3rd: nice is the 19th.
+    const QList<QByteArray> fields = line.mid(line.lastIndexOf(')') + 2).split(' ');
+    return fields.size() > 16 ? fields.at(16).toInt() : -100;
+}
+
+// A paced listing (the default) gives this machine's CPU to the server and its other clients first;
+// `--scan-rate max` keeps its priority.
+void TestLockctlListStream::pacedListingYieldsTheCpu()
+{
+    RedisServerGroup group;
+    QVERIFY2(group.start(1), qPrintable(group.errorString()));
+    QVERIFY(fillLocks(group.at(0), 2, 6000));
+    const int ours = niceOf(QCoreApplication::applicationPid());
+    QVERIFY(ours > -100);
+    const auto nicesWhileListing = [&](const QString& rate) {
+        LockctlProcess lockctl;
+        QStringList args = testPasswordArgs() << QStringLiteral("--scan-rate") << rate << QStringLiteral("-m")
+                                              << group.at(0).url(false) << QStringLiteral("list");
+        QSet<int> seen;
+        if (!lockctl.start(args))
+            return seen;
+        const int code = lockctl.waitForExit(120000, [&] {
+            if (const int nice = niceOf(lockctl.pid()); nice > -100)
+                seen << nice;
+        });
+        if (code != 0)
+            seen << -100;
+        return seen;
+    };
+    // 6k keys at 3k a second: two seconds of listing to look at (more when the pacer backs off).
+    const QSet<int> paced = nicesWhileListing(QStringLiteral("3000"));
+    QStringList shown;
+    for (int nice : paced)
+        shown << QString::number(nice);
+    QVERIFY2(paced.contains(qMax(ours, 10)) && !paced.contains(-100),
+             qPrintable(QStringLiteral("nice values seen: %1").arg(shown.join(QLatin1Char(' ')))));
+    const QSet<int> full = nicesWhileListing(QStringLiteral("max"));
+    QCOMPARE(full, QSet<int>{ours});
 }
 
 QTEST_GUILESS_MAIN(TestLockctlListStream)

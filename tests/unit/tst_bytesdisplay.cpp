@@ -14,6 +14,7 @@ private slots:
     void escapes_data();
     void escapes();
     void roundTripsRandomBytes();
+    void asciiEscapesByteForByte();
     void showsNothingHidden();
     void rejectsBadEscapes();
 };
@@ -92,6 +93,28 @@ void TestBytesDisplay::roundTripsRandomBytes()
         const Result<QByteArray> back = unescapeBytes(escapeBytes(b));
         QVERIFY(back.ok());
         QCOMPARE(*back, b);
+    }
+}
+
+// Below 0x80 each byte stands for itself: a control or DEL as \\xNN, a backslash doubled, the rest as
+// it is (the in-place path most keys and tokens take).
+void TestBytesDisplay::asciiEscapesByteForByte()
+{
+    QRandomGenerator rng(7);
+    for (int i = 0; i < 2000; ++i) {
+        QByteArray b(rng.bounded(40), Qt::Uninitialized);
+        for (char& c : b)
+            c = char(rng.bounded(128));
+        QString expected;
+        for (const char c : b) {
+            if (c < 0x20 || c == 0x7f)
+                expected += QStringLiteral("\\x%1").arg(int(uchar(c)), 2, 16, QLatin1Char('0'));
+            else if (c == '\\')
+                expected += QStringLiteral("\\\\");
+            else
+                expected += QLatin1Char(c);
+        }
+        QCOMPARE(escapeBytes(b), expected);
     }
 }
 

@@ -12,6 +12,7 @@
 
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QRandomGenerator>
 #include <QTest>
 
 using namespace lockscope;
@@ -25,6 +26,7 @@ private slots:
     void writesWhatQJsonDocumentWrote_data();
     void writesWhatQJsonDocumentWrote();
     void stringsEscapeAsQJsonDocument();
+    void randomBytesEscapeAsQJsonDocument();
 };
 
 void TestLockJsonWriter::writesWhatQJsonDocumentWrote_data()
@@ -120,6 +122,26 @@ void TestLockJsonWriter::stringsEscapeAsQJsonDocument()
         std::string written;
         JsonText::appendBytes(written, bytes);
         QCOMPARE(QByteArray::fromStdString(written), doc.mid(1, doc.size() - 2));
+    }
+}
+
+// Mixed runs of controls, quotes, backslashes and text, mostly ASCII (written without escapeBytes'
+// QString) and sometimes not: the same JSON as Qt's writer of escapeBytes' text either way.
+void TestLockJsonWriter::randomBytesEscapeAsQJsonDocument()
+{
+    QRandomGenerator rng(19);
+    for (int i = 0; i < 3000; ++i) {
+        QByteArray bytes(rng.bounded(24), Qt::Uninitialized);
+        const bool beyondAscii = i % 4 == 0;
+        for (char& c : bytes)
+            c = char(rng.bounded(beyondAscii ? 256 : 128));
+        const QByteArray doc = QJsonDocument(QJsonArray{escapeBytes(bytes)}).toJson(QJsonDocument::Compact);
+        std::string written = "x";
+        JsonText::appendBytes(written, bytes);
+        QCOMPARE(QByteArray::fromStdString(written), "x" + doc.mid(1, doc.size() - 2));
+        std::string text;
+        JsonText::appendString(text, escapeBytes(bytes));
+        QCOMPARE(QByteArray::fromStdString(text), doc.mid(1, doc.size() - 2));
     }
 }
 
