@@ -5,11 +5,89 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <bit>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace lockscope {
 
 namespace {
 
 const char hexDigits[] = "0123456789abcdef";
+
+// What a text holds besides plain ASCII that JSON takes as it is.
+struct TextShape
+{
+    char16_t high = 0;   // every code unit or-ed: 0x80 and up means beyond ASCII
+    size_t controls = 0; // below 0x20
+    size_t quoted = 0;   // " and \, which take a backslash
+};
+
+// Texts are looked at eight code units at a time where the CPU can: `list --json` of a big keyspace
+// writes a sentence for each of a million stuck keys.
+TextShape shapeOf(const char16_t* c, const char16_t* end)
+{
+    TextShape shape;
+#if defined(__SSE2__)
+    const __m128i space = _mm_set1_epi16(0x20);
+    const __m128i quote = _mm_set1_epi16('"');
+    const __m128i backslash = _mm_set1_epi16('\\');
+    __m128i high = _mm_setzero_si128();
+    for (; end - c >= 8; c += 8) {
+        const __m128i units = _mm_loadu_si128(reinterpret_cast<const __m128i*>(c));
+        high = _mm_or_si128(high, units);
+        // A signed comparison: units from 0x8000 count as controls too, and their text goes to Qt's
+        // writer anyway.
+        const int controls = _mm_movemask_epi8(_mm_cmplt_epi16(units, space));
+        const int quoted =
+            _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi16(units, quote), _mm_cmpeq_epi16(units, backslash)));
+        shape.controls += size_t(std::popcount(unsigned(controls))) / 2; // two mask bits a unit
+        shape.quoted += size_t(std::popcount(unsigned(quoted))) / 2;
+    }
+    alignas(16) char16_t lanes[8];
+    _mm_store_si128(reinterpret_cast<__m128i*>(lanes), high);
+    for (const char16_t lane : lanes)
+        shape.high |= lane;
+#endif
+    for (; c != end; ++c) {
+        shape.high |= *c;
+        shape.controls += size_t(*c < 0x20);
+        shape.quoted += size_t(*c == '"') + size_t(*c == '\\');
+    }
+    return shape;
+}
+
+// Writes ASCII text without controls at `p`, a backslash before each " and \; returns the end.
+char* putQuoted(char* p, const char16_t* c, const char16_t* end)
+{
+#if defined(__SSE2__)
+    const __m128i quote = _mm_set1_epi16('"');
+    const __m128i backslash = _mm_set1_epi16('\\');
+    for (; end - c >= 8; c += 8) {
+        const __m128i units = _mm_loadu_si128(reinterpret_cast<const __m128i*>(c));
+        if (_mm_movemask_epi8(
+                _mm_or_si128(_mm_cmpeq_epi16(units, quote), _mm_cmpeq_epi16(units, backslash)))) {
+            for (int k = 0; k < 8; ++k) {
+                if (c[k] == '"' || c[k] == '\\')
+                    *p++ = '\\';
+                *p++ = char(c[k]);
+            }
+            continue;
+        }
+        // Every unit is below 0x80: packing them to bytes keeps them as they are.
+        _mm_storel_epi64(reinterpret_cast<__m128i*>(p), _mm_packus_epi16(units, units));
+        p += 8;
+    }
+#endif
+    for (; c != end; ++c) {
+        if (*c == '"' || *c == '\\')
+            *p++ = '\\';
+        *p++ = char(*c);
+    }
+    return p;
+}
 
 // Writes `c` (below 0x80) at `p` as QJsonDocument does (at most 6 bytes); returns the end.
 inline char* putAscii(char* p, char16_t c)
@@ -82,35 +160,23 @@ inline char* makeRoom(std::string& out, size_t n)
 
 void JsonText::appendString(std::string& out, QStringView text)
 {
-    // One pass finds whether anything needs a closer look: nearly every text is ASCII with no
-    // control characters, at most a few quotes and backslashes (a sentence per stuck lock naming
-    // its escaped token, a million of them in a `list --json` of a big keyspace), and is then
-    // written in one more pass into exactly the room it takes.
+    // Nearly every text is ASCII with no control characters and at most a few quotes and
+    // backslashes (a sentence per stuck lock names its escaped token): one look says so, and it
+    // is written in one more pass into exactly the room it takes.
     const char16_t* const begin = text.utf16();
     const char16_t* const end = begin + text.size();
-    char16_t high = 0;
-    size_t controls = 0;
-    size_t quoted = 0;
-    for (const char16_t* c = begin; c != end; ++c) {
-        high |= *c;
-        controls += size_t(*c < 0x20);
-        quoted += size_t(*c == '"') + size_t(*c == '\\');
-    }
-    if (high >= 0x80) {
+    const TextShape shape = shapeOf(begin, end);
+    if (shape.high >= 0x80) {
         // Rare (an owner or a sentence beyond ASCII; keys and tokens are escapeBytes() text):
         // Qt's own writer then, so that lone surrogates and the like come out as they did.
         const QByteArray doc = QJsonDocument(QJsonArray{text.toString()}).toJson(QJsonDocument::Compact);
         out.append(doc.constData() + 1, size_t(doc.size() - 2));
         return;
     }
-    if (controls == 0) {
-        char* p = makeRoom(out, size_t(text.size()) + quoted + 2);
+    if (shape.controls == 0) {
+        char* p = makeRoom(out, size_t(text.size()) + shape.quoted + 2);
         *p++ = '"';
-        for (const char16_t* c = begin; c != end; ++c) {
-            if (*c == '"' || *c == '\\')
-                *p++ = '\\';
-            *p++ = char(*c);
-        }
+        p = putQuoted(p, begin, end);
         *p = '"';
         return;
     }

@@ -27,6 +27,7 @@ private slots:
     void writesWhatQJsonDocumentWrote();
     void stringsEscapeAsQJsonDocument();
     void randomBytesEscapeAsQJsonDocument();
+    void longTextsEscapeAsQJsonDocument();
 };
 
 void TestLockJsonWriter::writesWhatQJsonDocumentWrote_data()
@@ -142,6 +143,27 @@ void TestLockJsonWriter::randomBytesEscapeAsQJsonDocument()
         std::string text;
         JsonText::appendString(text, escapeBytes(bytes));
         QCOMPARE(QByteArray::fromStdString(text), doc.mid(1, doc.size() - 2));
+    }
+}
+
+// Sentences of any length (written eight code units at a time where the CPU can, the rest one by
+// one), with quotes, backslashes and controls anywhere in them, and now and then beyond ASCII.
+void TestLockJsonWriter::longTextsEscapeAsQJsonDocument()
+{
+    const QList<char16_t> alphabet{u'a',  u'Z',    u' ',    u'7',    u'"', u'\\',
+                                   u'\n', u'\x01', u'\x1f', u'\x7f', u'~'};
+    QRandomGenerator rng(23);
+    for (int i = 0; i < 3000; ++i) {
+        QString text(rng.bounded(80), Qt::Uninitialized);
+        const bool plain = i % 3 == 0; // only letters, quotes and backslashes
+        for (QChar& c : text)
+            c = QChar(alphabet.at(rng.bounded(plain ? 7 : qsizetype(alphabet.size()))));
+        if (i % 10 == 1 && !text.isEmpty())
+            text[rng.bounded(text.size())] = QChar(i % 20 == 1 ? 0x00e9 : 0x8000);
+        const QByteArray doc = QJsonDocument(QJsonArray{text}).toJson(QJsonDocument::Compact);
+        std::string written = "x";
+        JsonText::appendString(written, text);
+        QCOMPARE(QByteArray::fromStdString(written), "x" + doc.mid(1, doc.size() - 2));
     }
 }
 
