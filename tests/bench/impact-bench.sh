@@ -43,8 +43,11 @@ pipe_locks "$port" "$locks" lock:impact: 3600000
 
 polite=("$lockctl" list -m "$url" --pattern '*' --json)
 max=("$lockctl" list -m "$url" --pattern '*' --json --scan-rate max)
-# A lockctl from before --scan-rate (main's, to compare with) scans at full speed anyway.
-if ! "$lockctl" --help 2>&1 | grep -q -- '--scan-rate'; then
+# A lockctl from before --scan-rate (main's, to compare with) scans at full speed anyway. The help is
+# read whole first: `--help | grep -q` under pipefail fails whenever grep stops reading before lockctl
+# has written the rest (SIGPIPE), which on a quiet machine it often does, and `max` then ran paced.
+help="$("$lockctl" --help 2>&1 || true)"
+if ! grep -q -- '--scan-rate' <<<"$help"; then
     max=("${polite[@]}")
 fi
 bare=("$lockbench" scan-baseline -m "$url" --pattern '*')

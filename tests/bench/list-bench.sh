@@ -36,7 +36,9 @@ fill_locks() {
 
 # Faster scans than the default pace, where lockctl has the choice (--scan-rate).
 rate_args=()
-if "$lockctl" list --help 2>/dev/null | grep -q -- '--scan-rate'; then
+# (The help read whole first: `| grep -q` under pipefail fails when grep stops reading early.)
+help="$("$lockctl" list --help 2>/dev/null || true)"
+if grep -q -- '--scan-rate' <<<"$help"; then
     rate_args=(--scan-rate max)
 fi
 
