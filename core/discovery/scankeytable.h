@@ -7,17 +7,18 @@
 namespace lockscope {
 
 // A scan worker's table of the keys it knows or met in the running pass: a key costs one entry
-// (40 bytes) and 8 bytes of index. Every SCAN result and every read goes through it, so it is built
+// (32 bytes) and 8 bytes of index. Every SCAN result and every read goes through it, so it is built
 // for that: the index keeps each key's hash, so a probe only touches the key's bytes when the hashes
 // match and growing never rehashes a key, unlike QHash, whose probes and growth read the (scattered)
 // bytes of every key they pass.
 class ScanKeyTable final
 {
 public:
+    // Four bytes, so that an entry is 32: each master keeps one per lock.
     struct Mark
     {
-        quint32 metInPass = 0; // the last pass that met it (SCAN or event); passes count from 1
-        bool known = false;    // present on this master, as last read
+        quint32 metInPass : 31 = 0; // the last pass that met it (SCAN or event); passes count from 1
+        bool known : 1 = false;     // present on this master, as last read
     };
 
     ScanKeyTable();
@@ -37,6 +38,7 @@ private:
         quint32 hash = 0;
         Mark mark;
     };
+    static_assert(sizeof(Mark) == 4 && sizeof(Entry) == 32);
     struct Slot
     {
         quint32 hash = 0;
