@@ -8,6 +8,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <utility>
+
 namespace lockscope {
 
 HistoryTracker::HistoryTracker(QObject* parent) : QObject(parent) {}
@@ -29,28 +31,42 @@ HolderEpisode::End HistoryTracker::endOf(const QByteArray& resource, const Histo
     return replaced ? HolderEpisode::End::Replaced : HolderEpisode::End::Released;
 }
 
+QList<HolderEpisode> HistoryTracker::episodes(const QByteArray& resource) const
+{
+    const auto it = m_history.constFind(ResourceKey(resource));
+    if (it == m_history.cend())
+        return {};
+    QList<HolderEpisode> all = it->ended;
+    if (it->open)
+        all << HolderEpisode{it->token, it->owner, it->from, QDateTime(), HolderEpisode::End::Ongoing};
+    return all;
+}
+
 void HistoryTracker::close(History& h, HolderEpisode::End end, const QDateTime& now)
 {
-    if (h.episodes.isEmpty() || h.episodes.last().end != HolderEpisode::End::Ongoing)
+    if (!h.open)
         return;
-    h.episodes.last().to = now;
-    h.episodes.last().end = end;
+    h.ended << HolderEpisode{std::exchange(h.token, {}), std::exchange(h.owner, {}),
+                             std::exchange(h.from, {}), now, end};
+    h.open = false;
 }
 
 void HistoryTracker::see(const LockView& view, const QDateTime& now)
 {
     History& h = m_history[ResourceKey(view.resource)];
-    const bool open = !h.episodes.isEmpty() && h.episodes.last().end == HolderEpisode::End::Ongoing;
-    if (!open || h.episodes.last().token != view.token) {
-        if (open) {
+    if (!h.open || h.token != view.token) {
+        if (h.open) {
             close(h, endOf(view.resource, h, true), now);
             m_forceReleased.remove(view.resource);
         }
-        h.episodes << HolderEpisode{view.token, view.owner, now, QDateTime(), HolderEpisode::End::Ongoing};
-        if (h.episodes.size() > maxEpisodesPerResource)
-            h.episodes.removeFirst();
-    } else if (h.episodes.last().owner.isEmpty()) {
-        h.episodes.last().owner = view.owner;
+        h.token = view.token;
+        h.owner = view.owner;
+        h.from = now;
+        h.open = true;
+        if (h.ended.size() + 1 > maxEpisodesPerResource)
+            h.ended.removeFirst();
+    } else if (h.owner.isEmpty()) {
+        h.owner = view.owner;
     }
     h.deadlineMs = view.validityMs < 0 ? -1 : view.computedAtMs + view.validityMs;
     h.atRisk = view.atRisk;

@@ -30,10 +30,7 @@ public:
     // The next end of this resource's episode was our doing.
     void markForceReleased(const QByteArray& resource);
 
-    QList<HolderEpisode> episodes(const QByteArray& resource) const
-    {
-        return m_history.value(ResourceKey(resource)).episodes;
-    }
+    QList<HolderEpisode> episodes(const QByteArray& resource) const;
     const QDateTime& openedAt() const { return m_openedAt; }
 
     QByteArray toCsv(const QByteArray& resource) const;
@@ -43,10 +40,17 @@ signals:
     void changed(const QByteArray& resource);
 
 private:
+    // A resource's episodes: the ended ones in a list, the one still going on in place. Most locks
+    // have only that one, and a list of one episode was a heap block per lock (its token and owner
+    // share the view's bytes).
     struct History
     {
-        QList<HolderEpisode> episodes;
+        QList<HolderEpisode> ended; // oldest first
+        QByteArray token;           // the open episode's, while `open`
+        QString owner;
+        QDateTime from;
         qint64 deadlineMs = -1; // monotonic expiry of the open episode; -1 unknown
+        bool open = false;
         bool atRisk = false;
     };
     void close(History& h, HolderEpisode::End end, const QDateTime& now);

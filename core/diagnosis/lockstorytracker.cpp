@@ -27,24 +27,41 @@ void LockStoryTracker::observe(const LockBatch& batch, qint64 wallNowMs, qint64 
         forget(r);
 }
 
+void LockStoryTracker::forget(const QByteArray& resource)
+{
+    const auto it = m_stories.constFind(resource);
+    if (it == m_stories.cend())
+        return;
+    if (it->ownerNoted)
+        m_owners.remove(resource);
+    m_stories.erase(it);
+}
+
+void LockStoryTracker::restart(const QByteArray& resource, Kept& kept)
+{
+    if (kept.ownerNoted)
+        m_owners.remove(resource);
+    kept = Kept();
+}
+
 void LockStoryTracker::observe(const LockView& view, qint64 wallNowMs, qint64 monotonicNowMs)
 {
-    LockStory& story = m_stories[view.resource];
+    Kept& story = m_stories[view.resource];
     const qint64 at = wallNowMs - qMax<qint64>(0, monotonicNowMs - view.computedAtMs);
     if (view.token.isEmpty()) {
-        story = LockStory();
+        restart(view.resource, story);
         return;
     }
     if (story.token != view.token) {
-        story = LockStory();
+        restart(view.resource, story);
         story.token = view.token;
         story.firstSeenMs = at;
     }
     const qint64 ttl = ttlOf(view);
     if (ttl < 0)
         return;
-    if (!story.readings.isEmpty()) {
-        const TtlReading& last = story.readings.constLast();
+    if (story.readingCount > 0) {
+        const TtlReading& last = story.readings[story.readingCount - 1];
         if (at < last.atMs)
             return; // an older computation than one already counted
         const qint64 expected = last.ttlMs - (at - last.atMs);
@@ -57,16 +74,34 @@ void LockStoryTracker::observe(const LockView& view, qint64 wallNowMs, qint64 mo
         }
     }
     story.leaseMs = qMax(story.leaseMs, ttl);
-    // Kept at exactly maxReadings in one allocation of that size: appending a fifth and dropping
-    // the first grew the list to twice that, once per lock the window shows.
-    if (story.readings.size() >= LockStory::maxReadings) {
+    if (story.readingCount == story.readings.size()) {
         std::move(story.readings.begin() + 1, story.readings.end(), story.readings.begin());
-        story.readings.last() = TtlReading{at, ttl};
+        story.readings.back() = TtlReading{at, ttl};
         return;
     }
-    if (story.readings.isEmpty())
-        story.readings.reserve(LockStory::maxReadings);
-    story.readings << TtlReading{at, ttl};
+    story.readings[story.readingCount++] = TtlReading{at, ttl};
+}
+
+LockStory LockStoryTracker::story(const QByteArray& resource) const
+{
+    const auto it = m_stories.constFind(resource);
+    if (it == m_stories.cend())
+        return LockStory();
+    LockStory story;
+    story.token = it->token;
+    story.firstSeenMs = it->firstSeenMs;
+    story.extensions = it->extensions;
+    story.firstExtensionMs = it->firstExtensionMs;
+    story.lastExtensionMs = it->lastExtensionMs;
+    story.lastExtensionTtlMs = it->lastExtensionTtlMs;
+    story.leaseMs = it->leaseMs;
+    story.readings = QList<TtlReading>(it->readings.cbegin(), it->readings.cbegin() + it->readingCount);
+    if (it->ownerNoted) {
+        const OwnerSeen owner = m_owners.value(resource);
+        story.ownerClient = owner.client;
+        story.ownerClientSeenMs = owner.seenMs;
+    }
+    return story;
 }
 
 void LockStoryTracker::noteOwners(const QByteArray& resource, const DiagnosisFacts& facts, qint64 wallNowMs)
@@ -75,12 +110,15 @@ void LockStoryTracker::noteOwners(const QByteArray& resource, const DiagnosisFac
     if (it == m_stories.end() || facts.owners.isEmpty())
         return;
     const OwnerClient& o = facts.owners.constFirst();
-    it->ownerClient = o.name.isEmpty()
-                          ? QStringLiteral("client %1 (id %2)").arg(escapeBytes(o.address)).arg(o.clientId)
-                          : QStringLiteral("client '%1' %2 (id %3)")
-                                .arg(escapeBytes(o.name), escapeBytes(o.address))
-                                .arg(o.clientId);
-    it->ownerClientSeenMs = wallNowMs;
+    it->ownerNoted = true;
+    m_owners.insert(
+        resource,
+        OwnerSeen{o.name.isEmpty()
+                      ? QStringLiteral("client %1 (id %2)").arg(escapeBytes(o.address)).arg(o.clientId)
+                      : QStringLiteral("client '%1' %2 (id %3)")
+                            .arg(escapeBytes(o.name), escapeBytes(o.address))
+                            .arg(o.clientId),
+                  wallNowMs});
 }
 
 } // namespace lockscope

@@ -6,6 +6,8 @@
 
 #include <QHash>
 
+#include <array>
+
 namespace lockscope {
 
 // Builds each lock's LockStory from the live views as they change: when its holder was first seen,
@@ -21,19 +23,45 @@ public:
 
     void observe(const LockBatch& batch, qint64 wallNowMs, qint64 monotonicNowMs);
     void observe(const LockView& view, qint64 wallNowMs, qint64 monotonicNowMs);
-    void forget(const QByteArray& resource) { m_stories.remove(resource); }
+    void forget(const QByteArray& resource);
     // The owner's connection matched by a DiagnosisReader: remembered so that its disappearance
     // can be told later.
     void noteOwners(const QByteArray& resource, const DiagnosisFacts& facts, qint64 wallNowMs);
 
-    LockStory story(const QByteArray& resource) const { return m_stories.value(resource); }
+    LockStory story(const QByteArray& resource) const;
     int size() const { return int(m_stories.size()); }
 
     // The longest TTL the masters holding `view.token` showed at the view's computation; -1: none.
     static qint64 ttlOf(const LockView& view);
 
 private:
-    QHash<QByteArray, LockStory> m_stories;
+    // A LockStory as kept for each of up to a million locks: its readings inline (a list of its own
+    // was one more heap block per lock), the owner's connection, known only for locks someone
+    // selected, kept apart in m_owners.
+    struct Kept
+    {
+        QByteArray token; // shares the view's bytes
+        qint64 firstSeenMs = -1;
+        qint64 firstExtensionMs = -1;
+        qint64 lastExtensionMs = -1;
+        qint64 lastExtensionTtlMs = -1;
+        qint64 leaseMs = -1;
+        std::array<TtlReading, LockStory::maxReadings> readings{}; // oldest first
+        int extensions = 0;
+        quint8 readingCount = 0;
+        bool ownerNoted = false; // m_owners has an entry for it
+    };
+    struct OwnerSeen
+    {
+        QString client;
+        qint64 seenMs = -1;
+    };
+
+    // A new holder (or none): the story starts over, the owner's connection with it.
+    void restart(const QByteArray& resource, Kept& kept);
+
+    QHash<QByteArray, Kept> m_stories;
+    QHash<QByteArray, OwnerSeen> m_owners;
 };
 
 } // namespace lockscope

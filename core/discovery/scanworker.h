@@ -124,7 +124,7 @@ private:
     bool m_awaitingDelivery = false;
     bool m_scansDone = false;
     int m_readsInFlight = 0;
-    quint32 m_pass = 0; // 32 bits keep a key's mark at 8 bytes; a pass every second wraps after 136 years
+    quint32 m_pass = 0; // a key's mark keeps 31 bits of it: a pass every second wraps after 68 years
     qint64 m_dbSize = 0;
     bool m_dbSizeKnown = false; // DBSIZE answered in the running pass
     qint64 m_passPages = 0;     // SCAN pages of the running pass ...

@@ -78,9 +78,10 @@ private:
         int type = 0;          // the key's type, an index into m_types; 0: absent
     };
     // What the recorder knows of one resource's current episode: one hash entry, the per-master
-    // part inline for up to Redlock's usual five masters (four lists per resource were four heap
-    // blocks, each a cache miss per view, and a type string per master whose reference moved on
-    // every view).
+    // part in one array (four lists per resource were four heap blocks, each a cache miss per view,
+    // and a type string per master whose reference moved on every view). One master's part is
+    // inline: room for five there cost a million single-master locks 100 MB, while five masters
+    // pay about as much for the block of their own as they did for the room in the entry.
     struct Tracked
     {
         QByteArray token;
@@ -93,7 +94,7 @@ private:
         qint64 releasedAtMs = -1;  // wall clock: a master let go of it before its expiry
         bool atRisk = false;
         bool lostOnFailover = false;
-        QVarLengthArray<PerMaster, 5> masters;
+        QVarLengthArray<PerMaster, 1> masters;
     };
 
     void onBatch(const LockBatch& batch);

@@ -107,6 +107,7 @@ private slots:
     void stoppedRenewalsAreNotRenewed();
     void waitersWithQueueDeadlines();
     void ownerConnectedAndGone();
+    void ownerClientGoesWithItsHolder();
     void clientListParsesAndMatches();
 };
 
@@ -318,6 +319,43 @@ void TestLockDiagnosis::ownerConnectedAndGone()
     // CLIENT LIST not read: nothing is said about the connection.
     f.clientsRead = false;
     QVERIFY(LockDiagnosis::diagnose(v, tracker.story("orders"), f, at(1000)).isEmpty());
+}
+
+void TestLockDiagnosis::ownerClientGoesWithItsHolder()
+{
+    DiagnosisFacts f;
+    f.clientsRead = true;
+    f.owners = {OwnerClient{0, "t1", "name", 12, "worker-7", "127.0.0.1:5001", 300, 42}};
+    LockStoryTracker tracker;
+    const auto see = [&](const QByteArray& token) {
+        tracker.observe(viewOf(LockStatus::Held, token, {held(token, 9000)}, 8900), wall0, mono0);
+    };
+    // Known for the lock it was read for, from then on, whatever else the story gains.
+    see("t1");
+    QVERIFY(tracker.story("orders").ownerClient.isEmpty());
+    tracker.noteOwners("orders", f, wall0 + 5);
+    tracker.noteOwners("other", f, wall0 + 5); // no story: nothing to note it on
+    see("t1");
+    LockStory s = tracker.story("orders");
+    QCOMPARE(s.ownerClient, QStringLiteral("client 'worker-7' 127.0.0.1:5001 (id 12)"));
+    QCOMPARE(s.ownerClientSeenMs, wall0 + 5);
+    QVERIFY(tracker.story("other").ownerClient.isEmpty());
+    // Another holder: another story, without the connection of the one before.
+    see("t2");
+    s = tracker.story("orders");
+    QCOMPARE(s.token, QByteArray("t2"));
+    QVERIFY(s.ownerClient.isEmpty());
+    QCOMPARE(s.ownerClientSeenMs, -1);
+    // Gone and back: nothing of it is left.
+    tracker.noteOwners("orders", f, wall0 + 6);
+    tracker.forget("orders");
+    QCOMPARE(tracker.size(), 0);
+    see("t2");
+    QVERIFY(tracker.story("orders").ownerClient.isEmpty());
+    // No holder (a master down): the story, connection and all, starts over.
+    tracker.noteOwners("orders", f, wall0 + 7);
+    see(QByteArray());
+    QCOMPARE(tracker.story("orders"), LockStory());
 }
 
 void TestLockDiagnosis::clientListParsesAndMatches()

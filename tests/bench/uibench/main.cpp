@@ -8,6 +8,7 @@
 //     (the 1M case: once loaded, --scroll-ms of scrolling, then scrolling on while FilterProbe types
 //     TEXT, clears it and switches the "Stuck" filter on and off; stalls measured in each phase
 //     apart, the targets checked, exit 1 when one is missed)
+//   --no-record, as lockscope's: the window without its flight recorder (what the recorder costs)
 
 #include "batchqueue.h"
 #include "coreservice.h"
@@ -21,6 +22,7 @@
 #include "mainwindow.h"
 #include "scrollprobe.h"
 #include "stallmeter.h"
+#include "windowrecording.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -209,6 +211,9 @@ int main(int argc, char** argv)
 
     StallMeter meter;
     MainWindow window(options->config, options->auditLogPath);
+    // As lockscope does: `--no-record` measures the window without its flight recorder.
+    if (options->noRecord)
+        window.recording()->disableForThisRun();
     window.show();
     meter.start();
     if (!filter.isEmpty())
