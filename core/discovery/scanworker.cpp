@@ -316,14 +316,28 @@ void ScanWorker::scanPage(int pattern, const QByteArray& cursor)
     m_passLeastCount = qMin(m_passLeastCount, count);
     m_pageStartNs = monotonicNs();
     if (paced) {
-        // Sent with the page while nothing else of ours is queued: its round trip is what any
-        // client's trivial command waits right now.
+        // Alone on the connection, answered before the page is asked for: its round trip is what any
+        // client's trivial command waits right now. (Sent with the SCAN, its reply would wait for
+        // the page's own work and measure our COUNT, not the server: an idle server then looked
+        // busy, and a paced pass went at half speed.)
         const qint64 sentNs = m_pageStartNs;
-        m_connection->send({"PING"}, this, [this, pass, sentNs](const RedisResult& r) {
-            if (pass == m_pass && r.ok() && !r.reply.isError())
-                m_pacer.probed((monotonicNs() - sentNs) / 1000);
-        });
+        m_connection->send({"PING"}, this,
+                           [this, pass, pattern, cursor, count, sentNs](const RedisResult& r) {
+                               if (pass != m_pass)
+                                   return;
+                               if (r.ok() && !r.reply.isError())
+                                   m_pacer.probed((monotonicNs() - sentNs) / 1000);
+                               sendScan(pattern, cursor, count);
+                           });
+        return;
     }
+    sendScan(pattern, cursor, count);
+}
+
+void ScanWorker::sendScan(int pattern, const QByteArray& cursor, int count)
+{
+    const quint32 pass = m_pass;
+    const bool paced = m_pacer.paced();
     m_connection->send(
         {"SCAN", cursor, "MATCH", m_settings.patterns.at(pattern).match, "COUNT", QByteArray::number(count)},
         this, [this, pass, pattern, paced](const RedisResult& r) {

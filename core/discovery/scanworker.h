@@ -82,6 +82,7 @@ private:
     void stopSubscriber();
     void beginPass();
     void scanPage(int pattern, const QByteArray& cursor);
+    void sendScan(int pattern, const QByteArray& cursor, int count);
     // The next page of the pass: asked now, or held back while the monitor has too many of our keys
     // still to take in.
     void continuePass(int pattern, const QByteArray& cursor);

@@ -192,25 +192,38 @@ void LockLister::scanNext()
     m_scanSentUs = monotonicNs() / 1000;
     m_readBatch = step.readBatch;
     m_leastCount = qMin(m_leastCount, step.count);
-    const int master = m_master;
-    const int pattern = m_pattern;
+    m_scanCount = step.count;
     if (m_pacer.paced()) {
-        // Sent with the page while nothing else of ours is queued: its round trip is what any
-        // client's trivial command waits right now.
+        // Alone on the connection, answered before the page is asked for: its round trip is what any
+        // client's trivial command waits right now. (Sent with the SCAN, its reply would wait for
+        // the page's own work and measure our COUNT, not the server.)
+        const int master = m_master;
         const qint64 sentUs = m_scanSentUs;
         m_scanConnections[master]->send({"PING"}, this, [this, master, sentUs](const RedisResult& r) {
-            if (master == m_master && r.ok() && !r.reply.isError())
+            if (master != m_master)
+                return; // the scan of that master was given up
+            if (r.ok() && !r.reply.isError())
                 m_pacer.probed(monotonicNs() / 1000 - sentUs);
+            sendScan();
         });
+        return;
     }
-    m_scanConnections[master]->send({"SCAN", m_cursor, "MATCH", m_config.monitor.patterns.at(pattern).match,
-                                     "COUNT", QByteArray::number(step.count)},
-                                    this, [this, master, pattern](const RedisResult& r) {
-                                        if (master != m_master)
-                                            return; // the scan of that master was given up
-                                        m_scanOut = false;
-                                        onScanReply(r, pattern);
-                                    });
+    sendScan();
+}
+
+void LockLister::sendScan()
+{
+    const int master = m_master;
+    const int pattern = m_pattern;
+    const ScanPattern& scanned = m_config.monitor.patterns.at(pattern);
+    m_scanConnections[master]->send(
+        {"SCAN", m_cursor, "MATCH", scanned.match, "COUNT", QByteArray::number(m_scanCount)}, this,
+        [this, master, pattern](const RedisResult& r) {
+            if (master != m_master)
+                return; // the scan of that master was given up
+            m_scanOut = false;
+            onScanReply(r, pattern);
+        });
 }
 
 void LockLister::onScanReply(const RedisResult& r, int pattern)

@@ -85,6 +85,7 @@ private:
     void onScanConnectionState(int master);
     void beginScanning();
     void scanNext();
+    void sendScan();
     void onScanReply(const RedisResult& r, int pattern);
     // The scan of the current master cannot go on: it is held down with `reason`, the next one starts.
     void failMaster(const QString& reason);
@@ -117,6 +118,7 @@ private:
     ScanPacer m_pacer;
     qint64 m_pauseDebtUs = 0;
     qint64 m_pageReadUs = 0; // when the last page was read (paced)
+    int m_scanCount = 0;     // COUNT of the page being asked for
     bool m_masterDone = true;
     bool m_held = false;
     bool m_finished = false;
