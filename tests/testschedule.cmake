@@ -11,6 +11,8 @@ set(lockscope_test_costs
     integration.tst_uifaultmatrix 40
     integration.tst_demofailover 30
     integration.tst_flightrecorder 28
+    integration.tst_hostilepeer 28
+    integration.tst_lockctlliststream 26
     integration.tst_uidemostory 25
     integration.tst_uimasternodes 22
     integration.tst_sentinelwatcher 22
@@ -43,7 +45,6 @@ set(lockscope_test_costs
     integration.tst_uipatternmodes 5
     integration.tst_uiselection 5
     integration.tst_redlockinterop 5
-    integration.tst_hostilepeer 5
     integration.tst_uisentinelwindow 4
     layers.check_layers_tree 4
     integration.tst_uisecrets 4
