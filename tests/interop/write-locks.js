@@ -103,7 +103,9 @@ async function holdRedlock(clients, resource, ttlMs, holdMs) {
   for (let left = holdMs; left > 0; left = releaseAt - Date.now()) {
     // Extend at half the TTL so a hold longer than the TTL never lets the lock lapse.
     await delay(Math.min(left, Math.max(1, Math.floor(ttlMs / 2))));
-    if (releaseAt - Date.now() > 0) {
+    // Only while the lock would lapse before the release (as a holder extends when it must): an
+    // extension a few ms before the release ends with the key gone before anyone could read it.
+    if (releaseAt - Date.now() > Math.floor(ttlMs / 4)) {
       lock = await lock.extend(ttlMs);
       extensions += 1;
     }
