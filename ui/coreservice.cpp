@@ -193,6 +193,14 @@ void CoreService::forwardScanProgress(int master, qint64 scanned, qint64 total)
     // One report per SCAN page: thousands a second from every master over a large keyspace, and each
     // a queued event the GUI thread must take (in bursts, when it was busy). The status bar needs a
     // few a second; a pass's last report (all scanned) always goes.
+    if (!m_monitor->isInitialScanDone()) {
+        m_forecast.setProgress(master, scanned, total);
+        const qint64 expected = m_forecast.expected(m_monitor->knownResources());
+        if (expected > m_foreseen + m_foreseen / 4) {
+            m_foreseen = expected;
+            emit locksForeseen(expected);
+        }
+    }
     QElapsedTimer& last = m_progressSent[master];
     if (scanned < total && last.isValid() && last.elapsed() < progressIntervalMs)
         return;

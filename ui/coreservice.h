@@ -8,6 +8,7 @@
 #include "locking/redlocklease.h"
 #include "mastersnapshot.h"
 #include "monitor/failoverreport.h"
+#include "monitor/lockcountforecast.h"
 #include "monitor/lockview.h"
 #include "record/recorderoptions.h"
 #include "record/recordevent.h"
@@ -75,6 +76,9 @@ signals:
     void masterChanged(const lockscope::MasterSnapshot& master);
     void locksChanged(const lockscope::LockBatch& batch);
     void scanProgress(int master, qint64 scanned, qint64 total);
+    // While the first scan runs: the locks it is expected to find in all (LockCountForecast), said
+    // again whenever the forecast has grown by a quarter.
+    void locksForeseen(qint64 locks);
     void initialScanFinished();
     // Keyspace events arrive in bursts of thousands; they leave in bounded batches.
     void keyspaceEvents(const QList<lockscope::KeyspaceEventRecord>& events, int dropped);
@@ -124,6 +128,8 @@ private:
     QList<int> m_pendingMasters;
     QHash<int, QPair<qint64, qint64>> m_scanCounts; // keys and locks per master, as last published
     QHash<int, QElapsedTimer> m_progressSent;       // per master: when scanProgress last left
+    LockCountForecast m_forecast;
+    qint64 m_foreseen = 0; // the last locksForeseen
     QTimer* m_masterTimer = nullptr;
 };
 

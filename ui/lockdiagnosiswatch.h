@@ -48,6 +48,8 @@ public:
     void observeMaster(const MasterSnapshot& master);
 
     const LockStoryTracker& tracker() const { return m_tracker; }
+    // Room for `locks` locks' stories (RowForecast).
+    void reserve(qsizetype locks) { m_tracker.reserve(locks); }
     QList<Diagnosis> diagnose(const LockView& view) const;
 
 signals:

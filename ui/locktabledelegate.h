@@ -24,6 +24,7 @@ public:
                                const QPalette& palette);
 
 private:
+    void paintText(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const;
     void paintQuorum(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const;
     void paintMasters(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const;
 };

@@ -49,6 +49,12 @@ LockTableModel::LockTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 LockTableModel::~LockTableModel() = default;
 
+void LockTableModel::reserve(qsizetype rows)
+{
+    m_byResource.reserve(rows);
+    m_rows.reserve(size_t(rows));
+}
+
 int LockTableModel::rowCount(const QModelIndex& parent) const
 {
     return parent.isValid() ? 0 : int(m_rows.size());

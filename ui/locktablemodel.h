@@ -64,6 +64,8 @@ public:
     const QStringList& masterNames() const { return m_masterNames; }
 
     void apply(const LockBatch& batch);
+    // Room for `rows` rows without growing the index by resource (RowForecast).
+    void reserve(qsizetype rows);
 
     // One resource kept in view (the demo pins the lock a scenario is about): highlighted, sorted
     // first and never filtered out by the proxy, and, should it leave the masters while pinned,

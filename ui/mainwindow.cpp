@@ -254,6 +254,27 @@ void MainWindow::buildDocks()
     connect(m_history, &HistoryTracker::changed, m_historyView, &HistoryView::liveChanged);
 }
 
+namespace {
+// Below this many locks the tables grow as they like: their growth costs nothing yet.
+constexpr qint64 minForecastRows = 1024;
+} // namespace
+
+void MainWindow::reserveRows(qint64 locks)
+{
+    if (m_initialScanFinished || locks < minForecastRows || locks <= m_reservedRows)
+        return;
+    // A quarter more than forecast: the forecast wavers while few pages are in, and each revision
+    // rehashes what the tables hold by then (a little, early on).
+    m_reservedRows = locks + locks / 4;
+    const qsizetype room = qsizetype(m_reservedRows);
+    // One table a turn of the event loop: their rehashes in the same slice were what stalled.
+    m_locks->reserve(room);
+    QTimer::singleShot(0, this, [this, room] {
+        m_history->reserve(room);
+        QTimer::singleShot(0, this, [this, room] { m_diagnosis->reserve(room); });
+    });
+}
+
 void MainWindow::connectCore()
 {
     CoreService* s = m_core->service();
@@ -261,6 +282,7 @@ void MainWindow::connectCore()
     connect(s, &CoreService::started, this, &MainWindow::onStarted);
     connect(s, &CoreService::masterChanged, this, &MainWindow::onMaster);
     connect(s, &CoreService::locksChanged, m_queue, &BatchQueue::enqueue);
+    connect(s, &CoreService::locksForeseen, this, &MainWindow::reserveRows);
     connect(s, &CoreService::scanProgress, this, [this](int master, qint64 scanned, qint64 total) {
         if (!m_initialScanFinished)
             m_statusBar->setScanProgress(master, scanned, total);

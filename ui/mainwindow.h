@@ -131,6 +131,8 @@ private:
     void updateDetail();
     void updateActions();
     void updateStatusBar();
+    // Sizes the per-lock tables for the locks the first scan is expected to find.
+    void reserveRows(qint64 locks);
     void updateHistory();
     void updateTitle();
 
@@ -156,6 +158,7 @@ private:
     QStringList m_masterNames;
     bool m_readOnly = false;
     bool m_initialScanFinished = false;
+    qint64 m_reservedRows = 0; // what the per-lock tables were sized for (locksForeseen)
     QHash<QByteArray, RedlockLease> m_leases;
     QByteArray m_pendingSelect;
     QString m_profileName;

@@ -24,6 +24,8 @@ public:
     void observe(const LockBatch& batch, qint64 wallNowMs, qint64 monotonicNowMs);
     void observe(const LockView& view, qint64 wallNowMs, qint64 monotonicNowMs);
     void forget(const QByteArray& resource);
+    // Room for `locks` stories without growing: a table that doubles rehashes all it holds at once.
+    void reserve(qsizetype locks) { m_stories.reserve(locks); }
     // The owner's connection matched by a DiagnosisReader: remembered so that its disappearance
     // can be told later.
     void noteOwners(const QByteArray& resource, const DiagnosisFacts& facts, qint64 wallNowMs);

@@ -4,8 +4,7 @@
 
 namespace lockscope {
 
-QString ScanBound::broken(const QByteArray& cursor, qint64 pages, qint64 keysSeen, qint64 dbSize, int count,
-                          qsizetype patterns)
+QString ScanBound::broken(const QByteArray& cursor, qint64 pages, qint64 keysSeen, qint64 dbSize, int count)
 {
     bool isNumber = false;
     cursor.toULongLong(&isNumber);
@@ -18,8 +17,7 @@ QString ScanBound::broken(const QByteArray& cursor, qint64 pages, qint64 keysSee
     // Without DBSIZE (an ACL may refuse it) only a far larger bound is safe: about 10^9 keys.
     const qint64 keys =
         qBound<qint64>(0, qMax(dbSize >= 0 ? dbSize : qint64(1) << 30, keysSeen), qint64(1) << 40);
-    const qint64 perPattern = 256 + 64 * (keys / qMax(1, count) + 1);
-    const qint64 bound = perPattern * qMax<qint64>(1, patterns);
+    const qint64 bound = 256 + 64 * (keys / qMax(1, count) + 1);
     if (pages > bound)
         return QStringLiteral("SCAN did not return cursor 0 after %1 pages (DBSIZE %2, COUNT %3); the "
                               "pass was stopped")

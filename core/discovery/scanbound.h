@@ -12,9 +12,8 @@ class ScanBound
 {
 public:
     // `pages` and `keysSeen`: the pass's pages so far and the keys they returned; `dbSize`: DBSIZE,
-    // -1 when unknown (an ACL may refuse it); `count`: SCAN COUNT; `patterns`: patterns in the pass.
-    static QString broken(const QByteArray& cursor, qint64 pages, qint64 keysSeen, qint64 dbSize, int count,
-                          qsizetype patterns);
+    // -1 when unknown (an ACL may refuse it); `count`: SCAN COUNT. A pass is one SCAN run (ScanPlan).
+    static QString broken(const QByteArray& cursor, qint64 pages, qint64 keysSeen, qint64 dbSize, int count);
 };
 
 } // namespace lockscope

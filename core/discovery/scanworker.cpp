@@ -36,13 +36,13 @@ bool sameEndpoint(const ConnectionOptions& a, const ConnectionOptions& b)
 } // namespace
 
 ScanWorker::ScanWorker(int index, MonitorSettings settings, QObject* parent)
-    : QObject(parent), m_index(index), m_settings(std::move(settings)),
+    : QObject(parent), m_index(index), m_settings(std::move(settings)), m_plan(m_settings.patterns),
       m_pacer(m_settings.scanRate, m_settings.scanCount), m_eventTimer(new QTimer(this)),
       m_passTimer(new QTimer(this)), m_pageTimer(new QTimer(this))
 {
     m_pageTimer->setSingleShot(true);
     m_pageTimer->setTimerType(Qt::PreciseTimer);
-    connect(m_pageTimer, &QTimer::timeout, this, [this] { nextPage(m_pendingPattern, m_pendingCursor); });
+    connect(m_pageTimer, &QTimer::timeout, this, [this] { nextPage(m_pendingCursor); });
     m_eventTimer->setSingleShot(true);
     m_eventTimer->setInterval(1); // gathers a burst of events into one pipelined read
     connect(m_eventTimer, &QTimer::timeout, this, &ScanWorker::flushEvents);
@@ -305,10 +305,10 @@ void ScanWorker::beginPass()
             m_dbSizeKnown = true;
         }
     });
-    scanPage(0, "0");
+    scanPage("0");
 }
 
-void ScanWorker::scanPage(int pattern, const QByteArray& cursor)
+void ScanWorker::scanPage(const QByteArray& cursor)
 {
     const quint32 pass = m_pass;
     const bool paced = m_pacer.paced();
@@ -321,66 +321,67 @@ void ScanWorker::scanPage(int pattern, const QByteArray& cursor)
         // the page's own work and measure our COUNT, not the server: an idle server then looked
         // busy, and a paced pass went at half speed.)
         const qint64 sentNs = m_pageStartNs;
-        m_connection->send({"PING"}, this,
-                           [this, pass, pattern, cursor, count, sentNs](const RedisResult& r) {
-                               if (pass != m_pass)
-                                   return;
-                               if (r.ok() && !r.reply.isError())
-                                   m_pacer.probed((monotonicNs() - sentNs) / 1000);
-                               sendScan(pattern, cursor, count);
-                           });
+        m_connection->send({"PING"}, this, [this, pass, cursor, count, sentNs](const RedisResult& r) {
+            if (pass != m_pass)
+                return;
+            if (r.ok() && !r.reply.isError())
+                m_pacer.probed((monotonicNs() - sentNs) / 1000);
+            sendScan(cursor, count);
+        });
         return;
     }
-    sendScan(pattern, cursor, count);
+    sendScan(cursor, count);
 }
 
-void ScanWorker::sendScan(int pattern, const QByteArray& cursor, int count)
+void ScanWorker::sendScan(const QByteArray& cursor, int count)
 {
     const quint32 pass = m_pass;
     const bool paced = m_pacer.paced();
-    m_connection->send(
-        {"SCAN", cursor, "MATCH", m_settings.patterns.at(pattern).match, "COUNT", QByteArray::number(count)},
-        this, [this, pass, pattern, paced](const RedisResult& r) {
-            if (pass != m_pass)
-                return;
-            if (!r.ok() || !r.reply.isArray() || r.reply.elements.size() != 2) {
-                // The connection's own failure handling resets the pass; a server error
-                // (e.g. NOPERM on SCAN) ends it here.
-                if (r.ok()) {
-                    m_scansDone = true;
-                    maybeFinishPass();
-                }
-                return;
-            }
-            const QByteArray next = r.reply.elements[0].string;
-            ++m_passPages;
-            m_passKeysSeen += r.reply.elements[1].elements.size();
-            if (const QString broken = scanBroken(next); !broken.isEmpty())
-                return failPass(broken);
-            QByteArrayList keys;
-            keys.reserve(r.reply.elements[1].elements.size());
-            for (const RedisReply& k : r.reply.elements[1].elements) {
-                ScanKeyTable::Mark& mark = m_keys[k.string];
-                if (mark.metInPass != m_pass) {
-                    mark.metInPass = m_pass;
-                    keys << k.string;
-                }
-            }
-            const int patterns = int(m_settings.patterns.size());
-            const bool last = next == "0" && pattern + 1 >= patterns;
-            if (last)
+    QByteArrayList scan{"SCAN", cursor};
+    if (!m_plan.match().isEmpty())
+        scan << "MATCH" << m_plan.match();
+    scan << "COUNT" << QByteArray::number(count);
+    m_connection->send(scan, this, [this, pass, paced](const RedisResult& r) {
+        if (pass != m_pass)
+            return;
+        if (!r.ok() || !r.reply.isArray() || r.reply.elements.size() != 2) {
+            // The connection's own failure handling resets the pass; a server error
+            // (e.g. NOPERM on SCAN) ends it here.
+            if (r.ok()) {
                 m_scansDone = true;
-            else if (!paced)
-                nextPage(pattern, next); // asked before reading this page: the pipeline stays full
-            const double fraction = next == "0" ? 1.0 : scanFraction(next);
-            emit scanProgress(qint64((pattern + fraction) / patterns * double(m_dbSize)), m_dbSize);
-            if (paced) {
-                readPage(keys, 0, pattern, next);
-                return;
+                maybeFinishPass();
             }
-            readKeys(keys, true);
-            maybeFinishPass();
-        });
+            return;
+        }
+        const QByteArray next = r.reply.elements[0].string;
+        ++m_passPages;
+        m_passKeysSeen += r.reply.elements[1].elements.size();
+        if (const QString broken = scanBroken(next); !broken.isEmpty())
+            return failPass(broken);
+        QByteArrayList keys;
+        keys.reserve(r.reply.elements[1].elements.size());
+        for (const RedisReply& k : r.reply.elements[1].elements) {
+            if (!m_plan.keeps(k.string))
+                continue;
+            ScanKeyTable::Mark& mark = m_keys[k.string];
+            if (mark.metInPass != m_pass) {
+                mark.metInPass = m_pass;
+                keys << k.string;
+            }
+        }
+        if (next == "0")
+            m_scansDone = true;
+        else if (!paced)
+            nextPage(next); // asked before reading this page: the pipeline stays full
+        const double fraction = next == "0" ? 1.0 : scanFraction(next);
+        emit scanProgress(qint64(fraction * double(m_dbSize)), m_dbSize);
+        if (paced) {
+            readPage(keys, 0, next);
+            return;
+        }
+        readKeys(keys, true);
+        maybeFinishPass();
+    });
 }
 
 namespace {
@@ -392,13 +393,13 @@ qint64 maxUndelivered(const MonitorSettings& settings)
 }
 } // namespace
 
-void ScanWorker::continuePass(int pattern, const QByteArray& cursor)
+void ScanWorker::continuePass(const QByteArray& cursor)
 {
     if (m_undelivered > maxUndelivered(m_settings)) {
-        m_heldPage = {m_pass, pattern, cursor};
+        m_heldPage = {m_pass, cursor};
         return;
     }
-    scanPage(pattern, cursor);
+    scanPage(cursor);
 }
 
 void ScanWorker::delivered(qint64 keys)
@@ -409,24 +410,21 @@ void ScanWorker::delivered(qint64 keys)
     const HeldPage page = std::exchange(m_heldPage, HeldPage());
     // An aborted pass's page stays unasked; so does one whose connection went meanwhile.
     if (page.pass == m_pass && m_scanning && canScan())
-        scanPage(page.pattern, page.cursor);
+        scanPage(page.cursor);
 }
 
-void ScanWorker::nextPage(int pattern, const QByteArray& next)
+void ScanWorker::nextPage(const QByteArray& next)
 {
     if (next != "0")
-        continuePass(pattern, next);
-    else if (pattern + 1 < int(m_settings.patterns.size()))
-        continuePass(pattern + 1, "0");
+        continuePass(next);
 }
 
-void ScanWorker::readPage(const QByteArrayList& keys, qsizetype offset, int pattern, const QByteArray& next)
+void ScanWorker::readPage(const QByteArrayList& keys, qsizetype offset, const QByteArray& next)
 {
     if (offset < keys.size()) {
         const qsizetype batch = m_pacer.readBatch();
-        readKeys(keys.mid(offset, batch), true, [this, keys, offset, batch, pattern, next] {
-            readPage(keys, offset + batch, pattern, next);
-        });
+        readKeys(keys.mid(offset, batch), true,
+                 [this, keys, offset, batch, next] { readPage(keys, offset + batch, next); });
         return;
     }
     m_pacer.pageDone(int(keys.size()), (monotonicNs() - m_pageStartNs) / 1000);
@@ -439,10 +437,9 @@ void ScanWorker::readPage(const QByteArrayList& keys, qsizetype offset, int patt
     const qint64 pauseMs = m_pauseDebtUs / 1000;
     m_pauseDebtUs -= pauseMs * 1000;
     if (pauseMs == 0) {
-        nextPage(pattern, next);
+        nextPage(next);
         return;
     }
-    m_pendingPattern = pattern;
     m_pendingCursor = next;
     m_pageTimer->start(int(pauseMs));
 }
@@ -451,7 +448,7 @@ QString ScanWorker::scanBroken(const QByteArray& cursor) const
 {
     // COUNT: the least this pass asked for (a paced pass shrinks it), which allows the most pages.
     return ScanBound::broken(cursor, m_passPages, m_passKeysSeen, m_dbSizeKnown ? m_dbSize : -1,
-                             m_passLeastCount, m_settings.patterns.size());
+                             m_passLeastCount);
 }
 
 void ScanWorker::failPass(const QString& reason)

@@ -7,6 +7,7 @@
 #include "discovery/observationbatch.h"
 #include "discovery/scankeytable.h"
 #include "discovery/scanpacer.h"
+#include "discovery/scanplan.h"
 
 #include <QObject>
 #include <QSet>
@@ -81,16 +82,16 @@ private:
     void startSubscriber();
     void stopSubscriber();
     void beginPass();
-    void scanPage(int pattern, const QByteArray& cursor);
-    void sendScan(int pattern, const QByteArray& cursor, int count);
+    void scanPage(const QByteArray& cursor);
+    void sendScan(const QByteArray& cursor, int count);
     // The next page of the pass: asked now, or held back while the monitor has too many of our keys
     // still to take in.
-    void continuePass(int pattern, const QByteArray& cursor);
+    void continuePass(const QByteArray& cursor);
     // `after` runs once the keys' observations are out (while the pass they belong to still runs).
     void readKeys(const QByteArrayList& keys, bool fromPass, std::function<void()> after = {});
     // Paced: the page's keys from `offset` on, one batch at a time, then the next page after a pause.
-    void readPage(const QByteArrayList& keys, qsizetype offset, int pattern, const QByteArray& next);
-    void nextPage(int pattern, const QByteArray& next);
+    void readPage(const QByteArrayList& keys, qsizetype offset, const QByteArray& next);
+    void nextPage(const QByteArray& next);
     void maybeFinishPass();
     // Why the running pass cannot go on after a page that returned `cursor`; empty while it can.
     QString scanBroken(const QByteArray& cursor) const;
@@ -101,6 +102,7 @@ private:
 
     int m_index;
     MonitorSettings m_settings;
+    ScanPlan m_plan; // the patterns, as one SCAN run a pass
     quint64 m_generation = 0;
     bool m_masterUp = false;
     ConnectionOptions m_options; // the master connection's, as last followed ...
@@ -138,18 +140,16 @@ private:
     struct HeldPage
     {
         quint32 pass = 0; // 0: none (passes count from 1)
-        int pattern = 0;
         QByteArray cursor;
     };
     HeldPage m_heldPage;
     int m_passLeastCount = 0; // the smallest COUNT the running pass asked for
 
     ScanPacer m_pacer;
-    bool m_firstPass = true;  // the connection has not finished a pass yet (`max` runs it unpaced)
-    qint64 m_pageStartNs = 0; // the running page's SCAN sent
-    qint64 m_pauseDebtUs = 0; // pauses below the timer's millisecond, added up until one is due
-    int m_pendingPattern = 0; // the page to ask for when m_pageTimer fires
-    QByteArray m_pendingCursor;
+    bool m_firstPass = true;    // the connection has not finished a pass yet (`max` runs it unpaced)
+    qint64 m_pageStartNs = 0;   // the running page's SCAN sent
+    qint64 m_pauseDebtUs = 0;   // pauses below the timer's millisecond, added up until one is due
+    QByteArray m_pendingCursor; // the page to ask for when m_pageTimer fires
 
     QSet<QByteArray> m_eventKeys;    // to read at the next flush
     QByteArrayList m_eventLogKeys;   // keys and events to report at the next flush ...

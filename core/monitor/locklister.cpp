@@ -1,7 +1,6 @@
 #include "monitor/locklister.h"
 
 #include "base/monotonicclock.h"
-#include "config/keyglob.h"
 #include "discovery/keyreader.h"
 #include "discovery/scanbound.h"
 #include "formats/lockformatrecognizer.h"
@@ -18,8 +17,8 @@ namespace lockscope {
 
 LockLister::LockLister(MasterSet* masters, LockScopeConfig config, PageSink sink, QObject* parent)
     : QObject(parent), m_masters(masters), m_config(std::move(config)), m_scope(m_config.monitor.patterns),
-      m_sink(std::move(sink)), m_pacer(m_config.monitor.scanRate, m_config.monitor.scanCount),
-      m_pauseTimer(new QTimer(this))
+      m_plan(m_config.monitor.patterns), m_sink(std::move(sink)),
+      m_pacer(m_config.monitor.scanRate, m_config.monitor.scanCount), m_pauseTimer(new QTimer(this))
 {
     m_pauseTimer->setSingleShot(true);
     connect(m_pauseTimer, &QTimer::timeout, this, [this] {
@@ -126,7 +125,6 @@ void LockLister::nextMaster()
         return;
     }
     m_masterDone = false;
-    m_pattern = 0;
     m_cursor = "0";
     m_dbSize = -1;
     m_masterPages = 0;
@@ -214,19 +212,19 @@ void LockLister::scanNext()
 void LockLister::sendScan()
 {
     const int master = m_master;
-    const int pattern = m_pattern;
-    const ScanPattern& scanned = m_config.monitor.patterns.at(pattern);
-    m_scanConnections[master]->send(
-        {"SCAN", m_cursor, "MATCH", scanned.match, "COUNT", QByteArray::number(m_scanCount)}, this,
-        [this, master, pattern](const RedisResult& r) {
-            if (master != m_master)
-                return; // the scan of that master was given up
-            m_scanOut = false;
-            onScanReply(r, pattern);
-        });
+    QByteArrayList scan{"SCAN", m_cursor};
+    if (!m_plan.match().isEmpty())
+        scan << "MATCH" << m_plan.match();
+    scan << "COUNT" << QByteArray::number(m_scanCount);
+    m_scanConnections[master]->send(scan, this, [this, master](const RedisResult& r) {
+        if (master != m_master)
+            return; // the scan of that master was given up
+        m_scanOut = false;
+        onScanReply(r);
+    });
 }
 
-void LockLister::onScanReply(const RedisResult& r, int pattern)
+void LockLister::onScanReply(const RedisResult& r)
 {
     if (!r.ok()) {
         failMaster(m_scanConnections[m_master]->lastError().isError()
@@ -243,8 +241,7 @@ void LockLister::onScanReply(const RedisResult& r, int pattern)
     ++m_masterPages;
     m_masterKeys += found.size();
     m_keysScanned += found.size();
-    if (const QString broken = ScanBound::broken(next, m_masterPages, m_masterKeys, m_dbSize, m_leastCount,
-                                                 m_config.monitor.patterns.size());
+    if (const QString broken = ScanBound::broken(next, m_masterPages, m_masterKeys, m_dbSize, m_leastCount);
         !broken.isEmpty()) {
         failMaster(broken);
         return;
@@ -252,16 +249,11 @@ void LockLister::onScanReply(const RedisResult& r, int pattern)
     QByteArrayList keys;
     keys.reserve(found.size());
     for (const RedisReply& k : found) {
-        bool earlier = false; // an earlier pattern's pages met it
-        for (int q = 0; q < pattern && !earlier; ++q)
-            earlier = KeyGlob::matches(m_config.monitor.patterns.at(q).match, k.string);
-        if (!earlier)
+        if (m_plan.keeps(k.string))
             keys << k.string;
     }
     if (next != "0")
         m_cursor = next;
-    else if (pattern + 1 < m_config.monitor.patterns.size())
-        m_pattern = pattern + 1, m_cursor = "0";
     else
         m_masterDone = true;
     if (keys.isEmpty()) {

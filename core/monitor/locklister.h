@@ -5,6 +5,7 @@
 #include "connection/redisconnection.h"
 #include "discovery/notificationmode.h"
 #include "discovery/scanpacer.h"
+#include "discovery/scanplan.h"
 #include "formats/keyobservation.h"
 #include "monitor/lockview.h"
 
@@ -30,9 +31,9 @@ class MasterSet;
 // whose scan cannot run is held down with the reason, as the monitor's scan does). The keys of a
 // page of master i are read on every master in one pipelined round each (KeyReader), and a key is
 // reported by the first master that holds it: on master i a key that master j < i was read holding
-// in the same round is skipped (j's scan met it, and its row went out then), and so is a key an
-// earlier pattern matches (that pattern's pages met it). A key present for the whole listing thus
-// comes out exactly once, with no set of the keys already seen.
+// in the same round is skipped (j's scan met it, and its row went out then). Every pattern is
+// covered by one SCAN run a master (ScanPlan). A key present for the whole listing thus comes out
+// exactly once, with no set of the keys already seen.
 class LockLister final : public QObject
 {
     Q_OBJECT
@@ -86,7 +87,7 @@ private:
     void beginScanning();
     void scanNext();
     void sendScan();
-    void onScanReply(const RedisResult& r, int pattern);
+    void onScanReply(const RedisResult& r);
     // The scan of the current master cannot go on: it is held down with `reason`, the next one starts.
     void failMaster(const QString& reason);
     void nextMaster();
@@ -100,6 +101,7 @@ private:
     MasterSet* m_masters;
     LockScopeConfig m_config;
     PatternScope m_scope;
+    ScanPlan m_plan;
     PageSink m_sink;
     std::vector<std::unique_ptr<RedisConnection>> m_scanConnections; // per master; null when it is down
     QList<NotificationMode> m_modes;
@@ -107,7 +109,6 @@ private:
     bool m_started = false;
 
     int m_master = -1; // the master being scanned
-    int m_pattern = 0;
     QByteArray m_cursor = "0";
     bool m_scanOut = false; // a SCAN is waiting for its answer
     bool m_paused = false;  // the pause before the next page is over

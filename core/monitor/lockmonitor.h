@@ -61,6 +61,9 @@ public:
                (m_dirty.size() - m_dirtyHead);
     }
 
+    // Resources read on some master so far (shown, or waiting for the other masters' first pass).
+    qsizetype knownResources() const { return m_entries.size(); }
+
     // What a master's last full pass saw: its keys (DBSIZE, which every pass asks anyway; -1 until
     // known) and how many of them are locks. "1,204 keys, none matched" tells a user the patterns miss.
     struct ScanSummary

@@ -82,6 +82,7 @@ private slots:
     void everyLockOnceOverThreeMastersWhileScanning();
     void memoryDoesNotFollowTheLockCount();
     void pacedListingYieldsTheCpu();
+    void overlappingPatternsAreOneWalk();
 };
 
 void TestLockctlListStream::everyLockOnceOverThreeMastersWhileScanning()
@@ -222,4 +223,42 @@ void TestLockctlListStream::pacedListingYieldsTheCpu()
 }
 
 QTEST_GUILESS_MAIN(TestLockctlListStream)
+void TestLockctlListStream::overlappingPatternsAreOneWalk()
+{
+    // Three patterns that overlap: each lock once, from one SCAN run over the keyspace (a run per
+    // pattern walked the whole keyspace once per pattern).
+    RedisServerGroup group;
+    QVERIFY2(group.start(1), qPrintable(group.errorString()));
+    QCOMPARE(group.at(0)
+                 .command({"EVAL",
+                           "for i = 1, 2000 do redis.call('SET', 'lock:' .. i, 't', 'PX', 600000) "
+                           "redis.call('SET', 'other:' .. i, 'x') end "
+                           "for i = 1, 500 do redis.call('SET', 'mutex:' .. i, 't', 'PX', 600000) "
+                           "redis.call('SET', 'jobs.lock.' .. i, 't', 'PX', 600000) end return 1",
+                           "0"})
+                 .integer,
+             qint64(1));
+    group.at(0).command({"CONFIG", "RESETSTAT"});
+    LockctlProcess lockctl;
+    QVERIFY(lockctl.start(masterArgs(group, 1)
+                          << QStringLiteral("list") << QStringLiteral("--pattern") << QStringLiteral("lock:*")
+                          << QStringLiteral("--pattern") << QStringLiteral("*lock*")
+                          << QStringLiteral("--pattern") << QStringLiteral("mutex:*")));
+    QCOMPARE(lockctl.waitForExit(60000), 0);
+    QHash<QByteArray, int> seen;
+    const QList<QByteArray> lines = lockctl.out().split('\n');
+    for (qsizetype l = 1; l < lines.size(); ++l) {
+        const QByteArray resource = lines.at(l).simplified().split(' ').value(0);
+        if (!resource.isEmpty())
+            ++seen[resource];
+    }
+    QCOMPARE(seen.size(), 3000);
+    QVERIFY(!seen.contains("other:1"));
+    for (auto it = seen.cbegin(); it != seen.cend(); ++it)
+        QVERIFY2(it.value() == 1, it.key().constData());
+    // 5,000 keys at COUNT 1000: about five pages, not fifteen.
+    const qint64 scans = scanCalls(group.at(0));
+    QVERIFY2(scans <= 5000 / 1000 + 3, qPrintable(QString::number(scans)));
+}
+
 #include "tst_lockctlliststream.moc"

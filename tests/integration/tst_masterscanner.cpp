@@ -117,6 +117,7 @@ private slots:
     void aBusyMonitorHoldsBackTheNextPass();
     void aBusyMonitorHoldsBackThePass();
     void pacedPassBacksOffOnASlowServerAndMaxDoesNot();
+    void overlappingPatternsAreOneWalk();
 };
 
 void TestMasterScanner::scanningRunsOffTheMonitorThread()
@@ -481,6 +482,38 @@ void TestMasterScanner::pacedPassBacksOffOnASlowServerAndMaxDoesNot()
     QVERIFY2(maxScans <= keys / 1000 + 3, qPrintable(QString::number(maxScans)));
     QCOMPARE(full.sink.present.size(), keys);
     stopCli(neighbour);
+}
+
+void TestMasterScanner::overlappingPatternsAreOneWalk()
+{
+    // The default patterns overlap ("*lock*" and a "lock:*" of one's own): one SCAN run a pass
+    // covers them all, each key once (a run per pattern walked the keyspace once per pattern).
+    RedisServerGroup group;
+    QVERIFY2(group.start(1), qPrintable(group.errorString()));
+    RedisServer& server = group.at(0);
+    QCOMPARE(server
+                 .command({"EVAL",
+                           "for i = 1, 2000 do redis.call('SET', 'lock:' .. i, 't', 'PX', 600000) "
+                           "redis.call('SET', 'other:' .. i, 'x') end "
+                           "for i = 1, 500 do redis.call('SET', 'mutex:' .. i, 't', 'PX', 600000) "
+                           "redis.call('SET', 'jobs.lock.' .. i, 't', 'PX', 600000) end return 1",
+                           "0"})
+                 .integer,
+             qint64(1));
+    server.command({"CONFIG", "RESETSTAT"});
+    MonitorSettings settings = quickSettings();
+    settings.patterns = {"lock:*", "*lock*", "mutex:*"};
+    settings.scanRate = ScanRate::max(); // pages of scanCount: their number is the measure
+    settings.pollIntervalMs = 3600000;
+    ScanRig rig(quickOptions(server, 2000), settings);
+    QVERIFY(rig.passes.wait(30000));
+    QCOMPARE(rig.sink.present.size(), 3000);
+    QCOMPARE(rig.scanner.knownKeys(), qint64(3000));
+    QVERIFY(!rig.sink.present.contains("other:1"));
+    QVERIFY(rig.sink.present.contains("jobs.lock.7"));
+    // 5,000 keys at COUNT 1000: about five pages, not fifteen.
+    const qint64 scans = scanCalls(server);
+    QVERIFY2(scans <= 5000 / 1000 + 3, qPrintable(QString::number(scans)));
 }
 
 #include "tst_masterscanner.moc"
