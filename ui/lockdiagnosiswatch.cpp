@@ -138,15 +138,32 @@ void LockDiagnosisWatch::tick()
 
 void LockDiagnosisWatch::raise(const QList<NotificationEvent>& events)
 {
-    for (const NotificationEvent& e : events) {
-        if (m_events)
-            m_events->add(EventLogModel::Kind::Error,
-                          e.resource.isEmpty() ? m_context.masterNames.value(e.master)
-                                               : escapeBytes(e.resource),
-                          tr("notification: %1 — %2").arg(e.title, e.body));
-        m_notifier->notify(e.title, e.body);
+    if (events.isEmpty())
+        return;
+    QList<EventLogModel::Entry> entries;
+    entries.reserve(events.size());
+    const QDateTime now = QDateTime::currentDateTime();
+    for (qsizetype i = 0; i < events.size(); ++i) {
+        const NotificationEvent& e = events.at(i);
+        entries.append(
+            {now, EventLogModel::Kind::Error,
+             e.resource.isEmpty() ? m_context.masterNames.value(e.master) : escapeBytes(e.resource),
+             tr("notification: %1 — %2").arg(e.title, e.body)});
+        if (i < maxDesktopNotificationsPerTick)
+            m_notifier->notify(e.title, e.body);
         emit notified(e);
     }
+    // Thousands at once (a million locks that hold a rule together) are one more notification, not
+    // thousands on the user's desktop.
+    if (events.size() > maxDesktopNotificationsPerTick) {
+        const int more = int(events.size()) - maxDesktopNotificationsPerTick;
+        m_notifier->notify(tr("%n more notification(s)", nullptr, more),
+                           tr("The event log lists every one."));
+    }
+    // One insertion for the lot: one per notification made the event log's view take a removal
+    // and an insertion each (seconds for a tick that fired for a million locks).
+    if (m_events)
+        m_events->addAll(entries);
 }
 
 } // namespace lockscope

@@ -48,6 +48,8 @@ public:
     void observeMaster(const MasterSnapshot& master);
 
     const LockStoryTracker& tracker() const { return m_tracker; }
+    // Notifications a tick sends to the desktop one by one; past them, one says how many more.
+    static constexpr int maxDesktopNotificationsPerTick = 3;
     // Room for `locks` locks' stories (RowForecast).
     void reserve(qsizetype locks) { m_tracker.reserve(locks); }
     QList<Diagnosis> diagnose(const LockView& view) const;

@@ -73,6 +73,7 @@ private slots:
     void oncePerLockPerRuleUntilItClears();
     void silentSendsNone();
     void masterDownOnceUntilItIsBack();
+    void manyAtOnceAreThreeAndOneMore();
 
 private:
     QDBusConnection bus() const { return QDBusConnection(QStringLiteral("private-notifications")); }
@@ -162,6 +163,27 @@ void TestUiNotifications::masterDownOnceUntilItIsBack()
     group.at(1).stop();
     QTRY_COMPARE_WITH_TIMEOUT(m_service.notifications().size(), before + 2, 10000);
     QCOMPARE(m_service.notifications().constLast(), title);
+}
+
+void TestUiNotifications::manyAtOnceAreThreeAndOneMore()
+{
+    // Ten locks stuck from the start are met by one pass and hold the rule together: three reach the
+    // desktop on their own, one more says how many others there are; the event log has all ten.
+    RedisServerGroup group;
+    QVERIFY2(group.start(1), qPrintable(group.errorString()));
+    QByteArrayList mset{"MSET"};
+    for (int i = 0; i < 10; ++i)
+        mset << "lock:many" + QByteArray::number(i) << "t";
+    QVERIFY(group.at(0).command(mset).isStatus());
+    const int before = int(m_service.notifications().size());
+    Watched w(group, bus());
+    QSignalSpy fired(&w.watch, &LockDiagnosisWatch::notified);
+    QTRY_COMPARE_WITH_TIMEOUT(fired.count(), 10, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(m_service.notifications().size(), before + 4, 10000);
+    const QStringList seen = m_service.notifications().mid(before);
+    QCOMPARE(seen.filter(QStringLiteral("Lock stuck: lock:many")).size(), 3);
+    QCOMPARE(seen.constLast(), QStringLiteral("7 more notification(s)"));
+    QCOMPARE(w.logged(), 10);
 }
 
 QTEST_MAIN(TestUiNotifications)
