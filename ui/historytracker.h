@@ -27,7 +27,7 @@ public:
     explicit HistoryTracker(QObject* parent = nullptr);
 
     void observe(const LockBatch& batch, const QDateTime& now = QDateTime::currentDateTime());
-    // Room for `resources` histories without growing (RowForecast).
+    // Room for `resources` histories without growing (CoreService::locksForeseen).
     void reserve(qsizetype resources) { m_history.reserve(resources); }
     // The next end of this resource's episode was our doing.
     void markForceReleased(const QByteArray& resource);

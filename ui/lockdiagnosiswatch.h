@@ -50,7 +50,7 @@ public:
     const LockStoryTracker& tracker() const { return m_tracker; }
     // Notifications a tick sends to the desktop one by one; past them, one says how many more.
     static constexpr int maxDesktopNotificationsPerTick = 3;
-    // Room for `locks` locks' stories (RowForecast).
+    // Room for `locks` locks' stories (CoreService::locksForeseen).
     void reserve(qsizetype locks) { m_tracker.reserve(locks); }
     QList<Diagnosis> diagnose(const LockView& view) const;
 

@@ -64,7 +64,7 @@ public:
     const QStringList& masterNames() const { return m_masterNames; }
 
     void apply(const LockBatch& batch);
-    // Room for `rows` rows without growing the index by resource (RowForecast).
+    // Room for `rows` rows without growing the index by resource (CoreService::locksForeseen).
     void reserve(qsizetype rows);
 
     // One resource kept in view (the demo pins the lock a scenario is about): highlighted, sorted

@@ -79,6 +79,15 @@ bool ScanPlan::matches(const Glob& glob, const QByteArray& key)
     return KeyGlob::matches(glob.text, key);
 }
 
+QByteArrayList ScanPlan::scanCommand(const QByteArray& cursor, int count) const
+{
+    QByteArrayList command{"SCAN", cursor};
+    if (!m_match.isEmpty())
+        command << "MATCH" << m_match;
+    command << "COUNT" << QByteArray::number(count);
+    return command;
+}
+
 bool ScanPlan::keeps(const QByteArray& key) const
 {
     return m_keepsAll ||

@@ -24,6 +24,8 @@ public:
 
     // SCAN's MATCH argument; empty: none (every key comes back, keeps() chooses).
     const QByteArray& match() const { return m_match; }
+    // SCAN cursor [MATCH match()] COUNT count: the command of one page.
+    QByteArrayList scanCommand(const QByteArray& cursor, int count) const;
     // Whether a key SCAN returned is one of the patterns'.
     bool keeps(const QByteArray& key) const;
 

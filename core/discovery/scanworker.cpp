@@ -337,11 +337,7 @@ void ScanWorker::sendScan(const QByteArray& cursor, int count)
 {
     const quint32 pass = m_pass;
     const bool paced = m_pacer.paced();
-    QByteArrayList scan{"SCAN", cursor};
-    if (!m_plan.match().isEmpty())
-        scan << "MATCH" << m_plan.match();
-    scan << "COUNT" << QByteArray::number(count);
-    m_connection->send(scan, this, [this, pass, paced](const RedisResult& r) {
+    m_connection->send(m_plan.scanCommand(cursor, count), this, [this, pass, paced](const RedisResult& r) {
         if (pass != m_pass)
             return;
         if (!r.ok() || !r.reply.isArray() || r.reply.elements.size() != 2) {

@@ -27,8 +27,12 @@ public:
     static constexpr double leastShare = 0.02;
 
 private:
-    QHash<int, double> m_fraction; // per master, scanned / total
-    QHash<int, qint64> m_total;    // per master, keys in its database
+    struct Progress
+    {
+        qint64 scanned = 0;
+        qint64 total = 0; // keys in its database
+    };
+    QHash<int, Progress> m_progress; // per master
 };
 
 } // namespace lockscope

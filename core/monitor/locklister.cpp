@@ -212,16 +212,13 @@ void LockLister::scanNext()
 void LockLister::sendScan()
 {
     const int master = m_master;
-    QByteArrayList scan{"SCAN", m_cursor};
-    if (!m_plan.match().isEmpty())
-        scan << "MATCH" << m_plan.match();
-    scan << "COUNT" << QByteArray::number(m_scanCount);
-    m_scanConnections[master]->send(scan, this, [this, master](const RedisResult& r) {
-        if (master != m_master)
-            return; // the scan of that master was given up
-        m_scanOut = false;
-        onScanReply(r);
-    });
+    m_scanConnections[master]->send(m_plan.scanCommand(m_cursor, m_scanCount), this,
+                                    [this, master](const RedisResult& r) {
+                                        if (master != m_master)
+                                            return; // the scan of that master was given up
+                                        m_scanOut = false;
+                                        onScanReply(r);
+                                    });
 }
 
 void LockLister::onScanReply(const RedisResult& r)
