@@ -358,8 +358,8 @@ void CoreService::readDiagnosis(quint64 request, const LockView& view)
 
 void CoreService::flushEvents()
 {
-    emit keyspaceEvents(m_events, m_droppedEvents);
-    m_events.clear();
+    // Handed over: clearing the list the queued signal still shares would allocate a new one.
+    emit keyspaceEvents(std::exchange(m_events, {}), m_droppedEvents);
     m_droppedEvents = 0;
 }
 

@@ -3,8 +3,14 @@
 #include "base/monotonicclock.h"
 #include "metrics/metricsrenderer.h"
 
+#include <QCoreApplication>
+#include <QEventLoop>
 #include <QHttpServer>
 #include <QSslConfiguration>
+
+#include <future>
+
+#include <pthread.h>
 
 using namespace lockscope;
 
@@ -13,19 +19,29 @@ namespace lockctl {
 MetricsServer::MetricsServer(WebConfig config, Pages pages, int freshWithinMs)
     : m_config(std::move(config)), m_pages(std::move(pages)), m_freshWithinMs(freshWithinMs)
 {
-    m_thread.setObjectName(QStringLiteral("lockscope-http"));
-    m_server = new QHttpServer;
-    addRoutes(); // before it moves: no request can come in yet
-    m_server->moveToThread(&m_thread);
-    m_thread.start();
+    std::promise<void> started;
+    m_thread = std::thread([this, &started] {
+        pthread_setname_np(pthread_self(), "lockscope-http");
+        QEventLoop loop;
+        m_loop = &loop;
+        m_server = new QHttpServer;
+        addRoutes();
+        started.set_value();
+        loop.exec();
+        delete m_server;
+        // Connections that ended last are deleted later: now, while their thread still runs.
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    });
+    started.get_future().wait();
 }
 
 MetricsServer::~MetricsServer()
 {
-    QMetaObject::invokeMethod(
-        m_server, [this] { delete m_server; }, Qt::BlockingQueuedConnection);
-    m_thread.quit();
-    m_thread.wait();
+    QMetaObject::invokeMethod(m_loop, &QEventLoop::quit, Qt::QueuedConnection);
+    // Joined, not just waited for: a QThread reports itself finished before its thread has ended,
+    // and the TLS library frees a thread's state only then; a process exiting in that gap (lockctl
+    // serve right after SIGTERM) left that state behind, which the leak checker reported.
+    m_thread.join();
 }
 
 void MetricsServer::addRoutes()

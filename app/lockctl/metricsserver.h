@@ -5,14 +5,15 @@
 #include <QHostAddress>
 #include <QObject>
 #include <QString>
-#include <QThread>
 
 #include <atomic>
 #include <condition_variable>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <thread>
 
+class QEventLoop;
 class QHttpServer;
 class QHttpServerRequest;
 class QHttpServerResponse;
@@ -71,7 +72,8 @@ private:
     int m_freshWithinMs;
     std::atomic<bool> m_ready{false};
     std::shared_ptr<Page> m_page = std::make_shared<Page>();
-    QThread m_thread;
+    std::thread m_thread;
+    QEventLoop* m_loop = nullptr;    // m_thread's, while it runs
     QHttpServer* m_server = nullptr; // lives on m_thread
 };
 

@@ -7,6 +7,8 @@
 
 #include <QPointer>
 
+#include <utility>
+
 namespace lockscope {
 
 namespace {
@@ -107,6 +109,8 @@ void ScanWorker::openConnection(const ConnectionOptions& master)
     // that its own commands go unanswered, which the command timeout does.
     options.healthIntervalMs = 0;
     m_connection = std::make_unique<RedisConnection>(options);
+    ++m_connectionSerial; // reads still out on the old one no longer count
+    m_eventReadsInFlight = 0;
     connect(m_connection.get(), &RedisConnection::stateChanged, this,
             [this](RedisConnection::State state) { onConnectionState(state); });
     m_connection->open();
@@ -401,12 +405,14 @@ void ScanWorker::continuePass(const QByteArray& cursor)
 void ScanWorker::delivered(qint64 keys)
 {
     m_undelivered -= keys;
-    if (m_heldPage.pass == 0 || m_undelivered > maxUndelivered(m_settings) / 2)
-        return;
-    const HeldPage page = std::exchange(m_heldPage, HeldPage());
-    // An aborted pass's page stays unasked; so does one whose connection went meanwhile.
-    if (page.pass == m_pass && m_scanning && canScan())
-        scanPage(page.cursor);
+    if (m_heldPage.pass != 0 && m_undelivered <= maxUndelivered(m_settings) / 2) {
+        const HeldPage page = std::exchange(m_heldPage, HeldPage());
+        // An aborted pass's page stays unasked; so does one whose connection went meanwhile.
+        if (page.pass == m_pass && m_scanning && canScan())
+            scanPage(page.cursor);
+    }
+    if (!m_eventKeys.isEmpty() && !eventReadsHeld() && !m_eventTimer->isActive())
+        m_eventTimer->start();
 }
 
 void ScanWorker::nextPage(const QByteArray& next)
@@ -458,11 +464,14 @@ void ScanWorker::failPass(const QString& reason)
     m_passTimer->start(m_settings.pollIntervalMs);
 }
 
-void ScanWorker::readKeys(const QByteArrayList& keys, bool fromPass, std::function<void()> after)
+void ScanWorker::readKeys(const QByteArrayList& keys, bool fromPass, std::function<void()> after,
+                          std::function<void()> done)
 {
     if (keys.isEmpty()) {
         if (after)
             after();
+        if (done)
+            done();
         return;
     }
     const quint32 pass = m_pass;
@@ -470,7 +479,7 @@ void ScanWorker::readKeys(const QByteArrayList& keys, bool fromPass, std::functi
         ++m_readsInFlight;
     KeyReader::read(
         m_connection.get(), keys, m_settings,
-        [this, keys, pass, fromPass, after = std::move(after),
+        [this, keys, pass, fromPass, after = std::move(after), done = std::move(done),
          guard = QPointer<ScanWorker>(this)](QList<KeyObservation> obs) {
             if (!guard)
                 return;
@@ -510,6 +519,8 @@ void ScanWorker::readKeys(const QByteArrayList& keys, bool fromPass, std::functi
                 after(); // may read on (another batch in flight) before the pass is judged finished
             if (fromPass && pass == m_pass)
                 maybeFinishPass();
+            if (done)
+                done();
         });
 }
 
@@ -552,7 +563,7 @@ void ScanWorker::onEvent(const QByteArray&, const QByteArray& channel, const QBy
     const QByteArray key = channel.mid(m_eventPrefix.size());
     m_eventLogKeys << key;
     m_eventLogEvents << payload;
-    m_eventKeys.insert(key);
+    m_eventKeys.push(key);
     if (m_scanning)
         m_keys[key].metInPass = m_pass; // a key born mid-pass may be missed by SCAN; the event read covers it
     if (!m_eventTimer->isActive())
@@ -562,15 +573,34 @@ void ScanWorker::onEvent(const QByteArray&, const QByteArray& channel, const QBy
 void ScanWorker::flushEvents()
 {
     if (!m_eventLogKeys.isEmpty()) {
-        emit keyspaceEvents(m_eventLogKeys, m_eventLogEvents);
-        m_eventLogKeys.clear();
-        m_eventLogEvents.clear();
+        // Handed over, not cleared: the queued signal still shares the lists, and clear() on a
+        // shared list allocates a new one as large as the old (a burst of 200k events/s made each
+        // flush allocate for the largest burst ever seen, twice).
+        emit keyspaceEvents(std::exchange(m_eventLogKeys, {}), std::exchange(m_eventLogEvents, {}));
     }
-    if (m_eventKeys.isEmpty() || !canScan())
+    if (m_eventKeys.isEmpty() || !canScan() || eventReadsHeld())
         return;
-    const QByteArrayList keys(m_eventKeys.cbegin(), m_eventKeys.cend());
-    m_eventKeys.clear();
-    readKeys(keys, false);
+    // A slice at a time, a few in flight: keys changing faster than they can be read wait here,
+    // each once however often it changes, not as reads and replies piling up (a writer changing
+    // 200k TTLs a second queued hundreds of MB of them).
+    const QByteArrayList keys = m_eventKeys.take(maxEventKeysPerRead);
+    ++m_eventReadsInFlight;
+    readKeys(keys, false, {}, [this, serial = m_connectionSerial] {
+        if (serial != m_connectionSerial)
+            return;
+        --m_eventReadsInFlight;
+        if (!m_eventKeys.isEmpty() && !m_eventTimer->isActive())
+            m_eventTimer->start();
+    });
+}
+
+bool ScanWorker::eventReadsHeld() const
+{
+    // A pass waiting for the monitor goes first: keys that change all the time (a writer touching
+    // 200k a second) would otherwise take every read the monitor can take in, and the pass, held
+    // until they are taken in, would never end.
+    return m_eventReadsInFlight >= maxEventReadsInFlight || m_heldPage.pass != 0 ||
+           m_undelivered > maxUndelivered(m_settings);
 }
 
 } // namespace lockscope

@@ -3,6 +3,7 @@
 #include "config/lockscopeconfig.h"
 #include "connection/connectionoptions.h"
 #include "connection/redisconnection.h"
+#include "discovery/changedkeyqueue.h"
 #include "discovery/notificationmode.h"
 #include "discovery/observationbatch.h"
 #include "discovery/scankeytable.h"
@@ -10,7 +11,6 @@
 #include "discovery/scanplan.h"
 
 #include <QObject>
-#include <QSet>
 #include <QTimer>
 
 #include <functional>
@@ -88,7 +88,12 @@ private:
     // still to take in.
     void continuePass(const QByteArray& cursor);
     // `after` runs once the keys' observations are out (while the pass they belong to still runs).
-    void readKeys(const QByteArrayList& keys, bool fromPass, std::function<void()> after = {});
+    // `after`: once the read is in, if its pass still runs; `done`: once it is in, whatever runs.
+    void readKeys(const QByteArrayList& keys, bool fromPass, std::function<void()> after = {},
+                  std::function<void()> done = {});
+    // Event reads wait: enough are in flight, a pass waits for the monitor, or the monitor has
+    // not taken in what was read.
+    bool eventReadsHeld() const;
     // Paced: the page's keys from `offset` on, one batch at a time, then the next page after a pause.
     void readPage(const QByteArrayList& keys, qsizetype offset, const QByteArray& next);
     void nextPage(const QByteArray& next);
@@ -151,7 +156,11 @@ private:
     qint64 m_pauseDebtUs = 0;   // pauses below the timer's millisecond, added up until one is due
     QByteArray m_pendingCursor; // the page to ask for when m_pageTimer fires
 
-    QSet<QByteArray> m_eventKeys;    // to read at the next flush
+    static constexpr qsizetype maxEventKeysPerRead = 4096;
+    static constexpr int maxEventReadsInFlight = 2;
+    ChangedKeyQueue m_eventKeys; // to read at the next flush
+    int m_eventReadsInFlight = 0;
+    quint64 m_connectionSerial = 0;  // which connection a read went out on
     QByteArrayList m_eventLogKeys;   // keys and events to report at the next flush ...
     QByteArrayList m_eventLogEvents; // ... in arrival order
     QTimer* m_eventTimer;

@@ -33,6 +33,7 @@ public:
     {
         threads.insert(QThread::currentThread());
         present.insert(key, observation.value);
+        ++observations;
     }
     void keyRemoved(int, const QByteArray& key) override
     {
@@ -42,6 +43,7 @@ public:
 
     QSet<QThread*> threads;
     QHash<QByteArray, QByteArray> present;
+    qint64 observations = 0; // every read taken in, the same key again included
 };
 
 ConnectionOptions quickOptions(const RedisServer& server, int timeoutMs = 500)
@@ -117,6 +119,7 @@ private slots:
     void masterDownAbortsAndComesBack();
     void aBusyMonitorHoldsBackTheNextPass();
     void aBusyMonitorHoldsBackThePass();
+    void aBusyMonitorHoldsBackEventReads();
     void pacedPassBacksOffOnASlowServerAndMaxDoesNot();
     void overlappingPatternsAreOneWalk();
 };
@@ -405,6 +408,40 @@ void TestMasterScanner::aBusyMonitorHoldsBackThePass()
     // And the pass goes on once they are taken in.
     QTRY_VERIFY_WITH_TIMEOUT(passes.size() >= 1, 30000);
     QCOMPARE(sink.present.size(), keys);
+}
+
+// The same for the reads keyspace events call for: a writer changing more keys a second than the
+// monitor takes in queued every one of them as a read and then as observations (hundreds of MB at a
+// million locks). Past a few thousand keys on their way, the changed keys wait in the worker, each
+// once, and are read as the monitor catches up.
+void TestMasterScanner::aBusyMonitorHoldsBackEventReads()
+{
+    constexpr int keys = 60000;
+    RedisServerGroup group;
+    QVERIFY2(group.start(1), qPrintable(group.errorString()));
+    group.at(0).command({"CONFIG", "SET", "notify-keyspace-events", "KA"});
+    group.at(0).command({"EVAL",
+                         "for i = 1, tonumber(ARGV[1]) do redis.call('SET', 'lock:' .. i, 'tok' .. i, 'PX', "
+                         "600000) end",
+                         "0", QByteArray::number(keys)});
+    MonitorSettings settings = quickSettings();
+    settings.reconcileIntervalMs = 600000; // no pass but the first: every read after it is an event's
+    ScanRig rig(quickOptions(group.at(0), 5000), settings);
+    QTRY_VERIFY_WITH_TIMEOUT(rig.passes.size() >= 1 && rig.sink.present.size() == keys, 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(rig.scanner.mode(), NotificationMode::Live, 5000);
+    const qint64 before = rig.sink.observations;
+
+    // Every key changes once; the monitor's thread is busy (blocked, not waiting) meanwhile.
+    group.at(0).command({"EVAL",
+                         "for i = 1, tonumber(ARGV[1]) do redis.call('PEXPIRE', 'lock:' .. i, 900000) end",
+                         "0", QByteArray::number(keys)});
+    QThread::msleep(4000);
+    QCoreApplication::sendPostedEvents(&rig.scanner); // what was queued meanwhile, at once
+    const qint64 queued = rig.sink.observations - before;
+    QVERIFY2(queued <= 25000, qPrintable(QStringLiteral("%1 reads queued to a busy monitor").arg(queued)));
+    // The rest are read once the monitor takes in what came.
+    QTRY_VERIFY_WITH_TIMEOUT(rig.sink.observations - before >= keys, 30000);
+    QCOMPARE(rig.sink.present.size(), keys);
 }
 
 namespace {

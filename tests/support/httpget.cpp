@@ -1,5 +1,7 @@
 #include "httpget.h"
 
+#include "timebound.h"
+
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
 #include <QSignalSpy>
@@ -9,6 +11,9 @@ namespace lockscope::test {
 HttpReply httpGet(const QUrl& url, const QList<QPair<QByteArray, QByteArray>>& headers,
                   const QSslConfiguration& ssl, int timeoutMs)
 {
+    // A TLS handshake in a sanitizer build on a loaded machine takes seconds: the bound grows with
+    // the load, as the tests' other waits do.
+    timeoutMs = int(upperBoundMs(timeoutMs));
     QNetworkAccessManager manager;
     QNetworkRequest request(url);
     request.setSslConfiguration(ssl);
