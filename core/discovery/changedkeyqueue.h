@@ -12,7 +12,7 @@ namespace lockscope {
 // the front of a big QSet, the keys came back to the monitor grouped by their place in that set,
 // which shares its hash function and seed with the monitor's tables; with a million keys waiting
 // the monitor's thread spent two thirds of its time comparing keys inside those tables' lookups
-// (perf), and the window showed 86k of a million locks after 150 s (692k in arrival order). The
+// (perf), and the window showed under 90k of a million locks after 150 s (692k in arrival order). The
 // set here is only asked whether a key waits, never walked. Arrival order is also fair: a key
 // that keeps changing cannot keep others waiting.
 class ChangedKeyQueue final
