@@ -411,8 +411,7 @@ void ScanWorker::delivered(qint64 keys)
         if (page.pass == m_pass && m_scanning && canScan())
             scanPage(page.cursor);
     }
-    if (!m_eventKeys.isEmpty() && !eventReadsHeld() && !m_eventTimer->isActive())
-        m_eventTimer->start();
+    resumeEventReads();
 }
 
 void ScanWorker::nextPage(const QByteArray& next)
@@ -589,9 +588,14 @@ void ScanWorker::flushEvents()
         if (serial != m_connectionSerial)
             return;
         --m_eventReadsInFlight;
-        if (!m_eventKeys.isEmpty() && !m_eventTimer->isActive())
-            m_eventTimer->start();
+        resumeEventReads();
     });
+}
+
+void ScanWorker::resumeEventReads()
+{
+    if (!m_eventKeys.isEmpty() && !eventReadsHeld() && !m_eventTimer->isActive())
+        m_eventTimer->start();
 }
 
 bool ScanWorker::eventReadsHeld() const

@@ -94,6 +94,8 @@ private:
     // Event reads wait: enough are in flight, a pass waits for the monitor, or the monitor has
     // not taken in what was read.
     bool eventReadsHeld() const;
+    // Changed keys wait and nothing holds their reads: the next flush soon.
+    void resumeEventReads();
     // Paced: the page's keys from `offset` on, one batch at a time, then the next page after a pause.
     void readPage(const QByteArrayList& keys, qsizetype offset, const QByteArray& next);
     void nextPage(const QByteArray& next);
