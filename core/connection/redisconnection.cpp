@@ -162,6 +162,7 @@ void RedisConnection::startAttempt()
     m_inSubscribeMode = false;
     m_pingInFlight = false;
     m_handshakeLeft = 0;
+    m_lastReadMs = 0; // the previous connection's news says nothing of this one
     setState(retry ? State::Reconnecting : State::Connecting);
     m_connectTimer.start(m_options.connectTimeoutMs);
     m_transport->open();
@@ -418,9 +419,18 @@ void RedisConnection::scheduleFlush()
         m_flushTimer.start();
 }
 
-void RedisConnection::armTimeout()
+qint64 RedisConnection::timeoutDeadline() const
 {
     const qint64 deadline = m_pending.nextDeadline();
+    // A server still sending (the replies before ours, a subscriber's messages) is busy, not gone:
+    // the time counts from the last bytes it sent.
+    return deadline == Pending::notSent ? deadline
+                                        : qMax(deadline, m_lastReadMs + m_options.commandTimeoutMs);
+}
+
+void RedisConnection::armTimeout()
+{
+    const qint64 deadline = timeoutDeadline();
     if (deadline == Pending::notSent) {
         m_timeoutTimer.stop(); // nothing pending, or nothing flushed yet: flushOut() arms it
         return;
@@ -433,12 +443,17 @@ void RedisConnection::armTimeout()
 
 void RedisConnection::onTimeout()
 {
-    const qint64 deadline = m_pending.nextDeadline();
+    const qint64 deadline = timeoutDeadline();
     if (deadline == Pending::notSent)
         return;
     if (deadline <= monotonicMs()) {
-        fail(ErrorKind::Timeout, QStringLiteral("no reply within %1 ms").arg(m_options.commandTimeoutMs));
-        return;
+        // This thread may have been busy past the deadline while the answer waited in the socket:
+        // what the server sent counts as heard now, and is read on the loop's next pass.
+        if (!m_transport->hasUnreadBytes()) {
+            fail(ErrorKind::Timeout, QStringLiteral("no reply within %1 ms").arg(m_options.commandTimeoutMs));
+            return;
+        }
+        m_lastReadMs = monotonicMs();
     }
     armTimeout();
 }
@@ -465,6 +480,7 @@ void RedisConnection::onReadyRead()
     QByteArray bytes = m_transport->readAll();
     if (bytes.isEmpty() || !m_stream.isOpen())
         return;
+    m_lastReadMs = monotonicMs();
     switch (m_stream.feed(std::move(bytes), [this](RedisReply&& reply) { dispatch(std::move(reply)); })) {
     case ReplyStream::Outcome::Failed: {
         // The stream cannot be trusted any further. The reason is copied out first, since failing

@@ -23,8 +23,9 @@ class RedisTransport;
 
 // One asynchronous, pipelined connection to one master. Commands are written as soon as the
 // connection is up (queued while it connects), replies are matched in order, and a command left
-// unanswered for commandTimeoutMs marks the master down and fails everything pending with Timeout:
-// nothing waits forever. Lost connections are retried with capped, jittered exponential back-off.
+// unanswered for commandTimeoutMs, with nothing at all heard from the server meanwhile, marks the
+// master down and fails everything pending with Timeout: nothing waits forever. Lost connections are retried
+// with capped, jittered exponential back-off.
 class RedisConnection final : public QObject
 {
     Q_OBJECT
@@ -133,6 +134,8 @@ private:
     void writeSubscription(const QByteArray& command, const QByteArrayList& patterns);
     void flushOut();
     void scheduleFlush();
+    // When the next timeout falls due (Pending::notSent: none pending).
+    qint64 timeoutDeadline() const;
     void armTimeout();
     void onTimeout();
     void sendPing();
@@ -157,6 +160,7 @@ private:
     bool m_pingInFlight = false;
     int m_attempt = 0;
     int m_retryDelayMs = -1;
+    qint64 m_lastReadMs = 0; // monotonic: when bytes last came from the server
 
     QTimer m_flushTimer;
     QTimer m_timeoutTimer;

@@ -23,6 +23,9 @@ public:
     // Pushes buffered writes to the kernel now rather than on the next event-loop pass.
     virtual void flush() = 0;
     virtual QByteArray readAll() = 0;
+    // Bytes have arrived that readAll() has not returned yet (still in the kernel, or in a buffer
+    // of the transport's own): the server has sent something this process has not read.
+    virtual bool hasUnreadBytes() const { return false; }
 
 signals:
     void opened(); // connected, and for TLS encrypted

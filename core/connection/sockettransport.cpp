@@ -8,6 +8,8 @@
 #include <QSslSocket>
 #include <QTcpSocket>
 
+#include <poll.h>
+
 namespace lockscope {
 
 namespace {
@@ -218,6 +220,24 @@ void SocketTransport::flush()
 QByteArray SocketTransport::readAll()
 {
     return m_device ? m_device->readAll() : QByteArray();
+}
+
+bool SocketTransport::hasUnreadBytes() const
+{
+    if (!m_device)
+        return false;
+    if (m_device->bytesAvailable() > 0)
+        return true;
+    qintptr fd = -1;
+    if (const auto* tcp = qobject_cast<const QAbstractSocket*>(m_device.data()))
+        fd = tcp->socketDescriptor();
+    else if (const auto* local = qobject_cast<const QLocalSocket*>(m_device.data()))
+        fd = local->socketDescriptor();
+    if (fd < 0)
+        return false;
+    // What the kernel holds for us; for TLS, encrypted bytes count as well: the server sent them.
+    pollfd p{int(fd), POLLIN, 0};
+    return ::poll(&p, 1, 0) > 0 && (p.revents & POLLIN) != 0;
 }
 
 } // namespace lockscope

@@ -25,6 +25,7 @@ public:
     void write(const QByteArray& bytes) override;
     void flush() override;
     QByteArray readAll() override;
+    bool hasUnreadBytes() const override;
 
 private:
     void openTcp(bool tls);

@@ -1,4 +1,5 @@
 #include "connection/redisconnection.h"
+#include "connection/sockettransport.h"
 #include "connectionwait.h"
 #include "redisserver.h"
 #include "timebound.h"
@@ -6,6 +7,8 @@
 
 #include <QSignalSpy>
 #include <QTest>
+
+#include <QThread>
 
 #include <functional>
 
@@ -22,6 +25,9 @@ private slots:
     void tenMegabyteValue();
     void binaryKeysAndValues();
     void pausedServerTimesOut();
+    void aServerStillAnsweringIsNotTimedOut();
+    void socketTellsOfUnreadBytes_data();
+    void socketTellsOfUnreadBytes();
     void killedMidPipeline();
     void reconnectsAfterRestartWithNewRunId();
     void unixSocketWithDb();
@@ -161,6 +167,68 @@ void TestRedisConnection::pausedServerTimesOut()
     const RedisResult late = callAndWait(c, {"PING"}, 100);
     QCOMPARE(late.error.kind, ErrorKind::NotConnected);
     server.resume();
+}
+
+void TestRedisConnection::aServerStillAnsweringIsNotTimedOut()
+{
+    // Six scripts of 250 ms each, sent at once: the last answer comes 1.5 s after it was sent,
+    // about twice the timeout, but the server is heard from every 250 ms. (Counting each command's
+    // time from its own sending timed the fourth one out.) Each carries 20 KB, more than the server
+    // reads at a time, so that it answers one before it reads the next.
+    RedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    ConnectionOptions options = server.connectionOptions(800);
+    options.autoReconnect = false;
+    RedisConnection c(options);
+    c.open();
+    QVERIFY(waitForState(c, RedisConnection::State::Up));
+    const QByteArray busy = "local s = redis.call('TIME') local n repeat n = redis.call('TIME') until "
+                            "(n[1] - s[1]) * 1000000 + (n[2] - s[2]) >= tonumber(ARGV[1]) return 1";
+    int ok = 0;
+    QList<RedisError> errors;
+    for (int i = 0; i < 6; ++i)
+        c.send({"EVAL", busy, "0", "250000", QByteArray(20000, 'x')}, [&](const RedisResult& r) {
+            if (r.ok() && !r.reply.isError())
+                ++ok;
+            else
+                errors << r.anyError(c.name());
+        });
+    QTRY_COMPARE_WITH_TIMEOUT(ok + errors.size(), 6, upperBoundMs(6000));
+    QVERIFY2(errors.isEmpty(), qPrintable(errors.value(0).toString()));
+    QCOMPARE(c.state(), RedisConnection::State::Up);
+}
+
+void TestRedisConnection::socketTellsOfUnreadBytes_data()
+{
+    QTest::addColumn<bool>("tls");
+    QTest::newRow("tcp") << false;
+    QTest::newRow("tls") << true;
+}
+
+void TestRedisConnection::socketTellsOfUnreadBytes()
+{
+    // What lets a connection whose thread was busy tell a late reader from a silent server.
+    QFETCH(bool, tls);
+    RedisServerOptions o;
+    o.tls = tls;
+    RedisServer server(o);
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    SocketTransport transport(server.connectionOptions());
+    QSignalSpy opened(&transport, &RedisTransport::opened);
+    QByteArray read;
+    connect(&transport, &RedisTransport::readyRead, &transport, [&] { read += transport.readAll(); });
+    transport.open();
+    QVERIFY(opened.wait(upperBoundMs(5000)));
+    QTRY_VERIFY_WITH_TIMEOUT(!transport.hasUnreadBytes(), upperBoundMs(2000)); // TLS tickets, if any
+    QVERIFY(read.isEmpty());
+    transport.write("PING\r\n");
+    transport.flush();
+    QThread::msleep(300); // busy: the answer arrives, nobody reads it
+    QVERIFY(transport.hasUnreadBytes());
+    QVERIFY(read.isEmpty());
+    // Its answer (NOAUTH on a server with a password: any answer will do) once the loop runs.
+    QTRY_VERIFY_WITH_TIMEOUT(read.endsWith("\r\n"), upperBoundMs(2000));
+    QVERIFY(!transport.hasUnreadBytes());
 }
 
 void TestRedisConnection::killedMidPipeline()

@@ -38,6 +38,7 @@ public:
     void write(const QByteArray& bytes) override;
     void flush() override;
     QByteArray readAll() override;
+    bool hasUnreadBytes() const override { return !m_incoming.isEmpty(); }
 
     void setOpenMode(OpenMode mode) { m_openMode = mode; }
     void setResponder(Responder responder) { m_responder = std::move(responder); }
@@ -48,6 +49,10 @@ public:
     void completeOpen();
     // Bytes from the server, delivered now: readyRead() is emitted before this returns.
     void feed(const QByteArray& bytes);
+    // Bytes from the server that wait unread, as in a socket whose thread is busy: no readyRead()
+    // (feed() or deliver() sends it), but hasUnreadBytes() tells.
+    void arrive(const QByteArray& bytes) { m_incoming += bytes; }
+    void deliver() { emit readyRead(); }
     // The peer goes away (or the network fails) now.
     void failNow(ErrorKind kind, const QString& message);
 

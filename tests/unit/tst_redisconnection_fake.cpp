@@ -243,6 +243,8 @@ private slots:
     void selectFailure();
     void timeoutMarksDownAndFailsAllPending();
     void timeoutOnlyForTheUnansweredTail();
+    void timeoutCountsFromTheLastBytesHeard();
+    void unreadBytesAreNotATimeout();
     void queuedCommandsTimeOutDuringHandshake();
     void connectTimeout();
     void backoffGrowsCappedWithJitter();
@@ -805,6 +807,57 @@ void TestRedisConnectionFake::timeoutOnlyForTheUnansweredTail()
     QVERIFY(spinUntil([&] { return results.all.size() == 3; }, 3000));
     QCOMPARE(results.described(),
              QStringList({QStringLiteral("$a"), QStringLiteral("$b"), QStringLiteral("error:timeout")}));
+}
+
+void TestRedisConnectionFake::timeoutCountsFromTheLastBytesHeard()
+{
+    // Six commands sent at once, answered one every 60 ms: the last answer comes 360 ms after it
+    // was sent, well past the 150 ms timeout, but the server was never silent for 150 ms.
+    Results results;
+    ConnectionOptions options = fakeOptions();
+    options.commandTimeoutMs = 150;
+    Rig rig(options);
+    QVERIFY(rig.bringUp());
+    for (int i = 0; i < 6; ++i)
+        rig->send({"GET", "k"}, results.add());
+    QVERIFY(rig.waitWritten(plainHandshake + 6));
+    int fed = 0;
+    QTimer answer;
+    QObject::connect(&answer, &QTimer::timeout, &answer, [&] {
+        rig.transport->feed(T::bulk(QByteArray::number(fed)));
+        if (++fed == 6)
+            answer.stop();
+    });
+    answer.start(60);
+    QVERIFY(spinUntil([&] { return results.all.size() == 6; }, 3000));
+    QCOMPARE(results.described(),
+             QStringList({QStringLiteral("$0"), QStringLiteral("$1"), QStringLiteral("$2"),
+                          QStringLiteral("$3"), QStringLiteral("$4"), QStringLiteral("$5")}));
+    QVERIFY(rig->isUp());
+    // Silence for the timeout after the last answer still fails what is left.
+    rig->send({"GET", "k"}, results.add());
+    QVERIFY(spinUntil([&] { return results.all.size() == 7; }, 3000));
+    QCOMPARE(results.described().constLast(), QStringLiteral("error:timeout"));
+}
+
+void TestRedisConnectionFake::unreadBytesAreNotATimeout()
+{
+    // The answer is in the socket, but this thread was busy until past the deadline: when the
+    // timer gets its turn before the socket does, the answer is not taken for silence.
+    Results results;
+    ConnectionOptions options = fakeOptions();
+    options.commandTimeoutMs = 100;
+    Rig rig(options);
+    QVERIFY(rig.bringUp());
+    rig->send({"GET", "k"}, results.add());
+    QVERIFY(rig.waitWritten(plainHandshake + 1));
+    rig.transport->arrive(T::bulk("v"));
+    spinFor(300);
+    QVERIFY2(results.all.isEmpty(), qPrintable(results.described().join(QLatin1Char(' '))));
+    QVERIFY(rig->isUp());
+    rig.transport->deliver();
+    QCOMPARE(results.described(), QStringList({QStringLiteral("$v")}));
+    QVERIFY(rig->isUp());
 }
 
 void TestRedisConnectionFake::queuedCommandsTimeOutDuringHandshake()
