@@ -17,79 +17,50 @@ void BatchQueue::enqueue(const LockBatch& batch)
 {
     if (batch.isEmpty())
         return;
+    const qsizetype before = m_steps.size();
+    using Step = LockStepQueue<LockView>::Step;
     for (const QByteArray& r : batch.removed) {
-        Item item;
-        item.view.resource = r;
-        item.removal = true;
-        push(std::move(item));
+        Step step;
+        step.entry.resource = r;
+        step.removal = true;
+        m_steps.push(std::move(step));
     }
     for (const QList<LockView>* list : {&batch.added, &batch.changed})
         for (const LockView& v : *list)
-            push(Item{v, false, list == &batch.added, false});
-    if (!m_items.empty() && !m_timer.isActive())
+            m_steps.push(Step{v, false, list == &batch.added, false});
+    const qsizetype steps = batch.removed.size() + batch.added.size() + batch.changed.size();
+    if (const qsizetype folded = steps - (m_steps.size() - before); folded > 0)
+        emit taken(folded);
+    if (!m_steps.isEmpty() && !m_timer.isActive())
         m_timer.start();
-}
-
-void BatchQueue::push(Item&& item)
-{
-    const qint64 seq = m_headSeq + qint64(m_items.size());
-    auto last = m_last.find(ResourceKey(item.view.resource));
-    if (last == m_last.end()) {
-        m_last.insert(ResourceKey(item.view.resource), seq);
-        m_items.push_back(std::move(item));
-        return;
-    }
-    Item& waiting = m_items[size_t(*last - m_headSeq)];
-    if (waiting.removal && item.removal)
-        return;
-    if (!waiting.removal) {
-        // Superseded before it was shown: the newer view (or the removal) takes its place. A lock
-        // added and changed is still new to the model.
-        item.added = item.added || waiting.added;
-        item.barrier = waiting.barrier;
-        waiting = std::move(item);
-        return;
-    }
-    // Back after a removal that is still waiting: a step of its own, in a later slice.
-    item.barrier = true;
-    *last = seq;
-    m_items.push_back(std::move(item));
 }
 
 void BatchQueue::drainOne()
 {
-    if (m_items.empty())
+    if (m_steps.isEmpty())
         return;
     LockBatch slice;
-    qsizetype taken = 0;
-    while (!m_items.empty() && taken < m_slice) {
-        Item& item = m_items.front();
-        if (item.barrier && taken > 0)
+    qsizetype count = 0;
+    while (!m_steps.isEmpty() && count < m_slice) {
+        if (m_steps.front().barrier && count > 0)
             break;
-        const ResourceKey key(item.view.resource);
-        if (auto last = m_last.find(key); last != m_last.end() && *last == m_headSeq)
-            m_last.erase(last);
-        if (item.removal)
-            slice.removed << std::move(item.view.resource);
+        auto step = m_steps.takeFront();
+        if (step.removal)
+            slice.removed << std::move(step.entry.resource);
         else
-            (item.added ? slice.added : slice.changed) << std::move(item.view);
-        m_items.pop_front();
-        ++m_headSeq;
-        ++taken;
+            (step.added ? slice.added : slice.changed) << std::move(step.entry);
+        ++count;
     }
 
     QElapsedTimer clock;
     clock.start();
     m_model->apply(slice);
     emit applied(slice); // listeners (history, detail pane) are part of the slice's cost
-    adaptSlice(taken, clock.nsecsElapsed());
-    if (m_items.empty()) {
-        // Nothing waits, so the index is empty, but a hash keeps its largest size: that of a first
-        // pass of a million locks, all of it queued at once.
-        if (m_last.capacity() > 4096)
-            m_last.clear();
+    adaptSlice(count, clock.nsecsElapsed());
+    emit taken(count);
+    if (m_steps.isEmpty())
         emit drained();
-    } else
+    else
         m_timer.start();
 }
 

@@ -1,13 +1,10 @@
 #pragma once
 
+#include "lockstepqueue.h"
 #include "monitor/lockview.h"
-#include "resourcekey.h"
 
-#include <QHash>
 #include <QObject>
 #include <QTimer>
-
-#include <deque>
 
 namespace lockscope {
 
@@ -17,11 +14,9 @@ class LockTableModel;
 // batches of thousands, and applying one whole would freeze input. The slice grows while applying
 // is cheap and halves when it is not; one slice per event-loop pass.
 //
-// What waits here is kept per resource: a newer view of a lock replaces the one still waiting
-// (a reconciliation that arrives while the first pass is still being applied, or a lock that
-// changes faster than the window catches up, costs one row update and one view in memory, not
-// one per change), and a removal replaces a waiting view. A view after a waiting removal stays a
-// separate step, so the history still sees the lock go and come back.
+// What waits here is kept per resource (LockStepQueue): a lock that changes faster than the window
+// catches up costs one row update and one view in memory, not one per change. How much can wait
+// here at all is the core's to bound (CoreService holds back what the window has not taken in).
 class BatchQueue final : public QObject
 {
     Q_OBJECT
@@ -36,9 +31,11 @@ public:
     explicit BatchQueue(LockTableModel* model, QObject* parent = nullptr);
 
     void enqueue(const LockBatch& batch);
-    bool isIdle() const { return m_items.empty(); }
+    // Drops what waits (the masters it came from are gone).
+    void clear() { m_steps = {}; }
+    bool isIdle() const { return m_steps.isEmpty(); }
     // Locks waiting (views and removals), each at most once unless it left and came back.
-    qsizetype pending() const { return qsizetype(m_items.size()); }
+    qsizetype pending() const { return m_steps.size(); }
     int sliceSize() const { return m_slice; }
     // Fixed slices (tests): no adapting to their cost.
     void setFixedSliceSize(int size) { m_slice = size, m_fixedSlice = true; }
@@ -47,24 +44,16 @@ signals:
     // A slice reached the model (rows already updated). Within a slice a resource appears once.
     void applied(const lockscope::LockBatch& slice);
     void drained();
+    // This many of the steps enqueued (a batch's views and removals) are done with: applied, or
+    // folded into one still waiting. Once idle, they add up to every step enqueued.
+    void taken(qsizetype steps);
 
 private:
-    struct Item
-    {
-        LockView view; // a removal: only the resource
-        bool removal = false;
-        bool added = false;
-        bool barrier = false; // an earlier step of the same resource may be waiting: starts a slice
-    };
-
-    void push(Item&& item);
     void drainOne();
     void adaptSlice(qsizetype items, qint64 elapsedNs);
 
     LockTableModel* m_model;
-    std::deque<Item> m_items;
-    qint64 m_headSeq = 0;              // sequence number of m_items.front()
-    QHash<ResourceKey, qint64> m_last; // each waiting resource's last step, by sequence number
+    LockStepQueue<LockView> m_steps; // a barrier starts a new slice
     QTimer m_timer;
     int m_slice = 500;
     bool m_fixedSlice = false;

@@ -70,7 +70,7 @@ void CoreService::start()
     // A cluster's primary that restarted: the entry's row and event log say so, as for a master.
     connect(m_masters.get(), &MasterSet::clusterPrimaryRestarted, this, restarted);
     connect(m_monitor.get(), &LockMonitor::masterModeChanged, this, [this](int i) { publishMaster(i); });
-    connect(m_monitor.get(), &LockMonitor::locksChanged, this, &CoreService::locksChanged);
+    connect(m_monitor.get(), &LockMonitor::locksChanged, this, &CoreService::onLocksChanged);
     connect(m_monitor.get(), &LockMonitor::failoverDetected, this, &CoreService::failoverDetected);
     connect(m_monitor.get(), &LockMonitor::failoverReported, this, &CoreService::failoverReported);
     connect(m_monitor.get(), &LockMonitor::scanProgress, this, &CoreService::forwardScanProgress);
@@ -83,7 +83,13 @@ void CoreService::start()
             publishMasterSoon(i);
         }
     });
-    connect(m_monitor.get(), &LockMonitor::initialScanFinished, this, &CoreService::initialScanFinished);
+    connect(m_monitor.get(), &LockMonitor::initialScanFinished, this, [this] {
+        // Finished once the window has been sent the whole first picture.
+        if (m_backlog.isEmpty())
+            emit initialScanFinished();
+        else
+            m_initialScanHeld = true;
+    });
     connect(m_monitor.get(), &LockMonitor::keyspaceEvent, this,
             [this](int master, const QByteArray& key, const QByteArray& event) {
                 if (m_events.size() < maxEventsPerFlush)
@@ -354,6 +360,39 @@ void CoreService::readDiagnosis(quint64 request, const LockView& view)
         emit diagnosisRead(request, resource, facts);
         reader->deleteLater();
     });
+}
+
+void CoreService::onLocksChanged(const LockBatch& batch)
+{
+    const qsizetype steps = ViewBacklog::steps(batch);
+    if (m_backlog.isEmpty() && m_untaken + steps <= maxUntaken) {
+        m_untaken += steps;
+        emit locksChanged(batch);
+        return;
+    }
+    m_backlog.add(batch);
+    sendBacklog();
+}
+
+void CoreService::windowTook(qsizetype steps)
+{
+    m_untaken = qMax<qsizetype>(0, m_untaken - steps);
+    sendBacklog();
+}
+
+void CoreService::sendBacklog()
+{
+    // Refilled in large steps, not one slice at a time: each batch is a queued signal of its own.
+    const qsizetype room = maxUntaken - m_untaken;
+    if (m_backlog.isEmpty() || !m_monitor || room < maxUntaken / 2)
+        return;
+    const LockBatch batch = m_backlog.take(room, m_monitor->locks());
+    if (const qsizetype steps = ViewBacklog::steps(batch); steps > 0) {
+        m_untaken += steps;
+        emit locksChanged(batch);
+    }
+    if (m_backlog.isEmpty() && std::exchange(m_initialScanHeld, false))
+        emit initialScanFinished();
 }
 
 void CoreService::flushEvents()

@@ -13,6 +13,7 @@
 #include "record/recorderoptions.h"
 #include "record/recordevent.h"
 #include "redlockreport.h"
+#include "viewbacklog.h"
 
 #include <QElapsedTimer>
 #include <QHash>
@@ -70,10 +71,19 @@ public:
     void startRecording(const RecorderOptions& options);
     void stopRecording();
     void noteRecording(const RecordEvent& event);
+    // The window is done with this many of the steps locksChanged sent (BatchQueue::taken): room
+    // for more.
+    void windowTook(qsizetype steps);
+
+    // Steps (views and removals) sent that the window has not taken in yet, at most: past it,
+    // changes wait here by name (ViewBacklog) and leave as the window catches up.
+    static constexpr qsizetype maxUntaken = 20000;
 
 signals:
     void started(const QStringList& masters, bool readOnly, const QString& auditLogPath);
     void masterChanged(const lockscope::MasterSnapshot& master);
+    // The monitor's changes, held back while the window has maxUntaken steps not yet taken in:
+    // whoever applies them says so with windowTook().
     void locksChanged(const lockscope::LockBatch& batch);
     void scanProgress(int master, qint64 scanned, qint64 total);
     // While the first scan runs: the locks it is expected to find in all (LockCountForecast), said
@@ -113,6 +123,8 @@ private:
     void finishRedlock(quint64 request, const QString& action, const QByteArray& resource,
                        const RedlockOutcome& outcome);
     void flushEvents();
+    void onLocksChanged(const LockBatch& batch);
+    void sendBacklog();
 
     LockScopeConfig m_config;
     AuditLog m_audit;
@@ -123,6 +135,9 @@ private:
     QHash<QByteArray, Held> m_held;
     QList<QDateTime> m_restartedAt;
     QList<KeyspaceEventRecord> m_events;
+    ViewBacklog m_backlog;
+    qsizetype m_untaken = 0;        // steps sent that the window has not taken in
+    bool m_initialScanHeld = false; // initialScanFinished waits for the backlog to leave
     int m_droppedEvents = 0;
     QTimer* m_eventTimer = nullptr;
     QList<int> m_pendingMasters;

@@ -148,6 +148,11 @@ void CoreThread::cancelForceRelease(const ForceReleasePlan& plan)
     post([s = m_service, plan] { s->cancelForceRelease(plan); });
 }
 
+void CoreThread::windowTook(qsizetype steps)
+{
+    post([s = m_service, steps] { s->windowTook(steps); });
+}
+
 quint64 CoreThread::readDiagnosis(const LockView& view)
 {
     const quint64 id = m_nextRequest++;

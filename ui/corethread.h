@@ -36,6 +36,8 @@ public:
     void startRecording(const RecorderOptions& options);
     void stopRecording();
     void noteRecording(const RecordEvent& event);
+    // The window applied (or folded away) this many of the steps it was sent: CoreService::windowTook.
+    void windowTook(qsizetype steps);
 
     static void registerMetaTypes();
 

@@ -179,6 +179,9 @@ void LockTableModel::removeResources(const QList<QByteArray>& resources)
     if (rows.isEmpty())
         return;
     std::sort(rows.begin(), rows.end());
+    // A name given twice (a lock that went, came back and went again while the window caught up)
+    // is one row: twice in a run, it took its neighbour with it.
+    rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
     QList<QPair<int, int>> runs = runsOf(rows);
     // From the bottom up, so that the rows of runs still to go keep their numbers.
     for (auto it = runs.crbegin(); it != runs.crend(); ++it) {

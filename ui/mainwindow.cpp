@@ -160,6 +160,7 @@ void MainWindow::monitor(const LockScopeConfig& requested, const QString& auditL
     // cleared first, so that the pane does not report the lock as released or expired).
     if (m_table)
         m_table->selectionModel()->clearCurrentIndex();
+    m_queue->clear(); // the old masters' changes still waiting
     if (m_locks->rowCount() > 0) {
         LockBatch clear;
         for (int r = 0; r < m_locks->rowCount(); ++r)
@@ -282,6 +283,7 @@ void MainWindow::connectCore()
     connect(s, &CoreService::started, this, &MainWindow::onStarted);
     connect(s, &CoreService::masterChanged, this, &MainWindow::onMaster);
     connect(s, &CoreService::locksChanged, m_queue, &BatchQueue::enqueue);
+    connect(m_queue, &BatchQueue::taken, m_core.get(), &CoreThread::windowTook);
     connect(s, &CoreService::locksForeseen, this, &MainWindow::reserveRows);
     connect(s, &CoreService::scanProgress, this, [this](int master, qint64 scanned, qint64 total) {
         if (!m_initialScanFinished)

@@ -7,6 +7,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 using namespace lockscope;
 using namespace lockscope::test;
@@ -18,6 +19,7 @@ class TestUiCoreProgress : public QObject
 private slots:
     void progressIsPacedAndEndsComplete();
     void locksAreForeseenEarlyInTheFirstScan();
+    void theWindowIsSentNoMoreThanItTakesIn();
 };
 
 void TestUiCoreProgress::progressIsPacedAndEndsComplete()
@@ -86,6 +88,60 @@ void TestUiCoreProgress::locksAreForeseenEarlyInTheFirstScan()
     QVERIFY2(foreseen.size() <= 8, qPrintable(QString::number(foreseen.size())));
     for (const QList<QVariant>& said : std::as_const(foreseen))
         QVERIFY(said.at(0).toLongLong() <= 30000);
+    core.shutdown();
+}
+
+void TestUiCoreProgress::theWindowIsSentNoMoreThanItTakesIn()
+{
+    // 50,000 locks, and a window that takes nothing in until told to: the core holds back what it
+    // has not taken (by name, not as views queued to the GUI thread), then sends it all as it does.
+    constexpr int locks = 50000;
+    static_assert(locks > 2 * CoreService::maxUntaken);
+    RedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    QCOMPARE(server
+                 .command({"EVAL",
+                           "for i = 1, tonumber(ARGV[1]) do redis.call('SET', 'lock:' .. i, 't' .. i, 'PX', "
+                           "600000) end return 1",
+                           "0", QByteArray::number(locks)})
+                 .integer,
+             qint64(1));
+    QTemporaryDir dir;
+    LockScopeConfig config;
+    config.masters = {server.connectionOptions()};
+    config.monitor.patterns = {ScanPattern("lock:*")};
+    CoreService core(config, dir.filePath(QStringLiteral("audit.jsonl")));
+    QSet<QByteArray> shown;
+    qsizetype received = 0;
+    qsizetype took = 0;
+    qsizetype mostUntaken = 0;
+    int shownWhenFinished = -1;
+    connect(&core, &CoreService::locksChanged, &core, [&](const LockBatch& b) {
+        received += b.added.size() + b.changed.size() + b.removed.size();
+        mostUntaken = qMax(mostUntaken, received - took);
+        for (const LockView& v : b.added)
+            shown.insert(v.resource);
+    });
+    connect(&core, &CoreService::initialScanFinished, &core, [&] { shownWhenFinished = int(shown.size()); });
+    core.start();
+    // The scan reads all 50,000 within seconds; what the window was sent meanwhile stops at the bound.
+    QTRY_VERIFY_WITH_TIMEOUT(received >= CoreService::maxUntaken / 2, 60000);
+    QTest::qWait(3000);
+    QVERIFY2(received <= CoreService::maxUntaken, qPrintable(QString::number(received)));
+    QVERIFY(shown.size() < locks);
+    QCOMPARE(shownWhenFinished, -1); // not finished while the window lacks most of the picture
+    // The window takes in what it was sent, a slice at a time, and the rest follows.
+    QTimer window;
+    connect(&window, &QTimer::timeout, &core, [&] {
+        const qsizetype slice = qMin<qsizetype>(2000, received - took);
+        took += slice;
+        if (slice > 0)
+            core.windowTook(slice);
+    });
+    window.start(5);
+    QTRY_COMPARE_WITH_TIMEOUT(int(shown.size()), locks, 60000);
+    QCOMPARE(shownWhenFinished, locks);
+    QVERIFY2(mostUntaken <= CoreService::maxUntaken, qPrintable(QString::number(mostUntaken)));
     core.shutdown();
 }
 

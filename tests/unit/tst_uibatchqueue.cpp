@@ -128,6 +128,9 @@ void TestUiBatchQueue::randomBatchesEndAsAppliedDirectly()
         BatchQueue queue(&queued);
         queue.setFixedSliceSize(1 + int(rng.bounded(8)));
         Slices slices(&queue);
+        qsizetype enqueued = 0;
+        qsizetype taken = 0; // what the core is told the window is done with
+        QObject::connect(&queue, &BatchQueue::taken, &queue, [&](qsizetype n) { taken += n; });
         std::map<QByteArray, QByteArray> live; // what the monitor has sent: resource -> token
         for (int step = 0; step < 40; ++step) {
             LockBatch batch;
@@ -151,11 +154,14 @@ void TestUiBatchQueue::randomBatchesEndAsAppliedDirectly()
             }
             direct.apply(batch);
             queue.enqueue(batch);
+            enqueued += batch.added.size() + batch.changed.size() + batch.removed.size();
             if (rng.bounded(4) == 0)
                 QCoreApplication::processEvents();
         }
         QTRY_VERIFY(queue.isIdle());
         QVERIFY(!slices.twice);
+        // Every step sent is accounted for, or the core would hold back changes for good.
+        QCOMPARE(taken, enqueued);
         QCOMPARE(queued.rowCount(), direct.rowCount());
         QCOMPARE(queued.rowCount(), int(live.size()));
         for (const auto& [r, token] : live) {

@@ -1,0 +1,150 @@
+// The core's backlog of changes the window has not been sent yet (CoreService): by name, each lock
+// once, its view read as it leaves.
+#include "locktablemodel.h"
+#include "viewbacklog.h"
+
+#include <QRandomGenerator>
+#include <QTest>
+
+#include <map>
+
+using namespace lockscope;
+
+namespace {
+
+LockView held(const QByteArray& resource, const QByteArray& token)
+{
+    LockView v;
+    v.resource = resource;
+    v.token = token;
+    v.status = LockStatus::Held;
+    v.holding = v.needed = v.total = 1;
+    return v;
+}
+
+} // namespace
+
+class TestUiViewBacklog : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void aLockChangedOftenLeavesOnceAsItIsNow();
+    void aLockGoneWhileWaitingLeavesAsItsRemoval();
+    void goneAndBackLeavesBothSteps();
+    void takesAtMostWhatIsAsked();
+    void randomBatchesEndAsSentDirectly();
+};
+
+void TestUiViewBacklog::aLockChangedOftenLeavesOnceAsItIsNow()
+{
+    ViewBacklog backlog;
+    QHash<QByteArray, LockView> views;
+    views.insert("a", held("a", "t0"));
+    backlog.add(LockBatch{{held("a", "t0")}, {}, {}});
+    for (int i = 1; i <= 100; ++i) {
+        views["a"] = held("a", "t" + QByteArray::number(i));
+        backlog.add(LockBatch{{}, {views["a"]}, {}});
+    }
+    QCOMPARE(backlog.size(), 1);
+    const LockBatch out = backlog.take(10, views);
+    QVERIFY(backlog.isEmpty());
+    // Still new to the window, with the latest token.
+    QCOMPARE(out.added.size(), 1);
+    QVERIFY(out.changed.isEmpty());
+    QCOMPARE(out.added.first().token, QByteArray("t100"));
+}
+
+void TestUiViewBacklog::aLockGoneWhileWaitingLeavesAsItsRemoval()
+{
+    ViewBacklog backlog;
+    QHash<QByteArray, LockView> views;
+    backlog.add(LockBatch{{}, {held("a", "t1")}, {}});
+    backlog.add(LockBatch{{}, {}, {"a"}});
+    QCOMPARE(backlog.size(), 1);
+    const LockBatch out = backlog.take(10, views);
+    QCOMPARE(out.removed, QList<QByteArray>{"a"});
+    QVERIFY(out.added.isEmpty() && out.changed.isEmpty());
+}
+
+void TestUiViewBacklog::goneAndBackLeavesBothSteps()
+{
+    ViewBacklog backlog;
+    QHash<QByteArray, LockView> views;
+    views.insert("a", held("a", "t2"));
+    backlog.add(LockBatch{{}, {}, {"a"}});
+    backlog.add(LockBatch{{held("a", "t2")}, {}, {}});
+    QCOMPARE(backlog.size(), 2);
+    const LockBatch out = backlog.take(10, views);
+    // Removals are applied before views: the lock goes, then comes back as new.
+    QCOMPARE(out.removed, QList<QByteArray>{"a"});
+    QCOMPARE(out.added.size(), 1);
+    QCOMPARE(out.added.first().token, QByteArray("t2"));
+}
+
+void TestUiViewBacklog::takesAtMostWhatIsAsked()
+{
+    ViewBacklog backlog;
+    QHash<QByteArray, LockView> views;
+    LockBatch batch;
+    for (int i = 0; i < 1000; ++i) {
+        const QByteArray r = "r" + QByteArray::number(i);
+        views.insert(r, held(r, "t"));
+        batch.added << views[r];
+    }
+    backlog.add(batch);
+    QCOMPARE(backlog.size(), 1000);
+    QCOMPARE(ViewBacklog::steps(backlog.take(300, views)), 300);
+    QCOMPARE(backlog.size(), 700);
+    // Oldest first.
+    QCOMPARE(backlog.take(1, views).added.first().resource, QByteArray("r300"));
+}
+
+void TestUiViewBacklog::randomBatchesEndAsSentDirectly()
+{
+    // Straight into a model, with no BatchQueue between: a lock that went, came back and went again
+    // leaves both of its removals in one batch, and the model must take that too.
+    QRandomGenerator rng(13);
+    for (int round = 0; round < 50; ++round) {
+        LockTableModel direct;
+        LockTableModel sent;
+        ViewBacklog backlog;
+        QHash<QByteArray, LockView> views; // the monitor's, as it is at each moment
+        for (int step = 0; step < 60; ++step) {
+            LockBatch batch;
+            QSet<QByteArray> named;
+            for (int n = int(rng.bounded(6)); n > 0; --n) {
+                const QByteArray r = "r" + QByteArray::number(rng.bounded(12));
+                if (named.contains(r))
+                    continue;
+                named.insert(r);
+                const LockView v = held(r, "t" + QByteArray::number(rng.bounded(1000)));
+                if (!views.contains(r)) {
+                    batch.added << v;
+                    views.insert(r, v);
+                } else if (rng.bounded(3) == 0) {
+                    batch.removed << r;
+                    views.remove(r);
+                } else {
+                    batch.changed << v;
+                    views[r] = v;
+                }
+            }
+            direct.apply(batch);
+            backlog.add(batch);
+            if (rng.bounded(3) == 0)
+                sent.apply(backlog.take(1 + rng.bounded(5), views));
+        }
+        while (!backlog.isEmpty())
+            sent.apply(backlog.take(1 + rng.bounded(5), views));
+        QCOMPARE(sent.rowCount(), direct.rowCount());
+        QCOMPARE(sent.rowCount(), int(views.size()));
+        for (const LockView& v : std::as_const(views)) {
+            QVERIFY2(sent.find(v.resource), v.resource.constData());
+            QCOMPARE(sent.find(v.resource)->token, v.token);
+        }
+    }
+}
+
+QTEST_MAIN(TestUiViewBacklog)
+#include "tst_uiviewbacklog.moc"
