@@ -84,11 +84,12 @@ void CoreService::start()
         }
     });
     connect(m_monitor.get(), &LockMonitor::initialScanFinished, this, [this] {
-        // Finished once the window has been sent the whole first picture.
+        // Finished once the window has been sent the whole first picture (while changes keep
+        // coming, the backlog may never be empty).
         if (m_backlog.isEmpty())
             emit initialScanFinished();
         else
-            m_initialScanHeld = true;
+            m_initialScanMark = m_backlog.mark();
     });
     connect(m_monitor.get(), &LockMonitor::keyspaceEvent, this,
             [this](int master, const QByteArray& key, const QByteArray& event) {
@@ -391,8 +392,10 @@ void CoreService::sendBacklog()
         m_untaken += steps;
         emit locksChanged(batch);
     }
-    if (m_backlog.isEmpty() && std::exchange(m_initialScanHeld, false))
+    if (m_initialScanMark >= 0 && m_backlog.hasLeft(m_initialScanMark)) {
+        m_initialScanMark = -1;
         emit initialScanFinished();
+    }
 }
 
 void CoreService::flushEvents()

@@ -136,8 +136,8 @@ private:
     QList<QDateTime> m_restartedAt;
     QList<KeyspaceEventRecord> m_events;
     ViewBacklog m_backlog;
-    qsizetype m_untaken = 0;        // steps sent that the window has not taken in
-    bool m_initialScanHeld = false; // initialScanFinished waits for the backlog to leave
+    qsizetype m_untaken = 0;       // steps sent that the window has not taken in
+    qint64 m_initialScanMark = -1; // initialScanFinished waits for the backlog up to here
     int m_droppedEvents = 0;
     QTimer* m_eventTimer = nullptr;
     QList<int> m_pendingMasters;

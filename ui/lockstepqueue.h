@@ -38,6 +38,11 @@ public:
     bool isEmpty() const { return m_steps.empty(); }
     qsizetype size() const { return qsizetype(m_steps.size()); }
     const Step& front() const { return m_steps.front(); }
+    // Steps pushed as separate steps so far (a step folded into a waiting one counts once), and
+    // taken so far: what was waiting when endSequence() said n has all been taken once
+    // headSequence() reaches n.
+    qint64 endSequence() const { return m_headSeq + qint64(m_steps.size()); }
+    qint64 headSequence() const { return m_headSeq; }
 
     void push(Step&& step)
     {

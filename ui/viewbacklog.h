@@ -16,6 +16,9 @@ class ViewBacklog
 public:
     bool isEmpty() const { return m_steps.isEmpty(); }
     qsizetype size() const { return m_steps.size(); }
+    // A mark behind what waits now, and whether all of that has left (what came later may wait still).
+    qint64 mark() const { return m_steps.endSequence(); }
+    bool hasLeft(qint64 mark) const { return m_steps.headSequence() >= mark; }
 
     void add(const LockBatch& batch);
     // Up to `max` steps, oldest first, with each resource's view as `views` holds it now; a step
