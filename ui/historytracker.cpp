@@ -16,7 +16,33 @@ HistoryTracker::HistoryTracker(QObject* parent) : QObject(parent) {}
 
 void HistoryTracker::markForceReleased(const QByteArray& resource)
 {
-    m_forceReleased.insert(resource);
+    if (keeps(resource))
+        m_forceReleased.insert(resource); // the recording has its audit record otherwise
+}
+
+void HistoryTracker::setRecorded(bool recorded)
+{
+    m_recorded = recorded;
+    if (!recorded)
+        return;
+    // Rebuilt rather than thinned: a table keeps the size of its largest day.
+    QHash<ResourceKey, History> kept;
+    if (auto it = m_history.constFind(ResourceKey(m_followed)); it != m_history.cend())
+        kept.insert(it.key(), *it);
+    m_history = std::move(kept);
+    const bool forced = m_forceReleased.contains(m_followed);
+    m_forceReleased = {};
+    if (forced)
+        m_forceReleased.insert(m_followed);
+}
+
+void HistoryTracker::follow(const QByteArray& resource)
+{
+    if (m_recorded && resource != m_followed) {
+        m_history.remove(ResourceKey(m_followed));
+        m_forceReleased.remove(m_followed);
+    }
+    m_followed = resource;
 }
 
 HolderEpisode::End HistoryTracker::endOf(const QByteArray& resource, const History& h, bool replaced) const
@@ -75,6 +101,8 @@ void HistoryTracker::see(const LockView& view, const QDateTime& now)
 void HistoryTracker::observe(const LockBatch& batch, const QDateTime& now)
 {
     for (const QByteArray& resource : batch.removed) {
+        if (!keeps(resource))
+            continue;
         auto it = m_history.find(ResourceKey(resource));
         if (it == m_history.end())
             continue;
@@ -84,16 +112,18 @@ void HistoryTracker::observe(const LockBatch& batch, const QDateTime& now)
     }
     for (const QList<LockView>* list : {&batch.added, &batch.changed}) {
         for (const LockView& v : *list) {
+            if (!keeps(v.resource))
+                continue;
             see(v, now);
             emit changed(v.resource);
         }
     }
 }
 
-QByteArray HistoryTracker::toCsv(const QByteArray& resource) const
+QByteArray HistoryTracker::toCsv(const QByteArray& resource, const QList<HolderEpisode>& episodes)
 {
     QString out = QStringLiteral("resource,token,owner,from,to,end\n");
-    for (const HolderEpisode& e : episodes(resource)) {
+    for (const HolderEpisode& e : episodes) {
         out += QStringList{csvField(escapeBytes(resource)),
                            csvField(escapeBytes(e.token)),
                            csvField(e.owner),
@@ -106,10 +136,10 @@ QByteArray HistoryTracker::toCsv(const QByteArray& resource) const
     return out.toUtf8();
 }
 
-QByteArray HistoryTracker::toJson(const QByteArray& resource) const
+QByteArray HistoryTracker::toJson(const QByteArray& resource, const QList<HolderEpisode>& episodes)
 {
     QJsonArray list;
-    for (const HolderEpisode& e : episodes(resource)) {
+    for (const HolderEpisode& e : episodes) {
         QJsonObject o{{QStringLiteral("token"), escapeBytes(e.token)},
                       {QStringLiteral("owner"), e.owner},
                       {QStringLiteral("from"), e.from.toString(Qt::ISODateWithMs)},

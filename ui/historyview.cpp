@@ -17,6 +17,10 @@ namespace lockscope {
 namespace {
 
 constexpr int reloadDelayMs = 700; // the recorder commits every 400 ms; changes come in bursts
+// While a lock is shown, its recording is read again this often: the window follows only the shown
+// lock itself (HistoryTracker), and what the recorder saw of it can reach the file later than this
+// window's own view of it (a loaded machine, a commit under way as it was selected).
+constexpr int refreshMs = 2000;
 
 HolderEpisode::End endOf(Episode::End end)
 {
@@ -61,6 +65,9 @@ HistoryView::HistoryView(HistoryTracker* tracker, HistoryDock* dock, QObject* pa
     m_reload.setSingleShot(true);
     m_reload.setInterval(reloadDelayMs);
     connect(&m_reload, &QTimer::timeout, this, &HistoryView::load);
+    m_refresh.setSingleShot(true);
+    m_refresh.setInterval(refreshMs);
+    connect(&m_refresh, &QTimer::timeout, this, &HistoryView::load);
     connect(m_dock, &HistoryDock::resourceChosen, this, &HistoryView::show);
 }
 
@@ -118,6 +125,7 @@ void HistoryView::show(const QByteArray& resource)
     if (resource == m_resource)
         return liveChanged(resource); // the same lock changed: no need to read at once
     m_resource = resource;
+    m_tracker->follow(resource);
     m_recorded.clear();
     m_sessions.clear();
     present();
@@ -164,10 +172,12 @@ void HistoryView::historyRead(quint64 generation, const QByteArray& resource,
     m_recorded = recorded;
     m_sessions = sessions;
     present();
+    if (!m_review)
+        m_refresh.start();
     emit loaded(resource);
 }
 
-void HistoryView::present()
+QList<HolderEpisode> HistoryView::shown() const
 {
     // The recording has this window's own episodes too (once committed): what it lacks yet is
     // added from what the window saw, by token.
@@ -181,8 +191,13 @@ void HistoryView::present()
                 all << e;
     std::stable_sort(all.begin(), all.end(),
                      [](const HolderEpisode& a, const HolderEpisode& b) { return a.from < b.from; });
+    return all;
+}
+
+void HistoryView::present()
+{
     const QDateTime now = QDateTime::currentDateTime();
-    m_dock->timeline()->setEpisodes(m_resource, all, m_review ? QDateTime() : m_tracker->openedAt(),
+    m_dock->timeline()->setEpisodes(m_resource, shown(), m_review ? QDateTime() : m_tracker->openedAt(),
                                     WatchGap::between(m_sessions, now));
 }
 

@@ -33,6 +33,9 @@ public:
     void show(const QByteArray& resource);
     // This window saw `resource` change: shown at once, the recording read again shortly.
     void liveChanged(const QByteArray& resource);
+    // What the timeline shows: the resource, and its episodes from the recording and this window.
+    const QByteArray& resource() const { return m_resource; }
+    QList<HolderEpisode> shown() const;
 
     // Episodes from the recording, converted (for the window's tests and the timeline).
     static QList<HolderEpisode> episodes(const ResourceHistory& history);
@@ -57,6 +60,7 @@ private:
     QList<RecordingSession> m_sessions;
     quint64 m_generation = 0;
     QTimer m_reload;
+    QTimer m_refresh; // the shown lock's recording, read again
 };
 
 } // namespace lockscope

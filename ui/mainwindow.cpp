@@ -53,8 +53,8 @@ MainWindow::MainWindow(LockScopeConfig config, QString auditLogPath, QWidget* pa
       m_proxy(new LockFilterProxy(this)), m_masters(new MasterTableModel(this)),
       m_events(new EventLogModel(5000, this)), m_queue(new BatchQueue(m_locks, this)),
       m_history(new HistoryTracker(this)), m_recording(new WindowRecording(this)),
-      m_export(new ViewExport(this, m_locks, m_proxy, m_history)),
-      m_eventLog(new CoreEventLog(m_events, this)), m_audit(new AuditWatch(this))
+      m_export(new ViewExport(this, m_locks, m_proxy)), m_eventLog(new CoreEventLog(m_events, this)),
+      m_audit(new AuditWatch(this))
 {
     setWindowTitle(WindowTitle::text(QString(), 0, false));
     setWindowIcon(QIcon(QStringLiteral(":/icons/lockscope.svg")));
@@ -100,6 +100,8 @@ MainWindow::MainWindow(LockScopeConfig config, QString auditLogPath, QWidget* pa
     m_diagnosis->setEventLog(m_events);
     connect(m_diagnosis, &LockDiagnosisWatch::notified, m_recording, &WindowRecording::notified);
     m_historyView->setRecording(m_recording->path());
+    m_history->setRecorded(m_recording->isRecording());
+    connect(m_recording, &WindowRecording::toggled, m_history, &HistoryTracker::setRecorded);
     monitor(m_config, m_auditPath);
 }
 
@@ -246,8 +248,9 @@ void MainWindow::buildDocks()
     m_eventsDock = new EventLogDock(m_events, this);
     addDockWidget(Qt::BottomDockWidgetArea, m_eventsDock);
     m_historyDock = new HistoryDock(this);
-    connect(m_historyDock, &HistoryDock::exportRequested, this,
-            [this](bool json) { m_export->exportHistory(selectedResource(), json); });
+    connect(m_historyDock, &HistoryDock::exportRequested, this, [this](bool json) {
+        m_export->exportHistory(m_historyView->resource(), m_historyView->shown(), json);
+    });
     addDockWidget(Qt::BottomDockWidgetArea, m_historyDock);
     tabifyDockWidget(m_eventsDock, m_historyDock);
     m_eventsDock->raise();

@@ -13,9 +13,8 @@
 
 namespace lockscope {
 
-ViewExport::ViewExport(QWidget* window, LockTableModel* locks, LockFilterProxy* proxy,
-                       HistoryTracker* history)
-    : QObject(window), m_window(window), m_locks(locks), m_proxy(proxy), m_history(history)
+ViewExport::ViewExport(QWidget* window, LockTableModel* locks, LockFilterProxy* proxy)
+    : QObject(window), m_window(window), m_locks(locks), m_proxy(proxy)
 {}
 
 bool ViewExport::save(const QString& path, const QByteArray& bytes)
@@ -64,7 +63,7 @@ void ViewExport::jsonExported(quint64 request, const QByteArray& json)
         emit exported(tr("Exported to %1").arg(path));
 }
 
-void ViewExport::exportHistory(const QByteArray& resource, bool json)
+void ViewExport::exportHistory(const QByteArray& resource, const QList<HolderEpisode>& episodes, bool json)
 {
     if (resource.isEmpty())
         return;
@@ -73,7 +72,7 @@ void ViewExport::exportHistory(const QByteArray& resource, bool json)
         json ? tr("JSON files (*.json)") : tr("CSV files (*.csv)"));
     if (path.isEmpty())
         return;
-    save(path, json ? m_history->toJson(resource) : m_history->toCsv(resource));
+    save(path, json ? HistoryTracker::toJson(resource, episodes) : HistoryTracker::toCsv(resource, episodes));
 }
 
 } // namespace lockscope

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "holderepisode.h"
+
 #include <QHash>
 #include <QObject>
 
@@ -8,7 +10,6 @@ class QWidget;
 namespace lockscope {
 
 class CoreThread;
-class HistoryTracker;
 class LockFilterProxy;
 class LockTableModel;
 
@@ -21,7 +22,7 @@ class ViewExport final : public QObject
     Q_DISABLE_COPY_MOVE(ViewExport)
 
 public:
-    ViewExport(QWidget* window, LockTableModel* locks, LockFilterProxy* proxy, HistoryTracker* history);
+    ViewExport(QWidget* window, LockTableModel* locks, LockFilterProxy* proxy);
 
     // The rows the filter shows, in the order shown.
     void exportCsv();
@@ -30,7 +31,8 @@ public:
     void exportJson(CoreThread* core);
     void jsonExported(quint64 request, const QByteArray& json);
     // One resource's holders, as the History dock shows them.
-    void exportHistory(const QByteArray& resource, bool json);
+    // The History view's episodes of `resource`, as CSV or JSON.
+    void exportHistory(const QByteArray& resource, const QList<HolderEpisode>& episodes, bool json);
 
 signals:
     void exported(const QString& message);
@@ -41,7 +43,6 @@ private:
     QWidget* m_window;
     LockTableModel* m_locks;
     LockFilterProxy* m_proxy;
-    HistoryTracker* m_history;
     QHash<quint64, QString> m_pendingExports; // core request id -> the path chosen for it
 };
 

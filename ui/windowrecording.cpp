@@ -45,6 +45,7 @@ void WindowRecording::disableForThisRun()
     m_action->setEnabled(false);
     m_action->setStatusTip(tr("Not recording: started with --no-record"));
     apply();
+    emit toggled(false);
 }
 
 void WindowRecording::review(const QString& path)

@@ -57,6 +57,8 @@ class TestHistoryTracker : public QObject
 
 private slots:
     void unknownResourceHasNoHistory();
+    void whileRecordedOnlyTheFollowedLockIsKept();
+    void notRecordedAnyMoreEveryLockIsKeptAgain();
     void oneHolderIsOneOngoingEpisode();
     void newTokenEndsTheEpisodeBefore();
     void goneEndsTheEpisodeByHowItWent();
@@ -187,12 +189,52 @@ void TestHistoryTracker::keepsTheLatestEpisodes()
     QCOMPARE(e.last().token, QByteArray("back"));
 }
 
+void TestHistoryTracker::whileRecordedOnlyTheFollowedLockIsKept()
+{
+    HistoryTracker tracker;
+    tracker.observe(added(held("a", "t1")), at(0));
+    tracker.observe(added(held("b", "t1")), at(0));
+    tracker.follow("a");
+    // The recording has every lock's history from here on: this window keeps the followed one's.
+    tracker.setRecorded(true);
+    QCOMPARE(tracker.episodes("a").size(), 1);
+    QVERIFY(tracker.episodes("b").isEmpty());
+    QSignalSpy changedSpy(&tracker, &HistoryTracker::changed);
+    tracker.observe(LockBatch{{held("c", "t1")}, {held("a", "t2"), held("b", "t2")}, {}}, at(5));
+    QCOMPARE(changedSpy.size(), 1);
+    QCOMPARE(changedSpy.first().first().toByteArray(), QByteArray("a"));
+    QCOMPARE(tracker.episodes("a").size(), 2);
+    QVERIFY(tracker.episodes("b").isEmpty());
+    QVERIFY(tracker.episodes("c").isEmpty());
+    tracker.reserve(1'000'000); // nothing to make room for
+    // Another lock shown: the last one's history is the recording's alone now.
+    tracker.follow("b");
+    QVERIFY(tracker.episodes("a").isEmpty());
+    tracker.observe(changed(held("b", "t3")), at(9));
+    QCOMPARE(tracker.episodes("b").size(), 1);
+    QCOMPARE(tracker.episodes("b").first().from, at(9));
+}
+
+void TestHistoryTracker::notRecordedAnyMoreEveryLockIsKeptAgain()
+{
+    HistoryTracker tracker;
+    tracker.setRecorded(true);
+    tracker.observe(added(held("a", "t1")), at(0));
+    QVERIFY(tracker.episodes("a").isEmpty());
+    tracker.setRecorded(false);
+    tracker.observe(added(held("a", "t2")), at(1));
+    tracker.observe(added(held("b", "t1")), at(1));
+    QCOMPARE(tracker.episodes("a").size(), 1);
+    QCOMPARE(tracker.episodes("b").size(), 1);
+}
+
 void TestHistoryTracker::exportsEveryEpisode()
 {
     HistoryTracker tracker;
     tracker.observe(added(held("orders", "t1", QStringLiteral("a, b"))), at(0));
     tracker.observe(changed(held("orders", "t2", QStringLiteral("c"))), at(10));
-    const QStringList csv = QString::fromUtf8(tracker.toCsv("orders")).split(QLatin1Char('\n'));
+    const QStringList csv = QString::fromUtf8(HistoryTracker::toCsv("orders", tracker.episodes("orders")))
+                                .split(QLatin1Char('\n'));
     QCOMPARE(csv.size(), 4); // header, two episodes, the last line's end
     QCOMPARE(csv.at(0), QStringLiteral("resource,token,owner,from,to,end"));
     QVERIFY2(csv.at(1).startsWith(QStringLiteral("orders,t1,\"a, b\",") + at(0).toString(Qt::ISODateWithMs) +
@@ -201,7 +243,8 @@ void TestHistoryTracker::exportsEveryEpisode()
     QVERIFY2(csv.at(2).startsWith(QStringLiteral("orders,t2,c,") + at(10).toString(Qt::ISODateWithMs) +
                                   QStringLiteral(",,")),
              qPrintable(csv.at(2)));
-    const QJsonObject json = QJsonDocument::fromJson(tracker.toJson("orders")).object();
+    const QJsonObject json =
+        QJsonDocument::fromJson(HistoryTracker::toJson("orders", tracker.episodes("orders"))).object();
     QCOMPARE(json.value(QStringLiteral("resource")).toString(), QStringLiteral("orders"));
     const QJsonArray holders = json.value(QStringLiteral("holders")).toArray();
     QCOMPARE(holders.size(), 2);
