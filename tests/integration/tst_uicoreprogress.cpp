@@ -12,6 +12,21 @@
 using namespace lockscope;
 using namespace lockscope::test;
 
+namespace {
+
+// One master, scanned for `pattern` `scanCount` keys a page (0: the default).
+LockScopeConfig scanning(const RedisServer& server, const QByteArray& pattern, int scanCount = 0)
+{
+    LockScopeConfig config;
+    config.masters = {server.connectionOptions()};
+    config.monitor.patterns = {ScanPattern(pattern)};
+    if (scanCount > 0)
+        config.monitor.scanCount = scanCount;
+    return config;
+}
+
+} // namespace
+
 class TestUiCoreProgress : public QObject
 {
     Q_OBJECT
@@ -34,11 +49,7 @@ void TestUiCoreProgress::progressIsPacedAndEndsComplete()
         QVERIFY(server.command(mset).isStatus());
     }
     QTemporaryDir dir;
-    LockScopeConfig config;
-    config.masters = {server.connectionOptions()};
-    config.monitor.patterns = {ScanPattern("*lock*")};
-    config.monitor.scanCount = 10;
-    CoreService core(config, dir.filePath(QStringLiteral("audit.jsonl")));
+    CoreService core(scanning(server, "*lock*", 10), dir.filePath(QStringLiteral("audit.jsonl")));
     QSignalSpy progress(&core, &CoreService::scanProgress);
     QSignalSpy finished(&core, &CoreService::initialScanFinished);
     QElapsedTimer clock;
@@ -71,11 +82,7 @@ void TestUiCoreProgress::locksAreForeseenEarlyInTheFirstScan()
             .integer,
         qint64(1));
     QTemporaryDir dir;
-    LockScopeConfig config;
-    config.masters = {server.connectionOptions()};
-    config.monitor.patterns = {ScanPattern("lock:*")};
-    config.monitor.scanCount = 100;
-    CoreService core(config, dir.filePath(QStringLiteral("audit.jsonl")));
+    CoreService core(scanning(server, "lock:*", 100), dir.filePath(QStringLiteral("audit.jsonl")));
     QSignalSpy foreseen(&core, &CoreService::locksForeseen);
     QSignalSpy finished(&core, &CoreService::initialScanFinished);
     core.start();
@@ -107,10 +114,7 @@ void TestUiCoreProgress::theWindowIsSentNoMoreThanItTakesIn()
                  .integer,
              qint64(1));
     QTemporaryDir dir;
-    LockScopeConfig config;
-    config.masters = {server.connectionOptions()};
-    config.monitor.patterns = {ScanPattern("lock:*")};
-    CoreService core(config, dir.filePath(QStringLiteral("audit.jsonl")));
+    CoreService core(scanning(server, "lock:*"), dir.filePath(QStringLiteral("audit.jsonl")));
     QSet<QByteArray> shown;
     qsizetype received = 0;
     qsizetype took = 0;
