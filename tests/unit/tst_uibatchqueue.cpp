@@ -1,4 +1,5 @@
 #include "batchqueue.h"
+#include "heldview.h"
 #include "locktablemodel.h"
 
 #include <QAbstractItemModelTester>
@@ -10,19 +11,9 @@
 #include <map>
 
 using namespace lockscope;
+using lockscope::test::heldView;
 
 namespace {
-
-LockView held(const QByteArray& resource, const QByteArray& token)
-{
-    LockView v;
-    v.resource = resource;
-    v.token = token;
-    v.owner = QString::fromLatin1(token);
-    v.status = LockStatus::Held;
-    v.holding = v.needed = v.total = 1;
-    return v;
-}
 
 // Every resource of an applied slice, counted: a slice names each resource once.
 struct Slices
@@ -71,9 +62,9 @@ void TestUiBatchQueue::newerViewReplacesWaitingOne()
     BatchQueue queue(&model);
     Slices slices(&queue);
     LockBatch first;
-    first.added = {held("a", "t1"), held("b", "t1")};
+    first.added = {heldView("a", "t1"), heldView("b", "t1")};
     LockBatch second;
-    second.changed = {held("a", "t2")};
+    second.changed = {heldView("a", "t2")};
     queue.enqueue(first);
     queue.enqueue(second);
     QTRY_VERIFY(queue.isIdle());
@@ -89,7 +80,7 @@ void TestUiBatchQueue::removalReplacesWaitingView()
     Slices slices(&queue);
     LockBatch gone;
     gone.removed = {"a"};
-    queue.enqueue({{held("a", "t1"), held("b", "t1")}, {}, {}});
+    queue.enqueue({{heldView("a", "t1"), heldView("b", "t1")}, {}, {}});
     queue.enqueue(gone);
     QCOMPARE(queue.pending(), 2);
     QTRY_VERIFY(queue.isIdle());
@@ -104,12 +95,12 @@ void TestUiBatchQueue::returnAfterRemovalIsItsOwnStep()
     LockTableModel model;
     BatchQueue queue(&model);
     queue.setFixedSliceSize(1000);
-    queue.enqueue({{held("a", "t1")}, {}, {}});
+    queue.enqueue({{heldView("a", "t1")}, {}, {}});
     QTRY_VERIFY(queue.isIdle());
     Slices slices(&queue);
     queue.enqueue({{}, {}, {"a"}});
-    queue.enqueue({{held("a", "t2"), held("b", "t1")}, {}, {}});
-    queue.enqueue({{}, {held("a", "t3")}, {}});
+    queue.enqueue({{heldView("a", "t2"), heldView("b", "t1")}, {}, {}});
+    queue.enqueue({{}, {heldView("a", "t3")}, {}});
     QCOMPARE(queue.pending(), 3);
     QTRY_VERIFY(queue.isIdle());
     QCOMPARE(slices.steps, (QByteArrayList{"-a", "a=t3", "b=t1"}));
@@ -142,13 +133,13 @@ void TestUiBatchQueue::randomBatchesEndAsAppliedDirectly()
                 named.insert(r);
                 const QByteArray token = "t" + QByteArray::number(rng.bounded(1000));
                 if (!live.count(r)) {
-                    batch.added << held(r, token);
+                    batch.added << heldView(r, token);
                     live[r] = token;
                 } else if (rng.bounded(3) == 0) {
                     batch.removed << r;
                     live.erase(r);
                 } else {
-                    batch.changed << held(r, token);
+                    batch.changed << heldView(r, token);
                     live[r] = token;
                 }
             }

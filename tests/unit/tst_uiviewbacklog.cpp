@@ -1,28 +1,14 @@
 // The core's backlog of changes the window has not been sent yet (CoreService): by name, each lock
 // once, its view read as it leaves.
+#include "heldview.h"
 #include "locktablemodel.h"
 #include "viewbacklog.h"
 
 #include <QRandomGenerator>
 #include <QTest>
 
-#include <map>
-
 using namespace lockscope;
-
-namespace {
-
-LockView held(const QByteArray& resource, const QByteArray& token)
-{
-    LockView v;
-    v.resource = resource;
-    v.token = token;
-    v.status = LockStatus::Held;
-    v.holding = v.needed = v.total = 1;
-    return v;
-}
-
-} // namespace
+using lockscope::test::heldView;
 
 class TestUiViewBacklog : public QObject
 {
@@ -40,10 +26,10 @@ void TestUiViewBacklog::aLockChangedOftenLeavesOnceAsItIsNow()
 {
     ViewBacklog backlog;
     QHash<QByteArray, LockView> views;
-    views.insert("a", held("a", "t0"));
-    backlog.add(LockBatch{{held("a", "t0")}, {}, {}});
+    views.insert("a", heldView("a", "t0"));
+    backlog.add(LockBatch{{heldView("a", "t0")}, {}, {}});
     for (int i = 1; i <= 100; ++i) {
-        views["a"] = held("a", "t" + QByteArray::number(i));
+        views["a"] = heldView("a", "t" + QByteArray::number(i));
         backlog.add(LockBatch{{}, {views["a"]}, {}});
     }
     QCOMPARE(backlog.size(), 1);
@@ -59,7 +45,7 @@ void TestUiViewBacklog::aLockGoneWhileWaitingLeavesAsItsRemoval()
 {
     ViewBacklog backlog;
     QHash<QByteArray, LockView> views;
-    backlog.add(LockBatch{{}, {held("a", "t1")}, {}});
+    backlog.add(LockBatch{{}, {heldView("a", "t1")}, {}});
     backlog.add(LockBatch{{}, {}, {"a"}});
     QCOMPARE(backlog.size(), 1);
     const LockBatch out = backlog.take(10, views);
@@ -71,9 +57,9 @@ void TestUiViewBacklog::goneAndBackLeavesBothSteps()
 {
     ViewBacklog backlog;
     QHash<QByteArray, LockView> views;
-    views.insert("a", held("a", "t2"));
+    views.insert("a", heldView("a", "t2"));
     backlog.add(LockBatch{{}, {}, {"a"}});
-    backlog.add(LockBatch{{held("a", "t2")}, {}, {}});
+    backlog.add(LockBatch{{heldView("a", "t2")}, {}, {}});
     QCOMPARE(backlog.size(), 2);
     const LockBatch out = backlog.take(10, views);
     // Removals are applied before views: the lock goes, then comes back as new.
@@ -89,7 +75,7 @@ void TestUiViewBacklog::takesAtMostWhatIsAsked()
     LockBatch batch;
     for (int i = 0; i < 1000; ++i) {
         const QByteArray r = "r" + QByteArray::number(i);
-        views.insert(r, held(r, "t"));
+        views.insert(r, heldView(r, "t"));
         batch.added << views[r];
     }
     backlog.add(batch);
@@ -118,7 +104,7 @@ void TestUiViewBacklog::randomBatchesEndAsSentDirectly()
                 if (named.contains(r))
                     continue;
                 named.insert(r);
-                const LockView v = held(r, "t" + QByteArray::number(rng.bounded(1000)));
+                const LockView v = heldView(r, "t" + QByteArray::number(rng.bounded(1000)));
                 if (!views.contains(r)) {
                     batch.added << v;
                     views.insert(r, v);
