@@ -161,6 +161,7 @@ void DemoClient::onAcquired(const RedlockOutcome& outcome)
         self->m_overran = false;
         self->m_validity.start(int(qMax<qint64>(0, self->m_lease.remainingMs(monotonicNs()))));
         self->setState(State::Working);
+        self->m_announced = true;
         emit self->acquired(self->m_index, self->m_lease, self->m_fencing);
         self->wait(self->m_task.workMs, &DemoClient::onWorkDone);
         if (self->m_pendingPauseMs > 0)
@@ -269,6 +270,9 @@ void DemoClient::endHold(qint64 atMs, const QString& how)
     if (!m_holding)
         return;
     m_holding = false;
+    // A lease given back before its fencing number came was never a hold anyone was told of.
+    if (!std::exchange(m_announced, false))
+        return;
     emit holdEnded(m_index, m_lease.resource, atMs, how);
 }
 

@@ -41,6 +41,9 @@ public:
     const QString& name() const { return m_name; }
     State state() const { return m_state; }
     bool isHolding() const { return m_holding; }
+    // Holding `resource` with its fencing number, announced by acquired(): the simulation knows of
+    // the hold. isHolding() turns true a round trip earlier, when the quorum said yes.
+    bool holds(const QByteArray& resource) const { return m_announced && m_lease.resource == resource; }
     bool isPaused() const { return m_state == State::Paused || m_pendingPauseMs > 0; }
     const RedlockLease& lease() const { return m_lease; }
     qint64 fencing() const { return m_fencing; }
@@ -96,6 +99,7 @@ private:
     qint64 m_pendingPauseMs = 0;
     bool m_writeAfterPause = false;
     bool m_holding = false;
+    bool m_announced = false;
     bool m_looping = false;
     bool m_stopped = false;
     State m_state = State::Idle;

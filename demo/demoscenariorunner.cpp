@@ -291,8 +291,7 @@ void DemoScenarioRunner::buildRestart()
     // inside A's hold, and a loaded machine (a sanitizer build under ctest -j2) stretches them. The
     // scenario ends once B holds; A's hold going on past that is the double grant it shows.
     act([a] { a->run(DemoSimulation::taskFor(ledger, 30000, 25000)); });
-    when([a] { return a->isHolding() && a->lease().resource == ledger; }, 10000,
-         tr("A did not get the lock"));
+    when([a] { return a->holds(ledger); }, 10000, tr("A did not get the lock"));
     after(1500); // long enough for the monitor to see the lock on master 3
     say(tr("master 3 restarts without persistence (new run_id, empty); 4 and 5 come back empty"));
     act([this] {
@@ -308,8 +307,7 @@ void DemoScenarioRunner::buildRestart()
         t.keepTryingMs = 3000;
         b->run(t);
     });
-    when([b] { return b->isHolding() && b->lease().resource == ledger; }, 15000,
-         tr("B did not get the lock: no double grant this time"));
+    when([b] { return b->holds(ledger); }, 15000, tr("B did not get the lock: no double grant this time"));
     finishWith([this] {
         const DemoHold* hb = lastHold(m_sim, DemoSimulation::clientB, ledger);
         const bool both = hb && hb->overlapped;
@@ -331,8 +329,7 @@ void DemoScenarioRunner::buildPause()
         t.pauseBeforeWriteMs = 7000;
         a->run(t);
     });
-    when([a] { return a->isHolding() && a->lease().resource == report; }, 10000,
-         tr("A did not get the lock"));
+    when([a] { return a->holds(report); }, 10000, tr("A did not get the lock"));
     markFault();
     after(1000);
     act([b] {
@@ -372,7 +369,7 @@ void DemoScenarioRunner::buildDrift()
     DemoClient* b = m_sim->client(DemoSimulation::clientB);
     heal();
     act([a] { a->run(DemoSimulation::taskFor(drift, 2000, 2300)); });
-    when([a] { return a->isHolding() && a->lease().resource == drift; }, 10000, tr("A did not get the lock"));
+    when([a] { return a->holds(drift); }, 10000, tr("A did not get the lock"));
     markFault();
     act([this, a] {
         const RedlockLease& l = a->lease();
@@ -390,7 +387,7 @@ void DemoScenarioRunner::buildDrift()
         t.keepTryingMs = 6000;
         b->run(t);
     });
-    when([b] { return b->isHolding() && b->lease().resource == drift; }, 15000, tr("B did not get the lock"));
+    when([b] { return b->holds(drift); }, 15000, tr("B did not get the lock"));
     when([this] { return m_sim->counters().overruns > m_baseline.overruns; }, 5000,
          tr("A's work did not overrun"));
     finishWith([this] {
@@ -427,8 +424,7 @@ void DemoScenarioRunner::buildFailover()
         const bool sentinelDoubleGrant =
             f->waitAnswer() == 0 && f->reportLostA() && f->wasMarkedAtRisk() && f->viewShows(f->tokenB());
         const DemoClient* a = m_sim->client(DemoSimulation::clientA);
-        const bool quorumRefused = m_refusedB && !m_refusedB->ok() && a->isHolding() &&
-                                   a->lease().resource == DemoFailover::resource();
+        const bool quorumRefused = m_refusedB && !m_refusedB->ok() && a->holds(DemoFailover::resource());
         const QString sentinel =
             sentinelDoubleGrant
                 ? tr("Sentinel: WAIT answered 0, the failover lost A's lock and B took it on the promoted "
@@ -508,8 +504,7 @@ void DemoScenarioRunner::buildFailoverRedlockPart()
     heal();
     say(tr("the same on the 5 independent masters: A takes %1 by quorum").arg(QString::fromUtf8(resource)));
     act([a, resource] { a->run(DemoSimulation::taskFor(resource, 30000, 20000)); });
-    when([a, resource] { return a->isHolding() && a->lease().resource == resource; }, 10000,
-         tr("A did not get the lock"));
+    when([a, resource] { return a->holds(resource); }, 10000, tr("A did not get the lock"));
     after(1500); // long enough for the monitor to see the lock on master 1
     say(tr("master 1, which holds A's write, is killed and restarts empty"));
     act([this] { m_sim->cluster()->restart(0); });
@@ -524,8 +519,8 @@ void DemoScenarioRunner::buildFailoverRedlockPart()
                 });
         b->run(DemoSimulation::taskFor(resource, 10000, 1000));
     });
-    when([this, b, resource] { return m_refusedB || (b->isHolding() && b->lease().resource == resource); },
-         15000, tr("B's acquisition did not finish"));
+    when([this, b, resource] { return m_refusedB || b->holds(resource); }, 15000,
+         tr("B's acquisition did not finish"));
 }
 
 } // namespace lockscope
