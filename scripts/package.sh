@@ -15,10 +15,7 @@ if command -v dpkg-buildflags >/dev/null 2>&1; then
     flags+=("-DCMAKE_CXX_FLAGS=$(dpkg-buildflags --get CPPFLAGS) $(dpkg-buildflags --get CXXFLAGS)"
             "-DCMAKE_EXE_LINKER_FLAGS=$(dpkg-buildflags --get LDFLAGS)")
 fi
-if command -v ccache >/dev/null 2>&1; then
-    export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
-    flags+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-fi
+source scripts/ccache.sh
 cmake -S . -B "$build" -G Ninja "${flags[@]}" >&2
 cmake --build "$build" >&2
 # CPack installs the tree under /usr into a staging directory, strips the programs, computes the

@@ -5,10 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)
-if command -v ccache >/dev/null 2>&1; then
-    export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
-    flags+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-fi
+source scripts/ccache.sh
 cmake -S . -B build -G Ninja "${flags[@]}" >/dev/null
 cmake --build build --target lockscope lockctl
 if (( $# )); then

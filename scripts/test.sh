@@ -25,14 +25,7 @@ if [[ "${LOCKSCOPE_SANITIZE:-0}" == 1 ]]; then
     export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
     export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$PWD/tests/sanitizers/lsan.supp:print_suppressions=0}"
 fi
-if command -v ccache >/dev/null 2>&1; then
-    # Paths relative to the checkout, so that another clone of the same tree reuses the cache.
-    export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
-    # Qt Test's source-directory macro is used only by QFINDTESTDATA (not in this suite): it changes
-    # no object, but its absolute path would make every test file a cache miss in a new clone.
-    export CCACHE_IGNOREOPTIONS="-DQT_TESTCASE_SOURCEDIR=*"
-    flags+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-fi
+source scripts/ccache.sh
 if command -v ld.lld >/dev/null 2>&1; then
     # lld links each test program (the static core and ui with their debug information, ~90 MB) in a
     # third of the CPU time ld.bfd takes; a hundred-odd of them are linked in each build directory.

@@ -28,8 +28,7 @@ void BatchQueue::enqueue(const LockBatch& batch)
     for (const QList<LockView>* list : {&batch.added, &batch.changed})
         for (const LockView& v : *list)
             m_steps.push(Step{v, false, list == &batch.added, false});
-    const qsizetype steps = batch.removed.size() + batch.added.size() + batch.changed.size();
-    if (const qsizetype folded = steps - (m_steps.size() - before); folded > 0)
+    if (const qsizetype folded = batch.steps() - (m_steps.size() - before); folded > 0)
         emit taken(folded);
     if (!m_steps.isEmpty() && !m_timer.isActive())
         m_timer.start();

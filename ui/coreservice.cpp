@@ -365,7 +365,7 @@ void CoreService::readDiagnosis(quint64 request, const LockView& view)
 
 void CoreService::onLocksChanged(const LockBatch& batch)
 {
-    const qsizetype steps = ViewBacklog::steps(batch);
+    const qsizetype steps = batch.steps();
     if (m_backlog.isEmpty() && m_untaken + steps <= maxUntaken) {
         m_untaken += steps;
         emit locksChanged(batch);
@@ -388,7 +388,7 @@ void CoreService::sendBacklog()
     if (m_backlog.isEmpty() || !m_monitor || room < maxUntaken / 2)
         return;
     const LockBatch batch = m_backlog.take(room, m_monitor->locks());
-    if (const qsizetype steps = ViewBacklog::steps(batch); steps > 0) {
+    if (const qsizetype steps = batch.steps(); steps > 0) {
         m_untaken += steps;
         emit locksChanged(batch);
     }

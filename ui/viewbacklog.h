@@ -25,11 +25,6 @@ public:
     // whose resource is gone from `views` is left out (its removal is a later step).
     LockBatch take(qsizetype max, const QHash<QByteArray, LockView>& views);
 
-    static qsizetype steps(const LockBatch& batch)
-    {
-        return batch.added.size() + batch.changed.size() + batch.removed.size();
-    }
-
 private:
     LockStepQueue<QByteArray> m_steps;
 };

@@ -42,6 +42,8 @@ struct LockBatch
     QList<QByteArray> removed;
 
     bool isEmpty() const { return added.isEmpty() && changed.isEmpty() && removed.isEmpty(); }
+    // What a table applies one at a time: a view or a removal each.
+    qsizetype steps() const { return added.size() + changed.size() + removed.size(); }
 };
 
 } // namespace lockscope

@@ -121,7 +121,7 @@ void TestUiCoreProgress::theWindowIsSentNoMoreThanItTakesIn()
     qsizetype mostUntaken = 0;
     int shownWhenFinished = -1;
     connect(&core, &CoreService::locksChanged, &core, [&](const LockBatch& b) {
-        received += b.added.size() + b.changed.size() + b.removed.size();
+        received += b.steps();
         mostUntaken = qMax(mostUntaken, received - took);
         for (const LockView& v : b.added)
             shown.insert(v.resource);

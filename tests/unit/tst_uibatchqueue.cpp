@@ -145,7 +145,7 @@ void TestUiBatchQueue::randomBatchesEndAsAppliedDirectly()
             }
             direct.apply(batch);
             queue.enqueue(batch);
-            enqueued += batch.added.size() + batch.changed.size() + batch.removed.size();
+            enqueued += batch.steps();
             if (rng.bounded(4) == 0)
                 QCoreApplication::processEvents();
         }

@@ -80,7 +80,7 @@ void TestUiViewBacklog::takesAtMostWhatIsAsked()
     }
     backlog.add(batch);
     QCOMPARE(backlog.size(), 1000);
-    QCOMPARE(ViewBacklog::steps(backlog.take(300, views)), 300);
+    QCOMPARE(backlog.take(300, views).steps(), 300);
     QCOMPARE(backlog.size(), 700);
     // Oldest first.
     QCOMPARE(backlog.take(1, views).added.first().resource, QByteArray("r300"));
