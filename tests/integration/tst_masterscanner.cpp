@@ -487,11 +487,13 @@ void TestMasterScanner::pacedPassBacksOffOnASlowServerAndMaxDoesNot()
     QVERIFY(calm.paced());
     QVERIFY2(calm.idleUs() > 0, "the pass measured the server's latency");
 
-    // A real neighbour that slows the server: a client running 2 ms scripts back to back, so that
-    // every command of any other client waits for one.
+    // A real neighbour that slows the server: a client running 4 ms scripts back to back, so that
+    // every command of any other client waits for one. (Long enough to stand out even where the
+    // machine itself is loaded: a CI run under the sanitizers measured an idle round trip of ~0.7 ms,
+    // against which 2 ms scripts only just crossed the busy threshold.)
     const QString busy = QStringLiteral("local t = redis.call('TIME') local s = t[1] * 1000000 + t[2] "
                                         "repeat local n = redis.call('TIME') until n[1] * 1000000 + n[2] - s "
-                                        ">= 2000");
+                                        ">= 4000");
     auto neighbour =
         startCli(server, {QStringLiteral("-r"), QStringLiteral("-1"), QStringLiteral("-i"),
                           QStringLiteral("0"), QStringLiteral("EVAL"), busy, QStringLiteral("0")});
@@ -502,9 +504,14 @@ void TestMasterScanner::pacedPassBacksOffOnASlowServerAndMaxDoesNot()
     QVERIFY(rig.passes.wait(120000));
     const qint64 slowScans = scanCalls(server);
     const ScanPacer slow = pacerOf(rig.scanner);
-    // Backed off: the rate at its floor, smaller pages (more of them) and smaller read batches.
-    QVERIFY2(slow.latencyRatio() > 2, qPrintable(QString::number(slow.latencyRatio())));
-    QCOMPARE(slow.keysPerSecond(), ScanPacer::Bounds().floorKeysPerSecond);
+    // Backed off: the rate at its floor, smaller pages (more of them) and smaller read batches. (The
+    // rate climbs on every calm page, so ending at the floor means the pages kept seeing a slow
+    // server; the smoothed latency itself is not compared: on a loaded machine the idle estimate is
+    // high too, and the ratio at the pass's last page is noise around the busy threshold.)
+    QVERIFY2(
+        slow.keysPerSecond() == ScanPacer::Bounds().floorKeysPerSecond,
+        qPrintable(
+            QStringLiteral("rate %1, latency %2x idle").arg(slow.keysPerSecond()).arg(slow.latencyRatio())));
     QVERIFY2(slowScans >= keys / 500, qPrintable(QString::number(slowScans)));
     QCOMPARE(slow.readBatch(), ScanPacer::Bounds().minReadBatch);
     QCOMPARE(rig.sink.present.size(), keys);
