@@ -8,6 +8,7 @@
 #include "monitor/lockmonitor.h"
 #include "monitorrun.h"
 #include "redisservergroup.h"
+#include "testregistry.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -420,5 +421,5 @@ void TestBadInput::unknownConfigFieldsWarnButWork()
     QVERIFY(r.out.contains("lock:existing"));
 }
 
-QTEST_GUILESS_MAIN(TestBadInput)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestBadInput)
 #include "tst_badinput.moc"

@@ -8,6 +8,7 @@
 #include "quickconfig.h"
 #include "redisclustergroup.h"
 #include "redisservergroup.h"
+#include "testregistry.h"
 #include "timebound.h"
 #include "topology/clusterentry.h"
 #include "topology/clusterkeyslot.h"
@@ -489,5 +490,5 @@ void TestClusterMonitor::seedsThatAreNoClusterFailClearly()
     QCOMPARE(m_plain.at(1).command({"EXISTS", "lock:nocluster"}).integer, 0);
 }
 
-QTEST_GUILESS_MAIN(TestClusterMonitor)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestClusterMonitor)
 #include "tst_clustermonitor.moc"

@@ -5,6 +5,7 @@
 // real cluster's own MOVED and ASK are still followed.)
 #include "connection/topologyurl.h"
 #include "redisclustergroup.h"
+#include "testregistry.h"
 #include "topology/clusterkeyslot.h"
 #include "topology/clusterrouter.h"
 #include "topology/clustertopology.h"
@@ -216,5 +217,5 @@ void TestClusterRedirectTrust::realClusterForgedMovedIsRefused()
     QVERIFY2((*set)->ok() && (*set)->reply.string == "OK", qPrintable((*set)->error.toString()));
 }
 
-QTEST_GUILESS_MAIN(TestClusterRedirectTrust)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestClusterRedirectTrust)
 #include "tst_clusterredirecttrust.moc"

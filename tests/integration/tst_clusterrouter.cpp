@@ -1,6 +1,7 @@
 #include "connection/redisscript.h"
 #include "connection/topologyurl.h"
 #include "redisclustergroup.h"
+#include "testregistry.h"
 #include "topology/clusterkeyslot.h"
 #include "topology/clusterredirect.h"
 #include "topology/clusterrouter.h"
@@ -300,5 +301,5 @@ void TestClusterRouter::followsFailover()
     QCOMPARE(m_topology->slotMap().replicasOf(addressOf(replica)), QList<NodeAddress>{addressOf(primary)});
 }
 
-QTEST_GUILESS_MAIN(TestClusterRouter)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestClusterRouter)
 #include "tst_clusterrouter.moc"

@@ -6,6 +6,7 @@
 #include "processrun.h"
 #include "redisserver.h"
 #include "testpaths.h"
+#include "testregistry.h"
 
 #include <QTest>
 
@@ -147,5 +148,5 @@ void TestCompletion::zshLoadsAndListsCommandsAndOptions()
              qPrintable(run.describe()));
 }
 
-QTEST_GUILESS_MAIN(TestCompletion)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestCompletion)
 #include "tst_completion.moc"

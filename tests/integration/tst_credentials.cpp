@@ -5,6 +5,7 @@
 #include "connectionwait.h"
 #include "lockctlrun.h"
 #include "redisserver.h"
+#include "testregistry.h"
 
 #include <QDeadlineTimer>
 #include <QTemporaryDir>
@@ -192,5 +193,5 @@ void TestCredentials::holdChildDoesNotInheritPasswordVariable()
     QVERIFY2(!r.out.contains(alicePassword.toUtf8()), qPrintable(r.describe()));
 }
 
-QTEST_GUILESS_MAIN(TestCredentials)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestCredentials)
 #include "tst_credentials.moc"

@@ -2,6 +2,7 @@
 // no destructor runs, the servers' parent-death signal does the work. The app runs offscreen; its
 // servers are found as its children in /proc.
 #include "blockingcommand.h"
+#include "testregistry.h"
 
 #include <QDeadlineTimer>
 #include <QDir>
@@ -174,5 +175,5 @@ void TestDemoAppKill::terminatedAppLeavesNoServers()
         QTRY_VERIFY_WITH_TIMEOUT(!alive(pid), 10000);
 }
 
-QTEST_GUILESS_MAIN(TestDemoAppKill)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestDemoAppKill)
 #include "tst_demoappkill.moc"

@@ -1,5 +1,6 @@
 #include "democluster.h"
 #include "processexists.h"
+#include "testregistry.h"
 #include "timebound.h"
 
 #include <QElapsedTimer>
@@ -121,7 +122,7 @@ void TestDemoCluster::serversDieWithAKilledHost()
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("LOCKSCOPE_DEMO_HOST"), QStringLiteral("1"));
     host.setProcessEnvironment(env);
-    host.start(QCoreApplication::applicationFilePath(), {});
+    host.start(QCoreApplication::applicationFilePath(), test::selfArguments());
     QVERIFY(host.waitForStarted());
     QTRY_VERIFY_WITH_TIMEOUT(host.canReadLine(), 15000);
     QList<qint64> pids;
@@ -136,7 +137,9 @@ void TestDemoCluster::serversDieWithAKilledHost()
         QTRY_VERIFY_WITH_TIMEOUT(!processExists(pid), 5000);
 }
 
-int main(int argc, char** argv)
+namespace {
+
+int runTest(int argc, char** argv)
 {
     QCoreApplication app(argc, argv);
     if (qEnvironmentVariableIsSet("LOCKSCOPE_DEMO_HOST")) {
@@ -153,5 +156,9 @@ int main(int argc, char** argv)
     TestDemoCluster test;
     return QTest::qExec(&test, argc, argv);
 }
+
+} // namespace
+
+LOCKSCOPE_TEST_ENTRY(runTest)
 
 #include "tst_democluster.moc"

@@ -13,6 +13,7 @@
 #include "demosimulation.h"
 #include "monitor/lockmonitor.h"
 #include "processexists.h"
+#include "testregistry.h"
 #include "topology/masterset.h"
 
 #include <QSignalSpy>
@@ -215,5 +216,5 @@ void TestDemoFailover::destroyingTheSimulationMidScenarioStopsEveryProcess()
         QTRY_VERIFY(!processExists(pid));
 }
 
-QTEST_GUILESS_MAIN(TestDemoFailover)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestDemoFailover)
 #include "tst_demofailover.moc"

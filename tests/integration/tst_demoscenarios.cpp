@@ -14,6 +14,7 @@
 #include "demosimulation.h"
 #include "monitor/lockmonitor.h"
 #include "processexists.h"
+#include "testregistry.h"
 #include "topology/masterset.h"
 
 #include <QSet>
@@ -405,5 +406,5 @@ void TestDemoScenarios::failoverWithoutQuorumAmidBackgroundContention()
     m_lab->scenarios()->cancel();
 }
 
-QTEST_GUILESS_MAIN(TestDemoScenarios)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestDemoScenarios)
 #include "tst_demoscenarios.moc"

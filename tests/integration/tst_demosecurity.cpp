@@ -7,6 +7,7 @@
 #include "democluster.h"
 #include "democonfig.h"
 #include "demosentinelgroup.h"
+#include "testregistry.h"
 #include "topology/masterset.h"
 
 #include <QDir>
@@ -176,5 +177,5 @@ void TestDemoSecurity::sentinelGroupRequiresItsPasswordAndRetriesATakenPort()
     QVERIFY(!masters.at(0)->name().contains(group.password()));
 }
 
-QTEST_GUILESS_MAIN(TestDemoSecurity)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestDemoSecurity)
 #include "tst_demosecurity.moc"

@@ -10,6 +10,7 @@
 #include "redisclustergroup.h"
 #include "redisserver.h"
 #include "redisservergroup.h"
+#include "testregistry.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -302,5 +303,5 @@ void TestDiagnosis::runawayRenewalLoopThenHolderStops()
     QVERIFY(server.command({"PTTL", "lock:runaway"}).integer > 0);
 }
 
-QTEST_GUILESS_MAIN(TestDiagnosis)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestDiagnosis)
 #include "tst_diagnosis.moc"

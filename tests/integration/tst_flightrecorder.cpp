@@ -8,6 +8,7 @@
 #include "record/recordingreader.h"
 #include "rediscliprocess.h"
 #include "redisservergroup.h"
+#include "testregistry.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -502,5 +503,5 @@ void TestFlightRecorder::recordedRenewalLoopAndStoppedRenewalsAreDiagnosed()
     stopCli(loop);
 }
 
-QTEST_MAIN(TestFlightRecorder)
+LOCKSCOPE_TEST_MAIN(TestFlightRecorder)
 #include "tst_flightrecorder.moc"

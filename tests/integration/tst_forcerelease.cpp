@@ -10,6 +10,7 @@
 #include "redisclustergroup.h"
 #include "redisservergroup.h"
 #include "testpaths.h"
+#include "testregistry.h"
 #include "topology/clusterkeyslot.h"
 #include "topology/masterset.h"
 
@@ -746,5 +747,5 @@ void TestForceRelease::redissonOnAClusterPublishesSharded()
     QCOMPARE(node.command({"EXISTS", "lock:orders"}).integer, 0);
 }
 
-QTEST_GUILESS_MAIN(TestForceRelease)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestForceRelease)
 #include "tst_forcerelease.moc"

@@ -1,6 +1,7 @@
 #include "formats/lockformatrecognizer.h"
 #include "redisserver.h"
 #include "testpaths.h"
+#include "testregistry.h"
 
 #include <QDateTime>
 #include <QFileInfo>
@@ -620,5 +621,5 @@ void TestFormatInterop::legacySetnxLibrary()
     QVERIFY(!lock.expiredByTimestamp);
 }
 
-QTEST_GUILESS_MAIN(TestFormatInterop)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestFormatInterop)
 #include "tst_formatinterop.moc"

@@ -9,6 +9,7 @@
 #include "monitor/lockmonitor.h"
 #include "redisserver.h"
 #include "scriptedtransport.h"
+#include "testregistry.h"
 #include "timebound.h"
 #include "topology/masterset.h"
 
@@ -218,5 +219,5 @@ void TestHostilePeer::monitorMarksEndlessScanMaster()
     QCOMPARE(cursor, pages);
 }
 
-QTEST_GUILESS_MAIN(TestHostilePeer)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestHostilePeer)
 #include "tst_hostilepeer.moc"

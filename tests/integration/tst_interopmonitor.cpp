@@ -3,6 +3,7 @@
 #include "monitorrun.h"
 #include "redisservergroup.h"
 #include "testpaths.h"
+#include "testregistry.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -188,5 +189,5 @@ void TestInteropMonitor::realLibrariesThroughTheQuorumView()
                  .toBool());
 }
 
-QTEST_GUILESS_MAIN(TestInteropMonitor)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestInteropMonitor)
 #include "tst_interopmonitor.moc"

@@ -5,6 +5,7 @@
 #include "lockctlrun.h"
 #include "rawtext.h"
 #include "redisserver.h"
+#include "testregistry.h"
 
 #include <QProcess>
 #include <QRegularExpression>
@@ -157,5 +158,5 @@ void TestLockctlColor::watchColoursItsLines()
     QCOMPARE(watch.exitCode(), 0);
 }
 
-QTEST_GUILESS_MAIN(TestLockctlColor)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestLockctlColor)
 #include "tst_lockctlcolor.moc"

@@ -8,6 +8,7 @@
 #include "lockctlrun.h"
 #include "rawtext.h"
 #include "redisservergroup.h"
+#include "testregistry.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -427,5 +428,5 @@ void TestLockctlEscaping::serverErrorTextsAreEscaped()
     }
 }
 
-QTEST_GUILESS_MAIN(TestLockctlEscaping)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestLockctlEscaping)
 #include "tst_lockctlescaping.moc"

@@ -6,6 +6,7 @@
 #include "lockctlrun.h"
 #include "overlappingpatternkeys.h"
 #include "redisservergroup.h"
+#include "testregistry.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -175,6 +176,8 @@ void TestLockctlListStream::memoryDoesNotFollowTheLockCount()
     QVERIFY2(large < 300 * 1024, qPrintable(QStringLiteral("%1 KiB").arg(large)));
 }
 
+namespace {
+
 // The nice value of a running process (the main thread's: list does its work there), -100 once
 // it is gone.
 int niceOf(qint64 pid)
@@ -187,6 +190,8 @@ int niceOf(qint64 pid)
     const QList<QByteArray> fields = line.mid(line.lastIndexOf(')') + 2).split(' ');
     return fields.size() > 16 ? fields.at(16).toInt() : -100;
 }
+
+} // namespace
 
 // A paced listing (the default) gives this machine's CPU to the server and its other clients first;
 // `--scan-rate max` keeps its priority.
@@ -253,5 +258,5 @@ void TestLockctlListStream::overlappingPatternsAreOneWalk()
     QVERIFY2(scans <= 5000 / 1000 + 3, qPrintable(QString::number(scans)));
 }
 
-QTEST_GUILESS_MAIN(TestLockctlListStream)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestLockctlListStream)
 #include "tst_lockctlliststream.moc"

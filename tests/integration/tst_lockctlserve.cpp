@@ -9,6 +9,7 @@
 #include "rediscliprocess.h"
 #include "redisservergroup.h"
 #include "serveprocess.h"
+#include "testregistry.h"
 #include "timebound.h"
 #include "tlsmaterial.h"
 
@@ -347,5 +348,5 @@ void TestLockctlServe::refusesBadOptions()
     QVERIFY2(QString::fromUtf8(run.err).contains(says), qPrintable(run.describe()));
 }
 
-QTEST_GUILESS_MAIN(TestLockctlServe)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestLockctlServe)
 #include "tst_lockctlserve.moc"

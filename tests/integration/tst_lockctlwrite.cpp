@@ -4,6 +4,7 @@
 #include "lockctlrun.h"
 #include "masterwait.h"
 #include "redisservergroup.h"
+#include "testregistry.h"
 #include "timebound.h"
 
 #include <QElapsedTimer>
@@ -632,5 +633,5 @@ void TestLockctlWrite::holdWithoutTheLock()
     QCOMPARE(missing.code, 2);
 }
 
-QTEST_GUILESS_MAIN(TestLockctlWrite)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestLockctlWrite)
 #include "tst_lockctlwrite.moc"

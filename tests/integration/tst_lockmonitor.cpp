@@ -7,6 +7,7 @@
 #include "monitorrun.h"
 #include "redisservergroup.h"
 #include "testpaths.h"
+#include "testregistry.h"
 #include "watchevents.h"
 
 #include <QDateTime>
@@ -767,5 +768,5 @@ void TestLockMonitor::lockctlWritesTakeNamesAsListPrintsThem()
     QVERIFY(out.contains("RESOURCE"));
 }
 
-QTEST_GUILESS_MAIN(TestLockMonitor)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestLockMonitor)
 #include "tst_lockmonitor.moc"

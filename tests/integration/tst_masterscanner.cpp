@@ -7,6 +7,7 @@
 #include "overlappingpatternkeys.h"
 #include "rediscliprocess.h"
 #include "redisservergroup.h"
+#include "testregistry.h"
 
 #include <QDir>
 #include <QPointer>
@@ -346,7 +347,7 @@ void TestMasterScanner::masterDownAbortsAndComesBack()
     QCOMPARE(events.first().at(1).toByteArray(), QByteArray("lock:b"));
 }
 
-QTEST_GUILESS_MAIN(TestMasterScanner)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestMasterScanner)
 void TestMasterScanner::aBusyMonitorHoldsBackTheNextPass()
 {
     // Polling mode, nothing changing: every pass observes every key. A monitor thread busier than

@@ -8,6 +8,7 @@
 #include "redisservergroup.h"
 #include "serveprocess.h"
 #include "testpaths.h"
+#include "testregistry.h"
 #include "timebound.h"
 
 #include <QDateTime>
@@ -138,5 +139,5 @@ void TestPrometheusScrape::prometheusSeesMastersLocksAndAlerts()
     QCOMPARE(serve.stop(int(upperBoundMs(10000))), 0);
 }
 
-QTEST_GUILESS_MAIN(TestPrometheusScrape)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestPrometheusScrape)
 #include "tst_prometheusscrape.moc"

@@ -2,6 +2,7 @@
 #include "connection/sockettransport.h"
 #include "connectionwait.h"
 #include "redisserver.h"
+#include "testregistry.h"
 #include "timebound.h"
 #include "tlsmaterial.h"
 
@@ -521,5 +522,5 @@ void TestRedisConnection::healthFacts()
              qPrintable(QString::number(c.health().clockOffsetMs)));
 }
 
-QTEST_GUILESS_MAIN(TestRedisConnection)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestRedisConnection)
 #include "tst_redisconnection.moc"

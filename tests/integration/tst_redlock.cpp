@@ -7,6 +7,7 @@
 #include "locking/redlock.h"
 #include "masterwait.h"
 #include "redisservergroup.h"
+#include "testregistry.h"
 #include "timebound.h"
 #include "topology/masterset.h"
 
@@ -514,5 +515,5 @@ void TestRedlock::invalidArguments()
     QCOMPARE(c.group.at(0).command({"DBSIZE"}).integer, 0);
 }
 
-QTEST_GUILESS_MAIN(TestRedlock)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestRedlock)
 #include "tst_redlock.moc"

@@ -4,6 +4,7 @@
 #include "masterwait.h"
 #include "redisservergroup.h"
 #include "testpaths.h"
+#include "testregistry.h"
 #include "topology/masterset.h"
 
 #include <QFileInfo>
@@ -160,5 +161,5 @@ void TestRedlockInterop::nodeHelperTellsUnreachableFromBusy()
     QVERIFY2(out.startsWith("unreachable "), out.constData());
 }
 
-QTEST_GUILESS_MAIN(TestRedlockInterop)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestRedlockInterop)
 #include "tst_redlockinterop.moc"

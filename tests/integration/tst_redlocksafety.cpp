@@ -8,6 +8,7 @@
 #include "base/monotonicclock.h"
 #include "redisservergroup.h"
 #include "testpaths.h"
+#include "testregistry.h"
 
 #include <QDir>
 #include <QFile>
@@ -282,5 +283,5 @@ void TestRedlockSafety::noOverlapWhenTwoMastersDieMidRun()
              qPrintable(QStringLiteral("%1 before, %2 after").arg(before).arg(after)));
 }
 
-QTEST_GUILESS_MAIN(TestRedlockSafety)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestRedlockSafety)
 #include "tst_redlocksafety.moc"

@@ -5,6 +5,7 @@
 #include "locking/redlock.h"
 #include "locking/redlockscripts.h"
 #include "redisservergroup.h"
+#include "testregistry.h"
 #include "topology/masterset.h"
 
 #include <QTcpServer>
@@ -137,5 +138,5 @@ void TestScriptWrongType::releaseOfARedissonHashIsNotOurs()
         QCOMPARE(group.at(i).command({"EXISTS", "job:redisson"}).integer, 1);
 }
 
-QTEST_GUILESS_MAIN(TestScriptWrongType)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestScriptWrongType)
 #include "tst_scriptwrongtype.moc"

@@ -6,6 +6,7 @@
 #include "connection/topologyurl.h"
 #include "fakeredispeer.h"
 #include "scriptedtransport.h"
+#include "testregistry.h"
 #include "topology/sentinelresolver.h"
 
 #include <QSignalSpy>
@@ -137,5 +138,5 @@ void TestSentinelCredentials::primaryThatWantsAuthIsCheckedAfterIt()
     QCOMPARE(primary.connections(), 2);
 }
 
-QTEST_GUILESS_MAIN(TestSentinelCredentials)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestSentinelCredentials)
 #include "tst_sentinelcredentials.moc"

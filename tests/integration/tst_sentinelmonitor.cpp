@@ -9,6 +9,7 @@
 #include "redisservergroup.h"
 #include "sentinelchecks.h"
 #include "sentinelgroup.h"
+#include "testregistry.h"
 #include "timebound.h"
 #include "topology/masterset.h"
 #include "watchevents.h"
@@ -372,5 +373,5 @@ void TestSentinelMonitor::unreachableSentinelGroupLeavesTheQuorumToTheOthers()
         m_plain.at(i).command({"DEL", "lock:two"});
 }
 
-QTEST_GUILESS_MAIN(TestSentinelMonitor)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestSentinelMonitor)
 #include "tst_sentinelmonitor.moc"

@@ -7,6 +7,7 @@
 #include "quickconfig.h"
 #include "sentinelchecks.h"
 #include "sentinelgroup.h"
+#include "testregistry.h"
 #include "tlsmaterial.h"
 #include "topology/masterset.h"
 
@@ -248,5 +249,5 @@ void TestSentinelTls::coreFollowsAFailoverOverTls()
     QTRY_VERIFY_WITH_TIMEOUT(monitor.locks().value("lock:tls-after").token == "token-after", 30000);
 }
 
-QTEST_GUILESS_MAIN(TestSentinelTls)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestSentinelTls)
 #include "tst_sentineltls.moc"

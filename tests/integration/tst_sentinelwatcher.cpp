@@ -3,6 +3,7 @@
 #include "connection/topologyurl.h"
 #include "redisserver.h"
 #include "sentinelgroup.h"
+#include "testregistry.h"
 #include "topology/primarychange.h"
 #include "topology/sentinelresolver.h"
 #include "topology/sentinelwatcher.h"
@@ -252,5 +253,5 @@ void TestSentinelWatcher::failoverLosesUnreplicatedLock()
              QByteArray("OK"));
 }
 
-QTEST_GUILESS_MAIN(TestSentinelWatcher)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestSentinelWatcher)
 #include "tst_sentinelwatcher.moc"

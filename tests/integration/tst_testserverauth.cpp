@@ -8,6 +8,7 @@
 #include "redisserver.h"
 #include "redisservergroup.h"
 #include "sentinelgroup.h"
+#include "testregistry.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -172,5 +173,5 @@ void TestTestServerAuth::clusterNodesRequireThePassword()
              QByteArray("up"));
 }
 
-QTEST_GUILESS_MAIN(TestTestServerAuth)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestTestServerAuth)
 #include "tst_testserverauth.moc"

@@ -7,6 +7,7 @@
 #include "mastertablemodel.h"
 #include "quickconfig.h"
 #include "redisservergroup.h"
+#include "testregistry.h"
 
 #include <QAction>
 #include <QFile>
@@ -173,5 +174,5 @@ void TestUiActionReasons::menusShowTheTooltips()
     QVERIFY(found);
 }
 
-QTEST_MAIN(TestUiActionReasons)
+LOCKSCOPE_TEST_MAIN(TestUiActionReasons)
 #include "tst_uiactionreasons.moc"

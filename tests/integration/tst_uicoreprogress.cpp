@@ -2,6 +2,7 @@
 // large keyspace the pages come by the thousand, and each report is an event the GUI thread takes.
 #include "coreservice.h"
 #include "redisserver.h"
+#include "testregistry.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>
@@ -152,5 +153,5 @@ void TestUiCoreProgress::theWindowIsSentNoMoreThanItTakesIn()
     core.shutdown();
 }
 
-QTEST_MAIN(TestUiCoreProgress)
+LOCKSCOPE_TEST_MAIN(TestUiCoreProgress)
 #include "tst_uicoreprogress.moc"

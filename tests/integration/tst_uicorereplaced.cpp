@@ -10,6 +10,7 @@
 #include "locktableview.h"
 #include "mainwindow.h"
 #include "redisservergroup.h"
+#include "testregistry.h"
 
 #include <QAction>
 #include <QApplication>
@@ -147,5 +148,5 @@ void TestUiCoreReplaced::acquireDialogOutlivesItsCore()
             QCOMPARE(group->at(i).command({"EXISTS", "lock:acq"}).integer, 0);
 }
 
-QTEST_MAIN(TestUiCoreReplaced)
+LOCKSCOPE_TEST_MAIN(TestUiCoreReplaced)
 #include "tst_uicorereplaced.moc"

@@ -9,6 +9,7 @@
 #include "demosession.h"
 #include "demowindow.h"
 #include "mainwindow.h"
+#include "testregistry.h"
 
 #include <QAbstractItemView>
 #include <QAbstractScrollArea>
@@ -176,7 +177,7 @@ void TestUiDemoFits::fitsTheScreen()
     env.insert(QStringLiteral("XDG_STATE_HOME"), dir.filePath(QStringLiteral("state")));
     child.setProcessEnvironment(env);
     child.setProcessChannelMode(QProcess::MergedChannels);
-    child.start(QCoreApplication::applicationFilePath(), {});
+    child.start(QCoreApplication::applicationFilePath(), test::selfArguments());
     QVERIFY(child.waitForStarted());
     QVERIFY(child.waitForFinished(180000));
     const QString out = QString::fromLocal8Bit(child.readAll());
@@ -184,7 +185,9 @@ void TestUiDemoFits::fitsTheScreen()
     QVERIFY2(child.exitStatus() == QProcess::NormalExit && child.exitCode() == 0, qPrintable(out));
 }
 
-int main(int argc, char** argv)
+namespace {
+
+int runTest(int argc, char** argv)
 {
     if (qEnvironmentVariableIsSet("LOCKSCOPE_FIT_CHILD"))
         return runChild(argc, argv);
@@ -192,5 +195,9 @@ int main(int argc, char** argv)
     TestUiDemoFits test;
     return QTest::qExec(&test, argc, argv);
 }
+
+} // namespace
+
+LOCKSCOPE_TEST_ENTRY(runTest)
 
 #include "tst_uidemofits.moc"

@@ -9,6 +9,7 @@
 #include "demosession.h"
 #include "demotimeline.h"
 #include "processexists.h"
+#include "testregistry.h"
 #include "timebound.h"
 
 #include <QCheckBox>
@@ -208,5 +209,5 @@ void TestUiDemoPanel::closingStopsEveryServer()
         QTRY_VERIFY_WITH_TIMEOUT(!processExists(pid), 10000);
 }
 
-QTEST_MAIN(TestUiDemoPanel)
+LOCKSCOPE_TEST_MAIN(TestUiDemoPanel)
 #include "tst_uidemopanel.moc"

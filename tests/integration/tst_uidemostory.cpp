@@ -14,6 +14,7 @@
 #include "lockfilterproxy.h"
 #include "locktablemodel.h"
 #include "mainwindow.h"
+#include "testregistry.h"
 
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -264,5 +265,5 @@ void TestUiDemoStory::demoClientsKeyspaceEventsAreSummarised()
     QVERIFY(summaries >= 1);
 }
 
-QTEST_MAIN(TestUiDemoStory)
+LOCKSCOPE_TEST_MAIN(TestUiDemoStory)
 #include "tst_uidemostory.moc"

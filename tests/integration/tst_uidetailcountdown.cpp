@@ -6,6 +6,7 @@
 #include "quickconfig.h"
 #include "quorumdiagram.h"
 #include "redisservergroup.h"
+#include "testregistry.h"
 
 #include <QElapsedTimer>
 #include <QLabel>
@@ -133,5 +134,5 @@ void TestUiDetailCountdown::pttlAndValidityCountDownWithTheTable()
     QTRY_VERIFY_WITH_TIMEOUT(panePttl(window, 0) < extended - 300, 3000);
 }
 
-QTEST_MAIN(TestUiDetailCountdown)
+LOCKSCOPE_TEST_MAIN(TestUiDetailCountdown)
 #include "tst_uidetailcountdown.moc"

@@ -3,6 +3,7 @@
 #include "lockdiagnosiswatch.h"
 #include "quickconfig.h"
 #include "redisservergroup.h"
+#include "testregistry.h"
 
 #include <QLabel>
 #include <QProcess>
@@ -94,5 +95,5 @@ void TestUiDiagnosisPane::paneSaysWhyTheSelectedLockIsStuck()
     waiter.waitForFinished(5000);
 }
 
-QTEST_MAIN(TestUiDiagnosisPane)
+LOCKSCOPE_TEST_MAIN(TestUiDiagnosisPane)
 #include "tst_uidiagnosispane.moc"

@@ -1,6 +1,7 @@
 // Issue #20: every dock and toolbar can be brought back from the View menu, Reset layout restores
 // the default arrangement, and the demo's layout is kept apart from normal sessions'.
 #include "mainwindow.h"
+#include "testregistry.h"
 #include "testsettings.h"
 
 #include <QAction>
@@ -171,5 +172,5 @@ void TestUiDockLayout::resetLayoutRestoresTheDefaults()
     QVERIFY(window.tabifiedDockWidgets(dock(window, "eventsDock")).contains(dock(window, "historyDock")));
 }
 
-QTEST_MAIN(TestUiDockLayout)
+LOCKSCOPE_TEST_MAIN(TestUiDockLayout)
 #include "tst_uidocklayout.moc"

@@ -5,6 +5,7 @@
 #include "mainwindow.h"
 #include "profilestore.h"
 #include "redisservergroup.h"
+#include "testregistry.h"
 
 #include <QAction>
 #include <QApplication>
@@ -151,5 +152,5 @@ void TestUiEmptyState::aProfileChosenFillsTheWindow()
     QVERIFY(window.windowTitle().startsWith(QStringLiteral("dev (1 master)")));
 }
 
-QTEST_MAIN(TestUiEmptyState)
+LOCKSCOPE_TEST_MAIN(TestUiEmptyState)
 #include "tst_uiemptystate.moc"

@@ -15,6 +15,7 @@
 #include "quickconfig.h"
 #include "rawtext.h"
 #include "redisservergroup.h"
+#include "testregistry.h"
 
 #include <QComboBox>
 #include <QLabel>
@@ -279,5 +280,5 @@ void TestUiEscaping::connectionTestShowsTheErrorAsText()
     QCOMPARE(editor.testResultLabel()->textFormat(), Qt::PlainText);
 }
 
-QTEST_MAIN(TestUiEscaping)
+LOCKSCOPE_TEST_MAIN(TestUiEscaping)
 #include "tst_uiescaping.moc"

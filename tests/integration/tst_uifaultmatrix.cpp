@@ -11,6 +11,7 @@
 #include "monitorrun.h"
 #include "quickconfig.h"
 #include "redisservergroup.h"
+#include "testregistry.h"
 #include "timebound.h"
 
 #include <QElapsedTimer>
@@ -615,5 +616,5 @@ void TestFaultMatrix::window()
     window.close();
 }
 
-QTEST_MAIN(TestFaultMatrix)
+LOCKSCOPE_TEST_MAIN(TestFaultMatrix)
 #include "tst_uifaultmatrix.moc"

@@ -1,6 +1,7 @@
 #include "corethread.h"
 #include "forcereleasedialog.h"
 #include "redisservergroup.h"
+#include "testregistry.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -387,5 +388,5 @@ void TestUiForceRelease::redissonAllReadersPreviewIsWhatHappens()
     QVERIFY(group.at(0).command({"EXISTS", "lock:rs"}).integer == 0);
 }
 
-QTEST_MAIN(TestUiForceRelease)
+LOCKSCOPE_TEST_MAIN(TestUiForceRelease)
 #include "tst_uiforcerelease.moc"

@@ -7,6 +7,7 @@
 #include "mainwindow.h"
 #include "mastertablemodel.h"
 #include "redisservergroup.h"
+#include "testregistry.h"
 
 #include <QAction>
 #include <QLabel>
@@ -90,5 +91,5 @@ void TestUiForceReleaseDialog::confirmFocusHintAndPastTense()
     QVERIFY2(!dialog->confirmationEdit()->isVisible(), "the confirmation field stays after the deletion");
 }
 
-QTEST_MAIN(TestUiForceReleaseDialog)
+LOCKSCOPE_TEST_MAIN(TestUiForceReleaseDialog)
 #include "tst_uiforcereleasedialog.moc"

@@ -3,6 +3,7 @@
 #include "locktablemodel.h"
 #include "mainwindow.h"
 #include "redisserver.h"
+#include "testregistry.h"
 
 #include <QDateTime>
 #include <QJsonArray>
@@ -129,5 +130,5 @@ void TestUiLegacyExpiry::windowShowsTheTimestampAsTheExpiry()
     m_server.command({"DEL", "lock.soon"});
 }
 
-QTEST_MAIN(TestUiLegacyExpiry)
+LOCKSCOPE_TEST_MAIN(TestUiLegacyExpiry)
 #include "tst_uilegacyexpiry.moc"

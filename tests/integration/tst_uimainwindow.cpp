@@ -8,6 +8,7 @@
 #include "quickconfig.h"
 #include "quorumdiagram.h"
 #include "redisservergroup.h"
+#include "testregistry.h"
 #include "timebound.h"
 
 #include <QAbstractItemModelTester>
@@ -144,5 +145,5 @@ void TestUiMainWindow::readOnlyGreysOutEveryWrite()
     QVERIFY(window.windowTitle().contains(QStringLiteral("read-only")));
 }
 
-QTEST_MAIN(TestUiMainWindow)
+LOCKSCOPE_TEST_MAIN(TestUiMainWindow)
 #include "tst_uimainwindow.moc"

@@ -8,6 +8,7 @@
 #include "redisclustergroup.h"
 #include "redisserver.h"
 #include "sentinelgroup.h"
+#include "testregistry.h"
 #include "topology/clusterslotmap.h"
 #include "topology/masternode.h"
 
@@ -470,5 +471,5 @@ void TestUiMasterNodes::profileGivesAGroupItsCredentials()
     QCOMPARE(shards->password(), QStringLiteral("other"));
 }
 
-QTEST_MAIN(TestUiMasterNodes)
+LOCKSCOPE_TEST_MAIN(TestUiMasterNodes)
 #include "tst_uimasternodes.moc"

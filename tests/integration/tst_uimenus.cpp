@@ -15,6 +15,7 @@
 #include "statushelpdialog.h"
 #include "statusstyle.h"
 #include "testpaths.h"
+#include "testregistry.h"
 #include "testsettings.h"
 
 #include <QAction>
@@ -354,5 +355,5 @@ void TestUiMenus::demoScenariosHaveAMenuOnlyInTheDemo()
     QCOMPARE(started.first().first().value<DemoScenario>(), scenarios.first());
 }
 
-QTEST_MAIN(TestUiMenus)
+LOCKSCOPE_TEST_MAIN(TestUiMenus)
 #include "tst_uimenus.moc"

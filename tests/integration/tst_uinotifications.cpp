@@ -5,6 +5,7 @@
 #include "privatenotificationservice.h"
 #include "quickconfig.h"
 #include "redisservergroup.h"
+#include "testregistry.h"
 
 #include <QApplication>
 #include <QDBusConnection>
@@ -186,5 +187,5 @@ void TestUiNotifications::manyAtOnceAreThreeAndOneMore()
     QCOMPARE(w.logged(), 10);
 }
 
-QTEST_MAIN(TestUiNotifications)
+LOCKSCOPE_TEST_MAIN(TestUiNotifications)
 #include "tst_uinotifications.moc"

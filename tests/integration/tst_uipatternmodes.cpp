@@ -2,6 +2,7 @@
 #include "locktablemodel.h"
 #include "mainwindow.h"
 #include "redisserver.h"
+#include "testregistry.h"
 
 #include <QCryptographicHash>
 #include <QFile>
@@ -265,5 +266,5 @@ void TestUiPatternModes::statusBarNamesThePatternsAndTheKeysTheyMiss()
                               10000);
 }
 
-QTEST_MAIN(TestUiPatternModes)
+LOCKSCOPE_TEST_MAIN(TestUiPatternModes)
 #include "tst_uipatternmodes.moc"

@@ -5,6 +5,7 @@
 #include "patternlistedit.h"
 #include "profilestore.h"
 #include "redisserver.h"
+#include "testregistry.h"
 
 #include <QApplication>
 #include <QLineEdit>
@@ -135,5 +136,5 @@ void TestUiProfilePatterns::profileWithPatternsShowsTheLocksTheyMatch()
     QSettings().clear();
 }
 
-QTEST_MAIN(TestUiProfilePatterns)
+LOCKSCOPE_TEST_MAIN(TestUiProfilePatterns)
 #include "tst_uiprofilepatterns.moc"

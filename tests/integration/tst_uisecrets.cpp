@@ -12,6 +12,7 @@
 #include "mastertablemodel.h"
 #include "profilestore.h"
 #include "redisservergroup.h"
+#include "testregistry.h"
 
 #include <QAbstractItemModel>
 #include <QAction>
@@ -368,7 +369,9 @@ void TestUiSecrets::tlsVerificationIsOnByDefault()
     QVERIFY(!config->masters.at(0).tls.insecure);
 }
 
-int main(int argc, char** argv)
+namespace {
+
+int runTest(int argc, char** argv)
 {
     // A private HOME and XDG directories before anything reads them: settings and default audit logs
     // land where the test can search them, never in the user's.
@@ -383,5 +386,9 @@ int main(int argc, char** argv)
     TestUiSecrets test(home.path());
     return QTest::qExec(&test, argc, argv);
 }
+
+} // namespace
+
+LOCKSCOPE_TEST_ENTRY(runTest)
 
 #include "tst_uisecrets.moc"

@@ -1,5 +1,6 @@
 #include "privatesecretservice.h"
 #include "secretstore.h"
+#include "testregistry.h"
 
 #include <QApplication>
 #include <QDirIterator>
@@ -99,7 +100,9 @@ void TestSecretStore::readsOfUnknownKeysFailClearly()
     QVERIFY(!missing.noBackend); // a missing entry is not a missing keychain
 }
 
-int main(int argc, char** argv)
+namespace {
+
+int runTest(int argc, char** argv)
 {
     // The bus and the keyring come first: this process's session bus must be the private one.
     PrivateSecretService service;
@@ -111,5 +114,9 @@ int main(int argc, char** argv)
     TestSecretStore test(&service);
     return QTest::qExec(&test, argc, argv);
 }
+
+} // namespace
+
+LOCKSCOPE_TEST_ENTRY(runTest)
 
 #include "tst_uisecretstore.moc"

@@ -6,6 +6,7 @@
 #include "mainwindow.h"
 #include "quickconfig.h"
 #include "redisservergroup.h"
+#include "testregistry.h"
 
 #include <QAction>
 #include <QLabel>
@@ -180,5 +181,5 @@ void TestUiSelection::acquiredLockBecomesTheSelection()
             QTRY_VERIFY2_WITH_TIMEOUT(a->isEnabled(), qPrintable(a->text()), 5000);
 }
 
-QTEST_MAIN(TestUiSelection)
+LOCKSCOPE_TEST_MAIN(TestUiSelection)
 #include "tst_uiselection.moc"

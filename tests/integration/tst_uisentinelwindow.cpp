@@ -4,6 +4,7 @@
 #include "mainwindow.h"
 #include "mastertablemodel.h"
 #include "sentinelgroup.h"
+#include "testregistry.h"
 
 #include <QAbstractItemModelTester>
 #include <QTemporaryDir>
@@ -99,5 +100,5 @@ void TestUiSentinelWindow::mastersPanelAndEventLogFollowAFailover()
     QCOMPARE(window.lockModel()->rowCount(), 1);
 }
 
-QTEST_MAIN(TestUiSentinelWindow)
+LOCKSCOPE_TEST_MAIN(TestUiSentinelWindow)
 #include "tst_uisentinelwindow.moc"

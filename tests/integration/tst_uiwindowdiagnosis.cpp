@@ -7,6 +7,7 @@
 #include "mainwindow.h"
 #include "quickconfig.h"
 #include "redisservergroup.h"
+#include "testregistry.h"
 
 #include <QLabel>
 #include <QTemporaryDir>
@@ -61,5 +62,5 @@ void TestUiWindowDiagnosis::selectedStuckLockIsExplained()
     // The stuck rule (after its 10 s by default) is not due yet; the log gets it once it is.
 }
 
-QTEST_MAIN(TestUiWindowDiagnosis)
+LOCKSCOPE_TEST_MAIN(TestUiWindowDiagnosis)
 #include "tst_uiwindowdiagnosis.moc"

@@ -12,6 +12,7 @@
 #include "quorumdiagram.h"
 #include "redisservergroup.h"
 #include "statusstyle.h"
+#include "testregistry.h"
 #include "testsettings.h"
 
 #include <QApplication>
@@ -439,7 +440,9 @@ void TestUiWindowLayout::narrowDetailPaneStacksItsParts()
     }
 }
 
-int main(int argc, char** argv)
+namespace {
+
+int runTest(int argc, char** argv)
 {
     useOffscreenScreen(screenSize);
     QApplication app(argc, argv);
@@ -448,5 +451,9 @@ int main(int argc, char** argv)
     QTEST_SET_MAIN_SOURCE_PATH
     return QTest::qExec(&test, argc, argv);
 }
+
+} // namespace
+
+LOCKSCOPE_TEST_ENTRY(runTest)
 
 #include "tst_uiwindowlayout.moc"

@@ -10,6 +10,7 @@
 #include "quickconfig.h"
 #include "record/recordingreader.h"
 #include "redisservergroup.h"
+#include "testregistry.h"
 #include "windowrecording.h"
 
 #include <QAction>
@@ -258,5 +259,5 @@ void TestUiWindowRecording::reviewShowsHistoryWithoutMasters()
              qPrintable(QStringLiteral("%1 → %2").arg(connectionsBefore).arg(connectionsAfter)));
 }
 
-QTEST_MAIN(TestUiWindowRecording)
+LOCKSCOPE_TEST_MAIN(TestUiWindowRecording)
 #include "tst_uiwindowrecording.moc"

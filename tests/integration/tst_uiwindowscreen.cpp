@@ -2,6 +2,7 @@
 #include "offscreenscreen.h"
 #include "primaryscreen.h"
 #include "redisservergroup.h"
+#include "testregistry.h"
 #include "testsettings.h"
 
 #include <QApplication>
@@ -104,7 +105,9 @@ void TestUiWindowScreen::restoredGeometryOffTheScreenIsBroughtBack()
     verifyOnScreen(away.saveGeometry());
 }
 
-int main(int argc, char** argv)
+namespace {
+
+int runTest(int argc, char** argv)
 {
     useOffscreenScreen(screenSize);
     QApplication app(argc, argv);
@@ -113,5 +116,9 @@ int main(int argc, char** argv)
     QTEST_SET_MAIN_SOURCE_PATH
     return QTest::qExec(&test, argc, argv);
 }
+
+} // namespace
+
+LOCKSCOPE_TEST_ENTRY(runTest)
 
 #include "tst_uiwindowscreen.moc"

@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 #include "mastertablemodel.h"
 #include "redisservergroup.h"
+#include "testregistry.h"
 
 #include <QApplication>
 #include <QTemporaryDir>
@@ -80,5 +81,5 @@ void TestUiWindowTitle::namesTheProfileOnce()
     QVERIFY(!shown.contains(QStringLiteral("[*]")));
 }
 
-QTEST_MAIN(TestUiWindowTitle)
+LOCKSCOPE_TEST_MAIN(TestUiWindowTitle)
 #include "tst_uiwindowtitle.moc"

@@ -13,6 +13,7 @@
 #include "pollingmasters.h"
 #include "profilestore.h"
 #include "redisservergroup.h"
+#include "testregistry.h"
 #include "testsettings.h"
 
 #include <QAction>
@@ -314,5 +315,5 @@ void TestUiWriteGate::unrecordedWriteShowsADialog()
     QVERIFY(logged(window, QStringLiteral("NOT RECORDED")));
 }
 
-QTEST_MAIN(TestUiWriteGate)
+LOCKSCOPE_TEST_MAIN(TestUiWriteGate)
 #include "tst_uiwritegate.moc"

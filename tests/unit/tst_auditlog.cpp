@@ -3,6 +3,7 @@
 #include "audit/writegate.h"
 #include "base/bytesdisplay.h"
 #include "filesizelimit.h"
+#include "testregistry.h"
 
 #include <QDir>
 #include <QFile>
@@ -301,5 +302,5 @@ void TestAuditLog::gateRefusesBeforeAnyWrite()
     QCOMPARE(WriteGate(false, &unwritable).record(sample(QStringLiteral("acquire"))).kind, ErrorKind::Io);
 }
 
-QTEST_GUILESS_MAIN(TestAuditLog)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestAuditLog)
 #include "tst_auditlog.moc"

@@ -1,4 +1,5 @@
 #include "base/bytesdisplay.h"
+#include "testregistry.h"
 
 #include <QList>
 #include <QRandomGenerator>
@@ -152,5 +153,5 @@ void TestBytesDisplay::rejectsBadEscapes()
     QVERIFY(!unescapeBytes(QStringLiteral("trailing\\")).ok());
 }
 
-QTEST_GUILESS_MAIN(TestBytesDisplay)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestBytesDisplay)
 #include "tst_bytesdisplay.moc"

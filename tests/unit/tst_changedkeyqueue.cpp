@@ -1,4 +1,5 @@
 #include "discovery/changedkeyqueue.h"
+#include "testregistry.h"
 
 #include <QTest>
 
@@ -74,5 +75,5 @@ void TestChangedKeyQueue::manyKeysComeOutInArrivalOrder()
                 QStringLiteral("key %1 out of order: %2").arg(i).arg(QString::fromLatin1(out.at(i)))));
 }
 
-QTEST_GUILESS_MAIN(TestChangedKeyQueue)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestChangedKeyQueue)
 #include "tst_changedkeyqueue.moc"

@@ -1,4 +1,5 @@
 #include "redisserver.h"
+#include "testregistry.h"
 #include "topology/clusterkeyslot.h"
 #include "topology/clusterredirect.h"
 #include "topology/clusterslotmap.h"
@@ -225,5 +226,5 @@ void TestClusterSlot::redirects()
     QVERIFY(!ClusterRedirect::fromReply(string(text), {}).has_value()); // only error replies redirect
 }
 
-QTEST_GUILESS_MAIN(TestClusterSlot)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestClusterSlot)
 #include "tst_clusterslot.moc"

@@ -3,6 +3,7 @@
 // file, and is described in the examples' README.
 #include "config/configloader.h"
 #include "testpaths.h"
+#include "testregistry.h"
 
 #include <QDir>
 #include <QFile>
@@ -70,5 +71,5 @@ void TestConfigExamples::eachExampleLoadsCleanly()
              qPrintable(file + QLatin1String(" is not in the README")));
 }
 
-QTEST_GUILESS_MAIN(TestConfigExamples)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestConfigExamples)
 #include "tst_configexamples.moc"

@@ -1,5 +1,6 @@
 #include "config/configloader.h"
 #include "discovery/notificationmode.h"
+#include "testregistry.h"
 
 #include <QTemporaryFile>
 #include <QTest>
@@ -245,5 +246,5 @@ void TestConfigLoader::replyLimits()
              qPrintable(deep.error().message));
 }
 
-QTEST_GUILESS_MAIN(TestConfigLoader)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestConfigLoader)
 #include "tst_configloader.moc"

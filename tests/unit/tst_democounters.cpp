@@ -2,6 +2,7 @@
 // between two readings, field by field (the result line and the panel both use it).
 #include "democounters.h"
 #include "demosimulation.h"
+#include "testregistry.h"
 
 #include <QTest>
 
@@ -77,5 +78,5 @@ void TestDemoCounters::clientKeysAreTheSimulationsOwn()
     QVERIFY(!DemoSimulation::isClientKey("semaphore:db-pool"));
 }
 
-QTEST_GUILESS_MAIN(TestDemoCounters)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestDemoCounters)
 #include "tst_democounters.moc"

@@ -1,5 +1,6 @@
 // The demo storage's fencing check, alone: what it accepts, what it rejects, what it counts.
 #include "demofencedstorage.h"
+#include "testregistry.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -71,5 +72,5 @@ void TestDemoFencedStorage::resourcesAreIndependent()
     QVERIFY(!storage.write("a", QStringLiteral("y"), 9).accepted);
 }
 
-QTEST_GUILESS_MAIN(TestDemoFencedStorage)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestDemoFencedStorage)
 #include "tst_demofencedstorage.moc"

@@ -1,4 +1,5 @@
 #include "record/episodebuilder.h"
+#include "testregistry.h"
 
 #include <QTest>
 
@@ -144,5 +145,5 @@ void TestEpisodeBuilder::mastersLettingGoAfterTheReleaseStayInIt()
     QCOMPARE(e[0].endMs, 2000);
 }
 
-QTEST_MAIN(TestEpisodeBuilder)
+LOCKSCOPE_TEST_MAIN(TestEpisodeBuilder)
 #include "tst_episodebuilder.moc"

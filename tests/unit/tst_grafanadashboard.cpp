@@ -3,6 +3,7 @@
 // the shape Grafana's import wants (a datasource input, unique panel ids, a grid position each).
 #include "metrics/metricsrenderer.h"
 #include "testpaths.h"
+#include "testregistry.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -170,5 +171,5 @@ void TestGrafanaDashboard::theCheckCatchesAnUnknownMetric()
     QVERIFY(!found.contains(QStringLiteral("rate")));
 }
 
-QTEST_GUILESS_MAIN(TestGrafanaDashboard)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestGrafanaDashboard)
 #include "tst_grafanadashboard.moc"

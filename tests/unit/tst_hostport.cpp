@@ -1,4 +1,5 @@
 #include "connection/hostport.h"
+#include "testregistry.h"
 
 #include <QTest>
 
@@ -139,5 +140,5 @@ void TestHostPort::wordsProblems()
     QCOMPARE(parsed.problem(text, HostPort::Wording::HostList), hostList);
 }
 
-QTEST_GUILESS_MAIN(TestHostPort)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestHostPort)
 #include "tst_hostport.moc"

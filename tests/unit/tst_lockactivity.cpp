@@ -1,6 +1,7 @@
 #include "base/monotonicclock.h"
 #include "metrics/lockactivity.h"
 #include "monitor/lockmonitor.h"
+#include "testregistry.h"
 #include "topology/masterset.h"
 
 #include <QTest>
@@ -96,5 +97,5 @@ void TestLockActivity::oldestFirstSurvivesChurnAndForgets()
     QCOMPARE(activity.releases(), quint64(count));
 }
 
-QTEST_GUILESS_MAIN(TestLockActivity)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestLockActivity)
 #include "tst_lockactivity.moc"

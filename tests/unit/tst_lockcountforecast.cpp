@@ -1,4 +1,5 @@
 #include "monitor/lockcountforecast.h"
+#include "testregistry.h"
 
 #include <QTest>
 
@@ -51,5 +52,5 @@ void TestLockCountForecast::neverMoreThanTheKeysThereAre()
     QCOMPARE(f.expected(1500), qint64(2000)); // 1500 / 5.91 % would be 25k; there are 2,000 keys
 }
 
-QTEST_GUILESS_MAIN(TestLockCountForecast)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestLockCountForecast)
 #include "tst_lockcountforecast.moc"

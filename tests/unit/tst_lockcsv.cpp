@@ -1,5 +1,6 @@
 #include "export/csvfield.h"
 #include "export/lockcsv.h"
+#include "testregistry.h"
 
 #include <QTest>
 
@@ -71,5 +72,5 @@ void TestLockCsv::rowsSplitBackIntoTheirColumns()
     QCOMPARE(LockCsv::row(v, 0).split(QLatin1Char(',')).size(), columns);
 }
 
-QTEST_GUILESS_MAIN(TestLockCsv)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestLockCsv)
 #include "tst_lockcsv.moc"

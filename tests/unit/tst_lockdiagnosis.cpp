@@ -3,6 +3,7 @@
 #include "diagnosis/diagnosisreader.h"
 #include "diagnosis/lockstorytracker.h"
 #include "heldobservation.h"
+#include "testregistry.h"
 
 #include <QTest>
 
@@ -389,5 +390,5 @@ void TestLockDiagnosis::clientListParsesAndMatches()
     QVERIFY(DiagnosisReader::matchOwners(v, 0, clients).isEmpty());
 }
 
-QTEST_GUILESS_MAIN(TestLockDiagnosis)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestLockDiagnosis)
 #include "tst_lockdiagnosis.moc"

@@ -1,5 +1,6 @@
 #include "formats/lockformatrecognizer.h"
 #include "recognizersamples.h"
+#include "testregistry.h"
 
 #include <QTest>
 
@@ -79,5 +80,5 @@ void TestLockFormatAuxiliary::recognizesAuxiliaryKeys()
     }
 }
 
-QTEST_GUILESS_MAIN(TestLockFormatAuxiliary)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestLockFormatAuxiliary)
 #include "tst_lockformatauxiliary.moc"

@@ -1,5 +1,6 @@
 #include "formats/lockformatrecognizer.h"
 #include "recognizersamples.h"
+#include "testregistry.h"
 
 #include <QRandomGenerator>
 #include <QTest>
@@ -205,5 +206,5 @@ void TestLockFormatRecognizer::survivesArbitraryBytes()
     }
 }
 
-QTEST_GUILESS_MAIN(TestLockFormatRecognizer)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestLockFormatRecognizer)
 #include "tst_lockformatrecognizer.moc"

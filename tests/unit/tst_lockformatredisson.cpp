@@ -1,5 +1,6 @@
 #include "formats/lockformatrecognizer.h"
 #include "recognizersamples.h"
+#include "testregistry.h"
 
 #include <QTest>
 
@@ -131,5 +132,5 @@ void TestLockFormatRedisson::survivesHugeHashes()
              LockFormat::Unknown);
 }
 
-QTEST_GUILESS_MAIN(TestLockFormatRedisson)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestLockFormatRedisson)
 #include "tst_lockformatredisson.moc"

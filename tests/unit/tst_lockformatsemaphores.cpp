@@ -1,5 +1,6 @@
 #include "formats/lockformatrecognizer.h"
 #include "recognizersamples.h"
+#include "testregistry.h"
 
 #include <QTest>
 
@@ -101,5 +102,5 @@ void TestLockFormatSemaphores::survivesHugeSemaphores()
     QCOMPARE(semaphore.holders.first().id, QByteArray("0-id"));
 }
 
-QTEST_GUILESS_MAIN(TestLockFormatSemaphores)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestLockFormatSemaphores)
 #include "tst_lockformatsemaphores.moc"

@@ -1,5 +1,6 @@
 #include "formats/lockformatrecognizer.h"
 #include "recognizersamples.h"
+#include "testregistry.h"
 
 #include <QTest>
 
@@ -324,5 +325,5 @@ void TestLockFormatStrings::survivesHugeValues()
     QCOMPARE(lock.owner.size(), ownerChars);
 }
 
-QTEST_GUILESS_MAIN(TestLockFormatStrings)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestLockFormatStrings)
 #include "tst_lockformatstrings.moc"

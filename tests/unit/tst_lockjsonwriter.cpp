@@ -8,6 +8,7 @@
 #include "export/lockjson.h"
 #include "export/lockjsonwriter.h"
 #include "heldobservation.h"
+#include "testregistry.h"
 #include "topology/masterset.h"
 
 #include <QJsonArray>
@@ -167,5 +168,5 @@ void TestLockJsonWriter::longTextsEscapeAsQJsonDocument()
     }
 }
 
-QTEST_GUILESS_MAIN(TestLockJsonWriter)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestLockJsonWriter)
 #include "tst_lockjsonwriter.moc"

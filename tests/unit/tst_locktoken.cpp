@@ -1,4 +1,5 @@
 #include "locking/locktoken.h"
+#include "testregistry.h"
 
 #include <QRegularExpression>
 #include <QSet>
@@ -87,5 +88,5 @@ void TestLockToken::ownerIsSanitized()
     QCOMPARE(token.size() - token.lastIndexOf('/') - 1, LockToken::randomHexLength);
 }
 
-QTEST_GUILESS_MAIN(TestLockToken)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestLockToken)
 #include "tst_locktoken.moc"

@@ -1,5 +1,6 @@
 #include "lockctlrun.h"
 #include "testpaths.h"
+#include "testregistry.h"
 
 #include <QFile>
 #include <QMap>
@@ -363,5 +364,5 @@ void TestManPages::pagesHaveTheManSections()
     QVERIFY(lockctl.contains(QStringLiteral("JSON OUTPUT")));
 }
 
-QTEST_GUILESS_MAIN(TestManPages)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestManPages)
 #include "tst_manpages.moc"

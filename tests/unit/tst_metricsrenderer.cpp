@@ -3,6 +3,7 @@
 #include "metrics/metricstext.h"
 #include "metrics/webconfig.h"
 #include "promtool.h"
+#include "testregistry.h"
 
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -371,5 +372,5 @@ void TestMetricsRenderer::webConfigChecksBcryptPasswords()
     QVERIFY(y->authorize(basic("p:correct horse")));
 }
 
-QTEST_GUILESS_MAIN(TestMetricsRenderer)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestMetricsRenderer)
 #include "tst_metricsrenderer.moc"

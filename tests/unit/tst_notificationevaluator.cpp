@@ -1,4 +1,5 @@
 #include "diagnosis/notificationevaluator.h"
+#include "testregistry.h"
 
 #include <QTest>
 
@@ -96,5 +97,5 @@ void TestNotificationEvaluator::namesRoundTrip()
     QCOMPARE(notificationRuleFromName(QStringLiteral("nope")), std::nullopt);
 }
 
-QTEST_GUILESS_MAIN(TestNotificationEvaluator)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestNotificationEvaluator)
 #include "tst_notificationevaluator.moc"

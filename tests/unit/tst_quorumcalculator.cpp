@@ -1,4 +1,5 @@
 #include "monitor/quorumcalculator.h"
+#include "testregistry.h"
 
 #include <QTest>
 
@@ -169,5 +170,5 @@ void TestQuorumCalculator::tieBreakIsDeterministic()
     QCOMPARE(QuorumCalculator::compute("r", obs, RedlockSettings(), 1000).token, QByteArray("a"));
 }
 
-QTEST_GUILESS_MAIN(TestQuorumCalculator)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestQuorumCalculator)
 #include "tst_quorumcalculator.moc"

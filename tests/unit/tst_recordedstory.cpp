@@ -1,5 +1,6 @@
 #include "diagnosis/recordedstory.h"
 #include "record/episodebuilder.h"
+#include "testregistry.h"
 
 #include <QTest>
 
@@ -220,5 +221,5 @@ void TestRecordedStory::mergeOfAnotherTokenIsTheLiveStory()
     QCOMPARE(RecordedStory::merge(recorded, live), live);
 }
 
-QTEST_GUILESS_MAIN(TestRecordedStory)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestRecordedStory)
 #include "tst_recordedstory.moc"

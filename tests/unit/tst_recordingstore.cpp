@@ -1,6 +1,7 @@
 #include "record/recordingdatabase.h"
 #include "record/recordingreader.h"
 #include "record/recordingwriter.h"
+#include "testregistry.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -430,5 +431,5 @@ void TestRecordingStore::pruneBySizeShrinksTheFileAndKeepsTheNewest()
     QCOMPARE(newest->events.last().event.token, QByteArray("token-19999-0123456789abcdef"));
 }
 
-QTEST_MAIN(TestRecordingStore)
+LOCKSCOPE_TEST_MAIN(TestRecordingStore)
 #include "tst_recordingstore.moc"

@@ -1,6 +1,7 @@
 #include "record/historyjson.h"
 #include "record/recordingreader.h"
 #include "record/recordingwriter.h"
+#include "testregistry.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -67,5 +68,5 @@ void TestRecordNotified::notificationIsRecordedAndReadBack()
                                 QStringLiteral("notified Master down")}));
 }
 
-QTEST_MAIN(TestRecordNotified)
+LOCKSCOPE_TEST_MAIN(TestRecordNotified)
 #include "tst_recordnotified.moc"

@@ -2,6 +2,7 @@
 // each shape of credentials, and that a named user never ends up as `default`.
 #include "connection/redisconnection.h"
 #include "scriptedtransport.h"
+#include "testregistry.h"
 
 #include <QTest>
 
@@ -127,5 +128,5 @@ void TestRedisConnectionAuth::passwordOnlyToleratesServerWithoutPassword()
     QCOMPARE(f.connection->state(), State::Up);
 }
 
-QTEST_GUILESS_MAIN(TestRedisConnectionAuth)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestRedisConnectionAuth)
 #include "tst_redisconnection_auth.moc"

@@ -3,6 +3,7 @@
 #include "connection/redisconnection.h"
 #include "connection/redisscript.h"
 #include "scriptedtransport.h"
+#include "testregistry.h"
 #include "timebound.h"
 
 #include <QElapsedTimer>
@@ -1244,7 +1245,7 @@ void TestRedisConnectionFake::scriptFallsBackFromNoScript()
     QCOMPARE(results.described(), QStringList({QStringLiteral("$k")}));
 }
 
-QTEST_GUILESS_MAIN(TestRedisConnectionFake)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestRedisConnectionFake)
 void TestRedisConnectionFake::batchAnsweredOnceInOrder()
 {
     Results results;

@@ -1,4 +1,5 @@
 #include "connection/redisurl.h"
+#include "testregistry.h"
 #include "urlrejection.h"
 #include "userinfoleak.h"
 
@@ -238,5 +239,5 @@ void TestRedisUrl::errorsNeverQuoteUserInfo()
     QVERIFY2(leak.isEmpty(), qPrintable(leak));
 }
 
-QTEST_GUILESS_MAIN(TestRedisUrl)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestRedisUrl)
 #include "tst_redisurl.moc"

@@ -1,4 +1,5 @@
 #include "discovery/scankeytable.h"
+#include "testregistry.h"
 
 #include <QSet>
 #include <QTest>
@@ -83,5 +84,5 @@ void TestScanKeyTable::binaryAndEmptyKeys()
     QCOMPARE(table.size(), 2);
 }
 
-QTEST_GUILESS_MAIN(TestScanKeyTable)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestScanKeyTable)
 #include "tst_scankeytable.moc"

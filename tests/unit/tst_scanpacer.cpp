@@ -1,4 +1,5 @@
 #include "discovery/scanpacer.h"
+#include "testregistry.h"
 
 #include <QTest>
 
@@ -151,5 +152,5 @@ void TestScanPacer::limitCapsTheRate()
     QVERIFY(slow.pauseUs() <= ScanPacer::Bounds().maxPauseUs);
 }
 
-QTEST_GUILESS_MAIN(TestScanPacer)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestScanPacer)
 #include "tst_scanpacer.moc"

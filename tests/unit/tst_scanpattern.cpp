@@ -3,6 +3,7 @@
 #include "config/patternscope.h"
 #include "formats/lockformatrecognizer.h"
 #include "monitor/quorumcalculator.h"
+#include "testregistry.h"
 
 #include <QTest>
 
@@ -176,5 +177,5 @@ void TestScanPattern::configModeErrors()
     QVERIFY2(c.error().message.contains(field), qPrintable(c.error().message));
 }
 
-QTEST_GUILESS_MAIN(TestScanPattern)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestScanPattern)
 #include "tst_scanpattern.moc"

@@ -1,5 +1,6 @@
 #include "config/keyglob.h"
 #include "discovery/scanplan.h"
+#include "testregistry.h"
 
 #include <QRandomGenerator>
 #include <QTest>
@@ -108,5 +109,5 @@ void TestScanPlan::agreesWithRedisGlobOnRandomPatterns()
     }
 }
 
-QTEST_GUILESS_MAIN(TestScanPlan)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestScanPlan)
 #include "tst_scanplan.moc"

@@ -1,5 +1,6 @@
 // The one scale for upper time bounds in the tests (tests/support/timebound): never below 1, the
 // sanitizer build and LOCKSCOPE_TIME_SCALE raise it, and it only ever widens a bound.
+#include "testregistry.h"
 #include "timebound.h"
 
 #include <QTest>
@@ -41,5 +42,5 @@ void TestTimeBound::environmentScales()
     qunsetenv("LOCKSCOPE_TIME_SCALE");
 }
 
-QTEST_GUILESS_MAIN(TestTimeBound)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestTimeBound)
 #include "tst_timebound.moc"

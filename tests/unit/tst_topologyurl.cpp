@@ -1,4 +1,5 @@
 #include "connection/topologyurl.h"
+#include "testregistry.h"
 #include "urlrejection.h"
 #include "userinfoleak.h"
 
@@ -224,5 +225,5 @@ void TestTopologyUrl::recognisesSchemes()
     QVERIFY(!TopologyUrl::hasTopologyScheme(QStringLiteral("unix:///tmp/s")));
 }
 
-QTEST_GUILESS_MAIN(TestTopologyUrl)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestTopologyUrl)
 #include "tst_topologyurl.moc"

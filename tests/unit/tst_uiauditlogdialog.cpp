@@ -2,6 +2,7 @@
 // the records around it are all shown, and the default file of earlier versions is read as well.
 #include "audit/auditlog.h"
 #include "auditlogdialog.h"
+#include "testregistry.h"
 
 #include <QDir>
 #include <QFile>
@@ -113,5 +114,5 @@ void TestUiAuditLogDialog::oldDefaultFileIsStillRead()
     qputenv("XDG_DATA_HOME", savedData);
 }
 
-QTEST_MAIN(TestUiAuditLogDialog)
+LOCKSCOPE_TEST_MAIN(TestUiAuditLogDialog)
 #include "tst_uiauditlogdialog.moc"

@@ -1,6 +1,7 @@
 #include "batchqueue.h"
 #include "heldview.h"
 #include "locktablemodel.h"
+#include "testregistry.h"
 
 #include <QAbstractItemModelTester>
 #include <QRandomGenerator>
@@ -162,5 +163,5 @@ void TestUiBatchQueue::randomBatchesEndAsAppliedDirectly()
     }
 }
 
-QTEST_MAIN(TestUiBatchQueue)
+LOCKSCOPE_TEST_MAIN(TestUiBatchQueue)
 #include "tst_uibatchqueue.moc"

@@ -1,5 +1,6 @@
 #include "connectioneditor.h"
 #include "launchoptions.h"
+#include "testregistry.h"
 
 #include <QDialogButtonBox>
 #include <QLabel>
@@ -208,5 +209,5 @@ void TestUiConnectionEditor::commandLineLikeLockctl()
     QVERIFY(options->auditLogPath.endsWith(QStringLiteral("lockscope/audit.jsonl")));
 }
 
-QTEST_MAIN(TestUiConnectionEditor)
+LOCKSCOPE_TEST_MAIN(TestUiConnectionEditor)
 #include "tst_uiconnectioneditor.moc"

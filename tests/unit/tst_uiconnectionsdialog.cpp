@@ -5,6 +5,7 @@
 #include "connectionsdialog.h"
 #include "pastemastersdialog.h"
 #include "profilestore.h"
+#include "testregistry.h"
 #include "testsettings.h"
 
 #include <QApplication>
@@ -193,5 +194,5 @@ void TestUiConnectionsDialog::pasteSeveralMasters()
     QVERIFY(labelSaying(dialog, QStringLiteral("needs 5 of 8")));
 }
 
-QTEST_MAIN(TestUiConnectionsDialog)
+LOCKSCOPE_TEST_MAIN(TestUiConnectionsDialog)
 #include "tst_uiconnectionsdialog.moc"

@@ -2,6 +2,7 @@
 #include "lockfilterproxy.h"
 #include "locktablemodel.h"
 #include "locktableview.h"
+#include "testregistry.h"
 
 #include <QPaintEvent>
 #include <QSignalSpy>
@@ -108,5 +109,5 @@ void TestUiCountdown::onlyTheTtlColumnIsRepainted()
                                 .arg(r.height())));
 }
 
-QTEST_MAIN(TestUiCountdown)
+LOCKSCOPE_TEST_MAIN(TestUiCountdown)
 #include "tst_uicountdown.moc"

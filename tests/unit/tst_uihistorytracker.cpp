@@ -1,5 +1,6 @@
 #include "base/monotonicclock.h"
 #include "historytracker.h"
+#include "testregistry.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -254,5 +255,5 @@ void TestHistoryTracker::exportsEveryEpisode()
     QVERIFY(!holders.at(1).toObject().contains(QStringLiteral("to")));
 }
 
-QTEST_GUILESS_MAIN(TestHistoryTracker)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestHistoryTracker)
 #include "tst_uihistorytracker.moc"

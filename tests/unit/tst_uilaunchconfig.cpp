@@ -3,6 +3,7 @@
 // and --tls-* apply to the profile's masters, and read-only only tightens.
 #include "launchoptions.h"
 #include "profilestore.h"
+#include "testregistry.h"
 
 #include <QFile>
 #include <QSettings>
@@ -244,5 +245,5 @@ void TestUiLaunchConfig::profilePatternsAreSaved()
     QSettings().clear();
 }
 
-QTEST_MAIN(TestUiLaunchConfig)
+LOCKSCOPE_TEST_MAIN(TestUiLaunchConfig)
 #include "tst_uilaunchconfig.moc"

@@ -1,6 +1,7 @@
 #include "base/monotonicclock.h"
 #include "lockfilterproxy.h"
 #include "locktablemodel.h"
+#include "testregistry.h"
 
 #include <QAbstractItemModelTester>
 #include <QItemSelectionModel>
@@ -489,5 +490,5 @@ void TestUiLockTableModel::countsPerStatus()
     QCOMPARE(f.model.counts()[size_t(LockStatus::Stuck)], 0);
 }
 
-QTEST_MAIN(TestUiLockTableModel)
+LOCKSCOPE_TEST_MAIN(TestUiLockTableModel)
 #include "tst_uilocktablemodel.moc"

@@ -1,4 +1,5 @@
 #include "profilestore.h"
+#include "testregistry.h"
 
 #include <QSettings>
 #include <QTemporaryDir>
@@ -68,5 +69,5 @@ void TestUiNotificationSettings::profileWithoutRulesGetsTheDefaults()
     QCOMPARE(loaded.at(0).notifications, NotificationRules());
 }
 
-QTEST_GUILESS_MAIN(TestUiNotificationSettings)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestUiNotificationSettings)
 #include "tst_uinotificationsettings.moc"

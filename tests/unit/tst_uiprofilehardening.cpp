@@ -3,6 +3,7 @@
 // becomes a read-only configuration for the core. Profiles never hold a password in clear text.
 #include "connectionsdialog.h"
 #include "profilestore.h"
+#include "testregistry.h"
 #include "testsettings.h"
 
 #include <QCheckBox>
@@ -179,5 +180,5 @@ void TestUiProfileHardening::lockSaysExactlyWhatItBinds()
     QCOMPARE(readOnly->toolTip(), tip); // the locked profile's disabled box says the same
 }
 
-QTEST_MAIN(TestUiProfileHardening)
+LOCKSCOPE_TEST_MAIN(TestUiProfileHardening)
 #include "tst_uiprofilehardening.moc"

@@ -1,5 +1,6 @@
 // The window's settings file is where the XDG rules and the README say, and an older file moves there.
 #include "settingslocation.h"
+#include "testregistry.h"
 
 #include <QDir>
 #include <QFile>
@@ -82,5 +83,5 @@ void TestUiSettingsLocation::aNewerFileIsNeverOverwritten()
     QCOMPARE(readFile(home.filePath(QStringLiteral("LockScope/lockscope.conf"))), QByteArray("old"));
 }
 
-QTEST_GUILESS_MAIN(TestUiSettingsLocation)
+LOCKSCOPE_TEST_GUILESS_MAIN(TestUiSettingsLocation)
 #include "tst_uisettingslocation.moc"

@@ -1,4 +1,5 @@
 #include "slicedplacement.h"
+#include "testregistry.h"
 
 #include <QRandomGenerator>
 #include <QTest>
@@ -69,5 +70,5 @@ void TestUiSlicedPlacement::placesTheAcceptedRowsInOrderWhateverTheSlices()
     }
 }
 
-QTEST_MAIN(TestUiSlicedPlacement)
+LOCKSCOPE_TEST_MAIN(TestUiSlicedPlacement)
 #include "tst_uislicedplacement.moc"

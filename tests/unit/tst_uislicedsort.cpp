@@ -1,4 +1,5 @@
 #include "slicedsort.h"
+#include "testregistry.h"
 
 #include <QRandomGenerator>
 #include <QTest>
@@ -44,5 +45,5 @@ void TestUiSlicedSort::matchesStableSortWhateverTheSlices()
     }
 }
 
-QTEST_MAIN(TestUiSlicedSort)
+LOCKSCOPE_TEST_MAIN(TestUiSlicedSort)
 #include "tst_uislicedsort.moc"

@@ -1,4 +1,5 @@
 #include "statusstyle.h"
+#include "testregistry.h"
 
 #include <QApplication>
 #include <QSet>
@@ -97,5 +98,5 @@ void TestUiTokenColours::tokenColoursAreStableAndVaried()
         }
 }
 
-QTEST_MAIN(TestUiTokenColours)
+LOCKSCOPE_TEST_MAIN(TestUiTokenColours)
 #include "tst_uitokencolours.moc"

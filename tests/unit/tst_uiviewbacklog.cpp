@@ -2,6 +2,7 @@
 // once, its view read as it leaves.
 #include "heldview.h"
 #include "locktablemodel.h"
+#include "testregistry.h"
 #include "viewbacklog.h"
 
 #include <QRandomGenerator>
@@ -132,5 +133,5 @@ void TestUiViewBacklog::randomBatchesEndAsSentDirectly()
     }
 }
 
-QTEST_MAIN(TestUiViewBacklog)
+LOCKSCOPE_TEST_MAIN(TestUiViewBacklog)
 #include "tst_uiviewbacklog.moc"

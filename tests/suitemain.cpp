@@ -1,0 +1,7 @@
+// The main() of each program the test files are linked into (tests/support/testregistry.h).
+#include "testregistry.h"
+
+int main(int argc, char** argv)
+{
+    return lockscope::test::runRegisteredTest(argc, argv);
+}
