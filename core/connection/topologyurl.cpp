@@ -9,23 +9,23 @@ namespace lockscope {
 
 namespace {
 
-const QString usage =
+const QString topologyUsage =
     QStringLiteral("expected redis-sentinel://[user[:password]@]host[:port][,host[:port]...]/master-name "
                    "or redis-cluster://[user[:password]@]host[:port][,host[:port]...] "
                    "(rediss-sentinel:// and rediss-cluster:// for TLS)");
 
-RedisError urlError(const QString& why)
+RedisError topologyUrlError(const QString& why)
 {
-    return {ErrorKind::InvalidUrl, QString(), QStringLiteral("invalid URL: %1 (%2)").arg(why, usage)};
+    return {ErrorKind::InvalidUrl, QString(), QStringLiteral("invalid URL: %1 (%2)").arg(why, topologyUsage)};
 }
 
 Result<NodeAddress> parseSeed(QStringView text, quint16 defaultPort)
 {
     if (text.isEmpty())
-        return urlError(QStringLiteral("empty entry in the host list"));
+        return topologyUrlError(QStringLiteral("empty entry in the host list"));
     const HostPort seed = HostPort::parse(text);
     if (const QString why = seed.problem(text, HostPort::Wording::HostList); !why.isEmpty())
-        return urlError(why);
+        return topologyUrlError(why);
     return NodeAddress{seed.host, seed.port.value_or(defaultPort)};
 }
 
@@ -45,7 +45,7 @@ Result<TopologyUrl> TopologyUrl::parse(const QString& input)
     const QString text = input.trimmed();
     const QString scheme = urlScheme(text);
     if (scheme.isEmpty())
-        return urlError(QStringLiteral("missing scheme"));
+        return topologyUrlError(QStringLiteral("missing scheme"));
 
     TopologyUrl url;
     if (scheme == QLatin1String("redis-sentinel") || scheme == QLatin1String("rediss-sentinel"))
@@ -53,7 +53,7 @@ Result<TopologyUrl> TopologyUrl::parse(const QString& input)
     else if (scheme == QLatin1String("redis-cluster") || scheme == QLatin1String("rediss-cluster"))
         url.m_kind = Kind::Cluster;
     else
-        return urlError(QStringLiteral("unsupported scheme %1").arg(quotedUrlScheme(scheme)));
+        return topologyUrlError(QStringLiteral("unsupported scheme %1").arg(quotedUrlScheme(scheme)));
     url.m_tls = scheme.startsWith(QLatin1String("rediss-"));
 
     QStringView rest = QStringView(text).mid(text.indexOf(QLatin1String("://")) + 3);
@@ -70,30 +70,30 @@ Result<TopologyUrl> TopologyUrl::parse(const QString& input)
     }
 
     if (rest.isEmpty())
-        return urlError(QStringLiteral("missing host"));
+        return topologyUrlError(QStringLiteral("missing host"));
     const quint16 defaultPort = url.isSentinel() ? defaultSentinelPort : defaultClusterPort;
     for (QStringView seedText : rest.split(QLatin1Char(','))) {
         Result<NodeAddress> seed = parseSeed(seedText, defaultPort);
         if (!seed)
             return seed.error();
         if (url.m_seeds.contains(*seed))
-            return urlError(QStringLiteral("%1 is listed twice").arg(quotedUrlPart(seed->toString())));
+            return topologyUrlError(QStringLiteral("%1 is listed twice").arg(quotedUrlPart(seed->toString())));
         url.m_seeds.append(*seed);
     }
 
     if (url.isSentinel()) {
         if (!hasPath || path.isEmpty())
-            return urlError(QStringLiteral("missing master name after the sentinel list"));
+            return topologyUrlError(QStringLiteral("missing master name after the sentinel list"));
         if (path.contains(QLatin1Char('/')))
-            return urlError(QStringLiteral("unexpected '/' in master name %1 (percent-encode it as %2F)")
+            return topologyUrlError(QStringLiteral("unexpected '/' in master name %1 (percent-encode it as %2F)")
                                 .arg(quotedUrlPart(path)));
         url.m_masterName = QUrl::fromPercentEncoding(path.toUtf8());
         for (QChar c : url.m_masterName)
             if (c.isSpace() || !c.isPrint())
-                return urlError(QStringLiteral("master name %1 contains a space or control character")
+                return topologyUrlError(QStringLiteral("master name %1 contains a space or control character")
                                     .arg(quotedUrlPart(path)));
     } else if (!path.isEmpty()) {
-        return urlError(QStringLiteral("a cluster URL has no path (%1): Redis Cluster has only database 0")
+        return topologyUrlError(QStringLiteral("a cluster URL has no path (%1): Redis Cluster has only database 0")
                             .arg(quotedUrlPart(path)));
     }
 
@@ -104,7 +104,7 @@ Result<TopologyUrl> TopologyUrl::parse(const QString& input)
         if (name == QLatin1String("db") && url.isSentinel()) {
             qint64 db = 0;
             if (!parseUrlNumber(value, 1 << 20, &db))
-                return urlError(QStringLiteral("bad database number %1").arg(quotedUrlPart(value)));
+                return topologyUrlError(QStringLiteral("bad database number %1").arg(quotedUrlPart(value)));
             url.m_db = int(db);
         } else if (name == QLatin1String("sentinel-auth") && url.isSentinel()) {
             if (value == QLatin1String("yes"))
@@ -112,10 +112,10 @@ Result<TopologyUrl> TopologyUrl::parse(const QString& input)
             else if (value == QLatin1String("no"))
                 url.m_sentinelAuth = false;
             else
-                return urlError(
+                return topologyUrlError(
                     QStringLiteral("sentinel-auth must be yes or no, not %1").arg(quotedUrlPart(value)));
         } else {
-            return urlError(QStringLiteral("unknown parameter %1").arg(quotedUrlPart(name)));
+            return topologyUrlError(QStringLiteral("unknown parameter %1").arg(quotedUrlPart(name)));
         }
     }
     return url;
