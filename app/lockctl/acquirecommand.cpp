@@ -65,7 +65,7 @@ protected:
     }
 };
 
-const CommandRegistry registration(30, [] { return std::unique_ptr<Command>(new AcquireCommand); });
+const CommandRegistry acquireRegistration(30, [] { return std::unique_ptr<Command>(new AcquireCommand); });
 
 } // namespace
 

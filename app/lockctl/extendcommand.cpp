@@ -51,7 +51,7 @@ protected:
     }
 };
 
-const CommandRegistry registration(40, [] { return std::unique_ptr<Command>(new ExtendCommand); });
+const CommandRegistry extendRegistration(40, [] { return std::unique_ptr<Command>(new ExtendCommand); });
 
 } // namespace
 

@@ -264,7 +264,9 @@ private:
     }
 };
 
-const CommandRegistry registration(60, [] { return std::unique_ptr<Command>(new ForceReleaseCommand); });
+const CommandRegistry forceReleaseRegistration(60, [] {
+    return std::unique_ptr<Command>(new ForceReleaseCommand);
+});
 
 } // namespace
 

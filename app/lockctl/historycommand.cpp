@@ -90,7 +90,7 @@ public:
     }
 };
 
-const CommandRegistry registration(90, [] { return std::unique_ptr<Command>(new HistoryCommand); });
+const CommandRegistry historyRegistration(90, [] { return std::unique_ptr<Command>(new HistoryCommand); });
 
 } // namespace
 

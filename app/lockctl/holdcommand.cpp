@@ -161,7 +161,7 @@ private:
     std::optional<int> m_signalledBeforeStart; // a termination signal that came before the command started
 };
 
-const CommandRegistry registration(70, [] { return std::unique_ptr<Command>(new HoldCommand); });
+const CommandRegistry holdRegistration(70, [] { return std::unique_ptr<Command>(new HoldCommand); });
 
 } // namespace
 

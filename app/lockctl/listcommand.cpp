@@ -419,7 +419,7 @@ private:
     }
 };
 
-const CommandRegistry registration(10, [] { return std::unique_ptr<Command>(new ListCommand); });
+const CommandRegistry listRegistration(10, [] { return std::unique_ptr<Command>(new ListCommand); });
 
 } // namespace
 

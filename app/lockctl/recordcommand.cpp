@@ -111,7 +111,7 @@ public:
     }
 };
 
-const CommandRegistry registration(80, [] { return std::unique_ptr<Command>(new RecordCommand); });
+const CommandRegistry recordRegistration(80, [] { return std::unique_ptr<Command>(new RecordCommand); });
 
 } // namespace
 

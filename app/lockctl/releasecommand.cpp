@@ -54,7 +54,7 @@ protected:
     }
 };
 
-const CommandRegistry registration(50, [] { return std::unique_ptr<Command>(new ReleaseCommand); });
+const CommandRegistry releaseRegistration(50, [] { return std::unique_ptr<Command>(new ReleaseCommand); });
 
 } // namespace
 

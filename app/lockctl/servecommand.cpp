@@ -229,7 +229,7 @@ private:
     }
 };
 
-const CommandRegistry registration(25, [] { return std::unique_ptr<Command>(new ServeCommand); });
+const CommandRegistry serveRegistration(25, [] { return std::unique_ptr<Command>(new ServeCommand); });
 
 } // namespace
 

@@ -260,7 +260,7 @@ private:
     QHash<int, QString> m_clusterDetails; // per cluster entry: the last state of its primaries said
 };
 
-const CommandRegistry registration(20, [] { return std::unique_ptr<Command>(new WatchCommand); });
+const CommandRegistry watchRegistration(20, [] { return std::unique_ptr<Command>(new WatchCommand); });
 
 } // namespace
 

@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <cmath>
 
-#if defined(__SANITIZE_ADDRESS__)
+// LOCKSCOPE_SANITIZED: the sanitizer build, whose tests are not instrumented themselves (the top
+// CMakeLists.txt) but call instrumented code.
+#if defined(LOCKSCOPE_SANITIZED) || defined(__SANITIZE_ADDRESS__)
 #define LOCKSCOPE_TEST_ASAN 1
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
