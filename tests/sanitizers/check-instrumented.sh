@@ -9,7 +9,7 @@ for file in "$@"; do
     if [[ $file == *.a ]]; then
         objects=$(ar t "$file" | grep -c '\.o$' || true)
         asan=$(nm -A "$file" 2>/dev/null | grep -c ' U __asan_init$' || true)
-        ubsan=$(nm -A "$file" 2>/dev/null | grep ' U __ubsan_handle_' | cut -d: -f2 | sort -u | wc -l)
+        ubsan=$( (nm -A "$file" 2>/dev/null | grep ' U __ubsan_handle_' || true) | cut -d: -f2 | sort -u | wc -l)
         echo "$(basename "$file"): $objects objects, $asan with ASan, $ubsan with UBSan checks"
         if ((objects == 0 || asan != objects || ubsan == 0)); then
             echo "  not instrumented throughout" >&2
