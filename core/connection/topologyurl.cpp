@@ -77,7 +77,8 @@ Result<TopologyUrl> TopologyUrl::parse(const QString& input)
         if (!seed)
             return seed.error();
         if (url.m_seeds.contains(*seed))
-            return topologyUrlError(QStringLiteral("%1 is listed twice").arg(quotedUrlPart(seed->toString())));
+            return topologyUrlError(
+                QStringLiteral("%1 is listed twice").arg(quotedUrlPart(seed->toString())));
         url.m_seeds.append(*seed);
     }
 
@@ -85,16 +86,18 @@ Result<TopologyUrl> TopologyUrl::parse(const QString& input)
         if (!hasPath || path.isEmpty())
             return topologyUrlError(QStringLiteral("missing master name after the sentinel list"));
         if (path.contains(QLatin1Char('/')))
-            return topologyUrlError(QStringLiteral("unexpected '/' in master name %1 (percent-encode it as %2F)")
-                                .arg(quotedUrlPart(path)));
+            return topologyUrlError(
+                QStringLiteral("unexpected '/' in master name %1 (percent-encode it as %2F)")
+                    .arg(quotedUrlPart(path)));
         url.m_masterName = QUrl::fromPercentEncoding(path.toUtf8());
         for (QChar c : url.m_masterName)
             if (c.isSpace() || !c.isPrint())
                 return topologyUrlError(QStringLiteral("master name %1 contains a space or control character")
-                                    .arg(quotedUrlPart(path)));
+                                            .arg(quotedUrlPart(path)));
     } else if (!path.isEmpty()) {
-        return topologyUrlError(QStringLiteral("a cluster URL has no path (%1): Redis Cluster has only database 0")
-                            .arg(quotedUrlPart(path)));
+        return topologyUrlError(
+            QStringLiteral("a cluster URL has no path (%1): Redis Cluster has only database 0")
+                .arg(quotedUrlPart(path)));
     }
 
     for (QStringView pair : query.split(QLatin1Char('&'), Qt::SkipEmptyParts)) {
