@@ -20,6 +20,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_badinput {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -422,4 +424,7 @@ void TestBadInput::unknownConfigFieldsWarnButWork()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestBadInput)
+
+} // namespace tst_badinput
+
 #include "tst_badinput.moc"

@@ -25,6 +25,8 @@
 
 #include <csignal>
 
+namespace tst_clustermonitor {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -491,4 +493,7 @@ void TestClusterMonitor::seedsThatAreNoClusterFailClearly()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestClusterMonitor)
+
+} // namespace tst_clustermonitor
+
 #include "tst_clustermonitor.moc"

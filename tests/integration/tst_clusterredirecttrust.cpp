@@ -19,6 +19,8 @@
 #include <memory>
 #include <optional>
 
+namespace tst_clusterredirecttrust {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -218,4 +220,7 @@ void TestClusterRedirectTrust::realClusterForgedMovedIsRefused()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestClusterRedirectTrust)
+
+} // namespace tst_clusterredirecttrust
+
 #include "tst_clusterredirecttrust.moc"

@@ -13,6 +13,8 @@
 
 #include <memory>
 
+namespace tst_clusterrouter {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -302,4 +304,7 @@ void TestClusterRouter::followsFailover()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestClusterRouter)
+
+} // namespace tst_clusterrouter
+
 #include "tst_clusterrouter.moc"

@@ -10,6 +10,8 @@
 
 #include <QTest>
 
+namespace tst_completion {
+
 using namespace lockscope::test;
 
 namespace {
@@ -149,4 +151,7 @@ void TestCompletion::zshLoadsAndListsCommandsAndOptions()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestCompletion)
+
+} // namespace tst_completion
+
 #include "tst_completion.moc"

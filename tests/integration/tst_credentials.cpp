@@ -12,6 +12,8 @@
 #include <QTest>
 #include <QUrl>
 
+namespace tst_credentials {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -194,4 +196,7 @@ void TestCredentials::holdChildDoesNotInheritPasswordVariable()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestCredentials)
+
+} // namespace tst_credentials
+
 #include "tst_credentials.moc"

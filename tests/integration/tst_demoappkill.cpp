@@ -14,6 +14,8 @@
 
 #include <csignal>
 
+namespace tst_demoappkill {
+
 namespace {
 
 struct ProcStat
@@ -176,4 +178,7 @@ void TestDemoAppKill::terminatedAppLeavesNoServers()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestDemoAppKill)
+
+} // namespace tst_demoappkill
+
 #include "tst_demoappkill.moc"

@@ -12,6 +12,8 @@
 #include <csignal>
 #include <cstdio>
 
+namespace tst_democluster {
+
 using namespace lockscope;
 using lockscope::test::processExists;
 
@@ -160,5 +162,7 @@ int runTest(int argc, char** argv)
 } // namespace
 
 LOCKSCOPE_TEST_ENTRY(runTest)
+
+} // namespace tst_democluster
 
 #include "tst_democluster.moc"

@@ -21,6 +21,8 @@
 
 #include <memory>
 
+namespace tst_demofailover {
+
 using namespace lockscope;
 using lockscope::test::processExists;
 
@@ -217,4 +219,7 @@ void TestDemoFailover::destroyingTheSimulationMidScenarioStopsEveryProcess()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestDemoFailover)
+
+} // namespace tst_demofailover
+
 #include "tst_demofailover.moc"

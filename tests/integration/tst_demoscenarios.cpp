@@ -24,6 +24,8 @@
 
 #include <memory>
 
+namespace tst_demoscenarios {
+
 using namespace lockscope;
 
 class TestDemoScenarios : public QObject
@@ -407,4 +409,7 @@ void TestDemoScenarios::failoverWithoutQuorumAmidBackgroundContention()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestDemoScenarios)
+
+} // namespace tst_demoscenarios
+
 #include "tst_demoscenarios.moc"

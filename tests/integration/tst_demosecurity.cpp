@@ -18,6 +18,8 @@
 #include <QTcpSocket>
 #include <QTest>
 
+namespace tst_demosecurity {
+
 using namespace lockscope;
 
 namespace {
@@ -178,4 +180,7 @@ void TestDemoSecurity::sentinelGroupRequiresItsPasswordAndRetriesATakenPort()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestDemoSecurity)
+
+} // namespace tst_demosecurity
+
 #include "tst_demosecurity.moc"

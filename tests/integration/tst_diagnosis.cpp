@@ -20,6 +20,8 @@
 
 #include <memory>
 
+namespace tst_diagnosis {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -304,4 +306,7 @@ void TestDiagnosis::runawayRenewalLoopThenHolderStops()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestDiagnosis)
+
+} // namespace tst_diagnosis
+
 #include "tst_diagnosis.moc"

@@ -19,6 +19,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_flightrecorder {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -504,4 +506,7 @@ void TestFlightRecorder::recordedRenewalLoopAndStoppedRenewalsAreDiagnosed()
 }
 
 LOCKSCOPE_TEST_MAIN(TestFlightRecorder)
+
+} // namespace tst_flightrecorder
+
 #include "tst_flightrecorder.moc"

@@ -29,6 +29,8 @@
 #include <memory>
 #include <optional>
 
+namespace tst_forcerelease {
+
 using namespace lockscope;
 using namespace lockscope::test;
 using Action = ForceReleaseMasterResult::Action;
@@ -748,4 +750,7 @@ void TestForceRelease::redissonOnAClusterPublishesSharded()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestForceRelease)
+
+} // namespace tst_forcerelease
+
 #include "tst_forcerelease.moc"

@@ -17,6 +17,8 @@
 #include <memory>
 #include <vector>
 
+namespace tst_formatinterop {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -622,4 +624,7 @@ void TestFormatInterop::legacySetnxLibrary()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestFormatInterop)
+
+} // namespace tst_formatinterop
+
 #include "tst_formatinterop.moc"

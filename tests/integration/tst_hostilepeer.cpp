@@ -22,6 +22,8 @@
 #include <QTest>
 #include <QTimer>
 
+namespace tst_hostilepeer {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -220,4 +222,7 @@ void TestHostilePeer::monitorMarksEndlessScanMaster()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestHostilePeer)
+
+} // namespace tst_hostilepeer
+
 #include "tst_hostilepeer.moc"

@@ -15,6 +15,8 @@
 #include <QStandardPaths>
 #include <QTest>
 
+namespace tst_interopmonitor {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -190,4 +192,7 @@ void TestInteropMonitor::realLibrariesThroughTheQuorumView()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestInteropMonitor)
+
+} // namespace tst_interopmonitor
+
 #include "tst_interopmonitor.moc"

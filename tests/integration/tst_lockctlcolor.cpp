@@ -12,6 +12,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+namespace tst_lockctlcolor {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -159,4 +161,7 @@ void TestLockctlColor::watchColoursItsLines()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestLockctlColor)
+
+} // namespace tst_lockctlcolor
+
 #include "tst_lockctlcolor.moc"

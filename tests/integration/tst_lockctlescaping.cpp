@@ -19,6 +19,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_lockctlescaping {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -429,4 +431,7 @@ void TestLockctlEscaping::serverErrorTextsAreEscaped()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestLockctlEscaping)
+
+} // namespace tst_lockctlescaping
+
 #include "tst_lockctlescaping.moc"

@@ -15,6 +15,8 @@
 #include <QSet>
 #include <QTest>
 
+namespace tst_lockctlliststream {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -259,4 +261,7 @@ void TestLockctlListStream::overlappingPatternsAreOneWalk()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestLockctlListStream)
+
+} // namespace tst_lockctlliststream
+
 #include "tst_lockctlliststream.moc"

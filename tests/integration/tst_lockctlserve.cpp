@@ -21,6 +21,8 @@
 
 #include <csignal>
 
+namespace tst_lockctlserve {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -349,4 +351,7 @@ void TestLockctlServe::refusesBadOptions()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestLockctlServe)
+
+} // namespace tst_lockctlserve
+
 #include "tst_lockctlserve.moc"

@@ -23,6 +23,8 @@
 #include <csignal>
 #include <sys/resource.h>
 
+namespace tst_lockctlwrite {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -634,4 +636,7 @@ void TestLockctlWrite::holdWithoutTheLock()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestLockctlWrite)
+
+} // namespace tst_lockctlwrite
+
 #include "tst_lockctlwrite.moc"

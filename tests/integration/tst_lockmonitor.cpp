@@ -22,6 +22,8 @@
 
 #include <csignal>
 
+namespace tst_lockmonitor {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -769,4 +771,7 @@ void TestLockMonitor::lockctlWritesTakeNamesAsListPrintsThem()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestLockMonitor)
+
+} // namespace tst_lockmonitor
+
 #include "tst_lockmonitor.moc"

@@ -21,6 +21,8 @@
 #include <unistd.h>
 #endif
 
+namespace tst_masterscanner {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -553,5 +555,7 @@ void TestMasterScanner::overlappingPatternsAreOneWalk()
     const qint64 scans = scanCalls(server);
     QVERIFY2(scans <= 5000 / 1000 + 3, qPrintable(QString::number(scans)));
 }
+
+} // namespace tst_masterscanner
 
 #include "tst_masterscanner.moc"

@@ -17,6 +17,8 @@
 #include <QRegularExpression>
 #include <QTest>
 
+namespace tst_prometheusscrape {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -140,4 +142,7 @@ void TestPrometheusScrape::prometheusSeesMastersLocksAndAlerts()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestPrometheusScrape)
+
+} // namespace tst_prometheusscrape
+
 #include "tst_prometheusscrape.moc"

@@ -13,6 +13,8 @@
 
 #include <functional>
 
+namespace tst_redisconnection {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -523,4 +525,7 @@ void TestRedisConnection::healthFacts()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestRedisConnection)
+
+} // namespace tst_redisconnection
+
 #include "tst_redisconnection.moc"

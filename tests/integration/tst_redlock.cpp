@@ -23,6 +23,8 @@
 #include <memory>
 #include <optional>
 
+namespace tst_redlock {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -516,4 +518,7 @@ void TestRedlock::invalidArguments()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestRedlock)
+
+} // namespace tst_redlock
+
 #include "tst_redlock.moc"

@@ -16,6 +16,8 @@
 #include <memory>
 #include <optional>
 
+namespace tst_redlockinterop {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -162,4 +164,7 @@ void TestRedlockInterop::nodeHelperTellsUnreachableFromBusy()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestRedlockInterop)
+
+} // namespace tst_redlockinterop
+
 #include "tst_redlockinterop.moc"

@@ -21,6 +21,8 @@
 #include <optional>
 #include <vector>
 
+namespace tst_redlocksafety {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -284,4 +286,7 @@ void TestRedlockSafety::noOverlapWhenTwoMastersDieMidRun()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestRedlockSafety)
+
+} // namespace tst_redlocksafety
+
 #include "tst_redlocksafety.moc"

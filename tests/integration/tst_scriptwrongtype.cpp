@@ -15,6 +15,8 @@
 #include <memory>
 #include <optional>
 
+namespace tst_scriptwrongtype {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -139,4 +141,7 @@ void TestScriptWrongType::releaseOfARedissonHashIsNotOurs()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestScriptWrongType)
+
+} // namespace tst_scriptwrongtype
+
 #include "tst_scriptwrongtype.moc"

@@ -12,6 +12,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+namespace tst_sentinelcredentials {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -139,4 +141,7 @@ void TestSentinelCredentials::primaryThatWantsAuthIsCheckedAfterIt()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestSentinelCredentials)
+
+} // namespace tst_sentinelcredentials
+
 #include "tst_sentinelcredentials.moc"

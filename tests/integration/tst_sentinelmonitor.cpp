@@ -23,6 +23,8 @@
 
 #include <csignal>
 
+namespace tst_sentinelmonitor {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -374,4 +376,7 @@ void TestSentinelMonitor::unreachableSentinelGroupLeavesTheQuorumToTheOthers()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestSentinelMonitor)
+
+} // namespace tst_sentinelmonitor
+
 #include "tst_sentinelmonitor.moc"

@@ -17,6 +17,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+namespace tst_sentineltls {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -250,4 +252,7 @@ void TestSentinelTls::coreFollowsAFailoverOverTls()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestSentinelTls)
+
+} // namespace tst_sentineltls
+
 #include "tst_sentineltls.moc"

@@ -11,6 +11,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+namespace tst_sentinelwatcher {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -254,4 +256,7 @@ void TestSentinelWatcher::failoverLosesUnreplicatedLock()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestSentinelWatcher)
+
+} // namespace tst_sentinelwatcher
+
 #include "tst_sentinelwatcher.moc"

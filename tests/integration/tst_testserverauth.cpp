@@ -16,6 +16,8 @@
 
 #include <sys/stat.h>
 
+namespace tst_testserverauth {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -174,4 +176,7 @@ void TestTestServerAuth::clusterNodesRequireThePassword()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestTestServerAuth)
+
+} // namespace tst_testserverauth
+
 #include "tst_testserverauth.moc"

@@ -16,6 +16,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_uiactionreasons {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -175,4 +177,7 @@ void TestUiActionReasons::menusShowTheTooltips()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiActionReasons)
+
+} // namespace tst_uiactionreasons
+
 #include "tst_uiactionreasons.moc"

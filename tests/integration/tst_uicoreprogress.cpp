@@ -10,6 +10,8 @@
 #include <QTest>
 #include <QTimer>
 
+namespace tst_uicoreprogress {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -154,4 +156,7 @@ void TestUiCoreProgress::theWindowIsSentNoMoreThanItTakesIn()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiCoreProgress)
+
+} // namespace tst_uicoreprogress
+
 #include "tst_uicoreprogress.moc"

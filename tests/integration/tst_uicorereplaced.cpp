@@ -24,6 +24,8 @@
 #include <QTest>
 #include <QTimer>
 
+namespace tst_uicorereplaced {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -149,4 +151,7 @@ void TestUiCoreReplaced::acquireDialogOutlivesItsCore()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiCoreReplaced)
+
+} // namespace tst_uicorereplaced
+
 #include "tst_uicorereplaced.moc"

@@ -27,6 +27,8 @@
 
 #include <cstdio>
 
+namespace tst_uidemofits {
+
 using namespace lockscope;
 
 namespace {
@@ -199,5 +201,7 @@ int runTest(int argc, char** argv)
 } // namespace
 
 LOCKSCOPE_TEST_ENTRY(runTest)
+
+} // namespace tst_uidemofits
 
 #include "tst_uidemofits.moc"

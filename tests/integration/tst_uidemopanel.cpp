@@ -23,6 +23,8 @@
 #include <csignal>
 #include <memory>
 
+namespace tst_uidemopanel {
+
 using namespace lockscope;
 using lockscope::test::processExists;
 
@@ -210,4 +212,7 @@ void TestUiDemoPanel::closingStopsEveryServer()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiDemoPanel)
+
+} // namespace tst_uidemopanel
+
 #include "tst_uidemopanel.moc"

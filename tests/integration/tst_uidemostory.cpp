@@ -28,6 +28,8 @@
 
 #include <memory>
 
+namespace tst_uidemostory {
+
 using namespace lockscope;
 using lockscope::test::blockingCommand;
 
@@ -266,4 +268,7 @@ void TestUiDemoStory::demoClientsKeyspaceEventsAreSummarised()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiDemoStory)
+
+} // namespace tst_uidemostory
+
 #include "tst_uidemostory.moc"

@@ -15,6 +15,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_uidetailcountdown {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -135,4 +137,7 @@ void TestUiDetailCountdown::pttlAndValidityCountDownWithTheTable()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiDetailCountdown)
+
+} // namespace tst_uidetailcountdown
+
 #include "tst_uidetailcountdown.moc"

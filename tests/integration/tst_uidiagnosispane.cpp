@@ -12,6 +12,8 @@
 
 #include <memory>
 
+namespace tst_uidiagnosispane {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -96,4 +98,7 @@ void TestUiDiagnosisPane::paneSaysWhyTheSelectedLockIsStuck()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiDiagnosisPane)
+
+} // namespace tst_uidiagnosispane
+
 #include "tst_uidiagnosispane.moc"

@@ -14,6 +14,8 @@
 #include <QTest>
 #include <QToolBar>
 
+namespace tst_uidocklayout {
+
 using namespace lockscope;
 
 namespace {
@@ -173,4 +175,7 @@ void TestUiDockLayout::resetLayoutRestoresTheDefaults()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiDockLayout)
+
+} // namespace tst_uidocklayout
+
 #include "tst_uidocklayout.moc"

@@ -18,6 +18,8 @@
 #include <QTest>
 #include <QTimer>
 
+namespace tst_uiemptystate {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -153,4 +155,7 @@ void TestUiEmptyState::aProfileChosenFillsTheWindow()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiEmptyState)
+
+} // namespace tst_uiemptystate
+
 #include "tst_uiemptystate.moc"

@@ -27,6 +27,8 @@
 #include <QTest>
 #include <QTextDocument>
 
+namespace tst_uiescaping {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -281,4 +283,7 @@ void TestUiEscaping::connectionTestShowsTheErrorAsText()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiEscaping)
+
+} // namespace tst_uiescaping
+
 #include "tst_uiescaping.moc"

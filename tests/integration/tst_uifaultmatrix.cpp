@@ -29,6 +29,8 @@
 
 #include <functional>
 
+namespace tst_uifaultmatrix {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -617,4 +619,7 @@ void TestFaultMatrix::window()
 }
 
 LOCKSCOPE_TEST_MAIN(TestFaultMatrix)
+
+} // namespace tst_uifaultmatrix
+
 #include "tst_uifaultmatrix.moc"

@@ -13,6 +13,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_uiforcerelease {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -389,4 +391,7 @@ void TestUiForceRelease::redissonAllReadersPreviewIsWhatHappens()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiForceRelease)
+
+} // namespace tst_uiforcerelease
+
 #include "tst_uiforcerelease.moc"

@@ -16,6 +16,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_uiforcereleasedialog {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -92,4 +94,7 @@ void TestUiForceReleaseDialog::confirmFocusHintAndPastTense()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiForceReleaseDialog)
+
+} // namespace tst_uiforcereleasedialog
+
 #include "tst_uiforcereleasedialog.moc"

@@ -14,6 +14,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_uilegacyexpiry {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -131,4 +133,7 @@ void TestUiLegacyExpiry::windowShowsTheTimestampAsTheExpiry()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiLegacyExpiry)
+
+} // namespace tst_uilegacyexpiry
+
 #include "tst_uilegacyexpiry.moc"

@@ -21,6 +21,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_uimainwindow {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -146,4 +148,7 @@ void TestUiMainWindow::readOnlyGreysOutEveryWrite()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiMainWindow)
+
+} // namespace tst_uimainwindow
+
 #include "tst_uimainwindow.moc"

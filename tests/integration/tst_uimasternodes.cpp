@@ -24,6 +24,8 @@
 
 #include <algorithm>
 
+namespace tst_uimasternodes {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -472,4 +474,7 @@ void TestUiMasterNodes::profileGivesAGroupItsCredentials()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiMasterNodes)
+
+} // namespace tst_uimasternodes
+
 #include "tst_uimasternodes.moc"

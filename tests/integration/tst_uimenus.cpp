@@ -39,6 +39,8 @@
 #include <QToolButton>
 #include <QUrl>
 
+namespace tst_uimenus {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -356,4 +358,7 @@ void TestUiMenus::demoScenariosHaveAMenuOnlyInTheDemo()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiMenus)
+
+} // namespace tst_uimenus
+
 #include "tst_uimenus.moc"

@@ -14,6 +14,8 @@
 
 #include <memory>
 
+namespace tst_uinotifications {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -188,4 +190,7 @@ void TestUiNotifications::manyAtOnceAreThreeAndOneMore()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiNotifications)
+
+} // namespace tst_uinotifications
+
 #include "tst_uinotifications.moc"

@@ -15,6 +15,8 @@
 #include <QTest>
 #include <QUuid>
 
+namespace tst_uipatternmodes {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -267,4 +269,7 @@ void TestUiPatternModes::statusBarNamesThePatternsAndTheKeysTheyMiss()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiPatternModes)
+
+} // namespace tst_uipatternmodes
+
 #include "tst_uipatternmodes.moc"

@@ -16,6 +16,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_uiprofilepatterns {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -137,4 +139,7 @@ void TestUiProfilePatterns::profileWithPatternsShowsTheLocksTheyMatch()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiProfilePatterns)
+
+} // namespace tst_uiprofilepatterns
+
 #include "tst_uiprofilepatterns.moc"

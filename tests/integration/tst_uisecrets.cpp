@@ -30,6 +30,8 @@
 
 #include <csignal>
 
+namespace tst_uisecrets {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -390,5 +392,7 @@ int runTest(int argc, char** argv)
 } // namespace
 
 LOCKSCOPE_TEST_ENTRY(runTest)
+
+} // namespace tst_uisecrets
 
 #include "tst_uisecrets.moc"

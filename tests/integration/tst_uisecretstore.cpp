@@ -10,6 +10,8 @@
 
 #include <cstdio>
 
+namespace tst_uisecretstore {
+
 using namespace lockscope;
 using lockscope::test::PrivateSecretService;
 
@@ -118,5 +120,7 @@ int runTest(int argc, char** argv)
 } // namespace
 
 LOCKSCOPE_TEST_ENTRY(runTest)
+
+} // namespace tst_uisecretstore
 
 #include "tst_uisecretstore.moc"

@@ -15,6 +15,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_uiselection {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -182,4 +184,7 @@ void TestUiSelection::acquiredLockBecomesTheSelection()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiSelection)
+
+} // namespace tst_uiselection
+
 #include "tst_uiselection.moc"

@@ -10,6 +10,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_uisentinelwindow {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -101,4 +103,7 @@ void TestUiSentinelWindow::mastersPanelAndEventLogFollowAFailover()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiSentinelWindow)
+
+} // namespace tst_uisentinelwindow
+
 #include "tst_uisentinelwindow.moc"

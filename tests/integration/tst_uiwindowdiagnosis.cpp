@@ -13,6 +13,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_uiwindowdiagnosis {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -63,4 +65,7 @@ void TestUiWindowDiagnosis::selectedStuckLockIsExplained()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiWindowDiagnosis)
+
+} // namespace tst_uiwindowdiagnosis
+
 #include "tst_uiwindowdiagnosis.moc"

@@ -30,6 +30,8 @@
 #include <QTest>
 #include <QTreeView>
 
+namespace tst_uiwindowlayout {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -455,5 +457,7 @@ int runTest(int argc, char** argv)
 } // namespace
 
 LOCKSCOPE_TEST_ENTRY(runTest)
+
+} // namespace tst_uiwindowlayout
 
 #include "tst_uiwindowlayout.moc"

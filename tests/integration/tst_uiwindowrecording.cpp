@@ -22,6 +22,8 @@
 
 #include <memory>
 
+namespace tst_uiwindowrecording {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -260,4 +262,7 @@ void TestUiWindowRecording::reviewShowsHistoryWithoutMasters()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiWindowRecording)
+
+} // namespace tst_uiwindowrecording
+
 #include "tst_uiwindowrecording.moc"

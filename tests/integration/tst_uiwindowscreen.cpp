@@ -11,6 +11,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_uiwindowscreen {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -120,5 +122,7 @@ int runTest(int argc, char** argv)
 } // namespace
 
 LOCKSCOPE_TEST_ENTRY(runTest)
+
+} // namespace tst_uiwindowscreen
 
 #include "tst_uiwindowscreen.moc"

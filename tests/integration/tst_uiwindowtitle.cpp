@@ -7,6 +7,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_uiwindowtitle {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -82,4 +84,7 @@ void TestUiWindowTitle::namesTheProfileOnce()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiWindowTitle)
+
+} // namespace tst_uiwindowtitle
+
 #include "tst_uiwindowtitle.moc"

@@ -34,6 +34,8 @@
 
 #include "connectionsdialog.h"
 
+namespace tst_uiwritegate {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -316,4 +318,7 @@ void TestUiWriteGate::unrecordedWriteShowsADialog()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiWriteGate)
+
+} // namespace tst_uiwritegate
+
 #include "tst_uiwritegate.moc"

@@ -18,6 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+namespace tst_auditlog {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -303,4 +305,7 @@ void TestAuditLog::gateRefusesBeforeAnyWrite()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestAuditLog)
+
+} // namespace tst_auditlog
+
 #include "tst_auditlog.moc"

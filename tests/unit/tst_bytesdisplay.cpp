@@ -5,6 +5,8 @@
 #include <QRandomGenerator>
 #include <QTest>
 
+namespace tst_bytesdisplay {
+
 using namespace lockscope;
 
 class TestBytesDisplay : public QObject
@@ -154,4 +156,7 @@ void TestBytesDisplay::rejectsBadEscapes()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestBytesDisplay)
+
+} // namespace tst_bytesdisplay
+
 #include "tst_bytesdisplay.moc"

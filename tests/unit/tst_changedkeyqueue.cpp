@@ -3,6 +3,8 @@
 
 #include <QTest>
 
+namespace tst_changedkeyqueue {
+
 using namespace lockscope;
 
 class TestChangedKeyQueue : public QObject
@@ -76,4 +78,7 @@ void TestChangedKeyQueue::manyKeysComeOutInArrivalOrder()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestChangedKeyQueue)
+
+} // namespace tst_changedkeyqueue
+
 #include "tst_changedkeyqueue.moc"

@@ -8,6 +8,8 @@
 
 #include <memory>
 
+namespace tst_clusterslot {
+
 using namespace lockscope;
 
 namespace {
@@ -227,4 +229,7 @@ void TestClusterSlot::redirects()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestClusterSlot)
+
+} // namespace tst_clusterslot
+
 #include "tst_clusterslot.moc"

@@ -10,6 +10,8 @@
 #include <QRegularExpression>
 #include <QTest>
 
+namespace tst_configexamples {
+
 using namespace lockscope;
 
 namespace {
@@ -72,4 +74,7 @@ void TestConfigExamples::eachExampleLoadsCleanly()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestConfigExamples)
+
+} // namespace tst_configexamples
+
 #include "tst_configexamples.moc"

@@ -5,6 +5,8 @@
 #include <QTemporaryFile>
 #include <QTest>
 
+namespace tst_configloader {
+
 using namespace lockscope;
 
 class TestConfigLoader : public QObject
@@ -247,4 +249,7 @@ void TestConfigLoader::replyLimits()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestConfigLoader)
+
+} // namespace tst_configloader
+
 #include "tst_configloader.moc"

@@ -6,6 +6,8 @@
 
 #include <QTest>
 
+namespace tst_democounters {
+
 using namespace lockscope;
 
 class TestDemoCounters : public QObject
@@ -79,4 +81,7 @@ void TestDemoCounters::clientKeysAreTheSimulationsOwn()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestDemoCounters)
+
+} // namespace tst_democounters
+
 #include "tst_democounters.moc"

@@ -5,6 +5,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+namespace tst_demofencedstorage {
+
 using namespace lockscope;
 
 class TestDemoFencedStorage : public QObject
@@ -73,4 +75,7 @@ void TestDemoFencedStorage::resourcesAreIndependent()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestDemoFencedStorage)
+
+} // namespace tst_demofencedstorage
+
 #include "tst_demofencedstorage.moc"

@@ -3,6 +3,8 @@
 
 #include <QTest>
 
+namespace tst_episodebuilder {
+
 using namespace lockscope;
 
 // How recorded events become episodes: ends, force-releases read from the audit log a moment
@@ -146,4 +148,7 @@ void TestEpisodeBuilder::mastersLettingGoAfterTheReleaseStayInIt()
 }
 
 LOCKSCOPE_TEST_MAIN(TestEpisodeBuilder)
+
+} // namespace tst_episodebuilder
+
 #include "tst_episodebuilder.moc"

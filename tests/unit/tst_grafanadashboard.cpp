@@ -13,6 +13,8 @@
 #include <QSet>
 #include <QTest>
 
+namespace tst_grafanadashboard {
+
 using namespace lockscope;
 
 namespace {
@@ -172,4 +174,7 @@ void TestGrafanaDashboard::theCheckCatchesAnUnknownMetric()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestGrafanaDashboard)
+
+} // namespace tst_grafanadashboard
+
 #include "tst_grafanadashboard.moc"

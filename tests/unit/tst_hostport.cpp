@@ -3,10 +3,12 @@
 
 #include <QTest>
 
-using namespace lockscope;
-
 Q_DECLARE_METATYPE(lockscope::HostPort::HostProblem)
 Q_DECLARE_METATYPE(lockscope::HostPort::PortProblem)
+
+namespace tst_hostport {
+
+using namespace lockscope;
 
 // The host[:port] parser behind RedisUrl::parse and TopologyUrl::parse: what both URL types accept
 // and refuse in a host, and how each words a refusal. Their own tests keep their own cases.
@@ -141,4 +143,7 @@ void TestHostPort::wordsProblems()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestHostPort)
+
+} // namespace tst_hostport
+
 #include "tst_hostport.moc"

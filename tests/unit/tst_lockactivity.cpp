@@ -6,6 +6,8 @@
 
 #include <QTest>
 
+namespace tst_lockactivity {
+
 using namespace lockscope;
 
 class TestLockActivity : public QObject
@@ -98,4 +100,7 @@ void TestLockActivity::oldestFirstSurvivesChurnAndForgets()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestLockActivity)
+
+} // namespace tst_lockactivity
+
 #include "tst_lockactivity.moc"

@@ -3,6 +3,8 @@
 
 #include <QTest>
 
+namespace tst_lockcountforecast {
+
 using namespace lockscope;
 
 class TestLockCountForecast : public QObject
@@ -53,4 +55,7 @@ void TestLockCountForecast::neverMoreThanTheKeysThereAre()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestLockCountForecast)
+
+} // namespace tst_lockcountforecast
+
 #include "tst_lockcountforecast.moc"

@@ -4,6 +4,8 @@
 
 #include <QTest>
 
+namespace tst_lockcsv {
+
 using namespace lockscope;
 
 class TestLockCsv : public QObject
@@ -73,4 +75,7 @@ void TestLockCsv::rowsSplitBackIntoTheirColumns()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestLockCsv)
+
+} // namespace tst_lockcsv
+
 #include "tst_lockcsv.moc"

@@ -7,6 +7,8 @@
 
 #include <QTest>
 
+namespace tst_lockdiagnosis {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -391,4 +393,7 @@ void TestLockDiagnosis::clientListParsesAndMatches()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestLockDiagnosis)
+
+} // namespace tst_lockdiagnosis
+
 #include "tst_lockdiagnosis.moc"

@@ -4,6 +4,8 @@
 
 #include <QTest>
 
+namespace tst_lockformatauxiliary {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -81,4 +83,7 @@ void TestLockFormatAuxiliary::recognizesAuxiliaryKeys()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestLockFormatAuxiliary)
+
+} // namespace tst_lockformatauxiliary
+
 #include "tst_lockformatauxiliary.moc"

@@ -7,6 +7,8 @@
 
 #include <limits>
 
+namespace tst_lockformatrecognizer {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -207,4 +209,7 @@ void TestLockFormatRecognizer::survivesArbitraryBytes()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestLockFormatRecognizer)
+
+} // namespace tst_lockformatrecognizer
+
 #include "tst_lockformatrecognizer.moc"

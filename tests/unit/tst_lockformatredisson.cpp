@@ -4,6 +4,8 @@
 
 #include <QTest>
 
+namespace tst_lockformatredisson {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -133,4 +135,7 @@ void TestLockFormatRedisson::survivesHugeHashes()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestLockFormatRedisson)
+
+} // namespace tst_lockformatredisson
+
 #include "tst_lockformatredisson.moc"

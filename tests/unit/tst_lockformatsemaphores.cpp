@@ -6,6 +6,8 @@
 
 #include <limits>
 
+namespace tst_lockformatsemaphores {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -103,4 +105,7 @@ void TestLockFormatSemaphores::survivesHugeSemaphores()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestLockFormatSemaphores)
+
+} // namespace tst_lockformatsemaphores
+
 #include "tst_lockformatsemaphores.moc"

@@ -4,6 +4,8 @@
 
 #include <QTest>
 
+namespace tst_lockformatstrings {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -326,4 +328,7 @@ void TestLockFormatStrings::survivesHugeValues()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestLockFormatStrings)
+
+} // namespace tst_lockformatstrings
+
 #include "tst_lockformatstrings.moc"

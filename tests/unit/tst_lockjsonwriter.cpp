@@ -16,6 +16,8 @@
 #include <QRandomGenerator>
 #include <QTest>
 
+namespace tst_lockjsonwriter {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -169,4 +171,7 @@ void TestLockJsonWriter::longTextsEscapeAsQJsonDocument()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestLockJsonWriter)
+
+} // namespace tst_lockjsonwriter
+
 #include "tst_lockjsonwriter.moc"

@@ -5,6 +5,8 @@
 #include <QSet>
 #include <QTest>
 
+namespace tst_locktoken {
+
 using namespace lockscope;
 
 class TestLockToken : public QObject
@@ -89,4 +91,7 @@ void TestLockToken::ownerIsSanitized()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestLockToken)
+
+} // namespace tst_locktoken
+
 #include "tst_locktoken.moc"

@@ -11,6 +11,8 @@
 
 #include <algorithm>
 
+namespace tst_manpages {
+
 using namespace lockscope::test;
 
 namespace {
@@ -365,4 +367,7 @@ void TestManPages::pagesHaveTheManSections()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestManPages)
+
+} // namespace tst_manpages
+
 #include "tst_manpages.moc"

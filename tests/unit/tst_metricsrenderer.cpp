@@ -9,6 +9,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_metricsrenderer {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -373,4 +375,7 @@ void TestMetricsRenderer::webConfigChecksBcryptPasswords()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestMetricsRenderer)
+
+} // namespace tst_metricsrenderer
+
 #include "tst_metricsrenderer.moc"

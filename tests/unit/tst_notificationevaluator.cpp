@@ -3,6 +3,8 @@
 
 #include <QTest>
 
+namespace tst_notificationevaluator {
+
 using namespace lockscope;
 
 namespace {
@@ -98,4 +100,7 @@ void TestNotificationEvaluator::namesRoundTrip()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestNotificationEvaluator)
+
+} // namespace tst_notificationevaluator
+
 #include "tst_notificationevaluator.moc"

@@ -3,6 +3,8 @@
 
 #include <QTest>
 
+namespace tst_quorumcalculator {
+
 using namespace lockscope;
 
 namespace {
@@ -171,4 +173,7 @@ void TestQuorumCalculator::tieBreakIsDeterministic()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestQuorumCalculator)
+
+} // namespace tst_quorumcalculator
+
 #include "tst_quorumcalculator.moc"

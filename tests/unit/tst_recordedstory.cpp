@@ -4,6 +4,8 @@
 
 #include <QTest>
 
+namespace tst_recordedstory {
+
 using namespace lockscope;
 
 namespace {
@@ -222,4 +224,7 @@ void TestRecordedStory::mergeOfAnotherTokenIsTheLiveStory()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestRecordedStory)
+
+} // namespace tst_recordedstory
+
 #include "tst_recordedstory.moc"

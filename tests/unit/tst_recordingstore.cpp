@@ -11,6 +11,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_recordingstore {
+
 using namespace lockscope;
 
 // The recording file on its own: its schema (created, migrated from an older version, refused when
@@ -432,4 +434,7 @@ void TestRecordingStore::pruneBySizeShrinksTheFileAndKeepsTheNewest()
 }
 
 LOCKSCOPE_TEST_MAIN(TestRecordingStore)
+
+} // namespace tst_recordingstore
+
 #include "tst_recordingstore.moc"

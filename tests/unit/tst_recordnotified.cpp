@@ -7,6 +7,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_recordnotified {
+
 using namespace lockscope;
 
 // The window's notifications in the flight recording (issue #15): a `notified` event, a lock's or
@@ -69,4 +71,7 @@ void TestRecordNotified::notificationIsRecordedAndReadBack()
 }
 
 LOCKSCOPE_TEST_MAIN(TestRecordNotified)
+
+} // namespace tst_recordnotified
+
 #include "tst_recordnotified.moc"

@@ -6,6 +6,8 @@
 
 #include <QTest>
 
+namespace tst_redisconnection_auth {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -129,4 +131,7 @@ void TestRedisConnectionAuth::passwordOnlyToleratesServerWithoutPassword()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestRedisConnectionAuth)
+
+} // namespace tst_redisconnection_auth
+
 #include "tst_redisconnection_auth.moc"

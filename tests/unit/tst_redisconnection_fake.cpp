@@ -13,6 +13,8 @@
 #include <functional>
 #include <memory>
 
+namespace tst_redisconnection_fake {
+
 using namespace lockscope;
 using namespace lockscope::test;
 
@@ -1315,5 +1317,7 @@ void TestRedisConnectionFake::batchFailsOnceWithEverythingPending()
     });
     QCOMPARE(calls, 2);
 }
+
+} // namespace tst_redisconnection_fake
 
 #include "tst_redisconnection_fake.moc"

@@ -5,6 +5,8 @@
 
 #include <QTest>
 
+namespace tst_redisurl {
+
 using namespace lockscope;
 
 class TestRedisUrl : public QObject
@@ -240,4 +242,7 @@ void TestRedisUrl::errorsNeverQuoteUserInfo()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestRedisUrl)
+
+} // namespace tst_redisurl
+
 #include "tst_redisurl.moc"

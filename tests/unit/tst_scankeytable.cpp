@@ -4,6 +4,8 @@
 #include <QSet>
 #include <QTest>
 
+namespace tst_scankeytable {
+
 using namespace lockscope;
 
 class TestScanKeyTable : public QObject
@@ -85,4 +87,7 @@ void TestScanKeyTable::binaryAndEmptyKeys()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestScanKeyTable)
+
+} // namespace tst_scankeytable
+
 #include "tst_scankeytable.moc"

@@ -5,6 +5,8 @@
 
 #include <functional>
 
+namespace tst_scanpacer {
+
 using namespace lockscope;
 
 namespace {
@@ -153,4 +155,7 @@ void TestScanPacer::limitCapsTheRate()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestScanPacer)
+
+} // namespace tst_scanpacer
+
 #include "tst_scanpacer.moc"

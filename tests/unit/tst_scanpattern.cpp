@@ -7,6 +7,8 @@
 
 #include <QTest>
 
+namespace tst_scanpattern {
+
 using namespace lockscope;
 
 namespace {
@@ -178,4 +180,7 @@ void TestScanPattern::configModeErrors()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestScanPattern)
+
+} // namespace tst_scanpattern
+
 #include "tst_scanpattern.moc"

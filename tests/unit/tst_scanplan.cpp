@@ -5,6 +5,8 @@
 #include <QRandomGenerator>
 #include <QTest>
 
+namespace tst_scanplan {
+
 using namespace lockscope;
 
 namespace {
@@ -110,4 +112,7 @@ void TestScanPlan::agreesWithRedisGlobOnRandomPatterns()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestScanPlan)
+
+} // namespace tst_scanplan
+
 #include "tst_scanplan.moc"

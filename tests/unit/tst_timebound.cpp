@@ -5,6 +5,8 @@
 
 #include <QTest>
 
+namespace tst_timebound {
+
 using namespace lockscope::test;
 
 class TestTimeBound : public QObject
@@ -43,4 +45,7 @@ void TestTimeBound::environmentScales()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestTimeBound)
+
+} // namespace tst_timebound
+
 #include "tst_timebound.moc"

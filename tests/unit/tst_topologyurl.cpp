@@ -5,6 +5,8 @@
 
 #include <QTest>
 
+namespace tst_topologyurl {
+
 using namespace lockscope;
 
 class TestTopologyUrl : public QObject
@@ -226,4 +228,7 @@ void TestTopologyUrl::recognisesSchemes()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestTopologyUrl)
+
+} // namespace tst_topologyurl
+
 #include "tst_topologyurl.moc"

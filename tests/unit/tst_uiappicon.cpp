@@ -10,6 +10,8 @@
 #include <QPixmap>
 #include <QTest>
 
+namespace tst_uiappicon {
+
 class TestUiAppIcon : public QObject
 {
     Q_OBJECT
@@ -33,4 +35,7 @@ void TestUiAppIcon::windowIconRenders()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiAppIcon)
+
+} // namespace tst_uiappicon
+
 #include "tst_uiappicon.moc"

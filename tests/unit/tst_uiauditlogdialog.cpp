@@ -15,6 +15,8 @@
 #include <csignal>
 #include <sys/resource.h>
 
+namespace tst_uiauditlogdialog {
+
 using namespace lockscope;
 
 namespace {
@@ -115,4 +117,7 @@ void TestUiAuditLogDialog::oldDefaultFileIsStillRead()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiAuditLogDialog)
+
+} // namespace tst_uiauditlogdialog
+
 #include "tst_uiauditlogdialog.moc"

@@ -11,6 +11,8 @@
 
 #include <map>
 
+namespace tst_uibatchqueue {
+
 using namespace lockscope;
 using lockscope::test::heldView;
 
@@ -164,4 +166,7 @@ void TestUiBatchQueue::randomBatchesEndAsAppliedDirectly()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiBatchQueue)
+
+} // namespace tst_uibatchqueue
+
 #include "tst_uibatchqueue.moc"

@@ -9,6 +9,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_uiconnectioneditor {
+
 using namespace lockscope;
 
 class TestUiConnectionEditor : public QObject
@@ -210,4 +212,7 @@ void TestUiConnectionEditor::commandLineLikeLockctl()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiConnectionEditor)
+
+} // namespace tst_uiconnectioneditor
+
 #include "tst_uiconnectioneditor.moc"

@@ -21,6 +21,8 @@
 #include <QTest>
 #include <QTimer>
 
+namespace tst_uiconnectionsdialog {
+
 using namespace lockscope;
 
 namespace {
@@ -195,4 +197,7 @@ void TestUiConnectionsDialog::pasteSeveralMasters()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiConnectionsDialog)
+
+} // namespace tst_uiconnectionsdialog
+
 #include "tst_uiconnectionsdialog.moc"

@@ -8,6 +8,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+namespace tst_uicountdown {
+
 using namespace lockscope;
 
 namespace {
@@ -110,4 +112,7 @@ void TestUiCountdown::onlyTheTtlColumnIsRepainted()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiCountdown)
+
+} // namespace tst_uicountdown
+
 #include "tst_uicountdown.moc"

@@ -8,6 +8,8 @@
 #include <QSignalSpy>
 #include <QTest>
 
+namespace tst_uihistorytracker {
+
 using namespace lockscope;
 
 namespace {
@@ -256,4 +258,7 @@ void TestHistoryTracker::exportsEveryEpisode()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestHistoryTracker)
+
+} // namespace tst_uihistorytracker
+
 #include "tst_uihistorytracker.moc"

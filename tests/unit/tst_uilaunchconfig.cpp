@@ -10,6 +10,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_uilaunchconfig {
+
 using namespace lockscope;
 
 namespace {
@@ -246,4 +248,7 @@ void TestUiLaunchConfig::profilePatternsAreSaved()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiLaunchConfig)
+
+} // namespace tst_uilaunchconfig
+
 #include "tst_uilaunchconfig.moc"

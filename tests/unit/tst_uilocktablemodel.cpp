@@ -11,6 +11,8 @@
 
 #include <algorithm>
 
+namespace tst_uilocktablemodel {
+
 using namespace lockscope;
 
 namespace {
@@ -491,4 +493,7 @@ void TestUiLockTableModel::countsPerStatus()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiLockTableModel)
+
+} // namespace tst_uilocktablemodel
+
 #include "tst_uilocktablemodel.moc"

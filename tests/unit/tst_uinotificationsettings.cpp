@@ -5,6 +5,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_uinotificationsettings {
+
 using namespace lockscope;
 
 // The notification rules live in each connection profile (README "Notifications").
@@ -70,4 +72,7 @@ void TestUiNotificationSettings::profileWithoutRulesGetsTheDefaults()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestUiNotificationSettings)
+
+} // namespace tst_uinotificationsettings
+
 #include "tst_uinotificationsettings.moc"

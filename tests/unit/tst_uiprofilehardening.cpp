@@ -14,6 +14,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_uiprofilehardening {
+
 using namespace lockscope;
 
 namespace {
@@ -181,4 +183,7 @@ void TestUiProfileHardening::lockSaysExactlyWhatItBinds()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiProfileHardening)
+
+} // namespace tst_uiprofilehardening
+
 #include "tst_uiprofilehardening.moc"

@@ -8,6 +8,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace tst_uisettingslocation {
+
 using namespace lockscope;
 
 class TestUiSettingsLocation : public QObject
@@ -84,4 +86,7 @@ void TestUiSettingsLocation::aNewerFileIsNeverOverwritten()
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestUiSettingsLocation)
+
+} // namespace tst_uisettingslocation
+
 #include "tst_uisettingslocation.moc"

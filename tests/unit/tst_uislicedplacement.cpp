@@ -6,6 +6,8 @@
 
 #include <algorithm>
 
+namespace tst_uislicedplacement {
+
 using namespace lockscope;
 
 class TestUiSlicedPlacement : public QObject
@@ -71,4 +73,7 @@ void TestUiSlicedPlacement::placesTheAcceptedRowsInOrderWhateverTheSlices()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiSlicedPlacement)
+
+} // namespace tst_uislicedplacement
+
 #include "tst_uislicedplacement.moc"

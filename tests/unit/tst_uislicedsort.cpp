@@ -6,6 +6,8 @@
 
 #include <algorithm>
 
+namespace tst_uislicedsort {
+
 using namespace lockscope;
 
 class TestUiSlicedSort : public QObject
@@ -46,4 +48,7 @@ void TestUiSlicedSort::matchesStableSortWhateverTheSlices()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiSlicedSort)
+
+} // namespace tst_uislicedsort
+
 #include "tst_uislicedsort.moc"

@@ -6,6 +6,8 @@
 #include <QTest>
 #include <QUuid>
 
+namespace tst_uitokencolours {
+
 using namespace lockscope;
 
 namespace {
@@ -99,4 +101,7 @@ void TestUiTokenColours::tokenColoursAreStableAndVaried()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiTokenColours)
+
+} // namespace tst_uitokencolours
+
 #include "tst_uitokencolours.moc"

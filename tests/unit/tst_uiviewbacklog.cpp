@@ -8,6 +8,8 @@
 #include <QRandomGenerator>
 #include <QTest>
 
+namespace tst_uiviewbacklog {
+
 using namespace lockscope;
 using lockscope::test::heldView;
 
@@ -134,4 +136,7 @@ void TestUiViewBacklog::randomBatchesEndAsSentDirectly()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiViewBacklog)
+
+} // namespace tst_uiviewbacklog
+
 #include "tst_uiviewbacklog.moc"
