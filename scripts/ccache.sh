@@ -5,8 +5,9 @@ if command -v ccache >/dev/null 2>&1; then
     export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=1
     # Qt Test's source-directory macro is used only by QFINDTESTDATA (not in this suite; the tests
     # undefine it): it changes no object, but its absolute path would make every test file a cache
-    # miss in a new clone.
-    export CCACHE_IGNOREOPTIONS="-DQT_TESTCASE_SOURCEDIR=*"
+    # miss in a new clone. The tests' -fmacro-prefix-map names the checkout too; what it maps
+    # __FILE__ to (a relative path) is in the preprocessed text ccache hashes.
+    export CCACHE_IGNOREOPTIONS="-DQT_TESTCASE_SOURCEDIR=* -fmacro-prefix-map=*"
     # What ccache needs to cache compiles that use precompiled headers (ccache(1), "Precompiled
     # headers"): the build makes each .gch just before the files that use it, and no header of the
     # set uses __DATE__ or __TIME__.
