@@ -61,7 +61,8 @@ if [[ -n "${million:-}" ]]; then
     wait "$writer" || true
     python3 - "$workdir/ui.json" "$workdir/writer.json" "$rate" <<'PY'
 import json, sys
-ui = json.loads(open(sys.argv[1]).read().strip().splitlines()[-1])
+# The last JSON line: a wrapper (heaptrack) prints lines of its own on the same output.
+ui = json.loads([l for l in open(sys.argv[1]).read().splitlines() if l.startswith("{")][-1])
 writer = json.loads(open(sys.argv[2]).read().strip().splitlines()[-1])
 rate = int(sys.argv[3])
 ui["writesPerSecTarget"] = rate
