@@ -3,14 +3,17 @@
 # spread over them (most on all five, some on three, some contested), the real window offscreen
 # through the first full discovery and a reconciliation, scrolling a page per frame through the table
 # while the reconciliation runs. Prints uibench's JSON line:
-#   {"locks":…,"maxStallMs":…,"p99StallMs":…,"peakRssMiB":…,"loadMs":…,
+#   {"locks":…,"maxStallMs":…,"p99StallMs":…,"maxStallCpuMs":…,"p99StallCpuMs":…,
+#    "peakRssMiB":…,"loadMs":…,
 #    "scrollFrames":…,"scrollFrameP99Ms":…,"scrollFrameMaxMs":…,
 #    "scansMs":…,"initialScanMs":…,"firstRowsMs":…,"guiCpuMs":…,"processCpuMs":…,"baselineScanMs":…,
 #    "targets":{…},"targetsMet":…}
 # The breakdown of loadMs (the first full view): scansMs when every master's first SCAN pass had
 # gone through its keyspace, initialScanMs when the monitor's first complete picture reached the
 # GUI thread, firstRowsMs when the first rows reached the table; guiCpuMs / processCpuMs the CPU
-# used by then. Targets (issue #19): loadMs <= 5000, maxStallMs <= 33, p99StallMs <= 8,
+# used by then. maxStallCpuMs / p99StallCpuMs: the same of the GUI thread's own CPU time in each
+# gap (a stall with little of it is a thread waiting for a core, not one working). Targets (issue
+# #19), judged on the wall-clock figures: loadMs <= 5000, maxStallMs <= 33, p99StallMs <= 8,
 # peakRssMiB <= 200; each is printed as met or not (stderr), and in the JSON line.
 #
 #   tests/bench/ui-bench.sh [LOCKS] [KEYS_PER_MASTER]     (LOCKSCOPE_BUILD=DIR; default build/)

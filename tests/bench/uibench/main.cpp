@@ -286,6 +286,8 @@ int main(int argc, char** argv)
         {QStringLiteral("locks"), window.lockModel()->rowCount()},
         {QStringLiteral("maxStallMs"), qRound(meter.maxStallMs() * 10) / 10.0},
         {QStringLiteral("p99StallMs"), qRound(meter.percentileStallMs(99) * 10) / 10.0},
+        {QStringLiteral("maxStallCpuMs"), qRound(meter.maxStallCpuMs() * 10) / 10.0},
+        {QStringLiteral("p99StallCpuMs"), qRound(meter.percentileStallCpuMs(99) * 10) / 10.0},
         {QStringLiteral("peakRssMiB"), qRound(peakRssMiB() * 10) / 10.0},
         {QStringLiteral("loadMs"), loadedMs},
         {QStringLiteral("scansMs"), scansMs},

@@ -5,6 +5,31 @@
 #include <cstdlib>
 #include <ctime>
 
+namespace {
+
+qint64 threadCpuNs()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return qint64(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+double maxOf(const std::vector<qint64>& us)
+{
+    return us.empty() ? 0 : double(*std::max_element(us.begin(), us.end())) / 1000.0;
+}
+
+double percentileOf(std::vector<qint64> us, double p)
+{
+    if (us.empty())
+        return 0;
+    std::sort(us.begin(), us.end());
+    const size_t at = std::min(us.size() - 1, size_t(p / 100.0 * double(us.size())));
+    return double(us[at]) / 1000.0;
+}
+
+} // namespace
+
 StallMeter::StallMeter(QObject* parent) : QObject(parent)
 {
     m_timer.setTimerType(Qt::PreciseTimer);
@@ -15,8 +40,10 @@ StallMeter::StallMeter(QObject* parent) : QObject(parent)
 void StallMeter::start()
 {
     m_stallsUs.clear();
+    m_cpuUs.clear();
     m_clock.start();
     m_lastNs = 0;
+    m_lastCpuNs = threadCpuNs();
     m_timer.start();
 }
 
@@ -32,6 +59,9 @@ void StallMeter::tick()
     const qint64 stallUs = std::max<qint64>(0, (now - m_lastNs) / 1000 - 1000);
     m_stallsUs.push_back(stallUs);
     m_lastNs = now;
+    const qint64 cpuNs = threadCpuNs();
+    m_cpuUs.push_back((cpuNs - m_lastCpuNs) / 1000);
+    m_lastCpuNs = cpuNs;
     // UIBENCH_TRACE_MS=N lists every stall above N ms with its end on CLOCK_MONOTONIC, to line up
     // with `perf record -k CLOCK_MONOTONIC` samples of the GUI thread.
     static const int traceMs =
@@ -46,15 +76,20 @@ void StallMeter::tick()
 
 double StallMeter::maxStallMs() const
 {
-    return m_stallsUs.empty() ? 0 : double(*std::max_element(m_stallsUs.begin(), m_stallsUs.end())) / 1000.0;
+    return maxOf(m_stallsUs);
 }
 
 double StallMeter::percentileStallMs(double p) const
 {
-    if (m_stallsUs.empty())
-        return 0;
-    std::vector<qint64> sorted = m_stallsUs;
-    std::sort(sorted.begin(), sorted.end());
-    const size_t at = std::min(sorted.size() - 1, size_t(p / 100.0 * double(sorted.size())));
-    return double(sorted[at]) / 1000.0;
+    return percentileOf(m_stallsUs, p);
+}
+
+double StallMeter::maxStallCpuMs() const
+{
+    return maxOf(m_cpuUs);
+}
+
+double StallMeter::percentileStallCpuMs(double p) const
+{
+    return percentileOf(m_cpuUs, p);
 }
