@@ -96,7 +96,7 @@ void DemoFailover::onGroupStarted()
     m_masters = std::make_unique<MasterSet>(config.masters);
     m_monitor = std::make_unique<LockMonitor>(m_masters.get(), config);
     connect(m_monitor.get(), &LockMonitor::locksChanged, this, [this](const LockBatch& batch) {
-        for (const QList<LockView>* list : {&batch.added, &batch.changed})
+        for (const QList<SharedLockView>* list : {&batch.added, &batch.changed})
             for (const LockView& v : *list)
                 if (v.resource == resource() && v.atRisk && !m_tokenA.isEmpty() && v.token == m_tokenA)
                     m_atRiskReason = v.atRiskReason;
@@ -200,7 +200,7 @@ void DemoFailover::acquireB()
 
 LockView DemoFailover::view() const
 {
-    return m_monitor ? m_monitor->locks().value(resource()) : LockView();
+    return m_monitor ? m_monitor->locks().value(resource()).view() : LockView();
 }
 
 bool DemoFailover::viewShows(const QByteArray& token) const

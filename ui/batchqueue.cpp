@@ -18,15 +18,17 @@ void BatchQueue::enqueue(const LockBatch& batch)
     if (batch.isEmpty())
         return;
     const qsizetype before = m_steps.size();
-    using Step = LockStepQueue<LockView>::Step;
+    using Step = LockStepQueue<SharedLockView>::Step;
     for (const QByteArray& r : batch.removed) {
+        LockView gone; // a removal carries only the name
+        gone.resource = r;
         Step step;
-        step.entry.resource = r;
+        step.entry = SharedLockView(std::move(gone));
         step.removal = true;
         m_steps.push(std::move(step));
     }
-    for (const QList<LockView>* list : {&batch.added, &batch.changed})
-        for (const LockView& v : *list)
+    for (const QList<SharedLockView>* list : {&batch.added, &batch.changed})
+        for (const SharedLockView& v : *list)
             m_steps.push(Step{v, false, list == &batch.added, false});
     if (const qsizetype folded = batch.steps() - (m_steps.size() - before); folded > 0)
         emit taken(folded);
@@ -45,7 +47,7 @@ void BatchQueue::drainOne()
             break;
         auto step = m_steps.takeFront();
         if (step.removal)
-            slice.removed << std::move(step.entry.resource);
+            slice.removed << step.entry->resource;
         else
             (step.added ? slice.added : slice.changed) << std::move(step.entry);
         ++count;

@@ -53,7 +53,7 @@ private:
     void adaptSlice(qsizetype items, qint64 elapsedNs);
 
     LockTableModel* m_model;
-    LockStepQueue<LockView> m_steps; // a barrier starts a new slice
+    LockStepQueue<SharedLockView> m_steps; // a barrier starts a new slice
     QTimer m_timer;
     int m_slice = 500;
     bool m_fixedSlice = false;

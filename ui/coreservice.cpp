@@ -336,7 +336,7 @@ void CoreService::exportJson(quint64 request, const QByteArrayList& resources)
 {
     const qint64 now = monotonicMs();
     QJsonArray locks;
-    const QHash<QByteArray, LockView>& views = m_monitor->locks();
+    const QHash<QByteArray, SharedLockView>& views = m_monitor->locks();
     if (resources.isEmpty()) {
         for (const LockView& v : views)
             locks << LockJson::lock(v, *m_masters, now);

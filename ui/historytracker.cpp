@@ -110,7 +110,7 @@ void HistoryTracker::observe(const LockBatch& batch, const QDateTime& now)
         m_forceReleased.remove(resource);
         emit changed(resource);
     }
-    for (const QList<LockView>* list : {&batch.added, &batch.changed}) {
+    for (const QList<SharedLockView>* list : {&batch.added, &batch.changed}) {
         for (const LockView& v : *list) {
             if (!keeps(v.resource))
                 continue;

@@ -86,7 +86,7 @@ void LockDiagnosisWatch::observe(const LockBatch& batch)
     const qint64 mono = monotonicMs();
     m_tracker.observe(batch, wall, mono);
     QList<NotificationEvent> fired;
-    for (const QList<LockView>* views : {&batch.added, &batch.changed})
+    for (const QList<SharedLockView>* views : {&batch.added, &batch.changed})
         for (const LockView& v : *views)
             fired << m_rules.evaluateLock(v.resource, diagnose(v), mono);
     for (const QByteArray& r : batch.removed)

@@ -9,9 +9,9 @@
 
 namespace lockscope {
 
-inline const QByteArray& resourceOf(const LockView& view)
+inline const QByteArray& resourceOf(const SharedLockView& view)
 {
-    return view.resource;
+    return view->resource;
 }
 inline const QByteArray& resourceOf(const QByteArray& resource)
 {
@@ -22,7 +22,7 @@ inline const QByteArray& resourceOf(const QByteArray& resource)
 // and came back: a newer view replaces the one still waiting (a lock added and then changed is still
 // new to whoever takes it), a removal replaces a waiting view, and a view after a waiting removal
 // is a step of its own behind a barrier, so that the taker still sees the lock go and come back.
-// `Entry` is what a step carries: a whole LockView, or only the resource's name when the view is
+// `Entry` is what a step carries: the monitor's view, or only the resource's name when the view is
 // looked up as the step is taken.
 template <typename Entry> class LockStepQueue
 {

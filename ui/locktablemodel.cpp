@@ -74,7 +74,7 @@ int LockTableModel::rowOf(const QByteArray& resource) const
 const LockView* LockTableModel::find(const QByteArray& resource) const
 {
     const Row* r = m_byResource.value(ResourceKey(resource));
-    return r ? &r->view : nullptr;
+    return r ? &r->view.view() : nullptr;
 }
 
 void LockTableModel::count(const LockView& view, int delta)
@@ -127,11 +127,11 @@ void LockTableModel::apply(const LockBatch& incoming)
     const LockBatch& batch = *use;
     removeResources(batch.removed);
 
-    QList<LockView> fresh;
-    QList<QPair<int, const LockView*>> updates;
-    for (const QList<LockView>* list : {&batch.added, &batch.changed}) {
-        for (const LockView& v : *list) {
-            if (const Row* r = m_byResource.value(ResourceKey(v.resource)))
+    QList<SharedLockView> fresh;
+    QList<QPair<int, const SharedLockView*>> updates;
+    for (const QList<SharedLockView>* list : {&batch.added, &batch.changed}) {
+        for (const SharedLockView& v : *list) {
+            if (const Row* r = m_byResource.value(ResourceKey(v->resource)))
                 updates.append({r->row, &v});
             else
                 fresh << v; // a change for a row we never saw: show it rather than drop it
@@ -153,7 +153,7 @@ void LockTableModel::apply(const LockBatch& incoming)
         qsizetype next = 0;
         for (const auto& [first, last] : runs) {
             for (; next < updates.size() && updates.at(next).first <= last; ++next) {
-                LockView& view = m_rows[size_t(updates.at(next).first)]->view;
+                SharedLockView& view = m_rows[size_t(updates.at(next).first)]->view;
                 count(view, -1);
                 view = *updates.at(next).second;
                 count(view, +1);
@@ -189,7 +189,7 @@ void LockTableModel::removeResources(const QList<QByteArray>& resources)
         beginRemoveRows({}, first, last);
         for (int i = first; i <= last; ++i) {
             count(m_rows[size_t(i)]->view, -1);
-            m_byResource.remove(ResourceKey(m_rows[size_t(i)]->view.resource));
+            m_byResource.remove(ResourceKey(m_rows[size_t(i)]->view->resource));
         }
         m_rows.erase(m_rows.begin() + first, m_rows.begin() + last + 1);
         for (size_t i = size_t(first); i < m_rows.size(); ++i)
@@ -198,7 +198,7 @@ void LockTableModel::removeResources(const QList<QByteArray>& resources)
     }
 }
 
-void LockTableModel::appendViews(const QList<LockView>& views)
+void LockTableModel::appendViews(const QList<SharedLockView>& views)
 {
     if (views.isEmpty())
         return;
@@ -208,9 +208,9 @@ void LockTableModel::appendViews(const QList<LockView>& views)
     // every slice of a first pass.
     if (const size_t need = m_rows.size() + size_t(views.size()); need > m_rows.capacity())
         m_rows.reserve(qMax(need, 2 * m_rows.capacity()));
-    for (const LockView& v : views) {
+    for (const SharedLockView& v : views) {
         auto row = std::make_unique<Row>(Row{v, int(m_rows.size())});
-        m_byResource.insert(ResourceKey(v.resource), row.get());
+        m_byResource.insert(ResourceKey(v->resource), row.get());
         count(v, +1);
         m_rows.push_back(std::move(row));
     }

@@ -95,12 +95,12 @@ signals:
 private:
     struct Row
     {
-        LockView view;
+        SharedLockView view; // the monitor's own, not a copy
         int row = 0;
     };
 
     void removeResources(const QList<QByteArray>& resources);
-    void appendViews(const QList<LockView>& views);
+    void appendViews(const QList<SharedLockView>& views);
     void count(const LockView& view, int delta);
     QVariant displayData(const LockView& view, int column) const;
     QVariant sortData(const LockView& view, int column) const;

@@ -7,12 +7,12 @@ void ViewBacklog::add(const LockBatch& batch)
     using Step = LockStepQueue<QByteArray>::Step;
     for (const QByteArray& r : batch.removed)
         m_steps.push(Step{r, true, false, false});
-    for (const QList<LockView>* list : {&batch.added, &batch.changed})
+    for (const QList<SharedLockView>* list : {&batch.added, &batch.changed})
         for (const LockView& v : *list)
             m_steps.push(Step{v.resource, false, list == &batch.added, false});
 }
 
-LockBatch ViewBacklog::take(qsizetype max, const QHash<QByteArray, LockView>& views)
+LockBatch ViewBacklog::take(qsizetype max, const QHash<QByteArray, SharedLockView>& views)
 {
     LockBatch batch;
     qsizetype taken = 0;

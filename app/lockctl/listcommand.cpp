@@ -377,7 +377,10 @@ private:
             24 * 3600 * 1000);
         context.waitUntil([] { return false; }, 10); // let the monitor's last flush run
 
-        QList<LockView> locks = monitor.locks().values();
+        QList<LockView> locks;
+        locks.reserve(monitor.locks().size());
+        for (const LockView& view : monitor.locks())
+            locks << view;
         std::sort(locks.begin(), locks.end(),
                   [](const LockView& a, const LockView& b) { return a.resource < b.resource; });
         const qint64 now = monotonicMs();

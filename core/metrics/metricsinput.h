@@ -30,7 +30,7 @@ struct MasterSample
 struct MetricsInput
 {
     QList<MasterSample> masters;
-    const QHash<QByteArray, LockView>* locks = nullptr;
+    const QHash<QByteArray, SharedLockView>* locks = nullptr;
     // Seconds since the lock was first seen with its current token; -1 when unknown.
     std::function<double(const LockView&)> ageSeconds;
     // Optional: visits the resources oldest first (first seen with their current token) until

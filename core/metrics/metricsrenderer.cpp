@@ -153,8 +153,8 @@ void renderMasters(MetricsText& out, const QList<MasterSample>& masters)
 
 void renderLocks(MetricsText& out, const MetricsInput& in)
 {
-    static const QHash<QByteArray, LockView> noLocks;
-    const QHash<QByteArray, LockView>& locks = in.locks ? *in.locks : noLocks;
+    static const QHash<QByteArray, SharedLockView> noLocks;
+    const QHash<QByteArray, SharedLockView>& locks = in.locks ? *in.locks : noLocks;
 
     constexpr LockStatus statuses[] = {LockStatus::Held, LockStatus::Partial, LockStatus::Contested,
                                        LockStatus::Stuck, LockStatus::Unknown};
@@ -190,9 +190,9 @@ void renderLocks(MetricsText& out, const MetricsInput& in)
         size_t wanted = keep - ranked.size();
         in.oldestFirst([&](const QByteArray& resource) {
             const auto it = locks.constFind(resource);
-            if (it == locks.cend() || it->status != LockStatus::Held)
+            if (it == locks.cend() || (*it)->status != LockStatus::Held)
                 return true;
-            ranked.push_back({severity(it->status), ageOf(*it), &*it});
+            ranked.push_back({severity((*it)->status), ageOf(*it), &it->view()});
             return --wanted > 0;
         });
     }

@@ -484,17 +484,18 @@ int LockMonitor::flush()
         if (view.format == LockFormat::LegacyTimestamp)
             watchLegacyExpiry(key, *entry, now);
         if (existing == m_views.end()) {
-            m_views.insert(key, view);
-            batch.added << std::move(view);
-        } else if (significantlyDifferent(*existing, view)) {
-            *existing = view;
-            batch.changed << std::move(view);
+            const SharedLockView shared(std::move(view));
+            m_views.insert(key, shared);
+            batch.added << shared;
+        } else if (significantlyDifferent(**existing, view)) {
+            *existing = SharedLockView(std::move(view));
+            batch.changed << *existing;
             entry->budget -= 1;
         } else if (down.isEmpty() && partial.isEmpty() &&
-                   existing->observations.constData() != entry->observed.constData()) {
+                   (*existing)->observations.constData() != entry->observed.constData()) {
             // A reading that moved no more than a clock's jitter detached the entry's list from the one
             // on screen; going back to the shown one keeps a single copy of each lock's observations.
-            entry->observed = existing->observations;
+            entry->observed = (*existing)->observations;
         }
         ++handled;
     }

@@ -44,7 +44,7 @@ public:
     // Read-only from the configuration and no audit log, unless set.
     void setWriteGate(const WriteGate& gate) { m_gate = gate; }
 
-    const QHash<QByteArray, LockView>& locks() const { return m_views; }
+    const QHash<QByteArray, SharedLockView>& locks() const { return m_views; }
     MasterSet* masters() const { return m_masters; }
     EntryScanner* scanner(int master) const { return m_scanners.at(master); }
     const LockScopeConfig& config() const { return m_config; }
@@ -153,7 +153,7 @@ private:
     QList<EntryScanner*> m_scanners;
     QList<ClusterScanner*> m_clusterScanners; // per master; null unless a cluster
     QHash<QByteArray, Entry> m_entries;
-    QHash<QByteArray, LockView> m_views;
+    QHash<QByteArray, SharedLockView> m_views;
     QHash<QByteArray, Risk> m_risks;
     // Keys whose view may have changed, oldest first, each once (Entry::dirty); those before
     // m_dirtyHead are done. A list, not a set: a first pass marks 100k keys and erases them all.

@@ -6,6 +6,8 @@
 #include <QList>
 #include <QMetaType>
 
+#include <memory>
+
 namespace lockscope {
 
 // A resource (one key name) across all masters: the quorum view.
@@ -34,11 +36,37 @@ struct LockView
     }
 };
 
+// A view as the monitor made it, shared read-only by whoever keeps it: the monitor's table, the
+// batches in flight and the window's rows hold one copy of each lock's view between them, not one
+// each (at 1M locks a LockView per holder was a few hundred MB). Reads as a `const LockView&`; a
+// changed view is a new one.
+class SharedLockView final
+{
+public:
+    SharedLockView() : m_view(empty()) {}
+    explicit SharedLockView(LockView view) : m_view(std::make_shared<const LockView>(std::move(view))) {}
+
+    operator const LockView&() const { return *m_view; }
+    const LockView& operator*() const { return *m_view; }
+    const LockView* operator->() const { return m_view.get(); }
+    const LockView& view() const { return *m_view; }
+
+private:
+    // The default is an empty view, shared by all, as a default LockView was: never null.
+    static const std::shared_ptr<const LockView>& empty()
+    {
+        static const std::shared_ptr<const LockView> none = std::make_shared<const LockView>();
+        return none;
+    }
+
+    std::shared_ptr<const LockView> m_view;
+};
+
 // Changes leave the monitor in batches, so views update rows instead of resetting models.
 struct LockBatch
 {
-    QList<LockView> added;
-    QList<LockView> changed;
+    QList<SharedLockView> added;
+    QList<SharedLockView> changed;
     QList<QByteArray> removed;
 
     bool isEmpty() const { return added.isEmpty() && changed.isEmpty() && removed.isEmpty(); }

@@ -378,11 +378,11 @@ void TestBadInput::hugeValueAndHashAreReadCapped()
     LockMonitor& monitor = run.monitor();
     QTRY_VERIFY_WITH_TIMEOUT(monitor.locks().contains("lock:huge") && monitor.locks().contains("lock:wide"),
                              10000);
-    const KeyObservation huge = monitor.locks().value("lock:huge").observations.at(0).key();
+    const KeyObservation huge = monitor.locks().value("lock:huge")->observations.at(0).key();
     QVERIFY(huge.truncated);
     QCOMPARE(huge.valueSize, qint64(100 * 1024 * 1024));
     QVERIFY(huge.value.size() <= config.monitor.maxValueBytes);
-    const KeyObservation wide = monitor.locks().value("lock:wide").observations.at(0).key();
+    const KeyObservation wide = monitor.locks().value("lock:wide")->observations.at(0).key();
     QVERIFY(wide.truncated);
     QCOMPARE(wide.elementCount, qint64(1000000));
     QVERIFY(wide.fields.size() <= config.monitor.maxFields);

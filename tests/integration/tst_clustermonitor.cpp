@@ -118,10 +118,10 @@ void TestClusterMonitor::scansEveryShardAsOneMaster()
     const QByteArray shared = m_shardLocks.at(1);
     QCOMPARE(m_plain.at(0).command({"SET", shared, "tok-" + shared, "PX", "600000"}).string,
              QByteArray("OK"));
-    QTRY_COMPARE_WITH_TIMEOUT(monitor.locks().value(shared).holding, 2, 20000);
-    QCOMPARE(monitor.locks().value(shared).status, LockStatus::Held);
+    QTRY_COMPARE_WITH_TIMEOUT(monitor.locks().value(shared)->holding, 2, 20000);
+    QCOMPARE(monitor.locks().value(shared)->status, LockStatus::Held);
     QVERIFY(m_plain.at(0).command({"DEL", shared}).integer == 1);
-    QTRY_COMPARE_WITH_TIMEOUT(monitor.locks().value(shared).holding, 1, 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(monitor.locks().value(shared)->holding, 1, 20000);
 
     // A node of the cluster that the URL did not name is found through the map, and a key that
     // goes away on its shard leaves the view.
@@ -418,10 +418,10 @@ void TestClusterMonitor::failoverDuringWatchNamesTheLostLockOfThatShardOnly()
     QVERIFY(!markedAtRisk.contains(other));
     QVERIFY(!statuses.value(other).contains(LockStatus::Unknown));
     QTRY_VERIFY_WITH_TIMEOUT(!monitor.locks().contains(lost), 20000);
-    QCOMPARE(monitor.locks().value(kept).status, LockStatus::Held);
-    QVERIFY(monitor.locks().value(kept).atRisk);
-    QCOMPARE(monitor.locks().value(other).status, LockStatus::Held);
-    QVERIFY(!monitor.locks().value(other).atRisk);
+    QCOMPARE(monitor.locks().value(kept)->status, LockStatus::Held);
+    QVERIFY(monitor.locks().value(kept)->atRisk);
+    QCOMPARE(monitor.locks().value(other)->status, LockStatus::Held);
+    QVERIFY(!monitor.locks().value(other)->atRisk);
 
     // lockctl watch said the same, as one failover line.
     QTRY_VERIFY_WITH_TIMEOUT(

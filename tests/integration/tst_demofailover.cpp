@@ -166,8 +166,8 @@ void TestDemoFailover::sentinelDoubleGrantsWhereTheQuorumRefuses()
     // The core's view of the five masters: A's token on a majority, not contested.
     // Waited for as a whole: the masters' reads come in one by one, and the token can be shown by
     // the first while the others are not read yet (partial until a majority is).
-    QTRY_VERIFY_WITH_TIMEOUT(monitor.locks().value(DemoFailover::resource()).token == a->lease().token &&
-                                 monitor.locks().value(DemoFailover::resource()).status == LockStatus::Held,
+    QTRY_VERIFY_WITH_TIMEOUT(monitor.locks().value(DemoFailover::resource())->token == a->lease().token &&
+                                 monitor.locks().value(DemoFailover::resource())->status == LockStatus::Held,
                              10000);
     const LockView quorumView = monitor.locks().value(DemoFailover::resource());
     QCOMPARE(quorumView.status, LockStatus::Held);

@@ -272,7 +272,7 @@ void TestDemoScenarios::restartDuringHoldDoubleGrantsAndMarksAtRisk()
     bool atRisk = false;
     QString reason;
     connect(&monitor, &LockMonitor::locksChanged, this, [&](const LockBatch& batch) {
-        for (const QList<LockView>* list : {&batch.added, &batch.changed})
+        for (const QList<SharedLockView>* list : {&batch.added, &batch.changed})
             for (const LockView& v : *list)
                 if (v.resource == "lock:demo:ledger" && v.atRisk) {
                     atRisk = true;
@@ -307,7 +307,7 @@ void TestDemoScenarios::restartDuringHoldDoubleGrantsAndMarksAtRisk()
     QVERIFY(m_sim->client(DemoSimulation::clientA)->isHolding());
     QVERIFY(m_sim->client(DemoSimulation::clientB)->isHolding());
     // The quorum view now shows the ledger contested (B's token on 3, A's on 2 masters).
-    QTRY_VERIFY_WITH_TIMEOUT(monitor.locks().value("lock:demo:ledger").status == LockStatus::Contested,
+    QTRY_VERIFY_WITH_TIMEOUT(monitor.locks().value("lock:demo:ledger")->status == LockStatus::Contested,
                              10000);
     // And A's late write, with its older fencing number, is refused.
     QSignalSpy written(m_sim, &DemoSimulation::written);

@@ -269,7 +269,7 @@ void TestDiagnosis::contestedAndAtRiskAfterARestart()
     for (int i = 0; i < 3; ++i)
         group.at(i).command({"SET", "lock:held", "cccc3333", "PX", "120000"});
     Watch w(group);
-    QTRY_COMPARE_WITH_TIMEOUT(w.monitor->locks().value("lock:held").status, LockStatus::Held, 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(w.monitor->locks().value("lock:held")->status, LockStatus::Held, 5000);
     QVERIFY(w.diagnose("lock:held").isEmpty());
     QVERIFY(group.at(0).restart());
     QTRY_VERIFY_WITH_TIMEOUT(w.holds("lock:held", DiagnosisCode::AtRisk), 10000);

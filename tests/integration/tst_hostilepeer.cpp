@@ -210,8 +210,8 @@ void TestHostilePeer::monitorMarksEndlessScanMaster()
     QVERIFY2(monitor.scanner(1)->modeReason().contains(QStringLiteral("SCAN did not return cursor 0")),
              qPrintable(monitor.scanner(1)->modeReason()));
     QTRY_VERIFY_WITH_TIMEOUT(monitor.locks().contains("lock:x") &&
-                                 monitor.locks().value("lock:x").observations.size() == 2 &&
-                                 monitor.locks().value("lock:x").observations.at(1).error().message.contains(
+                                 monitor.locks().value("lock:x")->observations.size() == 2 &&
+                                 monitor.locks().value("lock:x")->observations.at(1).error().message.contains(
                                      QStringLiteral("cannot scan")),
                              5000);
     // The pass has stopped: no more pages are asked for.

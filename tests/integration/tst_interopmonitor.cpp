@@ -141,17 +141,17 @@ void TestInteropMonitor::realLibrariesThroughTheQuorumView()
         QCOMPARE(v.holding, holding);
     };
     expect("orders", LockStatus::Held, LockFormat::HexToken, 3);
-    QCOMPARE(view("orders").token, orders.value(QStringLiteral("value")).toString().toUtf8());
+    QCOMPARE(view("orders")->token, orders.value(QStringLiteral("value")).toString().toUtf8());
     expect("report", LockStatus::Partial, LockFormat::HexToken, 1);
     expect("semaphore:pool", LockStatus::Held, LockFormat::Semaphore, 3);
     expect("mutex:deploy", LockStatus::Held, LockFormat::SemaphoreMutex, 3);
-    QCOMPARE(view("mutex:deploy").token, mutex.value(QStringLiteral("token")).toString().toUtf8());
+    QCOMPARE(view("mutex:deploy")->token, mutex.value(QStringLiteral("token")).toString().toUtf8());
     expect("lock:pyjob", LockStatus::Stuck, LockFormat::RedisPy, 1);
-    QVERIFY(view("lock:pyjob").owner.contains(pyjob.value(QStringLiteral("node")).toString()));
-    QCOMPARE(view("lock:shared").status, LockStatus::Contested);
+    QVERIFY(view("lock:pyjob")->owner.contains(pyjob.value(QStringLiteral("node")).toString()));
+    QCOMPARE(view("lock:shared")->status, LockStatus::Contested);
     expect("invoices", LockStatus::Held, LockFormat::Redisson, 3);
-    QCOMPARE(view("invoices").token, redissonField);
-    QVERIFY(view("invoices").owner.contains(QStringLiteral("57")));
+    QCOMPARE(view("invoices")->token, redissonField);
+    QVERIFY(view("invoices")->owner.contains(QStringLiteral("57")));
     expect("lock:thumbnails", LockStatus::Held, LockFormat::PythonRedisLock, 3);
     expect("cron.lock", LockStatus::Stuck, LockFormat::LegacyTimestamp, 3);
 
@@ -173,8 +173,8 @@ void TestInteropMonitor::realLibrariesThroughTheQuorumView()
 
     // A master goes down: the Redlock lock keeps its quorum, the one-master lock can no longer be judged.
     group.at(2).kill();
-    QTRY_COMPARE_WITH_TIMEOUT(view("report").status, LockStatus::Unknown, 5000);
-    QCOMPARE(view("orders").status, LockStatus::Held);
+    QTRY_COMPARE_WITH_TIMEOUT(view("report")->status, LockStatus::Unknown, 5000);
+    QCOMPARE(view("orders")->status, LockStatus::Held);
     doc = listJson(urls, &code);
     QCOMPARE(code, 0); // 2 of 3 still make a quorum
     for (const QJsonValue& l : doc.value(QStringLiteral("locks")).toArray())

@@ -359,7 +359,7 @@ void TestLockMonitor::masterThatCannotBeScannedIsUnknownNotEmpty()
     };
     // The scanners follow their masters from the moment they exist: the announcement may already be in.
     QTRY_VERIFY2_WITH_TIMEOUT(initial.size() == 1, qPrintable(describe()), 20000);
-    QTRY_VERIFY_WITH_TIMEOUT(monitor.locks().value("lock:crowd").observations.value(2).error().isError(),
+    QTRY_VERIFY_WITH_TIMEOUT(monitor.locks().value("lock:crowd")->observations.value(2).error().isError(),
                              10000);
     const LockView view = monitor.locks().value("lock:crowd");
     QVERIFY2(view.observations.at(2).error().message.contains(QStringLiteral("cannot scan")),
@@ -376,8 +376,8 @@ void TestLockMonitor::masterThatCannotBeScannedIsUnknownNotEmpty()
     QTRY_VERIFY_WITH_TIMEOUT(roomMade, 10000);
     masters.at(2)->close();
     masters.at(2)->open();
-    QTRY_COMPARE_WITH_TIMEOUT(monitor.locks().value("lock:crowd").holding, 3, 20000);
-    QVERIFY(!monitor.locks().value("lock:crowd").observations.at(2).error().isError());
+    QTRY_COMPARE_WITH_TIMEOUT(monitor.locks().value("lock:crowd")->holding, 3, 20000);
+    QVERIFY(!monitor.locks().value("lock:crowd")->observations.at(2).error().isError());
 }
 
 void TestLockMonitor::restartMarksLocksAtRisk()

@@ -234,7 +234,7 @@ void TestMasterScanner::threadIsGoneWithTheMonitor()
     masters->open();
     monitor->start();
     QVERIFY(initial.wait(10000));
-    QCOMPARE(monitor->locks().value("lock:a").holding, 3);
+    QCOMPARE(monitor->locks().value("lock:a")->holding, 3);
 
     // One thread per master (Redlock sizes are far below the cap).
     QList<QPointer<QThread>> threads;

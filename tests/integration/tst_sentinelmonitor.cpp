@@ -103,7 +103,7 @@ void TestSentinelMonitor::scansThroughSentinelEntryAlongsidePlainMasters()
     QTRY_VERIFY_WITH_TIMEOUT(masters.at(1)->isUp(), 20000);
     QCOMPARE(masters.at(1)->options().url.port(), primary.port());
     QTRY_VERIFY_WITH_TIMEOUT(
-        monitor.locks().contains("lock:scan") && monitor.locks().value("lock:scan").holding == 3, 20000);
+        monitor.locks().contains("lock:scan") && monitor.locks().value("lock:scan")->holding == 3, 20000);
     const LockView view = monitor.locks().value("lock:scan");
     QCOMPARE(view.status, LockStatus::Held);
     QCOMPARE(view.total, 3);
@@ -284,8 +284,8 @@ void TestSentinelMonitor::failoverHazardMarkedAtRiskAndReported()
     for (int i = 0; i < 2; ++i)
         QCOMPARE(m_plain.at(i).command({"SET", "lock:orders", "client-A", "PX", "600000"}).string,
                  QByteArray("OK"));
-    QTRY_VERIFY_WITH_TIMEOUT(monitor.locks().value("lock:orders").holding == 3, 30000);
-    QVERIFY(!monitor.locks().value("lock:orders").atRisk);
+    QTRY_VERIFY_WITH_TIMEOUT(monitor.locks().value("lock:orders")->holding == 3, 30000);
+    QVERIFY(!monitor.locks().value("lock:orders")->atRisk);
 
     primary.kill();
     QTRY_COMPARE_WITH_TIMEOUT(detected.size(), 1, 120000);
@@ -296,8 +296,8 @@ void TestSentinelMonitor::failoverHazardMarkedAtRiskAndReported()
     const QString reason =
         QStringLiteral("failover 127.0.0.1:%1 → 127.0.0.1:%2").arg(primary.port()).arg(replica.port());
     // The core's view: marked at risk, with the failover as the reason.
-    QTRY_VERIFY_WITH_TIMEOUT(monitor.locks().value("lock:orders").atRisk, 10000);
-    QCOMPARE(monitor.locks().value("lock:orders").atRiskReason, reason);
+    QTRY_VERIFY_WITH_TIMEOUT(monitor.locks().value("lock:orders")->atRisk, 10000);
+    QCOMPARE(monitor.locks().value("lock:orders")->atRiskReason, reason);
     QVERIFY(acquiredByB);
 
     FailoverReport report;
@@ -311,7 +311,7 @@ void TestSentinelMonitor::failoverHazardMarkedAtRiskAndReported()
     QVERIFY(report.hasHazard());
 
     // Both hold it now: A on the two plain masters (still a quorum), B on the group's new primary.
-    QTRY_VERIFY_WITH_TIMEOUT(monitor.locks().value("lock:orders").status == LockStatus::Contested, 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(monitor.locks().value("lock:orders")->status == LockStatus::Contested, 20000);
     const LockView view = monitor.locks().value("lock:orders");
     QCOMPARE(view.token, QByteArray("client-A"));
     QVERIFY(view.atRisk);

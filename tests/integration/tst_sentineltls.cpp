@@ -217,7 +217,7 @@ void TestSentinelTls::coreFollowsAFailoverOverTls()
     QCOMPARE(oldPrimary.command({"SET", "lock:tls-failover", "token-kept", "PX", "600000"}).string,
              QByteArray("OK"));
     QCOMPARE(oldPrimary.command({"WAIT", "1", "5000"}).integer, 1);
-    QTRY_VERIFY_WITH_TIMEOUT(monitor.locks().value("lock:tls-failover").holding == 1, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(monitor.locks().value("lock:tls-failover")->holding == 1, 30000);
 
     const QByteArray name = m_group.options().masterName.toUtf8();
     QCOMPARE(m_group.sentinel(0).command({"SENTINEL", "FAILOVER", name}).string, QByteArray("OK"));
@@ -240,15 +240,15 @@ void TestSentinelTls::coreFollowsAFailoverOverTls()
         return;
     QVERIFY(report.changedToken.isEmpty());
     // The view follows within the coalescing window (the lock changed state several times in a moment).
-    QTRY_COMPARE_WITH_TIMEOUT(monitor.locks().value("lock:tls-failover").token, QByteArray("token-kept"),
+    QTRY_COMPARE_WITH_TIMEOUT(monitor.locks().value("lock:tls-failover")->token, QByteArray("token-kept"),
                               5000);
-    QCOMPARE(monitor.locks().value("lock:tls-failover").holding, 1);
+    QCOMPARE(monitor.locks().value("lock:tls-failover")->holding, 1);
 
     // What is written on the new primary from now on is read from there.
     QVERIFY(m_group.waitForPrimary(after));
     QCOMPARE(newPrimary.command({"SET", "lock:tls-after", "token-after", "PX", "600000"}).string,
              QByteArray("OK"));
-    QTRY_VERIFY_WITH_TIMEOUT(monitor.locks().value("lock:tls-after").token == "token-after", 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(monitor.locks().value("lock:tls-after")->token == "token-after", 30000);
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestSentinelTls)

@@ -69,7 +69,7 @@ void TestUiDiagnosisPane::paneSaysWhyTheSelectedLockIsStuck()
     QByteArray selected = "orders";
     QHash<QByteArray, LockView> views;
     connect(core.service(), &CoreService::locksChanged, &watch, [&](const LockBatch& b) {
-        for (const QList<LockView>* list : {&b.added, &b.changed})
+        for (const QList<SharedLockView>* list : {&b.added, &b.changed})
             for (const LockView& v : *list)
                 views.insert(v.resource, v);
         watch.observe(b);

@@ -389,25 +389,25 @@ void TestFaultMatrix::monitor()
         QVERIFY2(error.toString().contains(cluster.thirdName()), qPrintable(error.toString()));
         QVERIFY2(mentionsAny(error.toString(), cluster.reasonWords()), qPrintable(error.toString()));
         // The two healthy masters still make the quorum, and the view says which master is missing.
-        QTRY_COMPARE_WITH_TIMEOUT(monitor.locks().value("lock:fm").status, LockStatus::Held, 5000);
-        QTRY_VERIFY_WITH_TIMEOUT(monitor.locks().value("lock:fm").observations.value(2).error().isError(),
+        QTRY_COMPARE_WITH_TIMEOUT(monitor.locks().value("lock:fm")->status, LockStatus::Held, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(monitor.locks().value("lock:fm")->observations.value(2).error().isError(),
                                  5000);
     } else if (fault == Fault::Restarted) {
         // It came back empty with a new run_id: the lock stands on two and is marked at risk.
-        QTRY_COMPARE_WITH_TIMEOUT(monitor.locks().value("lock:fm").holding, 2, 8000);
-        QTRY_VERIFY_WITH_TIMEOUT(monitor.locks().value("lock:fm").atRisk, 8000);
-        QCOMPARE(monitor.locks().value("lock:fm").status, LockStatus::Held);
+        QTRY_COMPARE_WITH_TIMEOUT(monitor.locks().value("lock:fm")->holding, 2, 8000);
+        QTRY_VERIFY_WITH_TIMEOUT(monitor.locks().value("lock:fm")->atRisk, 8000);
+        QCOMPARE(monitor.locks().value("lock:fm")->status, LockStatus::Held);
     } else {
         // Refusing some commands is no reason to stop reading: the third master keeps counting.
-        QTRY_COMPARE_WITH_TIMEOUT(monitor.locks().value("lock:fm").holding, 3, 8000);
-        QCOMPARE(monitor.locks().value("lock:fm").status, LockStatus::Held);
+        QTRY_COMPARE_WITH_TIMEOUT(monitor.locks().value("lock:fm")->holding, 3, 8000);
+        QCOMPARE(monitor.locks().value("lock:fm")->status, LockStatus::Held);
     }
     if (cluster.canRecover()) {
         cluster.recover();
         QTRY_VERIFY_WITH_TIMEOUT(third->isUp(), 10000);
-        QTRY_VERIFY_WITH_TIMEOUT(!monitor.locks().value("lock:fm").observations.value(2).error().isError(),
+        QTRY_VERIFY_WITH_TIMEOUT(!monitor.locks().value("lock:fm")->observations.value(2).error().isError(),
                                  10000);
-        QCOMPARE(monitor.locks().value("lock:fm").status, LockStatus::Held);
+        QCOMPARE(monitor.locks().value("lock:fm")->status, LockStatus::Held);
     } else {
         QVERIFY(!third->isUp());
     }

@@ -114,7 +114,7 @@ void TestUiNotifications::oncePerLockPerRuleUntilItClears()
     // lock:a stays stuck under a new token: the rule still holds, so nothing new. lock:c is the marker
     // that everything before it has been seen.
     server.command({"SET", "lock:a", "t1-again"});
-    QTRY_COMPARE_WITH_TIMEOUT(w.monitor->locks().value("lock:a").token, QByteArray("t1-again"), 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(w.monitor->locks().value("lock:a")->token, QByteArray("t1-again"), 5000);
     server.command({"SET", "lock:c", "t4"});
     QTRY_COMPARE_WITH_TIMEOUT(m_service.notifications().size(), before + 3, 10000);
     QCOMPARE(m_service.notifications().constLast(), QStringLiteral("Lock stuck: lock:c"));

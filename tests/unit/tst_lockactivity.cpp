@@ -58,7 +58,7 @@ void TestLockActivity::oldestFirstSurvivesChurnAndForgets()
     QByteArrayList expected;
     for (int i = 0; i < count; ++i) {
         const QByteArray r = "lock:" + QByteArray::number(i);
-        added.added << held(r, "t0");
+        added.added << SharedLockView(held(r, "t0"));
         expected << r;
     }
     emit monitor.locksChanged(added);
@@ -74,7 +74,7 @@ void TestLockActivity::oldestFirstSurvivesChurnAndForgets()
                 batch.removed << "lock:" + QByteArray::number(i);
                 expected.removeOne("lock:" + QByteArray::number(i));
             } else if (i % 4 == 2) {
-                batch.changed << held("lock:" + QByteArray::number(i), "t1");
+                batch.changed << SharedLockView(held("lock:" + QByteArray::number(i), "t1"));
                 expected.removeOne("lock:" + QByteArray::number(i));
                 renewed << "lock:" + QByteArray::number(i);
             }
@@ -86,7 +86,7 @@ void TestLockActivity::oldestFirstSurvivesChurnAndForgets()
 
     // A lock seen again with the same token keeps its place.
     LockBatch same;
-    same.changed << held(expected.first(), "t0");
+    same.changed << SharedLockView(held(expected.first(), "t0"));
     emit monitor.locksChanged(same);
     QCOMPARE(oldest(activity).first(), expected.first());
 

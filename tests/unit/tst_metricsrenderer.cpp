@@ -43,7 +43,7 @@ LockView lockView(const QByteArray& resource, LockStatus status, qint64 validity
     return v;
 }
 
-MetricsInput inputFor(const QHash<QByteArray, LockView>* locks, int maxSeries = 1000)
+MetricsInput inputFor(const QHash<QByteArray, SharedLockView>* locks, int maxSeries = 1000)
 {
     MetricsInput in;
     MasterSample up;
@@ -133,12 +133,12 @@ void TestMetricsRenderer::formatsValues()
 
 void TestMetricsRenderer::countsLocksPerStatusAndDescribesMasters()
 {
-    QHash<QByteArray, LockView> locks;
+    QHash<QByteArray, SharedLockView> locks;
     for (const LockView& v :
          {lockView("lock:a", LockStatus::Held, 9000), lockView("lock:b", LockStatus::Held, 100),
           lockView("lock:c", LockStatus::Stuck, -1, 3, 5, -1),
           lockView("lock:d", LockStatus::Contested, 500)})
-        locks.insert(v.resource, v);
+        locks.insert(v.resource, SharedLockView(v));
     const QByteArray text = MetricsRenderer::render(inputFor(&locks));
     QVERIFY2(text.contains("lockscope_locks{status=\"held\"} 2\n"), text.constData());
     QVERIFY(text.contains("lockscope_locks{status=\"stuck\"} 1\n"));
@@ -180,9 +180,9 @@ void TestMetricsRenderer::countsLocksPerStatusAndDescribesMasters()
 
 void TestMetricsRenderer::binaryResourcesGiveValidOutput()
 {
-    QHash<QByteArray, LockView> locks;
+    QHash<QByteArray, SharedLockView> locks;
     const QByteArray hostile("lock:\xff\xfe\"}\n\\x\x1b[2J\xe2\x80\xae", 18);
-    locks.insert(hostile, lockView(hostile, LockStatus::Held, 1000));
+    locks.insert(hostile, SharedLockView(lockView(hostile, LockStatus::Held, 1000)));
     const QByteArray text = MetricsRenderer::render(inputFor(&locks));
     // Valid UTF-8 throughout, one line per sample, and the resource as escapeBytes shows it.
     QVERIFY(QString::fromUtf8(text).toUtf8() == text);
@@ -206,16 +206,16 @@ void TestMetricsRenderer::capsLockSeriesWorstFirst_data()
 void TestMetricsRenderer::capsLockSeriesWorstFirst()
 {
     QFETCH(bool, oldestFirst);
-    QHash<QByteArray, LockView> locks;
+    QHash<QByteArray, SharedLockView> locks;
     QByteArrayList byAge{"lock:held-old"}; // oldest first, as LockActivity keeps them
     for (int i = 0; i < 10; ++i) {
         const QByteArray r = "lock:held" + QByteArray::number(i);
-        locks.insert(r, lockView(r, LockStatus::Held, 1000));
+        locks.insert(r, SharedLockView(lockView(r, LockStatus::Held, 1000)));
         byAge << r;
     }
-    locks.insert("lock:held-old", lockView("lock:held-old", LockStatus::Held, 1000));
-    locks.insert("lock:stuck", lockView("lock:stuck", LockStatus::Stuck, -1, 3, 5, -1));
-    locks.insert("lock:contested", lockView("lock:contested", LockStatus::Contested, 1000));
+    locks.insert("lock:held-old", SharedLockView(lockView("lock:held-old", LockStatus::Held, 1000)));
+    locks.insert("lock:stuck", SharedLockView(lockView("lock:stuck", LockStatus::Stuck, -1, 3, 5, -1)));
+    locks.insert("lock:contested", SharedLockView(lockView("lock:contested", LockStatus::Contested, 1000)));
     byAge << "lock:contested"
           << "lock:stuck"
           << "lock:gone";
@@ -251,10 +251,10 @@ void TestMetricsRenderer::capsLockSeriesWorstFirst()
 
 void TestMetricsRenderer::waitersOnlyWhereKnownForLocksWithSeries()
 {
-    QHash<QByteArray, LockView> locks;
-    locks.insert("lock:stuck", lockView("lock:stuck", LockStatus::Stuck, -1, 3, 5, -1));
-    locks.insert("lock:redisson", lockView("lock:redisson", LockStatus::Contested, 1000));
-    locks.insert("lock:held", lockView("lock:held", LockStatus::Held, 1000));
+    QHash<QByteArray, SharedLockView> locks;
+    locks.insert("lock:stuck", SharedLockView(lockView("lock:stuck", LockStatus::Stuck, -1, 3, 5, -1)));
+    locks.insert("lock:redisson", SharedLockView(lockView("lock:redisson", LockStatus::Contested, 1000)));
+    locks.insert("lock:held", SharedLockView(lockView("lock:held", LockStatus::Held, 1000)));
     MetricsInput in = inputFor(&locks, 2);
     QByteArrayList asked;
     in.waiters = [&asked](const LockView& v) {
@@ -272,8 +272,8 @@ void TestMetricsRenderer::waitersOnlyWhereKnownForLocksWithSeries()
 
 void TestMetricsRenderer::familyNamesAreEveryTypeLine()
 {
-    QHash<QByteArray, LockView> locks;
-    locks.insert("lock:a", lockView("lock:a", LockStatus::Held, 1000));
+    QHash<QByteArray, SharedLockView> locks;
+    locks.insert("lock:a", SharedLockView(lockView("lock:a", LockStatus::Held, 1000)));
     MetricsInput in = inputFor(&locks);
     in.lastScrapeSeconds = 0.01;
     QByteArrayList typed;
@@ -288,10 +288,10 @@ void TestMetricsRenderer::promtoolAcceptsThePage()
 {
     if (promtoolPath().isEmpty())
         QSKIP("promtool (Debian package prometheus) is not installed");
-    QHash<QByteArray, LockView> locks;
+    QHash<QByteArray, SharedLockView> locks;
     for (const LockView& v :
          {lockView("lock:a", LockStatus::Held, 9000), lockView("lock:c", LockStatus::Stuck, -1, 3, 5, -1)})
-        locks.insert(v.resource, v);
+        locks.insert(v.resource, SharedLockView(v));
     MetricsInput in = inputFor(&locks);
     in.lastScrapeSeconds = 0.01;
     const PromtoolRun run = runPromtool({QStringLiteral("check"), QStringLiteral("metrics")},

@@ -30,7 +30,7 @@ struct Slices
                 seen.insert(r);
                 steps << "-" + r;
             }
-            for (const QList<LockView>* list : {&slice.added, &slice.changed})
+            for (const QList<SharedLockView>* list : {&slice.added, &slice.changed})
                 for (const LockView& v : *list) {
                     twice = twice || seen.contains(v.resource);
                     seen.insert(v.resource);
@@ -65,9 +65,9 @@ void TestUiBatchQueue::newerViewReplacesWaitingOne()
     BatchQueue queue(&model);
     Slices slices(&queue);
     LockBatch first;
-    first.added = {heldView("a", "t1"), heldView("b", "t1")};
+    first.added = {SharedLockView(heldView("a", "t1")), SharedLockView(heldView("b", "t1"))};
     LockBatch second;
-    second.changed = {heldView("a", "t2")};
+    second.changed = {SharedLockView(heldView("a", "t2"))};
     queue.enqueue(first);
     queue.enqueue(second);
     QTRY_VERIFY(queue.isIdle());
@@ -83,7 +83,7 @@ void TestUiBatchQueue::removalReplacesWaitingView()
     Slices slices(&queue);
     LockBatch gone;
     gone.removed = {"a"};
-    queue.enqueue({{heldView("a", "t1"), heldView("b", "t1")}, {}, {}});
+    queue.enqueue(LockBatch{{SharedLockView(heldView("a", "t1")), SharedLockView(heldView("b", "t1"))}, {}, {}});
     queue.enqueue(gone);
     QCOMPARE(queue.pending(), 2);
     QTRY_VERIFY(queue.isIdle());
@@ -98,12 +98,12 @@ void TestUiBatchQueue::returnAfterRemovalIsItsOwnStep()
     LockTableModel model;
     BatchQueue queue(&model);
     queue.setFixedSliceSize(1000);
-    queue.enqueue({{heldView("a", "t1")}, {}, {}});
+    queue.enqueue(LockBatch{{SharedLockView(heldView("a", "t1"))}, {}, {}});
     QTRY_VERIFY(queue.isIdle());
     Slices slices(&queue);
     queue.enqueue({{}, {}, {"a"}});
-    queue.enqueue({{heldView("a", "t2"), heldView("b", "t1")}, {}, {}});
-    queue.enqueue({{}, {heldView("a", "t3")}, {}});
+    queue.enqueue(LockBatch{{SharedLockView(heldView("a", "t2")), SharedLockView(heldView("b", "t1"))}, {}, {}});
+    queue.enqueue(LockBatch{{}, {SharedLockView(heldView("a", "t3"))}, {}});
     QCOMPARE(queue.pending(), 3);
     QTRY_VERIFY(queue.isIdle());
     QCOMPARE(slices.steps, (QByteArrayList{"-a", "a=t3", "b=t1"}));
@@ -136,13 +136,13 @@ void TestUiBatchQueue::randomBatchesEndAsAppliedDirectly()
                 named.insert(r);
                 const QByteArray token = "t" + QByteArray::number(rng.bounded(1000));
                 if (!live.count(r)) {
-                    batch.added << heldView(r, token);
+                    batch.added << SharedLockView(heldView(r, token));
                     live[r] = token;
                 } else if (rng.bounded(3) == 0) {
                     batch.removed << r;
                     live.erase(r);
                 } else {
-                    batch.changed << heldView(r, token);
+                    batch.changed << SharedLockView(heldView(r, token));
                     live[r] = token;
                 }
             }

@@ -65,7 +65,7 @@ void TestUiCountdown::ttlCountsDownWithoutModelSignals()
     LockFilterProxy proxy;
     proxy.setSourceModel(&model);
     LockBatch b;
-    b.added << lockWithValidity("lock:tick", 30000);
+    b.added << SharedLockView(lockWithValidity("lock:tick", 30000));
     model.apply(b);
     QSignalSpy sourceChanged(&model, &QAbstractItemModel::dataChanged);
     QSignalSpy proxyChanged(&proxy, &QAbstractItemModel::dataChanged);
@@ -88,7 +88,7 @@ void TestUiCountdown::onlyTheTtlColumnIsRepainted()
     proxy.setSourceModel(&model);
     LockBatch b;
     for (int i = 0; i < 20; ++i)
-        b.added << lockWithValidity("lock:" + QByteArray::number(i), 10000 + i * 1000);
+        b.added << SharedLockView(lockWithValidity("lock:" + QByteArray::number(i), 10000 + i * 1000));
     model.apply(b);
     LockTableView view;
     view.setProxy(&proxy);

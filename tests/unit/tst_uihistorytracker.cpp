@@ -38,12 +38,12 @@ LockView held(const QByteArray& resource, const QByteArray& token, const QString
 
 LockBatch added(const LockView& v)
 {
-    return LockBatch{{v}, {}, {}};
+    return LockBatch{{SharedLockView(v)}, {}, {}};
 }
 
 LockBatch changed(const LockView& v)
 {
-    return LockBatch{{}, {v}, {}};
+    return LockBatch{{}, {SharedLockView(v)}, {}};
 }
 
 LockBatch removed(const QByteArray& resource)
@@ -203,7 +203,7 @@ void TestHistoryTracker::whileRecordedOnlyTheFollowedLockIsKept()
     QCOMPARE(tracker.episodes("a").size(), 1);
     QVERIFY(tracker.episodes("b").isEmpty());
     QSignalSpy changedSpy(&tracker, &HistoryTracker::changed);
-    tracker.observe(LockBatch{{held("c", "t1")}, {held("a", "t2"), held("b", "t2")}, {}}, at(5));
+    tracker.observe(LockBatch{{SharedLockView(held("c", "t1"))}, {SharedLockView(held("a", "t2")), SharedLockView(held("b", "t2"))}, {}}, at(5));
     QCOMPARE(changedSpy.size(), 1);
     QCOMPARE(changedSpy.first().first().toByteArray(), QByteArray("a"));
     QCOMPARE(tracker.episodes("a").size(), 2);

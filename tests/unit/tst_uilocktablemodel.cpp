@@ -45,7 +45,8 @@ LockView makeView(const QByteArray& resource, LockStatus status, qint64 validity
 LockBatch added(const QList<LockView>& views)
 {
     LockBatch b;
-    b.added = views;
+    for (const LockView& v : views)
+        b.added << SharedLockView(v);
     return b;
 }
 
@@ -83,7 +84,7 @@ LockBatch randomBatch(QRandomGenerator& rng, QHash<QByteArray, LockView>& truth,
             truth.remove(key);
         } else {
             truth[key] = randomView(rng, key);
-            b.changed << truth[key];
+            b.changed << SharedLockView(truth[key]);
         }
     }
     const int adds = rng.bounded(maxAdds);
@@ -92,7 +93,7 @@ LockBatch randomBatch(QRandomGenerator& rng, QHash<QByteArray, LockView>& truth,
         if (truth.contains(key) || touched.contains(key))
             continue;
         truth.insert(key, randomView(rng, key));
-        b.added << truth[key];
+        b.added << SharedLockView(truth[key]);
     }
     return b;
 }
@@ -175,7 +176,7 @@ void TestUiLockTableModel::batchesUpdateRowsWithoutReset()
     QCOMPARE(f.proxy.rowCount(), 3);
 
     LockBatch b;
-    b.changed << makeView("lock:a", LockStatus::Contested, 9000, 2);
+    b.changed << SharedLockView(makeView("lock:a", LockStatus::Contested, 9000, 2));
     b.removed << "lock:b";
     f.model.apply(b);
     QCOMPARE(f.model.rowCount(), 2);
@@ -200,7 +201,7 @@ void TestUiLockTableModel::changesAreCoalesced()
     LockBatch all;
     for (LockView v : views) {
         v.owner = QStringLiteral("someone else");
-        all.changed << v;
+        all.changed << SharedLockView(v);
     }
     f.model.apply(all);
     QCOMPARE(changed.count(), 1); // most rows changed: one range
@@ -210,14 +211,14 @@ void TestUiLockTableModel::changesAreCoalesced()
     changed.clear();
     LockBatch few;
     for (int i : {3, 4, 5, 40, 77})
-        few.changed << views.at(i);
+        few.changed << SharedLockView(views.at(i));
     f.model.apply(few);
     QCOMPARE(changed.count(), 3); // runs 3-5, 40, 77
 
     changed.clear();
     LockBatch scattered; // many runs, but few rows: still one signal per run, never a range over the rest
     for (int i = 0; i < 40; i += 2)
-        scattered.changed << views.at(i);
+        scattered.changed << SharedLockView(views.at(i));
     f.model.apply(scattered);
     QCOMPARE(changed.count(), 20);
 }
@@ -271,7 +272,7 @@ void TestUiLockTableModel::statusFilters()
     QCOMPARE(proxyResources(f.proxy), expected);
     // A lock that changes into a filtered status appears without a reset.
     LockBatch b;
-    b.changed << makeView("h", LockStatus::Stuck, -1);
+    b.changed << SharedLockView(makeView("h", LockStatus::Stuck, -1));
     f.model.apply(b);
     QCOMPARE(proxyResources(f.proxy).contains("h"), filters == 0 || (filters & LockFilterProxy::StuckFilter));
 }
@@ -322,9 +323,9 @@ void TestUiLockTableModel::selectionSurvivesRefreshAndReorder()
     // A refresh: the selected lock is extended (moves to the end of the TTL order), many locks arrive
     // in between (a merge), and others go.
     LockBatch b;
-    b.changed << makeView("lock:50", LockStatus::Held, 500000);
+    b.changed << SharedLockView(makeView("lock:50", LockStatus::Held, 500000));
     for (int i = 0; i < 300; ++i)
-        b.added << makeView("new:" + QByteArray::number(i), LockStatus::Held, 5000 + i * 37);
+        b.added << SharedLockView(makeView("new:" + QByteArray::number(i), LockStatus::Held, 5000 + i * 37));
     for (int i = 100; i < 150; ++i)
         b.removed << "lock:" + QByteArray::number(i);
     f.model.apply(b);
@@ -484,7 +485,7 @@ void TestUiLockTableModel::countsPerStatus()
     QCOMPARE(f.model.counts()[size_t(LockStatus::Held)], 2);
     QCOMPARE(f.model.counts()[size_t(LockStatus::Stuck)], 1);
     LockBatch b;
-    b.changed << makeView("a", LockStatus::Contested, 1000, 2);
+    b.changed << SharedLockView(makeView("a", LockStatus::Contested, 1000, 2));
     b.removed << "c";
     f.model.apply(b);
     QCOMPARE(f.model.counts()[size_t(LockStatus::Held)], 1);

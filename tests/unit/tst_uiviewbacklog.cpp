@@ -28,11 +28,11 @@ private slots:
 void TestUiViewBacklog::aLockChangedOftenLeavesOnceAsItIsNow()
 {
     ViewBacklog backlog;
-    QHash<QByteArray, LockView> views;
-    views.insert("a", heldView("a", "t0"));
-    backlog.add(LockBatch{{heldView("a", "t0")}, {}, {}});
+    QHash<QByteArray, SharedLockView> views;
+    views.insert("a", SharedLockView(heldView("a", "t0")));
+    backlog.add(LockBatch{{SharedLockView(heldView("a", "t0"))}, {}, {}});
     for (int i = 1; i <= 100; ++i) {
-        views["a"] = heldView("a", "t" + QByteArray::number(i));
+        views["a"] = SharedLockView(heldView("a", "t" + QByteArray::number(i)));
         backlog.add(LockBatch{{}, {views["a"]}, {}});
     }
     QCOMPARE(backlog.size(), 1);
@@ -41,14 +41,14 @@ void TestUiViewBacklog::aLockChangedOftenLeavesOnceAsItIsNow()
     // Still new to the window, with the latest token.
     QCOMPARE(out.added.size(), 1);
     QVERIFY(out.changed.isEmpty());
-    QCOMPARE(out.added.first().token, QByteArray("t100"));
+    QCOMPARE(out.added.first()->token, QByteArray("t100"));
 }
 
 void TestUiViewBacklog::aLockGoneWhileWaitingLeavesAsItsRemoval()
 {
     ViewBacklog backlog;
-    QHash<QByteArray, LockView> views;
-    backlog.add(LockBatch{{}, {heldView("a", "t1")}, {}});
+    QHash<QByteArray, SharedLockView> views;
+    backlog.add(LockBatch{{}, {SharedLockView(heldView("a", "t1"))}, {}});
     backlog.add(LockBatch{{}, {}, {"a"}});
     QCOMPARE(backlog.size(), 1);
     const LockBatch out = backlog.take(10, views);
@@ -59,26 +59,26 @@ void TestUiViewBacklog::aLockGoneWhileWaitingLeavesAsItsRemoval()
 void TestUiViewBacklog::goneAndBackLeavesBothSteps()
 {
     ViewBacklog backlog;
-    QHash<QByteArray, LockView> views;
-    views.insert("a", heldView("a", "t2"));
+    QHash<QByteArray, SharedLockView> views;
+    views.insert("a", SharedLockView(heldView("a", "t2")));
     backlog.add(LockBatch{{}, {}, {"a"}});
-    backlog.add(LockBatch{{heldView("a", "t2")}, {}, {}});
+    backlog.add(LockBatch{{SharedLockView(heldView("a", "t2"))}, {}, {}});
     QCOMPARE(backlog.size(), 2);
     const LockBatch out = backlog.take(10, views);
     // Removals are applied before views: the lock goes, then comes back as new.
     QCOMPARE(out.removed, QList<QByteArray>{"a"});
     QCOMPARE(out.added.size(), 1);
-    QCOMPARE(out.added.first().token, QByteArray("t2"));
+    QCOMPARE(out.added.first()->token, QByteArray("t2"));
 }
 
 void TestUiViewBacklog::takesAtMostWhatIsAsked()
 {
     ViewBacklog backlog;
-    QHash<QByteArray, LockView> views;
+    QHash<QByteArray, SharedLockView> views;
     LockBatch batch;
     for (int i = 0; i < 1000; ++i) {
         const QByteArray r = "r" + QByteArray::number(i);
-        views.insert(r, heldView(r, "t"));
+        views.insert(r, SharedLockView(heldView(r, "t")));
         batch.added << views[r];
     }
     backlog.add(batch);
@@ -86,7 +86,7 @@ void TestUiViewBacklog::takesAtMostWhatIsAsked()
     QCOMPARE(backlog.take(300, views).steps(), 300);
     QCOMPARE(backlog.size(), 700);
     // Oldest first.
-    QCOMPARE(backlog.take(1, views).added.first().resource, QByteArray("r300"));
+    QCOMPARE(backlog.take(1, views).added.first()->resource, QByteArray("r300"));
 }
 
 void TestUiViewBacklog::randomBatchesEndAsSentDirectly()
@@ -98,7 +98,7 @@ void TestUiViewBacklog::randomBatchesEndAsSentDirectly()
         LockTableModel direct;
         LockTableModel sent;
         ViewBacklog backlog;
-        QHash<QByteArray, LockView> views; // the monitor's, as it is at each moment
+        QHash<QByteArray, SharedLockView> views; // the monitor's, as it is at each moment
         for (int step = 0; step < 60; ++step) {
             LockBatch batch;
             QSet<QByteArray> named;
@@ -107,7 +107,7 @@ void TestUiViewBacklog::randomBatchesEndAsSentDirectly()
                 if (named.contains(r))
                     continue;
                 named.insert(r);
-                const LockView v = heldView(r, "t" + QByteArray::number(rng.bounded(1000)));
+                const SharedLockView v(heldView(r, "t" + QByteArray::number(rng.bounded(1000))));
                 if (!views.contains(r)) {
                     batch.added << v;
                     views.insert(r, v);
