@@ -38,8 +38,9 @@ struct LockView
 
 // A view as the monitor made it, shared read-only by whoever keeps it: the monitor's table, the
 // batches in flight and the window's rows hold one copy of each lock's view between them, not one
-// each (at 1M locks a LockView per holder was a few hundred MB). Reads as a `const LockView&`; a
-// changed view is a new one.
+// each (ui-bench, 100k locks on five masters: peak RSS 306 -> 281 MiB). Reads as a
+// `const LockView&`; a changed view is a new one, so a row the window has not updated yet keeps
+// the version it shows.
 class SharedLockView final
 {
 public:

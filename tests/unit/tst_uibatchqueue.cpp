@@ -83,7 +83,8 @@ void TestUiBatchQueue::removalReplacesWaitingView()
     Slices slices(&queue);
     LockBatch gone;
     gone.removed = {"a"};
-    queue.enqueue(LockBatch{{SharedLockView(heldView("a", "t1")), SharedLockView(heldView("b", "t1"))}, {}, {}});
+    queue.enqueue(
+        LockBatch{{SharedLockView(heldView("a", "t1")), SharedLockView(heldView("b", "t1"))}, {}, {}});
     queue.enqueue(gone);
     QCOMPARE(queue.pending(), 2);
     QTRY_VERIFY(queue.isIdle());
@@ -102,7 +103,8 @@ void TestUiBatchQueue::returnAfterRemovalIsItsOwnStep()
     QTRY_VERIFY(queue.isIdle());
     Slices slices(&queue);
     queue.enqueue({{}, {}, {"a"}});
-    queue.enqueue(LockBatch{{SharedLockView(heldView("a", "t2")), SharedLockView(heldView("b", "t1"))}, {}, {}});
+    queue.enqueue(
+        LockBatch{{SharedLockView(heldView("a", "t2")), SharedLockView(heldView("b", "t1"))}, {}, {}});
     queue.enqueue(LockBatch{{}, {SharedLockView(heldView("a", "t3"))}, {}});
     QCOMPARE(queue.pending(), 3);
     QTRY_VERIFY(queue.isIdle());

@@ -203,7 +203,10 @@ void TestHistoryTracker::whileRecordedOnlyTheFollowedLockIsKept()
     QCOMPARE(tracker.episodes("a").size(), 1);
     QVERIFY(tracker.episodes("b").isEmpty());
     QSignalSpy changedSpy(&tracker, &HistoryTracker::changed);
-    tracker.observe(LockBatch{{SharedLockView(held("c", "t1"))}, {SharedLockView(held("a", "t2")), SharedLockView(held("b", "t2"))}, {}}, at(5));
+    tracker.observe(LockBatch{{SharedLockView(held("c", "t1"))},
+                              {SharedLockView(held("a", "t2")), SharedLockView(held("b", "t2"))},
+                              {}},
+                    at(5));
     QCOMPARE(changedSpy.size(), 1);
     QCOMPARE(changedSpy.first().first().toByteArray(), QByteArray("a"));
     QCOMPARE(tracker.episodes("a").size(), 2);
