@@ -18,18 +18,12 @@ void BatchQueue::enqueue(const LockBatch& batch)
     if (batch.isEmpty())
         return;
     const qsizetype before = m_steps.size();
-    using Step = LockStepQueue<SharedLockView>::Step;
-    for (const QByteArray& r : batch.removed) {
-        LockView gone; // a removal carries only the name
-        gone.resource = r;
-        Step step;
-        step.entry = SharedLockView(std::move(gone));
-        step.removal = true;
-        m_steps.push(std::move(step));
-    }
+    using Step = LockStepQueue<Queued>::Step;
+    for (const QByteArray& r : batch.removed)
+        m_steps.push(Step{{{}, r}, true, false, false});
     for (const QList<SharedLockView>* list : {&batch.added, &batch.changed})
         for (const SharedLockView& v : *list)
-            m_steps.push(Step{v, false, list == &batch.added, false});
+            m_steps.push(Step{{v, {}}, false, list == &batch.added, false});
     if (const qsizetype folded = batch.steps() - (m_steps.size() - before); folded > 0)
         emit taken(folded);
     if (!m_steps.isEmpty() && !m_timer.isActive())
@@ -47,9 +41,9 @@ void BatchQueue::drainOne()
             break;
         auto step = m_steps.takeFront();
         if (step.removal)
-            slice.removed << step.entry->resource;
+            slice.removed << std::move(step.entry.removed);
         else
-            (step.added ? slice.added : slice.changed) << std::move(step.entry);
+            (step.added ? slice.added : slice.changed) << std::move(step.entry.view);
         ++count;
     }
 

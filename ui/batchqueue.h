@@ -49,11 +49,23 @@ signals:
     void taken(qsizetype steps);
 
 private:
+    // A step's load: the monitor's view, or for a removal only the name (no view made for it).
+    struct Queued
+    {
+        SharedLockView view;
+        QByteArray removed;
+
+        friend const QByteArray& resourceOf(const Queued& q)
+        {
+            return q.removed.isEmpty() ? q.view->resource : q.removed;
+        }
+    };
+
     void drainOne();
     void adaptSlice(qsizetype items, qint64 elapsedNs);
 
     LockTableModel* m_model;
-    LockStepQueue<SharedLockView> m_steps; // a barrier starts a new slice
+    LockStepQueue<Queued> m_steps; // a barrier starts a new slice
     QTimer m_timer;
     int m_slice = 500;
     bool m_fixedSlice = false;

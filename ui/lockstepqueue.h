@@ -1,18 +1,14 @@
 #pragma once
 
-#include "monitor/lockview.h"
 #include "resourcekey.h"
 
+#include <QByteArray>
 #include <QHash>
 
 #include <deque>
 
 namespace lockscope {
 
-inline const QByteArray& resourceOf(const SharedLockView& view)
-{
-    return view->resource;
-}
 inline const QByteArray& resourceOf(const QByteArray& resource)
 {
     return resource;
@@ -22,8 +18,9 @@ inline const QByteArray& resourceOf(const QByteArray& resource)
 // and came back: a newer view replaces the one still waiting (a lock added and then changed is still
 // new to whoever takes it), a removal replaces a waiting view, and a view after a waiting removal
 // is a step of its own behind a barrier, so that the taker still sees the lock go and come back.
-// `Entry` is what a step carries: the monitor's view, or only the resource's name when the view is
-// looked up as the step is taken.
+// `Entry` is what a step carries, named by a `resourceOf(entry)` of its own: the view and the name
+// of a removal (BatchQueue), or only the resource's name when the view is looked up as the step is
+// taken (ViewBacklog).
 template <typename Entry> class LockStepQueue
 {
 public:
