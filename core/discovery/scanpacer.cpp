@@ -75,13 +75,24 @@ int ScanPacer::readBatch() const
 
 void ScanPacer::probed(qint64 rttUs)
 {
-    // The idle estimate is the lowest round trip lately: it follows a faster server at once and
-    // drifts up slowly (doubles in about 1400 probes, longer than a busy spell of other clients
-    // lasts) so that a changed network is learnt in the end.
-    const double rtt = double(std::max<qint64>(1, rttUs));
-    m_idleUs = m_idleUs == 0 || rtt < m_idleUs ? rtt : m_idleUs * (1.0 + 1.0 / 2048);
-    m_recentUs = m_recentUs == 0 ? rtt : m_recentUs + smoothing * (rtt - m_recentUs);
-    m_idleUs = std::min(m_idleUs, m_recentUs);
+    const qint64 rtt = std::max<qint64>(1, rttUs);
+    m_probes[size_t(m_nextProbe)] = rtt;
+    m_nextProbe = (m_nextProbe + 1) % probeWindow;
+    m_probesHeld = std::min(m_probesHeld + 1, probeWindow);
+    m_recentUs = m_recentUs == 0 ? double(rtt) : m_recentUs + smoothing * (double(rtt) - m_recentUs);
+    if (m_probesHeld < probeWindowLow)
+        return; // no estimate yet: the rate stays where it started
+    // The low reading: the probeWindowLow-th lowest of the probes in the ring. One fast outlier
+    // cannot set it; a server that is idle for a quarter of the window can.
+    std::array<qint64, probeWindow> sorted = m_probes;
+    const auto held = sorted.begin() + m_probesHeld;
+    std::nth_element(sorted.begin(), sorted.begin() + (probeWindowLow - 1), held);
+    const double low = double(sorted[size_t(probeWindowLow - 1)]);
+    // The idle estimate follows a lower reading at once and drifts up slowly (doubles in about 1400
+    // probes, longer than a busy spell of other clients lasts) so that a changed network is learnt
+    // in the end.
+    m_idleUs = m_idleUs == 0 || low < m_idleUs ? low : m_idleUs * (1.0 + 1.0 / 2048);
+    m_idleUs = std::min(m_idleUs, std::max(m_recentUs, low));
 }
 
 void ScanPacer::pageDone(int keys, qint64 elapsedUs)

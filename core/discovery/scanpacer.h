@@ -4,6 +4,8 @@
 
 #include <QtGlobal>
 
+#include <array>
+
 namespace lockscope {
 
 // The pacing policy of a SCAN pass, kept apart from any connection or clock so that every page loop
@@ -19,12 +21,13 @@ namespace lockscope {
 // Unpaced (paced() false: `max` on a first pass) the loop runs as fast as it can: COUNT is the
 // configured one, reads are not split, no PING and no pause.
 //
-// Auto: the idle latency is the lowest PING round trip seen lately; while the PINGs come back near
-// it the rate climbs towards ceilingKeysPerSecond, when they take clearly longer (the server or the
-// machine is busy, with us or with others) the rate is cut, COUNT and the read batches shrink, and
-// the pauses grow, down to floorKeysPerSecond; a busy page slower than even that rate is followed
-// by a pause as long as itself (a pass takes at most twice its full-speed time). A Limit caps the
-// rate (and the floor) at its keys a second. Times are in microseconds.
+// Auto: the idle latency is the lowest low reading of the PINGs lately (the round trip that a quarter
+// of the last 16 came within); while the PINGs come back near it the rate climbs towards
+// ceilingKeysPerSecond, when they take clearly longer (the server or the machine is busy, with us or with
+// others) the rate is cut, COUNT and the read batches shrink, and the pauses grow, down to
+// floorKeysPerSecond; a busy page slower than even that rate is followed by a pause as long as itself (a pass
+// takes at most twice its full-speed time). A Limit caps the rate (and the floor) at its keys a second. Times
+// are in microseconds.
 class ScanPacer
 {
 public:
@@ -67,13 +70,23 @@ private:
     qint64 ceiling() const;
     qint64 floor() const;
 
+    // The probes that make a low reading: a quarter of the last probeWindow must be that low. On
+    // a virtual machine a loopback round trip is mostly the wake-up of two vCPUs (here: 15 us when
+    // both happen to be awake, 130 us typically, on an idle server); the single lowest was an idle
+    // estimate no later probe came near, and an idle server read as eight times busier than idle.
+    static constexpr int probeWindow = 16;
+    static constexpr int probeWindowLow = probeWindow / 4;
+
     ScanRate m_setting;
     int m_maxCount;
     Bounds m_bounds;
     bool m_paced = true;
-    qint64 m_rate;         // keys a second aimed at
-    double m_idleUs = 0;   // the idle latency estimate (0: none yet)
-    double m_recentUs = 0; // smoothed PING round trip
+    qint64 m_rate;                              // keys a second aimed at
+    std::array<qint64, probeWindow> m_probes{}; // the latest round trips, a ring
+    int m_probesHeld = 0;                       // in the ring, up to probeWindow
+    int m_nextProbe = 0;                        // the ring's slot for the next one
+    double m_idleUs = 0;                        // the idle latency estimate (0: none yet)
+    double m_recentUs = 0;                      // smoothed PING round trip
     qint64 m_pauseUs = 0;
 };
 
