@@ -21,10 +21,13 @@ churn_seconds="${3:-4}"
 skip_lockbench=1
 source "$(dirname "$0")/lib.sh"
 need_lockctl
-start_servers "$master_count"
+# The empty server of the baseline first, then the masters measured: only those get locks and churn,
+# and only those are watched. (Started after them and dropped from $urls alone, it stayed in $masters
+# and $ports: every lock was written to it too, and "1 master" measured two, each holding every lock.)
 start_server
-empty_url="${urls[-1]}"
-unset 'urls[-1]'
+empty_url="${urls[0]}"
+urls=() masters=() ports=()
+start_servers "$master_count"
 
 for port in "${ports[@]}"; do
     pipe_locks "$port" "$locks" lock:m 3600000
