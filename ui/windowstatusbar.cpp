@@ -5,6 +5,7 @@
 #include "mastertablemodel.h"
 #include "scanscopetext.h"
 #include "statusstyle.h"
+#include "steadylabel.h"
 
 #include <QLabel>
 #include <QProgressBar>
@@ -12,8 +13,9 @@
 namespace lockscope {
 
 WindowStatusBar::WindowStatusBar(QWidget* parent)
-    : QStatusBar(parent), m_readOnlyBadge(new QLabel(tr(" READ-ONLY "), this)), m_totals(new QLabel(this)),
-      m_mastersUp(new QLabel(this)), m_scanScope(new QLabel(this)), m_progressBar(new QProgressBar(this))
+    : QStatusBar(parent), m_readOnlyBadge(new QLabel(tr(" READ-ONLY "), this)),
+      m_totals(new SteadyLabel(this)), m_mastersUp(new SteadyLabel(this)), m_scanScope(new QLabel(this)),
+      m_progressBar(new QProgressBar(this))
 {
     m_readOnlyBadge->setToolTip(
         tr("Every write is refused: acquire, extend, release and force-release are disabled."));
@@ -30,7 +32,7 @@ WindowStatusBar::WindowStatusBar(QWidget* parent)
     m_progressBar->setFormat(tr("scanning %p%"));
     m_progressBar->hide();
     addWidget(m_readOnlyBadge);
-    addWidget(m_totals, 1);
+    addWidget(m_totals);
     addWidget(m_scanScope, 1);
     addPermanentWidget(m_progressBar);
     addPermanentWidget(m_mastersUp);
@@ -76,8 +78,8 @@ void WindowStatusBar::updateCounts(const LockTableModel& locks, const LockFilter
         parts << QStringLiteral("%1 %2").arg(c[size_t(s)]).arg(StatusStyle::statusText(s));
     if (proxy.rowCount() != locks.rowCount())
         parts << tr("%n shown", nullptr, proxy.rowCount());
-    m_totals->setText(parts.join(QStringLiteral(" · ")));
-    m_mastersUp->setText(tr("%1 of %2 masters up").arg(masters.upCount()).arg(masters.rowCount()));
+    m_totals->setSteadyText(parts.join(QStringLiteral(" · ")));
+    m_mastersUp->setSteadyText(tr("%1 of %2 masters up").arg(masters.upCount()).arg(masters.rowCount()));
     QList<MasterSnapshot> snapshots;
     for (int i = 0; i < masters.rowCount(); ++i)
         snapshots << masters.snapshot(i);

@@ -14,6 +14,7 @@ namespace lockscope {
 class LockFilterProxy;
 class LockTableModel;
 class MasterTableModel;
+class SteadyLabel;
 
 // The window's status bar: the READ-ONLY badge, the lock counts by status, the scanned patterns,
 // the initial scan's progress and how many masters are up.
@@ -38,8 +39,8 @@ public:
 
 private:
     QLabel* m_readOnlyBadge;
-    QLabel* m_totals;
-    QLabel* m_mastersUp;
+    SteadyLabel* m_totals; // changes with every batch of locks: must not re-lay out the window
+    SteadyLabel* m_mastersUp;
     QLabel* m_scanScope; // the patterns scanned, or which master's keys they all miss
     QProgressBar* m_progressBar;
     QHash<int, QPair<qint64, qint64>> m_progress; // master -> (keys scanned, keys in its database)
