@@ -90,9 +90,8 @@ void ScanPacer::probed(qint64 rttUs)
     const double low = double(sorted[size_t(probeWindowLow - 1)]);
     // The idle estimate follows a lower reading at once and drifts up slowly (doubles in about 1400
     // probes, longer than a busy spell of other clients lasts) so that a changed network is learnt
-    // in the end.
-    m_idleUs = m_idleUs == 0 || low < m_idleUs ? low : m_idleUs * (1.0 + 1.0 / 2048);
-    m_idleUs = std::min(m_idleUs, std::max(m_recentUs, low));
+    // in the end; it is never above the current low reading.
+    m_idleUs = m_idleUs == 0 ? low : std::min(low, m_idleUs * (1.0 + 1.0 / 2048));
 }
 
 void ScanPacer::pageDone(int keys, qint64 elapsedUs)
