@@ -1,8 +1,9 @@
 #pragma once
 
 #include <QByteArray>
-#include <QList>
 #include <QString>
+
+#include <optional>
 
 namespace lockscope {
 
@@ -28,14 +29,13 @@ struct LockStory
     qint64 lastExtensionMs = -1;
     qint64 lastExtensionTtlMs = -1; // the TTL read just after the last extension
     qint64 leaseMs = -1;            // the longest TTL read for this token: the lease it sets
-    QList<TtlReading> readings;     // the latest readings, oldest first (at most maxReadings)
+    // The latest reading: what the TTL counts down from now. Only the latest: nothing told more
+    // from older ones, and the window keeps a story for each of up to a million locks.
+    std::optional<TtlReading> lastReading;
     // The owner's connection, as last matched in CLIENT LIST ("'name' 127.0.0.1:5000 on M1"),
     // and when: a match that disappears means the owner's client went away.
     QString ownerClient;
     qint64 ownerClientSeenMs = -1;
-
-    // Kept short: the window keeps a story for each of up to 100k locks.
-    static constexpr int maxReadings = 4;
 
     bool isKnown() const { return firstSeenMs >= 0; }
     bool operator==(const LockStory&) const = default;

@@ -2,8 +2,6 @@
 
 #include "base/bytesdisplay.h"
 
-#include <algorithm>
-
 namespace lockscope {
 
 qint64 LockStoryTracker::ttlOf(const LockView& view)
@@ -60,8 +58,8 @@ void LockStoryTracker::observe(const LockView& view, qint64 wallNowMs, qint64 mo
     const qint64 ttl = ttlOf(view);
     if (ttl < 0)
         return;
-    if (story.readingCount > 0) {
-        const TtlReading& last = story.readings[story.readingCount - 1];
+    if (story.hasReading) {
+        const TtlReading& last = story.lastReading;
         if (at < last.atMs)
             return; // an older computation than one already counted
         const qint64 expected = last.ttlMs - (at - last.atMs);
@@ -74,12 +72,8 @@ void LockStoryTracker::observe(const LockView& view, qint64 wallNowMs, qint64 mo
         }
     }
     story.leaseMs = qMax(story.leaseMs, ttl);
-    if (story.readingCount == story.readings.size()) {
-        std::move(story.readings.begin() + 1, story.readings.end(), story.readings.begin());
-        story.readings.back() = TtlReading{at, ttl};
-        return;
-    }
-    story.readings[story.readingCount++] = TtlReading{at, ttl};
+    story.lastReading = TtlReading{at, ttl};
+    story.hasReading = true;
 }
 
 LockStory LockStoryTracker::story(const QByteArray& resource) const
@@ -95,7 +89,8 @@ LockStory LockStoryTracker::story(const QByteArray& resource) const
     story.lastExtensionMs = it->lastExtensionMs;
     story.lastExtensionTtlMs = it->lastExtensionTtlMs;
     story.leaseMs = it->leaseMs;
-    story.readings = QList<TtlReading>(it->readings.cbegin(), it->readings.cbegin() + it->readingCount);
+    if (it->hasReading)
+        story.lastReading = it->lastReading;
     if (it->ownerNoted) {
         const OwnerSeen owner = m_owners.value(resource);
         story.ownerClient = owner.client;

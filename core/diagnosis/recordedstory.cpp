@@ -1,6 +1,6 @@
 #include "diagnosis/recordedstory.h"
 
-#include <algorithm>
+#include <optional>
 
 namespace lockscope {
 
@@ -12,12 +12,14 @@ bool carriesTtl(RecordEvent::Kind kind)
            kind == RecordEvent::Kind::Extended;
 }
 
-void keepLatest(QList<TtlReading>& readings)
+// The later of two readings; on a tie, `b` (the live one when merging).
+std::optional<TtlReading> later(const std::optional<TtlReading>& a, const std::optional<TtlReading>& b)
 {
-    std::stable_sort(readings.begin(), readings.end(),
-                     [](const TtlReading& a, const TtlReading& b) { return a.atMs < b.atMs; });
-    while (readings.size() > LockStory::maxReadings)
-        readings.removeFirst();
+    if (!a)
+        return b;
+    if (!b)
+        return a;
+    return a->atMs > b->atMs ? a : b;
 }
 
 } // namespace
@@ -44,10 +46,9 @@ LockStory RecordedStory::fromHistory(const ResourceHistory& history)
         }
         if (e.ttlMs >= 0) {
             story.leaseMs = qMax(story.leaseMs, e.ttlMs);
-            story.readings << TtlReading{e.timeMs, e.ttlMs};
+            story.lastReading = later(story.lastReading, TtlReading{e.timeMs, e.ttlMs});
         }
     }
-    keepLatest(story.readings);
     return story;
 }
 
@@ -70,8 +71,7 @@ LockStory RecordedStory::merge(const LockStory& recorded, const LockStory& live)
         out.lastExtensionTtlMs = recorded.lastExtensionTtlMs;
     }
     out.leaseMs = qMax(recorded.leaseMs, live.leaseMs);
-    out.readings = recorded.readings + live.readings;
-    keepLatest(out.readings);
+    out.lastReading = later(recorded.lastReading, live.lastReading);
     return out;
 }
 
@@ -93,9 +93,9 @@ QList<Diagnosis> RecordedStory::diagnose(const ResourceHistory& history, const D
     if (watched >= story.firstSeenMs)
         asOf.nowMs = qMin(context.nowMs, watched);
     const QString owner = history.episodes.constLast().owner;
-    if (story.readings.isEmpty())
+    if (!story.lastReading)
         return LockDiagnosis::diagnoseStory(story, owner, -1, asOf);
-    const TtlReading& last = story.readings.constLast();
+    const TtlReading& last = *story.lastReading;
     const qint64 ttlNow = qMax<qint64>(0, last.ttlMs - (asOf.nowMs - last.atMs));
     return LockDiagnosis::diagnoseStory(story, owner, ttlNow, asOf);
 }

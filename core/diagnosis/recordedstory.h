@@ -13,10 +13,10 @@ class RecordedStory
 public:
     // The story of the holder of the open (last) episode: first seen, extensions (as the episode
     // counts them), first and last extension with the TTL read then, the lease (longest TTL
-    // recorded) and the latest TTL readings. Unknown when the last episode has ended.
+    // recorded) and the latest TTL reading. Unknown when the last episode has ended.
     static LockStory fromHistory(const ResourceHistory& history);
     // The recorded story completed by the live tracker's, for the same token: the earlier first
-    // sighting, the later last extension, the longer lease, the newest readings. Extensions the
+    // sighting, the later last extension, the longer lease, the newer reading. Extensions the
     // live tracker saw after the recording's last one are added; others were likely recorded too
     // (a recorder running beside this process), so the larger count is kept. Another token: live.
     static LockStory merge(const LockStory& recorded, const LockStory& live);

@@ -208,16 +208,18 @@ void TestLockDiagnosis::trackerCountsExtensionsAndLease()
     QCOMPARE(s.firstExtensionMs, wall0 + 4'000);
     QCOMPARE(s.lastExtensionMs, wall0 + 8'000);
     QCOMPARE(s.leaseMs, 10'000);
-    QCOMPARE(s.readings.size(), 4);
-    // The latest four stay, in one allocation of that size (the window keeps a story per lock).
+    QCOMPARE(s.lastReading->atMs, wall0 + 8'000);
+    QCOMPARE(s.lastReading->ttlMs, 10'000);
+    // The latest reading is what the next one is compared with: counting down from it is no
+    // extension, a TTL above it is.
     see(9'000, 9'000);
-    see(10'000, 8'000);
+    QCOMPARE(tracker.story("orders").extensions, 2);
+    see(10'000, 9'500);
     const LockStory later = tracker.story("orders");
-    QCOMPARE(later.readings.size(), 4);
-    QCOMPARE(later.readings.first().atMs, wall0 + 4'000);
-    QCOMPARE(later.readings.last().ttlMs, 8'000);
-    QVERIFY2(later.readings.capacity() <= LockStory::maxReadings,
-             qPrintable(QString::number(later.readings.capacity())));
+    QCOMPARE(later.extensions, 3);
+    QCOMPARE(later.lastExtensionMs, wall0 + 10'000);
+    QCOMPARE(later.lastReading->atMs, wall0 + 10'000);
+    QCOMPARE(later.lastReading->ttlMs, 9'500);
     // Another holder starts another story; a lock that goes away forgets it.
     tracker.observe(viewOf(LockStatus::Held, "t2", {held("t2", 5000, mono0 + 9000)}, 5000, mono0 + 9000),
                     wall0 + 9000, mono0 + 9000);

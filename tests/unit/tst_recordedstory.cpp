@@ -69,7 +69,11 @@ void compareStory(const LockStory& got, const LockStory& want)
     QCOMPARE(got.lastExtensionMs, want.lastExtensionMs);
     QCOMPARE(got.lastExtensionTtlMs, want.lastExtensionTtlMs);
     QCOMPARE(got.leaseMs, want.leaseMs);
-    QCOMPARE(got.readings, want.readings);
+    QCOMPARE(got.lastReading.has_value(), want.lastReading.has_value());
+    if (want.lastReading) {
+        QCOMPARE(got.lastReading->atMs, want.lastReading->atMs);
+        QCOMPARE(got.lastReading->ttlMs, want.lastReading->ttlMs);
+    }
     QCOMPARE(got.ownerClient, want.ownerClient);
 }
 
@@ -119,7 +123,7 @@ void TestRecordedStory::storyOfTheOpenEpisode()
     want.lastExtensionMs = t0 + 30 * s;
     want.lastExtensionTtlMs = 29 * s;
     want.leaseMs = 30 * s;
-    want.readings = {{t0, 30 * s}, {t0 + 10 * s, 30 * s}, {t0 + 20 * s, 30 * s}, {t0 + 30 * s, 29 * s}};
+    want.lastReading = TtlReading{t0 + 30 * s, 29 * s};
     compareStory(RecordedStory::fromHistory(h), want);
     QCOMPARE(RecordedStory::watchedUntilMs(h), t0 + 40 * s);
 }
@@ -194,15 +198,19 @@ void TestRecordedStory::mergeKeepsWhatTheRecordingKnewBefore()
     live.lastExtensionMs = t0 + 120 * s;
     live.lastExtensionTtlMs = 28 * s;
     live.leaseMs = 28 * s;
-    live.readings = {{t0 + 100 * s, 20 * s}, {t0 + 110 * s, 28 * s}, {t0 + 120 * s, 28 * s}};
+    live.lastReading = TtlReading{t0 + 120 * s, 28 * s};
     live.ownerClient = QStringLiteral("client 'w7' 127.0.0.1:5000 (id 4)");
     LockStory want = live;
     want.firstSeenMs = t0;
     want.extensions = 7;
     want.firstExtensionMs = t0 + 10 * s;
     want.leaseMs = 30 * s;
-    want.readings.prepend(TtlReading{t0 + 50 * s, 30 * s}); // the recording's last
-    compareStory(RecordedStory::merge(recorded, live), want);
+    compareStory(RecordedStory::merge(recorded, live), want); // the live reading: the newer one
+    // The newer reading wins whichever side read it: here the recording's last (t0 + 50 s).
+    LockStory stale = live;
+    stale.lastReading = TtlReading{t0 + 40 * s, 25 * s};
+    want.lastReading = TtlReading{t0 + 50 * s, 30 * s};
+    compareStory(RecordedStory::merge(recorded, stale), want);
 
     // A recorder running beside this process recorded the same extensions: not counted twice.
     LockStory alongside = live;
