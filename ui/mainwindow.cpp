@@ -29,6 +29,7 @@
 #include "mastertablemodel.h"
 #include "selectionkeeper.h"
 #include "statushelpdialog.h"
+#include "tableroom.h"
 #include "viewexport.h"
 #include "windowlayout.h"
 #include "windowmenus.h"
@@ -267,9 +268,9 @@ void MainWindow::reserveRows(qint64 locks)
 {
     if (m_initialScanFinished || locks < minForecastRows || locks <= m_reservedRows)
         return;
-    // A quarter more than forecast: the forecast wavers while few pages are in, and each revision
-    // rehashes what the tables hold by then (a little, early on).
-    m_reservedRows = locks + locks / 4;
+    // Room to spare: the forecast wavers while few pages are in, and each revision rehashes what
+    // the tables hold by then (a little, early on).
+    m_reservedRows = tableRoomFor(locks);
     const qsizetype room = qsizetype(m_reservedRows);
     // One table a turn of the event loop: their rehashes in the same slice were what stalled.
     m_locks->reserve(room);
