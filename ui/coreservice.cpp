@@ -20,6 +20,7 @@
 #include <QThread>
 #include <QTimer>
 
+#include <limits>
 #include <utility>
 
 namespace lockscope {
@@ -100,6 +101,11 @@ void CoreService::start()
                 if (!m_eventTimer->isActive())
                     m_eventTimer->start(eventFlushMs);
             });
+    connect(m_monitor.get(), &LockMonitor::keyspaceEventsSkipped, this, [this](int, qint64 count) {
+        m_droppedEvents = int(qMin<qint64>(m_droppedEvents + count, std::numeric_limits<int>::max()));
+        if (!m_eventTimer->isActive())
+            m_eventTimer->start(eventFlushMs);
+    });
 
     QStringList names;
     for (const RedisConnection* c : m_masters->connections())

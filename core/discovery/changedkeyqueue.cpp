@@ -4,28 +4,27 @@ namespace lockscope {
 
 void ChangedKeyQueue::push(const QByteArray& key)
 {
-    if (m_waiting.contains(key))
-        return;
-    m_waiting.insert(key);
-    m_keys << key;
+    const qsizetype before = m_waiting.size();
+    m_waiting.insert(key); // one lookup: a flood asks this 200k times a second
+    if (m_waiting.size() != before)
+        m_keys.push_back(key);
 }
 
 QByteArrayList ChangedKeyQueue::take(qsizetype max)
 {
     const qsizetype n = qMin(max, size());
-    QByteArrayList out = m_keys.mid(m_head, n);
-    for (const QByteArray& key : std::as_const(out))
-        m_waiting.remove(key);
-    m_head += n;
+    QByteArrayList out;
+    out.reserve(n);
+    for (qsizetype i = 0; i < n; ++i) {
+        m_waiting.remove(m_keys.front());
+        out << std::move(m_keys.front());
+        m_keys.pop_front();
+    }
     if (isEmpty()) {
-        // Both give their memory back: after a burst of a million changed keys, a list and a hash
-        // sized for it would otherwise stay.
-        m_keys = {};
-        m_head = 0;
+        // The set gives its memory back too: after a burst of a million changed keys, a hash sized
+        // for it would otherwise stay.
         m_waiting = {};
-    } else if (m_head >= 4096 && m_head * 2 >= m_keys.size()) {
-        m_keys.remove(0, m_head);
-        m_head = 0;
+        m_keys = {};
     }
     return out;
 }

@@ -3,6 +3,8 @@
 #include <QByteArrayList>
 #include <QSet>
 
+#include <deque>
+
 namespace lockscope {
 
 // The keys keyspace events named and that still have to be read: each once however often it
@@ -18,16 +20,17 @@ namespace lockscope {
 class ChangedKeyQueue final
 {
 public:
-    bool isEmpty() const { return m_head == m_keys.size(); }
-    qsizetype size() const { return m_keys.size() - m_head; }
+    bool isEmpty() const { return m_keys.empty(); }
+    qsizetype size() const { return qsizetype(m_keys.size()); }
     // Queues `key` unless it already waits.
     void push(const QByteArray& key);
     // Up to `max` keys, oldest first; they no longer wait (a new change queues them again).
     QByteArrayList take(qsizetype max);
 
 private:
-    QByteArrayList m_keys; // those before m_head are taken
-    qsizetype m_head = 0;
+    // In blocks: a list taken from the front and appended to grew to room for twice the keys
+    // waiting (a flood of changes to a million locks: 67 MB for 24 MB of keys).
+    std::deque<QByteArray> m_keys;
     QSet<QByteArray> m_waiting;
 };
 

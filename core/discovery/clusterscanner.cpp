@@ -192,6 +192,8 @@ void ClusterScanner::addNode(const NodeAddress& address)
             [this](int, const QByteArray& key, const QByteArray& event) {
                 emit keyspaceEvent(m_index, key, event);
             });
+    connect(scanner, &MasterScanner::keyspaceEventsSkipped, this,
+            [this](int, qint64 count) { emit keyspaceEventsSkipped(m_index, count); });
     m_nodes.push_back(std::move(n));
     if (m_started)
         scanner->start();

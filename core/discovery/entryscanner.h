@@ -39,6 +39,8 @@ signals:
     void scanProgress(int master, qint64 scanned, qint64 total);
     void passFinished(int master);
     void keyspaceEvent(int master, const QByteArray& key, const QByteArray& event);
+    // Events that arrived and were not reported one by one (KeyspaceEventThrottle).
+    void keyspaceEventsSkipped(int master, qint64 count);
 
 protected:
     // Sets the mode and tells modeChanged, unless neither it nor its reason changed.

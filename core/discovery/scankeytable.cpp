@@ -43,6 +43,12 @@ ScanKeyTable::Mark* ScanKeyTable::find(const QByteArray& key)
     return slot.entry == 0 ? nullptr : &m_entries[slot.entry - 1].mark;
 }
 
+const QByteArray* ScanKeyTable::findKey(const QByteArray& key)
+{
+    const Slot& slot = slotFor(key, hashOf(key));
+    return slot.entry == 0 ? nullptr : &m_entries[slot.entry - 1].key;
+}
+
 void ScanKeyTable::rebuildIndex(size_t capacity)
 {
     m_slots.assign(capacity, Slot());

@@ -31,6 +31,8 @@ public:
     Mark& operator[](const QByteArray& key);
     // Null when the key is not there.
     Mark* find(const QByteArray& key);
+    // The table's own copy of `key` (copies of it share its bytes), null when it is not there.
+    const QByteArray* findKey(const QByteArray& key);
     // Calls keep(key, mark) for every key and drops those it returns false for (memory shrinks too).
     template <typename F> void sweep(F keep);
 

@@ -559,9 +559,16 @@ void ScanWorker::onEvent(const QByteArray&, const QByteArray& channel, const QBy
 {
     if (!channel.startsWith(m_eventPrefix))
         return;
-    const QByteArray key = channel.mid(m_eventPrefix.size());
-    m_eventLogKeys << key;
-    m_eventLogEvents << payload;
+    // The key table's copy when it knows the key: a flood of changes to known locks then makes no
+    // copy of a key per event for the keys waiting to be read (a million locks, 48 MB).
+    const QByteArray named = QByteArray::fromRawData(channel.constData() + m_eventPrefix.size(),
+                                                     channel.size() - m_eventPrefix.size());
+    const QByteArray* known = m_keys.findKey(named);
+    const QByteArray key = known ? *known : QByteArray(named.constData(), named.size());
+    if (m_eventLogThrottle.pass(payload, monotonicMs())) {
+        m_eventLogKeys << key;
+        m_eventLogEvents << payload;
+    }
     m_eventKeys.push(key);
     if (m_scanning)
         m_keys[key].metInPass = m_pass; // a key born mid-pass may be missed by SCAN; the event read covers it
@@ -571,11 +578,11 @@ void ScanWorker::onEvent(const QByteArray&, const QByteArray& channel, const QBy
 
 void ScanWorker::flushEvents()
 {
-    if (!m_eventLogKeys.isEmpty()) {
+    if (const qint64 skipped = m_eventLogThrottle.takeSkipped(); !m_eventLogKeys.isEmpty() || skipped > 0) {
         // Handed over, not cleared: the queued signal still shares the lists, and clear() on a
         // shared list allocates a new one as large as the old (a burst of 200k events/s made each
         // flush allocate for the largest burst ever seen, twice).
-        emit keyspaceEvents(std::exchange(m_eventLogKeys, {}), std::exchange(m_eventLogEvents, {}));
+        emit keyspaceEvents(std::exchange(m_eventLogKeys, {}), std::exchange(m_eventLogEvents, {}), skipped);
     }
     if (m_eventKeys.isEmpty() || !canScan() || eventReadsHeld())
         return;

@@ -4,6 +4,7 @@
 #include "connection/connectionoptions.h"
 #include "connection/redisconnection.h"
 #include "discovery/changedkeyqueue.h"
+#include "discovery/keyspaceeventthrottle.h"
 #include "discovery/notificationmode.h"
 #include "discovery/observationbatch.h"
 #include "discovery/scankeytable.h"
@@ -69,8 +70,9 @@ signals:
     void observed(const lockscope::ObservationBatchPtr& batch);
     // After the pass's last batch.
     void passFinished(qint64 knownKeys);
-    // A burst of keyspace events, in arrival order (keys.at(i) had events.at(i)).
-    void keyspaceEvents(const QByteArrayList& keys, const QByteArrayList& events);
+    // A burst of keyspace events, in arrival order (keys.at(i) had events.at(i)); `skipped`: how
+    // many more arrived that the throttle held back (KeyspaceEventThrottle).
+    void keyspaceEvents(const QByteArrayList& keys, const QByteArrayList& events, qint64 skipped);
 
 private:
     void onConnectionState(RedisConnection::State state);
@@ -165,6 +167,7 @@ private:
     quint64 m_connectionSerial = 0;  // which connection a read went out on
     QByteArrayList m_eventLogKeys;   // keys and events to report at the next flush ...
     QByteArrayList m_eventLogEvents; // ... in arrival order
+    KeyspaceEventThrottle m_eventLogThrottle;
     QTimer* m_eventTimer;
     QTimer* m_passTimer;
     QTimer* m_pageTimer;

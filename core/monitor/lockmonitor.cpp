@@ -44,6 +44,7 @@ LockMonitor::LockMonitor(MasterSet* masters, LockScopeConfig config, QObject* pa
             emit scanProgress(master, scanned, total);
         });
         connect(scanner, &EntryScanner::keyspaceEvent, this, &LockMonitor::keyspaceEvent);
+        connect(scanner, &EntryScanner::keyspaceEventsSkipped, this, &LockMonitor::keyspaceEventsSkipped);
         connect(scanner, &EntryScanner::passFinished, this, [this](int master) {
             qint64 locks = 0;
             for (const Entry& e : std::as_const(m_entries))

@@ -84,6 +84,9 @@ signals:
     void passFinished(int master);
     void initialScanFinished();
     void keyspaceEvent(int master, const QByteArray& key, const QByteArray& event);
+    // Keyspace events a master's scanner did not report one by one: under a flood of TTL changes,
+    // all but a few per 250 ms (every expiry and delete is reported).
+    void keyspaceEventsSkipped(int master, qint64 count);
     // A Sentinel entry's primary changed: every lock read from the old primary is now at risk.
     void failoverDetected(int master, const lockscope::PrimaryChange& change, int locksAtRisk);
     // The new primary has been read through (its first full pass): which of those locks it lost

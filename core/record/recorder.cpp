@@ -1,6 +1,7 @@
 #include "record/recorder.h"
 
 #include "base/monotonicclock.h"
+#include "discovery/keyspaceeventkind.h"
 #include "monitor/lockmonitor.h"
 #include "record/cpustopwatch.h"
 #include "record/recordingdatabase.h"
@@ -16,17 +17,6 @@ namespace {
 constexpr qint64 expiryToleranceMs = 100;
 // How long after a master was down a lock gone from it counts as lost rather than released.
 constexpr qint64 interruptionMemoryMs = 10000;
-
-// Keyspace events that tell how a key ended (when notifications are on, better than the clock).
-bool isExpiryEvent(const QByteArray& event)
-{
-    return event == "expired" || event == "evicted";
-}
-
-bool isDeleteEvent(const QByteArray& event)
-{
-    return event == "del" || event == "unlink" || event == "hdel" || event == "zrem" || event == "srem";
-}
 
 quint64 maskOf(const QList<int>& masters)
 {

@@ -1,5 +1,6 @@
 #include "base/monotonicclock.h"
 #include "discovery/entryscanner.h"
+#include "discovery/keyspaceeventthrottle.h"
 #include "discovery/masterscanner.h"
 #include "lockctlrun.h"
 #include "metrics/lockactivity.h"
@@ -11,6 +12,7 @@
 #include "watchevents.h"
 
 #include <QDateTime>
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -104,6 +106,7 @@ private slots:
     void everyStatusFromRealMasters();
     void masterLostDuringInitialScanIsNotWaitedFor();
     void liveModeFollowsEvents();
+    void aFloodOfTtlChangesIsReportedInPart();
     void reconciliationCatchesWhatEventsMissed();
     void pollingModeWithoutNotifications();
     void noPermissionForConfigMeansPolling();
@@ -200,6 +203,50 @@ void TestLockMonitor::liveModeFollowsEvents()
         group.at(i).command({"SET", "lock:short", "t", "PX", "1000"});
     QTRY_VERIFY_WITH_TIMEOUT(h.has("lock:short"), 3000);
     QTRY_VERIFY_WITH_TIMEOUT(!h.has("lock:short"), 5000);
+}
+
+// 20,000 TTL changes from one script: every one is accounted for (reported, or counted as held
+// back), the reports stay within the throttle's budget, the lock shows the last TTL written, and
+// what ends the key is reported even right after the flood.
+void TestLockMonitor::aFloodOfTtlChangesIsReportedInPart()
+{
+    RedisServerGroup group;
+    std::unique_ptr<Harness> live;
+    QVERIFY2(startLive(group, 1, &live), qPrintable(group.errorString()));
+    Harness& h = *live;
+    group.at(0).command({"SET", "lock:flood", "tok", "PX", "60000"});
+    QTRY_VERIFY_WITH_TIMEOUT(h.has("lock:flood"), 3000);
+
+    qint64 reported = 0;
+    qint64 skipped = 0;
+    bool sawDel = false;
+    QObject guard;
+    QObject::connect(h.monitor.get(), &LockMonitor::keyspaceEvent, &guard,
+                     [&](int, const QByteArray& key, const QByteArray& event) {
+                         if (key == "lock:flood" && event == "expire")
+                             ++reported;
+                         sawDel = sawDel || (key == "lock:flood" && event == "del");
+                     });
+    QObject::connect(h.monitor.get(), &LockMonitor::keyspaceEventsSkipped, &guard,
+                     [&](int, qint64 count) { skipped += count; });
+    constexpr int changes = 20000;
+    QElapsedTimer elapsed;
+    elapsed.start();
+    group.at(0).command({"EVAL",
+                         "for i = 1, tonumber(ARGV[1]) do redis.call('PEXPIRE', KEYS[1], 600000 + i) end",
+                         "1", "lock:flood", QByteArray::number(changes)});
+    QTRY_COMPARE_WITH_TIMEOUT(reported + skipped, qint64(changes), 10000);
+    const qint64 windows = elapsed.elapsed() / KeyspaceEventThrottle::windowMs + 2;
+    QVERIFY2(reported <= windows * KeyspaceEventThrottle::perWindow,
+             qPrintable(QStringLiteral("%1 reported in %2 ms").arg(reported).arg(elapsed.elapsed())));
+    QVERIFY(skipped > 0);
+    // Read again either way: the PTTL the last change set (less the time it took to read it).
+    const auto pttl = [&h] { return h.view("lock:flood").observations.value(0).pttlMs(); };
+    QTRY_VERIFY2_WITH_TIMEOUT(pttl() > 600000 + changes - 5000, qPrintable(QString::number(pttl())), 3000);
+
+    group.at(0).command({"DEL", "lock:flood"});
+    QTRY_VERIFY_WITH_TIMEOUT(sawDel, 3000);
+    QTRY_VERIFY_WITH_TIMEOUT(!h.has("lock:flood"), 3000);
 }
 
 void TestLockMonitor::reconciliationCatchesWhatEventsMissed()

@@ -16,6 +16,7 @@ private slots:
     void insertsFindsAndKeepsMarks();
     void sweepDropsWhatItIsToldAndShrinks();
     void binaryAndEmptyKeys();
+    void findKeyGivesTheTablesOwnCopy();
 };
 
 void TestScanKeyTable::insertsFindsAndKeepsMarks()
@@ -84,6 +85,22 @@ void TestScanKeyTable::binaryAndEmptyKeys()
     QVERIFY(!table.find(other));
     QCOMPARE(table.find(QByteArray(""))->metInPass, 2u);
     QCOMPARE(table.size(), 2);
+}
+
+// What a keyspace event names is looked up without a copy of its own (bytes inside the channel
+// name) and comes back as the table's copy, sharing its bytes: a key waiting to be read costs none.
+void TestScanKeyTable::findKeyGivesTheTablesOwnCopy()
+{
+    ScanKeyTable table;
+    const QByteArray stored("lock:orders");
+    table[stored].known = true;
+    const QByteArray channel("__keyspace@0__:lock:orders");
+    const QByteArray inside = QByteArray::fromRawData(channel.constData() + 15, channel.size() - 15);
+    const QByteArray* found = table.findKey(inside);
+    QVERIFY(found);
+    QCOMPARE(*found, stored);
+    QCOMPARE(QByteArray(*found).constData(), stored.constData()); // shared, not copied
+    QVERIFY(!table.findKey("lock:other"));
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestScanKeyTable)
