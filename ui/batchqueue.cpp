@@ -4,6 +4,8 @@
 
 #include <QElapsedTimer>
 
+#include <utility>
+
 namespace lockscope {
 
 BatchQueue::BatchQueue(LockTableModel* model, QObject* parent) : QObject(parent), m_model(model)
@@ -51,7 +53,7 @@ void BatchQueue::drainOne()
     clock.start();
     m_model->apply(slice);
     emit applied(slice); // listeners (history, detail pane) are part of the slice's cost
-    adaptSlice(count, clock.nsecsElapsed());
+    adaptSlice(count, slice.added.size(), clock.nsecsElapsed());
     emit taken(count);
     if (m_steps.isEmpty())
         emit drained();
@@ -59,7 +61,7 @@ void BatchQueue::drainOne()
         m_timer.start();
 }
 
-void BatchQueue::adaptSlice(qsizetype items, qint64 elapsedNs)
+void BatchQueue::adaptSlice(qsizetype items, qsizetype added, qint64 elapsedNs)
 {
     if (m_fixedSlice || items <= 0)
         return;
@@ -67,10 +69,35 @@ void BatchQueue::adaptSlice(qsizetype items, qint64 elapsedNs)
     // core, and a slice that takes 12 ms of CPU freezes the window for several times that. Small
     // slices keep each freeze short; the per-slice overhead at 100k rows is well under a millisecond.
     const qint64 elapsedUs = elapsedNs / 1000;
-    if (elapsedUs > slowUs)
+    // The fixed cost is that of merging new rows into the table: slices that add none (changes,
+    // removals) are judged without it, or sized for it they would stall for as long.
+    const bool adds = added > 0;
+    if (adds && m_fixedUs > 0 && ++m_fixedAge > fixedCostLifetime)
+        m_fixedUs = 0; // measured again: the table may have shrunk since
+    if (adds && m_halving.items > items) {
+        // On a line through both slices: what a slice of no rows would cost. Only a fixed cost
+        // near "slow" itself keeps every slice slow; below that, halving gets there, and a busy
+        // moment that slowed the smaller slice would pass for a fixed cost that is not there.
+        const Halving before = std::exchange(m_halving, {});
+        const qint64 fixedUs = qBound<qint64>(
+            0, (before.items * elapsedUs - items * before.costUs) / (before.items - items), elapsedUs);
+        if (fixedUs >= slowUs * 3 / 4) {
+            m_fixedUs = fixedUs;
+            m_fixedAge = 0;
+            m_slice = int(before.items);
+            return;
+        }
+    }
+    const qint64 fixedUs = adds ? m_fixedUs : 0;
+    const qint64 slow = qMax(slowUs, fixedUs + fixedUs / 2);
+    const qint64 fast = qMax(fastUs, fixedUs + fixedUs / 4);
+    if (elapsedUs > slow) {
+        if (adds && m_slice > minSlice)
+            m_halving = {items, elapsedUs};
         m_slice = qMax(minSlice, m_slice / 2);
-    else if (elapsedUs < fastUs && items >= m_slice)
+    } else if (elapsedUs < fast && items >= m_slice) {
         m_slice = qMin(maxSlice, m_slice * 2);
+    }
 }
 
 } // namespace lockscope

@@ -14,6 +14,12 @@ class LockTableModel;
 // batches of thousands, and applying one whole would freeze input. The slice grows while applying
 // is cheap and halves when it is not; one slice per event-loop pass.
 //
+// Unless halving does not help: a sorted table of a million rows merges new rows in O(rows) per
+// slice, whatever the slice's size, and halving down to 50 rows paid that 20,000 times (the first
+// view of a million locks took 200 s). When a halved slice costs nearly what the whole one did,
+// the slice goes back to its size, and "slow" becomes that fixed cost and half as much again, for
+// a while, for slices that add rows (changes and removals merge nothing).
+//
 // What waits here is kept per resource (LockStepQueue): a lock that changes faster than the window
 // catches up costs one row update and one view in memory, not one per change. How much can wait
 // here at all is the core's to bound (CoreService holds back what the window has not taken in).
@@ -27,6 +33,7 @@ public:
     static constexpr qint64 fastUs = 2000; // a full slice that took less doubles
     static constexpr int minSlice = 50;
     static constexpr int maxSlice = 5000;
+    static constexpr int fixedCostLifetime = 64; // slices, then it is measured again
 
     explicit BatchQueue(LockTableModel* model, QObject* parent = nullptr);
 
@@ -37,6 +44,8 @@ public:
     // Locks waiting (views and removals), each at most once unless it left and came back.
     qsizetype pending() const { return m_steps.size(); }
     int sliceSize() const { return m_slice; }
+    // What every slice costs whatever its size, as last measured (0: none found).
+    qint64 fixedCostUs() const { return m_fixedUs; }
     // Fixed slices (tests): no adapting to their cost.
     void setFixedSliceSize(int size) { m_slice = size, m_fixedSlice = true; }
 
@@ -62,13 +71,22 @@ private:
     };
 
     void drainOne();
-    void adaptSlice(qsizetype items, qint64 elapsedNs);
+    void adaptSlice(qsizetype items, qsizetype added, qint64 elapsedNs);
 
     LockTableModel* m_model;
     LockStepQueue<Queued> m_steps; // a barrier starts a new slice
     QTimer m_timer;
     int m_slice = 500;
     bool m_fixedSlice = false;
+    // A slow slice that added rows was halved: its size and cost, to tell whether halving helped.
+    struct Halving
+    {
+        qsizetype items = 0;
+        qint64 costUs = 0;
+    };
+    Halving m_halving;
+    qint64 m_fixedUs = 0;
+    int m_fixedAge = 0;
 };
 
 } // namespace lockscope

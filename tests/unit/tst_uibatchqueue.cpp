@@ -4,11 +4,13 @@
 #include "testregistry.h"
 
 #include <QAbstractItemModelTester>
+#include <QElapsedTimer>
 #include <QRandomGenerator>
 #include <QSet>
 #include <QSignalSpy>
 #include <QTest>
 
+#include <algorithm>
 #include <map>
 
 namespace tst_uibatchqueue {
@@ -55,7 +57,78 @@ private slots:
     void removalReplacesWaitingView();
     void returnAfterRemovalIsItsOwnStep();
     void randomBatchesEndAsAppliedDirectly();
+    void aFixedCostPerSliceDoesNotShrinkTheSlice();
+    void aCostPerRowStillHalvesTheSlice();
 };
+
+namespace {
+
+// Busy for `us` microseconds: a slice's cost as the queue measures it (wall clock).
+void spin(qint64 us)
+{
+    QElapsedTimer t;
+    t.start();
+    while (t.nsecsElapsed() < us * 1000) {
+    }
+}
+
+// Runs `rows` new locks through `queue`, every slice of which costs fixedUs plus perRowUs a row,
+// and returns the sizes of its slices.
+// `token`: the locks' token; run again with another, they are changes, not new rows.
+QList<int> slicesUnderCost(BatchQueue& queue, int rows, qint64 fixedUs, qint64 perRowUs,
+                           const QByteArray& token = "t1")
+{
+    QList<int> sizes;
+    const QMetaObject::Connection cost = QObject::connect(
+        &queue, &BatchQueue::applied, &queue, [&sizes, fixedUs, perRowUs](const LockBatch& slice) {
+            sizes << int(slice.steps());
+            spin(fixedUs + perRowUs * slice.steps());
+        });
+    LockBatch batch;
+    QList<SharedLockView>& views = token == "t1" ? batch.added : batch.changed;
+    for (int i = 0; i < rows; ++i)
+        views << SharedLockView(heldView("lock:" + QByteArray::number(i), token));
+    queue.enqueue(batch);
+    [&] { QTRY_VERIFY_WITH_TIMEOUT(queue.isIdle(), 60000); }();
+    QObject::disconnect(cost);
+    return sizes;
+}
+
+} // namespace
+
+// Every slice costs 8 ms however few rows it has (a sorted table of a million rows merging new
+// ones): halving cannot get under the 6 ms "slow", so the slice grows instead of shrinking to 50.
+void TestUiBatchQueue::aFixedCostPerSliceDoesNotShrinkTheSlice()
+{
+    LockTableModel model;
+    BatchQueue queue(&model);
+    const QList<int> sizes = slicesUnderCost(queue, 40'000, 8'000, 0);
+    const int largest = *std::max_element(sizes.cbegin(), sizes.cend());
+    QVERIFY2(largest >= BatchQueue::maxSlice / 2, qPrintable(QString::number(largest)));
+    QVERIFY2(sizes.size() < 40, qPrintable(QString::number(sizes.size()))); // at 50 rows: 800
+    QVERIFY(queue.isIdle());
+    QVERIFY2(queue.fixedCostUs() >= BatchQueue::slowUs * 3 / 4,
+             qPrintable(QString::number(queue.fixedCostUs())));
+    // Changes merge no rows: 20 us a row, they are cut down to "slow" itself, not to the fixed
+    // cost of slices that add rows (sized for that, they would stall for as long).
+    const QList<int> changes = slicesUnderCost(queue, 20'000, 0, 20, "t2");
+    QVERIFY2(queue.sliceSize() <= 300, qPrintable(QString::number(queue.sliceSize())));
+    QVERIFY(!changes.isEmpty());
+    QVERIFY(queue.fixedCostUs() > 0); // still known for the next rows added
+}
+
+// What costs per row is still cut down to size: 20 us a row is 10 ms for 500 rows, so the slice
+// halves, and never grows to where it costs more than "slow".
+void TestUiBatchQueue::aCostPerRowStillHalvesTheSlice()
+{
+    LockTableModel model;
+    BatchQueue queue(&model);
+    const QList<int> sizes = slicesUnderCost(queue, 20'000, 0, 20);
+    const int largest = *std::max_element(sizes.cbegin(), sizes.cend());
+    QVERIFY2(largest <= 500, qPrintable(QString::number(largest)));
+    QVERIFY2(queue.sliceSize() <= 300, qPrintable(QString::number(queue.sliceSize())));
+    QCOMPARE(queue.fixedCostUs(), 0);
+}
 
 // A reconciliation that arrives while the first pass still waits costs one update per lock.
 void TestUiBatchQueue::newerViewReplacesWaitingOne()
