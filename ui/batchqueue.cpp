@@ -1,5 +1,6 @@
 #include "batchqueue.h"
 
+#include "base/monotonicclock.h"
 #include "locktablemodel.h"
 
 #include <QElapsedTimer>
@@ -51,9 +52,10 @@ void BatchQueue::drainOne()
 
     QElapsedTimer clock;
     clock.start();
+    const qint64 cpuStartNs = threadCpuNs();
     m_model->apply(slice);
     emit applied(slice); // listeners (history, detail pane) are part of the slice's cost
-    adaptSlice(count, slice.added.size(), clock.nsecsElapsed());
+    adaptSlice(count, slice.added.size(), clock.nsecsElapsed(), threadCpuNs() - cpuStartNs);
     emit taken(count);
     if (m_steps.isEmpty())
         emit drained();
@@ -61,7 +63,7 @@ void BatchQueue::drainOne()
         m_timer.start();
 }
 
-void BatchQueue::adaptSlice(qsizetype items, qsizetype added, qint64 elapsedNs)
+void BatchQueue::adaptSlice(qsizetype items, qsizetype added, qint64 elapsedNs, qint64 cpuNs)
 {
     if (m_fixedSlice || items <= 0)
         return;
@@ -69,6 +71,7 @@ void BatchQueue::adaptSlice(qsizetype items, qsizetype added, qint64 elapsedNs)
     // core, and a slice that takes 12 ms of CPU freezes the window for several times that. Small
     // slices keep each freeze short; the per-slice overhead at 100k rows is well under a millisecond.
     const qint64 elapsedUs = elapsedNs / 1000;
+    const qint64 cpuUs = cpuNs / 1000;
     // The fixed cost is that of merging new rows into the table: slices that add none (changes,
     // removals) are judged without it, or sized for it they would stall for as long.
     const bool adds = added > 0;
@@ -76,12 +79,13 @@ void BatchQueue::adaptSlice(qsizetype items, qsizetype added, qint64 elapsedNs)
         m_fixedUs = 0; // measured again: the table may have shrunk since
     if (adds && m_halving.items > items) {
         // On a line through both slices: what a slice of no rows would cost. Only a fixed cost of
-        // "slow" or more keeps every slice slow; below that, halving gets there, and a busy moment
-        // that slowed the smaller slice would pass for a fixed cost that is not there (100k rows
-        // merge in about a millisecond; a million in 15 to 30).
+        // "slow" or more keeps every slice slow; below that, halving gets there. Measured in the
+        // thread's CPU time: a busy moment that kept the smaller slice waiting for a core would
+        // pass on the wall clock for a fixed cost that is not there (100k rows merge in about a
+        // millisecond; a million in 15 to 30).
         const Halving before = std::exchange(m_halving, {});
-        const qint64 fixedUs = qBound<qint64>(
-            0, (before.items * elapsedUs - items * before.costUs) / (before.items - items), elapsedUs);
+        const qint64 fixedUs =
+            qBound<qint64>(0, (before.items * cpuUs - items * before.cpuUs) / (before.items - items), cpuUs);
         if (fixedUs >= slowUs) {
             m_fixedUs = fixedUs;
             m_fixedAge = 0;
@@ -94,7 +98,7 @@ void BatchQueue::adaptSlice(qsizetype items, qsizetype added, qint64 elapsedNs)
     const qint64 fast = qMax(fastUs, fixedUs + fixedUs / 4);
     if (elapsedUs > slow) {
         if (adds && m_slice > minSlice)
-            m_halving = {items, elapsedUs};
+            m_halving = {items, cpuUs};
         m_slice = qMax(minSlice, m_slice / 2);
     } else if (elapsedUs < fast && items >= m_slice) {
         m_slice = qMin(maxSlice, m_slice * 2);

@@ -71,18 +71,18 @@ private:
     };
 
     void drainOne();
-    void adaptSlice(qsizetype items, qsizetype added, qint64 elapsedNs);
+    void adaptSlice(qsizetype items, qsizetype added, qint64 elapsedNs, qint64 cpuNs);
 
     LockTableModel* m_model;
     LockStepQueue<Queued> m_steps; // a barrier starts a new slice
     QTimer m_timer;
     int m_slice = 500;
     bool m_fixedSlice = false;
-    // A slow slice that added rows was halved: its size and cost, to tell whether halving helped.
+    // A slow slice that added rows was halved: its size and CPU time, to tell whether halving helped.
     struct Halving
     {
         qsizetype items = 0;
-        qint64 costUs = 0;
+        qint64 cpuUs = 0;
     };
     Halving m_halving;
     qint64 m_fixedUs = 0;

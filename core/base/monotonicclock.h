@@ -2,6 +2,7 @@
 
 #include <QtGlobal>
 #include <chrono>
+#include <ctime>
 
 namespace lockscope {
 
@@ -16,6 +17,15 @@ inline qint64 monotonicNs()
 inline qint64 monotonicMs()
 {
     return monotonicNs() / 1000000;
+}
+
+// The CPU time the calling thread has used: the work a step did, whether or not the thread waited
+// for a core meanwhile (a busy machine stretches the wall clock, not this).
+inline qint64 threadCpuNs()
+{
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return qint64(t.tv_sec) * 1000000000LL + t.tv_nsec;
 }
 
 } // namespace lockscope
