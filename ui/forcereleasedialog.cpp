@@ -134,7 +134,7 @@ ForceReleaseDialog::ForceReleaseDialog(CoreThread* core, const LockView& view, c
         if (redissonHolders)
             m_holder->addItem(tr("all holders seen: %1").arg(escapeBytes(view.token)), view.token);
         for (const MasterObservation& m : view.observations)
-            for (const LockHolder& h : m.lock().holders)
+            for (const LockHolder& h : m.lock().holderList())
                 if (m_holder->findData(h.id) < 0)
                     m_holder->addItem(tr("holder %1 %2").arg(escapeBytes(h.id), h.owner), h.id);
         if (m_holder->count() > 0)

@@ -25,7 +25,7 @@ QString reentry(const RecognizedLock& lock)
     if (lock.format != LockFormat::Redisson && lock.format != LockFormat::RedissonReadWrite)
         return QString();
     QStringList counts;
-    for (const LockHolder& h : lock.holders)
+    for (const LockHolder& h : lock.holderList())
         counts << QString::number(h.count);
     return counts.join(QStringLiteral(", "));
 }
@@ -35,10 +35,11 @@ QString semaphoreHolders(const RecognizedLock& lock)
     if (lock.format != LockFormat::Semaphore)
         return QString();
     QStringList ids;
-    for (const LockHolder& h : lock.holders)
+    const QList<LockHolder> holders = lock.holderList();
+    for (const LockHolder& h : holders)
         ids << (h.count > 1 ? QStringLiteral("%1×%2").arg(escapeBytes(h.id)).arg(h.count)
                             : escapeBytes(h.id));
-    return QStringLiteral("%1: %2").arg(lock.holders.size()).arg(ids.join(QStringLiteral(", ")));
+    return QStringLiteral("%1: %2").arg(holders.size()).arg(ids.join(QStringLiteral(", ")));
 }
 
 } // namespace

@@ -75,7 +75,7 @@ QList<OwnerClient> DiagnosisReader::matchOwners(const LockView& view, int master
     if (!m.present() || m.error().isError())
         return out;
     QByteArrayList ids;
-    for (const LockHolder& h : m.lock().holders)
+    for (const LockHolder& h : m.lock().holderList())
         ids << h.id;
     if (ids.isEmpty())
         ids << m.lock().token;

@@ -34,9 +34,9 @@ QJsonObject LockJson::lock(const LockView& view, const MasterSet& masters, qint6
             o.insert(QStringLiteral("token"), escapeBytes(m.lock().token));
             o.insert(QStringLiteral("pttlMs"),
                      m.pttlMs() < 0 ? m.pttlMs() : qMax<qint64>(0, m.pttlMs() - (nowMs - m.readAtMs())));
-            if (!m.lock().holders.isEmpty() && m.lock().holders.size() + (m.truncated() ? 1 : 0) > 1) {
+            if (m.lock().holderCount() > 0 && m.lock().holderCount() + (m.truncated() ? 1 : 0) > 1) {
                 QJsonArray hs;
-                for (const LockHolder& h : m.lock().holders)
+                for (const LockHolder& h : m.lock().holderList())
                     hs << QJsonObject{{QStringLiteral("id"), escapeBytes(h.id)},
                                       {QStringLiteral("owner"), h.owner},
                                       {QStringLiteral("count"), h.count}};

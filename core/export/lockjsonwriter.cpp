@@ -33,8 +33,8 @@ void appendObservation(std::string& out, const LockView& view, const MasterSet& 
     JsonMembers o(out);
     if (failed)
         o.text("error", m.error().message);
-    if (shown && !m.lock().holders.isEmpty() && m.lock().holders.size() + (m.truncated() ? 1 : 0) > 1)
-        appendArray(o.key("lockHolders"), m.lock().holders, [&out](const LockHolder& h) {
+    if (shown && m.lock().holderCount() > 0 && m.lock().holderCount() + (m.truncated() ? 1 : 0) > 1)
+        appendArray(o.key("lockHolders"), m.lock().holderList(), [&out](const LockHolder& h) {
             JsonMembers holder(out);
             holder.number("count", h.count);
             holder.bytes("id", h.id);

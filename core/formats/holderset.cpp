@@ -20,17 +20,17 @@ void joinDetail(QString& detail, const QString& more)
 
 void finishHolders(RecognizedLock& lock)
 {
-    std::sort(lock.holders.begin(), lock.holders.end(),
+    std::sort(lock.listedHolders.begin(), lock.listedHolders.end(),
               [](const LockHolder& a, const LockHolder& b) { return a.id < b.id; });
     QByteArrayList ids;
-    ids.reserve(lock.holders.size());
-    for (const LockHolder& h : std::as_const(lock.holders))
+    ids.reserve(lock.listedHolders.size());
+    for (const LockHolder& h : std::as_const(lock.listedHolders))
         ids.append(h.id);
     lock.token = ids.join(',');
-    if (lock.holders.size() == 1)
-        lock.owner = lock.holders.first().owner;
-    else if (lock.holders.size() > 1)
-        lock.owner = QStringLiteral("%1 holders").arg(lock.holders.size());
+    if (lock.listedHolders.size() == 1)
+        lock.owner = lock.listedHolders.first().owner;
+    else if (lock.listedHolders.size() > 1)
+        lock.owner = QStringLiteral("%1 holders").arg(lock.listedHolders.size());
 }
 
 RecognizedLock unknownCollection(const KeyObservation& o, QByteArrayList names, const QString& what)

@@ -56,7 +56,8 @@ RecognizedLock LockFormatRecognizer::recognize(const QByteArray& key, const KeyO
         const QString owner = ruleOwner(key, lock.token, ownerRules);
         if (!owner.isEmpty())
             lock.owner = owner;
-        for (LockHolder& holder : lock.holders) {
+        // A string lock's implied holder is its token: its owner is the one just ruled.
+        for (LockHolder& holder : lock.listedHolders) {
             const QString holderOwner = ruleOwner(key, holder.id, ownerRules);
             if (!holderOwner.isEmpty())
                 holder.owner = holderOwner;

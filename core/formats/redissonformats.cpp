@@ -66,9 +66,9 @@ RecognizedLock recognizeRedissonHash(const KeyObservation& o)
                            .arg(QString::fromLatin1(field->thread), QString::fromLatin1(field->instance));
         if (field->write)
             holder.owner += QStringLiteral(" (write)");
-        lock.holders.append(holder);
+        lock.listedHolders.append(holder);
     }
-    if (!readWrite && lock.holders.isEmpty())
+    if (!readWrite && lock.listedHolders.isEmpty())
         return unknownCollection(o, names, QStringLiteral("empty hash"));
     finishHolders(lock);
     if (readWrite)

@@ -42,9 +42,9 @@ RecognizedLock recognizeSemaphore(const KeyObservation& o)
         ++permits;
     }
     for (auto& [id, holder] : byId)
-        lock.holders.append(holder);
+        lock.listedHolders.append(holder);
     finishHolders(lock);
-    lock.detail = QStringLiteral("%1 holders, %2 permits").arg(lock.holders.size()).arg(permits);
+    lock.detail = QStringLiteral("%1 holders, %2 permits").arg(lock.listedHolders.size()).arg(permits);
     joinDetail(lock.detail, partialNote(o, o.members.size()));
     return lock;
 }

@@ -68,11 +68,10 @@ QByteArray uuidHex(QByteArrayView uuidText)
     return hex;
 }
 
-void describeUuid1(const Uuid1& uuid, RecognizedLock& lock, LockHolder& holder)
+void describeUuid1(const Uuid1& uuid, RecognizedLock& lock)
 {
     lock.owner = QStringLiteral("host ") + uuid.node;
     lock.detail = QStringLiteral("uuid1 made %1 on node %2").arg(utcText(uuid.madeAtMs), uuid.node);
-    holder.sinceMs = uuid.madeAtMs;
 }
 
 // A unix time in seconds (10 digits, optionally with a fraction) or milliseconds (13 digits).
@@ -127,9 +126,7 @@ RecognizedLock recognizeString(const QByteArray& key, const KeyObservation& o)
         lock.detail = QStringLiteral("empty value");
         return lock;
     }
-    LockHolder holder;
-    holder.id = v;
-
+    lock.impliedHolder = true;
     if (o.truncated) {
         // Only a prefix was read: no fixed-length shape can be judged on it.
         lock.format = isPrintableText(v, true) ? LockFormat::PlainToken : LockFormat::Unknown;
@@ -146,14 +143,14 @@ RecognizedLock recognizeString(const QByteArray& key, const KeyObservation& o)
     } else if (v.size() == 32 && allOf(v, isHex)) {
         if (const std::optional<Uuid1> uuid = decodeUuid1(v)) {
             lock.format = LockFormat::RedisPy;
-            describeUuid1(*uuid, lock, holder);
+            describeUuid1(*uuid, lock);
         } else {
             lock.format = LockFormat::HexToken;
         }
     } else if (isUuidText(v)) {
         lock.format = isSemaphoreMutexKey(key) ? LockFormat::SemaphoreMutex : LockFormat::UuidToken;
         if (const std::optional<Uuid1> uuid = decodeUuid1(uuidHex(v)))
-            describeUuid1(*uuid, lock, holder);
+            describeUuid1(*uuid, lock);
     } else if (isSuffixedMutexToken(key, v)) {
         lock.format = LockFormat::SemaphoreMutex;
     } else if (const std::optional<qint64> expiry = parseLegacyExpiry(v)) {
@@ -165,9 +162,24 @@ RecognizedLock recognizeString(const QByteArray& key, const KeyObservation& o)
         lock.format = LockFormat::Unknown;
         lock.detail = QStringLiteral("binary value, %1 bytes").arg(v.size());
     }
-    holder.owner = lock.owner;
-    lock.holders = {holder};
     return lock;
+}
+
+LockHolder impliedHolder(const RecognizedLock& lock)
+{
+    LockHolder holder;
+    holder.id = lock.token;
+    holder.owner = lock.owner;
+    // The moment a uuid1 token was made is when its holder took the lock.
+    std::optional<Uuid1> uuid;
+    if (lock.format == LockFormat::RedisPy)
+        uuid = decodeUuid1(lock.token);
+    else if ((lock.format == LockFormat::UuidToken || lock.format == LockFormat::SemaphoreMutex) &&
+             isUuidText(lock.token))
+        uuid = decodeUuid1(uuidHex(lock.token));
+    if (uuid)
+        holder.sinceMs = uuid->madeAtMs;
+    return holder;
 }
 
 void judgeLegacyTimestamp(RecognizedLock& lock, qint64 nowWallMs)
@@ -181,8 +193,7 @@ void judgeLegacyTimestamp(RecognizedLock& lock, qint64 nowWallMs)
             .arg(utcText(lock.expiresAtMs));
     // The value names no holder, only when the lock ends: that is what the owner column shows
     // (README, "Lock formats it recognises").
-    lock.owner = lock.detail;
-    lock.holders.first().owner = lock.owner;
+    lock.owner = lock.detail; // its implied holder's owner too
 }
 
 } // namespace lockscope::recognition

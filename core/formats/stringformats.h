@@ -15,5 +15,7 @@ RecognizedLock recognizeString(const QByteArray& key, const KeyObservation& o);
 // A LegacyTimestamp lock judged against the wall clock `nowWallMs`: expired or not, the time left,
 // and "expired at ..." / "expires at ..." as its detail and owner. Other formats are left alone.
 void judgeLegacyTimestamp(RecognizedLock& lock, qint64 nowWallMs);
+// A string lock's one holder: its token and owner, and for a uuid1 token, when it was made.
+LockHolder impliedHolder(const RecognizedLock& lock);
 
 } // namespace lockscope::recognition

@@ -69,11 +69,12 @@ ForceReleaseStep planHash(const ForceReleaseRequest& request, const ForceRelease
     }
     // One holder id, or the whole holder set as `list` prints it (ids joined by ',').
     QByteArrayList ids;
-    const auto held = [&t](const QByteArray& id) {
-        return std::find_if(t.lock.holders.cbegin(), t.lock.holders.cend(),
+    const QList<LockHolder> holderList = t.lock.holderList();
+    const auto held = [&holderList](const QByteArray& id) {
+        return std::find_if(holderList.cbegin(), holderList.cend(),
                             [&id](const LockHolder& h) { return h.id == id; });
     };
-    if (held(request.expectedToken) != t.lock.holders.cend())
+    if (held(request.expectedToken) != holderList.cend())
         ids = {request.expectedToken};
     else
         for (const QByteArray& id : request.expectedToken.split(','))
@@ -81,7 +82,7 @@ ForceReleaseStep planHash(const ForceReleaseRequest& request, const ForceRelease
                 ids << id;
     for (const QByteArray& id : std::as_const(ids)) {
         const auto h = held(id);
-        if (h == t.lock.holders.cend()) {
+        if (h == holderList.cend()) {
             step.kind = Kind::Spare;
             step.why = QStringLiteral("holder %1 is not there (it holds %2)")
                            .arg(escapeBytes(id), escapeBytes(t.lock.token));
@@ -90,7 +91,7 @@ ForceReleaseStep planHash(const ForceReleaseRequest& request, const ForceRelease
         step.removedHolders.append({id, h->count});
     }
     const qint64 holders =
-        t.observation.truncated ? t.observation.elementCount - (readWrite ? 1 : 0) : t.lock.holders.size();
+        t.observation.truncated ? t.observation.elementCount - (readWrite ? 1 : 0) : holderList.size();
     step.holdersLeft = holders - ids.size();
     bool writerLeaves = false;
     for (const auto& [id, count] : std::as_const(step.removedHolders)) {

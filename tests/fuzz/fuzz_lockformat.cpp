@@ -31,7 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         OwnerRule{QStringLiteral("*"), QRegularExpression(QStringLiteral("([0-9]+)$"))}};
     const RecognizedLock lock = LockFormatRecognizer::recognize(key, o, rules, 1'800'000'000'000);
     const bool multiHolder = o.type == "hash" || o.type == "zset";
-    if (multiHolder && lock.holders.size() > qMax(o.fields.size(), o.members.size()))
+    if (multiHolder && lock.holderList().size() > qMax(o.fields.size(), o.members.size()))
         std::abort();
     return 0;
 }

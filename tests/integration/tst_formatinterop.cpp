@@ -225,8 +225,8 @@ void TestFormatInterop::nodeRedlockOnOneMaster()
     const RecognizedLock lock = recognize(server, "invoice:7", &seen);
     QVERIFY2(isHexTokenOrIndistinguishableUuid1(lock), qPrintable(lockFormatName(lock.format)));
     QCOMPARE(lock.token, value);
-    QCOMPARE(lock.holders.size(), 1);
-    QCOMPARE(lock.holders.first().id, value);
+    QCOMPARE(lock.holderList().size(), 1);
+    QCOMPARE(lock.holderList().first().id, value);
     QVERIFY(!lock.auxiliary);
     QVERIFY2(seen.pttlMs > 0 && seen.pttlMs <= 30000, qPrintable(QString::number(seen.pttlMs)));
 }
@@ -300,7 +300,7 @@ void TestFormatInterop::semaphoreMutexOnOneMaster()
     const RecognizedLock lock = recognize(server, key, &seen);
     QCOMPARE(lock.format, LockFormat::SemaphoreMutex);
     QCOMPARE(lock.token, token);
-    QCOMPARE(lock.holders.size(), 1);
+    QCOMPARE(lock.holderList().size(), 1);
     QVERIFY(seen.pttlMs > 0 && seen.pttlMs <= 30000);
     // The same value outside mutex: is only a UUID.
     QVERIFY(server.command({"SET", "payments-copy", token}).isStatus());
@@ -350,13 +350,14 @@ void TestFormatInterop::semaphoreWithTwoHolders()
     const RecognizedLock lock = recognize(server, "semaphore:pool");
     QCOMPARE(lock.format, LockFormat::Semaphore);
     QCOMPARE(lock.token, ids.join(','));
-    QCOMPARE(lock.holders.size(), 2);
+    QCOMPARE(lock.holderList().size(), 2);
     for (qsizetype i = 0; i < 2; ++i) {
-        QCOMPARE(lock.holders[i].id, ids[i]);
-        QCOMPARE(lock.holders[i].count, qint64(1));
+        QCOMPARE(lock.holderList()[i].id, ids[i]);
+        QCOMPARE(lock.holderList()[i].count, qint64(1));
         // The score is the writer's Date.now() at acquisition.
-        QVERIFY2(lock.holders[i].sinceMs >= before - 1000 && lock.holders[i].sinceMs <= after + 1000,
-                 qPrintable(QString::number(lock.holders[i].sinceMs)));
+        QVERIFY2(lock.holderList()[i].sinceMs >= before - 1000 &&
+                     lock.holderList()[i].sinceMs <= after + 1000,
+                 qPrintable(QString::number(lock.holderList()[i].sinceMs)));
     }
 }
 
@@ -380,8 +381,8 @@ void TestFormatInterop::multiSemaphoreOnThreeMasters()
         QCOMPARE(seen.members.size(), permits); // one member "<id>_<i>" per permit ...
         QCOMPARE(lock.format, LockFormat::Semaphore);
         QCOMPARE(lock.token, token); // ... grouped back into one holder
-        QCOMPARE(lock.holders.size(), 1);
-        QCOMPARE(lock.holders.first().count, qint64(permits));
+        QCOMPARE(lock.holderList().size(), 1);
+        QCOMPARE(lock.holderList().first().count, qint64(permits));
     }
 }
 
@@ -417,8 +418,8 @@ void TestFormatInterop::redisPyLock()
     const QString node = written.value(QStringLiteral("node")).toString();
     const qint64 madeAtMs = qint64(written.value(QStringLiteral("madeAtMs")).toDouble());
     QCOMPARE(lock.owner, QStringLiteral("host ") + node);
-    QCOMPARE(lock.holders.size(), 1);
-    QCOMPARE(lock.holders.first().sinceMs, madeAtMs);
+    QCOMPARE(lock.holderList().size(), 1);
+    QCOMPARE(lock.holderList().first().sinceMs, madeAtMs);
     QCOMPARE(lock.detail, QStringLiteral("uuid1 made %1 UTC on node %2")
                               .arg(QDateTime::fromMSecsSinceEpoch(madeAtMs, Qt::UTC)
                                        .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")),
@@ -448,8 +449,8 @@ void TestFormatInterop::redissonShapes()
     QCOMPARE(lock.format, LockFormat::Redisson);
     QCOMPARE(lock.token, field);
     QCOMPARE(lock.owner, QStringLiteral("thread 57 of ") + QString::fromLatin1(instance));
-    QCOMPARE(lock.holders.size(), 1);
-    QCOMPARE(lock.holders.first().count, qint64(2));
+    QCOMPARE(lock.holderList().size(), 1);
+    QCOMPARE(lock.holderList().first().count, qint64(2));
 
     // Read lock with two readers, and each reader's lease key next to it.
     for (const QByteArray& reader : {field, otherField}) {
@@ -468,7 +469,7 @@ void TestFormatInterop::redissonShapes()
     QByteArrayList readers{field, otherField};
     std::sort(readers.begin(), readers.end());
     QCOMPARE(lock.token, readers.join(','));
-    QCOMPARE(lock.holders.size(), 2);
+    QCOMPARE(lock.holderList().size(), 2);
 
     // Write lock: mode write and the writer's "<id>:<thread>:write" field.
     const QByteArray writer = field + ":write";
@@ -495,7 +496,7 @@ void TestFormatInterop::redissonShapes()
         const RecognizedLock helper = recognize(server, key);
         QVERIFY2(helper.auxiliary, key.constData());
         QCOMPARE(helper.format, LockFormat::Redisson);
-        QVERIFY(helper.holders.isEmpty());
+        QVERIFY(helper.holderList().isEmpty());
     }
 }
 

@@ -63,7 +63,7 @@ QString holderText(const QByteArray& id, const QString& owner, qint64 count, qin
 
 QStringList describeLock(const RecognizedLock& lock)
 {
-    return expectedLock(lock.format, lock.token, lock.owner, lock.detail, describeHolders(lock.holders),
+    return expectedLock(lock.format, lock.token, lock.owner, lock.detail, describeHolders(lock.holderList()),
                         lock.auxiliary);
 }
 

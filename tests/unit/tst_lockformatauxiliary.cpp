@@ -76,7 +76,7 @@ void TestLockFormatAuxiliary::recognizesAuxiliaryKeys()
     QCOMPARE(lockFormatName(lock.format), lockFormatName(LockFormat(format)));
     QCOMPARE(lock.token, token);
     if (auxiliary) {
-        QVERIFY(lock.holders.isEmpty());
+        QVERIFY(lock.holderList().isEmpty());
         QVERIFY(lock.owner.isEmpty());
         QVERIFY(!lock.detail.isEmpty());
     }

@@ -99,7 +99,7 @@ void TestLockFormatRecognizer::appliesOwnerRules()
     const RecognizedLock lock = LockFormatRecognizer::recognize(key, o, rulesFrom(rules), kNowMs);
     QCOMPARE(lock.owner, owner);
     QStringList owners;
-    for (const LockHolder& h : lock.holders)
+    for (const LockHolder& h : lock.holderList())
         owners << h.owner;
     QCOMPARE(owners, holderOwners);
 }
@@ -174,7 +174,7 @@ void TestLockFormatRecognizer::survivesArbitraryBytes()
             continue;
         if (o.type == "string") {
             QCOMPARE(lock.token, o.value);
-            QCOMPARE(lock.holders.size(), o.value.isEmpty() ? 0 : 1);
+            QCOMPARE(lock.holderList().size(), o.value.isEmpty() ? 0 : 1);
         }
         switch (lock.format) {
         case LockFormat::Redsync:
@@ -189,12 +189,12 @@ void TestLockFormatRecognizer::survivesArbitraryBytes()
             QVERIFY(isPlausibleMs(lock.expiresAtMs));
             break;
         case LockFormat::Redisson:
-            for (const LockHolder& h : lock.holders)
+            for (const LockHolder& h : lock.holderList())
                 QVERIFY(h.id.startsWith(QByteArray(kInstanceA + ':')));
             break;
         case LockFormat::Semaphore: {
             qint64 permits = 0;
-            for (const LockHolder& h : lock.holders)
+            for (const LockHolder& h : lock.holderList())
                 permits += h.count;
             QCOMPARE(permits, qint64(o.members.size()));
             break;

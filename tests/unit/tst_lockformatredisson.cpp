@@ -126,7 +126,7 @@ void TestLockFormatRedisson::survivesHugeHashes()
     const RecognizedLock redisson =
         LockFormatRecognizer::recognize("orders", hashObservation(fields), {}, kNowMs);
     QCOMPARE(redisson.format, LockFormat::Redisson);
-    QCOMPARE(redisson.holders.size(), n);
+    QCOMPARE(redisson.holderList().size(), n);
     QCOMPARE(redisson.owner, QStringLiteral("%1 holders").arg(n));
 
     fields.last() = "junk";

@@ -100,8 +100,8 @@ void TestLockFormatSemaphores::survivesHugeSemaphores()
     const RecognizedLock semaphore =
         LockFormatRecognizer::recognize("semaphore:big", zsetObservation(members, scores), {}, kNowMs);
     QCOMPARE(semaphore.format, LockFormat::Semaphore);
-    QCOMPARE(semaphore.holders.size(), n);
-    QCOMPARE(semaphore.holders.first().id, QByteArray("0-id"));
+    QCOMPARE(semaphore.holderList().size(), n);
+    QCOMPARE(semaphore.holderList().first().id, QByteArray("0-id"));
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestLockFormatSemaphores)
