@@ -75,34 +75,39 @@ void BatchQueue::adaptSlice(qsizetype items, qsizetype added, qint64 elapsedNs, 
     // The fixed cost is that of merging new rows into the table: slices that add none (changes,
     // removals) are judged without it, or sized for it they would stall for as long.
     const bool adds = added > 0;
-    if (adds && m_fixedUs > 0 && ++m_fixedAge > fixedCostLifetime)
-        m_fixedUs = 0; // measured again: the table may have shrunk since
-    if (adds && m_halving.items > items) {
-        // On a line through both slices: what a slice of no rows would cost. Only a fixed cost of
-        // "slow" or more keeps every slice slow; below that, halving gets there. Measured in the
-        // thread's CPU time: a busy moment that kept the smaller slice waiting for a core would
-        // pass on the wall clock for a fixed cost that is not there (100k rows merge in about a
-        // millisecond; a million in 15 to 30).
-        const Halving before = std::exchange(m_halving, {});
-        const qint64 fixedUs =
-            qBound<qint64>(0, (before.items * cpuUs - items * before.cpuUs) / (before.items - items), cpuUs);
-        if (fixedUs >= slowUs) {
-            m_fixedUs = fixedUs;
-            m_fixedAge = 0;
-            m_slice = int(before.items);
-            return;
-        }
-    }
-    const qint64 fixedUs = adds ? m_fixedUs : 0;
-    const qint64 slow = qMax(slowUs, fixedUs + fixedUs / 2);
-    const qint64 fast = qMax(fastUs, fixedUs + fixedUs / 4);
-    if (elapsedUs > slow) {
-        if (adds && m_slice > minSlice)
-            m_halving = {items, cpuUs};
-        m_slice = qMax(minSlice, m_slice / 2);
-    } else if (elapsedUs < fast && items >= m_slice) {
+    if (adds)
+        learnFixedCost(items, cpuUs);
+    const bool fixed = adds && m_fixedUs > 0;
+    // With a fixed cost, what a slice adds to it decides: a smaller slice would freeze about as
+    // long (longer still on a busy machine, which stretches the fixed part too) and pay it again.
+    const bool slow = elapsedUs > slowUs && (!fixed || cpuUs > 2 * m_fixedUs);
+    const bool fast = elapsedUs < fastUs || (fixed && cpuUs < m_fixedUs + m_fixedUs / 2);
+    if (slow) {
+        // At the smallest slice a slow one may be all fixed cost: a slice twice the size tells.
+        m_slice = adds && !fixed && m_slice <= minSlice ? 2 * minSlice : qMax(minSlice, m_slice / 2);
+    } else if (fast && items >= m_slice) {
         m_slice = qMin(maxSlice, m_slice * 2);
     }
+}
+
+void BatchQueue::learnFixedCost(qsizetype items, qint64 cpuUs)
+{
+    if (m_fixedUs > 0 && ++m_fixedAge > fixedCostLifetime)
+        m_fixedUs = 0; // measured again: the table may have shrunk since
+    const AddingSlice last = std::exchange(m_lastAdding, {items, cpuUs});
+    const qsizetype small = qMin(last.items, items);
+    const qsizetype large = qMax(last.items, items);
+    if (small <= 0 || 2 * large < 3 * small)
+        return; // too close in size: the line through them would be mostly noise
+    // On the line through the two: what a slice of no rows costs. In the thread's CPU time: a busy
+    // moment that kept one of them waiting for a core would pass on the wall clock for a fixed
+    // cost that is not there. Only a fixed cost of half of "slow" or more counts: on a busy machine
+    // that alone makes a slice slow; below it halving gets there (100k rows merge in about a
+    // millisecond, a million in 15 to 30).
+    const qint64 fixedUs = qBound<qint64>(0, (last.items * cpuUs - items * last.cpuUs) / (last.items - items),
+                                          qMin(cpuUs, last.cpuUs));
+    m_fixedUs = fixedUs >= slowUs / 2 ? fixedUs : 0;
+    m_fixedAge = 0;
 }
 
 } // namespace lockscope

@@ -14,11 +14,11 @@ class LockTableModel;
 // batches of thousands, and applying one whole would freeze input. The slice grows while applying
 // is cheap and halves when it is not; one slice per event-loop pass.
 //
-// Unless halving does not help: a sorted table of a million rows merges new rows in O(rows) per
+// Unless shrinking does not help: a sorted table of a million rows merges new rows in O(rows) per
 // slice, whatever the slice's size, and halving down to 50 rows paid that 20,000 times (the first
-// view of a million locks took 200 s). When a halved slice costs nearly what the whole one did,
-// the slice goes back to its size, and "slow" becomes that fixed cost and half as much again, for
-// a while, for slices that add rows (changes and removals merge nothing).
+// view of a million locks took 200 s). Two slices of different sizes that add rows tell the cost of
+// one of no rows, in CPU time; when that fixed cost is half of "slow" or more, a slice that adds
+// rows is slow only when it costs twice that, for a while. Changes and removals merge nothing.
 //
 // What waits here is kept per resource (LockStepQueue): a lock that changes faster than the window
 // catches up costs one row update and one view in memory, not one per change. How much can wait
@@ -72,19 +72,21 @@ private:
 
     void drainOne();
     void adaptSlice(qsizetype items, qsizetype added, qint64 elapsedNs, qint64 cpuNs);
+    // From this slice and the last that added rows: what a slice costs whatever its size.
+    void learnFixedCost(qsizetype items, qint64 cpuUs);
 
     LockTableModel* m_model;
     LockStepQueue<Queued> m_steps; // a barrier starts a new slice
     QTimer m_timer;
     int m_slice = 500;
     bool m_fixedSlice = false;
-    // A slow slice that added rows was halved: its size and CPU time, to tell whether halving helped.
-    struct Halving
+    // The last slice that added rows: its size and CPU time, a point on the line of its cost.
+    struct AddingSlice
     {
         qsizetype items = 0;
         qint64 cpuUs = 0;
     };
-    Halving m_halving;
+    AddingSlice m_lastAdding;
     qint64 m_fixedUs = 0;
     int m_fixedAge = 0;
 };

@@ -60,6 +60,7 @@ private slots:
     void randomBatchesEndAsAppliedDirectly();
     void aFixedCostPerSliceDoesNotShrinkTheSlice();
     void aCostPerRowStillHalvesTheSlice();
+    void theSmallestSliceFindsAFixedCost();
 };
 
 namespace {
@@ -96,25 +97,53 @@ QList<int> slicesUnderCost(BatchQueue& queue, int rows, qint64 fixedUs, qint64 p
 } // namespace
 
 // Every slice costs 8 ms of CPU however few rows it has (a sorted table of a million rows merging
-// new ones): halving cannot get under the 6 ms "slow", so the slice does not shrink to 50. On a
-// quiet machine it grows to thousands; with the cores shared (ctest -j2), the wall clock stretches
-// every slice past "slow" and it goes back and forth between 500 and 250, never lower.
+// new ones): halving cannot get under the 6 ms "slow", so the slice grows instead of shrinking to
+// 50, on a quiet machine and on a busy one alike (the fixed cost is told in CPU time).
 void TestUiBatchQueue::aFixedCostPerSliceDoesNotShrinkTheSlice()
 {
     LockTableModel model;
     BatchQueue queue(&model);
     const QList<int> sizes = slicesUnderCost(queue, 40'000, 8'000, 0);
     const int smallest = *std::min_element(sizes.cbegin(), sizes.cend() - 1); // the last: what was left
+    const int largest = *std::max_element(sizes.cbegin(), sizes.cend());
     QVERIFY2(smallest >= 250, qPrintable(QString::number(smallest)));
-    QVERIFY2(sizes.size() <= 160, qPrintable(QString::number(sizes.size()))); // at 50 rows: 800
+    QVERIFY2(largest >= BatchQueue::maxSlice / 2, qPrintable(QString::number(largest)));
+    QVERIFY2(sizes.size() <= 40, qPrintable(QString::number(sizes.size()))); // at 50 rows: 800
     QVERIFY(queue.isIdle());
-    QVERIFY2(queue.fixedCostUs() >= BatchQueue::slowUs, qPrintable(QString::number(queue.fixedCostUs())));
+    QVERIFY2(queue.fixedCostUs() >= BatchQueue::slowUs / 2, qPrintable(QString::number(queue.fixedCostUs())));
     // Changes merge no rows: 20 us a row, they are cut down to "slow" itself, not to the fixed
     // cost of slices that add rows (sized for that, they would stall for as long).
     const QList<int> changes = slicesUnderCost(queue, 20'000, 0, 20, "t2");
     QVERIFY2(queue.sliceSize() <= 300, qPrintable(QString::number(queue.sliceSize())));
     QVERIFY(!changes.isEmpty());
     QVERIFY(queue.fixedCostUs() > 0); // still known for the next rows added
+}
+
+// A queue already down to the smallest slice (the table grew under it) still finds the fixed cost:
+// a slow slice of 50 rows is followed by one of 100, and the two tell it.
+void TestUiBatchQueue::theSmallestSliceFindsAFixedCost()
+{
+    LockTableModel model;
+    BatchQueue queue(&model);
+    // Per row for six slices (down to the smallest), then a fixed cost well over "slow".
+    QList<int> sizes;
+    const QMetaObject::Connection cost =
+        QObject::connect(&queue, &BatchQueue::applied, &queue, [&sizes, &queue](const LockBatch& slice) {
+            sizes << int(slice.steps());
+            spin(sizes.size() <= 6 ? 200 * slice.steps() : 9'000);
+            Q_UNUSED(queue);
+        });
+    LockBatch batch;
+    for (int i = 0; i < 30'000; ++i)
+        batch.added << SharedLockView(heldView("lock:" + QByteArray::number(i), "t1"));
+    queue.enqueue(batch);
+    QTRY_VERIFY_WITH_TIMEOUT(queue.isIdle(), 60000);
+    QObject::disconnect(cost);
+    // 500, 250, 125, 62, 50 at 200 us a row: at the smallest and still slow.
+    QCOMPARE(sizes.mid(0, 5), (QList<int>{500, 250, 125, 62, BatchQueue::minSlice}));
+    const int largest = *std::max_element(sizes.cbegin() + 6, sizes.cend());
+    QVERIFY2(largest >= BatchQueue::maxSlice / 2, qPrintable(QString::number(largest)));
+    QVERIFY2(queue.fixedCostUs() >= BatchQueue::slowUs / 2, qPrintable(QString::number(queue.fixedCostUs())));
 }
 
 // What costs per row is still cut down to size: 20 us a row is 10 ms for 500 rows, so the slice
