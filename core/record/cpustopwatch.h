@@ -1,9 +1,10 @@
 #pragma once
 
+#include "base/monotonicclock.h"
+
 #include <QtGlobal>
 
 #include <atomic>
-#include <ctime>
 
 namespace lockscope {
 
@@ -15,17 +16,10 @@ class CpuStopwatch
     Q_DISABLE_COPY_MOVE(CpuStopwatch)
 
 public:
-    explicit CpuStopwatch(std::atomic<qint64>& sink) : m_sink(sink), m_start(now()) {}
-    ~CpuStopwatch() { m_sink += now() - m_start; }
+    explicit CpuStopwatch(std::atomic<qint64>& sink) : m_sink(sink), m_start(threadCpuNs()) {}
+    ~CpuStopwatch() { m_sink += threadCpuNs() - m_start; }
 
 private:
-    static qint64 now()
-    {
-        timespec t{};
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-        return qint64(t.tv_sec) * 1000000000LL + t.tv_nsec;
-    }
-
     std::atomic<qint64>& m_sink;
     qint64 m_start;
 };

@@ -1,18 +1,14 @@
 #include "stallmeter.h"
 
+#include "base/monotonicclock.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
 
 namespace {
 
-qint64 threadCpuNs()
-{
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return qint64(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
+using lockscope::threadCpuNs;
 
 double maxOf(const std::vector<qint64>& us)
 {
