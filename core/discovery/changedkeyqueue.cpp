@@ -2,12 +2,12 @@
 
 namespace lockscope {
 
-void ChangedKeyQueue::push(const QByteArray& key)
+void ChangedKeyQueue::push(ScanKeyTable::Stored entry)
 {
-    const qsizetype before = m_waiting.size();
-    m_waiting.insert(key); // one lookup: a flood asks this 200k times a second
-    if (m_waiting.size() != before)
-        m_keys.push_back(key);
+    if (entry.mark.waiting)
+        return;
+    entry.mark.waiting = true;
+    m_keys.push_back(entry.key);
 }
 
 QByteArrayList ChangedKeyQueue::take(qsizetype max)
@@ -16,16 +16,13 @@ QByteArrayList ChangedKeyQueue::take(qsizetype max)
     QByteArrayList out;
     out.reserve(n);
     for (qsizetype i = 0; i < n; ++i) {
-        m_waiting.remove(m_keys.front());
+        if (ScanKeyTable::Mark* mark = m_table.find(m_keys.front()))
+            mark->waiting = false;
         out << std::move(m_keys.front());
         m_keys.pop_front();
     }
-    if (isEmpty()) {
-        // The set gives its memory back too: after a burst of a million changed keys, a hash sized
-        // for it would otherwise stay.
-        m_waiting = {};
-        m_keys = {};
-    }
+    if (isEmpty())
+        m_keys = {}; // after a burst of a million changed keys, its blocks would otherwise stay
     return out;
 }
 

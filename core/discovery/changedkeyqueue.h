@@ -1,7 +1,8 @@
 #pragma once
 
+#include "discovery/scankeytable.h"
+
 #include <QByteArrayList>
-#include <QSet>
 
 #include <deque>
 
@@ -14,24 +15,28 @@ namespace lockscope {
 // the front of a big QSet, the keys came back to the monitor grouped by their place in that set,
 // which shares its hash function and seed with the monitor's tables; with a million keys waiting
 // the monitor's thread spent two thirds of its time comparing keys inside those tables' lookups
-// (perf), and the window showed under 90k of a million locks after 150 s (692k in arrival order). The
-// set here is only asked whether a key waits, never walked. Arrival order is also fair: a key
-// that keeps changing cannot keep others waiting.
+// (perf), and the window showed under 90k of a million locks after 150 s (692k in arrival order). Arrival
+// order is also fair: a key that keeps changing cannot keep others waiting.
+//
+// Whether a key waits is a bit of its entry in the scan worker's key table, which has an entry for
+// every key it knows anyway: a set of its own held 30 MB while a million changed locks waited.
 class ChangedKeyQueue final
 {
 public:
+    explicit ChangedKeyQueue(ScanKeyTable& table) : m_table(table) {}
+
     bool isEmpty() const { return m_keys.empty(); }
     qsizetype size() const { return qsizetype(m_keys.size()); }
-    // Queues `key` unless it already waits.
-    void push(const QByteArray& key);
+    // Queues the key of `entry` (an entry of the table) unless it already waits.
+    void push(ScanKeyTable::Stored entry);
     // Up to `max` keys, oldest first; they no longer wait (a new change queues them again).
     QByteArrayList take(qsizetype max);
 
 private:
+    ScanKeyTable& m_table;
     // In blocks: a list taken from the front and appended to grew to room for twice the keys
     // waiting (a flood of changes to a million locks: 67 MB for 24 MB of keys).
     std::deque<QByteArray> m_keys;
-    QSet<QByteArray> m_waiting;
 };
 
 } // namespace lockscope

@@ -22,31 +22,27 @@ ScanKeyTable::Slot& ScanKeyTable::slotFor(const QByteArray& key, quint32 hash)
     }
 }
 
-ScanKeyTable::Mark& ScanKeyTable::operator[](const QByteArray& key)
+ScanKeyTable::Stored ScanKeyTable::emplace(const QByteArray& key, bool copy)
 {
     const quint32 hash = hashOf(key);
     Slot* slot = &slotFor(key, hash);
-    if (slot->entry != 0)
-        return m_entries[slot->entry - 1].mark;
+    if (slot->entry != 0) {
+        Entry& e = m_entries[slot->entry - 1];
+        return {e.key, e.mark};
+    }
     if (2 * (m_entries.size() + 1) > m_slots.size()) {
         rebuildIndex(2 * m_slots.size());
         slot = &slotFor(key, hash);
     }
-    m_entries.push_back({key, hash, {}});
+    m_entries.push_back({copy ? QByteArray(key.constData(), key.size()) : key, hash, {}});
     *slot = {hash, quint32(m_entries.size())};
-    return m_entries.back().mark;
+    return {m_entries.back().key, m_entries.back().mark};
 }
 
 ScanKeyTable::Mark* ScanKeyTable::find(const QByteArray& key)
 {
     const Slot& slot = slotFor(key, hashOf(key));
     return slot.entry == 0 ? nullptr : &m_entries[slot.entry - 1].mark;
-}
-
-const QByteArray* ScanKeyTable::findKey(const QByteArray& key)
-{
-    const Slot& slot = slotFor(key, hashOf(key));
-    return slot.entry == 0 ? nullptr : &m_entries[slot.entry - 1].key;
 }
 
 void ScanKeyTable::rebuildIndex(size_t capacity)

@@ -20,19 +20,27 @@ public:
     // Four bytes, so that an entry is 32: each master keeps one per lock.
     struct Mark
     {
-        quint32 metInPass : 31 = 0; // the last pass that met it (SCAN or event); passes count from 1
+        quint32 metInPass : 30 = 0; // the last pass that met it (SCAN or event); passes count from 1
         bool known : 1 = false;     // present on this master, as last read
+        bool waiting : 1 = false;   // a keyspace event named it and it has not been read since
+    };
+    // A key's entry: its mark and the table's own copy of the key (copies of it share its bytes).
+    struct Stored
+    {
+        const QByteArray& key;
+        Mark& mark;
     };
 
     ScanKeyTable();
 
     qsizetype size() const { return qsizetype(m_entries.size()); }
     // The key's mark, added unmet and unknown if it was not there. Valid until the next insertion.
-    Mark& operator[](const QByteArray& key);
+    Mark& operator[](const QByteArray& key) { return emplace(key, false).mark; }
+    // The same for a key that may point into a buffer that goes away (QByteArray::fromRawData): a
+    // new key's bytes are copied. Valid until the next insertion.
+    Stored insertCopy(const QByteArray& key) { return emplace(key, true); }
     // Null when the key is not there.
     Mark* find(const QByteArray& key);
-    // The table's own copy of `key` (copies of it share its bytes), null when it is not there.
-    const QByteArray* findKey(const QByteArray& key);
     // Calls keep(key, mark) for every key and drops those it returns false for (memory shrinks too).
     template <typename F> void sweep(F keep);
 
@@ -50,6 +58,7 @@ private:
         quint32 entry = 0; // index + 1; 0 is empty
     };
 
+    Stored emplace(const QByteArray& key, bool copy);
     quint32 hashOf(const QByteArray& key) const;
     // The slot holding `key`, or the empty one where it would go.
     Slot& slotFor(const QByteArray& key, quint32 hash);

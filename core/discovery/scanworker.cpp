@@ -537,7 +537,7 @@ void ScanWorker::maybeFinishPass()
             --m_knownCount;
             mark.known = false;
         }
-        return mark.known;
+        return mark.known || mark.waiting; // a waiting key's mark says so until it is taken
     });
     if (!batch->keys.isEmpty()) {
         batch->knownKeys = m_knownCount;
@@ -559,19 +559,19 @@ void ScanWorker::onEvent(const QByteArray&, const QByteArray& channel, const QBy
 {
     if (!channel.startsWith(m_eventPrefix))
         return;
-    // The key table's copy when it knows the key: a flood of changes to known locks then makes no
-    // copy of a key per event for the keys waiting to be read (a million locks, 48 MB).
+    // The key table's copy: a flood of changes to known locks then makes no copy of a key per event
+    // for the keys waiting to be read (a million locks, 48 MB). A key it did not know stays in it
+    // until the pass end at least, marked as waiting.
     const QByteArray named = QByteArray::fromRawData(channel.constData() + m_eventPrefix.size(),
                                                      channel.size() - m_eventPrefix.size());
-    const QByteArray* known = m_keys.findKey(named);
-    const QByteArray key = known ? *known : QByteArray(named.constData(), named.size());
+    const ScanKeyTable::Stored entry = m_keys.insertCopy(named);
+    if (m_scanning)
+        entry.mark.metInPass = m_pass; // a key born mid-pass may be missed by SCAN; the event read covers it
     if (m_eventLogThrottle.pass(payload, monotonicMs())) {
-        m_eventLogKeys << key;
+        m_eventLogKeys << entry.key;
         m_eventLogEvents << payload;
     }
-    m_eventKeys.push(key);
-    if (m_scanning)
-        m_keys[key].metInPass = m_pass; // a key born mid-pass may be missed by SCAN; the event read covers it
+    m_eventKeys.push(entry);
     if (!m_eventTimer->isActive())
         m_eventTimer->start();
 }

@@ -162,7 +162,7 @@ private:
 
     static constexpr qsizetype maxEventKeysPerRead = 4096;
     static constexpr int maxEventReadsInFlight = 2;
-    ChangedKeyQueue m_eventKeys; // to read at the next flush
+    ChangedKeyQueue m_eventKeys{m_keys}; // to read at the next flush
     int m_eventReadsInFlight = 0;
     quint64 m_connectionSerial = 0;  // which connection a read went out on
     QByteArrayList m_eventLogKeys;   // keys and events to report at the next flush ...

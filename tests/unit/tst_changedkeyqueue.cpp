@@ -7,6 +7,12 @@ namespace tst_changedkeyqueue {
 
 using namespace lockscope;
 
+// Each key as a keyspace event names it: through the table's entry.
+void push(ChangedKeyQueue& q, ScanKeyTable& table, const QByteArray& key)
+{
+    q.push(table.insertCopy(key));
+}
+
 class TestChangedKeyQueue : public QObject
 {
     Q_OBJECT
@@ -16,14 +22,16 @@ private slots:
     void aTakenKeyQueuesAgain();
     void takesAtMostWhatIsAsked();
     void manyKeysComeOutInArrivalOrder();
+    void theWaitingMarkIsTheTables();
 };
 
 void TestChangedKeyQueue::eachKeyOnceOldestFirst()
 {
-    ChangedKeyQueue q;
+    ScanKeyTable table;
+    ChangedKeyQueue q(table);
     QVERIFY(q.isEmpty());
     for (const char* k : {"lock:b", "lock:a", "lock:b", "lock:c", "lock:a", ""})
-        q.push(k);
+        push(q, table, k);
     QCOMPARE(q.size(), 4);
     QCOMPARE(q.take(100), (QByteArrayList{"lock:b", "lock:a", "lock:c", ""}));
     QVERIFY(q.isEmpty());
@@ -32,20 +40,22 @@ void TestChangedKeyQueue::eachKeyOnceOldestFirst()
 
 void TestChangedKeyQueue::aTakenKeyQueuesAgain()
 {
-    ChangedKeyQueue q;
-    q.push("lock:a");
-    q.push("lock:b");
+    ScanKeyTable table;
+    ChangedKeyQueue q(table);
+    push(q, table, "lock:a");
+    push(q, table, "lock:b");
     QCOMPARE(q.take(1), QByteArrayList{"lock:a"});
-    q.push("lock:a"); // changed again after it was handed out: read again, after lock:b
-    q.push("lock:b"); // still waiting: not twice
+    push(q, table, "lock:a"); // changed again after it was handed out: read again, after lock:b
+    push(q, table, "lock:b"); // still waiting: not twice
     QCOMPARE(q.take(10), (QByteArrayList{"lock:b", "lock:a"}));
 }
 
 void TestChangedKeyQueue::takesAtMostWhatIsAsked()
 {
-    ChangedKeyQueue q;
+    ScanKeyTable table;
+    ChangedKeyQueue q(table);
     for (int i = 0; i < 10000; ++i)
-        q.push("k" + QByteArray::number(i));
+        push(q, table, "k" + QByteArray::number(i));
     qsizetype total = 0;
     while (!q.isEmpty()) {
         const QByteArrayList slice = q.take(4096);
@@ -60,12 +70,13 @@ void TestChangedKeyQueue::takesAtMostWhatIsAsked()
 // nothing twice, and the order is the order of arrival, not of any hash.
 void TestChangedKeyQueue::manyKeysComeOutInArrivalOrder()
 {
-    ChangedKeyQueue q;
+    ScanKeyTable table;
+    ChangedKeyQueue q(table);
     QByteArrayList out;
     int next = 0;
     while (next < 200000) {
         for (int i = 0; i < 7000 && next < 200000; ++i)
-            q.push("lock:m" + QByteArray::number(next++));
+            push(q, table, "lock:m" + QByteArray::number(next++));
         out << q.take(5000);
     }
     while (!q.isEmpty())
@@ -75,6 +86,32 @@ void TestChangedKeyQueue::manyKeysComeOutInArrivalOrder()
         if (out.at(i) != "lock:m" + QByteArray::number(i))
             QFAIL(qPrintable(
                 QStringLiteral("key %1 out of order: %2").arg(i).arg(QString::fromLatin1(out.at(i)))));
+}
+
+// Whether a key waits is its mark in the key table: set while queued, cleared when taken, and a
+// sweep at the end of a pass keeps the entry of a key that waits even if it is not known.
+void TestChangedKeyQueue::theWaitingMarkIsTheTables()
+{
+    ScanKeyTable table;
+    ChangedKeyQueue q(table);
+    table["lock:known"].known = true;
+    push(q, table, "lock:known");
+    push(q, table, "lock:new");
+    QVERIFY(table.find("lock:known")->waiting);
+    QVERIFY(table.find("lock:new")->waiting);
+    QCOMPARE(table.size(), 2);
+
+    table.sweep([](const QByteArray&, ScanKeyTable::Mark& mark) { return mark.known || mark.waiting; });
+    QCOMPARE(table.size(), 2);
+    QCOMPARE(q.take(1), QByteArrayList{"lock:known"});
+    QVERIFY(!table.find("lock:known")->waiting);
+    QVERIFY(table.find("lock:new")->waiting);
+
+    // A key whose entry went while it waited (a table swept by other rules) is still handed out once.
+    table.sweep([](const QByteArray&, ScanKeyTable::Mark& mark) { return mark.known; });
+    QVERIFY(!table.find("lock:new"));
+    QCOMPARE(q.take(10), QByteArrayList{"lock:new"});
+    QVERIFY(q.isEmpty());
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestChangedKeyQueue)

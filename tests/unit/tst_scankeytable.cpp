@@ -16,7 +16,7 @@ private slots:
     void insertsFindsAndKeepsMarks();
     void sweepDropsWhatItIsToldAndShrinks();
     void binaryAndEmptyKeys();
-    void findKeyGivesTheTablesOwnCopy();
+    void insertCopyGivesTheTablesOwnCopy();
 };
 
 void TestScanKeyTable::insertsFindsAndKeepsMarks()
@@ -89,18 +89,30 @@ void TestScanKeyTable::binaryAndEmptyKeys()
 
 // What a keyspace event names is looked up without a copy of its own (bytes inside the channel
 // name) and comes back as the table's copy, sharing its bytes: a key waiting to be read costs none.
-void TestScanKeyTable::findKeyGivesTheTablesOwnCopy()
+// A key the table did not know is copied: the channel's buffer goes away.
+void TestScanKeyTable::insertCopyGivesTheTablesOwnCopy()
 {
     ScanKeyTable table;
     const QByteArray stored("lock:orders");
     table[stored].known = true;
     const QByteArray channel("__keyspace@0__:lock:orders");
     const QByteArray inside = QByteArray::fromRawData(channel.constData() + 15, channel.size() - 15);
-    const QByteArray* found = table.findKey(inside);
-    QVERIFY(found);
-    QCOMPARE(*found, stored);
-    QCOMPARE(QByteArray(*found).constData(), stored.constData()); // shared, not copied
-    QVERIFY(!table.findKey("lock:other"));
+    const ScanKeyTable::Stored found = table.insertCopy(inside);
+    QCOMPARE(found.key, stored);
+    QVERIFY(found.mark.known);
+    QCOMPARE(QByteArray(found.key).constData(), stored.constData()); // shared, not copied
+    QCOMPARE(table.size(), 1);
+
+    QByteArray other("__keyspace@0__:lock:other");
+    const QByteArray otherInside = QByteArray::fromRawData(other.constData() + 15, other.size() - 15);
+    const ScanKeyTable::Stored added = table.insertCopy(otherInside);
+    QVERIFY(!added.mark.known);
+    QVERIFY(!added.mark.waiting);
+    QCOMPARE(added.mark.metInPass, 0u);
+    QVERIFY(added.key.constData() != otherInside.constData()); // its own bytes
+    other.fill('x');                                           // the buffer it was named in changes
+    QCOMPARE(table.find("lock:other") != nullptr, true);
+    QCOMPARE(table.size(), 2);
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestScanKeyTable)
