@@ -477,23 +477,33 @@ void RedisConnection::sendPing()
 
 void RedisConnection::onReadyRead()
 {
-    QByteArray bytes = m_transport->readAll();
-    if (bytes.isEmpty() || !m_stream.isOpen())
-        return;
-    m_lastReadMs = monotonicMs();
-    switch (m_stream.feed(std::move(bytes), [this](RedisReply&& reply) { dispatch(std::move(reply)); })) {
-    case ReplyStream::Outcome::Failed: {
-        // The stream cannot be trusted any further. The reason is copied out first, since failing
-        // drops the reader that holds it.
-        const ErrorKind kind = m_stream.errorKind();
-        const QString reason = m_stream.error();
-        fail(kind, reason);
-        return;
-    }
-    case ReplyStream::Outcome::Reset:
-        return; // a callback closed, failed or reopened this connection
-    case ReplyStream::Outcome::Drained:
-        break;
+    // A slice at a time: a burst that piled up while this thread was busy (a flood of keyspace
+    // events) is parsed as it is copied out of the socket's buffer, not copied whole first (32 MB at
+    // once with a million locks changing).
+    for (;;) {
+        QByteArray bytes = m_transport->read(readSliceBytes);
+        if (bytes.isEmpty())
+            break;
+        if (!m_stream.isOpen())
+            return;
+        const bool more = bytes.size() == readSliceBytes;
+        m_lastReadMs = monotonicMs();
+        switch (m_stream.feed(std::move(bytes), [this](RedisReply&& reply) { dispatch(std::move(reply)); })) {
+        case ReplyStream::Outcome::Failed: {
+            // The stream cannot be trusted any further. The reason is copied out first, since failing
+            // drops the reader that holds it.
+            const ErrorKind kind = m_stream.errorKind();
+            const QString reason = m_stream.error();
+            fail(kind, reason);
+            return;
+        }
+        case ReplyStream::Outcome::Reset:
+            return; // a callback closed, failed or reopened this connection
+        case ReplyStream::Outcome::Drained:
+            break;
+        }
+        if (!more)
+            break;
     }
     // What the callbacks asked for (the next SCAN page, the reads of this one) leaves now, not after
     // every other ready socket has been served: the server works while we digest these replies.

@@ -107,6 +107,7 @@ signals:
 
 private:
     using Pending = PendingRequest;
+    static constexpr qint64 readSliceBytes = 256 * 1024; // what onReadyRead takes from the socket at a time
     void attachTransport(std::unique_ptr<RedisTransport> transport);
     void startAttempt();
     void onOpened();

@@ -22,8 +22,9 @@ public:
     virtual void write(const QByteArray& bytes) = 0;
     // Pushes buffered writes to the kernel now rather than on the next event-loop pass.
     virtual void flush() = 0;
-    virtual QByteArray readAll() = 0;
-    // Bytes have arrived that readAll() has not returned yet (still in the kernel, or in a buffer
+    // Up to `maxBytes` of what has arrived; empty when nothing has.
+    virtual QByteArray read(qint64 maxBytes) = 0;
+    // Bytes have arrived that read() has not returned yet (still in the kernel, or in a buffer
     // of the transport's own): the server has sent something this process has not read.
     virtual bool hasUnreadBytes() const { return false; }
 

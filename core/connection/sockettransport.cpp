@@ -217,9 +217,9 @@ void SocketTransport::flush()
         local->flush();
 }
 
-QByteArray SocketTransport::readAll()
+QByteArray SocketTransport::read(qint64 maxBytes)
 {
-    return m_device ? m_device->readAll() : QByteArray();
+    return m_device ? m_device->read(maxBytes) : QByteArray();
 }
 
 bool SocketTransport::hasUnreadBytes() const

@@ -24,7 +24,7 @@ public:
     void abort() override;
     void write(const QByteArray& bytes) override;
     void flush() override;
-    QByteArray readAll() override;
+    QByteArray read(qint64 maxBytes) override;
     bool hasUnreadBytes() const override;
 
 private:

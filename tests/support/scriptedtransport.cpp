@@ -76,10 +76,14 @@ void ScriptedTransport::flush()
         m_flushHook();
 }
 
-QByteArray ScriptedTransport::readAll()
+QByteArray ScriptedTransport::read(qint64 maxBytes)
 {
-    QByteArray out;
-    out.swap(m_incoming);
+    QByteArray out = m_incoming.first(qMin<qint64>(maxBytes, m_incoming.size()));
+    m_incoming.remove(0, out.size());
+    if (!out.isEmpty()) {
+        m_largestRead = qMax<qint64>(m_largestRead, out.size());
+        ++m_reads;
+    }
     return out;
 }
 

@@ -37,7 +37,7 @@ public:
     void abort() override;
     void write(const QByteArray& bytes) override;
     void flush() override;
-    QByteArray readAll() override;
+    QByteArray read(qint64 maxBytes) override;
     bool hasUnreadBytes() const override { return !m_incoming.isEmpty(); }
 
     void setOpenMode(OpenMode mode) { m_openMode = mode; }
@@ -52,6 +52,9 @@ public:
     // Bytes from the server that wait unread, as in a socket whose thread is busy: no readyRead()
     // (feed() or deliver() sends it), but hasUnreadBytes() tells.
     void arrive(const QByteArray& bytes) { m_incoming += bytes; }
+    // The most read() has handed out at once, and how many times it handed out anything.
+    qint64 largestRead() const { return m_largestRead; }
+    int reads() const { return m_reads; }
     void deliver() { emit readyRead(); }
     // The peer goes away (or the network fails) now.
     void failNow(ErrorKind kind, const QString& message);
@@ -103,6 +106,8 @@ private:
     QByteArray m_written;
     qsizetype m_answeredUpTo = 0;
     QByteArray m_incoming;
+    qint64 m_largestRead = 0;
+    int m_reads = 0;
 };
 
 } // namespace lockscope::test

@@ -224,6 +224,7 @@ private slots:
     void severalRepliesInOneChunk();
     void largeChunkOfSmallReplies();
     void largeReplyThenSmallOnesInOneChunk();
+    void aBurstIsTakenASliceAtATime();
     void nestedArrays();
     void tooDeeplyNestedIsProtocolError();
     void hugeBulkFailsAtItsHeader();
@@ -371,6 +372,42 @@ void TestRedisConnectionFake::largeReplyThenSmallOnesInOneChunk()
     QCOMPARE(describe(results.all[1]), QStringLiteral("+OK"));
     QVERIFY(results.all[2].reply.string == big.left(20000));
     QCOMPARE(results.all[3].reply.integer, qint64(7));
+}
+
+// A burst that piled up in the socket (a flood of keyspace events behind a busy thread) is taken
+// out a slice at a time and parsed as it goes, all in the one readyRead, in order; a callback that
+// closes the connection in a later slice stops it there.
+void TestRedisConnectionFake::aBurstIsTakenASliceAtATime()
+{
+    Results results;
+    Rig rig;
+    QVERIFY(rig.bringUp());
+    const int n = 40000;
+    const QByteArray value(24, 'v');
+    QByteArray burst;
+    for (int i = 0; i < n; ++i) {
+        if (i == n - 1000)
+            rig->send({"GET", "k"}, [&](const RedisResult& r) {
+                results.all << r;
+                rig->close();
+            });
+        else
+            rig->send({"GET", "k"}, results.add());
+        burst += T::bulk(value + QByteArray::number(i));
+    }
+    QVERIFY(burst.size() > 4 * 256 * 1024);
+    const int readsBefore = rig.transport->reads();
+    rig.transport->feed(burst);
+    QCOMPARE(results.all.size(), n);
+    for (int i = 0; i < n - 999; ++i)
+        if (results.all[i].reply.string != value + QByteArray::number(i))
+            QFAIL(qPrintable(QStringLiteral("reply %1 is %2").arg(i).arg(describe(results.all[i]))));
+    for (int i = n - 999; i < n; ++i)
+        QCOMPARE(describe(results.all[i]), QStringLiteral("error:cancelled"));
+    QCOMPARE(rig->state(), State::Disconnected);
+    QVERIFY2(rig.transport->largestRead() <= 256 * 1024,
+             qPrintable(QString::number(rig.transport->largestRead())));
+    QVERIFY(rig.transport->reads() - readsBefore >= 4);
 }
 
 void TestRedisConnectionFake::nestedArrays()
