@@ -31,12 +31,12 @@ public:
     bool hasExpiry() const { return m_pttlMs >= 0; }
     const RedisError& error() const;
 
-    const QByteArray& type() const { return content().type; }
+    const QByteArray& type() const;
     const QByteArray& value() const { return content().value; }
     qint64 valueSize() const { return content().valueSize; }
-    const QList<QPair<QByteArray, QByteArray>>& fields() const { return aggregate().fields; }
-    const QList<QPair<QByteArray, double>>& members() const { return aggregate().members; }
-    qint64 elementCount() const { return aggregate().elementCount; }
+    const QList<QPair<QByteArray, QByteArray>>& fields() const { return extra().fields; }
+    const QList<QPair<QByteArray, double>>& members() const { return extra().members; }
+    qint64 elementCount() const { return extra().elementCount; }
     bool truncated() const { return content().truncated; }
     const RecognizedLock& lock() const { return content().lock; }
 
@@ -53,21 +53,22 @@ public:
     bool operator==(const MasterObservation& o) const;
 
 private:
-    // What only a hash, a zset or a list has: a string lock (the many) carries a null pointer
-    // instead of two empty lists and a count.
-    struct Aggregate
+    // What only a hash, a zset or a list has, or a key of a module's type: a string lock (the many)
+    // carries a null pointer instead of two empty lists, a count and a type name.
+    struct Extra
     {
         QList<QPair<QByteArray, QByteArray>> fields;
         QList<QPair<QByteArray, double>> members;
         qint64 elementCount = 0;
+        QByteArray type; // a type other than the few Redis has of its own (knownType 0)
     };
     struct Content : QSharedData
     {
-        bool truncated = false; // next to the reference count: no padding of its own
-        QByteArray type;        // one of a few words: kept as a shared literal, not one copy per lock
+        bool truncated = false; // these two sit next to the reference count: no padding of their own
+        quint8 knownType = 0;   // 1 + the index of one of Redis's own types; 0: extra's type, or none
         QByteArray value;
         qint64 valueSize = 0;
-        std::unique_ptr<const Aggregate> aggregate; // null: no fields, members or elements
+        std::unique_ptr<const Extra> extra; // null: no fields, members, elements or other type
         RecognizedLock lock;
     };
     struct Error : QSharedData
@@ -76,7 +77,7 @@ private:
     };
 
     const Content& content() const;
-    const Aggregate& aggregate() const;
+    const Extra& extra() const;
 
     QExplicitlySharedDataPointer<Content> m_content; // never written after construction; null: nothing read
     QExplicitlySharedDataPointer<Error> m_error;     // null: no error
