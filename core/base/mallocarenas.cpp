@@ -1,0 +1,19 @@
+#include "base/mallocarenas.h"
+
+#include <cstdlib>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+namespace lockscope {
+
+void useFewMallocArenas()
+{
+#if defined(__GLIBC__)
+    if (std::getenv("MALLOC_ARENA_MAX") == nullptr)
+        mallopt(M_ARENA_MAX, 2);
+#endif
+}
+
+} // namespace lockscope
