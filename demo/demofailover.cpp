@@ -99,7 +99,7 @@ void DemoFailover::onGroupStarted()
         for (const QList<SharedLockView>* list : {&batch.added, &batch.changed})
             for (const LockView& v : *list)
                 if (v.resource == resource() && v.atRisk && !m_tokenA.isEmpty() && v.token == m_tokenA)
-                    m_atRiskReason = v.atRiskReason;
+                    m_atRiskReason = v.atRiskReason();
         emit changed();
     });
     // With the group as the only master, the view loses the mark as soon as the entry goes down on its

@@ -136,7 +136,7 @@ QString LockDetailPane::summaryText(const LockView& v) const
             .arg(StatusStyle::statusText(v.status), StatusStyle::statusExplanation(v.status),
                  lockFormatName(v.format), v.owner.isEmpty() ? tr("unknown") : v.owner, escapeBytes(v.token));
     if (v.atRisk)
-        summary += QLatin1Char('\n') + tr("At risk: %1").arg(v.atRiskReason);
+        summary += QLatin1Char('\n') + tr("At risk: %1").arg(v.atRiskReason());
     return summary;
 }
 

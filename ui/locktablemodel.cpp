@@ -323,7 +323,7 @@ QVariant LockTableModel::toolTip(const LockView& view, int column) const
                       "caption is dismissed.\n") +
                    text;
         if (view.atRisk)
-            text += QLatin1Char('\n') + view.atRiskReason;
+            text += QLatin1Char('\n') + view.atRiskReason();
         return text;
     }
     case QuorumColumn:

@@ -158,7 +158,7 @@ void quorum(const LockView& v, const Words& w, QList<Diagnosis>& out)
             DiagnosisCode::AtRisk,
             tr("At risk: %1; a master that restarted or failed over may have lost its copy, so another "
                "client can take it while %2 still runs.")
-                .arg(v.atRiskReason, w.holder())};
+                .arg(v.atRiskReason(), w.holder())};
 }
 
 QString holderText(const QByteArray& token, const QString& owner)

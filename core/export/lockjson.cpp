@@ -59,7 +59,7 @@ QJsonObject LockJson::lock(const LockView& view, const MasterSet& masters, qint6
                     {QStringLiteral("holders"), holders},
                     {QStringLiteral("observations"), observations}};
     if (view.atRisk)
-        out.insert(QStringLiteral("atRisk"), view.atRiskReason);
+        out.insert(QStringLiteral("atRisk"), view.atRiskReason());
     return out;
 }
 

@@ -72,7 +72,7 @@ void LockJsonWriter::appendLock(std::string& out, const LockView& view, const Ma
 {
     JsonMembers lock(out);
     if (view.atRisk)
-        lock.text("atRisk", view.atRiskReason);
+        lock.text("atRisk", view.atRiskReason());
     if (!diagnosis.empty())
         lock.key("diagnosis") += diagnosis;
     lock.text("format", lockFormatName(view.format));

@@ -1,11 +1,12 @@
 #pragma once
 
 #include <QString>
+#include <QtGlobal>
 
 namespace lockscope {
 
 // What wrote a lock, as far as its shape tells (see shared/reference/lock-formats.md).
-enum class LockFormat
+enum class LockFormat : quint8 // a byte: views and decoded locks are kept per lock
 {
     Unknown,         // matched a pattern, shape not recognised: shown raw
     PlainToken,      // a string token of no known library's shape

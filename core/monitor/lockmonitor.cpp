@@ -418,7 +418,7 @@ LockView LockMonitor::computeView(const QByteArray& key, const Entry& entry, con
         if ((risk->token == view.token && view.holding > 0) ||
             (view.holding == 0 && view.status == LockStatus::Unknown)) {
             view.atRisk = true;
-            view.atRiskReason = risk->reason;
+            view.setAtRiskReason(risk->reason);
         } else {
             m_risks.erase(risk);
         }

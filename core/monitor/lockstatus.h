@@ -1,11 +1,12 @@
 #pragma once
 
 #include <QString>
+#include <QtGlobal>
 
 namespace lockscope {
 
 // The verdict per resource across all masters (README "Statuses" explains each to users).
-enum class LockStatus
+enum class LockStatus : quint8 // a byte: a view is kept per lock
 {
     Held,      // one token on at least `needed` masters, with expiry, no other token anywhere
     Partial,   // present somewhere, but no token reaches `needed`

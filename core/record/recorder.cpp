@@ -308,7 +308,7 @@ void Recorder::startEpisode(const LockView& view, quint64 unreachable, RecordEve
     RecordEvent e = resourceEvent(kind, view.resource, tracked);
     e.owner = view.owner;
     e.ttlMs = view.validityMs;
-    e.detail = view.atRisk ? view.atRiskReason : QString();
+    e.detail = view.atRisk ? view.atRiskReason() : QString();
     push(std::move(e));
 }
 
@@ -378,7 +378,7 @@ void Recorder::onView(const LockView& view, bool initial)
         tracked.atRisk = view.atRisk;
         RecordEvent e = resourceEvent(
             view.atRisk ? RecordEvent::Kind::AtRisk : RecordEvent::Kind::RiskCleared, view.resource, tracked);
-        e.detail = view.atRiskReason;
+        e.detail = view.atRiskReason();
         push(std::move(e));
     }
 }

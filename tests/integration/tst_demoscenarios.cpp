@@ -276,7 +276,7 @@ void TestDemoScenarios::restartDuringHoldDoubleGrantsAndMarksAtRisk()
             for (const LockView& v : *list)
                 if (v.resource == "lock:demo:ledger" && v.atRisk) {
                     atRisk = true;
-                    reason = v.atRiskReason;
+                    reason = v.atRiskReason();
                 }
     });
     masters.open();

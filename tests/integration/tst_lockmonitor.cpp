@@ -438,7 +438,7 @@ void TestLockMonitor::restartMarksLocksAtRisk()
     QVERIFY(!h.view("lock:risky").atRisk);
     QVERIFY(group.at(1).restart()); // no persistence: it comes back empty with a new run_id
     QTRY_VERIFY_WITH_TIMEOUT(h.view("lock:risky").atRisk, 5000);
-    QVERIFY(h.view("lock:risky").atRiskReason.contains(QStringLiteral("restarted")));
+    QVERIFY(h.view("lock:risky").atRiskReason().contains(QStringLiteral("restarted")));
     QTRY_COMPARE_WITH_TIMEOUT(h.view("lock:risky").holding, 2, 3000);
     QCOMPARE(h.status("lock:risky"), LockStatus::Held); // 2 of 3 is still a quorum, but at risk
     // The two masters that still hold it stop answering: nothing can be decided, and nothing has
@@ -447,7 +447,7 @@ void TestLockMonitor::restartMarksLocksAtRisk()
     group.at(2).pause();
     QTRY_COMPARE_WITH_TIMEOUT(h.status("lock:risky"), LockStatus::Unknown, 5000);
     QVERIFY(h.view("lock:risky").atRisk);
-    QVERIFY(h.view("lock:risky").atRiskReason.contains(QStringLiteral("restarted")));
+    QVERIFY(h.view("lock:risky").atRiskReason().contains(QStringLiteral("restarted")));
     group.at(0).resume();
     group.at(2).resume();
     QTRY_COMPARE_WITH_TIMEOUT(h.status("lock:risky"), LockStatus::Held, 5000);

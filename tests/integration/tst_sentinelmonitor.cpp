@@ -297,7 +297,7 @@ void TestSentinelMonitor::failoverHazardMarkedAtRiskAndReported()
         QStringLiteral("failover 127.0.0.1:%1 → 127.0.0.1:%2").arg(primary.port()).arg(replica.port());
     // The core's view: marked at risk, with the failover as the reason.
     QTRY_VERIFY_WITH_TIMEOUT(monitor.locks().value("lock:orders")->atRisk, 10000);
-    QCOMPARE(monitor.locks().value("lock:orders")->atRiskReason, reason);
+    QCOMPARE(monitor.locks().value("lock:orders")->atRiskReason(), reason);
     QVERIFY(acquiredByB);
 
     FailoverReport report;
@@ -315,7 +315,7 @@ void TestSentinelMonitor::failoverHazardMarkedAtRiskAndReported()
     const LockView view = monitor.locks().value("lock:orders");
     QCOMPARE(view.token, QByteArray("client-A"));
     QVERIFY(view.atRisk);
-    QCOMPARE(view.atRiskReason, reason);
+    QCOMPARE(view.atRiskReason(), reason);
     QCOMPARE(masters.primaryAddress(0).port, replica.port());
     QVERIFY(masters.at(0)->isUp());
     // Reported once, as a failover, not also as a restart.

@@ -182,7 +182,7 @@ void TestLockDiagnosis::atRiskGivesTheReason()
 {
     LockView v = viewOf(LockStatus::Held, "t1", {held("t1", 9000), held("t1", 9000), held("t1", 9000)}, 8000);
     v.atRisk = true;
-    v.atRiskReason = QStringLiteral("M2 restarted (new run_id)");
+    v.setAtRiskReason(QStringLiteral("M2 restarted (new run_id)"));
     const QList<Diagnosis> ds = LockDiagnosis::diagnose(v, LockStory(), DiagnosisFacts(), at(0));
     QCOMPARE(codes(ds), QList<DiagnosisCode>{DiagnosisCode::AtRisk});
     QVERIFY(ds.at(0).sentence.contains(QStringLiteral("M2 restarted (new run_id)")));

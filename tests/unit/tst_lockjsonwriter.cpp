@@ -82,7 +82,7 @@ void TestLockJsonWriter::writesWhatQJsonDocumentWrote()
     view.computedAtMs = 1000;
     view.holders = {0};
     view.atRisk = atRisk;
-    view.atRiskReason = owner + QStringLiteral(" restarted");
+    view.setAtRiskReason(owner + QStringLiteral(" restarted"));
     MasterObservation failed;
     failed.setError(RedisError(ErrorKind::Timeout, masters.at(2)->name(), QStringLiteral("timed \"out\"")));
     view.observations = {

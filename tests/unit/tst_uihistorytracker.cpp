@@ -133,7 +133,7 @@ void TestHistoryTracker::goneEndsTheEpisodeByHowItWent()
     LockView risky = held("lost", "t1");
     tracker.observe(added(risky), at(0));
     risky.atRisk = true;
-    risky.atRiskReason = QStringLiteral("M1 restarted");
+    risky.setAtRiskReason(QStringLiteral("M1 restarted"));
     tracker.observe(changed(risky), at(1));
     tracker.markForceReleased("forced");
     for (const QByteArray r : {"released", "expired", "forced", "lost"})
