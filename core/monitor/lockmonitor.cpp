@@ -14,7 +14,7 @@ namespace lockscope {
 namespace {
 // One flush handles at most this many resources, so a 100k-lock first pass never blocks the loop.
 constexpr int maxPerFlush = 5000;
-constexpr double maxBudget = 3;
+constexpr float maxBudget = 3;
 // The flush cadence while the initial scan runs (afterwards a change leaves within 2 ms).
 constexpr int initialStepMs = 50;
 } // namespace
@@ -471,7 +471,7 @@ int LockMonitor::flush()
         if (existing != m_views.end() && m_coalesceMs > 0) {
             if (entry->refilledAtMs >= 0)
                 entry->budget =
-                    qMin(maxBudget, entry->budget + double(now - entry->refilledAtMs) / m_coalesceMs);
+                    qMin(maxBudget, entry->budget + float(now - entry->refilledAtMs) / float(m_coalesceMs));
             entry->refilledAtMs = now;
             if (entry->budget < 1) {
                 const qint64 due = now + qint64((1 - entry->budget) * m_coalesceMs) + 1;

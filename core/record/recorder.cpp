@@ -294,7 +294,8 @@ void Recorder::startEpisode(const LockView& view, quint64 unreachable, RecordEve
     tracked.everHolders = 0;
     tracked.holding = 0;
     tracked.masters.resize(m_masterCount);
-    for (PerMaster& m : tracked.masters) {
+    for (qsizetype i = 0; i < tracked.masters.size(); ++i) {
+        PerMaster& m = tracked.masters[i];
         m.pttl = -2;
         m.expiresAt = -1;
         m.extensions = 0;
