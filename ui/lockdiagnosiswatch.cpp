@@ -76,7 +76,7 @@ DiagnosisContext LockDiagnosisWatch::contextNow() const
 QList<Diagnosis> LockDiagnosisWatch::diagnose(const LockView& view) const
 {
     const DiagnosisFacts none;
-    return LockDiagnosis::diagnose(view, m_tracker.story(view.resource),
+    return LockDiagnosis::diagnose(view, m_tracker.story(view.resource, view.token),
                                    m_factsFor == view.resource ? m_facts : none, contextNow());
 }
 

@@ -50,9 +50,9 @@ void LockStoryTracker::observe(const LockView& view, qint64 wallNowMs, qint64 mo
         restart(view.resource, story);
         return;
     }
-    if (story.token != view.token) {
+    if (const size_t hash = qHash(view.token); !story.holds(hash)) {
         restart(view.resource, story);
-        story.token = view.token;
+        story.tokenHash = hash;
         story.firstSeenMs = at;
     }
     const qint64 ttl = ttlOf(view);
@@ -76,13 +76,13 @@ void LockStoryTracker::observe(const LockView& view, qint64 wallNowMs, qint64 mo
     story.hasReading = true;
 }
 
-LockStory LockStoryTracker::story(const QByteArray& resource) const
+LockStory LockStoryTracker::story(const QByteArray& resource, const QByteArray& token) const
 {
     const auto it = m_stories.constFind(resource);
-    if (it == m_stories.cend())
+    if (it == m_stories.cend() || token.isEmpty() || !it->holds(qHash(token)))
         return LockStory();
     LockStory story;
-    story.token = it->token;
+    story.token = token;
     story.firstSeenMs = it->firstSeenMs;
     story.extensions = it->extensions;
     story.firstExtensionMs = it->firstExtensionMs;

@@ -65,7 +65,8 @@ struct Watch
         c.settings = settings;
         c.nowMs = QDateTime::currentMSecsSinceEpoch();
         c.monotonicNowMs = monotonicMs();
-        return LockDiagnosis::diagnose(monitor->locks().value(resource), tracker.story(resource), facts, c);
+        const LockView view = monitor->locks().value(resource);
+        return LockDiagnosis::diagnose(view, tracker.story(resource, view.token), facts, c);
     }
     bool holds(const QByteArray& resource, DiagnosisCode code) const
     {
@@ -292,7 +293,8 @@ void TestDiagnosis::runawayRenewalLoopThenHolderStops()
     QTRY_VERIFY_WITH_TIMEOUT(w.holds("lock:runaway", DiagnosisCode::HeldTooLong), 15000);
     const QString tooLong = w.sentence("lock:runaway", DiagnosisCode::HeldTooLong);
     QVERIFY2(tooLong.contains(QStringLiteral("its 6.0 s lease")), qPrintable(tooLong));
-    QVERIFY2(w.tracker.story("lock:runaway").extensions >= 3, qPrintable(tooLong));
+    const QByteArray token = w.monitor->locks().value("lock:runaway")->token;
+    QVERIFY2(w.tracker.story("lock:runaway", token).extensions >= 3, qPrintable(tooLong));
     QVERIFY(!w.holds("lock:runaway", DiagnosisCode::NotRenewed));
 
     // The holder stops renewing: the TTL runs down, and the diagnosis says so before it expires.

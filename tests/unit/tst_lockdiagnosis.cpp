@@ -198,10 +198,10 @@ void TestLockDiagnosis::trackerCountsExtensionsAndLease()
     };
     see(0, 10'000);
     see(3'000, 7'010); // the same lease, read 10 ms later than counted: not an extension
-    QCOMPARE(tracker.story("orders").extensions, 0);
+    QCOMPARE(tracker.story("orders", "t1").extensions, 0);
     see(4'000, 10'000);
     see(8'000, 10'000);
-    const LockStory s = tracker.story("orders");
+    const LockStory s = tracker.story("orders", "t1");
     QCOMPARE(s.token, QByteArray("t1"));
     QCOMPARE(s.firstSeenMs, wall0);
     QCOMPARE(s.extensions, 2);
@@ -213,9 +213,9 @@ void TestLockDiagnosis::trackerCountsExtensionsAndLease()
     // The latest reading is what the next one is compared with: counting down from it is no
     // extension, a TTL above it is.
     see(9'000, 9'000);
-    QCOMPARE(tracker.story("orders").extensions, 2);
+    QCOMPARE(tracker.story("orders", "t1").extensions, 2);
     see(10'000, 9'500);
-    const LockStory later = tracker.story("orders");
+    const LockStory later = tracker.story("orders", "t1");
     QCOMPARE(later.extensions, 3);
     QCOMPARE(later.lastExtensionMs, wall0 + 10'000);
     QCOMPARE(later.lastReading->atMs, wall0 + 10'000);
@@ -223,8 +223,9 @@ void TestLockDiagnosis::trackerCountsExtensionsAndLease()
     // Another holder starts another story; a lock that goes away forgets it.
     tracker.observe(viewOf(LockStatus::Held, "t2", {held("t2", 5000, mono0 + 9000)}, 5000, mono0 + 9000),
                     wall0 + 9000, mono0 + 9000);
-    QCOMPARE(tracker.story("orders").extensions, 0);
-    QCOMPARE(tracker.story("orders").firstSeenMs, wall0 + 9000);
+    QCOMPARE(tracker.story("orders", "t2").extensions, 0);
+    QCOMPARE(tracker.story("orders", "t2").firstSeenMs, wall0 + 9000);
+    QCOMPARE(tracker.story("orders", "t1"), LockStory()); // asked for the holder before: none
     tracker.observe(LockBatch{{}, {}, {"orders"}}, wall0, mono0);
     QCOMPARE(tracker.size(), 0);
 }
@@ -317,13 +318,13 @@ void TestLockDiagnosis::ownerConnectedAndGone()
     tracker.observe(v, wall0, mono0);
     tracker.noteOwners("orders", f, wall0);
     f.owners.clear();
-    ds = LockDiagnosis::diagnose(v, tracker.story("orders"), f, at(1000));
+    ds = LockDiagnosis::diagnose(v, tracker.story("orders", v.token), f, at(1000));
     QCOMPARE(codes(ds), QList<DiagnosisCode>{DiagnosisCode::OwnerDisconnected});
     QVERIFY2(ds.at(0).sentence.contains(QStringLiteral("client 'worker-7' 127.0.0.1:5001 (id 12)")),
              qPrintable(ds.at(0).sentence));
     // CLIENT LIST not read: nothing is said about the connection.
     f.clientsRead = false;
-    QVERIFY(LockDiagnosis::diagnose(v, tracker.story("orders"), f, at(1000)).isEmpty());
+    QVERIFY(LockDiagnosis::diagnose(v, tracker.story("orders", v.token), f, at(1000)).isEmpty());
 }
 
 void TestLockDiagnosis::ownerClientGoesWithItsHolder()
@@ -337,18 +338,19 @@ void TestLockDiagnosis::ownerClientGoesWithItsHolder()
     };
     // Known for the lock it was read for, from then on, whatever else the story gains.
     see("t1");
-    QVERIFY(tracker.story("orders").ownerClient.isEmpty());
+    QVERIFY(tracker.story("orders", "t1").ownerClient.isEmpty());
     tracker.noteOwners("orders", f, wall0 + 5);
     tracker.noteOwners("other", f, wall0 + 5); // no story: nothing to note it on
     see("t1");
-    LockStory s = tracker.story("orders");
+    LockStory s = tracker.story("orders", "t1");
     QCOMPARE(s.ownerClient, QStringLiteral("client 'worker-7' 127.0.0.1:5001 (id 12)"));
     QCOMPARE(s.ownerClientSeenMs, wall0 + 5);
-    QVERIFY(tracker.story("other").ownerClient.isEmpty());
+    QVERIFY(tracker.story("other", "t1").ownerClient.isEmpty());
     // Another holder: another story, without the connection of the one before.
     see("t2");
-    s = tracker.story("orders");
+    s = tracker.story("orders", "t2");
     QCOMPARE(s.token, QByteArray("t2"));
+    QCOMPARE(tracker.story("orders", "t1"), LockStory());
     QVERIFY(s.ownerClient.isEmpty());
     QCOMPARE(s.ownerClientSeenMs, -1);
     // Gone and back: nothing of it is left.
@@ -356,11 +358,11 @@ void TestLockDiagnosis::ownerClientGoesWithItsHolder()
     tracker.forget("orders");
     QCOMPARE(tracker.size(), 0);
     see("t2");
-    QVERIFY(tracker.story("orders").ownerClient.isEmpty());
+    QVERIFY(tracker.story("orders", "t2").ownerClient.isEmpty());
     // No holder (a master down): the story, connection and all, starts over.
     tracker.noteOwners("orders", f, wall0 + 7);
     see(QByteArray());
-    QCOMPARE(tracker.story("orders"), LockStory());
+    QCOMPARE(tracker.story("orders", "t2"), LockStory());
 }
 
 void TestLockDiagnosis::clientListParsesAndMatches()
