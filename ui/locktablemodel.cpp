@@ -190,6 +190,7 @@ void LockTableModel::removeResources(const QList<QByteArray>& resources)
         for (int i = first; i <= last; ++i) {
             count(m_rows[size_t(i)]->view, -1);
             m_byResource.remove(ResourceKey(m_rows[size_t(i)]->view->resource));
+            freeRow(m_rows[size_t(i)]);
         }
         m_rows.erase(m_rows.begin() + first, m_rows.begin() + last + 1);
         for (size_t i = size_t(first); i < m_rows.size(); ++i)
@@ -209,12 +210,36 @@ void LockTableModel::appendViews(const QList<SharedLockView>& views)
     if (const size_t need = m_rows.size() + size_t(views.size()); need > m_rows.capacity())
         m_rows.reserve(qMax(need, 2 * m_rows.capacity()));
     for (const SharedLockView& v : views) {
-        auto row = std::make_unique<Row>(Row{v, int(m_rows.size())});
-        m_byResource.insert(ResourceKey(v->resource), row.get());
+        Row* row = newRow(v, int(m_rows.size()));
+        m_byResource.insert(ResourceKey(v->resource), row);
         count(v, +1);
-        m_rows.push_back(std::move(row));
+        m_rows.push_back(row);
     }
     endInsertRows();
+}
+
+LockTableModel::Row* LockTableModel::newRow(const SharedLockView& view, int row)
+{
+    if (m_freeRows.empty()) {
+        m_rowPool.push_back(Row{view, row}); // a deque's elements stay where they are
+        return &m_rowPool.back();
+    }
+    Row* r = m_freeRows.back();
+    m_freeRows.pop_back();
+    *r = Row{view, row};
+    return r;
+}
+
+void LockTableModel::freeRow(Row* row)
+{
+    row->view = SharedLockView(); // the view goes now, not when the slot is taken again
+    if (m_freeRows.size() + 1 == m_rowPool.size()) {
+        // Every row gone: the pool goes too (the table was cleared, or its one lock went).
+        m_freeRows.clear();
+        std::deque<Row>().swap(m_rowPool);
+        return;
+    }
+    m_freeRows.push_back(row);
 }
 
 bool LockTableModel::lessThan(int rowA, int rowB, int column) const

@@ -8,6 +8,7 @@
 #include <QStringList>
 
 #include <array>
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -106,7 +107,15 @@ private:
     QVariant sortData(const LockView& view, int column) const;
     QVariant toolTip(const LockView& view, int column) const;
 
-    std::vector<std::unique_ptr<Row>> m_rows;
+    // A row gone is pooled for the next one added: rows live in blocks, not in an allocation of
+    // 16 bytes each (32 with malloc's own; a million rows, 16 MB less). Their addresses stay put,
+    // so the index by resource never changes when rows above are removed.
+    Row* newRow(const SharedLockView& view, int row);
+    void freeRow(Row* row);
+
+    std::vector<Row*> m_rows;
+    std::deque<Row> m_rowPool;
+    std::vector<Row*> m_freeRows;
     QHash<ResourceKey, Row*> m_byResource;
     StatusCounts m_counts{};
     QStringList m_masterNames;

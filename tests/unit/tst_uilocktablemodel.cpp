@@ -161,6 +161,7 @@ private slots:
     void bigFilterChangeLeavesTheEventLoopBetweenSlices();
     void bigFilterChangeIsShownWithoutAWalkOverAllRows();
     void countsPerStatus();
+    void aRowGoneLetsGoOfItsViewAndMakesRoom();
 };
 
 void TestUiLockTableModel::batchesUpdateRowsWithoutReset()
@@ -491,6 +492,47 @@ void TestUiLockTableModel::countsPerStatus()
     QCOMPARE(f.model.counts()[size_t(LockStatus::Held)], 1);
     QCOMPARE(f.model.counts()[size_t(LockStatus::Contested)], 1);
     QCOMPARE(f.model.counts()[size_t(LockStatus::Stuck)], 0);
+}
+
+// Rows are pooled: a row removed lets go of its view at once (the monitor's memory is not held by
+// a slot waiting to be reused), and the rows added after it are found and shown as any other.
+void TestUiLockTableModel::aRowGoneLetsGoOfItsViewAndMakesRoom()
+{
+    LockTableModel model;
+    const QByteArray token = "tok-" + QByteArray::number(QRandomGenerator::global()->generate());
+    model.apply(
+        added({makeView("lock:a", LockStatus::Held, 10000, 3, token),
+               makeView("lock:b", LockStatus::Held, 10000), makeView("lock:c", LockStatus::Stuck, -1)}));
+    QVERIFY(!token.isDetached());
+    model.apply(LockBatch{{}, {}, {"lock:a"}});
+    QVERIFY(token.isDetached());
+    QCOMPARE(model.rowCount(), 2);
+    for (int round = 0; round < 3; ++round) {
+        QList<LockView> views;
+        for (int i = 0; i < 50; ++i)
+            views << makeView("lock:n" + QByteArray::number(round * 50 + i), LockStatus::Partial, 2000, 1);
+        model.apply(added(views));
+        LockBatch gone;
+        for (int i = 0; i < 50; i += 2)
+            gone.removed << "lock:n" + QByteArray::number(round * 50 + i);
+        model.apply(gone);
+    }
+    QCOMPARE(model.rowCount(), 2 + 3 * 25);
+    for (int row = 0; row < model.rowCount(); ++row)
+        QCOMPARE(model.rowOf(model.viewAt(row).resource), row);
+    QCOMPARE(model.find("lock:n3")->status, LockStatus::Partial);
+    QVERIFY(!model.find("lock:n2"));
+    QCOMPARE(model.counts()[int(LockStatus::Partial)], 75);
+
+    // Every row gone, then the table fills again.
+    LockBatch all;
+    for (int row = 0; row < model.rowCount(); ++row)
+        all.removed << model.viewAt(row).resource;
+    model.apply(all);
+    QCOMPARE(model.rowCount(), 0);
+    model.apply(added({makeView("lock:z", LockStatus::Held, 10000)}));
+    QCOMPARE(model.rowOf("lock:z"), 0);
+    QCOMPARE(model.viewAt(0).resource, QByteArray("lock:z"));
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiLockTableModel)
