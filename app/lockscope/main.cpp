@@ -1,4 +1,4 @@
-#include "base/mallocarenas.h"
+#include "base/compactmalloc.h"
 #include "connectionsdialog.h"
 #include "demosession.h"
 #include "demowindow.h"
@@ -21,7 +21,7 @@ int main(int argc, char** argv)
     // A file size limit (ulimit -f) must make an audit append fail with EFBIG, which the window
     // reports, rather than kill the process in the middle of a write.
     std::signal(SIGXFSZ, SIG_IGN);
-    useFewMallocArenas(); // before any thread: a million locks' worth of allocations changes hands
+    useCompactMalloc(); // before any thread: a million locks' worth of allocations changes hands
     QApplication app(argc, argv);
     // The same application name as lockctl: one audit log, one data directory. Settings in
     // $XDG_CONFIG_HOME/lockscope/ (moved there from "LockScope/" once).

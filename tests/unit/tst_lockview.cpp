@@ -20,6 +20,13 @@ QByteArray heapToken(int n)
     return "tok-" + QByteArray::number(n);
 }
 
+LockView viewOf(const QByteArray& token)
+{
+    LockView v;
+    v.token = token;
+    return v;
+}
+
 } // namespace
 
 class TestLockView : public QObject
@@ -38,9 +45,8 @@ void TestLockView::copiesShareOneViewUntilTheLastGoes()
 {
     const QByteArray token = heapToken(1);
     {
-        LockView v;
+        LockView v = viewOf(token);
         v.resource = "lock:a";
-        v.token = token;
         SharedLockView a(std::move(v));
         SharedLockView b = a;
         QCOMPARE(&a.view(), &b.view());
@@ -65,9 +71,7 @@ void TestLockView::aDefaultOrMovedFromHolderReadsAsEmpty()
     QCOMPARE(none->validityMs, qint64(-1));
 
     const QByteArray token = heapToken(2);
-    LockView v;
-    v.token = token;
-    SharedLockView a(std::move(v));
+    SharedLockView a(viewOf(token));
     SharedLockView b(std::move(a));
     QVERIFY(a->token.isEmpty()); // NOLINT(bugprone-use-after-move): a moved-from holder is empty
     QCOMPARE(b->token, token);
@@ -81,8 +85,7 @@ void TestLockView::aDefaultOrMovedFromHolderReadsAsEmpty()
 void TestLockView::aCopiedViewIsANewOneHeldByNone()
 {
     const QByteArray token = heapToken(3);
-    LockView original;
-    original.token = token;
+    LockView original = viewOf(token);
     std::optional<SharedLockView> first(std::in_place, original);
     std::optional<SharedLockView> second(std::in_place, **first); // a copy of the view itself
     QVERIFY(&(*first)->token != &(*second)->token);
@@ -98,9 +101,7 @@ void TestLockView::holdersInTwoThreads()
 {
     const QByteArray token = heapToken(4);
     {
-        LockView v;
-        v.token = token;
-        const SharedLockView shared(std::move(v));
+        const SharedLockView shared(viewOf(token));
         auto churn = [&shared] {
             std::vector<SharedLockView> held;
             for (int i = 0; i < 200000; ++i) {

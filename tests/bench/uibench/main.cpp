@@ -10,7 +10,7 @@
 //     apart, the targets checked, exit 1 when one is missed)
 //   --no-record, as lockscope's: the window without its flight recorder (what the recorder costs)
 
-#include "base/mallocarenas.h"
+#include "base/compactmalloc.h"
 #include "batchqueue.h"
 #include "coreservice.h"
 #include "corethread.h"
@@ -191,7 +191,7 @@ int runScrollAndFilter(QApplication& app, MainWindow& window, StallMeter& meter,
 
 int main(int argc, char** argv)
 {
-    useFewMallocArenas(); // as the window's main() does
+    useCompactMalloc(); // as the window's main() does
     QApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("lockscope-uibench"));
     QStringList args = QCoreApplication::arguments();
