@@ -14,6 +14,9 @@ namespace tst_compactmalloc {
 
 using namespace lockscope;
 
+// Where the blocks go, so that the compiler cannot leave out a malloc and free pair.
+void* volatile escaped = nullptr;
+
 class TestCompactMalloc : public QObject
 {
     Q_OBJECT
@@ -36,10 +39,12 @@ void TestCompactMalloc::aFreedLargeBlockDoesNotPullTheNextOnesIntoTheHeap()
     void* big = std::malloc(8 << 20);
     QVERIFY(big);
     std::memset(big, 1, 8 << 20);
+    escaped = big;
     std::free(big);
     const struct mallinfo2 before = mallinfo2();
     void* mid = std::malloc(512 << 10);
     QVERIFY(mid);
+    escaped = mid;
     const struct mallinfo2 during = mallinfo2();
     std::free(mid);
     QCOMPARE(during.hblks, before.hblks + 1);
