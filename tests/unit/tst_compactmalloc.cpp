@@ -3,8 +3,11 @@
 
 #include <QTest>
 
+#include <cstdio>
 #include <cstdlib>
-#include <cstring>
+#include <latch>
+#include <thread>
+#include <vector>
 
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -14,41 +17,66 @@ namespace tst_compactmalloc {
 
 using namespace lockscope;
 
+namespace {
+
 // Where the blocks go, so that the compiler cannot leave out a malloc and free pair.
 void* volatile escaped = nullptr;
+
+#if defined(__GLIBC__)
+// How many arenas malloc has, from its own report (one <heap nr="…"> element each).
+int arenaCount()
+{
+    char* text = nullptr;
+    size_t size = 0;
+    FILE* out = open_memstream(&text, &size);
+    if (!out)
+        return -1;
+    malloc_info(0, out);
+    std::fclose(out);
+    const QByteArray report(text, qsizetype(size));
+    std::free(text);
+    return int(report.count("<heap nr="));
+}
+#endif
+
+} // namespace
 
 class TestCompactMalloc : public QObject
 {
     Q_OBJECT
 
 private slots:
-    void aFreedLargeBlockDoesNotPullTheNextOnesIntoTheHeap();
+    void sixThreadsShareTwoArenas();
 };
 
-// glibc alone raises its mmap threshold to the size of a mapped block that is freed: the next
-// blocks of half a MiB would then come from the heap, and stay in it once freed. With the policy,
-// each is mapped on its own (one more mapped region while it lives).
-void TestCompactMalloc::aFreedLargeBlockDoesNotPullTheNextOnesIntoTheHeap()
+// glibc alone gives each thread that allocates an arena of its own (up to 8 per core); with the
+// policy, six threads allocating at once share two.
+void TestCompactMalloc::sixThreadsShareTwoArenas()
 {
 #if !defined(__GLIBC__) || defined(__SANITIZE_ADDRESS__)
     QSKIP("glibc's own malloc only (a sanitizer brings its own)");
 #else
-    if (std::getenv("MALLOC_MMAP_THRESHOLD_"))
-        QSKIP("MALLOC_MMAP_THRESHOLD_ is set: the user's setting wins");
+    if (std::getenv("MALLOC_ARENA_MAX"))
+        QSKIP("MALLOC_ARENA_MAX is set: the user's setting wins");
     useCompactMalloc();
-    void* big = std::malloc(8 << 20);
-    QVERIFY(big);
-    std::memset(big, 1, 8 << 20);
-    escaped = big;
-    std::free(big);
-    const struct mallinfo2 before = mallinfo2();
-    void* mid = std::malloc(512 << 10);
-    QVERIFY(mid);
-    escaped = mid;
-    const struct mallinfo2 during = mallinfo2();
-    std::free(mid);
-    QCOMPARE(during.hblks, before.hblks + 1);
-    QVERIFY(during.hblkhd >= before.hblkhd + (512 << 10));
+    constexpr int threads = 6;
+    std::latch allocated(threads);
+    std::latch counted(1);
+    std::vector<std::thread> workers;
+    for (int t = 0; t < threads; ++t)
+        workers.emplace_back([&] {
+            void* block = std::malloc(4096);
+            escaped = block;
+            allocated.count_down();
+            counted.wait(); // every thread holds its block while the arenas are counted
+            std::free(block);
+        });
+    allocated.wait();
+    const int arenas = arenaCount();
+    counted.count_down();
+    for (std::thread& w : workers)
+        w.join();
+    QVERIFY2(arenas >= 1 && arenas <= 2, qPrintable(QString::number(arenas)));
 #endif
 }
 
