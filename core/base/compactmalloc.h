@@ -12,9 +12,10 @@ namespace lockscope {
 // 1,455 / 1,476 MiB with two arenas (ui-bench --million), the time to show them unchanged.
 //
 // Tried and left out: a fixed mmap threshold of 128 KiB (glibc raises it with every large block
-// freed). It took the peak at 1M locks down 65 MiB more, but made the first view of 100k locks on
-// five masters 3 s slower (14.5 / 15.4 s -> 17.7 / 18.6 s): the scans' large buffers were then
-// mapped and unmapped page by page.
+// freed). In one A/B it took the peak at 1M locks 65 MiB lower, but later runs without it came
+// within 20 MiB of that, and it made the first view of 100k locks on five masters 3 s slower
+// (17.7 / 18.6 s against 14.5 / 15.4 s): the scans' large buffers were then mapped and unmapped
+// page by page.
 void useCompactMalloc();
 
 } // namespace lockscope
