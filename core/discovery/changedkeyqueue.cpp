@@ -21,8 +21,8 @@ QByteArrayList ChangedKeyQueue::take(qsizetype max)
         out << std::move(m_keys.front());
         m_keys.pop_front();
     }
-    if (isEmpty())
-        m_keys = {}; // after a burst of a million changed keys, its blocks would otherwise stay
+    if (isEmpty()) // after a burst of a million changed keys, its blocks and their map would otherwise stay
+        std::deque<QByteArray>().swap(m_keys);
     return out;
 }
 
