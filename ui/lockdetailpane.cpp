@@ -250,9 +250,9 @@ void LockDetailPane::setView(const std::optional<LockView>& view)
         // The short label in the cell, the master's (password-free) URL in the tooltip.
         m_table->item(i, MasterColumn)
             ->setToolTip(plainToolTip(m_names.value(i, tr("master %1").arg(i + 1))));
-        if (present && !m.lock().detail.isEmpty())
+        if (present && !m.lock().detail().isEmpty())
             m_table->item(i, OwnerColumn)
-                ->setToolTip(plainToolTip(m.lock().owner + QLatin1Char('\n') + m.lock().detail));
+                ->setToolTip(plainToolTip(m.lock().owner + QLatin1Char('\n') + m.lock().detail()));
         if (present)
             m_table->item(i, TokenColumn)->setForeground(StatusStyle::tokenColor(m.lock().token, palette()));
     }

@@ -85,7 +85,7 @@ void stuck(const LockView& v, const DiagnosisContext& c, const Words& w, QList<D
     qint64 expiredAt = -1;
     for (const MasterObservation& m : v.observations)
         if (past(m))
-            expiredAt = qMax(expiredAt, m.lock().expiresAtMs);
+            expiredAt = qMax(expiredAt, m.lock().expiresAtMs());
     if (expiredAt >= 0) {
         out << Diagnosis{
             DiagnosisCode::TimestampPast,

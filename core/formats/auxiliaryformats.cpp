@@ -22,14 +22,14 @@ std::optional<RecognizedLock> recognizeAuxiliary(const QByteArray& key)
     for (const Helper& h : helpers) {
         if (key.startsWith(h.prefix)) {
             lock.format = h.format;
-            lock.detail = QString::fromLatin1(h.detail);
+            lock.setDetail(QString::fromLatin1(h.detail));
             return lock;
         }
     }
     // A Redisson read lock's per-reader lease: "{name}:<uuid>:<thread>:rwlock_timeout:<n>".
     if (key.startsWith('{') && key.contains(":rwlock_timeout")) {
         lock.format = LockFormat::Redisson;
-        lock.detail = QStringLiteral("Redisson read-lock lease of one reader");
+        lock.setDetail(QStringLiteral("Redisson read-lock lease of one reader"));
         return lock;
     }
     return std::nullopt;

@@ -11,26 +11,20 @@ QString partialNote(const KeyObservation& o, qsizetype read)
     return QStringLiteral("%1 of %2 entries read").arg(read).arg(std::max<qint64>(o.elementCount, read));
 }
 
-void joinDetail(QString& detail, const QString& more)
+void finishHolders(RecognizedLock& lock, QList<LockHolder> holders)
 {
-    if (more.isEmpty())
-        return;
-    detail = detail.isEmpty() ? more : detail + QStringLiteral("; ") + more;
-}
-
-void finishHolders(RecognizedLock& lock)
-{
-    std::sort(lock.listedHolders.begin(), lock.listedHolders.end(),
+    std::sort(holders.begin(), holders.end(),
               [](const LockHolder& a, const LockHolder& b) { return a.id < b.id; });
     QByteArrayList ids;
-    ids.reserve(lock.listedHolders.size());
-    for (const LockHolder& h : std::as_const(lock.listedHolders))
+    ids.reserve(holders.size());
+    for (const LockHolder& h : std::as_const(holders))
         ids.append(h.id);
     lock.token = ids.join(',');
-    if (lock.listedHolders.size() == 1)
-        lock.owner = lock.listedHolders.first().owner;
-    else if (lock.listedHolders.size() > 1)
-        lock.owner = QStringLiteral("%1 holders").arg(lock.listedHolders.size());
+    if (holders.size() == 1)
+        lock.owner = holders.first().owner;
+    else if (holders.size() > 1)
+        lock.owner = QStringLiteral("%1 holders").arg(holders.size());
+    lock.setListedHolders(std::move(holders));
 }
 
 RecognizedLock unknownCollection(const KeyObservation& o, QByteArrayList names, const QString& what)
@@ -38,8 +32,8 @@ RecognizedLock unknownCollection(const KeyObservation& o, QByteArrayList names, 
     RecognizedLock lock;
     std::sort(names.begin(), names.end());
     lock.token = names.join(',');
-    lock.detail = what;
-    joinDetail(lock.detail, partialNote(o, names.size()));
+    lock.setDetail(what);
+    lock.appendDetail(partialNote(o, names.size()));
     return lock;
 }
 

@@ -12,12 +12,10 @@ namespace lockscope::recognition {
 
 // "1 of 300 entries read" for a collection cut at the read limit; empty when it was read whole.
 QString partialNote(const KeyObservation& o, qsizetype read);
-// Appends `more` to `detail` after "; " (nothing when `more` is empty).
-void joinDetail(QString& detail, const QString& more);
-// Multi-holder locks: sorts the holders and makes the token the sorted holder ids joined by ',',
-// so every master holding the same set yields the same token; the owner is the one holder's, or
-// "N holders".
-void finishHolders(RecognizedLock& lock);
+// Multi-holder locks: sorts the holders, keeps them as the lock's listed holders and makes the token the
+// sorted holder ids joined by ',', so every master holding the same set yields the same token; the owner is
+// the one holder's, or "N holders".
+void finishHolders(RecognizedLock& lock, QList<LockHolder> holders);
 // A hash or sorted set of no lock shape: format Unknown, the sorted field or member names as the
 // token, `what` (and how much was read) as the detail.
 RecognizedLock unknownCollection(const KeyObservation& o, QByteArrayList names, const QString& what);

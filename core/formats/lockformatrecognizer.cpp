@@ -48,7 +48,7 @@ RecognizedLock LockFormatRecognizer::recognize(const QByteArray& key, const KeyO
     } else if (type == "zset") {
         lock = recognition::recognizeSortedSet(key, observation);
     } else {
-        lock.detail = QStringLiteral("a %1, not a lock shape").arg(escapeBytes(type.left(32)));
+        lock.setDetail(QStringLiteral("a %1, not a lock shape").arg(escapeBytes(type.left(32))));
     }
 
     // The user's rules know their own token conventions better than any shape does.
@@ -57,10 +57,14 @@ RecognizedLock LockFormatRecognizer::recognize(const QByteArray& key, const KeyO
         if (!owner.isEmpty())
             lock.owner = owner;
         // A string lock's implied holder is its token: its owner is the one just ruled.
-        for (LockHolder& holder : lock.listedHolders) {
-            const QString holderOwner = ruleOwner(key, holder.id, ownerRules);
-            if (!holderOwner.isEmpty())
-                holder.owner = holderOwner;
+        if (!lock.listedHolders().isEmpty()) {
+            QList<LockHolder> holders = lock.listedHolders();
+            for (LockHolder& holder : holders) {
+                const QString holderOwner = ruleOwner(key, holder.id, ownerRules);
+                if (!holderOwner.isEmpty())
+                    holder.owner = holderOwner;
+            }
+            lock.setListedHolders(std::move(holders));
         }
     }
     return lock;

@@ -52,6 +52,7 @@ RecognizedLock recognizeRedissonHash(const KeyObservation& o)
 
     RecognizedLock lock;
     lock.format = readWrite ? LockFormat::RedissonReadWrite : LockFormat::Redisson;
+    QList<LockHolder> holders;
     for (const auto& [name, value] : o.fields) {
         if (readWrite && name == "mode")
             continue;
@@ -66,14 +67,14 @@ RecognizedLock recognizeRedissonHash(const KeyObservation& o)
                            .arg(QString::fromLatin1(field->thread), QString::fromLatin1(field->instance));
         if (field->write)
             holder.owner += QStringLiteral(" (write)");
-        lock.listedHolders.append(holder);
+        holders.append(holder);
     }
-    if (!readWrite && lock.listedHolders.isEmpty())
+    if (!readWrite && holders.isEmpty())
         return unknownCollection(o, names, QStringLiteral("empty hash"));
-    finishHolders(lock);
+    finishHolders(lock, std::move(holders));
     if (readWrite)
-        lock.detail = QStringLiteral("%1 mode").arg(QString::fromLatin1(*mode));
-    joinDetail(lock.detail, partialNote(o, o.fields.size()));
+        lock.setDetail(QStringLiteral("%1 mode").arg(QString::fromLatin1(*mode)));
+    lock.appendDetail(partialNote(o, o.fields.size()));
     return lock;
 }
 

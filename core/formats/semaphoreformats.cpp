@@ -41,11 +41,13 @@ RecognizedLock recognizeSemaphore(const KeyObservation& o)
             holder.sinceMs = *since;
         ++permits;
     }
+    QList<LockHolder> holders;
+    holders.reserve(qsizetype(byId.size()));
     for (auto& [id, holder] : byId)
-        lock.listedHolders.append(holder);
-    finishHolders(lock);
-    lock.detail = QStringLiteral("%1 holders, %2 permits").arg(lock.listedHolders.size()).arg(permits);
-    joinDetail(lock.detail, partialNote(o, o.members.size()));
+        holders.append(holder);
+    finishHolders(lock, std::move(holders));
+    lock.setDetail(QStringLiteral("%1 holders, %2 permits").arg(lock.listedHolders().size()).arg(permits));
+    lock.appendDetail(partialNote(o, o.members.size()));
     return lock;
 }
 

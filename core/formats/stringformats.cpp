@@ -68,10 +68,21 @@ QByteArray uuidHex(QByteArrayView uuidText)
     return hex;
 }
 
+// Its detail is read from the token again when asked (impliedDetail): not kept with each lock.
 void describeUuid1(const Uuid1& uuid, RecognizedLock& lock)
 {
     lock.owner = QStringLiteral("host ") + uuid.node;
-    lock.detail = QStringLiteral("uuid1 made %1 on node %2").arg(utcText(uuid.madeAtMs), uuid.node);
+}
+
+// The uuid1 a string lock's token holds, if its format is one that takes it as such.
+std::optional<Uuid1> tokenUuid1(const RecognizedLock& lock)
+{
+    if (lock.format == LockFormat::RedisPy)
+        return decodeUuid1(lock.token);
+    if ((lock.format == LockFormat::UuidToken || lock.format == LockFormat::SemaphoreMutex) &&
+        isUuidText(lock.token))
+        return decodeUuid1(uuidHex(lock.token));
+    return std::nullopt;
 }
 
 // A unix time in seconds (10 digits, optionally with a fraction) or milliseconds (13 digits).
@@ -123,16 +134,16 @@ RecognizedLock recognizeString(const QByteArray& key, const KeyObservation& o)
     lock.token = v;
     if (v.isEmpty()) {
         lock.format = LockFormat::Unknown;
-        lock.detail = QStringLiteral("empty value");
+        lock.setDetail(QStringLiteral("empty value"));
         return lock;
     }
     lock.impliedHolder = true;
     if (o.truncated) {
         // Only a prefix was read: no fixed-length shape can be judged on it.
         lock.format = isPrintableText(v, true) ? LockFormat::PlainToken : LockFormat::Unknown;
-        lock.detail = QStringLiteral("value cut at %1 of %2 bytes")
-                          .arg(v.size())
-                          .arg(std::max<qint64>(o.valueSize, v.size()));
+        lock.setDetail(QStringLiteral("value cut at %1 of %2 bytes")
+                           .arg(v.size())
+                           .arg(std::max<qint64>(o.valueSize, v.size())));
     } else if (const std::optional<QByteArray> owner = lockScopeOwner(v)) {
         lock.format = LockFormat::LockScope;
         lock.owner = shortText(*owner);
@@ -155,12 +166,12 @@ RecognizedLock recognizeString(const QByteArray& key, const KeyObservation& o)
         lock.format = LockFormat::SemaphoreMutex;
     } else if (const std::optional<qint64> expiry = parseLegacyExpiry(v)) {
         lock.format = LockFormat::LegacyTimestamp;
-        lock.expiresAtMs = *expiry;
+        lock.setExpiresAtMs(*expiry);
     } else if (isPrintableText(v, false)) {
         lock.format = LockFormat::PlainToken;
     } else {
         lock.format = LockFormat::Unknown;
-        lock.detail = QStringLiteral("binary value, %1 bytes").arg(v.size());
+        lock.setDetail(QStringLiteral("binary value, %1 bytes").arg(v.size()));
     }
     return lock;
 }
@@ -171,13 +182,7 @@ LockHolder impliedHolder(const RecognizedLock& lock)
     holder.id = lock.token;
     holder.owner = lock.owner;
     // The moment a uuid1 token was made is when its holder took the lock.
-    std::optional<Uuid1> uuid;
-    if (lock.format == LockFormat::RedisPy)
-        uuid = decodeUuid1(lock.token);
-    else if ((lock.format == LockFormat::UuidToken || lock.format == LockFormat::SemaphoreMutex) &&
-             isUuidText(lock.token))
-        uuid = decodeUuid1(uuidHex(lock.token));
-    if (uuid)
+    if (const std::optional<Uuid1> uuid = tokenUuid1(lock))
         holder.sinceMs = uuid->madeAtMs;
     return holder;
 }
@@ -186,14 +191,22 @@ void judgeLegacyTimestamp(RecognizedLock& lock, qint64 nowWallMs)
 {
     if (lock.format != LockFormat::LegacyTimestamp)
         return;
-    lock.expiredByTimestamp = lock.expiresAtMs < nowWallMs;
-    lock.timestampLeftMs = lock.expiredByTimestamp ? -1 : lock.expiresAtMs - nowWallMs;
-    lock.detail =
+    lock.expiredByTimestamp = lock.expiresAtMs() < nowWallMs;
+    lock.setTimestampLeftMs(lock.expiredByTimestamp ? -1 : lock.expiresAtMs() - nowWallMs);
+    lock.setDetail(
         (lock.expiredByTimestamp ? QStringLiteral("expired at %1") : QStringLiteral("expires at %1"))
-            .arg(utcText(lock.expiresAtMs));
+            .arg(utcText(lock.expiresAtMs())));
     // The value names no holder, only when the lock ends: that is what the owner column shows
     // (README, "Lock formats it recognises").
-    lock.owner = lock.detail; // its implied holder's owner too
+    lock.owner = lock.detail(); // its implied holder's owner too
+}
+
+QString impliedDetail(const RecognizedLock& lock)
+{
+    const std::optional<Uuid1> uuid = tokenUuid1(lock);
+    if (!uuid)
+        return {};
+    return QStringLiteral("uuid1 made %1 on node %2").arg(utcText(uuid->madeAtMs), uuid->node);
 }
 
 } // namespace lockscope::recognition

@@ -17,5 +17,7 @@ RecognizedLock recognizeString(const QByteArray& key, const KeyObservation& o);
 void judgeLegacyTimestamp(RecognizedLock& lock, qint64 nowWallMs);
 // A string lock's one holder: its token and owner, and for a uuid1 token, when it was made.
 LockHolder impliedHolder(const RecognizedLock& lock);
+// What a string lock's token says beyond its holder (a uuid1's time and node); empty for most.
+QString impliedDetail(const RecognizedLock& lock);
 
 } // namespace lockscope::recognition

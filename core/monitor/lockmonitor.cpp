@@ -525,8 +525,8 @@ void LockMonitor::watchLegacyExpiry(const QByteArray& key, const Entry& entry, q
 {
     qint64 left = -1;
     for (const MasterObservation& m : entry.observed)
-        if (m.present() && m.lock().format == LockFormat::LegacyTimestamp && m.lock().timestampLeftMs >= 0)
-            left = qMax(left, m.lock().timestampLeftMs - (now - m.readAtMs()));
+        if (m.present() && m.lock().format == LockFormat::LegacyTimestamp && m.lock().timestampLeftMs() >= 0)
+            left = qMax(left, m.lock().timestampLeftMs() - (now - m.readAtMs()));
     m_legacyExpiries.watch(key, left, now);
 }
 

@@ -99,8 +99,8 @@ LockView QuorumCalculator::compute(const QByteArray& resource, const QList<Maste
         if (m.lock().format == LockFormat::LegacyTimestamp) {
             // Its timestamp is its expiry (no Redis TTL): counted down from when it was read, and
             // past once that reaches 0 even before the key is read again.
-            const bool known = !m.lock().expiredByTimestamp && m.lock().timestampLeftMs >= 0;
-            const qint64 left = known ? m.lock().timestampLeftMs - (nowMs - m.readAtMs()) : -1;
+            const bool known = !m.lock().expiredByTimestamp && m.lock().timestampLeftMs() >= 0;
+            const qint64 left = known ? m.lock().timestampLeftMs() - (nowMs - m.readAtMs()) : -1;
             const bool expired = m.lock().expiredByTimestamp || (known && left <= 0);
             legacyExpired = legacyExpired || expired;
             if (!m.hasExpiry() && known && !expired)

@@ -420,10 +420,10 @@ void TestFormatInterop::redisPyLock()
     QCOMPARE(lock.owner, QStringLiteral("host ") + node);
     QCOMPARE(lock.holderList().size(), 1);
     QCOMPARE(lock.holderList().first().sinceMs, madeAtMs);
-    QCOMPARE(lock.detail, QStringLiteral("uuid1 made %1 UTC on node %2")
-                              .arg(QDateTime::fromMSecsSinceEpoch(madeAtMs, Qt::UTC)
-                                       .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")),
-                                   node));
+    QCOMPARE(lock.detail(), QStringLiteral("uuid1 made %1 UTC on node %2")
+                                .arg(QDateTime::fromMSecsSinceEpoch(madeAtMs, Qt::UTC)
+                                         .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")),
+                                     node));
     QVERIFY2(qAbs(madeAtMs - nowMs()) < 60000, "the uuid1 was made on this machine a moment ago");
     if (maxTtlMs < 0)
         QCOMPARE(seen.pttlMs, qint64(-1));
@@ -465,7 +465,7 @@ void TestFormatInterop::redissonShapes()
     }
     lock = recognize(server, "catalog");
     QCOMPARE(lock.format, LockFormat::RedissonReadWrite);
-    QCOMPARE(lock.detail, QStringLiteral("read mode"));
+    QCOMPARE(lock.detail(), QStringLiteral("read mode"));
     QByteArrayList readers{field, otherField};
     std::sort(readers.begin(), readers.end());
     QCOMPARE(lock.token, readers.join(','));
@@ -550,7 +550,7 @@ void TestFormatInterop::legacyTimestampShapes()
     RecognizedLock lock = recognize(server, "jobs.lock", &seen);
     QCOMPARE(lock.format, LockFormat::LegacyTimestamp);
     QCOMPARE(lock.token, live);
-    QCOMPARE(lock.expiresAtMs, (nowSeconds + 30) * 1000);
+    QCOMPARE(lock.expiresAtMs(), (nowSeconds + 30) * 1000);
     QVERIFY(!lock.expiredByTimestamp);
     QCOMPARE(seen.pttlMs, qint64(-1));
 
@@ -561,7 +561,7 @@ void TestFormatInterop::legacyTimestampShapes()
     lock = recognize(server, "stale.lock");
     QCOMPARE(lock.format, LockFormat::LegacyTimestamp);
     QVERIFY(lock.expiredByTimestamp);
-    QCOMPARE(lock.expiresAtMs, (nowSeconds - 60) * 1000);
+    QCOMPARE(lock.expiresAtMs(), (nowSeconds - 60) * 1000);
 
     // ... until the next client sees that and steals it with GETSET.
     QCOMPARE(server.command({"GETSET", "stale.lock", live}).string, dead);
@@ -574,12 +574,12 @@ void TestFormatInterop::legacyTimestampShapes()
     QCOMPARE(server.command({"SETNX", "ms.lock", QByteArray::number(liveMs)}).integer, 1);
     lock = recognize(server, "ms.lock");
     QCOMPARE(lock.format, LockFormat::LegacyTimestamp);
-    QCOMPARE(lock.expiresAtMs, liveMs);
+    QCOMPARE(lock.expiresAtMs(), liveMs);
     const QByteArray fractional = QByteArray::number(double(nowSeconds - 5) + 0.25, 'f', 6);
     QCOMPARE(server.command({"SETNX", "py.lock", fractional}).integer, 1);
     lock = recognize(server, "py.lock");
     QCOMPARE(lock.format, LockFormat::LegacyTimestamp);
-    QCOMPARE(lock.expiresAtMs, (nowSeconds - 5) * 1000 + 250);
+    QCOMPARE(lock.expiresAtMs(), (nowSeconds - 5) * 1000 + 250);
     QVERIFY(lock.expiredByTimestamp);
 }
 
@@ -602,8 +602,8 @@ void TestFormatInterop::legacySetnxLibrary()
     QCOMPARE(lock.format, LockFormat::LegacyTimestamp);
     QCOMPARE(lock.token, value);
     QCOMPARE(seen.pttlMs, qint64(-1)); // no Redis TTL: only the value says when it ends
-    QVERIFY2(lock.expiresAtMs > before + 30000 && lock.expiresAtMs <= nowMs() + 30001,
-             qPrintable(QString::number(lock.expiresAtMs - before)));
+    QVERIFY2(lock.expiresAtMs() > before + 30000 && lock.expiresAtMs() <= nowMs() + 30001,
+             qPrintable(QString::number(lock.expiresAtMs() - before)));
     QVERIFY(!lock.expiredByTimestamp);
 
     // A crashed holder's lock (its time long past): the library steals it with GETSET, and the

@@ -15,7 +15,7 @@ MasterObservation heldObservation(const QByteArray& token, qint64 pttlMs, qint64
     RecognizedLock lock;
     lock.format = LockFormat::PlainToken;
     lock.token = token;
-    lock.listedHolders = holders;
+    lock.setListedHolders(holders);
     return MasterObservation(key, lock);
 }
 

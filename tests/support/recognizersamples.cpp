@@ -63,8 +63,8 @@ QString holderText(const QByteArray& id, const QString& owner, qint64 count, qin
 
 QStringList describeLock(const RecognizedLock& lock)
 {
-    return expectedLock(lock.format, lock.token, lock.owner, lock.detail, describeHolders(lock.holderList()),
-                        lock.auxiliary);
+    return expectedLock(lock.format, lock.token, lock.owner, lock.detail(),
+                        describeHolders(lock.holderList()), lock.auxiliary);
 }
 
 QStringList expectedLock(LockFormat format, const QByteArray& token, const QString& owner,

@@ -142,7 +142,7 @@ void TestLockDiagnosis::timestampPastSaysWhen()
     lock.format = LockFormat::LegacyTimestamp;
     lock.token = key.value;
     lock.expiredByTimestamp = true;
-    lock.expiresAtMs = wall0 - 120'000;
+    lock.setExpiresAtMs(wall0 - 120'000);
     LockView v = viewOf(LockStatus::Stuck, key.value, {MasterObservation(key, lock)}, -1);
     v.format = LockFormat::LegacyTimestamp;
     const QList<Diagnosis> ds = LockDiagnosis::diagnose(v, LockStory(), DiagnosisFacts(), at(0));

@@ -78,7 +78,7 @@ void TestLockFormatAuxiliary::recognizesAuxiliaryKeys()
     if (auxiliary) {
         QVERIFY(lock.holderList().isEmpty());
         QVERIFY(lock.owner.isEmpty());
-        QVERIFY(!lock.detail.isEmpty());
+        QVERIFY(!lock.detail().isEmpty());
     }
 }
 

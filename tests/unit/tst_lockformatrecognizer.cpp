@@ -186,7 +186,7 @@ void TestLockFormatRecognizer::survivesArbitraryBytes()
             QCOMPARE(lock.token.size(), 32);
             break;
         case LockFormat::LegacyTimestamp:
-            QVERIFY(isPlausibleMs(lock.expiresAtMs));
+            QVERIFY(isPlausibleMs(lock.expiresAtMs()));
             break;
         case LockFormat::Redisson:
             for (const LockHolder& h : lock.holderList())

@@ -114,7 +114,7 @@ void TestLockFormatRedisson::recognizesHashes()
     const RecognizedLock lock = LockFormatRecognizer::recognize(
         "orders", hashObservation(fields, truncated, elementCount), {}, kNowMs);
     QCOMPARE(describeLock(lock), expectedLock(LockFormat(format), token, owner, detail, holders));
-    QCOMPARE(lock.expiresAtMs, qint64(-1));
+    QCOMPARE(lock.expiresAtMs(), qint64(-1));
 }
 
 void TestLockFormatRedisson::survivesHugeHashes()

@@ -138,7 +138,7 @@ void TestQuorumCalculator::legacyTimestamps()
     auto legacy = [&read](bool expired) {
         RecognizedLock lock = read.lock();
         lock.format = LockFormat::LegacyTimestamp;
-        lock.expiresAtMs = 1700000000000;
+        lock.setExpiresAtMs(1700000000000);
         lock.expiredByTimestamp = expired;
         return QList<MasterObservation>{MasterObservation(read.key(), lock)};
     };
@@ -149,7 +149,7 @@ void TestQuorumCalculator::legacyTimestamps()
     // it like a TTL's (less the drift allowance), not "no expiry" ...
     QList<MasterObservation> ahead = legacy(false);
     RecognizedLock lock = ahead.first().lock();
-    lock.timestampLeftMs = 30000;
+    lock.setTimestampLeftMs(30000);
     ahead = {MasterObservation(read.key(), lock)};
     const LockView held = QuorumCalculator::compute("r", ahead, RedlockSettings(), 1000);
     QCOMPARE(held.status, LockStatus::Held);
