@@ -342,14 +342,14 @@ void CoreService::exportJson(quint64 request, const QByteArrayList& resources)
 {
     const qint64 now = monotonicMs();
     QJsonArray locks;
-    const QHash<QByteArray, SharedLockView>& views = m_monitor->locks();
+    const LockTable& views = m_monitor->locks();
     if (resources.isEmpty()) {
         for (const LockView& v : views)
             locks << LockJson::lock(v, *m_masters, now);
     } else {
         for (const QByteArray& r : resources)
-            if (const auto it = views.constFind(r); it != views.constEnd())
-                locks << LockJson::lock(*it, *m_masters, now);
+            if (const SharedLockView* view = views.find(r))
+                locks << LockJson::lock(**view, *m_masters, now);
     }
     QJsonArray masters;
     for (int i = 0; i < m_masters->size(); ++i)

@@ -12,7 +12,7 @@ void ViewBacklog::add(const LockBatch& batch)
             m_steps.push(Step{v.resource, false, list == &batch.added, false});
 }
 
-LockBatch ViewBacklog::take(qsizetype max, const QHash<QByteArray, SharedLockView>& views)
+LockBatch ViewBacklog::take(qsizetype max, const LockTable& views)
 {
     LockBatch batch;
     qsizetype taken = 0;
@@ -25,8 +25,8 @@ LockBatch ViewBacklog::take(qsizetype max, const QHash<QByteArray, SharedLockVie
             batch.removed << std::move(step.entry);
             continue;
         }
-        const auto view = views.constFind(step.entry);
-        if (view == views.cend())
+        const SharedLockView* view = views.find(step.entry);
+        if (!view)
             continue;
         (step.added ? batch.added : batch.changed) << *view;
     }

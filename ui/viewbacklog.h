@@ -1,7 +1,7 @@
 #pragma once
 
 #include "lockstepqueue.h"
-#include "monitor/lockview.h"
+#include "monitor/locktable.h"
 
 #include <QHash>
 
@@ -23,7 +23,7 @@ public:
     void add(const LockBatch& batch);
     // Up to `max` steps, oldest first, with each resource's view as `views` holds it now; a step
     // whose resource is gone from `views` is left out (its removal is a later step).
-    LockBatch take(qsizetype max, const QHash<QByteArray, SharedLockView>& views);
+    LockBatch take(qsizetype max, const LockTable& views);
 
 private:
     LockStepQueue<QByteArray> m_steps;

@@ -43,10 +43,10 @@ void LockWaiterPoller::poll()
     // Locks that lost their series (or went) keep no value.
     for (auto it = m_waiters.begin(); it != m_waiters.end();)
         it = m_polled.contains(it.key()) ? std::next(it) : m_waiters.erase(it);
-    const QHash<QByteArray, SharedLockView>& locks = m_monitor->locks();
+    const LockTable& locks = m_monitor->locks();
     for (const QByteArray& resource : std::as_const(m_polled)) {
-        const auto view = locks.constFind(resource);
-        if (view == locks.cend() || !knowsWaiters((*view)->format)) {
+        const SharedLockView* view = locks.find(resource);
+        if (!view || !knowsWaiters((*view)->format)) {
             m_waiters.remove(resource);
             continue;
         }

@@ -2,7 +2,7 @@
 
 #include "connection/masterhealth.h"
 #include "discovery/notificationmode.h"
-#include "monitor/lockview.h"
+#include "monitor/locktable.h"
 
 #include <QByteArray>
 #include <QHash>
@@ -30,7 +30,7 @@ struct MasterSample
 struct MetricsInput
 {
     QList<MasterSample> masters;
-    const QHash<QByteArray, SharedLockView>* locks = nullptr;
+    const LockTable* locks = nullptr;
     // Seconds since the lock was first seen with its current token; -1 when unknown.
     std::function<double(const LockView&)> ageSeconds;
     // Optional: visits the resources oldest first (first seen with their current token) until

@@ -153,8 +153,8 @@ void renderMasters(MetricsText& out, const QList<MasterSample>& masters)
 
 void renderLocks(MetricsText& out, const MetricsInput& in)
 {
-    static const QHash<QByteArray, SharedLockView> noLocks;
-    const QHash<QByteArray, SharedLockView>& locks = in.locks ? *in.locks : noLocks;
+    static const LockTable noLocks;
+    const LockTable& locks = in.locks ? *in.locks : noLocks;
 
     constexpr LockStatus statuses[] = {LockStatus::Held, LockStatus::Partial, LockStatus::Contested,
                                        LockStatus::Stuck, LockStatus::Unknown};
@@ -189,10 +189,10 @@ void renderLocks(MetricsText& out, const MetricsInput& in)
     if (heldByAge && ranked.size() < keep) {
         size_t wanted = keep - ranked.size();
         in.oldestFirst([&](const QByteArray& resource) {
-            const auto it = locks.constFind(resource);
-            if (it == locks.cend() || (*it)->status != LockStatus::Held)
+            const SharedLockView* view = locks.find(resource);
+            if (!view || (*view)->status != LockStatus::Held)
                 return true;
-            ranked.push_back({severity((*it)->status), ageOf(*it), &it->view()});
+            ranked.push_back({severity((*view)->status), ageOf(**view), &view->view()});
             return --wanted > 0;
         });
     }

@@ -22,7 +22,7 @@ constexpr int initialStepMs = 50;
 LockMonitor::LockMonitor(MasterSet* masters, LockScopeConfig config, QObject* parent)
     : QObject(parent), m_masters(masters), m_config(std::move(config)), m_scope(m_config.monitor.patterns),
       m_legacyExpiries([this](const QByteArray& key) {
-          if (auto entry = m_entries.find(key); entry != m_entries.end())
+          if (auto entry = m_table.entries().find(key); entry != m_table.entries().end())
               markDirty(*entry, key);
       }),
       m_gate(m_config.readOnly, nullptr)
@@ -47,7 +47,7 @@ LockMonitor::LockMonitor(MasterSet* masters, LockScopeConfig config, QObject* pa
         connect(scanner, &EntryScanner::keyspaceEventsSkipped, this, &LockMonitor::keyspaceEventsSkipped);
         connect(scanner, &EntryScanner::passFinished, this, [this](int master) {
             qint64 locks = 0;
-            for (const Entry& e : std::as_const(m_entries))
+            for (const LockEntry& e : std::as_const(m_table.entries()))
                 locks += e.observed.at(master).present() ? 1 : 0;
             m_summaries[master].locks = locks;
             ++m_summaries[master].passes;
@@ -213,8 +213,9 @@ bool anyExpiryMoved(const QList<MasterObservation>& before, const QList<MasterOb
 
 void LockMonitor::keyObserved(int master, const QByteArray& key, KeyObservation&& observation)
 {
-    auto it = m_entries.find(key);
-    if (it != m_entries.end()) {
+    LockTable::Entries& entries = m_table.entries();
+    auto it = entries.find(key);
+    if (it != entries.end()) {
         // Read through a const reference: the list is shared with the shown view, and a write
         // access would copy it even when nothing changed.
         const MasterObservation& current = std::as_const(it->observed).at(master);
@@ -235,7 +236,7 @@ void LockMonitor::keyObserved(int master, const QByteArray& key, KeyObservation&
     // The masters of one lock normally hold the same value: what one of them read and decoded serves
     // the others (shared, not decoded and kept again).
     const MasterObservation* same = nullptr;
-    if (it != m_entries.end())
+    if (it != entries.end())
         for (const MasterObservation& other : std::as_const(it->observed))
             if (other.present() && other.sameContent(observation) &&
                 other.lock().format != LockFormat::LegacyTimestamp) {
@@ -252,12 +253,12 @@ void LockMonitor::keyObserved(int master, const QByteArray& key, KeyObservation&
     if (!m_scope.isLock(key, m.lock(), observation.pttlMs >= 0)) {
         // Met under a discover pattern only, and not a lock's shape: not a lock, not shown (and no
         // longer shown on this master if it was one before).
-        if (it != m_entries.end() && std::as_const(it->observed).at(master).present())
+        if (it != entries.end() && std::as_const(it->observed).at(master).present())
             keyRemoved(master, key);
         return;
     }
-    if (it == m_entries.end()) {
-        it = m_entries.emplace(key, Entry());
+    if (it == entries.end()) {
+        it = entries.emplace(key, LockEntry());
         // Exactly one slot per master: resize() would leave growth room, a fifth more per lock.
         it->observed = QList<MasterObservation>(m_masters->size());
     } else if (const MasterObservation& current = std::as_const(it->observed).at(master);
@@ -270,8 +271,9 @@ void LockMonitor::keyObserved(int master, const QByteArray& key, KeyObservation&
 
 void LockMonitor::keyRemoved(int master, const QByteArray& key)
 {
-    auto it = m_entries.find(key);
-    if (it == m_entries.end())
+    LockTable::Entries& entries = m_table.entries();
+    auto it = entries.find(key);
+    if (it == entries.end())
         return;
     it->observed[master] = MasterObservation();
     markDirty(*it, key);
@@ -284,7 +286,7 @@ void LockMonitor::onMasterRestarted(int master, const NodeAddress& node)
                        : m_masters->at(master)->name();
     const QString reason = QStringLiteral("%1 restarted while holding it and may have lost it").arg(who);
     const ClusterScanner* cluster = node.isValid() ? m_clusterScanners.at(master) : nullptr;
-    for (auto it = m_entries.begin(); it != m_entries.end(); ++it) {
+    for (auto it = m_table.entries().begin(); it != m_table.entries().end(); ++it) {
         const MasterObservation& m = std::as_const(it->observed).at(master);
         if (m.present() && (!cluster || cluster->readFrom(it.key(), node))) {
             m_risks.insert(it.key(), {m.lock().token, reason, cluster ? -1 : master, monotonicMs()});
@@ -293,7 +295,7 @@ void LockMonitor::onMasterRestarted(int master, const NodeAddress& node)
     }
 }
 
-bool LockMonitor::awaitsFirstPass(const Entry& entry) const
+bool LockMonitor::awaitsFirstPass(const LockEntry& entry) const
 {
     if (m_announcedInitial)
         return false;
@@ -306,14 +308,14 @@ bool LockMonitor::awaitsFirstPass(const Entry& entry) const
 
 void LockMonitor::markDeferredDirty()
 {
-    for (auto it = m_entries.begin(); it != m_entries.end(); ++it)
+    for (auto it = m_table.entries().begin(); it != m_table.entries().end(); ++it)
         if (it->deferred && !awaitsFirstPass(*it)) {
             it->deferred = false;
             markDirty(*it, it.key());
         }
 }
 
-void LockMonitor::markDirty(Entry& entry, const QByteArray& key)
+void LockMonitor::markDirty(LockEntry& entry, const QByteArray& key)
 {
     // During the initial scan a resource is shown once every master has had its say (read it, or
     // finished a pass without it): the first picture is built without a transient "partial" for
@@ -331,7 +333,7 @@ void LockMonitor::markDirty(Entry& entry, const QByteArray& key)
 
 void LockMonitor::markAllDirty()
 {
-    for (auto it = m_entries.begin(); it != m_entries.end(); ++it)
+    for (auto it = m_table.entries().begin(); it != m_table.entries().end(); ++it)
         if (!it->dirty) {
             it->dirty = true;
             m_dirty.append(it.key());
@@ -388,8 +390,8 @@ QList<int> LockMonitor::partialMasters() const
     return partial;
 }
 
-LockView LockMonitor::computeView(const QByteArray& key, const Entry& entry, const QList<RedisError>& down,
-                                  const QList<int>& partial, qint64 now)
+LockView LockMonitor::computeView(const QByteArray& key, const LockEntry& entry,
+                                  const QList<RedisError>& down, const QList<int>& partial, qint64 now)
 {
     LockView view;
     if (down.isEmpty() && partial.isEmpty()) {
@@ -449,26 +451,24 @@ int LockMonitor::flush()
     QList<QByteArray> waiting; // out of budget: dirty still, looked at again on a later flush
     for (; m_dirtyHead < m_dirty.size() && handled < maxPerFlush; ++m_dirtyHead) {
         const QByteArray key = std::move(m_dirty[m_dirtyHead]);
-        auto entry = m_entries.find(key);
-        if (entry == m_entries.end())
+        auto entry = m_table.entries().find(key);
+        if (entry == m_table.entries().end())
             continue;
         bool anyPresent = false;
         for (const MasterObservation& m : std::as_const(entry->observed))
             anyPresent = anyPresent || m.present();
-        auto existing = m_views.find(key);
+        const bool shown = entry->isShown();
         if (!anyPresent) {
-            if (existing != m_views.end()) {
+            if (shown)
                 batch.removed << key;
-                m_views.erase(existing);
-            }
-            m_entries.erase(entry);
+            m_table.erase(entry);
             m_risks.remove(key);
             m_legacyExpiries.forget(key);
             ++handled;
             continue;
         }
         // Coalesce: a resource already on screen spends its budget; an empty budget waits for a refill.
-        if (existing != m_views.end() && m_coalesceMs > 0) {
+        if (shown && m_coalesceMs > 0) {
             if (entry->refilledAtMs >= 0)
                 entry->budget =
                     qMin(maxBudget, entry->budget + float(now - entry->refilledAtMs) / float(m_coalesceMs));
@@ -484,19 +484,18 @@ int LockMonitor::flush()
         LockView view = computeView(key, *entry, down, partial, now);
         if (view.format == LockFormat::LegacyTimestamp)
             watchLegacyExpiry(key, *entry, now);
-        if (existing == m_views.end()) {
-            const SharedLockView shared(std::move(view));
-            m_views.insert(key, shared);
-            batch.added << shared;
-        } else if (significantlyDifferent(**existing, view)) {
-            *existing = SharedLockView(std::move(view));
-            batch.changed << *existing;
+        if (!shown) {
+            m_table.show(*entry, SharedLockView(std::move(view)));
+            batch.added << entry->view();
+        } else if (significantlyDifferent(*entry->view(), view)) {
+            m_table.show(*entry, SharedLockView(std::move(view)));
+            batch.changed << entry->view();
             entry->budget -= 1;
         } else if (down.isEmpty() && partial.isEmpty() &&
-                   (*existing)->observations.constData() != entry->observed.constData()) {
+                   entry->view()->observations.constData() != entry->observed.constData()) {
             // A reading that moved no more than a clock's jitter detached the entry's list from the one
             // on screen; going back to the shown one keeps a single copy of each lock's observations.
-            entry->observed = (*existing)->observations;
+            entry->observed = entry->view()->observations;
         }
         ++handled;
     }
@@ -521,7 +520,7 @@ int LockMonitor::flush()
     return handled;
 }
 
-void LockMonitor::watchLegacyExpiry(const QByteArray& key, const Entry& entry, qint64 now)
+void LockMonitor::watchLegacyExpiry(const QByteArray& key, const LockEntry& entry, qint64 now)
 {
     qint64 left = -1;
     for (const MasterObservation& m : entry.observed)
@@ -557,7 +556,7 @@ void LockMonitor::connectFailovers()
             connect(cluster, &ClusterScanner::primaryPassFinished, this, maybeFinish);
 }
 
-bool LockMonitor::heldOn(const Entry& entry, int master, FailoverBook::Held* held)
+bool LockMonitor::heldOn(const LockEntry& entry, int master, FailoverBook::Held* held)
 {
     if (master >= entry.observed.size())
         return false;
@@ -575,7 +574,7 @@ void LockMonitor::onPrimaryChanged(int master, const PrimaryChange& change)
     // was promoted before the write reached it), and a second client could then take it as well.
     const QString reason = m_failovers.begin(master, change);
     const ClusterScanner* cluster = m_clusterScanners.at(master);
-    for (auto it = m_entries.begin(); it != m_entries.end(); ++it) {
+    for (auto it = m_table.entries().begin(); it != m_table.entries().end(); ++it) {
         FailoverBook::Held held;
         if (!heldOn(*it, master, &held))
             continue;
@@ -595,8 +594,8 @@ void LockMonitor::finishFailover(int master)
     const FailoverReport report = m_failovers.finish(
         master,
         [this, master](const QByteArray& key, FailoverBook::Held* held) {
-            const auto entry = m_entries.constFind(key);
-            return entry != m_entries.cend() && heldOn(*entry, master, held);
+            const auto entry = m_table.entries().constFind(key);
+            return entry != m_table.entries().cend() && heldOn(*entry, master, held);
         },
         monotonicMs());
     emit failoverReported(report);

@@ -8,7 +8,7 @@
 #include "monitor/failoverbook.h"
 #include "monitor/failoverreport.h"
 #include "monitor/legacyexpirywatch.h"
-#include "monitor/lockview.h"
+#include "monitor/locktable.h"
 #include "topology/masterset.h"
 
 #include <QHash>
@@ -44,7 +44,8 @@ public:
     // Read-only from the configuration and no audit log, unless set.
     void setWriteGate(const WriteGate& gate) { m_gate = gate; }
 
-    const QHash<QByteArray, SharedLockView>& locks() const { return m_views; }
+    // The views shown, by resource.
+    const LockTable& locks() const { return m_table; }
     MasterSet* masters() const { return m_masters; }
     EntryScanner* scanner(int master) const { return m_scanners.at(master); }
     const LockScopeConfig& config() const { return m_config; }
@@ -57,12 +58,12 @@ public:
     // flushed): back to 0 once every lock is gone and the removals went out. For tests of memory.
     qsizetype trackedResources() const
     {
-        return m_entries.size() + m_views.size() + m_risks.size() + m_legacyExpiries.size() +
+        return m_table.entries().size() + m_risks.size() + m_legacyExpiries.size() +
                (m_dirty.size() - m_dirtyHead);
     }
 
     // Resources read on some master so far (shown, or waiting for the other masters' first pass).
-    qsizetype knownResources() const { return m_entries.size(); }
+    qsizetype knownResources() const { return m_table.entries().size(); }
 
     // What a master's last full pass saw: its keys (DBSIZE, which every pass asks anyway; -1 until
     // known) and how many of them are locks. "1,204 keys, none matched" tells a user the patterns miss.
@@ -96,16 +97,6 @@ signals:
     void auditLost(const lockscope::RedisError& error, const QString& action, const QByteArray& resource);
 
 private:
-    struct Entry
-    {
-        QList<MasterObservation> observed; // one per master; last known, even while a master is down
-        qint64 refilledAtMs = -1;
-        // A float, and the flags in the rest of its word: 40 bytes, a million of them 10 MB less.
-        float budget = 3;      // emissions available now
-        bool dirty = false;    // listed in m_dirty
-        bool deferred = false; // changed, but held back until the initial scan can show it whole
-    };
-    static_assert(sizeof(void*) != 8 || sizeof(Entry) <= 40);
     struct Risk
     {
         QByteArray token;
@@ -118,9 +109,9 @@ private:
 
     // Once every master that is up has finished a pass: the first complete picture, then the signal.
     void maybeAnnounceInitialScan();
-    void markDirty(Entry& entry, const QByteArray& key);
+    void markDirty(LockEntry& entry, const QByteArray& key);
     // The initial scan is under way and a master that is up has neither read this key nor finished a pass.
-    bool awaitsFirstPass(const Entry& entry) const;
+    bool awaitsFirstPass(const LockEntry& entry) const;
     void markDeferredDirty();
     void markAllDirty();
     void scheduleFlushSoon();
@@ -128,12 +119,12 @@ private:
     int flush();
     // `down`: per master, the error to show for it when it is not up (empty when all are);
     // `partial`: the cluster entries that are up with a primary down or a slot unserved.
-    LockView computeView(const QByteArray& key, const Entry& entry, const QList<RedisError>& down,
+    LockView computeView(const QByteArray& key, const LockEntry& entry, const QList<RedisError>& down,
                          const QList<int>& partial, qint64 now);
     QList<RedisError> downMasters() const;
     // A legacy lock's timestamp passes without any change to the key: its view is computed again
     // then, so that it turns stuck on time even in live mode (where nothing reads it again).
-    void watchLegacyExpiry(const QByteArray& key, const Entry& entry, qint64 now);
+    void watchLegacyExpiry(const QByteArray& key, const LockEntry& entry, qint64 now);
     // Up, but its scan cannot run (the scan connection failed: a server at maxclients, a timeout
     // the health ping has not met yet): its part of the view is unknown, not empty.
     bool cannotScan(int master) const { return m_scanFailures.value(master).isError(); }
@@ -150,17 +141,16 @@ private:
     void finishFailover(int master);
     // The one place the failover code reads an entry's observations: whether `master` holds the
     // key and, if so, its token and expiry.
-    static bool heldOn(const Entry& entry, int master, FailoverBook::Held* held);
+    static bool heldOn(const LockEntry& entry, int master, FailoverBook::Held* held);
 
     MasterSet* m_masters;
     LockScopeConfig m_config;
     PatternScope m_scope; // which keys met are locks (the patterns' modes)
     QList<EntryScanner*> m_scanners;
     QList<ClusterScanner*> m_clusterScanners; // per master; null unless a cluster
-    QHash<QByteArray, Entry> m_entries;
-    QHash<QByteArray, SharedLockView> m_views;
+    LockTable m_table;                        // every resource read, and the views shown
     QHash<QByteArray, Risk> m_risks;
-    // Keys whose view may have changed, oldest first, each once (Entry::dirty); those before
+    // Keys whose view may have changed, oldest first, each once (LockEntry::dirty); those before
     // m_dirtyHead are done. A list, not a set: a first pass marks 100k keys and erases them all.
     QList<QByteArray> m_dirty;
     qsizetype m_dirtyHead = 0;

@@ -121,6 +121,8 @@ public:
     const LockView* operator->() const { return &view(); }
     // Never null: the default is an empty view, as a default LockView was.
     const LockView& view() const { return m_view ? *m_view : empty(); }
+    // Made by default (or moved from): it reads as the empty view.
+    bool isNull() const { return m_view == nullptr; }
 
 private:
     static const LockView& empty()

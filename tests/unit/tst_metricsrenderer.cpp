@@ -43,7 +43,7 @@ LockView lockView(const QByteArray& resource, LockStatus status, qint64 validity
     return v;
 }
 
-MetricsInput inputFor(const QHash<QByteArray, SharedLockView>* locks, int maxSeries = 1000)
+MetricsInput inputFor(const LockTable* locks, int maxSeries = 1000)
 {
     MetricsInput in;
     MasterSample up;
@@ -133,7 +133,7 @@ void TestMetricsRenderer::formatsValues()
 
 void TestMetricsRenderer::countsLocksPerStatusAndDescribesMasters()
 {
-    QHash<QByteArray, SharedLockView> locks;
+    LockTable locks;
     for (const LockView& v :
          {lockView("lock:a", LockStatus::Held, 9000), lockView("lock:b", LockStatus::Held, 100),
           lockView("lock:c", LockStatus::Stuck, -1, 3, 5, -1),
@@ -180,7 +180,7 @@ void TestMetricsRenderer::countsLocksPerStatusAndDescribesMasters()
 
 void TestMetricsRenderer::binaryResourcesGiveValidOutput()
 {
-    QHash<QByteArray, SharedLockView> locks;
+    LockTable locks;
     const QByteArray hostile("lock:\xff\xfe\"}\n\\x\x1b[2J\xe2\x80\xae", 18);
     locks.insert(hostile, SharedLockView(lockView(hostile, LockStatus::Held, 1000)));
     const QByteArray text = MetricsRenderer::render(inputFor(&locks));
@@ -206,7 +206,7 @@ void TestMetricsRenderer::capsLockSeriesWorstFirst_data()
 void TestMetricsRenderer::capsLockSeriesWorstFirst()
 {
     QFETCH(bool, oldestFirst);
-    QHash<QByteArray, SharedLockView> locks;
+    LockTable locks;
     QByteArrayList byAge{"lock:held-old"}; // oldest first, as LockActivity keeps them
     for (int i = 0; i < 10; ++i) {
         const QByteArray r = "lock:held" + QByteArray::number(i);
@@ -251,7 +251,7 @@ void TestMetricsRenderer::capsLockSeriesWorstFirst()
 
 void TestMetricsRenderer::waitersOnlyWhereKnownForLocksWithSeries()
 {
-    QHash<QByteArray, SharedLockView> locks;
+    LockTable locks;
     locks.insert("lock:stuck", SharedLockView(lockView("lock:stuck", LockStatus::Stuck, -1, 3, 5, -1)));
     locks.insert("lock:redisson", SharedLockView(lockView("lock:redisson", LockStatus::Contested, 1000)));
     locks.insert("lock:held", SharedLockView(lockView("lock:held", LockStatus::Held, 1000)));
@@ -272,7 +272,7 @@ void TestMetricsRenderer::waitersOnlyWhereKnownForLocksWithSeries()
 
 void TestMetricsRenderer::familyNamesAreEveryTypeLine()
 {
-    QHash<QByteArray, SharedLockView> locks;
+    LockTable locks;
     locks.insert("lock:a", SharedLockView(lockView("lock:a", LockStatus::Held, 1000)));
     MetricsInput in = inputFor(&locks);
     in.lastScrapeSeconds = 0.01;
@@ -288,7 +288,7 @@ void TestMetricsRenderer::promtoolAcceptsThePage()
 {
     if (promtoolPath().isEmpty())
         QSKIP("promtool (Debian package prometheus) is not installed");
-    QHash<QByteArray, SharedLockView> locks;
+    LockTable locks;
     for (const LockView& v :
          {lockView("lock:a", LockStatus::Held, 9000), lockView("lock:c", LockStatus::Stuck, -1, 3, 5, -1)})
         locks.insert(v.resource, SharedLockView(v));

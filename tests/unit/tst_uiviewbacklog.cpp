@@ -28,12 +28,12 @@ private slots:
 void TestUiViewBacklog::aLockChangedOftenLeavesOnceAsItIsNow()
 {
     ViewBacklog backlog;
-    QHash<QByteArray, SharedLockView> views;
+    LockTable views;
     views.insert("a", SharedLockView(heldView("a", "t0")));
     backlog.add(LockBatch{{SharedLockView(heldView("a", "t0"))}, {}, {}});
     for (int i = 1; i <= 100; ++i) {
-        views["a"] = SharedLockView(heldView("a", "t" + QByteArray::number(i)));
-        backlog.add(LockBatch{{}, {views["a"]}, {}});
+        views.insert("a", SharedLockView(heldView("a", "t" + QByteArray::number(i))));
+        backlog.add(LockBatch{{}, {views.value("a")}, {}});
     }
     QCOMPARE(backlog.size(), 1);
     const LockBatch out = backlog.take(10, views);
@@ -47,7 +47,7 @@ void TestUiViewBacklog::aLockChangedOftenLeavesOnceAsItIsNow()
 void TestUiViewBacklog::aLockGoneWhileWaitingLeavesAsItsRemoval()
 {
     ViewBacklog backlog;
-    QHash<QByteArray, SharedLockView> views;
+    LockTable views;
     backlog.add(LockBatch{{}, {SharedLockView(heldView("a", "t1"))}, {}});
     backlog.add(LockBatch{{}, {}, {"a"}});
     QCOMPARE(backlog.size(), 1);
@@ -59,7 +59,7 @@ void TestUiViewBacklog::aLockGoneWhileWaitingLeavesAsItsRemoval()
 void TestUiViewBacklog::goneAndBackLeavesBothSteps()
 {
     ViewBacklog backlog;
-    QHash<QByteArray, SharedLockView> views;
+    LockTable views;
     views.insert("a", SharedLockView(heldView("a", "t2")));
     backlog.add(LockBatch{{}, {}, {"a"}});
     backlog.add(LockBatch{{SharedLockView(heldView("a", "t2"))}, {}, {}});
@@ -74,12 +74,12 @@ void TestUiViewBacklog::goneAndBackLeavesBothSteps()
 void TestUiViewBacklog::takesAtMostWhatIsAsked()
 {
     ViewBacklog backlog;
-    QHash<QByteArray, SharedLockView> views;
+    LockTable views;
     LockBatch batch;
     for (int i = 0; i < 1000; ++i) {
         const QByteArray r = "r" + QByteArray::number(i);
         views.insert(r, SharedLockView(heldView(r, "t")));
-        batch.added << views[r];
+        batch.added << views.value(r);
     }
     backlog.add(batch);
     QCOMPARE(backlog.size(), 1000);
@@ -98,7 +98,7 @@ void TestUiViewBacklog::randomBatchesEndAsSentDirectly()
         LockTableModel direct;
         LockTableModel sent;
         ViewBacklog backlog;
-        QHash<QByteArray, SharedLockView> views; // the monitor's, as it is at each moment
+        LockTable views; // the monitor's, as it is at each moment
         for (int step = 0; step < 60; ++step) {
             LockBatch batch;
             QSet<QByteArray> named;
@@ -116,7 +116,7 @@ void TestUiViewBacklog::randomBatchesEndAsSentDirectly()
                     views.remove(r);
                 } else {
                     batch.changed << v;
-                    views[r] = v;
+                    views.insert(r, v);
                 }
             }
             direct.apply(batch);
