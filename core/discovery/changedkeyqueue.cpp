@@ -2,12 +2,22 @@
 
 namespace lockscope {
 
+ChangedKeyQueue::ChangedKeyQueue(ScanKeyTable& table) : m_table(table)
+{
+    m_table.setRenumbered([this](const ScanKeyTable::Renumbering& moved) { renumber(moved); });
+}
+
+ChangedKeyQueue::~ChangedKeyQueue()
+{
+    m_table.setRenumbered({});
+}
+
 void ChangedKeyQueue::push(ScanKeyTable::Stored entry)
 {
     if (entry.mark.waiting)
         return;
     entry.mark.waiting = true;
-    m_keys.push_back(entry.key);
+    m_entries.push_back(entry.index);
 }
 
 QByteArrayList ChangedKeyQueue::take(qsizetype max)
@@ -16,14 +26,21 @@ QByteArrayList ChangedKeyQueue::take(qsizetype max)
     QByteArrayList out;
     out.reserve(n);
     for (qsizetype i = 0; i < n; ++i) {
-        if (ScanKeyTable::Mark* mark = m_table.find(m_keys.front()))
-            mark->waiting = false;
-        out << std::move(m_keys.front());
-        m_keys.pop_front();
+        const quint32 index = m_entries.front();
+        m_table.markAt(index).waiting = false;
+        out << m_table.keyAt(index);
+        m_entries.pop_front();
     }
     if (isEmpty()) // after a burst of a million changed keys, its blocks and their map would otherwise stay
-        std::deque<QByteArray>().swap(m_keys);
+        std::deque<quint32>().swap(m_entries);
     return out;
+}
+
+void ChangedKeyQueue::renumber(const ScanKeyTable::Renumbering& moved)
+{
+    // A sweep keeps every waiting entry, so none of these is gone.
+    for (quint32& index : m_entries)
+        index = moved[index];
 }
 
 } // namespace lockscope

@@ -19,24 +19,30 @@ namespace lockscope {
 // order is also fair: a key that keeps changing cannot keep others waiting.
 //
 // Whether a key waits is a bit of its entry in the scan worker's key table, which has an entry for
-// every key it knows anyway: a set of its own held 30 MB while a million changed locks waited.
+// every key it knows anyway: a set of its own held 30 MB while a million changed locks waited. The
+// queue holds the entries' places in that table (4 bytes a key, where a copy of the key was 24),
+// and follows them when a sweep moves them.
 class ChangedKeyQueue final
 {
 public:
-    explicit ChangedKeyQueue(ScanKeyTable& table) : m_table(table) {}
+    explicit ChangedKeyQueue(ScanKeyTable& table);
+    ~ChangedKeyQueue();
+    Q_DISABLE_COPY_MOVE(ChangedKeyQueue)
 
-    bool isEmpty() const { return m_keys.empty(); }
-    qsizetype size() const { return qsizetype(m_keys.size()); }
+    bool isEmpty() const { return m_entries.empty(); }
+    qsizetype size() const { return qsizetype(m_entries.size()); }
     // Queues the key of `entry` (an entry of the table) unless it already waits.
     void push(ScanKeyTable::Stored entry);
     // Up to `max` keys, oldest first; they no longer wait (a new change queues them again).
     QByteArrayList take(qsizetype max);
 
 private:
+    void renumber(const ScanKeyTable::Renumbering& moved);
+
     ScanKeyTable& m_table;
     // In blocks: a list taken from the front and appended to grew to room for twice the keys
     // waiting (a flood of changes to a million locks: 67 MB for 24 MB of keys).
-    std::deque<QByteArray> m_keys;
+    std::deque<quint32> m_entries;
 };
 
 } // namespace lockscope

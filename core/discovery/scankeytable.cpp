@@ -28,7 +28,7 @@ ScanKeyTable::Stored ScanKeyTable::emplace(const QByteArray& key, bool copy)
     Slot* slot = &slotFor(key, hash);
     if (slot->entry != 0) {
         Entry& e = m_entries[slot->entry - 1];
-        return {e.key, e.mark};
+        return {e.key, e.mark, slot->entry - 1};
     }
     if (2 * (m_entries.size() + 1) > m_slots.size()) {
         rebuildIndex(2 * m_slots.size());
@@ -36,7 +36,7 @@ ScanKeyTable::Stored ScanKeyTable::emplace(const QByteArray& key, bool copy)
     }
     m_entries.push_back({copy ? QByteArray(key.constData(), key.size()) : key, hash, {}});
     *slot = {hash, quint32(m_entries.size())};
-    return {m_entries.back().key, m_entries.back().mark};
+    return {m_entries.back().key, m_entries.back().mark, quint32(m_entries.size() - 1)};
 }
 
 ScanKeyTable::Mark* ScanKeyTable::find(const QByteArray& key)

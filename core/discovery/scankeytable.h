@@ -3,6 +3,7 @@
 #include <QByteArray>
 
 #include <deque>
+#include <functional>
 #include <vector>
 
 namespace lockscope {
@@ -24,14 +25,20 @@ public:
         bool known : 1 = false;     // present on this master, as last read
         bool waiting : 1 = false;   // a keyspace event named it and it has not been read since
     };
-    // A key's entry: its mark and the table's own copy of the key (copies of it share its bytes).
+    // A key's entry: its mark and the table's own copy of the key (copies of it share its bytes),
+    // and its place in the table (until the next sweep).
     struct Stored
     {
         const QByteArray& key;
         Mark& mark;
+        quint32 index;
     };
+    // Where a sweep moved each entry: the new index by the old one (`gone` for an entry dropped).
+    using Renumbering = std::vector<quint32>;
+    static constexpr quint32 gone = 0xFFFFFFFF;
 
     ScanKeyTable();
+    Q_DISABLE_COPY_MOVE(ScanKeyTable) // a queue of waiting keys holds places in it
 
     qsizetype size() const { return qsizetype(m_entries.size()); }
     // The key's mark, added unmet and unknown if it was not there. Valid until the next insertion.
@@ -41,8 +48,17 @@ public:
     Stored insertCopy(const QByteArray& key) { return emplace(key, true); }
     // Null when the key is not there.
     Mark* find(const QByteArray& key);
-    // Calls keep(key, mark) for every key and drops those it returns false for (memory shrinks too).
+    // An entry by its place (Stored::index), valid until the next sweep.
+    const QByteArray& keyAt(quint32 index) const { return m_entries[index].key; }
+    Mark& markAt(quint32 index) { return m_entries[index].mark; }
+    // Calls keep(key, mark) for every key and drops those it returns false for (memory shrinks too),
+    // except a waiting key's: its mark says so until it is taken. The entries keep their order.
     template <typename F> void sweep(F keep);
+    // Told after each sweep where the entries went (a queue of waiting keys holds their places).
+    void setRenumbered(std::function<void(const Renumbering&)> renumbered)
+    {
+        m_renumbered = std::move(renumbered);
+    }
 
 private:
     struct Entry
@@ -67,16 +83,22 @@ private:
     std::deque<Entry> m_entries;
     std::vector<Slot> m_slots; // a power of two, at least twice the entries
     size_t m_seed;
+    std::function<void(const Renumbering&)> m_renumbered;
 };
 
 template <typename F> void ScanKeyTable::sweep(F keep)
 {
+    Renumbering moved;
+    if (m_renumbered)
+        moved.assign(m_entries.size(), gone);
     size_t kept = 0;
     for (size_t i = 0; i < m_entries.size(); ++i) {
-        if (!keep(std::as_const(m_entries[i].key), m_entries[i].mark))
+        if (!keep(std::as_const(m_entries[i].key), m_entries[i].mark) && !m_entries[i].mark.waiting)
             continue;
         if (kept != i)
             m_entries[kept] = std::move(m_entries[i]);
+        if (m_renumbered)
+            moved[i] = quint32(kept);
         ++kept;
     }
     m_entries.resize(kept); // frees the blocks past the end
@@ -84,6 +106,8 @@ template <typename F> void ScanKeyTable::sweep(F keep)
     while (capacity < 2 * kept + 2)
         capacity *= 2;
     rebuildIndex(capacity);
+    if (m_renumbered)
+        m_renumbered(moved);
 }
 
 } // namespace lockscope

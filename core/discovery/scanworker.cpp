@@ -537,7 +537,7 @@ void ScanWorker::maybeFinishPass()
             --m_knownCount;
             mark.known = false;
         }
-        return mark.known || mark.waiting; // a waiting key's mark says so until it is taken
+        return mark.known; // a waiting key's entry stays as well, until it is taken
     });
     if (!batch->keys.isEmpty()) {
         batch->knownKeys = m_knownCount;

@@ -23,6 +23,7 @@ private slots:
     void takesAtMostWhatIsAsked();
     void manyKeysComeOutInArrivalOrder();
     void theWaitingMarkIsTheTables();
+    void aSweepMovesTheWaitingKeysWithTheirEntries();
 };
 
 void TestChangedKeyQueue::eachKeyOnceOldestFirst()
@@ -101,17 +102,59 @@ void TestChangedKeyQueue::theWaitingMarkIsTheTables()
     QVERIFY(table.find("lock:new")->waiting);
     QCOMPARE(table.size(), 2);
 
-    table.sweep([](const QByteArray&, ScanKeyTable::Mark& mark) { return mark.known || mark.waiting; });
+    // Swept by the rule of a pass end (only what is known stays): a waiting key stays as well.
+    table.sweep([](const QByteArray&, ScanKeyTable::Mark& mark) { return mark.known; });
     QCOMPARE(table.size(), 2);
     QCOMPARE(q.take(1), QByteArrayList{"lock:known"});
     QVERIFY(!table.find("lock:known")->waiting);
     QVERIFY(table.find("lock:new")->waiting);
 
-    // A key whose entry went while it waited (a table swept by other rules) is still handed out once.
-    table.sweep([](const QByteArray&, ScanKeyTable::Mark& mark) { return mark.known; });
-    QVERIFY(!table.find("lock:new"));
+    // Taken, it is no longer kept for the queue's sake.
     QCOMPARE(q.take(10), QByteArrayList{"lock:new"});
     QVERIFY(q.isEmpty());
+    table.sweep([](const QByteArray&, ScanKeyTable::Mark& mark) { return mark.known; });
+    QVERIFY(!table.find("lock:new"));
+    QCOMPARE(table.size(), 1);
+}
+
+// The queue holds places in the table: a sweep that drops the entries before and between the waiting
+// ones moves them, and the queue still hands out the same keys, in the same order, once each.
+void TestChangedKeyQueue::aSweepMovesTheWaitingKeysWithTheirEntries()
+{
+    ScanKeyTable table;
+    ChangedKeyQueue q(table);
+    QByteArrayList queued;
+    for (int i = 0; i < 3000; ++i) {
+        const QByteArray key = "k" + QByteArray::number(i);
+        table[key].known = i % 3 == 0; // two of three go at the sweep, unless they wait
+        if (i % 7 == 0) {
+            push(q, table, key);
+            queued << key;
+        }
+    }
+    // Taken before the sweep: its entry may go.
+    const QByteArrayList first = q.take(10);
+    QCOMPARE(first, queued.mid(0, 10));
+    // Queued in an order other than the table's.
+    for (const QByteArray& key : {QByteArray("k2999"), QByteArray("k1"), QByteArray("late")}) {
+        push(q, table, key);
+        queued << key;
+    }
+    table.sweep([](const QByteArray&, ScanKeyTable::Mark& mark) { return mark.known; });
+    QVERIFY(table.size() < 1500);
+    QVERIFY(!table.find("k2")); // neither known nor waiting: gone, so the waiting ones moved
+    // A key queued after the sweep lands behind the moved ones.
+    push(q, table, "after");
+    queued << "after";
+    QByteArrayList out = first;
+    while (!q.isEmpty())
+        out << q.take(64);
+    QCOMPARE(out, queued);
+    for (const QByteArray& key : std::as_const(queued)) {
+        const ScanKeyTable::Mark* mark = table.find(key); // those taken before the sweep may be gone
+        QVERIFY2(!mark || !mark->waiting, key.constData());
+    }
+    QVERIFY(!table.find("k7")); // taken before the sweep, not known: gone
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestChangedKeyQueue)
