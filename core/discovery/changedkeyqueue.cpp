@@ -38,9 +38,11 @@ QByteArrayList ChangedKeyQueue::take(qsizetype max)
 
 void ChangedKeyQueue::renumber(const ScanKeyTable::Renumbering& moved)
 {
-    // A sweep keeps every waiting entry, so none of these is gone.
-    for (quint32& index : m_entries)
+    // A sweep keeps every waiting entry and tells where each went, so none of these is gone.
+    for (quint32& index : m_entries) {
         index = moved[index];
+        Q_ASSERT(index != ScanKeyTable::gone);
+    }
 }
 
 } // namespace lockscope

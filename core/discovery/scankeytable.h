@@ -33,7 +33,7 @@ public:
         Mark& mark;
         quint32 index;
     };
-    // Where a sweep moved each entry: the new index by the old one (`gone` for an entry dropped).
+    // Where a sweep moved the waiting entries: the new index by the old one (`gone` for the others).
     using Renumbering = std::vector<quint32>;
     static constexpr quint32 gone = 0xFFFFFFFF;
 
@@ -54,7 +54,8 @@ public:
     // Calls keep(key, mark) for every key and drops those it returns false for (memory shrinks too),
     // except a waiting key's: its mark says so until it is taken. The entries keep their order.
     template <typename F> void sweep(F keep);
-    // Told after each sweep where the entries went (a queue of waiting keys holds their places).
+    // Told after a sweep where the waiting entries went (a queue of waiting keys holds their places);
+    // not called when none waits.
     void setRenumbered(std::function<void(const Renumbering&)> renumbered)
     {
         m_renumbered = std::move(renumbered);
@@ -88,17 +89,22 @@ private:
 
 template <typename F> void ScanKeyTable::sweep(F keep)
 {
+    // Only a waiting entry's place is held outside (by the queue of waiting keys): the map is made
+    // when there is one, so that a pass end with nothing waiting allocates nothing for it.
     Renumbering moved;
-    if (m_renumbered)
-        moved.assign(m_entries.size(), gone);
     size_t kept = 0;
     for (size_t i = 0; i < m_entries.size(); ++i) {
-        if (!keep(std::as_const(m_entries[i].key), m_entries[i].mark) && !m_entries[i].mark.waiting)
+        const bool keeps = keep(std::as_const(m_entries[i].key), m_entries[i].mark);
+        const bool waiting = m_entries[i].mark.waiting;
+        if (!keeps && !waiting)
             continue;
         if (kept != i)
             m_entries[kept] = std::move(m_entries[i]);
-        if (m_renumbered)
+        if (waiting && m_renumbered) {
+            if (moved.empty())
+                moved.assign(m_entries.size(), gone);
             moved[i] = quint32(kept);
+        }
         ++kept;
     }
     m_entries.resize(kept); // frees the blocks past the end
@@ -106,7 +112,7 @@ template <typename F> void ScanKeyTable::sweep(F keep)
     while (capacity < 2 * kept + 2)
         capacity *= 2;
     rebuildIndex(capacity);
-    if (m_renumbered)
+    if (!moved.empty())
         m_renumbered(moved);
 }
 

@@ -18,7 +18,7 @@ class LockTable final
 public:
     using Entries = QHash<QByteArray, LockEntry>;
 
-    // Walks the shown views; `*it` is the view, `it.view()` the shared handle to keep it.
+    // Walks the shown views; `*it` is the view, `it.key()` its resource.
     class const_iterator
     {
     public:
@@ -31,7 +31,6 @@ public:
         const_iterator() = default;
         const LockView& operator*() const { return *m_it->view(); }
         const LockView* operator->() const { return &*m_it->view(); }
-        const SharedLockView& view() const { return m_it->view(); }
         const QByteArray& key() const { return m_it.key(); }
         const_iterator& operator++()
         {
