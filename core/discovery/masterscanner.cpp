@@ -8,9 +8,9 @@
 namespace lockscope {
 
 MasterScanner::MasterScanner(int index, RedisConnection* connection, MonitorSettings settings,
-                             ObservationSink* sink, QObject* parent)
+                             ObservationSink* sink, QObject* parent, std::shared_ptr<KeyPool> keyPool)
     : EntryScanner(index, parent), m_connection(connection), m_sink(sink), m_thread(ScanThread::acquire()),
-      m_worker(new ScanWorker(index, std::move(settings)))
+      m_worker(new ScanWorker(index, std::move(settings), std::move(keyPool)))
 {
     qRegisterMetaType<ObservationBatchPtr>();
     qRegisterMetaType<NotificationMode>();

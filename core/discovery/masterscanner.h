@@ -16,6 +16,7 @@ class QThread;
 
 namespace lockscope {
 
+class KeyPool;
 class ObservationSink;
 class ScanThread;
 class ScanWorker;
@@ -31,8 +32,9 @@ class MasterScanner final : public EntryScanner
     Q_DISABLE_COPY_MOVE(MasterScanner)
 
 public:
+    // `keyPool`: shared by the scanners of masters that hold the same keys (ScanKeyTable).
     MasterScanner(int index, RedisConnection* connection, MonitorSettings settings, ObservationSink* sink,
-                  QObject* parent = nullptr);
+                  QObject* parent = nullptr, std::shared_ptr<KeyPool> keyPool = {});
     // Stops the worker (its connections are closed when this returns); the thread is joined once
     // no other master uses it.
     ~MasterScanner() override;

@@ -1,5 +1,7 @@
 #include "discovery/scankeytable.h"
 
+#include "discovery/keypool.h"
+
 #include <QHashFunctions>
 
 namespace lockscope {
@@ -34,7 +36,10 @@ ScanKeyTable::Stored ScanKeyTable::emplace(const QByteArray& key, bool copy)
         rebuildIndex(2 * m_slots.size());
         slot = &slotFor(key, hash);
     }
-    m_entries.push_back({copy ? QByteArray(key.constData(), key.size()) : key, hash, {}});
+    QByteArray stored = m_pool ? m_pool->intern(key, copy)
+                        : copy ? QByteArray(key.constData(), key.size())
+                               : key;
+    m_entries.push_back({std::move(stored), hash, {}});
     *slot = {hash, quint32(m_entries.size())};
     return {m_entries.back().key, m_entries.back().mark, quint32(m_entries.size() - 1)};
 }

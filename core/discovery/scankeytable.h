@@ -4,9 +4,12 @@
 
 #include <deque>
 #include <functional>
+#include <memory>
 #include <vector>
 
 namespace lockscope {
+
+class KeyPool;
 
 // A scan worker's table of the keys it knows or met in the running pass: a key costs one entry
 // (32 bytes) and 8 bytes of index. Every SCAN result and every read goes through it, so it is built
@@ -14,7 +17,8 @@ namespace lockscope {
 // match and growing never rehashes a key, unlike QHash, whose probes and growth read the (scattered)
 // bytes of every key they pass. The entries are in a deque, in blocks: a vector left room for as
 // many again after growing, and held the old copy and the new one at once while it grew (with a
-// million locks on each of five masters, up to 160 MB more than the keys need).
+// million locks on each of five masters, up to 160 MB more than the keys need). With a pool, a new
+// key's bytes are the pool's, shared with the tables of the other masters.
 class ScanKeyTable final
 {
 public:
@@ -25,8 +29,8 @@ public:
         bool known : 1 = false;     // present on this master, as last read
         bool waiting : 1 = false;   // a keyspace event named it and it has not been read since
     };
-    // A key's entry: its mark and the table's own copy of the key (copies of it share its bytes),
-    // and its place in the table (until the next sweep).
+    // A key's entry: its mark and the table's copy of the key (copies of it share its bytes; the
+    // pool's, with one), and its place in the table (until the next sweep).
     struct Stored
     {
         const QByteArray& key;
@@ -40,9 +44,15 @@ public:
     ScanKeyTable();
     Q_DISABLE_COPY_MOVE(ScanKeyTable) // a queue of waiting keys holds places in it
 
+    // Keys added from now on take their bytes from `pool` (shared by the tables of masters that
+    // hold the same keys); null: each is the table's own.
+    void setPool(std::shared_ptr<KeyPool> pool) { m_pool = std::move(pool); }
+
     qsizetype size() const { return qsizetype(m_entries.size()); }
     // The key's mark, added unmet and unknown if it was not there. Valid until the next insertion.
     Mark& operator[](const QByteArray& key) { return emplace(key, false).mark; }
+    // The same, with the table's copy of the key.
+    Stored insert(const QByteArray& key) { return emplace(key, false); }
     // The same for a key that may point into a buffer that goes away (QByteArray::fromRawData): a
     // new key's bytes are copied. Valid until the next insertion.
     Stored insertCopy(const QByteArray& key) { return emplace(key, true); }
@@ -84,6 +94,7 @@ private:
     std::deque<Entry> m_entries;
     std::vector<Slot> m_slots; // a power of two, at least twice the entries
     size_t m_seed;
+    std::shared_ptr<KeyPool> m_pool;
     std::function<void(const Renumbering&)> m_renumbered;
 };
 

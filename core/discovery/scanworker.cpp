@@ -37,11 +37,12 @@ bool sameEndpoint(const ConnectionOptions& a, const ConnectionOptions& b)
 
 } // namespace
 
-ScanWorker::ScanWorker(int index, MonitorSettings settings, QObject* parent)
+ScanWorker::ScanWorker(int index, MonitorSettings settings, std::shared_ptr<KeyPool> keyPool, QObject* parent)
     : QObject(parent), m_index(index), m_settings(std::move(settings)), m_plan(m_settings.patterns),
       m_pacer(m_settings.scanRate, m_settings.scanCount), m_eventTimer(new QTimer(this)),
       m_passTimer(new QTimer(this)), m_pageTimer(new QTimer(this))
 {
+    m_keys.setPool(std::move(keyPool));
     m_pageTimer->setSingleShot(true);
     m_pageTimer->setTimerType(Qt::PreciseTimer);
     connect(m_pageTimer, &QTimer::timeout, this, [this] { nextPage(m_pendingCursor); });
@@ -363,10 +364,11 @@ void ScanWorker::sendScan(const QByteArray& cursor, int count)
         for (const RedisReply& k : r.reply.elements[1].elements) {
             if (!m_plan.keeps(k.string))
                 continue;
-            ScanKeyTable::Mark& mark = m_keys[k.string];
-            if (mark.metInPass != m_pass) {
-                mark.metInPass = m_pass;
-                keys << k.string;
+            // The table's copy goes on: with a pool, the bytes the other masters' tables hold.
+            const ScanKeyTable::Stored entry = m_keys.insert(k.string);
+            if (entry.mark.metInPass != m_pass) {
+                entry.mark.metInPass = m_pass;
+                keys << entry.key;
             }
         }
         if (next == "0")

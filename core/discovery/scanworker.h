@@ -33,7 +33,10 @@ class ScanWorker final : public QObject
     Q_DISABLE_COPY_MOVE(ScanWorker)
 
 public:
-    ScanWorker(int index, MonitorSettings settings, QObject* parent = nullptr);
+    // `keyPool`: where the key table takes new keys' bytes from, shared with the workers of masters
+    // that hold the same keys (null: its own).
+    ScanWorker(int index, MonitorSettings settings, std::shared_ptr<KeyPool> keyPool = {},
+               QObject* parent = nullptr);
     ~ScanWorker() override;
 
     // The master connection is up with `master`, on the server process `runId`: scan over a

@@ -2,6 +2,7 @@
 
 #include "base/monotonicclock.h"
 #include "discovery/clusterscanner.h"
+#include "discovery/keypool.h"
 #include "discovery/masterscanner.h"
 #include "formats/lockformatrecognizer.h"
 #include "monitor/quorumcalculator.h"
@@ -28,6 +29,13 @@ LockMonitor::LockMonitor(MasterSet* masters, LockScopeConfig config, QObject* pa
       m_gate(m_config.readOnly, nullptr)
 {
     qRegisterMetaType<LockBatch>();
+    // Independent masters (Redlock's) hold the same keys: their scanners keep each name once. A
+    // cluster's shards hold a key each, and one master has nothing to share: no pool, which would
+    // only cost its own index.
+    int independent = 0;
+    for (int i = 0; i < masters->size(); ++i)
+        independent += masters->isCluster(i) ? 0 : 1;
+    const auto keyPool = independent > 1 ? std::make_shared<KeyPool>() : nullptr;
     for (int i = 0; i < masters->size(); ++i) {
         ClusterScanner* cluster = nullptr;
         EntryScanner* scanner = nullptr;
@@ -35,7 +43,7 @@ LockMonitor::LockMonitor(MasterSet* masters, LockScopeConfig config, QObject* pa
             scanner = cluster =
                 new ClusterScanner(i, masters->cluster(i), masters->at(i), m_config.monitor, this, this);
         else
-            scanner = new MasterScanner(i, masters->at(i), m_config.monitor, this, this);
+            scanner = new MasterScanner(i, masters->at(i), m_config.monitor, this, this, keyPool);
         m_scanners << scanner;
         m_clusterScanners << cluster;
         connect(scanner, &EntryScanner::modeChanged, this, &LockMonitor::onScannerMode);
