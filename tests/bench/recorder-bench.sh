@@ -4,13 +4,13 @@
 # round); prints lockbench's JSON line (CPU of each, added CPU, backlog, bytes per event). Fails when
 # the recorder adds more than --max-added-cpu-percent (default 10) or falls behind.
 #
-#   tests/bench/recorder-bench.sh [--rate N] [--seconds S] [--rounds R] [--max-added-cpu-percent P]
+#   tests/bench/recorder-bench.sh [--rate N] [--seconds S] [--rounds R] [--resources N] [--max-added-cpu-percent P]
 set -euo pipefail
 extra=()
 while [[ $# -gt 0 ]]; do
     case "$1" in
-    --rate | --seconds | --rounds | --max-added-cpu-percent) extra+=("$1" "$2"); shift 2 ;;
-    *) echo "usage: $0 [--rate N] [--seconds S] [--rounds R] [--max-added-cpu-percent P]" >&2; exit 2 ;;
+    --rate | --seconds | --rounds | --resources | --max-added-cpu-percent) extra+=("$1" "$2"); shift 2 ;;
+    *) echo "usage: $0 [--rate N] [--seconds S] [--rounds R] [--resources N] [--max-added-cpu-percent P]" >&2; exit 2 ;;
     esac
 done
 source "$(dirname "$0")/lib.sh"
