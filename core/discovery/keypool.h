@@ -1,8 +1,9 @@
 #pragma once
 
+#include "discovery/scankeytable.h"
+
 #include <QByteArray>
 #include <QMutex>
-#include <QSet>
 
 #include <array>
 
@@ -24,7 +25,12 @@ public:
 
     // The pool's copy of `key`, added if it was not there: from `key` itself (it shares its bytes),
     // or, with `copy` (a key that points into a buffer that goes away), from a copy of its bytes.
-    QByteArray intern(const QByteArray& key, bool copy = false);
+    // `hash` is ScanKeyTable::hashOf(key), which a table has at hand: a key is hashed once.
+    QByteArray intern(const QByteArray& key, quint32 hash, bool copy = false);
+    QByteArray intern(const QByteArray& key, bool copy = false)
+    {
+        return intern(key, ScanKeyTable::hashOf(key), copy);
+    }
     // Drops the names only the pool holds; how many.
     qsizetype purge();
     qsizetype size() const;
@@ -33,12 +39,13 @@ private:
     struct Shard
     {
         mutable QMutex mutex;
-        QSet<QByteArray> keys;
+        ScanKeyTable keys;         // its marks unused
         qsizetype clearedSize = 0; // its size after it was last cleared
     };
     static qsizetype purge(Shard& shard); // with its mutex held
 
-    // A scan thread per master takes its part by the key's hash: five workers rarely wait.
+    // A scan thread per master takes its part by the key's hash (its high bits: the table's slots
+    // go by the low ones), so that five workers rarely wait for each other.
     std::array<Shard, 16> m_shards;
 };
 

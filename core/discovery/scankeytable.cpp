@@ -6,11 +6,11 @@
 
 namespace lockscope {
 
-ScanKeyTable::ScanKeyTable() : m_slots(16), m_seed(QHashSeed::globalSeed()) {}
+ScanKeyTable::ScanKeyTable() : m_slots(16) {}
 
-quint32 ScanKeyTable::hashOf(const QByteArray& key) const
+quint32 ScanKeyTable::hashOf(const QByteArray& key)
 {
-    const size_t h = qHash(key, m_seed);
+    const size_t h = qHash(key, QHashSeed::globalSeed());
     return quint32(h ^ (quint64(h) >> 32));
 }
 
@@ -19,47 +19,49 @@ ScanKeyTable::Slot& ScanKeyTable::slotFor(const QByteArray& key, quint32 hash)
     const size_t mask = m_slots.size() - 1;
     for (size_t i = hash & mask;; i = (i + 1) & mask) {
         Slot& slot = m_slots[i];
-        if (slot.entry == 0 || (slot.hash == hash && m_entries[slot.entry - 1].key == key))
+        if (slot == 0)
+            return slot;
+        const Entry& e = m_entries[slot - 1];
+        if (e.hash == hash && e.key == key)
             return slot;
     }
 }
 
-ScanKeyTable::Stored ScanKeyTable::emplace(const QByteArray& key, bool copy)
+ScanKeyTable::Stored ScanKeyTable::emplace(const QByteArray& key, quint32 hash, bool copy)
 {
-    const quint32 hash = hashOf(key);
     Slot* slot = &slotFor(key, hash);
-    if (slot->entry != 0) {
-        Entry& e = m_entries[slot->entry - 1];
-        return {e.key, e.mark, slot->entry - 1};
+    if (*slot != 0) {
+        Entry& e = m_entries[*slot - 1];
+        return {e.key, e.mark, *slot - 1};
     }
     if (2 * (m_entries.size() + 1) > m_slots.size()) {
         rebuildIndex(2 * m_slots.size());
         slot = &slotFor(key, hash);
     }
-    QByteArray stored = m_pool ? m_pool->intern(key, copy)
+    QByteArray stored = m_pool ? m_pool->intern(key, hash, copy)
                         : copy ? QByteArray(key.constData(), key.size())
                                : key;
     m_entries.push_back({std::move(stored), hash, {}});
-    *slot = {hash, quint32(m_entries.size())};
+    *slot = Slot(m_entries.size());
     return {m_entries.back().key, m_entries.back().mark, quint32(m_entries.size() - 1)};
 }
 
 ScanKeyTable::Mark* ScanKeyTable::find(const QByteArray& key)
 {
     const Slot& slot = slotFor(key, hashOf(key));
-    return slot.entry == 0 ? nullptr : &m_entries[slot.entry - 1].mark;
+    return slot == 0 ? nullptr : &m_entries[slot - 1].mark;
 }
 
 void ScanKeyTable::rebuildIndex(size_t capacity)
 {
-    m_slots.assign(capacity, Slot());
+    m_slots.assign(capacity, 0);
     m_slots.shrink_to_fit();
     const size_t mask = capacity - 1;
     for (size_t e = 0; e < m_entries.size(); ++e) {
         size_t i = m_entries[e].hash & mask;
-        while (m_slots[i].entry != 0)
+        while (m_slots[i] != 0)
             i = (i + 1) & mask;
-        m_slots[i] = {m_entries[e].hash, quint32(e + 1)};
+        m_slots[i] = Slot(e + 1);
     }
 }
 

@@ -12,13 +12,15 @@ namespace lockscope {
 class KeyPool;
 
 // A scan worker's table of the keys it knows or met in the running pass: a key costs one entry
-// (32 bytes) and 8 bytes of index. Every SCAN result and every read goes through it, so it is built
-// for that: the index keeps each key's hash, so a probe only touches the key's bytes when the hashes
-// match and growing never rehashes a key, unlike QHash, whose probes and growth read the (scattered)
-// bytes of every key they pass. The entries are in a deque, in blocks: a vector left room for as
-// many again after growing, and held the old copy and the new one at once while it grew (with a
-// million locks on each of five masters, up to 160 MB more than the keys need). With a pool, a new
-// key's bytes are the pool's, shared with the tables of the other masters.
+// (32 bytes) and 8 to 16 bytes of index. Every SCAN result and every read goes through it, so it is
+// built for that: each entry keeps its key's hash, so a probe only touches the key's bytes when the
+// hashes match and growing never rehashes a key, unlike QHash, whose probes and growth read the
+// (scattered) bytes of every key they pass. The index holds entry numbers only (a hash beside each
+// cost five masters' tables 5 MB at 100k locks; a probe reads the entry, which a hit reads anyway). The
+// entries are in a deque, in blocks: a vector left room for as many again after growing, and held the old
+// copy and the new one at once while it grew (with a million locks on each of five masters, up to 160 MB more
+// than the keys need). With a pool, a new key's bytes are the pool's, shared with the tables of the other
+// masters.
 class ScanKeyTable final
 {
 public:
@@ -56,6 +58,11 @@ public:
     // The same for a key that may point into a buffer that goes away (QByteArray::fromRawData): a
     // new key's bytes are copied. Valid until the next insertion.
     Stored insertCopy(const QByteArray& key) { return emplace(key, true); }
+    // Either, for a key whose hashOf() the caller has (the pool, given it by a table).
+    Stored insert(const QByteArray& key, quint32 hash, bool copy) { return emplace(key, hash, copy); }
+    // The hash every table keeps its keys by (the process's seed): the same in each, so that a
+    // table hands it to the pool with the key instead of the pool hashing the key again.
+    static quint32 hashOf(const QByteArray& key);
     // Null when the key is not there.
     Mark* find(const QByteArray& key);
     // An entry by its place (Stored::index), valid until the next sweep.
@@ -79,21 +86,16 @@ private:
         Mark mark;
     };
     static_assert(sizeof(Mark) == 4 && sizeof(Entry) == 32);
-    struct Slot
-    {
-        quint32 hash = 0;
-        quint32 entry = 0; // index + 1; 0 is empty
-    };
+    using Slot = quint32; // an entry's index + 1; 0 is empty
 
-    Stored emplace(const QByteArray& key, bool copy);
-    quint32 hashOf(const QByteArray& key) const;
+    Stored emplace(const QByteArray& key, bool copy) { return emplace(key, hashOf(key), copy); }
+    Stored emplace(const QByteArray& key, quint32 hash, bool copy);
     // The slot holding `key`, or the empty one where it would go.
     Slot& slotFor(const QByteArray& key, quint32 hash);
     void rebuildIndex(size_t capacity);
 
     std::deque<Entry> m_entries;
     std::vector<Slot> m_slots; // a power of two, at least twice the entries
-    size_t m_seed;
     std::shared_ptr<KeyPool> m_pool;
     std::function<void(const Renumbering&)> m_renumbered;
 };
