@@ -218,6 +218,10 @@ int Recorder::typeIndex(const QByteArray& type)
     for (qsizetype i = 1; i < m_types.size(); ++i)
         if (m_types.at(i) == type)
             return int(i);
+    // Redis has seven types of its own and modules a few more: past 255 (never seen), a new one
+    // reads as absent, so no type change is told for it.
+    if (m_types.size() >= PerMaster::maxTypes)
+        return 0;
     m_types.append(type);
     return int(m_types.size() - 1);
 }
@@ -257,8 +261,13 @@ void Recorder::observe(const LockView& view, quint64 unreachable, Tracked& track
             m.expiresAt = -1;
             continue;
         }
-        const qint64 pttl = obs.pttlMs();
-        const qint64 expiresAt = pttl >= 0 ? obs.readAtMs() + pttl : -1;
+        // The expiry from the TTL as read: from the kept (capped) one, a TTL past 17 years would
+        // seem to move with each read.
+        const qint64 pttl = qMin(obs.pttlMs(), PerMaster::maxTtlMs);
+        const qint64 expiresAt = obs.pttlMs() >= 0
+                                     ? qMin(obs.readAtMs() + qMin(obs.pttlMs(), PerMaster::maxExpiresAtMs),
+                                            PerMaster::maxExpiresAtMs)
+                                     : -1;
         // A TTL only counts down: one that went up was extended. When reads follow each extension
         // (keyspace events), the TTL read may be the same each time, but the expiry it implies
         // moved: later by more than a read's delay can explain (10% of the TTL, from 100 to 250 ms).
@@ -267,9 +276,14 @@ void Recorder::observe(const LockView& view, quint64 unreachable, Tracked& track
             m.expiresAt >= 0 && expiresAt - m.expiresAt > qBound(qint64(100), pttl / 10, qint64(250));
         // A Redlock extension shows on each master in turn, so the episode counts the most any one
         // master saw.
-        if (extended && (wentUp || moved) && ++m.extensions > tracked.episodeExtensions) {
-            tracked.episodeExtensions = m.extensions;
-            *extended = true;
+        if (extended && (wentUp || moved)) {
+            // Past the count's cap (16.7 million in one episode) each one is still told.
+            if (m.extensions == PerMaster::maxExtensions) {
+                *extended = true;
+            } else if (qint64(++m.extensions) > tracked.episodeExtensions) {
+                tracked.episodeExtensions = int(m.extensions);
+                *extended = true;
+            }
         }
         m.pttl = pttl;
         m.expiresAt = expiresAt;

@@ -18,6 +18,7 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 
 namespace tst_flightrecorder {
 
@@ -37,6 +38,7 @@ private slots:
     void historyNeedsNoMasterAndSaysWhatIsWrong();
     void hostileBytesAreEscapedInHistory();
     void recordedRenewalLoopAndStoppedRenewalsAreDiagnosed();
+    void aLockHeldForDecadesIsExtendedOnlyWhenItIs();
 
 private:
     // What an episode must be, field by field (times are checked for form and order).
@@ -320,6 +322,50 @@ void TestFlightRecorder::aDayOfLocksReadBackExactly()
                        (e.toObject().value(QStringLiteral("event")) == QLatin1String("master-restarted") &&
                         e.toObject().value(QStringLiteral("master")).toString() == urls[2]);
     QVERIFY2(restartShown, QJsonDocument(pyHistory).toJson().constData());
+}
+
+// A TTL longer than the recorder keeps a reading of (17 years) is counted exactly all the same: a
+// master read again without a change is not an extension, a TTL set longer is one (a Redlock
+// extension, once for the three masters), and the lock deleted was released.
+void TestFlightRecorder::aLockHeldForDecadesIsExtendedOnlyWhenItIs()
+{
+    Recording r;
+    QVERIFY(r.start(3, QStringLiteral("decades:*")));
+    const qint64 year = 365LL * 24 * 3600 * 1000;
+    const auto set = [&](int master) {
+        return r.group.at(master)
+                   .command({"SET", "decades:lock", "tok-1", "PX", QByteArray::number(40 * year)})
+                   .string == "OK";
+    };
+    QVERIFY(set(0));
+    QVERIFY(set(1));
+    QVERIFY(recorded(r.db, QStringLiteral("decades:lock"), 1, false));
+    // APPEND of nothing is a keyspace event that changes neither the value nor the TTL: master 0
+    // is read again a second later, its expiry where it was. Then master 2 takes it too, so the
+    // recorder looks at every master again.
+    QThread::msleep(1000);
+    QCOMPARE(r.group.at(0).command({"APPEND", "decades:lock", ""}).integer, 5);
+    QThread::msleep(1000);
+    QVERIFY(set(2));
+    QThread::msleep(1000);
+    for (int i = 0; i < 3; ++i)
+        QCOMPARE(r.group.at(i).command({"PEXPIRE", "decades:lock", QByteArray::number(50 * year)}).integer,
+                 1);
+    QTRY_VERIFY_WITH_TIMEOUT(history(r.db, QStringLiteral("decades:lock"))
+                                     .value(QStringLiteral("episodes"))
+                                     .toArray()
+                                     .first()
+                                     .toObject()
+                                     .value(QStringLiteral("extensions"))
+                                     .toInt() >= 1,
+                             20000);
+    QThread::msleep(500);
+    for (int i = 0; i < 3; ++i)
+        QCOMPARE(r.group.at(i).command({"DEL", "decades:lock"}).integer, 1);
+    QVERIFY(recorded(r.db, QStringLiteral("decades:lock"), 1, true));
+    QCOMPARE(r.recorder.terminate(), 0);
+    QVERIFY(compare(history(r.db, QStringLiteral("decades:lock")),
+                    {{QStringLiteral("tok-1"), QStringLiteral("released"), 1, 3, r.group.urls(false)}}));
 }
 
 void TestFlightRecorder::sigkillKeepsEverythingUpToASecondBefore()
