@@ -6,6 +6,7 @@
 #include "discovery/masterscanner.h"
 #include "formats/lockformatrecognizer.h"
 #include "monitor/quorumcalculator.h"
+#include "monitor/viewchange.h"
 #include "topology/clusterentry.h"
 
 #include <QDateTime>
@@ -189,32 +190,9 @@ namespace {
 
 // Only a change of content, or an expiry that moved (an extension), is news; the countdown is not,
 // nor a reading's jitter.
-bool expiryMoved(qint64 beforePttlMs, qint64 beforeReadAtMs, qint64 nowPttlMs, qint64 nowReadAtMs)
-{
-    if (beforePttlMs < 0 || nowPttlMs < 0)
-        return beforePttlMs != nowPttlMs;
-    const qint64 projected = beforePttlMs - (nowReadAtMs - beforeReadAtMs);
-    return qAbs(nowPttlMs - projected) > 50;
-}
-
 bool expiryMoved(const MasterObservation& before, const KeyObservation& now)
 {
-    return expiryMoved(before.pttlMs(), before.readAtMs(), now.pttlMs, now.readAtMs);
-}
-
-// One master's expiry is shown (its TTL in the detail pane and diagram) even when the quorum's
-// validity does not move: extending a lock master by master leaves it unchanged until a quorum has it.
-bool anyExpiryMoved(const QList<MasterObservation>& before, const QList<MasterObservation>& now)
-{
-    if (before.constData() == now.constData())
-        return false; // the same list (the common case): nothing to compare
-    if (before.size() != now.size())
-        return true;
-    for (qsizetype i = 0; i < before.size(); ++i)
-        if (expiryMoved(before.at(i).pttlMs(), before.at(i).readAtMs(), now.at(i).pttlMs(),
-                        now.at(i).readAtMs()))
-            return true;
-    return false;
+    return ViewChange::expiryMoved(before.pttlMs(), before.readAtMs(), now.pttlMs, now.readAtMs);
 }
 
 } // namespace
@@ -436,17 +414,6 @@ LockView LockMonitor::computeView(const QByteArray& key, const LockEntry& entry,
     return view;
 }
 
-bool LockMonitor::significantlyDifferent(const LockView& a, const LockView& b)
-{
-    if (a.status != b.status || a.token != b.token || a.holding != b.holding || a.owner != b.owner ||
-        a.format != b.format || a.holders != b.holders || a.atRisk != b.atRisk ||
-        a.observations != b.observations || anyExpiryMoved(a.observations, b.observations))
-        return true;
-    if ((a.validityMs < 0) != (b.validityMs < 0))
-        return true;
-    return a.validityMs >= 0 && qAbs(a.validityAt(b.computedAtMs) - b.validityMs) > 50;
-}
-
 int LockMonitor::flush()
 {
     m_flushSoon = false;
@@ -495,7 +462,7 @@ int LockMonitor::flush()
         if (!shown) {
             m_table.show(*entry, SharedLockView(std::move(view)));
             batch.added << entry->view();
-        } else if (significantlyDifferent(*entry->view(), view)) {
+        } else if (ViewChange::significant(*entry->view(), view, m_config.redlock.driftFactor)) {
             m_table.show(*entry, SharedLockView(std::move(view)));
             batch.changed << entry->view();
             entry->budget -= 1;

@@ -133,7 +133,6 @@ private:
     // `node`: a cluster's primary that restarted (only the keys read from it); invalid for the
     // entry's own connection.
     void onMasterRestarted(int master, const NodeAddress& node = {});
-    static bool significantlyDifferent(const LockView& a, const LockView& b);
 
     // Sentinel failovers (phase 2a of #8).
     void connectFailovers();
