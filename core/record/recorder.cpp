@@ -174,7 +174,9 @@ void Recorder::push(RecordEvent event)
     if (event.timeMs == 0)
         event.timeMs = QDateTime::currentMSecsSinceEpoch();
     m_pending << std::move(event);
-    if (m_pending.size() >= 20000)
+    // Handed over in batches of at most 4096 (650 kB): the list keeps room for as many as the last
+    // batch, and a window's first 100k locks left room for 20000 (3.2 MB) at 20000 a batch.
+    if (m_pending.size() >= 4096)
         flush();
 }
 
