@@ -1,6 +1,7 @@
 #include "monitor/masterobservation.h"
 
 #include <array>
+#include <utility>
 
 namespace lockscope {
 
@@ -44,15 +45,86 @@ MasterObservation::MasterObservation(const KeyObservation& key, RecognizedLock l
             Extra{key.fields, key.members, key.elementCount, otherType ? key.type : QByteArray()});
     c->truncated = key.truncated;
     c->lock = std::move(lock);
-    m_content.reset(c);
+    c->ref.ref();
+    m_data = quintptr(c);
     if (key.error.isError())
         setError(key.error);
+}
+
+MasterObservation::MasterObservation(const MasterObservation& other) noexcept
+    : m_data(other.m_data), m_pttlMs(other.m_pttlMs), m_readAtMs(other.m_readAtMs), m_present(other.m_present)
+{
+    retain(m_data);
+}
+
+MasterObservation::MasterObservation(MasterObservation&& other) noexcept
+    : m_data(std::exchange(other.m_data, 0)), m_pttlMs(other.m_pttlMs), m_readAtMs(other.m_readAtMs),
+      m_present(other.m_present)
+{}
+
+MasterObservation& MasterObservation::operator=(const MasterObservation& other) noexcept
+{
+    retain(other.m_data);
+    release(m_data);
+    m_data = other.m_data;
+    m_pttlMs = other.m_pttlMs;
+    m_readAtMs = other.m_readAtMs;
+    m_present = other.m_present;
+    return *this;
+}
+
+MasterObservation& MasterObservation::operator=(MasterObservation&& other) noexcept
+{
+    std::swap(m_data, other.m_data);
+    m_pttlMs = other.m_pttlMs;
+    m_readAtMs = other.m_readAtMs;
+    m_present = other.m_present;
+    return *this;
+}
+
+MasterObservation::~MasterObservation()
+{
+    release(m_data);
+}
+
+void MasterObservation::retain(quintptr data)
+{
+    if (data & 1)
+        reinterpret_cast<Unreachable*>(data & ~quintptr(1))->ref.ref();
+    else if (data)
+        reinterpret_cast<Content*>(data)->ref.ref();
+}
+
+void MasterObservation::release(quintptr data)
+{
+    if (data & 1) {
+        auto* u = reinterpret_cast<Unreachable*>(data & ~quintptr(1));
+        if (!u->ref.deref())
+            delete u;
+    } else if (data) {
+        auto* c = reinterpret_cast<Content*>(data);
+        if (!c->ref.deref())
+            delete c;
+    }
+}
+
+const MasterObservation::Content* MasterObservation::contentData() const
+{
+    if (const Unreachable* u = unreachable())
+        return u->content.data();
+    return reinterpret_cast<const Content*>(m_data);
+}
+
+const MasterObservation::Unreachable* MasterObservation::unreachable() const
+{
+    return m_data & 1 ? reinterpret_cast<const Unreachable*>(m_data & ~quintptr(1)) : nullptr;
 }
 
 MasterObservation MasterObservation::sharingContent(const MasterObservation& same, const KeyObservation& key)
 {
     MasterObservation m;
-    m.m_content = same.m_content;
+    m.m_data = quintptr(same.contentData());
+    retain(m.m_data);
     m.m_pttlMs = key.pttlMs;
     m.m_readAtMs = key.readAtMs;
     m.m_present = key.present;
@@ -64,7 +136,8 @@ MasterObservation MasterObservation::sharingContent(const MasterObservation& sam
 const MasterObservation::Content& MasterObservation::content() const
 {
     static const Content nothing;
-    return m_content ? *m_content : nothing;
+    const Content* c = contentData();
+    return c ? *c : nothing;
 }
 
 const MasterObservation::Extra& MasterObservation::extra() const
@@ -83,7 +156,8 @@ const QByteArray& MasterObservation::type() const
 const RedisError& MasterObservation::error() const
 {
     static const RedisError none;
-    return m_error ? m_error->error : none;
+    const Unreachable* u = unreachable();
+    return u ? u->error : none;
 }
 
 KeyObservation MasterObservation::key() const
@@ -120,20 +194,26 @@ void MasterObservation::setExpiry(qint64 pttlMs, qint64 readAtMs)
 
 void MasterObservation::setError(const RedisError& error)
 {
-    if (!error.isError()) {
-        m_error.reset();
-        return;
+    const auto* content = const_cast<Content*>(contentData());
+    quintptr data = quintptr(content);
+    if (error.isError()) {
+        auto* u = new Unreachable;
+        u->content = QExplicitlySharedDataPointer<Content>(const_cast<Content*>(content));
+        u->error = error;
+        u->ref.ref();
+        data = quintptr(u) | 1;
+    } else {
+        retain(data);
     }
-    auto* e = new Error;
-    e->error = error;
-    m_error.reset(e);
+    release(m_data);
+    m_data = data;
 }
 
 bool MasterObservation::operator==(const MasterObservation& o) const
 {
     if (m_present != o.m_present || error().kind != o.error().kind)
         return false;
-    if (m_content == o.m_content)
+    if (contentData() == o.contentData())
         return true;
     const Content& a = content();
     const Content& b = o.content();

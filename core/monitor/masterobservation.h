@@ -21,6 +21,11 @@ class MasterObservation final
 public:
     MasterObservation() = default;
     MasterObservation(const KeyObservation& key, RecognizedLock lock);
+    MasterObservation(const MasterObservation& other) noexcept;
+    MasterObservation(MasterObservation&& other) noexcept;
+    MasterObservation& operator=(const MasterObservation& other) noexcept;
+    MasterObservation& operator=(MasterObservation&& other) noexcept;
+    ~MasterObservation();
     // `key`'s own presence, expiry and error, with the content and decoded lock of `same`
     // (which must show the same content: see sameContent).
     static MasterObservation sharingContent(const MasterObservation& same, const KeyObservation& key);
@@ -71,23 +76,31 @@ private:
         std::unique_ptr<const Extra> extra; // null: no fields, members, elements or other type
         RecognizedLock lock;
     };
-    struct Error : QSharedData
+    // A master that cannot be reached: the content it showed last, and why it cannot be read now.
+    struct Unreachable : QSharedData
     {
+        QExplicitlySharedDataPointer<Content> content;
         RedisError error;
     };
 
+    const Content* contentData() const;
+    const Unreachable* unreachable() const;
     const Content& content() const;
     const Extra& extra() const;
+    static void retain(quintptr data);
+    static void release(quintptr data);
 
-    QExplicitlySharedDataPointer<Content> m_content; // never written after construction; null: nothing read
-    QExplicitlySharedDataPointer<Error> m_error;     // null: no error
-    qint64 m_pttlMs = -2;                            // -1: no expiry; -2: absent
-    qint64 m_readAtMs : 63 = 0;                      // monotonic ms of the read, for live countdowns
-    bool m_present : 1 = false; // in the read time's word: 32 bytes, where a flag of its own made 40
+    // A Content (never written after construction), or, with the low bit set, an Unreachable; 0:
+    // nothing read. One pointer where there were two (content, error): an error is rare, and the
+    // monitor keeps a reading per master for every resource.
+    quintptr m_data = 0;
+    qint64 m_pttlMs = -2;       // -1: no expiry; -2: absent
+    qint64 m_readAtMs : 63 = 0; // monotonic ms of the read, for live countdowns
+    bool m_present : 1 = false; // in the read time's word
 };
 
-// The monitor keeps one per master for every resource: five masters' readings of a lock are 176
-// bytes with the list's header, in a 192-byte allocation (216 in a 224-byte one at 40).
-static_assert(sizeof(void*) != 8 || sizeof(MasterObservation) == 32);
+// Five masters' readings of a lock are 136 bytes with the list's header, a 144-byte allocation (216
+// in 224 at 40 bytes, 176 in 192 at 32); one master's, 40 in 48 (56 in 64 at 32).
+static_assert(sizeof(void*) != 8 || sizeof(MasterObservation) == 24);
 
 } // namespace lockscope
