@@ -8,7 +8,7 @@
 namespace lockscope {
 
 MasterScanner::MasterScanner(int index, RedisConnection* connection, MonitorSettings settings,
-                             ObservationSink* sink, QObject* parent, std::shared_ptr<KeyPool> keyPool)
+                             ObservationSink* sink, std::shared_ptr<KeyPool> keyPool, QObject* parent)
     : EntryScanner(index, parent), m_connection(connection), m_sink(sink), m_thread(ScanThread::acquire()),
       m_worker(new ScanWorker(index, std::move(settings), std::move(keyPool)))
 {

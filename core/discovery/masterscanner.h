@@ -34,7 +34,7 @@ class MasterScanner final : public EntryScanner
 public:
     // `keyPool`: shared by the scanners of masters that hold the same keys (ScanKeyTable).
     MasterScanner(int index, RedisConnection* connection, MonitorSettings settings, ObservationSink* sink,
-                  QObject* parent = nullptr, std::shared_ptr<KeyPool> keyPool = {});
+                  std::shared_ptr<KeyPool> keyPool = {}, QObject* parent = nullptr);
     // Stops the worker (its connections are closed when this returns); the thread is joined once
     // no other master uses it.
     ~MasterScanner() override;

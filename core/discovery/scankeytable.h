@@ -11,16 +11,16 @@ namespace lockscope {
 
 class KeyPool;
 
-// A scan worker's table of the keys it knows or met in the running pass: a key costs one entry
-// (32 bytes) and 8 to 16 bytes of index. Every SCAN result and every read goes through it, so it is
+// A scan worker's table of the keys it knows or met in the running pass: a key costs one entry (32
+// bytes) and 8 to 16 bytes of index. Every SCAN result and every read goes through it, so it is
 // built for that: each entry keeps its key's hash, so a probe only touches the key's bytes when the
 // hashes match and growing never rehashes a key, unlike QHash, whose probes and growth read the
 // (scattered) bytes of every key they pass. The index holds entry numbers only (a hash beside each
-// cost five masters' tables 5 MB at 100k locks; a probe reads the entry, which a hit reads anyway). The
-// entries are in a deque, in blocks: a vector left room for as many again after growing, and held the old
-// copy and the new one at once while it grew (with a million locks on each of five masters, up to 160 MB more
-// than the keys need). With a pool, a new key's bytes are the pool's, shared with the tables of the other
-// masters.
+// cost five masters' tables 5 MB at 100k locks; a probe reads the entry, which a hit reads anyway).
+// The entries are in a deque, in blocks: a vector left room for as many again after growing, and
+// held the old copy and the new one at once while it grew (with a million locks on each of five
+// masters, up to 160 MB more than the keys need). With a pool, a new key's bytes are the pool's,
+// shared with the tables of the other masters.
 class ScanKeyTable final
 {
 public:

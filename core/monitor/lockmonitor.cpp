@@ -44,7 +44,7 @@ LockMonitor::LockMonitor(MasterSet* masters, LockScopeConfig config, QObject* pa
             scanner = cluster =
                 new ClusterScanner(i, masters->cluster(i), masters->at(i), m_config.monitor, this, this);
         else
-            scanner = new MasterScanner(i, masters->at(i), m_config.monitor, this, this, keyPool);
+            scanner = new MasterScanner(i, masters->at(i), m_config.monitor, this, keyPool, this);
         m_scanners << scanner;
         m_clusterScanners << cluster;
         connect(scanner, &EntryScanner::modeChanged, this, &LockMonitor::onScannerMode);

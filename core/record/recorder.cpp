@@ -220,8 +220,8 @@ int Recorder::typeIndex(const QByteArray& type)
     for (qsizetype i = 1; i < m_types.size(); ++i)
         if (m_types.at(i) == type)
             return int(i);
-    // Redis has seven types of its own and modules a few more: past 255 (never seen), a new one
-    // reads as absent, so no type change is told for it.
+    // Redis has seven types of its own and modules add a few: past 255 of them (more than any
+    // deployment has), a new one reads as absent, and no type change is told for it.
     if (m_types.size() >= PerMaster::maxTypes)
         return 0;
     m_types.append(type);
