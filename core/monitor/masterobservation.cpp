@@ -194,16 +194,19 @@ void MasterObservation::setExpiry(qint64 pttlMs, qint64 readAtMs)
 
 void MasterObservation::setError(const RedisError& error)
 {
-    const auto* content = const_cast<Content*>(contentData());
+    if (!error.isError() && !unreachable())
+        return;
+    // The content is shared, never written: the pointer is non-const only for the reference count.
+    Content* content = const_cast<Content*>(contentData());
     quintptr data = quintptr(content);
     if (error.isError()) {
         auto* u = new Unreachable;
-        u->content = QExplicitlySharedDataPointer<Content>(const_cast<Content*>(content));
+        u->content = QExplicitlySharedDataPointer<Content>(content);
         u->error = error;
         u->ref.ref();
         data = quintptr(u) | 1;
     } else {
-        retain(data);
+        retain(data); // before the Unreachable that holds it goes
     }
     release(m_data);
     m_data = data;
