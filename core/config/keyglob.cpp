@@ -111,7 +111,7 @@ bool matchFrom(const char* pattern, qsizetype patternLen, const char* string, qs
 
 } // namespace
 
-bool KeyGlob::matches(const QByteArray& pattern, const QByteArray& key)
+bool KeyGlob::matches(const QByteArray& pattern, QByteArrayView key)
 {
     if (pattern == "*")
         return true;

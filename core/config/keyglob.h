@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QByteArrayView>
 
 namespace lockscope {
 
@@ -9,7 +10,7 @@ namespace lockscope {
 class KeyGlob
 {
 public:
-    static bool matches(const QByteArray& pattern, const QByteArray& key);
+    static bool matches(const QByteArray& pattern, QByteArrayView key);
 };
 
 } // namespace lockscope

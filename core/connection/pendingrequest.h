@@ -1,6 +1,7 @@
 #pragma once
 
 #include "connection/redisreply.h"
+#include "connection/replykeyfilter.h"
 
 #include <QList>
 #include <QObject>
@@ -23,6 +24,8 @@ struct PendingRequest
     BatchCallback batchCallback; // set instead of `callback` for a batch ...
     int replies = 1;             // ... of this many commands
     QPointer<QObject> context;
+    // A SCAN page's: which of its keys the reply keeps (the sender keeps it alive); null: all.
+    const ReplyKeyFilter* keyFilter = nullptr;
     bool hasContext = false;
     // Monotonic ms. Commands written while up get theirs when their bytes reach the transport
     // (one clock read per flush, not per command); until then it is notSent.

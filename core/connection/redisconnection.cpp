@@ -270,6 +270,18 @@ void RedisConnection::send(const QByteArrayList& argv, QObject* context, Callbac
     enqueue(std::move(pending), [&argv](QByteArray& out) { appendCommand(out, argv); });
 }
 
+void RedisConnection::sendScanPage(const QByteArrayList& argv, const ReplyKeyFilter* keyFilter,
+                                   QObject* context, Callback callback)
+{
+    if (m_router || argv.isEmpty()) {
+        send(argv, context, std::move(callback)); // fails as any such command does
+        return;
+    }
+    Pending pending = Pending::make(std::move(callback), context);
+    pending.keyFilter = keyFilter;
+    enqueue(std::move(pending), [&argv](QByteArray& out) { appendCommand(out, argv); });
+}
+
 RedisError RedisConnection::notConnectedError() const
 {
     const QString why = m_state == State::Down && m_lastError.isError()
@@ -488,7 +500,9 @@ void RedisConnection::onReadyRead()
             return;
         const bool more = bytes.size() == readSliceBytes;
         m_lastReadMs = monotonicMs();
-        switch (m_stream.feed(std::move(bytes), [this](RedisReply&& reply) { dispatch(std::move(reply)); })) {
+        switch (m_stream.feed(
+            std::move(bytes), [this] { return nextKeyFilter(); },
+            [this](RedisReply&& reply) { dispatch(std::move(reply)); })) {
         case ReplyStream::Outcome::Failed: {
             // The stream cannot be trusted any further. The reason is copied out first, since failing
             // drops the reader that holds it.

@@ -84,6 +84,10 @@ public:
     void send(const QByteArrayList& argv, Callback callback = {});
     // As send(), but the callback is skipped if `context` is gone by then.
     void send(const QByteArrayList& argv, QObject* context, Callback callback);
+    // A SCAN (`argv`) whose reply keeps only the keys `keyFilter` keeps (null: all); the page's key
+    // array counts the others in its `integer`. `keyFilter` must outlive this connection's requests.
+    void sendScanPage(const QByteArrayList& argv, const ReplyKeyFilter* keyFilter, QObject* context,
+                      Callback callback);
     // Every command of `batch` in one go, answered by one callback once the last reply is in
     // (skipped if `context` is gone by then). Same ordering, timeout and failure rules as send().
     void send(const RedisCommandBatch& batch, QObject* context, BatchCallback callback);
@@ -112,6 +116,11 @@ private:
     void startAttempt();
     void onOpened();
     void onReadyRead();
+    // The filter of the reply that comes next: its request's, never a subscriber's message's.
+    const ReplyKeyFilter* nextKeyFilter() const
+    {
+        return m_inSubscribeMode || m_pending.noneWritten() ? nullptr : m_pending.next().keyFilter;
+    }
     void onTransportFailed(ErrorKind kind, const QString& message);
     void sendHandshake();
     RedisError notConnectedError() const;

@@ -22,8 +22,8 @@ struct RedisReply
     };
 
     Type type = Type::Nil;
-    qint64 integer = 0;
-    QByteArray string; // String, Status and Error payloads
+    qint64 integer = 0; // Integer; an array's: see keysLeftOut()
+    QByteArray string;  // String, Status and Error payloads
     QList<RedisReply> elements;
 
     bool isNil() const { return type == Type::Nil; }
@@ -32,6 +32,8 @@ struct RedisReply
     bool isInteger() const { return type == Type::Integer; }
     bool isArray() const { return type == Type::Array; }
     bool isStatus() const { return type == Type::Status; }
+    // A SCAN page's key array: how many keys its ReplyKeyFilter left out as it was parsed.
+    qint64 keysLeftOut() const { return isArray() ? integer : 0; }
     // The first word of an error reply: "NOSCRIPT", "WRONGTYPE", "NOPERM", ...
     QByteArray errorCode() const;
 };

@@ -53,13 +53,15 @@ RedisReply* ReplyReader::createObject(const redisReadTask* task, RedisReply::Typ
     RedisReply* out = nullptr;
     if (task->parent) {
         auto* parent = static_cast<RedisReply*>(task->parent->obj);
-        if (parent->elements.size() != task->idx)
+        // A parent's `integer` counts the keys a filter left out (0 unless it is a SCAN page's keys).
+        if (parent->elements.size() + parent->integer != task->idx)
             return nullptr;
         out = &parent->elements.emplaceBack();
     } else {
         out = &self->m_root;
         *out = RedisReply();
         self->m_elements = 0;
+        self->m_filter = self->m_nextFilter;
     }
     out->type = type;
     return out;
@@ -76,10 +78,27 @@ void* ReplyReader::createString(const redisReadTask* task, char* str, size_t len
         self->m_violation = bulkTooLarge(self->m_limits.maxBulkBytes);
         return nullptr;
     }
+    if (type == RedisReply::Type::String && self->m_filter && isPageKey(task) &&
+        !self->m_filter->keeps(QByteArrayView(str, qsizetype(len)))) {
+        auto* keys = static_cast<RedisReply*>(task->parent->obj);
+        if (keys->elements.size() + keys->integer != task->idx)
+            return nullptr;
+        ++keys->integer;
+        // Not null (that would fail the read) and never stored: hiredis keeps only a root's object.
+        static char leftOut;
+        return &leftOut;
+    }
     RedisReply* out = createObject(task, type);
     if (out)
         out->string = QByteArray(str, qsizetype(len));
     return out;
+}
+
+// A string element of the root's second element: a SCAN page's key ([cursor, [key, ...]]).
+bool ReplyReader::isPageKey(const redisReadTask* task)
+{
+    const redisReadTask* keys = task->parent;
+    return keys && keys->idx == 1 && keys->parent && !keys->parent->parent;
 }
 
 void* ReplyReader::createArray(const redisReadTask* task, int elements)

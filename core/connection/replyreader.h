@@ -2,6 +2,7 @@
 
 #include "base/rediserror.h"
 #include "connection/redisreply.h"
+#include "connection/replykeyfilter.h"
 #include "connection/replylimits.h"
 
 #include <QString>
@@ -33,6 +34,9 @@ public:
     // Buffers bytes for next(); false when the reader cannot take them.
     bool feed(const char* data, qsizetype size);
     Status next(RedisReply* out);
+    // The filter of the next reply to begin: null, or a SCAN page's, whose keys (the strings of its
+    // second element) are kept only when `filter` keeps them; that array's `integer` counts the rest.
+    void setKeyFilter(const ReplyKeyFilter* filter) { m_nextFilter = filter; }
 
     ErrorKind errorKind() const { return m_errorKind; }
     const QString& error() const { return m_error; }
@@ -47,6 +51,7 @@ private:
     static void* createNil(const redisReadTask* task);
     static void freeObject(void* object);
     static RedisReply* createObject(const redisReadTask* task, RedisReply::Type type);
+    static bool isPageKey(const redisReadTask* task);
 
     Status failWith(ErrorKind kind, const QString& message);
     // The reply under way is within the limits that can be checked before it is complete.
@@ -60,6 +65,8 @@ private:
     qint64 m_fed = 0;       // bytes fed since this reader was made ...
     qint64 m_replyFrom = 0; // ... and where the reply under way started among them
     QString m_violation;    // set by a callback that refused an object
+    const ReplyKeyFilter* m_nextFilter = nullptr; // for the next reply to begin ...
+    const ReplyKeyFilter* m_filter = nullptr;     // ... and the one under way
     ErrorKind m_errorKind = ErrorKind::None;
     QString m_error;
 };

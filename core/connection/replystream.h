@@ -38,8 +38,11 @@ public:
     QString error() const { return m_reader ? m_reader->error() : QString(); }
 
     // Appends `bytes` and hands every reply now complete to `dispatch` (void(RedisReply&&)), in order.
-    // A template so that the per-reply call inlines: this is the pipeline's hot path.
-    template <typename Dispatch> Outcome feed(QByteArray&& bytes, Dispatch&& dispatch)
+    // `keyFilter` (const ReplyKeyFilter*()) names the filter of the reply that comes next, asked
+    // before each one (see ReplyReader::setKeyFilter). Templates so that the per-reply calls inline:
+    // this is the pipeline's hot path.
+    template <typename KeyFilter, typename Dispatch>
+    Outcome feed(QByteArray&& bytes, KeyFilter&& keyFilter, Dispatch&& dispatch)
     {
         if (m_input.isEmpty())
             m_input = std::move(bytes);
@@ -60,6 +63,7 @@ public:
             int replies = 0;
             for (;;) {
                 RedisReply reply;
+                m_reader->setKeyFilter(keyFilter());
                 const ReplyReader::Status status = m_reader->next(&reply);
                 if (status == ReplyReader::Status::Failed)
                     return Outcome::Failed;

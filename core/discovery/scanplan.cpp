@@ -61,7 +61,7 @@ ScanPlan::Glob ScanPlan::compile(const QByteArray& pattern)
     return {Glob::Shape::Exact, text};
 }
 
-bool ScanPlan::matches(const Glob& glob, const QByteArray& key)
+bool ScanPlan::matches(const Glob& glob, QByteArrayView key)
 {
     // Redis's matcher never matches the empty key with a '*' in the pattern ("**" included).
     switch (glob.shape) {
@@ -88,7 +88,7 @@ QByteArrayList ScanPlan::scanCommand(const QByteArray& cursor, int count) const
     return command;
 }
 
-bool ScanPlan::keeps(const QByteArray& key) const
+bool ScanPlan::keeps(QByteArrayView key) const
 {
     return m_keepsAll ||
            std::any_of(m_globs.cbegin(), m_globs.cend(), [&key](const Glob& g) { return matches(g, key); });

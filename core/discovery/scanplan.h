@@ -1,6 +1,7 @@
 #pragma once
 
 #include "config/scanpattern.h"
+#include "connection/replykeyfilter.h"
 
 #include <QByteArray>
 #include <QList>
@@ -16,8 +17,9 @@ namespace lockscope {
 // default patterns over 1M keys 2.26 s of server CPU against 0.75 s for one run. One pattern is
 // matched by the server (MATCH, nothing to send us that we would drop); several go as one run
 // without MATCH and are matched here, with the server's own glob rules (KeyGlob), the common
-// shapes (lock:*, *lock*, *:lock, an exact key) without its general matcher.
-class ScanPlan
+// shapes (lock:*, *lock*, *:lock, an exact key) without its general matcher. They are matched as
+// a page is parsed (keyFilter()): a key of no pattern is never copied out of the reply.
+class ScanPlan final : public ReplyKeyFilter
 {
 public:
     explicit ScanPlan(const QList<ScanPattern>& patterns);
@@ -27,7 +29,10 @@ public:
     // SCAN cursor [MATCH match()] COUNT count: the command of one page.
     QByteArrayList scanCommand(const QByteArray& cursor, int count) const;
     // Whether a key SCAN returned is one of the patterns'.
-    bool keeps(const QByteArray& key) const;
+    bool keeps(QByteArrayView key) const override;
+    // What a page's reply is parsed with (RedisConnection::sendScanPage): this plan when it matches
+    // keys itself, null when the server does (or every key is kept).
+    const ReplyKeyFilter* keyFilter() const { return m_keepsAll ? nullptr : this; }
 
 private:
     struct Glob
@@ -44,7 +49,7 @@ private:
         QByteArray text; // the literal part; the whole pattern when General
     };
     static Glob compile(const QByteArray& pattern);
-    static bool matches(const Glob& glob, const QByteArray& key);
+    static bool matches(const Glob& glob, QByteArrayView key);
 
     QByteArray m_match;
     bool m_keepsAll = false;   // the server matched, or a pattern matches every key

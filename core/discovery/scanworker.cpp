@@ -342,7 +342,8 @@ void ScanWorker::sendScan(const QByteArray& cursor, int count)
 {
     const quint32 pass = m_pass;
     const bool paced = m_pacer.paced();
-    m_connection->send(m_plan.scanCommand(cursor, count), this, [this, pass, paced](const RedisResult& r) {
+    const QByteArrayList command = m_plan.scanCommand(cursor, count);
+    m_connection->sendScanPage(command, m_plan.keyFilter(), this, [this, pass, paced](const RedisResult& r) {
         if (pass != m_pass)
             return;
         if (!r.ok() || !r.reply.isArray() || r.reply.elements.size() != 2) {
@@ -355,15 +356,17 @@ void ScanWorker::sendScan(const QByteArray& cursor, int count)
             return;
         }
         const QByteArray next = r.reply.elements[0].string;
+        const RedisReply& page = r.reply.elements[1];
         ++m_passPages;
-        m_passKeysSeen += r.reply.elements[1].elements.size();
+        // The plan's filter left the other keys out as the page was parsed: they count as seen.
+        m_passKeysSeen += page.elements.size() + page.keysLeftOut();
         if (const QString broken = scanBroken(next); !broken.isEmpty())
             return failPass(broken);
         QByteArrayList keys;
-        keys.reserve(r.reply.elements[1].elements.size());
-        for (const RedisReply& k : r.reply.elements[1].elements) {
-            if (!m_plan.keeps(k.string))
-                continue;
+        keys.reserve(page.elements.size());
+        for (const RedisReply& k : page.elements) {
+            if (!k.isString())
+                continue; // a key is a bulk string; anything else is no key (a broken peer's)
             // The table's copy goes on: with a pool, the bytes the other masters' tables hold.
             const ScanKeyTable::Stored entry = m_keys.insert(k.string);
             if (entry.mark.metInPass != m_pass) {

@@ -212,13 +212,13 @@ void LockLister::scanNext()
 void LockLister::sendScan()
 {
     const int master = m_master;
-    m_scanConnections[master]->send(m_plan.scanCommand(m_cursor, m_scanCount), this,
-                                    [this, master](const RedisResult& r) {
-                                        if (master != m_master)
-                                            return; // the scan of that master was given up
-                                        m_scanOut = false;
-                                        onScanReply(r);
-                                    });
+    m_scanConnections[master]->sendScanPage(m_plan.scanCommand(m_cursor, m_scanCount), m_plan.keyFilter(),
+                                            this, [this, master](const RedisResult& r) {
+                                                if (master != m_master)
+                                                    return; // the scan of that master was given up
+                                                m_scanOut = false;
+                                                onScanReply(r);
+                                            });
 }
 
 void LockLister::onScanReply(const RedisResult& r)
@@ -235,9 +235,11 @@ void LockLister::onScanReply(const RedisResult& r)
     }
     const QByteArray next = r.reply.elements[0].string;
     const QList<RedisReply>& found = r.reply.elements[1].elements;
+    // Keys the plan's filter left out as the page was parsed count as scanned.
+    const qint64 seen = found.size() + r.reply.elements[1].keysLeftOut();
     ++m_masterPages;
-    m_masterKeys += found.size();
-    m_keysScanned += found.size();
+    m_masterKeys += seen;
+    m_keysScanned += seen;
     if (const QString broken = ScanBound::broken(next, m_masterPages, m_masterKeys, m_dbSize, m_leastCount);
         !broken.isEmpty()) {
         failMaster(broken);
@@ -245,10 +247,9 @@ void LockLister::onScanReply(const RedisResult& r)
     }
     QByteArrayList keys;
     keys.reserve(found.size());
-    for (const RedisReply& k : found) {
-        if (m_plan.keeps(k.string))
+    for (const RedisReply& k : found)
+        if (k.isString()) // anything else is no key (a broken peer's)
             keys << k.string;
-    }
     if (next != "0")
         m_cursor = next;
     else

@@ -212,6 +212,22 @@ QList<ReplyCase> replyCases()
     };
 }
 
+// Keeps the keys that start with "lock:".
+class LockPrefixFilter final : public ReplyKeyFilter
+{
+public:
+    bool keeps(QByteArrayView key) const override { return key.startsWith("lock:"); }
+};
+
+// A reply as a SCAN page: its cursor, its keys, and how many keys a filter left out.
+QString describePage(const RedisResult& r)
+{
+    if (!r.ok() || !r.reply.isArray() || r.reply.elements.size() != 2)
+        return QStringLiteral("not a page: ") + describe(r);
+    return describe(r.reply) + QStringLiteral(" left out ") +
+           QString::number(r.reply.elements[1].keysLeftOut());
+}
+
 } // namespace
 
 class TestRedisConnectionFake : public QObject
@@ -264,6 +280,8 @@ private slots:
     void goneContextSkipsCallback();
     void sendWhileDownOrEmpty();
     void pubSubMessages();
+    void aScanPageKeepsOnlyTheKeysItsFilterKeeps();
+    void aScanPageFilterLeavesOtherRepliesAlone();
     void scriptFallsBackFromNoScript();
     void batchAnsweredOnceInOrder();
     void batchFailsOnceWithEverythingPending();
@@ -1265,6 +1283,68 @@ void TestRedisConnectionFake::pubSubMessages()
     QCOMPARE(messages, QList<QByteArrayList>({{"lock:*", "lock:a", "del"}}));
     QCOMPARE(rig->pendingCount(), 0);
     QVERIFY(rig->isUp());
+}
+
+void TestRedisConnectionFake::aScanPageKeepsOnlyTheKeysItsFilterKeeps()
+{
+    // The same page three times: the filtered request's in the middle, between two others' (their
+    // replies have a page's shape and keep every key). Split at every byte.
+    const QByteArray page =
+        T::array({T::bulk("17"), T::array({T::bulk("other"), T::bulk("lock:a"), T::bulk(raw("\0\xff")),
+                                           T::bulk(""), T::bulk(raw("lock:\0b")), T::bulk("lock")})});
+    const QByteArray stream = page + page + page;
+    const QString whole =
+        QStringLiteral("[$17,[$other,$lock:a,$\\x00\\xff,$,$lock:\\x00b,$lock]] left out 0");
+    const QStringList expected{whole, QStringLiteral("[$17,[$lock:a,$lock:\\x00b]] left out 4"), whole};
+    const LockPrefixFilter filter;
+    Results results;
+    Rig rig;
+    QVERIFY(rig.bringUp());
+    for (qsizetype cut = 0; cut <= stream.size(); ++cut) {
+        results.all.clear();
+        rig->send({"SCAN", "0"}, results.add());
+        rig->sendScanPage({"SCAN", "0"}, &filter, nullptr, results.add());
+        rig->send({"SCAN", "0"}, results.add());
+        rig.transport->feed(stream.left(cut));
+        rig.transport->feed(stream.mid(cut));
+        QStringList got;
+        for (const RedisResult& r : results.all)
+            got << describePage(r);
+        QVERIFY2(got == expected, qPrintable(QStringLiteral("cut at %1: %2").arg(cut).arg(got.join(" | "))));
+    }
+    QVERIFY(rig->isUp());
+    QCOMPARE(rig->pendingCount(), 0);
+}
+
+void TestRedisConnectionFake::aScanPageFilterLeavesOtherRepliesAlone()
+{
+    const LockPrefixFilter filter;
+    Results results;
+    Rig rig;
+    QVERIFY(rig.bringUp());
+    // An error (NOPERM), a page without keys, one whose keys all go, the last page of a pass, and
+    // a malformed one with an array among its keys (whose strings are no page's keys: left alone).
+    for (int i = 0; i < 5; ++i)
+        rig->sendScanPage({"SCAN", "0"}, &filter, nullptr, results.add());
+    rig.transport->feed(
+        T::error("NOPERM this user has no permissions to run the 'scan' command") +
+        T::array({T::bulk("5"), T::array({})}) +
+        T::array({T::bulk("9"), T::array({T::bulk("a"), T::bulk("b"), T::bulk("c")})}) +
+        T::array({T::bulk("0"), T::array({T::bulk("lock:z"), T::bulk("z")})}) +
+        T::array({T::bulk("3"), T::array({T::bulk("w"), T::array({T::bulk("x"), T::bulk("lock:y")})})}));
+    QStringList got;
+    for (const RedisResult& r : results.all)
+        got << describePage(r);
+    QCOMPARE(got,
+             QStringList({
+                 QStringLiteral("not a page: -NOPERM this user has no permissions to run the 'scan' command"),
+                 QStringLiteral("[$5,[]] left out 0"),
+                 QStringLiteral("[$9,[]] left out 3"),
+                 QStringLiteral("[$0,[$lock:z]] left out 1"),
+                 QStringLiteral("[$3,[[$x,$lock:y]]] left out 1"),
+             }));
+    QVERIFY(rig->isUp());
+    QCOMPARE(rig->pendingCount(), 0);
 }
 
 void TestRedisConnectionFake::scriptFallsBackFromNoScript()
