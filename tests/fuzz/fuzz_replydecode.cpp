@@ -5,8 +5,11 @@
 // The input is split at "|||" into chunks fed one event-loop pass apart (the KeyReader's second
 // phase is only sent once the first phase's replies are in). With an odd first byte, the first
 // chunk answers the connection's handshake instead (INFO, TIME ... parsing); else the handshake is
-// a healthy master's and every chunk answers the reads. Beyond not crashing: the reader finishes
-// exactly once with one observation per key, and no observation holds more than the caps allow.
+// a healthy master's and every chunk answers the reads. With the first byte's second bit set, a
+// SCAN page with a key filter goes before the reads and takes the first reply (the filter is judged
+// as the reply is parsed). Beyond not crashing: the reader finishes exactly once with one
+// observation per key, and no observation holds more than the caps allow; the page is answered
+// once, and every key it kept is one its filter keeps.
 #include "connection/redisconnection.h"
 #include "discovery/keyreader.h"
 #include "formats/lockformatrecognizer.h"
@@ -20,6 +23,13 @@ using namespace lockscope;
 using lockscope::test::ScriptedTransport;
 
 namespace {
+
+// Keeps what holds "lock", as the default pattern *lock* does.
+class ContainsLock final : public ReplyKeyFilter
+{
+public:
+    bool keeps(QByteArrayView key) const override { return key.contains("lock"); }
+};
 
 void settle()
 {
@@ -40,6 +50,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     if (size == 0)
         return 0;
     const bool fuzzHandshake = (data[0] & 1) != 0;
+    const bool scanFirst = (data[0] & 2) != 0;
     const QByteArray input(reinterpret_cast<const char*>(data) + 1, qsizetype(size - 1));
     QByteArrayList chunks;
     for (qsizetype from = 0;;) {
@@ -68,6 +79,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     }
     transport->setResponder({});
 
+    const ContainsLock filter;
+    int pagesAnswered = 0;
+    bool keptOnlyFiltered = true;
+    if (scanFirst)
+        connection.sendScanPage({"SCAN", "0"}, &filter, nullptr, [&](const RedisResult& r) {
+            ++pagesAnswered;
+            if (r.ok() && r.reply.isArray() && r.reply.elements.size() == 2 && r.reply.elements[1].isArray())
+                for (const RedisReply& key : r.reply.elements[1].elements)
+                    keptOnlyFiltered = keptOnlyFiltered && (!key.isString() || filter.keeps(key.string));
+        });
+
     MonitorSettings settings;
     settings.maxValueBytes = 16;
     settings.maxFields = 4;
@@ -87,6 +109,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     connection.close();
     settle();
     if (finished != 1 || observations.size() != keys.size())
+        std::abort();
+    if (pagesAnswered != (scanFirst ? 1 : 0) || !keptOnlyFiltered)
         std::abort();
     for (qsizetype i = 0; i < keys.size(); ++i) {
         const KeyObservation& o = observations.at(i);
