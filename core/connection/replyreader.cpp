@@ -52,11 +52,9 @@ RedisReply* ReplyReader::createObject(const redisReadTask* task, RedisReply::Typ
     auto* self = static_cast<ReplyReader*>(task->privdata);
     RedisReply* out = nullptr;
     if (task->parent) {
-        auto* parent = static_cast<RedisReply*>(task->parent->obj);
-        // A parent's `integer` counts the keys a filter left out (0 unless it is a SCAN page's keys).
-        if (parent->elements.size() + parent->integer != task->idx)
+        if (!isNextChild(task))
             return nullptr;
-        out = &parent->elements.emplaceBack();
+        out = &static_cast<RedisReply*>(task->parent->obj)->elements.emplaceBack();
     } else {
         out = &self->m_root;
         *out = RedisReply();
@@ -80,10 +78,9 @@ void* ReplyReader::createString(const redisReadTask* task, char* str, size_t len
     }
     if (type == RedisReply::Type::String && self->m_filter && isPageKey(task) &&
         !self->m_filter->keeps(QByteArrayView(str, qsizetype(len)))) {
-        auto* keys = static_cast<RedisReply*>(task->parent->obj);
-        if (keys->elements.size() + keys->integer != task->idx)
+        if (!isNextChild(task))
             return nullptr;
-        ++keys->integer;
+        ++static_cast<RedisReply*>(task->parent->obj)->integer;
         // Not null (that would fail the read) and never stored: hiredis keeps only a root's object.
         static char leftOut;
         return &leftOut;
@@ -92,6 +89,14 @@ void* ReplyReader::createString(const redisReadTask* task, char* str, size_t len
     if (out)
         out->string = QByteArray(str, qsizetype(len));
     return out;
+}
+
+// The element its parent expects next: those made so far and those a filter left out (a parent's
+// `integer`, 0 unless it is a SCAN page's keys) come before it.
+bool ReplyReader::isNextChild(const redisReadTask* task)
+{
+    const auto* parent = static_cast<const RedisReply*>(task->parent->obj);
+    return parent->elements.size() + parent->integer == task->idx;
 }
 
 // A string element of the root's second element: a SCAN page's key ([cursor, [key, ...]]).

@@ -51,6 +51,7 @@ private:
     static void* createNil(const redisReadTask* task);
     static void freeObject(void* object);
     static RedisReply* createObject(const redisReadTask* task, RedisReply::Type type);
+    static bool isNextChild(const redisReadTask* task); // one with a parent
     static bool isPageKey(const redisReadTask* task);
 
     Status failWith(ErrorKind kind, const QString& message);
