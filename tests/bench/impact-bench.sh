@@ -12,6 +12,11 @@
 #   politePass   a polite pass <= 15 s per 1M keys (idle)     maxPass     a max pass <= 1.2 x the bare one
 #   politeRateUnderLoad  while the clients are measured, the polite loop reads >= 1M keys / 15 s
 #                (keysReadPerSec of each loop: PTTL calls on the master, one per key read)
+# The floor, not a target ("floor"): the bare loop paced evenly (`scan-baseline --rate`) at the rate the
+# targets ask for (1M keys / 15 s), with pages of COUNT 20, 100 and 1000. Small pages keep the server's
+# turns short (other clients' p99) but cost it more per key (their throughput); large pages the other
+# way round. "floorMeets" says whether any of those pages met politeP99 and politeRps together, and
+# kept the rate: what any client reading that many keys can do on this machine.
 #
 #   tests/bench/impact-bench.sh [--keys N] [--locks L] [--requests R] [--lockctl PATH]
 # (LOCKSCOPE_BUILD=DIR: the build with lockbench; --lockctl: another lockctl, e.g. main's, to compare)
@@ -133,6 +138,11 @@ print(json.dumps(f))' "$figures" "$workdir/$name.passes" "$reads_before" "$reads
 
 idle="$(measure)"
 polite_load="$(under_load polite "${polite[@]}")"
+floor_loads=()
+for count in 20 100 1000; do
+    floor_loads+=("$(under_load "floor$count" "$lockbench" scan-baseline -m "$url" --pattern '*' \
+        --count "$count" --rate "$((keys / 15))")")
+done
 max_load="$(under_load max "${max[@]}")"
 bare_load="$(under_load bare "${bare[@]}")"
 polite_pass="$(run_pass "${polite[@]}")"
@@ -140,11 +150,17 @@ max_pass="$(run_pass "${max[@]}")"
 bare_pass="$(run_pass "${bare[@]}")"
 
 python3 - "$keys" "$locks" "$requests" "$idle" "$polite_load" "$max_load" "$bare_load" \
-    "$polite_pass" "$max_pass" "$bare_pass" "$(cut -d' ' -f1-3 /proc/loadavg)" <<'PY'
+    "$polite_pass" "$max_pass" "$bare_pass" "$(cut -d' ' -f1-3 /proc/loadavg)" "${floor_loads[@]}" <<'PY'
 import json, sys
 keys, locks, requests = (int(x) for x in sys.argv[1:4])
 idle, polite, mx, bare = (json.loads(x) for x in sys.argv[4:8])
 polite_pass, max_pass, bare_pass = (float(x) for x in sys.argv[8:11])
+floor = dict(zip(("count20", "count100", "count1000"), (json.loads(x) for x in sys.argv[12:15])))
+for f in floor.values():
+    f["p99Ratio"] = f["p99Ms"] / idle["p99Ms"]
+    f["rpsRatio"] = f["rps"] / idle["rps"]
+floor_meets = any(f["p99Ratio"] <= 1.5 and f["rpsRatio"] >= 0.8 and f["keysReadPerSec"] >= keys / 15.0
+                  for f in floor.values())
 targets = {
     "politeP99": polite["p99Ms"] <= 1.5 * idle["p99Ms"],
     "politeRps": polite["rps"] >= 0.8 * idle["rps"],
@@ -159,6 +175,7 @@ print(json.dumps({
     "passSeconds": {"polite": polite_pass, "max": max_pass, "bare": bare_pass},
     "p99Ratio": polite["p99Ms"] / idle["p99Ms"], "rpsRatio": polite["rps"] / idle["rps"],
     "maxVsBare": max_pass / bare_pass,
+    "floor": floor, "floorMeets": floor_meets,
     "targets": targets, "met": all(targets.values()), "loadavg": sys.argv[11],
 }))
 sys.exit(0 if all(targets.values()) else 1)

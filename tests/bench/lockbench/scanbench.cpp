@@ -11,6 +11,7 @@
 
 #include <hiredis/hiredis.h>
 
+#include <chrono>
 #include <cstdio>
 #include <mutex>
 #include <set>
@@ -92,10 +93,19 @@ int runScan(const QStringList& argv)
 
 // `lockbench scan-baseline`: the bare hiredis loop the issue compares against: on each master at
 // once (a thread each), SCAN MATCH COUNT 1000 and a pipelined GET + PTTL per key found.
+// With --rate N, each master's loop reads at most N keys a second, evenly: after each page it sleeps
+// until the time at which its keys so far are due. That is the least any client reading at that rate
+// can cost a master's other clients (impact-bench's floor for a polite pass); --count sets its page.
 int runBaseline(const QStringList& argv)
 {
     const BenchArgs args(argv);
     const QByteArray pattern = args.value(QStringLiteral("--pattern"), QStringLiteral("*lock*")).toUtf8();
+    const qint64 rate = args.number(QStringLiteral("--rate"), 0);
+    const qint64 count = args.number(QStringLiteral("--count"), 1000);
+    if (rate < 0 || count < 1) {
+        std::fprintf(stderr, "scan-baseline: --rate must be >= 0 and --count >= 1\n");
+        return 2;
+    }
     std::vector<std::pair<QByteArray, int>> targets;
     for (const QString& url : args.values(QStringLiteral("-m"))) {
         Result<RedisUrl> u = RedisUrl::parse(url);
@@ -120,10 +130,13 @@ int runBaseline(const QStringList& argv)
                 return;
             }
             QByteArray cursor = "0";
+            const QByteArray countArg = QByteArray::number(count);
+            const auto loopStart = std::chrono::steady_clock::now();
             do {
-                auto* r = static_cast<redisReply*>(redisCommand(c, "SCAN %b MATCH %b COUNT 1000",
-                                                                cursor.constData(), size_t(cursor.size()),
-                                                                pattern.constData(), size_t(pattern.size())));
+                auto* r = static_cast<redisReply*>(
+                    redisCommand(c, "SCAN %b MATCH %b COUNT %b", cursor.constData(), size_t(cursor.size()),
+                                 pattern.constData(), size_t(pattern.size()), countArg.constData(),
+                                 size_t(countArg.size())));
                 if (!r || r->type != REDIS_REPLY_ARRAY || r->elements != 2) {
                     errors[t] = !r                             ? c->errstr
                                 : r->type == REDIS_REPLY_ERROR ? r->str
@@ -153,6 +166,9 @@ int runBaseline(const QStringList& argv)
                 }
                 found[t] += qint64(keys->elements);
                 freeReplyObject(r);
+                if (rate > 0)
+                    std::this_thread::sleep_until(loopStart +
+                                                  std::chrono::microseconds(found[t] * 1000000 / rate));
             } while (cursor != "0" && errors[t].empty());
             redisFree(c);
         });
@@ -175,6 +191,8 @@ int runBaseline(const QStringList& argv)
                     {QStringLiteral("seconds"), seconds},
                     {QStringLiteral("keysScanned"), total},
                     {QStringLiteral("locks"), qint64(locks.size())}};
+    if (rate > 0)
+        out.insert(QStringLiteral("rate"), rate);
     // A master it could not scan to the end makes the baseline quicker, not better: no result.
     if (!failed.isEmpty())
         out.insert(QStringLiteral("error"), failed.join(QLatin1String("; ")));
@@ -184,7 +202,8 @@ int runBaseline(const QStringList& argv)
 
 const Benchmark::Registration scan("scan", "-m URL... [--pattern GLOB]... [--count N] [--scan-rate RATE]",
                                    runScan);
-const Benchmark::Registration baseline("scan-baseline", "-m URL... [--pattern GLOB]", runBaseline);
+const Benchmark::Registration baseline("scan-baseline",
+                                       "-m URL... [--pattern GLOB] [--rate KEYS/S] [--count N]", runBaseline);
 
 } // namespace
 
