@@ -13,10 +13,12 @@
 #   politeRateUnderLoad  while the clients are measured, the polite loop reads >= 1M keys / 15 s
 #                (keysReadPerSec of each loop: PTTL calls on the master, one per key read)
 # The floor, not a target ("floor"): the bare loop paced evenly (`scan-baseline --rate`) at the rate the
-# targets ask for (1M keys / 15 s), with pages of COUNT 20, 100 and 1000. Small pages keep the server's
-# turns short (other clients' p99) but cost it more per key (their throughput); large pages the other
-# way round. "floorMeets" says whether any of those pages met politeP99 and politeRps together, and
-# kept the rate: what any client reading that many keys can do on this machine.
+# targets ask for (1M keys / 15 s), with pages of COUNT 20, 100 and 1000, at nice 0 and at nice 10 (as a
+# polite `lockctl list` runs). Small pages keep the server's turns short (other clients' p99) but cost
+# it more per key (their throughput); large pages the other way round; nice 10 leaves the CPU to the
+# server and its clients, and may not keep the rate. "floorMeets" says whether any of them met
+# politeP99 and politeRps together, and kept the rate: what any client reading that many keys can do
+# on this machine.
 #
 #   tests/bench/impact-bench.sh [--keys N] [--locks L] [--requests R] [--lockctl PATH]
 # (LOCKSCOPE_BUILD=DIR: the build with lockbench; --lockctl: another lockctl, e.g. main's, to compare)
@@ -139,9 +141,11 @@ print(json.dumps(f))' "$figures" "$workdir/$name.passes" "$reads_before" "$reads
 idle="$(measure)"
 polite_load="$(under_load polite "${polite[@]}")"
 floor_loads=()
-for count in 20 100 1000; do
-    floor_loads+=("$(under_load "floor$count" "$lockbench" scan-baseline -m "$url" --pattern '*' \
-        --count "$count" --rate "$((keys / 15))")")
+for niceness in 0 10; do
+    for count in 20 100 1000; do
+        floor_loads+=("$(under_load "floor${count}nice$niceness" nice -n "$niceness" "$lockbench" \
+            scan-baseline -m "$url" --pattern '*' --count "$count" --rate "$((keys / 15))")")
+    done
 done
 max_load="$(under_load max "${max[@]}")"
 bare_load="$(under_load bare "${bare[@]}")"
@@ -155,7 +159,8 @@ import json, sys
 keys, locks, requests = (int(x) for x in sys.argv[1:4])
 idle, polite, mx, bare = (json.loads(x) for x in sys.argv[4:8])
 polite_pass, max_pass, bare_pass = (float(x) for x in sys.argv[8:11])
-floor = dict(zip(("count20", "count100", "count1000"), (json.loads(x) for x in sys.argv[12:15])))
+floor = dict(zip(("count20", "count100", "count1000", "count20nice10", "count100nice10", "count1000nice10"),
+                 (json.loads(x) for x in sys.argv[12:18])))
 for f in floor.values():
     f["p99Ratio"] = f["p99Ms"] / idle["p99Ms"]
     f["rpsRatio"] = f["rps"] / idle["rps"]
