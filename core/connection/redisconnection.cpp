@@ -547,6 +547,7 @@ void RedisConnection::dispatch(RedisReply&& incoming)
         fail(ErrorKind::Protocol, QStringLiteral("reply without a command"));
         return;
     }
+    ++m_repliesRead;
     if (const Pending& head = m_pending.next(); head.batchCallback) {
         // A batch is answered once, with all its replies.
         if (m_batchReplies.isEmpty())

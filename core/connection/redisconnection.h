@@ -77,6 +77,9 @@ public:
     // The master's URL without its password; the name used in every error message.
     const QString& name() const { return m_name; }
     int pendingCount() const { return int(m_pending.size()); }
+    // Replies to commands read so far, over every connection this object made: how many of our
+    // commands the server had run when a given reply came (ScanPacer counts others' by it).
+    quint64 repliesRead() const { return m_repliesRead; }
     // The delay before the retry scheduled by the last failure, jitter included; -1 when none is.
     int retryDelayMs() const { return m_retryDelayMs; }
 
@@ -171,6 +174,7 @@ private:
     int m_attempt = 0;
     int m_retryDelayMs = -1;
     qint64 m_lastReadMs = 0; // monotonic: when bytes last came from the server
+    quint64 m_repliesRead = 0;
 
     QTimer m_flushTimer;
     QTimer m_timeoutTimer;

@@ -1,6 +1,7 @@
 #include "discovery/scanpacer.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace lockscope {
 
@@ -47,6 +48,32 @@ void ScanPacer::beginPass(bool first)
 {
     m_paced = !(first && m_setting.mode == ScanRate::Mode::Max);
     m_pauseUs = 0;
+    // A pass may be another server's (a lister goes from master to master), which may allow INFO:
+    // counted afresh. Whether it is shared is known again after two readings; until then it is
+    // judged as the last one was.
+    m_lastCount = CommandCount();
+    m_countSentUs = -1;
+    m_countRefused = false;
+    ++m_passSerial;
+}
+
+bool ScanPacer::wantsCommandCount(qint64 nowUs) const
+{
+    return m_paced && !m_countRefused &&
+           (m_countSentUs < 0 || nowUs - m_countSentUs >= m_bounds.commandCountIntervalUs);
+}
+
+void ScanPacer::commandsCounted(quint32 pass, qint64 serverTotal, qint64 ourReplies, qint64 nowUs)
+{
+    if (pass != m_passSerial)
+        return;
+    const CommandCount last = std::exchange(m_lastCount, CommandCount{serverTotal, ourReplies, nowUs});
+    // A first reading, or a server that restarted (its count began again): no rate yet.
+    if (last.serverTotal < 0 || serverTotal < last.serverTotal || nowUs <= last.atUs)
+        return;
+    const qint64 others =
+        std::max<qint64>(0, (serverTotal - last.serverTotal) - (ourReplies - last.ourReplies));
+    m_shared = others * 1000000 >= m_bounds.sharedCommandsPerSecond * (nowUs - last.atUs);
 }
 
 double ScanPacer::latencyRatio() const
@@ -62,7 +89,9 @@ int ScanPacer::count() const
     const qint64 wanted = m_rate * m_bounds.pageIntervalUs / 1000000;
     const qint64 least =
         std::clamp<qint64>(m_rate * m_bounds.maxPauseUs / 1000000, 1, std::max(1, m_bounds.minCount));
-    return int(std::clamp<qint64>(wanted, std::min<qint64>(least, m_maxCount), m_maxCount));
+    // Shared with others: a page is one short turn of the server, as a read batch is.
+    const int most = m_shared ? std::min(m_maxCount, m_bounds.sharedCount) : m_maxCount;
+    return int(std::clamp<qint64>(wanted, std::min<qint64>(least, most), most));
 }
 
 int ScanPacer::readBatch() const
@@ -70,7 +99,9 @@ int ScanPacer::readBatch() const
     // Backed off to the floor, reads go in the smallest batches: each is one short turn of the server.
     const qint64 span = std::max<qint64>(1, ceiling() - floor());
     const double level = std::clamp(double(m_rate - floor()) / double(span), 0.0, 1.0);
-    return m_bounds.minReadBatch + int(level * (m_bounds.maxReadBatch - m_bounds.minReadBatch));
+    const int batch = m_bounds.minReadBatch + int(level * (m_bounds.maxReadBatch - m_bounds.minReadBatch));
+    // Shared: the page is as short a turn already, and its keys go in one pipeline (one round trip).
+    return m_shared ? m_bounds.sharedCount : batch;
 }
 
 void ScanPacer::probed(qint64 rttUs)
@@ -100,8 +131,10 @@ void ScanPacer::pageDone(int keys, qint64 elapsedUs)
     if (!m_paced)
         return;
     const int asked = count(); // the page's COUNT, before the rate below changes it
-    const bool busy = m_idleUs > 0 && m_recentUs > m_idleUs * busyRatio + double(busySlackUs);
-    if (m_idleUs > 0) {
+    // While shared no PING is sent: the latest round trips are from before, and tell nothing now.
+    const bool slowed = !m_shared && m_idleUs > 0 && m_recentUs > m_idleUs * busyRatio + double(busySlackUs);
+    const bool busy = slowed || m_shared;
+    if (m_idleUs > 0 || m_shared) {
         if (busy)
             m_rate = qint64(double(m_rate) * cut);
         else if (m_recentUs < m_idleUs * calmRatio + double(calmSlackUs))
@@ -112,10 +145,10 @@ void ScanPacer::pageDone(int keys, qint64 elapsedUs)
     const qint64 work = std::max<qint64>(keys, asked);
     const qint64 budgetUs = work * 1000000 / m_rate;
     qint64 pause = budgetUs - std::max<qint64>(0, elapsedUs);
-    // Busy, and the page alone took longer than the rate allows (the server, or this machine's CPU
+    // Slowed, and the page alone took longer than the rate allows (the server, or this machine's CPU
     // that we share with it, cannot keep up even at the floor): give back as much time as the page
     // took, so that a pass uses at most half of it.
-    if (busy)
+    if (slowed)
         pause = std::max(pause, qint64(double(elapsedUs) * busyPauseShare));
     m_pauseUs = std::clamp<qint64>(pause, 0, m_bounds.maxPauseUs);
 }

@@ -28,6 +28,15 @@ namespace lockscope {
 // floorKeysPerSecond; a busy page slower than even that rate is followed by a pause as long as itself (a pass
 // takes at most twice its full-speed time). A Limit caps the rate (and the floor) at its keys a second. Times
 // are in microseconds.
+//
+// Other clients: a PING's round trip hardly grows on a server that serves many fast commands (it
+// waits behind a few of them), yet every long turn of ours is a wait for each of them. So a paced
+// loop also counts the commands the server ran for others: every commandCountIntervalUs it sends
+// INFO stats with a page and hands total_commands_processed to commandsCounted() with the replies its
+// connection had read when that reply came (ours, INFO included). While others run more than
+// sharedCommandsPerSecond, the server is shared: pages and read batches are at most sharedCount keys
+// (short turns), the rate is cut as on a busy page, and no PING is sent (its round trip would not
+// tell). A server that refuses INFO (an ACL without it) is judged by the PINGs alone for the pass.
 class ScanPacer
 {
 public:
@@ -41,6 +50,9 @@ public:
         int minReadBatch = 16;
         qint64 pageIntervalUs = 5000; // COUNT is about the rate times this
         qint64 maxPauseUs = 200000;
+        qint64 commandCountIntervalUs = 100000;
+        qint64 sharedCommandsPerSecond = 1000; // others' commands a second that make a server shared
+        int sharedCount = 16;                  // keys a page and a read batch at most, while shared
     };
 
     // `maxCount`: the configured SCAN COUNT (scanCount), the largest page asked for.
@@ -55,8 +67,22 @@ public:
     int readBatch() const;                       // keys read in one pipeline at most (paced only)
     qint64 pauseUs() const { return m_pauseUs; } // before the next page
 
+    // Whether to send a PING before the next page (paced, and the server not shared).
+    bool wantsProbe() const { return m_paced && !m_shared; }
     // A PING's round trip, sent with a page.
     void probed(qint64 rttUs);
+
+    // Whether to count the server's commands with the next page (INFO stats), at `nowUs`; then
+    // commandCountSent(nowUs), and commandsCounted() with its reply or commandCountRefused().
+    bool wantsCommandCount(qint64 nowUs) const;
+    // Returns the pass it was sent in: a reading that comes back in a later pass (another server's,
+    // for a lister) is ignored.
+    quint32 commandCountSent(qint64 nowUs) { return m_countSentUs = nowUs, m_passSerial; }
+    // `serverTotal`: INFO's total_commands_processed; `ourReplies`: the replies the connection had read
+    // when INFO's came, INFO's own included (the commands of ours the server ran by then).
+    void commandsCounted(quint32 pass, qint64 serverTotal, qint64 ourReplies, qint64 nowUs);
+    void commandCountRefused() { m_countRefused = true, m_shared = false; }
+    bool shared() const { return m_shared; }
     // A page is done: `keys` keys returned and read, `elapsedUs` from its SCAN sent to its last read
     // answered. Sets the pause before the next page.
     void pageDone(int keys, qint64 elapsedUs);
@@ -88,6 +114,18 @@ private:
     double m_idleUs = 0;                        // the idle latency estimate (0: none yet)
     double m_recentUs = 0;                      // smoothed PING round trip
     qint64 m_pauseUs = 0;
+    // The last reading of the server's commands (serverTotal < 0: none this pass).
+    struct CommandCount
+    {
+        qint64 serverTotal = -1;
+        qint64 ourReplies = 0;
+        qint64 atUs = 0;
+    };
+    CommandCount m_lastCount;
+    qint64 m_countSentUs = -1; // when INFO was last sent (-1: not this pass)
+    bool m_countRefused = false;
+    bool m_shared = false;
+    quint32 m_passSerial = 0;
 };
 
 } // namespace lockscope

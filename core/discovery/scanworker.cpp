@@ -2,6 +2,7 @@
 
 #include "base/bytesdisplay.h"
 #include "base/monotonicclock.h"
+#include "discovery/commandcountprobe.h"
 #include "discovery/keyreader.h"
 #include "discovery/scanbound.h"
 
@@ -316,11 +317,10 @@ void ScanWorker::beginPass()
 void ScanWorker::scanPage(const QByteArray& cursor)
 {
     const quint32 pass = m_pass;
-    const bool paced = m_pacer.paced();
     const int count = m_pacer.count();
     m_passLeastCount = qMin(m_passLeastCount, count);
     m_pageStartNs = monotonicNs();
-    if (paced) {
+    if (m_pacer.wantsProbe()) {
         // Alone on the connection, answered before the page is asked for: its round trip is what any
         // client's trivial command waits right now. (Sent with the SCAN, its reply would wait for
         // the page's own work and measure our COUNT, not the server: an idle server then looked
@@ -343,6 +343,8 @@ void ScanWorker::sendScan(const QByteArray& cursor, int count)
     const quint32 pass = m_pass;
     const bool paced = m_pacer.paced();
     const QByteArrayList command = m_plan.scanCommand(cursor, count);
+    if (paced)
+        CommandCountProbe::sendIfDue(m_connection.get(), &m_pacer, this);
     m_connection->sendScanPage(command, m_plan.keyFilter(), this, [this, pass, paced](const RedisResult& r) {
         if (pass != m_pass)
             return;

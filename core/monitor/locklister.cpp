@@ -1,6 +1,7 @@
 #include "monitor/locklister.h"
 
 #include "base/monotonicclock.h"
+#include "discovery/commandcountprobe.h"
 #include "discovery/keyreader.h"
 #include "discovery/scanbound.h"
 #include "formats/lockformatrecognizer.h"
@@ -191,7 +192,7 @@ void LockLister::scanNext()
     m_readBatch = step.readBatch;
     m_leastCount = qMin(m_leastCount, step.count);
     m_scanCount = step.count;
-    if (m_pacer.paced()) {
+    if (m_pacer.wantsProbe()) {
         // Alone on the connection, answered before the page is asked for: its round trip is what any
         // client's trivial command waits right now. (Sent with the SCAN, its reply would wait for
         // the page's own work and measure our COUNT, not the server.)
@@ -212,6 +213,8 @@ void LockLister::scanNext()
 void LockLister::sendScan()
 {
     const int master = m_master;
+    if (m_pacer.paced())
+        CommandCountProbe::sendIfDue(m_scanConnections[master].get(), &m_pacer, this);
     m_scanConnections[master]->sendScanPage(m_plan.scanCommand(m_cursor, m_scanCount), m_plan.keyFilter(),
                                             this, [this, master](const RedisResult& r) {
                                                 if (master != m_master)

@@ -489,6 +489,17 @@ void TestMasterScanner::pacedPassBacksOffOnASlowServerAndMaxDoesNot()
     const ScanPacer calm = pacerOf(rig.scanner);
     QVERIFY(calm.paced());
     QVERIFY2(calm.idleUs() > 0, "the pass measured the server's latency");
+    QVERIFY2(!calm.shared(), "its own commands are not others'");
+    // A scanning user without INFO, on the same server: judged by the PINGs alone (below). Its first
+    // pass learns the idle latency.
+    server.command({"ACL", "SETUSER", "scanner", "on", ">scanner-pw", "~*", "&*", "+@all", "-info"});
+    ConnectionOptions restricted = quickOptions(server, 2000);
+    restricted.url.setUser(QStringLiteral("scanner"));
+    restricted.url.setPassword(QStringLiteral("scanner-pw"));
+    ScanRig pings(restricted, settings);
+    QVERIFY(pings.passes.wait(30000));
+    pings.scanner.requestPass();
+    QVERIFY(pings.passes.wait(30000));
 
     // A real neighbour that slows the server: a client running 4 ms scripts back to back, so that
     // every command of any other client waits for one. (Long enough to stand out even where the
@@ -507,17 +518,34 @@ void TestMasterScanner::pacedPassBacksOffOnASlowServerAndMaxDoesNot()
     QVERIFY(rig.passes.wait(120000));
     const qint64 slowScans = scanCalls(server);
     const ScanPacer slow = pacerOf(rig.scanner);
-    // Backed off: the rate at its floor, smaller pages (more of them) and smaller read batches. (The
-    // rate climbs on every calm page, so ending at the floor means the pages kept seeing a slow
-    // server; the smoothed latency itself is not compared: on a loaded machine the idle estimate is
-    // high too, and the ratio at the pass's last page is noise around the busy threshold.)
-    QVERIFY2(
-        slow.keysPerSecond() == ScanPacer::Bounds().floorKeysPerSecond,
-        qPrintable(
-            QStringLiteral("rate %1, latency %2x idle").arg(slow.keysPerSecond()).arg(slow.latencyRatio())));
-    QVERIFY2(slowScans >= keys / 500, qPrintable(QString::number(slowScans)));
-    QCOMPARE(slow.readBatch(), ScanPacer::Bounds().minReadBatch);
+    // The neighbour's commands (its scripts and what they call) made the server shared: the rate at
+    // its floor (it is cut on every shared page, and climbs on every calm one), pages and read
+    // batches of sharedCount keys at most: one short turn of the server each.
+    const ScanPacer::Bounds bounds;
+    QVERIFY(slow.shared());
+    QVERIFY2(slow.keysPerSecond() == bounds.floorKeysPerSecond,
+             qPrintable(QString::number(slow.keysPerSecond())));
+    QCOMPARE(slow.readBatch(), bounds.sharedCount);
+    QVERIFY2(slowScans >= keys / (2 * bounds.sharedCount), qPrintable(QString::number(slowScans)));
     QCOMPARE(rig.sink.present.size(), keys);
+
+    // The user without INFO: the server judged by the PINGs alone, which the neighbour slows. Backed
+    // off: the rate at its floor, smaller pages (more of them) and the smallest read batches. (The
+    // smoothed latency itself is not compared: on a loaded machine the idle estimate is high too, and
+    // the ratio at the pass's last page is noise around the busy threshold.)
+    server.command({"CONFIG", "RESETSTAT"});
+    pings.scanner.requestPass();
+    QVERIFY(pings.passes.wait(120000));
+    const qint64 pingScans = scanCalls(server);
+    const ScanPacer judged = pacerOf(pings.scanner);
+    QVERIFY(!judged.shared());
+    QVERIFY2(judged.keysPerSecond() == bounds.floorKeysPerSecond,
+             qPrintable(QStringLiteral("rate %1, latency %2x idle")
+                            .arg(judged.keysPerSecond())
+                            .arg(judged.latencyRatio())));
+    QVERIFY2(pingScans >= keys / 500, qPrintable(QString::number(pingScans)));
+    QCOMPARE(judged.readBatch(), bounds.minReadBatch);
+    QCOMPARE(pings.sink.present.size(), keys);
 
     // `max`: the first pass runs at full speed on the same slow server (pages of scanCount).
     MonitorSettings fast = settings;

@@ -47,6 +47,9 @@ private slots:
     void aRareFastProbeDoesNotMakeAnIdleServerLookBusy();
     void backsOffWhenTheServerSlowsAndRecovers();
     void limitCapsTheRate();
+    void othersCommandsMakeTheServerShared();
+    void commandCountsFromAnotherPassOrARestartedServerAreNoRate();
+    void aServerThatRefusesTheCountIsJudgedByPings();
 };
 
 void TestScanPacer::parsesRates()
@@ -173,6 +176,115 @@ void TestScanPacer::limitCapsTheRate()
     QVERIFY(slow.count() >= 1 && slow.count() <= 20);
     slow.pageDone(slow.count(), 10);
     QVERIFY(slow.pauseUs() <= ScanPacer::Bounds().maxPauseUs);
+}
+
+void TestScanPacer::othersCommandsMakeTheServerShared()
+{
+    const ScanPacer::Bounds bounds;
+    ScanPacer pacer(ScanRate::automatic(), 1000);
+    pacer.beginPass(false);
+    // An idle server at full speed first: fast PINGs, the rate at its ceiling, large pages.
+    simulatePass(
+        pacer, 200000, [](int) { return 50; }, 2);
+    QCOMPARE(pacer.keysPerSecond(), bounds.ceilingKeysPerSecond);
+    QVERIFY(pacer.count() > bounds.sharedCount);
+
+    // The count is asked for once per interval.
+    QVERIFY(pacer.wantsCommandCount(1000000));
+    quint32 pass = pacer.commandCountSent(1000000);
+    QVERIFY(!pacer.wantsCommandCount(1000000 + bounds.commandCountIntervalUs - 1));
+    QVERIFY(pacer.wantsCommandCount(1000000 + bounds.commandCountIntervalUs));
+
+    // The server ran 5,000 commands in 0.1 s, all but 50 of them ours: 500 a second of others'.
+    pacer.commandsCounted(pass, 1000000, 20000, 1000000);
+    pacer.commandsCounted(pass, 1005000, 24950, 1100000);
+    QVERIFY(!pacer.shared());
+    QVERIFY(pacer.wantsProbe());
+    // 300 of others' in the next 0.1 s: 3,000 a second. Shared: short pages, one read batch each, no
+    // PING, and the rate is cut page by page down to the floor, without the pause of a slowed server.
+    pacer.commandsCounted(pass, 1010000, 29650, 1200000);
+    QVERIFY(pacer.shared());
+    QVERIFY(!pacer.wantsProbe());
+    QCOMPARE(pacer.count(), bounds.sharedCount);
+    QCOMPARE(pacer.readBatch(), bounds.sharedCount);
+    for (int page = 0; page < 20; ++page)
+        pacer.pageDone(pacer.count(), 5000);
+    QCOMPARE(pacer.keysPerSecond(), bounds.floorKeysPerSecond);
+    QCOMPARE(pacer.pauseUs(), 0);
+    pacer.pageDone(pacer.count(), 100);
+    QCOMPARE(pacer.pauseUs(), qint64(bounds.sharedCount) * 1000000 / bounds.floorKeysPerSecond - 100);
+
+    // Others stop (10 commands in 0.1 s): no longer shared, PINGs judge again and the rate climbs.
+    pacer.commandsCounted(pass, 1020010, 39650, 1300000);
+    QVERIFY(!pacer.shared());
+    QVERIFY(pacer.wantsProbe());
+    simulatePass(
+        pacer, 300000, [](int) { return 50; }, 2);
+    QCOMPARE(pacer.keysPerSecond(), bounds.ceilingKeysPerSecond);
+
+    // Unpaced (`max` on a first pass) nothing is counted.
+    ScanPacer max(ScanRate::max(), 1000);
+    max.beginPass(true);
+    QVERIFY(!max.wantsCommandCount(0));
+    QVERIFY(!max.wantsProbe());
+}
+
+void TestScanPacer::commandCountsFromAnotherPassOrARestartedServerAreNoRate()
+{
+    ScanPacer pacer(ScanRate::automatic(), 1000);
+    pacer.beginPass(false);
+    const quint32 first = pacer.commandCountSent(0);
+    pacer.commandsCounted(first, 1000, 100, 0);
+    pacer.commandsCounted(first, 100000, 100, 100000); // 999k a second of others'
+    QVERIFY(pacer.shared());
+
+    // A lister's next master: a reading sent before it is the last master's, and no base for this one.
+    pacer.beginPass(false);
+    QVERIFY(pacer.wantsCommandCount(100000));
+    const quint32 second = pacer.commandCountSent(100000);
+    QVERIFY(second != first);
+    pacer.commandsCounted(first, 200000, 100, 150000);
+    pacer.commandsCounted(second, 50, 200, 200000);
+    pacer.commandsCounted(second, 60, 205, 300000); // 5 of others' in 0.1 s
+    QVERIFY(!pacer.shared());
+
+    // A restarted server counts from 0 again: no rate from the two, the next reading is the base.
+    pacer.commandsCounted(second, 5, 210, 400000);
+    QVERIFY(!pacer.shared());
+    pacer.commandsCounted(second, 1005, 215, 500000); // 995 in 0.1 s
+    QVERIFY(pacer.shared());
+    // Time that did not pass (two readings at once) is no rate either.
+    pacer.commandsCounted(second, 1010, 220, 500000);
+    QVERIFY(pacer.shared());
+}
+
+void TestScanPacer::aServerThatRefusesTheCountIsJudgedByPings()
+{
+    const ScanPacer::Bounds bounds;
+    ScanPacer pacer(ScanRate::automatic(), 1000);
+    pacer.beginPass(false);
+    const quint32 pass = pacer.commandCountSent(0);
+    pacer.commandsCounted(pass, 0, 0, 0);
+    pacer.commandsCounted(pass, 100000, 0, 100000);
+    QVERIFY(pacer.shared());
+    pacer.commandCountRefused();
+    QVERIFY(!pacer.shared());
+    QVERIFY(pacer.wantsProbe());
+    // Not asked for again in this pass; the next may be another server's, which may allow it.
+    QVERIFY(!pacer.wantsCommandCount(10000000));
+    pacer.beginPass(false);
+    QVERIFY(pacer.wantsCommandCount(20000000));
+    pacer.commandCountSent(20000000);
+    pacer.commandCountRefused();
+    // The PINGs alone: an idle server, then a slow one backs it off to the floor and the smallest
+    // read batches.
+    simulatePass(
+        pacer, 200000, [](int) { return 50; }, 2);
+    QCOMPARE(pacer.keysPerSecond(), bounds.ceilingKeysPerSecond);
+    simulatePass(
+        pacer, 200000, [](int) { return 1500; }, 2);
+    QCOMPARE(pacer.keysPerSecond(), bounds.floorKeysPerSecond);
+    QCOMPARE(pacer.readBatch(), bounds.minReadBatch);
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestScanPacer)
