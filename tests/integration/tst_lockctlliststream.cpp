@@ -5,6 +5,7 @@
 #include "lockctlprocess.h"
 #include "lockctlrun.h"
 #include "overlappingpatternkeys.h"
+#include "rediscliprocess.h"
 #include "redisservergroup.h"
 #include "testregistry.h"
 
@@ -87,6 +88,7 @@ private slots:
     void memoryDoesNotFollowTheLockCount();
     void pacedListingYieldsTheCpu();
     void overlappingPatternsAreOneWalk();
+    void aMasterOtherClientsUseIsListedInShortTurns();
 };
 
 void TestLockctlListStream::everyLockOnceOverThreeMastersWhileScanning()
@@ -258,6 +260,45 @@ void TestLockctlListStream::overlappingPatternsAreOneWalk()
     // 5,000 keys at COUNT 1000: about five pages, not fifteen.
     const qint64 scans = scanCalls(group.at(0));
     QVERIFY2(scans <= 5000 / 1000 + 3, qPrintable(QString::number(scans)));
+}
+
+void TestLockctlListStream::aMasterOtherClientsUseIsListedInShortTurns()
+{
+    // Issue #19: a paced listing counts the commands the master runs for others (INFO stats, less its
+    // own); while another client runs thousands a second it asks for pages of 16 keys, one short
+    // turn of the server each. Alone on the master, the same listing takes pages of 50.
+    RedisServerGroup group;
+    QVERIFY2(group.start(1), qPrintable(group.errorString()));
+    RedisServer& server = group.at(0);
+    QVERIFY(fillLocks(server, 2, 6000));
+    const qint64 keys = server.command({"DBSIZE"}).integer;
+    QCOMPARE(keys, qint64(5400));
+    // 5,000 keys a second: pages of 50 (the least COUNT), a listing of about a second, ten counts.
+    const auto listedWithScans = [&](qint64* scans) {
+        server.command({"CONFIG", "RESETSTAT"});
+        LockctlProcess lockctl;
+        if (!lockctl.start(testPasswordArgs()
+                           << QStringLiteral("--scan-rate") << QStringLiteral("5000") << QStringLiteral("-m")
+                           << server.url(false) << QStringLiteral("list")))
+            return -1;
+        if (lockctl.waitForExit(120000) != 0)
+            return -2;
+        *scans = scanCalls(server);
+        return int(lockctl.out().count('\n')) - 1; // the header line
+    };
+    qint64 alone = 0;
+    QCOMPARE(listedWithScans(&alone), 5400);
+    QVERIFY2(alone <= keys / 50 + 10, qPrintable(QString::number(alone)));
+
+    auto neighbour = startCli(server, {QStringLiteral("-r"), QStringLiteral("-1"), QStringLiteral("-i"),
+                                       QStringLiteral("0"), QStringLiteral("PING")});
+    const auto cleanup = qScopeGuard([&] { stopCli(neighbour); });
+    QTRY_VERIFY_WITH_TIMEOUT(server.command({"INFO", "commandstats"}).string.contains("cmdstat_ping:calls="),
+                             10000);
+    qint64 shared = 0;
+    QCOMPARE(listedWithScans(&shared), 5400);
+    QVERIFY2(shared >= keys / 25,
+             qPrintable(QStringLiteral("%1 SCANs shared, %2 alone").arg(shared).arg(alone)));
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestLockctlListStream)
