@@ -15,7 +15,8 @@ class CommandCountProbe final
 public:
     CommandCountProbe() = delete;
 
-    // Sends it when due. `context` holds `pacer`: no reading is handed over once it is gone.
+    // Sends it when due (paced passes only: the pacer says). `context` holds `pacer`: no reading is
+    // handed over once it is gone.
     static void sendIfDue(RedisConnection* connection, ScanPacer* pacer, QObject* context);
 };
 

@@ -343,8 +343,7 @@ void ScanWorker::sendScan(const QByteArray& cursor, int count)
     const quint32 pass = m_pass;
     const bool paced = m_pacer.paced();
     const QByteArrayList command = m_plan.scanCommand(cursor, count);
-    if (paced)
-        CommandCountProbe::sendIfDue(m_connection.get(), &m_pacer, this);
+    CommandCountProbe::sendIfDue(m_connection.get(), &m_pacer, this);
     m_connection->sendScanPage(command, m_plan.keyFilter(), this, [this, pass, paced](const RedisResult& r) {
         if (pass != m_pass)
             return;

@@ -213,8 +213,7 @@ void LockLister::scanNext()
 void LockLister::sendScan()
 {
     const int master = m_master;
-    if (m_pacer.paced())
-        CommandCountProbe::sendIfDue(m_scanConnections[master].get(), &m_pacer, this);
+    CommandCountProbe::sendIfDue(m_scanConnections[master].get(), &m_pacer, this);
     m_scanConnections[master]->sendScanPage(m_plan.scanCommand(m_cursor, m_scanCount), m_plan.keyFilter(),
                                             this, [this, master](const RedisResult& r) {
                                                 if (master != m_master)
