@@ -49,14 +49,16 @@ for f in ui/*.h; do [[ -e $f ]] && in_ui[${f#ui/}]=1; done
 for f in core/*/*.h; do [[ -e $f ]] && core_base[${f##*/}]=${f#core/}; done
 
 # What the including file is: a core layer, demo, ui, lockctl, lockscope (the window's main) or other.
+# Sets `part` rather than printing it: a command substitution forks once per include, and on a loaded
+# two-core machine a few thousand forks took minutes.
 part_of() {
     case $1 in
-    core/*/*) local rest=${1#core/}; echo "core:${rest%%/*}" ;;
-    demo/*) echo demo ;;
-    ui/*) echo ui ;;
-    app/lockctl/*) echo lockctl ;;
-    app/*) echo app ;;
-    *) echo other ;;
+    core/*/*) local rest=${1#core/}; part="core:${rest%%/*}" ;;
+    demo/*) part=demo ;;
+    ui/*) part=ui ;;
+    app/lockctl/*) part=lockctl ;;
+    app/*) part=app ;;
+    *) part=other ;;
     esac
 }
 
@@ -85,8 +87,7 @@ check_include() { # file line from target
         fail "$file" "$line" "a core header is included by its layer: #include \"${core_base[$target]}\""
         return
     fi
-    local own_dir
-    own_dir=$(dirname "$file")
+    local own_dir=${file%/*}
     [[ -e "$own_dir/$target" ]] && local local_hit=1 || local local_hit=0
     case $from in
     core:*)
@@ -119,7 +120,8 @@ while IFS= read -r hit; do
     target=${rest#*:}
     target=${target#*\"}
     target=${target%%\"*}
-    check_include "$file" "$line" "$(part_of "$file")" "$target"
+    part_of "$file"
+    check_include "$file" "$line" "$part" "$target"
 done < <(grep -rnE --include='*.h' --include='*.cpp' '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' \
     core demo ui app tests 2>/dev/null | grep -v '^tests/interop/node_modules/' || true)
 
