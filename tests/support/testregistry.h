@@ -1,5 +1,7 @@
 #pragma once
 
+#include "scaledtry.h" // every test file includes this header: the suite's rule for QTRY waits comes with it
+
 #include <QStringList>
 #include <QTest>
 

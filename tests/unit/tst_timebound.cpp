@@ -3,6 +3,7 @@
 #include "testregistry.h"
 #include "timebound.h"
 
+#include <QElapsedTimer>
 #include <QTest>
 
 namespace tst_timebound {
@@ -16,6 +17,7 @@ class TestTimeBound : public QObject
 private slots:
     void neverNarrows();
     void environmentScales();
+    void tryWaitsAreScaled();
 };
 
 void TestTimeBound::neverNarrows()
@@ -41,6 +43,17 @@ void TestTimeBound::environmentScales()
 #endif
     QVERIFY2(timeScale() >= floor, qPrintable(QString::number(timeScale())));
     QVERIFY(upperBoundMs(100) >= qint64(100 * floor));
+    qunsetenv("LOCKSCOPE_TIME_SCALE");
+}
+
+void TestTimeBound::tryWaitsAreScaled()
+{
+    // A QTRY wait of 100 ms, scaled by at least 3: a condition that holds after 250 ms is met within
+    // it. Unscaled (Qt's own macro), it fails after 100 ms plus its report's extra wait.
+    qputenv("LOCKSCOPE_TIME_SCALE", "3");
+    QElapsedTimer clock;
+    clock.start();
+    QTRY_VERIFY_WITH_TIMEOUT(clock.elapsed() >= 250, 100);
     qunsetenv("LOCKSCOPE_TIME_SCALE");
 }
 
