@@ -5,10 +5,14 @@
 // too: the next holder must not get in before the crashed one's validity is over. A contender that
 // crashes or exits non-zero fails the test; a section that ran past its validity is counted and
 // reported, and checked for overlap with its real end, not clipped to its validity.
+// The volume is fixed (each contender makes its count of acquisitions, however long that takes):
+// a run asserts what was done, never how much fitted in a time, which would be the machine's speed.
+// The only time limit is the generous "did not hang" one.
 #include "base/monotonicclock.h"
 #include "redisservergroup.h"
 #include "testpaths.h"
 #include "testregistry.h"
+#include "timebound.h"
 
 #include <QDir>
 #include <QFile>
@@ -29,6 +33,7 @@ using namespace lockscope::test;
 namespace {
 
 constexpr int processes = 8;
+constexpr int abandonEvery = 100; // each contender abandons its 100th section, as a crashed holder would
 
 struct Section
 {
@@ -151,6 +156,9 @@ Run TestRedlockSafety::contend(RedisServerGroup& group, const QByteArray& resour
                                int midRunAfter, const std::function<void()>& midRun)
 {
     QTemporaryDir logs;
+    // A contender gives up after this long: far beyond what its count takes on a loaded machine
+    // under the sanitizers, so reaching it means it hung (and the count check says so).
+    const qint64 hangMs = upperBoundMs(240000);
     std::vector<std::unique_ptr<QProcess>> running;
     QStringList args;
     for (const QString& url : group.urls(false)) // the password goes in the environment
@@ -158,7 +166,7 @@ Run TestRedlockSafety::contend(RedisServerGroup& group, const QByteArray& resour
     args << QStringLiteral("--resource") << QString::fromUtf8(resource) << QStringLiteral("--count")
          << QString::number(countEach) << QStringLiteral("--ttl") << QStringLiteral("200")
          << QStringLiteral("--hold-us") << QStringLiteral("300") << QStringLiteral("--abandon-every")
-         << QStringLiteral("150") << QStringLiteral("--deadline-ms") << QStringLiteral("45000");
+         << QString::number(abandonEvery) << QStringLiteral("--deadline-ms") << QString::number(hangMs);
     for (int i = 0; i < processes; ++i) {
         auto process = std::make_unique<QProcess>();
         process->setProcessChannelMode(QProcess::ForwardedErrorChannel);
@@ -180,7 +188,7 @@ Run TestRedlockSafety::contend(RedisServerGroup& group, const QByteArray& resour
             }
             return lines;
         };
-        if (!QTest::qWaitFor([&] { return logged() >= midRunAfter; }, 60000))
+        if (!QTest::qWaitFor([&] { return logged() >= midRunAfter; }, int(hangMs)))
             qFatal("the contenders made no progress");
         midRun();
     }
@@ -188,7 +196,7 @@ Run TestRedlockSafety::contend(RedisServerGroup& group, const QByteArray& resour
     for (int i = 0; i < processes; ++i) {
         QProcess& p = *running[i];
         // (waitForFinished() is false for one that already ended while the test waited mid-run.)
-        if (p.state() != QProcess::NotRunning && !p.waitForFinished(90000)) {
+        if (p.state() != QProcess::NotRunning && !p.waitForFinished(int(hangMs) + 30000)) {
             run.problems << QStringLiteral("contender %1 did not finish").arg(i);
             p.kill(); // the contender this test started
             p.waitForFinished(5000);
@@ -224,13 +232,15 @@ void TestRedlockSafety::noOverlapOnFiveMasters()
 {
     RedisServerGroup group;
     QVERIFY2(group.start(5), qPrintable(group.errorString()));
-    const Run run = contend(group, "safety:five", 300);
+    constexpr int countEach = 200;
+    const Run run = contend(group, "safety:five", countEach);
     QVERIFY2(run.problems.isEmpty(), qPrintable(run.problems.join(QLatin1Char('\n'))));
     const std::vector<Section>& sections = run.sections;
     const QStringList late = overruns(sections);
     qInfo("%d of %d sections ran past their validity%s", int(late.size()), int(sections.size()),
           qPrintable(late.isEmpty() ? QString() : QLatin1String(": ") + late.join(QLatin1String("; "))));
-    QVERIFY2(sections.size() >= 2000, qPrintable(QString::number(sections.size())));
+    // Every contender made its count: the run did all its work, however slowly.
+    QCOMPARE(int(sections.size()), processes * countEach);
     const QString overlap = firstOverlap(sections);
     QVERIFY2(overlap.isEmpty(), qPrintable(overlap));
 
@@ -253,7 +263,8 @@ void TestRedlockSafety::noOverlapWhenTwoMastersDieMidRun()
     RedisServerGroup group;
     QVERIFY2(group.start(5), qPrintable(group.errorString()));
     qint64 killedAtNs = 0;
-    const Run run = contend(group, "safety:dying", 260, 500, [&] {
+    constexpr int countEach = 160;
+    const Run run = contend(group, "safety:dying", countEach, 400, [&] {
         group.at(0).kill();
         group.at(3).kill();
         killedAtNs = monotonicNs();
@@ -264,7 +275,7 @@ void TestRedlockSafety::noOverlapWhenTwoMastersDieMidRun()
     qInfo("%d of %d sections ran past their validity%s", int(late.size()), int(sections.size()),
           qPrintable(late.isEmpty() ? QString() : QLatin1String(": ") + late.join(QLatin1String("; "))));
     QVERIFY(killedAtNs > 0);
-    QVERIFY2(sections.size() >= 1500, qPrintable(QString::number(sections.size())));
+    QCOMPARE(int(sections.size()), processes * countEach);
     const QString overlap = firstOverlap(sections);
     QVERIFY2(overlap.isEmpty(), qPrintable(overlap));
     int before = 0;
@@ -280,8 +291,9 @@ void TestRedlockSafety::noOverlapWhenTwoMastersDieMidRun()
              qPrintable(QStringLiteral("only %1 of %2 contenders won after the masters died")
                             .arg(winnersAfter.size())
                             .arg(processes)));
-    // Both halves of the run did real work: 3 of 5 masters are still a quorum.
-    QVERIFY2(before >= 200 && after >= 500,
+    // Both halves of the run did real work: 3 of 5 masters are still a quorum. (The kill comes
+    // once 400 of the 1,280 sections are logged; a few more may start while the masters die.)
+    QVERIFY2(before >= 400 && after >= 500,
              qPrintable(QStringLiteral("%1 before, %2 after").arg(before).arg(after)));
 }
 
