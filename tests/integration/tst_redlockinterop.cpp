@@ -32,7 +32,7 @@ RedlockOutcome wait(const std::function<void(Redlock::Done)>& start)
 {
     std::optional<RedlockOutcome> result;
     start([&](const RedlockOutcome& o) { result = o; });
-    if (!QTest::qWaitFor([&] { return result.has_value(); }, 10000))
+    if (!QTest::qWaitFor([&] { return result.has_value(); }, int(lockscope::test::upperBoundMs(10000))))
         qFatal("no outcome");
     return *result;
 }
@@ -67,9 +67,13 @@ void TestRedlockInterop::initTestCase()
     QVERIFY2(m_group.start(5), qPrintable(m_group.errorString()));
     m_config.masters = m_group.connectionOptions();
     m_config.redlock.retryCount = 0;
+    // Not a test of the per-master timeout: healthy masters must answer within it on a loaded machine
+    // under the sanitizers too, so it is scaled like any upper bound.
+    m_config.redlock.masterTimeoutMs = int(upperBoundMs(m_config.redlock.masterTimeoutMs));
     m_masters = std::make_unique<MasterSet>(m_config.masters);
     m_masters->open();
-    QVERIFY(QTest::qWaitFor([&] { return m_masters->upCount() == 5; }, 5000));
+    QVERIFY(
+        QTest::qWaitFor([&] { return m_masters->upCount() == 5; }, int(lockscope::test::upperBoundMs(5000))));
 }
 
 void TestRedlockInterop::init()
