@@ -91,7 +91,7 @@ void TestClusterMonitor::scansEveryShardAsOneMaster()
     QSignalSpy initial(&monitor, &LockMonitor::initialScanFinished);
     masters.open();
     monitor.start();
-    QVERIFY(initial.wait(30000));
+    QVERIFY(initial.wait(int(lockscope::test::upperBoundMs(30000))));
     QVERIFY(masters.at(0)->isUp());
     QCOMPARE(masters.cluster(0)->primaries().size(), 3);
     auto* scanner = qobject_cast<ClusterScanner*>(monitor.scanner(0));
@@ -273,7 +273,7 @@ void TestClusterMonitor::reshardingDuringScansLosesNoLock()
     });
     masters.open();
     monitor.start();
-    QVERIFY(initial.wait(30000));
+    QVERIFY(initial.wait(int(lockscope::test::upperBoundMs(30000))));
     for (const QByteArray& key : std::as_const(moving))
         QVERIFY2(monitor.locks().contains(key), key.constData());
     QCOMPARE(monitor.scanner(0)->mode(), NotificationMode::Polling);

@@ -122,7 +122,7 @@ RedisResult TestClusterRedirectTrust::routed(const QByteArray& key)
 {
     auto out = std::make_shared<std::optional<RedisResult>>();
     m_router->send(key, {"GET", key}, this, [out](const RedisResult& result) { *out = result; });
-    if (!QTest::qWaitFor([&] { return out->has_value(); }, 10000))
+    if (!QTest::qWaitFor([&] { return out->has_value(); }, int(lockscope::test::upperBoundMs(10000))))
         return {RedisError(ErrorKind::Timeout, {}, QStringLiteral("test: no answer")), {}};
     return **out;
 }

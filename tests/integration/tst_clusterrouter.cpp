@@ -97,7 +97,7 @@ RedisResult TestClusterRouter::routed(const QByteArray& key, const QByteArrayLis
 {
     auto out = std::make_shared<std::optional<RedisResult>>();
     m_router->send(key, argv, this, [out](const RedisResult& result) { *out = result; });
-    if (!QTest::qWaitFor([&] { return out->has_value(); }, 20000))
+    if (!QTest::qWaitFor([&] { return out->has_value(); }, int(lockscope::test::upperBoundMs(20000))))
         return {RedisError(ErrorKind::Timeout, {}, QStringLiteral("test: no answer")), {}};
     return **out;
 }

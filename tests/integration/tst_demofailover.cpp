@@ -114,7 +114,7 @@ void TestDemoFailover::sentinelDoubleGrantsWhereTheQuorumRefuses()
     });
 
     m_lab->scenarios()->run(DemoScenario::FailoverWithoutQuorum);
-    QVERIFY(finished.wait(240000));
+    QVERIFY(finished.wait(int(lockscope::test::upperBoundMs(240000))));
     const bool ok = finished.at(0).at(1).toBool();
     const QString summary = finished.at(0).at(2).toString();
     QVERIFY2(ok, qPrintable(summary));

@@ -181,7 +181,7 @@ QPair<bool, QString> TestDemoScenarios::play(DemoScenario scenario)
 {
     QSignalSpy finished(m_lab->scenarios(), &DemoScenarioRunner::finished);
     m_lab->scenarios()->run(scenario);
-    if (!finished.wait(90000))
+    if (!finished.wait(int(lockscope::test::upperBoundMs(90000))))
         return {false, QStringLiteral("the scenario did not finish")};
     return {finished.at(0).at(1).toBool(), finished.at(0).at(2).toString()};
 }

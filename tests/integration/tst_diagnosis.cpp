@@ -87,7 +87,7 @@ struct Watch
         std::optional<DiagnosisFacts> facts;
         reader->read(monitor->locks().value(resource), [&](const DiagnosisFacts& f) { facts = f; });
         // On a time-out the empty facts fail the caller's checks, which say what was missing.
-        if (!QTest::qWaitFor([&] { return facts.has_value(); }, 5000))
+        if (!QTest::qWaitFor([&] { return facts.has_value(); }, int(lockscope::test::upperBoundMs(5000))))
             qWarning("no diagnosis facts for %s within 5 s", resource.constData());
         return facts.value_or(DiagnosisFacts());
     }

@@ -56,7 +56,8 @@ struct Cluster
         masters = std::make_unique<MasterSet>(config.masters);
         masters->open();
         audit = std::make_unique<AuditLog>(dir.filePath(QStringLiteral("audit.jsonl")));
-        return QTest::qWaitFor([this] { return masters->upCount() == masters->size(); }, 5000);
+        return QTest::qWaitFor([this] { return masters->upCount() == masters->size(); },
+                               int(lockscope::test::upperBoundMs(5000)));
     }
     void onAll(const QByteArrayList& argv)
     {
@@ -74,7 +75,7 @@ struct Cluster
     {
         std::optional<ForceReleasePlan> plan;
         ForceRelease::inspect(*masters, config, request, [&](const ForceReleasePlan& p) { plan = p; });
-        if (!QTest::qWaitFor([&] { return plan.has_value(); }, 10000))
+        if (!QTest::qWaitFor([&] { return plan.has_value(); }, int(lockscope::test::upperBoundMs(10000))))
             qFatal("no plan");
         return *plan;
     }
@@ -83,7 +84,7 @@ struct Cluster
         std::optional<ForceReleaseOutcome> outcome;
         ForceRelease::execute(*masters, config, audit.get(), plan,
                               [&](const ForceReleaseOutcome& o) { outcome = o; });
-        if (!QTest::qWaitFor([&] { return outcome.has_value(); }, 10000))
+        if (!QTest::qWaitFor([&] { return outcome.has_value(); }, int(lockscope::test::upperBoundMs(10000))))
             qFatal("no outcome");
         return *outcome;
     }
@@ -120,7 +121,11 @@ public:
     }
     bool ready(const RedisServer& server)
     {
-        return QTest::qWaitFor([&server] { return server.command({"PUBSUB", "NUMPAT"}).integer >= 1; }, 5000);
+        return QTest::qWaitFor(
+            [&server] {
+                return server.command({"PUBSUB", "NUMPAT"}).integer >= 1;
+            },
+            int(lockscope::test::upperBoundMs(5000)));
     }
     QList<QByteArrayList> messages;
 
@@ -309,7 +314,11 @@ void TestForceRelease::redissonLockWakesItsWaiters()
         s->open();
         subscribers.push_back(std::move(s));
     }
-    QVERIFY(QTest::qWaitFor([&] { return c.group.at(2).command({"PUBSUB", "NUMPAT"}).integer == 1; }, 5000));
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            return c.group.at(2).command({"PUBSUB", "NUMPAT"}).integer == 1;
+        },
+        int(lockscope::test::upperBoundMs(5000))));
 
     // The wrong holder: spared, and no waiter is woken for nothing.
     const ForceReleaseOutcome wrong = c.run(request("orders", "8e2f2a47-51a1-4c5f-9b0a-1f2d3c4b5a69:58"));
@@ -323,7 +332,7 @@ void TestForceRelease::redissonLockWakesItsWaiters()
     const ForceReleaseOutcome o = c.execute(plan);
     QCOMPARE(o.verdict, WriteVerdict::Done);
     QCOMPARE(c.countOf("orders"), 0);
-    QVERIFY(QTest::qWaitFor([&] { return wakeUps == 3; }, 3000));
+    QVERIFY(QTest::qWaitFor([&] { return wakeUps == 3; }, int(lockscope::test::upperBoundMs(3000))));
     QTest::qWait(50);
     QCOMPARE(wakeUps, 3);
     QVERIFY(o.results.at(0).detail.contains(QLatin1String("published 0")));
@@ -553,7 +562,8 @@ void TestForceRelease::redissonLayoutsFromFixture()
     const QJsonObject unlock = layout.value(QStringLiteral("unlock_publishes")).toObject();
     const QByteArrayList expected{fill(unlock.value(QStringLiteral("channel")).toString(), values),
                                   fill(unlock.value(QStringLiteral("message")).toString(), values)};
-    QVERIFY(QTest::qWaitFor([&] { return !listener.messages.isEmpty(); }, 3000));
+    QVERIFY(QTest::qWaitFor([&] { return !listener.messages.isEmpty(); },
+                            int(lockscope::test::upperBoundMs(3000))));
     QTest::qWait(50);
     QCOMPARE(listener.messages, QList<QByteArrayList>{expected});
     QCOMPARE(o.results.first().commands, plannedCommands(plan, 0));
@@ -606,7 +616,8 @@ void TestForceRelease::redissonWholeHolderSetAsListed()
     QCOMPARE(o.results.first().action, Action::Deleted);
     QCOMPARE(server.command({"EXISTS", "catalog"}).integer, 0);
     QCOMPARE(o.results.first().commands, plannedCommands(plan, 0));
-    QVERIFY(QTest::qWaitFor([&] { return !listener.messages.isEmpty(); }, 3000));
+    QVERIFY(QTest::qWaitFor([&] { return !listener.messages.isEmpty(); },
+                            int(lockscope::test::upperBoundMs(3000))));
     QCOMPARE(listener.messages.first(), (QByteArrayList{"redisson_rwlock:{catalog}", "0"}));
 }
 
@@ -719,24 +730,25 @@ void TestForceRelease::redissonOnAClusterPublishesSharded()
             heard += waiter.readAll();
             return heard.contains("ssubscribe");
         },
-        5000));
+        int(lockscope::test::upperBoundMs(5000))));
     heard.clear();
 
     LockScopeConfig config;
     config.masters = {groupMaster(cluster.url(1))};
     MasterSet masters(config.masters);
     masters.open();
-    QVERIFY(QTest::qWaitFor([&] { return masters.upCount() == 1; }, 10000));
+    QVERIFY(
+        QTest::qWaitFor([&] { return masters.upCount() == 1; }, int(lockscope::test::upperBoundMs(10000))));
     std::optional<ForceReleasePlan> plan;
     ForceRelease::inspect(masters, config, request("lock:orders", readerA),
                           [&](const ForceReleasePlan& p) { plan = p; });
-    QVERIFY(QTest::qWaitFor([&] { return plan.has_value(); }, 10000));
+    QVERIFY(QTest::qWaitFor([&] { return plan.has_value(); }, int(lockscope::test::upperBoundMs(10000))));
     QCOMPARE(plan->targets.first().step.commands.last(),
              (QByteArrayList{"SPUBLISH", "redisson_lock__channel:{lock:orders}", "0"}));
     std::optional<ForceReleaseOutcome> outcome;
     ForceRelease::execute(masters, config, nullptr, *plan,
                           [&](const ForceReleaseOutcome& o) { outcome = o; });
-    QVERIFY(QTest::qWaitFor([&] { return outcome.has_value(); }, 10000));
+    QVERIFY(QTest::qWaitFor([&] { return outcome.has_value(); }, int(lockscope::test::upperBoundMs(10000))));
     QCOMPARE(outcome->results.first().action, Action::Deleted);
     QCOMPARE(outcome->results.first().commands, plan->targets.first().step.commands);
     QVERIFY(QTest::qWaitFor(
@@ -744,7 +756,7 @@ void TestForceRelease::redissonOnAClusterPublishesSharded()
             heard += waiter.readAll();
             return heard.contains("smessage");
         },
-        5000));
+        int(lockscope::test::upperBoundMs(5000))));
     QVERIFY(heard.contains("redisson_lock__channel:{lock:orders}"));
     QCOMPARE(node.command({"EXISTS", "lock:orders"}).integer, 0);
 }

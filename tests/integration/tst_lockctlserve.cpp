@@ -91,8 +91,7 @@ void TestLockctlServe::servesFiveMastersAndRidesOutAnOutage()
                                            << QStringLiteral("2")),
              qPrintable(serve.errorString()));
     QCOMPARE(serve.url().host(), QStringLiteral("127.0.0.1"));
-    QTRY_COMPARE_WITH_TIMEOUT(httpGet(serve.url(QStringLiteral("/-/ready"))).status, 200,
-                              int(upperBoundMs(20000)));
+    QTRY_COMPARE_WITH_TIMEOUT(httpGet(serve.url(QStringLiteral("/-/ready"))).status, 200, 20000);
     QCOMPARE(httpGet(serve.url(QStringLiteral("/-/healthy"))).status, 200);
     QCOMPARE(httpGet(serve.url(QStringLiteral("/no-such-page"))).status, 404);
 
@@ -140,15 +139,13 @@ void TestLockctlServe::servesFiveMastersAndRidesOutAnOutage()
     for (int i = 0; i < 3; ++i)
         QVERIFY(group.at(i).command({"DEL", "lock:stuck"}).isInteger());
     QTRY_COMPARE_WITH_TIMEOUT(
-        sampleValue(httpGet(serve.url()).body, "lockscope_lock_acquisitions_observed_total"), 1.0,
-        int(upperBoundMs(15000)));
+        sampleValue(httpGet(serve.url()).body, "lockscope_lock_acquisitions_observed_total"), 1.0, 15000);
     QTRY_COMPARE_WITH_TIMEOUT(sampleValue(httpGet(serve.url()).body, "lockscope_lock_force_releases_total"),
-                              1.0, int(upperBoundMs(15000)));
+                              1.0, 15000);
 
     // A master that dies is a metric, not the end of the service.
     group.at(4).stop();
-    QTRY_COMPARE_WITH_TIMEOUT(sampleValue(httpGet(serve.url()).body, masterUp(group, 4)), 0.0,
-                              int(upperBoundMs(10000)));
+    QTRY_COMPARE_WITH_TIMEOUT(sampleValue(httpGet(serve.url()).body, masterUp(group, 4)), 0.0, 10000);
     QVERIFY(serve.isRunning());
     metrics = httpGet(serve.url());
     QCOMPARE(metrics.status, 200);
@@ -186,14 +183,13 @@ void TestLockctlServe::exportsRedissonWaiters()
 
     ServeProcess serve;
     QVERIFY2(serve.start(masterArgs(group) << QStringLiteral("serve")), qPrintable(serve.errorString()));
-    QTRY_COMPARE_WITH_TIMEOUT(httpGet(serve.url(QStringLiteral("/-/ready"))).status, 200,
-                              int(upperBoundMs(20000)));
+    QTRY_COMPARE_WITH_TIMEOUT(httpGet(serve.url(QStringLiteral("/-/ready"))).status, 200, 20000);
     const QByteArray orders =
         "lockscope_lock_waiters{resource=\"lock:orders\",format=\"redisson\",status=\"held\"}";
     const QByteArray fair =
         "lockscope_lock_waiters{resource=\"lock:fair\",format=\"redisson\",status=\"held\"}";
-    QTRY_COMPARE_WITH_TIMEOUT(sampleValue(httpGet(serve.url()).body, orders), 2.0, int(upperBoundMs(20000)));
-    QTRY_COMPARE_WITH_TIMEOUT(sampleValue(httpGet(serve.url()).body, fair), 3.0, int(upperBoundMs(20000)));
+    QTRY_COMPARE_WITH_TIMEOUT(sampleValue(httpGet(serve.url()).body, orders), 2.0, 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(sampleValue(httpGet(serve.url()).body, fair), 3.0, 20000);
     const QByteArray page = httpGet(serve.url()).body;
     // A SET lock has series, but nobody can tell who waits for it: no waiters sample.
     QVERIFY2(page.contains("lockscope_lock_ttl_seconds{resource=\"lock:plain\""), page.constData());
@@ -207,7 +203,7 @@ void TestLockctlServe::exportsRedissonWaiters()
     // The waiters leave: the next read says so.
     stopCli(waiter1);
     stopCli(waiter2);
-    QTRY_COMPARE_WITH_TIMEOUT(sampleValue(httpGet(serve.url()).body, orders), 0.0, int(upperBoundMs(20000)));
+    QTRY_COMPARE_WITH_TIMEOUT(sampleValue(httpGet(serve.url()).body, orders), 0.0, 20000);
     // -1: not stopped in time, or ended by a signal; what it printed says which.
     QVERIFY2(serve.stop(int(upperBoundMs(10000))) == 0, serve.log().right(4000).constData());
 }
@@ -271,18 +267,16 @@ void TestLockctlServe::recordsWhileServing()
     QVERIFY2(serve.start(masterArgs(group) << QStringLiteral("serve") << QStringLiteral("--record")
                                            << QStringLiteral("--db") << db),
              qPrintable(serve.errorString()));
-    QTRY_COMPARE_WITH_TIMEOUT(httpGet(serve.url(QStringLiteral("/-/ready"))).status, 200,
-                              int(upperBoundMs(20000)));
+    QTRY_COMPARE_WITH_TIMEOUT(httpGet(serve.url(QStringLiteral("/-/ready"))).status, 200, 20000);
     QVERIFY(group.at(0)
                 .command({"SET", "lock:recorded", "0123456789abcdef0123456789abcdef", "PX", "600000"})
                 .isStatus());
     QTRY_COMPARE_WITH_TIMEOUT(
-        sampleValue(httpGet(serve.url()).body, "lockscope_lock_acquisitions_observed_total"), 1.0,
-        int(upperBoundMs(15000)));
+        sampleValue(httpGet(serve.url()).body, "lockscope_lock_acquisitions_observed_total"), 1.0, 15000);
     // The recording opens on the writer's thread, and the line comes when it has: a loaded machine
     // can see the lock before that.
     QTRY_VERIFY2_WITH_TIMEOUT(serve.log().contains(QByteArray("recording to " + db.toUtf8())),
-                              serve.log().constData(), int(upperBoundMs(15000)));
+                              serve.log().constData(), 15000);
     // -1: not stopped in time, or ended by a signal; what it printed says which.
     QVERIFY2(serve.stop(int(upperBoundMs(10000))) == 0, serve.log().right(4000).constData());
     // What it recorded is there for lockctl history.
@@ -313,7 +307,7 @@ void TestLockctlServe::sigtermWhileMastersOpenStopsIt()
                 return ((line.mid(7).trimmed().toULongLong(nullptr, 16) >> (SIGTERM - 1)) & 1) != 0;
         return false;
     };
-    QTRY_VERIFY_WITH_TIMEOUT(catchesSigterm(), int(upperBoundMs(10000)));
+    QTRY_VERIFY_WITH_TIMEOUT(catchesSigterm(), 10000);
     QVERIFY2(!serve.out().contains("serving"), serve.out().constData()); // still opening
     const int code = serve.terminate(int(upperBoundMs(15000)));
     group.at(0).resume();

@@ -98,7 +98,8 @@ bool startTrappedHold(QProcess& p, RedisServerGroup& group, const Cli& lockctl, 
          << QStringLiteral("%1; touch '%2'; while true; do sleep 0.05; done").arg(trap, ready.fileName());
     p.setProcessEnvironment(testPasswordEnvironment());
     p.start(lockctlPath(), args);
-    return QTest::qWaitFor([&] { return holders(group, resource) == group.size() && ready.exists(); }, 5000);
+    return QTest::qWaitFor([&] { return holders(group, resource) == group.size() && ready.exists(); },
+                           int(lockscope::test::upperBoundMs(5000)));
 }
 
 } // namespace

@@ -137,7 +137,7 @@ void TestMasterScanner::scanningRunsOffTheMonitorThread()
     group.at(0).command({"SET", "other", "x"});
 
     ScanRig rig(quickOptions(group.at(0)));
-    QVERIFY(rig.passes.wait(10000));
+    QVERIFY(rig.passes.wait(int(lockscope::test::upperBoundMs(10000))));
     QCOMPARE(rig.scanner.completedPasses(), 1);
     QCOMPARE(rig.scanner.knownKeys(), qint64(300));
     QCOMPARE(rig.sink.present.size(), 300);
@@ -233,7 +233,7 @@ void TestMasterScanner::threadIsGoneWithTheMonitor()
     QSignalSpy initial(monitor.get(), &LockMonitor::initialScanFinished);
     masters->open();
     monitor->start();
-    QVERIFY(initial.wait(10000));
+    QVERIFY(initial.wait(int(lockscope::test::upperBoundMs(10000))));
     QCOMPARE(monitor->locks().value("lock:a")->holding, 3);
 
     // One thread per master (Redlock sizes are far below the cap).
@@ -272,7 +272,7 @@ void TestMasterScanner::followsARetargetedMasterConnection()
     group.at(1).command({"SET", "lock:new", "on-second", "PX", "60000"});
 
     ScanRig rig(quickOptions(group.at(0)));
-    QVERIFY(rig.passes.wait(10000));
+    QVERIFY(rig.passes.wait(int(lockscope::test::upperBoundMs(10000))));
     QCOMPARE(rig.sink.present.keys(), QList<QByteArray>{"lock:old"});
 
     // What a Sentinel failover does to the master connection: new options, then Down -> Up.
@@ -298,7 +298,7 @@ void TestMasterScanner::pausedServerEndsThePassOnTheScanConnection()
     MonitorSettings settings = quickSettings();
     settings.pollIntervalMs = 3600000; // passes only when asked
     ScanRig rig(options, settings);
-    QVERIFY(rig.passes.wait(10000));
+    QVERIFY(rig.passes.wait(int(lockscope::test::upperBoundMs(10000))));
     QCOMPARE(rig.scanner.mode(), NotificationMode::Polling);
 
     group.at(0).pause();
@@ -369,7 +369,7 @@ void TestMasterScanner::aBusyMonitorHoldsBackTheNextPass()
     QSignalSpy passes(&scanner, &MasterScanner::passFinished);
     master.open();
     scanner.start();
-    QVERIFY(passes.wait(10000));
+    QVERIFY(passes.wait(int(lockscope::test::upperBoundMs(10000))));
 
     // The monitor's thread busy for a second and a half (deliberately blocked, not a wait): the
     // worker's passes of 300 keys take a few milliseconds each.
@@ -378,7 +378,7 @@ void TestMasterScanner::aBusyMonitorHoldsBackTheNextPass()
     QCoreApplication::sendPostedEvents(&scanner); // what was queued meanwhile, at once
     QVERIFY2(passes.size() <= 1, qPrintable(QStringLiteral("%1 passes queued").arg(passes.size())));
     // And the passes go on once it is taken in.
-    QVERIFY(passes.wait(10000));
+    QVERIFY(passes.wait(int(lockscope::test::upperBoundMs(10000))));
     QCOMPARE(sink.present.size(), 300);
 }
 
@@ -401,7 +401,7 @@ void TestMasterScanner::aBusyMonitorHoldsBackThePass()
     QSignalSpy progress(&scanner, &MasterScanner::scanProgress);
     master.open();
     scanner.start();
-    QVERIFY(progress.wait(10000)); // the first page is in
+    QVERIFY(progress.wait(int(lockscope::test::upperBoundMs(10000)))); // the first page is in
     // The monitor's thread busy (deliberately blocked, not a wait) for as long as the worker needs
     // to read every key.
     QThread::msleep(4000);
@@ -482,9 +482,9 @@ void TestMasterScanner::pacedPassBacksOffOnASlowServerAndMaxDoesNot()
     MonitorSettings settings = quickSettings(); // scanCount 1000, the default: auto
     settings.pollIntervalMs = 3600000;          // passes only when asked
     ScanRig rig(quickOptions(server, 2000), settings);
-    QVERIFY(rig.passes.wait(30000));
+    QVERIFY(rig.passes.wait(int(lockscope::test::upperBoundMs(30000))));
     rig.scanner.requestPass();
-    QVERIFY(rig.passes.wait(30000));
+    QVERIFY(rig.passes.wait(int(lockscope::test::upperBoundMs(30000))));
     // (How fast it went depends on how busy this machine is: a loaded one reads as a busy server.)
     const ScanPacer calm = pacerOf(rig.scanner);
     QVERIFY(calm.paced());
@@ -497,9 +497,9 @@ void TestMasterScanner::pacedPassBacksOffOnASlowServerAndMaxDoesNot()
     restricted.url.setUser(QStringLiteral("scanner"));
     restricted.url.setPassword(QStringLiteral("scanner-pw"));
     ScanRig pings(restricted, settings);
-    QVERIFY(pings.passes.wait(30000));
+    QVERIFY(pings.passes.wait(int(lockscope::test::upperBoundMs(30000))));
     pings.scanner.requestPass();
-    QVERIFY(pings.passes.wait(30000));
+    QVERIFY(pings.passes.wait(int(lockscope::test::upperBoundMs(30000))));
 
     // A real neighbour that slows the server: a client running 4 ms scripts back to back, so that
     // every command of any other client waits for one. (Long enough to stand out even where the
@@ -515,7 +515,7 @@ void TestMasterScanner::pacedPassBacksOffOnASlowServerAndMaxDoesNot()
                              10000);
     server.command({"CONFIG", "RESETSTAT"});
     rig.scanner.requestPass();
-    QVERIFY(rig.passes.wait(120000));
+    QVERIFY(rig.passes.wait(int(lockscope::test::upperBoundMs(120000))));
     const qint64 slowScans = scanCalls(server);
     const ScanPacer slow = pacerOf(rig.scanner);
     // The neighbour's commands (its scripts and what they call) made the server shared: the rate at
@@ -535,7 +535,7 @@ void TestMasterScanner::pacedPassBacksOffOnASlowServerAndMaxDoesNot()
     // the ratio at the pass's last page is noise around the busy threshold.)
     server.command({"CONFIG", "RESETSTAT"});
     pings.scanner.requestPass();
-    QVERIFY(pings.passes.wait(120000));
+    QVERIFY(pings.passes.wait(int(lockscope::test::upperBoundMs(120000))));
     const qint64 pingScans = scanCalls(server);
     const ScanPacer judged = pacerOf(pings.scanner);
     QVERIFY(!judged.shared());
@@ -552,7 +552,7 @@ void TestMasterScanner::pacedPassBacksOffOnASlowServerAndMaxDoesNot()
     fast.scanRate = ScanRate::max();
     server.command({"CONFIG", "RESETSTAT"});
     ScanRig full(quickOptions(server, 2000), fast);
-    QVERIFY(full.passes.wait(120000));
+    QVERIFY(full.passes.wait(int(lockscope::test::upperBoundMs(120000))));
     QVERIFY(!pacerOf(full.scanner).paced());
     const qint64 maxScans = scanCalls(server);
     QVERIFY2(maxScans <= keys / 1000 + 3, qPrintable(QString::number(maxScans)));
@@ -574,7 +574,7 @@ void TestMasterScanner::overlappingPatternsAreOneWalk()
     settings.scanRate = ScanRate::max(); // pages of scanCount: their number is the measure
     settings.pollIntervalMs = 3600000;
     ScanRig rig(quickOptions(server, 2000), settings);
-    QVERIFY(rig.passes.wait(30000));
+    QVERIFY(rig.passes.wait(int(lockscope::test::upperBoundMs(30000))));
     QCOMPARE(rig.sink.present.size(), 3000);
     QCOMPARE(rig.scanner.knownKeys(), qint64(3000));
     QVERIFY(!rig.sink.present.contains("other:1"));

@@ -119,7 +119,8 @@ void TestScriptWrongType::releaseOfARedissonHashIsNotOurs()
         group.at(i).command({"HSET", "job:redisson", "8e2f2a47-51a1-4c5f-9b0a-1f2d3c4b5a69:57", "1"});
     MasterSet masters(config.masters);
     masters.open();
-    QVERIFY(QTest::qWaitFor([&] { return masters.upCount() == masters.size(); }, 5000));
+    QVERIFY(QTest::qWaitFor([&] { return masters.upCount() == masters.size(); },
+                            int(lockscope::test::upperBoundMs(5000))));
     config.redlock.masterTimeoutMs = 2000; // the proxy's hop must not be what is judged
     Redlock redlock(&masters, config);
     redlock.setWaitForAllMasters(true);
@@ -128,7 +129,7 @@ void TestScriptWrongType::releaseOfARedissonHashIsNotOurs()
     lease.token = "ours/0123456789abcdef0123456789abcdef";
     std::optional<RedlockOutcome> outcome;
     redlock.release(lease, [&](const RedlockOutcome& o) { outcome = o; });
-    QVERIFY(QTest::qWaitFor([&] { return outcome.has_value(); }, 5000));
+    QVERIFY(QTest::qWaitFor([&] { return outcome.has_value(); }, int(lockscope::test::upperBoundMs(5000))));
     for (const auto& proxy : proxies)
         QCOMPARE(proxy->rewritten(), 1);
     // Every master answered: the key is somebody else's lock, not an outage.

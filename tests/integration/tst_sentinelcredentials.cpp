@@ -96,7 +96,8 @@ bool TestSentinelCredentials::resolve(const FakeRedisPeer& sentinel, QString* wh
     QSignalSpy resolved(&resolver, &SentinelResolver::resolved);
     QSignalSpy failed(&resolver, &SentinelResolver::failed);
     resolver.resolve();
-    if (!QTest::qWaitFor([&] { return !resolved.isEmpty() || !failed.isEmpty(); }, 10000)) {
+    if (!QTest::qWaitFor([&] { return !resolved.isEmpty() || !failed.isEmpty(); },
+                         int(lockscope::test::upperBoundMs(10000)))) {
         *why = QStringLiteral("no answer");
         return false;
     }

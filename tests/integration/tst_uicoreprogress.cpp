@@ -58,7 +58,7 @@ void TestUiCoreProgress::progressIsPacedAndEndsComplete()
     QElapsedTimer clock;
     clock.start();
     core.start();
-    QVERIFY(finished.wait(60000));
+    QVERIFY(finished.wait(int(lockscope::test::upperBoundMs(60000))));
     const qint64 elapsedMs = clock.elapsed();
     // Before pacing: about 2,000 reports for this one pass.
     QVERIFY2(progress.size() <= elapsedMs / CoreService::progressIntervalMs + 3,
@@ -89,7 +89,7 @@ void TestUiCoreProgress::locksAreForeseenEarlyInTheFirstScan()
     QSignalSpy foreseen(&core, &CoreService::locksForeseen);
     QSignalSpy finished(&core, &CoreService::initialScanFinished);
     core.start();
-    QVERIFY(finished.wait(60000));
+    QVERIFY(finished.wait(int(lockscope::test::upperBoundMs(60000))));
     QVERIFY(!foreseen.isEmpty());
     // The first forecast comes from a small share of the keyspace: within a factor of two of the truth.
     const qint64 first = foreseen.constFirst().at(0).toLongLong();

@@ -66,7 +66,7 @@ int runChild(int argc, char** argv)
     window.show();
     QSignalSpy ready(&session, &DemoSession::ready);
     session.start();
-    if (!ready.wait(60000)) {
+    if (!ready.wait(int(lockscope::test::upperBoundMs(60000)))) {
         std::printf("FAIL the demo did not start\n");
         return 2;
     }

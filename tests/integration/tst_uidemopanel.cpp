@@ -86,7 +86,7 @@ void TestUiDemoPanel::opensAtOnceAndFillsInWhenUp()
              qPrintable(QString::number(clock.elapsed())));
     QVERIFY(!m_session->isReady());
     QVERIFY(!m_panel->masterButton(0, QStringLiteral("kill"))->isEnabled());
-    QVERIFY(ready.wait(30000));
+    QVERIFY(ready.wait(int(lockscope::test::upperBoundMs(30000))));
     QVERIFY(m_panel->masterButton(0, QStringLiteral("kill"))->isEnabled());
     QTRY_VERIFY_WITH_TIMEOUT(m_session->simulation()->counters().acquisitions > 0, 30000);
     QTRY_VERIFY_WITH_TIMEOUT(m_panel->countersLabel()->text().contains(QLatin1String("Acquisitions <b>")),
@@ -97,7 +97,7 @@ void TestUiDemoPanel::masterButtonsActOnTheCluster()
 {
     QSignalSpy ready(m_session.get(), &DemoSession::ready);
     m_session->start();
-    QVERIFY(ready.wait(30000));
+    QVERIFY(ready.wait(int(lockscope::test::upperBoundMs(30000))));
     DemoCluster* cluster = m_session->cluster();
     const qint64 before = cluster->pid(1);
     QTest::mouseClick(m_panel->masterButton(1, QStringLiteral("pause")), Qt::LeftButton);
@@ -121,7 +121,7 @@ void TestUiDemoPanel::clientPauseIsAStopTheWorld()
 {
     QSignalSpy ready(m_session.get(), &DemoSession::ready);
     m_session->start();
-    QVERIFY(ready.wait(30000));
+    QVERIFY(ready.wait(int(lockscope::test::upperBoundMs(30000))));
     DemoClient* c = m_session->simulation()->client(0);
     QTest::mouseClick(m_panel->clientPauseButton(0), Qt::LeftButton);
     QVERIFY(c->isPaused());
@@ -133,12 +133,12 @@ void TestUiDemoPanel::restartScenarioDrawsTheOverlapInRed()
 {
     QSignalSpy ready(m_session.get(), &DemoSession::ready);
     m_session->start();
-    QVERIFY(ready.wait(30000));
+    QVERIFY(ready.wait(int(lockscope::test::upperBoundMs(30000))));
     DemoScenarioRunner* runner = m_session->scenarios();
     QSignalSpy finished(runner, &DemoScenarioRunner::finished);
     QTest::mouseClick(m_panel->scenarioButton(DemoScenario::RestartDuringHold), Qt::LeftButton);
     QVERIFY(m_panel->captionLabel()->text().contains(QLatin1String("restarts without persistence")));
-    QVERIFY(finished.wait(90000));
+    QVERIFY(finished.wait(int(lockscope::test::upperBoundMs(90000))));
     QVERIFY2(finished.at(0).at(1).toBool(), qPrintable(finished.at(0).at(2).toString()));
     const QImage image = m_panel->timeline()->grab().toImage();
     QVERIFY(m_panel->timeline()->overlapsDrawn() >= 1);
@@ -153,7 +153,7 @@ void TestUiDemoPanel::failoverScenarioShowsBothHoldersThenTheQuorumRefusing()
 {
     QSignalSpy ready(m_session.get(), &DemoSession::ready);
     m_session->start();
-    QVERIFY(ready.wait(30000));
+    QVERIFY(ready.wait(int(lockscope::test::upperBoundMs(30000))));
     DemoSimulation* sim = m_session->simulation();
     DemoScenarioRunner* runner = m_session->scenarios();
     QSignalSpy finished(runner, &DemoScenarioRunner::finished);
@@ -166,7 +166,7 @@ void TestUiDemoPanel::failoverScenarioShowsBothHoldersThenTheQuorumRefusing()
     // The WAIT answer is in the progress line before the primary goes.
     QTRY_VERIFY_WITH_TIMEOUT(m_panel->resultLabel()->text().contains(QLatin1String("WAIT 1 100 answered 0")),
                              90000);
-    QVERIFY(finished.wait(240000));
+    QVERIFY(finished.wait(int(lockscope::test::upperBoundMs(240000))));
     QVERIFY2(finished.at(0).at(1).toBool(), qPrintable(finished.at(0).at(2).toString()));
     // The outcome line states both results.
     const QString outcome = m_panel->resultLabel()->text();
@@ -200,7 +200,7 @@ void TestUiDemoPanel::closingStopsEveryServer()
 {
     QSignalSpy ready(m_session.get(), &DemoSession::ready);
     m_session->start();
-    QVERIFY(ready.wait(30000));
+    QVERIFY(ready.wait(int(lockscope::test::upperBoundMs(30000))));
     QList<qint64> pids;
     for (int i = 0; i < m_session->cluster()->size(); ++i)
         pids << m_session->cluster()->pid(i);

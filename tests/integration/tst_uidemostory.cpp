@@ -79,7 +79,7 @@ void TestUiDemoStory::startDemo()
 {
     QSignalSpy ready(m_session.get(), &DemoSession::ready);
     m_session->start();
-    QVERIFY(ready.wait(30000));
+    QVERIFY(ready.wait(int(lockscope::test::upperBoundMs(30000))));
     QTRY_VERIFY_WITH_TIMEOUT(m_window->isInitialScanFinished(), 30000);
     QTRY_VERIFY_WITH_TIMEOUT(holding("lock:migrations") == 5, 15000);
 }
@@ -102,7 +102,7 @@ void TestUiDemoStory::majorityResultAndCounterShowTheSameFailures()
     DemoSimulation* sim = m_session->simulation();
     QSignalSpy finished(m_session->scenarios(), &DemoScenarioRunner::finished);
     m_panel->runScenario(DemoScenario::MajorityFailure);
-    QVERIFY(finished.wait(60000));
+    QVERIFY(finished.wait(int(lockscope::test::upperBoundMs(60000))));
     QVERIFY2(finished.at(0).at(1).toBool(), qPrintable(finished.at(0).at(2).toString()));
     const QRegularExpressionMatch result = QRegularExpression(QStringLiteral("(\\d+) acquisitions failed"))
                                                .match(m_panel->resultLabel()->text());
@@ -130,7 +130,7 @@ void TestUiDemoStory::restartScenarioKeepsItsLockAndRestoreBringsTheSamplesBack(
     DemoSimulation* sim = m_session->simulation();
     QSignalSpy finished(m_session->scenarios(), &DemoScenarioRunner::finished);
     QTest::mouseClick(m_panel->scenarioButton(DemoScenario::RestartDuringHold), Qt::LeftButton);
-    QVERIFY(finished.wait(90000));
+    QVERIFY(finished.wait(int(lockscope::test::upperBoundMs(90000))));
     QVERIFY2(finished.at(0).at(1).toBool(), qPrintable(finished.at(0).at(2).toString()));
     QVERIFY(m_panel->resultLabel()->text().contains(QLatin1String("Double grant")));
 

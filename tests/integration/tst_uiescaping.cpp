@@ -169,7 +169,7 @@ void TestUiEscaping::locksDetailEventsAndDialog()
                       m_dir.filePath(QStringLiteral("audit.jsonl")));
     window.show();
     QSignalSpy scanned(&window, &MainWindow::initialScanFinished);
-    QVERIFY(scanned.wait(10000));
+    QVERIFY(scanned.wait(int(lockscope::test::upperBoundMs(10000))));
     QTRY_COMPARE_WITH_TIMEOUT(window.lockModel()->rowCount(), 2, 5000);
     // A keyspace event names the key in the event log.
     for (int i = 0; i < 3; ++i)
@@ -219,7 +219,7 @@ void TestUiEscaping::locksDetailEventsAndDialog()
     QVERIFY(window.lockModel()->find(hostileKey));
     ForceReleaseDialog dialog(window.core(), *window.lockModel()->find(hostileKey), names, false);
     QSignalSpy inspected(&dialog, &ForceReleaseDialog::inspected);
-    QVERIFY(inspected.wait(5000));
+    QVERIFY(inspected.wait(int(lockscope::test::upperBoundMs(5000))));
     QVERIFY2(rawTextInWidget(&dialog).isEmpty(), qPrintable(rawTextInWidget(&dialog)));
     QVERIFY(dialog.windowTitle().contains(escapeBytes(hostileKey)));
     bool refused = false;
@@ -266,7 +266,7 @@ void TestUiEscaping::connectionTestShowsTheErrorAsText()
     editor.urlEdit()->setText(real.at(0).url(false));
     editor.passwordEdit()->setText(real.at(0).options().password);
     editor.testButton()->click();
-    QVERIFY(tested.wait(10000));
+    QVERIFY(tested.wait(int(lockscope::test::upperBoundMs(10000))));
     QVERIFY2(tested.last().at(0).toBool(), qPrintable(tested.last().at(1).toString()));
     QVERIFY(editor.testResultLabel()->text().startsWith(QLatin1String("Connected: PONG from Redis 7")));
 
@@ -274,7 +274,7 @@ void TestUiEscaping::connectionTestShowsTheErrorAsText()
     QVERIFY(peer.isListening());
     editor.urlEdit()->setText(peer.url());
     editor.testButton()->click();
-    QVERIFY(tested.wait(10000));
+    QVERIFY(tested.wait(int(lockscope::test::upperBoundMs(10000))));
     QCOMPARE(tested.last().at(0).toBool(), false);
     const QString shown = editor.testResultLabel()->text();
     QVERIFY2(shown.contains(escapeBytes("<b>" + hostileBytes + "</b>")), qPrintable(shown));

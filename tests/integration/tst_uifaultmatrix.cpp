@@ -565,7 +565,7 @@ void TestFaultMatrix::window()
     MainWindow window(config, dir.filePath(QStringLiteral("audit.jsonl")));
     window.show();
     QSignalSpy scanned(&window, &MainWindow::initialScanFinished);
-    QVERIFY(scanned.wait(10000) || window.isInitialScanFinished());
+    QVERIFY(scanned.wait(int(lockscope::test::upperBoundMs(10000))) || window.isInitialScanFinished());
     QTRY_VERIFY_WITH_TIMEOUT(window.lockModel()->rowCount() > 0, 5000);
 
     // The window's own thread never waits on a master: the longest gap between ticks of a 10 ms

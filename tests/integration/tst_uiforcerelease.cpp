@@ -89,11 +89,11 @@ std::unique_ptr<ForceReleaseDialog> openDialog(Harness& h, const QByteArray& res
 {
     auto dialog = std::make_unique<ForceReleaseDialog>(h.core.get(), h.views.value(resource), h.names, false);
     QSignalSpy inspected(dialog.get(), &ForceReleaseDialog::inspected);
-    if (!inspected.wait(5000))
+    if (!inspected.wait(int(lockscope::test::upperBoundMs(5000))))
         return nullptr;
     if (choice >= 0 && choice != dialog->holderChoice()->currentIndex()) {
         dialog->holderChoice()->setCurrentIndex(choice);
-        if (!inspected.wait(5000))
+        if (!inspected.wait(int(lockscope::test::upperBoundMs(5000))))
             return nullptr;
     }
     return dialog;
@@ -105,7 +105,7 @@ bool confirmAndWait(ForceReleaseDialog& dialog, const QByteArray& resource)
     dialog.confirmationBox()->setChecked(true);
     QSignalSpy released(&dialog, &ForceReleaseDialog::released);
     dialog.confirm();
-    return released.wait(5000);
+    return released.wait(int(lockscope::test::upperBoundMs(5000)));
 }
 
 } // namespace
@@ -137,7 +137,7 @@ void TestUiForceRelease::confirmDeletesEverywhereAndIsAudited()
 
     ForceReleaseDialog dialog(h.core.get(), h.views.value("lock:fr"), h.names, false);
     QSignalSpy inspected(&dialog, &ForceReleaseDialog::inspected);
-    QVERIFY(inspected.wait(5000));
+    QVERIFY(inspected.wait(int(lockscope::test::upperBoundMs(5000))));
     QCOMPARE(dialog.stage(), ForceReleaseDialog::Stage::Ready);
     QCOMPARE(dialog.table()->rowCount(), 3);
     for (int row = 0; row < 3; ++row)
@@ -155,7 +155,7 @@ void TestUiForceRelease::confirmDeletesEverywhereAndIsAudited()
 
     QSignalSpy released(&dialog, &ForceReleaseDialog::released);
     QTest::mouseClick(dialog.releaseButton(), Qt::LeftButton);
-    QVERIFY(released.wait(5000));
+    QVERIFY(released.wait(int(lockscope::test::upperBoundMs(5000))));
     QVERIFY(dialog.outcome().has_value());
     QCOMPARE(dialog.outcome()->verdict, WriteVerdict::Done);
     QCOMPARE(dialog.outcome()->results.size(), 3);
@@ -182,7 +182,7 @@ void TestUiForceRelease::cancelDeletesNothingAndIsAudited()
     QTRY_VERIFY_WITH_TIMEOUT(h.views.value("lock:keep").holding == 3, 5000);
     ForceReleaseDialog dialog(h.core.get(), h.views.value("lock:keep"), h.names, false);
     QSignalSpy inspected(&dialog, &ForceReleaseDialog::inspected);
-    QVERIFY(inspected.wait(5000));
+    QVERIFY(inspected.wait(int(lockscope::test::upperBoundMs(5000))));
     dialog.confirmationEdit()->setText(QStringLiteral("lock:keep"));
     dialog.reject();
     QCOMPARE(dialog.result(), int(QDialog::Rejected));
@@ -201,7 +201,7 @@ void TestUiForceRelease::tokenChangedInBetweenIsSpared()
     QTRY_VERIFY_WITH_TIMEOUT(h.views.value("lock:moved").holding == 3, 5000);
     ForceReleaseDialog dialog(h.core.get(), h.views.value("lock:moved"), h.names, false);
     QSignalSpy inspected(&dialog, &ForceReleaseDialog::inspected);
-    QVERIFY(inspected.wait(5000));
+    QVERIFY(inspected.wait(int(lockscope::test::upperBoundMs(5000))));
     QCOMPARE(dialog.expectedToken(), QByteArray("tok-old"));
 
     // While the admin reads the plan, the lock changes hands everywhere.
@@ -210,7 +210,7 @@ void TestUiForceRelease::tokenChangedInBetweenIsSpared()
     dialog.confirmationEdit()->setText(QStringLiteral("lock:moved"));
     QSignalSpy released(&dialog, &ForceReleaseDialog::released);
     dialog.confirm();
-    QVERIFY(released.wait(5000));
+    QVERIFY(released.wait(int(lockscope::test::upperBoundMs(5000))));
     QCOMPARE(dialog.outcome()->verdict, WriteVerdict::NotDone);
     for (const ForceReleaseMasterResult& r : dialog.outcome()->results) {
         QCOMPARE(r.action, ForceReleaseMasterResult::Action::Spared);
@@ -229,7 +229,7 @@ void TestUiForceRelease::readOnlyRefuses()
     QTRY_VERIFY_WITH_TIMEOUT(h.views.value("lock:ro").holding == 3, 5000);
     ForceReleaseDialog dialog(h.core.get(), h.views.value("lock:ro"), h.names, true);
     QSignalSpy inspected(&dialog, &ForceReleaseDialog::inspected);
-    QVERIFY(inspected.wait(5000));
+    QVERIFY(inspected.wait(int(lockscope::test::upperBoundMs(5000))));
     dialog.confirmationEdit()->setText(QStringLiteral("lock:ro"));
     QVERIFY(!dialog.releaseButton()->isEnabled());
     QVERIFY(!dialog.canConfirm());
@@ -239,7 +239,7 @@ void TestUiForceRelease::readOnlyRefuses()
     // Even a request that gets past the window is refused by the core, without touching a master.
     QSignalSpy finished(h.core->service(), &CoreService::forceReleaseFinished);
     h.core->executeForceRelease(*dialog.plan());
-    QVERIFY(finished.wait(5000));
+    QVERIFY(finished.wait(int(lockscope::test::upperBoundMs(5000))));
     const auto report = finished.first().first().value<ForceReleaseReport>();
     QCOMPARE(report.outcome.verdict, WriteVerdict::Refused);
     QCOMPARE(holdersOf(group, "lock:ro", "tok-ro"), 3);
@@ -255,7 +255,7 @@ void TestUiForceRelease::partialLockNeedsOnlyAPlainConfirmation()
     QCOMPARE(h.views.value("lock:half").status, LockStatus::Partial);
     ForceReleaseDialog dialog(h.core.get(), h.views.value("lock:half"), h.names, false);
     QSignalSpy inspected(&dialog, &ForceReleaseDialog::inspected);
-    QVERIFY(inspected.wait(5000));
+    QVERIFY(inspected.wait(int(lockscope::test::upperBoundMs(5000))));
     QVERIFY(!dialog.needsTypedConfirmation());
     QVERIFY(!dialog.confirmationEdit()->isVisibleTo(&dialog));
     QVERIFY(!dialog.releaseButton()->isEnabled());
@@ -263,7 +263,7 @@ void TestUiForceRelease::partialLockNeedsOnlyAPlainConfirmation()
     QVERIFY(dialog.releaseButton()->isEnabled());
     QSignalSpy released(&dialog, &ForceReleaseDialog::released);
     dialog.confirm();
-    QVERIFY(released.wait(5000));
+    QVERIFY(released.wait(int(lockscope::test::upperBoundMs(5000))));
     QCOMPARE(dialog.outcome()->verdict, WriteVerdict::Done);
     QCOMPARE(dialog.outcome()->results.at(1).action, ForceReleaseMasterResult::Action::Deleted);
     QCOMPARE(dialog.outcome()->results.at(0).action, ForceReleaseMasterResult::Action::Absent);

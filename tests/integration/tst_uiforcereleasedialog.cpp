@@ -74,7 +74,7 @@ void TestUiForceReleaseDialog::confirmFocusHintAndPastTense()
     QVERIFY(dialog->canConfirm());
     QSignalSpy released(dialog, &ForceReleaseDialog::released);
     dialog->confirm();
-    QVERIFY(released.wait(5000));
+    QVERIFY(released.wait(int(lockscope::test::upperBoundMs(5000))));
     QCOMPARE(group.at(0).command({"EXISTS", "lock:orders"}).integer, 0);
 
     // What happened, per master, in the past tense; nothing about what "will" be done.

@@ -65,7 +65,7 @@ void TestUiMainWindow::showsLocksMastersAndDetail()
                                     QAbstractItemModelTester::FailureReportingMode::QtTest);
     window.show();
     QSignalSpy scanned(&window, &MainWindow::initialScanFinished);
-    QVERIFY(scanned.wait(5000));
+    QVERIFY(scanned.wait(int(lockscope::test::upperBoundMs(5000))));
     QTRY_COMPARE_WITH_TIMEOUT(window.lockModel()->rowCount(), 2, 3000);
     QTRY_COMPARE(window.masterModel()->upCount(), 3);
     QCOMPARE(window.masterModel()->index(0, MasterTableModel::VersionColumn).data().toString().isEmpty(),

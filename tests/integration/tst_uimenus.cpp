@@ -348,7 +348,7 @@ void TestUiMenus::demoScenariosHaveAMenuOnlyInTheDemo()
     }
     QSignalSpy ready(&session, &DemoSession::ready);
     session.start();
-    QVERIFY(ready.wait(30000));
+    QVERIFY(ready.wait(int(lockscope::test::upperBoundMs(30000))));
     QTRY_VERIFY(demo->actions().first()->isEnabled());
     // The menu entry runs the panel's scenario, the same way its button does.
     QSignalSpy started(session.scenarios(), &DemoScenarioRunner::started);

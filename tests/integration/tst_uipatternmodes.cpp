@@ -218,7 +218,7 @@ void TestUiPatternModes::windowDiscoversTheLocksAmongOrdinaryKeys()
     MainWindow window(config, m_dir.filePath(QStringLiteral("audit.jsonl")));
     window.show();
     QSignalSpy scanned(&window, &MainWindow::initialScanFinished);
-    QVERIFY(scanned.wait(10000));
+    QVERIFY(scanned.wait(int(lockscope::test::upperBoundMs(10000))));
     QTRY_COMPARE_WITH_TIMEOUT(window.lockModel()->rowCount(), int(realLocks.size()), 3000);
     for (const QString& lock : realLocks)
         QVERIFY2(window.lockModel()->find(lock.toUtf8()), qPrintable(lock));

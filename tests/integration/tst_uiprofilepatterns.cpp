@@ -95,10 +95,11 @@ int TestUiProfilePatterns::locksShownFor(ConnectionsDialog& dialog, int expected
     MainWindow window(config, m_dir.filePath(QStringLiteral("audit.jsonl")));
     QSignalSpy scanned(&window, &MainWindow::initialScanFinished);
     window.show();
-    if (!scanned.wait(10000))
+    if (!scanned.wait(int(lockscope::test::upperBoundMs(10000))))
         return -1;
     // The first picture may still be on its way through the window's batch queue.
-    const bool settled = QTest::qWaitFor([&] { return window.lockModel()->rowCount() == expected; }, 3000);
+    const bool settled = QTest::qWaitFor([&] { return window.lockModel()->rowCount() == expected; },
+                                         int(lockscope::test::upperBoundMs(3000)));
     Q_UNUSED(settled); // the caller compares the count
     return window.lockModel()->rowCount();
 }

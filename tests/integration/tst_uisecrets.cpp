@@ -293,7 +293,7 @@ void TestUiSecrets::windowNeverShowsOrSavesAPassword()
         MainWindow window(*config, audit);
         window.show();
         QSignalSpy scanned(&window, &MainWindow::initialScanFinished);
-        QVERIFY(scanned.wait(10000) || window.isInitialScanFinished());
+        QVERIFY(scanned.wait(int(lockscope::test::upperBoundMs(10000))) || window.isInitialScanFinished());
         QTRY_VERIFY_WITH_TIMEOUT(window.lockModel()->rowCount() > 0, 5000);
         QTRY_COMPARE_WITH_TIMEOUT(window.masterModel()->upCount(), 2, 5000);
 

@@ -48,7 +48,7 @@ TestSecretStore::ReadResult TestSecretStore::read(const QString& key)
     SecretStore::read(key, this, [&result](const QString& secret, const QString& error, bool noBackend) {
         result = {true, secret, error, noBackend};
     });
-    if (!QTest::qWaitFor([&result] { return result.done; }, 15000))
+    if (!QTest::qWaitFor([&result] { return result.done; }, int(lockscope::test::upperBoundMs(15000))))
         result.error = QStringLiteral("the keychain did not answer");
     return result;
 }
@@ -78,7 +78,7 @@ void TestSecretStore::writesReadsAndRemoves()
         writeError = error;
         noBackend = none;
     });
-    QVERIFY(QTest::qWaitFor([&] { return written; }, 15000));
+    QVERIFY(QTest::qWaitFor([&] { return written; }, int(lockscope::test::upperBoundMs(15000))));
     QVERIFY2(writeError.isEmpty(), qPrintable(writeError));
     QVERIFY(!noBackend);
 

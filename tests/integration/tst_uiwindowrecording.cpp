@@ -85,10 +85,12 @@ bool TestUiWindowRecording::takeAndRelease(RedisServer& server, MainWindow& wind
                                            const QByteArray& resource, const QByteArray& token)
 {
     server.command({"SET", resource, token, "PX", "60000"});
-    if (!QTest::qWaitFor([&] { return window.lockModel()->find(resource) != nullptr; }, 10000))
+    if (!QTest::qWaitFor([&] { return window.lockModel()->find(resource) != nullptr; },
+                         int(lockscope::test::upperBoundMs(10000))))
         return false;
     server.command({"DEL", resource});
-    return QTest::qWaitFor([&] { return window.lockModel()->find(resource) == nullptr; }, 10000);
+    return QTest::qWaitFor([&] { return window.lockModel()->find(resource) == nullptr; },
+                           int(lockscope::test::upperBoundMs(10000)));
 }
 
 qint64 TestUiWindowRecording::connectionsReceived(RedisServer& server)
@@ -229,7 +231,7 @@ void TestUiWindowRecording::reviewShowsHistoryWithoutMasters()
                                        QStringLiteral("--db"), db})
                         .out.contains(text);
                 },
-                10000);
+                int(lockscope::test::upperBoundMs(10000)));
         };
         server.command({"SET", "lock:r", "tok-r", "PX", "60000"});
         QVERIFY(recorded("tok-r"));

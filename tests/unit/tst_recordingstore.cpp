@@ -384,7 +384,7 @@ void TestRecordingStore::pruneByAgeKeepsTheRecentAndLetsWritesThrough()
             order << QStringLiteral("written");
         },
         Qt::QueuedConnection);
-    QVERIFY(pruned.wait(10000));
+    QVERIFY(pruned.wait(int(lockscope::test::upperBoundMs(10000))));
     QCOMPARE(pruned.first().first().toLongLong(), 3500);
     QCOMPARE(order, (QStringList{QStringLiteral("written"), QStringLiteral("pruned")}));
 
@@ -421,7 +421,7 @@ void TestRecordingStore::pruneBySizeShrinksTheFileAndKeepsTheNewest()
             options.maxBytes);
     QSignalSpy pruned(&writer, &RecordingWriter::pruneFinished);
     writer.pruneNow();
-    QVERIFY(pruned.wait(20000));
+    QVERIFY(pruned.wait(int(lockscope::test::upperBoundMs(20000))));
     QVERIFY(pruned.first().first().toLongLong() > 0);
     const qint64 size = QFileInfo(options.path).size();
     QVERIFY2(size <= options.maxBytes, qPrintable(QString::number(size)));

@@ -43,7 +43,8 @@ struct Fixture
     bool settles()
     {
         return QTest::qWaitFor(
-            [this] { return connection->state() == State::Up || connection->state() == State::Down; }, 5000);
+            [this] { return connection->state() == State::Up || connection->state() == State::Down; },
+            int(lockscope::test::upperBoundMs(5000)));
     }
 
     QList<QByteArrayList> auths() const
