@@ -434,7 +434,7 @@ void TestClusterMonitor::failoverDuringWatchNamesTheLostLockOfThatShardOnly()
     QCOMPARE(failover.value(QStringLiteral("atRisk")).toArray(),
              (QJsonArray{QString::fromUtf8(kept), QString::fromUtf8(lost)}));
     ::kill(pid_t(watch.processId()), SIGINT);
-    QVERIFY(watch.waitForFinished(10000));
+    QVERIFY(watch.waitForFinished(int(lockscope::test::upperBoundMs(10000))));
     QCOMPARE(watch.exitCode(), 0);
 
     // Afterwards, list shows the promoted replica as the shard's primary and the lock that survived.

@@ -132,7 +132,7 @@ QList<qint64> TestDemoAppKill::startDemo(QProcess& app)
     app.setProcessEnvironment(env);
     app.setProcessChannelMode(QProcess::ForwardedErrorChannel);
     app.start(lockscopeBinary(), {QStringLiteral("--demo")});
-    if (!app.waitForStarted(10000))
+    if (!app.waitForStarted(int(lockscope::test::upperBoundMs(10000))))
         return {};
     // The app starts its servers after its window is up: wait for all five.
     QList<qint64> pids;
@@ -155,7 +155,7 @@ void TestDemoAppKill::killedAppLeavesNoServers()
     QTRY_VERIFY_WITH_TIMEOUT(simulationWritesToAll(pids), 30000);
     QVERIFY(app.state() == QProcess::Running);
     ::kill(pid_t(app.processId()), SIGKILL); // only the process this test started, by its pid
-    QVERIFY(app.waitForFinished(10000));
+    QVERIFY(app.waitForFinished(int(lockscope::test::upperBoundMs(10000))));
     QCOMPARE(app.exitStatus(), QProcess::CrashExit);
     for (qint64 pid : pids)
         QTRY_VERIFY_WITH_TIMEOUT(!alive(pid), 10000);
@@ -172,7 +172,7 @@ void TestDemoAppKill::terminatedAppLeavesNoServers()
     // SIGTERM: Qt leaves it to the default action, which ends the process without running the
     // destructors: the death signal again. A clean close (DemoSession destroyed) is in tst_uidemopanel.
     app.terminate();
-    QVERIFY(app.waitForFinished(10000));
+    QVERIFY(app.waitForFinished(int(lockscope::test::upperBoundMs(10000))));
     for (qint64 pid : pids)
         QTRY_VERIFY_WITH_TIMEOUT(!alive(pid), 10000);
 }

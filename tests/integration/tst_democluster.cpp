@@ -24,11 +24,11 @@ bool answers(const DemoCluster& cluster, int index)
 {
     QTcpSocket s;
     s.connectToHost(QHostAddress::LocalHost, cluster.port(index));
-    if (!s.waitForConnected(500))
+    if (!s.waitForConnected(int(lockscope::test::upperBoundMs(500))))
         return false;
     s.write("AUTH " + cluster.password().toUtf8() + "\r\nPING\r\n");
     QByteArray got;
-    while (got.count('\n') < 2 && s.waitForReadyRead(500))
+    while (got.count('\n') < 2 && s.waitForReadyRead(int(lockscope::test::upperBoundMs(500))))
         got += s.readAll();
     return got == "+OK\r\n+PONG\r\n";
 }
@@ -134,7 +134,7 @@ void TestDemoCluster::serversDieWithAKilledHost()
     for (qint64 pid : pids)
         QVERIFY(processExists(pid));
     ::kill(pid_t(host.processId()), SIGKILL); // no destructor, no clean-up code runs
-    QVERIFY(host.waitForFinished(5000));
+    QVERIFY(host.waitForFinished(int(lockscope::test::upperBoundMs(5000))));
     for (qint64 pid : pids)
         QTRY_VERIFY_WITH_TIMEOUT(!processExists(pid), 5000);
 }

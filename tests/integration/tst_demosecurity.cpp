@@ -29,14 +29,15 @@ QByteArray pingReply(quint16 port, const QString& password = {})
 {
     QTcpSocket s;
     s.connectToHost(QHostAddress::LocalHost, port);
-    if (!s.waitForConnected(2000))
+    if (!s.waitForConnected(int(lockscope::test::upperBoundMs(2000))))
         return "(no connection)";
     const QByteArray expectAuth = password.isEmpty() ? QByteArray() : QByteArray("+OK\r\n");
     if (!password.isEmpty())
         s.write("AUTH " + password.toUtf8() + "\r\n");
     s.write("PING\r\n");
     QByteArray got;
-    while (got.count('\n') < (password.isEmpty() ? 1 : 2) && s.waitForReadyRead(2000))
+    while (got.count('\n') < (password.isEmpty() ? 1 : 2) &&
+           s.waitForReadyRead(int(lockscope::test::upperBoundMs(2000))))
         got += s.readAll();
     return got.startsWith(expectAuth) ? got.mid(expectAuth.size()).trimmed() : got.trimmed();
 }

@@ -177,7 +177,7 @@ void TestFlightRecorder::aDayOfLocksReadBackExactly()
     InteropPeers::startNode(holder, QStringList{QStringLiteral("hold-redlock"), QStringLiteral("day:orders"),
                                                 QStringLiteral("1000"), QStringLiteral("2600")} +
                                         urls);
-    QVERIFY(holder.waitForFinished(30000));
+    QVERIFY(holder.waitForFinished(int(lockscope::test::upperBoundMs(30000))));
     const QList<QJsonObject> held = InteropPeers::jsonLines(holder.readAllStandardOutput());
     QVERIFY2(held.size() == 2, holder.readAllStandardError().constData());
     const QString ordersToken = held.at(0).value(QStringLiteral("value")).toString();

@@ -720,7 +720,7 @@ void TestForceRelease::redissonOnAClusterPublishesSharded()
     // A Redisson waiter on a Redis 7 cluster: SSUBSCRIBE on the shard of its lock.
     QTcpSocket waiter;
     waiter.connectToHost(QHostAddress::LocalHost, node.port());
-    QVERIFY(waiter.waitForConnected(5000));
+    QVERIFY(waiter.waitForConnected(int(lockscope::test::upperBoundMs(5000))));
     const QByteArray password = node.options().password.toUtf8();
     waiter.write("*2\r\n$4\r\nAUTH\r\n$" + QByteArray::number(password.size()) + "\r\n" + password + "\r\n");
     waiter.write("*2\r\n$10\r\nSSUBSCRIBE\r\n$36\r\nredisson_lock__channel:{lock:orders}\r\n");

@@ -58,13 +58,13 @@ QJsonObject runWriter(const QString& program, const QStringList& args, QString& 
     process.setProcessEnvironment(testPasswordEnvironment()); // the URLs leave the password out
     process.setWorkingDirectory(kInteropDir);
     process.start(program, args);
-    if (!process.waitForStarted(5000)) {
+    if (!process.waitForStarted(int(lockscope::test::upperBoundMs(5000)))) {
         error = program + QStringLiteral(" did not start: ") + process.errorString();
         return {};
     }
     if (!process.waitForFinished(kWriterTimeoutMs)) {
         process.kill();
-        process.waitForFinished(5000);
+        process.waitForFinished(int(lockscope::test::upperBoundMs(5000)));
         error = program + QStringLiteral(" did not finish in %1 ms").arg(kWriterTimeoutMs);
         return {};
     }
@@ -263,7 +263,8 @@ void TestFormatInterop::nodeRedlockHeldThenReleased()
     writer.setWorkingDirectory(kInteropDir);
     writer.start(m_node, {m_writeLocks, QStringLiteral("hold-redlock"), QStringLiteral("held"),
                           QStringLiteral("20000"), QStringLiteral("3000"), server.url(false)});
-    QVERIFY2(writer.waitForStarted(5000), qPrintable(writer.errorString()));
+    QVERIFY2(writer.waitForStarted(int(lockscope::test::upperBoundMs(5000))),
+             qPrintable(writer.errorString()));
     QTRY_VERIFY_WITH_TIMEOUT(writer.canReadLine() || writer.state() == QProcess::NotRunning, 15000);
     const QJsonObject written = firstJsonLine(writer.readLine());
     QVERIFY2(!written.isEmpty(), writer.readAllStandardError().constData());

@@ -62,7 +62,7 @@ QJsonObject TestInteropMonitor::run(const QString& program, const QStringList& a
     QProcess p;
     p.setProcessEnvironment(testPasswordEnvironment()); // the URLs leave the password out
     p.start(program, args);
-    if (!p.waitForFinished(30000) || p.exitCode() != 0) {
+    if (!p.waitForFinished(int(lockscope::test::upperBoundMs(30000))) || p.exitCode() != 0) {
         qWarning("%s failed: %s", qPrintable(args.join(QLatin1Char(' '))),
                  p.readAllStandardError().constData());
         return {};
@@ -80,7 +80,7 @@ QJsonObject TestInteropMonitor::listJson(const QStringList& urls, int* exitCode)
     QProcess p;
     p.setProcessEnvironment(testPasswordEnvironment());
     p.start(buildPath(QStringLiteral("app/lockctl")), args);
-    p.waitForFinished(20000);
+    p.waitForFinished(int(lockscope::test::upperBoundMs(20000)));
     *exitCode = p.exitCode();
     return QJsonDocument::fromJson(p.readAllStandardOutput()).object();
 }

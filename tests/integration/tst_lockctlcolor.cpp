@@ -156,7 +156,7 @@ void TestLockctlColor::watchColoursItsLines()
     QVERIFY2(out.contains("  master ") && out.contains("\x1b[32mup\x1b[0m"), out.constData());
     QVERIFY2(rawTextIn(withoutColour(out)).isEmpty(), qPrintable(rawTextIn(withoutColour(out))));
     watch.terminate(); // SIGTERM: watch ends cleanly
-    QVERIFY(watch.waitForFinished(10000));
+    QVERIFY(watch.waitForFinished(int(lockscope::test::upperBoundMs(10000))));
     QCOMPARE(watch.exitCode(), 0);
 }
 

@@ -226,7 +226,7 @@ void TestLockctlEscaping::watchShowsTheEscapedForm()
             m_group.at(i).command({"DEL", key});
         QTRY_VERIFY_WITH_TIMEOUT(seen("removed"), 20000);
         watch.terminate(); // the lockctl this test started; it stops on SIGTERM
-        QVERIFY(watch.waitForFinished(10000));
+        QVERIFY(watch.waitForFinished(int(lockscope::test::upperBoundMs(10000))));
         LockctlRun run;
         run.out = out + watch.readAllStandardOutput();
         run.err = watch.readAllStandardError();

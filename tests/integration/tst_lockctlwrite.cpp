@@ -314,7 +314,7 @@ void TestLockctlWrite::forceReleaseConfirmsOnATerminal()
                 {QStringLiteral("-qec"), command.join(QLatin1Char(' ')), QStringLiteral("/dev/null")});
         p.write(reply);
         p.closeWriteChannel();
-        p.waitForFinished(20000);
+        p.waitForFinished(int(lockscope::test::upperBoundMs(20000)));
         return std::make_pair(p.exitCode(), p.readAllStandardOutput());
     };
     const auto [declined, declinedText] = answer("n\n");
@@ -573,7 +573,7 @@ void TestLockctlWrite::holdStopsTheCommandWhenTheLockIsLost()
     clock.start();
     for (int i = 0; i < 3; ++i)
         group.at(i).command({"DEL", "lost"}); // an admin force-released it
-    QVERIFY(p.waitForFinished(5000));
+    QVERIFY(p.waitForFinished(int(lockscope::test::upperBoundMs(5000))));
     QCOMPARE(p.exitCode(), 42); // the command's own exit code, after SIGTERM
     QVERIFY(clock.elapsed() < upperBoundMs(1500));
     QVERIFY(p.readAllStandardError().contains("lost"));
@@ -592,7 +592,7 @@ void TestLockctlWrite::holdKillsACommandThatIgnoresSigterm()
         QStringLiteral("trap '' TERM")));
     for (int i = 0; i < 3; ++i)
         group.at(i).command({"DEL", "deaf"});
-    QVERIFY(p.waitForFinished(5000));
+    QVERIFY(p.waitForFinished(int(lockscope::test::upperBoundMs(5000))));
     QCOMPARE(p.exitCode(), 128 + 9); // SIGKILL after the grace period
 }
 
@@ -608,7 +608,7 @@ void TestLockctlWrite::holdPassesSigtermOnAndReleases()
                              {QStringLiteral("--ttl"), QStringLiteral("30000")},
                              QStringLiteral("trap 'exit 43' TERM")));
     ::kill(pid_t(p.processId()), SIGTERM);
-    QVERIFY(p.waitForFinished(5000));
+    QVERIFY(p.waitForFinished(int(lockscope::test::upperBoundMs(5000))));
     QCOMPARE(p.exitStatus(), QProcess::NormalExit);
     QCOMPARE(p.exitCode(), 43);
     QCOMPARE(holders(group, "term"), 0); // released, not left for 30 s

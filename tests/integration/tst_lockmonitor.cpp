@@ -55,7 +55,7 @@ struct Harness
     bool waitForInitialScan(int timeoutMs)
     {
         QSignalSpy initial(monitor.get(), &LockMonitor::initialScanFinished);
-        return initial.wait(timeoutMs);
+        return initial.wait(int(upperBoundMs(timeoutMs)));
     }
     // True once every master's scanner follows keyspace events, within `timeoutMs`.
     bool waitForLive(int timeoutMs = 5000)
@@ -67,7 +67,7 @@ struct Harness
                         return false;
                 return true;
             },
-            timeoutMs);
+            int(upperBoundMs(timeoutMs)));
     }
     LockView view(const QByteArray& resource) const { return monitor->locks().value(resource); }
     bool has(const QByteArray& resource) const { return monitor->locks().contains(resource); }
@@ -642,7 +642,7 @@ void TestLockMonitor::lockctlListJson()
         args << QStringLiteral("-m") << url;
     QProcess p;
     p.start(lockctl(), args);
-    QVERIFY(p.waitForFinished(10000));
+    QVERIFY(p.waitForFinished(int(lockscope::test::upperBoundMs(10000))));
     QCOMPARE(p.exitCode(), 0);
     const QByteArray out = p.readAllStandardOutput();
     QVERIFY(!out.contains(o.password.toUtf8()));
@@ -684,7 +684,7 @@ void TestLockMonitor::lockctlListTextAndExitCodes()
         QProcess p;
         p.setProcessEnvironment(testPasswordEnvironment());
         p.start(lockctl(), testPasswordArgs() + args);
-        p.waitForFinished(15000);
+        p.waitForFinished(int(lockscope::test::upperBoundMs(15000)));
         if (out)
             *out = p.readAllStandardOutput();
         if (err)
@@ -709,7 +709,7 @@ void TestLockMonitor::lockctlListTextAndExitCodes()
     QElapsedTimer clock;
     clock.start();
     QCOMPARE(run(all, &out, &err), 3);
-    QVERIFY(clock.elapsed() < 2000);
+    QVERIFY(clock.elapsed() < upperBoundMs(2000)); // not the connections' default timeouts
     QVERIFY(out.contains("lock:text"));
     QVERIFY(err.contains("refused") || err.contains("Connection refused"));
 
@@ -773,7 +773,7 @@ void TestLockMonitor::lockctlWatchStreamsJsonLines()
     for (const QJsonObject& e : events.all())
         QVERIFY(e.contains(QStringLiteral("time")));
     ::kill(pid_t(watch.processId()), SIGINT);
-    QVERIFY(watch.waitForFinished(5000));
+    QVERIFY(watch.waitForFinished(int(lockscope::test::upperBoundMs(5000))));
     QCOMPARE(watch.exitStatus(), QProcess::NormalExit);
     QCOMPARE(watch.exitCode(), 0);
 }
@@ -793,7 +793,7 @@ void TestLockMonitor::lockctlWritesTakeNamesAsListPrintsThem()
                 args + testPasswordArgs() +
                     QStringList{QStringLiteral("-m"), group.at(0).url(false), QStringLiteral("--audit-log"),
                                 dir.filePath(QStringLiteral("audit.jsonl"))});
-        p.waitForFinished(10000);
+        p.waitForFinished(int(lockscope::test::upperBoundMs(10000)));
         *out = p.readAllStandardOutput() + p.readAllStandardError();
         return p.exitCode();
     };

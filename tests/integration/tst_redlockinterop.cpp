@@ -96,7 +96,7 @@ void TestRedlockInterop::nodeRedlockKeepsUsOut()
     QProcess node;
     node.setProcessEnvironment(testPasswordEnvironment());
     node.start(m_node, nodeArgs(QStringLiteral("hold"), "shared:a"));
-    QVERIFY(node.waitForReadyRead(10000));
+    QVERIFY(node.waitForReadyRead(int(lockscope::test::upperBoundMs(10000))));
     const QByteArray line = node.readLine().trimmed();
     QVERIFY2(line.startsWith("locked "), line.constData());
     const QByteArray theirs = line.mid(7);
@@ -113,7 +113,7 @@ void TestRedlockInterop::nodeRedlockKeepsUsOut()
     for (int i = 0; i < 5; ++i)
         QCOMPARE(m_group.at(i).command({"GET", "shared:a"}).string, theirs); // and theirs is untouched
 
-    QVERIFY(node.waitForFinished(10000));
+    QVERIFY(node.waitForFinished(int(lockscope::test::upperBoundMs(10000))));
     QVERIFY(node.readAll().contains("released"));
     const RedlockOutcome after = wait([&](auto done) { redlock.acquire("shared:a", 5000, QString(), done); });
     QVERIFY2(after.ok(), qPrintable(after.error.message));
@@ -130,7 +130,7 @@ void TestRedlockInterop::weKeepNodeRedlockOut()
     QProcess node;
     node.setProcessEnvironment(testPasswordEnvironment());
     node.start(m_node, nodeArgs(QStringLiteral("try"), "shared:b"));
-    QVERIFY(node.waitForFinished(10000));
+    QVERIFY(node.waitForFinished(int(lockscope::test::upperBoundMs(10000))));
     QCOMPARE(node.exitCode(), 1);
     QCOMPARE(node.readAllStandardOutput().trimmed(), QByteArray("busy"));
     // Whatever node-redlock sent before it exited (its clean-up of the failed attempt) has run once
@@ -142,7 +142,7 @@ void TestRedlockInterop::weKeepNodeRedlockOut()
 
     QVERIFY(wait([&](auto done) { redlock.release(ours.lease, done); }).ok());
     node.start(m_node, nodeArgs(QStringLiteral("try"), "shared:b"));
-    QVERIFY(node.waitForFinished(10000));
+    QVERIFY(node.waitForFinished(int(lockscope::test::upperBoundMs(10000))));
     QCOMPARE(node.exitCode(), 0);
     QVERIFY(node.readAllStandardOutput().startsWith("acquired "));
 }
@@ -161,7 +161,7 @@ void TestRedlockInterop::nodeHelperTellsUnreachableFromBusy()
                QStringList{interopDir() + QStringLiteral("/redlock-acquire.js"), QStringLiteral("try")}
                    << urls << QStringLiteral("--resource") << QStringLiteral("shared:c")
                    << QStringLiteral("--ttl") << QStringLiteral("1000"));
-    QVERIFY(node.waitForFinished(30000));
+    QVERIFY(node.waitForFinished(int(lockscope::test::upperBoundMs(30000))));
     const QByteArray out = node.readAllStandardOutput();
     QCOMPARE(node.exitCode(), 3);
     QVERIFY2(out.startsWith("unreachable "), out.constData());

@@ -221,7 +221,7 @@ void TestSentinelMonitor::failoverDuringLockctlWatchNamesTheLostLock()
     // The failover is said once, as such: the new node's other run_id is not a restart.
     QVERIFY(find(QStringLiteral("master"), QStringLiteral("state"), QStringLiteral("restarted")).isEmpty());
     ::kill(pid_t(watch.processId()), SIGINT);
-    QVERIFY(watch.waitForFinished(10000));
+    QVERIFY(watch.waitForFinished(int(lockscope::test::upperBoundMs(10000))));
     QCOMPARE(watch.exitCode(), 0);
     const QByteArray textLine = QStringLiteral("failover  %1  127.0.0.1:%2 → 127.0.0.1:%3  2 at risk, lost: "
                                                "lock:lost, changed token: none")
@@ -231,7 +231,7 @@ void TestSentinelMonitor::failoverDuringLockctlWatchNamesTheLostLock()
                                     .toUtf8();
     QTRY_VERIFY2_WITH_TIMEOUT(textSays(textLine), text.constData(), 30000);
     ::kill(pid_t(textWatch.processId()), SIGINT);
-    QVERIFY(textWatch.waitForFinished(10000));
+    QVERIFY(textWatch.waitForFinished(int(lockscope::test::upperBoundMs(10000))));
     QCOMPARE(textWatch.exitCode(), 0);
 
     // Afterwards, list shows the group up on the new primary, with the lock that survived.

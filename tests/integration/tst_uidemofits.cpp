@@ -181,7 +181,7 @@ void TestUiDemoFits::fitsTheScreen()
     child.setProcessChannelMode(QProcess::MergedChannels);
     child.start(QCoreApplication::applicationFilePath(), test::selfArguments());
     QVERIFY(child.waitForStarted());
-    QVERIFY(child.waitForFinished(180000));
+    QVERIFY(child.waitForFinished(int(lockscope::test::upperBoundMs(180000))));
     const QString out = QString::fromLocal8Bit(child.readAll());
     qInfo("%s", qPrintable(out.trimmed()));
     QVERIFY2(child.exitStatus() == QProcess::NormalExit && child.exitCode() == 0, qPrintable(out));

@@ -94,7 +94,7 @@ void TestUiDiagnosisPane::paneSaysWhyTheSelectedLockIsStuck()
         5000);
     QVERIFY(!pane.diagnosisLabel()->text().contains(QStringLiteral("Waiters")));
     waiter.kill();
-    waiter.waitForFinished(5000);
+    waiter.waitForFinished(int(lockscope::test::upperBoundMs(5000)));
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiDiagnosisPane)

@@ -213,10 +213,10 @@ public:
         while (clock.elapsed() < 5000) {
             QTcpSocket probe;
             probe.connectToHost(QHostAddress::LocalHost, m_third->adminPort());
-            if (!probe.waitForConnected(1000))
+            if (!probe.waitForConnected(int(lockscope::test::upperBoundMs(1000))))
                 return false;
             probe.write("PING\r\n");
-            if (!probe.waitForReadyRead(300))
+            if (!probe.waitForReadyRead(int(lockscope::test::upperBoundMs(300))))
                 return true;
             QTest::qWait(20);
         }
@@ -518,7 +518,7 @@ void TestFaultMatrix::unresolvableHostInANetworkNamespace()
     // network namespaces.
     QProcess probe;
     probe.start(QStringLiteral("unshare"), {QStringLiteral("-rn"), QStringLiteral("true")});
-    if (!probe.waitForFinished(10000) || probe.exitCode() != 0)
+    if (!probe.waitForFinished(int(lockscope::test::upperBoundMs(10000))) || probe.exitCode() != 0)
         QSKIP("user and network namespaces are not available here");
 
     RedisServerOptions options;
@@ -540,7 +540,7 @@ void TestFaultMatrix::unresolvableHostInANetworkNamespace()
     QElapsedTimer clock;
     clock.start();
     p.start(QStringLiteral("unshare"), args);
-    QVERIFY(p.waitForFinished(30000));
+    QVERIFY(p.waitForFinished(int(lockscope::test::upperBoundMs(30000))));
     const QByteArray out = p.readAllStandardOutput();
     QVERIFY2(p.exitCode() == 0, QByteArray(out + p.readAllStandardError()).constData());
     QVERIFY(clock.elapsed() < 10000);

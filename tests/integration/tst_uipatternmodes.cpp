@@ -186,7 +186,7 @@ void TestUiPatternModes::lockctlWatchDiscovers()
         m_server.command({"SET", marker, "6d5c6d5c6d5c6d5c6d5c6d5c6d5c6d5c", "PX", "600000"});
         QTRY_VERIFY_WITH_TIMEOUT(seen(marker), 20000);
         watch.terminate(); // the lockctl this test started; it stops on SIGTERM
-        QVERIFY(watch.waitForFinished(10000));
+        QVERIFY(watch.waitForFinished(int(lockscope::test::upperBoundMs(10000))));
         out += watch.readAllStandardOutput();
         m_server.command({"DEL", marker});
         QVERIFY2(!out.contains("stuck") && !out.contains("user:") && !out.contains("legacy:jobs") &&

@@ -124,7 +124,7 @@ void TestUiSecrets::runLockctl(const QString& what, const QStringList& args, con
         QTest::qWait(interruptAfterMs); // let it run before the interruption under test
         ::kill(pid_t(p.processId()), SIGINT);
     }
-    if (!p.waitForFinished(30000)) {
+    if (!p.waitForFinished(int(lockscope::test::upperBoundMs(30000)))) {
         p.kill();
         p.waitForFinished();
     }

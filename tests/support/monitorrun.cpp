@@ -1,6 +1,7 @@
 #include "monitorrun.h"
 
 #include "monitor/lockmonitor.h"
+#include "timebound.h"
 #include "topology/masterset.h"
 
 #include <QSignalSpy>
@@ -18,6 +19,7 @@ MonitorRun::~MonitorRun() = default;
 
 bool MonitorRun::startAndScan(int timeoutMs)
 {
+    timeoutMs = int(upperBoundMs(timeoutMs)); // an upper bound (timebound.h)
     QSignalSpy initial(m_monitor.get(), &LockMonitor::initialScanFinished);
     m_masters->open();
     m_monitor->start();

@@ -1,5 +1,7 @@
 #include "processrun.h"
 
+#include "timebound.h"
+
 #include <QElapsedTimer>
 #include <QProcess>
 #include <QSignalSpy>
@@ -18,6 +20,7 @@ QString ProcessRun::describe() const
 ProcessRun runProcess(const QString& program, const QStringList& args, const QProcessEnvironment& environment,
                       const QString& workingDirectory, int timeoutMs)
 {
+    timeoutMs = int(upperBoundMs(timeoutMs)); // an upper bound (timebound.h)
     QProcess p;
     QSignalSpy finished(&p, &QProcess::finished);
     QElapsedTimer clock;
@@ -54,6 +57,7 @@ QString shellQuoted(const QString& arg)
 ProcessRun runOnTerminal(const QString& program, const QStringList& args,
                          const QProcessEnvironment& environment, const QByteArray& input, int timeoutMs)
 {
+    timeoutMs = int(upperBoundMs(timeoutMs)); // an upper bound (timebound.h)
     ProcessRun run;
     const QString script = QStandardPaths::findExecutable(QStringLiteral("script"));
     if (script.isEmpty()) {

@@ -312,7 +312,7 @@ void TestManPages::lockscopeHelpAgreesWithTheManPage()
     QProcess p;
     p.setProcessChannelMode(QProcess::MergedChannels); // lockscope prints its usage on stderr
     p.start(path, {QStringLiteral("--help")});
-    QVERIFY(p.waitForFinished(30000));
+    QVERIFY(p.waitForFinished(int(lockscope::test::upperBoundMs(30000))));
     const QString out = QString::fromUtf8(p.readAll());
     QCOMPARE(p.exitCode(), 0);
     const Names help = parseQtHelp(out);
