@@ -26,6 +26,7 @@ set(lockscope_test_costs
     integration.tst_sentinelmonitor 15
     integration.tst_clustermonitor 15
     layers.check_layers_catches_violation 15
+    integration.tst_servelimits 25
     integration.tst_prometheusscrape 12
     package.tst_package 11
     integration.tst_lockctlescaping 9

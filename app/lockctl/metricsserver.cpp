@@ -1,6 +1,7 @@
 #include "metricsserver.h"
 
 #include "base/monotonicclock.h"
+#include "httplistener.h"
 #include "metrics/metricsrenderer.h"
 
 #include <QCoreApplication>
@@ -16,8 +17,8 @@ using namespace lockscope;
 
 namespace lockctl {
 
-MetricsServer::MetricsServer(WebConfig config, Pages pages, int freshWithinMs)
-    : m_config(std::move(config)), m_pages(std::move(pages)), m_freshWithinMs(freshWithinMs)
+MetricsServer::MetricsServer(WebConfig config, Pages pages, HttpLimits limits, int freshWithinMs)
+    : m_config(std::move(config)), m_pages(std::move(pages)), m_limits(limits), m_freshWithinMs(freshWithinMs)
 {
     std::promise<void> started;
     m_thread = std::thread([this, &started] {
@@ -84,7 +85,11 @@ QHttpServerResponse MetricsServer::metricsResponse()
                               [&] { return m_page->generation >= wanted; });
     const double age =
         m_page->generation >= wanted ? 0.0 : double(monotonicMs() - m_page->renderedAtMs) / 1000;
-    return QHttpServerResponse(MetricsRenderer::contentType(), m_page->text + MetricsRenderer::pageAge(age));
+    HttpGuardCounts counts = m_listener->counts();
+    counts.passwordChecksThrottled = m_throttle.throttled();
+    return QHttpServerResponse(MetricsRenderer::contentType(), m_page->text +
+                                                                   MetricsRenderer::httpGuard(counts) +
+                                                                   MetricsRenderer::pageAge(age));
 }
 
 void MetricsServer::setReady()
@@ -106,6 +111,7 @@ void MetricsServer::renderPage()
 
 Result<quint16> MetricsServer::listen(const QHostAddress& address, quint16 port)
 {
+    std::optional<QSslConfiguration> tls;
     if (m_config.tls()) {
         const auto chain = m_config.certificates();
         if (!chain)
@@ -117,13 +123,22 @@ Result<quint16> MetricsServer::listen(const QHostAddress& address, quint16 port)
         ssl.setLocalCertificateChain(*chain);
         ssl.setPrivateKey(*key);
         ssl.setPeerVerifyMode(QSslSocket::VerifyNone); // no client certificates
-        QMetaObject::invokeMethod(
-            m_server, [this, ssl] { m_server->sslSetup(ssl); }, Qt::BlockingQueuedConnection);
+        tls = ssl;
     }
-    // The listening socket belongs to the server's thread: made there.
+    // The listening socket belongs to the server's thread: made there. Not QHttpServer::listen():
+    // the guard in front of it needs to accept the connections itself (HttpListener).
     quint16 bound = 0;
     QMetaObject::invokeMethod(
-        m_server, [&] { bound = m_server->listen(address, port); }, Qt::BlockingQueuedConnection);
+        m_server,
+        [&] {
+            auto listener = std::make_unique<HttpListener>(m_limits, tls);
+            if (!listener->listen(address, port))
+                return;
+            bound = listener->serverPort();
+            m_listener = listener.release();
+            m_server->bind(m_listener); // m_server owns it now
+        },
+        Qt::BlockingQueuedConnection);
     if (bound == 0)
         return RedisError(ErrorKind::Io, QString(),
                           QStringLiteral("cannot listen on %1 port %2").arg(address.toString()).arg(port));
@@ -132,20 +147,26 @@ Result<quint16> MetricsServer::listen(const QHostAddress& address, quint16 port)
     return bound;
 }
 
-bool MetricsServer::authorized(const QHttpServerRequest& request) const
+QHttpServerResponse MetricsServer::guarded(const QHttpServerRequest& request,
+                                           const std::function<QHttpServerResponse()>& page)
 {
     if (!m_config.requiresAuth())
-        return true;
+        return page();
+    QByteArray authorization;
     for (const auto& [name, value] : request.headers())
         if (name.compare("authorization", Qt::CaseInsensitive) == 0)
-            return m_config.authorize(value);
-    return false;
-}
-
-QHttpServerResponse MetricsServer::guarded(const QHttpServerRequest& request,
-                                           const std::function<QHttpServerResponse()>& page) const
-{
-    if (authorized(request))
+            authorization = value;
+    // Credentials that passed before cost no bcrypt, and so no turn: a scrape is never throttled.
+    if (!authorization.isEmpty() && m_config.remembered(authorization))
+        return page();
+    if (!authorization.isEmpty() && !m_throttle.admit(request.remoteAddress(), monotonicMs())) {
+        QHttpServerResponse busy(QByteArrayLiteral("text/plain; charset=utf-8"),
+                                 QByteArrayLiteral("Too many password checks, try again later\n"),
+                                 QHttpServerResponse::StatusCode::TooManyRequests);
+        busy.addHeader(QByteArrayLiteral("Retry-After"), QByteArrayLiteral("1"));
+        return busy;
+    }
+    if (!authorization.isEmpty() && m_config.authorize(authorization))
         return page();
     QHttpServerResponse denied(QByteArrayLiteral("text/plain; charset=utf-8"),
                                QByteArrayLiteral("Unauthorized\n"),

@@ -1,6 +1,8 @@
 #pragma once
 
+#include "httplimits.h"
 #include "metrics/webconfig.h"
+#include "passwordthrottle.h"
 
 #include <QHostAddress>
 #include <QObject>
@@ -20,8 +22,13 @@ class QHttpServerResponse;
 
 namespace lockctl {
 
+class HttpListener;
+
 // The HTTP side of `lockctl serve` on Qt HTTP Server: /metrics, the landing page, /-/healthy and
 // /-/ready, with the TLS and basic authentication of --web-config on every path.
+//
+// Every connection passes HttpListener's guard (size, deadlines, a cap on connections) before any
+// route or password check runs, and password checks are throttled (PasswordThrottle).
 //
 // The server has a thread of its own. The page is computed on the monitor's (main) thread, which
 // owns the view, when a scrape asks for it; if that thread is busy for longer than `freshWithinMs`
@@ -39,7 +46,7 @@ public:
         QString landing;                     // HTML, fixed at start
     };
 
-    MetricsServer(lockscope::WebConfig config, Pages pages, int freshWithinMs = 750);
+    MetricsServer(lockscope::WebConfig config, Pages pages, HttpLimits limits = {}, int freshWithinMs = 750);
     ~MetricsServer() override;
 
     // Returns the port bound (the one given, or the system's pick for 0), or an error.
@@ -63,18 +70,20 @@ private:
     QHttpServerResponse metricsResponse();
     // On the monitor's thread.
     void renderPage();
-    bool authorized(const QHttpServerRequest& request) const;
     QHttpServerResponse guarded(const QHttpServerRequest& request,
-                                const std::function<QHttpServerResponse()>& page) const;
+                                const std::function<QHttpServerResponse()>& page);
 
     lockscope::WebConfig m_config;
     Pages m_pages;
+    HttpLimits m_limits;
     int m_freshWithinMs;
     std::atomic<bool> m_ready{false};
     std::shared_ptr<Page> m_page = std::make_shared<Page>();
     std::thread m_thread;
-    QEventLoop* m_loop = nullptr;    // m_thread's, while it runs
-    QHttpServer* m_server = nullptr; // lives on m_thread
+    QEventLoop* m_loop = nullptr;       // m_thread's, while it runs
+    QHttpServer* m_server = nullptr;    // lives on m_thread
+    HttpListener* m_listener = nullptr; // m_server's, once listening
+    PasswordThrottle m_throttle;        // m_thread's
 };
 
 } // namespace lockctl

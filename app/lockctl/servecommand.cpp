@@ -16,6 +16,8 @@
 #include <QEventLoop>
 #include <QHostAddress>
 
+#include <sys/resource.h>
+
 using namespace lockscope;
 
 namespace lockctl {
@@ -50,6 +52,23 @@ std::optional<ListenAddress> parseListen(const QString& text)
     if (out.host.isNull())
         return std::nullopt;
     return out;
+}
+
+// Raises the soft limit on open files to the hard one (systemd's LimitNOFILE=, a shell's ulimit -Hn):
+// the soft default of 1,024 is shared by the masters' connections and the HTTP clients. Returns the
+// limit now in force.
+rlim_t raiseFileLimit()
+{
+    rlimit limit{};
+    if (getrlimit(RLIMIT_NOFILE, &limit) != 0)
+        return 1024;
+    if (limit.rlim_cur < limit.rlim_max) {
+        rlimit raised = limit;
+        raised.rlim_cur = limit.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &raised) == 0)
+            return raised.rlim_cur;
+    }
+    return limit.rlim_cur;
 }
 
 class ServeCommand final : public Command
@@ -156,7 +175,11 @@ public:
             return text;
         };
         pages.landing = landing(masters, context.config(), maxSeries, web);
-        MetricsServer server(web, pages);
+        HttpLimits limits;
+        // HTTP clients get at most a quarter of the descriptors: the masters' connections, the
+        // recording and the listening socket keep theirs whatever the clients do.
+        limits.maxConnections = int(std::min<rlim_t>(rlim_t(limits.maxConnections), raiseFileLimit() / 4));
+        MetricsServer server(web, pages, limits);
         QObject::connect(&activity, &LockActivity::ready, &server, &MetricsServer::setReady);
         const Result<quint16> port = server.listen(listen->host, listen->port);
         if (!port)

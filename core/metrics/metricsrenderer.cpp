@@ -47,6 +47,9 @@ enum FamilyId
     Releases,
     ForceReleases,
     ScrapeDuration,
+    HttpRefused,
+    HttpOpen,
+    HttpThrottled,
     PageAge,
     FamilyCount
 };
@@ -89,6 +92,12 @@ const Family families[FamilyCount] = {
     {"lockscope_lock_force_releases_total", "counter",
      "Stuck locks that disappeared: a lock without expiry only goes when somebody deletes it."},
     {"lockscope_scrape_duration_seconds", "gauge", "Time the previous scrape took to render."},
+    {"lockscope_http_connections_refused_total", "counter",
+     "HTTP connections closed before any route or password check ran, by the limit they went past."},
+    {"lockscope_http_connections_open", "gauge", "HTTP connections open now, this scrape's included."},
+    {"lockscope_http_password_checks_throttled_total", "counter",
+     "Requests answered 429 without checking their password: the address (or all addresses together) "
+     "had used up its password checks."},
     {"lockscope_metrics_age_seconds", "gauge",
      "How old this page's values are: 0 when computed for this scrape, more when the monitor was too "
      "busy to answer in time and its last page was served."},
@@ -267,6 +276,22 @@ QByteArray MetricsRenderer::pageAge(double seconds)
     MetricsText out;
     begin(out, PageAge);
     out.sample(families[PageAge].name, seconds);
+    return out.text();
+}
+
+QByteArray MetricsRenderer::httpGuard(const HttpGuardCounts& counts)
+{
+    MetricsText out;
+    begin(out, HttpRefused);
+    for (int r = 0; r < HttpGuardCounts::ReasonCount; ++r)
+        out.sample(
+            families[HttpRefused].name,
+            {{"reason", QString::fromLatin1(HttpGuardCounts::reasonLabel(HttpGuardCounts::Reason(r)))}},
+            double(counts.refused[r]));
+    begin(out, HttpOpen);
+    out.sample(families[HttpOpen].name, counts.open);
+    begin(out, HttpThrottled);
+    out.sample(families[HttpThrottled].name, double(counts.passwordChecksThrottled));
     return out.text();
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "metrics/httpguardcounts.h"
 #include "metrics/metricsinput.h"
 
 #include <QByteArray>
@@ -18,6 +19,8 @@ class MetricsRenderer
 {
 public:
     static QByteArray render(const MetricsInput& input);
+    // The HTTP guard's counters, added when the page is served (they live on the server's thread).
+    static QByteArray httpGuard(const HttpGuardCounts& counts);
     // The last family of the page, added when it is served: how old render()'s values are.
     static QByteArray pageAge(double seconds);
     // Every metric family render() can emit (what the shipped dashboard and rules may refer to).

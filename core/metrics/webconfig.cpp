@@ -7,6 +7,7 @@
 
 #include <crypt.h>
 
+#include <algorithm>
 #include <memory>
 
 namespace lockscope {
@@ -36,6 +37,14 @@ QByteArray cryptWith(const QByteArray& password, const QByteArray& hash)
     const char* out = crypt_r(password.constData(), hash.constData(), data.get());
     // libxcrypt returns a string starting with '*' on failure (never a valid hash).
     return out && *out != '*' ? QByteArray(out) : QByteArray();
+}
+
+// The cost of a bcrypt hash ("$2b$10$..." -> 10); -1 when it has none.
+int bcryptCost(const QByteArray& hash)
+{
+    bool ok = false;
+    const int cost = hash.mid(4, 2).toInt(&ok);
+    return ok && hash.size() > 6 && hash.at(6) == '$' ? cost : -1;
 }
 
 bool sameBytes(const QByteArray& a, const QByteArray& b)
@@ -85,6 +94,14 @@ Result<WebConfig> WebConfig::parse(const QByteArray& text, const QString& baseDi
             if (!value.startsWith("$2"))
                 return fail(QStringLiteral("the password of '%1' is not a bcrypt hash ($2y$/$2b$...)")
                                 .arg(QString::fromUtf8(key)));
+            // Checked once now, so that a truncated or mangled hash is this error and not a user who
+            // can never log in: crypt(3) of any password with a valid hash gives a hash of the same
+            // shape and salt.
+            const QByteArray probe = cryptWith(QByteArrayLiteral("probe"), value);
+            if (bcryptCost(value) < 0 || probe.size() != value.size() || !probe.startsWith(value.left(29)))
+                return fail(QStringLiteral("the password hash of '%1' is not a valid bcrypt hash (60 "
+                                           "characters, e.g. from htpasswd -nBC 10)")
+                                .arg(QString::fromUtf8(key)));
             config.m_users.insert(QString::fromUtf8(key), value);
             continue;
         }
@@ -100,6 +117,13 @@ Result<WebConfig> WebConfig::parse(const QByteArray& text, const QString& baseDi
     }
     if (config.m_certFile.isEmpty() != config.m_keyFile.isEmpty())
         return configError(QStringLiteral("web config: tls_server_config needs both cert_file and key_file"));
+    // An unknown user is checked against a hash as slow as the slowest configured one: answering
+    // sooner would tell which names exist.
+    int slowest = -1;
+    for (const QByteArray& hash : std::as_const(config.m_users))
+        slowest = std::max(slowest, bcryptCost(hash));
+    if (slowest >= 0)
+        config.m_unknownUserHash = bcryptHash(QByteArrayLiteral("no such user"), slowest);
     return config;
 }
 
@@ -133,27 +157,40 @@ Result<QSslKey> WebConfig::privateKey() const
     return configError(QStringLiteral("no PEM private key in %1").arg(m_keyFile));
 }
 
-bool WebConfig::authorize(const QByteArray& header) const
+std::optional<WebConfig::Credentials> WebConfig::credentials(const QByteArray& header) const
 {
     if (!header.startsWith("Basic "))
-        return false;
+        return std::nullopt;
     const auto result =
         QByteArray::fromBase64Encoding(header.mid(6).trimmed(), QByteArray::AbortOnBase64DecodingErrors);
     if (!result)
-        return false;
-    const QByteArray* decoded = &result.decoded;
-    const qsizetype colon = decoded->indexOf(':');
+        return std::nullopt;
+    const qsizetype colon = result.decoded.indexOf(':');
     if (colon < 0)
+        return std::nullopt;
+    Credentials out;
+    out.hash = m_users.value(QString::fromUtf8(result.decoded.left(colon)));
+    out.password = result.decoded.mid(colon + 1);
+    out.digest = QCryptographicHash::hash(result.decoded, QCryptographicHash::Sha256);
+    return out;
+}
+
+bool WebConfig::remembered(const QByteArray& header) const
+{
+    const std::optional<Credentials> c = credentials(header);
+    return c && !c->hash.isEmpty() && m_verified.value(c->digest) == c->hash;
+}
+
+bool WebConfig::authorize(const QByteArray& header) const
+{
+    const std::optional<Credentials> c = credentials(header);
+    if (!c)
         return false;
-    const QString user = QString::fromUtf8(decoded->left(colon));
-    const QByteArray password = decoded->mid(colon + 1);
-    const QByteArray hash = m_users.value(user);
-    const QByteArray digest = QCryptographicHash::hash(*decoded, QCryptographicHash::Sha256);
+    const QByteArray& hash = c->hash;
+    const QByteArray& digest = c->digest;
     if (!hash.isEmpty() && m_verified.value(digest) == hash)
         return true;
-    // An unknown user costs the same bcrypt as a known one: the time does not tell names apart.
-    static const QByteArray unknownUser = bcryptHash(QByteArrayLiteral("no such user"), 10);
-    const QByteArray computed = cryptWith(password, hash.isEmpty() ? unknownUser : hash);
+    const QByteArray computed = cryptWith(c->password, hash.isEmpty() ? m_unknownUserHash : hash);
     if (hash.isEmpty() || computed.isEmpty() || !sameBytes(computed, hash))
         return false;
     if (m_verified.size() > 64)

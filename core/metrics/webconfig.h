@@ -9,6 +9,8 @@
 #include <QSslKey>
 #include <QString>
 
+#include <optional>
+
 namespace lockscope {
 
 // `lockctl serve --web-config FILE`: TLS and basic authentication for the listener, in the shape
@@ -39,13 +41,25 @@ public:
     QStringList users() const { return m_users.keys(); }
     // The value of an Authorization header checked against basic_auth_users (bcrypt through the
     // system's crypt(3)); false for anything malformed. A success is remembered, so that a scrape
-    // every second does not pay bcrypt's cost every time.
+    // every second does not pay bcrypt's cost every time. An unknown user costs as much as the
+    // slowest configured hash.
     bool authorize(const QByteArray& authorizationHeader) const;
+    // True when authorize() would succeed without bcrypt: these credentials succeeded before.
+    bool remembered(const QByteArray& authorizationHeader) const;
 
 private:
+    struct Credentials
+    {
+        QByteArray hash; // empty for an unknown user
+        QByteArray password;
+        QByteArray digest; // SHA-256 of name:password
+    };
+    std::optional<Credentials> credentials(const QByteArray& header) const;
+
     QString m_certFile;
     QString m_keyFile;
     QHash<QString, QByteArray> m_users;               // name -> bcrypt hash
+    QByteArray m_unknownUserHash;                     // at the cost of the slowest of m_users
     mutable QHash<QByteArray, QByteArray> m_verified; // SHA-256 of name:password -> the hash it matched
 };
 

@@ -73,15 +73,30 @@ int LockctlProcess::waitForExit(int timeoutMs, const std::function<void()>& step
     return m_process.exitStatus() == QProcess::NormalExit ? m_process.exitCode() : -1;
 }
 
-qint64 LockctlProcess::peakRssKiB() const
+namespace {
+
+// A "Vm...:" line of /proc/PID/status in KiB; 0 when the process is gone.
+qint64 statusKiB(const QProcess& process, const QByteArray& field)
 {
-    QFile status(QStringLiteral("/proc/%1/status").arg(m_process.processId()));
-    if (m_process.state() != QProcess::Running || !status.open(QIODevice::ReadOnly))
+    QFile status(QStringLiteral("/proc/%1/status").arg(process.processId()));
+    if (process.state() != QProcess::Running || !status.open(QIODevice::ReadOnly))
         return 0;
     for (const QByteArray& line : status.readAll().split('\n'))
-        if (line.startsWith("VmHWM:"))
-            return line.mid(6).trimmed().split(' ').value(0).toLongLong();
+        if (line.startsWith(field))
+            return line.mid(field.size()).trimmed().split(' ').value(0).toLongLong();
     return 0;
+}
+
+} // namespace
+
+qint64 LockctlProcess::peakRssKiB() const
+{
+    return statusKiB(m_process, "VmHWM:");
+}
+
+qint64 LockctlProcess::rssKiB() const
+{
+    return statusKiB(m_process, "VmRSS:");
 }
 
 int LockctlProcess::terminate(int timeoutMs)

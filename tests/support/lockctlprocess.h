@@ -27,6 +27,8 @@ public:
     int waitForExit(int timeoutMs, const std::function<void()>& step = {});
     // Its peak resident memory so far in KiB (VmHWM), 0 once it has ended.
     qint64 peakRssKiB() const;
+    // Its resident memory now in KiB (VmRSS), 0 once it has ended.
+    qint64 rssKiB() const;
     // SIGTERM, then its exit code once it ended (-1: killed, crashed or still running after timeoutMs).
     int terminate(int timeoutMs = 15000);
     // SIGKILL, as a crash or the OOM killer would, and reaped.

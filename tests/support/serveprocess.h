@@ -17,6 +17,8 @@ public:
     QUrl url(const QString& path = QStringLiteral("/metrics")) const;
     quint16 port() const { return quint16(m_url.port()); }
     bool isRunning() const { return m_process.isRunning(); }
+    // Its resident memory now in KiB (VmRSS), 0 once it has ended.
+    qint64 rssKiB() const { return m_process.rssKiB(); }
     // SIGTERM, then the exit code (-1 when it did not exit within `timeoutMs` or crashed).
     int stop(int timeoutMs = 10000) { return m_process.terminate(timeoutMs); }
     QString errorString() const { return m_error; }

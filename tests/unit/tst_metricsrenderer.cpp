@@ -5,6 +5,7 @@
 #include "promtool.h"
 #include "testregistry.h"
 
+#include <QElapsedTimer>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -102,6 +103,7 @@ private slots:
     void webConfigRefusesWhatItDoesNotKnow_data();
     void webConfigRefusesWhatItDoesNotKnow();
     void webConfigChecksBcryptPasswords();
+    void webConfigUnknownUserCostsTheSlowestHash();
 };
 
 void TestMetricsRenderer::escapesLabelValues_data()
@@ -277,8 +279,9 @@ void TestMetricsRenderer::familyNamesAreEveryTypeLine()
     MetricsInput in = inputFor(&locks);
     in.lastScrapeSeconds = 0.01;
     QByteArrayList typed;
-    for (const QByteArray& line :
-         QByteArray(MetricsRenderer::render(in) + MetricsRenderer::pageAge(0.5)).split('\n'))
+    for (const QByteArray& line : QByteArray(MetricsRenderer::render(in) + MetricsRenderer::httpGuard({}) +
+                                             MetricsRenderer::pageAge(0.5))
+                                      .split('\n'))
         if (line.startsWith("# TYPE "))
             typed << line.split(' ').at(2);
     QCOMPARE(typed, MetricsRenderer::familyNames());
@@ -294,21 +297,31 @@ void TestMetricsRenderer::promtoolAcceptsThePage()
         locks.insert(v.resource, SharedLockView(v));
     MetricsInput in = inputFor(&locks);
     in.lastScrapeSeconds = 0.01;
+    HttpGuardCounts guard;
+    guard.refused[HttpGuardCounts::RequestTimeout] = 3;
+    guard.open = 2;
+    guard.passwordChecksThrottled = 7;
     const PromtoolRun run = runPromtool({QStringLiteral("check"), QStringLiteral("metrics")},
-                                        MetricsRenderer::render(in) + MetricsRenderer::pageAge(0));
+                                        MetricsRenderer::render(in) + MetricsRenderer::httpGuard(guard) +
+                                            MetricsRenderer::pageAge(0));
     QVERIFY2(run.code == 0, run.output.constData());
     QVERIFY2(run.output.trimmed().isEmpty(), run.output.constData()); // no lint warnings either
 }
 
 void TestMetricsRenderer::webConfigReadsPrometheusShape()
 {
+    QByteArray apache = bcryptHash("one", 4);
+    apache[2] = 'y'; // htpasswd -B writes $2y$
     const auto config = WebConfig::parse("# Prometheus's web config shape\n"
                                          "tls_server_config:\n"
                                          "  cert_file: server.crt\n"
                                          "  key_file: \"/etc/lockscope/server.key\"\n"
                                          "basic_auth_users:\n"
-                                         "  prometheus: '$2y$10$abcdefghijklmnopqrstuv'  \n"
-                                         "  grafana: $2b$05$abcdefghijklmnopqrstuv # comment\n",
+                                         "  prometheus: '" +
+                                             apache +
+                                             "'  \n"
+                                             "  grafana: " +
+                                             bcryptHash("two", 4) + " # comment\n",
                                          QStringLiteral("/etc/lockscope"));
     QVERIFY2(config.ok(), config ? "" : qPrintable(config.error().message));
     QVERIFY(config->tls());
@@ -334,6 +347,13 @@ void TestMetricsRenderer::webConfigRefusesWhatItDoesNotKnow_data()
                                      << QStringLiteral("client_ca_file");
     QTest::newRow("clear-text password")
         << QByteArray("basic_auth_users:\n  alice: secret\n") << QStringLiteral("bcrypt");
+    // A hash cut short (or mangled) would lock its user out for good: an error at start instead.
+    QTest::newRow("truncated hash") << QByteArray(
+                                           "basic_auth_users:\n  alice: $2y$10$abcdefghijklmnopqrstuv\n")
+                                    << QStringLiteral("not a valid bcrypt hash");
+    QTest::newRow("mangled hash") << QByteArray("basic_auth_users:\n  alice: " +
+                                                bcryptHash("x", 4).replace(7, 1, "*") + '\n')
+                                  << QStringLiteral("'alice' is not a valid bcrypt hash");
     QTest::newRow("cert without key")
         << QByteArray("tls_server_config:\n  cert_file: a.crt\n") << QStringLiteral("both");
     QTest::newRow("not a mapping") << QByteArray("basic_auth_users: alice\n") << QStringLiteral("mapping");
@@ -372,6 +392,35 @@ void TestMetricsRenderer::webConfigChecksBcryptPasswords()
     const auto y = WebConfig::parse("basic_auth_users:\n  p: " + apache + '\n');
     QVERIFY(y.ok());
     QVERIFY(y->authorize(basic("p:correct horse")));
+}
+
+// An unknown user is checked against a hash of the slowest configured cost, so that the time of a
+// wrong answer does not tell which names exist. It used to be a fixed cost of 10: an unknown user
+// took 16 times as long as a wrong password for a user with a cost-6 hash.
+void TestMetricsRenderer::webConfigUnknownUserCostsTheSlowestHash()
+{
+    const auto config = WebConfig::parse("basic_auth_users:\n  fast: " + bcryptHash("a", 4) +
+                                         "\n  slow: " + bcryptHash("b", 6) + '\n');
+    QVERIFY(config.ok());
+    // The fastest of a few tries: what the check costs, without the machine's other work.
+    bool accepted = false;
+    const auto cost = [&](const QByteArray& credentials) {
+        qint64 best = std::numeric_limits<qint64>::max();
+        for (int i = 0; i < 5; ++i) {
+            QElapsedTimer t;
+            t.start();
+            accepted |= config->authorize("Basic " + credentials.toBase64());
+            best = std::min(best, t.nsecsElapsed());
+        }
+        return best;
+    };
+    const qint64 known = cost("slow:wrong");
+    const qint64 unknown = cost("nobody:wrong");
+    QVERIFY(!accepted);
+    qInfo("a wrong password for the cost-6 user: %lld us; an unknown user: %lld us", known / 1000,
+          unknown / 1000);
+    QVERIFY2(unknown > known / 3 && unknown < known * 3,
+             qPrintable(QStringLiteral("known %1 us, unknown %2 us").arg(known / 1000).arg(unknown / 1000)));
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestMetricsRenderer)
