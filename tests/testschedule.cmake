@@ -25,6 +25,7 @@ set(lockscope_test_costs
     unit.tst_uilocktablemodel 37
     integration.tst_sentinelmonitor 15
     integration.tst_clustermonitor 15
+    integration.tst_completion 15
     layers.check_layers_catches_violation 15
     integration.tst_prometheusscrape 12
     package.tst_package 11
