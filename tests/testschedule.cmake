@@ -10,6 +10,7 @@ set(lockscope_test_costs
     integration.tst_demoscenarios 60
     integration.tst_uifaultmatrix 40
     integration.tst_demofailover 30
+    integration.tst_completion 30
     integration.tst_flightrecorder 28
     integration.tst_hostilepeer 28
     integration.tst_lockctlliststream 26
@@ -25,7 +26,6 @@ set(lockscope_test_costs
     unit.tst_uilocktablemodel 37
     integration.tst_sentinelmonitor 15
     integration.tst_clustermonitor 15
-    integration.tst_completion 15
     layers.check_layers_catches_violation 15
     integration.tst_prometheusscrape 12
     package.tst_package 11
