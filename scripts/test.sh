@@ -13,7 +13,9 @@ if [[ ! -f tests/interop/package-lock.json ]]; then
     echo "tests/interop/package-lock.json is missing: the interop peers cannot be installed at pinned versions" >&2
     exit 1
 fi
-(cd tests/interop && npm ci --no-audit --no-fund --loglevel=error)
+# --ignore-scripts: this runs as root in CI, and no pinned package needs an install script (none has
+# "hasInstallScript" in the lockfile); a compromised release of one could otherwise run code here.
+(cd tests/interop && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
 
 build=build
 flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)

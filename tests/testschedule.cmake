@@ -10,6 +10,7 @@ set(lockscope_test_costs
     integration.tst_demoscenarios 60
     integration.tst_uifaultmatrix 40
     integration.tst_demofailover 30
+    integration.tst_completion 30
     integration.tst_flightrecorder 28
     integration.tst_hostilepeer 28
     integration.tst_lockctlliststream 26

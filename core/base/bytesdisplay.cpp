@@ -142,6 +142,29 @@ QString escapeBytes(const QByteArray& bytes)
     return out;
 }
 
+QString escapeText(QStringView text)
+{
+    QString out;
+    out.reserve(text.size());
+    for (qsizetype i = 0; i < text.size();) {
+        qsizetype len = 1;
+        char32_t cp = text[i].unicode();
+        if (text[i].isHighSurrogate() && i + 1 < text.size() && text[i + 1].isLowSurrogate()) {
+            cp = QChar::surrogateToUcs4(text[i], text[i + 1]);
+            len = 2;
+        }
+        if (isHidden(cp)) {
+            // A lone surrogate has no UTF-8 form: it shows as the replacement character's bytes.
+            for (const char byte : text.mid(i, len).toUtf8())
+                appendHex(out, uchar(byte));
+        } else {
+            out += text.mid(i, len);
+        }
+        i += len;
+    }
+    return out;
+}
+
 Result<QByteArray> unescapeBytes(const QString& text)
 {
     const QByteArray utf8 = text.toUtf8();

@@ -20,6 +20,12 @@ namespace lockscope {
 // owners and details decoded from values, host names and anything else a server chose.
 QString escapeBytes(const QByteArray& bytes);
 Result<QByteArray> unescapeBytes(const QString& text);
+// Text made from server bytes earlier and kept (a recording's owners, details and master names):
+// it should already be escaped, but a file can be written by anyone, and an older LockScope stored
+// a TYPE reply and a run_id as they came. What escapeBytes would escape is escaped the same way
+// (\xNN for each of its UTF-8 bytes, C1 included); a backslash is left alone, since the text is
+// already in escaped form and escaping it again would show every \xNN twice.
+QString escapeText(QStringView text);
 // A command as an admin reads it before or after it is sent: each argument escaped, space-separated.
 QString escapeCommand(const QByteArrayList& argv);
 

@@ -1,5 +1,6 @@
 #include "record/recorder.h"
 
+#include "base/bytesdisplay.h"
 #include "base/monotonicclock.h"
 #include "discovery/keyspaceeventkind.h"
 #include "monitor/lockmonitor.h"
@@ -118,10 +119,9 @@ void Recorder::attach(LockMonitor* monitor)
     connect(masters, &MasterSet::masterRestarted, this,
             [this](int i, const QByteArray& oldRunId, const QByteArray& newRunId) {
                 m_restartedMs[i] = monotonicMs();
-                masterEvent(
-                    i, RecordEvent::Kind::MasterRestarted,
-                    QStringLiteral("run_id %1 → %2: locks it held may be lost")
-                        .arg(QString::fromLatin1(oldRunId.left(12)), QString::fromLatin1(newRunId.left(12))));
+                masterEvent(i, RecordEvent::Kind::MasterRestarted,
+                            QStringLiteral("run_id %1 → %2: locks it held may be lost")
+                                .arg(escapeBytes(oldRunId.left(12)), escapeBytes(newRunId.left(12))));
             });
     connect(masters, &MasterSet::clusterPrimaryRestarted, this, [this](int i, const NodeAddress& primary) {
         m_restartedMs[i] = monotonicMs();
@@ -249,8 +249,9 @@ void Recorder::observe(const LockView& view, quint64 unreachable, Tracked& track
         if (type != 0 && m.type != 0 && type != m.type) {
             RecordEvent e = resourceEvent(RecordEvent::Kind::TypeChanged, view.resource, tracked);
             e.master = i;
-            e.detail = QStringLiteral("%1 → %2").arg(QString::fromLatin1(m_types.at(m.type)),
-                                                     QString::fromLatin1(m_types.at(type)));
+            // TYPE replies are the server's bytes: stored escaped, like every other text it sent.
+            e.detail =
+                QStringLiteral("%1 → %2").arg(escapeBytes(m_types.at(m.type)), escapeBytes(m_types.at(type)));
             push(std::move(e));
         }
         m.type = type;

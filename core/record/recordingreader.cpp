@@ -1,5 +1,6 @@
 #include "record/recordingreader.h"
 
+#include "base/bytesdisplay.h"
 #include "record/episodebuilder.h"
 
 #include <QJsonArray>
@@ -39,7 +40,7 @@ Result<QList<RecordingSession>> RecordingReader::sessions()
         s.lastMs = q.value(2).toLongLong();
         s.endedMs = q.value(3).isNull() ? -1 : q.value(3).toLongLong();
         for (const QJsonValue& m : QJsonDocument::fromJson(q.value(4).toString().toUtf8()).array())
-            s.masters << m.toString();
+            s.masters << escapeText(m.toString());
         out << s;
     }
     return out;
@@ -89,12 +90,13 @@ Result<QList<HistoryEvent>> RecordingReader::events(const QString& where, const 
         e.timeMs = q.value(2).toLongLong();
         e.master = q.value(3).isNull() ? -1 : q.value(3).toInt();
         e.token = q.value(5).toByteArray();
-        e.owner = q.value(6).toString();
+        // Text from the file is shown as it is read: escaped again in case it was not (#39).
+        e.owner = escapeText(q.value(6).toString());
         e.ttlMs = q.value(7).isNull() ? -1 : q.value(7).toLongLong();
         e.holding = q.value(8).toInt();
         e.holders = quint64(q.value(9).toLongLong());
-        e.detail = q.value(10).toString();
-        e.auditId = q.value(11).toString();
+        e.detail = escapeText(q.value(10).toString());
+        e.auditId = escapeText(q.value(11).toString());
         if (e.master >= 0)
             h.masterName = masters.value(h.session).value(e.master);
         out << h;

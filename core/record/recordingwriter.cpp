@@ -36,6 +36,21 @@ constexpr int resourcesPerStatement = 32;
 constexpr qint64 headsSaveIntervalMs = 30000;
 constexpr size_t headsSaveAtCount = 100000; // or when this many are waiting
 
+// Owners and details are a server's bytes in words (an owner decoded from a value, a TYPE reply,
+// an error): the first 512 characters of each are kept, enough for any real one, so that a holder
+// writing megabyte values cannot make every event of its lock a megabyte on disk (#39).
+constexpr qsizetype maxStoredTextChars = 512;
+
+QString capped(const QString& text)
+{
+    if (text.size() <= maxStoredTextChars)
+        return text;
+    qsizetype n = maxStoredTextChars;
+    if (text.at(n - 1).isHighSurrogate())
+        --n; // never half a character
+    return text.left(n) + QStringLiteral("…");
+}
+
 QByteArray findResourcesSql()
 {
     QByteArray sql("SELECT id, name, last FROM resources WHERE name IN (?");
@@ -254,11 +269,11 @@ bool RecordingWriter::bindRow(SqliteStatement& q, int first, const RecordEvent& 
     e.master >= 0 ? q.bindInt(first + 5, e.master) : q.bindNull(first + 5);
     q.bindInt(first + 6, int(e.kind));
     master || e.token.isNull() ? q.bindNull(first + 7) : q.bindBlobInPlace(first + 7, e.token);
-    q.bindText(first + 8, e.owner);
+    q.bindText(first + 8, capped(e.owner));
     e.ttlMs >= 0 ? q.bindInt(first + 9, e.ttlMs) : q.bindNull(first + 9);
     master ? q.bindNull(first + 10) : q.bindInt(first + 10, e.holding);
     master ? q.bindNull(first + 11) : q.bindInt(first + 11, qint64(e.holders));
-    q.bindText(first + 12, e.detail);
+    q.bindText(first + 12, capped(e.detail));
     q.bindText(first + 13, e.auditId);
     return true;
 }

@@ -163,11 +163,17 @@ _lockctl()
         done < <(_lockctl_live_resources "$program" "${words[@]:1}")
     fi
     COMPREPLY=()
+    # A resource is a key a server chose, so it is quoted unless every character is one the shell
+    # takes as it is: listing the dangerous ones instead missed ';', '{', '#' and more (#39), and a
+    # key like "lock:a;{touch,x};#" then ran a command when the operator pressed Enter. The letters
+    # are spelt out because a range such as a-z may take in other characters in some locales.
+    local safe='ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:@%+,=-'
     local c
     for c in "${candidates[@]}"; do
+        # Bash replaces only what follows the last ':' or '=' of the word: the quoted rest, glued
+        # to the typed part, is still one word with exactly the name's bytes.
         c=${c#"$keep"}
-        # A name with a space or a backslash must reach lockctl as it was printed.
-        [[ $c == *[[:space:]\\\'\"\$\`]* ]] && c=$(printf '%q' "$c")
+        [[ $c == *[!$safe]* ]] && c=$(printf '%q' "$c")
         COMPREPLY+=("$c")
     done
 }

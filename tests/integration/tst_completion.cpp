@@ -1,17 +1,22 @@
 // The shell completion for lockctl (#17), as installed by the package: bash's completion function
 // driven as bash drives it (COMP_WORDS split at ':' and '=', COMP_CWORD), for commands, options,
 // option values and a resource read live from a real master named on the line; zsh's loads with
-// compinit and lists the commands and options.
+// compinit and lists the commands and options. A resource is a key a server chose: the line bash
+// completes must name exactly that key when an interactive shell runs it (#39).
+#include "base/bytesdisplay.h"
 #include "lockctlrun.h"
 #include "processrun.h"
 #include "redisserver.h"
 #include "testpaths.h"
 #include "testregistry.h"
 
+#include <QDir>
+#include <QTemporaryDir>
 #include <QTest>
 
 namespace tst_completion {
 
+using namespace lockscope;
 using namespace lockscope::test;
 
 namespace {
@@ -57,6 +62,7 @@ private slots:
     void bashCompletesOptionsOfTheCommand();
     void bashCompletesOptionValues();
     void bashCompletesLiveResources();
+    void bashQuotesHostileResourcesAsOneWord();
     void zshLoadsAndListsCommandsAndOptions();
 };
 
@@ -123,6 +129,80 @@ void TestCompletion::bashCompletesLiveResources()
         bashComplete(line + QStringList{QStringLiteral("release"), QStringLiteral("lock:orders"), QString()}),
         QStringList());
     QCOMPARE(bashComplete({lockctlPath(), QStringLiteral("release"), QString()}), QStringList());
+}
+
+void TestCompletion::bashQuotesHostileResourcesAsOneWord()
+{
+    RedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    // The interactive shell's working directory: a command or a redirection a name smuggled in
+    // leaves a file here.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QByteArray token = "0123456789abcdef0123456789abcdef";
+    const QByteArray mark = dir.filePath(QStringLiteral("MARK")).toUtf8();
+
+    // What the user typed (as COMP_WORDS), the part bash keeps, and the key in Redis.
+    struct Case
+    {
+        QStringList typed;
+        QString kept;
+        QByteArray key;
+    };
+    // The attack of #39: brace expansion makes the spaces, '#' hides what is typed after it.
+    QList<Case> cases{{{QStringLiteral("lock"), QStringLiteral(":"), QStringLiteral("dep")},
+                       QStringLiteral("lock:"),
+                       "lock:deploy;{touch," + mark + "};#"}};
+    const QByteArray specials(";{}#><|&*?~!()\n");
+    for (qsizetype i = 0; i < specials.size(); ++i) {
+        const QString n = QStringLiteral("k%1_").arg(i);
+        // Inside what bash replaces, and at its start (after '=', where '~' and '#' act).
+        cases << Case{{QStringLiteral("lock"), QStringLiteral(":"), n + QLatin1Char('a')},
+                      QStringLiteral("lock:"),
+                      "lock:" + n.toUtf8() + 'a' + specials[i] + "z"};
+        cases << Case{{QStringLiteral("lock"), QStringLiteral(":"), n + QLatin1Char('b'), QStringLiteral("="),
+                       QString()},
+                      QStringLiteral("lock:") + n + QStringLiteral("b="),
+                      "lock:" + n.toUtf8() + "b=" + specials[i]};
+    }
+    for (const Case& c : cases)
+        QCOMPARE(server.command({"SET", c.key, token, "PX", "600000"}).string, QByteArray("OK"));
+
+    const QStringList global = testPasswordArgs() << QStringLiteral("-m") << server.url(false);
+    const QStringList line = QStringList{lockctlPath()} + testPasswordArgs()
+                             << QStringLiteral("-m") << urlWords(server);
+    QByteArray typing = "cd " + shellQuoted(dir.path()).toUtf8() + "\n";
+    for (const Case& c : cases) {
+        const QStringList reply = bashComplete(line + QStringList{QStringLiteral("release")} + c.typed);
+        QVERIFY2(reply.size() == 1, qPrintable(escapeBytes(c.key) + QStringLiteral(": ") + reply.join('|')));
+        // The name as `lockctl list` prints it (a newline as \x0a), less what bash keeps.
+        const QString rest = escapeBytes(c.key).mid(c.kept.size());
+        // Quoted, but for a '~' or '#' inside a word: only at a word's start does the shell act on them.
+        const bool inert = c.key.endsWith("~z") || c.key.endsWith("#z");
+        QVERIFY2(inert || reply.first() != rest, qPrintable(reply.first()));
+        QStringList words{lockctlPath()};
+        words += global;
+        QString command;
+        for (const QString& w : words)
+            command += shellQuoted(w) + QLatin1Char(' ');
+        typing += (command + QStringLiteral("release ") + c.kept + reply.first() +
+                   QStringLiteral(" --token ") + QString::fromLatin1(token) + QLatin1Char('\n'))
+                      .toUtf8();
+    }
+    typing += "exit\n";
+    // Typed into an interactive bash on a terminal, as an operator's Enter runs it: history
+    // expansion ('!') and comments ('#') on.
+    const ProcessRun run =
+        runOnTerminal(QStringLiteral("bash"),
+                      {QStringLiteral("--norc"), QStringLiteral("--noprofile"), QStringLiteral("-i")},
+                      testPasswordEnvironment(), typing, 60000);
+    QVERIFY2(run.code != -1, qPrintable(run.describe()));
+    for (const Case& c : cases)
+        QVERIFY2(server.command({"EXISTS", c.key}).integer == 0,
+                 qPrintable(escapeBytes(c.key) + QStringLiteral(" was not released: ") + run.describe()));
+    const QStringList left =
+        QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden);
+    QVERIFY2(left.isEmpty(), qPrintable(left.join(' ') + QStringLiteral("\n") + run.describe()));
 }
 
 void TestCompletion::zshLoadsAndListsCommandsAndOptions()

@@ -20,6 +20,7 @@ private slots:
     void asciiEscapesByteForByte();
     void showsNothingHidden();
     void rejectsBadEscapes();
+    void textIsEscapedAsItsBytesWouldBe();
 };
 
 void TestBytesDisplay::escapes_data()
@@ -153,6 +154,29 @@ void TestBytesDisplay::rejectsBadEscapes()
     QVERIFY(!unescapeBytes(QStringLiteral("a\\q")).ok());
     QVERIFY(!unescapeBytes(QStringLiteral("a\\x4")).ok());
     QVERIFY(!unescapeBytes(QStringLiteral("trailing\\")).ok());
+}
+
+void TestBytesDisplay::textIsEscapedAsItsBytesWouldBe()
+{
+    // escapeText is for text kept from earlier (a recording): what it shows of a text without
+    // backslashes is what escapeBytes shows of its UTF-8, and text already escaped stays as it is.
+    QRandomGenerator rng(39);
+    for (int round = 0; round < 2000; ++round) {
+        QString text;
+        for (int i = 0; i < 16; ++i) {
+            const char32_t cp = rng.bounded(4) == 0 ? rng.bounded(0x10ffff) : rng.bounded(0x3000);
+            if ((cp >= 0xd800 && cp < 0xe000) || cp == '\\')
+                continue;
+            text += QString::fromUcs4(&cp, 1);
+        }
+        QCOMPARE(escapeText(text), escapeBytes(text.toUtf8()));
+        QCOMPARE(escapeText(escapeBytes(text.toUtf8())), escapeBytes(text.toUtf8()));
+    }
+    QCOMPARE(escapeText(QStringLiteral("a\\x1b\\\\b")), QStringLiteral("a\\x1b\\\\b"));
+    // A lone surrogate (what a file's invalid UTF-16 can give) is not shown raw either.
+    const QString lone = QStringLiteral("a") + QChar(0xd800) + QStringLiteral("b");
+    QVERIFY(!escapeText(lone).contains(QChar(0xd800)));
+    QVERIFY(escapeText(lone).startsWith(QStringLiteral("a\\x")));
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestBytesDisplay)
