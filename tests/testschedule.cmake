@@ -21,6 +21,7 @@ set(lockscope_test_costs
     fuzz.lockformat 21
     fuzz.replydecode 21
     fuzz.redisurl 21
+    fuzz.recording 21
     integration.tst_uidemopanel 20
     integration.tst_sentineltls 19
     unit.tst_uilocktablemodel 37
@@ -62,7 +63,7 @@ set(lockscope_test_costs
 # timing-sensitive test runs beside them. The others mostly wait on servers and timers, which is
 # why more of them than there are cores can run at once.
 set(lockscope_busy_tests
-    fuzz.configloader fuzz.lockformat fuzz.replydecode fuzz.redisurl
+    fuzz.configloader fuzz.lockformat fuzz.replydecode fuzz.redisurl fuzz.recording
     layers.check_layers_catches_violation package.tst_package unit.tst_uilocktablemodel
     integration.tst_redlocksafety integration.tst_masterscanner integration.tst_lockctlliststream)
 

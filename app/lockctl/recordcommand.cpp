@@ -41,7 +41,8 @@ public:
              QStringLiteral("DURATION")},
             {QStringLiteral("max-size-mb"),
              QStringLiteral("Forget the oldest events while the recording is larger (default 512)."),
-             QStringLiteral("N")}};
+             QStringLiteral("N")},
+            RecordingArgument::allowSharedOption()};
         return out + CommandLineConfig::patternOptions(QStringLiteral("to record"));
     }
 
@@ -51,6 +52,7 @@ public:
             return context.fail(UsageError, QStringLiteral("record takes no arguments"));
         RecorderOptions options;
         options.path = RecordingArgument::path(parser);
+        options.allowShared = RecordingArgument::allowShared(parser);
         options.auditLogPath = context.auditLogPath();
         QString problem;
         if (parser.isSet(QStringLiteral("max-age"))) {

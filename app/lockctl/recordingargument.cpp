@@ -18,4 +18,16 @@ QString RecordingArgument::path(const QCommandLineParser& parser)
                                               : lockscope::RecordingDatabase::defaultPath();
 }
 
+QCommandLineOption RecordingArgument::allowSharedOption()
+{
+    return {QStringLiteral("allow-shared-recording"),
+            QStringLiteral("Record into a file that group or others may read or write, or that another user "
+                           "owns (refused by default: it holds every holder's token).")};
+}
+
+bool RecordingArgument::allowShared(const QCommandLineParser& parser)
+{
+    return parser.isSet(QStringLiteral("allow-shared-recording"));
+}
+
 } // namespace lockctl

@@ -12,6 +12,10 @@ class RecordingArgument
 public:
     static QCommandLineOption option();
     static QString path(const QCommandLineParser& parser);
+    // --allow-shared-recording of record and serve: the writer accepts a recording that group or
+    // others can read or write, or that another user owns (as --allow-shared-audit-log does).
+    static QCommandLineOption allowSharedOption();
+    static bool allowShared(const QCommandLineParser& parser);
 };
 
 } // namespace lockctl

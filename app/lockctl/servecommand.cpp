@@ -105,7 +105,7 @@ public:
                 << QCommandLineOption(
                        QStringLiteral("record"),
                        QStringLiteral("Keep the flight recording too, as lockctl record does."))
-                << RecordingArgument::option();
+                << RecordingArgument::option() << RecordingArgument::allowSharedOption();
         return options;
     }
 
@@ -138,6 +138,8 @@ public:
         const bool record = parser.isSet(QStringLiteral("record"));
         if (parser.isSet(QStringLiteral("db")) && !record)
             return context.fail(UsageError, QStringLiteral("--db is the recording of --record"));
+        if (RecordingArgument::allowShared(parser) && !record)
+            return context.fail(UsageError, QStringLiteral("--allow-shared-recording is for --record"));
         CommandLineConfig::applyPatternOptions(parser, context.config().monitor);
         // A service rides out outages: masters reconnect and are re-read; none stops it.
         for (ConnectionOptions& m : context.config().masters) {
@@ -195,6 +197,7 @@ public:
         if (record) {
             RecorderOptions options;
             options.path = RecordingArgument::path(parser);
+            options.allowShared = RecordingArgument::allowShared(parser);
             options.auditLogPath = context.auditLogPath();
             // Every change the masters show is recorded, as by lockctl record, not a few per second.
             monitor.setCoalesceMs(0);

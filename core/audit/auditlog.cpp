@@ -1,5 +1,7 @@
 #include "audit/auditlog.h"
 
+#include "base/privatefile.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -15,26 +17,6 @@ namespace lockscope {
 
 namespace {
 
-constexpr mode_t sharedBits = S_IRWXG | S_IRWXO;
-
-// Closes on every way out.
-class Descriptor
-{
-public:
-    explicit Descriptor(int fd) : m_fd(fd) {}
-    ~Descriptor()
-    {
-        if (m_fd >= 0)
-            ::close(m_fd);
-    }
-    Descriptor(const Descriptor&) = delete;
-    Descriptor& operator=(const Descriptor&) = delete;
-    int get() const { return m_fd; }
-
-private:
-    int m_fd;
-};
-
 RedisError ioError(const QString& path, const QString& what, int error = errno)
 {
     return {
@@ -45,38 +27,6 @@ RedisError ioError(const QString& path, const QString& what, int error = errno)
 RedisError problem(const QString& path, const QString& what)
 {
     return {ErrorKind::Io, QString(), QStringLiteral("audit log %1: %2").arg(path, what)};
-}
-
-QString modeText(mode_t mode)
-{
-    return QStringLiteral("0%1").arg(uint(mode & 07777), 3, 8, QLatin1Char('0'));
-}
-
-QString sharedProblem(mode_t mode)
-{
-    const bool group = mode & S_IRWXG;
-    const bool others = mode & S_IRWXO;
-    if (!group && !others)
-        return {};
-    const bool writable = mode & (S_IWGRP | S_IWOTH);
-    const QString who = group && others ? QStringLiteral("group and others")
-                        : group         ? QStringLiteral("its group")
-                                        : QStringLiteral("others");
-    return QStringLiteral("%1 by %2 (mode %3)")
-        .arg(writable ? QStringLiteral("readable or writable") : QStringLiteral("readable"), who,
-             modeText(mode));
-}
-
-// mkdir -p with 0700 for every directory it creates (the XDG rule); existing ones are left alone.
-bool makeDirectories(const QString& dir)
-{
-    if (QFileInfo(dir).isDir())
-        return true;
-    const QString parent = QFileInfo(dir).absolutePath();
-    if (parent != dir && !makeDirectories(parent))
-        return false;
-    const QByteArray name = QFile::encodeName(dir);
-    return ::mkdir(name.constData(), 0700) == 0 || errno == EEXIST;
 }
 
 } // namespace
@@ -100,50 +50,18 @@ QString AuditLog::legacyDefaultPath()
     return dir + QStringLiteral("/lockscope/audit.jsonl");
 }
 
-int AuditLog::open(RedisError* error) const
+FileDescriptor AuditLog::open(RedisError* error) const
 {
-    if (m_path.isEmpty()) {
-        *error = {ErrorKind::Io, QString(), QStringLiteral("no audit log path")};
-        return -1;
-    }
-    const QString dir = QFileInfo(m_path).absolutePath();
-    if (!makeDirectories(dir)) {
-        *error = ioError(m_path, QStringLiteral("cannot create directory %1").arg(dir));
-        return -1;
-    }
-    const QByteArray name = QFile::encodeName(m_path);
-    int fd;
-    do
-        fd = ::open(name.constData(), O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-    while (fd < 0 && errno == EINTR);
-    if (fd < 0) {
-        *error = errno == ELOOP ? problem(m_path, QStringLiteral("is a symbolic link; refusing to follow it"))
-                                : ioError(m_path, QStringLiteral("cannot open for appending"));
-        return -1;
-    }
-    struct stat info = {};
-    QString why;
-    if (::fstat(fd, &info) != 0)
-        why = QStringLiteral("cannot read its permissions: %1")
-                  .arg(QString::fromLocal8Bit(std::strerror(errno)));
-    else if (!S_ISREG(info.st_mode))
-        why = QStringLiteral("is not a regular file");
-    else if ((info.st_mode & sharedBits) && !m_allowShared)
-        why = sharedProblem(info.st_mode) +
-              QStringLiteral(": it records who changed which lock. chmod 600 it, or allow a shared audit log "
-                             "(--allow-shared-audit-log)");
-    if (!why.isEmpty()) {
-        ::close(fd);
-        *error = problem(m_path, why);
-        return -1;
-    }
-    return fd;
+    const PrivateFile::Rules rules{QStringLiteral("audit log"),
+                                   QStringLiteral("it records who changed which lock"),
+                                   QStringLiteral("--allow-shared-audit-log"), m_allowShared};
+    return PrivateFile::open(m_path, O_RDWR | O_APPEND | O_CREAT, rules, error);
 }
 
 RedisError AuditLog::check() const
 {
     RedisError error;
-    const Descriptor fd(open(&error));
+    const FileDescriptor fd = open(&error);
     return error;
 }
 
@@ -152,14 +70,14 @@ QString AuditLog::permissionProblem() const
     struct stat info = {};
     if (::stat(QFile::encodeName(m_path).constData(), &info) != 0)
         return {};
-    return sharedProblem(info.st_mode);
+    return PrivateFile::sharedProblem(info.st_mode);
 }
 
 RedisError AuditLog::append(const AuditRecord& record) const
 {
     RedisError error;
-    const Descriptor fd(open(&error));
-    if (fd.get() < 0)
+    const FileDescriptor fd = open(&error);
+    if (!fd.isValid())
         return error;
     QByteArray line = record.toJson() + '\n';
     // (Read-write: the last byte is read.) An earlier append cut short (disk full, a file size limit) left a

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "audit/auditrecord.h"
+#include "base/filedescriptor.h"
 #include "base/rediserror.h"
 
 #include <QString>
@@ -14,8 +15,9 @@ namespace lockscope {
 //
 // It says who changed which lock, so it is private: created 0600 in directories created 0700,
 // opened with O_NOFOLLOW (a symbolic link planted in its place is refused), and an existing file
-// that group or others can read or write is refused for writes unless `allowShared` (the user
-// said so: --allow-shared-audit-log, "allowSharedAuditLog": true).
+// that another user owns or that group or others can read or write is refused for writes unless
+// `allowShared` (the user said so: --allow-shared-audit-log, "allowSharedAuditLog": true). The
+// checks are PrivateFile's, shared with the flight recording.
 class AuditLog
 {
 public:
@@ -40,8 +42,9 @@ public:
     static QString legacyDefaultPath();
 
 private:
-    // An open descriptor ready for appending, after every check; -1 with `error` set otherwise.
-    int open(RedisError* error) const;
+    // An open descriptor ready for appending, after every check (PrivateFile); invalid with
+    // `error` set otherwise.
+    FileDescriptor open(RedisError* error) const;
 
     QString m_path;
     bool m_allowShared = false;

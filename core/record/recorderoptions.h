@@ -7,7 +7,10 @@ namespace lockscope {
 // Where and how long the flight recorder keeps its story (README "Flight recorder").
 struct RecorderOptions
 {
-    QString path;         // the SQLite file; empty: RecordingDatabase::defaultPath()
+    QString path; // the SQLite file; empty: RecordingDatabase::defaultPath()
+    // It holds every holder's token: a file group or others can read or write, or one another user
+    // owns, is refused unless the user allows it (--allow-shared-recording), as the audit log's.
+    bool allowShared = false;
     QString auditLogPath; // force-releases are read from it (with their record's id); empty: none
     // Retention: events older than maxAgeMs go, and the oldest go while the file is over maxBytes.
     // 0 turns a limit off.

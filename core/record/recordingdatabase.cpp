@@ -1,16 +1,20 @@
 #include "record/recordingdatabase.h"
 
 #include "audit/auditlog.h"
+#include "base/privatefile.h"
+#include "record/sqlitestatement.h"
 
 #include <QAtomicInteger>
-#include <QDir>
 #include <QFileInfo>
 #include <QSqlError>
 #include <QSqlQuery>
+#include <QUrl>
 #include <QVariant>
 
 #include <fcntl.h>
-#include <unistd.h>
+#include <memory>
+#include <sqlite3.h>
+#include <sys/stat.h>
 
 namespace lockscope {
 
@@ -18,51 +22,17 @@ namespace {
 
 QAtomicInteger<quint64> connectionCounter;
 
-// Each step takes a database at version i to i + 1. Frozen once released: a change to the schema
-// is a new step, never an edit of an old one (a recording made with it would not match).
-const QStringList& migrationStep(int fromVersion)
+struct BackupFinish
 {
-    static const QList<QStringList> steps{
-        // 0 -> 1: the first recorder.
-        {QStringLiteral("CREATE TABLE sessions(id INTEGER PRIMARY KEY, started INTEGER NOT NULL, "
-                        "last INTEGER NOT NULL, ended INTEGER, masters TEXT NOT NULL)"),
-         QStringLiteral("CREATE TABLE resources(id INTEGER PRIMARY KEY, name BLOB NOT NULL UNIQUE)"),
-         QStringLiteral(
-             "CREATE TABLE events(id INTEGER PRIMARY KEY, session INTEGER NOT NULL, "
-             "t INTEGER NOT NULL, resource INTEGER, master INTEGER, kind INTEGER NOT NULL, "
-             "token BLOB, owner TEXT, ttl INTEGER, holding INTEGER, holders INTEGER, detail TEXT)"),
-         QStringLiteral("CREATE INDEX events_by_resource ON events(resource, t)"),
-         QStringLiteral("CREATE INDEX events_by_time ON events(t)")},
-        // 1 -> 2: a force-release names its audit record.
-        {QStringLiteral("ALTER TABLE events ADD COLUMN audit TEXT")},
-        // 2 -> 3: no index on every event's time (a third of the cost of an insert at 5k changes/s);
-        // retention goes by row id, which follows time, and the masters' events (few) keep one.
-        {QStringLiteral("DROP INDEX events_by_time"),
-         QStringLiteral("CREATE INDEX master_events_by_time ON events(t) WHERE resource IS NULL")},
-        // 3 -> 4: the per-resource index without the time (a history reads all of a resource's
-        // events and sorts them) and without the masters' events: an entry half the size, so half the
-        // pages each commit rewrites (the index takes an insert at a random place per event).
-        {QStringLiteral("DROP INDEX events_by_resource"),
-         QStringLiteral("CREATE INDEX events_of_resource ON events(resource) WHERE resource IS NOT NULL")},
-        // 4 -> 5: no per-resource index (inserting every event at a random place in it was most of
-        // what recording cost at 5k changes/s, and it grew with the file): each resource event names
-        // the same resource's event before it (prev), the resource its latest (last), and a
-        // history walks that chain back. The chain of the events already there is built here,
-        // with the old index, before it goes.
-        {QStringLiteral("ALTER TABLE events ADD COLUMN prev INTEGER"),
-         QStringLiteral("ALTER TABLE resources ADD COLUMN last INTEGER"),
-         QStringLiteral("UPDATE events SET prev = (SELECT max(e.id) FROM events e WHERE e.resource = "
-                        "events.resource AND e.id < events.id) WHERE resource IS NOT NULL"),
-         QStringLiteral("UPDATE resources SET last = (SELECT max(e.id) FROM events e WHERE e.resource = "
-                        "resources.id)"),
-         QStringLiteral("DROP INDEX events_of_resource")},
-        // 5 -> 6: resources.last is stored every 30 s, not with every batch (it rewrote most of the
-        // table at each commit); it covers the events up to `through`, and a resource's later
-        // events are read from the tail after it.
-        {QStringLiteral("CREATE TABLE heads_saved(through INTEGER NOT NULL)"),
-         QStringLiteral("INSERT INTO heads_saved(through) SELECT coalesce(max(id), 0) FROM events")},
-    };
-    return steps.at(fromVersion);
+    void operator()(sqlite3_backup* backup) const { sqlite3_backup_finish(backup); }
+};
+
+// A file SQLite opens by URI: percent-encoded, so that '?' or '#' in a name stay part of it.
+QString uriOf(const QString& path, const char* parameters)
+{
+    return QStringLiteral("file:") +
+           QString::fromLatin1(QUrl::toPercentEncoding(QFileInfo(path).absoluteFilePath(), "/")) +
+           QLatin1Char('?') + QLatin1String(parameters);
 }
 
 } // namespace
@@ -72,6 +42,11 @@ RecordingDatabase::RecordingDatabase()
 {}
 
 RecordingDatabase::~RecordingDatabase()
+{
+    close();
+}
+
+void RecordingDatabase::close()
 {
     if (m_db.isValid())
         m_db.close();
@@ -90,35 +65,92 @@ RedisError RecordingDatabase::error(const QString& what, const QString& detail) 
     return {ErrorKind::Io, QString(), QStringLiteral("%1: %2: %3").arg(m_path, what, detail)};
 }
 
-RedisError RecordingDatabase::open(const QString& path, bool mustExist, int upToVersion)
+RedisError RecordingDatabase::connect(const QString& name, const QString& options)
 {
-    m_path = path;
     if (!QSqlDatabase::isDriverAvailable(QStringLiteral("QSQLITE")))
         return error(QStringLiteral("cannot open"),
                      QStringLiteral("Qt's SQLite driver is missing (Debian: libqt6sql6-sqlite)"));
-    const QFileInfo info(path);
-    if (!info.exists()) {
-        if (mustExist)
-            return error(QStringLiteral("cannot open"), QStringLiteral("no such file"));
-        const QString dir = info.absolutePath();
-        if (!QFileInfo(dir).isDir()) {
-            if (!QDir().mkpath(dir))
-                return error(QStringLiteral("cannot create its directory"), dir);
-            QFile::setPermissions(dir, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-        }
-        // Created private before SQLite sees it (SQLite would create it 0644 under the usual umask);
-        // SQLite gives its -wal and -shm files the same mode.
-        const int fd =
-            ::open(QFile::encodeName(path).constData(), O_CREAT | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0600);
-        if (fd < 0)
-            return error(QStringLiteral("cannot create"), QString::fromLocal8Bit(strerror(errno)));
-        ::close(fd);
-    }
     m_db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_connectionName);
-    m_db.setDatabaseName(path);
-    m_db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000"));
+    m_db.setDatabaseName(name);
+    m_db.setConnectOptions(options);
     if (!m_db.open())
         return error(QStringLiteral("cannot open"), m_db.lastError().text());
+    return {};
+}
+
+RedisError RecordingDatabase::harden(Use use)
+{
+    sqlite3* handle = SqliteStatement::handle(m_db);
+    if (!handle)
+        return error(QStringLiteral("cannot open"), QStringLiteral("not an SQLite connection"));
+    // Defensive mode: no statement can corrupt the file (writable_schema, journal_mode=OFF...).
+    // Untrusted schema: functions with side effects never run from the file's own schema. No
+    // triggers or views run at all: a recording has none (RecordingSchema refuses them too).
+    for (const int option : {SQLITE_DBCONFIG_DEFENSIVE, SQLITE_DBCONFIG_TRUSTED_SCHEMA,
+                             SQLITE_DBCONFIG_ENABLE_TRIGGER, SQLITE_DBCONFIG_ENABLE_VIEW}) {
+        const int on = option == SQLITE_DBCONFIG_DEFENSIVE ? 1 : 0;
+        int now = -1;
+        if (sqlite3_db_config(handle, option, on, &now) != SQLITE_OK || now != on)
+            return error(QStringLiteral("cannot protect the connection"),
+                         QStringLiteral("sqlite3_db_config(%1) refused").arg(option));
+    }
+    if (use == Use::Read) {
+        // Bounded: no value larger than this is read (a token, a name, a session's masters).
+        sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, maxValueBytes);
+        if (RedisError e = exec(QStringLiteral("PRAGMA cell_size_check = ON")))
+            return e;
+    }
+    return exec(QStringLiteral("PRAGMA trusted_schema = OFF"));
+}
+
+RedisError RecordingDatabase::checkSchema(int* version)
+{
+    const QVariant found = scalar(QStringLiteral("PRAGMA user_version"));
+    if (!found.isValid())
+        return error(QStringLiteral("not a readable SQLite database"), m_db.lastError().text());
+    *version = found.toInt();
+    if (*version > schemaVersion && *version <= schemaVersion + 1000)
+        return error(QStringLiteral("written by a newer LockScope"),
+                     QStringLiteral("schema version %1, this one reads up to version %2; open it with "
+                                    "that LockScope or a newer one")
+                         .arg(*version)
+                         .arg(schemaVersion));
+    if (const QString problem = RecordingSchema::problem(m_db, *version); !problem.isEmpty())
+        return error(QStringLiteral("not a LockScope recording"), problem);
+    return {};
+}
+
+RedisError RecordingDatabase::open(const QString& path, bool mustExist, int upToVersion, bool allowShared)
+{
+    m_path = path;
+    close();
+    struct stat before = {};
+    if (mustExist && ::lstat(QFile::encodeName(path).constData(), &before) != 0)
+        return error(QStringLiteral("cannot open"), QStringLiteral("no such file"));
+    // The user's own private file, never through a symbolic link; created 0600 before SQLite sees
+    // it (SQLite would create it 0644 under the usual umask, and gives its -wal and -shm the same
+    // mode). Kept open until SQLite has it, to see that SQLite opened this same file.
+    const PrivateFile::Rules rules{QStringLiteral("recording"),
+                                   QStringLiteral("it holds every holder's token and owner"),
+                                   QStringLiteral("--allow-shared-recording"), allowShared};
+    RedisError refused;
+    const FileDescriptor fd = PrivateFile::open(path, O_RDWR | (mustExist ? 0 : O_CREAT), rules, &refused);
+    if (!fd.isValid())
+        return refused;
+    if (RedisError e = connect(path, QStringLiteral("QSQLITE_BUSY_TIMEOUT=5000")))
+        return e;
+    struct stat checked = {}, opened = {};
+    if (::fstat(fd.get(), &checked) != 0 || ::lstat(QFile::encodeName(path).constData(), &opened) != 0 ||
+        checked.st_dev != opened.st_dev || checked.st_ino != opened.st_ino)
+        return error(QStringLiteral("cannot open"),
+                     QStringLiteral("the file was replaced while it was opened"));
+    if (RedisError e = harden(Use::Write))
+        return e;
+    // Checked before anything is written to it: a file that is not a recording stays as it was.
+    int version = 0;
+    if (RedisError e = checkSchema(&version))
+        return e;
+    m_fileVersion = version;
     // auto_vacuum takes effect only before the first table: on a new file it makes pruning give
     // space back (incremental_vacuum), on an existing one it is a no-op.
     for (const QString& pragma :
@@ -134,28 +166,89 @@ RedisError RecordingDatabase::open(const QString& path, bool mustExist, int upTo
     if (mode.compare(QLatin1String("wal"), Qt::CaseInsensitive) != 0)
         return error(QStringLiteral("cannot switch to WAL mode"),
                      mode.isEmpty() ? m_db.lastError().text() : mode);
-    return migrate(qBound(0, upToVersion, int(schemaVersion)));
+    return migrate(version, qBound(0, upToVersion, int(schemaVersion)));
 }
 
-RedisError RecordingDatabase::migrate(int upToVersion)
+RedisError RecordingDatabase::openForReading(const QString& path)
 {
-    const QVariant found = scalar(QStringLiteral("PRAGMA user_version"));
-    if (!found.isValid())
-        return error(QStringLiteral("not a readable SQLite database"), m_db.lastError().text());
-    const int version = found.toInt();
-    if (version > schemaVersion)
-        return error(QStringLiteral("written by a newer LockScope"),
-                     QStringLiteral("schema version %1, this one reads up to version %2; open it with "
-                                    "that LockScope or a newer one")
-                         .arg(version)
-                         .arg(schemaVersion));
-    if (version == 0 && scalar(QStringLiteral("SELECT count(*) FROM sqlite_master")).toInt() > 0)
+    m_path = path;
+    close();
+    const QFileInfo info(path);
+    if (!info.exists())
+        return error(QStringLiteral("cannot open"), QStringLiteral("no such file"));
+    if (!info.isFile())
+        return error(QStringLiteral("cannot open"), QStringLiteral("not a regular file"));
+    // Read-only: nothing a reader does writes to the file. A WAL file is read through its -shm,
+    // which a read-only connection cannot create where the directory is not writable (a copy kept
+    // as evidence): without -wal and -shm nobody is writing it, and it is read as immutable (no
+    // locks, no -shm); with them, a recorder may be writing, and it is read alongside.
+    const bool walInUse =
+        QFileInfo::exists(path + QStringLiteral("-wal")) || QFileInfo::exists(path + QStringLiteral("-shm"));
+    if (RedisError e =
+            connect(uriOf(path, walInUse ? "mode=ro" : "immutable=1"),
+                    QStringLiteral("QSQLITE_OPEN_URI;QSQLITE_OPEN_READONLY;QSQLITE_BUSY_TIMEOUT=5000")))
+        return e;
+    if (RedisError e = harden(Use::Read))
+        return e;
+    int version = 0;
+    if (RedisError e = checkSchema(&version))
+        return e;
+    m_fileVersion = version;
+    if (version == 0)
         return error(QStringLiteral("not a LockScope recording"),
-                     QStringLiteral("it has tables but no recording schema version"));
-    for (int v = version; v < upToVersion; ++v) {
+                     QStringLiteral("schema version 0: no recording schema (nothing was recorded in it)"));
+    if (version < schemaVersion)
+        if (RedisError e = upgradeInMemory())
+            return e;
+    return exec(QStringLiteral("PRAGMA query_only = ON"));
+}
+
+RedisError RecordingDatabase::upgradeInMemory()
+{
+    // Reading an older recording in place would mean upgrading it, changing the file (and its
+    // hash, when it is evidence): the upgrade is made in a copy in memory instead, bounded.
+    const qint64 bytes = scalar(QStringLiteral("PRAGMA page_count")).toLongLong() *
+                         scalar(QStringLiteral("PRAGMA page_size")).toLongLong();
+    if (bytes > maxUpgradeInMemoryBytes)
+        return error(QStringLiteral("written by an older LockScope"),
+                     QStringLiteral("schema version %1 (this one writes %2); at %3 MiB it is too large to "
+                                    "read through a copy in memory (%4 MiB at most): read it with the "
+                                    "LockScope that wrote it, or upgrade a copy of it with `lockctl record "
+                                    "--db COPY`")
+                         .arg(m_fileVersion)
+                         .arg(schemaVersion)
+                         .arg(bytes >> 20)
+                         .arg(maxUpgradeInMemoryBytes >> 20));
+    const QString fileConnection = m_connectionName;
+    QSqlDatabase file = m_db;
+    m_connectionName += QStringLiteral("-memory");
+    RedisError failed = connect(QStringLiteral(":memory:"), QString());
+    if (!failed) {
+        sqlite3* from = SqliteStatement::handle(file);
+        sqlite3* to = SqliteStatement::handle(m_db);
+        const std::unique_ptr<sqlite3_backup, BackupFinish> backup(
+            from && to ? sqlite3_backup_init(to, "main", from, "main") : nullptr);
+        const int rc = backup ? sqlite3_backup_step(backup.get(), -1) : SQLITE_ERROR;
+        if (rc != SQLITE_DONE)
+            failed = error(QStringLiteral("cannot copy it to upgrade it in memory"),
+                           QString::fromUtf8(sqlite3_errstr(rc)));
+    }
+    file.close();
+    file = QSqlDatabase();
+    QSqlDatabase::removeDatabase(fileConnection);
+    if (failed)
+        return failed;
+    if (RedisError e = harden(Use::Read))
+        return e;
+    return migrate(m_fileVersion, schemaVersion);
+}
+
+RedisError RecordingDatabase::migrate(int fromVersion, int upToVersion)
+{
+    for (int v = fromVersion; v < upToVersion; ++v) {
         if (!m_db.transaction())
             return error(QStringLiteral("cannot migrate"), m_db.lastError().text());
-        for (const QString& sql : migrationStep(v))
+        for (const QString& sql : RecordingSchema::migrationStep(v))
             if (RedisError e = exec(sql)) {
                 m_db.rollback();
                 return e;

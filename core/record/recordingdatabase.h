@@ -1,6 +1,7 @@
 #pragma once
 
 #include "base/rediserror.h"
+#include "record/recordingschema.h"
 
 #include <QSqlDatabase>
 #include <QString>
@@ -10,20 +11,26 @@ namespace lockscope {
 // One connection to a recording (SQLite through Qt SQL), on the thread that opened it: Qt SQL
 // connections never cross threads, so the writer and every reader open their own.
 //
-// open() creates the file (0600, in directories made 0700: it says who held which lock) and brings
-// its schema up to date (PRAGMA user_version, one migration step per version), so a recording made
-// by an older LockScope opens in a newer one. A recording from a newer LockScope is refused with a
-// clear error rather than misread.
+// A recording may come from elsewhere, so every open checks what it finds before running anything
+// on it (RecordingSchema::problem: the schema version in range, the expected tables and columns,
+// no view, trigger or virtual table) and hardens the connection (SQLite's defensive mode,
+// trusted_schema off, triggers and views disabled).
+//
+// The writer's open() creates the file (PrivateFile: 0600, O_NOFOLLOW, in directories made 0700:
+// it says who held which lock) and brings its schema up to date (PRAGMA user_version, one
+// migration step per version), so a recording made by an older LockScope opens in a newer one. A
+// reader's openForReading() never writes to the file: it is opened read-only, and an older schema
+// is brought up to date in a copy in memory, so a read leaves the file's bytes as they were.
 class RecordingDatabase
 {
     Q_DISABLE_COPY_MOVE(RecordingDatabase)
 
 public:
-    // The schema this build writes; 1: the first recorder, 2: force-releases carry their audit id,
-    // 3: only the masters' events are indexed by time, 4: the resources' events by resource alone,
-    // 5: no per-resource index, each resource's events chained from its latest (events.prev,
-    // resources.last).
-    static constexpr int schemaVersion = 6;
+    static constexpr int schemaVersion = RecordingSchema::currentVersion;
+    // The largest older recording a reader upgrades in memory; a larger one is refused by version.
+    static constexpr qint64 maxUpgradeInMemoryBytes = 512LL * 1024 * 1024;
+    // The largest string or blob a reader reads (a token, an owner, a session's masters).
+    static constexpr int maxValueBytes = 1024 * 1024;
 
     RecordingDatabase();
     ~RecordingDatabase();
@@ -31,13 +38,20 @@ public:
     // $XDG_STATE_HOME/lockscope/recording.sqlite (~/.local/state when unset), next to the audit log.
     static QString defaultPath();
 
-    // Opens `path`, creating it unless `mustExist`. WAL mode, synchronous=NORMAL: a commit survives
-    // the recording process being killed (SIGKILL), and readers never wait for the writer.
-    // `upToVersion` stops the migration early: how a test makes a recording of an older LockScope.
-    RedisError open(const QString& path, bool mustExist = false, int upToVersion = schemaVersion);
+    // For the writer: opens `path`, creating it unless `mustExist`. WAL mode, synchronous=NORMAL:
+    // a commit survives the recording process being killed (SIGKILL), and readers never wait for
+    // the writer. An existing file must be the user's own, private (unless `allowShared`) and not
+    // a symbolic link. `upToVersion` stops the migration early: how a test makes a recording of an
+    // older LockScope.
+    RedisError open(const QString& path, bool mustExist = false, int upToVersion = schemaVersion,
+                    bool allowShared = false);
+    // For readers: opens an existing recording read-only, of any version this build knows.
+    RedisError openForReading(const QString& path);
     bool isOpen() const { return m_db.isOpen(); }
     QSqlDatabase& db() { return m_db; }
     const QString& path() const { return m_path; }
+    // The schema version the file itself has (a reader may read a newer copy of it in memory).
+    int fileVersion() const { return m_fileVersion; }
 
     // Runs one statement that returns nothing; kind Io with SQLite's message on failure.
     RedisError exec(const QString& sql);
@@ -47,11 +61,26 @@ public:
     RedisError error(const QString& what, const QString& detail) const;
 
 private:
-    RedisError migrate(int upToVersion);
+    enum class Use
+    {
+        Write,
+        Read
+    };
+    // Opens m_db on `name` with Qt's connect `options`.
+    RedisError connect(const QString& name, const QString& options);
+    // SQLite's protections against a hostile file, before anything reads it.
+    RedisError harden(Use use);
+    // Reads the version and checks the schema against it: the version, or an error.
+    RedisError checkSchema(int* version);
+    // Replaces the read-only connection by an in-memory copy of the file, then brought up to date.
+    RedisError upgradeInMemory();
+    RedisError migrate(int fromVersion, int upToVersion);
+    void close();
 
     QString m_connectionName;
     QString m_path;
     QSqlDatabase m_db;
+    int m_fileVersion = -1;
 };
 
 } // namespace lockscope

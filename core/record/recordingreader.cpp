@@ -19,7 +19,7 @@ RecordingReader::~RecordingReader() = default;
 RedisError RecordingReader::open(const QString& path)
 {
     m_db = std::make_unique<RecordingDatabase>();
-    RedisError error = m_db->open(path, true);
+    RedisError error = m_db->openForReading(path);
     if (error)
         m_db.reset();
     return error;
@@ -30,19 +30,30 @@ Result<QList<RecordingSession>> RecordingReader::sessions()
     if (!m_db)
         return RedisError(ErrorKind::Io, QString(), QStringLiteral("no recording open"));
     QSqlQuery q(m_db->db());
-    if (!q.exec(QStringLiteral("SELECT id, started, last, ended, masters FROM sessions ORDER BY id")))
+    q.setForwardOnly(true);
+    // Bounded: the newest sessions, oldest first.
+    if (!q.exec(QStringLiteral("SELECT id, started, last, ended, masters FROM (SELECT * FROM sessions ORDER "
+                               "BY id DESC LIMIT %1) ORDER BY id")
+                    .arg(maxSessions)))
         return m_db->error(QStringLiteral("cannot read its sessions"), q.lastError().text());
     QList<RecordingSession> out;
+    qint64 bytes = 0;
     while (q.next()) {
         RecordingSession s;
         s.id = q.value(0).toLongLong();
         s.startedMs = q.value(1).toLongLong();
         s.lastMs = q.value(2).toLongLong();
         s.endedMs = q.value(3).isNull() ? -1 : q.value(3).toLongLong();
-        for (const QJsonValue& m : QJsonDocument::fromJson(q.value(4).toString().toUtf8()).array())
+        const QByteArray masters = q.value(4).toString().toUtf8();
+        if ((bytes += masters.size()) > maxBytes)
+            return m_db->error(QStringLiteral("cannot read its sessions"),
+                               QStringLiteral("over %1 MiB of them").arg(maxBytes >> 20));
+        for (const QJsonValue& m : QJsonDocument::fromJson(masters).array())
             s.masters << escapeText(m.toString());
         out << s;
     }
+    if (q.lastError().isValid())
+        return m_db->error(QStringLiteral("cannot read its sessions"), q.lastError().text());
     return out;
 }
 
@@ -55,11 +66,19 @@ Result<QList<QByteArray>> RecordingReader::resources()
     // event after the stored latest events.
     if (!q.exec(QStringLiteral("SELECT name FROM resources r WHERE EXISTS (SELECT 1 FROM events e WHERE "
                                "e.id = r.last AND e.resource = r.id) OR r.id IN (SELECT resource FROM events "
-                               "WHERE id > (SELECT through FROM heads_saved)) ORDER BY name")))
+                               "WHERE id > (SELECT through FROM heads_saved)) ORDER BY name LIMIT %1")
+                    .arg(maxResources)))
         return m_db->error(QStringLiteral("cannot read its resources"), q.lastError().text());
     QList<QByteArray> out;
-    while (q.next())
+    qint64 bytes = 0;
+    while (q.next()) {
         out << q.value(0).toByteArray();
+        if ((bytes += out.last().size()) > maxBytes)
+            return m_db->error(QStringLiteral("cannot read its resources"),
+                               QStringLiteral("their names take over %1 MiB").arg(maxBytes >> 20));
+    }
+    if (q.lastError().isValid())
+        return m_db->error(QStringLiteral("cannot read its resources"), q.lastError().text());
     return out;
 }
 
@@ -73,13 +92,14 @@ Result<QList<HistoryEvent>> RecordingReader::events(const QString& where, const 
     q.setForwardOnly(true);
     q.prepare(
         QStringLiteral("SELECT id, session, t, master, kind, token, owner, ttl, holding, holders, detail, "
-                       "audit FROM events WHERE %1 ORDER BY t, id")
-            .arg(where));
+                       "audit FROM events WHERE %1 ORDER BY t, id LIMIT %2")
+            .arg(where, QString::number(maxEvents)));
     for (const QVariant& v : values)
         q.addBindValue(v);
     if (!q.exec())
         return m_db->error(QStringLiteral("cannot read its events"), q.lastError().text());
     QList<HistoryEvent> out;
+    qint64 bytes = 0;
     while (q.next()) {
         HistoryEvent h;
         RecordEvent& e = h.event;
@@ -97,10 +117,16 @@ Result<QList<HistoryEvent>> RecordingReader::events(const QString& where, const 
         e.holders = quint64(q.value(9).toLongLong());
         e.detail = escapeText(q.value(10).toString());
         e.auditId = escapeText(q.value(11).toString());
+        bytes += e.token.size() + 2 * (e.owner.size() + e.detail.size() + e.auditId.size());
+        if (bytes > maxBytes)
+            return m_db->error(QStringLiteral("cannot read its events"),
+                               QStringLiteral("over %1 MiB of them").arg(maxBytes >> 20));
         if (e.master >= 0)
             h.masterName = masters.value(h.session).value(e.master);
         out << h;
     }
+    if (q.lastError().isValid())
+        return m_db->error(QStringLiteral("cannot read its events"), q.lastError().text());
     return out;
 }
 
@@ -139,6 +165,8 @@ void RecordingReader::restoreReplacements(QList<HistoryEvent>& events, const QBy
 
 Result<ResourceHistory> RecordingReader::history(const QByteArray& resource, qint64 sinceMs)
 {
+    if (!m_db)
+        return RedisError(ErrorKind::Io, QString(), QStringLiteral("no recording open"));
     Result<QList<RecordingSession>> sessions = this->sessions();
     if (!sessions)
         return sessions.error();
@@ -161,7 +189,8 @@ Result<ResourceHistory> RecordingReader::history(const QByteArray& resource, qin
                               "heads_saved) AND resource = ?), (SELECT last FROM resources WHERE id = ?)) "
                               "AND resource = ? UNION ALL "
                               "SELECT e.id, e.prev FROM chain c JOIN events e ON e.id = c.prev WHERE "
-                              "c.prev < c.id AND e.resource = ?) SELECT id FROM chain)"),
+                              "c.prev < c.id AND e.resource = ?) SELECT id FROM chain LIMIT %1)")
+                   .arg(maxEvents),
                {id.value(0), id.value(0), id.value(0), id.value(0)}, *sessions);
     if (!own)
         return own.error();
@@ -177,9 +206,11 @@ Result<ResourceHistory> RecordingReader::history(const QByteArray& resource, qin
     if (history.events.isEmpty())
         return history;
     // The masters' events while it was recorded: a restart or failover is part of its story.
-    const qint64 last = history.episodes.isEmpty() || history.episodes.last().endMs < 0
-                            ? sessions->last().lastMs
-                            : history.episodes.last().endMs;
+    // (A damaged file may have lost its sessions: then up to its last event.)
+    const qint64 last = !history.episodes.isEmpty() && history.episodes.last().endMs >= 0
+                            ? history.episodes.last().endMs
+                        : !sessions->isEmpty() ? sessions->last().lastMs
+                                               : history.events.last().event.timeMs;
     Result<QList<HistoryEvent>> masterEvents =
         events(QStringLiteral("resource IS NULL AND t >= ? AND t <= ?"),
                {history.events.first().event.timeMs, last}, *sessions);

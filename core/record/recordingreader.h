@@ -18,7 +18,16 @@ public:
     RecordingReader();
     ~RecordingReader();
 
-    // The file must exist; an older schema is migrated, a newer one refused (RecordingDatabase).
+    // Reads are bounded: a recording may come from elsewhere. The newest this many sessions, a
+    // resource's newest this many events (and as many of the masters'), this many resources, and
+    // this many bytes of text and tokens in each read.
+    static constexpr int maxSessions = 100000;
+    static constexpr int maxEvents = 1000000;
+    static constexpr int maxResources = 5000000;
+    static constexpr qint64 maxBytes = 512LL * 1024 * 1024;
+
+    // The file must exist; it is opened read-only and never written to: an older schema is read
+    // through an upgraded copy in memory, a newer or damaged one refused (RecordingDatabase).
     RedisError open(const QString& path);
 
     // Episodes that were open at or after `sinceMs` (wall clock; -1: all), oldest first, with the

@@ -142,7 +142,8 @@ void RecordingWriter::start(const QStringList& masterNames)
 {
     m_masterNames = masterNames;
     m_db = std::make_unique<RecordingDatabase>();
-    RedisError error = m_db->open(m_options.path);
+    RedisError error =
+        m_db->open(m_options.path, false, RecordingDatabase::schemaVersion, m_options.allowShared);
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     if (!error) {
         QJsonArray masters;

@@ -117,8 +117,11 @@ void TestRecordingStore::newFileIsPrivateWalAndCurrent()
     QCOMPARE(QFile::permissions(path) &
                  ~(QFile::ReadUser | QFile::WriteUser | QFile::ReadOwner | QFile::WriteOwner),
              QFile::Permissions());
-    const QFileInfo parent(QFileInfo(path).absolutePath());
-    QCOMPARE(parent.permissions() & (QFile::ReadGroup | QFile::ReadOther), QFile::Permissions());
+    // Every directory it made, not only the last (issue #39).
+    for (const QString& made : {dir.filePath(QStringLiteral("state")), QFileInfo(path).absolutePath()})
+        QCOMPARE(QFileInfo(made).permissions() & (QFile::ReadGroup | QFile::ReadOther | QFile::WriteGroup |
+                                                  QFile::WriteOther | QFile::ExeGroup | QFile::ExeOther),
+                 QFile::Permissions());
 }
 
 void TestRecordingStore::olderRecordingIsMigratedAndStillReads()
@@ -148,6 +151,12 @@ void TestRecordingStore::olderRecordingIsMigratedAndStillReads()
     QCOMPARE(history->episodes.first().token, QByteArray("tok"));
     QCOMPARE(history->episodes.first().ended, Episode::End::Released);
     QCOMPARE(history->episodes.first().masters, QStringList{QStringLiteral("redis://127.0.0.1:6379")});
+    // Read through an upgraded copy in memory: the file itself is as old as it was (issue #39).
+    RecordingDatabase read;
+    QVERIFY(!read.openForReading(path));
+    QCOMPARE(read.fileVersion(), 1);
+    QVERIFY(read.exec(QStringLiteral("INSERT INTO heads_saved(through) VALUES(0)")).isError()); // read-only
+    // A writer upgrades it in place.
     RecordingDatabase after;
     QVERIFY(!after.open(path, true));
     QCOMPARE(after.scalar(QStringLiteral("PRAGMA user_version")).toInt(), RecordingDatabase::schemaVersion);
