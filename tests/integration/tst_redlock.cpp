@@ -456,8 +456,12 @@ void TestRedlock::keeperReportsLoss()
 {
     Cluster c;
     QVERIFY(c.start());
+    // The keeper gives up about one per-master timeout before the validity ends (it retries while a
+    // retry could land in time): a lease of twelve of them, 600 ms on an idle machine. Both scale
+    // (Cluster::start), so a loaded machine's late timers stay inside that margin.
+    const qint64 leaseMs = 12 * qint64(c.config.redlock.masterTimeoutMs);
     Redlock redlock(c.masters.get(), c.config);
-    const RedlockOutcome o = wait([&](auto done) { redlock.acquire("res:l", 600, QString(), done); });
+    const RedlockOutcome o = wait([&](auto done) { redlock.acquire("res:l", leaseMs, QString(), done); });
     QVERIFY(o.ok());
     LockKeeper keeper(&redlock, o.lease);
     QSignalSpy lost(&keeper, &LockKeeper::lost);
@@ -466,13 +470,13 @@ void TestRedlock::keeperReportsLoss()
     // An administrator takes it away on a majority: the next extension finds it gone.
     for (int i = 0; i < 3; ++i)
         c.group.at(i).command({"DEL", "res:l"});
-    QVERIFY(lost.wait(int(upperBoundMs(1000))));
+    QVERIFY(lost.wait(int(upperBoundMs(1000) + leaseMs)));
     QVERIFY(keeper.isLost());
     QVERIFY(lost.first().first().toString().contains(QLatin1String("no longer held")));
 
     // Masters that stop answering: the keeper retries while it can, then gives the lock up before
     // its validity runs out.
-    const RedlockOutcome p = wait([&](auto done) { redlock.acquire("res:q", 600, QString(), done); });
+    const RedlockOutcome p = wait([&](auto done) { redlock.acquire("res:q", leaseMs, QString(), done); });
     QVERIFY(p.ok());
     LockKeeper second(&redlock, p.lease);
     QSignalSpy lost2(&second, &LockKeeper::lost);
@@ -481,7 +485,7 @@ void TestRedlock::keeperReportsLoss()
     second.start();
     for (int i = 0; i < 3; ++i)
         c.group.at(i).pause();
-    QVERIFY(lost2.wait(int(upperBoundMs(2000))));
+    QVERIFY(lost2.wait(int(upperBoundMs(2000) + leaseMs)));
     QVERIFY2(lostAtNs > 0 && lostAtNs <= p.lease.validUntilNs,
              qPrintable(QStringLiteral("lost %1 us after the validity ended")
                             .arg((lostAtNs - p.lease.validUntilNs) / 1000)));
