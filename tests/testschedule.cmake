@@ -39,7 +39,7 @@ set(lockscope_test_costs
     integration.tst_uiwindowrecording 8
     integration.tst_forcerelease 8
     integration.tst_redlock 7
-    integration.tst_redlocksafety 7
+    integration.tst_redlocksafety 30
     integration.tst_formatinterop 6
     integration.tst_lockctlwrite 6
     integration.tst_testserverauth 6
@@ -52,7 +52,7 @@ set(lockscope_test_costs
     layers.check_layers_tree 4
     integration.tst_uisecrets 4
     integration.tst_uidetailcountdown 4
-    integration.tst_masterscanner 3
+    integration.tst_masterscanner 40
     unit.tst_redisconnection_fake 3
     integration.tst_clusterredirecttrust 3)
 
