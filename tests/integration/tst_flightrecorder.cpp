@@ -475,7 +475,7 @@ void TestFlightRecorder::hostileBytesAreEscapedInHistory()
 
 // Issue #15: the diagnosis is checked from the recording too. Real clients renew two locks while a
 // real `lockctl record` watches: one renews a 1 s lease every 0.3 s for ever (a renewal loop that
-// never lets go), one renews a 20 s lease a few times and stops (a holder gone). `lockctl history`
+// never lets go), one renews a 20 s (scaled) lease a few times and stops (a holder gone). `lockctl history`
 // says so from the file alone, and `lockctl list --json --db` from one scan plus the recording,
 // which a single scan cannot see.
 void TestFlightRecorder::recordedRenewalLoopAndStoppedRenewalsAreDiagnosed()
@@ -487,10 +487,14 @@ void TestFlightRecorder::recordedRenewalLoopAndStoppedRenewalsAreDiagnosed()
     auto loop = startCli(server, {QStringLiteral("-r"), QStringLiteral("-1"), QStringLiteral("-i"),
                                   QStringLiteral("0.3"), QStringLiteral("PEXPIRE"),
                                   QStringLiteral("lock:loop"), QStringLiteral("1000")});
-    server.command({"SET", "lock:stops", "cafebabe", "PX", "20000"});
+    // 20 s on an idle machine, scaled: it must outlive the rest of the test (lock:loop's ten leases,
+    // then `history` and two `list` runs), which under the sanitizers can take longer than 20 s.
+    // The not-renewed verdict does not depend on it (it is the quiet time against the renewals' gap).
+    const QByteArray stopsLeaseMs = QByteArray::number(upperBoundMs(20000));
+    server.command({"SET", "lock:stops", "cafebabe", "PX", stopsLeaseMs});
     auto brief = startCli(server, {QStringLiteral("-r"), QStringLiteral("4"), QStringLiteral("-i"),
                                    QStringLiteral("0.3"), QStringLiteral("PEXPIRE"),
-                                   QStringLiteral("lock:stops"), QStringLiteral("20000")});
+                                   QStringLiteral("lock:stops"), QString::fromLatin1(stopsLeaseMs)});
     QVERIFY(brief->waitForFinished(10000)); // it renewed 4 times, and stopped
 
     const auto diagnosis = [&](const QString& resource) {
