@@ -2,11 +2,8 @@
 
 #include "base/monotonicclock.h"
 #include "locks/locktablemodel.h"
-#include "locks/slicedplacement.h"
-#include "locks/slicedsort.h"
 
 #include <algorithm>
-#include <climits>
 #include <numeric>
 
 namespace lockscope {
@@ -20,10 +17,6 @@ constexpr int maxChangedRuns = 32;
 // A filter change that removes this many scattered runs is cheaper as a reset (a user action,
 // never a refresh).
 constexpr size_t maxRemovalRuns = 512;
-// A slice of filtering gives the event loop back after this long (a 60 Hz frame is 16 ms).
-constexpr qint64 sliceNs = 6'000'000;
-// Rows judged (comparisons made) between looks at the clock.
-constexpr long rowsPerLook = 512;
 // A change to at most this many rows is worked out before the setter returns, however slow the
 // machine (a sanitizer build, a loaded CI host): a few milliseconds in a release build, and what a
 // user typing into a small table and a test reading the rows right after expect.
@@ -46,40 +39,10 @@ std::vector<std::pair<int, int>> runsOf(const std::vector<int>& sorted)
 
 } // namespace
 
-// A filter change being worked out: each row's verdict, then the order of the rows it lets in,
-// then that order and its map laid out for the swap.
-struct LockFilterProxy::Pass
-{
-    enum class Stage
-    {
-        Judging,
-        Weighing, // what the change drops and adds, and the rows to sort
-        Sorting,
-        Placing,
-    };
-    Filter filter;
-    bool inOneGo = false; // a small model's change: no time limit, done before the setter returns
-    Stage stage = Stage::Judging;
-    int cursor = 0;              // judging: the next source row
-    std::vector<char> accepted;  // the verdict of each source row judged (kept current on changes)
-    bool weighingSource = false; // weighing: false over the shown rows, true over the source rows
-    size_t weighAt = 0;          // weighing: the next shown or source row
-    quint64 shownVersion = 0;    // of the shown rows weighed
-    std::vector<int> leaving;    // the shown rows the change drops
-    size_t leavingRuns = 0;      // how many runs they make
-    int lastLeaving = -2;
-    qint64 entering = 0;     // source rows not shown it lets in
-    std::vector<int> toSort; // the shown rows it keeps (in order), then those it lets in
-    size_t shownToSort = 0;  // how many of toSort are shown ones
-    SlicedSort sort;
-    std::vector<int> misplaced; // rows whose sort key changed while sorting
-    SlicedPlacement placement;
-    // Rows whose verdict changed while weighing, or verdict or key while placing: settled once the
-    // result is shown.
-    std::vector<int> touched;
-};
-
-LockFilterProxy::LockFilterProxy(QObject* parent) : QAbstractProxyModel(parent)
+LockFilterProxy::LockFilterProxy(QObject* parent)
+    : QAbstractProxyModel(parent), m_judge([this](const LockFilter& filter, int sourceRow, qint64 nowMs) {
+          return accepts(filter, sourceRow, nowMs);
+      })
 {
     m_nextSlice.setSingleShot(true);
     m_nextSlice.setInterval(0);
@@ -150,32 +113,9 @@ bool LockFilterProxy::less(int sourceA, int sourceB) const
                                          : m_model->lessThan(sourceB, sourceA, m_sortColumn);
 }
 
-bool LockFilterProxy::matchesText(const Filter& filter, int sourceRow) const
+bool LockFilterProxy::accepts(const LockFilter& filter, int sourceRow, qint64 nowMs) const
 {
-    const LockView& v = m_model->viewAt(sourceRow);
-    const QString resource = QString::fromUtf8(v.resource);
-    if (filter.glob.isValid() && !filter.glob.pattern().isEmpty())
-        return filter.glob.match(resource).hasMatch();
-    return resource.contains(filter.text, Qt::CaseInsensitive) ||
-           v.owner.contains(filter.text, Qt::CaseInsensitive) ||
-           QString::fromUtf8(v.token).contains(filter.text, Qt::CaseInsensitive);
-}
-
-bool LockFilterProxy::accepts(const Filter& filter, int sourceRow, qint64 nowMs) const
-{
-    if (isPinned(sourceRow))
-        return true;
-    const LockView& v = m_model->viewAt(sourceRow);
-    if (const QuickFilters quick = filter.quick; quick != NoQuickFilter) {
-        const qint64 left = v.validityAt(nowMs);
-        const bool pass = (quick.testFlag(StuckFilter) && v.status == LockStatus::Stuck) ||
-                          (quick.testFlag(ContestedFilter) && v.status == LockStatus::Contested) ||
-                          (quick.testFlag(PartialFilter) && v.status == LockStatus::Partial) ||
-                          (quick.testFlag(ExpiringSoonFilter) && left >= 0 && left <= filter.expiringSoonMs);
-        if (!pass)
-            return false;
-    }
-    return filter.text.isEmpty() || matchesText(filter, sourceRow);
+    return isPinned(sourceRow) || filter.accepts(m_model->viewAt(sourceRow), nowMs);
 }
 
 bool LockFilterProxy::acceptsSourceRow(int sourceRow, qint64 nowMs) const
@@ -207,36 +147,33 @@ void LockFilterProxy::updateSourceToProxyFrom(int proxyRow)
 
 void LockFilterProxy::setFilterText(const QString& text)
 {
-    if (text == m_wanted.text)
+    if (text == m_wanted.text())
         return;
-    m_wanted.text = text;
-    const bool glob =
-        text.contains(QLatin1Char('*')) || text.contains(QLatin1Char('?')) || text.contains(QLatin1Char('['));
-    m_wanted.glob = glob ? QRegularExpression::fromWildcard(text, Qt::CaseInsensitive) : QRegularExpression();
+    m_wanted.setText(text);
     startPass();
 }
 
 void LockFilterProxy::setQuickFilters(QuickFilters filters)
 {
-    if (filters == m_wanted.quick)
+    if (filters == m_wanted.quickFilters())
         return;
-    m_wanted.quick = filters;
+    m_wanted.setQuickFilters(filters);
     startPass();
 }
 
 void LockFilterProxy::setExpiringSoonMs(qint64 ms)
 {
-    m_wanted.expiringSoonMs = ms;
-    if (m_wanted.quick.testFlag(ExpiringSoonFilter))
+    m_wanted.setExpiringSoonMs(ms);
+    if (m_wanted.quickFilters().testFlag(ExpiringSoonFilter))
         startPass();
     else if (!m_pass)
-        m_active.expiringSoonMs = ms; // shows no different
+        m_active.setExpiringSoonMs(ms); // shows no different
 }
 
 void LockFilterProxy::recheckTimeFilters()
 {
     // A pass under way judges with the clock as it goes; starting over would never let it end.
-    if (m_wanted.quick.testFlag(ExpiringSoonFilter) && !m_pass)
+    if (m_wanted.quickFilters().testFlag(ExpiringSoonFilter) && !m_pass)
         startPass();
 }
 
@@ -249,10 +186,8 @@ void LockFilterProxy::startPass(bool runNow)
         m_active = m_wanted;
         return;
     }
-    m_pass = std::make_unique<Pass>();
-    m_pass->filter = m_wanted;
-    m_pass->accepted.assign(size_t(m_model->rowCount()), 0);
-    m_pass->inOneGo = runNow && m_sliceLimit <= 0 && m_model->rowCount() <= maxRowsInOneGo;
+    const bool inOneGo = runNow && m_sliceLimit <= 0 && m_model->rowCount() <= maxRowsInOneGo;
+    m_pass = std::make_unique<LockFilterPass>(m_wanted, m_model->rowCount(), inOneGo);
     if (runNow)
         runSlice();
     else
@@ -263,174 +198,33 @@ void LockFilterProxy::runSlice()
 {
     if (!m_pass)
         return;
-    QElapsedTimer clock;
-    clock.start();
-    m_sliceWork = 0;
-    runStages(clock);
-    m_busiestSlice = std::max(m_busiestSlice, m_sliceWork);
+    LockFilterPass::Slice slice;
+    slice.clock.start();
+    slice.limit = m_sliceLimit;
+    runStages(slice);
+    m_busiestSlice = std::max(m_busiestSlice, slice.work);
 }
 
-void LockFilterProxy::runStages(const QElapsedTimer& clock)
+void LockFilterProxy::runStages(LockFilterPass::Slice& slice)
 {
-    if (m_pass->stage == Pass::Stage::Judging) {
-        if (!judgeSlice(clock)) {
-            m_nextSlice.start();
-            return;
-        }
-        beginWeighing();
-    }
-    if (m_pass->stage == Pass::Stage::Weighing) {
-        if (!weighSlice(clock)) {
+    LockFilterPass& p = *m_pass;
+    if (p.stage == LockFilterPass::Stage::Judging || p.stage == LockFilterPass::Stage::Weighing) {
+        if (!p.judgeAndWeigh(slice, m_model->rowCount(), m_judge, m_proxyToSource, m_sourceToProxy,
+                             m_shownVersion)) {
             m_nextSlice.start();
             return;
         }
         if (isSmallChange()) {
-            applyIncrementally();
+            applyIncrementally(slice);
             return;
         }
-        beginSorting();
+        p.beginSorting();
     }
-    if (m_pass->stage == Pass::Stage::Sorting) {
-        if (!sortSlice(clock)) {
-            m_nextSlice.start();
-            return;
-        }
-        m_pass->placement.start(m_pass->sort.take(), m_pass->misplaced, m_pass->accepted.size());
-        m_pass->misplaced.clear();
-        m_pass->stage = Pass::Stage::Placing;
-    }
-    if (!placeSlice(clock)) {
+    if (!p.sortAndPlace(slice, [this](int a, int b) { return less(a, b); })) {
         m_nextSlice.start();
         return;
     }
-    applyAsReset();
-}
-
-// Judging is done (or the rows were renumbered since): the shown rows are walked, then the source
-// rows, a slice at a time.
-void LockFilterProxy::beginWeighing()
-{
-    Pass& p = *m_pass;
-    p.stage = Pass::Stage::Weighing;
-    p.weighingSource = false;
-    p.weighAt = 0;
-    p.shownVersion = m_shownVersion;
-    p.leaving.clear();
-    p.leavingRuns = 0;
-    p.lastLeaving = -2;
-    p.entering = 0;
-    p.toSort.clear();
-    p.shownToSort = 0;
-    p.misplaced.clear();
-    p.touched.clear();
-}
-
-// Counts the runs of shown rows the change drops and the rows it lets in, listing the rows to sort.
-// Rows that stay keep their order among themselves: only the ones coming in are sorted, then merged
-// with them. Shown rows may move between slices; a row listed twice or missed is put right when
-// the sorted rows are placed (see SlicedPlacement).
-bool LockFilterProxy::weighSlice(const QElapsedTimer& clock)
-{
-    Pass& p = *m_pass;
-    long budget = m_sliceLimit > 0 ? m_sliceLimit : LONG_MAX;
-    for (;;) {
-        if (sliceUsedUp(clock, budget))
-            return false;
-        const size_t step = size_t(std::min(budget, rowsPerLook));
-        budget -= long(step);
-        m_sliceWork += long(step);
-        if (!p.weighingSource) {
-            const size_t end = std::min(m_proxyToSource.size(), p.weighAt + step);
-            for (; p.weighAt < end; ++p.weighAt) {
-                const int s = m_proxyToSource[p.weighAt];
-                if (p.accepted[size_t(s)]) {
-                    p.toSort.push_back(s);
-                } else {
-                    p.leaving.push_back(int(p.weighAt));
-                    p.leavingRuns += int(p.weighAt) != p.lastLeaving + 1 ? 1 : 0;
-                    p.lastLeaving = int(p.weighAt);
-                }
-            }
-            if (p.weighAt >= m_proxyToSource.size()) {
-                p.weighingSource = true;
-                p.weighAt = 0;
-                p.shownToSort = p.toSort.size();
-            }
-            continue;
-        }
-        const size_t end = std::min(p.accepted.size(), p.weighAt + step);
-        for (; p.weighAt < end; ++p.weighAt)
-            if (p.accepted[p.weighAt] && m_sourceToProxy[p.weighAt] < 0) {
-                ++p.entering;
-                p.toSort.push_back(int(p.weighAt));
-            }
-        if (p.weighAt >= p.accepted.size())
-            return true;
-    }
-}
-
-void LockFilterProxy::beginSorting()
-{
-    Pass& p = *m_pass;
-    p.sort.start(std::move(p.toSort), p.shownToSort);
-    p.toSort = {};
-    p.leaving = {};
-    p.touched.clear(); // placing takes each row's verdict as it is by then
-    p.stage = Pass::Stage::Sorting;
-}
-
-// Judges rows until all are or the slice is used up; true when all are.
-bool LockFilterProxy::judgeSlice(const QElapsedTimer& clock)
-{
-    Pass& p = *m_pass;
-    const qint64 now = monotonicMs();
-    long budget = m_sliceLimit > 0 ? m_sliceLimit : LONG_MAX;
-    const int n = m_model->rowCount();
-    while (p.cursor < n) {
-        if (sliceUsedUp(clock, budget))
-            return false;
-        const int end = int(std::min<long>(long(n), long(p.cursor) + std::min(rowsPerLook, budget)));
-        budget -= end - p.cursor;
-        m_sliceWork += end - p.cursor;
-        for (; p.cursor < end; ++p.cursor)
-            p.accepted[size_t(p.cursor)] = accepts(p.filter, p.cursor, now) ? 1 : 0;
-    }
-    return true;
-}
-
-bool LockFilterProxy::sliceUsedUp(const QElapsedTimer& clock, long budget) const
-{
-    return budget <= 0 || (!m_pass->inOneGo && clock.nsecsElapsed() > sliceNs);
-}
-
-bool LockFilterProxy::stepWithinSlice(const QElapsedTimer& clock, const std::function<bool()>& done,
-                                      const std::function<void(long)>& step)
-{
-    long budget = m_sliceLimit > 0 ? m_sliceLimit : LONG_MAX;
-    while (!done()) {
-        if (sliceUsedUp(clock, budget))
-            return false;
-        const long rows = std::min(budget, rowsPerLook);
-        budget -= rows;
-        m_sliceWork += rows;
-        step(rows);
-    }
-    return true;
-}
-
-bool LockFilterProxy::sortSlice(const QElapsedTimer& clock)
-{
-    const SlicedSort::Less less = [this](int a, int b) { return this->less(a, b); };
-    return stepWithinSlice(
-        clock, [this] { return m_pass->sort.isDone(); }, [&](long rows) { m_pass->sort.step(less, rows); });
-}
-
-bool LockFilterProxy::placeSlice(const QElapsedTimer& clock)
-{
-    const SlicedPlacement::Less less = [this](int a, int b) { return this->less(a, b); };
-    return stepWithinSlice(
-        clock, [this] { return m_pass->placement.isDone(); },
-        [&](long rows) { m_pass->placement.step(m_pass->accepted, less, rows); });
+    applyAsReset(slice);
 }
 
 // Whether the rows the pass drops and adds are few enough to announce one range at a time (which
@@ -447,37 +241,23 @@ bool LockFilterProxy::isSmallChange() const
 }
 
 // The rows weighed leave and come in one range at a time; rows whose verdict changed since follow.
-void LockFilterProxy::applyIncrementally()
+void LockFilterProxy::applyIncrementally(LockFilterPass::Slice& slice)
 {
-    const std::unique_ptr<Pass> p = std::move(m_pass);
-    std::vector<int> leaving = std::move(p->leaving);
-    std::vector<int> entering(p->toSort.begin() + long(p->shownToSort), p->toSort.end());
-    if (p->shownVersion != m_shownVersion) {
-        // The shown rows changed while being weighed: the lists are made again (a small change by
-        // isSmallChange()'s measure, so the rewrites that follow cost more than this walk).
-        m_sliceWork += long(m_proxyToSource.size() + p->accepted.size());
-        leaving.clear();
-        for (size_t row = 0; row < m_proxyToSource.size(); ++row)
-            if (!p->accepted[size_t(m_proxyToSource[row])])
-                leaving.push_back(int(row));
-        entering.clear();
-        for (size_t s = 0; s < p->accepted.size(); ++s)
-            if (p->accepted[s] && m_sourceToProxy[s] < 0)
-                entering.push_back(int(s));
-    }
+    const std::unique_ptr<LockFilterPass> p = std::move(m_pass);
+    auto [leaving, entering] = p->takeChange(slice, m_proxyToSource, m_sourceToProxy, m_shownVersion);
     m_active = p->filter;
     removeProxyRows(std::move(leaving));
     insertSourceRows(std::move(entering));
-    m_sliceWork += long(p->touched.size());
+    slice.work += long(p->touched.size());
     settle(std::move(p->touched));
     emit filterApplied();
 }
 
 // The order and map laid out while placing replace the shown ones in one reset; rows whose verdict or
 // sort key changed meanwhile (and rows added meanwhile) follow as ordinary changes.
-void LockFilterProxy::applyAsReset()
+void LockFilterProxy::applyAsReset(LockFilterPass::Slice& slice)
 {
-    const std::unique_ptr<Pass> p = std::move(m_pass);
+    const std::unique_ptr<LockFilterPass> p = std::move(m_pass);
     std::vector<int> sourceToProxy = p->placement.takeSourceToProxy();
     sourceToProxy.resize(size_t(m_model->rowCount()), -1);
     beginResetModel();
@@ -492,7 +272,7 @@ void LockFilterProxy::applyAsReset()
         const std::vector<int> late = p->placement.takePlacedBySearch();
         unsure.insert(unsure.end(), late.begin(), late.end());
     }
-    m_sliceWork += long(unsure.size());
+    slice.work += long(unsure.size());
     settle(std::move(unsure));
     emit filterApplied();
 }
@@ -675,16 +455,8 @@ void LockFilterProxy::onRowsRemoved(const QModelIndex&, int first, int last)
         if (s > last)
             s -= count;
     m_sourceToProxy.erase(m_sourceToProxy.begin() + first, m_sourceToProxy.begin() + last + 1);
-    if (m_pass) {
-        // Locks come and go all the time: the verdicts so far are kept (renumbered), only a sort
-        // under way starts again, over the rows as numbered now.
-        Pass& p = *m_pass;
-        p.accepted.erase(p.accepted.begin() + first, p.accepted.begin() + last + 1);
-        if (p.cursor > first)
-            p.cursor = qMax(first, p.cursor - count);
-        if (p.stage != Pass::Stage::Judging)
-            beginWeighing();
-    }
+    if (m_pass)
+        m_pass->rowsRemoved(first, last, m_shownVersion);
 }
 
 void LockFilterProxy::onRowsInserted(const QModelIndex&, int first, int last)
@@ -703,21 +475,10 @@ void LockFilterProxy::onRowsInserted(const QModelIndex&, int first, int last)
             accepted.push_back(s);
     insertSourceRows(std::move(accepted));
     if (m_pass) {
-        if (first < int(m_pass->accepted.size())) {
+        if (first < int(m_pass->accepted.size()))
             startPass(false); // its rows are numbered as they were
-        } else {
-            // Appended rows: judging reaches them in turn; once sorting, they are judged now and
-            // placed when the pass ends (by the placement when it has not begun, after the swap
-            // when it has).
-            Pass& p = *m_pass;
-            p.accepted.resize(size_t(m_model->rowCount()), 0);
-            if (p.stage != Pass::Stage::Judging)
-                for (int s = first; s <= last; ++s) {
-                    p.accepted[size_t(s)] = accepts(p.filter, s, now) ? 1 : 0;
-                    if (p.stage == Pass::Stage::Placing && p.accepted[size_t(s)])
-                        p.touched.push_back(s);
-                }
-        }
+        else
+            m_pass->rowsAppended(first, last, m_model->rowCount(), now, m_judge);
     }
 }
 
@@ -749,23 +510,8 @@ void LockFilterProxy::placeAgainIfMoved(const std::vector<int>& changedSourceRow
 void LockFilterProxy::onDataChanged(const QModelIndex& topLeft, const QModelIndex& bottomRight)
 {
     if (m_pass) {
-        // The pass's verdicts follow the change; a row whose key moved before placing is placed again,
-        // one that changed while weighing (its verdict) or placing is settled once the result is shown.
-        Pass& p = *m_pass;
-        const qint64 now = monotonicMs();
         const bool keyMayMove = m_sortColumn >= 0 && m_sortColumn != LockTableModel::ResourceColumn;
-        const bool judging = p.stage == Pass::Stage::Judging;
-        const int judged = judging ? qMin(bottomRight.row(), p.cursor - 1) : bottomRight.row();
-        for (int s = topLeft.row(); s <= judged; ++s) {
-            const char verdict = accepts(p.filter, s, now) ? 1 : 0;
-            const bool flipped = verdict != p.accepted[size_t(s)];
-            p.accepted[size_t(s)] = verdict;
-            if ((flipped && p.stage == Pass::Stage::Weighing) ||
-                (p.stage == Pass::Stage::Placing && (flipped || keyMayMove)))
-                p.touched.push_back(s);
-            if (keyMayMove && (p.stage == Pass::Stage::Weighing || p.stage == Pass::Stage::Sorting))
-                p.misplaced.push_back(s);
-        }
+        m_pass->rowsChanged(topLeft.row(), bottomRight.row(), keyMayMove, monotonicMs(), m_judge);
     }
     auto [leaving, entering, staying] = judge(topLeft.row(), bottomRight.row(), true);
     removeProxyRows(std::move(leaving));

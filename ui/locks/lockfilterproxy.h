@@ -1,11 +1,11 @@
 #pragma once
 
+#include "locks/lockfilter.h"
+#include "locks/lockfilterpass.h"
+
 #include <QAbstractProxyModel>
-#include <QElapsedTimer>
-#include <QRegularExpression>
 #include <QTimer>
 
-#include <functional>
 #include <memory>
 #include <vector>
 
@@ -21,25 +21,24 @@ class LockTableModel;
 //
 // A filter change at a million rows is too much work for one go on the GUI thread: it is worked
 // out a slice of a few milliseconds at a time (judging every row, weighing what it drops and adds,
-// sorting the rows it lets in with the ones that stay, laying out the order and its map), while the
-// view keeps showing the previous result; the new one is swapped in at once when done, in a slice
-// that walks no rows. A further change (the next character typed) starts over. Small models
-// (up to 20k rows) finish in one go, before the setter returns.
+// sorting the rows it lets in with the ones that stay, laying out the order and its map: a
+// LockFilterPass), while the view keeps showing the previous result; the new one is swapped in at
+// once when done, in a slice that walks no rows. A further change (the next character typed) starts
+// over. Small models (up to 20k rows) finish in one go, before the setter returns.
 class LockFilterProxy final : public QAbstractProxyModel
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(LockFilterProxy)
 
 public:
-    enum QuickFilter
-    {
-        NoQuickFilter = 0,
-        StuckFilter = 1,
-        ContestedFilter = 2,
-        PartialFilter = 4,
-        ExpiringSoonFilter = 8,
-    };
-    Q_DECLARE_FLAGS(QuickFilters, QuickFilter)
+    // The filter's quick filters (LockFilter), named after the proxy too.
+    using QuickFilter = LockFilter::QuickFilter;
+    using QuickFilters = LockFilter::QuickFilters;
+    static constexpr QuickFilter NoQuickFilter = LockFilter::NoQuickFilter;
+    static constexpr QuickFilter StuckFilter = LockFilter::StuckFilter;
+    static constexpr QuickFilter ContestedFilter = LockFilter::ContestedFilter;
+    static constexpr QuickFilter PartialFilter = LockFilter::PartialFilter;
+    static constexpr QuickFilter ExpiringSoonFilter = LockFilter::ExpiringSoonFilter;
 
     explicit LockFilterProxy(QObject* parent = nullptr);
     ~LockFilterProxy() override;
@@ -48,15 +47,13 @@ public:
     void setSourceModel(QAbstractItemModel* source) override;
     LockTableModel* lockModel() const { return m_model; }
 
-    // A glob (when it has * ? or [) matched against the whole resource, otherwise a
-    // case-insensitive substring of the resource, owner or token.
+    // The filter wanted (LockFilter says what each part lets through).
     void setFilterText(const QString& text);
-    const QString& filterText() const { return m_wanted.text; }
-    // Any of the chosen statuses passes (none chosen: all pass).
+    const QString& filterText() const { return m_wanted.text(); }
     void setQuickFilters(QuickFilters filters);
-    QuickFilters quickFilters() const { return m_wanted.quick; }
+    QuickFilters quickFilters() const { return m_wanted.quickFilters(); }
     void setExpiringSoonMs(qint64 ms);
-    qint64 expiringSoonMs() const { return m_wanted.expiringSoonMs; }
+    qint64 expiringSoonMs() const { return m_wanted.expiringSoonMs(); }
     // Time moves locks into "expiring soon": the view calls this on its countdown tick.
     void recheckTimeFilters();
     // Whether the shown rows pass the filter now shown (while isFiltering(), not yet the one last set).
@@ -93,33 +90,13 @@ signals:
     void filterApplied();
 
 private:
-    struct Filter
-    {
-        QString text;
-        QRegularExpression glob;
-        QuickFilters quick = NoQuickFilter;
-        qint64 expiringSoonMs = 10000;
-    };
-    struct Pass;
-    bool accepts(const Filter& filter, int sourceRow, qint64 nowMs) const;
-    bool matchesText(const Filter& filter, int sourceRow) const;
+    bool accepts(const LockFilter& filter, int sourceRow, qint64 nowMs) const;
     void startPass(bool runNow = true);
     void runSlice();
-    void runStages(const QElapsedTimer& clock);
-    void beginWeighing();
-    bool weighSlice(const QElapsedTimer& clock);
-    void beginSorting();
-    bool judgeSlice(const QElapsedTimer& clock);
-    // Runs `step` rowsPerLook rows at a time until `done`, or until the slice (its time, or the
-    // row limit tests set) is used up; true when done.
-    bool sliceUsedUp(const QElapsedTimer& clock, long budget) const;
-    bool stepWithinSlice(const QElapsedTimer& clock, const std::function<bool()>& done,
-                         const std::function<void(long)>& step);
-    bool sortSlice(const QElapsedTimer& clock);
-    bool placeSlice(const QElapsedTimer& clock);
+    void runStages(LockFilterPass::Slice& slice);
     bool isSmallChange() const;
-    void applyIncrementally();
-    void applyAsReset();
+    void applyIncrementally(LockFilterPass::Slice& slice);
+    void applyAsReset(LockFilterPass::Slice& slice);
     void settle(std::vector<int> sourceRows);
 
     // Source rows first..last as the filter judges them now against where they are.
@@ -140,7 +117,6 @@ private:
     void insertSourceRows(std::vector<int> sourceRows);
     void reorder(const std::vector<int>& misplacedProxyRows);
     void placeAgainIfMoved(const std::vector<int>& changedSourceRows);
-    void mergeInto(std::vector<int> sortedSourceRows, qint64 nowMs);
     void updateSourceToProxyFrom(int proxyRow);
 
     void onRowsAboutToBeRemoved(const QModelIndex& parent, int first, int last);
@@ -154,16 +130,15 @@ private:
     std::vector<int> m_sourceToProxy; // -1: filtered out
     int m_sortColumn = -1;
     Qt::SortOrder m_order = Qt::AscendingOrder;
-    Filter m_active; // what the rows shown pass
-    Filter m_wanted; // what was last asked for (m_pass works it out when they differ)
-    std::unique_ptr<Pass> m_pass;
+    LockFilter m_active; // what the rows shown pass
+    LockFilter m_wanted; // what was last asked for (m_pass works it out when they differ)
+    std::unique_ptr<LockFilterPass> m_pass;
     QTimer m_nextSlice;
     long m_sliceLimit = 0;
-    long m_sliceWork = 0; // in the slice under way
     long m_busiestSlice = 0;
     quint64 m_shownVersion = 0; // changes with every change to the shown rows or their numbers
+    // accepts(), as the pass judges rows
+    const LockFilterPass::Judge m_judge;
 };
 
 } // namespace lockscope
-
-Q_DECLARE_OPERATORS_FOR_FLAGS(lockscope::LockFilterProxy::QuickFilters)
