@@ -45,7 +45,7 @@ excluded_pair() {
 # Header names of each front part, to tell "demopanel.h" (ui) from "democlient.h" (demo).
 declare -A in_demo in_ui core_base
 for f in demo/*.h; do [[ -e $f ]] && in_demo[${f#demo/}]=1; done
-for f in ui/*.h; do [[ -e $f ]] && in_ui[${f#ui/}]=1; done
+for f in ui/*.h ui/*/*.h; do [[ -e $f ]] && in_ui[${f##*/}]=1; done
 for f in core/*/*.h; do [[ -e $f ]] && core_base[${f##*/}]=${f#core/}; done
 
 # What the including file is: a core layer, demo, ui, lockctl, lockscope (the window's main) or other.
