@@ -1,7 +1,7 @@
-#include "democlient.h"
+#include "demo/democlient.h"
 
 #include "base/monotonicclock.h"
-#include "demofencingcounter.h"
+#include "demo/demofencingcounter.h"
 
 #include <QPointer>
 #include <QRandomGenerator>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "demofencedstorage.h"
-#include "demotask.h"
+#include "demo/demofencedstorage.h"
+#include "demo/demotask.h"
 #include "locking/redlock.h"
 
 #include <QList>

@@ -1,4 +1,4 @@
-#include "democluster.h"
+#include "demo/democluster.h"
 
 #include "base/localserverfiles.h"
 #include "base/monotonicclock.h"

@@ -1,4 +1,4 @@
-#include "democonfig.h"
+#include "demo/democonfig.h"
 
 #include "config/configloader.h"
 

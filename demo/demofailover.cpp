@@ -1,4 +1,4 @@
-#include "demofailover.h"
+#include "demo/demofailover.h"
 
 #include "config/configloader.h"
 #include "connection/redisconnection.h"

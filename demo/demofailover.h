@@ -1,7 +1,7 @@
 #pragma once
 
 #include "base/rediserror.h"
-#include "demosentinelgroup.h"
+#include "demo/demosentinelgroup.h"
 #include "monitor/failoverreport.h"
 #include "monitor/lockview.h"
 

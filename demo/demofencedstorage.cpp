@@ -1,4 +1,4 @@
-#include "demofencedstorage.h"
+#include "demo/demofencedstorage.h"
 
 #include "base/monotonicclock.h"
 

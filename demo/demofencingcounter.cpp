@@ -1,4 +1,4 @@
-#include "demofencingcounter.h"
+#include "demo/demofencingcounter.h"
 
 #include "locking/quorumcall.h"
 #include "topology/masterset.h"

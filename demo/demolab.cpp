@@ -1,4 +1,4 @@
-#include "demolab.h"
+#include "demo/demolab.h"
 
 namespace lockscope {
 

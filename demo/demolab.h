@@ -1,7 +1,7 @@
 #pragma once
 
-#include "demoscenariorunner.h"
-#include "demosimulation.h"
+#include "demo/demoscenariorunner.h"
+#include "demo/demosimulation.h"
 
 #include <QObject>
 

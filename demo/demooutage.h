@@ -1,6 +1,6 @@
 #pragma once
 
-#include "democluster.h"
+#include "demo/democluster.h"
 
 namespace lockscope {
 

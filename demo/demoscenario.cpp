@@ -1,4 +1,4 @@
-#include "demoscenario.h"
+#include "demo/demoscenario.h"
 
 #include <QCoreApplication>
 

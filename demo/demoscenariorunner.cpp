@@ -1,9 +1,9 @@
-#include "demoscenariorunner.h"
+#include "demo/demoscenariorunner.h"
 
 #include "base/monotonicclock.h"
-#include "democlient.h"
-#include "demofailover.h"
-#include "demosimulation.h"
+#include "demo/democlient.h"
+#include "demo/demofailover.h"
+#include "demo/demosimulation.h"
 
 namespace lockscope {
 

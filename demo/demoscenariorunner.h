@@ -1,7 +1,7 @@
 #pragma once
 
-#include "democounters.h"
-#include "demoscenario.h"
+#include "demo/democounters.h"
+#include "demo/demoscenario.h"
 #include "locking/redlockoutcome.h"
 
 #include <QList>

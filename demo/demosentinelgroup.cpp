@@ -1,4 +1,4 @@
-#include "demosentinelgroup.h"
+#include "demo/demosentinelgroup.h"
 
 #include "base/localserverfiles.h"
 #include "base/monotonicclock.h"

@@ -1,9 +1,9 @@
-#include "demosimulation.h"
+#include "demo/demosimulation.h"
 
 #include "base/monotonicclock.h"
-#include "democlient.h"
-#include "demofailover.h"
-#include "demofencingcounter.h"
+#include "demo/democlient.h"
+#include "demo/demofailover.h"
+#include "demo/demofencingcounter.h"
 #include "locking/redlock.h"
 #include "topology/masterset.h"
 

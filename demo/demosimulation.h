@@ -1,13 +1,13 @@
 #pragma once
 
 #include "config/lockscopeconfig.h"
-#include "democluster.h"
-#include "democounters.h"
-#include "demofencedstorage.h"
-#include "demohold.h"
-#include "demooutage.h"
-#include "demoscenario.h"
-#include "demotask.h"
+#include "demo/democluster.h"
+#include "demo/democounters.h"
+#include "demo/demofencedstorage.h"
+#include "demo/demohold.h"
+#include "demo/demooutage.h"
+#include "demo/demoscenario.h"
+#include "demo/demotask.h"
 #include "locking/redlocklease.h"
 
 #include <QList>

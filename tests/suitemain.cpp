@@ -1,5 +1,5 @@
 // The main() of each program the test files are linked into (tests/support/testregistry.h).
-#include "testregistry.h"
+#include "support/testregistry.h"
 
 int main(int argc, char** argv)
 {

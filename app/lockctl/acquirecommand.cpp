@@ -1,7 +1,7 @@
 #include "base/bytesdisplay.h"
-#include "ttlargument.h"
-#include "writecommand.h"
-#include "writesession.h"
+#include "lockctl/ttlargument.h"
+#include "lockctl/writecommand.h"
+#include "lockctl/writesession.h"
 
 #include <QJsonObject>
 

@@ -1,4 +1,4 @@
-#include "bytesargument.h"
+#include "lockctl/bytesargument.h"
 
 #include "base/bytesdisplay.h"
 

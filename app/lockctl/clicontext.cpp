@@ -1,4 +1,4 @@
-#include "clicontext.h"
+#include "lockctl/clicontext.h"
 
 #include "base/eventwait.h"
 #include "config/commandlineconfig.h"

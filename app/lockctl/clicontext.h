@@ -1,7 +1,7 @@
 #pragma once
 
 #include "config/lockscopeconfig.h"
-#include "exitcode.h"
+#include "lockctl/exitcode.h"
 #include "topology/masterset.h"
 
 #include <QCommandLineParser>

@@ -1,4 +1,4 @@
-#include "command.h"
+#include "lockctl/command.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "connectionguard.h"
+#include "lockctl/connectionguard.h"
 
 #include "base/monotonicclock.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "httplimits.h"
+#include "lockctl/httplimits.h"
 #include "metrics/httpguardcounts.h"
 
 #include <QByteArray>

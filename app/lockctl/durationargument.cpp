@@ -1,4 +1,4 @@
-#include "durationargument.h"
+#include "lockctl/durationargument.h"
 
 #include <QRegularExpression>
 

@@ -1,9 +1,9 @@
 #include "audit/auditlog.h"
 #include "base/bytesdisplay.h"
-#include "clicontext.h"
+#include "lockctl/clicontext.h"
+#include "lockctl/writecommand.h"
+#include "lockctl/writesession.h"
 #include "locking/forcerelease.h"
-#include "writecommand.h"
-#include "writesession.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>

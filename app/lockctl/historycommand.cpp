@@ -1,12 +1,12 @@
-#include "bytesargument.h"
-#include "clicontext.h"
-#include "command.h"
 #include "diagnosis/diagnosisjson.h"
 #include "diagnosis/recordedstory.h"
-#include "durationargument.h"
+#include "lockctl/bytesargument.h"
+#include "lockctl/clicontext.h"
+#include "lockctl/command.h"
+#include "lockctl/durationargument.h"
+#include "lockctl/recordingargument.h"
 #include "record/historyjson.h"
 #include "record/recordingreader.h"
-#include "recordingargument.h"
 
 #include <QDateTime>
 #include <QJsonDocument>

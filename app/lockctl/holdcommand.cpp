@@ -1,10 +1,10 @@
 #include "base/bytesdisplay.h"
-#include "clicontext.h"
+#include "lockctl/clicontext.h"
+#include "lockctl/terminationsignals.h"
+#include "lockctl/ttlargument.h"
+#include "lockctl/writecommand.h"
+#include "lockctl/writesession.h"
 #include "locking/lockkeeper.h"
-#include "terminationsignals.h"
-#include "ttlargument.h"
-#include "writecommand.h"
-#include "writesession.h"
 
 #include <QCommandLineParser>
 #include <QProcess>

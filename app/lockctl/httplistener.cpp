@@ -1,6 +1,6 @@
-#include "httplistener.h"
+#include "lockctl/httplistener.h"
 
-#include "connectionguard.h"
+#include "lockctl/connectionguard.h"
 
 #include <QScopeGuard>
 #include <QSslSocket>

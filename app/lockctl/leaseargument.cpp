@@ -1,6 +1,6 @@
-#include "leaseargument.h"
+#include "lockctl/leaseargument.h"
 
-#include "bytesargument.h"
+#include "lockctl/bytesargument.h"
 
 namespace lockctl {
 

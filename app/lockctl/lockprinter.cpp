@@ -1,8 +1,8 @@
-#include "lockprinter.h"
+#include "lockctl/lockprinter.h"
 
 #include "base/bytesdisplay.h"
-#include "terminalcolor.h"
-#include "texttable.h"
+#include "lockctl/terminalcolor.h"
+#include "lockctl/texttable.h"
 #include "topology/masterset.h"
 
 using namespace lockscope;

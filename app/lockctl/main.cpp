@@ -1,5 +1,5 @@
-#include "clicontext.h"
-#include "command.h"
+#include "lockctl/clicontext.h"
+#include "lockctl/command.h"
 
 #include <QCoreApplication>
 #include <QSet>

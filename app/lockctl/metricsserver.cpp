@@ -1,7 +1,7 @@
-#include "metricsserver.h"
+#include "lockctl/metricsserver.h"
 
 #include "base/monotonicclock.h"
-#include "httplistener.h"
+#include "lockctl/httplistener.h"
 #include "metrics/metricsrenderer.h"
 
 #include <QCoreApplication>

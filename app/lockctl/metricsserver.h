@@ -1,8 +1,8 @@
 #pragma once
 
-#include "httplimits.h"
+#include "lockctl/httplimits.h"
+#include "lockctl/passwordthrottle.h"
 #include "metrics/webconfig.h"
-#include "passwordthrottle.h"
 
 #include <QHostAddress>
 #include <QObject>

@@ -1,6 +1,6 @@
-#include "outcomeexitcode.h"
+#include "lockctl/outcomeexitcode.h"
 
-#include "exitcode.h"
+#include "lockctl/exitcode.h"
 
 namespace lockctl {
 

@@ -1,4 +1,4 @@
-#include "passwordthrottle.h"
+#include "lockctl/passwordthrottle.h"
 
 #include <algorithm>
 

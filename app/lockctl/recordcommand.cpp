@@ -1,12 +1,12 @@
-#include "clicontext.h"
-#include "command.h"
 #include "config/commandlineconfig.h"
-#include "durationargument.h"
+#include "lockctl/clicontext.h"
+#include "lockctl/command.h"
+#include "lockctl/durationargument.h"
+#include "lockctl/recordingargument.h"
+#include "lockctl/terminationsignals.h"
+#include "lockctl/ttlargument.h"
 #include "monitor/lockmonitor.h"
 #include "record/recorder.h"
-#include "recordingargument.h"
-#include "terminationsignals.h"
-#include "ttlargument.h"
 
 using namespace lockscope;
 

@@ -1,4 +1,4 @@
-#include "recordingargument.h"
+#include "lockctl/recordingargument.h"
 
 #include "record/recordingdatabase.h"
 

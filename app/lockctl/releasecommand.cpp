@@ -1,6 +1,6 @@
 #include "base/bytesdisplay.h"
-#include "writecommand.h"
-#include "writesession.h"
+#include "lockctl/writecommand.h"
+#include "lockctl/writesession.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

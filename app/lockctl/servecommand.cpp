@@ -1,16 +1,16 @@
 #include "base/monotonicclock.h"
-#include "clicontext.h"
-#include "command.h"
 #include "config/commandlineconfig.h"
+#include "lockctl/clicontext.h"
+#include "lockctl/command.h"
+#include "lockctl/metricsserver.h"
+#include "lockctl/recordingargument.h"
+#include "lockctl/terminationsignals.h"
 #include "metrics/lockactivity.h"
 #include "metrics/lockwaiterpoller.h"
 #include "metrics/metricsrenderer.h"
 #include "metrics/webconfig.h"
-#include "metricsserver.h"
 #include "monitor/lockmonitor.h"
 #include "record/recorder.h"
-#include "recordingargument.h"
-#include "terminationsignals.h"
 
 #include <QElapsedTimer>
 #include <QEventLoop>

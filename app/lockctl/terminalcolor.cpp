@@ -1,4 +1,4 @@
-#include "terminalcolor.h"
+#include "lockctl/terminalcolor.h"
 
 #include <QCommandLineParser>
 

@@ -1,4 +1,4 @@
-#include "terminationsignals.h"
+#include "lockctl/terminationsignals.h"
 
 #include <csignal>
 #include <fcntl.h>

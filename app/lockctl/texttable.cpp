@@ -1,4 +1,4 @@
-#include "texttable.h"
+#include "lockctl/texttable.h"
 
 namespace lockctl {
 

@@ -1,4 +1,4 @@
-#include "ttlargument.h"
+#include "lockctl/ttlargument.h"
 
 #include "locking/redlock.h"
 

@@ -1,12 +1,12 @@
-#include "writecommand.h"
+#include "lockctl/writecommand.h"
 
 #include "base/localidentity.h"
-#include "bytesargument.h"
-#include "clicontext.h"
-#include "leaseargument.h"
-#include "outcomeexitcode.h"
-#include "ttlargument.h"
-#include "writesession.h"
+#include "lockctl/bytesargument.h"
+#include "lockctl/clicontext.h"
+#include "lockctl/leaseargument.h"
+#include "lockctl/outcomeexitcode.h"
+#include "lockctl/ttlargument.h"
+#include "lockctl/writesession.h"
 
 #include <QCommandLineParser>
 #include <QJsonDocument>

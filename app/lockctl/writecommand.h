@@ -1,6 +1,6 @@
 #pragma once
 
-#include "command.h"
+#include "lockctl/command.h"
 #include "locking/redlocklease.h"
 #include "locking/redlockoutcome.h"
 #include "locking/writeverdict.h"

@@ -1,6 +1,6 @@
-#include "writesession.h"
+#include "lockctl/writesession.h"
 
-#include "ttlargument.h"
+#include "lockctl/ttlargument.h"
 
 #include "base/bytesdisplay.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "audit/auditlog.h"
-#include "clicontext.h"
+#include "lockctl/clicontext.h"
 #include "locking/redlock.h"
 
 #include <memory>

@@ -1,11 +1,11 @@
 #include "base/compactmalloc.h"
-#include "connectionsdialog.h"
-#include "demosession.h"
-#include "demowindow.h"
-#include "launchoptions.h"
-#include "mainwindow.h"
-#include "settingslocation.h"
-#include "windowrecording.h"
+#include "connections/connectionsdialog.h"
+#include "demo/demosession.h"
+#include "livedemo/demowindow.h"
+#include "session/launchoptions.h"
+#include "session/settingslocation.h"
+#include "window/mainwindow.h"
+#include "window/windowrecording.h"
 
 #include <QApplication>
 #include <QMessageBox>

@@ -3,7 +3,7 @@
 // of TopologyUrl, may depend on (so quote) the input's user-info (tests/support/userinfoleak.h).
 #include "connection/redisurl.h"
 #include "connection/topologyurl.h"
-#include "userinfoleak.h"
+#include "support/userinfoleak.h"
 
 #include <cstdlib>
 

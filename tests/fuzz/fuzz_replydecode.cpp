@@ -13,7 +13,7 @@
 #include "connection/redisconnection.h"
 #include "discovery/keyreader.h"
 #include "formats/lockformatrecognizer.h"
-#include "scriptedtransport.h"
+#include "support/scriptedtransport.h"
 
 #include <QCoreApplication>
 

@@ -4,11 +4,11 @@
 // every master's DEBUG DIGEST is the same before and after each row, and the audit log holds
 // exactly the writes the row asked for.
 #include "discovery/keyreader.h"
-#include "lockctlrun.h"
 #include "monitor/lockmonitor.h"
-#include "monitorrun.h"
-#include "redisservergroup.h"
-#include "testregistry.h"
+#include "support/lockctlrun.h"
+#include "support/monitorrun.h"
+#include "support/redisservergroup.h"
+#include "support/testregistry.h"
 
 #include <QElapsedTimer>
 #include <QFile>

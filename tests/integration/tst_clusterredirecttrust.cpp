@@ -4,14 +4,14 @@
 // a "trap" node outside the map records whether anything reached it. (tst_clusterrouter shows that a
 // real cluster's own MOVED and ASK are still followed.)
 #include "connection/topologyurl.h"
-#include "redisclustergroup.h"
-#include "testregistry.h"
+#include "support/redisclustergroup.h"
+#include "support/testregistry.h"
 #include "topology/clusterkeyslot.h"
 #include "topology/clusterrouter.h"
 #include "topology/clustertopology.h"
 
-#include "fakeredispeer.h"
-#include "scriptedtransport.h"
+#include "support/fakeredispeer.h"
+#include "support/scriptedtransport.h"
 
 #include <QTest>
 

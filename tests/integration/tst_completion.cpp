@@ -4,11 +4,11 @@
 // compinit and lists the commands and options. A resource is a key a server chose: the line bash
 // completes must name exactly that key when an interactive shell runs it (#39).
 #include "base/bytesdisplay.h"
-#include "lockctlrun.h"
-#include "processrun.h"
-#include "redisserver.h"
-#include "testpaths.h"
-#include "testregistry.h"
+#include "support/lockctlrun.h"
+#include "support/processrun.h"
+#include "support/redisserver.h"
+#include "support/testpaths.h"
+#include "support/testregistry.h"
 
 #include <QDir>
 #include <QTemporaryDir>

@@ -2,10 +2,10 @@
 // a password in the URL, against real redis-server ACL users with `default` switched off; passwords
 // with URL-reserved characters; and what lockctl does with them (errors, warnings, hold's child).
 #include "connection/redisconnection.h"
-#include "connectionwait.h"
-#include "lockctlrun.h"
-#include "redisserver.h"
-#include "testregistry.h"
+#include "support/connectionwait.h"
+#include "support/lockctlrun.h"
+#include "support/redisserver.h"
+#include "support/testregistry.h"
 
 #include <QDeadlineTimer>
 #include <QTemporaryDir>

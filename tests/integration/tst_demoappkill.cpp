@@ -1,8 +1,8 @@
 // `lockscope --demo` leaves no redis-server behind when the app is killed outright (SIGKILL, SIGTERM):
 // no destructor runs, the servers' parent-death signal does the work. The app runs offscreen; its
 // servers are found as its children in /proc.
-#include "blockingcommand.h"
-#include "testregistry.h"
+#include "support/blockingcommand.h"
+#include "support/testregistry.h"
 
 #include <QDeadlineTimer>
 #include <QDir>

@@ -1,7 +1,7 @@
-#include "democluster.h"
-#include "processexists.h"
-#include "testregistry.h"
-#include "timebound.h"
+#include "demo/democluster.h"
+#include "support/processexists.h"
+#include "support/testregistry.h"
+#include "support/timebound.h"
 
 #include <QElapsedTimer>
 #include <QProcess>

@@ -3,17 +3,17 @@
 // two holders, seen from the core (the failover report, the monitor's view, the at-risk mark); the
 // Redlock part must refuse B while A holds a majority. Every process started must be gone afterwards,
 // also when the scenario is cancelled midway or its session destroyed mid-scenario.
-#include "democlient.h"
-#include "democluster.h"
-#include "democonfig.h"
-#include "demofailover.h"
-#include "demolab.h"
-#include "demolabstart.h"
-#include "demoscenariorunner.h"
-#include "demosimulation.h"
+#include "demo/democlient.h"
+#include "demo/democluster.h"
+#include "demo/democonfig.h"
+#include "demo/demofailover.h"
+#include "demo/demolab.h"
+#include "demo/demoscenariorunner.h"
+#include "demo/demosimulation.h"
 #include "monitor/lockmonitor.h"
-#include "processexists.h"
-#include "testregistry.h"
+#include "support/demolabstart.h"
+#include "support/processexists.h"
+#include "support/testregistry.h"
 #include "topology/masterset.h"
 
 #include <QSignalSpy>

@@ -3,18 +3,18 @@
 // each test also checks them against a record of its own: double holds recomputed from the holds'
 // start and end times, the lock's tokens read from the masters, and the storage's writes replayed
 // against the fencing counters the masters keep.
-#include "blockingcommand.h"
-#include "democlient.h"
-#include "democluster.h"
-#include "democonfig.h"
-#include "demofailover.h"
-#include "demolab.h"
-#include "demolabstart.h"
-#include "demoscenariorunner.h"
-#include "demosimulation.h"
+#include "demo/democlient.h"
+#include "demo/democluster.h"
+#include "demo/democonfig.h"
+#include "demo/demofailover.h"
+#include "demo/demolab.h"
+#include "demo/demoscenariorunner.h"
+#include "demo/demosimulation.h"
 #include "monitor/lockmonitor.h"
-#include "processexists.h"
-#include "testregistry.h"
+#include "support/blockingcommand.h"
+#include "support/demolabstart.h"
+#include "support/processexists.h"
+#include "support/testregistry.h"
 #include "topology/masterset.h"
 
 #include <QSet>

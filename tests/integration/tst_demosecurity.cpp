@@ -4,10 +4,10 @@
 // pick and the server's bind (tests running in parallel) makes it try another port, not fail.
 #include "config/configloader.h"
 #include "connection/redisconnection.h"
-#include "democluster.h"
-#include "democonfig.h"
-#include "demosentinelgroup.h"
-#include "testregistry.h"
+#include "demo/democluster.h"
+#include "demo/democonfig.h"
+#include "demo/demosentinelgroup.h"
+#include "support/testregistry.h"
 #include "topology/masterset.h"
 
 #include <QDir>

@@ -2,15 +2,15 @@
 #include "diagnosis/diagnosis.h"
 #include "diagnosis/diagnosisreader.h"
 #include "diagnosis/lockstorytracker.h"
-#include "lockctldiagnosis.h"
-#include "lockctlrun.h"
 #include "monitor/lockmonitor.h"
-#include "quickconfig.h"
-#include "rediscliprocess.h"
-#include "redisclustergroup.h"
-#include "redisserver.h"
-#include "redisservergroup.h"
-#include "testregistry.h"
+#include "support/lockctldiagnosis.h"
+#include "support/lockctlrun.h"
+#include "support/quickconfig.h"
+#include "support/rediscliprocess.h"
+#include "support/redisclustergroup.h"
+#include "support/redisserver.h"
+#include "support/redisservergroup.h"
+#include "support/testregistry.h"
 
 #include <QDateTime>
 #include <QJsonArray>

@@ -1,14 +1,14 @@
 #include "base/bytesdisplay.h"
-#include "interoppeers.h"
-#include "lockctldiagnosis.h"
-#include "lockctlprocess.h"
-#include "lockctlrun.h"
-#include "rawtext.h"
 #include "record/recordingdatabase.h"
 #include "record/recordingreader.h"
-#include "rediscliprocess.h"
-#include "redisservergroup.h"
-#include "testregistry.h"
+#include "support/interoppeers.h"
+#include "support/lockctldiagnosis.h"
+#include "support/lockctlprocess.h"
+#include "support/lockctlrun.h"
+#include "support/rawtext.h"
+#include "support/rediscliprocess.h"
+#include "support/redisservergroup.h"
+#include "support/testregistry.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>

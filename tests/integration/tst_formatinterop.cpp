@@ -1,7 +1,7 @@
 #include "formats/lockformatrecognizer.h"
-#include "redisserver.h"
-#include "testpaths.h"
-#include "testregistry.h"
+#include "support/redisserver.h"
+#include "support/testpaths.h"
+#include "support/testregistry.h"
 
 #include <QDateTime>
 #include <QFileInfo>

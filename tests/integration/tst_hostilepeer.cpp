@@ -4,13 +4,13 @@
 // instead of eating memory or waiting forever.
 #include "config/configloader.h"
 #include "discovery/entryscanner.h"
-#include "fakeredispeer.h"
-#include "lockctlrun.h"
 #include "monitor/lockmonitor.h"
-#include "redisserver.h"
-#include "scriptedtransport.h"
-#include "testregistry.h"
-#include "timebound.h"
+#include "support/fakeredispeer.h"
+#include "support/lockctlrun.h"
+#include "support/redisserver.h"
+#include "support/scriptedtransport.h"
+#include "support/testregistry.h"
+#include "support/timebound.h"
 #include "topology/masterset.h"
 
 #include <QJsonArray>

@@ -1,8 +1,8 @@
-#include "lockctlprocess.h"
-#include "lockctlrun.h"
 #include "record/recordingdatabase.h"
-#include "redisservergroup.h"
-#include "testregistry.h"
+#include "support/lockctlprocess.h"
+#include "support/lockctlrun.h"
+#include "support/redisservergroup.h"
+#include "support/testregistry.h"
 
 #include <QCryptographicHash>
 #include <QDir>

@@ -1,9 +1,9 @@
-#include "lockctlrun.h"
 #include "monitor/lockmonitor.h"
-#include "monitorrun.h"
-#include "redisservergroup.h"
-#include "testpaths.h"
-#include "testregistry.h"
+#include "support/lockctlrun.h"
+#include "support/monitorrun.h"
+#include "support/redisservergroup.h"
+#include "support/testpaths.h"
+#include "support/testregistry.h"
 
 #include <QDateTime>
 #include <QDir>

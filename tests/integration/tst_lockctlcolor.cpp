@@ -2,10 +2,10 @@
 // when NO_COLOR is set, TERM is dumb or stdout is a pipe; --color=always|never|auto decides over
 // that. The colour never lets a server's bytes through: they stay escaped, and without the colour
 // codes the output is the uncoloured one.
-#include "lockctlrun.h"
-#include "rawtext.h"
-#include "redisserver.h"
-#include "testregistry.h"
+#include "support/lockctlrun.h"
+#include "support/rawtext.h"
+#include "support/redisserver.h"
+#include "support/testregistry.h"
 
 #include <QProcess>
 #include <QRegularExpression>

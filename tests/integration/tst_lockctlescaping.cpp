@@ -5,13 +5,13 @@
 // given the keys and tokens exactly as lockctl printed them. `lockctl history` reads a recording,
 // a file anyone may have written, and escapes what it read there too (#39).
 #include "base/bytesdisplay.h"
-#include "fakeredispeer.h"
-#include "lockctlrun.h"
-#include "rawtext.h"
 #include "record/recordingreader.h"
 #include "record/recordingwriter.h"
-#include "redisservergroup.h"
-#include "testregistry.h"
+#include "support/fakeredispeer.h"
+#include "support/lockctlrun.h"
+#include "support/rawtext.h"
+#include "support/redisservergroup.h"
+#include "support/testregistry.h"
 
 #include <QDateTime>
 #include <QFile>

@@ -2,12 +2,12 @@
 // locks. Over three masters every lock is printed exactly once with its quorum status (a lock held
 // by a later master only, a partial and a contested one included), the first rows come out while
 // the scan is still running, and lockctl's peak memory does not follow the lock count.
-#include "lockctlprocess.h"
-#include "lockctlrun.h"
-#include "overlappingpatternkeys.h"
-#include "rediscliprocess.h"
-#include "redisservergroup.h"
-#include "testregistry.h"
+#include "support/lockctlprocess.h"
+#include "support/lockctlrun.h"
+#include "support/overlappingpatternkeys.h"
+#include "support/rediscliprocess.h"
+#include "support/redisservergroup.h"
+#include "support/testregistry.h"
 
 #include <QCoreApplication>
 #include <QFile>

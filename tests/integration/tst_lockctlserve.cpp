@@ -1,17 +1,17 @@
 // `lockctl serve` (#16): the HTTP endpoints on five real masters, the live page as promtool reads
 // it, a master that goes away (the service stays, the metric says so), the counters, SIGTERM, and
 // the listener's TLS and basic authentication from a Prometheus-shaped web config.
-#include "httpget.h"
-#include "lockctlprocess.h"
-#include "lockctlrun.h"
 #include "metrics/webconfig.h"
-#include "promtool.h"
-#include "rediscliprocess.h"
-#include "redisservergroup.h"
-#include "serveprocess.h"
-#include "testregistry.h"
-#include "timebound.h"
-#include "tlsmaterial.h"
+#include "support/httpget.h"
+#include "support/lockctlprocess.h"
+#include "support/lockctlrun.h"
+#include "support/promtool.h"
+#include "support/rediscliprocess.h"
+#include "support/redisservergroup.h"
+#include "support/serveprocess.h"
+#include "support/testregistry.h"
+#include "support/timebound.h"
+#include "support/tlsmaterial.h"
 
 #include <QFile>
 #include <QScopeGuard>

@@ -1,11 +1,11 @@
 // lockctl's writing commands end to end, as a user runs them: the built binary in a QProcess
 // against real masters. Every exit code, bad TTLs, dead and paused masters, confirmation,
 // read-only mode, hold's child process, and what the audit log records.
-#include "lockctlrun.h"
-#include "masterwait.h"
-#include "redisservergroup.h"
-#include "testregistry.h"
-#include "timebound.h"
+#include "support/lockctlrun.h"
+#include "support/masterwait.h"
+#include "support/redisservergroup.h"
+#include "support/testregistry.h"
+#include "support/timebound.h"
 
 #include <QElapsedTimer>
 #include <QFile>

@@ -2,14 +2,14 @@
 #include "discovery/entryscanner.h"
 #include "discovery/keyspaceeventthrottle.h"
 #include "discovery/masterscanner.h"
-#include "lockctlrun.h"
 #include "metrics/lockactivity.h"
 #include "monitor/lockmonitor.h"
-#include "monitorrun.h"
-#include "redisservergroup.h"
-#include "testpaths.h"
-#include "testregistry.h"
-#include "watchevents.h"
+#include "support/lockctlrun.h"
+#include "support/monitorrun.h"
+#include "support/redisservergroup.h"
+#include "support/testpaths.h"
+#include "support/testregistry.h"
+#include "support/watchevents.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>

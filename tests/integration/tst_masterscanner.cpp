@@ -4,10 +4,10 @@
 #include "discovery/scanthread.h"
 #include "discovery/scanworker.h"
 #include "monitor/lockmonitor.h"
-#include "overlappingpatternkeys.h"
-#include "rediscliprocess.h"
-#include "redisservergroup.h"
-#include "testregistry.h"
+#include "support/overlappingpatternkeys.h"
+#include "support/rediscliprocess.h"
+#include "support/redisservergroup.h"
+#include "support/testregistry.h"
 
 #include <QDir>
 #include <QPointer>

@@ -2,14 +2,14 @@
 // API, a killed master's lockscope_master_up is 0 from the first scrape after the kill, a stuck
 // lock shows in lockscope_locks{status="stuck"}, and the shipped stuck-lock alert fires (this
 // test's own copy of the rules, with the `for:` durations shortened).
-#include "lockctlrun.h"
-#include "prometheusprocess.h"
-#include "promtool.h"
-#include "redisservergroup.h"
-#include "serveprocess.h"
-#include "testpaths.h"
-#include "testregistry.h"
-#include "timebound.h"
+#include "support/lockctlrun.h"
+#include "support/prometheusprocess.h"
+#include "support/promtool.h"
+#include "support/redisservergroup.h"
+#include "support/serveprocess.h"
+#include "support/testpaths.h"
+#include "support/testregistry.h"
+#include "support/timebound.h"
 
 #include <QDateTime>
 #include <QFile>

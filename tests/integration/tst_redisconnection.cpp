@@ -1,10 +1,10 @@
 #include "connection/redisconnection.h"
 #include "connection/sockettransport.h"
-#include "connectionwait.h"
-#include "redisserver.h"
-#include "testregistry.h"
-#include "timebound.h"
-#include "tlsmaterial.h"
+#include "support/connectionwait.h"
+#include "support/redisserver.h"
+#include "support/testregistry.h"
+#include "support/timebound.h"
+#include "support/tlsmaterial.h"
 
 #include <QSignalSpy>
 #include <QTest>

@@ -5,10 +5,10 @@
 #include "base/monotonicclock.h"
 #include "locking/lockkeeper.h"
 #include "locking/redlock.h"
-#include "masterwait.h"
-#include "redisservergroup.h"
-#include "testregistry.h"
-#include "timebound.h"
+#include "support/masterwait.h"
+#include "support/redisservergroup.h"
+#include "support/testregistry.h"
+#include "support/timebound.h"
 #include "topology/masterset.h"
 
 #include <QFile>

@@ -1,10 +1,10 @@
 // Our Redlock and node-redlock (the npm package pinned in tests/interop) on the same 5 masters:
 // each one's lock keeps the other out, and once released the other gets in.
 #include "locking/redlock.h"
-#include "masterwait.h"
-#include "redisservergroup.h"
-#include "testpaths.h"
-#include "testregistry.h"
+#include "support/masterwait.h"
+#include "support/redisservergroup.h"
+#include "support/testpaths.h"
+#include "support/testregistry.h"
 #include "topology/masterset.h"
 
 #include <QFileInfo>

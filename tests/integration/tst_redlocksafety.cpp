@@ -9,10 +9,10 @@
 // a run asserts what was done, never how much fitted in a time, which would be the machine's speed.
 // The only time limit is the generous "did not hang" one.
 #include "base/monotonicclock.h"
-#include "redisservergroup.h"
-#include "testpaths.h"
-#include "testregistry.h"
-#include "timebound.h"
+#include "support/redisservergroup.h"
+#include "support/testpaths.h"
+#include "support/testregistry.h"
+#include "support/timebound.h"
 
 #include <QDir>
 #include <QFile>

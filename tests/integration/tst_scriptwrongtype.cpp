@@ -4,8 +4,8 @@
 // Redis 7's wording into Redis 6's, so both wordings meet the real scripts.
 #include "locking/redlock.h"
 #include "locking/redlockscripts.h"
-#include "redisservergroup.h"
-#include "testregistry.h"
+#include "support/redisservergroup.h"
+#include "support/testregistry.h"
 #include "topology/masterset.h"
 
 #include <QTcpServer>

@@ -4,9 +4,9 @@
 // sent. (tst_sentinelwatcher and tst_sentineltls show real groups whose data nodes need a password:
 // there ROLE needs AUTH, and is asked after it.)
 #include "connection/topologyurl.h"
-#include "fakeredispeer.h"
-#include "scriptedtransport.h"
-#include "testregistry.h"
+#include "support/fakeredispeer.h"
+#include "support/scriptedtransport.h"
+#include "support/testregistry.h"
 #include "topology/sentinelresolver.h"
 
 #include <QSignalSpy>

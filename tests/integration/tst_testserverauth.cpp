@@ -3,12 +3,12 @@
 // requires a random password unless the test says otherwise. The password is in a configuration file
 // only we can read, never in a process's arguments, and the fixture's own commands still work.
 #include "base/localserverfiles.h"
-#include "blockingcommand.h"
-#include "redisclustergroup.h"
-#include "redisserver.h"
-#include "redisservergroup.h"
-#include "sentinelgroup.h"
-#include "testregistry.h"
+#include "support/blockingcommand.h"
+#include "support/redisclustergroup.h"
+#include "support/redisserver.h"
+#include "support/redisservergroup.h"
+#include "support/sentinelgroup.h"
+#include "support/testregistry.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -1,13 +1,13 @@
 // Issue #20: a greyed action says why in its tooltip (and status tip): read-only, the audit log
 // cannot be written, not this window's lock, no quorum, no masters, nothing selected.
-#include "corethread.h"
-#include "locktablemodel.h"
-#include "locktableview.h"
-#include "mainwindow.h"
-#include "mastertablemodel.h"
-#include "quickconfig.h"
-#include "redisservergroup.h"
-#include "testregistry.h"
+#include "locks/locktablemodel.h"
+#include "locks/locktableview.h"
+#include "masters/mastertablemodel.h"
+#include "session/corethread.h"
+#include "support/quickconfig.h"
+#include "support/redisservergroup.h"
+#include "support/testregistry.h"
+#include "window/mainwindow.h"
 
 #include <QAction>
 #include <QFile>

@@ -1,8 +1,8 @@
 // The core's scan progress reaches the window a few times a second, not once per SCAN page: over a
 // large keyspace the pages come by the thousand, and each report is an event the GUI thread takes.
-#include "coreservice.h"
-#include "redisserver.h"
-#include "testregistry.h"
+#include "session/coreservice.h"
+#include "support/redisserver.h"
+#include "support/testregistry.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>

@@ -2,15 +2,15 @@
 // while a dialog that talks to the core is open: the dialog must not touch the old core afterwards
 // (run under ASan: a dangling pointer shows as heap-use-after-free), and must say that the
 // connection changed instead of acting on masters the user no longer sees.
-#include "acquiredialog.h"
-#include "corethread.h"
-#include "eventlogmodel.h"
-#include "forcereleasedialog.h"
-#include "locktablemodel.h"
-#include "locktableview.h"
-#include "mainwindow.h"
-#include "redisservergroup.h"
-#include "testregistry.h"
+#include "eventlog/eventlogmodel.h"
+#include "locks/locktablemodel.h"
+#include "locks/locktableview.h"
+#include "session/corethread.h"
+#include "support/redisservergroup.h"
+#include "support/testregistry.h"
+#include "window/mainwindow.h"
+#include "writes/acquiredialog.h"
+#include "writes/forcereleasedialog.h"
 
 #include <QAction>
 #include <QApplication>

@@ -4,12 +4,12 @@
 // process of this test, since the scale factor is fixed when the application starts. The child
 // starts the real demo (five redis-servers), lays the window out to fit the screen and reports its
 // minimum size and every visible widget that falls outside the window.
-#include "demopanel.h"
-#include "demoscenario.h"
-#include "demosession.h"
-#include "demowindow.h"
-#include "mainwindow.h"
-#include "testregistry.h"
+#include "demo/demoscenario.h"
+#include "demo/demosession.h"
+#include "livedemo/demopanel.h"
+#include "livedemo/demowindow.h"
+#include "support/testregistry.h"
+#include "window/mainwindow.h"
 
 #include <QAbstractItemView>
 #include <QAbstractScrollArea>

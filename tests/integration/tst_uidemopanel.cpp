@@ -1,16 +1,16 @@
 // The demo panel on a real demo session (five redis-servers, the simulation), offscreen: its controls
 // act on the real cluster and clients, the timeline draws what the simulation recorded, and closing
 // the session stops every server it started.
-#include "democlient.h"
-#include "demofailover.h"
-#include "demolabstart.h"
-#include "demopanel.h"
-#include "demoscenariorunner.h"
-#include "demosession.h"
-#include "demotimeline.h"
-#include "processexists.h"
-#include "testregistry.h"
-#include "timebound.h"
+#include "demo/democlient.h"
+#include "demo/demofailover.h"
+#include "demo/demoscenariorunner.h"
+#include "demo/demosession.h"
+#include "livedemo/demopanel.h"
+#include "livedemo/demotimeline.h"
+#include "support/demolabstart.h"
+#include "support/processexists.h"
+#include "support/testregistry.h"
+#include "support/timebound.h"
 
 #include <QCheckBox>
 #include <QFile>

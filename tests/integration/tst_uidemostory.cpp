@@ -3,18 +3,18 @@
 // its lock stays in the locks table until its caption is dismissed, "Restore all masters" brings back
 // the sample locks a restart wiped, the commentary follows new entries, and the event log sums up
 // the demo clients' own keyspace events instead of listing each one.
-#include "blockingcommand.h"
-#include "democlient.h"
-#include "demolabstart.h"
-#include "demopanel.h"
-#include "demoscenariorunner.h"
-#include "demosession.h"
-#include "demowindow.h"
-#include "eventlogmodel.h"
-#include "lockfilterproxy.h"
-#include "locktablemodel.h"
-#include "mainwindow.h"
-#include "testregistry.h"
+#include "demo/democlient.h"
+#include "demo/demoscenariorunner.h"
+#include "demo/demosession.h"
+#include "eventlog/eventlogmodel.h"
+#include "livedemo/demopanel.h"
+#include "livedemo/demowindow.h"
+#include "locks/lockfilterproxy.h"
+#include "locks/locktablemodel.h"
+#include "support/blockingcommand.h"
+#include "support/demolabstart.h"
+#include "support/testregistry.h"
+#include "window/mainwindow.h"
 
 #include <QLabel>
 #include <QPlainTextEdit>

@@ -1,12 +1,12 @@
 #include "base/monotonicclock.h"
-#include "lockdetailpane.h"
-#include "locktablemodel.h"
-#include "locktableview.h"
-#include "mainwindow.h"
-#include "quickconfig.h"
-#include "quorumdiagram.h"
-#include "redisservergroup.h"
-#include "testregistry.h"
+#include "detail/lockdetailpane.h"
+#include "detail/quorumdiagram.h"
+#include "locks/locktablemodel.h"
+#include "locks/locktableview.h"
+#include "support/quickconfig.h"
+#include "support/redisservergroup.h"
+#include "support/testregistry.h"
+#include "window/mainwindow.h"
 
 #include <QElapsedTimer>
 #include <QLabel>

@@ -1,9 +1,9 @@
-#include "corethread.h"
-#include "lockdetailpane.h"
-#include "lockdiagnosiswatch.h"
-#include "quickconfig.h"
-#include "redisservergroup.h"
-#include "testregistry.h"
+#include "detail/lockdetailpane.h"
+#include "notifications/lockdiagnosiswatch.h"
+#include "session/corethread.h"
+#include "support/quickconfig.h"
+#include "support/redisservergroup.h"
+#include "support/testregistry.h"
 
 #include <QLabel>
 #include <QProcess>

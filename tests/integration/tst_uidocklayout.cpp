@@ -1,8 +1,8 @@
 // Issue #20: every dock and toolbar can be brought back from the View menu, Reset layout restores
 // the default arrangement, and the demo's layout is kept apart from normal sessions'.
-#include "mainwindow.h"
-#include "testregistry.h"
-#include "testsettings.h"
+#include "support/testregistry.h"
+#include "support/testsettings.h"
+#include "window/mainwindow.h"
 
 #include <QAction>
 #include <QDockWidget>

@@ -1,11 +1,11 @@
 // Issue #20: the first-launch dialog cancelled leaves a window without masters. It says what to do
 // (Connect…, Start the demo) where the locks table would be, and offers no write.
-#include "connectionsdialog.h"
-#include "locktableview.h"
-#include "mainwindow.h"
-#include "profilestore.h"
-#include "redisservergroup.h"
-#include "testregistry.h"
+#include "connections/connectionsdialog.h"
+#include "connections/profilestore.h"
+#include "locks/locktableview.h"
+#include "support/redisservergroup.h"
+#include "support/testregistry.h"
+#include "window/mainwindow.h"
 
 #include <QAction>
 #include <QApplication>

@@ -3,19 +3,19 @@
 // the locks table (text and tooltips), the detail pane, the event log, the masters panel and the
 // force-release dialog; labels that quote them never take them for rich text.
 #include "base/bytesdisplay.h"
-#include "connectioneditor.h"
-#include "eventlogmodel.h"
-#include "fakeredispeer.h"
-#include "forcereleasedialog.h"
-#include "lockdetailpane.h"
-#include "locktablemodel.h"
-#include "locktableview.h"
-#include "mainwindow.h"
-#include "mastertablemodel.h"
-#include "quickconfig.h"
-#include "rawtext.h"
-#include "redisservergroup.h"
-#include "testregistry.h"
+#include "connections/connectioneditor.h"
+#include "detail/lockdetailpane.h"
+#include "eventlog/eventlogmodel.h"
+#include "locks/locktablemodel.h"
+#include "locks/locktableview.h"
+#include "masters/mastertablemodel.h"
+#include "support/fakeredispeer.h"
+#include "support/quickconfig.h"
+#include "support/rawtext.h"
+#include "support/redisservergroup.h"
+#include "support/testregistry.h"
+#include "window/mainwindow.h"
+#include "writes/forcereleasedialog.h"
 
 #include <QComboBox>
 #include <QLabel>

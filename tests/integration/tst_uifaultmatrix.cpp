@@ -3,16 +3,16 @@
 // one row per fault. In every row the clients stay responsive (bounded time), say which master failed and
 // why, keep serving what the two healthy masters hold, write nothing that was not asked for, and recover when
 // the master comes back (where the fault is one that can end).
-#include "lockctlrun.h"
-#include "locktablemodel.h"
-#include "mainwindow.h"
-#include "mastertablemodel.h"
+#include "locks/locktablemodel.h"
+#include "masters/mastertablemodel.h"
 #include "monitor/lockmonitor.h"
-#include "monitorrun.h"
-#include "quickconfig.h"
-#include "redisservergroup.h"
-#include "testregistry.h"
-#include "timebound.h"
+#include "support/lockctlrun.h"
+#include "support/monitorrun.h"
+#include "support/quickconfig.h"
+#include "support/redisservergroup.h"
+#include "support/testregistry.h"
+#include "support/timebound.h"
+#include "window/mainwindow.h"
 
 #include <QElapsedTimer>
 #include <QFile>

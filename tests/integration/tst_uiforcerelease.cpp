@@ -1,7 +1,7 @@
-#include "corethread.h"
-#include "forcereleasedialog.h"
-#include "redisservergroup.h"
-#include "testregistry.h"
+#include "session/corethread.h"
+#include "support/redisservergroup.h"
+#include "support/testregistry.h"
+#include "writes/forcereleasedialog.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,13 +1,13 @@
 // Issue #20, the force-release dialog as a user meets it from the window: the cursor waits in the
 // confirmation field, the placeholder is a hint and not the answer, and once it is done it says what
 // happened on each master, in the past tense.
-#include "forcereleasedialog.h"
-#include "locktablemodel.h"
-#include "locktableview.h"
-#include "mainwindow.h"
-#include "mastertablemodel.h"
-#include "redisservergroup.h"
-#include "testregistry.h"
+#include "locks/locktablemodel.h"
+#include "locks/locktableview.h"
+#include "masters/mastertablemodel.h"
+#include "support/redisservergroup.h"
+#include "support/testregistry.h"
+#include "window/mainwindow.h"
+#include "writes/forcereleasedialog.h"
 
 #include <QAction>
 #include <QLabel>

@@ -1,9 +1,9 @@
-#include "lockctlrun.h"
-#include "lockdetailpane.h"
-#include "locktablemodel.h"
-#include "mainwindow.h"
-#include "redisserver.h"
-#include "testregistry.h"
+#include "detail/lockdetailpane.h"
+#include "locks/locktablemodel.h"
+#include "support/lockctlrun.h"
+#include "support/redisserver.h"
+#include "support/testregistry.h"
+#include "window/mainwindow.h"
 
 #include <QDateTime>
 #include <QJsonArray>

@@ -2,21 +2,21 @@
 // README's button; a write, confirmed and refused in read-only mode), the quick filters and the demo
 // scenarios in menus with shortcuts, "Expiring soon" saying its threshold, and Help with what each
 // status means (the same texts as the README's table) and the command-line reference.
-#include "commandlinehelpdialog.h"
-#include "demomenu.h"
-#include "demopanel.h"
-#include "demoscenariorunner.h"
-#include "demosession.h"
-#include "lockfilterproxy.h"
-#include "mainwindow.h"
-#include "mastertablemodel.h"
-#include "pollingmasters.h"
-#include "redisservergroup.h"
-#include "statushelpdialog.h"
-#include "statusstyle.h"
-#include "testpaths.h"
-#include "testregistry.h"
-#include "testsettings.h"
+#include "demo/demoscenariorunner.h"
+#include "demo/demosession.h"
+#include "livedemo/demomenu.h"
+#include "livedemo/demopanel.h"
+#include "locks/lockfilterproxy.h"
+#include "masters/mastertablemodel.h"
+#include "support/pollingmasters.h"
+#include "support/redisservergroup.h"
+#include "support/testpaths.h"
+#include "support/testregistry.h"
+#include "support/testsettings.h"
+#include "widgets/statusstyle.h"
+#include "window/commandlinehelpdialog.h"
+#include "window/mainwindow.h"
+#include "window/statushelpdialog.h"
 
 #include <QAction>
 #include <QApplication>

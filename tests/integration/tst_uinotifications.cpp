@@ -1,11 +1,11 @@
-#include "desktopnotifier.h"
-#include "eventlogmodel.h"
-#include "lockdiagnosiswatch.h"
+#include "eventlog/eventlogmodel.h"
 #include "monitor/lockmonitor.h"
-#include "privatenotificationservice.h"
-#include "quickconfig.h"
-#include "redisservergroup.h"
-#include "testregistry.h"
+#include "notifications/desktopnotifier.h"
+#include "notifications/lockdiagnosiswatch.h"
+#include "support/privatenotificationservice.h"
+#include "support/quickconfig.h"
+#include "support/redisservergroup.h"
+#include "support/testregistry.h"
 
 #include <QApplication>
 #include <QDBusConnection>

@@ -1,8 +1,8 @@
-#include "lockctlrun.h"
-#include "locktablemodel.h"
-#include "mainwindow.h"
-#include "redisserver.h"
-#include "testregistry.h"
+#include "locks/locktablemodel.h"
+#include "support/lockctlrun.h"
+#include "support/redisserver.h"
+#include "support/testregistry.h"
+#include "window/mainwindow.h"
 
 #include <QCryptographicHash>
 #include <QFile>

@@ -1,11 +1,11 @@
 #include "config/launchconfig.h"
-#include "connectionsdialog.h"
-#include "locktablemodel.h"
-#include "mainwindow.h"
-#include "patternlistedit.h"
-#include "profilestore.h"
-#include "redisserver.h"
-#include "testregistry.h"
+#include "connections/connectionsdialog.h"
+#include "connections/profilestore.h"
+#include "locks/locktablemodel.h"
+#include "support/redisserver.h"
+#include "support/testregistry.h"
+#include "widgets/patternlistedit.h"
+#include "window/mainwindow.h"
 
 #include <QApplication>
 #include <QLineEdit>

@@ -5,14 +5,14 @@
 // the exported files, every file under the temporary HOME, and every Qt message this process logged
 // are searched for them.
 #include "config/configloader.h"
-#include "lockctlrun.h"
-#include "locktablemodel.h"
-#include "mainwindow.h"
-#include "masterentry.h"
-#include "mastertablemodel.h"
-#include "profilestore.h"
-#include "redisservergroup.h"
-#include "testregistry.h"
+#include "connections/masterentry.h"
+#include "connections/profilestore.h"
+#include "locks/locktablemodel.h"
+#include "masters/mastertablemodel.h"
+#include "support/lockctlrun.h"
+#include "support/redisservergroup.h"
+#include "support/testregistry.h"
+#include "window/mainwindow.h"
 
 #include <QAbstractItemModel>
 #include <QAction>

@@ -1,6 +1,6 @@
-#include "privatesecretservice.h"
-#include "secretstore.h"
-#include "testregistry.h"
+#include "connections/secretstore.h"
+#include "support/privatesecretservice.h"
+#include "support/testregistry.h"
 
 #include <QApplication>
 #include <QDirIterator>

@@ -1,12 +1,12 @@
-#include "corethread.h"
-#include "lockdetailpane.h"
-#include "lockfilterproxy.h"
-#include "locktablemodel.h"
-#include "locktableview.h"
-#include "mainwindow.h"
-#include "quickconfig.h"
-#include "redisservergroup.h"
-#include "testregistry.h"
+#include "detail/lockdetailpane.h"
+#include "locks/lockfilterproxy.h"
+#include "locks/locktablemodel.h"
+#include "locks/locktableview.h"
+#include "session/corethread.h"
+#include "support/quickconfig.h"
+#include "support/redisservergroup.h"
+#include "support/testregistry.h"
+#include "window/mainwindow.h"
 
 #include <QAction>
 #include <QLabel>

@@ -1,10 +1,10 @@
 #include "config/configloader.h"
-#include "eventlogmodel.h"
-#include "locktablemodel.h"
-#include "mainwindow.h"
-#include "mastertablemodel.h"
-#include "sentinelgroup.h"
-#include "testregistry.h"
+#include "eventlog/eventlogmodel.h"
+#include "locks/locktablemodel.h"
+#include "masters/mastertablemodel.h"
+#include "support/sentinelgroup.h"
+#include "support/testregistry.h"
+#include "window/mainwindow.h"
 
 #include <QAbstractItemModelTester>
 #include <QTemporaryDir>

@@ -1,13 +1,13 @@
-#include "desktopnotifier.h"
-#include "eventlogmodel.h"
-#include "lockdetailpane.h"
-#include "lockdiagnosiswatch.h"
-#include "locktablemodel.h"
-#include "locktableview.h"
-#include "mainwindow.h"
-#include "quickconfig.h"
-#include "redisservergroup.h"
-#include "testregistry.h"
+#include "detail/lockdetailpane.h"
+#include "eventlog/eventlogmodel.h"
+#include "locks/locktablemodel.h"
+#include "locks/locktableview.h"
+#include "notifications/desktopnotifier.h"
+#include "notifications/lockdiagnosiswatch.h"
+#include "support/quickconfig.h"
+#include "support/redisservergroup.h"
+#include "support/testregistry.h"
+#include "window/mainwindow.h"
 
 #include <QLabel>
 #include <QTemporaryDir>

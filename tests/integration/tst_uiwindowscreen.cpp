@@ -1,9 +1,9 @@
-#include "mainwindow.h"
-#include "offscreenscreen.h"
-#include "primaryscreen.h"
-#include "redisservergroup.h"
-#include "testregistry.h"
-#include "testsettings.h"
+#include "support/offscreenscreen.h"
+#include "support/primaryscreen.h"
+#include "support/redisservergroup.h"
+#include "support/testregistry.h"
+#include "support/testsettings.h"
+#include "window/mainwindow.h"
 
 #include <QApplication>
 #include <QScreen>

@@ -1,7 +1,7 @@
-#include "mainwindow.h"
-#include "mastertablemodel.h"
-#include "redisservergroup.h"
-#include "testregistry.h"
+#include "masters/mastertablemodel.h"
+#include "support/redisservergroup.h"
+#include "support/testregistry.h"
+#include "window/mainwindow.h"
 
 #include <QApplication>
 #include <QTemporaryDir>

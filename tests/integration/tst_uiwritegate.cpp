@@ -2,19 +2,19 @@
 // options against a profile chosen with Ctrl+K, a profile locked read-only), enabling keyspace
 // events is a write like any other, and every write from the window is checked against the audit
 // log before a master is touched and reported loudly when its record could not be written.
-#include "coreservice.h"
-#include "corethread.h"
-#include "eventlogmodel.h"
-#include "filesizelimit.h"
-#include "launchoptions.h"
-#include "locktablemodel.h"
-#include "mainwindow.h"
-#include "mastertablemodel.h"
-#include "pollingmasters.h"
-#include "profilestore.h"
-#include "redisservergroup.h"
-#include "testregistry.h"
-#include "testsettings.h"
+#include "connections/profilestore.h"
+#include "eventlog/eventlogmodel.h"
+#include "locks/locktablemodel.h"
+#include "masters/mastertablemodel.h"
+#include "session/coreservice.h"
+#include "session/corethread.h"
+#include "session/launchoptions.h"
+#include "support/filesizelimit.h"
+#include "support/pollingmasters.h"
+#include "support/redisservergroup.h"
+#include "support/testregistry.h"
+#include "support/testsettings.h"
+#include "window/mainwindow.h"
 
 #include <QAction>
 #include <QApplication>
@@ -32,7 +32,7 @@
 #include <QTest>
 #include <QTimer>
 
-#include "connectionsdialog.h"
+#include "connections/connectionsdialog.h"
 
 namespace tst_uiwritegate {
 

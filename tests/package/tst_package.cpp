@@ -1,10 +1,10 @@
 // The Debian package of the build tree under test: made with cpack (the rules scripts/package.sh
 // uses for its Release tree), checked as Debian checks a package, then unpacked into a throw-away
 // root and run from there.
-#include "lockctlrun.h"
-#include "processrun.h"
-#include "redisserver.h"
-#include "testpaths.h"
+#include "support/lockctlrun.h"
+#include "support/processrun.h"
+#include "support/redisserver.h"
+#include "support/testpaths.h"
 
 #include <QDir>
 #include <QDirIterator>

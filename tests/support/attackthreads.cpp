@@ -1,4 +1,4 @@
-#include "attackthreads.h"
+#include "support/attackthreads.h"
 
 namespace lockscope::test {
 

@@ -1,6 +1,6 @@
-#include "blockingcommand.h"
+#include "support/blockingcommand.h"
 
-#include "tlsmaterial.h"
+#include "support/tlsmaterial.h"
 
 #include <QDeadlineTimer>
 #include <QFile>

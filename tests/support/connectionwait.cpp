@@ -1,4 +1,4 @@
-#include "connectionwait.h"
+#include "support/connectionwait.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>

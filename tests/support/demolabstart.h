@@ -2,10 +2,10 @@
 
 // For the demo's own tests only (they link lockscope_demo): header-only, so that the support library
 // itself never needs the demo.
-#include "democluster.h"
-#include "democonfig.h"
-#include "demolab.h"
-#include "demoscenariorunner.h"
+#include "demo/democluster.h"
+#include "demo/democonfig.h"
+#include "demo/demolab.h"
+#include "demo/demoscenariorunner.h"
 
 #include <QTest>
 

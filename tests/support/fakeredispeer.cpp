@@ -1,6 +1,6 @@
-#include "fakeredispeer.h"
+#include "support/fakeredispeer.h"
 
-#include "scriptedtransport.h"
+#include "support/scriptedtransport.h"
 
 #include <QTcpSocket>
 

@@ -1,4 +1,4 @@
-#include "groupmaster.h"
+#include "support/groupmaster.h"
 
 #include "config/configloader.h"
 

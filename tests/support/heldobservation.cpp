@@ -1,4 +1,4 @@
-#include "heldobservation.h"
+#include "support/heldobservation.h"
 
 namespace lockscope::test {
 

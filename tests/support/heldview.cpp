@@ -1,4 +1,4 @@
-#include "heldview.h"
+#include "support/heldview.h"
 
 namespace lockscope::test {
 

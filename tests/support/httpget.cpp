@@ -1,6 +1,6 @@
-#include "httpget.h"
+#include "support/httpget.h"
 
-#include "timebound.h"
+#include "support/timebound.h"
 
 #include <QNetworkAccessManager>
 #include <QNetworkReply>

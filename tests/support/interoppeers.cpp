@@ -1,7 +1,7 @@
-#include "interoppeers.h"
-#include "testpaths.h"
+#include "support/interoppeers.h"
+#include "support/testpaths.h"
 
-#include "redisserver.h"
+#include "support/redisserver.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,6 +1,6 @@
-#include "lockctldiagnosis.h"
+#include "support/lockctldiagnosis.h"
 
-#include "lockctlrun.h"
+#include "support/lockctlrun.h"
 
 #include <QJsonObject>
 

@@ -1,7 +1,7 @@
-#include "lockctlprocess.h"
+#include "support/lockctlprocess.h"
 
-#include "lockctlrun.h"
-#include "redisserver.h"
+#include "support/lockctlrun.h"
+#include "support/redisserver.h"
 
 #include <QDeadlineTimer>
 #include <QFile>

@@ -1,7 +1,7 @@
-#include "lockctlrun.h"
-#include "testpaths.h"
+#include "support/lockctlrun.h"
+#include "support/testpaths.h"
 
-#include "redisserver.h"
+#include "support/redisserver.h"
 
 #include <QJsonDocument>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "processrun.h"
+#include "support/processrun.h"
 
 #include <QByteArray>
 #include <QJsonObject>

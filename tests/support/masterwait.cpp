@@ -1,6 +1,6 @@
-#include "masterwait.h"
+#include "support/masterwait.h"
 
-#include "redisserver.h"
+#include "support/redisserver.h"
 
 #include <QTest>
 

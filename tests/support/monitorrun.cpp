@@ -1,7 +1,7 @@
-#include "monitorrun.h"
+#include "support/monitorrun.h"
 
 #include "monitor/lockmonitor.h"
-#include "timebound.h"
+#include "support/timebound.h"
 #include "topology/masterset.h"
 
 #include <QSignalSpy>

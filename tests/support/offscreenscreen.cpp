@@ -1,4 +1,4 @@
-#include "offscreenscreen.h"
+#include "support/offscreenscreen.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -1,4 +1,4 @@
-#include "overlappingpatternkeys.h"
+#include "support/overlappingpatternkeys.h"
 
 namespace lockscope::test {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "redisserver.h"
+#include "support/redisserver.h"
 
 namespace lockscope::test {
 

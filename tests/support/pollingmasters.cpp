@@ -1,6 +1,6 @@
-#include "pollingmasters.h"
+#include "support/pollingmasters.h"
 
-#include "redisservergroup.h"
+#include "support/redisservergroup.h"
 
 namespace lockscope::test {
 

@@ -1,4 +1,4 @@
-#include "privatenotificationservice.h"
+#include "support/privatenotificationservice.h"
 
 #include <QDeadlineTimer>
 #include <QFile>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "privatesessionbus.h"
+#include "support/privatesessionbus.h"
 
 #include <QProcess>
 #include <QStringList>

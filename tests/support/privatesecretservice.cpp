@@ -1,4 +1,4 @@
-#include "privatesecretservice.h"
+#include "support/privatesecretservice.h"
 
 #include <QDir>
 #include <QStandardPaths>

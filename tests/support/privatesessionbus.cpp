@@ -1,4 +1,4 @@
-#include "privatesessionbus.h"
+#include "support/privatesessionbus.h"
 
 #include <QDeadlineTimer>
 #include <QStandardPaths>

@@ -1,4 +1,4 @@
-#include "processexists.h"
+#include "support/processexists.h"
 
 #include <QByteArray>
 #include <QFile>

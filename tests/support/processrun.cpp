@@ -1,6 +1,6 @@
-#include "processrun.h"
+#include "support/processrun.h"
 
-#include "timebound.h"
+#include "support/timebound.h"
 
 #include <QElapsedTimer>
 #include <QProcess>

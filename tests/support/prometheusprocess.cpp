@@ -1,8 +1,8 @@
-#include "prometheusprocess.h"
+#include "support/prometheusprocess.h"
 
-#include "httpget.h"
-#include "promtool.h"
-#include "redisserver.h"
+#include "support/httpget.h"
+#include "support/promtool.h"
+#include "support/redisserver.h"
 
 #include <QDeadlineTimer>
 #include <QFile>

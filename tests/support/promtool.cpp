@@ -1,4 +1,4 @@
-#include "promtool.h"
+#include "support/promtool.h"
 
 #include <QProcess>
 #include <QStandardPaths>

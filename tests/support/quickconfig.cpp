@@ -1,6 +1,6 @@
-#include "quickconfig.h"
+#include "support/quickconfig.h"
 
-#include "redisservergroup.h"
+#include "support/redisservergroup.h"
 
 namespace lockscope::test {
 

@@ -1,4 +1,4 @@
-#include "rawconnection.h"
+#include "support/rawconnection.h"
 
 #include <QList>
 

@@ -1,4 +1,4 @@
-#include "rawtext.h"
+#include "support/rawtext.h"
 
 #include "base/bytesdisplay.h"
 

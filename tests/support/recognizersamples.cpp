@@ -1,4 +1,4 @@
-#include "recognizersamples.h"
+#include "support/recognizersamples.h"
 
 #include "base/bytesdisplay.h"
 

@@ -1,6 +1,6 @@
-#include "rediscliprocess.h"
+#include "support/rediscliprocess.h"
 
-#include "redisserver.h"
+#include "support/redisserver.h"
 
 namespace lockscope::test {
 

@@ -1,6 +1,6 @@
-#include "redisclustergroup.h"
+#include "support/redisclustergroup.h"
 
-#include "blockingcommand.h"
+#include "support/blockingcommand.h"
 
 #include <QDeadlineTimer>
 #include <QProcess>

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "connection/connectionoptions.h"
-#include "redisserver.h"
+#include "support/redisserver.h"
 
 #include <QMap>
 

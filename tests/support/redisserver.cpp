@@ -1,8 +1,8 @@
-#include "redisserver.h"
+#include "support/redisserver.h"
 
 #include "base/localserverfiles.h"
-#include "blockingcommand.h"
-#include "tlsmaterial.h"
+#include "support/blockingcommand.h"
+#include "support/tlsmaterial.h"
 
 #include <QTcpServer>
 #include <QTcpSocket>

@@ -1,4 +1,4 @@
-#include "redisservergroup.h"
+#include "support/redisservergroup.h"
 
 namespace lockscope::test {
 

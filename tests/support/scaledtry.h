@@ -7,7 +7,7 @@
 // Qt 6.4's QTRY_* macros all expand to QTRY_IMPL(expr, timeout); only that one is replaced, with the
 // same loop and the same "would have been sufficient" report on failure, over the scaled timeout.
 
-#include "timebound.h"
+#include "support/timebound.h"
 
 #include <QTest>
 

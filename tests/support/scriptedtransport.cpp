@@ -1,4 +1,4 @@
-#include "scriptedtransport.h"
+#include "support/scriptedtransport.h"
 
 #include <QDateTime>
 #include <QMetaObject>

@@ -1,4 +1,4 @@
-#include "sentinelchecks.h"
+#include "support/sentinelchecks.h"
 
 #include <QSignalSpy>
 #include <QTest>

@@ -1,7 +1,7 @@
-#include "sentinelgroup.h"
+#include "support/sentinelgroup.h"
 
-#include "blockingcommand.h"
-#include "tlsmaterial.h"
+#include "support/blockingcommand.h"
+#include "support/tlsmaterial.h"
 
 #include <QDeadlineTimer>
 #include <QThread>

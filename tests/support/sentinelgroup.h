@@ -1,8 +1,8 @@
 #pragma once
 
 #include "connection/connectionoptions.h"
-#include "redisserver.h"
-#include "sentinelprocess.h"
+#include "support/redisserver.h"
+#include "support/sentinelprocess.h"
 
 #include <memory>
 #include <vector>

@@ -1,9 +1,9 @@
-#include "sentinelprocess.h"
+#include "support/sentinelprocess.h"
 
 #include "base/localserverfiles.h"
-#include "blockingcommand.h"
-#include "redisserver.h"
-#include "tlsmaterial.h"
+#include "support/blockingcommand.h"
+#include "support/redisserver.h"
+#include "support/tlsmaterial.h"
 
 #include <QTcpSocket>
 

@@ -1,4 +1,4 @@
-#include "serveprocess.h"
+#include "support/serveprocess.h"
 
 #include <QRegularExpression>
 

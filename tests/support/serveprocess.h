@@ -1,6 +1,6 @@
 #pragma once
 
-#include "lockctlprocess.h"
+#include "support/lockctlprocess.h"
 
 #include <QStringList>
 #include <QUrl>

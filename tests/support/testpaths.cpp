@@ -1,4 +1,4 @@
-#include "testpaths.h"
+#include "support/testpaths.h"
 
 namespace lockscope::test {
 

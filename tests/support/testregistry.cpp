@@ -1,4 +1,4 @@
-#include "testregistry.h"
+#include "support/testregistry.h"
 
 #include <cstdio>
 #include <cstdlib>

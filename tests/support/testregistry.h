@@ -1,6 +1,6 @@
 #pragma once
 
-#include "scaledtry.h" // every test file includes this header: the suite's rule for QTRY waits comes with it
+#include "support/scaledtry.h" // every test file includes this header: the suite's rule for QTRY waits comes with it
 
 #include <QStringList>
 #include <QTest>

@@ -1,4 +1,4 @@
-#include "testsettings.h"
+#include "support/testsettings.h"
 
 #include <QCoreApplication>
 #include <QSettings>

@@ -1,4 +1,4 @@
-#include "timebound.h"
+#include "support/timebound.h"
 
 #include <QByteArray>
 #include <QFile>

@@ -1,4 +1,4 @@
-#include "tlsmaterial.h"
+#include "support/tlsmaterial.h"
 
 #include <QFile>
 #include <QProcess>

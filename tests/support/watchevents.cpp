@@ -1,4 +1,4 @@
-#include "watchevents.h"
+#include "support/watchevents.h"
 
 #include <QJsonDocument>
 #include <QProcess>

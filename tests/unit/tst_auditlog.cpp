@@ -2,8 +2,8 @@
 #include "audit/auditreader.h"
 #include "audit/writegate.h"
 #include "base/bytesdisplay.h"
-#include "filesizelimit.h"
-#include "testregistry.h"
+#include "support/filesizelimit.h"
+#include "support/testregistry.h"
 
 #include <QDir>
 #include <QFile>

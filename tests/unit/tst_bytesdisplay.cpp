@@ -1,5 +1,5 @@
 #include "base/bytesdisplay.h"
-#include "testregistry.h"
+#include "support/testregistry.h"
 
 #include <QList>
 #include <QRandomGenerator>

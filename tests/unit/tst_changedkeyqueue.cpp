@@ -1,5 +1,5 @@
 #include "discovery/changedkeyqueue.h"
-#include "testregistry.h"
+#include "support/testregistry.h"
 
 #include <QTest>
 

@@ -1,5 +1,5 @@
-#include "redisserver.h"
-#include "testregistry.h"
+#include "support/redisserver.h"
+#include "support/testregistry.h"
 #include "topology/clusterkeyslot.h"
 #include "topology/clusterredirect.h"
 #include "topology/clusterslotmap.h"

@@ -1,5 +1,5 @@
 #include "base/compactmalloc.h"
-#include "testregistry.h"
+#include "support/testregistry.h"
 
 #include <QTest>
 

@@ -2,8 +2,8 @@
 // resources/examples): each one loads without an error or a warning, keeps passwords out of the
 // file, and is described in the examples' README.
 #include "config/configloader.h"
-#include "testpaths.h"
-#include "testregistry.h"
+#include "support/testpaths.h"
+#include "support/testregistry.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,6 +1,6 @@
 #include "config/configloader.h"
 #include "discovery/notificationmode.h"
-#include "testregistry.h"
+#include "support/testregistry.h"
 
 #include <QTemporaryFile>
 #include <QTest>

@@ -1,8 +1,8 @@
 // The demo's counters and the one definition of "what happened during a scenario": the difference
 // between two readings, field by field (the result line and the panel both use it).
-#include "democounters.h"
-#include "demosimulation.h"
-#include "testregistry.h"
+#include "demo/democounters.h"
+#include "demo/demosimulation.h"
+#include "support/testregistry.h"
 
 #include <QTest>
 

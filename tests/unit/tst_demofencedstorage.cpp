@@ -1,6 +1,6 @@
 // The demo storage's fencing check, alone: what it accepts, what it rejects, what it counts.
-#include "demofencedstorage.h"
-#include "testregistry.h"
+#include "demo/demofencedstorage.h"
+#include "support/testregistry.h"
 
 #include <QSignalSpy>
 #include <QTest>

@@ -1,5 +1,5 @@
 #include "record/episodebuilder.h"
-#include "testregistry.h"
+#include "support/testregistry.h"
 
 #include <QTest>
 

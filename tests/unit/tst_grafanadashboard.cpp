@@ -2,8 +2,8 @@
 // a renamed family fails here, not on an operator's empty panel. The dashboard is also checked for
 // the shape Grafana's import wants (a datasource input, unique panel ids, a grid position each).
 #include "metrics/metricsrenderer.h"
-#include "testpaths.h"
-#include "testregistry.h"
+#include "support/testpaths.h"
+#include "support/testregistry.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -1,5 +1,5 @@
 #include "connection/hostport.h"
-#include "testregistry.h"
+#include "support/testregistry.h"
 
 #include <QTest>
 

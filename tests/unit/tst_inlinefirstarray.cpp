@@ -1,5 +1,5 @@
 #include "record/inlinefirstarray.h"
-#include "testregistry.h"
+#include "support/testregistry.h"
 
 #include <QTest>
 

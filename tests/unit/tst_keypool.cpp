@@ -1,6 +1,6 @@
 #include "discovery/keypool.h"
 #include "discovery/scankeytable.h"
-#include "testregistry.h"
+#include "support/testregistry.h"
 
 #include <QTest>
 #include <QThread>

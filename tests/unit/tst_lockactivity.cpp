@@ -1,7 +1,7 @@
 #include "base/monotonicclock.h"
 #include "metrics/lockactivity.h"
 #include "monitor/lockmonitor.h"
-#include "testregistry.h"
+#include "support/testregistry.h"
 #include "topology/masterset.h"
 
 #include <QTest>

@@ -1,5 +1,5 @@
 #include "monitor/lockcountforecast.h"
-#include "testregistry.h"
+#include "support/testregistry.h"
 
 #include <QTest>
 

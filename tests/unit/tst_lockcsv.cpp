@@ -1,6 +1,6 @@
 #include "export/csvfield.h"
 #include "export/lockcsv.h"
-#include "testregistry.h"
+#include "support/testregistry.h"
 
 #include <QTest>
 

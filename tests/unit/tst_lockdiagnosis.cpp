@@ -2,8 +2,8 @@
 #include "diagnosis/diagnosis.h"
 #include "diagnosis/diagnosisreader.h"
 #include "diagnosis/lockstorytracker.h"
-#include "heldobservation.h"
-#include "testregistry.h"
+#include "support/heldobservation.h"
+#include "support/testregistry.h"
 
 #include <QTest>
 

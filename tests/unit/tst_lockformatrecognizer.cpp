@@ -1,6 +1,6 @@
 #include "formats/lockformatrecognizer.h"
-#include "recognizersamples.h"
-#include "testregistry.h"
+#include "support/recognizersamples.h"
+#include "support/testregistry.h"
 
 #include <QRandomGenerator>
 #include <QTest>

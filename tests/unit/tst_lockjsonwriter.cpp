@@ -7,8 +7,8 @@
 #include "export/jsontext.h"
 #include "export/lockjson.h"
 #include "export/lockjsonwriter.h"
-#include "heldobservation.h"
-#include "testregistry.h"
+#include "support/heldobservation.h"
+#include "support/testregistry.h"
 #include "topology/masterset.h"
 
 #include <QJsonArray>

@@ -1,8 +1,8 @@
 // The monitor's one table of resources: read from outside as the views shown, entries not shown
 // yet skipped, and the count of shown views kept as views come and go.
-#include "heldview.h"
 #include "monitor/locktable.h"
-#include "testregistry.h"
+#include "support/heldview.h"
+#include "support/testregistry.h"
 
 #include <QSet>
 #include <QTest>

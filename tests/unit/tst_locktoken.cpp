@@ -1,5 +1,5 @@
 #include "locking/locktoken.h"
-#include "testregistry.h"
+#include "support/testregistry.h"
 
 #include <QRegularExpression>
 #include <QSet>

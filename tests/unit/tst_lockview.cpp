@@ -1,6 +1,6 @@
 // A lock's view as the monitor shares it: one view, counted in itself, freed with its last holder.
 #include "monitor/lockview.h"
-#include "testregistry.h"
+#include "support/testregistry.h"
 
 #include <QTest>
 

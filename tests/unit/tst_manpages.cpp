@@ -1,6 +1,6 @@
-#include "lockctlrun.h"
-#include "testpaths.h"
-#include "testregistry.h"
+#include "support/lockctlrun.h"
+#include "support/testpaths.h"
+#include "support/testregistry.h"
 
 #include <QFile>
 #include <QMap>

@@ -1,5 +1,5 @@
 #include "monitor/masterobservation.h"
-#include "testregistry.h"
+#include "support/testregistry.h"
 
 #include <QTest>
 

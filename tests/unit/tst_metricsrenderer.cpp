@@ -2,8 +2,8 @@
 #include "metrics/metricsrenderer.h"
 #include "metrics/metricstext.h"
 #include "metrics/webconfig.h"
-#include "promtool.h"
-#include "testregistry.h"
+#include "support/promtool.h"
+#include "support/testregistry.h"
 
 #include <QElapsedTimer>
 #include <QRegularExpression>

@@ -1,5 +1,5 @@
 #include "diagnosis/notificationevaluator.h"
-#include "testregistry.h"
+#include "support/testregistry.h"
 
 #include <QTest>
 

@@ -1,6 +1,6 @@
 #include "diagnosis/recordedstory.h"
 #include "record/episodebuilder.h"
-#include "testregistry.h"
+#include "support/testregistry.h"
 
 #include <QTest>
 

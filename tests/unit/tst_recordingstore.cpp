@@ -1,7 +1,7 @@
 #include "record/recordingdatabase.h"
 #include "record/recordingreader.h"
 #include "record/recordingwriter.h"
-#include "testregistry.h"
+#include "support/testregistry.h"
 
 #include <QDateTime>
 #include <QFile>

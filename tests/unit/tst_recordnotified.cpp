@@ -1,7 +1,7 @@
 #include "record/historyjson.h"
 #include "record/recordingreader.h"
 #include "record/recordingwriter.h"
-#include "testregistry.h"
+#include "support/testregistry.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>

@@ -1,8 +1,8 @@
 // How RedisConnection authenticates (issue 14), against a ScriptedTransport: which AUTH it sends for
 // each shape of credentials, and that a named user never ends up as `default`.
 #include "connection/redisconnection.h"
-#include "scriptedtransport.h"
-#include "testregistry.h"
+#include "support/scriptedtransport.h"
+#include "support/testregistry.h"
 
 #include <QTest>
 

@@ -2,9 +2,9 @@
 // without a server, byte for byte and deterministic.
 #include "connection/redisconnection.h"
 #include "connection/redisscript.h"
-#include "scriptedtransport.h"
-#include "testregistry.h"
-#include "timebound.h"
+#include "support/scriptedtransport.h"
+#include "support/testregistry.h"
+#include "support/timebound.h"
 
 #include <QElapsedTimer>
 #include <QTest>

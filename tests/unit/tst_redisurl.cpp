@@ -1,7 +1,7 @@
 #include "connection/redisurl.h"
-#include "testregistry.h"
-#include "urlrejection.h"
-#include "userinfoleak.h"
+#include "support/testregistry.h"
+#include "support/urlrejection.h"
+#include "support/userinfoleak.h"
 
 #include <QTest>
 

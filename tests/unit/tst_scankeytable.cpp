@@ -1,5 +1,5 @@
 #include "discovery/scankeytable.h"
-#include "testregistry.h"
+#include "support/testregistry.h"
 
 #include <QSet>
 #include <QTest>

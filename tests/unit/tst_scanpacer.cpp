@@ -1,5 +1,5 @@
 #include "discovery/scanpacer.h"
-#include "testregistry.h"
+#include "support/testregistry.h"
 
 #include <QTest>
 

@@ -3,7 +3,7 @@
 #include "config/patternscope.h"
 #include "formats/lockformatrecognizer.h"
 #include "monitor/quorumcalculator.h"
-#include "testregistry.h"
+#include "support/testregistry.h"
 
 #include <QTest>
 

@@ -1,6 +1,6 @@
 #include "config/keyglob.h"
 #include "discovery/scanplan.h"
-#include "testregistry.h"
+#include "support/testregistry.h"
 
 #include <QRandomGenerator>
 #include <QTest>

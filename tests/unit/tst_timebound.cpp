@@ -1,7 +1,7 @@
 // The one scale for upper time bounds in the tests (tests/support/timebound): never below 1, the
 // sanitizer build and LOCKSCOPE_TIME_SCALE raise it, and it only ever widens a bound.
-#include "testregistry.h"
-#include "timebound.h"
+#include "support/testregistry.h"
+#include "support/timebound.h"
 
 #include <QElapsedTimer>
 #include <QTest>

@@ -2,7 +2,7 @@
 // resources. It shows only when Qt's SVG icon engine is there (the package depends on libqt6svg6,
 // the set-up installs qt6-svg-dev): the icon must render at the sizes a panel and a task switcher
 // ask for, with the padlock's colours, not as an empty picture.
-#include "testregistry.h"
+#include "support/testregistry.h"
 
 #include <QGuiApplication>
 #include <QIcon>

@@ -1,8 +1,8 @@
 // The audit log viewer: a torn line (an append cut short by a full disk) is skipped and reported,
 // the records around it are all shown, and the default file of earlier versions is read as well.
 #include "audit/auditlog.h"
-#include "auditlogdialog.h"
-#include "testregistry.h"
+#include "support/testregistry.h"
+#include "writes/auditlogdialog.h"
 
 #include <QDir>
 #include <QFile>

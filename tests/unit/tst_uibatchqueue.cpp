@@ -1,8 +1,8 @@
 #include "base/monotonicclock.h"
-#include "batchqueue.h"
-#include "heldview.h"
-#include "locktablemodel.h"
-#include "testregistry.h"
+#include "locks/batchqueue.h"
+#include "locks/locktablemodel.h"
+#include "support/heldview.h"
+#include "support/testregistry.h"
 
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>

@@ -1,6 +1,6 @@
-#include "connectioneditor.h"
-#include "launchoptions.h"
-#include "testregistry.h"
+#include "connections/connectioneditor.h"
+#include "session/launchoptions.h"
+#include "support/testregistry.h"
 
 #include <QDialogButtonBox>
 #include <QLabel>

@@ -1,12 +1,12 @@
 // Issue #20, the Connections dialog as a new user meets it: "Profile:" without a stray ampersand,
 // the URL column taking the room, several masters pasted at once (bad lines reported by number,
 // never with their user-info), and the quorum given as an exact count.
-#include "connectioneditor.h"
-#include "connectionsdialog.h"
-#include "pastemastersdialog.h"
-#include "profilestore.h"
-#include "testregistry.h"
-#include "testsettings.h"
+#include "connections/connectioneditor.h"
+#include "connections/connectionsdialog.h"
+#include "connections/pastemastersdialog.h"
+#include "connections/profilestore.h"
+#include "support/testregistry.h"
+#include "support/testsettings.h"
 
 #include <QApplication>
 #include <QComboBox>

@@ -1,8 +1,8 @@
 #include "base/monotonicclock.h"
-#include "lockfilterproxy.h"
-#include "locktablemodel.h"
-#include "locktableview.h"
-#include "testregistry.h"
+#include "locks/lockfilterproxy.h"
+#include "locks/locktablemodel.h"
+#include "locks/locktableview.h"
+#include "support/testregistry.h"
 
 #include <QPaintEvent>
 #include <QSignalSpy>

@@ -1,6 +1,6 @@
 #include "base/monotonicclock.h"
-#include "historytracker.h"
-#include "testregistry.h"
+#include "history/historytracker.h"
+#include "support/testregistry.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

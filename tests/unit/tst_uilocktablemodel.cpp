@@ -1,7 +1,7 @@
 #include "base/monotonicclock.h"
-#include "lockfilterproxy.h"
-#include "locktablemodel.h"
-#include "testregistry.h"
+#include "locks/lockfilterproxy.h"
+#include "locks/locktablemodel.h"
+#include "support/testregistry.h"
 
 #include <QAbstractItemModelTester>
 #include <QItemSelectionModel>

@@ -1,5 +1,5 @@
-#include "profilestore.h"
-#include "testregistry.h"
+#include "connections/profilestore.h"
+#include "support/testregistry.h"
 
 #include <QSettings>
 #include <QTemporaryDir>

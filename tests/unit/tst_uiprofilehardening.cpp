@@ -1,10 +1,10 @@
 // A connection profile can be locked read-only: the window can set the lock but never clear it,
 // neither through the Connections dialog nor by saving profiles, and a locked profile always
 // becomes a read-only configuration for the core. Profiles never hold a password in clear text.
-#include "connectionsdialog.h"
-#include "profilestore.h"
-#include "testregistry.h"
-#include "testsettings.h"
+#include "connections/connectionsdialog.h"
+#include "connections/profilestore.h"
+#include "support/testregistry.h"
+#include "support/testsettings.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,6 +1,6 @@
 // The window's settings file is where the XDG rules and the README say, and an older file moves there.
-#include "settingslocation.h"
-#include "testregistry.h"
+#include "session/settingslocation.h"
+#include "support/testregistry.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,5 +1,5 @@
-#include "slicedplacement.h"
-#include "testregistry.h"
+#include "locks/slicedplacement.h"
+#include "support/testregistry.h"
 
 #include <QRandomGenerator>
 #include <QTest>

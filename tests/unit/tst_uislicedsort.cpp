@@ -1,5 +1,5 @@
-#include "slicedsort.h"
-#include "testregistry.h"
+#include "locks/slicedsort.h"
+#include "support/testregistry.h"
 
 #include <QRandomGenerator>
 #include <QTest>

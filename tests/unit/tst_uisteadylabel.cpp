@@ -1,6 +1,6 @@
-#include "steadylabel.h"
-#include "testregistry.h"
-#include "windowstatusbar.h"
+#include "support/testregistry.h"
+#include "widgets/steadylabel.h"
+#include "window/windowstatusbar.h"
 
 #include <QApplication>
 #include <QMainWindow>

@@ -1,5 +1,5 @@
-#include "tableroom.h"
-#include "testregistry.h"
+#include "locks/tableroom.h"
+#include "support/testregistry.h"
 
 #include <QByteArray>
 #include <QHash>

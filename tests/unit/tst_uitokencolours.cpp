@@ -1,5 +1,5 @@
-#include "statusstyle.h"
-#include "testregistry.h"
+#include "support/testregistry.h"
+#include "widgets/statusstyle.h"
 
 #include <QApplication>
 #include <QSet>

@@ -1,9 +1,9 @@
 // The core's backlog of changes the window has not been sent yet (CoreService): by name, each lock
 // once, its view read as it leaves.
-#include "heldview.h"
-#include "locktablemodel.h"
-#include "testregistry.h"
-#include "viewbacklog.h"
+#include "locks/locktablemodel.h"
+#include "session/viewbacklog.h"
+#include "support/heldview.h"
+#include "support/testregistry.h"
 
 #include <QRandomGenerator>
 #include <QTest>

@@ -1,7 +1,7 @@
 #include "config/lockscopeconfig.h"
 #include "monitor/quorumcalculator.h"
 #include "monitor/viewchange.h"
-#include "testregistry.h"
+#include "support/testregistry.h"
 
 #include <QTest>
 

@@ -1,4 +1,4 @@
-#include "benchargs.h"
+#include "bench/lockbench/benchargs.h"
 
 #include <sys/resource.h>
 

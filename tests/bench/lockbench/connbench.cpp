@@ -1,6 +1,6 @@
 // `lockbench pipeline`: pipelined throughput of RedisConnection against a plain synchronous hiredis
 // loop doing the same commands against the same server in the same run.
-#include "benchmark.h"
+#include "bench/lockbench/benchmark.h"
 
 #include "connection/redisconnection.h"
 #include "connection/redisurl.h"

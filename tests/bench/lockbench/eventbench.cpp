@@ -1,8 +1,8 @@
 #include "base/monotonicclock.h"
-#include "benchargs.h"
-#include "benchmark.h"
+#include "bench/lockbench/benchargs.h"
+#include "bench/lockbench/benchmark.h"
+#include "bench/lockbench/ratewriter.h"
 #include "monitor/lockmonitor.h"
-#include "ratewriter.h"
 
 #include <QCoreApplication>
 #include <QHash>

@@ -1,4 +1,4 @@
-#include "benchmark.h"
+#include "bench/lockbench/benchmark.h"
 
 #include <QCoreApplication>
 

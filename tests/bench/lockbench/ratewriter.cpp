@@ -1,7 +1,7 @@
-#include "ratewriter.h"
+#include "bench/lockbench/ratewriter.h"
 
 #include "base/monotonicclock.h"
-#include "benchargs.h"
+#include "bench/lockbench/benchargs.h"
 #include "config/configloader.h"
 
 #include <QRandomGenerator>

@@ -1,8 +1,8 @@
 #include "base/eventwait.h"
-#include "benchargs.h"
-#include "benchmark.h"
+#include "bench/lockbench/benchargs.h"
+#include "bench/lockbench/benchmark.h"
+#include "bench/lockbench/ratewriter.h"
 #include "monitor/lockmonitor.h"
-#include "ratewriter.h"
 #include "record/recorder.h"
 
 #include <QCoreApplication>

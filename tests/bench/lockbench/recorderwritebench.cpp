@@ -1,5 +1,5 @@
-#include "benchargs.h"
-#include "benchmark.h"
+#include "bench/lockbench/benchargs.h"
+#include "bench/lockbench/benchmark.h"
 #include "record/recordingwriter.h"
 
 #include <QDateTime>

@@ -1,6 +1,6 @@
 #include "base/monotonicclock.h"
-#include "benchargs.h"
-#include "benchmark.h"
+#include "bench/lockbench/benchargs.h"
+#include "bench/lockbench/benchmark.h"
 #include "config/configloader.h"
 #include "discovery/masterscanner.h"
 #include "monitor/lockmonitor.h"

@@ -7,8 +7,8 @@
 //   lockbench ttl-writer -m URL --keys N [--rate R] [--seconds S] [--prefix lock:m] [--batch B]
 
 #include "base/monotonicclock.h"
-#include "benchargs.h"
-#include "benchmark.h"
+#include "bench/lockbench/benchargs.h"
+#include "bench/lockbench/benchmark.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

@@ -1,7 +1,7 @@
-#include "filterprobe.h"
+#include "bench/uibench/filterprobe.h"
 
-#include "lockfilterbar.h"
-#include "lockfilterproxy.h"
+#include "locks/lockfilterbar.h"
+#include "locks/lockfilterproxy.h"
 
 #include <QLineEdit>
 #include <QToolButton>

@@ -11,19 +11,19 @@
 //   --no-record, as lockscope's: the window without its flight recorder (what the recorder costs)
 
 #include "base/compactmalloc.h"
-#include "batchqueue.h"
-#include "coreservice.h"
-#include "corethread.h"
-#include "filterprobe.h"
-#include "launchoptions.h"
-#include "lockfilterbar.h"
-#include "lockfilterproxy.h"
-#include "locktablemodel.h"
-#include "locktableview.h"
-#include "mainwindow.h"
-#include "scrollprobe.h"
-#include "stallmeter.h"
-#include "windowrecording.h"
+#include "bench/uibench/filterprobe.h"
+#include "bench/uibench/scrollprobe.h"
+#include "bench/uibench/stallmeter.h"
+#include "locks/batchqueue.h"
+#include "locks/lockfilterbar.h"
+#include "locks/lockfilterproxy.h"
+#include "locks/locktablemodel.h"
+#include "locks/locktableview.h"
+#include "session/coreservice.h"
+#include "session/corethread.h"
+#include "session/launchoptions.h"
+#include "window/mainwindow.h"
+#include "window/windowrecording.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

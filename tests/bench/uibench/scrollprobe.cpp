@@ -1,4 +1,4 @@
-#include "scrollprobe.h"
+#include "bench/uibench/scrollprobe.h"
 
 #include <QAbstractScrollArea>
 #include <QScrollBar>

@@ -1,4 +1,4 @@
-#include "stallmeter.h"
+#include "bench/uibench/stallmeter.h"
 
 #include "base/monotonicclock.h"
 

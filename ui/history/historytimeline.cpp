@@ -1,0 +1,221 @@
+#include "history/historytimeline.h"
+
+#include "base/bytesdisplay.h"
+#include "widgets/statusstyle.h"
+
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QWheelEvent>
+
+namespace lockscope {
+
+namespace {
+constexpr int maxBars = 12;            // the most recent in view; older ones are in the export
+constexpr qint64 minimumSpanMs = 1000; // the closest zoom
+} // namespace
+
+HistoryTimeline::HistoryTimeline(QWidget* parent) : QWidget(parent)
+{
+    setFocusPolicy(Qt::StrongFocus);
+    setToolTip(tr("Wheel: zoom. Shift+wheel or drag: scroll. Home: everything."));
+}
+
+QSize HistoryTimeline::sizeHint() const
+{
+    return {480, fontMetrics().height() * 8};
+}
+
+void HistoryTimeline::setEpisodes(const QByteArray& resource, const QList<HolderEpisode>& episodes,
+                                  const QDateTime& since, const QList<WatchGap>& gaps)
+{
+    if (resource != m_resource)
+        showAll();
+    m_resource = resource;
+    m_episodes = episodes;
+    m_gaps = gaps;
+    m_since = since;
+    update();
+}
+
+QPair<qint64, qint64> HistoryTimeline::fullRange() const
+{
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    qint64 start = m_since.isValid() ? m_since.toMSecsSinceEpoch() : now;
+    for (const HolderEpisode& e : m_episodes)
+        start = qMin(start, e.from.toMSecsSinceEpoch());
+    for (const WatchGap& g : m_gaps)
+        start = qMin(start, g.from.toMSecsSinceEpoch());
+    return {start, qMax(now, start + minimumSpanMs)};
+}
+
+QPair<QDateTime, QDateTime> HistoryTimeline::visibleRange() const
+{
+    const auto [start, end] = fullRange();
+    if (m_viewSpanMs <= 0)
+        return {QDateTime::fromMSecsSinceEpoch(start), QDateTime::fromMSecsSinceEpoch(end)};
+    return {QDateTime::fromMSecsSinceEpoch(m_viewEndMs - m_viewSpanMs),
+            QDateTime::fromMSecsSinceEpoch(m_viewEndMs)};
+}
+
+void HistoryTimeline::zoom(double factor, double at)
+{
+    const auto [from, to] = visibleRange();
+    const qint64 span = from.msecsTo(to);
+    const auto [start, end] = fullRange();
+    const qint64 newSpan = qBound(minimumSpanMs, qint64(double(span) / factor), end - start);
+    const qint64 pivot = from.toMSecsSinceEpoch() + qint64(double(span) * qBound(0.0, at, 1.0));
+    m_viewSpanMs = newSpan >= end - start ? 0 : newSpan;
+    m_viewEndMs = pivot + qint64(double(newSpan) * (1.0 - qBound(0.0, at, 1.0)));
+    scroll(0); // back inside the recorded range
+}
+
+void HistoryTimeline::scroll(double fraction)
+{
+    if (m_viewSpanMs <= 0) {
+        update();
+        return;
+    }
+    const auto [start, end] = fullRange();
+    m_viewEndMs = qBound(start + m_viewSpanMs, m_viewEndMs + qint64(double(m_viewSpanMs) * fraction), end);
+    update();
+}
+
+void HistoryTimeline::showAll()
+{
+    m_viewSpanMs = 0;
+    update();
+}
+
+QRectF HistoryTimeline::area() const
+{
+    const QFontMetrics fm = fontMetrics();
+    const int labelWidth = fm.horizontalAdvance(QStringLiteral("0000000000000000000000")) + 8;
+    return QRectF(labelWidth, fm.height() + 6, width() - labelWidth - 8, height() - 2 * fm.height() - 10);
+}
+
+void HistoryTimeline::wheelEvent(QWheelEvent* event)
+{
+    const QPoint delta = event->angleDelta();
+    const QRectF a = area();
+    if (event->modifiers() & Qt::ShiftModifier || delta.x() != 0)
+        scroll(-double(delta.x() != 0 ? delta.x() : delta.y()) / 1200.0);
+    else if (delta.y() != 0)
+        zoom(delta.y() > 0 ? 1.25 : 0.8, (event->position().x() - a.left()) / qMax<qreal>(1, a.width()));
+    event->accept();
+}
+
+void HistoryTimeline::mousePressEvent(QMouseEvent* event)
+{
+    m_dragX = int(event->position().x());
+}
+
+void HistoryTimeline::mouseMoveEvent(QMouseEvent* event)
+{
+    if (m_dragX < 0 || !(event->buttons() & Qt::LeftButton))
+        return;
+    const int x = int(event->position().x());
+    scroll(-double(x - m_dragX) / qMax<qreal>(1, area().width()));
+    m_dragX = x;
+}
+
+void HistoryTimeline::keyPressEvent(QKeyEvent* event)
+{
+    switch (event->key()) {
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+        zoom(2);
+        break;
+    case Qt::Key_Minus:
+        zoom(0.5);
+        break;
+    case Qt::Key_Left:
+        scroll(-0.25);
+        break;
+    case Qt::Key_Right:
+        scroll(0.25);
+        break;
+    case Qt::Key_Home:
+        showAll();
+        break;
+    default:
+        QWidget::keyPressEvent(event);
+    }
+}
+
+void HistoryTimeline::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    const QPalette pal = palette();
+    p.fillRect(rect(), pal.color(QPalette::Base));
+    const QFontMetrics fm = fontMetrics();
+    if (m_episodes.isEmpty() && m_gaps.isEmpty()) {
+        p.setPen(pal.color(QPalette::PlaceholderText));
+        p.drawText(rect(), Qt::AlignCenter,
+                   m_resource.isEmpty() ? tr("Select a lock to see its holders.")
+                                        : tr("No holders seen yet."));
+        return;
+    }
+    const QDateTime now = QDateTime::currentDateTime();
+    const auto [start, end] = visibleRange();
+    const qint64 span = qMax<qint64>(1, start.msecsTo(end));
+    const QRectF area = this->area();
+    const qreal labelWidth = area.left();
+    // The holders in view, the most recent last.
+    QList<HolderEpisode> shown;
+    for (const HolderEpisode& e : m_episodes)
+        if (e.from <= end && (!e.to.isValid() || e.to >= start))
+            shown << e;
+    if (shown.size() > maxBars)
+        shown = shown.mid(shown.size() - maxBars);
+    const qreal rowHeight = qMin<qreal>(fm.height() + 6, area.height() / qMax<qsizetype>(1, shown.size()));
+    auto xOf = [&](const QDateTime& t) {
+        return qBound(area.left(), area.left() + area.width() * double(start.msecsTo(t)) / double(span),
+                      area.right());
+    };
+    const bool sameDay = start.date() == end.date();
+    const QString format = sameDay ? QStringLiteral("HH:mm:ss") : QStringLiteral("yyyy-MM-dd HH:mm:ss");
+
+    p.setPen(pal.color(QPalette::Text));
+    p.drawText(QRectF(0, 0, width(), fm.height() + 4), Qt::AlignLeft | Qt::AlignVCenter,
+               tr("%1 — holders since %2").arg(escapeBytes(m_resource), start.toString(format)));
+    // Where nobody watched: hatched, labelled, never mistaken for "free".
+    for (const WatchGap& g : m_gaps) {
+        if (g.to < start || g.from > end)
+            continue;
+        const QRectF r(QPointF(xOf(g.from), area.top()), QPointF(xOf(g.to), area.bottom()));
+        p.fillRect(r, QBrush(pal.color(QPalette::Mid), Qt::BDiagPattern));
+        p.setPen(pal.color(QPalette::PlaceholderText));
+        if (r.width() > fm.horizontalAdvance(tr("not recorded")) + 4)
+            p.drawText(r, Qt::AlignCenter, tr("not recorded"));
+    }
+    // Time axis.
+    p.setPen(pal.color(QPalette::Mid));
+    p.drawLine(QPointF(area.left(), area.bottom() + 2), QPointF(area.right(), area.bottom() + 2));
+    p.setPen(pal.color(QPalette::PlaceholderText));
+    p.drawText(QRectF(area.left(), area.bottom() + 4, 200, fm.height()), Qt::AlignLeft,
+               start.toString(format));
+    p.drawText(QRectF(area.right() - 200, area.bottom() + 4, 200, fm.height()), Qt::AlignRight,
+               qAbs(end.msecsTo(now)) < 1000 ? tr("now") : end.toString(format));
+
+    for (int i = 0; i < shown.size(); ++i) {
+        const HolderEpisode& e = shown.at(i);
+        const qreal y = area.top() + i * rowHeight;
+        const QString who = e.owner.isEmpty() ? escapeBytes(e.token) : e.owner;
+        p.setPen(pal.color(QPalette::Text));
+        p.drawText(QRectF(2, y, labelWidth - 6, rowHeight), Qt::AlignVCenter | Qt::AlignRight,
+                   fm.elidedText(who, Qt::ElideMiddle, int(labelWidth) - 8));
+        const qreal x1 = xOf(e.from);
+        const qreal x2 = qMax(x1 + 3, xOf(e.to.isValid() ? e.to : now));
+        const QRectF bar(x1, y + 3, x2 - x1, rowHeight - 6);
+        p.fillRect(bar, StatusStyle::tokenColor(e.token, pal));
+        const QString endText = HolderEpisode::endName(e.end);
+        const qreal textX = x2 + 4 + fm.horizontalAdvance(endText) > area.right()
+                                ? x1 - fm.horizontalAdvance(endText) - 4
+                                : x2 + 4;
+        p.drawText(QRectF(qMax<qreal>(labelWidth, textX), y, fm.horizontalAdvance(endText) + 2, rowHeight),
+                   Qt::AlignVCenter | Qt::AlignLeft, endText);
+    }
+}
+
+} // namespace lockscope

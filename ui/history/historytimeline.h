@@ -1,0 +1,59 @@
+#pragma once
+
+#include "history/holderepisode.h"
+#include "session/watchgap.h"
+
+#include <QWidget>
+
+namespace lockscope {
+
+// The holders of one resource along a time axis: one bar per holder in its token's colour (the
+// quorum diagram's), from when it appeared to when it went, and how it ended written at the end of
+// the bar. Stretches nobody recorded are hatched gaps. The wheel zooms around the pointer,
+// Shift+wheel and dragging scroll; +, - and the arrow keys do the same, Home shows everything.
+class HistoryTimeline final : public QWidget
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(HistoryTimeline)
+
+public:
+    explicit HistoryTimeline(QWidget* parent = nullptr);
+
+    // `since`: where the axis starts at the least (the window's opening, for what it saw itself).
+    void setEpisodes(const QByteArray& resource, const QList<HolderEpisode>& episodes, const QDateTime& since,
+                     const QList<WatchGap>& gaps = {});
+    const QByteArray& resource() const { return m_resource; }
+    const QList<HolderEpisode>& episodes() const { return m_episodes; }
+    const QList<WatchGap>& gaps() const { return m_gaps; }
+
+    // Zoom by `factor` (>1: closer) around the point `at` (0..1 across the axis).
+    void zoom(double factor, double at = 0.5);
+    // Scroll by a fraction of the visible span (negative: back in time).
+    void scroll(double fraction);
+    void showAll();
+    // The time span on screen.
+    QPair<QDateTime, QDateTime> visibleRange() const;
+    QSize sizeHint() const override;
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+
+private:
+    QPair<qint64, qint64> fullRange() const; // ms since the epoch
+    QRectF area() const;
+
+    QByteArray m_resource;
+    QList<HolderEpisode> m_episodes;
+    QList<WatchGap> m_gaps;
+    QDateTime m_since;
+    // The view: 0 = all of it, following now; otherwise the span shown and its end.
+    qint64 m_viewSpanMs = 0;
+    qint64 m_viewEndMs = 0;
+    int m_dragX = -1;
+};
+
+} // namespace lockscope

@@ -1,0 +1,84 @@
+#include "livedemo/demowindow.h"
+
+#include "demo/demosession.h"
+#include "livedemo/demoeventsummary.h"
+#include "livedemo/demomenu.h"
+#include "livedemo/demopanel.h"
+#include "locks/locktablemodel.h"
+#include "session/keyspaceeventrecord.h"
+#include "window/mainwindow.h"
+
+#include <QDockWidget>
+#include <QMessageBox>
+#include <QScreen>
+#include <QScrollArea>
+
+namespace lockscope {
+
+QDockWidget* DemoWindow::dock(MainWindow* window)
+{
+    return window->findChild<QDockWidget*>(QStringLiteral("demoDock"));
+}
+
+DemoPanel* DemoWindow::install(MainWindow* window, DemoSession* session, bool readOnly,
+                               const QString& auditLogPath, bool selectDefault)
+{
+    // The window opens at once; it starts watching when the demo masters are up.
+    auto* dock = new QDockWidget(QObject::tr("Redlock demo"), window);
+    dock->setObjectName(QStringLiteral("demoDock"));
+    auto* panel = new DemoPanel(session, dock);
+    // The panel is taller than a laptop screen when its groups stack: it scrolls instead of pushing
+    // the window's bottom (and the status bar) off the screen.
+    auto* scroll = new QScrollArea(dock);
+    scroll->setObjectName(QStringLiteral("demoScroll"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(panel);
+    dock->setWidget(scroll);
+    QObject::connect(dock, &QDockWidget::dockLocationChanged, panel, [panel](Qt::DockWidgetArea area) {
+        panel->setStacked(area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea);
+    });
+    // On a projector the demo sits beside the locks, so the masters, the locks table and the
+    // quorum diagram keep the full height; the event log and history become tabs behind it.
+    window->setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
+    window->setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+    window->addDockWidget(Qt::RightDockWidgetArea, dock);
+    for (const char* name : {"eventsDock", "historyDock"})
+        if (auto* other = window->findChild<QDockWidget*>(QLatin1String(name)))
+            window->tabifyDockWidget(dock, other);
+    dock->raise();
+    new DemoMenu(window, panel); // the scenarios in a menu, with shortcuts
+    // Not larger than the screen it opens on (the first start's default size is 1440x900).
+    const QScreen* screen = window->screen();
+    const QSize available = screen ? screen->availableGeometry().size() : QSize(1440, 900);
+    window->resize(window->size().boundedTo(available));
+    window->resizeDocks({dock}, {qMin(640, available.width() * 45 / 100)}, Qt::Horizontal);
+    // A sample lock held on every master (its quorum diagram whole): the demo clients' own locks
+    // come and go every second, and a selection that goes leaves nothing selected.
+    if (selectDefault)
+        window->selectWhenSeen(QByteArrayLiteral("lock:orders:checkout"));
+
+    // The lock a scenario is about stays in the table, highlighted and on top, until its caption is
+    // dismissed (or another scenario starts).
+    QObject::connect(panel, &DemoPanel::pinnedResourceChanged, window, [window](const QByteArray& resource) {
+        window->lockModel()->setPinned(resource);
+        if (!resource.isEmpty())
+            window->selectWhenSeen(resource);
+    });
+
+    auto* summary = new DemoEventSummary(window->eventLog(), window);
+    window->setKeyspaceEventFilter([summary](const KeyspaceEventRecord& e) { return summary->take(e); });
+
+    QObject::connect(session, &DemoSession::ready, window,
+                     [window, readOnly, auditLogPath](LockScopeConfig c) {
+                         c.readOnly = readOnly;
+                         window->monitor(c, auditLogPath);
+                     });
+    QObject::connect(session, &DemoSession::failed, window, [window](const RedisError& error) {
+        QMessageBox::critical(window, QObject::tr("LockScope demo"),
+                              QObject::tr("The demo masters could not start: %1").arg(error.message));
+    });
+    return panel;
+}
+
+} // namespace lockscope

@@ -1,0 +1,26 @@
+#pragma once
+
+#include "config/scanpattern.h"
+#include "session/mastersnapshot.h"
+
+#include <QCoreApplication>
+#include <QList>
+#include <QString>
+
+namespace lockscope {
+
+// The status bar's word on what is scanned: the patterns, always, and for each master that is up
+// with keys of which none matched, a hint that the patterns miss them ("M2 redis://…: 1,204 keys,
+// none matched *lock* — add a pattern in Connections"). From the masters' last passes (DBSIZE), so
+// it costs no command of its own.
+class ScanScopeText
+{
+    Q_DECLARE_TR_FUNCTIONS(ScanScopeText)
+
+public:
+    static QString text(const QList<ScanPattern>& patterns, const QList<MasterSnapshot>& masters);
+    // The masters whose keys none of the patterns matched, one line each (empty: none).
+    static QStringList hints(const QList<ScanPattern>& patterns, const QList<MasterSnapshot>& masters);
+};
+
+} // namespace lockscope

@@ -1,0 +1,113 @@
+#include "window/windowmenus.h"
+
+#include "locks/lockfilterbar.h"
+#include "window/panelsmenu.h"
+#include "window/windowactions.h"
+
+#include <QAction>
+#include <QMainWindow>
+#include <QMenu>
+#include <QMenuBar>
+#include <QToolBar>
+#include <QToolButton>
+
+namespace lockscope {
+
+// The quick filters, with shortcuts, checked as their buttons are.
+QMenu* WindowMenus::addFilterMenu(QMenuBar* bar, const WindowActions& actions, LockFilterBar* filterBar)
+{
+    QMenu* filter = bar->addMenu(tr("Fi&lter"));
+    actions.focusFilter->setText(tr("&Filter by text…"));
+    filter->addAction(actions.focusFilter);
+    filter->addSeparator();
+    int key = 1;
+    for (QToolButton* button : filterBar->quickButtons()) {
+        QAction* a = filter->addAction(button->text());
+        a->setCheckable(true);
+        a->setToolTip(button->toolTip());
+        a->setShortcut(QKeySequence(tr("Ctrl+%1").arg(key++)));
+        a->setProperty("quickFilter", button->property("quickFilter"));
+        QObject::connect(a, &QAction::toggled, button, &QToolButton::setChecked);
+        QObject::connect(button, &QToolButton::toggled, a, &QAction::setChecked);
+    }
+    filter->addSeparator();
+    filter->addAction(tr("&Show all"), QKeySequence(tr("Ctrl+0")), filterBar, &LockFilterBar::showAll);
+    return filter;
+}
+
+void WindowMenus::addToolBar(QMainWindow* window, const WindowActions& actions)
+{
+    QToolBar* bar = window->addToolBar(tr("Actions"));
+    bar->setObjectName(QStringLiteral("actions"));
+    bar->addAction(actions.refresh);
+    bar->addSeparator();
+    bar->addAction(actions.acquire);
+    bar->addAction(actions.extend);
+    bar->addAction(actions.release);
+    bar->addAction(actions.forceRelease);
+    bar->addSeparator();
+    bar->addAction(actions.enableEvents); // the README's button: a write, confirmed and gated like the others
+    bar->addAction(actions.auditLog);
+    bar->addAction(actions.connections);
+}
+
+void WindowMenus::build(QMainWindow* window, const WindowActions& actions, LockFilterBar* filterBar)
+{
+    QMenuBar* bar = window->menuBar();
+    QMenu* file = bar->addMenu(tr("&File"));
+    file->addAction(actions.connections);
+    file->addSeparator();
+    file->addAction(actions.exportCsv);
+    file->addAction(actions.exportJson);
+    file->addSeparator();
+    file->addAction(actions.quit);
+    QMenu* lock = bar->addMenu(tr("&Lock"));
+    lock->addAction(actions.acquire);
+    lock->addAction(actions.extend);
+    lock->addAction(actions.release);
+    lock->addSeparator();
+    lock->addAction(actions.forceRelease);
+    lock->addSeparator();
+    lock->addAction(actions.copyResource);
+    lock->addAction(actions.copyToken);
+    QMenu* view = bar->addMenu(tr("&View"));
+    view->addAction(actions.refresh);
+    view->addAction(actions.enableEvents);
+    if (actions.record)
+        view->addAction(actions.record);
+    view->addSeparator();
+    // Every dock and toolbar (PanelsMenu lists them here when the menu opens), then Reset layout.
+    QAction* panelsEnd = view->addSeparator();
+    view->addAction(actions.resetLayout);
+    view->addSeparator();
+    view->addAction(actions.auditLog);
+    QMenu* filter = addFilterMenu(bar, actions, filterBar);
+    QMenu* help = bar->addMenu(tr("&Help"));
+    help->addAction(actions.statusHelp);
+    help->addAction(actions.cliHelp);
+    help->addSeparator();
+    help->addAction(actions.about);
+    // A greyed entry says why in its tooltip (ActionGate): menus show tooltips too.
+    for (QMenu* menu : {file, lock, view, filter, help})
+        menu->setToolTipsVisible(true);
+    addToolBar(window, actions);
+    new PanelsMenu(window, view, panelsEnd);
+}
+
+void WindowMenus::execLockMenu(QWidget* parent, const WindowActions& actions, LockFilterBar* filterBar,
+                               const QString& resource, const QPoint& globalPos)
+{
+    QMenu menu(parent);
+    menu.addAction(actions.copyResource);
+    menu.addAction(actions.copyToken);
+    menu.addSeparator();
+    menu.addAction(actions.extend);
+    menu.addAction(actions.release);
+    menu.addAction(actions.forceRelease);
+    menu.addSeparator();
+    menu.addAction(tr("Filter to this resource"), filterBar,
+                   [filterBar, resource] { filterBar->setText(resource); });
+    menu.exec(globalPos);
+}
+
+} // namespace lockscope

@@ -1,0 +1,90 @@
+#include "window/windowstatusbar.h"
+
+#include "locks/lockfilterproxy.h"
+#include "locks/locktablemodel.h"
+#include "masters/mastertablemodel.h"
+#include "widgets/scanscopetext.h"
+#include "widgets/statusstyle.h"
+#include "widgets/steadylabel.h"
+
+#include <QLabel>
+#include <QProgressBar>
+
+namespace lockscope {
+
+WindowStatusBar::WindowStatusBar(QWidget* parent)
+    : QStatusBar(parent), m_readOnlyBadge(new QLabel(tr(" READ-ONLY "), this)),
+      m_totals(new SteadyLabel(this)), m_mastersUp(new SteadyLabel(this)), m_scanScope(new QLabel(this)),
+      m_progressBar(new QProgressBar(this))
+{
+    m_readOnlyBadge->setToolTip(
+        tr("Every write is refused: acquire, extend, release and force-release are disabled."));
+    QFont f = m_readOnlyBadge->font();
+    f.setBold(true);
+    m_readOnlyBadge->setFont(f);
+    m_readOnlyBadge->setAutoFillBackground(true);
+    m_readOnlyBadge->hide();
+    m_scanScope->setObjectName(QStringLiteral("scanScope"));
+    // Long pattern lists must not widen the window: the label takes the room there is, the
+    // tooltip has all of it.
+    m_scanScope->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_progressBar->setMaximumWidth(220);
+    m_progressBar->setFormat(tr("scanning %p%"));
+    m_progressBar->hide();
+    addWidget(m_readOnlyBadge);
+    addWidget(m_totals);
+    addWidget(m_scanScope, 1);
+    addPermanentWidget(m_progressBar);
+    addPermanentWidget(m_mastersUp);
+}
+
+void WindowStatusBar::setStarted(bool readOnly, bool anythingToScan)
+{
+    m_readOnlyBadge->setVisible(readOnly);
+    QPalette badge = m_readOnlyBadge->palette();
+    badge.setColor(QPalette::Window, StatusStyle::warningColor(palette()));
+    badge.setColor(QPalette::WindowText, palette().color(QPalette::Base));
+    m_readOnlyBadge->setPalette(badge);
+    m_progressBar->setValue(0);
+    m_progressBar->setVisible(anythingToScan);
+}
+
+void WindowStatusBar::setScanProgress(int master, qint64 scanned, qint64 total)
+{
+    m_progress.insert(master, {scanned, total});
+    qint64 done = 0;
+    qint64 all = 0;
+    for (const auto& [s, t] : std::as_const(m_progress)) {
+        done += qMin(s, t);
+        all += t;
+    }
+    m_progressBar->setVisible(true);
+    m_progressBar->setValue(all > 0 ? int(done * 100 / all) : 0);
+}
+
+void WindowStatusBar::setScanFinished()
+{
+    m_progressBar->hide();
+}
+
+void WindowStatusBar::updateCounts(const LockTableModel& locks, const LockFilterProxy& proxy,
+                                   const MasterTableModel& masters, const QList<ScanPattern>& patterns)
+{
+    const LockTableModel::StatusCounts& c = locks.counts();
+    QStringList parts;
+    parts << tr("%n lock(s)", nullptr, locks.rowCount());
+    for (LockStatus s : {LockStatus::Held, LockStatus::Partial, LockStatus::Contested, LockStatus::Stuck,
+                         LockStatus::Unknown})
+        parts << QStringLiteral("%1 %2").arg(c[size_t(s)]).arg(StatusStyle::statusText(s));
+    if (proxy.rowCount() != locks.rowCount())
+        parts << tr("%n shown", nullptr, proxy.rowCount());
+    m_totals->setSteadyText(parts.join(QStringLiteral(" · ")));
+    m_mastersUp->setSteadyText(tr("%1 of %2 masters up").arg(masters.upCount()).arg(masters.rowCount()));
+    QList<MasterSnapshot> snapshots;
+    for (int i = 0; i < masters.rowCount(); ++i)
+        snapshots << masters.snapshot(i);
+    m_scanScope->setText(ScanScopeText::text(patterns, snapshots));
+    m_scanScope->setToolTip(m_scanScope->text());
+}
+
+} // namespace lockscope
