@@ -261,7 +261,8 @@ void TestLiveHistory::mastersThatHeldIt()
     const QList<Episode> e = history.episodes("orders");
     QCOMPARE(e.size(), 1);
     QCOMPARE(e.at(0).maxHolding, 3);
-    QCOMPARE(e.at(0).masters, (QStringList{QStringLiteral("m2"), QStringLiteral("m0"), QStringLiteral("m1")}));
+    QCOMPARE(e.at(0).masters,
+             (QStringList{QStringLiteral("m2"), QStringLiteral("m0"), QStringLiteral("m1")}));
 }
 
 void TestLiveHistory::exportsEveryEpisode()
@@ -273,8 +274,9 @@ void TestLiveHistory::exportsEveryEpisode()
         QString::fromUtf8(historyCsv("orders", history.episodes("orders"))).split(QLatin1Char('\n'));
     QCOMPARE(csv.size(), 4); // header, two episodes, the last line's end
     QCOMPARE(csv.at(0), QStringLiteral("resource,token,owner,from,to,end"));
-    QVERIFY2(csv.at(1).startsWith(QStringLiteral("orders,t1,\"a, b\",") + iso(0) + QLatin1Char(',') + iso(10)),
-             qPrintable(csv.at(1)));
+    QVERIFY2(
+        csv.at(1).startsWith(QStringLiteral("orders,t1,\"a, b\",") + iso(0) + QLatin1Char(',') + iso(10)),
+        qPrintable(csv.at(1)));
     QVERIFY2(csv.at(2).startsWith(QStringLiteral("orders,t2,c,") + iso(10) + QStringLiteral(",,")),
              qPrintable(csv.at(2)));
     // The JSON is `lockctl history --json`'s.
