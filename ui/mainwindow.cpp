@@ -17,7 +17,6 @@
 #include "forcereleasedialog.h"
 #include "historydock.h"
 #include "historytimeline.h"
-#include "historytracker.h"
 #include "historyview.h"
 #include "lockdetailpane.h"
 #include "lockdiagnosiswatch.h"
@@ -27,6 +26,7 @@
 #include "locktableview.h"
 #include "mastersdock.h"
 #include "mastertablemodel.h"
+#include "record/livehistory.h"
 #include "selectionkeeper.h"
 #include "statushelpdialog.h"
 #include "tableroom.h"
@@ -53,7 +53,7 @@ MainWindow::MainWindow(LockScopeConfig config, QString auditLogPath, QWidget* pa
       m_auditPath(std::move(auditLogPath)), m_locks(new LockTableModel(this)),
       m_proxy(new LockFilterProxy(this)), m_masters(new MasterTableModel(this)),
       m_events(new EventLogModel(5000, this)), m_queue(new BatchQueue(m_locks, this)),
-      m_history(new HistoryTracker(this)), m_recording(new WindowRecording(this)),
+      m_history(new LiveHistory(this)), m_recording(new WindowRecording(this)),
       m_export(new ViewExport(this, m_locks, m_proxy)), m_eventLog(new CoreEventLog(m_events, this)),
       m_audit(new AuditWatch(this))
 {
@@ -102,7 +102,7 @@ MainWindow::MainWindow(LockScopeConfig config, QString auditLogPath, QWidget* pa
     connect(m_diagnosis, &LockDiagnosisWatch::notified, m_recording, &WindowRecording::notified);
     m_historyView->setRecording(m_recording->path());
     m_history->setRecorded(m_recording->isRecording());
-    connect(m_recording, &WindowRecording::toggled, m_history, &HistoryTracker::setRecorded);
+    connect(m_recording, &WindowRecording::toggled, m_history, &LiveHistory::setRecorded);
     monitor(m_config, m_auditPath);
 }
 
@@ -250,13 +250,14 @@ void MainWindow::buildDocks()
     addDockWidget(Qt::BottomDockWidgetArea, m_eventsDock);
     m_historyDock = new HistoryDock(this);
     connect(m_historyDock, &HistoryDock::exportRequested, this, [this](bool json) {
-        m_export->exportHistory(m_historyView->resource(), m_historyView->shown(), json);
+        m_export->exportHistory(m_historyView->resource(), json,
+                                [view = m_historyView, json] { return view->exported(json); });
     });
     addDockWidget(Qt::BottomDockWidgetArea, m_historyDock);
     tabifyDockWidget(m_eventsDock, m_historyDock);
     m_eventsDock->raise();
     m_historyView = new HistoryView(m_history, m_historyDock, this);
-    connect(m_history, &HistoryTracker::changed, m_historyView, &HistoryView::liveChanged);
+    connect(m_history, &LiveHistory::changed, m_historyView, &HistoryView::liveChanged);
 }
 
 namespace {
@@ -338,6 +339,7 @@ void MainWindow::onStarted(const QStringList& masters, bool readOnly, const QStr
     m_detail->setMasterNames(masters);
     m_masters->setMasters(masters);
     m_eventLog->setMasterNames(masters);
+    m_history->setMasters(masters);
     m_mastersDock->setReadOnly(readOnly);
     m_statusBar->setStarted(readOnly, !masters.isEmpty());
     updateTitle();

@@ -3,7 +3,6 @@
 #include "base/monotonicclock.h"
 #include "corethread.h"
 #include "export/lockcsv.h"
-#include "historytracker.h"
 #include "lockfilterproxy.h"
 #include "locktablemodel.h"
 
@@ -63,7 +62,8 @@ void ViewExport::jsonExported(quint64 request, const QByteArray& json)
         emit exported(tr("Exported to %1").arg(path));
 }
 
-void ViewExport::exportHistory(const QByteArray& resource, const QList<HolderEpisode>& episodes, bool json)
+void ViewExport::exportHistory(const QByteArray& resource, bool json,
+                               const std::function<QByteArray()>& contents)
 {
     if (resource.isEmpty())
         return;
@@ -72,7 +72,7 @@ void ViewExport::exportHistory(const QByteArray& resource, const QList<HolderEpi
         json ? tr("JSON files (*.json)") : tr("CSV files (*.csv)"));
     if (path.isEmpty())
         return;
-    save(path, json ? HistoryTracker::toJson(resource, episodes) : HistoryTracker::toCsv(resource, episodes));
+    save(path, contents());
 }
 
 } // namespace lockscope
