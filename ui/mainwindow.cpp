@@ -186,7 +186,7 @@ void MainWindow::buildActions()
         return a;
     };
     WindowActions& a = m_actions;
-    a.refresh = make(tr("&Refresh"), QKeySequence::Refresh, [this] { m_core->refresh(); });
+    a.refresh = make(tr("&Refresh"), QKeySequence::Refresh, [this] { m_core->call(&CoreService::refresh); });
     a.acquire = make(tr("&Acquire…"), QKeySequence(tr("Ctrl+N")), &MainWindow::acquire);
     a.extend = make(tr("&Extend"), QKeySequence(tr("Ctrl+E")), &MainWindow::extend);
     a.release = make(tr("Re&lease"), QKeySequence(tr("Ctrl+R")), &MainWindow::release);
@@ -288,7 +288,8 @@ void MainWindow::connectCore()
     connect(s, &CoreService::started, this, &MainWindow::onStarted);
     connect(s, &CoreService::masterChanged, this, &MainWindow::onMaster);
     connect(s, &CoreService::locksChanged, m_queue, &BatchQueue::enqueue);
-    connect(m_queue, &BatchQueue::taken, m_core.get(), &CoreThread::windowTook);
+    connect(m_queue, &BatchQueue::taken, m_core.get(),
+            [core = m_core.get()](qsizetype steps) { core->call(&CoreService::windowTook, steps); });
     connect(s, &CoreService::locksForeseen, this, &MainWindow::reserveRows);
     connect(s, &CoreService::scanProgress, this, [this](int master, qint64 scanned, qint64 total) {
         if (!m_initialScanFinished)
@@ -364,7 +365,7 @@ void MainWindow::onRedlock(const RedlockReport& report)
     if (report.outcome.ok() && report.action == QLatin1String("acquire"))
         selectWhenSeen(report.resource); // the lock just taken here is the one to look at
     statusBar()->showMessage(escapeBytes(report.resource) + QStringLiteral(": ") + text, 8000);
-    m_core->refresh(); // show the result now rather than at the next poll
+    m_core->call(&CoreService::refresh); // show the result now rather than at the next poll
 }
 
 void MainWindow::onForceReleased(const ForceReleaseReport& report)
@@ -372,7 +373,7 @@ void MainWindow::onForceReleased(const ForceReleaseReport& report)
     if (report.outcome.ok())
         m_history->markForceReleased(report.plan.request.resource);
     m_eventLog->forceReleaseFinished(report);
-    m_core->refresh();
+    m_core->call(&CoreService::refresh);
 }
 
 void MainWindow::onSelectionChanged()
@@ -447,7 +448,7 @@ void MainWindow::enableKeyspaceEvents(const QList<int>& masters)
         !m_core)
         return;
     for (int i : masters)
-        m_core->enableNotifications(i);
+        m_core->call(&CoreService::enableNotifications, i);
 }
 
 QWidget* MainWindow::emptyState() const
@@ -465,7 +466,8 @@ void MainWindow::acquire()
     connect(core, &QObject::destroyed, &dialog, &AcquireDialog::connectionChanged);
     if (dialog.exec() != QDialog::Accepted || !core)
         return;
-    m_core->acquire(dialog.resource(), dialog.ttlMs(), dialog.retries(), dialog.keepAlive());
+    m_core->request(&CoreService::acquire, dialog.resource(), dialog.ttlMs(), dialog.retries(),
+                    dialog.keepAlive());
     m_events->add(EventLogModel::Kind::Action, escapeBytes(dialog.resource()),
                   tr("acquire requested (TTL %1 ms, %2 retries)").arg(dialog.ttlMs()).arg(dialog.retries()));
 }
@@ -476,7 +478,7 @@ void MainWindow::extend()
     const auto it = m_leases.constFind(resource);
     if (m_readOnly || it == m_leases.constEnd())
         return;
-    m_core->extend(resource, it->ttlMs);
+    m_core->request(&CoreService::extend, resource, it->ttlMs);
 }
 
 void MainWindow::release()
@@ -484,7 +486,7 @@ void MainWindow::release()
     const QByteArray resource = selectedResource();
     if (m_readOnly || !m_leases.contains(resource))
         return;
-    m_core->release(resource);
+    m_core->request(&CoreService::release, resource);
 }
 
 void MainWindow::forceRelease()

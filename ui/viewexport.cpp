@@ -52,7 +52,7 @@ void ViewExport::exportJson(CoreThread* core)
         resources << m_proxy->index(r, 0).data(LockTableModel::ResourceRole).toByteArray();
     if (resources.isEmpty() && m_locks->rowCount() > 0)
         resources << QByteArray(); // a filter that shows nothing exports nothing, not everything
-    m_pendingExports.insert(core->exportJson(resources), path);
+    m_pendingExports.insert(core->request(&CoreService::exportJson, resources), path);
 }
 
 void ViewExport::jsonExported(quint64 request, const QByteArray& json)
