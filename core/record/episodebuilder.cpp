@@ -167,7 +167,7 @@ QList<Episode> EpisodeBuilder::build(const QList<HistoryEvent>& events,
     for (const RecordingSession& s : sessions)
         byId.insert(s.id, s);
     // An event of a session the file no longer has (a damaged one) names no master.
-    const RecordingSession unknown;
+    const RecordingSession unknown{};
     EpisodeBuilder builder;
     for (const HistoryEvent& e : events) {
         const auto session = byId.constFind(e.session);
