@@ -1,4 +1,4 @@
-#include "diagnosis/diagnosisjson.h"
+#include "diagnosis/historyreport.h"
 #include "diagnosis/recordedstory.h"
 #include "lockctl/bytesargument.h"
 #include "lockctl/clicontext.h"
@@ -77,9 +77,8 @@ public:
         words.nowMs = QDateTime::currentMSecsSinceEpoch();
         const QList<Diagnosis> diagnoses = RecordedStory::diagnose(*history, words);
         if (context.json()) {
-            QJsonObject json = HistoryJson::history(*history);
-            json.insert(QStringLiteral("diagnosis"), diagnosisJson(diagnoses));
-            context.out() << QJsonDocument(json).toJson(QJsonDocument::Indented);
+            const QJsonDocument json(historyReportJson(*history, diagnoses));
+            context.out() << json.toJson(QJsonDocument::Indented);
         } else {
             for (const QString& line : HistoryJson::text(*history))
                 context.out() << line << Qt::endl;

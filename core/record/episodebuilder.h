@@ -2,10 +2,15 @@
 
 #include "record/resourcehistory.h"
 
+#include <optional>
+
 namespace lockscope {
 
-// Folds one resource's recorded events (oldest first) into episodes. Pure: the rules of how an
-// episode ends live here, so the reader and its tests share them.
+// Folds one resource's events (oldest first) into episodes. The rules of how an episode ends live
+// here, so the recording's reader, the window's live history (LiveHistory) and their tests share
+// them. Incremental: events are added as they come and the episodes so far read at any time, so
+// a history that is still being written (the window's own) is built by the same rules as one read
+// back from a file.
 //
 // A force-release comes from the audit log, usually a moment before or after the deletion it
 // caused is seen: it ends the open episode with its token, or turns the end of the episode that
@@ -15,7 +20,31 @@ class EpisodeBuilder
 public:
     static constexpr qint64 forceReleaseWindowMs = 10000;
 
+    // The next event, of `session` (whose masters name the event's holders). An episode still open
+    // when the next session's events begin without its holder ended where its session stopped.
+    void add(const HistoryEvent& event, const RecordingSession& session);
+    // The episodes so far, oldest first; the last one is open while its holder is.
+    QList<Episode> episodes() const;
+    const Episode* open() const { return m_open ? &*m_open : nullptr; }
+    bool isEmpty() const { return m_episodes.isEmpty() && !m_open; }
+    // Forgets the oldest episodes beyond `count` (a history kept in memory stays bounded).
+    void keepLatest(qsizetype count);
+    // The episodes of a recording whose last session is `lastSession`: one open in an earlier
+    // session ended, unseen, when that session stopped.
+    QList<Episode> finish(qint64 lastSession);
+
+    // Every event of a recording at once (RecordingReader).
     static QList<Episode> build(const QList<HistoryEvent>& events, const QList<RecordingSession>& sessions);
+
+private:
+    void note(const HistoryEvent& h, const RecordingSession& session);
+    void close(Episode::End end, qint64 atMs);
+    void forceReleased(const RecordEvent& e);
+
+    QList<Episode> m_episodes; // ended, oldest first
+    std::optional<Episode> m_open;
+    qint64 m_openSession = -1;
+    qint64 m_openSessionLastMs = 0; // the last moment the open episode's session watched
 };
 
 } // namespace lockscope

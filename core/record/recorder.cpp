@@ -19,15 +19,6 @@ constexpr qint64 expiryToleranceMs = 100;
 // How long after a master was down a lock gone from it counts as lost rather than released.
 constexpr qint64 interruptionMemoryMs = 10000;
 
-quint64 maskOf(const QList<int>& masters)
-{
-    quint64 mask = 0;
-    for (int m : masters)
-        if (m >= 0 && m < 64)
-            mask |= quint64(1) << m;
-    return mask;
-}
-
 } // namespace
 
 Recorder::Recorder(RecorderOptions options, QObject* parent)
@@ -230,7 +221,7 @@ int Recorder::typeIndex(const QByteArray& type)
 
 void Recorder::observe(const LockView& view, quint64 unreachable, Tracked& tracked, bool* extended)
 {
-    quint64 holders = maskOf(view.holders);
+    quint64 holders = holdersMask(view.holders);
     qint64 deadline = -1;
     const qint64 now = monotonicMs();
     static const MasterObservation unread;

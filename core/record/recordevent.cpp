@@ -55,4 +55,13 @@ bool recordEventKindFromNumber(int number, RecordEvent::Kind* kind)
     return true;
 }
 
+quint64 holdersMask(const QList<int>& masters)
+{
+    quint64 mask = 0;
+    for (int m : masters)
+        if (m >= 0 && m < 64)
+            mask |= quint64(1) << m;
+    return mask;
+}
+
 } // namespace lockscope

@@ -54,6 +54,8 @@ struct RecordEvent
 QString recordEventKindName(RecordEvent::Kind kind);
 // The kind stored as `number`, or false when it is not one this version knows.
 bool recordEventKindFromNumber(int number, RecordEvent::Kind* kind);
+// RecordEvent::holders of these master indexes (a view's holders).
+quint64 holdersMask(const QList<int>& masters);
 
 using RecordEventList = QList<RecordEvent>;
 

@@ -135,7 +135,7 @@ void TestUiActionReasons::notYourLock()
     QVERIFY2(window.forceReleaseAction()->isEnabled(), qPrintable(describe(window.forceReleaseAction())));
 
     // This window's own lock: release and extend are there, with no reason against them.
-    window.core()->acquire("lock:mine", 60000, 0, false);
+    window.core()->request(&CoreService::acquire, "lock:mine", 60000, 0, false);
     QTRY_VERIFY_WITH_TIMEOUT(window.lockModel()->rowOf("lock:mine") >= 0, 5000);
     window.lockView()->selectResource("lock:mine");
     for (QAction* a : {window.extendAction(), window.releaseAction()}) {

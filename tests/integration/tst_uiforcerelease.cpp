@@ -238,7 +238,7 @@ void TestUiForceRelease::readOnlyRefuses()
 
     // Even a request that gets past the window is refused by the core, without touching a master.
     QSignalSpy finished(h.core->service(), &CoreService::forceReleaseFinished);
-    h.core->executeForceRelease(*dialog.plan());
+    h.core->request(&CoreService::executeForceRelease, *dialog.plan());
     QVERIFY(finished.wait(int(lockscope::test::upperBoundMs(5000))));
     const auto report = finished.first().first().value<ForceReleaseReport>();
     QCOMPARE(report.outcome.verdict, WriteVerdict::Refused);

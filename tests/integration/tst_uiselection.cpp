@@ -174,7 +174,7 @@ void TestUiSelection::acquiredLockBecomesTheSelection()
     window.lockView()->selectResource("lock:a");
     QCOMPARE(window.lockView()->currentResource(), QByteArray("lock:a"));
 
-    window.core()->acquire("lock:mine", 30000, 0, false);
+    window.core()->request(&CoreService::acquire, "lock:mine", 30000, 0, false);
     QTRY_COMPARE_WITH_TIMEOUT(window.lockView()->currentResource(), QByteArray("lock:mine"), 5000);
     QCOMPARE(window.detailPane()->view()->resource, QByteArray("lock:mine"));
     // Ours: it can be extended and released from here.

@@ -46,7 +46,7 @@ private:
     // The window's audit log, in this test's own directory.
     QString auditPath() const { return m_state->filePath(QStringLiteral("audit.jsonl")); }
     QString recordingPath() const { return m_state->filePath(QStringLiteral("lockscope/recording.sqlite")); }
-    static QStringList tokens(const QList<HolderEpisode>& episodes);
+    static QStringList tokens(const QList<Episode>& episodes);
     // Takes `token` on `resource`, waits until `window` shows it, deletes it and waits until it is gone.
     static bool takeAndRelease(RedisServer& server, MainWindow& window, const QByteArray& resource,
                                const QByteArray& token);
@@ -73,11 +73,11 @@ void TestUiWindowRecording::init()
     QSettings().remove(WindowRecording::settingsKey());
 }
 
-QStringList TestUiWindowRecording::tokens(const QList<HolderEpisode>& episodes)
+QStringList TestUiWindowRecording::tokens(const QList<Episode>& episodes)
 {
     QStringList out;
-    for (const HolderEpisode& e : episodes)
-        out << QString::fromUtf8(e.token) + QLatin1Char(':') + HolderEpisode::endName(e.end);
+    for (const Episode& e : episodes)
+        out << QString::fromUtf8(e.token) + QLatin1Char(':') + HistoryTimeline::endText(e.ended);
     return out;
 }
 
@@ -164,8 +164,8 @@ void TestUiWindowRecording::historyAfterARestartOfTheWindow()
     const WatchGap gap = timeline->gaps().first();
     QVERIFY2(gap.from <= closed.addMSecs(1000) && gap.to > closed,
              qPrintable(gap.from.toString(Qt::ISODateWithMs)));
-    QVERIFY(gap.from >= timeline->episodes().at(1).to.addMSecs(-1000));
-    QVERIFY(gap.to <= timeline->episodes().at(2).from.addMSecs(1000));
+    QVERIFY(gap.from.toMSecsSinceEpoch() >= timeline->episodes().at(1).endMs - 1000);
+    QVERIFY(gap.to.toMSecsSinceEpoch() <= timeline->episodes().at(2).startMs + 1000);
     // Scroll and zoom: closer in, then back to everything.
     const auto all = timeline->visibleRange();
     timeline->zoom(4, 0);

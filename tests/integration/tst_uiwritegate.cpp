@@ -161,7 +161,7 @@ void TestUiWriteGate::readOnlyLaunchWinsOverAWritableProfile()
     QCOMPARE(window.lockModel()->rowOf("lock:b"), -1);
     QCOMPARE(window.masterModel()->snapshot(0).timeoutMs, 700);
     // Not only greyed out: the core refuses and nothing reaches the master.
-    window.core()->acquire("mine:new", 10000, 0, false);
+    window.core()->request(&CoreService::acquire, "mine:new", 10000, 0, false);
     QTRY_VERIFY_WITH_TIMEOUT(logged(window, QStringLiteral("read-only mode: acquire refused")), 5000);
     QCOMPARE(servers.at(1).command({"EXISTS", "mine:new"}).integer, 0);
 }
@@ -210,7 +210,7 @@ void TestUiWriteGate::enablingEventsIsRefusedByTheCoreWhenReadOnly()
     window.show();
     QTRY_COMPARE_WITH_TIMEOUT(window.masterModel()->upCount(), 1, 5000);
     // As if the greyed-out menu entry had been bypassed.
-    window.core()->enableNotifications(0);
+    window.core()->call(&CoreService::enableNotifications, 0);
     QTRY_VERIFY_WITH_TIMEOUT(
         logged(window, QStringLiteral("read-only")) || !notifyFlags(servers.at(0)).isEmpty(), 5000);
     QCOMPARE(notifyFlags(servers.at(0)), QByteArray());
@@ -230,7 +230,7 @@ void TestUiWriteGate::enablingEventsIsAudited()
     MainWindow window(config, audit);
     window.show();
     QTRY_COMPARE_WITH_TIMEOUT(window.masterModel()->upCount(), 1, 5000);
-    window.core()->enableNotifications(0);
+    window.core()->call(&CoreService::enableNotifications, 0);
     QTRY_VERIFY_WITH_TIMEOUT(!notifyFlags(servers.at(0)).isEmpty(), 5000);
     QTRY_VERIFY_WITH_TIMEOUT(!auditLines(audit).isEmpty(), 5000);
     const QJsonObject line = auditLines(audit).last();
@@ -252,7 +252,7 @@ void TestUiWriteGate::enablingEventsNeedsAWritableAuditLog()
     MainWindow window(config, blocker + QStringLiteral("/audit.jsonl"));
     window.show();
     QTRY_COMPARE_WITH_TIMEOUT(window.masterModel()->upCount(), 1, 5000);
-    window.core()->enableNotifications(0);
+    window.core()->call(&CoreService::enableNotifications, 0);
     QTRY_VERIFY_WITH_TIMEOUT(logged(window, QStringLiteral("enable keyspace events refused")) ||
                                  !notifyFlags(servers.at(0)).isEmpty(),
                              5000);
@@ -270,7 +270,7 @@ void TestUiWriteGate::windowWritesCheckTheAuditLogFirst()
     MainWindow window(config, audit);
     window.show();
     QTRY_COMPARE_WITH_TIMEOUT(window.masterModel()->upCount(), 1, 5000);
-    window.core()->acquire("lock:w", 30000, 0, false);
+    window.core()->request(&CoreService::acquire, "lock:w", 30000, 0, false);
     QTRY_VERIFY_WITH_TIMEOUT(logged(window, QStringLiteral("acquire: done")), 5000);
     QCOMPARE(servers.at(0).command({"EXISTS", "lock:w"}).integer, 1);
 
@@ -280,13 +280,13 @@ void TestUiWriteGate::windowWritesCheckTheAuditLogFirst()
         QFile blocker(where);
         QVERIFY(blocker.open(QIODevice::WriteOnly));
     }
-    window.core()->extend("lock:w", 600000);
+    window.core()->request(&CoreService::extend, "lock:w", 600000);
     QTRY_VERIFY_WITH_TIMEOUT(logged(window, QStringLiteral("extend: refused")), 5000);
     QVERIFY(servers.at(0).command({"PTTL", "lock:w"}).integer <= 30000); // not extended
-    window.core()->release("lock:w");
+    window.core()->request(&CoreService::release, "lock:w");
     QTRY_VERIFY_WITH_TIMEOUT(logged(window, QStringLiteral("release: refused")), 5000);
     QCOMPARE(servers.at(0).command({"EXISTS", "lock:w"}).integer, 1); // not released
-    window.core()->acquire("lock:w2", 30000, 0, false);
+    window.core()->request(&CoreService::acquire, "lock:w2", 30000, 0, false);
     QTRY_VERIFY_WITH_TIMEOUT(logged(window, QStringLiteral("acquire: refused")), 5000);
     QCOMPARE(servers.at(0).command({"EXISTS", "lock:w2"}).integer, 0); // nothing sent
     QVERIFY(logged(window, QStringLiteral("could not be recorded")));
@@ -306,7 +306,7 @@ void TestUiWriteGate::unrecordedWriteShowsADialog()
     {
         // The disk is full from now on: the check still opens the file, the append fails.
         const FileSizeLimit full(rlim_t(QFileInfo(audit).size()));
-        window.core()->acquire("lock:unrecorded", 30000, 0, false);
+        window.core()->request(&CoreService::acquire, "lock:unrecorded", 30000, 0, false);
         QTRY_VERIFY_WITH_TIMEOUT(window.findChild<QMessageBox*>(QStringLiteral("auditLostDialog")), 5000);
     }
     auto* box = window.findChild<QMessageBox*>(QStringLiteral("auditLostDialog"));

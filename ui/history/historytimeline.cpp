@@ -26,7 +26,26 @@ QSize HistoryTimeline::sizeHint() const
     return {480, fontMetrics().height() * 8};
 }
 
-void HistoryTimeline::setEpisodes(const QByteArray& resource, const QList<HolderEpisode>& episodes,
+QString HistoryTimeline::endText(Episode::End end)
+{
+    switch (end) {
+    case Episode::End::Open:
+        return tr("held");
+    case Episode::End::Released:
+        return tr("released");
+    case Episode::End::Expired:
+        return tr("expired");
+    case Episode::End::ForceReleased:
+        return tr("force-released");
+    case Episode::End::Lost:
+        return tr("lost on a master restart");
+    case Episode::End::Replaced:
+        return tr("replaced");
+    }
+    return QString();
+}
+
+void HistoryTimeline::setEpisodes(const QByteArray& resource, const QList<Episode>& episodes,
                                   const QDateTime& since, const QList<WatchGap>& gaps)
 {
     if (resource != m_resource)
@@ -42,8 +61,8 @@ QPair<qint64, qint64> HistoryTimeline::fullRange() const
 {
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     qint64 start = m_since.isValid() ? m_since.toMSecsSinceEpoch() : now;
-    for (const HolderEpisode& e : m_episodes)
-        start = qMin(start, e.from.toMSecsSinceEpoch());
+    for (const Episode& e : m_episodes)
+        start = qMin(start, e.startMs);
     for (const WatchGap& g : m_gaps)
         start = qMin(start, g.from.toMSecsSinceEpoch());
     return {start, qMax(now, start + minimumSpanMs)};
@@ -162,17 +181,19 @@ void HistoryTimeline::paintEvent(QPaintEvent*)
     const QRectF area = this->area();
     const qreal labelWidth = area.left();
     // The holders in view, the most recent last.
-    QList<HolderEpisode> shown;
-    for (const HolderEpisode& e : m_episodes)
-        if (e.from <= end && (!e.to.isValid() || e.to >= start))
+    QList<Episode> shown;
+    for (const Episode& e : m_episodes)
+        if (e.startMs <= end.toMSecsSinceEpoch() && (e.endMs < 0 || e.endMs >= start.toMSecsSinceEpoch()))
             shown << e;
     if (shown.size() > maxBars)
         shown = shown.mid(shown.size() - maxBars);
     const qreal rowHeight = qMin<qreal>(fm.height() + 6, area.height() / qMax<qsizetype>(1, shown.size()));
-    auto xOf = [&](const QDateTime& t) {
-        return qBound(area.left(), area.left() + area.width() * double(start.msecsTo(t)) / double(span),
+    const qint64 startMs = start.toMSecsSinceEpoch();
+    auto xOfMs = [&](qint64 ms) {
+        return qBound(area.left(), area.left() + area.width() * double(ms - startMs) / double(span),
                       area.right());
     };
+    auto xOf = [&](const QDateTime& t) { return xOfMs(t.toMSecsSinceEpoch()); };
     const bool sameDay = start.date() == end.date();
     const QString format = sameDay ? QStringLiteral("HH:mm:ss") : QStringLiteral("yyyy-MM-dd HH:mm:ss");
 
@@ -199,22 +220,22 @@ void HistoryTimeline::paintEvent(QPaintEvent*)
                qAbs(end.msecsTo(now)) < 1000 ? tr("now") : end.toString(format));
 
     for (int i = 0; i < shown.size(); ++i) {
-        const HolderEpisode& e = shown.at(i);
+        const Episode& e = shown.at(i);
         const qreal y = area.top() + i * rowHeight;
         const QString who = e.owner.isEmpty() ? escapeBytes(e.token) : e.owner;
         p.setPen(pal.color(QPalette::Text));
         p.drawText(QRectF(2, y, labelWidth - 6, rowHeight), Qt::AlignVCenter | Qt::AlignRight,
                    fm.elidedText(who, Qt::ElideMiddle, int(labelWidth) - 8));
-        const qreal x1 = xOf(e.from);
-        const qreal x2 = qMax(x1 + 3, xOf(e.to.isValid() ? e.to : now));
+        const qreal x1 = xOfMs(e.startMs);
+        const qreal x2 = qMax(x1 + 3, e.endMs >= 0 ? xOfMs(e.endMs) : xOf(now));
         const QRectF bar(x1, y + 3, x2 - x1, rowHeight - 6);
         p.fillRect(bar, StatusStyle::tokenColor(e.token, pal));
-        const QString endText = HolderEpisode::endName(e.end);
-        const qreal textX = x2 + 4 + fm.horizontalAdvance(endText) > area.right()
-                                ? x1 - fm.horizontalAdvance(endText) - 4
+        const QString ending = endText(e.ended);
+        const qreal textX = x2 + 4 + fm.horizontalAdvance(ending) > area.right()
+                                ? x1 - fm.horizontalAdvance(ending) - 4
                                 : x2 + 4;
-        p.drawText(QRectF(qMax<qreal>(labelWidth, textX), y, fm.horizontalAdvance(endText) + 2, rowHeight),
-                   Qt::AlignVCenter | Qt::AlignLeft, endText);
+        p.drawText(QRectF(qMax<qreal>(labelWidth, textX), y, fm.horizontalAdvance(ending) + 2, rowHeight),
+                   Qt::AlignVCenter | Qt::AlignLeft, ending);
     }
 }
 

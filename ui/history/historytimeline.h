@@ -1,6 +1,6 @@
 #pragma once
 
-#include "history/holderepisode.h"
+#include "record/resourcehistory.h"
 #include "session/watchgap.h"
 
 #include <QWidget>
@@ -20,10 +20,12 @@ public:
     explicit HistoryTimeline(QWidget* parent = nullptr);
 
     // `since`: where the axis starts at the least (the window's opening, for what it saw itself).
-    void setEpisodes(const QByteArray& resource, const QList<HolderEpisode>& episodes, const QDateTime& since,
+    void setEpisodes(const QByteArray& resource, const QList<Episode>& episodes, const QDateTime& since,
                      const QList<WatchGap>& gaps = {});
     const QByteArray& resource() const { return m_resource; }
-    const QList<HolderEpisode>& episodes() const { return m_episodes; }
+    const QList<Episode>& episodes() const { return m_episodes; }
+    // How an episode ended, in words, as written at the end of its bar ("held" while open).
+    static QString endText(Episode::End end);
     const QList<WatchGap>& gaps() const { return m_gaps; }
 
     // Zoom by `factor` (>1: closer) around the point `at` (0..1 across the axis).
@@ -47,7 +49,7 @@ private:
     QRectF area() const;
 
     QByteArray m_resource;
-    QList<HolderEpisode> m_episodes;
+    QList<Episode> m_episodes;
     QList<WatchGap> m_gaps;
     QDateTime m_since;
     // The view: 0 = all of it, following now; otherwise the span shown and its end.

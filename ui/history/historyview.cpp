@@ -1,11 +1,15 @@
 #include "history/historyview.h"
 
+#include "diagnosis/historyreport.h"
+#include "diagnosis/recordedstory.h"
 #include "history/historydock.h"
 #include "history/historytimeline.h"
-#include "history/historytracker.h"
+#include "record/historycsv.h"
+#include "record/livehistory.h"
 #include "record/recordingreader.h"
 
 #include <QCoreApplication>
+#include <QJsonDocument>
 #include <QPointer>
 #include <QSet>
 #include <QThreadPool>
@@ -18,28 +22,9 @@ namespace {
 
 constexpr int reloadDelayMs = 700; // the recorder commits every 400 ms; changes come in bursts
 // While a lock is shown, its recording is read again this often: the window follows only the shown
-// lock itself (HistoryTracker), and what the recorder saw of it can reach the file later than this
+// lock itself (LiveHistory), and what the recorder saw of it can reach the file later than this
 // window's own view of it (a loaded machine, a commit under way as it was selected).
 constexpr int refreshMs = 2000;
-
-HolderEpisode::End endOf(Episode::End end)
-{
-    switch (end) {
-    case Episode::End::Open:
-        return HolderEpisode::End::Ongoing;
-    case Episode::End::Released:
-        return HolderEpisode::End::Released;
-    case Episode::End::Expired:
-        return HolderEpisode::End::Expired;
-    case Episode::End::ForceReleased:
-        return HolderEpisode::End::ForceReleased;
-    case Episode::End::Replaced:
-        return HolderEpisode::End::Replaced;
-    case Episode::End::Lost:
-        return HolderEpisode::End::LostOnRestart;
-    }
-    return HolderEpisode::End::Ongoing;
-}
 
 // Runs `read` on a pool thread and hands its result to `deliver` on `receiver`'s thread, unless the
 // receiver went meanwhile.
@@ -59,8 +44,8 @@ template <typename Read, typename Deliver> void offGuiThread(QObject* receiver, 
 
 } // namespace
 
-HistoryView::HistoryView(HistoryTracker* tracker, HistoryDock* dock, QObject* parent)
-    : QObject(parent), m_tracker(tracker), m_dock(dock)
+HistoryView::HistoryView(LiveHistory* live, HistoryDock* dock, QObject* parent)
+    : QObject(parent), m_live(live), m_dock(dock)
 {
     m_reload.setSingleShot(true);
     m_reload.setInterval(reloadDelayMs);
@@ -69,22 +54,6 @@ HistoryView::HistoryView(HistoryTracker* tracker, HistoryDock* dock, QObject* pa
     m_refresh.setInterval(refreshMs);
     connect(&m_refresh, &QTimer::timeout, this, &HistoryView::load);
     connect(m_dock, &HistoryDock::resourceChosen, this, &HistoryView::show);
-}
-
-QList<HolderEpisode> HistoryView::episodes(const ResourceHistory& history)
-{
-    QList<HolderEpisode> out;
-    for (const Episode& e : history.episodes) {
-        HolderEpisode h;
-        h.token = e.token;
-        h.owner = e.owner;
-        h.from = QDateTime::fromMSecsSinceEpoch(e.startMs);
-        if (e.endMs >= 0)
-            h.to = QDateTime::fromMSecsSinceEpoch(e.endMs);
-        h.end = endOf(e.ended);
-        out << h;
-    }
-    return out;
 }
 
 void HistoryView::setRecording(const QString& path)
@@ -125,9 +94,8 @@ void HistoryView::show(const QByteArray& resource)
     if (resource == m_resource)
         return liveChanged(resource); // the same lock changed: no need to read at once
     m_resource = resource;
-    m_tracker->follow(resource);
-    m_recorded.clear();
-    m_sessions.clear();
+    m_live->follow(resource);
+    m_recorded = ResourceHistory();
     present();
     load();
 }
@@ -149,56 +117,68 @@ void HistoryView::load()
     offGuiThread(
         this,
         [path = m_path, resource = m_resource] {
-            std::pair<QList<HolderEpisode>, QList<RecordingSession>> out;
+            ResourceHistory out;
+            out.resource = resource;
             RecordingReader reader;
             if (reader.open(path))
                 return out; // nothing recorded yet (no file): only what this window saw
             if (Result<ResourceHistory> h = reader.history(resource))
-                out = {episodes(*h), h->sessions};
+                out = *h;
             else if (Result<QList<RecordingSession>> sessions = reader.sessions())
-                out.second = *sessions;
+                out.sessions = *sessions;
             return out;
         },
-        [this, generation, resource = m_resource](const auto& read) {
-            historyRead(generation, resource, read.first, read.second);
-        });
+        [this, generation](const ResourceHistory& read) { historyRead(generation, read); });
 }
 
-void HistoryView::historyRead(quint64 generation, const QByteArray& resource,
-                              const QList<HolderEpisode>& recorded, const QList<RecordingSession>& sessions)
+void HistoryView::historyRead(quint64 generation, const ResourceHistory& recorded)
 {
-    if (generation != m_generation || resource != m_resource)
+    if (generation != m_generation || recorded.resource != m_resource)
         return; // a newer request is on its way
     m_recorded = recorded;
-    m_sessions = sessions;
     present();
     if (!m_review)
         m_refresh.start();
-    emit loaded(resource);
+    emit loaded(recorded.resource);
 }
 
-QList<HolderEpisode> HistoryView::shown() const
+QList<Episode> HistoryView::shown() const
 {
     // The recording has this window's own episodes too (once committed): what it lacks yet is
     // added from what the window saw, by token.
-    QList<HolderEpisode> all = m_recorded;
+    QList<Episode> all = m_recorded.episodes;
     QSet<QByteArray> recordedTokens;
-    for (const HolderEpisode& e : m_recorded)
+    for (const Episode& e : m_recorded.episodes)
         recordedTokens.insert(e.token);
     if (!m_review)
-        for (const HolderEpisode& e : m_tracker->episodes(m_resource))
+        for (const Episode& e : m_live->episodes(m_resource))
             if (!recordedTokens.contains(e.token))
                 all << e;
     std::stable_sort(all.begin(), all.end(),
-                     [](const HolderEpisode& a, const HolderEpisode& b) { return a.from < b.from; });
+                     [](const Episode& a, const Episode& b) { return a.startMs < b.startMs; });
     return all;
+}
+
+QByteArray HistoryView::exported(bool json) const
+{
+    ResourceHistory history = m_recorded;
+    history.resource = m_resource;
+    history.episodes = shown();
+    if (!json)
+        return historyCsv(m_resource, history.episodes);
+    // What the recording says, as `lockctl history` would: the window's own episodes that it does
+    // not have yet come without the events a story is told from.
+    DiagnosisContext words;
+    words.nowMs = QDateTime::currentMSecsSinceEpoch();
+    const QList<Diagnosis> diagnoses = RecordedStory::diagnose(m_recorded, words);
+    return QJsonDocument(historyReportJson(history, diagnoses)).toJson(QJsonDocument::Indented);
 }
 
 void HistoryView::present()
 {
     const QDateTime now = QDateTime::currentDateTime();
-    m_dock->timeline()->setEpisodes(m_resource, shown(), m_review ? QDateTime() : m_tracker->openedAt(),
-                                    WatchGap::between(m_sessions, now));
+    const QDateTime since = m_review ? QDateTime() : QDateTime::fromMSecsSinceEpoch(m_live->openedAtMs());
+    m_dock->timeline()->setEpisodes(m_resource, shown(), since, WatchGap::between(m_recorded.sessions, now));
 }
 
 } // namespace lockscope

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "history/holderepisode.h"
+#include "record/resourcehistory.h"
 #include "session/watchgap.h"
 
 #include <QObject>
@@ -9,20 +9,20 @@
 namespace lockscope {
 
 class HistoryDock;
-class HistoryTracker;
-struct ResourceHistory;
+class LiveHistory;
 
 // What the History dock shows for a resource: the flight recording's episodes (what happened
-// before this window opened, when a recorder was watching, with the gaps where nobody was), and what
-// this window saw itself on top. The file is read on a pool thread, never on the GUI thread; the
-// result comes back queued and only the latest request's result is shown.
+// before this window opened, when a recorder was watching, with the gaps where nobody was), and
+// the episodes this window saw itself (LiveHistory) that the recording does not have (yet): one
+// kind of episode, the recorder's, from both. The file is read on a pool thread, never on the GUI
+// thread; the result comes back queued and only the latest request's result is shown.
 class HistoryView final : public QObject
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(HistoryView)
 
 public:
-    HistoryView(HistoryTracker* tracker, HistoryDock* dock, QObject* parent = nullptr);
+    HistoryView(LiveHistory* live, HistoryDock* dock, QObject* parent = nullptr);
 
     // The recording to read; empty: only what this window saw.
     void setRecording(const QString& path);
@@ -35,10 +35,11 @@ public:
     void liveChanged(const QByteArray& resource);
     // What the timeline shows: the resource, and its episodes from the recording and this window.
     const QByteArray& resource() const { return m_resource; }
-    QList<HolderEpisode> shown() const;
-
-    // Episodes from the recording, converted (for the window's tests and the timeline).
-    static QList<HolderEpisode> episodes(const ResourceHistory& history);
+    QList<Episode> shown() const;
+    // What the dock's export saves: the shown episodes as `lockctl history --json` prints a
+    // history (with the recording's events, and what the recording says of the open episode), or
+    // as CSV.
+    QByteArray exported(bool json) const;
 
 signals:
     // The timeline now shows `resource` with what the recording had (after each read).
@@ -47,17 +48,15 @@ signals:
 private:
     void load();
     void resourcesRead(const QList<QByteArray>& resources, const QByteArray& select);
-    void historyRead(quint64 generation, const QByteArray& resource, const QList<HolderEpisode>& recorded,
-                     const QList<RecordingSession>& sessions);
+    void historyRead(quint64 generation, const ResourceHistory& recorded);
     void present();
 
-    HistoryTracker* m_tracker;
+    LiveHistory* m_live;
     HistoryDock* m_dock;
     QString m_path;
     bool m_review = false;
     QByteArray m_resource;
-    QList<HolderEpisode> m_recorded; // m_resource's, as last read
-    QList<RecordingSession> m_sessions;
+    ResourceHistory m_recorded; // m_resource's in the recording, as last read (its sessions even without it)
     quint64 m_generation = 0;
     QTimer m_reload;
     QTimer m_refresh; // the shown lock's recording, read again

@@ -110,7 +110,7 @@ void LockDiagnosisWatch::requestFacts()
 {
     if (!m_core || !m_pane || !m_pane->view())
         return;
-    m_factsRequest = m_core->readDiagnosis(*m_pane->view());
+    m_factsRequest = m_core->request(&CoreService::readDiagnosis, *m_pane->view());
 }
 
 void LockDiagnosisWatch::onFacts(quint64 request, const QByteArray& resource, const DiagnosisFacts& facts)

@@ -5,11 +5,18 @@
 #include <QObject>
 #include <QThread>
 
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
 namespace lockscope {
 
 // The GUI's handle on the core: starts a CoreService in its own thread and forwards calls to it
 // queued, so that no network work ever runs on the GUI thread. Connect to service() signals for
 // results; they arrive queued in the receiver's thread.
+//
+//     core->call(&CoreService::refresh);
+//     const quint64 id = core->request(&CoreService::readDiagnosis, view); // answered with `id`
 class CoreThread final : public QObject
 {
     Q_OBJECT
@@ -23,30 +30,37 @@ public:
     void start();
     CoreService* service() const { return m_service; }
 
-    void refresh();
-    void enableNotifications(int master);
-    quint64 acquire(const QByteArray& resource, qint64 ttlMs, int retries, bool keepAlive);
-    quint64 extend(const QByteArray& resource, qint64 ttlMs);
-    quint64 release(const QByteArray& resource);
-    quint64 inspectForceRelease(const ForceReleaseRequest& request);
-    quint64 executeForceRelease(const ForceReleasePlan& plan);
-    void cancelForceRelease(const ForceReleasePlan& plan);
-    quint64 exportJson(const QByteArrayList& resources);
-    quint64 readDiagnosis(const LockView& view);
-    void startRecording(const RecorderOptions& options);
-    void stopRecording();
-    void noteRecording(const RecordEvent& event);
-    // The window applied (or folded away) this many of the steps it was sent: CoreService::windowTook.
-    void windowTook(qsizetype steps);
+    // Runs `method` on the service in the core thread, after what was asked before it. The
+    // arguments are copied now, as the method's parameter types: what they refer to on the
+    // caller's side may be gone by the time it runs.
+    template <typename... Params, typename... Args>
+    void call(void (CoreService::*method)(Params...), Args&&... args)
+    {
+        static_assert(sizeof...(Params) == sizeof...(Args), "one argument per parameter");
+        QMetaObject::invokeMethod(
+            m_service,
+            [service = m_service, method,
+             values = std::tuple<std::decay_t<Params>...>(std::forward<Args>(args)...)] {
+                std::apply([&](const auto&... value) { (service->*method)(value...); }, values);
+            },
+            Qt::QueuedConnection);
+    }
+    // The same for a method whose first parameter is a request's id, which its answer (a signal
+    // of the service) carries back: returns the id this call was given.
+    template <typename... Params, typename... Args>
+    quint64 request(void (CoreService::*method)(quint64, Params...), Args&&... args)
+    {
+        const quint64 id = m_nextRequest++;
+        call(method, id, std::forward<Args>(args)...);
+        return id;
+    }
 
     static void registerMetaTypes();
 
 private:
-    template <typename F> void post(F&& call);
-
     QThread m_thread;
     CoreService* m_service;
-    quint64 m_nextRequest = 1;
+    quint64 m_nextRequest = 1; // only the GUI thread asks
 };
 
 } // namespace lockscope

@@ -7,7 +7,6 @@
 #include "eventlog/eventlogmodel.h"
 #include "history/historydock.h"
 #include "history/historytimeline.h"
-#include "history/historytracker.h"
 #include "history/historyview.h"
 #include "locks/batchqueue.h"
 #include "locks/lockfilterbar.h"
@@ -20,6 +19,7 @@
 #include "masters/mastertablemodel.h"
 #include "notifications/desktopnotifier.h"
 #include "notifications/lockdiagnosiswatch.h"
+#include "record/livehistory.h"
 #include "session/corethread.h"
 #include "widgets/emptystate.h"
 #include "window/centralsplit.h"
@@ -53,7 +53,7 @@ MainWindow::MainWindow(LockScopeConfig config, QString auditLogPath, QWidget* pa
       m_auditPath(std::move(auditLogPath)), m_locks(new LockTableModel(this)),
       m_proxy(new LockFilterProxy(this)), m_masters(new MasterTableModel(this)),
       m_events(new EventLogModel(5000, this)), m_queue(new BatchQueue(m_locks, this)),
-      m_history(new HistoryTracker(this)), m_recording(new WindowRecording(this)),
+      m_history(new LiveHistory(this)), m_recording(new WindowRecording(this)),
       m_export(new ViewExport(this, m_locks, m_proxy)), m_eventLog(new CoreEventLog(m_events, this)),
       m_audit(new AuditWatch(this))
 {
@@ -102,7 +102,7 @@ MainWindow::MainWindow(LockScopeConfig config, QString auditLogPath, QWidget* pa
     connect(m_diagnosis, &LockDiagnosisWatch::notified, m_recording, &WindowRecording::notified);
     m_historyView->setRecording(m_recording->path());
     m_history->setRecorded(m_recording->isRecording());
-    connect(m_recording, &WindowRecording::toggled, m_history, &HistoryTracker::setRecorded);
+    connect(m_recording, &WindowRecording::toggled, m_history, &LiveHistory::setRecorded);
     monitor(m_config, m_auditPath);
 }
 
@@ -186,7 +186,7 @@ void MainWindow::buildActions()
         return a;
     };
     WindowActions& a = m_actions;
-    a.refresh = make(tr("&Refresh"), QKeySequence::Refresh, [this] { m_core->refresh(); });
+    a.refresh = make(tr("&Refresh"), QKeySequence::Refresh, [this] { m_core->call(&CoreService::refresh); });
     a.acquire = make(tr("&Acquire…"), QKeySequence(tr("Ctrl+N")), &MainWindow::acquire);
     a.extend = make(tr("&Extend"), QKeySequence(tr("Ctrl+E")), &MainWindow::extend);
     a.release = make(tr("Re&lease"), QKeySequence(tr("Ctrl+R")), &MainWindow::release);
@@ -250,13 +250,14 @@ void MainWindow::buildDocks()
     addDockWidget(Qt::BottomDockWidgetArea, m_eventsDock);
     m_historyDock = new HistoryDock(this);
     connect(m_historyDock, &HistoryDock::exportRequested, this, [this](bool json) {
-        m_export->exportHistory(m_historyView->resource(), m_historyView->shown(), json);
+        m_export->exportHistory(m_historyView->resource(), json,
+                                [view = m_historyView, json] { return view->exported(json); });
     });
     addDockWidget(Qt::BottomDockWidgetArea, m_historyDock);
     tabifyDockWidget(m_eventsDock, m_historyDock);
     m_eventsDock->raise();
     m_historyView = new HistoryView(m_history, m_historyDock, this);
-    connect(m_history, &HistoryTracker::changed, m_historyView, &HistoryView::liveChanged);
+    connect(m_history, &LiveHistory::changed, m_historyView, &HistoryView::liveChanged);
 }
 
 namespace {
@@ -287,7 +288,8 @@ void MainWindow::connectCore()
     connect(s, &CoreService::started, this, &MainWindow::onStarted);
     connect(s, &CoreService::masterChanged, this, &MainWindow::onMaster);
     connect(s, &CoreService::locksChanged, m_queue, &BatchQueue::enqueue);
-    connect(m_queue, &BatchQueue::taken, m_core.get(), &CoreThread::windowTook);
+    connect(m_queue, &BatchQueue::taken, m_core.get(),
+            [core = m_core.get()](qsizetype steps) { core->call(&CoreService::windowTook, steps); });
     connect(s, &CoreService::locksForeseen, this, &MainWindow::reserveRows);
     connect(s, &CoreService::scanProgress, this, [this](int master, qint64 scanned, qint64 total) {
         if (!m_initialScanFinished)
@@ -338,6 +340,7 @@ void MainWindow::onStarted(const QStringList& masters, bool readOnly, const QStr
     m_detail->setMasterNames(masters);
     m_masters->setMasters(masters);
     m_eventLog->setMasterNames(masters);
+    m_history->setMasters(masters);
     m_mastersDock->setReadOnly(readOnly);
     m_statusBar->setStarted(readOnly, !masters.isEmpty());
     updateTitle();
@@ -362,7 +365,7 @@ void MainWindow::onRedlock(const RedlockReport& report)
     if (report.outcome.ok() && report.action == QLatin1String("acquire"))
         selectWhenSeen(report.resource); // the lock just taken here is the one to look at
     statusBar()->showMessage(escapeBytes(report.resource) + QStringLiteral(": ") + text, 8000);
-    m_core->refresh(); // show the result now rather than at the next poll
+    m_core->call(&CoreService::refresh); // show the result now rather than at the next poll
 }
 
 void MainWindow::onForceReleased(const ForceReleaseReport& report)
@@ -370,7 +373,7 @@ void MainWindow::onForceReleased(const ForceReleaseReport& report)
     if (report.outcome.ok())
         m_history->markForceReleased(report.plan.request.resource);
     m_eventLog->forceReleaseFinished(report);
-    m_core->refresh();
+    m_core->call(&CoreService::refresh);
 }
 
 void MainWindow::onSelectionChanged()
@@ -445,7 +448,7 @@ void MainWindow::enableKeyspaceEvents(const QList<int>& masters)
         !m_core)
         return;
     for (int i : masters)
-        m_core->enableNotifications(i);
+        m_core->call(&CoreService::enableNotifications, i);
 }
 
 QWidget* MainWindow::emptyState() const
@@ -463,7 +466,8 @@ void MainWindow::acquire()
     connect(core, &QObject::destroyed, &dialog, &AcquireDialog::connectionChanged);
     if (dialog.exec() != QDialog::Accepted || !core)
         return;
-    m_core->acquire(dialog.resource(), dialog.ttlMs(), dialog.retries(), dialog.keepAlive());
+    m_core->request(&CoreService::acquire, dialog.resource(), dialog.ttlMs(), dialog.retries(),
+                    dialog.keepAlive());
     m_events->add(EventLogModel::Kind::Action, escapeBytes(dialog.resource()),
                   tr("acquire requested (TTL %1 ms, %2 retries)").arg(dialog.ttlMs()).arg(dialog.retries()));
 }
@@ -474,7 +478,7 @@ void MainWindow::extend()
     const auto it = m_leases.constFind(resource);
     if (m_readOnly || it == m_leases.constEnd())
         return;
-    m_core->extend(resource, it->ttlMs);
+    m_core->request(&CoreService::extend, resource, it->ttlMs);
 }
 
 void MainWindow::release()
@@ -482,7 +486,7 @@ void MainWindow::release()
     const QByteArray resource = selectedResource();
     if (m_readOnly || !m_leases.contains(resource))
         return;
-    m_core->release(resource);
+    m_core->request(&CoreService::release, resource);
 }
 
 void MainWindow::forceRelease()

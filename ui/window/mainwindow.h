@@ -24,8 +24,8 @@ class CoreThread;
 class EventLogDock;
 class EventLogModel;
 class HistoryDock;
-class HistoryTracker;
 class HistoryView;
+class LiveHistory;
 class LockDiagnosisWatch;
 class LockDetailPane;
 class LockFilterProxy;
@@ -86,7 +86,7 @@ public:
     EventLogModel* eventLog() const { return m_events; }
     LockDetailPane* detailPane() const { return m_detail; }
     BatchQueue* batchQueue() const { return m_queue; }
-    HistoryTracker* history() const { return m_history; }
+    LiveHistory* history() const { return m_history; }
     HistoryView* historyView() const { return m_historyView; }
     HistoryDock* historyDock() const { return m_historyDock; }
     // The flight recorder's switch (View > Record history) and the recording the History reads.
@@ -169,7 +169,7 @@ private:
     MasterTableModel* m_masters;
     EventLogModel* m_events;
     BatchQueue* m_queue;
-    HistoryTracker* m_history;
+    LiveHistory* m_history;
     WindowRecording* m_recording;
     HistoryView* m_historyView = nullptr;
     ViewExport* m_export;

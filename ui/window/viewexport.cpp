@@ -2,7 +2,6 @@
 
 #include "base/monotonicclock.h"
 #include "export/lockcsv.h"
-#include "history/historytracker.h"
 #include "locks/lockfilterproxy.h"
 #include "locks/locktablemodel.h"
 #include "session/corethread.h"
@@ -53,7 +52,7 @@ void ViewExport::exportJson(CoreThread* core)
         resources << m_proxy->index(r, 0).data(LockTableModel::ResourceRole).toByteArray();
     if (resources.isEmpty() && m_locks->rowCount() > 0)
         resources << QByteArray(); // a filter that shows nothing exports nothing, not everything
-    m_pendingExports.insert(core->exportJson(resources), path);
+    m_pendingExports.insert(core->request(&CoreService::exportJson, resources), path);
 }
 
 void ViewExport::jsonExported(quint64 request, const QByteArray& json)
@@ -63,7 +62,8 @@ void ViewExport::jsonExported(quint64 request, const QByteArray& json)
         emit exported(tr("Exported to %1").arg(path));
 }
 
-void ViewExport::exportHistory(const QByteArray& resource, const QList<HolderEpisode>& episodes, bool json)
+void ViewExport::exportHistory(const QByteArray& resource, bool json,
+                               const std::function<QByteArray()>& contents)
 {
     if (resource.isEmpty())
         return;
@@ -72,7 +72,7 @@ void ViewExport::exportHistory(const QByteArray& resource, const QList<HolderEpi
         json ? tr("JSON files (*.json)") : tr("CSV files (*.csv)"));
     if (path.isEmpty())
         return;
-    save(path, json ? HistoryTracker::toJson(resource, episodes) : HistoryTracker::toCsv(resource, episodes));
+    save(path, contents());
 }
 
 } // namespace lockscope

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "history/holderepisode.h"
-
 #include <QHash>
 #include <QObject>
+
+#include <functional>
 
 class QWidget;
 
@@ -30,9 +30,9 @@ public:
     // when `core` answers (jsonExported).
     void exportJson(CoreThread* core);
     void jsonExported(quint64 request, const QByteArray& json);
-    // One resource's holders, as the History dock shows them.
-    // The History view's episodes of `resource`, as CSV or JSON.
-    void exportHistory(const QByteArray& resource, const QList<HolderEpisode>& episodes, bool json);
+    // The History dock's episodes of `resource`, as CSV or JSON: `contents` makes the file's bytes
+    // once a path is chosen (HistoryView::exported).
+    void exportHistory(const QByteArray& resource, bool json, const std::function<QByteArray()>& contents);
 
 signals:
     void exported(const QString& message);

@@ -72,13 +72,13 @@ void WindowRecording::apply()
     if (!m_core)
         return;
     if (!isRecording()) {
-        m_core->stopRecording();
+        m_core->call(&CoreService::stopRecording);
         return;
     }
     RecorderOptions options;
     options.path = m_path;
     options.auditLogPath = m_auditLogPath;
-    m_core->startRecording(options); // does nothing when it records already
+    m_core->call(&CoreService::startRecording, options); // does nothing when it records already
 }
 
 void WindowRecording::notified(const NotificationEvent& event)
@@ -90,7 +90,7 @@ void WindowRecording::notified(const NotificationEvent& event)
     e.resource = event.resource;
     e.master = event.master;
     e.detail = event.body.isEmpty() ? event.title : event.title + QStringLiteral(": ") + event.body;
-    m_core->noteRecording(e);
+    m_core->call(&CoreService::noteRecording, e);
 }
 
 } // namespace lockscope

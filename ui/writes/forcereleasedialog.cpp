@@ -234,7 +234,7 @@ void ForceReleaseDialog::inspect()
     if (!m_core)
         return onCoreGone();
     m_guard->setText(tr("Reading the key on every master…"));
-    m_inspectRequest = m_core->inspectForceRelease(request);
+    m_inspectRequest = m_core->request(&CoreService::inspectForceRelease, request);
     updateButton();
 }
 
@@ -297,7 +297,7 @@ void ForceReleaseDialog::confirm()
     m_plainConfirm->setEnabled(false);
     m_holder->setEnabled(false);
     m_result->setText(tr("Deleting…"));
-    m_executeRequest = m_core->executeForceRelease(*m_plan);
+    m_executeRequest = m_core->request(&CoreService::executeForceRelease, *m_plan);
 }
 
 void ForceReleaseDialog::showOutcome(const ForceReleaseReport& report)
@@ -342,7 +342,7 @@ void ForceReleaseDialog::reject()
 {
     // Looked at, not confirmed: the audit log says so, as lockctl's does.
     if (m_stage == Stage::Ready && m_plan && !m_readOnly && m_core)
-        m_core->cancelForceRelease(*m_plan);
+        m_core->call(&CoreService::cancelForceRelease, *m_plan);
     if (m_stage == Stage::Executing)
         return; // the deletion is under way: its outcome must be seen
     QDialog::reject();
