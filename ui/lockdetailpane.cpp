@@ -1,8 +1,8 @@
 #include "lockdetailpane.h"
 
 #include "base/bytesdisplay.h"
+#include "base/durationformat.h"
 #include "base/monotonicclock.h"
-#include "durationtext.h"
 #include "plaintooltip.h"
 #include "pttltext.h"
 #include "quorumdiagram.h"
@@ -145,7 +145,7 @@ void LockDetailPane::showValidity(const LockView& v, qint64 nowMs)
     // Counted down like the table's TTL, from the same computation; on a line of its own that
     // never wraps, so a number is never parted from its unit.
     const qint64 left = v.validityAt(nowMs);
-    m_validity = left >= 0 ? DurationText::format(left) : QString();
+    m_validity = formatDuration(left); // empty when it does not expire
     // A legacy SETNX lock past its timestamp has expired (and is stuck), it does not lack an expiry.
     const QString none = v.format == LockFormat::LegacyTimestamp ? tr("validity expired") : tr("no expiry");
     m_validityLabel->setText(left >= 0 ? tr("validity %1").arg(m_validity) : none);

@@ -1,8 +1,8 @@
 #include "locktablemodel.h"
 
 #include "base/bytesdisplay.h"
+#include "base/durationformat.h"
 #include "base/monotonicclock.h"
-#include "durationtext.h"
 #include "plaintooltip.h"
 #include "statusstyle.h"
 
@@ -301,7 +301,7 @@ QString LockTableModel::ttlText(const LockView& view, qint64 nowMs)
 {
     const qint64 left = view.validityAt(nowMs);
     if (left >= 0)
-        return DurationText::format(left);
+        return formatDuration(left);
     if (view.status != LockStatus::Stuck)
         return tr("—");
     // A legacy lock's expiry is the timestamp it holds: passed, not missing (the owner column says when).
