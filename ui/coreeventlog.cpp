@@ -2,6 +2,7 @@
 
 #include "base/bytesdisplay.h"
 #include "eventlogmodel.h"
+#include "monitor/mastereventtext.h"
 #include "statusstyle.h"
 
 namespace lockscope {
@@ -31,7 +32,7 @@ void CoreEventLog::masterChanged(const MasterSnapshot& snapshot, const MasterSna
     }
     if (snapshot.restartedAt.isValid() && snapshot.restartedAt != before.restartedAt)
         m_events->add(EventLogModel::Kind::Error, snapshot.name,
-                      tr("restarted (run_id changed): locks it held may be lost"));
+                      tr("restarted: %1").arg(MasterEventText::restarted()));
     if (snapshot.mode != before.mode && snapshot.mode != NotificationMode::Unknown)
         m_events->add(
             EventLogModel::Kind::Master, snapshot.name,
@@ -92,27 +93,17 @@ void CoreEventLog::leaseLost(const QByteArray& resource, const QString& reason)
 void CoreEventLog::failoverDetected(int master, const PrimaryChange& change, int atRisk)
 {
     m_events->add(EventLogModel::Kind::Master, m_masterNames.value(master),
-                  tr("failover %1 → %2: %n lock(s) at risk until the new primary is read", nullptr, atRisk)
-                      .arg(change.oldPrimary.toString(), change.newPrimary.toString()));
+                  tr("failover %1").arg(MasterEventText::failoverDetected(change, atRisk)));
 }
 
 void CoreEventLog::failoverReported(const FailoverReport& report)
 {
-    QStringList changed;
-    for (const FailoverReport::TokenChange& c : report.changedToken)
-        changed << tr("%1 (token %2, now %3)")
-                       .arg(escapeBytes(c.resource), escapeBytes(c.before), escapeBytes(c.after));
-    QStringList lost;
-    for (const QByteArray& r : report.lost)
-        lost << escapeBytes(r);
-    const QString none = tr("none");
     m_events->add(report.hasHazard() ? EventLogModel::Kind::Error : EventLogModel::Kind::Master,
                   m_masterNames.value(report.master),
                   tr("failover %1 → %2 read through: lost on the new primary: %3; held there under "
                      "another token: %4")
                       .arg(report.change.oldPrimary.toString(), report.change.newPrimary.toString(),
-                           lost.isEmpty() ? none : lost.join(QStringLiteral(", ")),
-                           changed.isEmpty() ? none : changed.join(QStringLiteral(", "))));
+                           MasterEventText::lostLocks(report), MasterEventText::changedTokens(report)));
 }
 
 } // namespace lockscope
