@@ -1,5 +1,5 @@
 #include "base/bytesdisplay.h"
-#include "ttlargument.h"
+#include "arguments.h"
 #include "writecommand.h"
 #include "writesession.h"
 

@@ -1,8 +1,8 @@
 #include "base/bytesdisplay.h"
+#include "arguments.h"
 #include "clicontext.h"
 #include "locking/lockkeeper.h"
 #include "terminationsignals.h"
-#include "ttlargument.h"
 #include "writecommand.h"
 #include "writesession.h"
 
@@ -64,7 +64,7 @@ protected:
     {
         if (!parser.isSet(QStringLiteral("grace-ms")))
             return true;
-        const auto grace = TtlArgument::parseWhole(
+        const auto grace = NumberArgument::parse(
             QStringLiteral("grace-ms"), parser.value(QStringLiteral("grace-ms")), 0, 3600000, problem);
         if (!grace)
             return false;

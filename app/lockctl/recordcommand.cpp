@@ -1,12 +1,10 @@
 #include "clicontext.h"
+#include "arguments.h"
 #include "command.h"
 #include "config/commandlineconfig.h"
-#include "durationargument.h"
 #include "monitor/lockmonitor.h"
 #include "record/recorder.h"
-#include "recordingargument.h"
 #include "terminationsignals.h"
-#include "ttlargument.h"
 
 using namespace lockscope;
 
@@ -64,7 +62,7 @@ public:
         }
         if (parser.isSet(QStringLiteral("max-size-mb"))) {
             const std::optional<qint64> mb =
-                TtlArgument::parseWhole(QStringLiteral("--max-size-mb"),
+                NumberArgument::parse(QStringLiteral("--max-size-mb"),
                                         parser.value(QStringLiteral("max-size-mb")), 1, 1 << 30, &problem);
             if (!mb)
                 return context.fail(UsageError, problem);

@@ -1,4 +1,5 @@
 #include "base/monotonicclock.h"
+#include "arguments.h"
 #include "clicontext.h"
 #include "command.h"
 #include "config/commandlineconfig.h"
@@ -9,7 +10,6 @@
 #include "metricsserver.h"
 #include "monitor/lockmonitor.h"
 #include "record/recorder.h"
-#include "recordingargument.h"
 #include "terminationsignals.h"
 
 #include <QElapsedTimer>
