@@ -145,4 +145,12 @@ bool ScriptedRig::waitWritten(qsizetype n) const
     return spinUntil([this, n] { return transport->commands().size() >= n; }) && transport->commands().size() == n;
 }
 
+bool ScriptedRig::sendWritten(Results& results, const QByteArrayList& argv, int times)
+{
+    const qsizetype written = transport->commands().size();
+    for (int i = 0; i < times; ++i)
+        connection->send(argv, results.add());
+    return waitWritten(written + times);
+}
+
 } // namespace lockscope::test

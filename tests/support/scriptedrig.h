@@ -63,9 +63,18 @@ struct ScriptedRig
     bool bringUp(const QByteArray& runId = ScriptedTransport::defaultRunId());
     // Waits until `n` commands in all have been written since the transport was opened.
     bool waitWritten(qsizetype n) const;
+    // Sends `argv` `times` times, answered into `results`, and waits until they are written.
+    bool sendWritten(Results& results, const QByteArrayList& argv, int times = 1);
 };
 
 // The handshake of a connection without password or database: CLIENT SETNAME, INFO ×2, TIME.
 constexpr int plainHandshake = 4;
+
+// The short names of the tests over a ScriptedTransport: T::bulk("x"), State::Up, Rig rig.
+namespace scripted {
+using T = ScriptedTransport;
+using State = RedisConnection::State;
+using Rig = ScriptedRig;
+} // namespace scripted
 
 } // namespace lockscope::test

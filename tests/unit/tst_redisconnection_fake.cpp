@@ -13,23 +13,22 @@ namespace tst_redisconnection_fake {
 
 using namespace lockscope;
 using namespace lockscope::test;
+using namespace lockscope::test::scripted;
 
 namespace {
 
-using T = ScriptedTransport;
-using State = RedisConnection::State;
-using Rig = ScriptedRig;
-
-struct ReplyCase
+// One of each RESP2 shape, including the awkward ones, one after the other as a server sends them,
+// and what each must read as.
+struct ReplyCases
 {
-    QByteArray encoded;
-    QString expected;
+    QByteArray stream;
+    QStringList expected;
 };
 
-// One of each RESP2 shape, including the awkward ones; the expectations are written out by hand.
-QList<ReplyCase> replyCases()
+// The expectations are written out by hand.
+ReplyCases replyCases()
 {
-    return {
+    const QList<std::pair<QByteArray, QString>> cases{
         {"+OK\r\n", QStringLiteral("+OK")},
         {"-ERR something bad\r\n", QStringLiteral("-ERR something bad")},
         {":0\r\n", QStringLiteral(":0")},
@@ -44,6 +43,19 @@ QList<ReplyCase> replyCases()
         {"+caf\xe9 \xc3\x28\r\n", QStringLiteral("+caf\\xe9 \\xc3(")},
         {"-WRONGTYPE \x80\x81\r\n", QStringLiteral("-WRONGTYPE \\x80\\x81")},
     };
+    ReplyCases out;
+    for (const auto& [encoded, expected] : cases) {
+        out.stream += encoded;
+        out.expected << expected;
+    }
+    return out;
+}
+
+// One GET on `rig` for each case, answered into `results`.
+void sendForEachCase(Rig& rig, Results& results, const ReplyCases& cases)
+{
+    for (qsizetype i = 0; i < cases.expected.size(); ++i)
+        rig->send({"GET", "k"}, results.add());
 }
 
 } // namespace
@@ -54,8 +66,8 @@ class TestRedisConnectionFake : public QObject
 
 private slots:
     void repliesSplitAtEveryByteBoundary();
-    void repliesFedOneByteAtATime();
-    void severalRepliesInOneChunk();
+    void repliesFedInChunks_data();
+    void repliesFedInChunks();
     void largeChunkOfSmallReplies();
     void largeReplyThenSmallOnesInOneChunk();
     void aBurstIsTakenASliceAtATime();
@@ -73,21 +85,14 @@ void TestRedisConnectionFake::repliesSplitAtEveryByteBoundary()
     Results results;
     Rig rig;
     QVERIFY(rig.bringUp());
-    const QList<ReplyCase> cases = replyCases();
-    QByteArray stream;
-    QStringList expected;
-    for (const ReplyCase& c : cases) {
-        stream += c.encoded;
-        expected << c.expected;
-    }
-    for (qsizetype cut = 0; cut <= stream.size(); ++cut) {
+    const ReplyCases cases = replyCases();
+    for (qsizetype cut = 0; cut <= cases.stream.size(); ++cut) {
         results.all.clear();
-        for (qsizetype i = 0; i < cases.size(); ++i)
-            rig->send({"GET", "k"}, results.add());
-        rig.transport->feed(stream.left(cut));
-        rig.transport->feed(stream.mid(cut));
+        sendForEachCase(rig, results, cases);
+        rig.transport->feed(cases.stream.left(cut));
+        rig.transport->feed(cases.stream.mid(cut));
         QVERIFY2(
-            results.described() == expected,
+            results.described() == cases.expected,
             qPrintable(
                 QStringLiteral("cut at %1: %2").arg(cut).arg(results.described().join(QLatin1Char(' ')))));
     }
@@ -95,44 +100,32 @@ void TestRedisConnectionFake::repliesSplitAtEveryByteBoundary()
     QCOMPARE(rig->pendingCount(), 0);
 }
 
-void TestRedisConnectionFake::repliesFedOneByteAtATime()
+void TestRedisConnectionFake::repliesFedInChunks_data()
 {
-    Results results;
-    Rig rig;
-    QVERIFY(rig.bringUp());
-    const QList<ReplyCase> cases = replyCases();
-    QStringList expected;
-    for (const ReplyCase& c : cases) {
-        rig->send({"GET", "k"}, results.add());
-        expected << c.expected;
-    }
-    for (const ReplyCase& c : cases)
-        for (const char byte : c.encoded)
-            rig.transport->feed(QByteArray(1, byte));
-    QCOMPARE(results.described(), expected);
+    QTest::addColumn<qsizetype>("chunk"); // bytes fed at a time; 0: all in one
+    QTest::newRow("one byte at a time") << qsizetype(1);
+    QTest::newRow("all in one chunk") << qsizetype(0);
 }
 
-void TestRedisConnectionFake::severalRepliesInOneChunk()
+void TestRedisConnectionFake::repliesFedInChunks()
 {
+    QFETCH(qsizetype, chunk);
     Results results;
     Rig rig;
     QVERIFY(rig.bringUp());
-    const QList<ReplyCase> cases = replyCases();
-    QByteArray chunk;
-    QStringList expected;
-    for (const ReplyCase& c : cases) {
-        rig->send({"GET", "k"}, results.add());
-        chunk += c.encoded;
-        expected << c.expected;
-    }
-    QVERIFY(rig.waitWritten(plainHandshake + cases.size()));
+    const ReplyCases cases = replyCases();
+    sendForEachCase(rig, results, cases);
+    QVERIFY(rig.waitWritten(plainHandshake + cases.expected.size()));
     // Half a reply more than there are commands for stays buffered and harms nothing yet.
-    rig.transport->feed(chunk + "$5\r\nhal");
-    QCOMPARE(results.described(), expected);
+    const QByteArray bytes = cases.stream + "$5\r\nhal";
+    const qsizetype step = chunk > 0 ? chunk : bytes.size();
+    for (qsizetype at = 0; at < bytes.size(); at += step)
+        rig.transport->feed(bytes.mid(at, step));
+    QCOMPARE(results.described(), cases.expected);
     QVERIFY(rig->isUp());
     rig->send({"GET", "k"}, results.add());
     rig.transport->feed("f!\r\n");
-    QCOMPARE(results.all.size(), cases.size() + 1);
+    QCOMPARE(results.all.size(), cases.expected.size() + 1);
     QCOMPARE(describe(results.all.last()), QStringLiteral("$half!"));
 }
 

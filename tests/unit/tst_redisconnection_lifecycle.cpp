@@ -12,12 +12,34 @@ namespace tst_redisconnection_lifecycle {
 
 using namespace lockscope;
 using namespace lockscope::test;
+using namespace lockscope::test::scripted;
 
 namespace {
 
-using T = ScriptedTransport;
-using State = RedisConnection::State;
-using Rig = ScriptedRig;
+// A connection that gives a command `ms` to be answered.
+ConnectionOptions timingOut(int ms)
+{
+    ConnectionOptions options = fakeOptions();
+    options.commandTimeoutMs = ms;
+    return options;
+}
+
+// A connection that retries after `initialMs`, doubled up to `maxMs`.
+ConnectionOptions retrying(int initialMs, int maxMs = ConnectionOptions().reconnectMaxMs)
+{
+    ConnectionOptions options = fakeOptions();
+    options.autoReconnect = true;
+    options.reconnectInitialMs = initialMs;
+    options.reconnectMaxMs = maxMs;
+    return options;
+}
+
+// From now on the scripted server accepts connections and answers their handshakes.
+void acceptHandshakes(ScriptedTransport* transport)
+{
+    transport->setOpenMode(T::OpenMode::Accept);
+    transport->setResponder([](const QByteArrayList& argv) { return T::handshakeReply(argv); });
+}
 
 } // namespace
 
@@ -166,13 +188,9 @@ void TestRedisConnectionLifecycle::selectFailure()
 void TestRedisConnectionLifecycle::timeoutMarksDownAndFailsAllPending()
 {
     Results results;
-    ConnectionOptions options = fakeOptions();
-    options.commandTimeoutMs = 150;
-    Rig rig(options);
+    Rig rig(timingOut(150));
     QVERIFY(rig.bringUp());
-    for (int i = 0; i < 5; ++i)
-        rig->send({"BLPOP", "q", "0"}, results.add());
-    QVERIFY(rig.waitWritten(plainHandshake + 5));
+    QVERIFY(rig.sendWritten(results, {"BLPOP", "q", "0"}, 5));
     QElapsedTimer clock;
     clock.start();
     QVERIFY(spinUntil([&] { return results.all.size() == 5; }, 3000));
@@ -188,13 +206,9 @@ void TestRedisConnectionLifecycle::timeoutMarksDownAndFailsAllPending()
 void TestRedisConnectionLifecycle::timeoutOnlyForTheUnansweredTail()
 {
     Results results;
-    ConnectionOptions options = fakeOptions();
-    options.commandTimeoutMs = 150;
-    Rig rig(options);
+    Rig rig(timingOut(150));
     QVERIFY(rig.bringUp());
-    for (int i = 0; i < 3; ++i)
-        rig->send({"GET", "k"}, results.add());
-    QVERIFY(rig.waitWritten(plainHandshake + 3));
+    QVERIFY(rig.sendWritten(results, {"GET", "k"}, 3));
     rig.transport->feed(T::bulk("a") + T::bulk("b"));
     QVERIFY(spinUntil([&] { return results.all.size() == 3; }, 3000));
     QCOMPARE(results.described(),
@@ -206,13 +220,9 @@ void TestRedisConnectionLifecycle::timeoutCountsFromTheLastBytesHeard()
     // Six commands sent at once, answered one every 60 ms: the last answer comes 360 ms after it
     // was sent, well past the 150 ms timeout, but the server was never silent for 150 ms.
     Results results;
-    ConnectionOptions options = fakeOptions();
-    options.commandTimeoutMs = 150;
-    Rig rig(options);
+    Rig rig(timingOut(150));
     QVERIFY(rig.bringUp());
-    for (int i = 0; i < 6; ++i)
-        rig->send({"GET", "k"}, results.add());
-    QVERIFY(rig.waitWritten(plainHandshake + 6));
+    QVERIFY(rig.sendWritten(results, {"GET", "k"}, 6));
     int fed = 0;
     QTimer answer;
     QObject::connect(&answer, &QTimer::timeout, &answer, [&] {
@@ -237,12 +247,9 @@ void TestRedisConnectionLifecycle::unreadBytesAreNotATimeout()
     // The answer is in the socket, but this thread was busy until past the deadline: when the
     // timer gets its turn before the socket does, the answer is not taken for silence.
     Results results;
-    ConnectionOptions options = fakeOptions();
-    options.commandTimeoutMs = 100;
-    Rig rig(options);
+    Rig rig(timingOut(100));
     QVERIFY(rig.bringUp());
-    rig->send({"GET", "k"}, results.add());
-    QVERIFY(rig.waitWritten(plainHandshake + 1));
+    QVERIFY(rig.sendWritten(results, {"GET", "k"}));
     rig.transport->arrive(T::bulk("v"));
     spinFor(300);
     QVERIFY2(results.all.isEmpty(), qPrintable(results.described().join(QLatin1Char(' '))));
@@ -297,11 +304,7 @@ void TestRedisConnectionLifecycle::connectTimeout()
 
 void TestRedisConnectionLifecycle::backoffGrowsCappedWithJitter()
 {
-    ConnectionOptions options = fakeOptions();
-    options.autoReconnect = true;
-    options.reconnectInitialMs = 10;
-    options.reconnectMaxMs = 80;
-    Rig rig(options);
+    Rig rig(retrying(10, 80));
     rig.transport->setOpenMode(T::OpenMode::Refuse);
     QList<int> delays;
     QList<qint64> waited; // from Down to the next attempt, as the clock saw it
@@ -344,16 +347,11 @@ void TestRedisConnectionLifecycle::backoffGrowsCappedWithJitter()
 
 void TestRedisConnectionLifecycle::backoffRestartsAfterSuccess()
 {
-    ConnectionOptions options = fakeOptions();
-    options.autoReconnect = true;
-    options.reconnectInitialMs = 40;
-    options.reconnectMaxMs = 160;
-    Rig rig(options);
+    Rig rig(retrying(40, 160));
     rig.transport->setOpenMode(T::OpenMode::Refuse);
     rig->open();
     QVERIFY(spinUntil([&] { return rig->retryDelayMs() >= 120; }, 5000)); // grown to the cap
-    rig.transport->setOpenMode(T::OpenMode::Accept);
-    rig.transport->setResponder([](const QByteArrayList& argv) { return T::handshakeReply(argv); });
+    acceptHandshakes(rig.transport);
     QVERIFY(spinUntil([&] { return rig->isUp(); }, 5000));
     QCOMPARE(rig->retryDelayMs(), -1);
     rig.transport->failNow(ErrorKind::ConnectionLost, QStringLiteral("peer went away"));
@@ -364,16 +362,12 @@ void TestRedisConnectionLifecycle::backoffRestartsAfterSuccess()
 
 void TestRedisConnectionLifecycle::openDuringScheduledRetry()
 {
-    ConnectionOptions options = fakeOptions();
-    options.autoReconnect = true;
-    options.reconnectInitialMs = 200;
-    Rig rig(options);
+    Rig rig(retrying(200));
     rig.transport->setOpenMode(T::OpenMode::Refuse);
     rig->open();
     QVERIFY(spinUntil([&] { return rig->state() == State::Down; }));
     QVERIFY(rig->retryDelayMs() >= 150);
-    rig.transport->setOpenMode(T::OpenMode::Accept);
-    rig.transport->setResponder([](const QByteArrayList& argv) { return T::handshakeReply(argv); });
+    acceptHandshakes(rig.transport);
     rig->open(); // before the scheduled retry
     QVERIFY(spinUntil([&] { return rig->isUp(); }));
     const int opens = rig.transport->openCount();
@@ -385,19 +379,14 @@ void TestRedisConnectionLifecycle::openDuringScheduledRetry()
 void TestRedisConnectionLifecycle::connectionLostFailsAllAndReconnects()
 {
     Results results;
-    ConnectionOptions options = fakeOptions();
-    options.autoReconnect = true;
-    options.reconnectInitialMs = 10;
-    Rig rig(options);
+    Rig rig(retrying(10));
     QList<QByteArrayList> restarts;
     QObject::connect(rig.connection.get(), &RedisConnection::restarted, rig.connection.get(),
                      [&](const QByteArray& before, const QByteArray& after) {
                          restarts << QByteArrayList{before, after};
                      });
     QVERIFY(rig.bringUp(QByteArray(40, '1')));
-    for (int i = 0; i < 3; ++i)
-        rig->send({"GET", "k"}, results.add());
-    QVERIFY(rig.waitWritten(plainHandshake + 3));
+    QVERIFY(rig.sendWritten(results, {"GET", "k"}, 3));
     rig.transport->feed(T::bulk("first"));
     rig.transport->failNow(ErrorKind::ConnectionLost, QStringLiteral("connection reset by peer"));
     QCOMPARE(results.described(),
@@ -425,9 +414,7 @@ void TestRedisConnectionLifecycle::closeCancelsSentAndQueued()
     {
         Rig rig;
         QVERIFY(rig.bringUp());
-        for (int i = 0; i < 3; ++i)
-            rig->send({"GET", "k"}, results.add());
-        QVERIFY(rig.waitWritten(plainHandshake + 3));
+        QVERIFY(rig.sendWritten(results, {"GET", "k"}, 3));
         const int aborts = rig.transport->abortCount();
         rig->close();
         QCOMPARE(results.count(ErrorKind::Cancelled), 3);
@@ -456,10 +443,7 @@ void TestRedisConnectionLifecycle::closeCancelsSentAndQueued()
 
 void TestRedisConnectionLifecycle::closeStopsRetries()
 {
-    ConnectionOptions options = fakeOptions();
-    options.autoReconnect = true;
-    options.reconnectInitialMs = 10;
-    Rig rig(options);
+    Rig rig(retrying(10));
     rig.transport->setOpenMode(T::OpenMode::Refuse);
     rig->open();
     QVERIFY(spinUntil([&] { return rig.transport->openCount() >= 3; }));

@@ -14,12 +14,9 @@ namespace tst_redisconnection_requests {
 
 using namespace lockscope;
 using namespace lockscope::test;
+using namespace lockscope::test::scripted;
 
 namespace {
-
-using T = ScriptedTransport;
-using State = RedisConnection::State;
-using Rig = ScriptedRig;
 
 // Keeps the keys that start with "lock:".
 class LockPrefixFilter final : public ReplyKeyFilter
