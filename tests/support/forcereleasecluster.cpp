@@ -60,14 +60,6 @@ void ForceReleaseCluster::onAll(const QByteArrayList& argv)
         group.at(i).command(argv);
 }
 
-int ForceReleaseCluster::countOf(const QByteArray& key)
-{
-    int n = 0;
-    for (int i = 0; i < group.size(); ++i)
-        n += int(group.at(i).command({"EXISTS", key}).integer);
-    return n;
-}
-
 ForceReleasePlan ForceReleaseCluster::inspect(const ForceReleaseRequest& request)
 {
     const std::optional<ForceReleasePlan> plan = inspectForceRelease(*masters, config, request);
