@@ -71,7 +71,6 @@ public:
     // The two healthy masters' fingerprints: a fault on the third must leave them as they were.
     QByteArrayList healthyFingerprints() { return {fingerprint(0), fingerprint(1)}; }
     RedisServer& healthy(int i) { return m_healthy.at(i); }
-    int thirdConnections() const { return m_peer ? m_peer->connections() : -1; }
 
 private:
     bool start(QString* why);
