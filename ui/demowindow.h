@@ -17,8 +17,8 @@ class MainWindow;
 // the window; start it after this.
 namespace DemoWindow {
 
-DemoPanel* install(MainWindow* window, DemoSession* session, bool readOnly,
-                          const QString& auditLogPath, bool selectDefault = true);
+DemoPanel* install(MainWindow* window, DemoSession* session, bool readOnly, const QString& auditLogPath,
+                   bool selectDefault = true);
 QDockWidget* dock(MainWindow* window);
 
 } // namespace DemoWindow

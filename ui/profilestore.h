@@ -18,8 +18,7 @@ QList<ConnectionProfile> load();
 void save(const QList<ConnectionProfile>& profiles);
 
 // A profile as the monitor's configuration, with the passwords found (keyed by URL).
-Result<LockScopeConfig> toConfig(const ConnectionProfile& profile,
-                                        const QHash<QString, QString>& passwords);
+Result<LockScopeConfig> toConfig(const ConnectionProfile& profile, const QHash<QString, QString>& passwords);
 
 } // namespace ProfileStore
 

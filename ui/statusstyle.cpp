@@ -10,7 +10,10 @@ namespace lockscope {
 
 // The words keep the translation context the class gave them.
 namespace StatusStyle {
-static QString tr(const char* text) { return QCoreApplication::translate("StatusStyle", text); }
+static QString tr(const char* text)
+{
+    return QCoreApplication::translate("StatusStyle", text);
+}
 } // namespace StatusStyle
 
 namespace {

@@ -7,7 +7,10 @@ namespace lockscope {
 
 // The words keep the translation context the class gave them.
 namespace WindowTitle {
-static QString tr(const char* text) { return QCoreApplication::translate("WindowTitle", text); }
+static QString tr(const char* text)
+{
+    return QCoreApplication::translate("WindowTitle", text);
+}
 } // namespace WindowTitle
 
 QString WindowTitle::applicationName()

@@ -29,7 +29,8 @@ std::optional<lockscope::RedlockLease> parse(const QString& resource, const QStr
 // "1e4", "-5" and "" are usage errors.
 namespace NumberArgument {
 // `name` is the option's, without the dashes; `problem` may be null.
-std::optional<qint64> parse(const QString& name, const QString& text, qint64 min, qint64 max, QString* problem);
+std::optional<qint64> parse(const QString& name, const QString& text, qint64 min, qint64 max,
+                            QString* problem);
 } // namespace NumberArgument
 
 // --ttl MS as every writing command takes it: a whole, positive number of milliseconds up to 2^31-1.

@@ -1,5 +1,5 @@
-#include "base/bytesdisplay.h"
 #include "arguments.h"
+#include "base/bytesdisplay.h"
 #include "writecommand.h"
 #include "writesession.h"
 

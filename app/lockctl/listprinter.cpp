@@ -213,11 +213,10 @@ void ListPrinter::printPage(const QList<LockView>& views)
         return;
     }
     for (const LockView& v : views)
-        TextTable::printRow(m_context.out(), LockPrinter::row(v, now), m_widths,
-                            [&](qsizetype column, const QString& cell) {
-                                return column == LockPrinter::statusColumn ? LockPrinter::paintedStatus(v, m_color)
-                                                                           : cell;
-                            });
+        TextTable::printRow(
+            m_context.out(), LockPrinter::row(v, now), m_widths, [&](qsizetype column, const QString& cell) {
+                return column == LockPrinter::statusColumn ? LockPrinter::paintedStatus(v, m_color) : cell;
+            });
     m_context.out().flush();
 }
 

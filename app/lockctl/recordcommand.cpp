@@ -1,5 +1,5 @@
-#include "clicontext.h"
 #include "arguments.h"
+#include "clicontext.h"
 #include "command.h"
 #include "config/commandlineconfig.h"
 #include "monitor/lockmonitor.h"
@@ -63,7 +63,7 @@ public:
         if (parser.isSet(QStringLiteral("max-size-mb"))) {
             const std::optional<qint64> mb =
                 NumberArgument::parse(QStringLiteral("--max-size-mb"),
-                                        parser.value(QStringLiteral("max-size-mb")), 1, 1 << 30, &problem);
+                                      parser.value(QStringLiteral("max-size-mb")), 1, 1 << 30, &problem);
             if (!mb)
                 return context.fail(UsageError, problem);
             options.maxBytes = *mb * 1024 * 1024;

@@ -1,5 +1,5 @@
-#include "base/monotonicclock.h"
 #include "arguments.h"
+#include "base/monotonicclock.h"
 #include "clicontext.h"
 #include "command.h"
 #include "config/commandlineconfig.h"

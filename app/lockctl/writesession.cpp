@@ -96,8 +96,8 @@ bool WriteSession::applyRetryOptions(const QCommandLineParser& parser, QString* 
 {
     lockscope::RedlockSettings& redlock = m_config.redlock;
     if (parser.isSet(QStringLiteral("retries"))) {
-        const auto retries = NumberArgument::parse(
-            QStringLiteral("retries"), parser.value(QStringLiteral("retries")), 0, 1000, problem);
+        const auto retries = NumberArgument::parse(QStringLiteral("retries"),
+                                                   parser.value(QStringLiteral("retries")), 0, 1000, problem);
         if (!retries)
             return false;
         redlock.retryCount = int(*retries);

@@ -23,7 +23,7 @@ QList<QCommandLineOption> options();
 // always set (the default when neither the file nor --audit-log names one). `overrides` gets
 // what the command line says about every master, for masters named later (a profile).
 Result<LockScopeConfig> build(const QCommandLineParser& parser, QStringList* warnings,
-                                     MasterOverrides* overrides = nullptr);
+                              MasterOverrides* overrides = nullptr);
 // --pattern GLOB (every matching key is a lock) and --discover GLOB (find the locks among the
 // matching keys), both repeatable; `what` ends the help text ("to scan for", "to watch").
 QList<QCommandLineOption> patternOptions(const QString& what);

@@ -23,7 +23,7 @@ namespace lockscope {
 namespace ConfigLoader {
 
 Result<LockScopeConfig> fromJson(const QByteArray& json, QStringList* warnings = nullptr,
-                                        const QString& sourceName = QString());
+                                 const QString& sourceName = QString());
 Result<LockScopeConfig> fromFile(const QString& path, QStringList* warnings = nullptr);
 
 // A master given as a URL string plus the global TLS/timeout settings; used by -m as well.

@@ -17,8 +17,8 @@ ReconnectBackoff::ReconnectBackoff(const ConnectionOptions& options, std::functi
 
 void ReconnectBackoff::schedule()
 {
-    const qint64 base = qMin<qint64>(m_options.reconnectMaxMs,
-                                     qint64(qMax(0, m_options.reconnectInitialMs)) << qMin(m_attempt, 20));
+    const qint64 base = qMin<qint64>(m_options.reconnectMaxMs, qint64(qMax(0, m_options.reconnectInitialMs))
+                                                                   << qMin(m_attempt, 20));
     const double jitter = 0.75 + 0.5 * QRandomGenerator::global()->generateDouble();
     m_delayMs = int(std::clamp<qint64>(qint64(double(base) * jitter), 1, std::numeric_limits<int>::max()));
     m_timer.start(m_delayMs);

@@ -32,7 +32,8 @@ RedisConnection::RedisConnection(ConnectionOptions options, std::unique_ptr<Redi
       m_deadline(
           m_pending, m_options, [this] { return m_transport->hasUnreadBytes(); },
           [this] {
-              fail(ErrorKind::Timeout, QStringLiteral("no reply within %1 ms").arg(m_options.commandTimeoutMs));
+              fail(ErrorKind::Timeout,
+                   QStringLiteral("no reply within %1 ms").arg(m_options.commandTimeoutMs));
           }),
       m_backoff(m_options, [this] { startAttempt(); })
 {

@@ -9,7 +9,8 @@ namespace lockscope {
 
 ReplyDeadline::ReplyDeadline(const PendingRequests& pending, const ConnectionOptions& options,
                              std::function<bool()> unreadBytes, std::function<void()> expired)
-    : m_pending(pending), m_options(options), m_unreadBytes(std::move(unreadBytes)), m_expired(std::move(expired))
+    : m_pending(pending), m_options(options), m_unreadBytes(std::move(unreadBytes)),
+      m_expired(std::move(expired))
 {
     m_timer.setSingleShot(true);
     m_timer.setTimerType(Qt::PreciseTimer);

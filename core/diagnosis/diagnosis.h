@@ -58,13 +58,13 @@ struct DiagnosisContext
 // read for it, most serious first. Empty when nothing is wrong.
 namespace LockDiagnosis {
 
-QList<Diagnosis> diagnose(const LockView& view, const LockStory& story,
-                                 const DiagnosisFacts& facts, const DiagnosisContext& context);
+QList<Diagnosis> diagnose(const LockView& view, const LockStory& story, const DiagnosisFacts& facts,
+                          const DiagnosisContext& context);
 // From a story alone, for a recording read without a live view (`lockctl history`):
 // no-expiry when no TTL was ever read for its holder, else held-too-long and not-renewed with
 // `ttlNowMs` the TTL left at context.nowMs.
 QList<Diagnosis> diagnoseStory(const LockStory& story, const QString& owner, qint64 ttlNowMs,
-                                      const DiagnosisContext& context);
+                               const DiagnosisContext& context);
 // The sentences alone, for places that show them as text.
 QStringList sentences(const QList<Diagnosis>& diagnoses);
 

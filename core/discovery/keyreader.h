@@ -21,7 +21,7 @@ using Done = std::function<void(QList<KeyObservation>)>;
 
 // `done` runs once, with one observation per key in the same order (errors inside them).
 void read(RedisConnection* connection, const QByteArrayList& keys, const MonitorSettings& settings,
-                 Done done);
+          Done done);
 
 } // namespace KeyReader
 

@@ -14,18 +14,19 @@ KeyspaceSubscriber::KeyspaceSubscriber(const ConnectionOptions& master, const QL
                      [this](const QByteArray&, const QByteArray& channel, const QByteArray& payload) {
                          onMessage(channel, payload);
                      });
-    QObject::connect(connection, &RedisConnection::stateChanged, connection, [this](RedisConnection::State state) {
-        if (state == RedisConnection::State::Up) {
-            // PSUBSCRIBE went out ahead of Up; a PING behind it is answered only once the server has
-            // registered the patterns.
-            m_connection->send({"PING"}, m_connection.get(), [this](const RedisResult& r) {
-                if (r.ok() && !r.reply.isError())
-                    m_handlers.listening();
-            });
-        } else if (state == RedisConnection::State::Down) {
-            m_handlers.lost(m_connection->lastError().message);
-        }
-    });
+    QObject::connect(connection, &RedisConnection::stateChanged, connection,
+                     [this](RedisConnection::State state) {
+                         if (state == RedisConnection::State::Up) {
+                             // PSUBSCRIBE went out ahead of Up; a PING behind it is answered only once the
+                             // server has registered the patterns.
+                             m_connection->send({"PING"}, m_connection.get(), [this](const RedisResult& r) {
+                                 if (r.ok() && !r.reply.isError())
+                                     m_handlers.listening();
+                             });
+                         } else if (state == RedisConnection::State::Down) {
+                             m_handlers.lost(m_connection->lastError().message);
+                         }
+                     });
     QByteArrayList channels;
     for (const ScanPattern& p : patterns)
         channels << m_prefix + p.match;
@@ -43,8 +44,9 @@ void KeyspaceSubscriber::onMessage(const QByteArray& channel, const QByteArray& 
 {
     if (!channel.startsWith(m_prefix))
         return;
-    m_handlers.event(QByteArray::fromRawData(channel.constData() + m_prefix.size(), channel.size() - m_prefix.size()),
-                     payload);
+    m_handlers.event(
+        QByteArray::fromRawData(channel.constData() + m_prefix.size(), channel.size() - m_prefix.size()),
+        payload);
 }
 
 } // namespace lockscope

@@ -26,7 +26,8 @@ public:
         std::function<void(const QByteArray& key, const QByteArray& event)> event;
     };
 
-    KeyspaceSubscriber(const ConnectionOptions& master, const QList<ScanPattern>& patterns, Handlers handlers);
+    KeyspaceSubscriber(const ConnectionOptions& master, const QList<ScanPattern>& patterns,
+                       Handlers handlers);
     ~KeyspaceSubscriber();
 
 private:

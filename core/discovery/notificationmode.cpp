@@ -51,9 +51,10 @@ QString notificationConfigProblem(const RedisReply& reply)
     const QByteArray flags = reply.elements.size() == 2 ? reply.elements[1].string : QByteArray();
     if (notificationFlagsSuffice(flags))
         return QString();
-    return flags.isEmpty() ? QStringLiteral("keyspace notifications are off")
-                           : QStringLiteral("notify-keyspace-events is \"%1\"; LockScope needs K and A (or g$hzx)")
-                                 .arg(escapeBytes(flags));
+    return flags.isEmpty()
+               ? QStringLiteral("keyspace notifications are off")
+               : QStringLiteral("notify-keyspace-events is \"%1\"; LockScope needs K and A (or g$hzx)")
+                     .arg(escapeBytes(flags));
 }
 
 } // namespace lockscope

@@ -27,7 +27,10 @@ template <size_t N> void appendKey(std::string& out, const char (&key)[N])
     out += "\":";
 }
 void appendNumber(std::string& out, qint64 value);
-inline void appendBool(std::string& out, bool value) { out += value ? "true" : "false"; }
+inline void appendBool(std::string& out, bool value)
+{
+    out += value ? "true" : "false";
+}
 
 } // namespace JsonText
 

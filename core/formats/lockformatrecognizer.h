@@ -14,7 +14,7 @@ namespace LockFormatRecognizer {
 
 // `nowWallMs` is the wall clock (ms since the epoch) used to judge legacy timestamps.
 RecognizedLock recognize(const QByteArray& key, const KeyObservation& observation,
-                                const QList<OwnerRule>& ownerRules, qint64 nowWallMs);
+                         const QList<OwnerRule>& ownerRules, qint64 nowWallMs);
 
 } // namespace LockFormatRecognizer
 

@@ -30,16 +30,16 @@ using Done = std::function<void(const ForceReleaseOutcome& outcome)>;
 
 // Callbacks run later from the event loop, never inside these calls.
 void inspect(MasterSet& masters, const LockScopeConfig& config, const ForceReleaseRequest& request,
-                    Inspected done);
+             Inspected done);
 void execute(MasterSet& masters, const LockScopeConfig& config, const AuditLog* audit,
-                    const ForceReleasePlan& plan, Done done);
+             const ForceReleasePlan& plan, Done done);
 // inspect() then execute(), for callers that need no confirmation step.
 void run(MasterSet& masters, const LockScopeConfig& config, const AuditLog* audit,
-                const ForceReleaseRequest& request, Done done);
+         const ForceReleaseRequest& request, Done done);
 
 // The audit line for a force-release that was inspected but not confirmed (`why` says by whom).
-RedisError recordCancelled(const AuditLog& audit, const MasterSet& masters,
-                                  const ForceReleasePlan& plan, const QString& why);
+RedisError recordCancelled(const AuditLog& audit, const MasterSet& masters, const ForceReleasePlan& plan,
+                           const QString& why);
 
 // Redisson's channel for a lock name: its prefixName() braces the name unless it has braces.
 QByteArray redissonChannel(const QByteArray& name);

@@ -18,7 +18,7 @@ ForceReleaseStep plan(const ForceReleaseRequest& request, const ForceReleaseTarg
 
 QByteArrayList scriptKeys(const ForceReleaseRequest& request, const ForceReleaseTarget& target);
 QByteArrayList scriptArgs(const ForceReleaseRequest& request, const ForceReleaseTarget& target,
-                                 qint64 nowWallMs);
+                          qint64 nowWallMs);
 
 // Redisson's prefixName() and suffixName(): the name is braced unless it already has a brace.
 QByteArray redissonPrefixed(const QByteArray& prefix, const QByteArray& name);

@@ -25,7 +25,10 @@ QByteArray pageAge(double seconds);
 // Every metric family render() can emit (what the shipped dashboard and rules may refer to).
 QByteArrayList familyNames();
 // The Content-Type of render()'s output.
-inline QByteArray contentType() { return "text/plain; version=0.0.4; charset=utf-8"; }
+inline QByteArray contentType()
+{
+    return "text/plain; version=0.0.4; charset=utf-8";
+}
 
 } // namespace MetricsRenderer
 

@@ -39,7 +39,8 @@ QString MasterEventText::changedTokens(const FailoverReport& report)
 {
     QStringList changed;
     for (const FailoverReport::TokenChange& c : report.changedToken)
-        changed << words("%1 (%2 → %3)").arg(escapeBytes(c.resource), escapeBytes(c.before), escapeBytes(c.after));
+        changed << words("%1 (%2 → %3)")
+                       .arg(escapeBytes(c.resource), escapeBytes(c.before), escapeBytes(c.after));
     return listOrNone(changed);
 }
 

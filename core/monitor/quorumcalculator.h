@@ -12,7 +12,7 @@ namespace QuorumCalculator {
 // `observations` has one entry per master, in master order; an observation with an error
 // means that master could not be read. `nowMs` is the monotonic clock.
 LockView compute(const QByteArray& resource, const QList<MasterObservation>& observations,
-                        const RedlockSettings& drift, qint64 nowMs);
+                 const RedlockSettings& drift, qint64 nowMs);
 
 } // namespace QuorumCalculator
 

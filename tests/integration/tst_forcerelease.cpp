@@ -141,7 +141,8 @@ void TestForceRelease::redissonLockWakesItsWaiters()
         int(lockscope::test::upperBoundMs(5000))));
 
     // The wrong holder: spared, and no waiter is woken for nothing.
-    const ForceReleaseOutcome wrong = c.run(forceReleaseRequest("orders", "8e2f2a47-51a1-4c5f-9b0a-1f2d3c4b5a69:58"));
+    const ForceReleaseOutcome wrong =
+        c.run(forceReleaseRequest("orders", "8e2f2a47-51a1-4c5f-9b0a-1f2d3c4b5a69:58"));
     QCOMPARE(wrong.verdict, WriteVerdict::NotDone);
     QCOMPARE(wrong.results.at(0).action, Action::Spared);
     QCOMPARE(c.countOf("orders"), 3);
@@ -204,7 +205,8 @@ void TestForceRelease::semaphoreLosesOneHolderOnly()
         QCOMPARE(members.elements.at(1).string, QByteArray("3f1c7e2a-3333-4a4a-8b8b-000000000003"));
     }
     // A holder that is not (or no longer) there: nothing removed.
-    const ForceReleaseOutcome gone = c.run(forceReleaseRequest("semaphore:pool", "3f1c7e2a-2222-4a4a-8b8b-000000000002"));
+    const ForceReleaseOutcome gone =
+        c.run(forceReleaseRequest("semaphore:pool", "3f1c7e2a-2222-4a4a-8b8b-000000000002"));
     QCOMPARE(gone.verdict, WriteVerdict::NotDone);
     QCOMPARE(c.group.at(0).command({"ZCARD", "semaphore:pool"}).integer, 2);
 }

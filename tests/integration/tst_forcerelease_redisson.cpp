@@ -180,8 +180,10 @@ void TestForceReleaseRedisson::redissonTwoReadersLoseOnlyOne()
     QCOMPARE(server().command({"HEXISTS", "catalog", readerA}).integer, 0);
     QCOMPARE(server().command({"HGET", "catalog", readerB}).string, QByteArray("1"));
     QCOMPARE(server().command({"HGET", "catalog", "mode"}).string, QByteArray("read"));
-    QCOMPARE(server().command({"EXISTS", QByteArray("{catalog}:") + readerA + ":rwlock_timeout:1"}).integer, 0);
-    QCOMPARE(server().command({"EXISTS", QByteArray("{catalog}:") + readerB + ":rwlock_timeout:1"}).integer, 1);
+    QCOMPARE(server().command({"EXISTS", QByteArray("{catalog}:") + readerA + ":rwlock_timeout:1"}).integer,
+             0);
+    QCOMPARE(server().command({"EXISTS", QByteArray("{catalog}:") + readerB + ":rwlock_timeout:1"}).integer,
+             1);
     QCOMPARE(o.results.first().commands, plannedCommands(plan, 0));
     // The lock is still held by B: nobody is woken.
     QTest::qWait(100);
@@ -193,7 +195,8 @@ void TestForceReleaseRedisson::redissonWholeHolderSetAsListed()
     addReader(server(), "catalog", readerA);
     addReader(server(), "catalog", readerB);
     // `lockctl list` prints the holders sorted and joined by ','.
-    const QByteArray listed = m_cluster->inspect(forceReleaseRequest("catalog", readerA)).targets.first().lock.token;
+    const QByteArray listed =
+        m_cluster->inspect(forceReleaseRequest("catalog", readerA)).targets.first().lock.token;
     QCOMPARE(listed, QByteArray(readerB) + ',' + readerA);
     PublishListener listener(server());
     QVERIFY(listener.ready(server()));

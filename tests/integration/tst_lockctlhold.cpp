@@ -24,8 +24,9 @@ namespace {
 // Starts `lockctl hold RESOURCE OPTIONS -- sh -c '<trap>; touch READY; while true; ...'` in `p`: a
 // command that loops with `trap` set (SIGTERM's handling). True once the lock is on every master
 // and the command has set its trap (READY, in `dir`, exists).
-bool startTrappedHold(QProcess& p, RedisServerGroup& group, const LockctlCli& lockctl, const QTemporaryDir& dir,
-                      const QByteArray& resource, const QStringList& options, const QString& trap)
+bool startTrappedHold(QProcess& p, RedisServerGroup& group, const LockctlCli& lockctl,
+                      const QTemporaryDir& dir, const QByteArray& resource, const QStringList& options,
+                      const QString& trap)
 {
     const QFile ready(dir.filePath(QStringLiteral("ready")));
     QStringList args = lockctl.masters();
@@ -78,7 +79,7 @@ void TestLockctlHold::holdRunsTheCommandWhileHolding()
     const QByteArray token = lines.value(0).split(' ').value(0);
     QVERIFY(QRegularExpression(QStringLiteral("/[0-9a-f]{32}$")).match(QString::fromUtf8(token)).hasMatch());
     QCOMPARE(lines.value(0).split(' ').value(1), QByteArray("held"));
-    QCOMPARE(lines.value(1), token);     // still ours after two and a half TTLs
+    QCOMPARE(lines.value(1), token);    // still ours after two and a half TTLs
     QCOMPARE(group.countOf("held"), 0); // released on exit
 }
 

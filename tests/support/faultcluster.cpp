@@ -254,8 +254,7 @@ QByteArray FaultCluster::fingerprint(int master)
         return "(not running)";
     if (m_fault == Fault::Paused && master == 2)
         return "(paused)";
-    return s->command({"DEBUG", "DIGEST"}).string + ' ' +
-           QByteArray::number(s->command({"DBSIZE"}).integer);
+    return s->command({"DEBUG", "DIGEST"}).string + ' ' + QByteArray::number(s->command({"DBSIZE"}).integer);
 }
 
 bool mentionsAny(const QString& text, const QStringList& words)

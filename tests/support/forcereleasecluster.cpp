@@ -70,7 +70,8 @@ ForceReleasePlan ForceReleaseCluster::inspect(const ForceReleaseRequest& request
 
 ForceReleaseOutcome ForceReleaseCluster::execute(const ForceReleasePlan& plan)
 {
-    const std::optional<ForceReleaseOutcome> outcome = executeForceRelease(*masters, config, audit.get(), plan);
+    const std::optional<ForceReleaseOutcome> outcome =
+        executeForceRelease(*masters, config, audit.get(), plan);
     if (!outcome)
         qFatal("no outcome");
     return *outcome;
@@ -104,8 +105,11 @@ PublishListener::PublishListener(const RedisServer& server) : m_connection(serve
 
 bool PublishListener::ready(const RedisServer& server)
 {
-    return QTest::qWaitFor([&server] { return server.command({"PUBSUB", "NUMPAT"}).integer >= 1; },
-                           int(upperBoundMs(5000)));
+    return QTest::qWaitFor(
+        [&server] {
+            return server.command({"PUBSUB", "NUMPAT"}).integer >= 1;
+        },
+        int(upperBoundMs(5000)));
 }
 
 } // namespace lockscope::test

@@ -96,8 +96,8 @@ QStringList Results::described() const
 
 int Results::count(ErrorKind kind) const
 {
-    return int(
-        std::count_if(all.cbegin(), all.cend(), [kind](const RedisResult& r) { return r.error.kind == kind; }));
+    return int(std::count_if(all.cbegin(), all.cend(),
+                             [kind](const RedisResult& r) { return r.error.kind == kind; }));
 }
 
 ScriptedRig::ScriptedRig(ConnectionOptions options)
@@ -142,7 +142,8 @@ bool ScriptedRig::bringUp(const QByteArray& runId)
 
 bool ScriptedRig::waitWritten(qsizetype n) const
 {
-    return spinUntil([this, n] { return transport->commands().size() >= n; }) && transport->commands().size() == n;
+    return spinUntil([this, n] { return transport->commands().size() >= n; }) &&
+           transport->commands().size() == n;
 }
 
 bool ScriptedRig::sendWritten(Results& results, const QByteArrayList& argv, int times)

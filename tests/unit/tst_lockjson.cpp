@@ -87,7 +87,8 @@ void TestLockJson::writesTheLockAsQJsonDocumentWould()
     view.setAtRiskReason(owner + QStringLiteral(" restarted"));
     MasterObservation failed;
     failed.setError(RedisError(ErrorKind::Timeout, masters.at(2)->name(), QStringLiteral("timed \"out\"")));
-    const QList<LockHolder> holders{{token, owner, 2, -1}, {QByteArray("id\x1b"), QStringLiteral("b"), 1, -1}};
+    const QList<LockHolder> holders{{token, owner, 2, -1},
+                                    {QByteArray("id\x1b"), QStringLiteral("b"), 1, -1}};
     view.observations = {
         heldObservation(token, 60000, 900, {}),
         heldObservation("other" + token, -1, 950, holders, "hash", true),
@@ -108,16 +109,18 @@ void TestLockJson::writesTheLockAsQJsonDocumentWould()
             QCOMPARE(document.toJson(QJsonDocument::Compact), bytes);
 
             const QJsonObject lock = document.object();
-            QStringList keys{QStringLiteral("diagnosis"), QStringLiteral("format"),  QStringLiteral("holders"),
-                             QStringLiteral("observations"), QStringLiteral("owner"), QStringLiteral("quorum"),
-                             QStringLiteral("resource"), QStringLiteral("status"),    QStringLiteral("token"),
-                             QStringLiteral("validityMs")};
+            QStringList keys{QStringLiteral("diagnosis"), QStringLiteral("format"),
+                             QStringLiteral("holders"),   QStringLiteral("observations"),
+                             QStringLiteral("owner"),     QStringLiteral("quorum"),
+                             QStringLiteral("resource"),  QStringLiteral("status"),
+                             QStringLiteral("token"),     QStringLiteral("validityMs")};
             if (atRisk)
                 keys << QStringLiteral("atRisk");
             keys.sort();
             QCOMPARE(lock.keys(), keys);
             if (atRisk)
-                QCOMPARE(lock.value(QStringLiteral("atRisk")).toString(), owner + QStringLiteral(" restarted"));
+                QCOMPARE(lock.value(QStringLiteral("atRisk")).toString(),
+                         owner + QStringLiteral(" restarted"));
             QCOMPARE(lock.value(QStringLiteral("diagnosis")).toArray(), diagnosisJson(diagnoses));
             QCOMPARE(lock.value(QStringLiteral("format")).toString(), lockFormatName(LockFormat::PlainToken));
             QCOMPARE(lock.value(QStringLiteral("holders")).toArray(), QJsonArray{masters.at(0)->name()});
@@ -129,7 +132,8 @@ void TestLockJson::writesTheLockAsQJsonDocumentWould()
             QCOMPARE(lock.value(QStringLiteral("resource")).toString(), escapeBytes(resource));
             QCOMPARE(lock.value(QStringLiteral("status")).toString(), lockStatusName(LockStatus::Contested));
             QCOMPARE(lock.value(QStringLiteral("token")).toString(), escapeBytes(token));
-            QCOMPARE(lock.value(QStringLiteral("validityMs")).toInteger(), qMax<qint64>(0, 12345 - (now - 1000)));
+            QCOMPARE(lock.value(QStringLiteral("validityMs")).toInteger(),
+                     qMax<qint64>(0, 12345 - (now - 1000)));
 
             const QJsonArray observations = lock.value(QStringLiteral("observations")).toArray();
             QCOMPARE(observations.size(), 3);
@@ -177,9 +181,9 @@ void TestLockJson::callersMembersTakeTheirPlaces()
     view.atRisk = true;
     view.setAtRiskReason(QStringLiteral("restarted"));
     std::string written;
-    LockJson::appendLock(written, view, masters, 0,
-                         {{"aaa", "1"}, {"diagnosis", "[]"}, {"event", "\"added\""}, {"time", "\"now\""},
-                          {"zzz", "null"}});
+    LockJson::appendLock(
+        written, view, masters, 0,
+        {{"aaa", "1"}, {"diagnosis", "[]"}, {"event", "\"added\""}, {"time", "\"now\""}, {"zzz", "null"}});
     const QByteArray bytes = QByteArray::fromStdString(written);
     const QJsonDocument document = QJsonDocument::fromJson(bytes);
     QCOMPARE(document.toJson(QJsonDocument::Compact), bytes);

@@ -53,8 +53,8 @@ QList<RecordEvent> renewals(const QByteArray& token, qint64 leaseMs, qint64 ever
 
 // `token`'s story: first seen at `firstSeenMs`, extended `extensions` times from `firstMs` to `lastMs`,
 // the last extension (and the last reading) leaving `lastTtlMs`; the longest TTL seen `leaseMs`.
-LockStory renewedStory(const QByteArray& token, qint64 firstSeenMs, int extensions, qint64 firstMs, qint64 lastMs,
-                       qint64 lastTtlMs, qint64 leaseMs)
+LockStory renewedStory(const QByteArray& token, qint64 firstSeenMs, int extensions, qint64 firstMs,
+                       qint64 lastMs, qint64 lastTtlMs, qint64 leaseMs)
 {
     return {.token = token,
             .firstSeenMs = firstSeenMs,
@@ -130,7 +130,8 @@ void TestRecordedStory::storyOfTheOpenEpisode()
     const ResourceHistory h = recording(events, t0 + 40 * s);
     QCOMPARE(h.episodes.size(), 2);
 
-    compareStory(RecordedStory::fromHistory(h), renewedStory("aa11", t0, 3, t0 + 10 * s, t0 + 30 * s, 29 * s, 30 * s));
+    compareStory(RecordedStory::fromHistory(h),
+                 renewedStory("aa11", t0, 3, t0 + 10 * s, t0 + 30 * s, 29 * s, 30 * s));
     QCOMPARE(RecordedStory::watchedUntilMs(h), t0 + 40 * s);
 }
 

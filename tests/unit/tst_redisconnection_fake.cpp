@@ -246,26 +246,27 @@ void TestRedisConnectionFake::aBadReplyFailsTheMaster_data()
     QByteArray deep = T::integer(1);
     for (int level = 0; level < 12; ++level)
         deep = T::array({deep});
-    QTest::newRow("nested too deeply") << defaults << QByteArrayList{"EVAL x 0", "PING"} << QByteArrayList{deep}
-                                       << QByteArray() << 0 << QStringList{tooLarge, tooLarge}
-                                       << ErrorKind::ReplyTooLarge << QStringList{QStringLiteral("maxDepth")};
+    QTest::newRow("nested too deeply")
+        << defaults << QByteArrayList{"EVAL x 0", "PING"} << QByteArrayList{deep} << QByteArray() << 0
+        << QStringList{tooLarge, tooLarge} << ErrorKind::ReplyTooLarge
+        << QStringList{QStringLiteral("maxDepth")};
     // A peer announcing a 10 GB string, with the default limit (512 MiB).
     QTest::newRow("a huge bulk fails at its header")
-        << defaults << QByteArrayList{"GET k", "PING"} << QByteArrayList{"$10000000000\r\nabc"} << QByteArray()
-        << 0 << QStringList{tooLarge, tooLarge} << ErrorKind::ReplyTooLarge
+        << defaults << QByteArrayList{"GET k", "PING"} << QByteArrayList{"$10000000000\r\nabc"}
+        << QByteArray() << 0 << QStringList{tooLarge, tooLarge} << ErrorKind::ReplyTooLarge
         << QStringList{QStringLiteral("536870912"), QStringLiteral("maxBulkBytes")};
     ReplyLimits bulk;
     bulk.maxBulkBytes = 2048;
     // At the limit is fine, one byte over is not (announced in the header, body not sent yet) ...
     QTest::newRow("a bulk over a set limit")
-        << bulk << QByteArrayList{"GET a", "GET b"} << QByteArrayList{T::bulk(QByteArray(2048, 'x')) + "$2049\r\n"}
-        << QByteArray() << 0 << QStringList{QStringLiteral("$") + QString(2048, QLatin1Char('x')), tooLarge}
+        << bulk << QByteArrayList{"GET a", "GET b"}
+        << QByteArrayList{T::bulk(QByteArray(2048, 'x')) + "$2049\r\n"} << QByteArray() << 0
+        << QStringList{QStringLiteral("$") + QString(2048, QLatin1Char('x')), tooLarge}
         << ErrorKind::ReplyTooLarge << QStringList{QStringLiteral("2048")};
     // ... and over it, complete in one read (never waited for), the same.
-    QTest::newRow("a bulk over a set limit, whole") << bulk << QByteArrayList{"GET c"}
-                                                    << QByteArrayList{T::bulk(QByteArray(3000, 'y'))} << QByteArray()
-                                                    << 0 << QStringList{tooLarge} << ErrorKind::ReplyTooLarge
-                                                    << QStringList();
+    QTest::newRow("a bulk over a set limit, whole")
+        << bulk << QByteArrayList{"GET c"} << QByteArrayList{T::bulk(QByteArray(3000, 'y'))} << QByteArray()
+        << 0 << QStringList{tooLarge} << ErrorKind::ReplyTooLarge << QStringList();
     ReplyLimits elements;
     elements.maxElements = 16;
     QByteArrayList sixteen;
@@ -274,7 +275,8 @@ void TestRedisConnectionFake::aBadReplyFailsTheMaster_data()
         sixteen << T::integer(i);
         sixteenShown << QStringLiteral(":%1").arg(i);
     }
-    const QByteArray nested = T::array({T::array(sixteen.mid(0, 8)), T::array(sixteen.mid(0, 8))}); // 2 + 2 × 8
+    const QByteArray nested =
+        T::array({T::array(sixteen.mid(0, 8)), T::array(sixteen.mid(0, 8))}); // 2 + 2 × 8
     QTest::newRow("elements over the limit, every level counted")
         << elements << QByteArrayList{"SCAN 0", "SCAN 0", "SCAN 0"}
         << QByteArrayList{T::array(sixteen) + nested} << QByteArray() << 0
@@ -282,9 +284,9 @@ void TestRedisConnectionFake::aBadReplyFailsTheMaster_data()
                        tooLarge}
         << ErrorKind::ReplyTooLarge << QStringList{QStringLiteral("maxElements")};
     // A huge announced count fails at its header, before any element arrives.
-    QTest::newRow("a huge element count") << elements << QByteArrayList{"SCAN 0"}
-                                          << QByteArrayList{"*2000000000\r\n"} << QByteArray() << 0
-                                          << QStringList{tooLarge} << ErrorKind::ReplyTooLarge << QStringList();
+    QTest::newRow("a huge element count")
+        << elements << QByteArrayList{"SCAN 0"} << QByteArrayList{"*2000000000\r\n"} << QByteArray() << 0
+        << QStringList{tooLarge} << ErrorKind::ReplyTooLarge << QStringList();
     ReplyLimits depth;
     depth.maxDepth = 2;
     QTest::newRow("nested deeper than a set depth")
@@ -303,18 +305,18 @@ void TestRedisConnectionFake::aBadReplyFailsTheMaster_data()
         << QStringList{QStringLiteral("$") + QString(3000, QLatin1Char('s')), tooLarge}
         << ErrorKind::ReplyTooLarge << QStringList{QStringLiteral("maxReplyBytes")};
     // A status line that never ends would be buffered (and searched for its end) forever.
-    QTest::newRow("a line without its end") << defaults << QByteArrayList{"PING"} << QByteArrayList{"+"}
-                                            << QByteArray(64 * 1024, 'a') << 40 << QStringList{protocol}
-                                            << ErrorKind::Protocol << QStringList{QStringLiteral("without its end")};
+    QTest::newRow("a line without its end")
+        << defaults << QByteArrayList{"PING"} << QByteArrayList{"+"} << QByteArray(64 * 1024, 'a') << 40
+        << QStringList{protocol} << ErrorKind::Protocol << QStringList{QStringLiteral("without its end")};
     // One good reply, then a type byte RESP does not have.
-    QTest::newRow("a malformed reply") << defaults << QByteArrayList{"GET k", "GET k", "GET k", "GET k"}
-                                       << QByteArrayList{T::status("OK") + "?what\r\n" + T::status("OK")}
-                                       << QByteArray() << 0
-                                       << QStringList{QStringLiteral("+OK"), protocol, protocol, protocol}
-                                       << ErrorKind::Protocol << QStringList{QStringLiteral("malformed")};
-    QTest::newRow("a negative array length") << defaults << QByteArrayList{"LRANGE l 0 -1"}
-                                             << QByteArrayList{"*-5\r\n:1\r\n"} << QByteArray() << 0
-                                             << QStringList{protocol} << ErrorKind::Protocol << QStringList();
+    QTest::newRow("a malformed reply")
+        << defaults << QByteArrayList{"GET k", "GET k", "GET k", "GET k"}
+        << QByteArrayList{T::status("OK") + "?what\r\n" + T::status("OK")} << QByteArray() << 0
+        << QStringList{QStringLiteral("+OK"), protocol, protocol, protocol} << ErrorKind::Protocol
+        << QStringList{QStringLiteral("malformed")};
+    QTest::newRow("a negative array length")
+        << defaults << QByteArrayList{"LRANGE l 0 -1"} << QByteArrayList{"*-5\r\n:1\r\n"} << QByteArray() << 0
+        << QStringList{protocol} << ErrorKind::Protocol << QStringList();
 }
 
 void TestRedisConnectionFake::aBadReplyFailsTheMaster()
