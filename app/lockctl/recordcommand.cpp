@@ -62,7 +62,7 @@ public:
         }
         if (parser.isSet(QStringLiteral("max-size-mb"))) {
             const std::optional<qint64> mb =
-                NumberArgument::parse(QStringLiteral("--max-size-mb"),
+                NumberArgument::parse(QStringLiteral("max-size-mb"),
                                       parser.value(QStringLiteral("max-size-mb")), 1, 1 << 30, &problem);
             if (!mb)
                 return context.fail(UsageError, problem);
