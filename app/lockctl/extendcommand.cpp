@@ -1,5 +1,5 @@
 #include "base/bytesdisplay.h"
-#include "lockctl/ttlargument.h"
+#include "lockctl/arguments.h"
 #include "lockctl/writecommand.h"
 #include "lockctl/writesession.h"
 

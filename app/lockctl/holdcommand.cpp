@@ -1,7 +1,7 @@
 #include "base/bytesdisplay.h"
+#include "lockctl/arguments.h"
 #include "lockctl/clicontext.h"
 #include "lockctl/terminationsignals.h"
-#include "lockctl/ttlargument.h"
 #include "lockctl/writecommand.h"
 #include "lockctl/writesession.h"
 #include "locking/lockkeeper.h"
@@ -64,7 +64,7 @@ protected:
     {
         if (!parser.isSet(QStringLiteral("grace-ms")))
             return true;
-        const auto grace = TtlArgument::parseWhole(
+        const auto grace = NumberArgument::parse(
             QStringLiteral("grace-ms"), parser.value(QStringLiteral("grace-ms")), 0, 3600000, problem);
         if (!grace)
             return false;

@@ -1,9 +1,8 @@
 #include "lockctl/lockprinter.h"
 
 #include "base/bytesdisplay.h"
+#include "base/durationformat.h"
 #include "lockctl/terminalcolor.h"
-#include "lockctl/texttable.h"
-#include "topology/masterset.h"
 
 using namespace lockscope;
 
@@ -64,8 +63,9 @@ QString LockPrinter::paintedStatus(const LockView& view, const TerminalColor& co
     return status;
 }
 
-QStringList LockPrinter::row(const LockView& view, const MasterSet&, qint64 nowMs)
+QStringList LockPrinter::row(const LockView& view, qint64 nowMs)
 {
+    const qint64 validity = view.validityAt(nowMs);
     QString status = lockStatusName(view.status);
     if (view.atRisk)
         status += atRiskSuffix;
@@ -81,7 +81,8 @@ QStringList LockPrinter::row(const LockView& view, const MasterSet&, qint64 nowM
             masterDots(view),
             view.status == LockStatus::Stuck && view.format == LockFormat::LegacyTimestamp
                 ? QStringLiteral("expired") // its timestamp has passed; OWNER says when
-                : formatDuration(view.validityAt(nowMs)),
+            : validity < 0 ? QStringLiteral("no expiry")
+                           : formatDuration(validity, DurationStyle::Compact),
             view.owner.isEmpty() ? QStringLiteral("-") : view.owner,
             lockFormatName(view.format),
             token};

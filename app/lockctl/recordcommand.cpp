@@ -1,10 +1,8 @@
 #include "config/commandlineconfig.h"
+#include "lockctl/arguments.h"
 #include "lockctl/clicontext.h"
 #include "lockctl/command.h"
-#include "lockctl/durationargument.h"
-#include "lockctl/recordingargument.h"
 #include "lockctl/terminationsignals.h"
-#include "lockctl/ttlargument.h"
 #include "monitor/lockmonitor.h"
 #include "record/recorder.h"
 
@@ -64,8 +62,8 @@ public:
         }
         if (parser.isSet(QStringLiteral("max-size-mb"))) {
             const std::optional<qint64> mb =
-                TtlArgument::parseWhole(QStringLiteral("--max-size-mb"),
-                                        parser.value(QStringLiteral("max-size-mb")), 1, 1 << 30, &problem);
+                NumberArgument::parse(QStringLiteral("max-size-mb"),
+                                      parser.value(QStringLiteral("max-size-mb")), 1, 1 << 30, &problem);
             if (!mb)
                 return context.fail(UsageError, problem);
             options.maxBytes = *mb * 1024 * 1024;

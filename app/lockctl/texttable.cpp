@@ -32,16 +32,4 @@ void TextTable::printRow(QTextStream& out, const QStringList& row, const QList<q
     out << line << '\n';
 }
 
-QString formatDuration(qint64 ms)
-{
-    if (ms < 0)
-        return QStringLiteral("no expiry");
-    if (ms < 60000)
-        return QString::number(double(ms) / 1000.0, 'f', 1) + QLatin1Char('s');
-    const qint64 s = ms / 1000;
-    if (s < 3600)
-        return QStringLiteral("%1m%2s").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
-    return QStringLiteral("%1h%2m").arg(s / 3600).arg(s / 60 % 60, 2, 10, QLatin1Char('0'));
-}
-
 } // namespace lockctl

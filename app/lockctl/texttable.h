@@ -28,7 +28,4 @@ private:
     QList<QStringList> m_rows;
 };
 
-// "9.8s", "2m03s", "1h05m", or "no expiry" for a negative value.
-QString formatDuration(qint64 ms);
-
 } // namespace lockctl

@@ -7,8 +7,8 @@
 #include "lockctl/lockprinter.h"
 #include "lockctl/terminalcolor.h"
 #include "lockctl/terminationsignals.h"
-#include "lockctl/texttable.h"
 #include "monitor/lockmonitor.h"
+#include "monitor/mastereventtext.h"
 #include "topology/clusterentry.h"
 #include "topology/clustertopology.h"
 
@@ -74,22 +74,16 @@ public:
                          });
         QObject::connect(
             &monitor, &LockMonitor::failoverDetected, [&](int i, const PrimaryChange& change, int atRisk) {
-                emitMaster(i, QStringLiteral("failover"),
-                           QStringLiteral("%1 → %2: %3 lock(s) at risk until the new primary is read")
-                               .arg(change.oldPrimary.toString(), change.newPrimary.toString())
-                               .arg(atRisk));
+                emitMaster(i, QStringLiteral("failover"), MasterEventText::failoverDetected(change, atRisk));
             });
         QObject::connect(&monitor, &LockMonitor::failoverReported,
                          [&](const FailoverReport& report) { emitFailover(report); });
         QObject::connect(&masters, &MasterSet::masterRestarted, [&](int i) {
-            emitMaster(i, QStringLiteral("restarted"),
-                       QStringLiteral("run_id changed: locks it held may be lost"));
+            emitMaster(i, QStringLiteral("restarted"), MasterEventText::restarted());
         });
         QObject::connect(
             &masters, &MasterSet::clusterPrimaryRestarted, [&](int i, const NodeAddress& primary) {
-                emitMaster(i, QStringLiteral("restarted"),
-                           QStringLiteral("primary %1: run_id changed: locks it held may be lost")
-                               .arg(primary.toString()));
+                emitMaster(i, QStringLiteral("restarted"), MasterEventText::primaryRestarted(primary));
             });
         QObject::connect(&masters, &MasterSet::nodesChanged, [&](int i) { onClusterNodes(i); });
         QObject::connect(&monitor, &LockMonitor::masterModeChanged,
@@ -212,32 +206,26 @@ private:
             write(o);
             return;
         }
-        QStringList lost;
-        for (const QByteArray& r : report.lost)
-            lost << escapeBytes(r);
-        QStringList changed;
-        for (const FailoverReport::TokenChange& c : report.changedToken)
-            changed << QStringLiteral("%1 (%2 → %3)")
-                           .arg(escapeBytes(c.resource), escapeBytes(c.before), escapeBytes(c.after));
         m_context->out() << now() << "  failover  " << m_masters->at(report.master)->name() << "  "
                          << report.change.oldPrimary.toString() << " → "
                          << report.change.newPrimary.toString() << "  " << report.atRisk.size()
-                         << " at risk, lost: "
-                         << (lost.isEmpty() ? QStringLiteral("none") : lost.join(QStringLiteral(", ")))
-                         << ", changed token: "
-                         << (changed.isEmpty() ? QStringLiteral("none") : changed.join(QStringLiteral(", ")))
-                         << Qt::endl;
+                         << " at risk, lost: " << MasterEventText::lostLocks(report)
+                         << ", changed token: " << MasterEventText::changedTokens(report) << Qt::endl;
     }
 
     void emitLock(const QString& event, const LockView& view)
     {
         if (m_context->json()) {
-            QJsonObject o = LockJson::lock(view, *m_masters, monotonicMs());
-            o.insert(QStringLiteral("time"), now());
-            o.insert(QStringLiteral("event"), event);
-            write(o);
+            std::string eventJson;
+            JsonText::appendString(eventJson, event);
+            std::string timeJson;
+            JsonText::appendString(timeJson, now());
+            std::string line;
+            LockJson::appendLock(line, view, *m_masters, monotonicMs(),
+                                 {{"event", eventJson}, {"time", timeJson}});
+            m_context->out() << QByteArray::fromStdString(line) << Qt::endl;
         } else {
-            QStringList row = LockPrinter::row(view, *m_masters, monotonicMs());
+            QStringList row = LockPrinter::row(view, monotonicMs());
             row[LockPrinter::statusColumn] = LockPrinter::paintedStatus(view, m_color);
             m_context->out() << now() << "  " << event.leftJustified(8) << "  "
                              << row.join(QStringLiteral("  ")) << Qt::endl;

@@ -1,11 +1,8 @@
 #include "lockctl/writecommand.h"
 
 #include "base/localidentity.h"
-#include "lockctl/bytesargument.h"
+#include "lockctl/arguments.h"
 #include "lockctl/clicontext.h"
-#include "lockctl/leaseargument.h"
-#include "lockctl/outcomeexitcode.h"
-#include "lockctl/ttlargument.h"
 #include "lockctl/writesession.h"
 
 #include <QCommandLineParser>
@@ -117,7 +114,7 @@ int WriteCommand::report(CliContext& context, WriteSession& session, const Write
         for (const QString& line : result.lines)
             context.out() << line << Qt::endl;
     if (result.verdict != WriteVerdict::Done) {
-        const int code = OutcomeExitCode::of(result.verdict);
+        const int code = exitCodeOf(result.verdict);
         context.fail(code, result.failure + QStringLiteral(": ") + result.error);
         if (result.quorum && result.verdict == WriteVerdict::Unavailable)
             session.printFailures(*result.quorum);

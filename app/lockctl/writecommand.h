@@ -53,7 +53,7 @@ struct WriteResult
 //   5. the write session: --retries and --retry-delay where taken, the audit log checked (prepare());
 //   6. --owner, where taken;
 //   7. write(): the command's own write and what it prints;
-//   8. the report: the JSON or the text, and the verdict as the exit code (outcomeexitcode.h);
+//   8. the report: the JSON or the text, and the verdict as the exit code (exitcode.h);
 //   9. then(), after a success (hold runs its command while holding the lock).
 class WriteCommand : public Command
 {

@@ -1,6 +1,6 @@
 #include "lockctl/writesession.h"
 
-#include "lockctl/ttlargument.h"
+#include "lockctl/arguments.h"
 
 #include "base/bytesdisplay.h"
 
@@ -96,14 +96,14 @@ bool WriteSession::applyRetryOptions(const QCommandLineParser& parser, QString* 
 {
     lockscope::RedlockSettings& redlock = m_config.redlock;
     if (parser.isSet(QStringLiteral("retries"))) {
-        const auto retries = TtlArgument::parseWhole(
-            QStringLiteral("retries"), parser.value(QStringLiteral("retries")), 0, 1000, problem);
+        const auto retries = NumberArgument::parse(QStringLiteral("retries"),
+                                                   parser.value(QStringLiteral("retries")), 0, 1000, problem);
         if (!retries)
             return false;
         redlock.retryCount = int(*retries);
     }
     if (parser.isSet(QStringLiteral("retry-delay"))) {
-        const auto delay = TtlArgument::parseWhole(
+        const auto delay = NumberArgument::parse(
             QStringLiteral("retry-delay"), parser.value(QStringLiteral("retry-delay")), 0, 600000, problem);
         if (!delay)
             return false;

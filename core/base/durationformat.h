@@ -4,9 +4,18 @@
 
 namespace lockscope {
 
-// A duration as people read it at a glance: tenths under a minute ("12.3 s"), then "4 m 05 s",
-// "2 h 03 m", "3 d 4 h". Empty for a negative duration. The window's countdowns and the diagnosis
-// sentences (core and lockctl) say times the same way.
-QString formatDuration(qint64 ms);
+enum class DurationStyle
+{
+    // For people reading a sentence or a countdown at a glance: tenths under a minute ("12.3 s"),
+    // then "4 m 05 s", "2 h 03 m", "3 d 4 h". The window and the diagnosis sentences (core and
+    // lockctl) say times this way.
+    Spaced,
+    // For a table's narrow cell (lockctl list and watch): "9.8s", "2m03s", "1h05m", hours on past a
+    // day ("30h00m").
+    Compact,
+};
+
+// A duration in `style`; empty for a negative duration.
+QString formatDuration(qint64 ms, DurationStyle style = DurationStyle::Spaced);
 
 } // namespace lockscope

@@ -12,24 +12,24 @@ namespace lockscope {
 // planted in its place is refused), and an existing one must be a regular file that its user owns
 // and that group and others can neither read nor write, unless the user said it may be shared.
 // One place for the checks, so that both files keep the same ones.
-class PrivateFile
-{
-public:
-    struct Rules
-    {
-        QString label;     // "audit log": the errors read "audit log PATH: ..."
-        QString purpose;   // "it records who changed which lock"
-        QString allowHint; // how the user allows a shared file: "--allow-shared-audit-log"
-        bool allowShared = false;
-    };
+namespace PrivateFile {
 
-    // Opens `path` with `flags` (O_NOFOLLOW and O_CLOEXEC added; O_CREAT makes it 0600, after its
-    // missing directories, 0700) and checks it; an invalid descriptor with `error` set otherwise.
-    static FileDescriptor open(const QString& path, int flags, const Rules& rules, RedisError* error);
-    // mkdir -p with 0700 for every directory it creates (the XDG rule); existing ones are left alone.
-    static bool makeDirectories(const QString& dir);
-    // Why `mode` is too open ("readable by group and others (mode 0644)"), or an empty string.
-    static QString sharedProblem(uint mode);
+struct Rules
+{
+    QString label;     // "audit log": the errors read "audit log PATH: ..."
+    QString purpose;   // "it records who changed which lock"
+    QString allowHint; // how the user allows a shared file: "--allow-shared-audit-log"
+    bool allowShared = false;
 };
+
+// Opens `path` with `flags` (O_NOFOLLOW and O_CLOEXEC added; O_CREAT makes it 0600, after its
+// missing directories, 0700) and checks it; an invalid descriptor with `error` set otherwise.
+FileDescriptor open(const QString& path, int flags, const Rules& rules, RedisError* error);
+// mkdir -p with 0700 for every directory it creates (the XDG rule); existing ones are left alone.
+bool makeDirectories(const QString& dir);
+// Why `mode` is too open ("readable by group and others (mode 0644)"), or an empty string.
+QString sharedProblem(uint mode);
+
+} // namespace PrivateFile
 
 } // namespace lockscope

@@ -15,24 +15,24 @@ namespace lockscope {
 // The options lockctl and the window share (-m, --config, --timeout-ms, --tls-*, --password-env,
 // --read-only, --audit-log, --allow-shared-audit-log) and the configuration they produce, so both
 // read a command line alike.
-class CommandLineConfig
-{
-public:
-    static QList<QCommandLineOption> options();
-    // Config file first, then the command line on top. Warnings (unknown config fields) are added
-    // to `warnings`; errors are worded for the person who typed the command. auditLogPath is
-    // always set (the default when neither the file nor --audit-log names one). `overrides` gets
-    // what the command line says about every master, for masters named later (a profile).
-    static Result<LockScopeConfig> build(const QCommandLineParser& parser, QStringList* warnings,
-                                         MasterOverrides* overrides = nullptr);
-    // --pattern GLOB (every matching key is a lock) and --discover GLOB (find the locks among the
-    // matching keys), both repeatable; `what` ends the help text ("to scan for", "to watch").
-    static QList<QCommandLineOption> patternOptions(const QString& what);
-    // Given either option, the command line's patterns replace the configured ones (--pattern's
-    // first, then --discover's) and this returns true.
-    static bool applyPatternOptions(const QCommandLineParser& parser, MonitorSettings& monitor);
-    // One audit trail per user, whichever tool acted: AuditLog::defaultPath().
-    static QString defaultAuditLogPath();
-};
+namespace CommandLineConfig {
+
+QList<QCommandLineOption> options();
+// Config file first, then the command line on top. Warnings (unknown config fields) are added
+// to `warnings`; errors are worded for the person who typed the command. auditLogPath is
+// always set (the default when neither the file nor --audit-log names one). `overrides` gets
+// what the command line says about every master, for masters named later (a profile).
+Result<LockScopeConfig> build(const QCommandLineParser& parser, QStringList* warnings,
+                              MasterOverrides* overrides = nullptr);
+// --pattern GLOB (every matching key is a lock) and --discover GLOB (find the locks among the
+// matching keys), both repeatable; `what` ends the help text ("to scan for", "to watch").
+QList<QCommandLineOption> patternOptions(const QString& what);
+// Given either option, the command line's patterns replace the configured ones (--pattern's
+// first, then --discover's) and this returns true.
+bool applyPatternOptions(const QCommandLineParser& parser, MonitorSettings& monitor);
+// One audit trail per user, whichever tool acted: AuditLog::defaultPath().
+QString defaultAuditLogPath();
+
+} // namespace CommandLineConfig
 
 } // namespace lockscope

@@ -20,20 +20,20 @@ namespace lockscope {
 //               "retryJitterMs": 100, "masterTimeoutMs": 50}
 // }
 // Errors name the line (syntax) or the field (types, values); unknown fields become warnings.
-class ConfigLoader
-{
-public:
-    static Result<LockScopeConfig> fromJson(const QByteArray& json, QStringList* warnings = nullptr,
-                                            const QString& sourceName = QString());
-    static Result<LockScopeConfig> fromFile(const QString& path, QStringList* warnings = nullptr);
+namespace ConfigLoader {
 
-    // A master given as a URL string plus the global TLS/timeout settings; used by -m as well.
-    // redis-sentinel:// and rediss-sentinel:// URLs give a Sentinel entry (ConnectionOptions::topology).
-    static Result<ConnectionOptions> masterFromUrl(const QString& url, const TlsOptions& tls, int timeoutMs);
-    // The data nodes' credentials of a master entry, plain or Sentinel (from "user", "passwordEnv"
-    // or --password-env).
-    static void setMasterUser(ConnectionOptions& master, const QString& user);
-    static void setMasterPassword(ConnectionOptions& master, const QString& password);
-};
+Result<LockScopeConfig> fromJson(const QByteArray& json, QStringList* warnings = nullptr,
+                                 const QString& sourceName = QString());
+Result<LockScopeConfig> fromFile(const QString& path, QStringList* warnings = nullptr);
+
+// A master given as a URL string plus the global TLS/timeout settings; used by -m as well.
+// redis-sentinel:// and rediss-sentinel:// URLs give a Sentinel entry (ConnectionOptions::topology).
+Result<ConnectionOptions> masterFromUrl(const QString& url, const TlsOptions& tls, int timeoutMs);
+// The data nodes' credentials of a master entry, plain or Sentinel (from "user", "passwordEnv"
+// or --password-env).
+void setMasterUser(ConnectionOptions& master, const QString& user);
+void setMasterPassword(ConnectionOptions& master, const QString& password);
+
+} // namespace ConfigLoader
 
 } // namespace lockscope

@@ -7,10 +7,10 @@ namespace lockscope {
 
 // Redis's own glob matching (stringmatchlen in util.c: * ? [abc] [^a] [a-z] \x, byte by byte, case
 // sensitive), so that a key is judged by a pattern exactly as SCAN MATCH and PSUBSCRIBE judged it.
-class KeyGlob
-{
-public:
-    static bool matches(const QByteArray& pattern, QByteArrayView key);
-};
+namespace KeyGlob {
+
+bool matches(const QByteArray& pattern, QByteArrayView key);
+
+} // namespace KeyGlob
 
 } // namespace lockscope

@@ -17,28 +17,28 @@ namespace lockscope {
 // database (SELECT), our name (CLIENT SETNAME), and the server's identity, role and clock (INFO, TIME),
 // and what each answer means. The steps are pipelined; the connection is up once every one has
 // answered without a failure.
-class ConnectionHandshake
+namespace ConnectionHandshake {
+
+struct Failure
 {
-public:
-    struct Failure
-    {
-        ErrorKind kind = ErrorKind::ServerError;
-        QString message; // without the connection's name, which the connection adds
-    };
-    struct Step
-    {
-        QByteArrayList argv;
-        // Reads the reply into the health given to steps(), or says why the connection fails.
-        std::function<std::optional<Failure>(const RedisReply&)> onReply;
-    };
-
-    // The steps for `options`, in the order they are sent. Their answers fill in `health` (version,
-    // run_id, role, clock offset, latency), which must outlive them. Made just before sending: the
-    // TIME step measures from now.
-    static std::vector<Step> steps(const ConnectionOptions& options, MasterHealth* health);
-
-    // The value of `name` in the "name:value" lines of an INFO section; empty when absent.
-    static QByteArray infoField(const QByteArray& info, const QByteArray& name);
+    ErrorKind kind = ErrorKind::ServerError;
+    QString message; // without the connection's name, which the connection adds
 };
+struct Step
+{
+    QByteArrayList argv;
+    // Reads the reply into the health given to steps(), or says why the connection fails.
+    std::function<std::optional<Failure>(const RedisReply&)> onReply;
+};
+
+// The steps for `options`, in the order they are sent. Their answers fill in `health` (version,
+// run_id, role, clock offset, latency), which must outlive them. Made just before sending: the
+// TIME step measures from now.
+std::vector<Step> steps(const ConnectionOptions& options, MasterHealth* health);
+
+// The value of `name` in the "name:value" lines of an INFO section; empty when absent.
+QByteArray infoField(const QByteArray& info, const QByteArray& name);
+
+} // namespace ConnectionHandshake
 
 } // namespace lockscope

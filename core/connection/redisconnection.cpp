@@ -7,10 +7,6 @@
 #include "connection/keyrouter.h"
 #include "connection/sockettransport.h"
 
-#include <QRandomGenerator>
-
-#include <algorithm>
-#include <limits>
 #include <utility>
 
 namespace lockscope {
@@ -32,25 +28,26 @@ RedisConnection::RedisConnection(ConnectionOptions options, std::unique_ptr<Redi
                                  QObject* parent)
     : QObject(parent), m_options(std::move(options)),
       // A Sentinel entry is known by its group, whichever node is its primary at the moment.
-      m_name(m_options.topology ? m_options.topology->toString() : m_options.url.toString())
+      m_name(m_options.topology ? m_options.topology->toString() : m_options.url.toString()),
+      m_deadline(
+          m_pending, m_options, [this] { return m_transport->hasUnreadBytes(); },
+          [this] {
+              fail(ErrorKind::Timeout,
+                   QStringLiteral("no reply within %1 ms").arg(m_options.commandTimeoutMs));
+          }),
+      m_backoff(m_options, [this] { startAttempt(); })
 {
     attachTransport(std::move(transport));
 
     m_flushTimer.setSingleShot(true);
     m_flushTimer.setInterval(0);
     connect(&m_flushTimer, &QTimer::timeout, this, &RedisConnection::flushOut);
-    m_timeoutTimer.setSingleShot(true);
-    m_timeoutTimer.setTimerType(Qt::PreciseTimer);
-    connect(&m_timeoutTimer, &QTimer::timeout, this, &RedisConnection::onTimeout);
     m_connectTimer.setSingleShot(true);
     m_connectTimer.setTimerType(Qt::PreciseTimer);
     connect(&m_connectTimer, &QTimer::timeout, this, [this] {
         fail(ErrorKind::Timeout,
              QStringLiteral("no connection within %1 ms").arg(m_options.connectTimeoutMs));
     });
-    m_reconnectTimer.setSingleShot(true);
-    m_reconnectTimer.setTimerType(Qt::PreciseTimer);
-    connect(&m_reconnectTimer, &QTimer::timeout, this, &RedisConnection::startAttempt);
     connect(&m_healthTimer, &QTimer::timeout, this, &RedisConnection::sendPing);
 }
 
@@ -89,9 +86,8 @@ void RedisConnection::holdDown(const RedisError& reason)
 
 void RedisConnection::stopWith(State state, const RedisError& error)
 {
-    m_reconnectTimer.stop();
+    m_backoff.cancel();
     dropLink();
-    m_retryDelayMs = -1;
     std::vector<Pending> pending = takeAllPending();
     setState(state, error);
     failAll(std::move(pending), error);
@@ -141,7 +137,7 @@ void RedisConnection::open()
         return; // the cluster entry brings its nodes up and sets the state
     if (m_state == State::Connecting || m_state == State::Reconnecting || m_state == State::Up)
         return;
-    m_attempt = 0;
+    m_backoff.reset();
     startAttempt();
 }
 
@@ -155,14 +151,13 @@ void RedisConnection::startAttempt()
 {
     const bool retry = m_state == State::Down;
     // open() while a retry is scheduled must not let that retry tear down this attempt later.
-    m_reconnectTimer.stop();
-    m_retryDelayMs = -1;
+    m_backoff.cancel();
     m_stream.open(m_options.replyLimits);
     m_outBuffer.clear();
     m_inSubscribeMode = false;
     m_pingInFlight = false;
     m_handshakeLeft = 0;
-    m_lastReadMs = 0; // the previous connection's news says nothing of this one
+    m_deadline.forget();
     setState(retry ? State::Reconnecting : State::Connecting);
     m_connectTimer.start(m_options.connectTimeoutMs);
     m_transport->open();
@@ -197,7 +192,7 @@ void RedisConnection::sendHandshake()
 void RedisConnection::finishHandshake()
 {
     m_connectTimer.stop();
-    m_attempt = 0;
+    m_backoff.reset();
     // Re-subscriptions and queued commands go out before anyone hears of Up, so that a command a
     // slot sends then cannot overtake older ones.
     if (!m_patterns.isEmpty()) {
@@ -207,7 +202,7 @@ void RedisConnection::finishHandshake()
     // Deadlines of queued commands were set when they were queued: waiting counts against them.
     m_pending.writeQueued(&m_outBuffer);
     scheduleFlush();
-    armTimeout();
+    m_deadline.arm();
     if (m_options.healthIntervalMs > 0)
         m_healthTimer.start(m_options.healthIntervalMs);
 
@@ -233,7 +228,7 @@ template <typename AppendBytes> void RedisConnection::enqueue(Pending pending, A
     case State::Reconnecting:
         // The wait for the handshake counts against a queued command's time.
         m_pending.queue(std::move(pending), monotonicMs() + m_options.commandTimeoutMs, appendBytes);
-        armTimeout();
+        m_deadline.arm();
         return;
     case State::Down:
     case State::Disconnected:
@@ -416,7 +411,7 @@ void RedisConnection::flushOut()
     out.swap(m_outBuffer);
     m_transport->write(out);
     m_transport->flush();
-    armTimeout();
+    m_deadline.arm();
     // Keep the buffer's capacity for the next pass unless the transport still shares it, a huge
     // command grew it, or new commands are already waiting: the steady state appends without allocating.
     if (m_outBuffer.isEmpty() && out.isDetached() && out.capacity() <= 1024 * 1024) {
@@ -429,45 +424,6 @@ void RedisConnection::scheduleFlush()
 {
     if (!m_outBuffer.isEmpty() && !m_flushTimer.isActive())
         m_flushTimer.start();
-}
-
-qint64 RedisConnection::timeoutDeadline() const
-{
-    const qint64 deadline = m_pending.nextDeadline();
-    // A server still sending (the replies before ours, a subscriber's messages) is busy, not gone:
-    // the time counts from the last bytes it sent.
-    return deadline == Pending::notSent ? deadline
-                                        : qMax(deadline, m_lastReadMs + m_options.commandTimeoutMs);
-}
-
-void RedisConnection::armTimeout()
-{
-    const qint64 deadline = timeoutDeadline();
-    if (deadline == Pending::notSent) {
-        m_timeoutTimer.stop(); // nothing pending, or nothing flushed yet: flushOut() arms it
-        return;
-    }
-    if (m_timeoutTimer.isActive())
-        return; // it re-arms itself from the heads when it fires
-    m_timeoutTimer.start(
-        int(std::clamp<qint64>(deadline - monotonicMs(), 0, std::numeric_limits<int>::max())));
-}
-
-void RedisConnection::onTimeout()
-{
-    const qint64 deadline = timeoutDeadline();
-    if (deadline == Pending::notSent)
-        return;
-    if (deadline <= monotonicMs()) {
-        // This thread may have been busy past the deadline while the answer waited in the socket:
-        // what the server sent counts as heard now, and is read on the loop's next pass.
-        if (!m_transport->hasUnreadBytes()) {
-            fail(ErrorKind::Timeout, QStringLiteral("no reply within %1 ms").arg(m_options.commandTimeoutMs));
-            return;
-        }
-        m_lastReadMs = monotonicMs();
-    }
-    armTimeout();
 }
 
 void RedisConnection::sendPing()
@@ -499,7 +455,7 @@ void RedisConnection::onReadyRead()
         if (!m_stream.isOpen())
             return;
         const bool more = bytes.size() == readSliceBytes;
-        m_lastReadMs = monotonicMs();
+        m_deadline.heard();
         switch (m_stream.feed(
             std::move(bytes), [this] { return nextKeyFilter(); },
             [this](RedisReply&& reply) { dispatch(std::move(reply)); })) {
@@ -558,7 +514,7 @@ void RedisConnection::dispatch(RedisReply&& incoming)
     }
     Pending pending = m_pending.takeNext();
     if (m_pending.empty())
-        m_timeoutTimer.stop();
+        m_deadline.stop();
     if (pending.batchCallback) {
         // Out of the member first: the callback may run a nested event loop that starts the next batch.
         QList<RedisReply> replies = std::exchange(m_batchReplies, {});
@@ -567,8 +523,8 @@ void RedisConnection::dispatch(RedisReply&& incoming)
     } else {
         pending.deliver({RedisError(), std::move(reply)});
     }
-    if (!m_pending.noneWritten() && !m_timeoutTimer.isActive())
-        armTimeout();
+    if (!m_pending.noneWritten() && !m_deadline.isActive())
+        m_deadline.arm();
 }
 
 void RedisConnection::onTransportFailed(ErrorKind kind, const QString& message)
@@ -580,7 +536,7 @@ void RedisConnection::dropLink()
 {
     m_connectTimer.stop();
     m_healthTimer.stop();
-    m_timeoutTimer.stop();
+    m_deadline.stop();
     m_flushTimer.stop();
     m_transport->abort();
     m_stream.drop();
@@ -596,16 +552,10 @@ void RedisConnection::fail(ErrorKind kind, const QString& message)
     std::vector<Pending> pending = takeAllPending();
     // The retry is scheduled before anyone hears of the failure, so that retryDelayMs() is right in
     // a stateChanged slot and a slot calling close() or open() cancels it.
-    m_retryDelayMs = -1;
-    if (m_options.autoReconnect) {
-        const qint64 base = qMin<qint64>(
-            m_options.reconnectMaxMs, qint64(qMax(0, m_options.reconnectInitialMs)) << qMin(m_attempt, 20));
-        const double jitter = 0.75 + 0.5 * QRandomGenerator::global()->generateDouble();
-        m_retryDelayMs =
-            int(std::clamp<qint64>(qint64(double(base) * jitter), 1, std::numeric_limits<int>::max()));
-        m_reconnectTimer.start(m_retryDelayMs);
-        ++m_attempt;
-    }
+    if (m_options.autoReconnect)
+        m_backoff.schedule();
+    else
+        m_backoff.cancel();
     setState(State::Down, error);
     failAll(std::move(pending), error);
 }

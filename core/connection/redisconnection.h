@@ -3,9 +3,11 @@
 #include "connection/connectionoptions.h"
 #include "connection/masterhealth.h"
 #include "connection/pendingrequests.h"
+#include "connection/reconnectbackoff.h"
 #include "connection/rediscommandbatch.h"
 #include "connection/redisreply.h"
 #include "connection/redisscript.h"
+#include "connection/replydeadline.h"
 #include "connection/replystream.h"
 
 #include <QByteArrayList>
@@ -81,7 +83,7 @@ public:
     // commands the server had run when a given reply came (ScanPacer counts others' by it).
     quint64 repliesRead() const { return m_repliesRead; }
     // The delay before the retry scheduled by the last failure, jitter included; -1 when none is.
-    int retryDelayMs() const { return m_retryDelayMs; }
+    int retryDelayMs() const { return m_backoff.delayMs(); }
 
     // Callbacks run on this object's thread, exactly once, unless the connection is destroyed first.
     void send(const QByteArrayList& argv, Callback callback = {});
@@ -147,10 +149,6 @@ private:
     void writeSubscription(const QByteArray& command, const QByteArrayList& patterns);
     void flushOut();
     void scheduleFlush();
-    // When the next timeout falls due (Pending::notSent: none pending).
-    qint64 timeoutDeadline() const;
-    void armTimeout();
-    void onTimeout();
     void sendPing();
     void dispatch(RedisReply&& incoming);
 
@@ -171,15 +169,12 @@ private:
     bool m_inSubscribeMode = false;
     QSet<QByteArray> m_patterns;
     bool m_pingInFlight = false;
-    int m_attempt = 0;
-    int m_retryDelayMs = -1;
-    qint64 m_lastReadMs = 0; // monotonic: when bytes last came from the server
     quint64 m_repliesRead = 0;
 
+    ReplyDeadline m_deadline;
+    ReconnectBackoff m_backoff;
     QTimer m_flushTimer;
-    QTimer m_timeoutTimer;
     QTimer m_connectTimer;
-    QTimer m_reconnectTimer;
     QTimer m_healthTimer;
 };
 

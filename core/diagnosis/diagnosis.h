@@ -56,18 +56,18 @@ struct DiagnosisContext
 
 // The diagnoses that hold for a lock: a pure function of the live view, its story and the facts
 // read for it, most serious first. Empty when nothing is wrong.
-class LockDiagnosis
-{
-public:
-    static QList<Diagnosis> diagnose(const LockView& view, const LockStory& story,
-                                     const DiagnosisFacts& facts, const DiagnosisContext& context);
-    // From a story alone, for a recording read without a live view (`lockctl history`):
-    // no-expiry when no TTL was ever read for its holder, else held-too-long and not-renewed with
-    // `ttlNowMs` the TTL left at context.nowMs.
-    static QList<Diagnosis> diagnoseStory(const LockStory& story, const QString& owner, qint64 ttlNowMs,
-                                          const DiagnosisContext& context);
-    // The sentences alone, for places that show them as text.
-    static QStringList sentences(const QList<Diagnosis>& diagnoses);
-};
+namespace LockDiagnosis {
+
+QList<Diagnosis> diagnose(const LockView& view, const LockStory& story, const DiagnosisFacts& facts,
+                          const DiagnosisContext& context);
+// From a story alone, for a recording read without a live view (`lockctl history`):
+// no-expiry when no TTL was ever read for its holder, else held-too-long and not-renewed with
+// `ttlNowMs` the TTL left at context.nowMs.
+QList<Diagnosis> diagnoseStory(const LockStory& story, const QString& owner, qint64 ttlNowMs,
+                               const DiagnosisContext& context);
+// The sentences alone, for places that show them as text.
+QStringList sentences(const QList<Diagnosis>& diagnoses);
+
+} // namespace LockDiagnosis
 
 } // namespace lockscope

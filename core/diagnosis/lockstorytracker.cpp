@@ -10,7 +10,7 @@ qint64 LockStoryTracker::ttlOf(const LockView& view)
     for (int i : view.holders) {
         const MasterObservation& m = view.observations.value(i);
         if (m.present() && !m.error().isError() && m.hasExpiry())
-            ttl = qMax(ttl, qMax<qint64>(0, m.pttlMs() - (view.computedAtMs - m.readAtMs())));
+            ttl = qMax(ttl, m.pttlAt(view.computedAtMs));
     }
     return ttl;
 }

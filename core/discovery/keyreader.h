@@ -15,14 +15,14 @@ class RedisConnection;
 // pipeline for every key (strings, the common case, are done then), a second pipeline for the
 // others (TYPE and HLEN/HSCAN, ZCARD/ZRANGE ... capped by maxFields), STRLEN only when a value
 // was cut. Values are read with GETRANGE, so a 100 MB value never crosses the wire whole.
-class KeyReader
-{
-public:
-    using Done = std::function<void(QList<KeyObservation>)>;
+namespace KeyReader {
 
-    // `done` runs once, with one observation per key in the same order (errors inside them).
-    static void read(RedisConnection* connection, const QByteArrayList& keys, const MonitorSettings& settings,
-                     Done done);
-};
+using Done = std::function<void(QList<KeyObservation>)>;
+
+// `done` runs once, with one observation per key in the same order (errors inside them).
+void read(RedisConnection* connection, const QByteArrayList& keys, const MonitorSettings& settings,
+          Done done);
+
+} // namespace KeyReader
 
 } // namespace lockscope

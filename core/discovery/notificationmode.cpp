@@ -1,5 +1,8 @@
 #include "discovery/notificationmode.h"
 
+#include "base/bytesdisplay.h"
+#include "connection/redisreply.h"
+
 namespace lockscope {
 
 namespace {
@@ -39,6 +42,19 @@ QByteArray notificationFlagsWithNeeded(const QByteArray& flags)
         if (!out.contains(c) && !(c != 'K' && out.contains('A')))
             out.append(c);
     return out;
+}
+
+QString notificationConfigProblem(const RedisReply& reply)
+{
+    if (reply.isError())
+        return QStringLiteral("cannot read notify-keyspace-events (%1)").arg(escapeBytes(reply.string));
+    const QByteArray flags = reply.elements.size() == 2 ? reply.elements[1].string : QByteArray();
+    if (notificationFlagsSuffice(flags))
+        return QString();
+    return flags.isEmpty()
+               ? QStringLiteral("keyspace notifications are off")
+               : QStringLiteral("notify-keyspace-events is \"%1\"; LockScope needs K and A (or g$hzx)")
+                     .arg(escapeBytes(flags));
 }
 
 } // namespace lockscope

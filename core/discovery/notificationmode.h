@@ -4,6 +4,8 @@
 
 namespace lockscope {
 
+struct RedisReply;
+
 // How a master's part of the view is kept current.
 enum class NotificationMode
 {
@@ -17,6 +19,9 @@ QString notificationModeName(NotificationMode mode);
 // True when notify-keyspace-events flags publish everything a lock's life produces
 // (keyspace channel, generic, string, hash, zset and expiry events).
 bool notificationFlagsSuffice(const QByteArray& flags);
+// Why the reply to CONFIG GET notify-keyspace-events keeps a master from the live mode ("keyspace
+// notifications are off", ...); empty when its flags suffice.
+QString notificationConfigProblem(const RedisReply& reply);
 // `flags` with what LockScope needs added (what an explicit "enable" writes back).
 QByteArray notificationFlagsWithNeeded(const QByteArray& flags);
 

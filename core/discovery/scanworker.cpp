@@ -1,6 +1,5 @@
 #include "discovery/scanworker.h"
 
-#include "base/bytesdisplay.h"
 #include "base/monotonicclock.h"
 #include "discovery/commandcountprobe.h"
 #include "discovery/keyreader.h"
@@ -104,7 +103,6 @@ void ScanWorker::openConnection(const ConnectionOptions& master)
     }
     m_options = master;
     m_firstPass = true; // a new endpoint: its first discovery may run at `max`
-    m_eventPrefix = "__keyspace@" + QByteArray::number(master.url.db()) + "__:";
     ConnectionOptions options = master;
     options.clientName = "lockscope-scan";
     // The master connection measures latency and notices restarts; this one only has to notice
@@ -177,22 +175,9 @@ void ScanWorker::detectMode()
     m_connection->send({"CONFIG", "GET", "notify-keyspace-events"}, this, [this](const RedisResult& r) {
         if (!r.ok() || !m_masterUp)
             return;
-        if (r.reply.isError()) {
+        if (const QString problem = notificationConfigProblem(r.reply); !problem.isEmpty()) {
             stopSubscriber();
-            setMode(
-                NotificationMode::Polling,
-                QStringLiteral("cannot read notify-keyspace-events (%1)").arg(escapeBytes(r.reply.string)));
-            return;
-        }
-        const QByteArray flags = r.reply.elements.size() == 2 ? r.reply.elements[1].string : QByteArray();
-        if (!notificationFlagsSuffice(flags)) {
-            stopSubscriber();
-            setMode(NotificationMode::Polling,
-                    flags.isEmpty()
-                        ? QStringLiteral("keyspace notifications are off")
-                        : QStringLiteral("notify-keyspace-events is \"%1\"; LockScope needs K and A "
-                                         "(or g$hzx)")
-                              .arg(escapeBytes(flags)));
+            setMode(NotificationMode::Polling, problem);
             return;
         }
         startSubscriber();
@@ -203,40 +188,24 @@ void ScanWorker::startSubscriber()
 {
     if (m_subscriber)
         return;
-    ConnectionOptions options = m_options;
-    options.clientName = "lockscope-events";
-    m_subscriber = std::make_unique<RedisConnection>(options);
-    QByteArrayList channels;
-    for (const ScanPattern& p : m_settings.patterns)
-        channels << m_eventPrefix + p.match;
-    connect(m_subscriber.get(), &RedisConnection::messageReceived, this, &ScanWorker::onEvent);
-    connect(m_subscriber.get(), &RedisConnection::stateChanged, this, [this](RedisConnection::State state) {
-        if (state == RedisConnection::State::Up) {
-            // PSUBSCRIBE went out ahead of Up; a PING behind it is answered only once the server has
-            // registered the patterns, so from then on no event can slip by unseen. The pass that
-            // follows covers what happened before.
-            m_subscriber->send({"PING"}, this, [this](const RedisResult& r) {
-                if (!r.ok() || r.reply.isError())
-                    return;
-                setMode(NotificationMode::Live, QStringLiteral("keyspace notifications"));
-                requestPass();
-            });
-        } else if (state == RedisConnection::State::Down && canScan()) {
-            setMode(NotificationMode::Polling,
-                    QStringLiteral("event connection down: %1").arg(m_subscriber->lastError().message));
-            schedulePass();
-        }
-    });
-    m_subscriber->psubscribe(channels);
-    m_subscriber->open();
+    KeyspaceSubscriber::Handlers handlers;
+    // The pass that follows covers what happened before.
+    handlers.listening = [this] {
+        setMode(NotificationMode::Live, QStringLiteral("keyspace notifications"));
+        requestPass();
+    };
+    handlers.lost = [this](const QString& reason) {
+        if (!canScan())
+            return;
+        setMode(NotificationMode::Polling, QStringLiteral("event connection down: %1").arg(reason));
+        schedulePass();
+    };
+    handlers.event = [this](const QByteArray& key, const QByteArray& event) { onEvent(key, event); };
+    m_subscriber = std::make_unique<KeyspaceSubscriber>(m_options, m_settings.patterns, std::move(handlers));
 }
 
 void ScanWorker::stopSubscriber()
 {
-    if (!m_subscriber)
-        return;
-    m_subscriber->disconnect(this);
-    m_subscriber->close();
     m_subscriber.reset();
 }
 
@@ -561,16 +530,12 @@ void ScanWorker::maybeFinishPass()
     m_awaitingDelivery = true; // passDelivered() goes on
 }
 
-void ScanWorker::onEvent(const QByteArray&, const QByteArray& channel, const QByteArray& payload)
+void ScanWorker::onEvent(const QByteArray& key, const QByteArray& payload)
 {
-    if (!channel.startsWith(m_eventPrefix))
-        return;
     // The key table's copy: a flood of changes to known locks then makes no copy of a key per event
     // for the keys waiting to be read (a million locks, 48 MB). A key it did not know stays in it
     // until the pass end at least, marked as waiting.
-    const QByteArray named = QByteArray::fromRawData(channel.constData() + m_eventPrefix.size(),
-                                                     channel.size() - m_eventPrefix.size());
-    const ScanKeyTable::Stored entry = m_keys.insertCopy(named);
+    const ScanKeyTable::Stored entry = m_keys.insertCopy(key);
     if (m_scanning)
         entry.mark.metInPass = m_pass; // a key born mid-pass may be missed by SCAN; the event read covers it
     if (m_eventLogThrottle.pass(payload, monotonicMs())) {

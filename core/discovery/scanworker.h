@@ -5,6 +5,7 @@
 #include "connection/redisconnection.h"
 #include "discovery/changedkeyqueue.h"
 #include "discovery/keyspaceeventthrottle.h"
+#include "discovery/keyspacesubscriber.h"
 #include "discovery/notificationmode.h"
 #include "discovery/observationbatch.h"
 #include "discovery/scankeytable.h"
@@ -108,7 +109,7 @@ private:
     // Why the running pass cannot go on after a page that returned `cursor`; empty while it can.
     QString scanBroken(const QByteArray& cursor) const;
     void failPass(const QString& reason);
-    void onEvent(const QByteArray& pattern, const QByteArray& channel, const QByteArray& payload);
+    void onEvent(const QByteArray& key, const QByteArray& payload);
     void flushEvents();
     void schedulePass();
 
@@ -120,12 +121,11 @@ private:
     ConnectionOptions m_options; // the master connection's, as last followed ...
     QByteArray m_masterRunId;    // ... and the server process it was connected to
     std::unique_ptr<RedisConnection> m_connection;
-    std::unique_ptr<RedisConnection> m_subscriber;
+    std::unique_ptr<KeyspaceSubscriber> m_subscriber;
     NotificationMode m_mode = NotificationMode::Unknown;
     QString m_modeReason;
     quint64 m_modeGeneration = 0;     // the generation m_mode was last announced in
     quint64 m_scanningGeneration = 0; // likewise for m_scanning
-    QByteArray m_eventPrefix;         // "__keyspace@<db>__:"
 
     // Keys known or met by the running pass, in one table: a key costs one entry and one lookup
     // per step, not one in a "known" and one in a "seen" set. Unknown keys leave at the pass end.

@@ -11,24 +11,27 @@ namespace lockscope {
 // the same values: the streaming `lockctl list --json` must print what the whole-document one
 // printed, without a QJsonObject per lock. A std::string, whose appends are inline: a million
 // locks make some 50 million of them.
-class JsonText
+namespace JsonText {
+
+// "text" with QJsonDocument's escapes (\" \\ \b \f \n \r \t, \u00XX for other control
+// characters; anything else as UTF-8).
+void appendString(std::string& out, QStringView text);
+// "escapeBytes(bytes)", without making that QString when the bytes are plain printable ASCII
+// (which escapeBytes leaves as they are): keys and tokens, nearly always.
+void appendBytes(std::string& out, const QByteArray& bytes);
+// "key": (a key LockScope names: plain ASCII, no escapes).
+template <size_t N> void appendKey(std::string& out, const char (&key)[N])
 {
-public:
-    // "text" with QJsonDocument's escapes (\" \\ \b \f \n \r \t, \u00XX for other control
-    // characters; anything else as UTF-8).
-    static void appendString(std::string& out, QStringView text);
-    // "escapeBytes(bytes)", without making that QString when the bytes are plain printable ASCII
-    // (which escapeBytes leaves as they are): keys and tokens, nearly always.
-    static void appendBytes(std::string& out, const QByteArray& bytes);
-    // "key": (a key LockScope names: plain ASCII, no escapes).
-    template <size_t N> static void appendKey(std::string& out, const char (&key)[N])
-    {
-        out += '"';
-        out.append(key, N - 1);
-        out += "\":";
-    }
-    static void appendNumber(std::string& out, qint64 value);
-    static void appendBool(std::string& out, bool value) { out += value ? "true" : "false"; }
-};
+    out += '"';
+    out.append(key, N - 1);
+    out += "\":";
+}
+void appendNumber(std::string& out, qint64 value);
+inline void appendBool(std::string& out, bool value)
+{
+    out += value ? "true" : "false";
+}
+
+} // namespace JsonText
 
 } // namespace lockscope

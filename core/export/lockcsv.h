@@ -8,12 +8,12 @@ namespace lockscope {
 
 // The CSV form of the locks table (File > Export view as CSV): one line per lock, keys and tokens in
 // the same escaped form as `lockctl list`, so a name copied from an export can be typed back.
-class LockCsv
-{
-public:
-    static QString header();
-    // One line, without the line break. Validity is counted down to `nowMs` (monotonic).
-    static QString row(const LockView& view, qint64 nowMs);
-};
+namespace LockCsv {
+
+QString header();
+// One line, without the line break. Validity is counted down to `nowMs` (monotonic).
+QString row(const LockView& view, qint64 nowMs);
+
+} // namespace LockCsv
 
 } // namespace lockscope

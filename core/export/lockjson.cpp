@@ -1,6 +1,7 @@
 #include "export/lockjson.h"
 
 #include "base/bytesdisplay.h"
+#include "export/jsonmembers.h"
 #include "topology/clusterentry.h"
 #include "topology/clusterkeyslot.h"
 #include "topology/clustertopology.h"
@@ -10,57 +11,92 @@
 
 namespace lockscope {
 
-QJsonObject LockJson::lock(const LockView& view, const MasterSet& masters, qint64 nowMs)
+namespace {
+
+// `items` as a JSON array, each written by `one`.
+template <typename List, typename One> void appendArray(std::string& out, const List& items, One one)
 {
-    QJsonArray holders;
-    for (int i : view.holders)
-        holders << masters.at(i)->name();
-    QJsonArray observations;
-    for (int i = 0; i < view.observations.size(); ++i) {
-        const MasterObservation& m = view.observations.at(i);
-        QJsonObject o{{QStringLiteral("master"), masters.at(i)->name()},
-                      {QStringLiteral("present"), m.present() && !m.error().isError()}};
-        if (const ClusterEntry* cluster = masters.cluster(i)) {
-            // Which shard: the primary serving the key's slot in the current map.
-            const int slot = ClusterKeySlot::of(view.resource);
-            const NodeAddress node = cluster->topology()->slotMap().primaryFor(slot);
-            o.insert(QStringLiteral("slot"), slot);
-            o.insert(QStringLiteral("node"), node.isValid() ? QJsonValue(node.toString()) : QJsonValue());
-        }
-        if (m.error().isError()) {
-            o.insert(QStringLiteral("error"), m.error().message);
-        } else if (m.present()) {
-            o.insert(QStringLiteral("type"), escapeBytes(m.type()));
-            o.insert(QStringLiteral("token"), escapeBytes(m.lock().token));
-            o.insert(QStringLiteral("pttlMs"),
-                     m.pttlMs() < 0 ? m.pttlMs() : qMax<qint64>(0, m.pttlMs() - (nowMs - m.readAtMs())));
-            if (m.lock().holderCount() > 0 && m.lock().holderCount() + (m.truncated() ? 1 : 0) > 1) {
-                QJsonArray hs;
-                for (const LockHolder& h : m.lock().holderList())
-                    hs << QJsonObject{{QStringLiteral("id"), escapeBytes(h.id)},
-                                      {QStringLiteral("owner"), h.owner},
-                                      {QStringLiteral("count"), h.count}};
-                o.insert(QStringLiteral("lockHolders"), hs);
-            }
-            if (m.truncated())
-                o.insert(QStringLiteral("truncated"), true);
-        }
-        observations << o;
+    out += '[';
+    bool first = true;
+    for (const auto& item : items) {
+        if (!first)
+            out += ',';
+        first = false;
+        one(item);
     }
-    QJsonObject out{{QStringLiteral("resource"), escapeBytes(view.resource)},
-                    {QStringLiteral("status"), lockStatusName(view.status)},
-                    {QStringLiteral("format"), lockFormatName(view.format)},
-                    {QStringLiteral("token"), escapeBytes(view.token)},
-                    {QStringLiteral("owner"), view.owner},
-                    {QStringLiteral("quorum"), QJsonObject{{QStringLiteral("holding"), view.holding},
-                                                           {QStringLiteral("needed"), view.needed},
-                                                           {QStringLiteral("total"), view.total}}},
-                    {QStringLiteral("validityMs"), view.validityAt(nowMs)},
-                    {QStringLiteral("holders"), holders},
-                    {QStringLiteral("observations"), observations}};
+    out += ']';
+}
+
+// Members are written in QJsonObject's order (sorted by name).
+void appendObservation(std::string& out, const LockView& view, const MasterSet& masters, int i, qint64 nowMs)
+{
+    const MasterObservation& m = view.observations.at(i);
+    const bool failed = m.error().isError();
+    const bool shown = !failed && m.present();
+    JsonMembers o(out);
+    if (failed)
+        o.text("error", m.error().message);
+    if (shown && m.lock().holderCount() > 0 && m.lock().holderCount() + (m.truncated() ? 1 : 0) > 1)
+        appendArray(o.key("lockHolders"), m.lock().holderList(), [&out](const LockHolder& h) {
+            JsonMembers holder(out);
+            holder.number("count", h.count);
+            holder.bytes("id", h.id);
+            holder.text("owner", h.owner);
+        });
+    o.text("master", masters.at(i)->name());
+    const ClusterEntry* cluster = masters.cluster(i);
+    const int slot = cluster ? ClusterKeySlot::of(view.resource) : -1;
+    if (cluster) {
+        // Which shard: the primary serving the key's slot in the current map.
+        const NodeAddress node = cluster->topology()->slotMap().primaryFor(slot);
+        if (node.isValid())
+            o.text("node", node.toString());
+        else
+            o.key("node") += "null";
+    }
+    o.boolean("present", m.present() && !failed);
+    if (shown)
+        o.number("pttlMs", m.pttlAt(nowMs));
+    if (cluster)
+        o.number("slot", slot);
+    if (shown) {
+        o.bytes("token", m.lock().token);
+        if (m.truncated())
+            o.boolean("truncated", true);
+        o.bytes("type", m.type());
+    }
+}
+
+} // namespace
+
+void LockJson::appendLock(std::string& out, const LockView& view, const MasterSet& masters, qint64 nowMs,
+                          std::initializer_list<JsonMember> extra)
+{
+    JsonMembers lock(out, extra);
     if (view.atRisk)
-        out.insert(QStringLiteral("atRisk"), view.atRiskReason());
-    return out;
+        lock.text("atRisk", view.atRiskReason());
+    lock.text("format", lockFormatName(view.format));
+    appendArray(lock.key("holders"), view.holders,
+                [&](int h) { JsonText::appendString(out, masters.at(h)->name()); });
+    lock.key("observations") += '[';
+    for (int i = 0; i < view.observations.size(); ++i) {
+        if (i > 0)
+            out += ',';
+        appendObservation(out, view, masters, i, nowMs);
+    }
+    out += ']';
+    lock.text("owner", view.owner);
+    {
+        lock.key("quorum");
+        JsonMembers quorum(out);
+        quorum.number("holding", view.holding);
+        quorum.number("needed", view.needed);
+        quorum.number("total", view.total);
+    }
+    lock.bytes("resource", view.resource);
+    lock.text("status", lockStatusName(view.status));
+    lock.bytes("token", view.token);
+    lock.number("validityMs", view.validityAt(nowMs));
 }
 
 QJsonObject LockJson::master(const MasterSet& masters, int index, NotificationMode mode)

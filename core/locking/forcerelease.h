@@ -23,27 +23,27 @@ class MasterSet;
 // refused in read-only mode (audited) and when the audit log cannot be written (nothing sent, so
 // nothing to audit); refused too, unless forceUnknown, for keys not recognised as locks. Every
 // other attempt is audited.
-class ForceRelease
-{
-public:
-    using Inspected = std::function<void(const ForceReleasePlan& plan)>;
-    using Done = std::function<void(const ForceReleaseOutcome& outcome)>;
+namespace ForceRelease {
 
-    // Callbacks run later from the event loop, never inside these calls.
-    static void inspect(MasterSet& masters, const LockScopeConfig& config, const ForceReleaseRequest& request,
-                        Inspected done);
-    static void execute(MasterSet& masters, const LockScopeConfig& config, const AuditLog* audit,
-                        const ForceReleasePlan& plan, Done done);
-    // inspect() then execute(), for callers that need no confirmation step.
-    static void run(MasterSet& masters, const LockScopeConfig& config, const AuditLog* audit,
-                    const ForceReleaseRequest& request, Done done);
+using Inspected = std::function<void(const ForceReleasePlan& plan)>;
+using Done = std::function<void(const ForceReleaseOutcome& outcome)>;
 
-    // The audit line for a force-release that was inspected but not confirmed (`why` says by whom).
-    static RedisError recordCancelled(const AuditLog& audit, const MasterSet& masters,
-                                      const ForceReleasePlan& plan, const QString& why);
+// Callbacks run later from the event loop, never inside these calls.
+void inspect(MasterSet& masters, const LockScopeConfig& config, const ForceReleaseRequest& request,
+             Inspected done);
+void execute(MasterSet& masters, const LockScopeConfig& config, const AuditLog* audit,
+             const ForceReleasePlan& plan, Done done);
+// inspect() then execute(), for callers that need no confirmation step.
+void run(MasterSet& masters, const LockScopeConfig& config, const AuditLog* audit,
+         const ForceReleaseRequest& request, Done done);
 
-    // Redisson's channel for a lock name: its prefixName() braces the name unless it has braces.
-    static QByteArray redissonChannel(const QByteArray& name);
-};
+// The audit line for a force-release that was inspected but not confirmed (`why` says by whom).
+RedisError recordCancelled(const AuditLog& audit, const MasterSet& masters, const ForceReleasePlan& plan,
+                           const QString& why);
+
+// Redisson's channel for a lock name: its prefixName() braces the name unless it has braces.
+QByteArray redissonChannel(const QByteArray& name);
+
+} // namespace ForceRelease
 
 } // namespace lockscope

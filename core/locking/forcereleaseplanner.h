@@ -12,21 +12,21 @@ namespace lockscope {
 //
 // Redisson's layouts (hash per lock, its channels and messages, the fair lock's queue keys) are
 // taken from Redisson's own source; tests/data/redisson-layouts.json names the version.
-class ForceReleasePlanner
-{
-public:
-    static ForceReleaseStep plan(const ForceReleaseRequest& request, const ForceReleaseTarget& target);
+namespace ForceReleasePlanner {
 
-    static QByteArrayList scriptKeys(const ForceReleaseRequest& request, const ForceReleaseTarget& target);
-    static QByteArrayList scriptArgs(const ForceReleaseRequest& request, const ForceReleaseTarget& target,
-                                     qint64 nowWallMs);
+ForceReleaseStep plan(const ForceReleaseRequest& request, const ForceReleaseTarget& target);
 
-    // Redisson's prefixName() and suffixName(): the name is braced unless it already has a brace.
-    static QByteArray redissonPrefixed(const QByteArray& prefix, const QByteArray& name);
-    static QByteArray redissonSuffixed(const QByteArray& name, const QByteArray& suffix);
-    // The channel a Redisson lock's waiters listen on: redisson_rwlock:{name} for a read-write
-    // lock, redisson_lock__channel:{name} otherwise (a fair lock adds ":<waiter id>").
-    static QByteArray redissonChannel(const QByteArray& name, bool readWrite);
-};
+QByteArrayList scriptKeys(const ForceReleaseRequest& request, const ForceReleaseTarget& target);
+QByteArrayList scriptArgs(const ForceReleaseRequest& request, const ForceReleaseTarget& target,
+                          qint64 nowWallMs);
+
+// Redisson's prefixName() and suffixName(): the name is braced unless it already has a brace.
+QByteArray redissonPrefixed(const QByteArray& prefix, const QByteArray& name);
+QByteArray redissonSuffixed(const QByteArray& name, const QByteArray& suffix);
+// The channel a Redisson lock's waiters listen on: redisson_rwlock:{name} for a read-write
+// lock, redisson_lock__channel:{name} otherwise (a fair lock adds ":<waiter id>").
+QByteArray redissonChannel(const QByteArray& name, bool readWrite);
+
+} // namespace ForceReleasePlanner
 
 } // namespace lockscope

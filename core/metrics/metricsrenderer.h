@@ -15,18 +15,21 @@ namespace lockscope {
 // contested, partial, unknown, then held; older before younger), and the others are counted in
 // lockscope_lock_series_dropped. Resource names are server bytes: escapeBytes() makes them text,
 // then the label escaping of the format applies, so a binary key still gives valid output.
-class MetricsRenderer
+namespace MetricsRenderer {
+
+QByteArray render(const MetricsInput& input);
+// The HTTP guard's counters, added when the page is served (they live on the server's thread).
+QByteArray httpGuard(const HttpGuardCounts& counts);
+// The last family of the page, added when it is served: how old render()'s values are.
+QByteArray pageAge(double seconds);
+// Every metric family render() can emit (what the shipped dashboard and rules may refer to).
+QByteArrayList familyNames();
+// The Content-Type of render()'s output.
+inline QByteArray contentType()
 {
-public:
-    static QByteArray render(const MetricsInput& input);
-    // The HTTP guard's counters, added when the page is served (they live on the server's thread).
-    static QByteArray httpGuard(const HttpGuardCounts& counts);
-    // The last family of the page, added when it is served: how old render()'s values are.
-    static QByteArray pageAge(double seconds);
-    // Every metric family render() can emit (what the shipped dashboard and rules may refer to).
-    static QByteArrayList familyNames();
-    // The Content-Type of render()'s output.
-    static QByteArray contentType() { return "text/plain; version=0.0.4; charset=utf-8"; }
-};
+    return "text/plain; version=0.0.4; charset=utf-8";
+}
+
+} // namespace MetricsRenderer
 
 } // namespace lockscope

@@ -81,11 +81,8 @@ void LockLister::onScanConnectionState(int master)
                 return;
             // As the monitor's scanner would say it once its subscriber is in: live when the server
             // publishes what LockScope needs, polling otherwise.
-            const QByteArray flags =
-                r.reply.isArray() && r.reply.elements.size() == 2 ? r.reply.elements[1].string : QByteArray();
-            m_modes[master] = !r.reply.isError() && notificationFlagsSuffice(flags)
-                                  ? NotificationMode::Live
-                                  : NotificationMode::Polling;
+            m_modes[master] = notificationConfigProblem(r.reply).isEmpty() ? NotificationMode::Live
+                                                                           : NotificationMode::Polling;
         });
     } else if (!c->isUp() && c->state() != RedisConnection::State::Connecting) {
         // Not read, not shown as holding nothing: its part of every row is unknown, with the reason.

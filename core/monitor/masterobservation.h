@@ -34,6 +34,12 @@ public:
     qint64 pttlMs() const { return m_pttlMs; }
     qint64 readAtMs() const { return m_readAtMs; }
     bool hasExpiry() const { return m_pttlMs >= 0; }
+    // The PTTL at `nowMs` (monotonic), counted down from the read as the server counts it, never
+    // below 0: not the PTTL of the moment it was read. pttlMs() as read without an expiry.
+    qint64 pttlAt(qint64 nowMs) const
+    {
+        return m_pttlMs < 0 ? m_pttlMs : qMax<qint64>(0, m_pttlMs - (nowMs - m_readAtMs));
+    }
     const RedisError& error() const;
 
     const QByteArray& type() const;

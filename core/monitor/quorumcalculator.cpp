@@ -8,11 +8,6 @@ namespace lockscope {
 
 namespace {
 
-qint64 remainingPttl(const MasterObservation& o, qint64 nowMs)
-{
-    return qMax<qint64>(0, o.pttlMs() - (nowMs - o.readAtMs()));
-}
-
 // 0, 1, ..., total - 1: the holders of nearly every lock, which all its views share instead of
 // allocating the same list once per lock (a view is kept per resource, in the monitor and the window).
 // Per thread: built without a lock; QList's shared count is atomic, so the copies may travel.
@@ -59,7 +54,7 @@ LockView QuorumCalculator::compute(const QByteArray& resource, const QList<Maste
         }
         if (!m.present() || m.lock().auxiliary)
             continue;
-        const qint64 left = m.hasExpiry() ? remainingPttl(m, nowMs) : std::numeric_limits<qint64>::max();
+        const qint64 left = m.hasExpiry() ? m.pttlAt(nowMs) : std::numeric_limits<qint64>::max();
         Tally* t = std::find_if(tallies.begin(), tallies.end(),
                                 [&](const Tally& x) { return *x.token == m.lock().token; });
         if (t == tallies.end())
@@ -107,7 +102,7 @@ LockView QuorumCalculator::compute(const QByteArray& resource, const QList<Maste
                 remaining << left;
         }
         if (m.hasExpiry())
-            remaining << remainingPttl(m, nowMs);
+            remaining << m.pttlAt(nowMs);
         else if (m.lock().format != LockFormat::LegacyTimestamp)
             anyWithoutExpiry = true;
     }

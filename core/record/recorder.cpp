@@ -4,6 +4,7 @@
 #include "base/monotonicclock.h"
 #include "discovery/keyspaceeventkind.h"
 #include "monitor/lockmonitor.h"
+#include "monitor/mastereventtext.h"
 #include "record/cpustopwatch.h"
 #include "record/recordingdatabase.h"
 
@@ -116,9 +117,7 @@ void Recorder::attach(LockMonitor* monitor)
             });
     connect(masters, &MasterSet::clusterPrimaryRestarted, this, [this](int i, const NodeAddress& primary) {
         m_restartedMs[i] = monotonicMs();
-        masterEvent(
-            i, RecordEvent::Kind::MasterRestarted,
-            QStringLiteral("primary %1: run_id changed: locks it held may be lost").arg(primary.toString()));
+        masterEvent(i, RecordEvent::Kind::MasterRestarted, MasterEventText::primaryRestarted(primary));
     });
     connect(monitor, &LockMonitor::failoverDetected, this,
             [this](int i, const PrimaryChange& change, int atRisk) {

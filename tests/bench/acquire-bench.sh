@@ -12,15 +12,8 @@ count=20000
 concurrency=64
 sequential=3000
 rounds=3
-while [[ $# -gt 0 ]]; do
-    case "$1" in
-    --count) count="$2"; shift 2 ;;
-    --concurrency) concurrency="$2"; shift 2 ;;
-    --sequential) sequential="$2"; shift 2 ;;
-    --rounds) rounds="$2"; shift 2 ;;
-    *) echo "usage: $0 [--count N] [--concurrency C] [--sequential S] [--rounds R]" >&2; exit 2 ;;
-    esac
-done
+source "$(dirname "$0")/options.sh"
+parse_options "[--count N] [--concurrency C] [--sequential S] [--rounds R]" count concurrency sequential rounds -- "$@"
 source "$(dirname "$0")/lib.sh"
 if [[ ! -d "$root/tests/interop/node_modules/redlock" ]]; then
     # No pinned package needs an install script (scripts/test.sh): none may run one.

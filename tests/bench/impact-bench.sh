@@ -27,15 +27,8 @@ keys=1000000
 locks=50000
 requests=300000
 lockctl_override=""
-while [[ $# -gt 0 ]]; do
-    case "$1" in
-    --keys) keys="$2"; shift 2 ;;
-    --locks) locks="$2"; shift 2 ;;
-    --requests) requests="$2"; shift 2 ;;
-    --lockctl) lockctl_override="$2"; shift 2 ;;
-    *) echo "usage: $0 [--keys N] [--locks L] [--requests R] [--lockctl PATH]" >&2; exit 2 ;;
-    esac
-done
+source "$(dirname "$0")/options.sh"
+parse_options "[--keys N] [--locks L] [--requests R] [--lockctl PATH]" keys locks requests lockctl=lockctl_override -- "$@"
 source "$(dirname "$0")/lib.sh"
 if [[ -n "$lockctl_override" ]]; then
     lockctl="$lockctl_override"

@@ -16,13 +16,8 @@
 set -euo pipefail
 locks=1000000
 nmasters=1
-while [[ $# -gt 0 ]]; do
-    case "$1" in
-    --locks) locks="$2"; shift 2 ;;
-    --masters) nmasters="$2"; shift 2 ;;
-    *) echo "usage: $0 [--locks L] [--masters M]" >&2; exit 2 ;;
-    esac
-done
+source "$(dirname "$0")/options.sh"
+parse_options "[--locks L] [--masters M]" locks masters=nmasters -- "$@"
 source "$(dirname "$0")/lib.sh"
 need_lockctl
 start_servers "$nmasters" --enable-debug-command yes

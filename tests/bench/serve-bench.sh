@@ -13,14 +13,8 @@ set -euo pipefail
 seconds=60
 locks=100000
 max_series=1000
-while [[ $# -gt 0 ]]; do
-    case "$1" in
-    --seconds) seconds="$2"; shift 2 ;;
-    --locks) locks="$2"; shift 2 ;;
-    --max-lock-series) max_series="$2"; shift 2 ;;
-    *) echo "usage: $0 [--seconds S] [--locks L] [--max-lock-series N]" >&2; exit 2 ;;
-    esac
-done
+source "$(dirname "$0")/options.sh"
+parse_options "[--seconds S] [--locks L] [--max-lock-series N]" seconds locks max-lock-series=max_series -- "$@"
 skip_lockbench=1
 source "$(dirname "$0")/lib.sh"
 need_lockctl

@@ -137,14 +137,6 @@ void setEverywhere(RedisServerGroup& group, const QByteArray& k, const QByteArra
         group.at(i).command({"SET", k, v, "PX", "600000"});
 }
 
-int holders(RedisServerGroup& group, const QByteArray& k)
-{
-    int n = 0;
-    for (int i = 0; i < group.size(); ++i)
-        n += int(group.at(i).command({"EXISTS", k}).integer);
-    return n;
-}
-
 } // namespace
 
 class TestLockctlEscaping : public QObject
@@ -277,7 +269,7 @@ void TestLockctlEscaping::forceReleasePromptAndResults()
         QVERIFY2(run.out.contains(
                      QStringLiteral("Force-release %1 (only token %2)").arg(typedKey, typedToken).toUtf8()),
                  qPrintable(run.describe()));
-        QCOMPARE(holders(m_group, key), 3);
+        QCOMPARE(m_group.countOf(key), 3);
     }
 
     // Deleted, as typed; the results name the token that was there.
@@ -288,7 +280,7 @@ void TestLockctlEscaping::forceReleasePromptAndResults()
     QVERIFY2(rawTextInRun(done).isEmpty(), qPrintable(rawTextInRun(done)));
     QVERIFY2(done.out.contains(QByteArray("deleted (token was " + shownBytes(token) + ')')),
              qPrintable(done.describe()));
-    QCOMPARE(holders(m_group, key), 0);
+    QCOMPARE(m_group.countOf(key), 0);
 
     setEverywhere(m_group, key, token);
     const LockctlRun json =
@@ -305,7 +297,7 @@ void TestLockctlEscaping::forceReleasePromptAndResults()
                  .value(QStringLiteral("tokenBefore"))
                  .toString(),
              typedToken);
-    QCOMPARE(holders(m_group, key), 0);
+    QCOMPARE(m_group.countOf(key), 0);
 }
 
 void TestLockctlEscaping::acquireExtendReleaseHold()
@@ -361,7 +353,7 @@ void TestLockctlEscaping::acquireExtendReleaseHold()
         QVERIFY2(releasedToo.code == 0, qPrintable(releasedToo.describe()));
         QVERIFY2(verifyClean(releasedToo).isEmpty(), qPrintable(verifyClean(releasedToo)));
     }
-    QCOMPARE(holders(m_group, key), 0);
+    QCOMPARE(m_group.countOf(key), 0);
     const LockctlRun wrong = lockctl({QStringLiteral("extend"), typedKey, QStringLiteral("--token"),
                                       shown(token), QStringLiteral("--ttl"), QStringLiteral("1000")});
     QVERIFY2(wrong.code == 1, qPrintable(wrong.describe()));

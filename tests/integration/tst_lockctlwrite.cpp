@@ -1,13 +1,13 @@
 // lockctl's writing commands end to end, as a user runs them: the built binary in a QProcess
 // against real masters. Every exit code, bad TTLs, dead and paused masters, confirmation,
-// read-only mode, hold's child process, and what the audit log records.
+// read-only mode, and what the audit log records. (hold: tst_lockctlhold.)
+#include "support/lockctlcli.h"
 #include "support/lockctlrun.h"
 #include "support/masterwait.h"
 #include "support/redisservergroup.h"
 #include "support/testregistry.h"
 #include "support/timebound.h"
 
-#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -27,82 +27,6 @@ namespace tst_lockctlwrite {
 
 using namespace lockscope;
 using namespace lockscope::test;
-
-namespace {
-
-class Cli
-{
-public:
-    explicit Cli(RedisServerGroup& group, bool withSecret = true) : m_group(group)
-    {
-        // The fixture's password from the environment, not the arguments (every local user reads
-        // those); a test about a password in the URL gives the group a password of its own.
-        const bool fromEnvironment =
-            withSecret && group.size() > 0 && group.at(0).options().password == testPassword();
-        if (fromEnvironment)
-            m_masters << testPasswordArgs();
-        for (int i = 0; i < group.size(); ++i)
-            m_masters << QStringLiteral("-m") << group.at(i).url(withSecret && !fromEnvironment);
-    }
-    QString auditPath() const { return m_dir.filePath(QStringLiteral("audit.jsonl")); }
-    // The -m arguments (and --password-env): for a lockctl started with testPasswordEnvironment().
-    const QStringList& masters() const { return m_masters; }
-
-    LockctlRun operator()(const QStringList& args, int timeoutMs = 30000) const
-    {
-        return runLockctl(m_masters + QStringList{QStringLiteral("--audit-log"), auditPath()} + args,
-                          timeoutMs);
-    }
-
-    QList<QJsonObject> auditLines() const
-    {
-        QList<QJsonObject> lines;
-        QFile file(auditPath());
-        if (file.open(QIODevice::ReadOnly))
-            while (!file.atEnd()) {
-                QJsonParseError error;
-                const QJsonDocument doc = QJsonDocument::fromJson(file.readLine(), &error);
-                if (error.error != QJsonParseError::NoError)
-                    qFatal("audit line is not JSON");
-                lines << doc.object();
-            }
-        return lines;
-    }
-
-private:
-    RedisServerGroup& m_group;
-    QStringList m_masters;
-    QTemporaryDir m_dir;
-};
-
-int holders(RedisServerGroup& group, const QByteArray& key)
-{
-    int n = 0;
-    for (int i = 0; i < group.size(); ++i)
-        if (group.at(i).isRunning())
-            n += int(group.at(i).command({"EXISTS", key}).integer);
-    return n;
-}
-
-// Starts `lockctl hold RESOURCE OPTIONS -- sh -c '<trap>; touch READY; while true; ...'` in `p`: a
-// command that loops with `trap` set (SIGTERM's handling). True once the lock is on every master
-// and the command has set its trap (READY, in `dir`, exists).
-bool startTrappedHold(QProcess& p, RedisServerGroup& group, const Cli& lockctl, const QTemporaryDir& dir,
-                      const QByteArray& resource, const QStringList& options, const QString& trap)
-{
-    const QFile ready(dir.filePath(QStringLiteral("ready")));
-    QStringList args = lockctl.masters();
-    args << QStringLiteral("--audit-log") << lockctl.auditPath() << QStringLiteral("hold")
-         << QString::fromLatin1(resource) << options << QStringLiteral("--") << QStringLiteral("sh")
-         << QStringLiteral("-c")
-         << QStringLiteral("%1; touch '%2'; while true; do sleep 0.05; done").arg(trap, ready.fileName());
-    p.setProcessEnvironment(testPasswordEnvironment());
-    p.start(lockctlPath(), args);
-    return QTest::qWaitFor([&] { return holders(group, resource) == group.size() && ready.exists(); },
-                           int(lockscope::test::upperBoundMs(5000)));
-}
-
-} // namespace
 
 class TestLockctlWrite : public QObject
 {
@@ -124,18 +48,13 @@ private slots:
     void auditLogHasNoPassword();
     void unrecordedWriteExitsFive();
     void sharedAuditLogIsRefusedUnlessAllowed();
-    void holdRunsTheCommandWhileHolding();
-    void holdStopsTheCommandWhenTheLockIsLost();
-    void holdKillsACommandThatIgnoresSigterm();
-    void holdPassesSigtermOnAndReleases();
-    void holdWithoutTheLock();
 };
 
 void TestLockctlWrite::acquireExtendRelease()
 {
     RedisServerGroup group;
     QVERIFY2(group.start(5), qPrintable(group.errorString()));
-    Cli lockctl(group);
+    LockctlCli lockctl(group);
     const LockctlRun acquired =
         lockctl({"acquire", "deploy", "--ttl", "10000", "--json", "--owner", "ci@runner:7"});
     QVERIFY2(acquired.code == 0, qPrintable(acquired.describe()));
@@ -166,10 +85,10 @@ void TestLockctlWrite::acquireExtendRelease()
     QVERIFY(group.at(0).command({"PTTL", "deploy"}).integer > 50000);
     QCOMPARE(lockctl({"extend", "deploy", "--token", "not-mine", "--ttl", "60000"}).code, 1);
     QCOMPARE(lockctl({"release", "deploy", "--token", "not-mine"}).code, 1);
-    QCOMPARE(holders(group, "deploy"), 5);
+    QCOMPARE(group.countOf("deploy"), 5);
     const LockctlRun released = lockctl({"release", "deploy", "--token", token});
     QVERIFY2(released.code == 0, qPrintable(released.describe()));
-    QCOMPARE(holders(group, "deploy"), 0);
+    QCOMPARE(group.countOf("deploy"), 0);
     QCOMPARE(lockctl({"release", "deploy", "--token", token}).code, 1); // nothing left to delete
     QCOMPARE(lockctl({"release", "deploy"}).code, 2);                   // no token: usage
 
@@ -201,7 +120,7 @@ void TestLockctlWrite::badTtlsAreUsageErrors()
     static RedisServerGroup group;
     if (group.size() == 0)
         QVERIFY(group.start(1));
-    Cli lockctl(group);
+    LockctlCli lockctl(group);
     QStringList args{command, QStringLiteral("bad-ttl"), QStringLiteral("--ttl=") + ttl};
     if (command == QLatin1String("extend"))
         args << QStringLiteral("--token") << QStringLiteral("t");
@@ -219,7 +138,7 @@ void TestLockctlWrite::minorityDownStillAcquires()
     QVERIFY(group.start(5));
     group.at(0).kill();
     group.at(4).pause();
-    Cli lockctl(group);
+    LockctlCli lockctl(group);
     const LockctlRun r = lockctl({"--timeout-ms", "200", "acquire", "minor", "--ttl", "10000", "--json"});
     group.at(4).resume();
     QVERIFY2(r.code == 0, qPrintable(r.describe()));
@@ -250,7 +169,7 @@ void TestLockctlWrite::majorityDownAnswersFastWithExit3()
     QList<int> down{0, 2, 3};
     for (int i = 0; i < 3; ++i)
         i < paused ? group.at(down[i]).pause() : group.at(down[i]).kill();
-    Cli lockctl(group);
+    LockctlCli lockctl(group);
     const LockctlRun r = lockctl({"--timeout-ms", "200", "acquire", "major", "--ttl", "10000"});
     for (int i = 0; i < paused; ++i)
         group.at(down[i]).resume();
@@ -262,7 +181,7 @@ void TestLockctlWrite::majorityDownAnswersFastWithExit3()
     for (int i = 0; i < 5; ++i)
         if (group.at(i).isRunning())
             QVERIFY(waitForClientsGone(group.at(i), clientsBefore[i], 10000));
-    QCOMPARE(holders(group, "major"), 0);
+    QCOMPARE(group.countOf("major"), 0);
 }
 
 void TestLockctlWrite::forceReleaseAsksOrRefuses()
@@ -271,12 +190,12 @@ void TestLockctlWrite::forceReleaseAsksOrRefuses()
     QVERIFY(group.start(3));
     for (int i = 0; i < 3; ++i)
         group.at(i).command({"SET", "stuck", "x@y:1/0123456789abcdef0123456789abcdef", "PX", "60000"});
-    Cli lockctl(group);
+    LockctlCli lockctl(group);
     // No terminal to ask on and no --yes: refused rather than guessed.
     const LockctlRun unconfirmed = lockctl({"force-release", "stuck", "--any-token"});
     QVERIFY2(unconfirmed.code == 2, qPrintable(unconfirmed.describe()));
     QVERIFY(unconfirmed.err.contains("--yes"));
-    QCOMPARE(holders(group, "stuck"), 3);
+    QCOMPARE(group.countOf("stuck"), 3);
     QCOMPARE(lockctl.auditLines().last().value(QStringLiteral("outcome")).toString(),
              QStringLiteral("cancelled"));
 
@@ -285,7 +204,7 @@ void TestLockctlWrite::forceReleaseAsksOrRefuses()
 
     const LockctlRun done = lockctl({"force-release", "stuck", "--any-token", "--yes"});
     QVERIFY2(done.code == 0, qPrintable(done.describe()));
-    QCOMPARE(holders(group, "stuck"), 0);
+    QCOMPARE(group.countOf("stuck"), 0);
     for (int i = 0; i < 3; ++i)
         QVERIFY(
             done.out.contains(QByteArray(group.at(i).url(false).toUtf8() + ": deleted (token was x@y:1/")));
@@ -303,7 +222,7 @@ void TestLockctlWrite::forceReleaseConfirmsOnATerminal()
     QVERIFY(group.start(3));
     for (int i = 0; i < 3; ++i)
         group.at(i).command({"SET", "tty", "x@y:1/0123456789abcdef0123456789abcdef", "PX", "60000"});
-    Cli lockctl(group);
+    LockctlCli lockctl(group);
     QStringList command{lockctlPath(), QStringLiteral("--audit-log"), lockctl.auditPath()};
     command << lockctl.masters();
     command << QStringLiteral("force-release") << QStringLiteral("tty") << QStringLiteral("--any-token");
@@ -320,10 +239,10 @@ void TestLockctlWrite::forceReleaseConfirmsOnATerminal()
     const auto [declined, declinedText] = answer("n\n");
     QCOMPARE(declined, 1);
     QVERIFY(declinedText.contains("[y/N]"));
-    QCOMPARE(holders(group, "tty"), 3);
+    QCOMPARE(group.countOf("tty"), 3);
     const auto [accepted, acceptedText] = answer("y\n");
     QVERIFY2(accepted == 0, acceptedText.constData());
-    QCOMPARE(holders(group, "tty"), 0);
+    QCOMPARE(group.countOf("tty"), 0);
 }
 
 void TestLockctlWrite::forceReleaseGuardedAndSubset()
@@ -333,12 +252,12 @@ void TestLockctlWrite::forceReleaseGuardedAndSubset()
     const QByteArray mine = "a@b:1/0123456789abcdef0123456789abcdef";
     for (int i = 0; i < 3; ++i)
         group.at(i).command({"SET", "guarded", mine, "PX", "60000"});
-    Cli lockctl(group);
+    LockctlCli lockctl(group);
     const LockctlRun mismatch =
         lockctl({"force-release", "guarded", "--expect-token", "someone/else", "--yes"});
     QVERIFY2(mismatch.code == 1, qPrintable(mismatch.describe()));
     QVERIFY(mismatch.out.contains("spared: the lock changed hands"));
-    QCOMPARE(holders(group, "guarded"), 3);
+    QCOMPARE(group.countOf("guarded"), 3);
 
     const LockctlRun one = lockctl({"force-release", "guarded", "--expect-token", QString::fromUtf8(mine),
                                     "--on", group.at(1).url(false), "--yes", "--json"});
@@ -358,15 +277,15 @@ void TestLockctlWrite::forceReleaseRefusesKeysThatAreNoLocks()
     QVERIFY(group.start(3));
     for (int i = 0; i < 3; ++i)
         group.at(i).command({"RPUSH", "lock:jobs", "a"});
-    Cli lockctl(group);
+    LockctlCli lockctl(group);
     const LockctlRun refused = lockctl({"force-release", "lock:jobs", "--any-token", "--yes"});
     QVERIFY2(refused.code == 4, qPrintable(refused.describe()));
     QVERIFY(refused.err.contains("no lock"));
-    QCOMPARE(holders(group, "lock:jobs"), 3);
+    QCOMPARE(group.countOf("lock:jobs"), 3);
     const LockctlRun insisted =
         lockctl({"force-release", "lock:jobs", "--any-token", "--yes", "--force-unknown"});
     QVERIFY2(insisted.code == 0, qPrintable(insisted.describe()));
-    QCOMPARE(holders(group, "lock:jobs"), 0);
+    QCOMPARE(group.countOf("lock:jobs"), 0);
 }
 
 void TestLockctlWrite::forceReleaseRedissonReaderAsListed()
@@ -382,7 +301,7 @@ void TestLockctlWrite::forceReleaseRedissonReaderAsListed()
                 {"SET", "{lock:catalog}:" + reader + ":rwlock_timeout:1", "1", "PX", "60000"});
             group.at(i).command({"PEXPIRE", "lock:catalog", "60000"});
         }
-    Cli lockctl(group);
+    LockctlCli lockctl(group);
     const LockctlRun listed = lockctl({"--json", "list", "--pattern", "lock:*"});
     QVERIFY2(listed.code == 0, qPrintable(listed.describe()));
     const QJsonArray locks =
@@ -416,7 +335,7 @@ void TestLockctlWrite::forceReleaseRedissonReaderAsListed()
         QCOMPARE(o.value(QStringLiteral("commands")), o.value(QStringLiteral("plannedCommands")));
         QVERIFY(!o.value(QStringLiteral("commands")).toArray().isEmpty());
     }
-    QCOMPARE(holders(group, "lock:catalog"), 0);
+    QCOMPARE(group.countOf("lock:catalog"), 0);
 }
 
 void TestLockctlWrite::readOnlyRefusesEveryWriteButAudits()
@@ -425,7 +344,7 @@ void TestLockctlWrite::readOnlyRefusesEveryWriteButAudits()
     QVERIFY(group.start(3));
     for (int i = 0; i < 3; ++i)
         group.at(i).command({"SET", "ro", "x@y:1/0123456789abcdef0123456789abcdef", "PX", "60000"});
-    Cli lockctl(group);
+    LockctlCli lockctl(group);
     const QList<QStringList> writes{
         {"--read-only", "acquire", "ro2", "--ttl", "1000"},
         {"--read-only", "extend", "ro", "--token", "x@y:1/0123456789abcdef0123456789abcdef", "--ttl", "1000"},
@@ -454,7 +373,7 @@ void TestLockctlWrite::auditLogHasNoPassword()
     options.password = distinctTestPassword(QStringLiteral("Hunter2-secret"));
     RedisServerGroup group;
     QVERIFY(group.start(3, options));
-    Cli lockctl(group); // URLs with the password in them
+    LockctlCli lockctl(group); // URLs with the password in them
     const LockctlRun acquired = lockctl({"acquire", "pw", "--ttl", "10000", "--json"});
     QVERIFY2(acquired.code == 0, qPrintable(acquired.describe()));
     const QString token =
@@ -478,7 +397,7 @@ void TestLockctlWrite::unrecordedWriteExitsFive()
 {
     RedisServerGroup group;
     QVERIFY(group.start(3));
-    Cli lockctl(group);
+    LockctlCli lockctl(group);
     QCOMPARE(lockctl({"acquire", "first", "--ttl", "60000"}).code, 0); // the log exists, with a line
     // The disk is full from now on (RLIMIT_FSIZE, inherited by lockctl): the audit check still
     // opens the file, the masters take the write, and the append fails.
@@ -497,14 +416,14 @@ void TestLockctlWrite::unrecordedWriteExitsFive()
     QVERIFY2(acquired.code == 5, qPrintable(acquired.describe()));
     QVERIFY2(acquired.err.contains("AUDIT LOG NOT WRITTEN"), qPrintable(acquired.describe()));
     QVERIFY(acquired.out.startsWith(QByteArray(group.at(0).command({"GET", "unrecorded"}).string + '\n')));
-    QCOMPARE(holders(group, "unrecorded"), 3); // it went through
+    QCOMPARE(group.countOf("unrecorded"), 3); // it went through
     QVERIFY2(forced.code == 5, qPrintable(forced.describe()));
     QVERIFY(forced.err.contains("AUDIT LOG NOT WRITTEN"));
-    QCOMPARE(holders(group, "theirs"), 0);
+    QCOMPARE(group.countOf("theirs"), 0);
     // hold: the command ran and ended well, but the acquisition and release are not recorded.
     QVERIFY2(held.code == 5, qPrintable(held.describe()));
     QCOMPARE(held.err.count("AUDIT LOG NOT WRITTEN"), 2);
-    QCOMPARE(holders(group, "held"), 0);
+    QCOMPARE(group.countOf("held"), 0);
     QCOMPARE(lockctl.auditLines().size(), 1);
 }
 
@@ -512,7 +431,7 @@ void TestLockctlWrite::sharedAuditLogIsRefusedUnlessAllowed()
 {
     RedisServerGroup group;
     QVERIFY(group.start(3));
-    Cli lockctl(group);
+    LockctlCli lockctl(group);
     {
         QFile file(lockctl.auditPath());
         QVERIFY(file.open(QIODevice::WriteOnly));
@@ -522,118 +441,13 @@ void TestLockctlWrite::sharedAuditLogIsRefusedUnlessAllowed()
     const LockctlRun refused = lockctl({"acquire", "shared", "--ttl", "60000"});
     QVERIFY2(refused.code == 2, qPrintable(refused.describe()));
     QVERIFY2(refused.err.contains("0644"), qPrintable(refused.describe()));
-    QCOMPARE(holders(group, "shared"), 0);
+    QCOMPARE(group.countOf("shared"), 0);
     QCOMPARE(lockctl({"force-release", "shared", "--any-token", "--yes"}).code, 2);
     const LockctlRun allowed = lockctl({"--allow-shared-audit-log", "acquire", "shared", "--ttl", "60000"});
     QVERIFY2(allowed.code == 0, qPrintable(allowed.describe()));
     QVERIFY(allowed.err.contains("warning: audit log"));
-    QCOMPARE(holders(group, "shared"), 3);
+    QCOMPARE(group.countOf("shared"), 3);
     QCOMPARE(lockctl.auditLines().size(), 1);
-}
-
-void TestLockctlWrite::holdRunsTheCommandWhileHolding()
-{
-    RedisServerGroup group;
-    QVERIFY(group.start(5));
-    Cli lockctl(group);
-    QTemporaryDir dir;
-    const QString seen = dir.filePath(QStringLiteral("seen"));
-    // The command runs for 2.5 s with a 1 s TTL: only the automatic extension keeps it held. (A
-    // shorter lease is lost on a machine loaded enough to delay an extension by a few hundred ms.)
-    const QString script = QStringLiteral("echo \"$LOCKSCOPE_TOKEN $LOCKSCOPE_RESOURCE\" > '%1'; sleep 2.5; "
-                                          "redis-cli -p %2 GET held >> '%1'; exit 7")
-                               .arg(seen)
-                               .arg(group.at(2).port());
-    // redis-cli logs in with REDISCLI_AUTH from the environment lockctl passes on (it takes out only
-    // its own --password-env variable).
-    qputenv("REDISCLI_AUTH", group.at(2).options().password.toUtf8());
-    const LockctlRun r = lockctl({"hold", "held", "--ttl", "1000", "--", "sh", "-c", script});
-    qunsetenv("REDISCLI_AUTH");
-    QVERIFY2(r.code == 7, qPrintable(r.describe()));
-    QFile file(seen);
-    QVERIFY(file.open(QIODevice::ReadOnly));
-    const QList<QByteArray> lines = file.readAll().split('\n');
-    const QByteArray token = lines.value(0).split(' ').value(0);
-    QVERIFY(QRegularExpression(QStringLiteral("/[0-9a-f]{32}$")).match(QString::fromUtf8(token)).hasMatch());
-    QCOMPARE(lines.value(0).split(' ').value(1), QByteArray("held"));
-    QCOMPARE(lines.value(1), token);     // still ours after two and a half TTLs
-    QCOMPARE(holders(group, "held"), 0); // released on exit
-}
-
-void TestLockctlWrite::holdStopsTheCommandWhenTheLockIsLost()
-{
-    RedisServerGroup group;
-    QVERIFY(group.start(3));
-    Cli lockctl(group);
-    QTemporaryDir dir;
-    QProcess p;
-    QVERIFY(startTrappedHold(p, group, lockctl, dir, "lost", {QStringLiteral("--ttl"), QStringLiteral("600")},
-                             QStringLiteral("trap 'exit 42' TERM")));
-    QElapsedTimer clock;
-    clock.start();
-    for (int i = 0; i < 3; ++i)
-        group.at(i).command({"DEL", "lost"}); // an admin force-released it
-    QVERIFY(p.waitForFinished(int(lockscope::test::upperBoundMs(5000))));
-    QCOMPARE(p.exitCode(), 42); // the command's own exit code, after SIGTERM
-    QVERIFY(clock.elapsed() < upperBoundMs(1500));
-    QVERIFY(p.readAllStandardError().contains("lost"));
-}
-
-void TestLockctlWrite::holdKillsACommandThatIgnoresSigterm()
-{
-    RedisServerGroup group;
-    QVERIFY(group.start(3));
-    Cli lockctl(group);
-    QTemporaryDir dir;
-    QProcess p;
-    QVERIFY(startTrappedHold(
-        p, group, lockctl, dir, "deaf",
-        {QStringLiteral("--ttl"), QStringLiteral("600"), QStringLiteral("--grace-ms"), QStringLiteral("300")},
-        QStringLiteral("trap '' TERM")));
-    for (int i = 0; i < 3; ++i)
-        group.at(i).command({"DEL", "deaf"});
-    QVERIFY(p.waitForFinished(int(lockscope::test::upperBoundMs(5000))));
-    QCOMPARE(p.exitCode(), 128 + 9); // SIGKILL after the grace period
-}
-
-void TestLockctlWrite::holdPassesSigtermOnAndReleases()
-{
-    RedisServerGroup group;
-    QVERIFY(group.start(3));
-    Cli lockctl(group);
-    QTemporaryDir dir;
-    QProcess p;
-    // The command is running, its trap set.
-    QVERIFY(startTrappedHold(p, group, lockctl, dir, "term",
-                             {QStringLiteral("--ttl"), QStringLiteral("30000")},
-                             QStringLiteral("trap 'exit 43' TERM")));
-    ::kill(pid_t(p.processId()), SIGTERM);
-    QVERIFY(p.waitForFinished(int(lockscope::test::upperBoundMs(5000))));
-    QCOMPARE(p.exitStatus(), QProcess::NormalExit);
-    QCOMPARE(p.exitCode(), 43);
-    QCOMPARE(holders(group, "term"), 0); // released, not left for 30 s
-}
-
-void TestLockctlWrite::holdWithoutTheLock()
-{
-    RedisServerGroup group;
-    QVERIFY(group.start(5));
-    for (int i = 0; i < 5; ++i)
-        group.at(i).command({"SET", "taken", "someone", "PX", "60000"});
-    Cli lockctl(group);
-    QTemporaryDir dir;
-    const QString ran = dir.filePath(QStringLiteral("ran"));
-    const LockctlRun busy = lockctl({"hold", "taken", "--ttl", "1000", "--retries", "0", "--", "touch", ran});
-    QVERIFY2(busy.code == 1, qPrintable(busy.describe()));
-    QVERIFY(!QFile::exists(ran));
-    for (int i : {0, 1, 2})
-        group.at(i).kill();
-    const LockctlRun down =
-        lockctl({"--timeout-ms", "200", "hold", "free", "--ttl", "1000", "--", "touch", ran});
-    QVERIFY2(down.code == 3, qPrintable(down.describe()));
-    QVERIFY(!QFile::exists(ran));
-    const LockctlRun missing = lockctl({"hold", "free2", "--ttl", "1000"});
-    QCOMPARE(missing.code, 2);
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestLockctlWrite)

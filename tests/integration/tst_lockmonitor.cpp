@@ -4,99 +4,20 @@
 #include "discovery/masterscanner.h"
 #include "metrics/lockactivity.h"
 #include "monitor/lockmonitor.h"
-#include "support/lockctlrun.h"
+#include "support/monitorharness.h"
 #include "support/monitorrun.h"
 #include "support/redisservergroup.h"
-#include "support/testpaths.h"
 #include "support/testregistry.h"
-#include "support/watchevents.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QProcess>
 #include <QSignalSpy>
-#include <QTemporaryDir>
-#include <QTemporaryFile>
 #include <QTest>
-
-#include <csignal>
 
 namespace tst_lockmonitor {
 
 using namespace lockscope;
 using namespace lockscope::test;
-
-namespace {
-
-// A monitor over real masters, with the config tests want: fast polling, quick timeouts.
-struct Harness
-{
-    explicit Harness(RedisServerGroup& group, int pollMs = 200, int timeoutMs = 500)
-    {
-        config.masters = group.connectionOptions(timeoutMs);
-        for (ConnectionOptions& m : config.masters) {
-            m.reconnectInitialMs = 50;
-            m.reconnectMaxMs = 200;
-            m.healthIntervalMs = 100;
-        }
-        config.monitor.pollIntervalMs = pollMs;
-        config.monitor.reconcileIntervalMs = 2000;
-        masters = std::make_unique<MasterSet>(config.masters);
-        monitor = std::make_unique<LockMonitor>(masters.get(), config);
-        monitor->setCoalesceMs(0);
-        masters->open();
-        monitor->start();
-    }
-
-    // True once the initial scan finished within `timeoutMs`.
-    bool waitForInitialScan(int timeoutMs)
-    {
-        QSignalSpy initial(monitor.get(), &LockMonitor::initialScanFinished);
-        return initial.wait(int(upperBoundMs(timeoutMs)));
-    }
-    // True once every master's scanner follows keyspace events, within `timeoutMs`.
-    bool waitForLive(int timeoutMs = 5000)
-    {
-        return QTest::qWaitFor(
-            [this] {
-                for (int i = 0; i < masters->size(); ++i)
-                    if (monitor->scanner(i)->mode() != NotificationMode::Live)
-                        return false;
-                return true;
-            },
-            int(upperBoundMs(timeoutMs)));
-    }
-    LockView view(const QByteArray& resource) const { return monitor->locks().value(resource); }
-    bool has(const QByteArray& resource) const { return monitor->locks().contains(resource); }
-    LockStatus status(const QByteArray& resource) const { return view(resource).status; }
-
-    LockScopeConfig config;
-    std::unique_ptr<MasterSet> masters;
-    std::unique_ptr<LockMonitor> monitor;
-};
-
-// `count` masters with keyspace events, and a monitor past its initial scan that follows them (its
-// polling would take a minute: only events can make a test pass). False (see the group's
-// errorString) if that did not come about.
-bool startLive(RedisServerGroup& group, int count, std::unique_ptr<Harness>* harness)
-{
-    RedisServerOptions o;
-    o.notifications = true;
-    if (!group.start(count, o))
-        return false;
-    *harness = std::make_unique<Harness>(group, 60000);
-    return (*harness)->waitForInitialScan(5000) && (*harness)->waitForLive();
-}
-
-QString lockctl()
-{
-    return buildPath(QStringLiteral("app/lockctl"));
-}
-
-} // namespace
 
 class TestLockMonitor : public QObject
 {
@@ -120,10 +41,6 @@ private slots:
     void coalescesAFloodOnOneResource();
     void extensionOnEveryMasterReachesTheViewPromptly();
     void forgetsEveryResourceOnceGone();
-    void lockctlListJson();
-    void lockctlListTextAndExitCodes();
-    void lockctlWatchStreamsJsonLines();
-    void lockctlWritesTakeNamesAsListPrintsThem();
 };
 
 void TestLockMonitor::everyStatusFromRealMasters()
@@ -140,7 +57,7 @@ void TestLockMonitor::everyStatusFromRealMasters()
     group.at(1).command({"SET", "lock:stuck", "forever"});
     group.at(2).command({"SET", "unrelated:key", "x"});
 
-    Harness h(group);
+    MonitorHarness h(group);
     QVERIFY(h.waitForInitialScan(5000));
     QCOMPARE(h.monitor->locks().size(), 4);
     QVERIFY(!h.has("unrelated:key"));
@@ -177,9 +94,9 @@ void TestLockMonitor::everyStatusFromRealMasters()
 void TestLockMonitor::liveModeFollowsEvents()
 {
     RedisServerGroup group;
-    std::unique_ptr<Harness> live;
+    std::unique_ptr<MonitorHarness> live;
     QVERIFY2(startLive(group, 3, &live), qPrintable(group.errorString()));
-    Harness& h = *live;
+    MonitorHarness& h = *live;
 
     QSignalSpy events(h.monitor.get(), &LockMonitor::keyspaceEvent);
     for (int i = 0; i < 3; ++i)
@@ -211,9 +128,9 @@ void TestLockMonitor::liveModeFollowsEvents()
 void TestLockMonitor::aFloodOfTtlChangesIsReportedInPart()
 {
     RedisServerGroup group;
-    std::unique_ptr<Harness> live;
+    std::unique_ptr<MonitorHarness> live;
     QVERIFY2(startLive(group, 1, &live), qPrintable(group.errorString()));
-    Harness& h = *live;
+    MonitorHarness& h = *live;
     group.at(0).command({"SET", "lock:flood", "tok", "PX", "60000"});
     QTRY_VERIFY_WITH_TIMEOUT(h.has("lock:flood"), 3000);
 
@@ -276,7 +193,7 @@ void TestLockMonitor::pollingModeWithoutNotifications()
 {
     RedisServerGroup group;
     QVERIFY2(group.start(1), qPrintable(group.errorString()));
-    Harness h(group, 150);
+    MonitorHarness h(group, 150);
     QVERIFY(h.waitForInitialScan(5000));
     QCOMPARE(h.monitor->scanner(0)->mode(), NotificationMode::Polling);
     QVERIFY(h.monitor->scanner(0)->modeReason().contains(QStringLiteral("off")));
@@ -295,7 +212,7 @@ void TestLockMonitor::noPermissionForConfigMeansPolling()
     RedisServerGroup group;
     QVERIFY2(group.start(1, o), qPrintable(group.errorString()));
     group.at(0).command({"SET", "lock:x", "t", "PX", "10000"});
-    Harness h(group, 150);
+    MonitorHarness h(group, 150);
     QVERIFY(h.waitForInitialScan(5000));
     QCOMPARE(h.monitor->scanner(0)->mode(), NotificationMode::Polling);
     QVERIFY2(h.monitor->scanner(0)->modeReason().contains(QStringLiteral("NOPERM")),
@@ -307,7 +224,7 @@ void TestLockMonitor::enablingNotificationsIsExplicit()
 {
     RedisServerGroup group;
     QVERIFY2(group.start(1), qPrintable(group.errorString()));
-    Harness h(group, 60000);
+    MonitorHarness h(group, 60000);
     QVERIFY(h.waitForInitialScan(5000));
     // Monitoring alone never changed the server's configuration.
     QCOMPARE(group.at(0).command({"CONFIG", "GET", "notify-keyspace-events"}).elements.at(1).string,
@@ -333,7 +250,7 @@ void TestLockMonitor::masterDownMakesUndecidableLocksUnknown()
         group.at(i).command({"SET", "lock:three", "t", "PX", "60000"});
     for (int i = 0; i < 2; ++i)
         group.at(i).command({"SET", "lock:two", "u", "PX", "60000"});
-    Harness h(group, 200, 300);
+    MonitorHarness h(group, 200, 300);
     QVERIFY(h.waitForInitialScan(5000));
     QCOMPARE(h.status("lock:three"), LockStatus::Held);
     QCOMPARE(h.status("lock:two"), LockStatus::Partial);
@@ -360,7 +277,7 @@ void TestLockMonitor::masterLostDuringInitialScanIsNotWaitedFor()
     QVERIFY2(group.start(2), qPrintable(group.errorString()));
     group.at(0).command({"SET", "lock:first", "t", "PX", "60000"});
     group.at(1).pause();
-    Harness h(group, 200, 1500);
+    MonitorHarness h(group, 200, 1500);
     QSignalSpy initial(h.monitor.get(), &LockMonitor::initialScanFinished);
     QTRY_VERIFY_WITH_TIMEOUT(h.monitor->scanner(0)->completedPasses() > 0, 5000);
     if (h.masters->at(1)->state() == RedisConnection::State::Connecting) {
@@ -433,7 +350,7 @@ void TestLockMonitor::restartMarksLocksAtRisk()
     QVERIFY2(group.start(3), qPrintable(group.errorString()));
     for (int i = 0; i < 3; ++i)
         group.at(i).command({"SET", "lock:risky", "t", "PX", "60000"});
-    Harness h(group, 200);
+    MonitorHarness h(group, 200);
     QVERIFY(h.waitForInitialScan(5000));
     QVERIFY(!h.view("lock:risky").atRisk);
     QVERIFY(group.at(1).restart()); // no persistence: it comes back empty with a new run_id
@@ -470,7 +387,7 @@ void TestLockMonitor::largeValuesAndHashesAreCapped()
             hset << QByteArray::number(batch * 500 + f) << "1";
         group.at(0).command(hset);
     }
-    Harness h(group, 60000, 2000);
+    MonitorHarness h(group, 60000, 2000);
     QVERIFY(h.waitForInitialScan(10000));
     const KeyObservation huge = h.view("lock:huge").observations.at(0).key();
     QCOMPARE(huge.value.size(), qsizetype(h.config.monitor.maxValueBytes));
@@ -488,7 +405,7 @@ void TestLockMonitor::keyThatChangesType()
     RedisServerGroup group;
     QVERIFY2(group.start(1), qPrintable(group.errorString()));
     group.at(0).command({"SET", "lock:morph", "t", "PX", "60000"});
-    Harness h(group, 100);
+    MonitorHarness h(group, 100);
     QVERIFY(h.waitForInitialScan(5000));
     QCOMPARE(h.view("lock:morph").observations.at(0).type(), QByteArray("string"));
     group.at(0).command({"DEL", "lock:morph"});
@@ -505,7 +422,7 @@ void TestLockMonitor::progressReportsScannedVsDbsize()
     group.at(0).command({"DEBUG", "POPULATE", "50000", "filler"});
     for (int i = 0; i < 100; ++i)
         group.at(0).command({"SET", "lock:" + QByteArray::number(i), "t", "PX", "60000"});
-    Harness h(group, 60000, 2000);
+    MonitorHarness h(group, 60000, 2000);
     QSignalSpy progress(h.monitor.get(), &LockMonitor::scanProgress);
     QVERIFY(h.waitForInitialScan(10000));
     QCOMPARE(h.monitor->locks().size(), 100);
@@ -526,7 +443,7 @@ void TestLockMonitor::coalescesAFloodOnOneResource()
     o.notifications = true;
     RedisServerGroup group;
     QVERIFY2(group.start(1, o), qPrintable(group.errorString()));
-    Harness h(group, 60000);
+    MonitorHarness h(group, 60000);
     h.monitor->setCoalesceMs(250);
     QVERIFY(h.waitForInitialScan(5000));
     QTRY_COMPARE(h.monitor->scanner(0)->mode(), NotificationMode::Live);
@@ -552,9 +469,9 @@ void TestLockMonitor::coalescesAFloodOnOneResource()
 void TestLockMonitor::extensionOnEveryMasterReachesTheViewPromptly()
 {
     RedisServerGroup group;
-    std::unique_ptr<Harness> live;
+    std::unique_ptr<MonitorHarness> live;
     QVERIFY2(startLive(group, 3, &live), qPrintable(group.errorString()));
-    Harness& h = *live;
+    MonitorHarness& h = *live;
     h.monitor->setCoalesceMs(250); // the window's default: each master's news spends the budget
     for (int i = 0; i < 3; ++i)
         group.at(i).command({"SET", "lock:ext", "tok", "PX", "60000"});
@@ -594,7 +511,7 @@ void TestLockMonitor::forgetsEveryResourceOnceGone()
     // timestamp watch, its age in the metrics).
     RedisServerGroup group;
     QVERIFY2(group.start(3), qPrintable(group.errorString()));
-    Harness h(group, 150);
+    MonitorHarness h(group, 150);
     LockActivity activity(h.monitor.get());
     QVERIFY(h.waitForInitialScan(5000));
     const QByteArray legacy = QByteArray::number(QDateTime::currentMSecsSinceEpoch() + 600000);
@@ -626,195 +543,6 @@ void TestLockMonitor::forgetsEveryResourceOnceGone()
     QTRY_COMPARE_WITH_TIMEOUT(h.monitor->locks().size(), 0, 5000);
     QTRY_COMPARE_WITH_TIMEOUT(h.monitor->trackedResources(), 0, 2000);
     QCOMPARE(activity.trackedLocks(), 0);
-}
-
-void TestLockMonitor::lockctlListJson()
-{
-    RedisServerOptions o;
-    o.password = distinctTestPassword(QStringLiteral("Sekrit-Pw-123"));
-    RedisServerGroup group;
-    QVERIFY2(group.start(3, o), qPrintable(group.errorString()));
-    for (int i = 0; i < 2; ++i)
-        group.at(i).command({"SET", "lock:json", "tok", "PX", "60000"});
-    group.at(0).command({"SET", QByteArray("lock:bin\xff\n", 10), "t", "PX", "60000"});
-    QStringList args{QStringLiteral("list"), QStringLiteral("--json")};
-    for (const QString& url : group.urls())
-        args << QStringLiteral("-m") << url;
-    QProcess p;
-    p.start(lockctl(), args);
-    QVERIFY(p.waitForFinished(int(lockscope::test::upperBoundMs(10000))));
-    QCOMPARE(p.exitCode(), 0);
-    const QByteArray out = p.readAllStandardOutput();
-    QVERIFY(!out.contains(o.password.toUtf8()));
-    QVERIFY(!p.readAllStandardError().contains(o.password.toUtf8()));
-    const QJsonObject doc = QJsonDocument::fromJson(out).object();
-    QCOMPARE(doc.value(QStringLiteral("masters")).toArray().size(), 3);
-    const QJsonObject m0 = doc.value(QStringLiteral("masters")).toArray().at(0).toObject();
-    QVERIFY(m0.value(QStringLiteral("up")).toBool());
-    QCOMPARE(m0.value(QStringLiteral("notifications")).toString(), QStringLiteral("polling"));
-    QVERIFY(m0.value(QStringLiteral("version")).toString().startsWith(QLatin1Char('7')));
-    const QJsonArray locks = doc.value(QStringLiteral("locks")).toArray();
-    QCOMPARE(locks.size(), 2);
-    const QJsonObject bin = locks.at(0).toObject();
-    QCOMPARE(bin.value(QStringLiteral("resource")).toString(), QStringLiteral("lock:bin\\xff\\x0a"));
-    const QJsonObject lock = locks.at(1).toObject();
-    QCOMPARE(lock.value(QStringLiteral("resource")).toString(), QStringLiteral("lock:json"));
-    QCOMPARE(lock.value(QStringLiteral("status")).toString(), QStringLiteral("held"));
-    QCOMPARE(lock.value(QStringLiteral("token")).toString(), QStringLiteral("tok"));
-    const QJsonObject quorum = lock.value(QStringLiteral("quorum")).toObject();
-    QCOMPARE(quorum.value(QStringLiteral("holding")).toInt(), 2);
-    QCOMPARE(quorum.value(QStringLiteral("needed")).toInt(), 2);
-    QCOMPARE(quorum.value(QStringLiteral("total")).toInt(), 3);
-    QVERIFY(lock.value(QStringLiteral("validityMs")).toInteger() > 50000);
-    QCOMPARE(lock.value(QStringLiteral("holders")).toArray().size(), 2);
-    const QJsonArray obs = lock.value(QStringLiteral("observations")).toArray();
-    QCOMPARE(obs.size(), 3);
-    QVERIFY(obs.at(0).toObject().value(QStringLiteral("present")).toBool());
-    QVERIFY(!obs.at(2).toObject().value(QStringLiteral("present")).toBool());
-    QCOMPARE(obs.at(0).toObject().value(QStringLiteral("type")).toString(), QStringLiteral("string"));
-}
-
-void TestLockMonitor::lockctlListTextAndExitCodes()
-{
-    RedisServerGroup group;
-    QVERIFY2(group.start(3), qPrintable(group.errorString()));
-    group.at(0).command({"SET", "lock:text", "tok", "PX", "60000"});
-    // The fixture password from the environment, the URLs without it.
-    auto run = [](const QStringList& args, QByteArray* out = nullptr, QByteArray* err = nullptr) {
-        QProcess p;
-        p.setProcessEnvironment(testPasswordEnvironment());
-        p.start(lockctl(), testPasswordArgs() + args);
-        p.waitForFinished(int(lockscope::test::upperBoundMs(15000)));
-        if (out)
-            *out = p.readAllStandardOutput();
-        if (err)
-            *err = p.readAllStandardError();
-        return p.exitCode();
-    };
-    QByteArray out, err;
-    QCOMPARE(run({QStringLiteral("list"), QStringLiteral("-m"), group.at(0).url(false),
-                  QStringLiteral("--pattern"), QStringLiteral("lock:*")},
-                 &out),
-             0);
-    QVERIFY(out.contains("RESOURCE"));
-    QVERIFY(out.contains("lock:text"));
-    QVERIFY(out.contains("held"));
-
-    // Two of three masters gone: the list still prints, the exit code says the quorum is not reachable.
-    group.at(1).kill();
-    group.at(2).kill();
-    QStringList all{QStringLiteral("list"), QStringLiteral("--timeout-ms"), QStringLiteral("300")};
-    for (int i = 0; i < 3; ++i)
-        all << QStringLiteral("-m") << group.at(i).url(false);
-    QElapsedTimer clock;
-    clock.start();
-    QCOMPARE(run(all, &out, &err), 3);
-    QVERIFY(clock.elapsed() < upperBoundMs(2000)); // not the connections' default timeouts
-    QVERIFY(out.contains("lock:text"));
-    QVERIFY(err.contains("refused") || err.contains("Connection refused"));
-
-    // Usage errors: exit 2 with a message that says what is wrong.
-    QCOMPARE(run({QStringLiteral("list")}, nullptr, &err), 2);
-    QVERIFY(err.contains("no masters"));
-    QCOMPARE(
-        run({QStringLiteral("list"), QStringLiteral("-m"), QStringLiteral("redis://h:99999")}, nullptr, &err),
-        2);
-    QVERIFY(err.contains("bad port"));
-    QCOMPARE(run({QStringLiteral("frobnicate")}, nullptr, &err), 2);
-    QTemporaryFile bad;
-    QVERIFY(bad.open());
-    bad.write("{\n  \"masters\": [\n    \"redis://h\",\n  ]\n}\n");
-    bad.flush();
-    QCOMPARE(run({QStringLiteral("list"), QStringLiteral("--config"), bad.fileName()}, nullptr, &err), 2);
-    QVERIFY2(err.contains(":line 4:"), err.constData());
-}
-
-void TestLockMonitor::lockctlWatchStreamsJsonLines()
-{
-    RedisServerOptions o;
-    o.notifications = true;
-    RedisServerGroup group;
-    QVERIFY2(group.start(3, o), qPrintable(group.errorString()));
-    QStringList args{QStringLiteral("watch"), QStringLiteral("--json"), QStringLiteral("--timeout-ms"),
-                     QStringLiteral("300")};
-    args << testPasswordArgs();
-    for (const QString& url : group.urls(false))
-        args << QStringLiteral("-m") << url;
-    QProcess watch;
-    watch.setProcessEnvironment(testPasswordEnvironment());
-    watch.start(lockctl(), args);
-    QVERIFY(watch.waitForStarted());
-    WatchEvents events(watch);
-    auto seen = [&](const QString& event, const QString& key, const QString& value) {
-        return !events.find(event, key, value).isEmpty();
-    };
-    QTRY_VERIFY_WITH_TIMEOUT(seen(QStringLiteral("master"), QStringLiteral("state"), QStringLiteral("up")),
-                             5000);
-    QTRY_VERIFY_WITH_TIMEOUT(
-        seen(QStringLiteral("master"), QStringLiteral("state"), QStringLiteral("mode live")), 5000);
-    for (int i = 0; i < 3; ++i)
-        group.at(i).command({"SET", "lock:watched", "t1", "PX", "60000"});
-    QTRY_VERIFY_WITH_TIMEOUT(
-        seen(QStringLiteral("added"), QStringLiteral("resource"), QStringLiteral("lock:watched")), 5000);
-    group.at(2).command({"SET", "lock:watched", "t2", "PX", "60000"});
-    QTRY_VERIFY_WITH_TIMEOUT(
-        seen(QStringLiteral("changed"), QStringLiteral("status"), QStringLiteral("contested")), 5000);
-    group.at(1).kill();
-    QTRY_VERIFY_WITH_TIMEOUT(seen(QStringLiteral("master"), QStringLiteral("state"), QStringLiteral("down")),
-                             5000);
-    for (int i : {0, 2})
-        group.at(i).command({"DEL", "lock:watched"});
-    // The killed master still held it when it went: with it unreachable, the lock cannot be called gone.
-    QTRY_VERIFY_WITH_TIMEOUT(
-        seen(QStringLiteral("changed"), QStringLiteral("status"), QStringLiteral("unknown")), 5000);
-    QVERIFY(group.at(1).restart());
-    QTRY_VERIFY_WITH_TIMEOUT(
-        seen(QStringLiteral("removed"), QStringLiteral("resource"), QStringLiteral("lock:watched")), 8000);
-    for (const QJsonObject& e : events.all())
-        QVERIFY(e.contains(QStringLiteral("time")));
-    ::kill(pid_t(watch.processId()), SIGINT);
-    QVERIFY(watch.waitForFinished(int(lockscope::test::upperBoundMs(5000))));
-    QCOMPARE(watch.exitStatus(), QProcess::NormalExit);
-    QCOMPARE(watch.exitCode(), 0);
-}
-
-void TestLockMonitor::lockctlWritesTakeNamesAsListPrintsThem()
-{
-    RedisServerGroup group;
-    QVERIFY2(group.start(1), qPrintable(group.errorString()));
-    const QByteArray key("lock:bin\xff\n\\x", 12);
-    const QByteArray token("holder\\7"); // a backslash, printed doubled
-    group.at(0).command({"SET", key, token, "PX", "60000"});
-    QTemporaryDir dir;
-    auto run = [&](const QStringList& args, QByteArray* out) {
-        QProcess p;
-        p.setProcessEnvironment(testPasswordEnvironment());
-        p.start(lockctl(),
-                args + testPasswordArgs() +
-                    QStringList{QStringLiteral("-m"), group.at(0).url(false), QStringLiteral("--audit-log"),
-                                dir.filePath(QStringLiteral("audit.jsonl"))});
-        p.waitForFinished(int(lockscope::test::upperBoundMs(10000)));
-        *out = p.readAllStandardOutput() + p.readAllStandardError();
-        return p.exitCode();
-    };
-    QByteArray out;
-    QCOMPARE(run({QStringLiteral("list"), QStringLiteral("--json")}, &out), 0);
-    const QJsonObject lock =
-        QJsonDocument::fromJson(out).object().value(QStringLiteral("locks")).toArray().at(0).toObject();
-    const QString shownKey = lock.value(QStringLiteral("resource")).toString();
-    const QString shownToken = lock.value(QStringLiteral("token")).toString();
-    QCOMPARE(shownKey, QStringLiteral("lock:bin\\xff\\x0a\\\\x"));
-    // What list printed, typed back, names the very same key and token.
-    QCOMPARE(run({QStringLiteral("force-release"), shownKey, QStringLiteral("--expect-token"), shownToken,
-                  QStringLiteral("--yes")},
-                 &out),
-             0);
-    QVERIFY(group.at(0).command({"EXISTS", key}).integer == 0);
-    QCOMPARE(run({QStringLiteral("release"), QStringLiteral("bad\\q"), QStringLiteral("--token"),
-                  QStringLiteral("t")},
-                 &out),
-             2);
-    QVERIFY(out.contains("RESOURCE"));
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestLockMonitor)

@@ -6,6 +6,7 @@
 #include "locks/locktablemodel.h"
 #include "masters/mastertablemodel.h"
 #include "monitor/lockmonitor.h"
+#include "support/faultcluster.h"
 #include "support/lockctlrun.h"
 #include "support/monitorrun.h"
 #include "support/quickconfig.h"
@@ -21,8 +22,6 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QSignalSpy>
-#include <QTcpServer>
-#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -33,307 +32,6 @@ namespace tst_uifaultmatrix {
 
 using namespace lockscope;
 using namespace lockscope::test;
-
-namespace {
-
-enum class Fault
-{
-    Killed,
-    Paused,
-    Restarted,
-    Slowed,
-    RefusedAtStart,
-    TlsPortWithPlainTcp,
-    ClosesMidReply,
-    OutOfMemory,
-    ReadOnlyReplica,
-    NoPermission,
-};
-
-// A peer that accepts, answers whatever it is sent with the first half of a bulk reply, and hangs up.
-class HalfReplyPeer final : public QObject
-{
-public:
-    HalfReplyPeer()
-    {
-        m_server.listen(QHostAddress::LocalHost);
-        connect(&m_server, &QTcpServer::newConnection, this, [this] {
-            while (QTcpSocket* s = m_server.nextPendingConnection()) {
-                ++m_connections;
-                connect(s, &QTcpSocket::readyRead, s, [s] {
-                    s->readAll();
-                    s->write("$10\r\nhalf");
-                    s->flush();
-                    s->disconnectFromHost();
-                });
-                connect(s, &QTcpSocket::disconnected, s, &QObject::deleteLater);
-            }
-        });
-    }
-    quint16 port() const { return m_server.serverPort(); }
-    int connections() const { return m_connections; }
-
-private:
-    QTcpServer m_server;
-    int m_connections = 0;
-};
-
-// One row's cluster: two healthy masters and the faulty third.
-class FaultCluster
-{
-public:
-    explicit FaultCluster(Fault fault) : m_fault(fault) {}
-    ~FaultCluster()
-    {
-        if (m_sleeper && m_sleeper->state() != QProcess::NotRunning) {
-            m_sleeper->kill(); // the redis-cli this fixture started, nothing else
-            m_sleeper->waitForFinished(5000);
-        }
-    }
-    FaultCluster(const FaultCluster&) = delete;
-    FaultCluster& operator=(const FaultCluster&) = delete;
-
-    bool start(QString* why)
-    {
-        if (!m_healthy.start(2)) {
-            *why = m_healthy.errorString();
-            return false;
-        }
-        RedisServerOptions options;
-        switch (m_fault) {
-        case Fault::TlsPortWithPlainTcp:
-            options.tls = true;
-            break;
-        case Fault::NoPermission:
-            options.aclUser = QStringLiteral("reader");
-            // The fixture password: lockctl takes it from --password-env, as for the other masters.
-            options.aclPassword = testPassword();
-            // Reading and subscribing still work; CONFIG, KEYS and every write are refused.
-            options.aclRules = QStringLiteral("~* &* +@all -@write -@scripting -config -keys");
-            break;
-        default:
-            break;
-        }
-        if (m_fault != Fault::ClosesMidReply) {
-            m_third = std::make_unique<RedisServer>(options);
-            if (!m_third->start()) {
-                *why = m_third->errorString();
-                return false;
-            }
-        }
-        for (int i = 0; i < 2; ++i)
-            m_healthy.at(i).command({"SET", "lock:fm", "tok-fm", "PX", "120000"});
-        if (m_third)
-            m_third->command({"SET", "lock:fm", "tok-fm", "PX", "120000"});
-
-        switch (m_fault) {
-        case Fault::ClosesMidReply:
-            m_peer = std::make_unique<HalfReplyPeer>();
-            m_thirdUrl = QStringLiteral("redis://127.0.0.1:%1").arg(m_peer->port());
-            break;
-        case Fault::TlsPortWithPlainTcp:
-            m_thirdUrl = QStringLiteral("redis://127.0.0.1:%1").arg(m_third->port());
-            break;
-        case Fault::ReadOnlyReplica:
-            m_source = std::make_unique<RedisServer>();
-            if (!m_source->start()) {
-                *why = m_source->errorString();
-                return false;
-            }
-            m_source->command({"SET", "lock:fm", "tok-fm", "PX", "120000"});
-            m_third->command({"REPLICAOF", "127.0.0.1", QByteArray::number(m_source->port())});
-            m_thirdUrl = m_third->url();
-            break;
-        case Fault::OutOfMemory:
-            m_third->command({"CONFIG", "SET", "maxmemory-policy", "noeviction"});
-            m_third->command({"CONFIG", "SET", "maxmemory", "1"});
-            m_thirdUrl = m_third->url();
-            break;
-        case Fault::RefusedAtStart:
-            m_third->stop();
-            m_thirdUrl = m_third->url();
-            break;
-        default:
-            m_thirdUrl = m_third->url();
-            break;
-        }
-        if (m_fault == Fault::ReadOnlyReplica) {
-            QElapsedTimer clock;
-            clock.start();
-            while (m_third->command({"GET", "lock:fm"}).string != "tok-fm" && clock.elapsed() < 10000)
-                QTest::qWait(20); // replication is asynchronous: wait for the replica to catch up
-        }
-        return true;
-    }
-
-    // Faults that strike a running master strike now; the others are there from the start.
-    // Started with the fault already struck.
-    bool startStruck(QString* why)
-    {
-        if (!start(why))
-            return false;
-        strike();
-        return true;
-    }
-
-    void strike()
-    {
-        switch (m_fault) {
-        case Fault::Killed:
-            m_third->kill();
-            break;
-        case Fault::Paused:
-            m_third->pause();
-            break;
-        case Fault::Restarted:
-            m_third->restart();
-            break;
-        case Fault::Slowed:
-            m_sleeper = std::make_unique<QProcess>();
-            m_sleeper->setProcessEnvironment(m_third->cliEnvironment());
-            m_sleeper->start(QStringLiteral("redis-cli"),
-                             {QStringLiteral("-p"), QString::number(m_third->adminPort()),
-                              QStringLiteral("DEBUG"), QStringLiteral("SLEEP"), QStringLiteral("5")});
-            m_sleeper->waitForStarted();
-            // redis-cli starting is not the server sleeping: under load the test's own write could
-            // reach the master first and find it healthy. Wait until the master stops answering.
-            QVERIFY2(waitUntilAsleep(), "DEBUG SLEEP did not take the third master away");
-            break;
-        default:
-            break;
-        }
-    }
-
-    // Whether the sleeping master has stopped answering: a PING on a new connection (refused with
-    // NOAUTH while it is awake, which is an answer too) gets no reply within 300 ms.
-    bool waitUntilAsleep() const
-    {
-        QElapsedTimer clock;
-        clock.start();
-        while (clock.elapsed() < 5000) {
-            QTcpSocket probe;
-            probe.connectToHost(QHostAddress::LocalHost, m_third->adminPort());
-            if (!probe.waitForConnected(int(lockscope::test::upperBoundMs(1000))))
-                return false;
-            probe.write("PING\r\n");
-            if (!probe.waitForReadyRead(int(lockscope::test::upperBoundMs(300))))
-                return true;
-            QTest::qWait(20);
-        }
-        return false;
-    }
-
-    // Whether the master can come back, and bringing it back.
-    bool canRecover() const
-    {
-        return m_fault != Fault::TlsPortWithPlainTcp && m_fault != Fault::ClosesMidReply;
-    }
-    void recover()
-    {
-        switch (m_fault) {
-        case Fault::Killed:
-        case Fault::RefusedAtStart:
-            QVERIFY(m_third->restart());
-            break;
-        case Fault::Paused:
-            m_third->resume();
-            break;
-        case Fault::Slowed:
-            QVERIFY(m_sleeper->waitForFinished(20000));
-            break;
-        default:
-            break;
-        }
-    }
-    // Whether the fault takes the master away (as opposed to refusing some commands).
-    bool takesMasterAway() const
-    {
-        return m_fault != Fault::OutOfMemory && m_fault != Fault::ReadOnlyReplica &&
-               m_fault != Fault::NoPermission && m_fault != Fault::Restarted;
-    }
-    // Words one of which the third master's error must contain.
-    QStringList reasonWords() const
-    {
-        switch (m_fault) {
-        case Fault::Killed:
-        case Fault::RefusedAtStart:
-            return {QStringLiteral("refused"), QStringLiteral("closed"), QStringLiteral("timed out"),
-                    QStringLiteral("timeout")};
-        case Fault::Paused:
-        case Fault::Slowed:
-            return {QStringLiteral("no reply within"), QStringLiteral("no connection within"),
-                    QStringLiteral("timed out")};
-        case Fault::TlsPortWithPlainTcp:
-            return {QStringLiteral("TLS"), QStringLiteral("closed"), QStringLiteral("timed out")};
-        case Fault::ClosesMidReply:
-            return {QStringLiteral("closed"), QStringLiteral("reset"), QStringLiteral("lost")};
-        case Fault::OutOfMemory:
-            return {QStringLiteral("OOM")};
-        case Fault::ReadOnlyReplica:
-            return {QStringLiteral("READONLY")};
-        case Fault::NoPermission:
-            return {QStringLiteral("NOPERM"), QStringLiteral("permission")};
-        default:
-            return {};
-        }
-    }
-
-    QStringList masterArgs()
-    {
-        // The fixture password from the environment runLockctl gives lockctl; the URLs leave it out.
-        const QString third = m_third && m_thirdUrl == m_third->url() ? m_third->url(false) : m_thirdUrl;
-        return testPasswordArgs() + QStringList{QStringLiteral("-m"), m_healthy.at(0).url(false),
-                                                QStringLiteral("-m"), m_healthy.at(1).url(false),
-                                                QStringLiteral("-m"), third};
-    }
-    QList<ConnectionOptions> connectionOptions(int timeoutMs)
-    {
-        QList<ConnectionOptions> all = m_healthy.connectionOptions(timeoutMs);
-        ConnectionOptions third;
-        third.url = *RedisUrl::parse(m_thirdUrl);
-        third.commandTimeoutMs = timeoutMs;
-        third.connectTimeoutMs = timeoutMs;
-        all << third;
-        return all;
-    }
-    // The third master's name as every message shows it (no password).
-    QString thirdName() const { return RedisUrl::parse(m_thirdUrl)->toString(); }
-
-    // Every master's keyspace as one fingerprint: keys, types and values (TTLs left out).
-    QByteArray fingerprint(int master)
-    {
-        RedisServer* s = master < 2 ? &m_healthy.at(master) : m_third.get();
-        if (!s || !s->isRunning())
-            return "(not running)";
-        if (m_fault == Fault::Paused && master == 2)
-            return "(paused)";
-        return s->command({"DEBUG", "DIGEST"}).string + ' ' +
-               QByteArray::number(s->command({"DBSIZE"}).integer);
-    }
-    // The two healthy masters' fingerprints: a fault on the third must leave them as they were.
-    QByteArrayList healthyFingerprints() { return {fingerprint(0), fingerprint(1)}; }
-    RedisServer& healthy(int i) { return m_healthy.at(i); }
-    int thirdConnections() const { return m_peer ? m_peer->connections() : -1; }
-
-private:
-    Fault m_fault;
-    RedisServerGroup m_healthy;
-    std::unique_ptr<RedisServer> m_third;
-    std::unique_ptr<RedisServer> m_source; // the replica's master
-    std::unique_ptr<HalfReplyPeer> m_peer;
-    std::unique_ptr<QProcess> m_sleeper;
-    QString m_thirdUrl;
-};
-
-bool mentionsAny(const QString& text, const QStringList& words)
-{
-    for (const QString& w : words)
-        if (text.contains(w, Qt::CaseInsensitive))
-            return true;
-    return false;
-}
-
-} // namespace
 
 class TestFaultMatrix : public QObject
 {
@@ -368,10 +66,8 @@ void TestFaultMatrix::monitor_data()
 
 void TestFaultMatrix::monitor()
 {
-    QFETCH(Fault, fault);
-    FaultCluster cluster(fault);
-    QString why;
-    QVERIFY2(cluster.start(&why), qPrintable(why));
+    FaultCluster cluster(FaultCluster::Start::Healthy);
+    QVERIFY2(cluster.started(), qPrintable(cluster.problem()));
     const QByteArrayList before = cluster.healthyFingerprints();
 
     LockScopeConfig config = quickConfig(cluster.connectionOptions(500));
@@ -392,7 +88,7 @@ void TestFaultMatrix::monitor()
         QTRY_COMPARE_WITH_TIMEOUT(monitor.locks().value("lock:fm")->status, LockStatus::Held, 5000);
         QTRY_VERIFY_WITH_TIMEOUT(monitor.locks().value("lock:fm")->observations.value(2).error().isError(),
                                  5000);
-    } else if (fault == Fault::Restarted) {
+    } else if (cluster.fault() == Fault::Restarted) {
         // It came back empty with a new run_id: the lock stands on two and is marked at risk.
         QTRY_COMPARE_WITH_TIMEOUT(monitor.locks().value("lock:fm")->holding, 2, 8000);
         QTRY_VERIFY_WITH_TIMEOUT(monitor.locks().value("lock:fm")->atRisk, 8000);
@@ -417,10 +113,8 @@ void TestFaultMatrix::monitor()
 
 void TestFaultMatrix::lockctlList()
 {
-    QFETCH(Fault, fault);
-    FaultCluster cluster(fault);
-    QString why;
-    QVERIFY2(cluster.startStruck(&why), qPrintable(why));
+    FaultCluster cluster(FaultCluster::Start::Struck);
+    QVERIFY2(cluster.started(), qPrintable(cluster.problem()));
     const QByteArrayList before = cluster.healthyFingerprints();
 
     const LockctlRun r =
@@ -466,10 +160,8 @@ void TestFaultMatrix::lockctlList()
 
 void TestFaultMatrix::write()
 {
-    QFETCH(Fault, fault);
-    FaultCluster cluster(fault);
-    QString why;
-    QVERIFY2(cluster.startStruck(&why), qPrintable(why));
+    FaultCluster cluster(FaultCluster::Start::Struck);
+    QVERIFY2(cluster.started(), qPrintable(cluster.problem()));
     QTemporaryDir dir;
     const QString audit = dir.filePath(QStringLiteral("audit.jsonl"));
     const QStringList global =
@@ -500,10 +192,10 @@ void TestFaultMatrix::write()
     const QString acquireLine = QString::fromUtf8(lines.at(0));
     QVERIFY2(acquireLine.contains(QStringLiteral("\"acquire\"")), qPrintable(acquireLine));
     QVERIFY2(acquireLine.contains(cluster.thirdName()), qPrintable(acquireLine));
-    if (fault != Fault::Restarted)
+    if (cluster.fault() != Fault::Restarted)
         QVERIFY2(mentionsAny(acquireLine, cluster.reasonWords()), qPrintable(acquireLine));
     // A master that refuses writes kept its keyspace exactly as it was.
-    if (!thirdBefore.isEmpty() && fault != Fault::Restarted)
+    if (!thirdBefore.isEmpty() && cluster.fault() != Fault::Restarted)
         QCOMPARE(cluster.fingerprint(2), thirdBefore);
     // Nothing of the lock is left on the healthy masters after the release.
     for (int i = 0; i < 2; ++i)
@@ -556,10 +248,8 @@ void TestFaultMatrix::unresolvableHostInANetworkNamespace()
 
 void TestFaultMatrix::window()
 {
-    QFETCH(Fault, fault);
-    FaultCluster cluster(fault);
-    QString why;
-    QVERIFY2(cluster.start(&why), qPrintable(why));
+    FaultCluster cluster(FaultCluster::Start::Healthy);
+    QVERIFY2(cluster.started(), qPrintable(cluster.problem()));
     LockScopeConfig config = quickConfig(cluster.connectionOptions(500));
     QTemporaryDir dir;
     MainWindow window(config, dir.filePath(QStringLiteral("audit.jsonl")));

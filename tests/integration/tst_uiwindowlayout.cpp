@@ -442,21 +442,7 @@ void TestUiWindowLayout::narrowDetailPaneStacksItsParts()
     }
 }
 
-namespace {
-
-int runTest(int argc, char** argv)
-{
-    useOffscreenScreen(screenSize);
-    QApplication app(argc, argv);
-    app.setAttribute(Qt::AA_Use96Dpi, true);
-    TestUiWindowLayout test;
-    QTEST_SET_MAIN_SOURCE_PATH
-    return QTest::qExec(&test, argc, argv);
-}
-
-} // namespace
-
-LOCKSCOPE_TEST_ENTRY(runTest)
+LOCKSCOPE_TEST_MAIN_ON_SCREEN(TestUiWindowLayout, screenSize)
 
 } // namespace tst_uiwindowlayout
 

@@ -107,21 +107,7 @@ void TestUiWindowScreen::restoredGeometryOffTheScreenIsBroughtBack()
     verifyOnScreen(away.saveGeometry());
 }
 
-namespace {
-
-int runTest(int argc, char** argv)
-{
-    useOffscreenScreen(screenSize);
-    QApplication app(argc, argv);
-    app.setAttribute(Qt::AA_Use96Dpi, true);
-    TestUiWindowScreen test;
-    QTEST_SET_MAIN_SOURCE_PATH
-    return QTest::qExec(&test, argc, argv);
-}
-
-} // namespace
-
-LOCKSCOPE_TEST_ENTRY(runTest)
+LOCKSCOPE_TEST_MAIN_ON_SCREEN(TestUiWindowScreen, screenSize)
 
 } // namespace tst_uiwindowscreen
 

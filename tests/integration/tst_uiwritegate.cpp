@@ -32,6 +32,8 @@
 #include <QTest>
 #include <QTimer>
 
+#include <memory>
+
 #include "connections/connectionsdialog.h"
 
 namespace tst_uiwritegate {
@@ -55,6 +57,26 @@ ConnectionProfile profileFor(const QString& name, const RedisServer& server, boo
     p.masters << e;
     return p;
 }
+
+// One master (commands time out after a second) and a window over it, shown; started once the
+// master is up.
+struct WindowOnOneMaster
+{
+    RedisServerGroup servers;
+    std::unique_ptr<MainWindow> window;
+
+    bool start(const QString& auditLogPath)
+    {
+        if (!servers.start(1))
+            return false;
+        LockScopeConfig config;
+        config.masters = servers.connectionOptions(1000);
+        window = std::make_unique<MainWindow>(config, auditLogPath);
+        window->show();
+        return QTest::qWaitFor([this] { return window->masterModel()->upCount() == 1; },
+                               int(upperBoundMs(5000)));
+    }
+};
 
 // Opens Connections (Ctrl+K) and connects to `profile`, as a user would.
 void chooseProfile(MainWindow& window, const QString& profile)
@@ -261,18 +283,13 @@ void TestUiWriteGate::enablingEventsNeedsAWritableAuditLog()
 
 void TestUiWriteGate::windowWritesCheckTheAuditLogFirst()
 {
-    RedisServerGroup servers;
-    QVERIFY2(servers.start(1), qPrintable(servers.errorString()));
-    LockScopeConfig config;
-    config.masters = servers.connectionOptions(1000);
     const QString where = m_dir.filePath(QStringLiteral("gate"));
-    const QString audit = where + QStringLiteral("/audit.jsonl");
-    MainWindow window(config, audit);
-    window.show();
-    QTRY_COMPARE_WITH_TIMEOUT(window.masterModel()->upCount(), 1, 5000);
+    WindowOnOneMaster w;
+    QVERIFY2(w.start(where + QStringLiteral("/audit.jsonl")), qPrintable(w.servers.errorString()));
+    MainWindow& window = *w.window;
     window.core()->request(&CoreService::acquire, "lock:w", 30000, 0, false);
     QTRY_VERIFY_WITH_TIMEOUT(logged(window, QStringLiteral("acquire: done")), 5000);
-    QCOMPARE(servers.at(0).command({"EXISTS", "lock:w"}).integer, 1);
+    QCOMPARE(w.servers.at(0).command({"EXISTS", "lock:w"}).integer, 1);
 
     // The audit log becomes unwritable: a file where its directory was.
     QVERIFY(QDir(where).removeRecursively());
@@ -282,26 +299,22 @@ void TestUiWriteGate::windowWritesCheckTheAuditLogFirst()
     }
     window.core()->request(&CoreService::extend, "lock:w", 600000);
     QTRY_VERIFY_WITH_TIMEOUT(logged(window, QStringLiteral("extend: refused")), 5000);
-    QVERIFY(servers.at(0).command({"PTTL", "lock:w"}).integer <= 30000); // not extended
+    QVERIFY(w.servers.at(0).command({"PTTL", "lock:w"}).integer <= 30000); // not extended
     window.core()->request(&CoreService::release, "lock:w");
     QTRY_VERIFY_WITH_TIMEOUT(logged(window, QStringLiteral("release: refused")), 5000);
-    QCOMPARE(servers.at(0).command({"EXISTS", "lock:w"}).integer, 1); // not released
+    QCOMPARE(w.servers.at(0).command({"EXISTS", "lock:w"}).integer, 1); // not released
     window.core()->request(&CoreService::acquire, "lock:w2", 30000, 0, false);
     QTRY_VERIFY_WITH_TIMEOUT(logged(window, QStringLiteral("acquire: refused")), 5000);
-    QCOMPARE(servers.at(0).command({"EXISTS", "lock:w2"}).integer, 0); // nothing sent
+    QCOMPARE(w.servers.at(0).command({"EXISTS", "lock:w2"}).integer, 0); // nothing sent
     QVERIFY(logged(window, QStringLiteral("could not be recorded")));
 }
 
 void TestUiWriteGate::unrecordedWriteShowsADialog()
 {
-    RedisServerGroup servers;
-    QVERIFY2(servers.start(1), qPrintable(servers.errorString()));
-    LockScopeConfig config;
-    config.masters = servers.connectionOptions(1000);
     const QString audit = m_dir.filePath(QStringLiteral("full/audit.jsonl"));
-    MainWindow window(config, audit);
-    window.show();
-    QTRY_COMPARE_WITH_TIMEOUT(window.masterModel()->upCount(), 1, 5000);
+    WindowOnOneMaster w;
+    QVERIFY2(w.start(audit), qPrintable(w.servers.errorString()));
+    MainWindow& window = *w.window;
     QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(audit), 5000); // checked at start, so created
     {
         // The disk is full from now on: the check still opens the file, the append fails.
@@ -313,7 +326,7 @@ void TestUiWriteGate::unrecordedWriteShowsADialog()
     QVERIFY(box->isVisible());
     QVERIFY2(box->informativeText().contains(QStringLiteral("lock:unrecorded")),
              qPrintable(box->informativeText()));
-    QCOMPARE(servers.at(0).command({"EXISTS", "lock:unrecorded"}).integer, 1); // it did happen
+    QCOMPARE(w.servers.at(0).command({"EXISTS", "lock:unrecorded"}).integer, 1); // it did happen
     QVERIFY(logged(window, QStringLiteral("NOT RECORDED")));
 }
 

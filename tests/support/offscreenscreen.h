@@ -11,3 +11,7 @@ namespace lockscope::test {
 bool useOffscreenScreen(const QSize& size);
 
 } // namespace lockscope::test
+
+// A window test's entry (testregistry.h) on one screen of `size`: QTEST_MAIN's, the screen set first.
+#define LOCKSCOPE_TEST_MAIN_ON_SCREEN(TestObject, size)                                                      \
+    LOCKSCOPE_TEST_MAIN_WITH(TestObject, ::lockscope::test::useOffscreenScreen(size); QTEST_MAIN_SETUP())

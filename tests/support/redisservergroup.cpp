@@ -16,6 +16,15 @@ bool RedisServerGroup::start(int count, const RedisServerOptions& options)
     return true;
 }
 
+int RedisServerGroup::countOf(const QByteArray& key)
+{
+    int n = 0;
+    for (int i = 0; i < size(); ++i)
+        if (at(i).isRunning())
+            n += int(at(i).command({"EXISTS", key}).integer);
+    return n;
+}
+
 QStringList RedisServerGroup::urls(bool withSecret) const
 {
     QStringList out;

@@ -18,6 +18,8 @@ public:
     RedisServer& at(int i) { return *m_servers.at(size_t(i)); }
     QStringList urls(bool withSecret = true) const;
     QList<ConnectionOptions> connectionOptions(int timeoutMs = 2000) const;
+    // On how many of the running servers `key` exists (a lock's holders, when it is one).
+    int countOf(const QByteArray& key);
 
 private:
     std::vector<std::unique_ptr<RedisServer>> m_servers;

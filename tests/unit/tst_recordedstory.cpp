@@ -51,6 +51,21 @@ QList<RecordEvent> renewals(const QByteArray& token, qint64 leaseMs, qint64 ever
     return out;
 }
 
+// `token`'s story: first seen at `firstSeenMs`, extended `extensions` times from `firstMs` to `lastMs`,
+// the last extension (and the last reading) leaving `lastTtlMs`; the longest TTL seen `leaseMs`.
+LockStory renewedStory(const QByteArray& token, qint64 firstSeenMs, int extensions, qint64 firstMs,
+                       qint64 lastMs, qint64 lastTtlMs, qint64 leaseMs)
+{
+    return {.token = token,
+            .firstSeenMs = firstSeenMs,
+            .extensions = extensions,
+            .firstExtensionMs = firstMs,
+            .lastExtensionMs = lastMs,
+            .lastExtensionTtlMs = lastTtlMs,
+            .leaseMs = leaseMs,
+            .lastReading = TtlReading{lastMs, lastTtlMs}};
+}
+
 QStringList codes(const QList<Diagnosis>& diagnoses)
 {
     QStringList out;
@@ -115,16 +130,8 @@ void TestRecordedStory::storyOfTheOpenEpisode()
     const ResourceHistory h = recording(events, t0 + 40 * s);
     QCOMPARE(h.episodes.size(), 2);
 
-    LockStory want;
-    want.token = "aa11";
-    want.firstSeenMs = t0;
-    want.extensions = 3;
-    want.firstExtensionMs = t0 + 10 * s;
-    want.lastExtensionMs = t0 + 30 * s;
-    want.lastExtensionTtlMs = 29 * s;
-    want.leaseMs = 30 * s;
-    want.lastReading = TtlReading{t0 + 30 * s, 29 * s};
-    compareStory(RecordedStory::fromHistory(h), want);
+    compareStory(RecordedStory::fromHistory(h),
+                 renewedStory("aa11", t0, 3, t0 + 10 * s, t0 + 30 * s, 29 * s, 30 * s));
     QCOMPARE(RecordedStory::watchedUntilMs(h), t0 + 40 * s);
 }
 
@@ -190,15 +197,7 @@ void TestRecordedStory::mergeKeepsWhatTheRecordingKnewBefore()
     const LockStory recorded =
         RecordedStory::fromHistory(recording(renewals("aa11", 30 * s, 10 * s, 5), t0 + 55 * s, t0 + 55 * s));
     // This process started after the recording stopped and saw two more extensions.
-    LockStory live;
-    live.token = "aa11";
-    live.firstSeenMs = t0 + 100 * s;
-    live.extensions = 2;
-    live.firstExtensionMs = t0 + 110 * s;
-    live.lastExtensionMs = t0 + 120 * s;
-    live.lastExtensionTtlMs = 28 * s;
-    live.leaseMs = 28 * s;
-    live.lastReading = TtlReading{t0 + 120 * s, 28 * s};
+    LockStory live = renewedStory("aa11", t0 + 100 * s, 2, t0 + 110 * s, t0 + 120 * s, 28 * s, 28 * s);
     live.ownerClient = QStringLiteral("client 'w7' 127.0.0.1:5000 (id 4)");
     LockStory want = live;
     want.firstSeenMs = t0;

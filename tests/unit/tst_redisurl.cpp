@@ -1,6 +1,5 @@
 #include "connection/redisurl.h"
 #include "support/testregistry.h"
-#include "support/urlrejection.h"
 #include "support/userinfoleak.h"
 
 #include <QTest>
@@ -16,8 +15,6 @@ class TestRedisUrl : public QObject
 private slots:
     void parsesValid_data();
     void parsesValid();
-    void rejectsInvalid_data();
-    void rejectsInvalid();
     void neverPrintsPassword();
     void errorsNeverQuoteUserInfo_data();
     void errorsNeverQuoteUserInfo();
@@ -141,44 +138,6 @@ void TestRedisUrl::parsesValid()
     QCOMPARE(again->host(), url->host());
     QCOMPARE(again->port(), url->port());
     QCOMPARE(again->db(), url->db());
-}
-
-// Host and port as such: tst_hostport. Here: what a one-host URL adds, and its wording.
-void TestRedisUrl::rejectsInvalid_data()
-{
-    QTest::addColumn<QString>("text");
-    QTest::addColumn<QString>("mentions");
-    QTest::newRow("empty") << ""
-                           << "missing scheme";
-    QTest::newRow("no scheme") << "localhost:6379"
-                               << "missing scheme";
-    QTest::newRow("http") << "http://h"
-                          << "unsupported scheme 'http'";
-    QTest::newRow("no host") << "redis://:6379"
-                             << "missing host";
-    QTest::newRow("port text") << "redis://h:abc"
-                               << "bad port 'abc'";
-    QTest::newRow("empty port") << "redis://h:"
-                                << "empty port";
-    QTest::newRow("db text") << "redis://h/x"
-                             << "bad database number";
-    QTest::newRow("db negative") << "redis://h/-2"
-                                 << "bad database number";
-    QTest::newRow("host with space") << "redis://bad host"
-                                     << "bad host name";
-    QTest::newRow("unix relative") << "unix://tmp/x.sock"
-                                   << "absolute path";
-    QTest::newRow("unknown query") << "redis://h?foo=1"
-                                   << "unknown parameter 'foo'";
-    QTest::newRow("unix bad db") << "unix:///x?db=q"
-                                 << "bad database number";
-}
-
-void TestRedisUrl::rejectsInvalid()
-{
-    QFETCH(QString, text);
-    QFETCH(QString, mentions);
-    test::verifyRejected<RedisUrl>(text, mentions);
 }
 
 void TestRedisUrl::neverPrintsPassword()

@@ -1,6 +1,5 @@
 #include "connection/topologyurl.h"
 #include "support/testregistry.h"
-#include "support/urlrejection.h"
 #include "support/userinfoleak.h"
 
 #include <QTest>
@@ -16,8 +15,6 @@ class TestTopologyUrl : public QObject
 private slots:
     void parsesValid_data();
     void parsesValid();
-    void rejectsInvalid_data();
-    void rejectsInvalid();
     void neverPrintsPassword_data();
     void neverPrintsPassword();
     void nodeUrlsCarryCredentials();
@@ -103,59 +100,6 @@ void TestTopologyUrl::parsesValid()
     QVERIFY(again.ok());
     again->setPassword(password);
     QCOMPARE(*again, *url);
-}
-
-// Host and port as such: tst_hostport. Here: what a list of hosts adds, and its wording.
-void TestTopologyUrl::rejectsInvalid_data()
-{
-    QTest::addColumn<QString>("text");
-    QTest::addColumn<QString>("reason");
-
-    QTest::newRow("no scheme") << "h:26379/m"
-                               << "missing scheme";
-    QTest::newRow("plain redis scheme") << "redis://h/m"
-                                        << "unsupported scheme 'redis'";
-    QTest::newRow("no host") << "redis-sentinel:///m"
-                             << "missing host";
-    QTest::newRow("no master name") << "redis-sentinel://h:26379"
-                                    << "missing master name";
-    QTest::newRow("empty master name") << "redis-sentinel://h:26379/"
-                                       << "missing master name";
-    QTest::newRow("slash in master name") << "redis-sentinel://h/a/b"
-                                          << "unexpected '/' in master name";
-    QTest::newRow("space in master name") << "redis-sentinel://h/a%20b"
-                                          << "space or control character";
-    QTest::newRow("empty seed") << "redis-sentinel://a,,b/m"
-                                << "empty entry in the host list";
-    QTest::newRow("trailing comma") << "redis-cluster://a:1,"
-                                    << "empty entry in the host list";
-    QTest::newRow("bad port") << "redis-cluster://a:99999"
-                              << "bad port '99999'";
-    QTest::newRow("empty port") << "redis-cluster://a:"
-                                << "bad port ''";
-    QTest::newRow("unbracketed IPv6") << "redis-cluster://::1:7000"
-                                      << "missing host";
-    QTest::newRow("bad host") << "redis-cluster://a b:7000"
-                              << "bad host name 'a b'";
-    QTest::newRow("duplicate seed") << "redis-cluster://a:1,a:1"
-                                    << "'a:1' is listed twice";
-    QTest::newRow("cluster with db") << "redis-cluster://a:1/2"
-                                     << "only database 0";
-    QTest::newRow("cluster with db parameter") << "redis-cluster://a:1?db=2"
-                                               << "unknown parameter 'db'";
-    QTest::newRow("bad db") << "redis-sentinel://a/m?db=x"
-                            << "bad database number 'x'";
-    QTest::newRow("bad sentinel-auth") << "redis-sentinel://a/m?sentinel-auth=maybe"
-                                       << "yes or no";
-    QTest::newRow("unknown parameter") << "redis-sentinel://a/m?timeout=1"
-                                       << "unknown parameter 'timeout'";
-}
-
-void TestTopologyUrl::rejectsInvalid()
-{
-    QFETCH(QString, text);
-    QFETCH(QString, reason);
-    test::verifyRejected<TopologyUrl>(text, reason);
 }
 
 void TestTopologyUrl::neverPrintsPassword_data()

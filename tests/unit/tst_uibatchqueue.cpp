@@ -2,6 +2,7 @@
 #include "locks/batchqueue.h"
 #include "locks/locktablemodel.h"
 #include "support/heldview.h"
+#include "support/randomlockbatch.h"
 #include "support/testregistry.h"
 
 #include <QAbstractItemModelTester>
@@ -12,12 +13,12 @@
 #include <QTest>
 
 #include <algorithm>
-#include <map>
 
 namespace tst_uibatchqueue {
 
 using namespace lockscope;
 using lockscope::test::heldView;
+using lockscope::test::randomLockBatch;
 
 namespace {
 
@@ -232,27 +233,9 @@ void TestUiBatchQueue::randomBatchesEndAsAppliedDirectly()
         qsizetype enqueued = 0;
         qsizetype taken = 0; // what the core is told the window is done with
         QObject::connect(&queue, &BatchQueue::taken, &queue, [&](qsizetype n) { taken += n; });
-        std::map<QByteArray, QByteArray> live; // what the monitor has sent: resource -> token
+        LockTable live; // what the monitor has sent
         for (int step = 0; step < 40; ++step) {
-            LockBatch batch;
-            QSet<QByteArray> named;
-            for (int n = int(rng.bounded(6)); n > 0; --n) {
-                const QByteArray r = "r" + QByteArray::number(rng.bounded(12));
-                if (named.contains(r))
-                    continue;
-                named.insert(r);
-                const QByteArray token = "t" + QByteArray::number(rng.bounded(1000));
-                if (!live.count(r)) {
-                    batch.added << SharedLockView(heldView(r, token));
-                    live[r] = token;
-                } else if (rng.bounded(3) == 0) {
-                    batch.removed << r;
-                    live.erase(r);
-                } else {
-                    batch.changed << SharedLockView(heldView(r, token));
-                    live[r] = token;
-                }
-            }
+            const LockBatch batch = randomLockBatch(rng, live);
             direct.apply(batch);
             queue.enqueue(batch);
             enqueued += batch.steps();
@@ -265,9 +248,9 @@ void TestUiBatchQueue::randomBatchesEndAsAppliedDirectly()
         QCOMPARE(taken, enqueued);
         QCOMPARE(queued.rowCount(), direct.rowCount());
         QCOMPARE(queued.rowCount(), int(live.size()));
-        for (const auto& [r, token] : live) {
-            QVERIFY2(queued.find(r), r.constData());
-            QCOMPARE(queued.find(r)->token, token);
+        for (const LockView& v : std::as_const(live)) {
+            QVERIFY2(queued.find(v.resource), v.resource.constData());
+            QCOMPARE(queued.find(v.resource)->token, v.token);
         }
     }
 }

@@ -3,6 +3,7 @@
 #include "locks/locktablemodel.h"
 #include "session/viewbacklog.h"
 #include "support/heldview.h"
+#include "support/randomlockbatch.h"
 #include "support/testregistry.h"
 
 #include <QRandomGenerator>
@@ -12,6 +13,7 @@ namespace tst_uiviewbacklog {
 
 using namespace lockscope;
 using lockscope::test::heldView;
+using lockscope::test::randomLockBatch;
 
 class TestUiViewBacklog : public QObject
 {
@@ -100,25 +102,7 @@ void TestUiViewBacklog::randomBatchesEndAsSentDirectly()
         ViewBacklog backlog;
         LockTable views; // the monitor's, as it is at each moment
         for (int step = 0; step < 60; ++step) {
-            LockBatch batch;
-            QSet<QByteArray> named;
-            for (int n = int(rng.bounded(6)); n > 0; --n) {
-                const QByteArray r = "r" + QByteArray::number(rng.bounded(12));
-                if (named.contains(r))
-                    continue;
-                named.insert(r);
-                const SharedLockView v(heldView(r, "t" + QByteArray::number(rng.bounded(1000))));
-                if (!views.contains(r)) {
-                    batch.added << v;
-                    views.insert(r, v);
-                } else if (rng.bounded(3) == 0) {
-                    batch.removed << r;
-                    views.remove(r);
-                } else {
-                    batch.changed << v;
-                    views.insert(r, v);
-                }
-            }
+            const LockBatch batch = randomLockBatch(rng, views);
             direct.apply(batch);
             backlog.add(batch);
             if (rng.bounded(3) == 0)

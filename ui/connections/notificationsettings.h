@@ -9,11 +9,11 @@ namespace lockscope {
 // A profile's notification rules in QSettings, under its "notifications" group:
 // "<rule>/enabled", "<rule>/afterSeconds" and "heldTooLongFactor" (README "Notifications").
 // Missing keys keep the defaults, so profiles saved before the rules existed notify as documented.
-class NotificationSettings
-{
-public:
-    static NotificationRules read(QSettings& settings);
-    static void write(QSettings& settings, const NotificationRules& rules);
-};
+namespace NotificationSettings {
+
+NotificationRules read(QSettings& settings);
+void write(QSettings& settings, const NotificationRules& rules);
+
+} // namespace NotificationSettings
 
 } // namespace lockscope

@@ -9,17 +9,17 @@ namespace lockscope {
 // Passwords in the system keychain (QtKeychain), never in settings. Every call is asynchronous;
 // `noBackend` tells the caller that no keychain service is reachable at all, so it can offer the
 // environment-variable fallback instead of failing silently.
-class SecretStore
-{
-public:
-    static const QString service;
+namespace SecretStore {
 
-    using Written = std::function<void(const QString& error, bool noBackend)>;
-    using Read = std::function<void(const QString& secret, const QString& error, bool noBackend)>;
+extern const QString service;
 
-    static void write(const QString& key, const QString& secret, QObject* context, Written done);
-    static void read(const QString& key, QObject* context, Read done);
-    static void remove(const QString& key);
-};
+using Written = std::function<void(const QString& error, bool noBackend)>;
+using Read = std::function<void(const QString& secret, const QString& error, bool noBackend)>;
+
+void write(const QString& key, const QString& secret, QObject* context, Written done);
+void read(const QString& key, QObject* context, Read done);
+void remove(const QString& key);
+
+} // namespace SecretStore
 
 } // namespace lockscope

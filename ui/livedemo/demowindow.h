@@ -15,11 +15,12 @@ class MainWindow;
 // the locks table while its caption is shown, the demo clients' keyspace events summarised in the
 // event log, and the window watching the demo's masters once they are up. `session` must outlive
 // the window; start it after this.
-struct DemoWindow
-{
-    static DemoPanel* install(MainWindow* window, DemoSession* session, bool readOnly,
-                              const QString& auditLogPath, bool selectDefault = true);
-    static QDockWidget* dock(MainWindow* window);
-};
+namespace DemoWindow {
+
+DemoPanel* install(MainWindow* window, DemoSession* session, bool readOnly, const QString& auditLogPath,
+                   bool selectDefault = true);
+QDockWidget* dock(MainWindow* window);
+
+} // namespace DemoWindow
 
 } // namespace lockscope

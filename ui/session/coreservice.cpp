@@ -341,20 +341,27 @@ void CoreService::cancelForceRelease(const ForceReleasePlan& plan)
 void CoreService::exportJson(quint64 request, const QByteArrayList& resources)
 {
     const qint64 now = monotonicMs();
-    QJsonArray locks;
+    std::string locks;
+    const auto add = [&](const LockView& v) {
+        locks += locks.empty() ? '[' : ',';
+        LockJson::appendLock(locks, v, *m_masters, now);
+    };
     const LockTable& views = m_monitor->locks();
     if (resources.isEmpty()) {
         for (const LockView& v : views)
-            locks << LockJson::lock(v, *m_masters, now);
+            add(v);
     } else {
         for (const QByteArray& r : resources)
             if (const SharedLockView* view = views.find(r))
-                locks << LockJson::lock(**view, *m_masters, now);
+                add(**view);
     }
+    locks += locks.empty() ? "[]" : "]";
     QJsonArray masters;
     for (int i = 0; i < m_masters->size(); ++i)
         masters << LockJson::master(*m_masters, i, m_monitor->scanner(i)->mode());
-    const QJsonObject root{{QStringLiteral("masters"), masters}, {QStringLiteral("locks"), locks}};
+    const QJsonObject root{
+        {QStringLiteral("masters"), masters},
+        {QStringLiteral("locks"), QJsonDocument::fromJson(QByteArray::fromStdString(locks)).array()}};
     emit jsonExported(request, QJsonDocument(root).toJson(QJsonDocument::Indented));
 }
 

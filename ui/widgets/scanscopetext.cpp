@@ -1,8 +1,17 @@
 #include "widgets/scanscopetext.h"
 
+#include <QCoreApplication>
 #include <QLocale>
 
 namespace lockscope {
+
+// The words keep the translation context the class gave them.
+namespace ScanScopeText {
+static QString tr(const char* text)
+{
+    return QCoreApplication::translate("ScanScopeText", text);
+}
+} // namespace ScanScopeText
 
 QStringList ScanScopeText::hints(const QList<ScanPattern>& patterns, const QList<MasterSnapshot>& masters)
 {

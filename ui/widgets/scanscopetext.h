@@ -3,7 +3,6 @@
 #include "config/scanpattern.h"
 #include "session/mastersnapshot.h"
 
-#include <QCoreApplication>
 #include <QList>
 #include <QString>
 
@@ -13,14 +12,12 @@ namespace lockscope {
 // with keys of which none matched, a hint that the patterns miss them ("M2 redis://…: 1,204 keys,
 // none matched *lock* — add a pattern in Connections"). From the masters' last passes (DBSIZE), so
 // it costs no command of its own.
-class ScanScopeText
-{
-    Q_DECLARE_TR_FUNCTIONS(ScanScopeText)
+namespace ScanScopeText {
 
-public:
-    static QString text(const QList<ScanPattern>& patterns, const QList<MasterSnapshot>& masters);
-    // The masters whose keys none of the patterns matched, one line each (empty: none).
-    static QStringList hints(const QList<ScanPattern>& patterns, const QList<MasterSnapshot>& masters);
-};
+QString text(const QList<ScanPattern>& patterns, const QList<MasterSnapshot>& masters);
+// The masters whose keys none of the patterns matched, one line each (empty: none).
+QStringList hints(const QList<ScanPattern>& patterns, const QList<MasterSnapshot>& masters);
+
+} // namespace ScanScopeText
 
 } // namespace lockscope

@@ -1,11 +1,20 @@
 #include "widgets/statusstyle.h"
 
+#include <QCoreApplication>
 #include <QHash>
 #include <QPainter>
 #include <QPainterPath>
 #include <QPixmap>
 
 namespace lockscope {
+
+// The words keep the translation context the class gave them.
+namespace StatusStyle {
+static QString tr(const char* text)
+{
+    return QCoreApplication::translate("StatusStyle", text);
+}
+} // namespace StatusStyle
 
 namespace {
 

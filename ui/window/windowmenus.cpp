@@ -5,6 +5,7 @@
 #include "window/windowactions.h"
 
 #include <QAction>
+#include <QCoreApplication>
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
@@ -13,8 +14,18 @@
 
 namespace lockscope {
 
+namespace WindowMenus {
+
+namespace {
+
+// The words keep the translation context the class gave them.
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("WindowMenus", text);
+}
+
 // The quick filters, with shortcuts, checked as their buttons are.
-QMenu* WindowMenus::addFilterMenu(QMenuBar* bar, const WindowActions& actions, LockFilterBar* filterBar)
+QMenu* addFilterMenu(QMenuBar* bar, const WindowActions& actions, LockFilterBar* filterBar)
 {
     QMenu* filter = bar->addMenu(tr("Fi&lter"));
     actions.focusFilter->setText(tr("&Filter by text…"));
@@ -35,7 +46,7 @@ QMenu* WindowMenus::addFilterMenu(QMenuBar* bar, const WindowActions& actions, L
     return filter;
 }
 
-void WindowMenus::addToolBar(QMainWindow* window, const WindowActions& actions)
+void addToolBar(QMainWindow* window, const WindowActions& actions)
 {
     QToolBar* bar = window->addToolBar(tr("Actions"));
     bar->setObjectName(QStringLiteral("actions"));
@@ -50,6 +61,10 @@ void WindowMenus::addToolBar(QMainWindow* window, const WindowActions& actions)
     bar->addAction(actions.auditLog);
     bar->addAction(actions.connections);
 }
+
+} // namespace
+
+} // namespace WindowMenus
 
 void WindowMenus::build(QMainWindow* window, const WindowActions& actions, LockFilterBar* filterBar)
 {

@@ -1,8 +1,17 @@
 #include "window/windowtitle.h"
 
+#include <QCoreApplication>
 #include <QGuiApplication>
 
 namespace lockscope {
+
+// The words keep the translation context the class gave them.
+namespace WindowTitle {
+static QString tr(const char* text)
+{
+    return QCoreApplication::translate("WindowTitle", text);
+}
+} // namespace WindowTitle
 
 QString WindowTitle::applicationName()
 {

@@ -1,0 +1,52 @@
+#include "discovery/keyspacesubscriber.h"
+
+namespace lockscope {
+
+KeyspaceSubscriber::KeyspaceSubscriber(const ConnectionOptions& master, const QList<ScanPattern>& patterns,
+                                       Handlers handlers)
+    : m_prefix("__keyspace@" + QByteArray::number(master.url.db()) + "__:"), m_handlers(std::move(handlers))
+{
+    ConnectionOptions options = master;
+    options.clientName = "lockscope-events";
+    m_connection = std::make_unique<RedisConnection>(options);
+    RedisConnection* connection = m_connection.get();
+    QObject::connect(connection, &RedisConnection::messageReceived, connection,
+                     [this](const QByteArray&, const QByteArray& channel, const QByteArray& payload) {
+                         onMessage(channel, payload);
+                     });
+    QObject::connect(connection, &RedisConnection::stateChanged, connection,
+                     [this](RedisConnection::State state) {
+                         if (state == RedisConnection::State::Up) {
+                             // PSUBSCRIBE went out ahead of Up; a PING behind it is answered only once the
+                             // server has registered the patterns.
+                             m_connection->send({"PING"}, m_connection.get(), [this](const RedisResult& r) {
+                                 if (r.ok() && !r.reply.isError())
+                                     m_handlers.listening();
+                             });
+                         } else if (state == RedisConnection::State::Down) {
+                             m_handlers.lost(m_connection->lastError().message);
+                         }
+                     });
+    QByteArrayList channels;
+    for (const ScanPattern& p : patterns)
+        channels << m_prefix + p.match;
+    m_connection->psubscribe(channels);
+    m_connection->open();
+}
+
+KeyspaceSubscriber::~KeyspaceSubscriber()
+{
+    m_connection->disconnect();
+    m_connection->close();
+}
+
+void KeyspaceSubscriber::onMessage(const QByteArray& channel, const QByteArray& payload)
+{
+    if (!channel.startsWith(m_prefix))
+        return;
+    m_handlers.event(
+        QByteArray::fromRawData(channel.constData() + m_prefix.size(), channel.size() - m_prefix.size()),
+        payload);
+}
+
+} // namespace lockscope
