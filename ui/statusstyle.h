@@ -21,7 +21,7 @@ public:
     static QIcon statusIcon(LockStatus status, const QPalette& palette);
     static QString statusText(LockStatus status);
     static QString statusExplanation(LockStatus status);
-    // What a person should do about it (Help > What each status means, and the README's table).
+    // What a person should do about it (Help > What each status means, and docs/manual/statuses.md).
     static QString statusAdvice(LockStatus status);
     // The "at risk" mark, which comes on top of a status.
     static QString atRiskExplanation();

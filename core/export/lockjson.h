@@ -10,7 +10,8 @@ namespace lockscope {
 
 class MasterSet;
 
-// The JSON shapes of `lockctl list --json` (README "JSON output"), shared with the window's export.
+// The JSON shapes of `lockctl list --json` (lockctl(1), "JSON OUTPUT": docs/man/lockctl.1), shared with
+// the window's export.
 // URLs never carry passwords; keys and tokens use escapeBytes().
 class LockJson
 {
