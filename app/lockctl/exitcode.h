@@ -4,7 +4,7 @@
 
 namespace lockctl {
 
-// The contract scripts rely on; README "Exit codes" lists the same.
+// The contract scripts rely on; lockctl(1), "EXIT STATUS" (docs/man/lockctl.1), lists the same.
 enum ExitCode
 {
     Done = 0,

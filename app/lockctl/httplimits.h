@@ -4,9 +4,9 @@
 
 namespace lockctl {
 
-// What `lockctl serve` allows one HTTP client (README "Limits of serve"). Qt HTTP Server 6.4 has no limit of
-// its own: it buffers a request line, headers and body of any size and keeps a silent connection
-// open for ever, all on the one thread that also answers the scrapes.
+// What `lockctl serve` allows one HTTP client (docs/manual/prometheus.md, "Limits of serve"). Qt HTTP Server
+// 6.4 has no limit of its own: it buffers a request line, headers and body of any size and keeps a silent
+// connection open for ever, all on the one thread that also answers the scrapes.
 struct HttpLimits
 {
     // Open connections; past it the oldest one is closed to make room (HttpListener says why).

@@ -6,12 +6,12 @@
 
 namespace lockctl {
 
-// How many bcrypt password checks `lockctl serve` runs, per client address and in all (README
-// "Limits of serve"). A check costs tens of milliseconds on the HTTP thread, which also answers the scrapes,
-// and Qt HTTP Server 6.4 cannot answer a request later from another thread (its responder keeps raw
-// pointers to a socket and request the server may delete in the meantime): so the checks are few
-// instead. A client whose credentials passed before is not checked again (WebConfig::remembered),
-// so a scrape never waits for its turn here.
+// How many bcrypt password checks `lockctl serve` runs, per client address and in all
+// (docs/manual/prometheus.md, "Limits of serve"). A check costs tens of milliseconds on the HTTP thread,
+// which also answers the scrapes, and Qt HTTP Server 6.4 cannot answer a request later from another thread
+// (its responder keeps raw pointers to a socket and request the server may delete in the meantime): so the
+// checks are few instead. A client whose credentials passed before is not checked again
+// (WebConfig::remembered), so a scrape never waits for its turn here.
 //
 // Token buckets: each address (an IPv6 address by its /64) may start `addressBurst` checks at once
 // and one more every 1/addressPerSecond seconds; all addresses together `allBurst`, `allPerSecond`.

@@ -9,7 +9,8 @@ namespace lockscope {
 
 // The configuration a process was started with (--config, then the command line), and how a
 // configuration chosen later (a connection profile in the window, at start-up or with Ctrl+K)
-// combines with it. The README ("Configuration") states the same rules:
+// combines with it. docs/manual/configuration.md ("Launch options and connection profiles") states the
+// same rules:
 //  - the profile brings the masters: URLs, users, passwords, TLS files;
 //  - the profile's patterns, when it has any, replace the --config file's; --pattern and
 //    --discover on the command line replace both;

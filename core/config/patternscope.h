@@ -7,8 +7,8 @@
 
 namespace lockscope {
 
-// Which of the keys a set of scan patterns brings in are locks (README "Configuration", pattern
-// modes). A key under a "locks" pattern is a lock whatever its shape: unrecognised and without a
+// Which of the keys a set of scan patterns brings in are locks (docs/manual/configuration.md, "Pattern
+// modes"). A key under a "locks" pattern is a lock whatever its shape: unrecognised and without a
 // TTL, it is stuck. A key met only under "discover" patterns is a lock only when its shape is one a
 // lock library writes (discoverable); everything else there is not a lock, and is not shown, so
 // that a broad pattern over a million ordinary keys shows the locks among them, not a million

@@ -8,7 +8,7 @@
 
 namespace lockscope {
 
-// What a scan pattern says about the keys it matches (README "Configuration", pattern modes).
+// What a scan pattern says about the keys it matches (docs/manual/configuration.md, "Pattern modes").
 enum class PatternMode
 {
     // Every key it matches is a lock: a key of no recognised format is shown raw, and one without

@@ -25,7 +25,7 @@ enum class DiagnosisCode
     Waiters,           // "waiters": clients wait for it (Redisson channel, fair-lock queue)
 };
 
-// "no-expiry", "held-too-long", ...: the names in JSON and the README.
+// "no-expiry", "held-too-long", ...: the names in JSON and in docs/manual/stuck-locks.md.
 QString diagnosisCodeName(DiagnosisCode code);
 
 struct Diagnosis

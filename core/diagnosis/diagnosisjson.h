@@ -8,8 +8,8 @@
 
 namespace lockscope {
 
-// `lockctl list --json`'s "diagnosis": [{"code": "no-expiry", "sentence": "..."}, ...] (README "JSON
-// output").
+// `lockctl list --json`'s "diagnosis": [{"code": "no-expiry", "sentence": "..."}, ...] (lockctl(1), "JSON
+// OUTPUT"; the codes in docs/manual/stuck-locks.md).
 QJsonArray diagnosisJson(const QList<Diagnosis>& diagnoses);
 // The same array as JSON text, byte for byte what QJsonDocument writes of diagnosisJson() (for the
 // streaming list).

@@ -7,7 +7,7 @@
 
 namespace lockscope {
 
-// `lockctl history --json`'s document (README "Flight recorder"), which the window's History dock
+// `lockctl history --json`'s document (docs/manual/flight-recorder.md), which the window's History dock
 // exports too: the history as HistoryJson writes it, with "diagnosis", what the recording says of
 // the episode still open (RecordedStory::diagnose).
 QJsonObject historyReportJson(const ResourceHistory& history, const QList<Diagnosis>& diagnoses);

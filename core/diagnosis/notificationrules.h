@@ -8,7 +8,7 @@
 
 namespace lockscope {
 
-// What a desktop notification can be raised for (README "Notifications").
+// What a desktop notification can be raised for (docs/manual/stuck-locks.md, "Notifications").
 enum class NotificationRule
 {
     Stuck,       // a lock with no expiry (or a legacy timestamp past)

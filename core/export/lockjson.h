@@ -14,8 +14,9 @@ namespace lockscope {
 
 class MasterSet;
 
-// The JSON shapes of `lockctl list --json` and `watch --json` (README "JSON output"), shared with the
-// window's export. URLs never carry passwords; keys and tokens use escapeBytes().
+// The JSON shapes of `lockctl list --json` and `watch --json` (lockctl(1), "JSON OUTPUT":
+// docs/man/lockctl.1), shared with the window's export. URLs never carry passwords; keys and tokens
+// use escapeBytes().
 namespace LockJson {
 
 // One lock appended to `out` as JSON text, byte for byte what QJsonDocument::toJson(Compact) makes

@@ -197,7 +197,7 @@ void judgeLegacyTimestamp(RecognizedLock& lock, qint64 nowWallMs)
         (lock.expiredByTimestamp ? QStringLiteral("expired at %1") : QStringLiteral("expires at %1"))
             .arg(utcText(lock.expiresAtMs())));
     // The value names no holder, only when the lock ends: that is what the owner column shows
-    // (README, "Lock formats it recognises").
+    // (docs/manual/lock-formats.md).
     lock.owner = lock.detail(); // its implied holder's owner too
 }
 

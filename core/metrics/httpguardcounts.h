@@ -4,9 +4,9 @@
 
 namespace lockscope {
 
-// What the guard in front of `lockctl serve`'s HTTP server did (README "Limits of serve"): the connections
-// it closed before any route or password check ran, by reason, the connections open now, and the
-// password checks it declined to run. Rendered by MetricsRenderer::httpGuard.
+// What the guard in front of `lockctl serve`'s HTTP server did (docs/manual/prometheus.md, "Limits of
+// serve"): the connections it closed before any route or password check ran, by reason, the connections open
+// now, and the password checks it declined to run. Rendered by MetricsRenderer::httpGuard.
 struct HttpGuardCounts
 {
     enum Reason

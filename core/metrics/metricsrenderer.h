@@ -8,8 +8,8 @@
 
 namespace lockscope {
 
-// The /metrics page of `lockctl serve` (README "Prometheus metrics"): a pure function of what the
-// monitor sees, so that it is tested without servers.
+// The /metrics page of `lockctl serve` (docs/manual/prometheus.md, "The metrics"): a pure function of
+// what the monitor sees, so that it is tested without servers.
 //
 // Per-lock series are bounded: at most `maxLockSeries` locks get them, the worst first (stuck,
 // contested, partial, unknown, then held; older before younger), and the others are counted in

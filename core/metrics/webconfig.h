@@ -14,7 +14,7 @@
 namespace lockscope {
 
 // `lockctl serve --web-config FILE`: TLS and basic authentication for the listener, in the shape
-// of Prometheus's own web configuration file (README "Web configuration"):
+// of Prometheus's own web configuration file (docs/manual/prometheus.md, "TLS and basic authentication"):
 //
 //   tls_server_config:
 //     cert_file: server.crt      # relative paths are relative to the file

@@ -5,7 +5,7 @@
 
 namespace lockscope {
 
-// The verdict per resource across all masters (README "Statuses" explains each to users).
+// The verdict per resource across all masters (docs/manual/statuses.md explains each to users).
 enum class LockStatus : quint8 // a byte: a view is kept per lock
 {
     Held,      // one token on at least `needed` masters, with expiry, no other token anywhere

@@ -7,7 +7,7 @@
 
 namespace lockscope {
 
-// A resource's recorded history as `lockctl history` prints it (README "Flight recorder"):
+// A resource's recorded history as `lockctl history` prints it (docs/manual/flight-recorder.md):
 // {"resource", "episodes": [{"token", "owner", "start", "end", "ended", "extensions", "maxHolding",
 // "masters"}], "events": [...]}, times ISO 8601 UTC with milliseconds, bytes escaped (escapeBytes).
 class HistoryJson

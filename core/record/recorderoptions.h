@@ -4,7 +4,7 @@
 
 namespace lockscope {
 
-// Where and how long the flight recorder keeps its story (README "Flight recorder").
+// Where and how long the flight recorder keeps its story (docs/manual/flight-recorder.md).
 struct RecorderOptions
 {
     QString path; // the SQLite file; empty: RecordingDatabase::defaultPath()

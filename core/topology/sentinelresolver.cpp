@@ -118,7 +118,8 @@ void SentinelResolver::verify(const NodeAddress& candidate)
     }
     // The sentinel names an address, and the credentials would go there: ask ROLE without them
     // first. A server that wants AUTH even for ROLE (requirepass, `default` off, or a `default`
-    // without +role) cannot be checked that way; it is asked again after AUTH (README: "Credentials").
+    // without +role) cannot be checked that way; it is asked again after AUTH (docs/manual/configuration.md,
+    // "Credentials").
     RedisUrl anonymous = withCredentials;
     anonymous.setUser(QString());
     anonymous.setPassword(QString());

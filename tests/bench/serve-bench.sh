@@ -19,7 +19,7 @@ skip_lockbench=1
 source "$(dirname "$0")/lib.sh"
 need_lockctl
 # Keyspace events on: with 100k locks a master is kept current by its notifications, with a full
-# reconciliation pass every 30 s, rather than polled every 2 s (README "What each status means").
+# reconciliation pass every 30 s, rather than polled every 2 s (docs/manual/statuses.md).
 start_servers 5 --notify-keyspace-events KA
 
 for url in "${urls[@]}"; do

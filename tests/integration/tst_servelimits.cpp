@@ -114,7 +114,7 @@ void TestServeLimits::initTestCase()
     m_webConfig = m_dir.filePath(QStringLiteral("web.yml"));
     QFile web(m_webConfig);
     QVERIFY(web.open(QIODevice::WriteOnly));
-    // Cost 10, as htpasswd -B and the README example: a check is tens of milliseconds.
+    // Cost 10, as htpasswd -B and the example in docs/manual/prometheus.md: a check is tens of milliseconds.
     web.write("basic_auth_users:\n  prometheus: " + bcryptHash(m_password, 10) + '\n');
 }
 

@@ -1,7 +1,8 @@
 // Issue #20, the menus as a new user explores them: enabling keyspace events from the toolbar (the
-// README's button; a write, confirmed and refused in read-only mode), the quick filters and the demo
-// scenarios in menus with shortcuts, "Expiring soon" saying its threshold, and Help with what each
-// status means (the same texts as the README's table) and the command-line reference.
+// button docs/manual/statuses.md names; a write, confirmed and refused in read-only mode), the quick
+// filters and the demo scenarios in menus with shortcuts, "Expiring soon" saying its threshold, and
+// Help with what each status means (the same texts as the manual's table, docs/manual/statuses.md)
+// and the command-line reference.
 #include "demo/demoscenariorunner.h"
 #include "demo/demosession.h"
 #include "livedemo/demomenu.h"
@@ -92,10 +93,11 @@ bool polling(const MainWindow& window)
            window.masterModel()->snapshot(0).state == RedisConnection::State::Up;
 }
 
-// A README table row, without its Markdown: "| **held** | … | … |".
-QString readmeRow(const QString& name)
+// A row of the manual's status table (docs/manual/statuses.md), without its Markdown:
+// "| **held** | … | … |".
+QString manualRow(const QString& name)
 {
-    QFile file(sourcePath(QStringLiteral("README.md")));
+    QFile file(sourcePath(QStringLiteral("docs/manual/statuses.md")));
     if (!file.open(QIODevice::ReadOnly))
         return QString();
     for (const QString& line : QString::fromUtf8(file.readAll()).split(QLatin1Char('\n')))
@@ -117,7 +119,7 @@ private slots:
     void enableKeyspaceEventsRefusedWhenReadOnly();
     void quickFiltersHaveMenuEntriesAndShortcuts();
     void expiringSoonSaysItsThreshold();
-    void helpExplainsEveryStatusAsTheReadmeDoes();
+    void helpExplainsEveryStatusAsTheManualDoes();
     void helpHasTheCommandLineReference();
     void demoScenariosHaveAMenuOnlyInTheDemo();
 
@@ -140,7 +142,7 @@ void TestUiMenus::enableKeyspaceEventsFromTheToolbar()
     MainWindow window(config, audit());
     window.show();
     QTRY_VERIFY_WITH_TIMEOUT(polling(window), 5000);
-    // A button, where the README says: on the toolbar.
+    // A button, where the manual says (docs/manual/statuses.md): on the toolbar.
     QAction* enable = nullptr;
     for (QToolBar* bar : window.findChildren<QToolBar*>())
         for (QAction* a : bar->actions())
@@ -246,7 +248,7 @@ void TestUiMenus::expiringSoonSaysItsThreshold()
     QVERIFY2(a->text().contains(threshold), qPrintable(a->text()));
 }
 
-void TestUiMenus::helpExplainsEveryStatusAsTheReadmeDoes()
+void TestUiMenus::helpExplainsEveryStatusAsTheManualDoes()
 {
     MainWindow window(LockScopeConfig(), audit());
     window.show();
@@ -268,15 +270,15 @@ void TestUiMenus::helpExplainsEveryStatusAsTheReadmeDoes()
         QVERIFY2(shown.contains(StatusStyle::statusExplanation(s)),
                  qPrintable(StatusStyle::statusExplanation(s)));
         QVERIFY2(shown.contains(StatusStyle::statusAdvice(s)), qPrintable(StatusStyle::statusAdvice(s)));
-        // … are the README's.
-        const QString row = readmeRow(StatusStyle::statusText(s));
+        // … are the manual's.
+        const QString row = manualRow(StatusStyle::statusText(s));
         QVERIFY2(!row.isEmpty(), qPrintable(StatusStyle::statusText(s)));
         QVERIFY2(row.contains(StatusStyle::statusExplanation(s)),
                  qPrintable(row + QStringLiteral("\n  lacks: ") + StatusStyle::statusExplanation(s)));
         QVERIFY2(row.contains(StatusStyle::statusAdvice(s)),
                  qPrintable(row + QStringLiteral("\n  lacks: ") + StatusStyle::statusAdvice(s)));
     }
-    const QString risk = readmeRow(QStringLiteral("at risk"));
+    const QString risk = manualRow(QStringLiteral("at risk"));
     QVERIFY2(risk.contains(StatusStyle::atRiskExplanation()), qPrintable(risk));
     QVERIFY2(risk.contains(StatusStyle::atRiskAdvice()), qPrintable(risk));
     QVERIFY(shown.contains(StatusStyle::atRiskExplanation()));

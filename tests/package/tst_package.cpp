@@ -154,6 +154,7 @@ void TestPackage::fileList()
                          QStringLiteral("/usr/share/doc/lockscope/copyright"),
                          QStringLiteral("/usr/share/doc/lockscope/changelog.Debian.gz"),
                          QStringLiteral("/usr/share/doc/lockscope/README.md"),
+                         QStringLiteral("/usr/share/doc/lockscope/docs/manual/README.md"),
                          QStringLiteral("/usr/share/lockscope/prometheus/lockscope-alerts.yml"),
                          QStringLiteral("/usr/share/lockscope/grafana/lockscope-dashboard.json"),
                          QStringLiteral("/usr/lib/systemd/system/lockscope-serve.service"),
@@ -221,7 +222,7 @@ void TestPackage::desktopEntryAndMetainfoValidate()
 void TestPackage::lintianIsClean()
 {
     // No error and no warning; the warnings the package keeps are overridden in the package
-    // (packaging/lintian-overrides) and listed in the README with their reasons.
+    // (packaging/lintian-overrides) and listed in docs/development.md with their reasons.
     const ProcessRun lintian =
         runProcess(QStringLiteral("lintian"),
                    {QStringLiteral("--fail-on"), QStringLiteral("error,warning"), m_deb}, {}, {}, 240000);

@@ -1,6 +1,7 @@
 // How the options a process was started with combine with a connection profile chosen later
-// (README "Configuration"): the profile brings the masters, the launch keeps the rest, --timeout-ms
-// and --tls-* apply to the profile's masters, and read-only only tightens.
+// (docs/manual/configuration.md, "Launch options and connection profiles"): the profile brings the masters,
+// the launch keeps the rest, --timeout-ms and --tls-* apply to the profile's masters, and read-only only
+// tightens.
 #include "connections/profilestore.h"
 #include "session/launchoptions.h"
 #include "support/testregistry.h"

@@ -9,7 +9,7 @@ namespace tst_uinotificationsettings {
 
 using namespace lockscope;
 
-// The notification rules live in each connection profile (README "Notifications").
+// The notification rules live in each connection profile (docs/manual/stuck-locks.md, "Notifications").
 class TestUiNotificationSettings : public QObject
 {
     Q_OBJECT

@@ -1,4 +1,5 @@
-// The window's settings file is where the XDG rules and the README say, and an older file moves there.
+// The window's settings file is where the XDG rules and docs/manual/configuration.md say, and an older
+// file moves there.
 #include "session/settingslocation.h"
 #include "support/testregistry.h"
 

@@ -172,7 +172,7 @@ void ConnectionsDialog::showProfile()
     m_readOnly->setEnabled(p && !locked);
     m_lockReadOnly->setEnabled(p && !locked);
     m_deleteProfile->setEnabled(p && !locked);
-    // Exactly what the lock binds (README "Read-only mode" says the same).
+    // Exactly what the lock binds (docs/manual/safety.md, "Read-only mode", says the same).
     const QString binds =
         tr("Locked read-only: every window opened on this profile is read-only, whatever its masters, and "
            "stays read-only until LockScope quits, even if another profile is chosen later (Ctrl+K). "

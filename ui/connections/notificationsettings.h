@@ -7,7 +7,8 @@ class QSettings;
 namespace lockscope {
 
 // A profile's notification rules in QSettings, under its "notifications" group:
-// "<rule>/enabled", "<rule>/afterSeconds" and "heldTooLongFactor" (README "Notifications").
+// "<rule>/enabled", "<rule>/afterSeconds" and "heldTooLongFactor" (docs/manual/stuck-locks.md,
+// "Notifications").
 // Missing keys keep the defaults, so profiles saved before the rules existed notify as documented.
 namespace NotificationSettings {
 

@@ -66,7 +66,7 @@ public:
     void exportJson(quint64 request, const QByteArrayList& resources);
     // What the diagnosis of `view` needs beyond the view (waiters, the owner's connection).
     void readDiagnosis(quint64 request, const LockView& view);
-    // The flight recorder on this service's monitor (README "Flight recorder"): started after
+    // The flight recorder on this service's monitor (docs/manual/flight-recorder.md): started after
     // start(), stopped at once by stopRecording(); note() adds an event the monitor cannot see.
     void startRecording(const RecorderOptions& options);
     void stopRecording();

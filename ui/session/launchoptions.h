@@ -15,7 +15,7 @@ struct LaunchOptions
 {
     LockScopeConfig config;
     // The same, with what the command line says about every master: a profile chosen later
-    // combines with it (the README's rules; read-only wins).
+    // combines with it (the rules of docs/manual/configuration.md; read-only wins).
     LaunchConfig launch;
     QString auditLogPath;
     bool demo = false;

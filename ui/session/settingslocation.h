@@ -5,9 +5,9 @@
 namespace lockscope {
 
 // Where the window keeps its settings (profiles, layout): $XDG_CONFIG_HOME/lockscope/lockscope.conf,
-// the directory the XDG base-directory rules and the README name. Qt derives that directory from
-// the organisation name, so it is "lockscope" too; releases before this kept the file under
-// "LockScope/", and apply() moves it once, so nobody loses their profiles.
+// the directory the XDG base-directory rules and docs/manual/configuration.md name. Qt derives that
+// directory from the organisation name, so it is "lockscope" too; releases before this kept the file
+// under "LockScope/", and apply() moves it once, so nobody loses their profiles.
 namespace SettingsLocation {
 
 // Call once, before the first QSettings, after the QApplication exists.

@@ -17,7 +17,7 @@ QColor statusColor(LockStatus status, const QPalette& palette);
 QIcon statusIcon(LockStatus status, const QPalette& palette);
 QString statusText(LockStatus status);
 QString statusExplanation(LockStatus status);
-// What a person should do about it (Help > What each status means, and the README's table).
+// What a person should do about it (Help > What each status means, and docs/manual/statuses.md).
 QString statusAdvice(LockStatus status);
 // The "at risk" mark, which comes on top of a status.
 QString atRiskExplanation();

@@ -23,7 +23,7 @@ StatusHelpDialog::StatusHelpDialog(QWidget* parent)
     m_table->horizontalHeader()->setSectionResizeMode(StatusColumn, QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(MeaningColumn, QHeaderView::Stretch);
     m_table->horizontalHeader()->setSectionResizeMode(AdviceColumn, QHeaderView::Stretch);
-    // In the README's order: healthy first, then what needs a look.
+    // In the manual's order (docs/manual/statuses.md): healthy first, then what needs a look.
     const QList<LockStatus> order{LockStatus::Held, LockStatus::Partial, LockStatus::Contested,
                                   LockStatus::Stuck, LockStatus::Unknown};
     for (LockStatus s : order) {

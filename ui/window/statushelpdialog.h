@@ -8,7 +8,7 @@ namespace lockscope {
 
 // Help > What each status means: every status with its icon, what it means and what to do, from
 // the same texts the window shows in tooltips and the detail pane (StatusStyle), which are also
-// the README's table.
+// the manual's table (docs/manual/statuses.md).
 class StatusHelpDialog final : public QDialog
 {
     Q_OBJECT

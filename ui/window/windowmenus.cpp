@@ -57,7 +57,8 @@ void addToolBar(QMainWindow* window, const WindowActions& actions)
     bar->addAction(actions.release);
     bar->addAction(actions.forceRelease);
     bar->addSeparator();
-    bar->addAction(actions.enableEvents); // the README's button: a write, confirmed and gated like the others
+    // The button docs/manual/statuses.md names: a write, confirmed and gated like the others.
+    bar->addAction(actions.enableEvents);
     bar->addAction(actions.auditLog);
     bar->addAction(actions.connections);
 }

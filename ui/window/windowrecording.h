@@ -10,7 +10,7 @@ namespace lockscope {
 class CoreThread;
 struct NotificationEvent;
 
-// The window's flight recorder switch (README "Flight recorder"): on by default, View > Record
+// The window's flight recorder switch (docs/manual/flight-recorder.md): on by default, View > Record
 // history turns it off (kept in the window's settings), `--no-record` turns it off for one run.
 // The recorder itself runs on the core thread, on the core's monitor; this only says when, where
 // to, and hands it the window's notifications.
