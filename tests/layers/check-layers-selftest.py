@@ -106,8 +106,8 @@ def cases(tree):
            f"{base}:2:", 'included in quotes by its folder: #include "connection/redisurl.h"')
     yield ("the core includes the demo", lambda t: t.insert_line2("core/export/lockcsv.cpp", '#include "demo/demosimulation.h"'),
            "core/export/lockcsv.cpp:2:", "core/export/ must not include demo/demosimulation.h")
-    yield ("the demo includes the window", lambda t: t.insert_line2("demo/demolab.cpp", '#include "demo/demopanel.h"'),
-           "demo/demolab.cpp:2:", "demo/ must not include demo/demopanel.h")
+    yield ("the demo includes the window", lambda t: t.insert_line2("demo/demolab.cpp", '#include "livedemo/demopanel.h"'),
+           "demo/demolab.cpp:2:", "demo/ must not include livedemo/demopanel.h")
     yield ("lockctl includes the demo", lambda t: t.insert_line2("app/lockctl/main.cpp", '#include "demo/demolab.h"'),
            "app/lockctl/main.cpp:2:", "app/lockctl/ must not include demo/demolab.h")
     yield ("lockctl includes the window", lambda t: t.insert_line2("app/lockctl/main.cpp", '#include "locks/locktablemodel.h"'),
