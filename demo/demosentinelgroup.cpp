@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "demo/demosentinelgroup.h"
 
 #include "base/localserverfiles.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Renders the scalable icon into the fixed sizes of the hicolor icon theme, at build time:
 //   lockscope_rendericon ICON.svg OUTDIR NAME SIZE...   ->  OUTDIR/<SIZE>x<SIZE>/NAME.png
 // Desktops that do not load SVG icons (and the freedesktop icon theme specification's minimum,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by the build scripts (run.sh, test.sh, package.sh): compiles through ccache when it is there.
 # Appends the launcher to the caller's `flags` array and sets ccache's options for this tree.
 if command -v ccache >/dev/null 2>&1; then

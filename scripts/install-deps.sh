@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs what LockScope needs to build, run and test on Debian 12, and nothing that is already there.
 # Usage: scripts/install-deps.sh [--tests]
 set -euo pipefail

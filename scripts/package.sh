@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds LockScope in Release (build-release) and makes its Debian package with CPack (DEB).
 # The last line printed is the path of the .deb; install it with
 #   sudo apt install ./build-release/package/lockscope_<version>_<arch>.deb

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds LockScope and opens the window on its own demo cluster (5 local masters it starts and stops).
 # Extra arguments go to lockscope, e.g. scripts/run.sh -m redis://127.0.0.1:6379
 set -euo pipefail

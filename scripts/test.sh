@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Builds LockScope with its tests and runs the whole suite against real redis-server processes.
 # Set LOCKSCOPE_SANITIZE=1 to run it under AddressSanitizer + UndefinedBehaviorSanitizer instead (in build-asan).
 # Extra arguments go to ctest (e.g. -R fault). Tests run four at a time (-j4, three under the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The main() of each program the test files are linked into (tests/support/testregistry.h).
 #include "support/testregistry.h"
 

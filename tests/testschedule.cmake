@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The order CTest starts the tests in (included at the end of tests/CMakeLists.txt).
 #
 # Under ctest -jN, CTest starts the tests with the highest COST first. A fresh clone has no timing

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Forwards to arguments.h for historycommand.cpp, whose include lines belong to another change in

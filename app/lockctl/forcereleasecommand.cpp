@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "audit/auditlog.h"
 #include "base/bytesdisplay.h"
 #include "lockctl/clicontext.h"

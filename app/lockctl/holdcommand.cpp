@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "base/bytesdisplay.h"
 #include "lockctl/arguments.h"
 #include "lockctl/clicontext.h"

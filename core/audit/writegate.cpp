@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "audit/writegate.h"
 
 #include "audit/auditlog.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "config/patternscope.h"
 
 #include "config/keyglob.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "connection/topologyurl.h"
 
 #include "connection/hostport.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "formats/redissonformats.h"
 
 #include "formats/byteshapes.h"

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # bash completion for lockctl(1)                                  -*- shell-script -*-
 # Commands and options come from `lockctl --help` itself, so they never go stale; the resources of
 # acquire/extend/release/force-release/hold come from a live `lockctl --json list` when the line

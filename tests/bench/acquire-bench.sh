@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # LockScope's Redlock against node-redlock, side by side in one run on the same 5 masters.
 # Prints the median JSON line of each, and
 #   {"throughputRatio": ours/theirs pairs per second, "p50Ratio": ours/theirs acquire p50}

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Event-to-view latency: 5 masters with keyspace notifications on, 5k lock changes per second for
 # --seconds seconds; prints lockbench's JSON line (p50/p99/max ms from SET to the monitor's view, and
 # the changes that never reached it). A run where more than --max-missed-percent (default 0.1) of the

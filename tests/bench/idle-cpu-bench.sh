@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # An idle monitor's cost: --locks locks (no expiry changes, nothing written) on each of --masters
 # masters, one `lockctl watch` (or record/serve) over them; after --settle seconds (the first read),
 # its CPU is read from /proc/PID/stat (utime+stime) over --seconds and its resident memory once a

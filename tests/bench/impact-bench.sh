@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # What scanning costs the server's other clients (issue #19): one master with --keys keys (DEBUG
 # POPULATE) of which --locks are locks (redis-cli --pipe), and redis-benchmark (GET of random keys,
 # 10 connections, --requests requests) run

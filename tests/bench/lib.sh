@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Shared by the benchmark scripts (source it): builds lockbench when missing, starts redis-servers of
 # their own on free loopback ports in a temporary directory without persistence, and always stops
 # them (by pid) and removes the directory when the script ends, also on failure or Ctrl-C.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # `lockctl list --json` over many short-lived per-entity locks (issue #19 part 3) against the bare
 # hiredis loop the issue compares with (lockbench scan-baseline: SCAN COUNT 1000 + pipelined GET/PTTL),
 # both in this run, on M masters each holding L `SET lock:mN <32 hex> PX ...` keys (Redlock over M

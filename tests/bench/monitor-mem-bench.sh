@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The core's memory per lock (issue #19, parts 2 and 3): MASTERS masters holding LOCKS locks
 # (`SET lock:mN <32 hex> PX 3600000`, on every master, through redis-cli --pipe), then
 # `lockctl watch --json` and `lockctl serve` (one scrape of /metrics included) each run until their

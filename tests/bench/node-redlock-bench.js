@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: Apache-2.0
 // node-redlock (npm redlock 5 + ioredis, as pinned in tests/interop/package.json) measured the way
 // `lockbench acquire` measures LockScope: acquire + release pairs on distinct resources with C in
 // flight, then p50/p99 of S sequential acquisitions. Prints the same JSON line.

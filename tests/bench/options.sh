@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The options of a benchmark script (source it before lib.sh, whose sourcing builds and starts things):
 #   parse_options "[--count N] [--rounds R]" count rounds -- "$@"
 # Each "--NAME VALUE" of a NAME given sets the variable NAME (dashes as underscores), or VAR for a

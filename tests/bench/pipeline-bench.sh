@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Pipelined throughput of LockScope's connection against a synchronous hiredis loop doing the same
 # commands on the same server, batch 1000. Prints lockbench's JSON line for each of --runs runs.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The flight recorder's cost: 5 masters with keyspace notifications on, 5k lock changes per second,
 # the monitoring process without and with the recorder in the same run (the order alternating per
 # round); prints lockbench's JSON line (CPU of each, added CPU, backlog, bytes per event). Fails when

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Every LockScope benchmark, each against redis-servers of its own (see lib.sh), one after another.
 # Each prints JSON lines; comparisons with a baseline are measured in the same run.
 #

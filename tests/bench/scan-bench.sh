@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Full discovery through the core against the bare hiredis loop the issue compares with (SCAN COUNT
 # 1000 + pipelined GET/PTTL, one thread per master), on 5 masters of 200k keys with 20k locks each,
 # for --rounds rounds, the order of the two swapped every round (neither always gets the warm caches);

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # `lockctl serve` under load (#16): 100k Redlock locks on 5 masters with keyspace events on (each lock on every master, plus
 # 100 stuck ones without expiry), 1000 of them re-acquired under a new token every second, scraped
 # every second for --seconds (default 60). Prints one JSON line:

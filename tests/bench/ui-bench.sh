@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The window's responsiveness: 5 masters with 1M unrelated keys each (DEBUG POPULATE) and 100k locks
 # spread over them (most on all five, some on three, some contested), the real window offscreen
 # through the first full discovery and a reconciliation, scrolling a page per frame through the table

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // ConfigLoader::fromJson on arbitrary bytes: a configuration is accepted whole or refused with a
 // message, and every accepted master has a URL that parses back.
 #include "config/configloader.h"

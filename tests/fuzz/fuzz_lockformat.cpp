@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LockFormatRecognizer::recognize on arbitrary keys and observations. The input is split at NUL bytes:
 // key, type, value, PTTL (decimal), then name/value pairs that become hash fields or zset members.
 // Beyond not crashing: the holders of a hash or zset lock are never more than the fields or members read.

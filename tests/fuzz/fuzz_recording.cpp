@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Recordings from elsewhere (issue #39): real recordings of every schema version, edited at the SQL
 // level by the input (rows dropped, kinds swapped, NULLs, huge values, chains pointing anywhere,
 // tables dropped or replaced by views, triggers, schema versions out of range), then read as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RedisUrl::parse on arbitrary text. Beyond not crashing: a URL that parses must print (toString)
 // as a URL that parses back to the same master, without its password; and no error, of RedisUrl or
 // of TopologyUrl, may depend on (so quote) the input's user-info (tests/support/userinfoleak.h).

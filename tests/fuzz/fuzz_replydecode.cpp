@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The way from a master's bytes to what the monitor believes: hiredis's RESP parser inside a
 // RedisConnection (over a scripted transport), the connection's reply building, the KeyReader's
 // decoding of replies into observations, then format recognition of each observation.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs one libFuzzer target for a bounded time over its committed seed corpus (read-only: what the
 # run discovers goes to a scratch directory) and fails on any crash, leak, UBSan report or broken
 # invariant. Prints the executions, for the test log.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Bad input end to end, against real masters: lockctl given broken configurations, URLs, TTLs and
 // awkward resource names, and the monitor given huge values and hashes. Each gets a clear message
 // (exit 2 naming the problem) or a correct result, and nothing is written that was not asked for:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A cluster redirection names the address the router then sends the credentials to (issue 14):
 // MOVED/ASK to an address outside the slot map is followed only when a fresh map lists it. Small fake
 // cluster nodes on loopback forge the redirections, and a real cluster forges one through a script;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The shell completion for lockctl (#17), as installed by the package: bash's completion function
 // driven as bash drives it (COMP_WORDS split at ':' and '=', COMP_CWORD), for commands, options,
 // option values and a resource read live from a real master named on the line; zsh's loads with

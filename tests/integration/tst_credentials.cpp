@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Credentials go where they belong (issue 14): a URL's user is who we authenticate as, also without
 // a password in the URL, against real redis-server ACL users with `default` switched off; passwords
 // with URL-reserved characters; and what lockctl does with them (errors, warnings, hold's child).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `lockscope --demo` leaves no redis-server behind when the app is killed outright (SIGKILL, SIGTERM):
 // no destructor runs, the servers' parent-death signal does the work. The app runs offscreen; its
 // servers are found as its children in /proc.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "demo/democluster.h"
 #include "support/processexists.h"
 #include "support/testregistry.h"

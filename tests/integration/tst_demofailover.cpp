@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The "Failover without a quorum" demo scenario against real processes: a local Sentinel group (one
 // primary, one replica, three sentinels) and the five demo masters. The Sentinel part must end with
 // two holders, seen from the core (the failover report, the monitor's view, the at-risk mark); the

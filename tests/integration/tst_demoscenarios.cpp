@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The demo's guided scenarios against a real five-master demo cluster. The runner's finished(ok), the
 // simulation's overlap flags and counters and the storage's own verdicts are what the window shows;
 // each test also checks them against a record of its own: double holds recomputed from the holds'

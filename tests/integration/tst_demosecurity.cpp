@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The demo's servers are not open to other local users: every redis-server and redis-sentinel it
 // starts requires a random password that is neither in a process's arguments nor in a file anyone
 // but us can read, and the window's names for them leave it out. A port taken between the demo's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The administrator's force-release against real masters: guarded by the expected token, any
 // token, a subset of masters, what each lock library's waiters need (Redisson's unlock message,
 // python-redis-lock's signal list, one semaphore holder rather than the semaphore), refusal of

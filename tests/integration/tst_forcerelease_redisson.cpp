@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Force-release of Redisson's locks against a real master, as Redisson itself leaves them
 // (tests/interop/redisson-layouts.json): who is woken and on which channel, one reader of a read lock
 // rather than the lock, a holder that joined or entered again after the look, a cluster's sharded

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "support/keyrecognition.h"
 #include "support/redisserver.h"
 #include "support/testpaths.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The shapes the lock libraries without a runnable copy here leave in Redis, written as their own
 // code writes them (Redisson's Lua, python-redis-lock, SETNX with a timestamp), and what the
 // recogniser reads in each. (The libraries run for real: tst_formatinterop.)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // lockctl and the monitor against a peer that speaks RESP but misbehaves the way no real redis-server
 // does: replies that announce (or stream) more than any lock tool reads, nesting deeper than it can
 // parse, and a SCAN that never returns cursor 0. Each must fail that master with a clear error, fast,

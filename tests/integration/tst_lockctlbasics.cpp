@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // lockctl's read commands against real masters: `list` as JSON and as text with its exit codes,
 // `watch` as JSON lines through a master's death and return, and names typed back as list printed
 // them. (Streaming a large list: tst_lockctlliststream; the writes: tst_lockctlwrite.)

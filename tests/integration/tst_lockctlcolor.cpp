@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // lockctl's colour (#17): list and watch colour their status words when stdout is a terminal, not
 // when NO_COLOR is set, TERM is dumb or stdout is a pipe; --color=always|never|auto decides over
 // that. The colour never lets a server's bytes through: they stay escaped, and without the colour

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Nothing from a server reaches a terminal raw (#14): a key, a token and an owner holding ESC, CR,
 // BEL, NUL and a right-to-left override, and a server whose error texts hold them, go through
 // every lockctl command (text and JSON output, the force-release prompt on a pseudo-terminal,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // lockctl hold end to end: the command runs while the lock is held (and extended), stops when it is
 // lost (SIGTERM, then SIGKILL after the grace period), passes a SIGTERM on and releases, and never
 // runs without the lock.

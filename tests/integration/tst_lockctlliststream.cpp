@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `lockctl list` streams (issue #19 part 3): a master may hold a million short-lived per-entity
 // locks. Over three masters every lock is printed exactly once with its quorum status (a lock held
 // by a later master only, a partial and a contested one included), the first rows come out while

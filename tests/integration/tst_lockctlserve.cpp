@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `lockctl serve` (#16): the HTTP endpoints on five real masters, the live page as promtool reads
 // it, a master that goes away (the service stays, the metric says so), the counters, SIGTERM, and
 // the listener's TLS and basic authentication from a Prometheus-shaped web config.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // lockctl's writing commands end to end, as a user runs them: the built binary in a QProcess
 // against real masters. Every exit code, bad TTLs, dead and paused masters, confirmation,
 // read-only mode, and what the audit log records. (hold: tst_lockctlhold.)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A real Prometheus scrapes `lockctl serve` on five real masters (#16): through Prometheus's HTTP
 // API, a killed master's lockscope_master_up is 0 from the first scrape after the kill, a stuck
 // lock shows in lockscope_locks{status="stuck"}, and the shipped stuck-lock alert fires (this

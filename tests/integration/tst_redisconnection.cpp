@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "connection/redisconnection.h"
 #include "connection/sockettransport.h"
 #include "support/connectionwait.h"

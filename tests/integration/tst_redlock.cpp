@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Redlock core against 5 real masters: acquire, extend, release, the per-master timeout and
 // its multiplexing, faults (dead and paused masters), retries, the auto-extending keeper, and
 // read-only mode enforced in the core itself.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Our Redlock and node-redlock (the npm package pinned in tests/interop) on the same 5 masters:
 // each one's lock keeps the other out, and once released the other gets in.
 #include "locking/redlock.h"

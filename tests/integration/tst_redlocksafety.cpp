@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Mutual exclusion under real contention: 8 separate processes (tests/tools/contender) take one
 // Redlock on 5 real masters thousands of times and log every critical section on CLOCK_MONOTONIC,
 // which all processes share; no two sections may overlap within their validity windows. Some

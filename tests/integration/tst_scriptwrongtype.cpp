@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A Lua WRONGTYPE means "not a lock of ours" however the server words it. Redis 7 passes the
 // error through ("WRONGTYPE Operation against …"); Redis 6 wraps it ("ERR Error running script
 // (call to f_…): @user_script:2: WRONGTYPE …"). Real masters, each behind a proxy that rewrites

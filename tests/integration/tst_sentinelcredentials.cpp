@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A sentinel names the primary, and the data nodes' credentials would go to that address (issue 14):
 // the named node is asked ROLE before AUTH where it answers without credentials, so that a node that
 // is not the primary never receives them. A fake sentinel names a fake node that records what it was

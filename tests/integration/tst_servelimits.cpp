@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `lockctl serve` against clients that try to exhaust it (#39 §2): a header that never ends, a body
 // that never ends, 1,100 silent connections and 40 connections guessing passwords. Under each, the
 // authorised scrapes of a Prometheus are still answered within a second, the process stays within a

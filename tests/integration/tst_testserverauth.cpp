@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The test fixtures' servers are not open to other local users (issue #14): every redis-server and
 // redis-sentinel a test starts (RedisServer, RedisServerGroup, SentinelGroup, RedisClusterGroup)
 // requires a random password unless the test says otherwise. The password is in a configuration file

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Issue #20: a greyed action says why in its tooltip (and status tip): read-only, the audit log
 // cannot be written, not this window's lock, no quorum, no masters, nothing selected.
 #include "locks/locktablemodel.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The core's scan progress reaches the window a few times a second, not once per SCAN page: over a
 // large keyspace the pages come by the thousand, and each report is an event the GUI thread takes.
 #include "session/coreservice.h"

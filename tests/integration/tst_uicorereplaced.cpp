@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The window replaces its core (a reconnect, switching profile, `--demo -m URL` once the demo is up)
 // while a dialog that talks to the core is open: the dialog must not touch the old core afterwards
 // (run under ASan: a dangling pointer shows as heap-use-after-free), and must say that the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The demo window (main window plus the demo panel and its docks, as `lockscope --demo` builds it)
 // on the screens people have: 1366x768 at 100 % and 1920x1080 at 150 % (1280x720 logical pixels).
 // Each screen is an offscreen screen of that size (the offscreen platform's configfile), in a child

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The demo panel on a real demo session (five redis-servers, the simulation), offscreen: its controls
 // act on the real cluster and clients, the timeline draws what the simulation recorded, and closing
 // the session stops every server it started.

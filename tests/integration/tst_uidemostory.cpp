@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The demo window as `lockscope --demo` builds it (DemoWindow: main window, demo panel, docks) on a
 // real demo session, offscreen: a scenario's numbers agree between its result line and the counters,
 // its lock stays in the locks table until its caption is dismissed, "Restore all masters" brings back

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Issue #20: every dock and toolbar can be brought back from the View menu, Reset layout restores
 // the default arrangement, and the demo's layout is kept apart from normal sessions'.
 #include "support/testregistry.h"

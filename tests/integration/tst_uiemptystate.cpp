@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Issue #20: the first-launch dialog cancelled leaves a window without masters. It says what to do
 // (Connect…, Start the demo) where the locks table would be, and offers no write.
 #include "connections/connectionsdialog.h"

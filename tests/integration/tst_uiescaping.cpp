@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Nothing from a server reaches the window raw (#14): a key, a token and an owner holding ESC, CR,
 // BEL, NUL and a right-to-left override, and a server whose error text holds them, show escaped in
 // the locks table (text and tooltips), the detail pane, the event log, the masters panel and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Faults on one master of three, each seen by every client of the core: the monitor in-process,
 // the window (offscreen), `lockctl list --json`, and a write (`lockctl acquire` then `release`). Data-driven:
 // one row per fault. In every row the clients stay responsive (bounded time), say which master failed and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "session/corethread.h"
 #include "support/redisservergroup.h"
 #include "support/testregistry.h"

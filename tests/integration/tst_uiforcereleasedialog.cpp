@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Issue #20, the force-release dialog as a user meets it from the window: the cursor waits in the
 // confirmation field, the placeholder is a hint and not the answer, and once it is done it says what
 // happened on each master, in the past tense.

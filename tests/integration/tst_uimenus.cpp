@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Issue #20, the menus as a new user explores them: enabling keyspace events from the toolbar (the
 // button docs/manual/statuses.md names; a write, confirmed and refused in read-only mode), the quick
 // filters and the demo scenarios in menus with shortcuts, "Expiring soon" saying its threshold, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "locks/locktablemodel.h"
 #include "support/lockctlrun.h"
 #include "support/redisserver.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Passwords never leak. lockctl (every command, failures included: wrong password, a password put
 // in a URL by mistake, a bad config, a paused master, interrupted runs) and the window (offscreen,
 // with exports, its models' text and tooltips, titles and saved settings) work against

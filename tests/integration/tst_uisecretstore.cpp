@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "connections/secretstore.h"
 #include "support/privatesecretservice.h"
 #include "support/testregistry.h"

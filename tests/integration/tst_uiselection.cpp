@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "detail/lockdetailpane.h"
 #include "locks/lockfilterproxy.h"
 #include "locks/locktablemodel.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "config/configloader.h"
 #include "eventlog/eventlogmodel.h"
 #include "locks/locktablemodel.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Issue 14, "Trust in the admin path", in the real window: read-only can only be tightened (launch
 // options against a profile chosen with Ctrl+K, a profile locked read-only), enabling keyspace
 // events is a write like any other, and every write from the window is checked against the audit

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// SPDX-License-Identifier: Apache-2.0
 // node-redlock (npm redlock, pinned in package.json) on the masters given, for the interop tests:
 //
 //   node redlock-acquire.js hold URL... --resource R --ttl MS --hold-ms H

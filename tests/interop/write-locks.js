@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 'use strict';
 // Takes a lock with a real lock library and leaves it in Redis exactly as the library wrote it,
 // so LockScope's tests can check that the recogniser reads it back. Prints one JSON line.

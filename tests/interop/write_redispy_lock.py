@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Takes a redis-py Lock and leaves it in Redis as redis-py wrote it; prints one JSON line.
 
     /usr/bin/python3 write_redispy_lock.py <name> <timeoutSeconds|none> <url>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The Debian package of the build tree under test: made with cpack (the rules scripts/package.sh
 // uses for its Release tree), checked as Debian checks a package, then unpacked into a throw-away
 // root and run from there.

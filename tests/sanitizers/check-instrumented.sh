@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The sanitizer build instruments the product (the core, the demo, the window's library, the
 # programs), not the tests' own code (top CMakeLists.txt). Fails unless every object of each static
 # library given carries AddressSanitizer's instrumentation and the library calls UBSan's checks, and

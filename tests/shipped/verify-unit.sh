@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # resources/systemd/lockscope-serve.service as systemd itself reads it: `systemd-analyze verify` with no
 # error and no warning (unknown keys are only warnings there), then `systemd-analyze security` with an
 # exposure of at most 2.0 ("OK"). The copy checked names the built lockctl, since verify wants the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // For the demo's own tests only (they link lockscope_demo): header-only, so that the support library

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "support/forcereleasecluster.h"
 
 #include "support/timebound.h"

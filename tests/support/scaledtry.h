@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 // Every QTRY_* wait in this suite says "this happens within N ms": an upper bound, which only claims

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 
 #include "support/scaledtry.h" // every test file includes this header: the suite's rule for QTRY waits comes with it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "support/redisserver.h"
 #include "support/testregistry.h"
 #include "topology/clusterkeyslot.h"

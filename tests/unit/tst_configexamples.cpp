@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The example configurations the package installs (/usr/share/doc/lockscope/examples, from
 // resources/examples): each one loads without an error or a warning, keeps passwords out of the
 // file, and is described in the examples' README.

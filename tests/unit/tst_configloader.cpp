@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "config/configloader.h"
 #include "discovery/notificationmode.h"
 #include "support/testregistry.h"

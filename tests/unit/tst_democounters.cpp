@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The demo's counters and the one definition of "what happened during a scenario": the difference
 // between two readings, field by field (the result line and the panel both use it).
 #include "demo/democounters.h"

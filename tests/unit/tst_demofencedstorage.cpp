@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The demo storage's fencing check, alone: what it accepts, what it rejects, what it counts.
 #include "demo/demofencedstorage.h"
 #include "support/testregistry.h"

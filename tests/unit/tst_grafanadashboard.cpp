@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The shipped Grafana dashboard and alert rules (#16) speak only of metrics `lockctl serve` exports:
 // a renamed family fails here, not on an operator's empty panel. The dashboard is also checked for
 // the shape Grafana's import wants (a datasource input, unique panel ids, a grid position each).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "export/csvfield.h"
 #include "export/lockcsv.h"
 #include "support/testregistry.h"

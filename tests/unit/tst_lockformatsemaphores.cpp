@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "formats/lockformatrecognizer.h"
 #include "support/recognizersamples.h"
 #include "support/testregistry.h"

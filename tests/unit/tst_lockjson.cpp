@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `lockctl list --json`, `watch --json` and the window's export write each lock with
 // LockJson::appendLock, straight into a buffer: the bytes must be exactly what
 // QJsonDocument::toJson(Compact) makes of the same object (members in its order, its escapes),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The monitor's one table of resources: read from outside as the views shown, entries not shown
 // yet skipped, and the count of shown views kept as views come and go.
 #include "monitor/locktable.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A lock's view as the monitor shares it: one view, counted in itself, freed with its last holder.
 #include "monitor/lockview.h"
 #include "support/testregistry.h"

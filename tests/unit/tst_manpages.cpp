@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "support/lockctlrun.h"
 #include "support/testpaths.h"
 #include "support/testregistry.h"

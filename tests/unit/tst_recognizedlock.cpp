@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A recognised lock keeps what only some formats have behind one pointer: null for a plain token,
 // compared by content, and a copy written to does not change the lock it came from.
 #include "formats/recognizedlock.h"

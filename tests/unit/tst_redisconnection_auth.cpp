@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How RedisConnection authenticates (issue 14), against a ScriptedTransport: which AUTH it sends for
 // each shape of credentials, and that a named user never ends up as `default`.
 #include "connection/redisconnection.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RedisConnection against a ScriptedTransport: how replies are read (split anywhere, in bursts,
 // nested, past a limit, malformed) and how commands are written, byte for byte and deterministic.
 #include "connection/redisconnection.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RedisConnection against a ScriptedTransport: the handshake and its failures, command timeouts,
 // connect timeouts, reconnection back-off and closing, deterministic and without a server.
 #include "connection/redisconnection.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // RedisConnection against a ScriptedTransport: callbacks that close, send or spin the event loop
 // mid-read, contexts, Pub/Sub messages, filtered SCAN pages, scripts and command batches.
 #include "connection/redisconnection.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "config/configloader.h"
 #include "config/keyglob.h"
 #include "config/patternscope.h"

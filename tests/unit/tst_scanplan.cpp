@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "config/keyglob.h"
 #include "discovery/scanplan.h"
 #include "support/testregistry.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one scale for upper time bounds in the tests (tests/support/timebound): never below 1, the
 // sanitizer build and LOCKSCOPE_TIME_SCALE raise it, and it only ever widens a bound.
 #include "support/testregistry.h"

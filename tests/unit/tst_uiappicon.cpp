@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The window icon (#17): the application and the main window set the SVG from the ui library's
 // resources. It shows only when Qt's SVG icon engine is there (the package depends on libqt6svg6,
 // the set-up installs qt6-svg-dev): the icon must render at the sizes a panel and a task switcher

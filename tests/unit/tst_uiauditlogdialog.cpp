@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The audit log viewer: a torn line (an append cut short by a full disk) is skipped and reported,
 // the records around it are all shown, and the default file of earlier versions is read as well.
 #include "audit/auditlog.h"

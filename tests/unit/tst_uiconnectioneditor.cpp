@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "connections/connectioneditor.h"
 #include "session/launchoptions.h"
 #include "support/testregistry.h"

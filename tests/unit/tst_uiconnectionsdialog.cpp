@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Issue #20, the Connections dialog as a new user meets it: "Profile:" without a stray ampersand,
 // the URL column taking the room, several masters pasted at once (bad lines reported by number,
 // never with their user-info), and the quorum given as an exact count.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // How the options a process was started with combine with a connection profile chosen later
 // (docs/manual/configuration.md, "Launch options and connection profiles"): the profile brings the masters,
 // the launch keeps the rest, --timeout-ms and --tls-* apply to the profile's masters, and read-only only

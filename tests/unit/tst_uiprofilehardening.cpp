@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A connection profile can be locked read-only: the window can set the lock but never clear it,
 // neither through the Connections dialog nor by saving profiles, and a locked profile always
 // becomes a read-only configuration for the core. Profiles never hold a password in clear text.

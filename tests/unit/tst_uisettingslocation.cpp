@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The window's settings file is where the XDG rules and docs/manual/configuration.md say, and an older
 // file moves there.
 #include "session/settingslocation.h"

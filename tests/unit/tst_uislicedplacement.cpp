@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "locks/slicedplacement.h"
 #include "support/testregistry.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The core's backlog of changes the window has not been sent yet (CoreService): by name, each lock
 // once, its view read as it leaves.
 #include "locks/locktablemodel.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What every URL parser owes whoever typed a bad URL: RedisUrl's and TopologyUrl's refuse it as an
 // invalid URL whose message names the part that is wrong. Host and port as such: tst_hostport. Here:
 // what a one-host URL (redis) and a list of hosts (topology) add, and their wording.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "config/lockscopeconfig.h"
 #include "monitor/quorumcalculator.h"
 #include "monitor/viewchange.h"

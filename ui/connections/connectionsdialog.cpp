@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "connections/connectionsdialog.h"
 
 #include "connection/topologyurl.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "connections/connectiontester.h"
 
 #include "connection/redisconnection.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "eventlog/eventlogmodel.h"
 
 #include "widgets/plaintooltip.h"

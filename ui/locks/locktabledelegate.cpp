@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "locks/locktabledelegate.h"
 
 #include "locks/locktablemodel.h"

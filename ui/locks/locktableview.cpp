@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "locks/locktableview.h"
 
 #include "locks/lockfilterproxy.h"

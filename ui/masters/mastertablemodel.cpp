@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "masters/mastertablemodel.h"
 
 #include "widgets/plaintooltip.h"

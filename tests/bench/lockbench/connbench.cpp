@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `lockbench pipeline`: pipelined throughput of RedisConnection against a plain synchronous hiredis
 // loop doing the same commands against the same server in the same run.
 #include "bench/lockbench/benchmark.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 #include "base/monotonicclock.h"
 #include "bench/lockbench/benchargs.h"
 #include "bench/lockbench/benchmark.h"

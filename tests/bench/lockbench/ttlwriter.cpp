@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The real-write load of the 1M-lock window case: PEXPIRE on existing locks "<prefix><k>" at --rate
 // per second, k cycling through 0..--keys-1 (at rate = keys/5, a fifth of the locks change their TTL
 // every second), pipelined in batches on one blocking hiredis connection, until --seconds pass or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The real window, offscreen, through a full discovery and reconciliation of many locks: prints
 // one JSON line with the longest GUI event-loop stall, the 99th percentile and peak RSS, and how
 // long each frame of scrolling through the table took while the reconciliation ran.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // contender: takes one Redlock over and over and logs each critical section, so that a checker can
 // prove that no two processes ever held it at the same time within their validity.
 //
