@@ -1,11 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "diagnosis/historyreport.h"
 #include "diagnosis/recordedstory.h"
-#include "lockctl/bytesargument.h"
+#include "lockctl/arguments.h"
 #include "lockctl/clicontext.h"
 #include "lockctl/command.h"
-#include "lockctl/durationargument.h"
-#include "lockctl/recordingargument.h"
 #include "record/historyjson.h"
 #include "record/recordingreader.h"
 
