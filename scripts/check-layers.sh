@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# The architecture check (scripts/check-layers.py, allow-list in scripts/layers.conf), by the name CI uses.
-exec python3 "$(dirname "$0")/check-layers.py" "$@"
+# The architecture check by the name CI and the hooks use: scripts/architecture/check-layers.py, which
+# reads its allow-list from scripts/architecture/layers.conf.
+exec python3 "$(dirname "$0")/architecture/check-layers.py" "$@"

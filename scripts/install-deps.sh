@@ -13,7 +13,7 @@ if [[ "${1:-}" == "--tests" ]]; then
     # notification-daemon (on that bus, on an Xvfb display) is the real notification service;
     # prometheus (server and promtool) scrapes `lockctl serve` and checks the shipped alert rules.
     # lld: scripts/test.sh links with it when it is there (a third of ld.bfd's time per test program).
-    # python3: the architecture check (scripts/check-layers.py) and its self-test.
+    # python3: the architecture check (scripts/architecture/check-layers.py) and its self-test.
     packages+=(python3 python3-redis clang libclang-rt-14-dev lld xvfb xauth imagemagick dbus-daemon dbus-bin gnome-keyring
               notification-daemon prometheus)
     # The package test (tests/package) checks the .deb as Debian would, and drives the completions.

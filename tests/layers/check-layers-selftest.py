@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""Shows that scripts/check-layers.py catches what it is for: a copy of the tree passes, and each planted
+"""Shows that scripts/architecture/check-layers.py catches what it is for: a copy of the tree passes, and each planted
 offence (one at a time, undone before the next) fails it, naming the file:line and the rule broken.
 
     tests/layers/check-layers-selftest.py SOURCE_ROOT
@@ -25,9 +25,9 @@ def copy_tree(src, dst):
                 if f.endswith((".h", ".cpp")) or f == "CMakeLists.txt":
                     os.makedirs(os.path.join(dst, rel), exist_ok=True)
                     shutil.copyfile(os.path.join(dirpath, f), os.path.join(dst, rel, f))
-    os.makedirs(os.path.join(dst, "scripts"))
+    os.makedirs(os.path.join(dst, "scripts/architecture"))
     for f in ("check-layers.py", "layers.conf"):
-        shutil.copyfile(os.path.join(src, "scripts", f), os.path.join(dst, "scripts", f))
+        shutil.copyfile(os.path.join(src, "scripts/architecture", f), os.path.join(dst, "scripts/architecture", f))
 
 
 class Tree:
@@ -74,7 +74,7 @@ class Tree:
         self.saved.clear()
 
     def check(self):
-        run = subprocess.run([sys.executable, self.path("scripts/check-layers.py"), self.root],
+        run = subprocess.run([sys.executable, self.path("scripts/architecture/check-layers.py"), self.root],
                              capture_output=True, text=True, timeout=60)
         return run.returncode, run.stdout + run.stderr
 
@@ -128,17 +128,17 @@ def cases(tree):
            "app/CMakeLists.txt:", "lockctl must not link the demo")
     yield ("a folder the list does not know",
            lambda t: t.create("core/newlayer/probe.cpp", '#include "base/result.h"\n'),
-           "core/newlayer/probe.cpp:1:", "core/newlayer/ is not in scripts/layers.conf")
+           "core/newlayer/probe.cpp:1:", "core/newlayer/ is not in scripts/architecture/layers.conf")
     yield ("an edge nothing uses",
-           lambda t: t.replace("scripts/layers.conf", "\ncore/audit: core/base", "\ncore/audit: core/base core/connection"),
-           "scripts/layers.conf:", "core/audit may include core/connection, but no file there does")
+           lambda t: t.replace("scripts/architecture/layers.conf", "\ncore/audit: core/base", "\ncore/audit: core/base core/connection"),
+           "scripts/architecture/layers.conf:", "core/audit may include core/connection, but no file there does")
     yield ("a source file without its licence line",
            lambda t: t.create("core/base/unlicensed.h", "#pragma once\n"),
            "core/base/unlicensed.h:1:", "no licence line")
     yield ("a cycle in the list",
-           lambda t: (t.replace("scripts/layers.conf", "\ncore/base:", "\ncore/base: core/connection"),
+           lambda t: (t.replace("scripts/architecture/layers.conf", "\ncore/base:", "\ncore/base: core/connection"),
                       t.insert_line2(base, '#include "connection/redisurl.h"')),
-           "scripts/layers.conf:", "a cycle: ")
+           "scripts/architecture/layers.conf:", "a cycle: ")
 
 
 def main():

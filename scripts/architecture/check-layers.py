@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
 """Checks the tree against its architecture (docs/architecture.md): every include of a project header
-names its folder and follows an edge that scripts/layers.conf allows; the core uses no widgets and links
-no GPL-only Qt module; lockctl links neither the demo nor the window; every source file carries the
+names its folder and follows an edge that scripts/architecture/layers.conf allows; the core uses no
+widgets and links no GPL-only Qt module; lockctl links neither the demo nor the window; every source file carries the
 project's licence identifier.
 
-    scripts/check-layers.py [--build DIR] [ROOT]
+    scripts/architecture/check-layers.py [--build DIR] [ROOT]
 
 Prints each offence as file:line: rule and exits 1 if there is any. One pass over the files, no process
 per include: it must stay well under two seconds on a loaded machine. With --build, lockctl's real link
@@ -52,7 +52,7 @@ class Checker:
         return sorted(found)
 
     def _read_conf(self):
-        path = os.path.join(self.root, "scripts/layers.conf")
+        path = os.path.join(self.root, "scripts/architecture/layers.conf")
         allowed, lines = {}, {}
         if not os.path.isfile(path):
             print(f"{path}: missing (the allow-list this check reads)", file=sys.stderr)
@@ -65,7 +65,7 @@ class Checker:
                 folder, _, targets = text.partition(":")
                 folder = folder.strip()
                 if folder in allowed:
-                    self.fail("scripts/layers.conf", number, f"{folder} is listed twice")
+                    self.fail("scripts/architecture/layers.conf", number, f"{folder} is listed twice")
                 allowed[folder] = targets.split()
                 lines[folder] = number
         return allowed, lines
@@ -129,13 +129,13 @@ class Checker:
             return
         rule = self.rule_for(folder)
         if rule is None:
-            self.fail(name, line, f"{folder}/ is not in scripts/layers.conf (add it with the folders it may include)")
+            self.fail(name, line, f"{folder}/ is not in scripts/architecture/layers.conf (add it with the folders it may include)")
             return
         for allowed in self.allowed[rule]:
             if fnmatch.fnmatchcase(target_folder, allowed):
                 self.used.add((rule, allowed))
                 return
-        self.fail(name, line, f"{folder}/ must not include {target}: scripts/layers.conf lets {folder}/ include "
+        self.fail(name, line, f"{folder}/ must not include {target}: scripts/architecture/layers.conf lets {folder}/ include "
                   f"{' '.join(self.allowed[rule]) or 'nothing else'}")
 
     def bare_name_in_tree(self, target):
@@ -155,7 +155,7 @@ class Checker:
         for folder, targets in self.allowed.items():
             for t in targets:
                 if (folder, t) not in self.used:
-                    self.fail("scripts/layers.conf", self.conf_lines[folder],
+                    self.fail("scripts/architecture/layers.conf", self.conf_lines[folder],
                               f"{folder} may include {t}, but no file there does: remove the edge")
         graph = {f: [t for t in ts if t in self.allowed] for f, ts in self.allowed.items() if "*" not in f}
         state = {}
@@ -165,7 +165,7 @@ class Checker:
             for nxt in graph.get(node, []):
                 if state.get(nxt) == 1:
                     cycle = path[path.index(nxt):] + [nxt] if nxt in path else [node, nxt]
-                    self.fail("scripts/layers.conf", self.conf_lines[node], "a cycle: " + " -> ".join(cycle))
+                    self.fail("scripts/architecture/layers.conf", self.conf_lines[node], "a cycle: " + " -> ".join(cycle))
                 elif nxt not in state:
                     visit(nxt, path + [nxt])
             state[node] = 2
@@ -253,7 +253,7 @@ def main(argv):
             return 0
         else:
             root = a
-    root = os.path.abspath(root or os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    root = os.path.abspath(root or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
     QT_MODULE_OF.update(qt_module_index())
     checker = Checker(root)
     checker.check_sources()
@@ -262,11 +262,11 @@ def main(argv):
     for offence in checker.offences:
         print(offence)
     if checker.offences:
-        print("check-layers: the offences above break the architecture (docs/architecture.md, scripts/layers.conf)",
+        print("check-layers: the offences above break the architecture (docs/architecture.md, scripts/architecture/layers.conf)",
               file=sys.stderr)
         return 1
     print(f"check-layers: {len(checker.files)} files; every include names its folder and follows "
-          f"scripts/layers.conf ({sum(map(len, checker.allowed.values()))} edges); the core uses no widgets or "
+          f"scripts/architecture/layers.conf ({sum(map(len, checker.allowed.values()))} edges); the core uses no widgets or "
           "GPL-only Qt module; lockctl links no demo or window")
     return 0
 
