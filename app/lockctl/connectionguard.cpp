@@ -5,6 +5,8 @@
 
 #include <QTcpSocket>
 
+#include <utility>
+
 using namespace lockscope;
 
 namespace lockctl {
@@ -41,11 +43,16 @@ void ConnectionGuard::beforeServer()
     }
     // What the parser has not read yet: inside its transaction, only what arrived since it last ran.
     const qint64 fresh = m_socket->bytesAvailable();
-    m_requestBytes += fresh;
+    const qint64 before = std::exchange(m_requestBytes, m_requestBytes + fresh);
+    // A head that announces a body is refused as a body however much of the body came in the same
+    // read: on a slow or busy server the head and the first kilobytes arrive together, and the reason
+    // must not depend on that. Only what can still be head is looked at, so a header that never ends
+    // is not copied past the limit.
+    const qint64 headRoom = qMax<qint64>(0, m_limits.maxRequestBytes + 1 - before);
+    if (!m_headDone && announcesBody(m_socket->peek(qMin(fresh, headRoom))))
+        return refuse(HttpGuardCounts::RequestBody);
     if (m_requestBytes > m_limits.maxRequestBytes)
         return refuse(HttpGuardCounts::RequestTooLarge);
-    if (!m_headDone && announcesBody(m_socket->peek(fresh)))
-        return refuse(HttpGuardCounts::RequestBody);
 }
 
 void ConnectionGuard::afterServer()

@@ -112,7 +112,10 @@ void TestUiBatchQueue::aFixedCostPerSliceDoesNotShrinkTheSlice()
     // the sanitizers on a loaded machine the first slice's CPU time may carry its fresh memory's page
     // faults, and the first fit then falls short; the next two tell it again.
     QVERIFY2(smallest >= 125, qPrintable(QString::number(smallest)));
-    QVERIFY2(largest >= BatchQueue::maxSlice / 2, qPrintable(QString::number(largest)));
+    // It grows well past where it started (250). How far is not this test's to say: a slice stops
+    // growing once its rows' own merging (here the real table's, heavier under
+    // the sanitizers) costs half the fixed cost: 2,000 rows there on an idle two-core machine.
+    QVERIFY2(largest >= 4 * 250, qPrintable(QString::number(largest)));
     QVERIFY2(sizes.size() <= 40, qPrintable(QString::number(sizes.size()))); // at 50 rows: 800
     QVERIFY(queue.isIdle());
     QVERIFY2(queue.fixedCostUs() >= BatchQueue::slowUs / 2, qPrintable(QString::number(queue.fixedCostUs())));
