@@ -97,7 +97,7 @@ private slots:
     void redissonOnAClusterPublishesSharded();
 
 private:
-    const RedisServer& server() const { return m_cluster->group.at(0); }
+    RedisServer& server() { return m_cluster->group.at(0); }
 
     std::optional<ForceReleaseCluster> m_cluster;
 };

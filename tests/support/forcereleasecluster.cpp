@@ -14,7 +14,8 @@ std::optional<ForceReleasePlan> inspectForceRelease(MasterSet& masters, const Lo
 {
     std::optional<ForceReleasePlan> plan;
     ForceRelease::inspect(masters, config, request, [&](const ForceReleasePlan& p) { plan = p; });
-    QTest::qWaitFor([&] { return plan.has_value(); }, int(upperBoundMs(10000)));
+    if (!QTest::qWaitFor([&] { return plan.has_value(); }, int(upperBoundMs(10000))))
+        return std::nullopt;
     return plan;
 }
 
@@ -23,7 +24,8 @@ std::optional<ForceReleaseOutcome> executeForceRelease(MasterSet& masters, const
 {
     std::optional<ForceReleaseOutcome> outcome;
     ForceRelease::execute(masters, config, audit, plan, [&](const ForceReleaseOutcome& o) { outcome = o; });
-    QTest::qWaitFor([&] { return outcome.has_value(); }, int(upperBoundMs(10000)));
+    if (!QTest::qWaitFor([&] { return outcome.has_value(); }, int(upperBoundMs(10000))))
+        return std::nullopt;
     return outcome;
 }
 

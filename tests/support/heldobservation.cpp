@@ -6,12 +6,13 @@ namespace lockscope::test {
 MasterObservation heldObservation(const QByteArray& token, qint64 pttlMs, qint64 readAtMs,
                                   const QList<LockHolder>& holders, const QByteArray& type, bool truncated)
 {
-    const KeyObservation key{.present = true,
-                             .truncated = truncated,
-                             .type = type,
-                             .value = token,
-                             .pttlMs = pttlMs,
-                             .readAtMs = readAtMs};
+    KeyObservation key;
+    key.present = true;
+    key.truncated = truncated;
+    key.type = type;
+    key.value = token;
+    key.pttlMs = pttlMs;
+    key.readAtMs = readAtMs;
     RecognizedLock lock;
     lock.format = LockFormat::PlainToken;
     lock.token = token;

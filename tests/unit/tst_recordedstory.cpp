@@ -57,14 +57,16 @@ QList<RecordEvent> renewals(const QByteArray& token, qint64 leaseMs, qint64 ever
 LockStory renewedStory(const QByteArray& token, qint64 firstSeenMs, int extensions, qint64 firstMs,
                        qint64 lastMs, qint64 lastTtlMs, qint64 leaseMs)
 {
-    return {.token = token,
-            .firstSeenMs = firstSeenMs,
-            .extensions = extensions,
-            .firstExtensionMs = firstMs,
-            .lastExtensionMs = lastMs,
-            .lastExtensionTtlMs = lastTtlMs,
-            .leaseMs = leaseMs,
-            .lastReading = TtlReading{lastMs, lastTtlMs}};
+    LockStory story;
+    story.token = token;
+    story.firstSeenMs = firstSeenMs;
+    story.extensions = extensions;
+    story.firstExtensionMs = firstMs;
+    story.lastExtensionMs = lastMs;
+    story.lastExtensionTtlMs = lastTtlMs;
+    story.leaseMs = leaseMs;
+    story.lastReading = TtlReading{lastMs, lastTtlMs};
+    return story;
 }
 
 QStringList codes(const QList<Diagnosis>& diagnoses)

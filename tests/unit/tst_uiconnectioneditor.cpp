@@ -139,7 +139,12 @@ void TestUiConnectionEditor::validation()
     QFETCH(QString, key);
     QFETCH(QString, env);
     QFETCH(QString, problemContains);
-    const MasterEntry e{.url = url, .caFile = ca, .certFile = cert, .keyFile = key, .passwordEnv = env};
+    MasterEntry e;
+    e.url = url;
+    e.caFile = ca;
+    e.certFile = cert;
+    e.keyFile = key;
+    e.passwordEnv = env;
     const QString problem = ConnectionEditor::problem(e);
     if (problemContains.isEmpty())
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
