@@ -139,12 +139,15 @@ void TestUiConnectionEditor::validation()
     QFETCH(QString, key);
     QFETCH(QString, env);
     QFETCH(QString, problemContains);
-    MasterEntry e;
-    e.url = url;
-    e.caFile = ca;
-    e.certFile = cert;
-    e.keyFile = key;
-    e.passwordEnv = env;
+    // Every member named: GCC 12 warns about a designated initialiser that leaves one out.
+    const MasterEntry e{.url = url,
+                        .user = {},
+                        .caFile = ca,
+                        .certFile = cert,
+                        .keyFile = key,
+                        .insecure = false,
+                        .passwordEnv = env,
+                        .passwordInKeychain = false};
     const QString problem = ConnectionEditor::problem(e);
     if (problemContains.isEmpty())
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
