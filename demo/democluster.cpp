@@ -47,7 +47,7 @@ void DemoCluster::startAsync(int count, const QString& redisServer)
         QString error;
         bool launched = false;
         while (!launched && m_masters.last()->attempts < maxLaunchAttempts) {
-            m_masters.last()->port = m_portSource();
+            m_masters.last()->port = nextPort();
             launched = m_masters.last()->port != 0 && launch(i, &error);
         }
         if (!launched)
@@ -159,24 +159,32 @@ void DemoCluster::onExited(int index, LocalServerProcess* process)
         master.probe.reset();
     }
     const QString log = m_dir.filePath(QString::number(master.port)) + QStringLiteral("/redis.log");
-    if (master.state == MasterState::Starting && m_starting && master.attempts < maxLaunchAttempts &&
-        LocalServerFiles::portWasTaken(log)) {
+    // While the cluster starts, any exit counts, also of a master already seen answering: started()
+    // waits for all of them, so an exit that left it waiting would hang the start.
+    if (m_starting && master.attempts < maxLaunchAttempts && LocalServerFiles::portWasTaken(log)) {
         // Someone took the port between our pick and the server's bind: another port, a few times.
-        QString error;
-        master.port = m_portSource();
+        QString error = tr("no free loopback port");
+        master.port = nextPort();
         if (master.port != 0 && launch(index, &error))
             return;
         return failStart(tr("demo master %1: %2").arg(index + 1).arg(error));
     }
-    const bool wasStarting = master.state == MasterState::Starting;
     setState(index, MasterState::Killed);
-    if (wasStarting && m_starting) {
+    if (m_starting) {
         const QString why = LocalServerFiles::lastLine(log, m_password);
         failStart(tr("demo master %1: redis-server on port %2 exited at once%3")
                       .arg(index + 1)
                       .arg(master.port)
                       .arg(why.isEmpty() ? QString() : QStringLiteral(": ") + why));
     }
+}
+
+quint16 DemoCluster::nextPort() const
+{
+    QList<quint16> ours;
+    for (const auto& m : m_masters)
+        ours << m->port;
+    return LocalServerProcess::distinctPort(m_portSource, ours);
 }
 
 void DemoCluster::failStart(const QString& message)

@@ -93,6 +93,7 @@ private:
     void probe(int index);
     void onProbeResult(int index, bool accepted);
     void onExited(int index, LocalServerProcess* process);
+    quint16 nextPort() const; // a free port none of our masters has
     void failStart(const QString& message);
     void checkAllRunning();
     void setState(int index, MasterState state);

@@ -26,6 +26,16 @@ quint16 LocalServerProcess::freeLoopbackPort()
     return probe.listen(QHostAddress::LocalHost, 0) ? probe.serverPort() : 0;
 }
 
+quint16 LocalServerProcess::distinctPort(const std::function<quint16()>& source, const QList<quint16>& handedOut)
+{
+    for (int attempt = 0; attempt < 16; ++attempt) {
+        const quint16 port = source();
+        if (port == 0 || !handedOut.contains(port))
+            return port;
+    }
+    return 0;
+}
+
 bool LocalServerProcess::start(const Launch& launch, QString* error)
 {
     stop();

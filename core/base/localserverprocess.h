@@ -47,6 +47,11 @@ public:
     // A free loopback TCP port (bound and released, so another process may still take it first: a
     // server that then exits at once is launched again on another port), 0 when none is.
     static quint16 freeLoopbackPort();
+    // A port from `source` that is not in `handedOut`, 0 when none came in a few tries. A port is only
+    // bound once its server starts, so a launcher that picks several before any binds can be given one
+    // twice (the kernel's pick for port 0 may repeat): two of its servers would race for it, and a
+    // probe of the loser's port would reach the winner.
+    static quint16 distinctPort(const std::function<quint16()>& source, const QList<quint16>& handedOut);
 
     // Writes the configuration and starts the program: true once it runs (fork+exec), without waiting
     // for it to answer. `error` says why not: the file could not be written, or the program not run.

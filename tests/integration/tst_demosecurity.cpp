@@ -14,6 +14,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QSet>
 #include <QSignalSpy>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -81,6 +82,19 @@ std::function<quint16()> takenFirst(quint16 taken, int* handedOut)
     };
 }
 
+// Every port twice in a row, as the kernel's pick for port 0 may give a port again while the server
+// it went to has not bound it yet.
+std::function<quint16()> eachPortTwice(int* handedOut)
+{
+    return [handedOut, last = quint16(0)]() mutable {
+        if ((*handedOut)++ % 2 == 1)
+            return last;
+        QTcpServer probe;
+        last = probe.listen(QHostAddress::LocalHost, 0) ? probe.serverPort() : quint16(0);
+        return last;
+    };
+}
+
 } // namespace
 
 class TestDemoSecurity : public QObject
@@ -91,7 +105,50 @@ private slots:
     void clusterRequiresItsPassword();
     void clusterRetriesATakenPort();
     void sentinelGroupRequiresItsPasswordAndRetriesATakenPort();
+    void noPortGoesToTwoMasters();
+    void noPortGoesToTwoSentinelGroupNodes();
 };
+
+void TestDemoSecurity::noPortGoesToTwoMasters()
+{
+    // With one port handed to two masters, one server lost the bind, the probe of its port reached
+    // the other (same password), and the start waited for ever for the loser (stop 50's proof run).
+    int handedOut = 0;
+    DemoCluster cluster;
+    cluster.setPortSource(eachPortTwice(&handedOut));
+    QSignalSpy started(&cluster, &DemoCluster::started);
+    QSignalSpy failed(&cluster, &DemoCluster::startFailed);
+    cluster.startAsync(5);
+    QSet<quint16> ports;
+    for (int i = 0; i < cluster.size(); ++i)
+        ports.insert(cluster.port(i));
+    QCOMPARE(ports.size(), 5);
+    QTRY_VERIFY_WITH_TIMEOUT(!started.isEmpty() || !failed.isEmpty(), 30000);
+    QVERIFY2(failed.isEmpty(),
+             qPrintable(failed.isEmpty() ? QString() : failed.first().first().value<RedisError>().message));
+    for (int i = 0; i < 5; ++i)
+        QCOMPARE(pingReply(cluster.port(i), cluster.password()), QByteArray("+PONG"));
+}
+
+void TestDemoSecurity::noPortGoesToTwoSentinelGroupNodes()
+{
+    int handedOut = 0;
+    DemoSentinelGroup group;
+    group.setPortSource(eachPortTwice(&handedOut));
+    QSignalSpy started(&group, &DemoSentinelGroup::started);
+    QSignalSpy failed(&group, &DemoSentinelGroup::startFailed);
+    group.startAsync();
+    QTRY_VERIFY_WITH_TIMEOUT(!started.isEmpty() || !failed.isEmpty(),
+                             DemoSentinelGroup::settleTimeoutMs + 5000);
+    QVERIFY2(failed.isEmpty(),
+             qPrintable(failed.isEmpty() ? QString() : failed.first().first().value<RedisError>().message));
+    const QStringList hosts =
+        group.url().section(QLatin1Char('@'), 1).section(QLatin1Char('/'), 0, 0).split(QLatin1Char(','));
+    QSet<quint16> ports{group.primaryPort(), group.replicaPort()};
+    for (const QString& h : hosts)
+        ports.insert(h.section(QLatin1Char(':'), 1).toUShort());
+    QCOMPARE(ports.size(), 2 + DemoSentinelGroup::sentinelCount);
+}
 
 void TestDemoSecurity::clusterRequiresItsPassword()
 {
