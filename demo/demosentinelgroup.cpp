@@ -80,7 +80,8 @@ void DemoSentinelGroup::startAttempt()
     ++m_attempt;
     const int count = 2 + sentinelCount;
     for (int i = 0; i < count; ++i) {
-        m_ports << LocalServerProcess::distinctPort(m_portSource, m_ports); // two nodes on one port would race
+        m_ports << LocalServerProcess::distinctPort(m_portSource,
+                                                    m_ports); // two nodes on one port would race
         m_processes << nullptr;
     }
     for (int i = 0; i < count; ++i) {

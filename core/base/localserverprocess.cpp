@@ -26,7 +26,8 @@ quint16 LocalServerProcess::freeLoopbackPort()
     return probe.listen(QHostAddress::LocalHost, 0) ? probe.serverPort() : 0;
 }
 
-quint16 LocalServerProcess::distinctPort(const std::function<quint16()>& source, const QList<quint16>& handedOut)
+quint16 LocalServerProcess::distinctPort(const std::function<quint16()>& source,
+                                         const QList<quint16>& handedOut)
 {
     for (int attempt = 0; attempt < 16; ++attempt) {
         const quint16 port = source();

@@ -116,9 +116,10 @@ bool RedisServer::start()
         return false;
     for (int attempt = 0; attempt < 5; ++attempt) {
         m_port = freeLoopbackPort();
-        m_adminPort = m_options.tls && !m_options.tlsOnly
-                          ? LocalServerProcess::distinctPort(freeLoopbackPort, {m_port}) // neither is bound yet
-                          : m_port;
+        m_adminPort =
+            m_options.tls && !m_options.tlsOnly
+                ? LocalServerProcess::distinctPort(freeLoopbackPort, {m_port}) // neither is bound yet
+                : m_port;
         if (m_port != 0 && m_adminPort != 0 && launch())
             return true;
     }
