@@ -9,8 +9,10 @@
 #include "demo/democonfig.h"
 #include "demo/demosentinelgroup.h"
 #include "support/testregistry.h"
+#include "support/timebound.h"
 #include "topology/masterset.h"
 
+#include <QDeadlineTimer>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -95,6 +97,17 @@ std::function<quint16()> eachPortTwice(int* handedOut)
     };
 }
 
+// Waits until `started` or `failed` fired: empty when it started, else why not.
+QString waitForStart(const QSignalSpy& started, const QSignalSpy& failed, int timeoutMs)
+{
+    QDeadlineTimer deadline(lockscope::test::upperBoundMs(timeoutMs));
+    while (started.isEmpty() && failed.isEmpty() && !deadline.hasExpired())
+        QTest::qWait(20);
+    if (!failed.isEmpty())
+        return failed.first().first().value<RedisError>().message;
+    return started.isEmpty() ? QStringLiteral("neither started nor failed in time") : QString();
+}
+
 } // namespace
 
 class TestDemoSecurity : public QObject
@@ -123,9 +136,8 @@ void TestDemoSecurity::noPortGoesToTwoMasters()
     for (int i = 0; i < cluster.size(); ++i)
         ports.insert(cluster.port(i));
     QCOMPARE(ports.size(), 5);
-    QTRY_VERIFY_WITH_TIMEOUT(!started.isEmpty() || !failed.isEmpty(), 30000);
-    QVERIFY2(failed.isEmpty(),
-             qPrintable(failed.isEmpty() ? QString() : failed.first().first().value<RedisError>().message));
+    const QString why = waitForStart(started, failed, 30000);
+    QVERIFY2(why.isEmpty(), qPrintable(why));
     for (int i = 0; i < 5; ++i)
         QCOMPARE(pingReply(cluster.port(i), cluster.password()), QByteArray("+PONG"));
 }
@@ -138,10 +150,8 @@ void TestDemoSecurity::noPortGoesToTwoSentinelGroupNodes()
     QSignalSpy started(&group, &DemoSentinelGroup::started);
     QSignalSpy failed(&group, &DemoSentinelGroup::startFailed);
     group.startAsync();
-    QTRY_VERIFY_WITH_TIMEOUT(!started.isEmpty() || !failed.isEmpty(),
-                             DemoSentinelGroup::settleTimeoutMs + 5000);
-    QVERIFY2(failed.isEmpty(),
-             qPrintable(failed.isEmpty() ? QString() : failed.first().first().value<RedisError>().message));
+    const QString why = waitForStart(started, failed, DemoSentinelGroup::settleTimeoutMs + 5000);
+    QVERIFY2(why.isEmpty(), qPrintable(why));
     const QStringList hosts =
         group.url().section(QLatin1Char('@'), 1).section(QLatin1Char('/'), 0, 0).split(QLatin1Char(','));
     QSet<quint16> ports{group.primaryPort(), group.replicaPort()};
@@ -206,10 +216,8 @@ void TestDemoSecurity::sentinelGroupRequiresItsPasswordAndRetriesATakenPort()
     QSignalSpy started(&group, &DemoSentinelGroup::started);
     QSignalSpy failed(&group, &DemoSentinelGroup::startFailed);
     group.startAsync();
-    QTRY_VERIFY_WITH_TIMEOUT(!started.isEmpty() || !failed.isEmpty(),
-                             DemoSentinelGroup::settleTimeoutMs + 5000);
-    QVERIFY2(failed.isEmpty(),
-             qPrintable(failed.isEmpty() ? QString() : failed.first().first().value<RedisError>().message));
+    const QString why = waitForStart(started, failed, DemoSentinelGroup::settleTimeoutMs + 5000);
+    QVERIFY2(why.isEmpty(), qPrintable(why));
     QVERIFY(group.primaryPort() != squatter.serverPort());
     QVERIFY(handedOut > 5); // a second set of ports
     QVERIFY(group.password().size() >= 32);
