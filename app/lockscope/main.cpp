@@ -14,8 +14,37 @@
 
 #include <csignal>
 #include <cstdio>
+#include <string_view>
 
 using namespace lockscope;
+
+namespace {
+
+// --help and --version are asked in terminals and package checks, often where there is no display,
+// and QApplication aborts without one: so these are answered before it exists.
+bool mayAskOnlyForText(int argc, char** argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view argument = argv[i];
+        if (argument == "--")
+            break;
+        for (std::string_view flag : {"-h", "-?", "--help", "--help-all", "-v", "--version"})
+            if (argument == flag)
+                return true;
+    }
+    return false;
+}
+
+// What parse() refused with: usage and version (asked for, exit 0) or a mistake (exit 2).
+int reportRefusal(const QString& message)
+{
+    std::fprintf(stderr, "%s\n", qPrintable(message));
+    const bool asked =
+        message.startsWith(QLatin1String("Usage")) || message.startsWith(QLatin1String("lockscope "));
+    return asked ? 0 : 2;
+}
+
+} // namespace
 
 int main(int argc, char** argv)
 {
@@ -23,6 +52,14 @@ int main(int argc, char** argv)
     // reports, rather than kill the process in the middle of a write.
     std::signal(SIGXFSZ, SIG_IGN);
     useCompactMalloc(); // before any thread: a million locks' worth of allocations changes hands
+    if (mayAskOnlyForText(argc, argv)) {
+        QCoreApplication textOnly(argc, argv);
+        QCoreApplication::setApplicationVersion(QStringLiteral(PROJECT_VERSION));
+        const Result<LaunchOptions> options = LaunchOptions::parse(QCoreApplication::arguments());
+        if (!options)
+            return reportRefusal(options.error().message);
+        // The flag was an option's value (--select -v): a normal start.
+    }
     QApplication app(argc, argv);
     // The same application name as lockctl: one audit log, one data directory. Settings in
     // $XDG_CONFIG_HOME/lockscope/ (moved there from "LockScope/" once).
@@ -34,13 +71,8 @@ int main(int argc, char** argv)
     QGuiApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/lockscope.svg")));
 
     Result<LaunchOptions> options = LaunchOptions::parse(QCoreApplication::arguments());
-    if (!options) {
-        const QString message = options.error().message;
-        std::fprintf(stderr, "%s\n", qPrintable(message));
-        const bool asked =
-            message.startsWith(QLatin1String("Usage")) || message.startsWith(QLatin1String("lockscope "));
-        return asked ? 0 : 2;
-    }
+    if (!options)
+        return reportRefusal(options.error().message);
     for (const QString& w : options->warnings)
         std::fprintf(stderr, "lockscope: warning: %s\n", qPrintable(w));
 
@@ -70,6 +102,8 @@ int main(int argc, char** argv)
             QMessageBox::critical(&window, QObject::tr("LockScope demo"),
                                   QObject::tr("The demo could not be started."));
     });
+    if (!options->recordingPath.isEmpty())
+        window.recordInto(options->recordingPath);
     if (options->noRecord)
         window.recording()->disableForThisRun();
     if (!options->reviewPath.isEmpty())

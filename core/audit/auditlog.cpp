@@ -43,6 +43,11 @@ QString AuditLog::defaultPath()
     return base + QStringLiteral("/lockscope/audit.jsonl");
 }
 
+QString AuditLog::demoPath()
+{
+    return QFileInfo(defaultPath()).absolutePath() + QStringLiteral("/demo-audit.jsonl");
+}
+
 QString AuditLog::legacyDefaultPath()
 {
     QString dir = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation);

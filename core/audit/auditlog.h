@@ -39,6 +39,8 @@ public:
     // $XDG_STATE_HOME/lockscope/audit.jsonl, ~/.local/state/lockscope/audit.jsonl when it is unset
     // (the XDG base directories: an audit trail is state, not data; Qt 6.4 has no StateLocation).
     static QString defaultPath();
+    // demo-audit.jsonl beside it: the demo's writes (on its throw-away masters) are not the user's.
+    static QString demoPath();
     // Where earlier versions wrote it ($XDG_DATA_HOME/lockscope/audit.jsonl): the viewer still reads it.
     static QString legacyDefaultPath();
 

@@ -3,6 +3,7 @@
 
 #include <QFile>
 #include <QFileInfo>
+#include <QSaveFile>
 
 #include <cerrno>
 #include <cstring>
@@ -45,6 +46,18 @@ QString PrivateFile::sharedProblem(uint mode)
     return QStringLiteral("%1 by %2 (mode %3)")
         .arg(writable ? QStringLiteral("readable or writable") : QStringLiteral("readable"), who,
              modeText(mode));
+}
+
+bool PrivateFile::saveOwnerOnly(const QString& path, const QByteArray& bytes, QString* error)
+{
+    QSaveFile file(path);
+    // The temporary file takes the old file's mode when it opens; set it after that.
+    if (file.open(QIODevice::WriteOnly) &&
+        file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner) &&
+        file.write(bytes) == bytes.size() && file.commit())
+        return true;
+    *error = file.errorString();
+    return false;
 }
 
 bool PrivateFile::makeDirectories(const QString& dir)

@@ -4,6 +4,7 @@
 #include "base/filedescriptor.h"
 #include "base/rediserror.h"
 
+#include <QByteArray>
 #include <QString>
 
 namespace lockscope {
@@ -26,6 +27,10 @@ struct Rules
 // Opens `path` with `flags` (O_NOFOLLOW and O_CLOEXEC added; O_CREAT makes it 0600, after its
 // missing directories, 0700) and checks it; an invalid descriptor with `error` set otherwise.
 FileDescriptor open(const QString& path, int flags, const Rules& rules, RedisError* error);
+// Replaces `path` with `bytes` in one step (a temporary file beside it, renamed over it), the result
+// readable and writable by its owner only, also where it replaces a file others could read: an
+// export holds tokens. False with `error` saying why otherwise; an existing file is then unchanged.
+bool saveOwnerOnly(const QString& path, const QByteArray& bytes, QString* error);
 // mkdir -p with 0700 for every directory it creates (the XDG rule); existing ones are left alone.
 bool makeDirectories(const QString& dir);
 // Why `mode` is too open ("readable by group and others (mode 0644)"), or an empty string.

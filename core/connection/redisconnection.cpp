@@ -46,8 +46,11 @@ RedisConnection::RedisConnection(ConnectionOptions options, std::unique_ptr<Redi
     m_connectTimer.setSingleShot(true);
     m_connectTimer.setTimerType(Qt::PreciseTimer);
     connect(&m_connectTimer, &QTimer::timeout, this, [this] {
-        fail(ErrorKind::Timeout,
-             QStringLiteral("no connection within %1 ms").arg(m_options.connectTimeoutMs));
+        // A server that took the connection but never answered (paused, overloaded, not Redis) is
+        // another problem than one nobody reached: say which.
+        fail(ErrorKind::Timeout, (m_linkOpened ? QStringLiteral("connected, no reply within %1 ms")
+                                               : QStringLiteral("no connection within %1 ms"))
+                                     .arg(m_options.connectTimeoutMs));
     });
     connect(&m_healthTimer, &QTimer::timeout, this, &RedisConnection::sendPing);
 }
@@ -158,6 +161,7 @@ void RedisConnection::startAttempt()
     m_inSubscribeMode = false;
     m_pingInFlight = false;
     m_handshakeLeft = 0;
+    m_linkOpened = false;
     m_deadline.forget();
     setState(retry ? State::Reconnecting : State::Connecting);
     m_connectTimer.start(m_options.connectTimeoutMs);
@@ -166,6 +170,7 @@ void RedisConnection::startAttempt()
 
 void RedisConnection::onOpened()
 {
+    m_linkOpened = true;
     sendHandshake();
 }
 

@@ -167,6 +167,7 @@ private:
     QByteArray m_outBuffer;           // written this event-loop pass, flushed once
     QList<RedisReply> m_batchReplies; // the replies so far of the batch whose replies come next
     int m_handshakeLeft = 0;
+    bool m_linkOpened = false; // this attempt's transport is open (the handshake may still wait)
     bool m_inSubscribeMode = false;
     QSet<QByteArray> m_patterns;
     bool m_pingInFlight = false;

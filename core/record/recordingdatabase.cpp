@@ -61,6 +61,11 @@ QString RecordingDatabase::defaultPath()
     return QFileInfo(AuditLog::defaultPath()).absolutePath() + QStringLiteral("/recording.sqlite");
 }
 
+QString RecordingDatabase::demoPath()
+{
+    return QFileInfo(AuditLog::defaultPath()).absolutePath() + QStringLiteral("/demo-recording.sqlite");
+}
+
 RedisError RecordingDatabase::error(const QString& what, const QString& detail) const
 {
     return {ErrorKind::Io, QString(), QStringLiteral("%1: %2: %3").arg(m_path, what, detail)};

@@ -38,6 +38,8 @@ public:
 
     // $XDG_STATE_HOME/lockscope/recording.sqlite (~/.local/state when unset), next to the audit log.
     static QString defaultPath();
+    // demo-recording.sqlite beside it: the demo's stories never show in the user's History.
+    static QString demoPath();
 
     // For the writer: opens `path`, creating it unless `mustExist`. WAL mode, synchronous=NORMAL:
     // a commit survives the recording process being killed (SIGKILL), and readers never wait for

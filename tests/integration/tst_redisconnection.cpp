@@ -8,6 +8,7 @@
 #include "support/tlsmaterial.h"
 
 #include <QSignalSpy>
+#include <QTcpServer>
 #include <QTest>
 
 #include <QThread>
@@ -45,6 +46,7 @@ private slots:
     void tlsInsecureSwitch();
     void tlsPortWithPlainTcp();
     void refusedConnection();
+    void aListenerThatNeverAnswersIsNamedSo();
     void scriptsFallBackFromNoScript();
     void pubSubMessages();
     void healthFacts();
@@ -441,6 +443,24 @@ void TestRedisConnection::tlsPortWithPlainTcp()
     c.open();
     QVERIFY(waitForState(c, RedisConnection::State::Down, 3000));
     QVERIFY(c.lastError().isError());
+}
+
+void TestRedisConnection::aListenerThatNeverAnswersIsNamedSo()
+{
+    // The kernel completes the connection; nothing ever reads or answers (a paused server, a port
+    // that is not Redis).
+    QTcpServer silent;
+    QVERIFY(silent.listen(QHostAddress::LocalHost, 0));
+    ConnectionOptions options;
+    options.url = *RedisUrl::parse(QStringLiteral("redis://127.0.0.1:%1").arg(silent.serverPort()));
+    options.connectTimeoutMs = 500;
+    options.autoReconnect = false;
+    RedisConnection c(options);
+    c.open();
+    QVERIFY(waitForState(c, RedisConnection::State::Down, 5000));
+    QCOMPARE(c.lastError().kind, ErrorKind::Timeout);
+    QVERIFY2(c.lastError().message.contains(QStringLiteral("connected, no reply within 500 ms")),
+             qPrintable(c.lastError().message));
 }
 
 void TestRedisConnection::refusedConnection()

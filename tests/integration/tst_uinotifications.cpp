@@ -56,7 +56,7 @@ struct Watched
     {
         int n = 0;
         for (int i = 0; i < events.rowCount(); ++i)
-            n += events.entry(i).message.startsWith(QStringLiteral("notification: ")) ? 1 : 0;
+            n += events.entry(i).kind == EventLogModel::Kind::Notification ? 1 : 0;
         return n;
     }
 
@@ -127,6 +127,11 @@ void TestUiNotifications::oncePerLockPerRuleUntilItClears()
     QTRY_COMPARE_WITH_TIMEOUT(m_service.notifications().size(), before + 4, 10000);
     QCOMPARE(m_service.notifications().constLast(), QStringLiteral("Lock stuck: lock:a"));
     QCOMPARE(w.logged(), 4);
+    // Logged as what they are (they were logged as errors, in red).
+    for (int i = 0; i < w.events.rowCount(); ++i)
+        if (w.events.entry(i).kind == EventLogModel::Kind::Notification)
+            QCOMPARE(w.events.index(i, EventLogModel::KindColumn).data().toString(),
+                     QStringLiteral("notification"));
 }
 
 void TestUiNotifications::silentSendsNone()

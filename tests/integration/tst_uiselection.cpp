@@ -10,6 +10,7 @@
 #include "window/mainwindow.h"
 
 #include <QAction>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -56,6 +57,7 @@ private slots:
     void expiredLockLeavesNothingSelected();
     void filterChangeKeepsAMatchingSelection();
     void acquiredLockBecomesTheSelection();
+    void aRowThatIsOnlyCurrentIsNoTarget();
 
 private:
     QTemporaryDir m_dir;
@@ -182,6 +184,43 @@ void TestUiSelection::acquiredLockBecomesTheSelection()
     for (QAction* a : window.findChildren<QAction*>())
         if (a->text() == QStringLiteral("&Extend") || a->text() == QStringLiteral("Re&lease"))
             QTRY_VERIFY2_WITH_TIMEOUT(a->isEnabled(), qPrintable(a->text()), 5000);
+}
+
+void TestUiSelection::aRowThatIsOnlyCurrentIsNoTarget()
+{
+    // A new user's walk (issue #41): the first row only faintly framed (current, not selected), and
+    // the toolbar's Force-release opened the delete dialog for it.
+    RedisServerGroup group;
+    QVERIFY2(group.start(1), qPrintable(group.errorString()));
+    for (const char* key : {"lock:a", "lock:b"})
+        setOnAll(group, {"SET", key, QByteArray("tok-") + key, "PX", "60000"});
+    MainWindow window(quickConfig(group), m_dir.filePath(QStringLiteral("audit.jsonl")));
+    window.show();
+    QTRY_COMPARE_WITH_TIMEOUT(window.lockModel()->rowCount(), 2, 5000);
+    QItemSelectionModel* selection = window.lockView()->selectionModel();
+    const auto verifyNoTarget = [&] {
+        QVERIFY(selection->currentIndex().isValid());
+        QVERIFY(selection->selectedRows().isEmpty());
+        QCOMPARE(window.lockView()->currentResource(), QByteArray());
+        QVERIFY(!window.detailPane()->view().has_value());
+        QVERIFY(!window.forceReleaseAction()->isEnabled());
+    };
+
+    // What the table does when it gets the focus: the first row becomes current, nothing selected.
+    selection->setCurrentIndex(window.lockProxy()->index(0, 0), QItemSelectionModel::NoUpdate);
+    verifyNoTarget();
+
+    // Chosen, then deselected by the user (Ctrl+click): the row stays current, framed only.
+    window.lockView()->selectResource("lock:b");
+    QCOMPARE(window.lockView()->currentResource(), QByteArray("lock:b"));
+    QVERIFY(window.forceReleaseAction()->isEnabled());
+    selection->select(selection->currentIndex(), QItemSelectionModel::Deselect | QItemSelectionModel::Rows);
+    verifyNoTarget();
+
+    // Selecting the current row again makes it the target.
+    selection->select(selection->currentIndex(), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    QCOMPARE(window.lockView()->currentResource(), QByteArray("lock:b"));
+    QVERIFY(window.forceReleaseAction()->isEnabled());
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiSelection)

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "audit/auditlog.h"
 #include "history/historydock.h"
 #include "history/historytimeline.h"
 #include "locks/locktablemodel.h"
 #include "locks/locktableview.h"
 #include "notifications/desktopnotifier.h"
 #include "notifications/lockdiagnosiswatch.h"
+#include "record/recordingdatabase.h"
 #include "record/recordingreader.h"
+#include "session/launchoptions.h"
 #include "support/lockctlprocess.h"
 #include "support/lockctlrun.h"
 #include "support/quickconfig.h"
@@ -42,6 +45,7 @@ private slots:
     void switchedOffRecordsNothing();
     void noRecordRecordsNothing();
     void reviewShowsHistoryWithoutMasters();
+    void theDemoRecordsApart();
 
 private:
     // The window's audit log, in this test's own directory.
@@ -262,6 +266,47 @@ void TestUiWindowRecording::reviewShowsHistoryWithoutMasters()
     // Our own INFO is the one connection the master saw (the fixture opens one per command).
     QVERIFY2(connectionsAfter - connectionsBefore <= 1,
              qPrintable(QStringLiteral("%1 → %2").arg(connectionsBefore).arg(connectionsAfter)));
+}
+
+void TestUiWindowRecording::theDemoRecordsApart()
+{
+    // A new user's walk (issue #41): after `lockscope --demo`, the History of the user's own
+    // lock:migrations showed the demo's force-released holder.
+    const Result<LaunchOptions> demo =
+        LaunchOptions::parse({QStringLiteral("lockscope"), QStringLiteral("--demo")});
+    QVERIFY(demo);
+    QCOMPARE(demo->recordingPath, RecordingDatabase::demoPath());
+    QCOMPARE(demo->auditLogPath, AuditLog::demoPath());
+    QVERIFY(demo->recordingPath.startsWith(m_state->path()) &&
+            demo->auditLogPath.startsWith(m_state->path()));
+    QVERIFY(demo->recordingPath != RecordingDatabase::defaultPath());
+    QVERIFY(demo->auditLogPath != AuditLog::defaultPath());
+    // An audit log the user names is the user's choice, also for the demo.
+    const Result<LaunchOptions> named = LaunchOptions::parse(
+        {QStringLiteral("lockscope"), QStringLiteral("--demo"), QStringLiteral("--audit-log"), auditPath()});
+    QVERIFY(named);
+    QCOMPARE(named->auditLogPath, auditPath());
+
+    RedisServerGroup group;
+    QVERIFY2(group.start(1), qPrintable(group.errorString()));
+    {
+        // As main() builds the demo's window.
+        MainWindow window(quickConfig(group), demo->auditLogPath);
+        window.recordInto(demo->recordingPath);
+        QVERIFY(takeAndRelease(group.at(0), window, "lock:migrations", "tok-demo"));
+    }
+    QVERIFY2(QFile::exists(RecordingDatabase::demoPath()), "the demo kept no recording of its own");
+    QVERIFY2(!QFile::exists(recordingPath()), "the demo wrote into the user's recording");
+
+    group.at(0).command({"SET", "lock:migrations", "tok-user", "PX", "60000"});
+    MainWindow user(quickConfig(group), auditPath());
+    QTRY_VERIFY_WITH_TIMEOUT(user.lockModel()->find("lock:migrations") != nullptr, 10000);
+    user.lockView()->selectResource("lock:migrations");
+    HistoryTimeline* timeline = user.historyDock()->timeline();
+    QTRY_COMPARE_WITH_TIMEOUT(tokens(timeline->episodes()), QStringList{QStringLiteral("tok-user:held")},
+                              10000);
+    QTest::qWait(500); // a late read of a recording must not bring the demo's holder either
+    QCOMPARE(tokens(timeline->episodes()), QStringList{QStringLiteral("tok-user:held")});
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiWindowRecording)

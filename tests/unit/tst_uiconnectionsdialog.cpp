@@ -70,6 +70,7 @@ private slots:
     void urlColumnTakesTheRoom();
     void quorumIsAnExactCount();
     void pasteSeveralMasters();
+    void aPasswordWithoutAKeychainIsKeptForTheSession();
 
 private:
     QTemporaryDir m_dir;
@@ -195,6 +196,46 @@ void TestUiConnectionsDialog::pasteSeveralMasters()
     QCOMPARE(table->item(7, 0)->text(), QStringLiteral("redis://10.0.0.4:6379"));
     QCOMPARE(ProfileStore::load().value(0).masters.size(), 8);
     QVERIFY(labelSaying(dialog, QStringLiteral("needs 5 of 8")));
+}
+
+void TestUiConnectionsDialog::aPasswordWithoutAKeychainIsKeptForTheSession()
+{
+    // The suite runs without a session bus: no keychain is reachable, as on a bare server or a
+    // fresh desktop. A password that was typed (and passed the Test button) was thrown away on OK,
+    // and connecting failed with NOAUTH.
+    ConnectionsDialog dialog;
+    dialog.show();
+    QPushButton* add = button(dialog, QStringLiteral("Add master…"));
+    QVERIFY(add);
+    bool answered = false;
+    QTimer answer;
+    QObject::connect(&answer, &QTimer::timeout, [&] {
+        for (QWidget* w : QApplication::topLevelWidgets()) {
+            auto* editor = qobject_cast<ConnectionEditor*>(w);
+            if (!editor || !editor->isVisible())
+                continue;
+            answer.stop();
+            editor->urlEdit()->setText(QStringLiteral("redis://127.0.0.1:6390"));
+            editor->passwordEdit()->setText(QStringLiteral("pw-kept-7Qz"));
+            editor->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
+            answered = true;
+        }
+    });
+    answer.start(20);
+    add->click(); // modal: returns once answered
+    QVERIFY2(answered, "the editor never showed");
+    QTRY_VERIFY_WITH_TIMEOUT(labelSaying(dialog, QStringLiteral("kept for this session only")), 15000);
+    auto* table = dialog.findChild<QTableWidget*>();
+    QCOMPARE(table->item(table->rowCount() - 1, 3)->text(), QStringLiteral("this session only"));
+    // Never on disk.
+    QSettings settings;
+    for (const QString& key : settings.allKeys())
+        QVERIFY2(!settings.value(key).toString().contains(QStringLiteral("pw-kept-7Qz")), qPrintable(key));
+
+    button(dialog, QStringLiteral("Connect"))->click();
+    QVERIFY(dialog.chosenConfig().has_value());
+    QCOMPARE(dialog.chosenConfig()->masters.size(), 6); // the five of init() and this one
+    QCOMPARE(dialog.chosenConfig()->masters.last().url.password(), QStringLiteral("pw-kept-7Qz"));
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiConnectionsDialog)

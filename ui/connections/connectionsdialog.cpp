@@ -205,9 +205,11 @@ void ConnectionsDialog::showProfile()
         const QString tls = e.caFile.isEmpty() && e.certFile.isEmpty()
                                 ? (e.insecure ? tr("unverified") : QString())
                                 : tr("files");
-        const QString secret = e.passwordInKeychain      ? tr("keychain")
-                               : e.passwordEnv.isEmpty() ? tr("none")
-                                                         : tr("$%1").arg(e.passwordEnv);
+        const QString secret = e.passwordInKeychain       ? tr("keychain")
+                               : !e.passwordEnv.isEmpty() ? tr("$%1").arg(e.passwordEnv)
+                               : !SecretStore::sessionSecret(e.keychainKey(p->name)).isEmpty()
+                                   ? tr("this session only")
+                                   : tr("none");
         const QStringList cells{e.url, e.user, tls, secret};
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells.at(c));
@@ -250,8 +252,7 @@ void ConnectionsDialog::removeProfile()
             QMessageBox::Yes)
         return;
     for (const MasterEntry& e : p->masters)
-        if (e.passwordInKeychain)
-            SecretStore::remove(e.keychainKey(p->name));
+        forgetPassword(*p, e);
     const int index = m_profile->currentIndex();
     m_profiles.removeAt(index);
     m_profile->removeItem(index);
@@ -318,8 +319,10 @@ void ConnectionsDialog::editMaster()
         return;
     const QString oldKey = p->masters.at(row).keychainKey(p->name);
     p->masters[row] = editor.entry();
-    if (p->masters.at(row).keychainKey(p->name) != oldKey && p->masters.at(row).passwordInKeychain) {
-        SecretStore::remove(oldKey);
+    if (p->masters.at(row).keychainKey(p->name) != oldKey) {
+        if (p->masters.at(row).passwordInKeychain)
+            SecretStore::remove(oldKey);
+        SecretStore::forgetSessionSecret(oldKey);
         p->masters[row].passwordInKeychain = false; // its key moved with the URL: ask again
     }
     save();
@@ -334,11 +337,18 @@ void ConnectionsDialog::removeMaster()
     const int row = m_table->currentRow();
     if (!p || row < 0 || row >= p->masters.size())
         return;
-    if (p->masters.at(row).passwordInKeychain)
-        SecretStore::remove(p->masters.at(row).keychainKey(p->name));
+    forgetPassword(*p, p->masters.at(row));
     p->masters.removeAt(row);
     save();
     showProfile();
+}
+
+void ConnectionsDialog::forgetPassword(const ConnectionProfile& profile, const MasterEntry& master)
+{
+    const QString key = master.keychainKey(profile.name);
+    if (master.passwordInKeychain)
+        SecretStore::remove(key);
+    SecretStore::forgetSessionSecret(key);
 }
 
 void ConnectionsDialog::storePassword(const QString& profile, int master, const QString& password)
@@ -346,24 +356,30 @@ void ConnectionsDialog::storePassword(const QString& profile, int master, const 
     const QString key =
         m_profiles.value(m_profile->currentIndex()).masters.value(master).keychainKey(profile);
     m_message->setText(tr("Saving the password in the keychain…"));
-    SecretStore::write(key, password, this, [this, profile, master](const QString& error, bool noBackend) {
-        for (ConnectionProfile& p : m_profiles) {
-            if (p.name != profile || master >= p.masters.size())
-                continue;
-            p.masters[master].passwordInKeychain = error.isEmpty();
-            save();
-        }
-        showProfile();
-        if (error.isEmpty())
-            m_message->setText(tr("Password saved in the system keychain."));
-        else if (noBackend)
-            m_message->setText(
-                tr("No keychain service is reachable (%1): the password was not saved. Set it in an "
-                   "environment variable and enter that variable's name for this master.")
-                    .arg(error));
-        else
-            m_message->setText(tr("The keychain refused the password: %1").arg(error));
-    });
+    SecretStore::write(
+        key, password, this, [this, key, password, profile, master](const QString& error, bool noBackend) {
+            if (!error.isEmpty())
+                SecretStore::keepForSession(key, password);
+            for (ConnectionProfile& p : m_profiles) {
+                if (p.name != profile || master >= p.masters.size())
+                    continue;
+                p.masters[master].passwordInKeychain = error.isEmpty();
+                save();
+            }
+            showProfile();
+            if (error.isEmpty())
+                m_message->setText(tr("Password saved in the system keychain."));
+            else if (noBackend)
+                m_message->setText(
+                    tr("No keychain service is reachable (%1): the password is kept for this session only, "
+                       "not saved. To keep it, set it in an environment variable and enter that variable's "
+                       "name for this master.")
+                        .arg(error));
+            else
+                m_message->setText(
+                    tr("The keychain refused the password (%1): it is kept for this session only, not saved.")
+                        .arg(error));
+        });
 }
 
 void ConnectionsDialog::connectProfile()
@@ -387,8 +403,12 @@ void ConnectionsDialog::connectProfile()
         m_chosenName = profile.name;
         accept();
     };
-    for (const MasterEntry& e : profile.masters)
+    for (const MasterEntry& e : profile.masters) {
         *left += e.passwordInKeychain ? 1 : 0;
+        const QString kept = SecretStore::sessionSecret(e.keychainKey(profile.name));
+        if (!e.passwordInKeychain && e.passwordEnv.isEmpty() && !kept.isEmpty())
+            passwords->insert(e.url, kept);
+    }
     if (*left == 0) {
         finish();
         return;

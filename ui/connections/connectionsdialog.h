@@ -55,6 +55,7 @@ private:
     void editMaster();
     void removeMaster();
     void storePassword(const QString& profile, int master, const QString& password);
+    void forgetPassword(const ConnectionProfile& profile, const MasterEntry& master); // keychain and session
     void connectProfile();
     void save();
 

@@ -3,6 +3,7 @@
 
 #include <qt6keychain/keychain.h>
 
+#include <QHash>
 #include <QPointer>
 
 namespace lockscope {
@@ -37,6 +38,32 @@ void SecretStore::read(const QString& key, QObject* context, Read done)
              job->error() == QKeychain::NoBackendAvailable || job->error() == QKeychain::NotImplemented);
     });
     job->start();
+}
+
+namespace {
+
+// GUI thread only, like the dialogs that use it.
+QHash<QString, QString>& sessionSecrets()
+{
+    static QHash<QString, QString> secrets;
+    return secrets;
+}
+
+} // namespace
+
+void SecretStore::keepForSession(const QString& key, const QString& secret)
+{
+    sessionSecrets().insert(key, secret);
+}
+
+QString SecretStore::sessionSecret(const QString& key)
+{
+    return sessionSecrets().value(key);
+}
+
+void SecretStore::forgetSessionSecret(const QString& key)
+{
+    sessionSecrets().remove(key);
 }
 
 void SecretStore::remove(const QString& key)

@@ -21,6 +21,12 @@ void write(const QString& key, const QString& secret, QObject* context, Written 
 void read(const QString& key, QObject* context, Read done);
 void remove(const QString& key);
 
+// A password the keychain could not take, held in this process's memory until it exits (never on
+// disk): a master whose password passed the Test button still connects in this session.
+void keepForSession(const QString& key, const QString& secret);
+QString sessionSecret(const QString& key);
+void forgetSessionSecret(const QString& key);
+
 } // namespace SecretStore
 
 } // namespace lockscope

@@ -55,6 +55,8 @@ QString EventLogModel::kindName(Kind kind)
         return tr("action");
     case Kind::Error:
         return tr("error");
+    case Kind::Notification:
+        return tr("notification");
     }
     return QString();
 }

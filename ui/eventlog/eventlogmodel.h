@@ -21,6 +21,7 @@ public:
         Master,
         Action,
         Error,
+        Notification, // a notification rule fired (a desktop notification went with it)
     };
     enum Column
     {

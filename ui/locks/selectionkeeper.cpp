@@ -27,19 +27,25 @@ void SelectionKeeper::watch(LockFilterProxy* proxy)
 void SelectionKeeper::attach(QItemSelectionModel* selection)
 {
     m_selection = selection;
-    connect(selection, &QItemSelectionModel::currentRowChanged, this, &SelectionKeeper::onCurrentRowChanged);
+    connect(selection, &QItemSelectionModel::currentRowChanged, this, &SelectionKeeper::followUser);
+    connect(selection, &QItemSelectionModel::selectionChanged, this, &SelectionKeeper::followUser);
     // After the selection model's own reset (which forgets the current row): connected later, so
     // it runs later.
     if (m_proxy)
         connect(m_proxy, &QAbstractItemModel::modelReset, this, &SelectionKeeper::endStructureChange);
 }
 
-void SelectionKeeper::onCurrentRowChanged(const QModelIndex& current)
+void SelectionKeeper::followUser()
 {
-    if (m_changing > 0)
+    if (m_changing > 0 || !m_selection)
         return; // Qt moving the row while the model changes: not a choice anybody made
+    // The current row counts only while it is also selected. Qt makes a row current without
+    // selecting it (when the table gets the focus, or after a Ctrl+click that deselects): a faint
+    // frame, which nobody reads as "this lock", so no write may act on it.
+    const QModelIndex current = m_selection->currentIndex();
+    const bool chosen = current.isValid() && m_selection->isRowSelected(current.row(), current.parent());
     const QByteArray resource =
-        current.isValid() ? current.data(LockTableModel::ResourceRole).toByteArray() : QByteArray();
+        chosen ? current.data(LockTableModel::ResourceRole).toByteArray() : QByteArray();
     set(resource.isEmpty() ? State::None : State::Selected, resource);
 }
 

@@ -7,7 +7,6 @@
 
 class QAbstractItemView;
 class QItemSelectionModel;
-class QModelIndex;
 
 namespace lockscope {
 
@@ -18,7 +17,8 @@ class LockFilterProxy;
 // model reset (a filter change): either way the selection would land on another lock, possibly one
 // Shift+Del away from a force-release. Here a selected lock that disappears leaves nothing selected
 // (state Gone when the lock itself went, None when a filter hides it), and a selected lock that is
-// still shown after a filter change or a re-sort stays selected.
+// still shown after a filter change or a re-sort stays selected. A row that is current but not
+// selected (Qt's faint focus frame) is no selection.
 class SelectionKeeper final : public QObject
 {
     Q_OBJECT
@@ -49,7 +49,7 @@ signals:
     void changed();
 
 private:
-    void onCurrentRowChanged(const QModelIndex& current);
+    void followUser(); // the current row, when it is also selected
     void beginStructureChange();
     void endStructureChange();
     void set(State state, const QByteArray& resource);

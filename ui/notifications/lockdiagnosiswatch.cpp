@@ -147,9 +147,9 @@ void LockDiagnosisWatch::raise(const QList<NotificationEvent>& events)
     for (qsizetype i = 0; i < events.size(); ++i) {
         const NotificationEvent& e = events.at(i);
         entries.append(
-            {now, EventLogModel::Kind::Error,
+            {now, EventLogModel::Kind::Notification,
              e.resource.isEmpty() ? m_context.masterNames.value(e.master) : escapeBytes(e.resource),
-             tr("notification: %1 — %2").arg(e.title, e.body)});
+             tr("%1 — %2").arg(e.title, e.body)});
         if (i < maxDesktopNotificationsPerTick)
             m_notifier->notify(e.title, e.body);
         emit notified(e);

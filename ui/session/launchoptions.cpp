@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "session/launchoptions.h"
 
+#include "audit/auditlog.h"
 #include "base/bytesdisplay.h"
 #include "config/commandlineconfig.h"
+#include "record/recordingdatabase.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -63,6 +65,11 @@ Result<LaunchOptions> LaunchOptions::parse(const QStringList& arguments)
     out.config = *built;
     const bool patternsGiven = CommandLineConfig::applyPatternOptions(parser, out.config.monitor);
     out.auditLogPath = out.config.auditLogPath;
+    if (out.demo) {
+        if (out.auditLogPath == defaultAuditLogPath()) // nobody chose another
+            out.config.auditLogPath = out.auditLogPath = AuditLog::demoPath();
+        out.recordingPath = RecordingDatabase::demoPath();
+    }
     out.noRecord = parser.isSet(QStringLiteral("no-record"));
     if (parser.isSet(QStringLiteral("db"))) {
         // A post-mortem review: the recording alone, nothing connected, nothing written.

@@ -19,6 +19,9 @@ struct LaunchOptions
     // combines with it (the rules of docs/manual/configuration.md; read-only wins).
     LaunchConfig launch;
     QString auditLogPath;
+    // Where this run records (empty: the user's recording). The demo keeps a recording and an audit
+    // log of its own: its throw-away masters' stories must not show in the user's History.
+    QString recordingPath;
     bool demo = false;
     QByteArray select;     // a resource to select once it is seen (an alert's link, say)
     QString reviewPath;    // --db FILE: review this recording, without any master

@@ -19,10 +19,11 @@ EmptyState::EmptyState(QWidget* parent)
     big.setBold(true);
     title->setFont(big);
     title->setAlignment(Qt::AlignCenter);
-    auto* text = new QLabel(tr("Connect to your Redis masters with a saved connection profile (Ctrl+K), or "
-                               "try LockScope on the live Redlock demo: three local masters and clients "
-                               "that compete for locks. Nothing can be acquired until masters answer."),
-                            this);
+    auto* text =
+        new QLabel(tr("Connect to your Redis masters with a saved connection profile (Ctrl+K), or "
+                      "try LockScope on the live Redlock demo: throw-away local masters and "
+                      "clients that compete for locks. Nothing can be acquired until masters answer."),
+                   this);
     text->setWordWrap(true);
     text->setAlignment(Qt::AlignCenter);
     // Centred by the stretches around it; wide enough that its three lines are never clipped.

@@ -132,6 +132,12 @@ void MainWindow::setProfileName(const QString& name)
     updateTitle();
 }
 
+void MainWindow::recordInto(const QString& path)
+{
+    m_recording->recordInto(path);
+    m_historyView->setRecording(path);
+}
+
 void MainWindow::review(const QString& path, const QByteArray& select)
 {
     m_reviewPath = path;

@@ -59,6 +59,8 @@ public:
     // Post-mortem review of the recording `path` (`lockscope --db FILE`): no masters, nothing
     // written, no notification; the History dock lists its resources (`select` first).
     void review(const QString& path, const QByteArray& select = {});
+    // This run records into `path` and its History reads it (the demo's own recording).
+    void recordInto(const QString& path);
     bool isReview() const { return !m_reviewPath.isEmpty(); }
     // How this process was started: a profile chosen with Ctrl+K combines with it (LaunchConfig).
     // Without this call the configuration given to the constructor counts as the launch's.

@@ -2,6 +2,7 @@
 #include "window/viewexport.h"
 
 #include "base/monotonicclock.h"
+#include "base/privatefile.h"
 #include "export/lockcsv.h"
 #include "locks/lockfilterproxy.h"
 #include "locks/locktablemodel.h"
@@ -9,7 +10,6 @@
 
 #include <QFileDialog>
 #include <QMessageBox>
-#include <QSaveFile>
 
 namespace lockscope {
 
@@ -19,10 +19,10 @@ ViewExport::ViewExport(QWidget* window, LockTableModel* locks, LockFilterProxy* 
 
 bool ViewExport::save(const QString& path, const QByteArray& bytes)
 {
-    QSaveFile file(path);
-    if (file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size() && file.commit())
+    QString error;
+    if (PrivateFile::saveOwnerOnly(path, bytes, &error))
         return true;
-    QMessageBox::warning(m_window, tr("Export"), tr("Could not write %1: %2").arg(path, file.errorString()));
+    QMessageBox::warning(m_window, tr("Export"), tr("Could not write %1: %2").arg(path, error));
     return false;
 }
 

@@ -18,9 +18,7 @@ WindowRecording::WindowRecording(QObject* parent)
     m_action->setObjectName(QStringLiteral("recordHistory"));
     m_action->setCheckable(true);
     m_action->setChecked(QSettings().value(settingsKey(), true).toBool());
-    m_action->setStatusTip(tr("Keep every lock and master change in %1, for the History view and "
-                              "`lockctl history`")
-                               .arg(m_path));
+    recordInto(m_path);
     connect(m_action, &QAction::toggled, this, [this](bool on) {
         QSettings().setValue(settingsKey(), on);
         apply();
@@ -47,6 +45,14 @@ void WindowRecording::disableForThisRun()
     m_action->setStatusTip(tr("Not recording: started with --no-record"));
     apply();
     emit toggled(false);
+}
+
+void WindowRecording::recordInto(const QString& path)
+{
+    m_path = path;
+    m_action->setStatusTip(tr("Keep every lock and master change in %1, for the History view and "
+                              "`lockctl history`")
+                               .arg(m_path));
 }
 
 void WindowRecording::review(const QString& path)

@@ -32,6 +32,9 @@ public:
     void disableForThisRun();
     // Review of `path`: read it, never write it.
     void review(const QString& path);
+    // Record into `path` instead of the user's recording (the demo's own). Before the window starts
+    // recording, as the launch options are applied: a recording already under way goes on.
+    void recordInto(const QString& path);
     // A new core (a new set of masters): it records if the switch is on. Force-releases are read
     // from `auditLogPath` so that they carry their audit record's id.
     void attach(CoreThread* core, const QString& auditLogPath);
