@@ -6,6 +6,7 @@
 #include "lockctl/command.h"
 #include "record/historyjson.h"
 #include "record/recordingreader.h"
+#include "topology/masterset.h"
 
 #include <QDateTime>
 #include <QJsonDocument>
@@ -24,7 +25,7 @@ public:
     QString name() const override { return QStringLiteral("history"); }
     QString synopsis() const override
     {
-        return QStringLiteral("history RESOURCE [--db FILE] [--since DURATION]");
+        return QStringLiteral("history RESOURCE [--db FILE] [--since DURATION] [-m URL ...]");
     }
     QString summary() const override
     {
@@ -67,7 +68,10 @@ public:
         RecordingReader reader;
         if (const RedisError error = reader.open(path))
             return context.fail(NotDone, error.message);
-        const Result<ResourceHistory> history = reader.history(*resource, sinceMs);
+        // -m names the masters whose story to tell (a recording may hold several sets); without it,
+        // the story of the set that recorded the resource last, and the others named.
+        const Result<ResourceHistory> history =
+            reader.history(*resource, sinceMs, MasterSet::namesOf(context.config().masters));
         if (!history)
             return context.fail(NotDone, history.error().message);
         // What the recording alone says of the open episode (no master is asked, so no waiters,

@@ -108,7 +108,9 @@ QList<QList<Diagnosis>> diagnose(CliContext& context, MasterSet& masters, const 
         LockStory story;
         if (recording && i < read && !locks.at(i).token.isEmpty()) {
             // Only the episodes open now: the holder's, not the resource's whole past.
-            const Result<ResourceHistory> history = recording->history(locks.at(i).resource, words.nowMs);
+            // From these masters' recording only: another set's lock of the same name is not this one.
+            const Result<ResourceHistory> history =
+                recording->history(locks.at(i).resource, words.nowMs, words.masterNames);
             if (history)
                 story = RecordedStory::fromHistory(*history);
             else

@@ -27,9 +27,7 @@ RedisConnection::RedisConnection(ConnectionOptions options, QObject* parent)
 
 RedisConnection::RedisConnection(ConnectionOptions options, std::unique_ptr<RedisTransport> transport,
                                  QObject* parent)
-    : QObject(parent), m_options(std::move(options)),
-      // A Sentinel entry is known by its group, whichever node is its primary at the moment.
-      m_name(m_options.topology ? m_options.topology->toString() : m_options.url.toString()),
+    : QObject(parent), m_options(std::move(options)), m_name(nameOf(m_options)),
       m_deadline(
           m_pending, m_options, [this] { return m_transport->hasUnreadBytes(); },
           [this] {
@@ -75,7 +73,7 @@ void RedisConnection::retarget(ConnectionOptions options, const RedisError& reas
     // options() is the new node's by the time anyone hears of Down, and a slot that reopens at
     // once reaches the new node.
     m_options = std::move(options);
-    m_name = m_options.topology ? m_options.topology->toString() : m_options.url.toString();
+    m_name = nameOf(m_options);
     m_knownRunId.clear();
     m_health = MasterHealth();
     attachTransport(std::make_unique<SocketTransport>(m_options));
@@ -109,6 +107,12 @@ void RedisConnection::setRoutedState(State state, const RedisError& reason, cons
     setState(state, reason.isError() ? RedisError(reason.kind, m_name, reason.message) : reason);
     if (healthChanged)
         emit this->healthChanged();
+}
+
+QString RedisConnection::nameOf(const ConnectionOptions& options)
+{
+    // A Sentinel entry is known by its group, whichever node is its primary at the moment.
+    return options.topology ? options.topology->toString() : options.url.toString();
 }
 
 RedisConnection::~RedisConnection()

@@ -79,6 +79,9 @@ public:
     const ConnectionOptions& options() const { return m_options; }
     // The master's URL without its password; the name used in every error message.
     const QString& name() const { return m_name; }
+    // The name a connection with `options` has: its URL without the password, or its Sentinel
+    // group or cluster (what recordings name masters by).
+    static QString nameOf(const ConnectionOptions& options);
     int pendingCount() const { return int(m_pending.size()); }
     // Replies to commands read so far, over every connection this object made: how many of our
     // commands the server had run when a given reply came (ScanPacer counts others' by it).

@@ -55,7 +55,12 @@ QJsonObject HistoryJson::history(const ResourceHistory& history)
     QJsonArray events;
     for (const HistoryEvent& h : history.events)
         events.append(event(h));
+    QJsonArray others;
+    for (const QStringList& set : history.otherMasterSets)
+        others.append(QJsonArray::fromStringList(set));
     return {{QStringLiteral("resource"), escapeBytes(history.resource)},
+            {QStringLiteral("masters"), QJsonArray::fromStringList(history.masters)},
+            {QStringLiteral("otherMasterSets"), others},
             {QStringLiteral("episodes"), episodes},
             {QStringLiteral("events"), events}};
 }
@@ -71,6 +76,11 @@ QStringList HistoryJson::text(const ResourceHistory& history)
                  .arg(escapeBytes(history.resource))
                  .arg(history.episodes.size())
                  .arg(history.events.size());
+    if (!history.masters.isEmpty())
+        lines << QStringLiteral("  recorded from: %1").arg(history.masters.join(QStringLiteral(", ")));
+    for (const QStringList& set : history.otherMasterSets)
+        lines << QStringLiteral("  also recorded from other masters (another story; name them with -m): %1")
+                     .arg(set.join(QStringLiteral(", ")));
     for (const Episode& e : history.episodes) {
         QString line = QStringLiteral("  %1 → %2  %3  token %4")
                            .arg(shown(e.startMs),

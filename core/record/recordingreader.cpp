@@ -4,8 +4,10 @@
 #include "base/bytesdisplay.h"
 #include "record/episodebuilder.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QSet>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QVariant>
@@ -131,6 +133,44 @@ Result<QList<HistoryEvent>> RecordingReader::events(const QString& where, const 
     return out;
 }
 
+void RecordingReader::keepOneMasterSet(ResourceHistory& history, QList<HistoryEvent>& own,
+                                       const QStringList& masters)
+{
+    QHash<qint64, const RecordingSession*> byId;
+    for (const RecordingSession& s : std::as_const(history.sessions))
+        byId.insert(s.id, &s);
+    const auto mastersOf = [&byId](qint64 session) {
+        const RecordingSession* s = byId.value(session);
+        return s ? s->masters : QStringList();
+    };
+    // The set asked for, or the one that recorded the latest event.
+    history.masters = !masters.isEmpty() ? masters
+                      : own.isEmpty()    ? QStringList()
+                                         : mastersOf(own.last().session);
+    if (history.masters.isEmpty() && masters.isEmpty())
+        return; // nothing recorded, or a damaged file without its sessions: as it is
+    QList<HistoryEvent> kept;
+    for (const HistoryEvent& h : std::as_const(own)) {
+        const QStringList from = mastersOf(h.session);
+        if (sameMasters(from, history.masters)) {
+            kept << h;
+            continue;
+        }
+        if (from.isEmpty())
+            continue; // its session is not among those read (the oldest beyond maxSessions)
+        const bool known = std::any_of(history.otherMasterSets.cbegin(), history.otherMasterSets.cend(),
+                                       [&from](const QStringList& set) { return sameMasters(set, from); });
+        if (!known)
+            history.otherMasterSets << from;
+    }
+    own = kept;
+    QList<RecordingSession> sessions;
+    for (const RecordingSession& s : std::as_const(history.sessions))
+        if (sameMasters(s.masters, history.masters))
+            sessions << s;
+    history.sessions = sessions;
+}
+
 void RecordingReader::restoreReplacements(QList<HistoryEvent>& events, const QByteArray& resource)
 {
     QList<HistoryEvent> out;
@@ -164,7 +204,19 @@ void RecordingReader::restoreReplacements(QList<HistoryEvent>& events, const QBy
     events = out;
 }
 
-Result<ResourceHistory> RecordingReader::history(const QByteArray& resource, qint64 sinceMs)
+bool sameMasters(const QStringList& a, const QStringList& b)
+{
+    if (a.size() != b.size())
+        return false;
+    QStringList x = a;
+    QStringList y = b;
+    x.sort();
+    y.sort();
+    return x == y;
+}
+
+Result<ResourceHistory> RecordingReader::history(const QByteArray& resource, qint64 sinceMs,
+                                                 const QStringList& masters)
 {
     if (!m_db)
         return RedisError(ErrorKind::Io, QString(), QStringLiteral("no recording open"));
@@ -195,8 +247,9 @@ Result<ResourceHistory> RecordingReader::history(const QByteArray& resource, qin
                {id.value(0), id.value(0), id.value(0), id.value(0)}, *sessions);
     if (!own)
         return own.error();
+    keepOneMasterSet(history, *own, masters);
     restoreReplacements(*own, resource);
-    const QList<Episode> all = EpisodeBuilder::build(*own, *sessions);
+    const QList<Episode> all = EpisodeBuilder::build(*own, history.sessions);
     for (const Episode& e : all)
         if (sinceMs < 0 || e.endMs < 0 || e.endMs >= sinceMs)
             history.episodes << e;
@@ -210,14 +263,20 @@ Result<ResourceHistory> RecordingReader::history(const QByteArray& resource, qin
     // (A damaged file may have lost its sessions: then up to its last event.)
     const qint64 last = !history.episodes.isEmpty() && history.episodes.last().endMs >= 0
                             ? history.episodes.last().endMs
-                        : !sessions->isEmpty() ? sessions->last().lastMs
-                                               : history.events.last().event.timeMs;
+                        : !history.sessions.isEmpty() ? history.sessions.last().lastMs
+                                                      : history.events.last().event.timeMs;
     Result<QList<HistoryEvent>> masterEvents =
         events(QStringLiteral("resource IS NULL AND t >= ? AND t <= ?"),
-               {history.events.first().event.timeMs, last}, *sessions);
+               {history.events.first().event.timeMs, last}, history.sessions);
     if (!masterEvents)
         return masterEvents.error();
-    history.events << *masterEvents;
+    // Only these masters' own events: another set's restart is not part of this story.
+    QSet<qint64> watching;
+    for (const RecordingSession& s : std::as_const(history.sessions))
+        watching.insert(s.id);
+    for (const HistoryEvent& h : std::as_const(*masterEvents))
+        if (watching.contains(h.session))
+            history.events << h;
     std::stable_sort(
         history.events.begin(), history.events.end(), [](const HistoryEvent& a, const HistoryEvent& b) {
             return a.event.timeMs != b.event.timeMs ? a.event.timeMs < b.event.timeMs : a.id < b.id;

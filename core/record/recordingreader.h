@@ -32,8 +32,11 @@ public:
     RedisError open(const QString& path);
 
     // Episodes that were open at or after `sinceMs` (wall clock; -1: all), oldest first, with the
-    // resource's events and the masters' events from the first episode's start on.
-    Result<ResourceHistory> history(const QByteArray& resource, qint64 sinceMs = -1);
+    // resource's events and the masters' events from the first episode's start on. Only what was
+    // recorded from `masters` (by name, in any order); with none named, from the masters of the
+    // resource's latest event. The other sets it was recorded from are named in the result.
+    Result<ResourceHistory> history(const QByteArray& resource, qint64 sinceMs = -1,
+                                    const QStringList& masters = {});
     // Every resource with at least one event, sorted.
     Result<QList<QByteArray>> resources();
     Result<QList<RecordingSession>> sessions();
@@ -42,6 +45,10 @@ private:
     // The recorder stores a replacement as the new holder's `acquired` alone: the `replaced` event
     // of the holder before it is put back here, just before. Names each event's resource.
     static void restoreReplacements(QList<HistoryEvent>& events, const QByteArray& resource);
+    // Keeps of `own` (and of history.sessions) what `masters` recorded (none named: the set of the
+    // latest event), and names the other sets in `history`.
+    static void keepOneMasterSet(ResourceHistory& history, QList<HistoryEvent>& own,
+                                 const QStringList& masters);
     Result<QList<HistoryEvent>> events(const QString& where, const QVariantList& values,
                                        const QList<RecordingSession>& sessions);
 

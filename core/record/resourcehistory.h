@@ -63,8 +63,16 @@ struct ResourceHistory
 {
     QByteArray resource;
     QList<Episode> episodes;
-    QList<HistoryEvent> events; // the resource's own and the masters' events while it was recorded
-    QList<RecordingSession> sessions;
+    QList<HistoryEvent> events;       // the resource's own and the masters' events while it was recorded
+    QList<RecordingSession> sessions; // those that watched these masters
+    // The masters this story comes from. One recording may hold several sets of masters (two
+    // profiles, staging and production) with a resource of the same name: their stories are kept
+    // apart, and these are the sets it was also recorded from.
+    QStringList masters;
+    QList<QStringList> otherMasterSets;
 };
+
+// Whether `a` and `b` name the same masters, in any order.
+bool sameMasters(const QStringList& a, const QStringList& b);
 
 } // namespace lockscope

@@ -61,6 +61,14 @@ MasterSet::MasterSet(const QList<ConnectionOptions>& masters, QObject* parent) :
     }
 }
 
+QStringList MasterSet::namesOf(const QList<ConnectionOptions>& masters)
+{
+    QStringList names;
+    for (const ConnectionOptions& m : masters)
+        names << RedisConnection::nameOf(m);
+    return names;
+}
+
 MasterSet::~MasterSet()
 {
     // Before the connections they steer.

@@ -9,6 +9,7 @@
 
 #include <QList>
 #include <QObject>
+#include <QStringList>
 
 namespace lockscope {
 
@@ -28,6 +29,9 @@ class MasterSet final : public QObject
 public:
     explicit MasterSet(const QList<ConnectionOptions>& masters, QObject* parent = nullptr);
     ~MasterSet() override;
+
+    // The names a set of `masters` would have (what recordings name masters by), without connecting.
+    static QStringList namesOf(const QList<ConnectionOptions>& masters);
 
     int size() const { return int(m_connections.size()); }
     // Quorum: a strict majority, N/2+1.

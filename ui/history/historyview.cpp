@@ -63,6 +63,14 @@ void HistoryView::setRecording(const QString& path)
     load();
 }
 
+void HistoryView::setMasters(const QStringList& masters)
+{
+    if (masters == m_masters)
+        return;
+    m_masters = masters;
+    load();
+}
+
 void HistoryView::review(const QString& path, const QByteArray& select)
 {
     m_review = true;
@@ -117,13 +125,13 @@ void HistoryView::load()
         return;
     offGuiThread(
         this,
-        [path = m_path, resource = m_resource] {
+        [path = m_path, resource = m_resource, masters = m_masters] {
             ResourceHistory out;
             out.resource = resource;
             RecordingReader reader;
             if (reader.open(path))
                 return out; // nothing recorded yet (no file): only what this window saw
-            if (Result<ResourceHistory> h = reader.history(resource))
+            if (Result<ResourceHistory> h = reader.history(resource, -1, masters))
                 out = *h;
             else if (Result<QList<RecordingSession>> sessions = reader.sessions())
                 out.sessions = *sessions;

@@ -27,6 +27,9 @@ public:
 
     // The recording to read; empty: only what this window saw.
     void setRecording(const QString& path);
+    // The masters this window watches: the recording's story of theirs alone (a recording may hold
+    // other sets, with locks of the same names).
+    void setMasters(const QStringList& masters);
     // Review of a recording: no live locks, so the dock lists the recorded resources to choose
     // from; `select` first when it is one of them.
     void review(const QString& path, const QByteArray& select);
@@ -55,6 +58,7 @@ private:
     LiveHistory* m_live;
     HistoryDock* m_dock;
     QString m_path;
+    QStringList m_masters;
     bool m_review = false;
     QByteArray m_resource;
     ResourceHistory m_recorded; // m_resource's in the recording, as last read (its sessions even without it)

@@ -348,6 +348,7 @@ void MainWindow::onStarted(const QStringList& masters, bool readOnly, const QStr
     m_masters->setMasters(masters);
     m_eventLog->setMasterNames(masters);
     m_history->setMasters(masters);
+    m_historyView->setMasters(masters);
     m_mastersDock->setReadOnly(readOnly);
     m_statusBar->setStarted(readOnly, !masters.isEmpty());
     updateTitle();
