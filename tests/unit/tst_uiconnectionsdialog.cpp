@@ -224,9 +224,12 @@ void TestUiConnectionsDialog::aPasswordWithoutAKeychainIsKeptForTheSession()
     answer.start(20);
     add->click(); // modal: returns once answered
     QVERIFY2(answered, "the editor never showed");
-    QTRY_VERIFY_WITH_TIMEOUT(labelSaying(dialog, QStringLiteral("kept for this session only")), 15000);
+    // The keychain's answer (none) has come once the dialog says the password was not saved.
+    QTRY_VERIFY_WITH_TIMEOUT(labelSaying(dialog, QStringLiteral("not saved")), 15000);
+    QLabel* said = labelSaying(dialog, QStringLiteral("not saved"));
+    const QString message = said->text();
     auto* table = dialog.findChild<QTableWidget*>();
-    QCOMPARE(table->item(table->rowCount() - 1, 3)->text(), QStringLiteral("this session only"));
+    const QString passwordCell = table->item(table->rowCount() - 1, 3)->text();
     // Never on disk.
     QSettings settings;
     for (const QString& key : settings.allKeys())
@@ -236,6 +239,9 @@ void TestUiConnectionsDialog::aPasswordWithoutAKeychainIsKeptForTheSession()
     QVERIFY(dialog.chosenConfig().has_value());
     QCOMPARE(dialog.chosenConfig()->masters.size(), 6); // the five of init() and this one
     QCOMPARE(dialog.chosenConfig()->masters.last().url.password(), QStringLiteral("pw-kept-7Qz"));
+    // And the dialog said so.
+    QVERIFY2(message.contains(QStringLiteral("kept for this session only")), qPrintable(message));
+    QCOMPARE(passwordCell, QStringLiteral("this session only"));
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiConnectionsDialog)
