@@ -132,9 +132,8 @@ void TestRecordedMasterSets::eachSetOfMastersKeepsItsOwnStory()
     const LockctlRun text = runLockctl(
         {QStringLiteral("history"), QStringLiteral("lock:migrations"), QStringLiteral("--db"), db});
     QCOMPARE(text.code, 0);
-    QVERIFY2(
-        text.out.contains("recorded from: " + production.urls(false).join(QStringLiteral(", ")).toUtf8()),
-        text.out.constData());
+    const QByteArray named = "recorded from: " + production.urls(false).join(QStringLiteral(", ")).toUtf8();
+    QVERIFY2(text.out.contains(named), text.out.constData());
     QVERIFY2(text.out.contains("also recorded from other masters"), text.out.constData());
     QVERIFY2(!text.out.contains("tok-staging"), text.out.constData());
 }
