@@ -72,6 +72,24 @@ struct Commentary
     BottomFollower follower{&edit};
 };
 
+// The event log dock, shown, with 100 entries laid out.
+struct EventLog
+{
+    EventLog()
+    {
+        dock.resize(600, 300);
+        dock.show();
+        for (int i = 0; i < 100; ++i)
+            add(QStringLiteral("entry %1").arg(i));
+        settle();
+    }
+    void add(const QString& text) { events.add(EventLogModel::Kind::Action, QStringLiteral("test"), text); }
+    const QTableView& view() const { return *dock.view(); }
+
+    EventLogModel events{1000};
+    EventLogDock dock{&events};
+};
+
 } // namespace
 
 void TestUiBottomFollower::commentaryFollowsThroughResizes()
@@ -118,46 +136,33 @@ void TestUiBottomFollower::commentaryLeavesAReaderWhereTheyAre()
 
 void TestUiBottomFollower::eventLogFollowsThroughResizes()
 {
-    EventLogModel events(1000);
-    EventLogDock dock(&events);
-    dock.resize(600, 300);
-    dock.show();
-    for (int i = 0; i < 100; ++i)
-        events.add(EventLogModel::Kind::Action, QStringLiteral("test"), QStringLiteral("entry %1").arg(i));
-    settle();
-    QVERIFY2(atBottom(*dock.view()), qPrintable(barText(*dock.view())));
+    EventLog log;
+    QVERIFY2(atBottom(log.view()), qPrintable(barText(log.view())));
     for (int height : {200, 350, 150}) {
-        dock.resize(600, height);
+        log.dock.resize(600, height);
         settle();
-        QVERIFY2(atBottom(*dock.view()),
-                 qPrintable(QStringLiteral("%1 px: %2").arg(height).arg(barText(*dock.view()))));
-        events.add(EventLogModel::Kind::Action, QStringLiteral("test"),
-                   QStringLiteral("after %1").arg(height));
+        QVERIFY2(atBottom(log.view()),
+                 qPrintable(QStringLiteral("%1 px: %2").arg(height).arg(barText(log.view()))));
+        log.add(QStringLiteral("after %1").arg(height));
         settle();
-        QVERIFY2(atBottom(*dock.view()),
-                 qPrintable(QStringLiteral("%1 px: %2").arg(height).arg(barText(*dock.view()))));
+        QVERIFY2(atBottom(log.view()),
+                 qPrintable(QStringLiteral("%1 px: %2").arg(height).arg(barText(log.view()))));
     }
 }
 
 void TestUiBottomFollower::eventLogLeavesAReaderWhereTheyAre()
 {
-    EventLogModel events(1000);
-    EventLogDock dock(&events);
-    dock.resize(600, 300);
-    dock.show();
-    for (int i = 0; i < 100; ++i)
-        events.add(EventLogModel::Kind::Action, QStringLiteral("test"), QStringLiteral("entry %1").arg(i));
-    settle();
-    QScrollBar* bar = dock.view()->verticalScrollBar();
+    EventLog log;
+    QScrollBar* bar = log.view().verticalScrollBar();
     bar->setValue(10);
     for (int i = 0; i < 20; ++i)
-        events.add(EventLogModel::Kind::Action, QStringLiteral("test"), QStringLiteral("later %1").arg(i));
+        log.add(QStringLiteral("later %1").arg(i));
     settle();
     QCOMPARE(bar->value(), 10);
     bar->setValue(bar->maximum());
-    events.add(EventLogModel::Kind::Action, QStringLiteral("test"), QStringLiteral("last"));
+    log.add(QStringLiteral("last"));
     settle();
-    QVERIFY2(atBottom(*dock.view()), qPrintable(barText(*dock.view())));
+    QVERIFY2(atBottom(log.view()), qPrintable(barText(log.view())));
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiBottomFollower)
