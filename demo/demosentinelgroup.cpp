@@ -79,9 +79,9 @@ void DemoSentinelGroup::startAttempt()
 {
     ++m_attempt;
     const int count = 2 + sentinelCount;
+    // Two nodes given one port would race for it: none is bound until its server starts.
     for (int i = 0; i < count; ++i) {
-        m_ports << LocalServerProcess::distinctPort(m_portSource,
-                                                    m_ports); // two nodes on one port would race
+        m_ports << LocalServerProcess::distinctPort(m_portSource, m_ports);
         m_processes << nullptr;
     }
     for (int i = 0; i < count; ++i) {

@@ -13,6 +13,12 @@
 
 namespace lockscope {
 
+namespace {
+
+constexpr int seedTimeoutMs = 5000; // per connection and command of the sample locks' writer
+
+} // namespace
+
 DemoSession::DemoSession(QObject* parent) : QObject(parent), m_lab(&m_cluster)
 {
     connect(&m_cluster, &DemoCluster::started, this, &DemoSession::onClusterStarted);
@@ -90,7 +96,13 @@ void DemoSession::onClusterStarted(const QStringList& urls)
         return emit failed(config.error());
     m_config = *config;
     // Written through a short-lived master set of its own, without waiting: replies count down.
-    m_writer = std::make_unique<MasterSet>(m_config.masters);
+    // Its masters wait longer than the monitor's (half a second, to show a paused master at
+    // once): a machine busy with a build may take that long to connect to a server it has just
+    // started, and the demo must not fail to start for it. The overall limit below still holds.
+    QList<ConnectionOptions> writerMasters = m_config.masters;
+    for (ConnectionOptions& m : writerMasters)
+        m.connectTimeoutMs = m.commandTimeoutMs = seedTimeoutMs;
+    m_writer = std::make_unique<MasterSet>(writerMasters);
     m_writer->open();
     m_seededWallMs = QDateTime::currentMSecsSinceEpoch();
     m_seededAtMs = monotonicMs();
@@ -109,7 +121,7 @@ void DemoSession::onClusterStarted(const QStringList& urls)
                 finishWriting(QString());
         });
     }
-    QTimer::singleShot(10000, this, [this] {
+    QTimer::singleShot(2 * seedTimeoutMs, this, [this] {
         if (!m_finished)
             finishWriting(tr("the demo masters did not answer"));
     });

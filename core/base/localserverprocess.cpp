@@ -63,6 +63,7 @@ bool LocalServerProcess::start(const Launch& launch, QString* error)
         return false;
     }
     m_process = std::move(process);
+    m_paused = false;
     return true;
 }
 
@@ -97,13 +98,14 @@ void LocalServerProcess::stop()
 void LocalServerProcess::pause()
 {
     if (isRunning())
-        ::kill(pid_t(m_process->processId()), SIGSTOP);
+        m_paused = ::kill(pid_t(m_process->processId()), SIGSTOP) == 0;
 }
 
 void LocalServerProcess::resume()
 {
     if (isRunning())
         ::kill(pid_t(m_process->processId()), SIGCONT);
+    m_paused = false;
 }
 
 bool LocalServerProcess::isRunning() const

@@ -67,6 +67,8 @@ public:
     void pause();  // SIGSTOP: the socket stays open, nothing answers
     void resume(); // SIGCONT
     bool isRunning() const;
+    // Stopped by pause() and not resumed since: asking it anything would only wait.
+    bool isPaused() const { return m_paused && isRunning(); }
     qint64 pid() const;
     // The arguments the process was started with (what `ps` shows until it sets its title).
     QStringList arguments() const;
@@ -77,6 +79,7 @@ signals:
 
 private:
     std::unique_ptr<QProcess> m_process;
+    bool m_paused = false;
 };
 
 } // namespace lockscope

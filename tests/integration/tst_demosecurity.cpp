@@ -125,7 +125,8 @@ private slots:
 void TestDemoSecurity::noPortGoesToTwoMasters()
 {
     // With one port handed to two masters, one server lost the bind, the probe of its port reached
-    // the other (same password), and the start waited for ever for the loser (stop 50's proof run).
+    // the other (same password), and the start waited for ever for the loser (found by the #40
+    // branch's sanitizer pass).
     int handedOut = 0;
     DemoCluster cluster;
     cluster.setPortSource(eachPortTwice(&handedOut));

@@ -250,7 +250,7 @@ void TestRedlockSafety::noOverlapOnFiveMasters()
     for (const Section& s : sections) {
         abandoned += s.released ? 0 : 1;
         winners.insert(s.process);
-        QVERIFY(s.validUntilNs > s.enterNs); // validity was positive when the quorum was reached
+        QVERIFY(s.validUntilNs > s.enterNs); // every section began within its lease's validity
     }
     QVERIFY(abandoned >= processes);     // the expiry path ran, repeatedly
     QCOMPARE(winners.size(), processes); // every process got the lock: contention was real

@@ -18,6 +18,7 @@
 #include "window/mainwindow.h"
 
 #include <QLabel>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -45,6 +46,7 @@ private slots:
     void restartScenarioKeepsItsLockAndRestoreBringsTheSamplesBack();
     void commentaryFollowsNewEntriesAndShowsSeveralLines();
     void demoClientsKeyspaceEventsAreSummarised();
+    void aFailedStartIsToldWithoutStoppingTheWindow();
 
 private:
     void startDemo();
@@ -211,6 +213,17 @@ void TestUiDemoStory::commentaryFollowsNewEntriesAndShowsSeveralLines()
     QVERIFY(bar->maximum() > 0);
     QCOMPARE(bar->value(), bar->maximum());
     QVERIFY(notes->toPlainText().endsWith(QLatin1String("entry 699")));
+    // The panel laid out again with less room for the commentary (a loaded machine settles the
+    // window's layout late; a user drags a splitter): it still follows.
+    const int minimum = notes->minimumHeight();
+    notes->setMinimumHeight(0);
+    notes->setMaximumHeight(notes->height() - 2 * line);
+    QTRY_VERIFY(notes->height() <= notes->maximumHeight());
+    QCOMPARE(bar->value(), bar->maximum());
+    emit sim->note(QStringLiteral("after the resize"));
+    QCOMPARE(bar->value(), bar->maximum());
+    notes->setMaximumHeight(QWIDGETSIZE_MAX);
+    notes->setMinimumHeight(minimum);
     // Scrolled up to read: new entries do not pull the reader away.
     // (The oldest lines still go, so the same text stays in view rather than the same position.)
     bar->setValue(bar->maximum() / 2);
@@ -266,6 +279,23 @@ void TestUiDemoStory::demoClientsKeyspaceEventsAreSummarised()
                  qPrintable(e.source + QStringLiteral(": ") + e.message));
     }
     QVERIFY(summaries >= 1);
+}
+
+// The start fails (no such server program): the window says so in a message box that does not run
+// an event loop of its own inside the demo's callbacks, so the window goes on (and this test
+// with it: a modal box would wait here for a click that never comes).
+void TestUiDemoStory::aFailedStartIsToldWithoutStoppingTheWindow()
+{
+    QSignalSpy failed(m_session.get(), &DemoSession::failed);
+    m_session->start(m_dir.filePath(QStringLiteral("no-such-redis-server")));
+    QVERIFY(!failed.isEmpty() || failed.wait(int(lockscope::test::upperBoundMs(30000))));
+    QMessageBox* box = nullptr;
+    QTRY_VERIFY((box = m_window->findChild<QMessageBox*>(QStringLiteral("demoStartFailed"))) &&
+                box->isVisible());
+    QVERIFY(box->text().startsWith(QLatin1String("The demo masters could not start: ")));
+    QCOMPARE(box->textFormat(), Qt::PlainText);
+    box->accept();
+    QTRY_VERIFY(!m_window->findChild<QMessageBox*>(QStringLiteral("demoStartFailed")));
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiDemoStory)

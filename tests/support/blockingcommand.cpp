@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "support/blockingcommand.h"
 
+#include "support/timebound.h"
 #include "support/tlsmaterial.h"
 
 #include <QDeadlineTimer>
@@ -96,7 +97,7 @@ RedisReply blockingTlsCommand(quint16 port, const QByteArrayList& argv, const QS
     config.setPeerVerifyMode(QSslSocket::VerifyPeer);
     QSslSocket socket;
     socket.setSslConfiguration(config);
-    const QDeadlineTimer deadline(5000);
+    const QDeadlineTimer deadline(upperBoundMs(5000));
     socket.connectToHostEncrypted(QStringLiteral("127.0.0.1"), port, QStringLiteral("localhost"));
     if (!socket.waitForEncrypted(int(deadline.remainingTime())))
         return fixtureError("no TLS session with port " + QByteArray::number(port) + ": " +
@@ -132,7 +133,8 @@ RedisReply blockingCommand(quint16 port, const QByteArrayList& argv, const QStri
 {
     RedisReply failure;
     failure.type = RedisReply::Type::Error;
-    const timeval timeout{5, 0};
+    const qint64 timeoutMs = upperBoundMs(5000);
+    const timeval timeout{time_t(timeoutMs / 1000), suseconds_t(timeoutMs % 1000 * 1000)};
     std::unique_ptr<redisContext, ContextDeleter> c(redisConnectWithTimeout("127.0.0.1", port, timeout));
     if (!c || c->err) {
         failure.string = "fixture: cannot connect to port " + QByteArray::number(port);
@@ -161,6 +163,14 @@ RedisReply blockingCommand(quint16 port, const QByteArrayList& argv, const QStri
             return auth;
     }
     return run(argv);
+}
+
+RedisReply pausedReply(quint16 port)
+{
+    RedisReply paused;
+    paused.type = RedisReply::Type::Error;
+    paused.string = "fixture: port " + QByteArray::number(port) + " is paused";
+    return paused;
 }
 
 QByteArray infoField(const QByteArray& info, const QByteArray& field)

@@ -3,6 +3,7 @@
 
 #include "support/lockctlrun.h"
 #include "support/redisserver.h"
+#include "support/timebound.h"
 
 #include <QDeadlineTimer>
 #include <QFile>
@@ -60,7 +61,7 @@ bool LockctlProcess::waitForOutput(const QByteArray& text, int timeoutMs)
 
 int LockctlProcess::waitForExit(int timeoutMs, const std::function<void()>& step)
 {
-    const QDeadlineTimer deadline(timeoutMs);
+    const QDeadlineTimer deadline(upperBoundMs(timeoutMs)); // "did not hang": scaled
     while (m_process.state() != QProcess::NotRunning && !deadline.hasExpired()) {
         m_process.waitForReadyRead(50);
         out();

@@ -245,6 +245,8 @@ QProcessEnvironment RedisServer::cliEnvironment() const
 
 RedisReply RedisServer::command(const QByteArrayList& argv) const
 {
+    if (m_process.isPaused())
+        return pausedReply(m_port);
     if (m_options.tls && m_options.tlsOnly)
         return blockingTlsCommand(m_port, argv, m_options.password);
     return blockingCommand(m_adminPort, argv, m_options.password);

@@ -111,6 +111,8 @@ void SentinelProcess::resume()
 
 RedisReply SentinelProcess::command(const QByteArrayList& argv) const
 {
+    if (m_process.isPaused())
+        return pausedReply(m_port);
     return m_monitor.tls ? blockingTlsCommand(m_port, argv, m_monitor.password)
                          : blockingCommand(m_port, argv, m_monitor.password);
 }

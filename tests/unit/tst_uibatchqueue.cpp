@@ -128,30 +128,46 @@ void TestUiBatchQueue::aFixedCostPerSliceDoesNotShrinkTheSlice()
 }
 
 // A queue already down to the smallest slice (the table grew under it) still finds the fixed cost:
-// a slow slice of 50 rows is followed by one of 100, and the two tell it.
+// a slow slice of 50 rows is followed by one of 100, and the two tell it. What the queue knows is
+// read right after each slice (`taken` follows the adapting): at the end of the run a later pair
+// of slices may have measured the table's own, growing merge cost, which is not this test's matter.
 void TestUiBatchQueue::theSmallestSliceFindsAFixedCost()
 {
     LockTableModel model;
     BatchQueue queue(&model);
     // Per row for six slices (down to the smallest), then a fixed cost well over "slow".
     QList<int> sizes;
+    QList<qint64> fixedAfter;
     const QMetaObject::Connection cost =
-        QObject::connect(&queue, &BatchQueue::applied, &queue, [&sizes, &queue](const LockBatch& slice) {
+        QObject::connect(&queue, &BatchQueue::applied, &queue, [&sizes](const LockBatch& slice) {
             sizes << int(slice.steps());
             spin(sizes.size() <= 6 ? 200 * slice.steps() : 9'000);
-            Q_UNUSED(queue);
         });
+    const QMetaObject::Connection learnt = QObject::connect(
+        &queue, &BatchQueue::taken, &queue, [&fixedAfter, &queue] { fixedAfter << queue.fixedCostUs(); });
     LockBatch batch;
     for (int i = 0; i < 30'000; ++i)
         batch.added << SharedLockView(heldView("lock:" + QByteArray::number(i), "t1"));
     queue.enqueue(batch);
     QTRY_VERIFY_WITH_TIMEOUT(queue.isIdle(), 60000);
     QObject::disconnect(cost);
-    // 500, 250, 125, 62, 50 at 200 us a row: at the smallest and still slow.
-    QCOMPARE(sizes.mid(0, 5), (QList<int>{500, 250, 125, 62, BatchQueue::minSlice}));
-    const int largest = *std::max_element(sizes.cbegin() + 6, sizes.cend());
-    QVERIFY2(largest >= BatchQueue::maxSlice / 2, qPrintable(QString::number(largest)));
-    QVERIFY2(queue.fixedCostUs() >= BatchQueue::slowUs / 2, qPrintable(QString::number(queue.fixedCostUs())));
+    QObject::disconnect(learnt);
+    QCOMPARE(fixedAfter.size(), sizes.size());
+    // 500, 250, 125, 62, 50 at 200 us a row: at the smallest and still slow, so twice the smallest.
+    QCOMPARE(sizes.mid(0, 6),
+             (QList<int>{500, 250, 125, 62, BatchQueue::minSlice, 2 * BatchQueue::minSlice}));
+    // From the seventh slice on every slice costs 9 ms whatever its size. The seventh and eighth
+    // (50, then 100 rows) tell it; two more are allowed for a first measurement that carried a
+    // sanitized build's page faults.
+    qsizetype found = -1;
+    for (qsizetype i = 6; i < qMin<qsizetype>(10, fixedAfter.size()) && found < 0; ++i)
+        found = fixedAfter.at(i) >= BatchQueue::slowUs / 2 ? i : -1;
+    QVERIFY2(found >= 0, qPrintable(QStringLiteral("sizes %1").arg(sizes.size())));
+    // Once found, a slice of that cost is not slow for its size: the next one is twice as large.
+    QVERIFY2(found + 1 < sizes.size() && sizes.at(found + 1) == 2 * sizes.at(found),
+             qPrintable(QStringLiteral("%1 then %2").arg(sizes.at(found)).arg(sizes.value(found + 1))));
+    // And the rest did not go at the smallest slice: that would take 600 slices.
+    QVERIFY2(sizes.size() < 300, qPrintable(QString::number(sizes.size())));
 }
 
 // What costs per row is still cut down to size: 20 us a row is 10 ms for 500 rows, so the slice

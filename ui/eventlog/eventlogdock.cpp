@@ -2,10 +2,10 @@
 #include "eventlog/eventlogdock.h"
 
 #include "eventlog/eventlogmodel.h"
+#include "widgets/bottomfollower.h"
 #include "widgets/readonlyrows.h"
 
 #include <QHeaderView>
-#include <QScrollBar>
 #include <QTableView>
 
 namespace lockscope {
@@ -21,16 +21,9 @@ EventLogDock::EventLogDock(EventLogModel* events, QWidget* parent)
     m_view->setColumnWidth(EventLogModel::TimeColumn, 100);
     m_view->setColumnWidth(EventLogModel::KindColumn, 80);
     m_view->setColumnWidth(EventLogModel::SourceColumn, 200);
-    connect(events, &QAbstractItemModel::rowsInserted, this, &EventLogDock::followNewest);
+    // New rows lengthen the scroll bar's range once the view lays them out: it follows then.
+    new BottomFollower(m_view);
     setWidget(m_view);
-}
-
-void EventLogDock::followNewest()
-{
-    // Follow the newest entry only when already at the bottom: reading older ones is not interrupted.
-    QScrollBar* bar = m_view->verticalScrollBar();
-    if (bar->value() >= bar->maximum() - m_view->verticalHeader()->defaultSectionSize() * 2)
-        QMetaObject::invokeMethod(m_view, &QAbstractItemView::scrollToBottom, Qt::QueuedConnection);
 }
 
 } // namespace lockscope

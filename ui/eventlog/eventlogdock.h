@@ -22,8 +22,6 @@ public:
     QTableView* view() const { return m_view; }
 
 private:
-    void followNewest();
-
     QTableView* m_view;
 };
 

@@ -7,6 +7,7 @@
 #include "demo/demosession.h"
 #include "livedemo/demotimeline.h"
 #include "topology/masterset.h"
+#include "widgets/bottomfollower.h"
 
 #include <QCheckBox>
 #include <QGridLayout>
@@ -15,7 +16,6 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QScrollBar>
 #include <QSplitter>
 #include <QTime>
 #include <QVBoxLayout>
@@ -136,6 +136,7 @@ void DemoPanel::setUpOptions()
 
     m_notes->setReadOnly(true);
     m_notes->setMaximumBlockCount(500);
+    m_notesFollower = new BottomFollower(m_notes);
     m_notes->setObjectName(QStringLiteral("demoNotes"));
     m_notes->setLineWrapMode(QPlainTextEdit::NoWrap);
     // Tall enough to read a few entries at once, in any dock position.
@@ -450,13 +451,9 @@ void DemoPanel::updateCounters()
 
 void DemoPanel::addNote(const QString& text)
 {
-    // Follows the newest entry unless the reader scrolled up to an older one.
-    QScrollBar* bar = m_notes->verticalScrollBar();
-    const bool following = bar->value() >= bar->maximum();
     m_notes->appendPlainText(
         QStringLiteral("%1  %2").arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), text));
-    if (following)
-        bar->setValue(bar->maximum());
+    m_notesFollower->follow(); // the newest entry, unless the reader scrolled up to an older one
 }
 
 void DemoPanel::setStacked(bool stacked)

@@ -16,6 +16,7 @@ class QSplitter;
 
 namespace lockscope {
 
+class BottomFollower;
 class DemoSession;
 class DemoTimeline;
 
@@ -91,6 +92,7 @@ private:
     QCheckBox* m_fencing;
     QCheckBox* m_background;
     QPlainTextEdit* m_notes;
+    BottomFollower* m_notesFollower = nullptr;
     QPushButton* m_dismiss = nullptr;
     QPushButton* m_heal = nullptr;
     QByteArray m_pinned;

@@ -75,9 +75,16 @@ DemoPanel* DemoWindow::install(MainWindow* window, DemoSession* session, bool re
                          c.readOnly = readOnly;
                          window->monitor(c, auditLogPath);
                      });
+    // Told without a nested event loop: this runs inside the failing connection's callbacks, which
+    // must finish before anything else of the window's runs.
     QObject::connect(session, &DemoSession::failed, window, [window](const RedisError& error) {
-        QMessageBox::critical(window, QObject::tr("LockScope demo"),
-                              QObject::tr("The demo masters could not start: %1").arg(error.message));
+        auto* box = new QMessageBox(QMessageBox::Critical, QObject::tr("LockScope demo"),
+                                    QObject::tr("The demo masters could not start: %1").arg(error.message),
+                                    QMessageBox::Ok, window);
+        box->setObjectName(QStringLiteral("demoStartFailed"));
+        box->setTextFormat(Qt::PlainText); // a server's words may be in the message
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
     });
     return panel;
 }

@@ -9,9 +9,10 @@
 //
 // Log lines (CLOCK_MONOTONIC nanoseconds, which every process on the machine shares):
 //   <enterNs> <exitNs> <validUntilNs> <released 0|1> <token>
-// enter: the quorum was reached; exit: just before the release went out; validUntil: the start of
-// the winning round + ttl - drift. Every K-th section is abandoned (never released), as by a holder
-// that crashed: its window then lasts until validUntil, and the next holder has to wait for expiry.
+// enter: the lease reached the holder, still within its validity; exit: just before the release
+// went out; validUntil: the start of the winning round + ttl - drift. Every K-th section is abandoned (never
+// released), as by a holder that crashed: its window then lasts until validUntil, and the next holder has to
+// wait for expiry.
 #include "base/monotonicclock.h"
 #include "config/configloader.h"
 #include "locking/redlock.h"
@@ -61,6 +62,7 @@ public:
 
     int acquired() const { return m_acquired; }
     int failedAttempts() const { return m_failed; }
+    int lateLeases() const { return m_late; }
 
 private:
     void next()
@@ -82,10 +84,19 @@ private:
             next();
             return;
         }
-        const qint64 enterNs = monotonicNs();
-        ++m_acquired;
         // The critical section: a short, random amount of busy work.
         const qint64 holdNs = qint64(QRandomGenerator::global()->bounded(m_options.holdUs + 1)) * 1000;
+        const qint64 enterNs = monotonicNs();
+        // As every Redlock client must: work starts only while the lease's validity still covers
+        // it. A lease that reached the holder with less left (the process stood still after the
+        // quorum, as a loaded machine makes it) is given back and tried again; no section ran, so
+        // none is logged.
+        if (!outcome.lease.isValidAt(enterNs + holdNs)) {
+            ++m_late;
+            m_redlock.release(outcome.lease, [this](const RedlockOutcome&) { next(); });
+            return;
+        }
+        ++m_acquired;
         while (monotonicNs() - enterNs < holdNs) {
         }
         const bool abandon = m_options.abandonEvery > 0 && m_acquired % m_options.abandonEvery == 0;
@@ -107,6 +118,7 @@ private:
     qint64 m_started = 0;
     int m_acquired = 0;
     int m_failed = 0;
+    int m_late = 0;
 };
 
 } // namespace
@@ -170,6 +182,7 @@ int main(int argc, char** argv)
         return 2;
     }
     const int rc = app.exec();
-    std::printf("acquired %d, failed %d\n", contender.acquired(), contender.failedAttempts());
+    std::printf("acquired %d, failed %d, late %d\n", contender.acquired(), contender.failedAttempts(),
+                contender.lateLeases());
     return rc;
 }
