@@ -205,6 +205,10 @@ void DemoScenarioRunner::say(QString text)
 void DemoScenarioRunner::markFault()
 {
     act([this] {
+        // The first fault of a run starts its count: a scenario of two parts (the failover's
+        // Sentinel and Redlock halves) tells both parts' counts, as its result line does.
+        if (m_measuring)
+            return;
         m_baseline = m_sim->counters();
         m_faultAtMs = monotonicMs();
         m_measuring = true;
@@ -358,16 +362,23 @@ void DemoScenarioRunner::buildPause()
     finishWith([this, aWrite] {
         const bool fencing = m_sim->storage()->fencing();
         const bool asExpected = aWrite->stale && (fencing ? !aWrite->accepted : aWrite->accepted);
+        // In the counters' words: two holders at once is the lock's failure; what the storage did
+        // with the stale write is fencing's part.
+        const QString twoHolders =
+            measured().doubleHolds > 0 ? tr("A's lease ran out during its pause and B took the lock: two holders "
+                                            "at once. ")
+                                       : QString();
         const QString what = !aWrite->stale ? tr("A's write was not stale (B never got the lock in time).")
                              : aWrite->accepted
                                  ? tr("Fencing off: A's stale write (fencing %1 < %2) was "
-                                      "ACCEPTED: a safety violation.")
+                                      "ACCEPTED: the storage took a write from a holder that no longer held the lock.")
                                        .arg(aWrite->fencing)
                                        .arg(aWrite->highestSeen)
-                                 : tr("Fencing on: A's stale write (fencing %1 < %2) was rejected.")
+                                 : tr("Fencing on: A's stale write (fencing %1 < %2) was rejected: the storage "
+                                      "stayed consistent.")
                                        .arg(aWrite->fencing)
                                        .arg(aWrite->highestSeen);
-        return qMakePair(asExpected, what);
+        return qMakePair(asExpected, twoHolders + what);
     });
 }
 

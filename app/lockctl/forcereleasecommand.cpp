@@ -209,6 +209,8 @@ protected:
             for (const QByteArrayList& command : r.commands)
                 result.lines << QStringLiteral("  sent: ") + escapeCommand(command);
         }
+        if (outcome->ok() && outcome->spared() > 0)
+            result.summary << QStringLiteral("outcome: %1").arg(outcome->outcomeText());
         return result;
     }
 
@@ -220,6 +222,8 @@ private:
         int chosen = 0;
         for (const ForceReleaseTarget& t : plan.targets)
             chosen += t.observation.present ? 1 : 0;
+        if (plan.unrecognisedFormat())
+            context.err() << "Not a lock format LockScope knows: it may be an ordinary key." << Qt::endl;
         context.err() << QStringLiteral("Force-release %1 (%2) on %3 master(s)? [y/N] ")
                              .arg(escapeBytes(plan.request.resource),
                                   plan.request.mode == ForceReleaseMode::AnyToken
@@ -257,7 +261,7 @@ private:
             results.append(o);
         }
         QJsonObject o{{QStringLiteral("resource"), escapeBytes(plan.request.resource)},
-                      {QStringLiteral("outcome"), writeVerdictName(outcome.verdict)},
+                      {QStringLiteral("outcome"), outcome.outcomeName()},
                       {QStringLiteral("results"), results}};
         if (outcome.error.isError() || !outcome.error.message.isEmpty())
             o.insert(QStringLiteral("error"), outcome.error.message);

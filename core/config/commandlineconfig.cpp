@@ -62,8 +62,9 @@ QList<QCommandLineOption> CommandLineConfig::options()
 QList<QCommandLineOption> CommandLineConfig::patternOptions(const QString& what)
 {
     return {{QStringLiteral("pattern"),
-             QStringLiteral("Key glob %1; every matching key is a lock (repeatable; default *lock*, "
-                            "mutex:*, semaphore:*).")
+             QStringLiteral("Key glob %1; every matching key is a lock (repeatable; default lock:*, "
+                            "lock.*, locks:*, *:lock, *.lock, redlock:*, mutex:*, semaphore:*, and "
+                            "--discover '*lock*').")
                  .arg(what),
              QStringLiteral("GLOB")},
             {QStringLiteral("discover"),

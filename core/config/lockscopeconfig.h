@@ -15,10 +15,10 @@ namespace lockscope {
 // How discovery looks for locks.
 struct MonitorSettings
 {
-    // Lock libraries name keys in many ways; these cover the common ones without reading a whole
-    // keyspace. Anything else is one --pattern away, or a --discover pattern that finds the locks
+    // Lock libraries name keys in many ways; the defaults cover the common ones (ScanPattern::
+    // defaults()). Anything else is one --pattern away, or a --discover pattern that finds the locks
     // among other keys (PatternScope).
-    QList<ScanPattern> patterns{"*lock*", "mutex:*", "semaphore:*"};
+    QList<ScanPattern> patterns = ScanPattern::defaults();
     int scanCount = 1000;            // SCAN COUNT (the largest page: a paced pass asks for less)
     ScanRate scanRate;               // how fast a pass may go (--scan-rate)
     int pollIntervalMs = 2000;       // full pass when keyspace events are not available

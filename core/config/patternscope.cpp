@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "config/patternscope.h"
 
-#include "config/keyglob.h"
-
 namespace lockscope {
 
 PatternScope::PatternScope(const QList<ScanPattern>& patterns)
@@ -11,7 +9,7 @@ PatternScope::PatternScope(const QList<ScanPattern>& patterns)
         if (p.mode == PatternMode::Discover)
             m_discovers = true;
         else
-            m_lockGlobs << p.match;
+            m_lockGlobs.emplace_back(p.match);
     }
 }
 
@@ -19,8 +17,8 @@ bool PatternScope::isLock(const QByteArray& key, const RecognizedLock& lock, boo
 {
     if (!m_discovers)
         return true;
-    for (const QByteArray& glob : m_lockGlobs)
-        if (KeyGlob::matches(glob, key))
+    for (const CompiledGlob& glob : m_lockGlobs)
+        if (glob.matches(key))
             return true;
     return discoverable(lock, hasTtl);
 }

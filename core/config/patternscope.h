@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "config/compiledglob.h"
 #include "config/scanpattern.h"
 #include "formats/recognizedlock.h"
 
-#include <QByteArrayList>
+#include <vector>
 
 namespace lockscope {
 
@@ -33,7 +34,7 @@ public:
     static bool discoverable(const RecognizedLock& lock, bool hasTtl);
 
 private:
-    QByteArrayList m_lockGlobs;
+    std::vector<CompiledGlob> m_lockGlobs; // asked for every key met: the common shapes compiled
     bool m_discovers = false;
 };
 

@@ -37,6 +37,12 @@ struct ScanPattern
 
     bool operator==(const ScanPattern&) const = default;
 
+    // What LockScope scans when nothing else is configured (docs/manual/configuration.md): the key
+    // layouts lock libraries and hand-rolled locks use, every key there a lock, and *lock* to
+    // discover the locks whose libraries take the name as given (Redisson, redsync, node-redlock,
+    // redis-py) among keys such as clock:, block: or unlocked_users that are no locks.
+    static QList<ScanPattern> defaults();
+
     // "lock:*", or "* (discover)": escaped, as every key text is.
     QString toString() const;
     static QString listText(const QList<ScanPattern>& patterns);

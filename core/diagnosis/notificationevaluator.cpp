@@ -5,6 +5,8 @@
 
 #include <QCoreApplication>
 
+#include <iterator>
+
 namespace lockscope {
 
 namespace {
@@ -58,8 +60,14 @@ void NotificationEvaluator::hold(const Key& key, NotificationEvent event, qint64
                                  QList<NotificationEvent>& out)
 {
     auto it = m_holding.find(key);
-    if (it == m_holding.end())
-        it = m_holding.insert(key, Holding{nowMs, false, {}});
+    if (it == m_holding.end()) {
+        // Told a moment ago and back already: the same condition, still told.
+        const auto told = m_toldAndCleared.constFind(key);
+        const bool again = told != m_toldAndCleared.cend() && nowMs - *told < rearmMs;
+        if (told != m_toldAndCleared.cend())
+            m_toldAndCleared.erase(told);
+        it = m_holding.insert(key, Holding{nowMs, again, {}});
+    }
     if (!it->fired)
         it->event = std::move(event); // the latest evidence, until it is sent
     fireIfDue(*it, key, nowMs, out);
@@ -84,14 +92,24 @@ QList<NotificationEvent> NotificationEvaluator::evaluateLock(const QByteArray& r
     // Cleared: the rule may fire again the next time it holds.
     for (NotificationRule r : NotificationRules::all())
         if (!holding.contains(r))
-            m_holding.remove(Key{r, resource, -1});
+            clear(Key{r, resource, -1}, nowMs);
     return out;
 }
 
-void NotificationEvaluator::lockGone(const QByteArray& resource)
+void NotificationEvaluator::lockGone(const QByteArray& resource, qint64 nowMs)
 {
     for (NotificationRule r : NotificationRules::all())
-        m_holding.remove(Key{r, resource, -1});
+        clear(Key{r, resource, -1}, nowMs);
+}
+
+void NotificationEvaluator::clear(const Key& key, qint64 nowMs)
+{
+    const auto it = m_holding.constFind(key);
+    if (it == m_holding.cend())
+        return;
+    if (it->fired && !key.resource.isEmpty())
+        m_toldAndCleared.insert(key, nowMs);
+    m_holding.erase(it);
 }
 
 QList<NotificationEvent> NotificationEvaluator::evaluateMaster(int master, const QString& name, bool up,
@@ -116,6 +134,8 @@ QList<NotificationEvent> NotificationEvaluator::tick(qint64 nowMs)
     QList<NotificationEvent> out;
     for (auto it = m_holding.begin(); it != m_holding.end(); ++it)
         fireIfDue(*it, it.key(), nowMs, out);
+    for (auto it = m_toldAndCleared.begin(); it != m_toldAndCleared.end();)
+        it = nowMs - it.value() >= rearmMs ? m_toldAndCleared.erase(it) : std::next(it);
     return out;
 }
 

@@ -23,18 +23,22 @@ struct NotificationEvent
 };
 
 // The rules, edge-triggered: a rule fires when its condition has held for its `afterMs`, then not
-// again for that lock (or master) until the condition clears. Pure: no clock, no I/O; the caller
+// again for that lock (or master) until the condition clears. A lock's condition that was told,
+// cleared and holds again within rearmMs is the same one coming back (a master's blip read the
+// lock unknown, or unreadable, for a moment): not told again. Pure: no clock, no I/O; the caller
 // feeds it the diagnoses of each changed lock, the masters' states, and ticks for conditions
 // waiting out their delay.
 class NotificationEvaluator
 {
 public:
+    static constexpr qint64 rearmMs = 60'000;
+
     void setRules(const NotificationRules& rules) { m_rules = rules; }
     const NotificationRules& rules() const { return m_rules; }
 
     QList<NotificationEvent> evaluateLock(const QByteArray& resource, const QList<Diagnosis>& diagnoses,
                                           qint64 nowMs);
-    void lockGone(const QByteArray& resource);
+    void lockGone(const QByteArray& resource, qint64 nowMs);
     QList<NotificationEvent> evaluateMaster(int master, const QString& name, bool up, const QString& reason,
                                             qint64 nowMs);
     // Conditions that have now held long enough.
@@ -65,9 +69,12 @@ private:
     };
     void hold(const Key& key, NotificationEvent event, qint64 nowMs, QList<NotificationEvent>& out);
     void fireIfDue(Holding& h, const Key& key, qint64 nowMs, QList<NotificationEvent>& out) const;
+    // Stops holding `key`; one that was told is remembered for rearmMs.
+    void clear(const Key& key, qint64 nowMs);
 
     NotificationRules m_rules;
     QHash<Key, Holding> m_holding;
+    QHash<Key, qint64> m_toldAndCleared; // lock conditions told, then cleared: when they cleared
 };
 
 } // namespace lockscope

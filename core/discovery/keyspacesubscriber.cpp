@@ -12,8 +12,8 @@ KeyspaceSubscriber::KeyspaceSubscriber(const ConnectionOptions& master, const QL
     m_connection = std::make_unique<RedisConnection>(options);
     RedisConnection* connection = m_connection.get();
     QObject::connect(connection, &RedisConnection::messageReceived, connection,
-                     [this](const QByteArray&, const QByteArray& channel, const QByteArray& payload) {
-                         onMessage(channel, payload);
+                     [this](const QByteArray& pattern, const QByteArray& channel, const QByteArray& payload) {
+                         onMessage(pattern, channel, payload);
                      });
     QObject::connect(connection, &RedisConnection::stateChanged, connection,
                      [this](RedisConnection::State state) {
@@ -25,6 +25,7 @@ KeyspaceSubscriber::KeyspaceSubscriber(const ConnectionOptions& master, const QL
                                      m_handlers.listening();
                              });
                          } else if (state == RedisConnection::State::Down) {
+                             m_echoes = {}; // a copy lost with the connection must not hide the next event
                              m_handlers.lost(m_connection->lastError().message);
                          }
                      });
@@ -41,9 +42,10 @@ KeyspaceSubscriber::~KeyspaceSubscriber()
     m_connection->close();
 }
 
-void KeyspaceSubscriber::onMessage(const QByteArray& channel, const QByteArray& payload)
+void KeyspaceSubscriber::onMessage(const QByteArray& pattern, const QByteArray& channel,
+                                   const QByteArray& payload)
 {
-    if (!channel.startsWith(m_prefix))
+    if (!channel.startsWith(m_prefix) || !m_echoes.isNewEvent(pattern, channel, payload))
         return;
     m_handlers.event(
         QByteArray::fromRawData(channel.constData() + m_prefix.size(), channel.size() - m_prefix.size()),

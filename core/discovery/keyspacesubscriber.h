@@ -3,6 +3,7 @@
 
 #include "config/scanpattern.h"
 #include "connection/redisconnection.h"
+#include "discovery/patternechofilter.h"
 
 #include <functional>
 #include <memory>
@@ -10,8 +11,9 @@
 namespace lockscope {
 
 // A ScanWorker's keyspace events: a subscriber connection of its own, made with the master
-// connection's options, to the __keyspace@<db>__ channels of the keys the patterns match. Closed
-// when destroyed (no handler runs after that).
+// connection's options, to the __keyspace@<db>__ channels of the keys the patterns match, each
+// event once however many patterns match its key. Closed when destroyed (no handler runs after
+// that).
 class KeyspaceSubscriber final
 {
     Q_DISABLE_COPY_MOVE(KeyspaceSubscriber)
@@ -32,10 +34,11 @@ public:
     ~KeyspaceSubscriber();
 
 private:
-    void onMessage(const QByteArray& channel, const QByteArray& payload);
+    void onMessage(const QByteArray& pattern, const QByteArray& channel, const QByteArray& payload);
 
     QByteArray m_prefix; // "__keyspace@<db>__:"
     Handlers m_handlers;
+    PatternEchoFilter m_echoes; // overlapping patterns deliver one event several times
     std::unique_ptr<RedisConnection> m_connection;
 };
 

@@ -1,10 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "discovery/scanplan.h"
 
-#include "config/keyglob.h"
-
-#include <QByteArrayView>
-
 #include <algorithm>
 
 namespace lockscope {
@@ -15,13 +11,6 @@ namespace {
 bool isMatchAll(const QByteArray& pattern)
 {
     return pattern == "*";
-}
-
-// Free of the glob's special bytes, so that it stands for itself.
-bool isLiteral(QByteArrayView text)
-{
-    return std::none_of(text.cbegin(), text.cend(),
-                        [](char c) { return c == '*' || c == '?' || c == '[' || c == '\\'; });
 }
 
 } // namespace
@@ -39,45 +28,18 @@ ScanPlan::ScanPlan(const QList<ScanPattern>& patterns)
             m_globs.clear();
             return;
         }
-        m_globs.push_back(compile(p.match));
+        add(CompiledGlob(p.match));
     }
 }
 
-ScanPlan::Glob ScanPlan::compile(const QByteArray& pattern)
+void ScanPlan::add(const CompiledGlob& glob)
 {
-    const QByteArrayView all(pattern);
-    const bool starts = all.startsWith('*');
-    // A trailing '*' escaped by a backslash is a literal star: isLiteral() turns the middle down.
-    const bool ends = all.size() > 1 && all.endsWith('*');
-    const QByteArrayView middle = all.sliced(starts ? 1 : 0).chopped(ends ? 1 : 0);
-    if (!isLiteral(middle))
-        return {Glob::Shape::General, pattern};
-    const QByteArray text = middle.toByteArray();
-    if (starts && ends)
-        return {Glob::Shape::Contains, text};
-    if (starts)
-        return {Glob::Shape::Suffix, text};
-    if (ends)
-        return {Glob::Shape::Prefix, text};
-    return {Glob::Shape::Exact, text};
-}
-
-bool ScanPlan::matches(const Glob& glob, QByteArrayView key)
-{
-    // Redis's matcher never matches the empty key with a '*' in the pattern ("**" included).
-    switch (glob.shape) {
-    case Glob::Shape::Prefix:
-        return !key.isEmpty() && key.startsWith(glob.text);
-    case Glob::Shape::Suffix:
-        return !key.isEmpty() && key.endsWith(glob.text);
-    case Glob::Shape::Contains:
-        return !key.isEmpty() && key.contains(glob.text);
-    case Glob::Shape::Exact:
-        return key == glob.text;
-    case Glob::Shape::General:
-        break;
-    }
-    return KeyGlob::matches(glob.text, key);
+    // Each one dropped is covered by one that stays, or by the one that dropped that one.
+    for (const CompiledGlob& kept : m_globs)
+        if (glob.isCoveredBy(kept))
+            return;
+    std::erase_if(m_globs, [&glob](const CompiledGlob& kept) { return kept.isCoveredBy(glob); });
+    m_globs.push_back(glob);
 }
 
 QByteArrayList ScanPlan::scanCommand(const QByteArray& cursor, int count) const
@@ -92,7 +54,7 @@ QByteArrayList ScanPlan::scanCommand(const QByteArray& cursor, int count) const
 bool ScanPlan::keeps(QByteArrayView key) const
 {
     return m_keepsAll ||
-           std::any_of(m_globs.cbegin(), m_globs.cend(), [&key](const Glob& g) { return matches(g, key); });
+           std::any_of(m_globs.cbegin(), m_globs.cend(), [&key](const CompiledGlob& g) { return g.matches(key); });
 }
 
 } // namespace lockscope

@@ -94,8 +94,14 @@ void finish(MasterSet& masters, const WriteGate& gate, const ForceReleasePlan& p
 {
     if (gate.audit()) {
         AuditRecord record = auditRecordOf(masters, plan);
-        record.outcome = writeVerdictName(outcome.verdict);
+        record.outcome = outcome.outcomeName();
         record.message = outcome.error.message;
+        if (record.message.isEmpty() && outcome.spared() > 0 && outcome.ok())
+            record.message = outcome.outcomeText() + QStringLiteral(": the holder had changed there");
+        if (plan.unrecognisedFormat())
+            record.message = record.message.isEmpty()
+                                 ? QStringLiteral("a key of no lock format LockScope knows")
+                                 : QString(QStringLiteral("a key of no lock format LockScope knows; ") + record.message);
         for (const ForceReleaseMasterResult& r : outcome.results) {
             AuditRecord::MasterResult m;
             m.master = r.master;

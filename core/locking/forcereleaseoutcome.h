@@ -43,6 +43,13 @@ struct ForceReleaseOutcome
     RedisError auditError;                   // the audit line could not be written
 
     bool ok() const { return verdict == WriteVerdict::Done; }
+    // Masters left alone because the holder the admin saw was gone from them.
+    int spared() const;
+    // The audit log's and lockctl's word: "partial" when the lock was released on some masters and
+    // spared on others (a done verdict, exit status 0), otherwise the verdict's name.
+    QString outcomeName() const;
+    // For people: "partial (2 spared)", or the verdict's name.
+    QString outcomeText() const;
     // Sent to the masters, but not in the audit log: to be said loudly.
     bool auditLost() const { return auditError.isError() && writeWasSent(verdict); }
 };

@@ -42,7 +42,10 @@ QString ForceReleaseStep::summary() const
         parts << QStringLiteral("the key stays for %1 other holder(s)").arg(holdersLeft);
     if (!removedHolders.isEmpty())
         parts << QStringLiteral("nothing at all if the lock has changed so that these steps would differ");
-    return parts.join(QStringLiteral("; "));
+    QString text = parts.join(QStringLiteral("; "));
+    if (!condition.isEmpty())
+        text += QStringLiteral(", ") + condition;
+    return text;
 }
 
 } // namespace lockscope

@@ -45,6 +45,9 @@ struct ForceReleaseStep
     Kind kind = Kind::Nothing;
     QString why;             // Nothing, Spare, Refuse: in words
     QList<Command> commands; // what the script sends on this master, in this order
+    // What the script checks first, in words: "if it still holds the token shown", "whatever it
+    // holds". The commands are never sent as they are: one script per master checks, then sends.
+    QString condition;
 
     // Redisson hashes: what the script re-checks before it acts.
     QByteArray mode;                                 // "", "read" or "write" as seen
@@ -80,6 +83,16 @@ struct ForceReleasePlan
     QByteArray tokenSeen;              // the token (or holder ids) on the first master that has the key
     QByteArray signalKey;              // python-redis-lock's lock-signal:<name>, when that is the format
     QByteArray redissonChannel;        // redisson_lock__channel:{name} or redisson_rwlock:{name}
+
+    // Some master holds a value of no lock library's shape (plain text): a key LockScope lists
+    // only because a "locks" pattern matches its name, which may be no lock at all.
+    bool unrecognisedFormat() const
+    {
+        for (const ForceReleaseTarget& t : targets)
+            if (t.observation.present && (t.lock.format == LockFormat::PlainToken || t.lock.format == LockFormat::Unknown))
+                return true;
+        return false;
+    }
 
     bool anyPresent() const
     {

@@ -11,6 +11,11 @@ namespace {
 
 using Kind = ForceReleaseStep::Kind;
 
+QString anyHolder()
+{
+    return QStringLiteral("whatever it holds then (any token)");
+}
+
 const QByteArray& plainPrefix()
 {
     static const QByteArray prefix = "redisson_lock__channel";
@@ -66,6 +71,7 @@ ForceReleaseStep planHash(const ForceReleaseRequest& request, const ForceRelease
     if (request.mode == ForceReleaseMode::AnyToken) {
         step.kind = Kind::Delete;
         step.commands = {{"DEL", key}, wakeCommand(key, step.mode, t)};
+        step.condition = anyHolder();
         return step;
     }
     // One holder id, or the whole holder set as `list` prints it (ids joined by ',').
@@ -134,6 +140,8 @@ ForceReleaseStep planString(const ForceReleaseRequest& request, const ForceRelea
     }
     step.kind = Kind::Delete;
     step.commands = {{"DEL", request.resource}};
+    step.condition = request.mode == ForceReleaseMode::ExpectToken ? QStringLiteral("if it still holds the token shown")
+                                                                 : anyHolder();
     if (!signalKey.isEmpty())
         step.commands << ForceReleaseStep::Command{"LPUSH", signalKey, "1"}
                       << ForceReleaseStep::Command{"PEXPIRE", signalKey, "1000"};
@@ -156,6 +164,7 @@ ForceReleaseStep planZset(const ForceReleaseRequest& request, const ForceRelease
     if (request.mode == ForceReleaseMode::AnyToken) {
         step.kind = Kind::Delete;
         step.commands = {{"DEL", request.resource}};
+        step.condition = anyHolder();
         return step;
     }
     for (const auto& [member, score] : t.observation.members)
@@ -167,6 +176,7 @@ ForceReleaseStep planZset(const ForceReleaseRequest& request, const ForceRelease
         return step;
     }
     step.kind = Kind::RemoveHolders;
+    step.condition = QStringLiteral("if the holder is still there");
     return step;
 }
 
@@ -221,6 +231,7 @@ ForceReleaseStep ForceReleasePlanner::plan(const ForceReleaseRequest& request, c
     if (request.mode == ForceReleaseMode::AnyToken && request.forceUnknown) {
         step.kind = Kind::Delete;
         step.commands = {{"DEL", request.resource}};
+        step.condition = anyHolder();
         return step;
     }
     step.kind = Kind::Refuse;

@@ -55,7 +55,8 @@ LockMonitor::LockMonitor(MasterSet* masters, LockScopeConfig config, QObject* pa
         });
         connect(scanner, &EntryScanner::keyspaceEvent, this, &LockMonitor::keyspaceEvent);
         connect(scanner, &EntryScanner::keyspaceEventsSkipped, this, &LockMonitor::keyspaceEventsSkipped);
-        connect(scanner, &EntryScanner::passFinished, this, [this](int master) {
+        connect(scanner, &EntryScanner::passFinished, this, [this, scanner](int master) {
+            m_summaries[master].matched = scanner->knownKeys();
             qint64 locks = 0;
             for (const LockEntry& e : std::as_const(m_table.entries()))
                 locks += e.observed.at(master).present() ? 1 : 0;

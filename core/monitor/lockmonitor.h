@@ -67,10 +67,12 @@ public:
     qsizetype knownResources() const { return m_table.entries().size(); }
 
     // What a master's last full pass saw: its keys (DBSIZE, which every pass asks anyway; -1 until
-    // known) and how many of them are locks. "1,204 keys, none matched" tells a user the patterns miss.
+    // known), how many of them the patterns matched, and how many of those are locks. "1,204 keys,
+    // none matched" tells a user the patterns miss; "12 matched, none is a lock" that they do not.
     struct ScanSummary
     {
         qint64 keys = -1;
+        qint64 matched = 0;
         qint64 locks = 0;
         int passes = 0; // completed full passes
     };

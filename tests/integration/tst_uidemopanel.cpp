@@ -147,7 +147,7 @@ void TestUiDemoPanel::restartScenarioDrawsTheOverlapInRed()
     QVERIFY(m_panel->timeline()->outagesDrawn() >= 3);
     QVERIFY(m_session->simulation()->counters().doubleHolds >= 1);
     QTRY_VERIFY(m_panel->countersLabel()->text().contains(
-        QStringLiteral("two holders %1").arg(m_session->simulation()->counters().doubleHolds)));
+        QStringLiteral("two holders <b>%1</b>").arg(m_session->simulation()->counters().doubleHolds)));
 }
 
 void TestUiDemoPanel::failoverScenarioShowsBothHoldersThenTheQuorumRefusing()

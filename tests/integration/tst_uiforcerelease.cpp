@@ -7,6 +7,8 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
+#include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -125,6 +127,9 @@ private slots:
     void redissonPreviewIsWhatHappens();
     void redissonReaderJoinedAfterTheLook();
     void redissonAllReadersPreviewIsWhatHappens();
+    void willIsVisibleBesideALongToken();
+    void tokenChangedWhileOpenIsShownBeforeConfirming();
+    void anUnrecognisedKeySaysSoPlainly();
 };
 
 void TestUiForceRelease::confirmDeletesEverywhereAndIsAudited()
@@ -142,7 +147,8 @@ void TestUiForceRelease::confirmDeletesEverywhereAndIsAudited()
     QCOMPARE(dialog.stage(), ForceReleaseDialog::Stage::Ready);
     QCOMPARE(dialog.table()->rowCount(), 3);
     for (int row = 0; row < 3; ++row)
-        QCOMPARE(dialog.table()->item(row, 2)->text(), QStringLiteral("delete the key"));
+        QCOMPARE(dialog.table()->item(row, 1)->text(),
+                 QStringLiteral("delete the key, if it still holds the token shown"));
 
     // Held with a quorum: only the typed resource name unlocks the button.
     QVERIFY(dialog.needsTypedConfirmation());
@@ -167,7 +173,7 @@ void TestUiForceRelease::confirmDeletesEverywhereAndIsAudited()
     for (int i = 0; i < 3; ++i)
         QCOMPARE(group.at(i).command({"EXISTS", "lock:fr"}).integer, 0);
     // Shown per master, and written to the audit log.
-    QVERIFY(dialog.table()->item(0, 2)->text().startsWith(QStringLiteral("deleted")));
+    QVERIFY(dialog.table()->item(0, 1)->text().startsWith(QStringLiteral("deleted")));
     QTRY_VERIFY(h.audit().contains("\"force-release\""));
     QVERIFY(h.audit().contains("\"done\""));
     QVERIFY(h.audit().contains("tok-1"));
@@ -321,9 +327,9 @@ void TestUiForceRelease::redissonPreviewIsWhatHappens()
     const ForceReleasePlan plan = *dialog->plan();
     for (int row = 0; row < 3; ++row) {
         // The window shows the core's step, word for word.
-        QCOMPARE(dialog->table()->item(row, 2)->text(), plan.targets.at(row).step.summary());
-        QVERIFY2(dialog->table()->item(row, 2)->text().contains(will),
-                 qPrintable(dialog->table()->item(row, 2)->text()));
+        QCOMPARE(dialog->table()->item(row, 1)->text(), plan.targets.at(row).step.summary());
+        QVERIFY2(dialog->table()->item(row, 1)->text().contains(will),
+                 qPrintable(dialog->table()->item(row, 1)->text()));
     }
     QVERIFY(confirmAndWait(*dialog, "lock:rs"));
     QCOMPARE(dialog->outcome()->verdict, WriteVerdict::Done);
@@ -346,9 +352,9 @@ void TestUiForceRelease::redissonReaderJoinedAfterTheLook()
     QTRY_VERIFY_WITH_TIMEOUT(h.views.value("lock:rs").holding == 3, 5000);
     const auto dialog = openDialog(h, "lock:rs");
     QVERIFY(dialog);
-    QVERIFY(dialog->table()->item(0, 2)->text().contains(QLatin1String("delete the key")));
+    QVERIFY(dialog->table()->item(0, 1)->text().contains(QLatin1String("delete the key")));
     // The preview names its condition: a changed lock gets nothing at all.
-    QVERIFY(dialog->table()->item(0, 2)->text().contains(
+    QVERIFY(dialog->table()->item(0, 1)->text().contains(
         QLatin1String("nothing at all if the lock has changed")));
     addReader(group, "lock:rs", readerC); // joins while the admin reads
     QVERIFY(confirmAndWait(*dialog, "lock:rs"));
@@ -360,7 +366,7 @@ void TestUiForceRelease::redissonReaderJoinedAfterTheLook()
         QCOMPARE(group.at(i).command({"HEXISTS", "lock:rs", readerA}).integer, 1);
         QCOMPARE(group.at(i).command({"HEXISTS", "lock:rs", readerC}).integer, 1);
     }
-    QVERIFY(dialog->table()->item(0, 2)->text().contains(QLatin1String("joined")));
+    QVERIFY(dialog->table()->item(0, 1)->text().contains(QLatin1String("joined")));
 }
 
 void TestUiForceRelease::redissonAllReadersPreviewIsWhatHappens()
@@ -377,7 +383,7 @@ void TestUiForceRelease::redissonAllReadersPreviewIsWhatHappens()
     QVERIFY(dialog);
     QStringList promised;
     for (int row = 0; row < 3; ++row)
-        promised << dialog->table()->item(row, 2)->text();
+        promised << dialog->table()->item(row, 1)->text();
     QVERIFY(confirmAndWait(*dialog, "lock:rs"));
     for (int i = 0; i < 3; ++i) {
         // Every plan that acts here removes the last holders, so it deletes the key.
@@ -389,6 +395,106 @@ void TestUiForceRelease::redissonAllReadersPreviewIsWhatHappens()
                          .arg(promised.at(i), deleted ? QStringLiteral("went") : QStringLiteral("stayed"))));
     }
     QVERIFY(group.at(0).command({"EXISTS", "lock:rs"}).integer == 0);
+}
+
+void TestUiForceRelease::willIsVisibleBesideALongToken()
+{
+    // Issue #41: with a long token "Will" was off the dialog's right edge, and scrolling to it lost
+    // the master column. It also said DEL where a token-checked script goes.
+    RedisServerGroup group;
+    QVERIFY2(group.start(3), qPrintable(group.errorString()));
+    const QByteArray token = "deploy-bot@" + QByteArray(400, 'x') + ":77/0123456789abcdef0123456789abcdef";
+    for (int i = 0; i < 3; ++i)
+        group.at(i).command({"SET", "lock:long", token, "PX", "60000"});
+    Harness h(group);
+    QTRY_VERIFY_WITH_TIMEOUT(h.views.value("lock:long").holding == 3, 5000);
+    const auto dialog = openDialog(h, "lock:long");
+    QVERIFY(dialog);
+    dialog->show();
+    QVERIFY(QTest::qWaitForWindowExposed(dialog.get()));
+    QTableWidget* table = dialog->table();
+    QCOMPARE(table->horizontalHeaderItem(1)->text(), QStringLiteral("Will"));
+    QVERIFY2(table->horizontalHeader()->length() <= table->viewport()->width(),
+             qPrintable(QStringLiteral("%1 > %2").arg(table->horizontalHeader()->length()).arg(table->viewport()->width())));
+    for (int row = 0; row < 3; ++row) {
+        const QRect will = table->visualItemRect(table->item(row, 1));
+        QVERIFY2(table->viewport()->rect().contains(will), qPrintable(QStringLiteral("row %1").arg(row)));
+        QVERIFY2(will.width() >= 150, qPrintable(QString::number(will.width())));
+        QVERIFY(table->viewport()->rect().contains(table->visualItemRect(table->item(row, 0))));
+        // The token is cut on screen, whole in the tooltip.
+        QVERIFY(table->item(row, 2)->toolTip().contains(QString::fromLatin1(token)));
+        // What is sent: a script that checks the token first, not a bare DEL.
+        const QString will_ = table->item(row, 1)->text();
+        QCOMPARE(will_, QStringLiteral("delete the key, if it still holds the token shown"));
+        const QString sent = table->item(row, 1)->toolTip();
+        QVERIFY2(sent.contains(QStringLiteral("one script (EVALSHA) that checks first, if it still holds the "
+                                              "token shown, and only then runs:\n  DEL lock:long")),
+                 qPrintable(sent));
+    }
+}
+
+void TestUiForceRelease::tokenChangedWhileOpenIsShownBeforeConfirming()
+{
+    RedisServerGroup group;
+    QVERIFY2(group.start(3), qPrintable(group.errorString()));
+    for (int i = 0; i < 3; ++i)
+        group.at(i).command({"SET", "lock:turn", "tok-1", "PX", "60000"});
+    Harness h(group);
+    QTRY_VERIFY_WITH_TIMEOUT(h.views.value("lock:turn").holding == 3, 5000);
+    const auto dialog = openDialog(h, "lock:turn");
+    QVERIFY(dialog);
+    dialog->confirmationEdit()->setText(QStringLiteral("lock:turn"));
+    QVERIFY(dialog->canConfirm());
+
+    // M2 changes hands while the admin reads the plan: the dialog shows it, and asks again.
+    group.at(1).command({"SET", "lock:turn", "tok-2", "PX", "60000"});
+    QTRY_VERIFY_WITH_TIMEOUT(dialog->table()->item(1, 1)->text().startsWith(QLatin1String("spare")), 5000);
+    QVERIFY(dialog->table()->item(1, 1)->font().bold());
+    QVERIFY(!dialog->table()->item(0, 1)->font().bold());
+    QVERIFY2(dialog->summaryLabel()->text().contains(QLatin1String("Changed while this dialog was open")),
+             qPrintable(dialog->summaryLabel()->text()));
+    QVERIFY(!dialog->canConfirm());
+
+    QVERIFY(confirmAndWait(*dialog, "lock:turn"));
+    QCOMPARE(dialog->outcome()->verdict, WriteVerdict::Done);
+    QCOMPARE(dialog->outcome()->results.at(1).action, ForceReleaseMasterResult::Action::Spared);
+    QCOMPARE(dialog->outcome()->results.at(0).action, ForceReleaseMasterResult::Action::Deleted);
+    QCOMPARE(holdersOf(group, "lock:turn", "tok-2"), 1);
+    // Not "done": the result and the audit record say what it was.
+    QVERIFY2(dialog->resultLabel()->text().contains(QLatin1String("partial (1 spared)")),
+             qPrintable(dialog->resultLabel()->text()));
+    QTRY_VERIFY(h.audit().contains("\"outcome\":\"partial\""));
+    QVERIFY(h.audit().contains("partial (1 spared)"));
+}
+
+void TestUiForceRelease::anUnrecognisedKeySaysSoPlainly()
+{
+    // A "locks" pattern (lock:* among the defaults) lists a key of no lock format; stuck without a
+    // TTL. The dialog says it may be an ordinary key, and asks for its name.
+    RedisServerGroup group;
+    QVERIFY2(group.start(3), qPrintable(group.errorString()));
+    group.at(0).command({"SET", "lock:notes", "remember the milk"});
+    Harness h(group);
+    QTRY_VERIFY_WITH_TIMEOUT(h.views.contains("lock:notes"), 5000);
+    QCOMPARE(h.views.value("lock:notes").status, LockStatus::Stuck);
+    const auto dialog = openDialog(h, "lock:notes");
+    QVERIFY(dialog);
+    QVERIFY(dialog->unrecognisedWarning()->isVisibleTo(dialog.get()));
+    QVERIFY2(dialog->unrecognisedWarning()->text().contains(QLatin1String("does not recognise this key")),
+             qPrintable(dialog->unrecognisedWarning()->text()));
+    QVERIFY(dialog->needsTypedConfirmation());
+    dialog->confirmationBox()->setChecked(true);
+    QVERIFY(!dialog->canConfirm());
+    QVERIFY(confirmAndWait(*dialog, "lock:notes"));
+    QCOMPARE(group.at(0).command({"EXISTS", "lock:notes"}).integer, 0);
+    QTRY_VERIFY(h.audit().contains("a key of no lock format LockScope knows"));
+
+    // A recognised lock has no such warning.
+    group.at(0).command({"SET", "lock:known", "ops@host:1/0123456789abcdef0123456789abcdef", "PX", "60000"});
+    QTRY_VERIFY_WITH_TIMEOUT(h.views.contains("lock:known"), 5000);
+    const auto known = openDialog(h, "lock:known");
+    QVERIFY(known);
+    QVERIFY(!known->unrecognisedWarning()->isVisibleTo(known.get()));
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiForceRelease)

@@ -6,6 +6,7 @@
 #include "window/mainwindow.h"
 
 #include <QCryptographicHash>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -100,6 +101,7 @@ private slots:
     void configFileModes();
     void windowDiscoversTheLocksAmongOrdinaryKeys();
     void statusBarNamesThePatternsAndTheKeysTheyMiss();
+    void theDefaultsTakeNoOrdinaryKeyForAStuckLock();
 
 private:
     RedisServer m_server;
@@ -237,36 +239,84 @@ void TestUiPatternModes::windowDiscoversTheLocksAmongOrdinaryKeys()
 
 void TestUiPatternModes::statusBarNamesThePatternsAndTheKeysTheyMiss()
 {
-    // A second master whose application names its keys in a way the default patterns miss.
+    // A second master whose application names its keys in a way the default patterns miss, and a
+    // third whose keys the defaults' *lock* matches but none of which is a lock.
     RedisServer other;
     QVERIFY2(other.start(), qPrintable(other.errorString()));
     for (int i = 0; i < 30; ++i)
         other.command(
             {"SET", "sched:job-" + QByteArray::number(i), "worker-" + QByteArray::number(i), "PX", "600000"});
+    RedisServer clocks;
+    QVERIFY2(clocks.start(), qPrintable(clocks.errorString()));
+    for (int i = 0; i < 12; ++i)
+        clocks.command({"SET", "clock:drift-" + QByteArray::number(i), "1"});
+    clocks.command({"SET", "other", "1"});
     LockScopeConfig config;
-    config.masters = {m_server.connectionOptions(2000), other.connectionOptions(2000)};
+    config.masters = {m_server.connectionOptions(2000), other.connectionOptions(2000),
+                      clocks.connectionOptions(2000)};
     config.monitor.pollIntervalMs = 200;
     MainWindow window(config, m_dir.filePath(QStringLiteral("audit.jsonl")));
     window.show();
     const QLabel* scope = window.findChild<QLabel*>(QStringLiteral("scanScope"));
     QVERIFY(scope);
-    // Before any pass it names what is scanned.
-    QVERIFY2(scope->text().contains(QStringLiteral("*lock*, mutex:*, semaphore:*")),
-             qPrintable(scope->text()));
-    const QString hint = QStringLiteral(":%1: 30 keys, none matched *lock*, mutex:*, semaphore:* — add a "
+    // Before any pass it names what is scanned: the nine default globs in three words, each of
+    // them in the tooltip.
+    QVERIFY2(scope->text().contains(QStringLiteral("Scanning the default patterns")), qPrintable(scope->text()));
+    QVERIFY2(scope->toolTip().contains(ScanPattern::listText(ScanPattern::defaults())), qPrintable(scope->toolTip()));
+    const QString hint = QStringLiteral(":%1: 30 keys, none matched the default patterns — add a "
                                         "pattern in Connections")
                              .arg(other.port());
-    QTRY_VERIFY2_WITH_TIMEOUT(scope->text().startsWith(QLatin1String("M2 ")) && scope->text().contains(hint),
-                              qPrintable(scope->text() + QLatin1Char('\n') + hint), 10000);
+    // Issue #41: keys matched but judged no locks are not "none matched".
+    const QString judged =
+        QStringLiteral(":%1: 13 keys, 12 matched the default patterns, none of them a lock").arg(clocks.port());
+    QTRY_VERIFY2_WITH_TIMEOUT(scope->text().startsWith(QLatin1String("M2 ")) && scope->text().contains(hint) &&
+                                  scope->text().contains(judged),
+                              qPrintable(scope->text() + QLatin1Char('\n') + hint + QLatin1Char('\n') + judged),
+                              10000);
     // M1's keys did match (report-lock, mutex:payments): no word about it.
     QVERIFY2(!scope->text().contains(QStringLiteral("M1 ")), qPrintable(scope->text()));
 
     // Once a pattern matches M2's locks, the hint goes and the patterns are what the bar says.
+    config.masters.removeLast();
     config.monitor.patterns << ScanPattern("sched:*");
     window.monitor(config, m_dir.filePath(QStringLiteral("audit.jsonl")));
     QTRY_VERIFY2_WITH_TIMEOUT(window.lockModel()->find("sched:job-7"), "sched:job-7", 10000);
-    QTRY_COMPARE_WITH_TIMEOUT(scope->text(), QStringLiteral("Scanning *lock*, mutex:*, semaphore:*, sched:*"),
-                              10000);
+    QTRY_COMPARE_WITH_TIMEOUT(scope->text(), QStringLiteral("Scanning the default patterns, sched:*"), 10000);
+}
+
+void TestUiPatternModes::theDefaultsTakeNoOrdinaryKeyForAStuckLock()
+{
+    // Issue #41: under the old default *lock*, `SET clock:drift-config 1` was a stuck lock (a
+    // notification after 10 s, a delete button). Under the defaults it is no lock; a lock without
+    // a TTL where the defaults name lock layouts is still stuck.
+    RedisServer server;
+    QVERIFY2(server.start(), qPrintable(server.errorString()));
+    const QByteArrayList ordinary{"clock:drift-config", "block:42", "unlocked_users"};
+    server.command({"SET", "clock:drift-config", "1"});
+    server.command({"SET", "block:42", "a-block-of-text"});
+    server.command({"SADD", "unlocked_users", "ann", "bob"});
+    server.command({"SET", "lock:nottl", "worker-7"});
+    server.command({"SET", "lock.cron", "1600000000"}); // the SETNX recipe's lock.foo, long expired
+    LockScopeConfig config;
+    config.masters = {server.connectionOptions(2000)};
+    config.monitor.pollIntervalMs = 200;
+    MainWindow window(config, m_dir.filePath(QStringLiteral("audit.jsonl")));
+    window.show();
+    QSignalSpy scanned(&window, &MainWindow::initialScanFinished);
+    QVERIFY(scanned.wait(int(lockscope::test::upperBoundMs(10000))));
+    QTRY_VERIFY_WITH_TIMEOUT(window.lockModel()->find("lock:nottl") && window.lockModel()->find("lock.cron"), 5000);
+    QCOMPARE(window.lockModel()->find("lock:nottl")->status, LockStatus::Stuck);
+    QCOMPARE(window.lockModel()->find("lock.cron")->status, LockStatus::Stuck);
+    // Pass after pass (every 200 ms), the ordinary keys never join them.
+    QElapsedTimer watched;
+    watched.start();
+    while (watched.elapsed() < 2000) {
+        for (const QByteArray& key : ordinary)
+            QVERIFY2(!window.lockModel()->find(key), key.constData());
+        QTest::qWait(100);
+    }
+    QCOMPARE(window.lockModel()->rowCount(), 2);
+    QCOMPARE(window.lockModel()->counts()[size_t(LockStatus::Stuck)], 2);
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiPatternModes)

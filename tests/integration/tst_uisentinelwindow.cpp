@@ -69,7 +69,7 @@ void TestUiSentinelWindow::mastersPanelAndEventLogFollowAFailover()
     QAbstractItemModelTester masters(window.masterModel(),
                                      QAbstractItemModelTester::FailureReportingMode::QtTest);
     window.show();
-    const QString before = QStringLiteral("%1 → 127.0.0.1:%2").arg(group.url(false)).arg(primary.port());
+    const QString before = QStringLiteral("M1  %1 → 127.0.0.1:%2").arg(group.url(false)).arg(primary.port());
     // Rows exist once the core has started: look the cell up each time.
     const auto name = [&window] { return window.masterModel()->index(0, MasterTableModel::MasterColumn); };
     QTRY_COMPARE_WITH_TIMEOUT(window.masterModel()->upCount(), 1, 30000);
@@ -97,7 +97,7 @@ void TestUiSentinelWindow::mastersPanelAndEventLogFollowAFailover()
     QVERIFY2(entry.message.contains(QStringLiteral("another token: none")), qPrintable(entry.message));
     QCOMPARE(entry.kind, EventLogModel::Kind::Master);
     QTRY_COMPARE_WITH_TIMEOUT(name().data().toString(),
-                              QStringLiteral("%1 → 127.0.0.1:%2").arg(group.url(false)).arg(replica.port()),
+                              QStringLiteral("M1  %1 → 127.0.0.1:%2").arg(group.url(false)).arg(replica.port()),
                               10000);
     QTRY_COMPARE_WITH_TIMEOUT(window.masterModel()->upCount(), 1, 10000);
     QCOMPARE(window.lockModel()->rowCount(), 1);

@@ -14,12 +14,15 @@
 #include "support/quickconfig.h"
 #include "support/redisservergroup.h"
 #include "support/testregistry.h"
+#include "widgets/statusstyle.h"
 #include "window/mainwindow.h"
 #include "window/windowrecording.h"
 
 #include <QAction>
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QFile>
+#include <QImage>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
@@ -45,6 +48,7 @@ private slots:
     void switchedOffRecordsNothing();
     void noRecordRecordsNothing();
     void reviewShowsHistoryWithoutMasters();
+    void reviewEndsAnOpenLockWhereTheRecordingStopped();
     void theDemoRecordsApart();
 
 private:
@@ -266,6 +270,56 @@ void TestUiWindowRecording::reviewShowsHistoryWithoutMasters()
     // Our own INFO is the one connection the master saw (the fixture opens one per command).
     QVERIFY2(connectionsAfter - connectionsBefore <= 1,
              qPrintable(QStringLiteral("%1 → %2").arg(connectionsBefore).arg(connectionsAfter)));
+}
+
+void TestUiWindowRecording::reviewEndsAnOpenLockWhereTheRecordingStopped()
+{
+    // Issue #41: an open lock was drawn held up to "now", past the end of the recording.
+    RedisServerGroup group;
+    QVERIFY2(group.start(1), qPrintable(group.errorString()));
+    const QString db = m_state->filePath(QStringLiteral("open.sqlite"));
+    QElapsedTimer recording;
+    {
+        QStringList args = testPasswordArgs();
+        for (const QString& url : group.urls(false))
+            args << QStringLiteral("-m") << url;
+        LockctlProcess recorder;
+        QVERIFY(recorder.start(args + QStringList{QStringLiteral("record"), QStringLiteral("--db"), db}));
+        QVERIFY2(recorder.waitForOutput("recording 1 master(s)"), qPrintable(recorder.describe()));
+        recording.start();
+        group.at(0).command({"SET", "lock:o", "tok-o", "PX", "600000"});
+        QVERIFY(QTest::qWaitFor(
+            [&db] {
+                return runLockctl({QStringLiteral("history"), QStringLiteral("lock:o"), QStringLiteral("--db"), db})
+                    .out.contains("tok-o");
+            },
+            int(lockscope::test::upperBoundMs(10000))));
+        QCOMPARE(recorder.terminate(), 0); // still held when the recording stops
+    }
+    const qint64 recorded = recording.elapsed();
+    const qint64 stoppedAt = QDateTime::currentMSecsSinceEpoch();
+    // As long again after the recording as it lasted: the bar may cover half the axis at most.
+    QTest::qWait(int(qMax<qint64>(3000, recorded)));
+
+    LockScopeConfig none;
+    none.readOnly = true;
+    MainWindow window(none, auditPath());
+    window.review(db, "lock:o");
+    HistoryTimeline* timeline = window.historyDock()->timeline();
+    QTRY_COMPARE_WITH_TIMEOUT(tokens(timeline->episodes()), QStringList{QStringLiteral("tok-o:held")}, 10000);
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const qint64 barEnd = timeline->barEndMs(timeline->episodes().first(), now);
+    QVERIFY2(barEnd <= stoppedAt, qPrintable(QStringLiteral("bar to %1 ms after the recording stopped")
+                                                 .arg(barEnd - stoppedAt)));
+    // On screen: no colour of its token in the last third of the axis, which nobody recorded.
+    timeline->resize(600, 120);
+    const QImage image = timeline->grab().toImage();
+    const QColor colour = StatusStyle::tokenColor("tok-o", timeline->palette());
+    int late = 0;
+    for (int x = image.width() * 3 / 4; x < image.width() - 10; ++x)
+        for (int y = 0; y < image.height(); ++y)
+            late += image.pixelColor(x, y) == colour ? 1 : 0;
+    QCOMPARE(late, 0);
 }
 
 void TestUiWindowRecording::theDemoRecordsApart()

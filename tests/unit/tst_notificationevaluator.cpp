@@ -22,6 +22,7 @@ class TestNotificationEvaluator : public QObject
 
 private slots:
     void firesOncePerLockPerRuleUntilItClears();
+    void aBlipDoesNotNotifyAgain();
     void waitsForTheRulesDelay();
     void disabledRuleNeverFires();
     void masterDownIsEdgeTriggered();
@@ -48,10 +49,38 @@ void TestNotificationEvaluator::firesOncePerLockPerRuleUntilItClears()
     fired = e.evaluateLock("a", contested, 300);
     QCOMPARE(fired.size(), 1);
     QCOMPARE(fired.at(0).rule, NotificationRule::Contested);
-    // "stuck" cleared on a (contested has no stuck): it fires again when it holds again.
-    QCOMPARE(e.evaluateLock("a", stuck, 400).size(), 1);
-    e.lockGone("a");
-    QCOMPARE(e.evaluateLock("a", stuck, 500).size(), 1);
+    // "stuck" cleared on a (contested has no stuck): it fires again when it holds again, once
+    // the re-arm period is over.
+    e.lockGone("a", 400);
+    QCOMPARE(e.evaluateLock("a", stuck, 300 + NotificationEvaluator::rearmMs).size(), 1);
+}
+
+void TestNotificationEvaluator::aBlipDoesNotNotifyAgain()
+{
+    // Issue #41: the same stuck lock was notified again after a 3 s master blip (read unknown,
+    // then stuck again).
+    NotificationEvaluator e;
+    NotificationRules rules;
+    rules.rule(NotificationRule::Stuck).afterMs = 10'000;
+    e.setRules(rules);
+    QVERIFY(e.evaluateLock("a", stuck, 0).isEmpty());
+    QCOMPARE(e.tick(10'000).size(), 1);
+    QVERIFY(e.evaluateLock("a", {}, 20'000).isEmpty()); // the master blips: unknown, no diagnosis
+    QVERIFY(e.evaluateLock("a", stuck, 23'000).isEmpty());
+    QVERIFY(e.tick(40'000).isEmpty());
+    e.lockGone("a", 50'000); // unreadable for a moment
+    QVERIFY(e.evaluateLock("a", stuck, 52'000).isEmpty());
+    QVERIFY(e.tick(70'000).isEmpty());
+    // Cleared for longer than the re-arm period: news again, after the rule's delay.
+    QVERIFY(e.evaluateLock("a", {}, 80'000).isEmpty());
+    QVERIFY(e.tick(80'000 + NotificationEvaluator::rearmMs).isEmpty());
+    QVERIFY(e.evaluateLock("a", stuck, 80'000 + NotificationEvaluator::rearmMs).isEmpty());
+    QCOMPARE(e.tick(90'000 + NotificationEvaluator::rearmMs).size(), 1);
+    // A condition cleared before it was told is not remembered: its delay starts again.
+    QVERIFY(e.evaluateLock("b", stuck, 0).isEmpty());
+    QVERIFY(e.evaluateLock("b", {}, 5'000).isEmpty());
+    QVERIFY(e.evaluateLock("b", stuck, 6'000).isEmpty());
+    QCOMPARE(e.tick(16'000).size(), 1);
 }
 
 void TestNotificationEvaluator::waitsForTheRulesDelay()

@@ -2,6 +2,7 @@
 #include "config/configloader.h"
 #include "config/keyglob.h"
 #include "config/patternscope.h"
+#include "discovery/scanplan.h"
 #include "formats/lockformatrecognizer.h"
 #include "monitor/quorumcalculator.h"
 #include "support/testregistry.h"
@@ -38,6 +39,14 @@ std::optional<LockStatus> statusUnder(const QList<ScanPattern>& patterns, const 
     return QuorumCalculator::compute(key, {MasterObservation(read, lock)}, RedlockSettings(), 1000).status;
 }
 
+KeyObservation typedKey(const QByteArray& type, qint64 pttlMs)
+{
+    KeyObservation o = stringKey({}, pttlMs);
+    o.type = type;
+    o.valueSize = 0;
+    return o;
+}
+
 } // namespace
 
 class TestScanPattern : public QObject
@@ -48,6 +57,7 @@ private slots:
     void unrecognisedKeyWithoutTtlUnderEachMode();
     void discoverShowsOnlyLockShapes_data();
     void discoverShowsOnlyLockShapes();
+    void theDefaultsListLocksAndNoOrdinaryKeys();
     void redisGlobs_data();
     void redisGlobs();
     void configModes();
@@ -61,7 +71,7 @@ void TestScanPattern::unrecognisedKeyWithoutTtlUnderEachMode()
     // "Every key here is a lock": an unrecognised value without a TTL is a lock that never expires.
     QCOMPARE(statusUnder({ScanPattern("user:*", PatternMode::Locks)}, "user:7", ordinary),
              std::optional<LockStatus>(LockStatus::Stuck));
-    // The default patterns keep that meaning.
+    // The default patterns keep that meaning where they name a lock layout.
     QCOMPARE(statusUnder(MonitorSettings().patterns, "jobs.lock", ordinary),
              std::optional<LockStatus>(LockStatus::Stuck));
     // "Find locks among these keys": it is not a lock at all, so it is not stuck, and not shown.
@@ -109,6 +119,63 @@ void TestScanPattern::discoverShowsOnlyLockShapes()
     const std::optional<LockStatus> status =
         statusUnder({ScanPattern("*", PatternMode::Discover)}, key, stringKey(value, pttl));
     QCOMPARE(status.has_value(), lock);
+}
+
+void TestScanPattern::theDefaultsListLocksAndNoOrdinaryKeys()
+{
+    // Issue #41: under the old default *lock* a `SET clock:drift-config 1` was a stuck lock, raised a
+    // notification and was offered for deletion. The defaults name the lock layouts, and find the
+    // libraries' locks among other keys only by their shape.
+    const QByteArray hex = "9f2c9f2c9f2c9f2c9f2c9f2c9f2c9f2c";
+    const QByteArray uuid = "6f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b";
+    KeyObservation redisson = typedKey("hash", 30000);
+    redisson.fields = {{"8743c9c0-0795-4907-87fd-6c719a6b4586:1", "1"}};
+    redisson.elementCount = 1;
+    KeyObservation semaphore = typedKey("zset", 10000);
+    semaphore.members = {{"holder-a", 1.75e12}};
+    semaphore.elementCount = 1;
+    KeyObservation signal = typedKey("list", 1000);
+    signal.elementCount = 1;
+    struct Row
+    {
+        QByteArray key;
+        KeyObservation read;
+        std::optional<LockStatus> status; // nullopt: not listed at all
+    };
+    const std::optional<LockStatus> none;
+    const QList<Row> rows{
+        {"clock:drift-config", stringKey("1", -1), none},
+        {"block:42", stringKey("a-block-of-text", -1), none},
+        {"unlocked_users", typedKey("set", -1), none},
+        {"clock:session", stringKey(hex, -1), none},
+        {"lock-signal:report", signal, none}, // python-redis-lock's helper, not a lock
+        {"session:42", stringKey(hex, 30000), none},
+        {"lock:nottl", stringKey("worker-7", -1), LockStatus::Stuck}, // a hand-rolled lock
+        {"lock.stale", stringKey("1600000000", -1), LockStatus::Stuck}, // SETNX recipe, expired
+        {"lock.soon", stringKey("2100000000", -1), LockStatus::Held},
+        {"jobs.lock", stringKey("1600000000", -1), LockStatus::Stuck},
+        {"orders:lock", stringKey("worker-7", 30000), LockStatus::Held},
+        {"locks:inventory:sku-1841", stringKey("worker-7", 30000), LockStatus::Held},
+        {"redlock:report", stringKey(uuid, 10000), LockStatus::Held},
+        {"mutex:payments", stringKey(uuid, 10000), LockStatus::Held},
+        {"semaphore:db-pool", semaphore, LockStatus::Held},
+        {"fair_lock", redisson, LockStatus::Held},                                   // Redisson
+        {"report-lock", stringKey("q83vEjRWeJq83vEjRWeJqw==", 8000), LockStatus::Held}, // redsync
+        {"mylock", stringKey(hex, 30000), LockStatus::Held},                          // node-redlock
+        {"mylock-digest", stringKey(hex, -1), none},
+    };
+    const QList<ScanPattern> defaults = ScanPattern::defaults();
+    QCOMPARE(MonitorSettings().patterns, defaults);
+    const ScanPlan plan(defaults);
+    for (const Row& row : rows) {
+        const std::optional<LockStatus> status =
+            plan.keeps(row.key) ? statusUnder(defaults, row.key, row.read) : std::nullopt;
+        QVERIFY2(status == row.status,
+                 qPrintable(QStringLiteral("%1: %2, expected %3")
+                                .arg(QString::fromLatin1(row.key),
+                                     status ? lockStatusName(*status) : QStringLiteral("not listed"),
+                                     row.status ? lockStatusName(*row.status) : QStringLiteral("not listed"))));
+    }
 }
 
 void TestScanPattern::redisGlobs_data()

@@ -13,6 +13,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
@@ -99,7 +100,7 @@ LockDetailPane::LockDetailPane(QWidget* parent)
     layout->addWidget(m_summary);
     layout->addWidget(m_diagnosis);
     layout->addWidget(split, 1);
-    auto* scroll = new QScrollArea(this);
+    auto* scroll = m_scroll = new QScrollArea(this);
     scroll->setObjectName(QStringLiteral("detailScroll"));
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setWidgetResizable(true);
@@ -179,6 +180,7 @@ void LockDetailPane::fitColumns(const QList<bool>& used)
 void LockDetailPane::setGone(const QByteArray& resource)
 {
     setView(std::nullopt);
+    m_scroll->verticalScrollBar()->setValue(0); // the message is read from its first line
     m_title->setText(tr("The selected lock is gone (released or expired)."));
     m_summary->setText(
         tr("%1 is no longer on the masters. Select a lock to see it here.").arg(escapeBytes(resource)));
@@ -204,6 +206,8 @@ void LockDetailPane::setView(const std::optional<LockView>& view)
         m_diagnoses.clear();
         m_diagnosis->clear();
         m_diagnosis->hide();
+        // Another lock is read from its title, not from where the last one was scrolled to.
+        m_scroll->verticalScrollBar()->setValue(0);
         emit viewChanged(view ? view->resource : QByteArray());
     }
     m_diagram->setView(view, m_names);

@@ -11,6 +11,7 @@
 #include <optional>
 
 class QLabel;
+class QScrollArea;
 class QSplitter;
 class QTableWidget;
 
@@ -91,6 +92,7 @@ private:
     QuorumDiagram* m_diagram;
     QTableWidget* m_table;
     QSplitter* m_split = nullptr;
+    QScrollArea* m_scroll = nullptr;
     QTimer m_tick;
 };
 

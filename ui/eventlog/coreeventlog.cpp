@@ -83,7 +83,7 @@ void CoreEventLog::forceReleaseFinished(const ForceReleaseReport& report)
     m_events->add(report.outcome.ok() ? EventLogModel::Kind::Action : EventLogModel::Kind::Error,
                   escapeBytes(report.plan.request.resource),
                   tr("force-release: %1 (%2)")
-                      .arg(writeVerdictName(report.outcome.verdict), perMaster.join(QStringLiteral("; "))));
+                      .arg(report.outcome.outcomeText(), perMaster.join(QStringLiteral("; "))));
 }
 
 void CoreEventLog::leaseLost(const QByteArray& resource, const QString& reason)

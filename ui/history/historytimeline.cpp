@@ -2,11 +2,14 @@
 #include "history/historytimeline.h"
 
 #include "base/bytesdisplay.h"
+#include "widgets/plaintooltip.h"
 #include "widgets/statusstyle.h"
 
+#include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QToolTip>
 #include <QWheelEvent>
 
 namespace lockscope {
@@ -46,9 +49,97 @@ QString HistoryTimeline::endText(Episode::End end)
     return QString();
 }
 
-void HistoryTimeline::setEpisodes(const QByteArray& resource, const QList<Episode>& episodes,
-                                  const QDateTime& since, const QList<WatchGap>& gaps)
+qint64 HistoryTimeline::barEndMs(const Episode& episode, qint64 nowMs) const
 {
+    if (episode.endMs >= 0)
+        return episode.endMs;
+    // Open when the recording stopped: what came after is unknown, not "still held" (a review of a
+    // recording copied from a server days ago would otherwise draw days of holding).
+    if (m_recordedUntil.isValid())
+        return qBound(episode.startMs, m_recordedUntil.toMSecsSinceEpoch(), nowMs);
+    return nowMs;
+}
+
+bool HistoryTimeline::isMark(RecordEvent::Kind kind)
+{
+    using Kind = RecordEvent::Kind;
+    return kind == Kind::MasterRestarted || kind == Kind::Failover || kind == Kind::MasterDown ||
+           kind == Kind::AtRisk || kind == Kind::TypeChanged;
+}
+
+QString HistoryTimeline::markText(const HistoryEvent& mark)
+{
+    using Kind = RecordEvent::Kind;
+    const RecordEvent& e = mark.event;
+    const QString master = mark.masterName.isEmpty() ? tr("a master") : mark.masterName;
+    QString text;
+    switch (e.kind) {
+    case Kind::MasterRestarted:
+        text = tr("%1 restarted").arg(master);
+        break;
+    case Kind::Failover:
+        text = tr("%1 failed over").arg(master);
+        break;
+    case Kind::MasterDown:
+        text = tr("%1 down").arg(master);
+        break;
+    case Kind::AtRisk:
+        text = tr("at risk");
+        break;
+    case Kind::TypeChanged:
+        text = tr("type changed on %1").arg(master);
+        break;
+    default:
+        text = recordEventKindName(e.kind);
+        break;
+    }
+    // The detail is in the words the recorder stored (escaped server bytes).
+    return e.detail.isEmpty() ? text : tr("%1: %2").arg(text, e.detail);
+}
+
+void HistoryTimeline::setEvents(const QList<HistoryEvent>& events)
+{
+    m_marks.clear();
+    for (const HistoryEvent& e : events)
+        if (isMark(e.event.kind))
+            m_marks << e;
+    update();
+}
+
+qreal HistoryTimeline::xAt(qint64 ms) const
+{
+    const auto [start, end] = visibleRange();
+    const qint64 span = qMax<qint64>(1, start.msecsTo(end));
+    const QRectF a = area();
+    return a.left() + a.width() * double(ms - start.toMSecsSinceEpoch()) / double(span);
+}
+
+bool HistoryTimeline::event(QEvent* event)
+{
+    if (event->type() != QEvent::ToolTip)
+        return QWidget::event(event);
+    // The marks under the pointer, in words; anywhere else the widget's own hint.
+    const auto* help = static_cast<QHelpEvent*>(event);
+    const auto [start, end] = visibleRange();
+    QStringList lines;
+    for (const HistoryEvent& m : std::as_const(m_marks)) {
+        const qint64 at = m.event.timeMs;
+        if (at < start.toMSecsSinceEpoch() || at > end.toMSecsSinceEpoch() || qAbs(xAt(at) - help->pos().x()) > 4)
+            continue;
+        lines << tr("%1  %2").arg(QDateTime::fromMSecsSinceEpoch(at).toString(QStringLiteral("HH:mm:ss.zzz")),
+                                  markText(m));
+    }
+    if (lines.isEmpty())
+        return QWidget::event(event);
+    QToolTip::showText(help->globalPos(), plainToolTip(lines.join(QLatin1Char('\n'))), this);
+    return true;
+}
+
+void HistoryTimeline::setEpisodes(const QByteArray& resource, const QList<Episode>& episodes,
+                                  const QDateTime& since, const QList<WatchGap>& gaps,
+                                  const QDateTime& recordedUntil)
+{
+    m_recordedUntil = recordedUntil;
     if (resource != m_resource)
         showAll();
     m_resource = resource;
@@ -220,6 +311,24 @@ void HistoryTimeline::paintEvent(QPaintEvent*)
     p.drawText(QRectF(area.right() - 200, area.bottom() + 4, 200, fm.height()), Qt::AlignRight,
                qAbs(end.msecsTo(now)) < 1000 ? tr("now") : end.toString(format));
 
+    // Master events and at-risk marks: a tick across the bars, a triangle on the axis.
+    const QColor markColour = StatusStyle::warningColor(pal);
+    for (const HistoryEvent& m : std::as_const(m_marks)) {
+        const qint64 at = m.event.timeMs;
+        if (at < startMs || at > end.toMSecsSinceEpoch())
+            continue;
+        const qreal x = xOfMs(at);
+        p.setPen(QPen(markColour, 1, Qt::DashLine));
+        p.drawLine(QPointF(x, area.top()), QPointF(x, area.bottom()));
+        QPolygonF triangle;
+        triangle << QPointF(x - 4, area.bottom() + 8) << QPointF(x + 4, area.bottom() + 8)
+                 << QPointF(x, area.bottom() + 2);
+        p.setPen(Qt::NoPen);
+        p.setBrush(markColour);
+        p.drawPolygon(triangle);
+        p.setBrush(Qt::NoBrush);
+    }
+
     for (int i = 0; i < shown.size(); ++i) {
         const Episode& e = shown.at(i);
         const qreal y = area.top() + i * rowHeight;
@@ -228,10 +337,12 @@ void HistoryTimeline::paintEvent(QPaintEvent*)
         p.drawText(QRectF(2, y, labelWidth - 6, rowHeight), Qt::AlignVCenter | Qt::AlignRight,
                    fm.elidedText(who, Qt::ElideMiddle, int(labelWidth) - 8));
         const qreal x1 = xOfMs(e.startMs);
-        const qreal x2 = qMax(x1 + 3, e.endMs >= 0 ? xOfMs(e.endMs) : xOf(now));
+        const qint64 barEnd = barEndMs(e, now.toMSecsSinceEpoch());
+        const qreal x2 = qMax(x1 + 3, xOfMs(barEnd));
         const QRectF bar(x1, y + 3, x2 - x1, rowHeight - 6);
         p.fillRect(bar, StatusStyle::tokenColor(e.token, pal));
-        const QString ending = endText(e.ended);
+        const bool cutShort = e.endMs < 0 && barEnd < now.toMSecsSinceEpoch();
+        const QString ending = cutShort ? tr("held when the recording stopped") : endText(e.ended);
         const qreal textX = x2 + 4 + fm.horizontalAdvance(ending) > area.right()
                                 ? x1 - fm.horizontalAdvance(ending) - 4
                                 : x2 + 4;

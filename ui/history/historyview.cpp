@@ -187,7 +187,16 @@ void HistoryView::present()
 {
     const QDateTime now = QDateTime::currentDateTime();
     const QDateTime since = m_review ? QDateTime() : QDateTime::fromMSecsSinceEpoch(m_live->openedAtMs());
-    m_dock->timeline()->setEpisodes(m_resource, shown(), since, WatchGap::between(m_recorded.sessions, now));
+    // A review ends where its recording does; the window's own history goes on until now.
+    QDateTime recordedUntil;
+    if (m_review)
+        for (const RecordingSession& s : std::as_const(m_recorded.sessions))
+            if (const qint64 last = qMax(s.lastMs, s.endedMs); !recordedUntil.isValid() ||
+                                                                 last > recordedUntil.toMSecsSinceEpoch())
+                recordedUntil = QDateTime::fromMSecsSinceEpoch(last);
+    m_dock->timeline()->setEpisodes(m_resource, shown(), since, WatchGap::between(m_recorded.sessions, now),
+                                    recordedUntil);
+    m_dock->timeline()->setEvents(m_recorded.events);
 }
 
 } // namespace lockscope

@@ -4,7 +4,10 @@
 #include "locks/lockfilterproxy.h"
 #include "widgets/statusstyle.h"
 
+#include <QAbstractItemView>
 #include <QHBoxLayout>
+#include <QItemSelectionModel>
+#include <QKeyEvent>
 #include <QLineEdit>
 #include <QToolButton>
 
@@ -16,6 +19,7 @@ LockFilterBar::LockFilterBar(LockFilterProxy* proxy, QWidget* parent)
     m_text->setPlaceholderText(tr("Filter: text, or a glob such as lock:orders:* (Ctrl+F)"));
     m_text->setClearButtonEnabled(true);
     connect(m_text, &QLineEdit::textChanged, m_proxy, &LockFilterProxy::setFilterText);
+    m_text->installEventFilter(this);
 
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -56,6 +60,30 @@ void LockFilterBar::applyQuickFilters()
         if (q->isChecked())
             f |= LockFilterProxy::QuickFilter(q->property("quickFilter").toInt());
     m_proxy->setQuickFilters(f);
+}
+
+bool LockFilterBar::eventFilter(QObject* watched, QEvent* event)
+{
+    const bool key = event->type() == QEvent::ShortcutOverride || event->type() == QEvent::KeyPress;
+    if (watched != m_text || !key)
+        return QWidget::eventFilter(watched, event);
+    const auto* press = static_cast<const QKeyEvent*>(event);
+    if (event->type() == QEvent::ShortcutOverride && press->key() == Qt::Key_Delete &&
+        press->modifiers() == Qt::ShiftModifier) {
+        // The line edit would take Shift+Del as "cut" (Ctrl+X still cuts): left to the window.
+        event->ignore();
+        return true;
+    }
+    if (event->type() == QEvent::KeyPress && m_results && press->modifiers() == Qt::NoModifier &&
+        (press->key() == Qt::Key_Down || press->key() == Qt::Key_PageDown)) {
+        m_results->setFocus(Qt::TabFocusReason);
+        QItemSelectionModel* selection = m_results->selectionModel();
+        if (selection && !selection->hasSelection() && m_results->model()->rowCount() > 0)
+            selection->setCurrentIndex(m_results->model()->index(0, 0),
+                                       QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        return true;
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void LockFilterBar::focusText()

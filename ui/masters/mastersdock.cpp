@@ -3,11 +3,13 @@
 
 #include "masters/mastertabledelegate.h"
 #include "masters/mastertablemodel.h"
+#include "widgets/statusstyle.h"
 
 #include <QClipboard>
 #include <QGuiApplication>
 #include <QHeaderView>
 #include <QMenu>
+#include <QStyle>
 #include <QTreeView>
 
 namespace lockscope {
@@ -27,7 +29,12 @@ MastersDock::MastersDock(MasterTableModel* masters, QWidget* parent)
     m_view->setAllColumnsShowFocus(true);
     m_view->setWordWrap(false);
     m_view->header()->setStretchLastSection(true);
-    m_view->setColumnWidth(MasterTableModel::MasterColumn, 260);
+    m_view->setColumnWidth(MasterTableModel::MasterColumn, 280);
+    // Its longest state whole, with the item's margins: "DOWN, retrying" was cut to "DOWN, retr…".
+    m_view->setColumnWidth(MasterTableModel::StateColumn,
+                           m_view->fontMetrics().horizontalAdvance(
+                               StatusStyle::masterStateText(RedisConnection::State::Reconnecting)) +
+                               4 * m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 16);
     m_view->setColumnWidth(MasterTableModel::LatencyColumn, 170);
     m_view->setColumnWidth(MasterTableModel::RoleColumn, 190); // a node's "replica of host:port"
     // Nodes show expanded when they appear; an entry someone collapsed stays collapsed.

@@ -91,7 +91,7 @@ void LockDiagnosisWatch::observe(const LockBatch& batch)
         for (const LockView& v : *views)
             fired << m_rules.evaluateLock(v.resource, diagnose(v), mono);
     for (const QByteArray& r : batch.removed)
-        m_rules.lockGone(r);
+        m_rules.lockGone(r, mono);
     raise(fired);
     showSelected();
 }

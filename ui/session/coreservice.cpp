@@ -181,6 +181,7 @@ void CoreService::publishMaster(int index)
     s.nodes = m_masters->nodes(index);
     if (const LockMonitor::ScanSummary scan = m_monitor->scanSummary(index); scan.passes > 0) {
         s.keyCount = scan.keys;
+        s.matchedKeys = scan.matched;
         s.lockKeys = scan.locks;
     }
     m_pendingMasters.removeAll(index); // this snapshot has the nodes already

@@ -32,8 +32,10 @@ struct MasterSnapshot
     // A group's nodes, in the panel's order: each primary followed by its replicas (depth 1), or a
     // Sentinel group's primary and the sentinel listened to. Empty for a plain master.
     QList<MasterNode> nodes;
-    // Its last full pass: the keys it has (DBSIZE; -1 until a pass has run) and how many are locks.
+    // Its last full pass: the keys it has (DBSIZE; -1 until a pass has run), how many the patterns
+    // matched, and how many of those are locks.
     qint64 keyCount = -1;
+    qint64 matchedKeys = -1;
     qint64 lockKeys = -1;
 };
 

@@ -28,7 +28,9 @@ PatternListEdit::PatternListEdit(QWidget* parent)
     m_table->setToolTip(
         tr("Redis glob patterns (* ? [abc]) of the keys to scan. \"Every key is a lock\": a key "
            "of no known format without a TTL is stuck. \"Find locks among keys\": only lock "
-           "libraries' formats are shown, other keys are not locks."));
+           "libraries' formats are shown, other keys are not locks. A broad pattern such as *lock* "
+           "is best a \"find\" one: as \"every key is a lock\" it takes clock:, block: and "
+           "unlocked_… keys for locks."));
     QStringList defaults;
     for (const ScanPattern& p : MonitorSettings().patterns)
         defaults << p.toString();

@@ -15,10 +15,12 @@ CentralSplit::CentralSplit(LockFilterProxy* proxy, QWidget* parent) : QSplitter(
 {
     setObjectName(QStringLiteral("centralSplit"));
     auto* top = new QWidget(this);
+    // Made in the order Tab visits them: the filter, its quick buttons, then the table it filters.
+    m_filterBar = new LockFilterBar(proxy, top);
     m_table = new LockTableView(top);
     m_table->setObjectName(QStringLiteral("locks"));
     m_table->setProxy(proxy);
-    m_filterBar = new LockFilterBar(proxy, top);
+    m_filterBar->setResults(m_table);
     m_emptyState = new EmptyState(top);
     m_emptyState->hide();
     auto* topLayout = new QVBoxLayout(top);

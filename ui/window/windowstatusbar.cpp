@@ -4,6 +4,7 @@
 #include "locks/lockfilterproxy.h"
 #include "locks/locktablemodel.h"
 #include "masters/mastertablemodel.h"
+#include "widgets/plaintooltip.h"
 #include "widgets/scanscopetext.h"
 #include "widgets/statusstyle.h"
 #include "widgets/steadylabel.h"
@@ -47,7 +48,8 @@ void WindowStatusBar::setStarted(bool readOnly, bool anythingToScan)
     badge.setColor(QPalette::WindowText, palette().color(QPalette::Base));
     m_readOnlyBadge->setPalette(badge);
     m_progressBar->setValue(0);
-    m_progressBar->setVisible(anythingToScan);
+    m_scanning = anythingToScan;
+    m_progressBar->setVisible(m_scanning && m_anyMasterUp);
 }
 
 void WindowStatusBar::setScanProgress(int master, qint64 scanned, qint64 total)
@@ -59,12 +61,13 @@ void WindowStatusBar::setScanProgress(int master, qint64 scanned, qint64 total)
         done += qMin(s, t);
         all += t;
     }
-    m_progressBar->setVisible(true);
+    m_progressBar->setVisible(m_scanning);
     m_progressBar->setValue(all > 0 ? int(done * 100 / all) : 0);
 }
 
 void WindowStatusBar::setScanFinished()
 {
+    m_scanning = false;
     m_progressBar->hide();
 }
 
@@ -81,11 +84,15 @@ void WindowStatusBar::updateCounts(const LockTableModel& locks, const LockFilter
         parts << tr("%n shown", nullptr, proxy.rowCount());
     m_totals->setSteadyText(parts.join(QStringLiteral(" · ")));
     m_mastersUp->setSteadyText(tr("%1 of %2 masters up").arg(masters.upCount()).arg(masters.rowCount()));
+    // Nothing is scanned while no master is up: the count beside says why, the bar would not move.
+    m_anyMasterUp = masters.upCount() > 0;
+    m_progressBar->setVisible(m_scanning && m_anyMasterUp);
     QList<MasterSnapshot> snapshots;
     for (int i = 0; i < masters.rowCount(); ++i)
         snapshots << masters.snapshot(i);
     m_scanScope->setText(ScanScopeText::text(patterns, snapshots));
-    m_scanScope->setToolTip(m_scanScope->text());
+    m_scanScope->setToolTip(
+        plainToolTip(m_scanScope->text() + QLatin1Char('\n') + ScanScopeText::toolTip(patterns)));
 }
 
 } // namespace lockscope

@@ -28,7 +28,8 @@ public:
     explicit WindowStatusBar(QWidget* parent = nullptr);
 
     // A core (re)started: the badge as it says, the scan's progress from zero (hidden when there is
-    // nothing to scan: no "scanning 0%" for ever).
+    // nothing to scan, and while no master is up: no "scanning 0%" for ever beside a master whose
+    // password was refused).
     void setStarted(bool readOnly, bool anythingToScan);
     // One master's share of the initial scan; the bar shows the sum over all masters.
     void setScanProgress(int master, qint64 scanned, qint64 total);
@@ -45,6 +46,8 @@ private:
     QLabel* m_scanScope; // the patterns scanned, or which master's keys they all miss
     QProgressBar* m_progressBar;
     QHash<int, QPair<qint64, qint64>> m_progress; // master -> (keys scanned, keys in its database)
+    bool m_scanning = false;                      // the initial scan has not finished
+    bool m_anyMasterUp = false;
 };
 
 } // namespace lockscope

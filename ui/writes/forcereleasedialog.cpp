@@ -14,19 +14,38 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QTableWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace lockscope {
 
 namespace {
 
+// What will happen comes before what is there now: a long token elides in the last column, and
+// never pushes "Will" off the dialog's edge.
 enum PlanColumn
 {
     MasterColumn,
-    HoldsColumn,
     WillColumn,
+    HoldsColumn,
     ColumnCount
 };
+
+// How often an open dialog reads the key again, so that a holder that changes while the admin
+// reads the plan is shown before the confirmation, not only spared by the script after it.
+constexpr int kRefreshMs = 1000;
+
+bool isUnrecognised(LockFormat format)
+{
+    return format == LockFormat::Unknown || format == LockFormat::PlainToken;
+}
+
+// What the plan would do on a master, compared between two reads: the step and what it acts on.
+bool sameStep(const ForceReleaseTarget& a, const ForceReleaseTarget& b)
+{
+    return a.step.kind == b.step.kind && a.step.commands == b.step.commands &&
+           a.observation.present == b.observation.present && a.lock.token == b.lock.token;
+}
 
 QString describeTarget(const ForceReleaseTarget& t)
 {
@@ -44,11 +63,23 @@ QString describeTarget(const ForceReleaseTarget& t)
     return text;
 }
 
-QString commandsText(const QList<QByteArrayList>& commands)
+// What really goes to the master: never the bare commands, one script that checks first.
+QString commandsText(const ForceReleaseStep& step)
 {
-    QStringList lines;
+    QStringList lines{ForceReleaseDialog::tr("Sent as one script (EVALSHA) that checks first, %1, and only then "
+                                             "runs:")
+                          .arg(step.condition.isEmpty() ? ForceReleaseDialog::tr("that the lock is still as read")
+                                                        : step.condition)};
+    for (const QByteArrayList& c : step.commands)
+        lines << QStringLiteral("  ") + escapeCommand(c);
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString sentText(const QList<QByteArrayList>& commands)
+{
+    QStringList lines{ForceReleaseDialog::tr("The script ran:")};
     for (const QByteArrayList& c : commands)
-        lines << escapeCommand(c);
+        lines << QStringLiteral("  ") + escapeCommand(c);
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -108,9 +139,11 @@ ForceReleaseDialog::ForceReleaseDialog(CoreThread* core, const LockView& view, c
     : QDialog(parent), m_core(core), m_view(view), m_names(masterNames), m_readOnly(readOnly),
       m_expected(view.token), m_heading(new QLabel(this)), m_guard(new QLabel(this)),
       m_holder(new QComboBox(this)), m_table(new QTableWidget(0, ColumnCount, this)),
-      m_prompt(new QLabel(this)), m_typed(new QLineEdit(this)), m_plainConfirm(new QCheckBox(this)),
-      m_result(new QLabel(this)), m_buttons(new QDialogButtonBox(QDialogButtonBox::Cancel, this)),
-      m_release(m_buttons->addButton(tr("Force-release"), QDialogButtonBox::DestructiveRole))
+      m_unrecognised(new QLabel(this)), m_prompt(new QLabel(this)), m_typed(new QLineEdit(this)),
+      m_plainConfirm(new QCheckBox(this)), m_result(new QLabel(this)),
+      m_buttons(new QDialogButtonBox(QDialogButtonBox::Cancel, this)),
+      m_release(m_buttons->addButton(tr("Force-release"), QDialogButtonBox::DestructiveRole)),
+      m_refresh(new QTimer(this))
 {
     setWindowTitle(tr("Force-release %1").arg(escapeBytes(view.resource)));
     m_heading->setWordWrap(true);
@@ -120,11 +153,29 @@ ForceReleaseDialog::ForceReleaseDialog(CoreThread* core, const LockView& view, c
     m_result->setTextFormat(Qt::PlainText);
     m_guard->setWordWrap(true);
     m_result->setWordWrap(true);
-    m_table->setHorizontalHeaderLabels({tr("Master"), tr("Holds now"), tr("Will")});
+    m_table->setHorizontalHeaderLabels({tr("Master"), tr("Will"), tr("Holds now")});
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->setWordWrap(false);
+    // Every column fits the dialog: "Will" wraps, a long token is cut in the middle (the tooltip
+    // has it whole), and nothing waits to the right of a scroll bar.
+    m_table->setWordWrap(true);
+    m_table->setTextElideMode(Qt::ElideMiddle);
+    m_table->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_table->horizontalHeader()->setSectionResizeMode(MasterColumn, QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(WillColumn, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setSectionResizeMode(HoldsColumn, QHeaderView::Stretch);
+    m_unrecognised->setObjectName(QStringLiteral("unrecognisedWarning"));
+    m_unrecognised->setTextFormat(Qt::PlainText);
+    m_unrecognised->setWordWrap(true);
+    m_unrecognised->setForegroundRole(QPalette::BrightText);
+    m_unrecognised->setAutoFillBackground(true);
+    m_unrecognised->setBackgroundRole(QPalette::Highlight);
+    m_unrecognised->setVisible(isUnrecognised(view.format));
+    m_unrecognised->setText(
+        tr("LockScope does not recognise this key as any lock library's (its value is %1). It is "
+           "listed only because a scan pattern says every key it matches is a lock: force-release "
+           "deletes it like any other key.")
+            .arg(view.format == LockFormat::PlainToken ? tr("plain text") : tr("of no known shape")));
 
     // A semaphore is released one holder at a time: the admin picks which. A Redisson lock with
     // several holders (readers) loses all of them or the one picked; readers that join later stay.
@@ -156,8 +207,10 @@ ForceReleaseDialog::ForceReleaseDialog(CoreThread* core, const LockView& view, c
             .arg(escapeBytes(m_expected).toHtmlEscaped()));
     if (needsTypedConfirmation()) {
         m_prompt->setText(
-            tr("This lock is held with a quorum: somebody may be relying on it. Type the resource "
-               "name to confirm:"));
+            isUnrecognised(view.format)
+                ? tr("This may be an ordinary key. Type its name to confirm:")
+                : tr("This lock is held with a quorum: somebody may be relying on it. Type the resource "
+                     "name to confirm:"));
         m_plainConfirm->hide();
     } else {
         m_prompt->hide();
@@ -175,6 +228,7 @@ ForceReleaseDialog::ForceReleaseDialog(CoreThread* core, const LockView& view, c
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_heading);
     layout->addWidget(m_holder);
+    layout->addWidget(m_unrecognised);
     layout->addWidget(m_table, 1);
     layout->addWidget(m_guard);
     layout->addWidget(m_prompt);
@@ -191,9 +245,20 @@ ForceReleaseDialog::ForceReleaseDialog(CoreThread* core, const LockView& view, c
 
     connect(core->service(), &CoreService::forceReleaseInspected, this,
             [this](quint64 request, const ForceReleasePlan& plan) {
-                if (request == m_inspectRequest)
+                if (request == m_inspectRequest) {
                     showPlan(plan);
+                } else if (request == m_refreshRequest) {
+                    m_refreshRequest = 0;
+                    if (m_stage == Stage::Ready)
+                        refreshPlan(plan);
+                }
             });
+    m_refresh->setInterval(kRefreshMs);
+    connect(m_refresh, &QTimer::timeout, this, [this] {
+        if (m_stage != Stage::Ready || !m_core || m_refreshRequest != 0)
+            return;
+        m_refreshRequest = m_core->request(&CoreService::inspectForceRelease, requestFor(m_expected));
+    });
     connect(core->service(), &CoreService::forceReleaseFinished, this,
             [this](const ForceReleaseReport& report) {
                 if (report.request == m_executeRequest)
@@ -206,7 +271,16 @@ ForceReleaseDialog::ForceReleaseDialog(CoreThread* core, const LockView& view, c
 
 bool ForceReleaseDialog::needsTypedConfirmation() const
 {
-    return m_view.status == LockStatus::Held && m_view.holding >= m_view.needed;
+    return (m_view.status == LockStatus::Held && m_view.holding >= m_view.needed) || isUnrecognised(m_view.format);
+}
+
+ForceReleaseRequest ForceReleaseDialog::requestFor(const QByteArray& token) const
+{
+    ForceReleaseRequest request;
+    request.resource = m_view.resource;
+    request.mode = ForceReleaseMode::ExpectToken;
+    request.expectedToken = token;
+    return request;
 }
 
 bool ForceReleaseDialog::canConfirm() const
@@ -228,26 +302,29 @@ void ForceReleaseDialog::inspect()
 {
     m_stage = Stage::Inspecting;
     m_plan.reset();
-    ForceReleaseRequest request;
-    request.resource = m_view.resource;
-    request.mode = ForceReleaseMode::ExpectToken;
-    request.expectedToken = m_expected;
+    m_firstPlan.reset();
+    m_refresh->stop();
     if (!m_core)
         return onCoreGone();
     m_guard->setText(tr("Reading the key on every master…"));
-    m_inspectRequest = m_core->request(&CoreService::inspectForceRelease, request);
+    m_inspectRequest = m_core->request(&CoreService::inspectForceRelease, requestFor(m_expected));
     updateButton();
 }
 
 void ForceReleaseDialog::showPlan(const ForceReleasePlan& plan)
 {
     m_plan = plan;
+    if (!m_firstPlan)
+        m_firstPlan = plan;
     m_stage = Stage::Ready;
     m_table->setRowCount(int(plan.targets.size()));
     int deleting = 0;
     int changed = 0;
+    QStringList movedSinceOpened;
+    bool unrecognised = isUnrecognised(m_view.format);
     for (int row = 0; row < plan.targets.size(); ++row) {
         const ForceReleaseTarget& t = plan.targets.at(row);
+        unrecognised = unrecognised || (t.observation.present && isUnrecognised(t.lock.format));
         // The step the core will execute, in its own words: the dialog decides nothing itself.
         const QString will = t.step.summary();
         switch (t.step.kind) {
@@ -261,21 +338,35 @@ void ForceReleaseDialog::showPlan(const ForceReleasePlan& plan)
         default:
             break;
         }
-        const QStringList cells{t.master, describeTarget(t), will};
+        const bool moved = row < m_firstPlan->targets.size() && !sameStep(t, m_firstPlan->targets.at(row));
+        if (moved)
+            movedSinceOpened << m_names.value(t.index, t.master);
+        QStringList cells(ColumnCount);
+        cells[MasterColumn] = t.master;
+        cells[WillColumn] = will;
+        cells[HoldsColumn] = describeTarget(t);
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells.at(c));
-            item->setToolTip(
-                plainToolTip(c == WillColumn && !t.step.commands.isEmpty()
-                                 ? cells.at(c) + QLatin1Char('\n') + commandsText(t.step.commands)
-                                 : cells.at(c)));
+            item->setToolTip(plainToolTip(c == WillColumn && !t.step.commands.isEmpty()
+                                              ? cells.at(c) + QLatin1Char('\n') + commandsText(t.step)
+                                              : cells.at(c)));
             if (c == WillColumn && t.step.kind == ForceReleaseStep::Kind::Delete)
                 item->setForeground(StatusStyle::statusColor(LockStatus::Stuck, palette()));
+            if (moved) {
+                QFont bold = item->font();
+                bold.setBold(true);
+                item->setFont(bold);
+            }
             m_table->setItem(row, c, item);
         }
     }
-    m_table->resizeColumnsToContents();
+    m_table->resizeRowsToContents();
+    m_unrecognised->setVisible(unrecognised);
     QString guard = tr("%n master(s) will be touched.", nullptr, deleting);
-    if (changed > 0)
+    if (!movedSinceOpened.isEmpty())
+        guard += QLatin1Char(' ') + tr("Changed while this dialog was open: %1 (in bold). Confirm again.")
+                                        .arg(movedSinceOpened.join(QStringLiteral(", ")));
+    else if (changed > 0)
         guard += QLatin1Char(' ') +
                  tr("The lock changed hands on %n master(s) since it was shown: those are spared.", nullptr,
                     changed);
@@ -285,7 +376,22 @@ void ForceReleaseDialog::showPlan(const ForceReleasePlan& plan)
         guard += QLatin1Char(' ') + tr("Read-only mode: nothing can be deleted from this window.");
     m_guard->setText(guard);
     updateButton();
+    if (!m_readOnly)
+        m_refresh->start();
     emit inspected();
+}
+
+void ForceReleaseDialog::refreshPlan(const ForceReleasePlan& plan)
+{
+    bool same = plan.refusal == m_plan->refusal && plan.targets.size() == m_plan->targets.size();
+    for (int i = 0; same && i < plan.targets.size(); ++i)
+        same = sameStep(plan.targets.at(i), m_plan->targets.at(i));
+    if (same)
+        return;
+    // What the admin agreed to is no longer what would happen: the agreement goes with it.
+    m_typed->clear();
+    m_plainConfirm->setChecked(false);
+    showPlan(plan);
 }
 
 void ForceReleaseDialog::confirm()
@@ -293,6 +399,7 @@ void ForceReleaseDialog::confirm()
     if (!canConfirm() || !m_core)
         return;
     m_stage = Stage::Executing;
+    m_refresh->stop();
     m_release->setEnabled(false);
     m_typed->setEnabled(false);
     m_plainConfirm->setEnabled(false);
@@ -305,7 +412,7 @@ void ForceReleaseDialog::showOutcome(const ForceReleaseReport& report)
 {
     m_outcome = report.outcome;
     m_stage = Stage::Finished;
-    m_table->setHorizontalHeaderLabels({tr("Master"), tr("Held before"), tr("Outcome")});
+    m_table->setHorizontalHeaderLabels({tr("Master"), tr("Outcome"), tr("Held before")});
     m_table->setRowCount(int(report.outcome.results.size()));
     for (int row = 0; row < report.outcome.results.size(); ++row) {
         const ForceReleaseMasterResult& r = report.outcome.results.at(row);
@@ -314,21 +421,25 @@ void ForceReleaseDialog::showOutcome(const ForceReleaseReport& report)
             what += QStringLiteral(": ") + r.error.message;
         else if (!r.detail.isEmpty())
             what += QStringLiteral("; ") + r.detail; // the core escaped it
-        const QStringList cells{r.master, escapeBytes(r.tokenBefore), what};
+        QStringList cells(ColumnCount);
+        cells[MasterColumn] = r.master;
+        cells[WillColumn] = what;
+        cells[HoldsColumn] = escapeBytes(r.tokenBefore);
         for (int c = 0; c < cells.size(); ++c) {
             auto* item = new QTableWidgetItem(cells.at(c));
-            if (c == WillColumn && !r.commands.isEmpty())
-                item->setToolTip(plainToolTip(what + QLatin1Char('\n') + commandsText(r.commands)));
+            item->setToolTip(plainToolTip(c == WillColumn && !r.commands.isEmpty()
+                                              ? what + QLatin1Char('\n') + sentText(r.commands)
+                                              : cells.at(c)));
             m_table->setItem(row, c, item);
         }
     }
-    m_table->resizeColumnsToContents();
+    m_table->resizeRowsToContents();
     // What happened, in the past tense, per master: the plan's "will be touched" is over.
     m_guard->setText(pastTense(report.outcome));
     m_prompt->hide();
     m_typed->hide();
     m_plainConfirm->hide();
-    QString text = tr("Outcome: %1").arg(writeVerdictName(report.outcome.verdict));
+    QString text = tr("Outcome: %1").arg(report.outcome.outcomeText());
     if (!report.outcome.error.message.isEmpty())
         text += QStringLiteral(" — ") + report.outcome.error.message;
     if (report.outcome.auditError.isError())
@@ -346,6 +457,7 @@ void ForceReleaseDialog::reject()
         m_core->call(&CoreService::cancelForceRelease, *m_plan);
     if (m_stage == Stage::Executing)
         return; // the deletion is under way: its outcome must be seen
+    m_refresh->stop();
     QDialog::reject();
 }
 
@@ -356,6 +468,7 @@ void ForceReleaseDialog::onCoreGone()
     // audit log has its outcome.
     const bool wasExecuting = m_stage == Stage::Executing;
     m_stage = Stage::Finished;
+    m_refresh->stop();
     m_plan.reset();
     m_release->setEnabled(false);
     m_typed->setEnabled(false);

@@ -16,6 +16,7 @@ class QLabel;
 class QLineEdit;
 class QPushButton;
 class QTableWidget;
+class QTimer;
 
 namespace lockscope {
 
@@ -23,9 +24,10 @@ class CoreThread;
 
 // The administrator's force-release, in the window: reads the key on every master first and shows
 // exactly what would be deleted where, guarded by the token that was on screen (a master whose
-// token changed in between is spared), asks for a plain confirmation (typing the resource name
-// when the lock is held with a quorum), then reports what each master did. Read-only mode
-// disables the button; cancelling is recorded in the audit log.
+// token changed in between is spared), reads the key again every second while open (a change is
+// shown in bold and needs a new confirmation), asks for a plain confirmation (typing the resource
+// name when the lock is held with a quorum, or is of no lock format LockScope knows), then reports
+// what each master did. Read-only mode disables the button; cancelling is recorded in the audit log.
 class ForceReleaseDialog final : public QDialog
 {
     Q_OBJECT
@@ -56,6 +58,8 @@ public:
     const QByteArray& expectedToken() const { return m_expected; }
 
     QLabel* summaryLabel() const { return m_guard; }
+    QLabel* resultLabel() const { return m_result; }
+    QLabel* unrecognisedWarning() const { return m_unrecognised; }
     // What happened, per master, in the past tense: "Deleted on M1, M2; not present on M3."
     static QString pastTense(const ForceReleaseOutcome& outcome);
 
@@ -70,6 +74,10 @@ signals:
 private:
     void inspect();
     void showPlan(const ForceReleasePlan& plan);
+    // A later read of the key while the admin looks: shown, and the confirmation asked again, when
+    // it would change what happens on some master.
+    void refreshPlan(const ForceReleasePlan& plan);
+    ForceReleaseRequest requestFor(const QByteArray& token) const;
     void showOutcome(const ForceReleaseReport& report);
     void updateButton();
     // The window replaced its core (a reconnect, another profile): nothing more goes through it.
@@ -83,19 +91,23 @@ private:
     Stage m_stage = Stage::Inspecting;
     quint64 m_inspectRequest = 0;
     quint64 m_executeRequest = 0;
+    quint64 m_refreshRequest = 0; // a read of the key again, under way (0: none)
     std::optional<ForceReleasePlan> m_plan;
+    std::optional<ForceReleasePlan> m_firstPlan; // as first shown: rows that differ from it are bold
     std::optional<ForceReleaseOutcome> m_outcome;
 
     QLabel* m_heading;
     QLabel* m_guard;
     QComboBox* m_holder;
     QTableWidget* m_table;
+    QLabel* m_unrecognised; // the key is of no lock format LockScope knows
     QLabel* m_prompt;
     QLineEdit* m_typed;
     QCheckBox* m_plainConfirm;
     QLabel* m_result;
     QDialogButtonBox* m_buttons;
     QPushButton* m_release;
+    QTimer* m_refresh;
 };
 
 } // namespace lockscope
