@@ -365,19 +365,21 @@ void DemoScenarioRunner::buildPause()
         // In the counters' words: two holders at once is the lock's failure; what the storage did
         // with the stale write is fencing's part.
         const QString twoHolders =
-            measured().doubleHolds > 0 ? tr("A's lease ran out during its pause and B took the lock: two holders "
-                                            "at once. ")
-                                       : QString();
-        const QString what = !aWrite->stale ? tr("A's write was not stale (B never got the lock in time).")
-                             : aWrite->accepted
-                                 ? tr("Fencing off: A's stale write (fencing %1 < %2) was "
-                                      "ACCEPTED: the storage took a write from a holder that no longer held the lock.")
-                                       .arg(aWrite->fencing)
-                                       .arg(aWrite->highestSeen)
-                                 : tr("Fencing on: A's stale write (fencing %1 < %2) was rejected: the storage "
-                                      "stayed consistent.")
-                                       .arg(aWrite->fencing)
-                                       .arg(aWrite->highestSeen);
+            measured().doubleHolds > 0
+                ? tr("A's lease ran out during its pause and B took the lock: two holders "
+                     "at once. ")
+                : QString();
+        const QString what =
+            !aWrite->stale ? tr("A's write was not stale (B never got the lock in time).")
+            : aWrite->accepted
+                ? tr("Fencing off: A's stale write (fencing %1 < %2) was "
+                     "ACCEPTED: the storage took a write from a holder that no longer held the lock.")
+                      .arg(aWrite->fencing)
+                      .arg(aWrite->highestSeen)
+                : tr("Fencing on: A's stale write (fencing %1 < %2) was rejected: the storage "
+                     "stayed consistent.")
+                      .arg(aWrite->fencing)
+                      .arg(aWrite->highestSeen);
         return qMakePair(asExpected, twoHolders + what);
     });
 }

@@ -32,15 +32,9 @@ QList<ScanPattern> ScanPattern::defaults()
     // lock:* python-redis-lock and most hand-rolled locks, lock.* the SETNX recipe's lock.foo,
     // locks:*, *:lock and *.lock other hand-rolled layouts, redlock:* pottery, mutex:* and
     // semaphore:* redis-semaphore (../shared/reference/lock-formats.md).
-    return {"lock:*",
-            "lock.*",
-            "locks:*",
-            "*:lock",
-            "*.lock",
-            "redlock:*",
-            "mutex:*",
-            "semaphore:*",
-            ScanPattern("*lock*", PatternMode::Discover)};
+    return {"lock:*",  "lock.*",      "locks:*",
+            "*:lock",  "*.lock",      "redlock:*",
+            "mutex:*", "semaphore:*", ScanPattern("*lock*", PatternMode::Discover)};
 }
 
 QString ScanPattern::toString() const

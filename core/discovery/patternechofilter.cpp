@@ -3,7 +3,8 @@
 
 namespace lockscope {
 
-bool PatternEchoFilter::isNewEvent(const QByteArray& pattern, const QByteArray& channel, const QByteArray& payload)
+bool PatternEchoFilter::isNewEvent(const QByteArray& pattern, const QByteArray& channel,
+                                   const QByteArray& payload)
 {
     if (channel == m_channel && payload == m_payload && !m_patterns.contains(pattern)) {
         m_patterns << pattern;

@@ -53,8 +53,8 @@ QByteArrayList ScanPlan::scanCommand(const QByteArray& cursor, int count) const
 
 bool ScanPlan::keeps(QByteArrayView key) const
 {
-    return m_keepsAll ||
-           std::any_of(m_globs.cbegin(), m_globs.cend(), [&key](const CompiledGlob& g) { return g.matches(key); });
+    return m_keepsAll || std::any_of(m_globs.cbegin(), m_globs.cend(),
+                                     [&key](const CompiledGlob& g) { return g.matches(key); });
 }
 
 } // namespace lockscope

@@ -41,7 +41,7 @@ private:
     void add(const CompiledGlob& glob);
 
     QByteArray m_match;
-    bool m_keepsAll = false;   // the server matched, or a pattern matches every key
+    bool m_keepsAll = false;           // the server matched, or a pattern matches every key
     std::vector<CompiledGlob> m_globs; // several patterns: the key must match one
 };
 

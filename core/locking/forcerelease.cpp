@@ -99,9 +99,10 @@ void finish(MasterSet& masters, const WriteGate& gate, const ForceReleasePlan& p
         if (record.message.isEmpty() && outcome.spared() > 0 && outcome.ok())
             record.message = outcome.outcomeText() + QStringLiteral(": the holder had changed there");
         if (plan.unrecognisedFormat())
-            record.message = record.message.isEmpty()
-                                 ? QStringLiteral("a key of no lock format LockScope knows")
-                                 : QString(QStringLiteral("a key of no lock format LockScope knows; ") + record.message);
+            record.message =
+                record.message.isEmpty()
+                    ? QStringLiteral("a key of no lock format LockScope knows")
+                    : QString(QStringLiteral("a key of no lock format LockScope knows; ") + record.message);
         for (const ForceReleaseMasterResult& r : outcome.results) {
             AuditRecord::MasterResult m;
             m.master = r.master;

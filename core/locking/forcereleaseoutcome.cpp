@@ -14,14 +14,15 @@ int ForceReleaseOutcome::spared() const
 
 QString ForceReleaseOutcome::outcomeName() const
 {
-    return verdict == WriteVerdict::Done && spared() > 0 ? QStringLiteral("partial") : writeVerdictName(verdict);
+    return verdict == WriteVerdict::Done && spared() > 0 ? QStringLiteral("partial")
+                                                         : writeVerdictName(verdict);
 }
 
 QString ForceReleaseOutcome::outcomeText() const
 {
     const int n = spared();
     return verdict == WriteVerdict::Done && n > 0 ? QStringLiteral("partial (%1 spared)").arg(n)
-                                                 : writeVerdictName(verdict);
+                                                  : writeVerdictName(verdict);
 }
 
 QString forceReleaseActionName(ForceReleaseMasterResult::Action action)

@@ -89,7 +89,8 @@ struct ForceReleasePlan
     bool unrecognisedFormat() const
     {
         for (const ForceReleaseTarget& t : targets)
-            if (t.observation.present && (t.lock.format == LockFormat::PlainToken || t.lock.format == LockFormat::Unknown))
+            if (t.observation.present &&
+                (t.lock.format == LockFormat::PlainToken || t.lock.format == LockFormat::Unknown))
                 return true;
         return false;
     }

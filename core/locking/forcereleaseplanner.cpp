@@ -140,8 +140,9 @@ ForceReleaseStep planString(const ForceReleaseRequest& request, const ForceRelea
     }
     step.kind = Kind::Delete;
     step.commands = {{"DEL", request.resource}};
-    step.condition = request.mode == ForceReleaseMode::ExpectToken ? QStringLiteral("if it still holds the token shown")
-                                                                 : anyHolder();
+    step.condition = request.mode == ForceReleaseMode::ExpectToken
+                         ? QStringLiteral("if it still holds the token shown")
+                         : anyHolder();
     if (!signalKey.isEmpty())
         step.commands << ForceReleaseStep::Command{"LPUSH", signalKey, "1"}
                       << ForceReleaseStep::Command{"PEXPIRE", signalKey, "1000"};

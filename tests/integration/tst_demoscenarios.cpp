@@ -340,7 +340,8 @@ void TestDemoScenarios::clientPauseStaleWriteRejectedWithFencing()
     // Issue #41: the result line said "rejected" beside a red "violations 1". It tells both parts
     // now, in the counters' words, from the same numbers.
     QVERIFY(m_lab->scenarios()->measured().doubleHolds >= 1);
-    QVERIFY2(summary.contains(QLatin1String("two holders at once")) && summary.contains(QLatin1String("rejected")),
+    QVERIFY2(summary.contains(QLatin1String("two holders at once")) &&
+                 summary.contains(QLatin1String("rejected")),
              qPrintable(summary));
     verifyAgainstTheRecord();
 }

@@ -62,8 +62,8 @@ void TestOverlappingEvents::eachEventOnceWhateverPatternsMatchIt()
     scanner.start();
     QTRY_COMPARE_WITH_TIMEOUT(scanner.mode(), NotificationMode::Live, 10000);
 
-    server.command({"SET", "lock:a", "t1", "PX", "60000"});  // lock:* and *lock*
-    server.command({"SET", "lock:a", "t2", "PX", "60000"});  // the same again: a second event
+    server.command({"SET", "lock:a", "t1", "PX", "60000"});   // lock:* and *lock*
+    server.command({"SET", "lock:a", "t2", "PX", "60000"});   // the same again: a second event
     server.command({"SET", "jobs.lock", "t", "PX", "60000"}); // *.lock and *lock*
     server.command({"SET", "mylock", "t", "PX", "60000"});    // *lock* alone
     server.command({"SET", "mutex:m", "t", "PX", "60000"});   // mutex:* alone

@@ -415,7 +415,9 @@ void TestUiForceRelease::willIsVisibleBesideALongToken()
     QTableWidget* table = dialog->table();
     QCOMPARE(table->horizontalHeaderItem(1)->text(), QStringLiteral("Will"));
     QVERIFY2(table->horizontalHeader()->length() <= table->viewport()->width(),
-             qPrintable(QStringLiteral("%1 > %2").arg(table->horizontalHeader()->length()).arg(table->viewport()->width())));
+             qPrintable(QStringLiteral("%1 > %2")
+                            .arg(table->horizontalHeader()->length())
+                            .arg(table->viewport()->width())));
     for (int row = 0; row < 3; ++row) {
         const QRect will = table->visualItemRect(table->item(row, 1));
         QVERIFY2(table->viewport()->rect().contains(will), qPrintable(QStringLiteral("row %1").arg(row)));

@@ -156,7 +156,8 @@ void TestUiMasterNodes::sentinelNodesFollowAFailover()
     QCOMPARE(model->rowCount(model->index(0, 0)), 0);
     QCOMPARE(MasterTableModel::masterOf(entry()), 1);
     QTRY_COMPARE_WITH_TIMEOUT(cell(entry(), MasterTableModel::MasterColumn),
-                              QStringLiteral("M2  %1 → %2").arg(group.url(false), loopback(primaryPort)), 10000);
+                              QStringLiteral("M2  %1 → %2").arg(group.url(false), loopback(primaryPort)),
+                              10000);
     const auto primaryRow = [&] { return childWithRole(model, entry(), MasterNode::Role::Primary); };
     // Every sentinel is listed; the one the watcher listens to says so, the others are only asked.
     const auto listeningRow = [&] {
@@ -207,7 +208,8 @@ void TestUiMasterNodes::sentinelNodesFollowAFailover()
     QTRY_VERIFY_WITH_TIMEOUT(listeningRow().isValid(), 10000);
     QCOMPARE(model->rowCount(entry()), 1 + group.sentinelCount());
     QTRY_COMPARE_WITH_TIMEOUT(cell(entry(), MasterTableModel::MasterColumn),
-                              QStringLiteral("M2  %1 → %2").arg(group.url(false), loopback(replicaPort)), 10000);
+                              QStringLiteral("M2  %1 → %2").arg(group.url(false), loopback(replicaPort)),
+                              10000);
     QVERIFY(view->isExpanded(entry()));
     QCOMPARE(model->rowCount(), 2);
     QCOMPARE(checked.resets.size(), 0);

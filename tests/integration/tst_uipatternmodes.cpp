@@ -261,18 +261,21 @@ void TestUiPatternModes::statusBarNamesThePatternsAndTheKeysTheyMiss()
     QVERIFY(scope);
     // Before any pass it names what is scanned: the nine default globs in three words, each of
     // them in the tooltip.
-    QVERIFY2(scope->text().contains(QStringLiteral("Scanning the default patterns")), qPrintable(scope->text()));
-    QVERIFY2(scope->toolTip().contains(ScanPattern::listText(ScanPattern::defaults())), qPrintable(scope->toolTip()));
+    QVERIFY2(scope->text().contains(QStringLiteral("Scanning the default patterns")),
+             qPrintable(scope->text()));
+    QVERIFY2(scope->toolTip().contains(ScanPattern::listText(ScanPattern::defaults())),
+             qPrintable(scope->toolTip()));
     const QString hint = QStringLiteral(":%1: 30 keys, none matched the default patterns — add a "
                                         "pattern in Connections")
                              .arg(other.port());
     // Issue #41: keys matched but judged no locks are not "none matched".
     const QString judged =
-        QStringLiteral(":%1: 13 keys, 12 matched the default patterns, none of them a lock").arg(clocks.port());
-    QTRY_VERIFY2_WITH_TIMEOUT(scope->text().startsWith(QLatin1String("M2 ")) && scope->text().contains(hint) &&
-                                  scope->text().contains(judged),
-                              qPrintable(scope->text() + QLatin1Char('\n') + hint + QLatin1Char('\n') + judged),
-                              10000);
+        QStringLiteral(":%1: 13 keys, 12 matched the default patterns, none of them a lock")
+            .arg(clocks.port());
+    QTRY_VERIFY2_WITH_TIMEOUT(
+        scope->text().startsWith(QLatin1String("M2 ")) && scope->text().contains(hint) &&
+            scope->text().contains(judged),
+        qPrintable(scope->text() + QLatin1Char('\n') + hint + QLatin1Char('\n') + judged), 10000);
     // M1's keys did match (report-lock, mutex:payments): no word about it.
     QVERIFY2(!scope->text().contains(QStringLiteral("M1 ")), qPrintable(scope->text()));
 
@@ -304,7 +307,8 @@ void TestUiPatternModes::theDefaultsTakeNoOrdinaryKeyForAStuckLock()
     window.show();
     QSignalSpy scanned(&window, &MainWindow::initialScanFinished);
     QVERIFY(scanned.wait(int(lockscope::test::upperBoundMs(10000))));
-    QTRY_VERIFY_WITH_TIMEOUT(window.lockModel()->find("lock:nottl") && window.lockModel()->find("lock.cron"), 5000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.lockModel()->find("lock:nottl") && window.lockModel()->find("lock.cron"),
+                             5000);
     QCOMPARE(window.lockModel()->find("lock:nottl")->status, LockStatus::Stuck);
     QCOMPARE(window.lockModel()->find("lock.cron")->status, LockStatus::Stuck);
     // Pass after pass (every 200 ms), the ordinary keys never join them.

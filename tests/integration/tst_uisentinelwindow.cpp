@@ -96,9 +96,9 @@ void TestUiSentinelWindow::mastersPanelAndEventLogFollowAFailover()
              qPrintable(entry.message));
     QVERIFY2(entry.message.contains(QStringLiteral("another token: none")), qPrintable(entry.message));
     QCOMPARE(entry.kind, EventLogModel::Kind::Master);
-    QTRY_COMPARE_WITH_TIMEOUT(name().data().toString(),
-                              QStringLiteral("M1  %1 → 127.0.0.1:%2").arg(group.url(false)).arg(replica.port()),
-                              10000);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        name().data().toString(),
+        QStringLiteral("M1  %1 → 127.0.0.1:%2").arg(group.url(false)).arg(replica.port()), 10000);
     QTRY_COMPARE_WITH_TIMEOUT(window.masterModel()->upCount(), 1, 10000);
     QCOMPARE(window.lockModel()->rowCount(), 1);
 }

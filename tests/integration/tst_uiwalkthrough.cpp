@@ -14,8 +14,8 @@
 
 #include <QAction>
 #include <QApplication>
-#include <QItemSelectionModel>
 #include <QElapsedTimer>
+#include <QItemSelectionModel>
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QScrollArea>
@@ -65,7 +65,8 @@ void TestUiWalkthrough::init()
     for (const char* key : {"lock:a", "lock:b", "lock:c"})
         for (int i = 0; i < m_group.size(); ++i)
             m_group.at(i).command({"SET", key, QByteArray("tok-") + key, "PX", "600000"});
-    m_window = std::make_unique<MainWindow>(quickConfig(m_group), m_dir.filePath(QStringLiteral("audit.jsonl")));
+    m_window =
+        std::make_unique<MainWindow>(quickConfig(m_group), m_dir.filePath(QStringLiteral("audit.jsonl")));
     m_window->resize(1366, 768);
     m_window->show();
     QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
@@ -102,8 +103,10 @@ void TestUiWalkthrough::tabFromTheFilterReachesTheTable()
         QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
         reached = QApplication::focusWidget();
         QVERIFY2(reached && (filter->isAncestorOf(reached) || reached == m_window->lockView()),
-                 qPrintable(QStringLiteral("Tab %1 went to %2").arg(i + 1).arg(
-                     reached ? QString::fromLatin1(reached->metaObject()->className()) : QStringLiteral("nothing"))));
+                 qPrintable(QStringLiteral("Tab %1 went to %2")
+                                .arg(i + 1)
+                                .arg(reached ? QString::fromLatin1(reached->metaObject()->className())
+                                             : QStringLiteral("nothing"))));
     }
     QCOMPARE(reached, m_window->lockView());
 }
@@ -147,14 +150,17 @@ void TestUiWalkthrough::mastersAreNamedAsEverywhereElse()
 {
     MasterTableModel* model = m_window->masterModel();
     for (int m = 0; m < 3; ++m)
-        QVERIFY2(model->index(m, MasterTableModel::MasterColumn).data().toString().startsWith(
-                     QStringLiteral("M%1  redis://").arg(m + 1)),
+        QVERIFY2(model->index(m, MasterTableModel::MasterColumn)
+                     .data()
+                     .toString()
+                     .startsWith(QStringLiteral("M%1  redis://").arg(m + 1)),
                  qPrintable(model->index(m, MasterTableModel::MasterColumn).data().toString()));
     // The longest state fits its column whole: "DOWN, retrying" was cut.
     auto* view = m_window->findChild<QTreeView*>(QStringLiteral("masters"));
     QVERIFY(view);
     const QString longest = StatusStyle::masterStateText(RedisConnection::State::Reconnecting);
-    QVERIFY2(view->columnWidth(MasterTableModel::StateColumn) >= view->fontMetrics().horizontalAdvance(longest) + 12,
+    QVERIFY2(view->columnWidth(MasterTableModel::StateColumn) >=
+                 view->fontMetrics().horizontalAdvance(longest) + 12,
              qPrintable(QString::number(view->columnWidth(MasterTableModel::StateColumn))));
 }
 
@@ -171,9 +177,8 @@ void TestUiWalkthrough::noScanningForeverBesideARefusedPassword()
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     auto* bar = window.findChild<QProgressBar*>();
     QVERIFY(bar);
-    QTRY_VERIFY_WITH_TIMEOUT(window.masterModel()->rowCount() == 1 &&
-                                 !window.masterModel()->snapshot(0).error.isEmpty(),
-                             10000);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        window.masterModel()->rowCount() == 1 && !window.masterModel()->snapshot(0).error.isEmpty(), 10000);
     QElapsedTimer watched;
     watched.start();
     while (watched.elapsed() < 1500) {

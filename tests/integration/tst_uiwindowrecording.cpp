@@ -290,7 +290,8 @@ void TestUiWindowRecording::reviewEndsAnOpenLockWhereTheRecordingStopped()
         group.at(0).command({"SET", "lock:o", "tok-o", "PX", "600000"});
         QVERIFY(QTest::qWaitFor(
             [&db] {
-                return runLockctl({QStringLiteral("history"), QStringLiteral("lock:o"), QStringLiteral("--db"), db})
+                return runLockctl(
+                           {QStringLiteral("history"), QStringLiteral("lock:o"), QStringLiteral("--db"), db})
                     .out.contains("tok-o");
             },
             int(lockscope::test::upperBoundMs(10000))));
@@ -309,8 +310,8 @@ void TestUiWindowRecording::reviewEndsAnOpenLockWhereTheRecordingStopped()
     QTRY_COMPARE_WITH_TIMEOUT(tokens(timeline->episodes()), QStringList{QStringLiteral("tok-o:held")}, 10000);
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     const qint64 barEnd = timeline->barEndMs(timeline->episodes().first(), now);
-    QVERIFY2(barEnd <= stoppedAt, qPrintable(QStringLiteral("bar to %1 ms after the recording stopped")
-                                                 .arg(barEnd - stoppedAt)));
+    QVERIFY2(barEnd <= stoppedAt,
+             qPrintable(QStringLiteral("bar to %1 ms after the recording stopped").arg(barEnd - stoppedAt)));
     // On screen: no colour of its token in the last third of the axis, which nobody recorded.
     timeline->resize(600, 120);
     const QImage image = timeline->grab().toImage();

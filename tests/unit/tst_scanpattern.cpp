@@ -150,7 +150,7 @@ void TestScanPattern::theDefaultsListLocksAndNoOrdinaryKeys()
         {"clock:session", stringKey(hex, -1), none},
         {"lock-signal:report", signal, none}, // python-redis-lock's helper, not a lock
         {"session:42", stringKey(hex, 30000), none},
-        {"lock:nottl", stringKey("worker-7", -1), LockStatus::Stuck}, // a hand-rolled lock
+        {"lock:nottl", stringKey("worker-7", -1), LockStatus::Stuck},   // a hand-rolled lock
         {"lock.stale", stringKey("1600000000", -1), LockStatus::Stuck}, // SETNX recipe, expired
         {"lock.soon", stringKey("2100000000", -1), LockStatus::Held},
         {"jobs.lock", stringKey("1600000000", -1), LockStatus::Stuck},
@@ -159,9 +159,9 @@ void TestScanPattern::theDefaultsListLocksAndNoOrdinaryKeys()
         {"redlock:report", stringKey(uuid, 10000), LockStatus::Held},
         {"mutex:payments", stringKey(uuid, 10000), LockStatus::Held},
         {"semaphore:db-pool", semaphore, LockStatus::Held},
-        {"fair_lock", redisson, LockStatus::Held},                                   // Redisson
+        {"fair_lock", redisson, LockStatus::Held},                                      // Redisson
         {"report-lock", stringKey("q83vEjRWeJq83vEjRWeJqw==", 8000), LockStatus::Held}, // redsync
-        {"mylock", stringKey(hex, 30000), LockStatus::Held},                          // node-redlock
+        {"mylock", stringKey(hex, 30000), LockStatus::Held},                            // node-redlock
         {"mylock-digest", stringKey(hex, -1), none},
     };
     const QList<ScanPattern> defaults = ScanPattern::defaults();
@@ -170,11 +170,12 @@ void TestScanPattern::theDefaultsListLocksAndNoOrdinaryKeys()
     for (const Row& row : rows) {
         const std::optional<LockStatus> status =
             plan.keeps(row.key) ? statusUnder(defaults, row.key, row.read) : std::nullopt;
-        QVERIFY2(status == row.status,
-                 qPrintable(QStringLiteral("%1: %2, expected %3")
-                                .arg(QString::fromLatin1(row.key),
-                                     status ? lockStatusName(*status) : QStringLiteral("not listed"),
-                                     row.status ? lockStatusName(*row.status) : QStringLiteral("not listed"))));
+        QVERIFY2(
+            status == row.status,
+            qPrintable(QStringLiteral("%1: %2, expected %3")
+                           .arg(QString::fromLatin1(row.key),
+                                status ? lockStatusName(*status) : QStringLiteral("not listed"),
+                                row.status ? lockStatusName(*row.status) : QStringLiteral("not listed"))));
     }
 }
 

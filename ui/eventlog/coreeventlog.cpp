@@ -80,10 +80,10 @@ void CoreEventLog::forceReleaseFinished(const ForceReleaseReport& report)
     QStringList perMaster;
     for (const ForceReleaseMasterResult& r : report.outcome.results)
         perMaster << QStringLiteral("%1: %2").arg(r.master, forceReleaseActionName(r.action));
-    m_events->add(report.outcome.ok() ? EventLogModel::Kind::Action : EventLogModel::Kind::Error,
-                  escapeBytes(report.plan.request.resource),
-                  tr("force-release: %1 (%2)")
-                      .arg(report.outcome.outcomeText(), perMaster.join(QStringLiteral("; "))));
+    m_events->add(
+        report.outcome.ok() ? EventLogModel::Kind::Action : EventLogModel::Kind::Error,
+        escapeBytes(report.plan.request.resource),
+        tr("force-release: %1 (%2)").arg(report.outcome.outcomeText(), perMaster.join(QStringLiteral("; "))));
 }
 
 void CoreEventLog::leaseLost(const QByteArray& resource, const QString& reason)

@@ -124,7 +124,8 @@ bool HistoryTimeline::event(QEvent* event)
     QStringList lines;
     for (const HistoryEvent& m : std::as_const(m_marks)) {
         const qint64 at = m.event.timeMs;
-        if (at < start.toMSecsSinceEpoch() || at > end.toMSecsSinceEpoch() || qAbs(xAt(at) - help->pos().x()) > 4)
+        if (at < start.toMSecsSinceEpoch() || at > end.toMSecsSinceEpoch() ||
+            qAbs(xAt(at) - help->pos().x()) > 4)
             continue;
         lines << tr("%1  %2").arg(QDateTime::fromMSecsSinceEpoch(at).toString(QStringLiteral("HH:mm:ss.zzz")),
                                   markText(m));

@@ -191,8 +191,8 @@ void HistoryView::present()
     QDateTime recordedUntil;
     if (m_review)
         for (const RecordingSession& s : std::as_const(m_recorded.sessions))
-            if (const qint64 last = qMax(s.lastMs, s.endedMs); !recordedUntil.isValid() ||
-                                                                 last > recordedUntil.toMSecsSinceEpoch())
+            if (const qint64 last = qMax(s.lastMs, s.endedMs);
+                !recordedUntil.isValid() || last > recordedUntil.toMSecsSinceEpoch())
                 recordedUntil = QDateTime::fromMSecsSinceEpoch(last);
     m_dock->timeline()->setEpisodes(m_resource, shown(), since, WatchGap::between(m_recorded.sessions, now),
                                     recordedUntil);

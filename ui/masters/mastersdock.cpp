@@ -31,10 +31,11 @@ MastersDock::MastersDock(MasterTableModel* masters, QWidget* parent)
     m_view->header()->setStretchLastSection(true);
     m_view->setColumnWidth(MasterTableModel::MasterColumn, 280);
     // Its longest state whole, with the item's margins: "DOWN, retrying" was cut to "DOWN, retr…".
-    m_view->setColumnWidth(MasterTableModel::StateColumn,
-                           m_view->fontMetrics().horizontalAdvance(
-                               StatusStyle::masterStateText(RedisConnection::State::Reconnecting)) +
-                               4 * m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 16);
+    m_view->setColumnWidth(
+        MasterTableModel::StateColumn,
+        m_view->fontMetrics().horizontalAdvance(
+            StatusStyle::masterStateText(RedisConnection::State::Reconnecting)) +
+            4 * m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 16);
     m_view->setColumnWidth(MasterTableModel::LatencyColumn, 170);
     m_view->setColumnWidth(MasterTableModel::RoleColumn, 190); // a node's "replica of host:port"
     // Nodes show expanded when they appear; an entry someone collapsed stays collapsed.

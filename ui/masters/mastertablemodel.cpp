@@ -258,7 +258,8 @@ QVariant MasterTableModel::display(const Row& row, int column) const
     switch (column) {
     case MasterColumn: {
         // A Sentinel group's row names the node it is connected to: it changes on a failover.
-        const QString name = s.sentinel && !s.primary.isEmpty() ? tr("%1 → %2").arg(s.name, s.primary) : s.name;
+        const QString name =
+            s.sentinel && !s.primary.isEmpty() ? tr("%1 → %2").arg(s.name, s.primary) : s.name;
         // M1..Mn, as the quorum diagram, the detail pane and the status bar call the masters.
         return tr("M%1  %2").arg(s.index + 1).arg(name);
     }

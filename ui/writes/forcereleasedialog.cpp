@@ -66,10 +66,11 @@ QString describeTarget(const ForceReleaseTarget& t)
 // What really goes to the master: never the bare commands, one script that checks first.
 QString commandsText(const ForceReleaseStep& step)
 {
-    QStringList lines{ForceReleaseDialog::tr("Sent as one script (EVALSHA) that checks first, %1, and only then "
-                                             "runs:")
-                          .arg(step.condition.isEmpty() ? ForceReleaseDialog::tr("that the lock is still as read")
-                                                        : step.condition)};
+    QStringList lines{
+        ForceReleaseDialog::tr("Sent as one script (EVALSHA) that checks first, %1, and only then "
+                               "runs:")
+            .arg(step.condition.isEmpty() ? ForceReleaseDialog::tr("that the lock is still as read")
+                                          : step.condition)};
     for (const QByteArrayList& c : step.commands)
         lines << QStringLiteral("  ") + escapeCommand(c);
     return lines.join(QLatin1Char('\n'));
@@ -271,7 +272,8 @@ ForceReleaseDialog::ForceReleaseDialog(CoreThread* core, const LockView& view, c
 
 bool ForceReleaseDialog::needsTypedConfirmation() const
 {
-    return (m_view.status == LockStatus::Held && m_view.holding >= m_view.needed) || isUnrecognised(m_view.format);
+    return (m_view.status == LockStatus::Held && m_view.holding >= m_view.needed) ||
+           isUnrecognised(m_view.format);
 }
 
 ForceReleaseRequest ForceReleaseDialog::requestFor(const QByteArray& token) const
