@@ -3,6 +3,8 @@
 
 #include <QHash>
 
+#include <algorithm>
+
 #include <optional>
 
 namespace lockscope {
@@ -56,85 +58,113 @@ void EpisodeBuilder::add(const HistoryEvent& h, const RecordingSession& session)
     // A notification says what the window told the user, not who holds the lock.
     if (e.isMasterEvent() || e.kind == Kind::Notified)
         return;
-    if (m_open && h.session != m_openSession) {
-        // The recording stopped while it was held: the same holder seen again continues it.
-        if ((e.kind == Kind::Seen || e.kind == Kind::Acquired) && e.token == m_open->token) {
+    const bool starts = e.kind == Kind::Seen || e.kind == Kind::Acquired || e.kind == Kind::Contested;
+    if (!m_open.isEmpty() && h.session != m_openSession) {
+        // The recording stopped while they were held: a holder seen again continues its episode;
+        // the others ended, unseen, where that session stopped.
+        const qsizetype continued = starts ? openIndexOf(e.token) : -1;
+        for (qsizetype i = m_open.size() - 1; i >= 0; --i)
+            if (i != continued)
+                close(i, Episode::End::Lost, m_openSessionLastMs);
+        if (!m_open.isEmpty()) {
             m_openSession = h.session;
             m_openSessionLastMs = session.lastMs;
-            note(h, session);
+            note(m_open.first(), h, session);
             return;
         }
-        close(Episode::End::Lost, m_openSessionLastMs);
     }
     if (e.kind == Kind::ForceReleased) {
         forceReleased(e);
         return;
     }
+    qsizetype index = openIndexOf(e.token);
     if (const std::optional<Episode::End> end = endOf(e.kind)) {
-        if (m_open && m_open->token == e.token)
-            close(*end, e.timeMs);
+        if (index >= 0)
+            close(index, *end, e.timeMs);
         return;
     }
-    if (m_open && m_open->token != e.token)
-        close(Episode::End::Replaced, e.timeMs);
-    const bool starts = e.kind == Kind::Seen || e.kind == Kind::Acquired;
+    // A new holder in place of the main one (not beside it): that one was replaced.
+    if (index < 0 && e.kind != Kind::Contested && !m_open.isEmpty())
+        close(0, Episode::End::Replaced, e.timeMs);
     // The last masters letting go of an episode already ended (its release is dated when the
     // first master let go): not a new one.
-    if (!m_open && !starts && !m_episodes.isEmpty() && m_episodes.last().token == e.token)
+    if (index < 0 && !starts && !m_episodes.isEmpty() && m_episodes.last().token == e.token)
         return;
-    if (!m_open) {
-        // Seen or acquired; any other kind means its start was pruned: it begins where the record does.
-        m_open = Episode();
-        m_open->token = e.token;
-        m_open->startMs = e.timeMs;
-        m_openSession = h.session;
-        m_openSessionLastMs = session.lastMs;
+    if (index < 0) {
+        // Seen, acquired or held beside; any other kind means its start was pruned: it begins where
+        // the record does.
+        Episode episode;
+        episode.token = e.token;
+        episode.startMs = e.timeMs;
+        if (m_open.isEmpty()) {
+            m_openSession = h.session;
+            m_openSessionLastMs = session.lastMs;
+        }
+        m_open << episode;
+        index = m_open.size() - 1;
     }
-    if (m_open->owner.isEmpty())
-        m_open->owner = e.owner;
+    Episode& open = m_open[index];
+    if (open.owner.isEmpty())
+        open.owner = e.owner;
     if (e.kind == Kind::Extended)
-        ++m_open->extensions;
-    note(h, session);
+        ++open.extensions;
+    note(open, h, session);
 }
 
 QList<Episode> EpisodeBuilder::episodes() const
 {
-    if (!m_open)
+    if (m_open.isEmpty())
         return m_episodes;
     QList<Episode> all = m_episodes;
-    all << *m_open;
+    all << m_open;
+    std::stable_sort(all.begin(), all.end(),
+                     [](const Episode& a, const Episode& b) { return a.startMs < b.startMs; });
     return all;
 }
 
 void EpisodeBuilder::keepLatest(qsizetype count)
 {
-    const qsizetype excess = m_episodes.size() + (m_open ? 1 : 0) - count;
+    const qsizetype excess = m_episodes.size() + m_open.size() - count;
     if (excess > 0)
         m_episodes.remove(0, qMin(excess, m_episodes.size()));
 }
 
 QList<Episode> EpisodeBuilder::finish(qint64 lastSession)
 {
-    if (m_open && m_openSession != lastSession)
-        close(Episode::End::Lost, m_openSessionLastMs);
+    if (!m_open.isEmpty() && m_openSession != lastSession)
+        closeAll(Episode::End::Lost, m_openSessionLastMs);
     return episodes();
 }
 
-void EpisodeBuilder::note(const HistoryEvent& h, const RecordingSession& session)
+void EpisodeBuilder::note(Episode& open, const HistoryEvent& h, const RecordingSession& session)
 {
-    m_open->maxHolding = qMax(m_open->maxHolding, h.event.holding);
+    open.maxHolding = qMax(open.maxHolding, h.event.holding);
     const QStringList& names = session.masters;
     for (int i = 0; i < names.size() && i < 64; ++i)
-        if ((h.event.holders & (quint64(1) << i)) && !m_open->masters.contains(names.at(i)))
-            m_open->masters << names.at(i);
+        if ((h.event.holders & (quint64(1) << i)) && !open.masters.contains(names.at(i)))
+            open.masters << names.at(i);
 }
 
-void EpisodeBuilder::close(Episode::End end, qint64 atMs)
+qsizetype EpisodeBuilder::openIndexOf(const QByteArray& token) const
 {
-    m_open->ended = end;
-    m_open->endMs = qMax(atMs, m_open->startMs);
-    m_episodes << *m_open;
-    m_open.reset();
+    for (qsizetype i = 0; i < m_open.size(); ++i)
+        if (m_open.at(i).token == token)
+            return i;
+    return -1;
+}
+
+void EpisodeBuilder::close(qsizetype index, Episode::End end, qint64 atMs)
+{
+    Episode episode = m_open.takeAt(index);
+    episode.ended = end;
+    episode.endMs = qMax(atMs, episode.startMs);
+    m_episodes << episode;
+}
+
+void EpisodeBuilder::closeAll(Episode::End end, qint64 atMs)
+{
+    while (!m_open.isEmpty())
+        close(m_open.size() - 1, end, atMs);
 }
 
 void EpisodeBuilder::forceReleased(const RecordEvent& e)
@@ -142,11 +172,15 @@ void EpisodeBuilder::forceReleased(const RecordEvent& e)
     const auto matches = [&](const Episode& episode) {
         return e.token.isEmpty() || e.token == episode.token;
     };
-    if (m_open && matches(*m_open)) {
-        m_open->auditId = e.auditId;
-        close(Episode::End::ForceReleased, e.timeMs);
+    bool closed = false;
+    for (qsizetype i = m_open.size() - 1; i >= 0; --i)
+        if (matches(m_open.at(i))) {
+            m_open[i].auditId = e.auditId;
+            close(i, Episode::End::ForceReleased, e.timeMs);
+            closed = true;
+        }
+    if (closed)
         return;
-    }
     // Seen ended (released, replaced...) a moment before the audit record was read.
     for (qsizetype i = m_episodes.size() - 1; i >= 0; --i) {
         Episode& episode = m_episodes[i];

@@ -16,6 +16,11 @@ namespace lockscope {
 // A force-release comes from the audit log, usually a moment before or after the deletion it
 // caused is seen: it ends the open episode with its token, or turns the end of the episode that
 // ended within forceReleaseWindowMs before it into a force-release.
+//
+// Two tokens held at once (a `contested` event: another token beside the one held) are two open
+// episodes, each ended by its own events: they overlap, neither replaces the other. A new holder
+// (`seen`, `acquired`) replaces the main one only; when the main one ends, the one held beside it
+// (the oldest) goes on as the main one.
 class EpisodeBuilder
 {
 public:
@@ -26,8 +31,9 @@ public:
     void add(const HistoryEvent& event, const RecordingSession& session);
     // The episodes so far, oldest first; the last one is open while its holder is.
     QList<Episode> episodes() const;
-    const Episode* open() const { return m_open ? &*m_open : nullptr; }
-    bool isEmpty() const { return m_episodes.isEmpty() && !m_open; }
+    // The main open episode (null when none).
+    const Episode* open() const { return m_open.isEmpty() ? nullptr : &m_open.first(); }
+    bool isEmpty() const { return m_episodes.isEmpty() && m_open.isEmpty(); }
     // Forgets the oldest episodes beyond `count` (a history kept in memory stays bounded).
     void keepLatest(qsizetype count);
     // The episodes of a recording whose last session is `lastSession`: one open in an earlier
@@ -38,12 +44,15 @@ public:
     static QList<Episode> build(const QList<HistoryEvent>& events, const QList<RecordingSession>& sessions);
 
 private:
-    void note(const HistoryEvent& h, const RecordingSession& session);
-    void close(Episode::End end, qint64 atMs);
+    void note(Episode& open, const HistoryEvent& h, const RecordingSession& session);
+    // Ends the open episode at `index` (0: the main one; the next one held beside it follows on).
+    void close(qsizetype index, Episode::End end, qint64 atMs);
+    void closeAll(Episode::End end, qint64 atMs);
+    qsizetype openIndexOf(const QByteArray& token) const;
     void forceReleased(const RecordEvent& e);
 
     QList<Episode> m_episodes; // ended, oldest first
-    std::optional<Episode> m_open;
+    QList<Episode> m_open;     // the main one first, then those held beside it
     qint64 m_openSession = -1;
     qint64 m_openSessionLastMs = 0; // the last moment the open episode's session watched
 };

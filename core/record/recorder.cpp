@@ -11,6 +11,8 @@
 
 #include <QDateTime>
 
+#include <algorithm>
+
 namespace lockscope {
 
 namespace {
@@ -20,6 +22,23 @@ namespace {
 constexpr qint64 expiryToleranceMs = 100;
 // How long after a master was down a lock gone from it counts as lost rather than released.
 constexpr qint64 interruptionMemoryMs = 10000;
+
+// The masters holding `token` in `view` (bit i: master i), read from each master's own value: the
+// view's holders are those of its own token only.
+quint64 holdersOf(const LockView& view, const QByteArray& token, int* holding)
+{
+    quint64 mask = 0;
+    *holding = 0;
+    for (qsizetype i = 0; i < view.observations.size(); ++i) {
+        const MasterObservation& o = view.observations.at(i);
+        if (!o.present() || o.error().isError() || o.lock().token != token)
+            continue;
+        ++*holding;
+        if (i < 64)
+            mask |= quint64(1) << i;
+    }
+    return mask;
+}
 
 } // namespace
 
@@ -219,9 +238,11 @@ int Recorder::typeIndex(const QByteArray& type)
     return int(m_types.size() - 1);
 }
 
-void Recorder::observe(const LockView& view, quint64 unreachable, Tracked& tracked, bool* extended)
+void Recorder::observe(const LockView& view, bool viewsToken, quint64 unreachable, Tracked& tracked,
+                       bool* extended)
 {
-    quint64 holders = holdersMask(view.holders);
+    int holding = view.holding;
+    quint64 holders = viewsToken ? holdersMask(view.holders) : holdersOf(view, tracked.token, &holding);
     qint64 deadline = -1;
     const qint64 now = monotonicMs();
     static const MasterObservation unread;
@@ -288,15 +309,15 @@ void Recorder::observe(const LockView& view, quint64 unreachable, Tracked& track
         tracked.deadlineMs = deadline;
     tracked.holders = holders;
     tracked.everHolders |= holders;
-    tracked.holding = view.holding;
+    tracked.holding = holding;
 }
 
-void Recorder::startEpisode(const LockView& view, quint64 unreachable, RecordEvent::Kind kind,
-                            Tracked& tracked)
+void Recorder::startEpisode(const LockView& view, const QByteArray& token, bool viewsToken,
+                            quint64 unreachable, RecordEvent::Kind kind, Tracked& tracked)
 {
     // Reset in place (an episode starts at every change of holder, thousands a second); the key
     // types carry over.
-    tracked.token = view.token;
+    tracked.token = token;
     tracked.startMs = monotonicMs();
     tracked.holders = 0;
     tracked.everHolders = 0;
@@ -313,10 +334,10 @@ void Recorder::startEpisode(const LockView& view, quint64 unreachable, RecordEve
     tracked.lostOnFailover = false;
     tracked.releasedAtMs = -1;
     tracked.atRisk = view.atRisk;
-    observe(view, unreachable, tracked, nullptr);
+    observe(view, viewsToken, unreachable, tracked, nullptr);
     RecordEvent e = resourceEvent(kind, view.resource, tracked);
-    e.owner = view.owner;
-    e.ttlMs = view.validityMs;
+    e.owner = viewsToken ? view.owner : QString();
+    e.ttlMs = viewsToken ? view.validityMs : -1;
     e.detail = view.atRisk ? view.atRiskReason() : QString();
     push(std::move(e));
 }
@@ -349,13 +370,34 @@ void Recorder::onView(const LockView& view, bool initial)
         if (!initial && m_scanDone < 0)
             m_scanDone = m_monitor->isInitialScanDone() ? 1 : 0;
         const bool seen = initial || m_scanDone == 0;
-        startEpisode(view, unreachable, seen ? RecordEvent::Kind::Seen : RecordEvent::Kind::Acquired,
-                     *m_tracked.emplace(view.resource));
+        it = m_tracked.emplace(view.resource);
+        startEpisode(view, view.token, true, unreachable,
+                     seen ? RecordEvent::Kind::Seen : RecordEvent::Kind::Acquired, *it);
+        if (view.status == LockStatus::Contested)
+            followSides(view, unreachable, *it);
         return;
     }
     Tracked& tracked = it.value();
     const qint64 now = monotonicMs();
-    if (view.token != tracked.token) {
+    // Several tokens at once (a contested lock): the one tracked stays the episode's while some
+    // master still holds it, whichever has more masters now; the others are episodes of their own.
+    const bool contested = view.status == LockStatus::Contested || tracked.contested;
+    if (view.token == tracked.token) {
+        follow(view, true, unreachable, tracked);
+    } else if (int holding = 0; contested && holdersOf(view, tracked.token, &holding) != 0) {
+        follow(view, false, unreachable, tracked);
+    } else if (QList<Tracked>* sides = tracked.contested ? &m_sides[view.resource] : nullptr;
+               sides && std::any_of(sides->cbegin(), sides->cend(),
+                                    [&view](const Tracked& t) { return t.token == view.token; })) {
+        // The tracked token is gone; the one held beside it goes on, announced already.
+        endEpisode(view.resource, tracked, now);
+        const auto side = std::find_if(sides->begin(), sides->end(),
+                                       [&view](const Tracked& t) { return t.token == view.token; });
+        tracked = std::move(*side);
+        sides->erase(side);
+        tracked.contested = !sides->isEmpty();
+        follow(view, true, unreachable, tracked);
+    } else {
         // In place: the key never went away. Past its expiry it expired and was taken again between
         // two reads; before it, another holder replaced it (a steal, a force-release and re-take,
         // a double grant after a failover). A replacement is not stored as an event of its own:
@@ -367,15 +409,22 @@ void Recorder::onView(const LockView& view, bool initial)
             end.timeMs = QDateTime::currentMSecsSinceEpoch() - qMax<qint64>(0, now - tracked.deadlineMs);
             push(std::move(end));
         }
-        startEpisode(view, unreachable, RecordEvent::Kind::Acquired, tracked);
-        return;
+        const bool wasContested = tracked.contested;
+        startEpisode(view, view.token, true, unreachable, RecordEvent::Kind::Acquired, tracked);
+        tracked.contested = wasContested;
     }
+    if (contested)
+        followSides(view, unreachable, tracked);
+}
+
+void Recorder::follow(const LockView& view, bool viewsToken, quint64 unreachable, Tracked& tracked)
+{
     const quint64 holdersBefore = tracked.holders;
     bool extended = false;
-    observe(view, unreachable, tracked, &extended);
+    observe(view, viewsToken, unreachable, tracked, &extended);
     if (extended) {
         RecordEvent e = resourceEvent(RecordEvent::Kind::Extended, view.resource, tracked);
-        e.ttlMs = view.validityMs;
+        e.ttlMs = viewsToken ? view.validityMs : -1;
         push(std::move(e));
     }
     if (tracked.holders != holdersBefore) {
@@ -390,6 +439,39 @@ void Recorder::onView(const LockView& view, bool initial)
         e.detail = view.atRiskReason();
         push(std::move(e));
     }
+}
+
+void Recorder::followSides(const LockView& view, quint64 unreachable, Tracked& tracked)
+{
+    // The tokens held now besides the tracked one, on the masters that answered.
+    QList<QByteArray> held;
+    for (const MasterObservation& o : view.observations)
+        if (o.present() && !o.error().isError() && o.lock().token != tracked.token && !held.contains(o.lock().token))
+            held << o.lock().token;
+    if (held.isEmpty() && !tracked.contested)
+        return;
+    QList<Tracked>& sides = m_sides[view.resource];
+    const qint64 now = monotonicMs();
+    for (qsizetype i = sides.size() - 1; i >= 0; --i)
+        if (!held.contains(sides.at(i).token)) {
+            endEpisode(view.resource, sides.at(i), now);
+            sides.removeAt(i);
+        }
+    for (const QByteArray& token : std::as_const(held)) {
+        const auto side =
+            std::find_if(sides.begin(), sides.end(), [&token](const Tracked& t) { return t.token == token; });
+        if (side != sides.end()) {
+            follow(view, token == view.token, unreachable, *side);
+            continue;
+        }
+        // Beside a holder that is still there: not a replacement, a second holder at once.
+        sides.append(Tracked());
+        startEpisode(view, token, token == view.token, unreachable, RecordEvent::Kind::Contested, sides.last());
+        sides.last().contested = true;
+    }
+    tracked.contested = !sides.isEmpty();
+    if (sides.isEmpty())
+        m_sides.remove(view.resource);
 }
 
 bool Recorder::interrupted(int master, const Tracked& tracked) const
@@ -422,21 +504,29 @@ RecordEvent::Kind Recorder::endOf(const QByteArray& resource, const Tracked& tra
     return RecordEvent::Kind::Released;
 }
 
+void Recorder::endEpisode(const QByteArray& resource, const Tracked& tracked, qint64 now)
+{
+    const RecordEvent::Kind kind = endOf(resource, tracked, now);
+    RecordEvent e = resourceEvent(kind, resource, tracked);
+    e.holding = 0;
+    e.holders = 0;
+    if (kind == RecordEvent::Kind::Expired && tracked.deadlineMs >= 0 && tracked.deadlineMs < now)
+        e.timeMs = QDateTime::currentMSecsSinceEpoch() - (now - tracked.deadlineMs);
+    else if (kind == RecordEvent::Kind::Released && tracked.releasedAtMs >= 0)
+        e.timeMs = tracked.releasedAtMs; // when the first master let go
+    push(std::move(e));
+}
+
 void Recorder::onRemoved(const QByteArray& resource)
 {
     const auto it = m_tracked.constFind(resource);
     if (it == m_tracked.cend())
         return;
     const qint64 now = monotonicMs();
-    const RecordEvent::Kind kind = endOf(resource, it.value(), now);
-    RecordEvent e = resourceEvent(kind, resource, it.value());
-    e.holding = 0;
-    e.holders = 0;
-    if (kind == RecordEvent::Kind::Expired && it->deadlineMs >= 0 && it->deadlineMs < now)
-        e.timeMs = QDateTime::currentMSecsSinceEpoch() - (now - it->deadlineMs);
-    else if (kind == RecordEvent::Kind::Released && it->releasedAtMs >= 0)
-        e.timeMs = it->releasedAtMs; // when the first master let go
-    push(std::move(e));
+    endEpisode(resource, it.value(), now);
+    if (it->contested)
+        for (const Tracked& side : m_sides.take(resource))
+            endEpisode(resource, side, now);
     m_tracked.erase(it);
     m_keyspace.remove(resource);
 }

@@ -102,9 +102,10 @@ private:
         qint64 deadlineMs = -1;   // monotonic: when the last master holding it lets it expire
         qint64 releasedAtMs = -1; // wall clock: a master let go of it before its expiry
         int holding = 0;
-        int episodeExtensions : 30 = 0; // extensions recorded (a Redlock extension shows on each master)
+        int episodeExtensions : 29 = 0; // extensions recorded (a Redlock extension shows on each master)
         bool atRisk : 1 = false;
         bool lostOnFailover : 1 = false;
+        bool contested : 1 = false; // other tokens are held beside this one (m_sides)
         InlineFirstArray<PerMaster> masters;
     };
     static_assert(sizeof(void*) != 8 || sizeof(Tracked) <= 104);
@@ -121,9 +122,18 @@ private:
     // A restart of `master` during the episode, or it was down a moment ago.
     bool interrupted(int master, const Tracked& tracked) const;
     RecordEvent::Kind endOf(const QByteArray& resource, const Tracked& tracked, qint64 nowMs) const;
-    // `unreachable`: bit i, master i's read failed (onView learnt it once per view).
-    void startEpisode(const LockView& view, quint64 unreachable, RecordEvent::Kind kind, Tracked& tracked);
-    void observe(const LockView& view, quint64 unreachable, Tracked& tracked, bool* extended);
+    // `unreachable`: bit i, master i's read failed (onView learnt it once per view). `token`: the
+    // episode's, the view's own (`viewsToken`) or one held beside it.
+    void startEpisode(const LockView& view, const QByteArray& token, bool viewsToken, quint64 unreachable,
+                      RecordEvent::Kind kind, Tracked& tracked);
+    void observe(const LockView& view, bool viewsToken, quint64 unreachable, Tracked& tracked, bool* extended);
+    // Reads the episode's token again: extensions, holders and at-risk marks as events.
+    void follow(const LockView& view, bool viewsToken, quint64 unreachable, Tracked& tracked);
+    // The tokens held beside `tracked`'s (a contested lock): each its own episode, started with a
+    // `contested` event and ended like any other.
+    void followSides(const LockView& view, quint64 unreachable, Tracked& tracked);
+    // The end event of an episode gone from every master.
+    void endEpisode(const QByteArray& resource, const Tracked& tracked, qint64 nowMs);
     // The index of a key type in m_types (added when new); 0 for none.
     int typeIndex(const QByteArray& type);
 
@@ -136,6 +146,8 @@ private:
     RecordEventList m_pending;
     QTimer m_flushTimer;
     QHash<QByteArray, Tracked> m_tracked;
+    // Contested resources only: the tokens held beside the tracked one (usually one).
+    QHash<QByteArray, QList<Tracked>> m_sides;
     struct KeyspaceNote
     {
         QByteArray event;

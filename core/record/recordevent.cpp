@@ -31,6 +31,8 @@ QString recordEventKindName(RecordEvent::Kind kind)
         return QStringLiteral("at-risk");
     case Kind::RiskCleared:
         return QStringLiteral("risk-cleared");
+    case Kind::Contested:
+        return QStringLiteral("contested");
     case Kind::MasterDown:
         return QStringLiteral("master-down");
     case Kind::MasterUp:

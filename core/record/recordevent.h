@@ -27,6 +27,7 @@ struct RecordEvent
         Holders = 10,      // the set of masters holding the token changed
         AtRisk = 11,       // a master holding it restarted or failed over
         RiskCleared = 12,  // back on every master it was at risk on
+        Contested = 13,    // another token held beside the one held (its own masters): two at once
         MasterDown = 20,
         MasterUp = 21,
         MasterRestarted = 22, // new run_id

@@ -175,14 +175,18 @@ void RecordingReader::restoreReplacements(QList<HistoryEvent>& events, const QBy
 {
     QList<HistoryEvent> out;
     out.reserve(events.size());
-    QByteArray holder; // the token held, in the session of `holderSession`; empty when none
+    QByteArray holder; // the main token held, in the session of `holderSession`; empty when none
     qint64 holderSession = -1;
     bool holding = false;
+    QByteArrayList beside; // tokens held beside it at the same time (`contested`), oldest first
     for (HistoryEvent& h : events) {
         h.event.resource = resource;
         const RecordEvent::Kind kind = h.event.kind;
         const bool starts = kind == RecordEvent::Kind::Seen || kind == RecordEvent::Kind::Acquired;
-        if (starts && holding && h.session == holderSession && h.event.token != holder) {
+        if (h.session != holderSession)
+            beside.clear();
+        if (starts && holding && h.session == holderSession && h.event.token != holder &&
+            !beside.contains(h.event.token)) {
             HistoryEvent replaced = h;
             replaced.event = RecordEvent();
             replaced.event.kind = RecordEvent::Kind::Replaced;
@@ -195,9 +199,23 @@ void RecordingReader::restoreReplacements(QList<HistoryEvent>& events, const QBy
             holding = true;
             holder = h.event.token;
             holderSession = h.session;
+        } else if (kind == RecordEvent::Kind::Contested) {
+            if (!beside.contains(h.event.token))
+                beside << h.event.token;
+            if (!holding) { // its main holder's start was pruned: it is the one held
+                holding = true;
+                holder = h.event.token;
+                holderSession = h.session;
+            }
         } else if (kind == RecordEvent::Kind::Released || kind == RecordEvent::Kind::Expired ||
                    kind == RecordEvent::Kind::Replaced || kind == RecordEvent::Kind::Lost) {
-            holding = false;
+            beside.removeAll(h.event.token);
+            if (h.event.token == holder) {
+                // The main holder went; one held beside it goes on as the main one (as the
+                // recorder and EpisodeBuilder see it).
+                holding = !beside.isEmpty();
+                holder = holding ? beside.takeFirst() : QByteArray();
+            }
         }
         out << h;
     }

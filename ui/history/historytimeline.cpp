@@ -330,6 +330,7 @@ void HistoryTimeline::paintEvent(QPaintEvent*)
         p.setBrush(Qt::NoBrush);
     }
 
+    const qint64 nowMs = now.toMSecsSinceEpoch();
     for (int i = 0; i < shown.size(); ++i) {
         const Episode& e = shown.at(i);
         const qreal y = area.top() + i * rowHeight;
@@ -338,11 +339,11 @@ void HistoryTimeline::paintEvent(QPaintEvent*)
         p.drawText(QRectF(2, y, labelWidth - 6, rowHeight), Qt::AlignVCenter | Qt::AlignRight,
                    fm.elidedText(who, Qt::ElideMiddle, int(labelWidth) - 8));
         const qreal x1 = xOfMs(e.startMs);
-        const qint64 barEnd = barEndMs(e, now.toMSecsSinceEpoch());
+        const qint64 barEnd = barEndMs(e, nowMs);
         const qreal x2 = qMax(x1 + 3, xOfMs(barEnd));
         const QRectF bar(x1, y + 3, x2 - x1, rowHeight - 6);
         p.fillRect(bar, StatusStyle::tokenColor(e.token, pal));
-        const bool cutShort = e.endMs < 0 && barEnd < now.toMSecsSinceEpoch();
+        const bool cutShort = e.endMs < 0 && barEnd < nowMs;
         const QString ending = cutShort ? tr("held when the recording stopped") : endText(e.ended);
         const qreal textX = x2 + 4 + fm.horizontalAdvance(ending) > area.right()
                                 ? x1 - fm.horizontalAdvance(ending) - 4
@@ -350,6 +351,23 @@ void HistoryTimeline::paintEvent(QPaintEvent*)
         p.drawText(QRectF(qMax<qreal>(labelWidth, textX), y, fm.horizontalAdvance(ending) + 2, rowHeight),
                    Qt::AlignVCenter | Qt::AlignLeft, ending);
     }
+    // Two holders at once: red across both bars where they overlap, as the demo draws it.
+    m_overlapsDrawn = 0;
+    for (int i = 0; i < shown.size(); ++i)
+        for (int j = i + 1; j < shown.size(); ++j) {
+            const Episode& a = shown.at(i);
+            const Episode& b = shown.at(j);
+            const qint64 from = qMax(a.startMs, b.startMs);
+            const qint64 to = qMin(barEndMs(a, nowMs), barEndMs(b, nowMs));
+            if (a.token == b.token || to <= from)
+                continue;
+            ++m_overlapsDrawn;
+            const qreal x1 = xOfMs(from);
+            const qreal x2 = qMax(x1 + 2, xOfMs(to));
+            for (int row : {i, j})
+                p.fillRect(QRectF(x1, area.top() + row * rowHeight + 3, x2 - x1, rowHeight - 6),
+                           StatusStyle::overlapColor());
+        }
 }
 
 } // namespace lockscope

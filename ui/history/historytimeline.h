@@ -38,6 +38,8 @@ public:
     void setEvents(const QList<HistoryEvent>& events);
     const QList<HistoryEvent>& marks() const { return m_marks; }
     static bool isMark(RecordEvent::Kind kind);
+    // Stretches where two holders' bars overlapped in the last paint (two tokens at once): for tests.
+    int overlapsDrawn() const { return m_overlapsDrawn; }
     // "M2 restarted: run_id a1… → 9c…", as the tooltip says it.
     static QString markText(const HistoryEvent& mark);
 
@@ -73,6 +75,7 @@ private:
     qint64 m_viewSpanMs = 0;
     qint64 m_viewEndMs = 0;
     int m_dragX = -1;
+    int m_overlapsDrawn = 0;
 };
 
 } // namespace lockscope

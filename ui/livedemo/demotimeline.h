@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "widgets/statusstyle.h"
+
 #include <QColor>
 #include <QFont>
 #include <QTimer>
@@ -25,7 +27,7 @@ public:
     explicit DemoTimeline(DemoSimulation* simulation, QWidget* parent = nullptr);
 
     static QColor clientColor(int client);
-    static QColor overlapColor() { return QColor(220, 30, 30); }
+    static QColor overlapColor() { return StatusStyle::overlapColor(); }
 
     void setSpanMs(qint64 ms);
     qint64 spanMs() const { return m_spanMs; }

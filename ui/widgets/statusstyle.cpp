@@ -57,6 +57,11 @@ QColor StatusStyle::warningColor(const QPalette& palette)
     return isDark(palette) ? QColor::fromHsl(38, 220, 140) : QColor::fromHsl(30, 230, 85);
 }
 
+QColor StatusStyle::overlapColor()
+{
+    return QColor(220, 30, 30);
+}
+
 QIcon StatusStyle::statusIcon(LockStatus status, const QPalette& palette)
 {
     // Views ask for the icon on every paint: draw each one once per theme.

@@ -31,6 +31,9 @@ QList<QColor> reservedColors(const QPalette& palette);
 QColor masterStateColor(RedisConnection::State state, const QPalette& palette);
 QString masterStateText(RedisConnection::State state);
 QColor warningColor(const QPalette& palette);
+// Two holders at once: the stretch two holders' bars overlap, in the demo's and the History's
+// timelines alike.
+QColor overlapColor();
 
 // Severity order used for sorting by status: the ones that need a person first.
 int severity(LockStatus status);
