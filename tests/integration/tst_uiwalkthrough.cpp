@@ -15,6 +15,8 @@
 #include <QAction>
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QHeaderView>
+#include <QSettings>
 #include <QItemSelectionModel>
 #include <QLineEdit>
 #include <QProgressBar>
@@ -43,6 +45,7 @@ private slots:
     void anotherLockIsReadFromTheTop();
     void mastersAreNamedAsEverywhereElse();
     void noScanningForeverBesideARefusedPassword();
+    void zoomMakesTheTextLargerForAProjector();
 
 private:
     QTemporaryDir m_dir;
@@ -185,6 +188,25 @@ void TestUiWalkthrough::noScanningForeverBesideARefusedPassword()
         QVERIFY2(!bar->isVisible(), qPrintable(bar->text()));
         QTest::qWait(100);
     }
+}
+
+void TestUiWalkthrough::zoomMakesTheTextLargerForAProjector()
+{
+    // View > Zoom (Ctrl+plus, Ctrl+minus, Ctrl+0): presenters asked for a text zoom.
+    auto* in = m_window->findChild<QAction*>(QStringLiteral("zoomIn"));
+    auto* reset = m_window->findChild<QAction*>(QStringLiteral("zoomReset"));
+    QVERIFY(in && reset);
+    QCOMPARE(in->shortcuts(), QKeySequence::keyBindings(QKeySequence::ZoomIn));
+    const qreal base = QApplication::font().pointSizeF();
+    const int rowBefore = m_window->lockView()->verticalHeader()->defaultSectionSize();
+    in->trigger();
+    in->trigger();
+    QCOMPARE(QApplication::font().pointSizeF(), base * 1.25);
+    QTRY_VERIFY(m_window->lockView()->verticalHeader()->defaultSectionSize() > rowBefore);
+    QCOMPARE(QSettings().value(QStringLiteral("view/zoomPercent")).toInt(), 125);
+    reset->trigger();
+    QCOMPARE(QApplication::font().pointSizeF(), base);
+    QTRY_COMPARE(m_window->lockView()->verticalHeader()->defaultSectionSize(), rowBefore);
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiWalkthrough)

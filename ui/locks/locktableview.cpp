@@ -7,6 +7,7 @@
 #include "locks/selectionkeeper.h"
 #include "widgets/statusstyle.h"
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QStyle>
 
@@ -47,6 +48,20 @@ void LockTableView::setProxy(LockFilterProxy* proxy)
     setModel(proxy);
     m_keeper->attach(selectionModel());
     horizontalHeader()->setSortIndicator(LockTableModel::ResourceColumn, Qt::AscendingOrder);
+    fitToFont();
+}
+
+void LockTableView::changeEvent(QEvent* event)
+{
+    QTableView::changeEvent(event);
+    // View > Zoom: rows and columns follow the text (both are fixed sizes, measured from it).
+    if (event->type() == QEvent::FontChange && model())
+        fitToFont();
+}
+
+void LockTableView::fitToFont()
+{
+    verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 8);
     // Sized once from the header and the longest value a column can show, never from the contents
     // of 100k rows: a status, a format or a countdown is never cut at the default size.
     const QFontMetrics fm = fontMetrics();

@@ -36,8 +36,13 @@ signals:
     // The selected lock changed, or went away (see SelectionKeeper::state).
     void selectedResourceChanged();
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
     void tick();
+    // Row height and column widths from the font (and the longest value a column shows).
+    void fitToFont();
 
     LockFilterProxy* m_proxy = nullptr;
     SelectionKeeper* m_keeper;

@@ -26,6 +26,7 @@
 #include "window/centralsplit.h"
 #include "window/commandlinehelpdialog.h"
 #include "window/statushelpdialog.h"
+#include "window/textzoom.h"
 #include "window/viewexport.h"
 #include "window/windowlayout.h"
 #include "window/windowmenus.h"
@@ -218,6 +219,10 @@ void MainWindow::buildActions()
     a.resetLayout = make(tr("Reset &layout"), QKeySequence(), &MainWindow::resetLayout);
     a.resetLayout->setObjectName(QStringLiteral("resetLayout"));
     a.resetLayout->setToolTip(tr("Put every dock and toolbar back where it was at the first start"));
+    auto* zoom = new TextZoom(this);
+    a.zoomIn = zoom->zoomInAction();
+    a.zoomOut = zoom->zoomOutAction();
+    a.zoomReset = zoom->resetAction();
 }
 
 void MainWindow::showDialog(QDialog* dialog)

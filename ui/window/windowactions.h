@@ -40,6 +40,9 @@ public:
     QAction* statusHelp = nullptr;
     QAction* cliHelp = nullptr;
     QAction* record = nullptr; // checkable: the flight recorder (WindowRecording)
+    QAction* zoomIn = nullptr; // View > Zoom (TextZoom)
+    QAction* zoomOut = nullptr;
+    QAction* zoomReset = nullptr;
 };
 
 } // namespace lockscope

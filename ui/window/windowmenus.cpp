@@ -93,6 +93,13 @@ void WindowMenus::build(QMainWindow* window, const WindowActions& actions, LockF
     if (actions.record)
         view->addAction(actions.record);
     view->addSeparator();
+    if (actions.zoomIn) {
+        QMenu* zoom = view->addMenu(tr("&Zoom"));
+        zoom->addAction(actions.zoomIn);
+        zoom->addAction(actions.zoomOut);
+        zoom->addAction(actions.zoomReset);
+        view->addSeparator();
+    }
     // Every dock and toolbar (PanelsMenu lists them here when the menu opens), then Reset layout.
     QAction* panelsEnd = view->addSeparator();
     view->addAction(actions.resetLayout);
