@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The demo window (main window plus the demo panel and its docks, as `lockscope --demo` builds it)
-// on the screens people have: 1366x768 at 100 % and 1920x1080 at 150 % (1280x720 logical pixels).
+// on the screens people have: 1366x768 and 1440x900 at 100 %, and 1920x1080 at 150 % (1280x720
+// logical pixels).
 // Each screen is an offscreen screen of that size (the offscreen platform's configfile), in a child
 // process of this test, since the scale factor is fixed when the application starts. The child
 // starts the real demo (five redis-servers), lays the window out to fit the screen and reports its
@@ -9,6 +10,7 @@
 #include "demo/demosession.h"
 #include "livedemo/demopanel.h"
 #include "livedemo/demowindow.h"
+#include "locks/locktableview.h"
 #include "support/testregistry.h"
 #include "window/mainwindow.h"
 
@@ -110,6 +112,17 @@ int runChild(int argc, char** argv)
             ++failures;
         }
     }
+    // Issue #41: at 1366x768, 1440x900 and 1920x1080 at 150 % the TTL and Masters columns were off
+    // the table's right edge, and scrolling to them lost the Resource column. Every column fits.
+    LockTableView* locks = window.lockView();
+    if (locks->horizontalScrollBar()->maximum() > 0) {
+        QStringList widths;
+        for (int c = 0; c < locks->model()->columnCount(); ++c)
+            widths << QString::number(locks->columnWidth(c));
+        std::printf("FAIL the locks table scrolls sideways: columns %s in a %d px view\n",
+                    qPrintable(widths.join(QLatin1Char('+'))), locks->viewport()->width());
+        ++failures;
+    }
     // The demo's controls stay usable: reachable in its scroll area, with the dock wide enough to read.
     QDockWidget* dock = DemoWindow::dock(&window);
     if (!dock || !dock->isVisible() || dock->width() < 300) {
@@ -152,6 +165,7 @@ void TestUiDemoFits::fitsTheScreen_data()
     QTest::addColumn<QSize>("screen");
     QTest::addColumn<QString>("scale");
     QTest::newRow("1366x768 at 100 %") << QSize(1366, 768) << QStringLiteral("1");
+    QTest::newRow("1440x900 at 100 %") << QSize(1440, 900) << QStringLiteral("1");
     QTest::newRow("1920x1080 at 150 %") << QSize(1920, 1080) << QStringLiteral("1.5");
 }
 

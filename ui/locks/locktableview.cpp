@@ -83,7 +83,8 @@ void LockTableView::fitToFont()
     const int atRiskFlag = 16;
     auto fit = [&](int column, int contents) {
         const int header = fm.horizontalAdvance(model()->headerData(column, Qt::Horizontal).toString()) + 24;
-        setColumnWidth(column, qMax(header, contents + margins));
+        m_fitted[size_t(column)] = qMax(header, contents + margins);
+        setColumnWidth(column, m_fitted[size_t(column)]);
     };
     fit(LockTableModel::ResourceColumn, fm.horizontalAdvance(QLatin1Char('m')) * 22);
     fit(LockTableModel::StatusColumn, widest(statuses) + icon + atRiskFlag);
@@ -92,6 +93,41 @@ void LockTableView::fitToFont()
     fit(LockTableModel::FormatColumn, widest(formats));
     fit(LockTableModel::TtlColumn, widest({QStringLiteral("00 h 00 m"), QStringLiteral("00 m 00 s"),
                                            QStringLiteral("00.0 s"), tr("no expiry")}));
+    fitToWidth();
+}
+
+void LockTableView::resizeEvent(QResizeEvent* event)
+{
+    QTableView::resizeEvent(event);
+    fitToWidth();
+}
+
+void LockTableView::fitToWidth()
+{
+    static_assert(LockTableModel::ColumnCount <= 8, "m_fitted has room for 8 columns");
+    if (!model() || m_fitted[LockTableModel::ResourceColumn] == 0)
+        return;
+    const int m = fontMetrics().horizontalAdvance(QLatin1Char('m'));
+    int total = m * 6; // the masters' dots, in the last column
+    for (int c = 0; c < LockTableModel::MastersColumn; ++c)
+        total += isColumnHidden(c) ? 0 : m_fitted[size_t(c)];
+    int excess = total - viewport()->width();
+    // Who gives first, and how far: text cut in the middle (the tooltip has it whole) before the
+    // resource's own name.
+    const struct
+    {
+        int column;
+        int floor;
+    } givers[] = {{LockTableModel::OwnerColumn, m * 4},
+                  {LockTableModel::FormatColumn, m * 5},
+                  {LockTableModel::QuorumColumn, m * 6},
+                  {LockTableModel::ResourceColumn, m * 10}};
+    for (const auto& g : givers) {
+        const int fitted = m_fitted[size_t(g.column)];
+        const int give = qBound(0, excess, qMax(0, fitted - g.floor));
+        setColumnWidth(g.column, fitted - give);
+        excess -= give;
+    }
 }
 
 QRect LockTableView::countdownRect() const

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <QTableView>
+
+#include <array>
 #include <QTimer>
 
 namespace lockscope {
@@ -38,16 +40,22 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void tick();
     // Row height and column widths from the font (and the longest value a column shows).
     void fitToFont();
+    // Every column within the viewport: the wide ones (owner, format, resource, quorum) give up
+    // room down to a floor, so that the TTL and the masters are never off the right edge behind
+    // a scroll that would hide the resource.
+    void fitToWidth();
 
     LockFilterProxy* m_proxy = nullptr;
     SelectionKeeper* m_keeper;
     QTimer m_countdown;
     int m_ticks = 0;
+    std::array<int, 8> m_fitted{}; // each column's width from fitToFont()
 };
 
 } // namespace lockscope
