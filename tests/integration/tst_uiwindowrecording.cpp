@@ -20,6 +20,9 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QDockWidget>
+#include <QLabel>
+#include <QStatusBar>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
@@ -259,6 +262,21 @@ void TestUiWindowRecording::reviewShowsHistoryWithoutMasters()
                               10000);
     QCOMPARE(window.historyDock()->resources()->currentText(), QStringLiteral("lock:r"));
     QVERIFY(window.windowTitle().contains(QStringLiteral("Review of %1").arg(db)));
+    // Issue #41: laid out for live monitoring, with empty tables, "Scanning…", "0 of 0 masters up"
+    // and the History squeezed to 30 px. A review opens on its recorded story, full height.
+    window.resize(1366, 768);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_VERIFY(window.historyDock()->isVisible());
+    QVERIFY(!window.lockView()->isVisible());
+    QVERIFY(!window.findChild<QDockWidget*>(QStringLiteral("mastersDock"))->isVisible());
+    QVERIFY2(window.historyDock()->height() > window.height() / 2,
+             qPrintable(QStringLiteral("%1 of %2").arg(window.historyDock()->height()).arg(window.height())));
+    for (QLabel* label : window.statusBar()->findChildren<QLabel*>())
+        if (label->isVisible())
+            QVERIFY2(!label->text().contains(QLatin1String("masters up")) &&
+                         !label->text().contains(QLatin1String("Scanning")),
+                     qPrintable(label->text()));
     // Nothing to write with, nobody to connect to, nobody to notify, nothing recorded.
     for (QAction* a : {window.acquireAction(), window.extendAction(), window.releaseAction(),
                        window.forceReleaseAction(), window.enableEventsAction(), window.connectionsAction()})

@@ -146,7 +146,8 @@ void MainWindow::review(const QString& path, const QByteArray& select)
     m_diagnosis->notifier()->setSilent(true);
     m_actions.connections->setEnabled(false); // no master is to be reached from a review
     m_historyView->review(path, select);
-    m_historyDock->raise();
+    m_layout->arrangeForReview(m_historyDock);
+    m_statusBar->setReview(tr("Review of %1: no master is watched").arg(path));
     updateActions();
     updateTitle();
 }

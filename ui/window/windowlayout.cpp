@@ -52,6 +52,16 @@ void WindowLayout::reset()
     m.split->setSizes({700, 300}); // the table takes most of the height, as on first start
 }
 
+void WindowLayout::arrangeForReview(QDockWidget* history)
+{
+    m_group = QStringLiteral("review");
+    m.split->hide(); // the central widget: the docks take its room
+    m.mastersDock->hide();
+    m.eventsDock->hide();
+    history->show();
+    history->raise();
+}
+
 void WindowLayout::applyDefaultDockSizes()
 {
     // First start: room for five masters, the table, and a readable event log.

@@ -43,6 +43,10 @@ public:
     bool isRestored() const { return m_restored; }
     void save();
     void reset();
+    // `lockscope --db FILE`: the recorded story is what a review is for, so `history` takes the
+    // window; the live table, the masters and the event log have nothing to show. Kept apart from
+    // live sessions' layout (group "review").
+    void arrangeForReview(QDockWidget* history);
 
 private:
     void applyDefaultDockSizes();

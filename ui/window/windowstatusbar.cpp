@@ -65,6 +65,17 @@ void WindowStatusBar::setScanProgress(int master, qint64 scanned, qint64 total)
     m_progressBar->setValue(all > 0 ? int(done * 100 / all) : 0);
 }
 
+void WindowStatusBar::setReview(const QString& text)
+{
+    m_review = true;
+    m_scanning = false;
+    m_progressBar->hide();
+    m_mastersUp->hide();
+    m_totals->hide();
+    m_scanScope->setText(text);
+    m_scanScope->setToolTip(QString());
+}
+
 void WindowStatusBar::setScanFinished()
 {
     m_scanning = false;
@@ -74,6 +85,8 @@ void WindowStatusBar::setScanFinished()
 void WindowStatusBar::updateCounts(const LockTableModel& locks, const LockFilterProxy& proxy,
                                    const MasterTableModel& masters, const QList<ScanPattern>& patterns)
 {
+    if (m_review)
+        return;
     const LockTableModel::StatusCounts& c = locks.counts();
     QStringList parts;
     parts << tr("%n lock(s)", nullptr, locks.rowCount());

@@ -34,6 +34,8 @@ public:
     // One master's share of the initial scan; the bar shows the sum over all masters.
     void setScanProgress(int master, qint64 scanned, qint64 total);
     void setScanFinished();
+    // A review of a recording: no master, no scan; it says what is shown instead.
+    void setReview(const QString& text);
     // Progress reported by a previous core means nothing to the next one.
     void clearScanProgress() { m_progress.clear(); }
     void updateCounts(const LockTableModel& locks, const LockFilterProxy& proxy,
@@ -48,6 +50,7 @@ private:
     QHash<int, QPair<qint64, qint64>> m_progress; // master -> (keys scanned, keys in its database)
     bool m_scanning = false;                      // the initial scan has not finished
     bool m_anyMasterUp = false;
+    bool m_review = false;
 };
 
 } // namespace lockscope
