@@ -97,6 +97,25 @@ QString HistoryTimeline::markText(const HistoryEvent& mark)
     return e.detail.isEmpty() ? text : tr("%1: %2").arg(text, e.detail);
 }
 
+QString HistoryTimeline::barText(const Episode& e)
+{
+    const auto at = [](qint64 ms) {
+        return QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"));
+    };
+    QStringList lines{tr("token %1").arg(escapeBytes(e.token))};
+    if (!e.owner.isEmpty())
+        lines << tr("owner %1").arg(e.owner);
+    lines << (e.endMs >= 0 ? tr("%1 to %2, %3").arg(at(e.startMs), at(e.endMs), endText(e.ended))
+                           : tr("since %1, %2").arg(at(e.startMs), endText(e.ended)));
+    if (e.extensions > 0)
+        lines << tr("extended %n time(s)", nullptr, e.extensions);
+    if (!e.masters.isEmpty())
+        lines << tr("held on %1 (at most %2 at once)").arg(e.masters.join(QStringLiteral(", "))).arg(e.maxHolding);
+    if (!e.auditId.isEmpty())
+        lines << tr("audit record %1").arg(e.auditId);
+    return lines.join(QLatin1Char('\n'));
+}
+
 void HistoryTimeline::setEvents(const QList<HistoryEvent>& events)
 {
     m_marks.clear();
@@ -130,6 +149,9 @@ bool HistoryTimeline::event(QEvent* event)
         lines << tr("%1  %2").arg(QDateTime::fromMSecsSinceEpoch(at).toString(QStringLiteral("HH:mm:ss.zzz")),
                                   markText(m));
     }
+    for (const auto& [rect, episode] : std::as_const(m_bars))
+        if (lines.isEmpty() && rect.adjusted(-2, -2, 2, 2).contains(help->pos()))
+            lines << barText(episode);
     if (lines.isEmpty())
         return QWidget::event(event);
     QToolTip::showText(help->globalPos(), plainToolTip(lines.join(QLatin1Char('\n'))), this);
@@ -257,6 +279,7 @@ void HistoryTimeline::keyPressEvent(QKeyEvent* event)
 
 void HistoryTimeline::paintEvent(QPaintEvent*)
 {
+    m_bars.clear();
     QPainter p(this);
     const QPalette pal = palette();
     p.fillRect(rect(), pal.color(QPalette::Base));
@@ -343,6 +366,7 @@ void HistoryTimeline::paintEvent(QPaintEvent*)
         const qreal x2 = qMax(x1 + 3, xOfMs(barEnd));
         const QRectF bar(x1, y + 3, x2 - x1, rowHeight - 6);
         p.fillRect(bar, StatusStyle::tokenColor(e.token, pal));
+        m_bars.append({bar, e});
         const bool cutShort = e.endMs < 0 && barEnd < nowMs;
         const QString ending = cutShort ? tr("held when the recording stopped") : endText(e.ended);
         const qreal textX = x2 + 4 + fm.horizontalAdvance(ending) > area.right()

@@ -42,6 +42,8 @@ public:
     int overlapsDrawn() const { return m_overlapsDrawn; }
     // "M2 restarted: run_id a1… → 9c…", as the tooltip says it.
     static QString markText(const HistoryEvent& mark);
+    // A bar's tooltip: its token and owner, from when to when, how it ended, its masters.
+    static QString barText(const Episode& episode);
 
     // Zoom by `factor` (>1: closer) around the point `at` (0..1 across the axis).
     void zoom(double factor, double at = 0.5);
@@ -76,6 +78,7 @@ private:
     qint64 m_viewEndMs = 0;
     int m_dragX = -1;
     int m_overlapsDrawn = 0;
+    QList<QPair<QRectF, Episode>> m_bars; // as last painted: what the pointer is over
 };
 
 } // namespace lockscope
