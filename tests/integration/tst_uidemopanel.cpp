@@ -53,6 +53,7 @@ private slots:
     void masterButtonsActOnTheCluster();
     void clientPauseIsAStopTheWorld();
     void restartScenarioDrawsTheOverlapInRed();
+    void driftScenarioShowsItsGapAndANarrowLegendFits();
     void failoverScenarioShowsBothHoldersThenTheQuorumRefusing();
     void closingStopsEveryServer();
 
@@ -148,6 +149,33 @@ void TestUiDemoPanel::restartScenarioDrawsTheOverlapInRed()
     QVERIFY(m_session->simulation()->counters().doubleHolds >= 1);
     QTRY_VERIFY(m_panel->countersLabel()->text().contains(
         QStringLiteral("two holders <b>%1</b>").arg(m_session->simulation()->counters().doubleHolds)));
+}
+
+void TestUiDemoPanel::driftScenarioShowsItsGapAndANarrowLegendFits()
+{
+    // Issue #41: the clock-drift gap the caption points at was under a pixel wide, and the legend
+    // was cut off in a narrow dock.
+    QSignalSpy ready(m_session.get(), &DemoSession::ready);
+    m_session->start();
+    QVERIFY(ready.wait(int(lockscope::test::upperBoundMs(30000))));
+    QSignalSpy finished(m_session->scenarios(), &DemoScenarioRunner::finished);
+    QTest::mouseClick(m_panel->scenarioButton(DemoScenario::ClockDrift), Qt::LeftButton);
+    QVERIFY(finished.wait(int(lockscope::test::upperBoundMs(60000))));
+    QVERIFY2(finished.at(0).at(1).toBool(), qPrintable(finished.at(0).at(2).toString()));
+    DemoTimeline* timeline = m_panel->timeline();
+    timeline->grab();
+    QVERIFY(timeline->gapsMarked() >= 1);
+    // The smallest the demo dock lets it be: every legend key inside.
+    timeline->resize(timeline->minimumSizeHint());
+    timeline->grab();
+    QVERIFY2(timeline->rect().contains(timeline->legendRect()),
+             qPrintable(QStringLiteral("legend %1,%2 %3x%4 in %5x%6")
+                            .arg(timeline->legendRect().x())
+                            .arg(timeline->legendRect().y())
+                            .arg(timeline->legendRect().width())
+                            .arg(timeline->legendRect().height())
+                            .arg(timeline->width())
+                            .arg(timeline->height())));
 }
 
 void TestUiDemoPanel::failoverScenarioShowsBothHoldersThenTheQuorumRefusing()

@@ -72,12 +72,18 @@ void DemoTimeline::paintEvent(QPaintEvent*)
     f.small = font();
     f.small.setPointSizeF(f.small.pointSizeF() * 0.8);
 
+    // The lanes share what the strips, the axis and the legend leave: a narrow, short dock (the
+    // demo on a 1366x768 screen) cut the legend off below the widget.
+    const int legendHeight = paintLegend(p, f, 0, true);
+    const int lanes = qMax<int>(1, int(m_sim->lanes().size()));
+    const int room = height() - 4 - m_sim->cluster()->size() * masterRow - 6 - axisHeight - legendHeight;
+    f.laneHeight = qBound(14, room / lanes, laneHeight);
     const int lanesTop = paintMasters(p, f, 4);
     const int lanesBottom = paintLanes(p, f, lanesTop);
     // Outages also shade the lanes, so a lost quorum lines up with what the clients did.
     shadeOutages(p, f, lanesTop, lanesBottom);
     const int legendTop = paintAxis(p, f, lanesBottom);
-    paintLegend(p, f, legendTop);
+    paintLegend(p, f, qMin(legendTop, height() - legendHeight), false);
 }
 
 int DemoTimeline::paintMasters(QPainter& p, const Frame& f, int y)
@@ -112,8 +118,9 @@ int DemoTimeline::paintLanes(QPainter& p, const Frame& f, int y)
     const QList<QByteArray>& lanes = m_sim->lanes();
     const QList<DemoHold>& holds = m_sim->holds();
     m_overlapsDrawn = 0;
+    m_gapsMarked = 0;
     for (int lane = 0; lane < lanes.size(); ++lane) {
-        const QRect row(f.left, y + lane * laneHeight, f.width, laneHeight - 4);
+        const QRect row(f.left, y + lane * f.laneHeight, f.width, f.laneHeight - 4);
         p.fillRect(row, lane % 2 ? palette().alternateBase() : palette().base());
         p.setPen(f.faint);
         p.drawRect(row.adjusted(0, 0, -1, -1));
@@ -141,8 +148,37 @@ int DemoTimeline::paintLanes(QPainter& p, const Frame& f, int y)
             }
         }
         paintOverlaps(p, f, inLane, row);
+        markGaps(p, f, inLane, row);
     }
-    return y + int(lanes.size()) * laneHeight;
+    return y + int(lanes.size()) * f.laneHeight;
+}
+
+void DemoTimeline::markGaps(QPainter& p, const Frame& f, const QList<const DemoHold*>& inLane, const QRect& row)
+{
+    // One holder stopping, the next starting a moment later: at a minute's span the clock-drift
+    // allowance (ttl x 0.01 + 2 ms) is under a pixel. Drawn 8 px wide, its length beside it.
+    constexpr int minimumPx = 8;
+    for (const DemoHold* a : inLane) {
+        if (a->isOpen())
+            continue;
+        const DemoHold* next = nullptr;
+        for (const DemoHold* b : inLane)
+            if (b != a && b->startMs >= a->endMs && (!next || b->startMs < next->startMs))
+                next = b;
+        if (!next || next->startMs - a->endMs > 2000 || f.x(next->startMs) - f.x(a->endMs) >= minimumPx)
+            continue;
+        const int x = f.x(a->endMs);
+        const QRect gap(x, row.top() + 1, minimumPx, row.height() - 2);
+        p.fillRect(gap, palette().base());
+        p.setPen(QPen(f.text, 1, Qt::DotLine));
+        p.drawRect(gap.adjusted(0, 0, -1, -1));
+        p.setFont(f.small);
+        p.setPen(f.text);
+        const QString label = tr("%1 ms").arg(next->startMs - a->endMs);
+        p.drawText(QRect(gap.right() + 2, row.top() - 1, p.fontMetrics().horizontalAdvance(label) + 4, row.height()),
+                   Qt::AlignLeft | Qt::AlignTop, label);
+        ++m_gapsMarked;
+    }
 }
 
 void DemoTimeline::paintOverlaps(QPainter& p, const Frame& f, const QList<const DemoHold*>& inLane,
@@ -198,15 +234,26 @@ int DemoTimeline::paintAxis(QPainter& p, const Frame& f, int y) const
     return y + axisHeight;
 }
 
-void DemoTimeline::paintLegend(QPainter& p, const Frame& f, int y) const
+int DemoTimeline::paintLegend(QPainter& p, const Frame& f, int y, bool dryRun)
 {
-    // Legend: clients, overlap and outage colours.
-    int lx = f.left;
+    // Legend: clients, overlap and outage colours, wrapped to the width.
+    constexpr int rowHeight = 16;
+    p.setFont(f.small);
+    int lx = 4;
+    int ly = y;
+    QRect drawn;
     auto key = [&](const QColor& c, const QString& label) {
-        p.fillRect(QRect(lx, y + 3, 12, 10), c);
-        p.setPen(f.text);
         const int w = p.fontMetrics().horizontalAdvance(label);
-        p.drawText(QRect(lx + 16, y, w + 4, 16), Qt::AlignLeft | Qt::AlignVCenter, label);
+        if (lx > 4 && lx + 16 + w + 4 > width() - 4) {
+            lx = 4;
+            ly += rowHeight;
+        }
+        drawn |= QRect(lx, ly, 16 + w + 4, rowHeight);
+        if (!dryRun) {
+            p.fillRect(QRect(lx, ly + 3, 12, 10), c);
+            p.setPen(f.text);
+            p.drawText(QRect(lx + 16, ly, w + 4, rowHeight), Qt::AlignLeft | Qt::AlignVCenter, label);
+        }
         lx += 16 + w + 14;
     };
     for (int c = 0; c < m_sim->clients().size(); ++c)
@@ -214,6 +261,9 @@ void DemoTimeline::paintLegend(QPainter& p, const Frame& f, int y) const
     key(overlapColor(), tr("two holders"));
     key(QColor(90, 90, 90), tr("master killed"));
     key(QColor(240, 170, 30), tr("master paused"));
+    if (!dryRun)
+        m_legendRect = drawn;
+    return ly - y + rowHeight;
 }
 
 } // namespace lockscope

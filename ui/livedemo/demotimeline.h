@@ -34,6 +34,11 @@ public:
     // Overlapping stretches drawn in the last paint, per lane: for tests.
     int overlapsDrawn() const { return m_overlapsDrawn; }
     int outagesDrawn() const { return m_outagesDrawn; }
+    // Gaps between one holder's end and the next one's start too narrow to see at this span (the
+    // clock-drift allowance: tens of ms in a minute), drawn wider and labelled, in the last paint.
+    int gapsMarked() const { return m_gapsMarked; }
+    // Where the last paint put its legend: always inside the widget, wrapped to its width.
+    QRect legendRect() const { return m_legendRect; }
 
     QSize sizeHint() const override { return {900, 300}; }
     // Modest, so that the demo fits a 1280x720 (logical) screen; the strips and lanes still read.
@@ -55,6 +60,7 @@ private:
         QColor text;
         QColor faint;
         QFont small;
+        int laneHeight = 24; // fitted to the height: the axis and legend stay in view
         int x(qint64 t) const;
     };
 
@@ -64,13 +70,17 @@ private:
     void paintOverlaps(QPainter& p, const Frame& f, const QList<const DemoHold*>& inLane, const QRect& row);
     void shadeOutages(QPainter& p, const Frame& f, int lanesTop, int lanesBottom) const;
     int paintAxis(QPainter& p, const Frame& f, int y) const;
-    void paintLegend(QPainter& p, const Frame& f, int y) const;
+    // Returns the height it took (keys wrap to the width); `dryRun`: measure only.
+    int paintLegend(QPainter& p, const Frame& f, int y, bool dryRun);
+    void markGaps(QPainter& p, const Frame& f, const QList<const DemoHold*>& inLane, const QRect& row);
 
     DemoSimulation* m_sim;
     QTimer m_tick;
     qint64 m_spanMs = 60000;
     int m_overlapsDrawn = 0;
     int m_outagesDrawn = 0;
+    int m_gapsMarked = 0;
+    QRect m_legendRect;
 };
 
 } // namespace lockscope
