@@ -5,6 +5,7 @@
 // the sample locks a restart wiped, the commentary follows new entries, and the event log sums up
 // the demo clients' own keyspace events instead of listing each one.
 #include "demo/democlient.h"
+#include "detail/lockdetailpane.h"
 #include "demo/demoscenariorunner.h"
 #include "demo/demosession.h"
 #include "eventlog/eventlogmodel.h"
@@ -12,6 +13,7 @@
 #include "livedemo/demowindow.h"
 #include "locks/lockfilterproxy.h"
 #include "locks/locktablemodel.h"
+#include "locks/locktableview.h"
 #include "support/blockingcommand.h"
 #include "support/demolabstart.h"
 #include "support/testregistry.h"
@@ -169,6 +171,13 @@ void TestUiDemoStory::restartScenarioKeepsItsLockAndRestoreBringsTheSamplesBack(
     QCOMPARE(proxy->index(0, 0).data(LockTableModel::ResourceRole).toByteArray(), ledger);
     QVERIFY(proxy->index(0, LockTableModel::StatusColumn).data().toString().contains(QLatin1String("gone")));
     QCOMPARE(proxy->index(0, LockTableModel::TtlColumn).data().toString(), QStringLiteral("—"));
+    // Issue #41: selected, the gone lock read "held" in the detail pane. It says gone, as the row does.
+    m_window->lockView()->selectResource(ledger);
+    QTRY_VERIFY(!m_window->detailPane()->view().has_value());
+    bool saysGone = false;
+    for (QLabel* label : m_window->detailPane()->findChildren<QLabel*>())
+        saysGone = saysGone || label->text().contains(QLatin1String("is gone"));
+    QVERIFY(saysGone);
 
     // Dismissed: it goes, and the counts never counted the kept row.
     QVERIFY(m_panel->dismissButton()->isEnabled());

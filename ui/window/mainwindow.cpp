@@ -405,7 +405,11 @@ QByteArray MainWindow::selectedResource() const
 void MainWindow::updateDetail()
 {
     const LockView* view = m_locks->find(selectedResource());
-    if (!view && m_table->selection()->state() == SelectionKeeper::State::Gone)
+    // The demo's pinned lock, gone from the masters, stays in the table as its last view: the pane
+    // says it is gone, as the row does, not "held".
+    if (view && m_locks->isPinnedGone() && view->resource == m_locks->pinned())
+        m_detail->setGone(view->resource);
+    else if (!view && m_table->selection()->state() == SelectionKeeper::State::Gone)
         m_detail->setGone(m_table->selection()->goneResource());
     else
         m_detail->setView(view ? std::optional<LockView>(*view) : std::nullopt);
