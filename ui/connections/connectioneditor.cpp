@@ -43,6 +43,10 @@ ConnectionEditor::ConnectionEditor(const MasterEntry& entry, QWidget* parent)
     m_passwordEnv->setPlaceholderText(tr("e.g. REDIS_PASSWORD (used when no keychain is reachable)"));
     m_insecure->setChecked(entry.insecure);
     m_problem->setWordWrap(true);
+    m_problem->setTextFormat(Qt::PlainText); // it quotes the URL typed
+    // Wrapped labels take the height their text needs: a long error was cut to its first line.
+    for (QLabel* label : {m_problem, m_testResult})
+        label->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::MinimumExpanding);
     // It quotes what the server answered (its version, or its error text): never rich text.
     m_testResult->setTextFormat(Qt::PlainText);
     m_testResult->setWordWrap(true);
@@ -206,7 +210,8 @@ void ConnectionEditor::test()
 {
     const MasterEntry e = entry();
     if (const QString why = problem(e); !why.isEmpty()) {
-        m_testResult->setText(why);
+        // The problem is said once, above, where it stays until it is fixed.
+        m_testResult->setText(tr("Not tested: the entry has a problem (above)."));
         return;
     }
     const ConnectionOptions options = testOptions(e, m_password->text());
