@@ -165,6 +165,26 @@ void DemoSession::restoreSamplesWhenUp()
         emit samplesRestored(masters);
 }
 
+void DemoSession::renewSamples()
+{
+    MasterSet* set = m_lab.simulation()->masters();
+    if (!m_ready || !set)
+        return;
+    // The same values (the legacy lock's timestamp included) as at the start: the same holders.
+    m_seededAtMs = monotonicMs();
+    QList<int> written;
+    for (const auto& [master, argv] : sampleCommands(m_seededWallMs)) {
+        if (master >= set->size() || !m_lab.simulation()->isMasterUp(master))
+            continue;
+        set->at(master)->send(argv, this, [](const RedisResult&) {});
+        if (!written.contains(master))
+            written << master;
+    }
+    for (int m : std::as_const(written))
+        m_lostSamples.remove(m);
+    emit samplesRestored(written);
+}
+
 void DemoSession::restoreSamples(int master, const QSet<int>& lost)
 {
     MasterSet* set = m_lab.simulation()->masters();

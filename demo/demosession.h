@@ -38,6 +38,9 @@ public:
 
     // The sample locks as (master index, command) pairs: what start() writes.
     static QList<QPair<int, QByteArrayList>> sampleCommands(qint64 nowWallMs);
+    // Writes every sample lock again, as at the start, with its full TTL, on every master that is up:
+    // the short ones expire within a minute, and a presenter wants them back.
+    void renewSamples();
     // Masters that lost the sample locks (killed or restarted: the demo keeps no persistence) and
     // have not had them restored yet.
     const QSet<int>& mastersWithoutSamples() const { return m_lostSamples; }

@@ -19,6 +19,7 @@
 #include "support/testregistry.h"
 #include "window/mainwindow.h"
 
+#include <QAction>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPlainTextEdit>
@@ -46,6 +47,7 @@ private slots:
     void cleanup();
     void majorityResultAndCounterShowTheSameFailures();
     void restartScenarioKeepsItsLockAndRestoreBringsTheSamplesBack();
+    void expiredSamplesComeBackFromTheDemoMenu();
     void commentaryFollowsNewEntriesAndShowsSeveralLines();
     void demoClientsKeyspaceEventsAreSummarised();
     void aFailedStartIsToldWithoutStoppingTheWindow();
@@ -204,6 +206,25 @@ void TestUiDemoStory::restartScenarioKeepsItsLockAndRestoreBringsTheSamplesBack(
     }
     QVERIFY(onMaster(3, {"GET", "lock:thumbnailer"}).isNil());
     QVERIFY(m_session->mastersWithoutSamples().isEmpty());
+}
+
+void TestUiDemoStory::expiredSamplesComeBackFromTheDemoMenu()
+{
+    // Issue #41: the sample locks expire within a minute, with no way to bring them back.
+    startDemo();
+    for (int m = 0; m < m_config.masters.size(); ++m)
+        onMaster(m, {"DEL", "lock:email:digest", "lock:session:42"}); // as if expired
+    QTRY_VERIFY_WITH_TIMEOUT(!m_window->lockModel()->find("lock:email:digest"), 10000);
+    auto* renew = m_window->findChild<QAction*>(QStringLiteral("renewSamples"));
+    QVERIFY(renew);
+    QTRY_VERIFY(renew->isEnabled());
+    renew->trigger();
+    QTRY_COMPARE_WITH_TIMEOUT(holding("lock:email:digest"), 5, 10000);
+    QTRY_COMPARE_WITH_TIMEOUT(holding("lock:session:42"), 5, 10000);
+    // Their full TTL again, and the same holders as at the start.
+    QVERIFY(onMaster(0, {"PTTL", "lock:email:digest"}).integer > 15000);
+    QCOMPARE(onMaster(0, {"GET", "lock:email:digest"}).string, QByteArray("0f1e2d3c4b5a69788796a5b4c3d2e1f0"));
+    QCOMPARE(holding("lock:migrations"), 5);
 }
 
 void TestUiDemoStory::commentaryFollowsNewEntriesAndShowsSeveralLines()

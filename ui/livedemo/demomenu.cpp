@@ -34,6 +34,13 @@ DemoMenu::DemoMenu(QMainWindow* window, DemoPanel* panel)
         connect(action, &QAction::triggered, button, &QPushButton::click);
         button->installEventFilter(this); // greyed with its button (the demo not up yet, say)
     }
+    m_menu->addSeparator();
+    m_renew = m_menu->addAction(tr("&Renew the sample locks"));
+    m_renew->setObjectName(QStringLiteral("renewSamples"));
+    m_renew->setToolTip(tr("Writes the sample locks again, as at the start, with their full TTLs: the short "
+                           "ones expire within a minute"));
+    connect(m_renew, &QAction::triggered, panel, &DemoPanel::renewSamples);
+    panel->restoreButton()->installEventFilter(this); // ready with the demo, as Restore all masters
     sync();
     // Before Help, which stays last.
     const QList<QAction*> top = window->menuBar()->actions();
@@ -53,8 +60,11 @@ bool DemoMenu::eventFilter(QObject* watched, QEvent* event)
 void DemoMenu::sync()
 {
     for (QAction* action : m_menu->actions())
-        if (QPushButton* button = m_panel->scenarioButton(DemoScenario(action->data().toInt())))
-            action->setEnabled(button->isEnabled());
+        if (action != m_renew && !action->isSeparator())
+            if (QPushButton* button = m_panel->scenarioButton(DemoScenario(action->data().toInt())))
+                action->setEnabled(button->isEnabled());
+    if (m_renew)
+        m_renew->setEnabled(m_panel->restoreButton()->isEnabled());
 }
 
 } // namespace lockscope

@@ -3,6 +3,7 @@
 
 #include <QObject>
 
+class QAction;
 class QMainWindow;
 class QMenu;
 
@@ -32,6 +33,7 @@ private:
 
     DemoPanel* m_panel;
     QMenu* m_menu;
+    QAction* m_renew = nullptr; // Renew the sample locks
 };
 
 } // namespace lockscope

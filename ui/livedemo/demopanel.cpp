@@ -223,6 +223,11 @@ void DemoPanel::restoreAllMasters()
     m_session->simulation()->healMasters();
 }
 
+void DemoPanel::renewSamples()
+{
+    m_session->renewSamples();
+}
+
 void DemoPanel::dismissCaption()
 {
     m_caption->setText(tr("Pick a scenario: each one sets the cluster up, injects one fault and says what to "

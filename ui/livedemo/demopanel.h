@@ -61,6 +61,8 @@ public slots:
     void restoreAllMasters();
     // Back to the introduction: the scenario's lock is no longer pinned in the locks table.
     void dismissCaption();
+    // Demo > Renew the sample locks.
+    void renewSamples();
 
 signals:
     // The locks table should keep this resource in view (empty: none).
