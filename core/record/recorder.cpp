@@ -268,9 +268,11 @@ void Recorder::observe(const LockView& view, bool viewsToken, quint64 unreachabl
         }
         m.type = type;
         if (!(holders & (quint64(1) << i)) || !obs.present()) {
-            // Let go on this master before its expiry, and not by a restart: the holder released it
-            // (a Redlock release reaches the masters one by one; one may still let it expire).
-            if (m.expiresAt > now + expiryToleranceMs && tracked.releasedAtMs < 0 && !interrupted(i, tracked))
+            // Gone from this master before its expiry, and not by a restart: the holder released it
+            // (a Redlock release reaches the masters one by one; one may still let it expire). A
+            // master that holds another token now was taken, not let go (a contested lock).
+            if (!obs.present() && m.expiresAt > now + expiryToleranceMs && tracked.releasedAtMs < 0 &&
+                !interrupted(i, tracked))
                 tracked.releasedAtMs = QDateTime::currentMSecsSinceEpoch();
             m.pttl = -2;
             m.expiresAt = -1;
