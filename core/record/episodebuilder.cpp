@@ -113,8 +113,7 @@ void EpisodeBuilder::add(const HistoryEvent& h, const RecordingSession& session)
 
 QList<Episode> EpisodeBuilder::episodes() const
 {
-    if (m_open.isEmpty())
-        return m_episodes;
+    // Oldest first by start: episodes held at once end in their own order.
     QList<Episode> all = m_episodes;
     all << m_open;
     std::stable_sort(all.begin(), all.end(),
