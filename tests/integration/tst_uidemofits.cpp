@@ -123,6 +123,24 @@ int runChild(int argc, char** argv)
                     qPrintable(widths.join(QLatin1Char('+'))), locks->viewport()->width());
         ++failures;
     }
+    // The selected sample lock's quorum diagram is on screen without scrolling the detail pane (at
+    // 1366x768 and 150 % it was scrolled out of view).
+    (void)QTest::qWaitFor([&] { return !locks->currentResource().isEmpty(); }, 15000);
+    QCoreApplication::processEvents();
+    QWidget* diagram = nullptr;
+    for (QWidget* w : window.findChildren<QWidget*>())
+        if (QLatin1String(w->metaObject()->className()) == QLatin1String("lockscope::QuorumDiagram"))
+            diagram = w;
+    auto* detail = window.findChild<QAbstractScrollArea*>(QStringLiteral("detailScroll"));
+    if (locks->currentResource().isEmpty() || !diagram || !detail) {
+        std::printf("FAIL no lock selected, or no quorum diagram shown\n");
+        ++failures;
+    } else if (const QRect r(diagram->mapTo(detail->viewport(), QPoint(0, 0)), diagram->size());
+               !detail->viewport()->rect().contains(r)) {
+        std::printf("FAIL the quorum diagram at %d,%d %dx%d needs scrolling in a %dx%d pane\n", r.x(), r.y(),
+                    r.width(), r.height(), detail->viewport()->width(), detail->viewport()->height());
+        ++failures;
+    }
     // The demo's controls stay usable: reachable in its scroll area, with the dock wide enough to read.
     QDockWidget* dock = DemoWindow::dock(&window);
     if (!dock || !dock->isVisible() || dock->width() < 300) {

@@ -6,6 +6,7 @@
 #include "livedemo/demomenu.h"
 #include "livedemo/demopanel.h"
 #include "locks/locktablemodel.h"
+#include "locks/locktableview.h"
 #include "session/keyspaceeventrecord.h"
 #include "window/mainwindow.h"
 
@@ -13,6 +14,7 @@
 #include <QMessageBox>
 #include <QScreen>
 #include <QScrollArea>
+#include <QSplitter>
 
 namespace lockscope {
 
@@ -58,6 +60,20 @@ DemoPanel* DemoWindow::install(MainWindow* window, DemoSession* session, bool re
     // come and go every second, and a selection that goes leaves nothing selected.
     if (selectDefault)
         window->selectWhenSeen(QByteArrayLiteral("lock:orders:checkout"));
+
+    // The quorum diagram is what the demo is watched for: once a lock is selected (the sample above,
+    // a scenario's), the pane under the table gets the height it asks for, up to 55 % (at 1366x768
+    // the diagram was scrolled out of view during the double grant).
+    QObject::connect(window->lockView(), &LockTableView::selectedResourceChanged, window, [window] {
+        auto* split = window->findChild<QSplitter*>(QStringLiteral("centralSplit"));
+        if (!split || split->count() != 2 || window->lockView()->currentResource().isEmpty())
+            return;
+        const QList<int> sizes = split->sizes();
+        const int total = sizes.at(0) + sizes.at(1);
+        const int wanted = qMin(split->widget(1)->sizeHint().height(), total * 55 / 100);
+        if (sizes.at(1) < wanted)
+            split->setSizes({total - wanted, wanted});
+    });
 
     // The lock a scenario is about stays in the table, highlighted and on top, until its caption is
     // dismissed (or another scenario starts).
