@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Before submitting a change to a hot path (issue #47): this checkout against BASE_COMMIT, both built
+# alike (Release, benchmarks on, no window), run alternately (A B A B A B by default) on the same
+# servers. A benchmark, not a timed test: it is not part of the suite or CI.
+#
+#   tests/bench/compare.sh BASE_COMMIT [--rounds R] [--list-locks N]
+#
+# Figures, each the median of R rounds per side:
+#   acquire    lockbench acquire on 5 masters (64 in flight): pairsPerSec (higher is better), acquireP50Ms
+#   discovery  lockbench scan on 5 masters x 200k keys (20k locks each), --scan-rate max: seconds
+#   list       lockctl list --json --scan-rate max on one master with N locks (1M): seconds, peakMiB
+#   events     lockbench event-latency, 5 masters, 5k changes/s for 5 s: p50Ms, p99Ms
+# Prints one JSON line per figure, {"figure", "base", "head", "ratio", "worse"}, `ratio` head/base,
+# `worse` when head is more than 5 % worse than base; exits 1 when any is. The builds are kept in
+# build-compare/ (head) and build-compare-BASE/ (a worktree of BASE) for the next run.
+set -euo pipefail
+[[ $# -ge 1 && "$1" != --* ]] || { echo "usage: $0 BASE_COMMIT [--rounds R] [--list-locks N]" >&2; exit 2; }
+base_rev=$1
+shift
+rounds=3
+list_locks=1000000
+source "$(dirname "$0")/options.sh"
+parse_options "BASE_COMMIT [--rounds R] [--list-locks N]" rounds list-locks=list_locks -- "$@"
+here="$(cd "$(dirname "$0")/../.." && pwd)"
+base_sha="$(git -C "$here" rev-parse --verify "$base_rev^{commit}")"
+base_tree="$here/build-compare-${base_sha:0:12}"
+
+# build SOURCE BUILD_DIR: lockbench and lockctl, Release, through ccache when there is one.
+build() {
+    local flags=(-DCMAKE_BUILD_TYPE=Release -DLOCKSCOPE_GUI=OFF -DLOCKSCOPE_BENCH=ON -DLOCKSCOPE_FUZZ=OFF)
+    command -v ccache >/dev/null && flags+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+    cmake -S "$1" -B "$2" -G Ninja "${flags[@]}" >/dev/null
+    cmake --build "$2" --target lockbench lockctl >&2
+}
+if [[ ! -d "$base_tree/src" ]]; then
+    git -C "$here" worktree add --detach "$base_tree/src" "$base_sha" >&2
+fi
+build "$base_tree/src" "$base_tree/build"
+build "$here" "$here/build-compare"
+
+# The servers are started once, by lib.sh, for both sides (its $lockbench is unused here).
+export LOCKSCOPE_BUILD="$here/build-compare"
+source "$(dirname "$0")/lib.sh"
+sides=(base head)
+declare -A bench=([base]="$base_tree/build/tests/bench/lockbench/lockbench"
+                  [head]="$here/build-compare/tests/bench/lockbench/lockbench")
+declare -A ctl=([base]="$base_tree/build/app/lockctl" [head]="$here/build-compare/app/lockctl")
+
+start_servers 5 --enable-debug-command yes --notify-keyspace-events KA
+five=("${masters[@]}")
+five_ports=("${ports[@]}")
+start_servers 1 --enable-debug-command yes
+one=("${masters[@]:10}")
+one_port="${ports[5]}"
+
+# Discovery's keyspace: 200k keys on each of the five, 20k of them locks.
+for port in "${five_ports[@]}"; do
+    redis-cli -p "$port" FLUSHALL >/dev/null
+    redis-cli -p "$port" DEBUG POPULATE 180000 filler >/dev/null
+    redis-cli -p "$port" EVAL "for i=1,20000 do redis.call('SET','lock:'..i,'tok'..i,'PX',86400000) end" 0 >/dev/null
+done
+pipe_locks "$one_port" "$list_locks" lock:m 86400000
+
+results="$workdir/results"
+: >"$results"
+record() { # SIDE FIGURE JSON
+    python3 -c 'import json, sys; print(json.dumps({"side": sys.argv[1], "figure": sys.argv[2], **json.loads(sys.argv[3])}))' \
+        "$1" "$2" "$3" >>"$results"
+}
+run_side() { # SIDE
+    local side=$1 start end
+    record "$side" acquire "$("${bench[$side]}" acquire "${five[@]}" --count 20000 --concurrency 64 --sequential 3000)"
+    record "$side" discovery "$("${bench[$side]}" scan "${five[@]}" --pattern 'lock:*' --scan-rate max)"
+    start=$(date +%s.%N)
+    /usr/bin/time -f %M -o "$workdir/rss" "${ctl[$side]}" "${one[@]}" --json list --scan-rate max >/dev/null
+    end=$(date +%s.%N)
+    record "$side" list "$(python3 -c 'import sys; print("{\"seconds\": %f, \"peakMiB\": %f}" % (float(sys.argv[2]) - float(sys.argv[1]), int(sys.argv[3]) / 1024))' \
+        "$start" "$end" "$(tail -1 "$workdir/rss")")"
+    # Writes into the masters it reads: the keys it changes are its own (bench:*).
+    record "$side" events "$("${bench[$side]}" event-latency "${five[@]}" --rate 5000 --seconds 5)"
+}
+for ((round = 0; round < rounds; round++)); do
+    # Which side goes first alternates: neither always meets the servers fresh.
+    if ((round % 2 == 0)); then run_side base; run_side head; else run_side head; run_side base; fi
+done
+
+python3 - "$results" <<'PY'
+import json, statistics, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+# figure, key, higher-is-better
+measures = [("acquire", "pairsPerSec", True), ("acquire", "acquireP50Ms", False),
+            ("discovery", "seconds", False), ("list", "seconds", False), ("list", "peakMiB", False),
+            ("events", "p50Ms", False), ("events", "p99Ms", False)]
+worse_any = False
+for figure, key, higher in measures:
+    med = {side: statistics.median(r[key] for r in rows if r["side"] == side and r["figure"] == figure)
+           for side in ("base", "head")}
+    ratio = med["head"] / med["base"] if med["base"] else float("inf")
+    worse = ratio < 0.95 if higher else ratio > 1.05
+    worse_any = worse_any or worse
+    print(json.dumps({"figure": f"{figure}.{key}", "base": med["base"], "head": med["head"],
+                      "ratio": round(ratio, 3), "worse": worse}))
+sys.exit(1 if worse_any else 0)
+PY
