@@ -73,7 +73,9 @@ void TestOverlappingEvents::eachEventOnceWhateverPatternsMatchIt()
     QTRY_VERIFY_WITH_TIMEOUT(eventsOf(events, "lock:end", "set") > 0, 10000);
 
     QCOMPARE(eventsOf(events, "lock:a", "set"), 2);
-    QCOMPARE(eventsOf(events, "lock:a", "expire"), 0); // SET ... PX sends "set" only
+    // SET … PX may also tell "expire" (Redis 7 does): once per SET too, never once per pattern.
+    const int expires = eventsOf(events, "lock:a", "expire");
+    QVERIFY2(expires == 0 || expires == 2, qPrintable(QString::number(expires)));
     QCOMPARE(eventsOf(events, "jobs.lock", "set"), 1);
     QCOMPARE(eventsOf(events, "mylock", "set"), 1);
     QCOMPARE(eventsOf(events, "mutex:m", "set"), 1);
