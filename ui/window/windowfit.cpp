@@ -60,17 +60,20 @@ void WindowFit::fit(QWidget* window)
     const QSize size = window->size().boundedTo(room).expandedTo(window->minimumSize());
     if (size != window->size())
         window->resize(size);
-    // Then the frame, whole, onto the screen: pos() is the frame's corner for a window.
-    const QSize outer(size.width() + frame.left() + frame.right(),
-                      size.height() + frame.top() + frame.bottom());
-    if (available.contains(QRect(window->pos(), outer)))
+    // The frame is (or will be) around the client area, geometry(): before the window manager has
+    // framed a window, pos() is no frame corner, and a restored geometry at y = 0 put the title bar
+    // above the screen's top edge from the second launch on.
+    const QRect outer = QRect(window->geometry().topLeft(), size).marginsAdded(frame);
+    if (available.contains(outer))
         return;
-    QPoint pos = window->pos();
-    pos.setX(
-        qBound(available.left(), pos.x(), qMax(available.left(), available.right() + 1 - outer.width())));
-    pos.setY(
-        qBound(available.top(), pos.y(), qMax(available.top(), available.bottom() + 1 - outer.height())));
-    window->move(pos);
+    QPoint corner = outer.topLeft();
+    corner.setX(
+        qBound(available.left(), corner.x(), qMax(available.left(), available.right() + 1 - outer.width())));
+    corner.setY(
+        qBound(available.top(), corner.y(), qMax(available.top(), available.bottom() + 1 - outer.height())));
+    // Placed by its client area, with the frame's room above and left of it, whether or not the
+    // window manager honours a frame position.
+    window->setGeometry(QRect(corner + QPoint(frame.left(), frame.top()), size));
 }
 
 bool WindowFit::eventFilter(QObject* watched, QEvent* event)
