@@ -22,6 +22,7 @@ private slots:
     void prunedStartBeginsAtTheFirstEventKept();
     void mastersAndHoldingAcrossTheEpisode();
     void mastersLettingGoAfterTheReleaseStayInIt();
+    void twoTokensHeldAtOnceOverlap();
 
 private:
     using Kind = RecordEvent::Kind;
@@ -113,6 +114,33 @@ void TestEpisodeBuilder::aGapBetweenRecordingsContinuesOrLoses()
     // Nothing seen of it in the later recording: lost too.
     e = EpisodeBuilder::build({at(1000, Kind::Acquired, "A")}, m_sessions);
     QCOMPARE(e[0].ended, Episode::End::Lost);
+}
+
+void TestEpisodeBuilder::twoTokensHeldAtOnceOverlap()
+{
+    // Issue #41: a lock contested its whole life was told as holders alternately "replaced". A on
+    // m0 and m1, B beside it on m2; more masters for B; A goes; then C takes B's place.
+    const QList<Episode> e = EpisodeBuilder::build(
+        {at(1000, Kind::Acquired, "A", 1, 0b011), at(1500, Kind::Contested, "B", 1, 0b100),
+         at(2000, Kind::Holders, "B", 1, 0b110), at(2000, Kind::Holders, "A", 1, 0b001),
+         at(2500, Kind::Extended, "A", 1, 0b001), at(3000, Kind::Released, "A", 1, 0),
+         at(4000, Kind::Acquired, "C", 1, 0b111)},
+        m_sessions);
+    QCOMPARE(e.size(), 3);
+    QCOMPARE(e[0].token, QByteArray("A"));
+    QCOMPARE(e[0].ended, Episode::End::Released);
+    QCOMPARE(e[0].endMs, 3000);
+    QCOMPARE(e[0].extensions, 1);
+    QCOMPARE(e[0].masters, (QStringList{QStringLiteral("m0"), QStringLiteral("m1")}));
+    QCOMPARE(e[1].token, QByteArray("B"));
+    QCOMPARE(e[1].startMs, 1500);
+    QVERIFY(e[1].startMs < e[0].endMs); // held at once
+    // B went on as the one held when A went, and C replaced it.
+    QCOMPARE(e[1].ended, Episode::End::Replaced);
+    QCOMPARE(e[1].endMs, 4000);
+    QCOMPARE(e[1].maxHolding, 2);
+    QCOMPARE(e[2].token, QByteArray("C"));
+    QCOMPARE(e[2].ended, Episode::End::Lost); // the recording of session 1 ended with it held
 }
 
 void TestEpisodeBuilder::prunedStartBeginsAtTheFirstEventKept()
