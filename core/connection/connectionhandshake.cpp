@@ -6,6 +6,8 @@
 
 #include <QDateTime>
 
+#include <algorithm>
+
 namespace lockscope {
 
 namespace {
@@ -23,6 +25,21 @@ std::optional<ConnectionHandshake::Failure> accept(const RedisReply&)
 }
 
 } // namespace
+
+void ConnectionHandshake::readInfoServer(const QByteArray& info, MasterHealth* health)
+{
+    health->runId = infoField(info, "run_id");
+    health->redisVersion = escapeBytes(infoField(info, "redis_version"));
+    // A name is a word: anything else is not taken as one (the server's bytes reach a label).
+    const QByteArray name = infoField(info, "server_name").toLower();
+    const bool named = !name.isEmpty() && name.size() <= 32 &&
+                       std::all_of(name.cbegin(), name.cend(), [](char c) {
+                           return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+                       });
+    health->server = named ? QString::fromLatin1(name) : QStringLiteral("redis");
+    const QByteArray own = named ? infoField(info, QByteArray(name + "_version")) : QByteArray();
+    health->version = own.isEmpty() ? health->redisVersion : escapeBytes(own);
+}
 
 QByteArray ConnectionHandshake::infoField(const QByteArray& info, const QByteArray& name)
 {
@@ -74,10 +91,8 @@ std::vector<ConnectionHandshake::Step> ConnectionHandshake::steps(const Connecti
     if (!options.clientName.isEmpty())
         out.push_back({{"CLIENT", "SETNAME", options.clientName}, accept});
     out.push_back({{"INFO", "server"}, [health](const RedisReply& reply) -> std::optional<Failure> {
-                       if (reply.isString()) {
-                           health->version = escapeBytes(infoField(reply.string, "redis_version"));
-                           health->runId = infoField(reply.string, "run_id");
-                       }
+                       if (reply.isString())
+                           readInfoServer(reply.string, health);
                        return std::nullopt;
                    }});
     out.push_back({{"INFO", "replication"}, [health](const RedisReply& reply) -> std::optional<Failure> {

@@ -39,6 +39,10 @@ std::vector<Step> steps(const ConnectionOptions& options, MasterHealth* health);
 
 // The value of `name` in the "name:value" lines of an INFO section; empty when absent.
 QByteArray infoField(const QByteArray& info, const QByteArray& name);
+// Reads INFO server into `health`: run_id, and the server as it names itself. Valkey answers
+// server_name:valkey, valkey_version:8.0.1 beside redis_version:7.2.4 (the version it is compatible
+// with); any server that names itself has its <name>_version read the same way.
+void readInfoServer(const QByteArray& info, MasterHealth* health);
 
 } // namespace ConnectionHandshake
 

@@ -110,6 +110,9 @@ QJsonObject LockJson::master(const MasterSet& masters, int index, NotificationMo
                                                   ? QJsonValue()
                                                   : QJsonValue(c->lastError().message)},
                     {QStringLiteral("version"), h.version.isEmpty() ? QJsonValue() : QJsonValue(h.version)},
+                    {QStringLiteral("server"), h.version.isEmpty() ? QJsonValue() : QJsonValue(h.server)},
+                    {QStringLiteral("redisVersion"),
+                     h.redisVersion.isEmpty() ? QJsonValue() : QJsonValue(h.redisVersion)},
                     {QStringLiteral("latencyMs"), h.latencyMs < 0 ? QJsonValue() : QJsonValue(h.latencyMs)},
                     {QStringLiteral("notifications"), notificationModeName(mode)}};
     if (!h.role.isEmpty())

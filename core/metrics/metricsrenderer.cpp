@@ -146,6 +146,8 @@ void renderMasters(MetricsText& out, const QList<MasterSample>& masters)
             out.sample(families[MasterInfo].name,
                        {{"master", m.name},
                         {"version", escapeBytes(m.health.version.toUtf8())},
+                        {"server", escapeBytes(m.health.server.toUtf8())},
+                        {"redis_version", escapeBytes(m.health.redisVersion.toUtf8())},
                         {"role", escapeBytes(m.health.role.toUtf8())},
                         {"run_id", escapeBytes(m.health.runId)}},
                        1);

@@ -160,8 +160,11 @@ void ClusterEntry::updateState()
         ++up;
         const MasterHealth& h = c->health();
         health.latencyMs = qMax(health.latencyMs, h.latencyMs);
-        if (health.version.isEmpty())
+        if (health.version.isEmpty()) {
             health.version = h.version;
+            health.server = h.server;
+            health.redisVersion = h.redisVersion;
+        }
         if (!health.clockOffsetKnown && h.clockOffsetKnown) {
             health.clockOffsetMs = h.clockOffsetMs;
             health.clockOffsetKnown = true;

@@ -39,8 +39,8 @@ void pingServer(const ConnectionOptions& options, QObject* scope, const Report& 
         if (!result.ok() || result.isServerError())
             report(false, result.anyError(connection->name()).message);
         else
-            report(true, ConnectionTester::tr("PONG from Redis %1 in %2 ms")
-                             .arg(connection->health().version)
+            report(true, ConnectionTester::tr("PONG from %1 in %2 ms")
+                             .arg(connection->health().displayVersion())
                              .arg(double(clock->nsecsElapsed()) / 1e6, 0, 'f', 1));
     });
 }

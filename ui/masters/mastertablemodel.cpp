@@ -268,7 +268,7 @@ QVariant MasterTableModel::display(const Row& row, int column) const
     case LatencyColumn:
         return latencyText(s.state, s.health.latencyMs);
     case VersionColumn:
-        return s.health.version;
+        return s.health.displayVersion();
     case RoleColumn:
         return s.health.role;
     case NotificationsColumn:
