@@ -24,6 +24,9 @@ set(lockscope_test_costs
     fuzz.redisurl 21
     fuzz.recording 21
     integration.tst_uidemopanel 20
+    integration.tst_uidemofits 30
+    integration.tst_uiwalkthrough 12
+    integration.tst_uicontestedhistory 10
     integration.tst_sentineltls 19
     unit.tst_uilocktablemodel 37
     integration.tst_sentinelmonitor 15
