@@ -57,16 +57,17 @@ void NotificationEvaluator::fireIfDue(Holding& h, const Key& key, qint64 nowMs,
 }
 
 void NotificationEvaluator::hold(const Key& key, NotificationEvent event, qint64 nowMs,
-                                 QList<NotificationEvent>& out)
+                                 QList<NotificationEvent>& out, const QByteArray& holder)
 {
     auto it = m_holding.find(key);
     if (it == m_holding.end()) {
-        // Told a moment ago and back already: the same condition, still told.
+        // Told a moment ago for the same holder and back already: the same condition, still told.
         const auto told = m_toldAndCleared.constFind(key);
-        const bool again = told != m_toldAndCleared.cend() && nowMs - *told < rearmMs;
+        const bool again =
+            told != m_toldAndCleared.cend() && nowMs - told->clearedAtMs < rearmMs && told->holder == holder;
         if (told != m_toldAndCleared.cend())
             m_toldAndCleared.erase(told);
-        it = m_holding.insert(key, Holding{nowMs, again, {}});
+        it = m_holding.insert(key, Holding{nowMs, again, {}, holder});
     }
     if (!it->fired)
         it->event = std::move(event); // the latest evidence, until it is sent
@@ -74,7 +75,8 @@ void NotificationEvaluator::hold(const Key& key, NotificationEvent event, qint64
 }
 
 QList<NotificationEvent> NotificationEvaluator::evaluateLock(const QByteArray& resource,
-                                                             const QList<Diagnosis>& diagnoses, qint64 nowMs)
+                                                             const QList<Diagnosis>& diagnoses, qint64 nowMs,
+                                                             const QByteArray& holder)
 {
     QList<NotificationEvent> out;
     QList<NotificationRule> holding;
@@ -87,7 +89,7 @@ QList<NotificationEvent> NotificationEvaluator::evaluateLock(const QByteArray& r
              NotificationEvent{*rule, resource, -1,
                                QStringLiteral("%1: %2").arg(titleOf(*rule), escapeBytes(resource)),
                                d.sentence},
-             nowMs, out);
+             nowMs, out, holder);
     }
     // Cleared: the rule may fire again the next time it holds.
     for (NotificationRule r : NotificationRules::all())
@@ -108,7 +110,7 @@ void NotificationEvaluator::clear(const Key& key, qint64 nowMs)
     if (it == m_holding.cend())
         return;
     if (it->fired && !key.resource.isEmpty())
-        m_toldAndCleared.insert(key, nowMs);
+        m_toldAndCleared.insert(key, Told{nowMs, it->holder});
     m_holding.erase(it);
 }
 
@@ -135,7 +137,7 @@ QList<NotificationEvent> NotificationEvaluator::tick(qint64 nowMs)
     for (auto it = m_holding.begin(); it != m_holding.end(); ++it)
         fireIfDue(*it, it.key(), nowMs, out);
     for (auto it = m_toldAndCleared.begin(); it != m_toldAndCleared.end();)
-        it = nowMs - it.value() >= rearmMs ? m_toldAndCleared.erase(it) : std::next(it);
+        it = nowMs - it->clearedAtMs >= rearmMs ? m_toldAndCleared.erase(it) : std::next(it);
     return out;
 }
 

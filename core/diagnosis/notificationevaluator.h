@@ -24,8 +24,9 @@ struct NotificationEvent
 
 // The rules, edge-triggered: a rule fires when its condition has held for its `afterMs`, then not
 // again for that lock (or master) until the condition clears. A lock's condition that was told,
-// cleared and holds again within rearmMs is the same one coming back (a master's blip read the
-// lock unknown, or unreadable, for a moment): not told again. Pure: no clock, no I/O; the caller
+// cleared and holds again within rearmMs for the same holder is the same one coming back (a
+// master's blip read the lock unknown, or unreadable, for a moment): not told again. Another
+// holder is news. Pure: no clock, no I/O; the caller
 // feeds it the diagnoses of each changed lock, the masters' states, and ticks for conditions
 // waiting out their delay.
 class NotificationEvaluator
@@ -36,8 +37,9 @@ public:
     void setRules(const NotificationRules& rules) { m_rules = rules; }
     const NotificationRules& rules() const { return m_rules; }
 
+    // `holder`: the lock's token now (a condition back for another holder is told again).
     QList<NotificationEvent> evaluateLock(const QByteArray& resource, const QList<Diagnosis>& diagnoses,
-                                          qint64 nowMs);
+                                          qint64 nowMs, const QByteArray& holder = {});
     void lockGone(const QByteArray& resource, qint64 nowMs);
     QList<NotificationEvent> evaluateMaster(int master, const QString& name, bool up, const QString& reason,
                                             qint64 nowMs);
@@ -66,15 +68,22 @@ private:
         qint64 sinceMs = 0;
         bool fired = false;
         NotificationEvent event;
+        QByteArray holder;
     };
-    void hold(const Key& key, NotificationEvent event, qint64 nowMs, QList<NotificationEvent>& out);
+    struct Told
+    {
+        qint64 clearedAtMs = 0;
+        QByteArray holder;
+    };
+    void hold(const Key& key, NotificationEvent event, qint64 nowMs, QList<NotificationEvent>& out,
+              const QByteArray& holder = {});
     void fireIfDue(Holding& h, const Key& key, qint64 nowMs, QList<NotificationEvent>& out) const;
     // Stops holding `key`; one that was told is remembered for rearmMs.
     void clear(const Key& key, qint64 nowMs);
 
     NotificationRules m_rules;
     QHash<Key, Holding> m_holding;
-    QHash<Key, qint64> m_toldAndCleared; // lock conditions told, then cleared: when they cleared
+    QHash<Key, Told> m_toldAndCleared; // lock conditions told, then cleared: when, and whose
 };
 
 } // namespace lockscope

@@ -50,9 +50,13 @@ void TestNotificationEvaluator::firesOncePerLockPerRuleUntilItClears()
     QCOMPARE(fired.size(), 1);
     QCOMPARE(fired.at(0).rule, NotificationRule::Contested);
     // "stuck" cleared on a (contested has no stuck): it fires again when it holds again, once
-    // the re-arm period is over.
+    // the re-arm period is over...
     e.lockGone("a", 400);
     QCOMPARE(e.evaluateLock("a", stuck, 300 + NotificationEvaluator::rearmMs).size(), 1);
+    // ... or at once for another holder.
+    QVERIFY(e.evaluateLock("c", stuck, 100'000, "t1").size() == 1);
+    e.lockGone("c", 101'000);
+    QCOMPARE(e.evaluateLock("c", stuck, 102'000, "t2").size(), 1);
 }
 
 void TestNotificationEvaluator::aBlipDoesNotNotifyAgain()
