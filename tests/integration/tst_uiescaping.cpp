@@ -231,8 +231,9 @@ void TestUiEscaping::locksDetailEventsAndDialog()
         }
     QVERIFY(refused);
     QTableWidget* plan = dialog.findChild<QTableWidget*>();
-    QVERIFY(plan->item(0, 1)->text().contains(escapeBytes(hostileToken)));
-    QVERIFY(plan->item(0, 1)->text().contains(escapeBytes(hostileOwner)));
+    // "Holds now" is the last column (after "Will"), whole in its tooltip.
+    QVERIFY(plan->item(0, 2)->text().contains(escapeBytes(hostileToken)));
+    QVERIFY(plan->item(0, 2)->text().contains(escapeBytes(hostileOwner)));
 }
 
 // A master whose every answer is an error text with the hostile bytes: its row, tooltip and the
