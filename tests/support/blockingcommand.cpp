@@ -64,6 +64,12 @@ struct ReaderDeleter
     void operator()(redisReader* r) const { redisReaderFree(r); }
 };
 
+// "Did not hang" for one fixture command: 5 s, scaled like every upper bound.
+qint64 fixtureTimeoutMs()
+{
+    return upperBoundMs(5000);
+}
+
 RedisReply fixtureError(const QByteArray& why)
 {
     RedisReply failure;
@@ -97,7 +103,7 @@ RedisReply blockingTlsCommand(quint16 port, const QByteArrayList& argv, const QS
     config.setPeerVerifyMode(QSslSocket::VerifyPeer);
     QSslSocket socket;
     socket.setSslConfiguration(config);
-    const QDeadlineTimer deadline(upperBoundMs(5000));
+    const QDeadlineTimer deadline(fixtureTimeoutMs());
     socket.connectToHostEncrypted(QStringLiteral("127.0.0.1"), port, QStringLiteral("localhost"));
     if (!socket.waitForEncrypted(int(deadline.remainingTime())))
         return fixtureError("no TLS session with port " + QByteArray::number(port) + ": " +
@@ -133,7 +139,7 @@ RedisReply blockingCommand(quint16 port, const QByteArrayList& argv, const QStri
 {
     RedisReply failure;
     failure.type = RedisReply::Type::Error;
-    const qint64 timeoutMs = upperBoundMs(5000);
+    const qint64 timeoutMs = fixtureTimeoutMs();
     const timeval timeout{time_t(timeoutMs / 1000), suseconds_t(timeoutMs % 1000 * 1000)};
     std::unique_ptr<redisContext, ContextDeleter> c(redisConnectWithTimeout("127.0.0.1", port, timeout));
     if (!c || c->err) {
@@ -167,10 +173,7 @@ RedisReply blockingCommand(quint16 port, const QByteArrayList& argv, const QStri
 
 RedisReply pausedReply(quint16 port)
 {
-    RedisReply paused;
-    paused.type = RedisReply::Type::Error;
-    paused.string = "fixture: port " + QByteArray::number(port) + " is paused";
-    return paused;
+    return fixtureError("port " + QByteArray::number(port) + " is paused");
 }
 
 QByteArray infoField(const QByteArray& info, const QByteArray& field)

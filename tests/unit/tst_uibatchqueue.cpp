@@ -116,7 +116,10 @@ void TestUiBatchQueue::aFixedCostPerSliceDoesNotShrinkTheSlice()
     // growing once its rows' own merging (here the real table's, heavier under
     // the sanitizers) costs half the fixed cost: 2,000 rows there on an idle two-core machine.
     QVERIFY2(largest >= 4 * 250, qPrintable(QString::number(largest)));
-    QVERIFY2(sizes.size() <= 40, qPrintable(QString::number(sizes.size()))); // at 50 rows: 800
+    // On average at least the slice it started with: at 50 rows it took 800 slices, at 125 rows 320.
+    // Not fewer than that: how far the slices grow is the machine's speed (54 slices under ASan on
+    // a loaded two-core machine, 20 on an idle one).
+    QVERIFY2(sizes.size() <= 40'000 / 250 + 5, qPrintable(QString::number(sizes.size())));
     QVERIFY(queue.isIdle());
     QVERIFY2(queue.fixedCostUs() >= BatchQueue::slowUs / 2, qPrintable(QString::number(queue.fixedCostUs())));
     // Changes merge no rows: 20 us a row, they are cut down to "slow" itself, not to the fixed
