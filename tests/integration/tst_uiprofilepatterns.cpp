@@ -134,7 +134,7 @@ void TestUiProfilePatterns::profileWithPatternsShowsTheLocksTheyMatch()
     {
         // Reopened later, the profile still has them.
         ConnectionsDialog dialog;
-        QCOMPARE(dialog.patternEdit()->patterns().size(), 4);
+        QCOMPARE(dialog.patternEdit()->patterns().size(), ScanPattern::defaults().size() + 1);
         QCOMPARE(locksShownFor(dialog, 9), 9);
     }
     QSettings().clear();

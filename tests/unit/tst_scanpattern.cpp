@@ -219,11 +219,13 @@ void TestScanPattern::configModes()
                                                       ScanPattern("mutex:*", PatternMode::Locks)}));
     QCOMPARE(ScanPattern::listText(c->monitor.patterns),
              QStringLiteral("jobs.lock, lock:*, * (discover), mutex:*"));
-    // Without "patterns" the defaults: every key they match is a lock, as before modes existed.
+    // Without "patterns" the defaults: the lock layouts, every key there a lock, and *lock* to
+    // discover (issue #41).
     const Result<LockScopeConfig> defaults = ConfigLoader::fromJson("{}");
     QVERIFY(defaults.ok());
+    QCOMPARE(defaults->monitor.patterns, ScanPattern::defaults());
     for (const ScanPattern& p : defaults->monitor.patterns)
-        QCOMPARE(p.mode, PatternMode::Locks);
+        QCOMPARE(p.mode, p.match == "*lock*" ? PatternMode::Discover : PatternMode::Locks);
 }
 
 void TestScanPattern::configModeErrors_data()
