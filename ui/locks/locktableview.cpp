@@ -102,13 +102,22 @@ void LockTableView::resizeEvent(QResizeEvent* event)
     fitToWidth();
 }
 
+bool LockTableView::viewportEvent(QEvent* event)
+{
+    // The viewport narrows without the view resizing when a vertical scroll bar appears.
+    if (event->type() == QEvent::Resize)
+        fitToWidth();
+    return QTableView::viewportEvent(event);
+}
+
 void LockTableView::fitToWidth()
 {
     static_assert(LockTableModel::ColumnCount <= 8, "m_fitted has room for 8 columns");
     if (!model() || m_fitted[LockTableModel::ResourceColumn] == 0)
         return;
     const int m = fontMetrics().horizontalAdvance(QLatin1Char('m'));
-    int total = m * 6; // the masters' dots, in the last column
+    // The masters' dots, in the last column, which stretches but keeps at least its default size.
+    int total = qMax(m * 6, horizontalHeader()->defaultSectionSize());
     for (int c = 0; c < LockTableModel::MastersColumn; ++c)
         total += isColumnHidden(c) ? 0 : m_fitted[size_t(c)];
     int excess = total - viewport()->width();
