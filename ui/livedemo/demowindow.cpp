@@ -62,7 +62,7 @@ DemoPanel* DemoWindow::install(MainWindow* window, DemoSession* session, bool re
         window->selectWhenSeen(QByteArrayLiteral("lock:orders:checkout"));
 
     // The quorum diagram is what the demo is watched for: once a lock is selected (the sample above,
-    // a scenario's), the pane under the table gets the height it asks for, up to 60 % (at 1366x768
+    // a scenario's), the pane under the table gets the height it asks for, up to two thirds (at 1366x768
     // the diagram was scrolled out of view during the double grant).
     QObject::connect(window->lockView(), &LockTableView::selectedResourceChanged, window, [window] {
         auto* split = window->findChild<QSplitter*>(QStringLiteral("centralSplit"));
@@ -70,7 +70,7 @@ DemoPanel* DemoWindow::install(MainWindow* window, DemoSession* session, bool re
             return;
         const QList<int> sizes = split->sizes();
         const int total = sizes.at(0) + sizes.at(1);
-        const int wanted = qMin(split->widget(1)->sizeHint().height(), total * 60 / 100);
+        const int wanted = qMin(split->widget(1)->sizeHint().height(), total * 2 / 3);
         if (sizes.at(1) < wanted)
             split->setSizes({total - wanted, wanted});
     });
