@@ -380,7 +380,8 @@ void DemoScenarioRunner::buildPause()
                      "stayed consistent.")
                       .arg(aWrite->fencing)
                       .arg(aWrite->highestSeen);
-        return qMakePair(asExpected, QString(twoHolders + what)); // a QString: a builder would outlive its parts
+        return qMakePair(asExpected,
+                         QString(twoHolders + what)); // a QString: a builder would outlive its parts
     });
 }
 

@@ -32,10 +32,10 @@ void ConnectionHandshake::readInfoServer(const QByteArray& info, MasterHealth* h
     health->redisVersion = escapeBytes(infoField(info, "redis_version"));
     // A name is a word: anything else is not taken as one (the server's bytes reach a label).
     const QByteArray name = infoField(info, "server_name").toLower();
-    const bool named = !name.isEmpty() && name.size() <= 32 &&
-                       std::all_of(name.cbegin(), name.cend(), [](char c) {
-                           return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
-                       });
+    const bool named =
+        !name.isEmpty() && name.size() <= 32 && std::all_of(name.cbegin(), name.cend(), [](char c) {
+            return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+        });
     health->server = named ? QString::fromLatin1(name) : QStringLiteral("redis");
     const QByteArray own = named ? infoField(info, QByteArray(name + "_version")) : QByteArray();
     health->version = own.isEmpty() ? health->redisVersion : escapeBytes(own);

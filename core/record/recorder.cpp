@@ -448,7 +448,8 @@ void Recorder::followSides(const LockView& view, quint64 unreachable, Tracked& t
     // The tokens held now besides the tracked one, on the masters that answered.
     QList<QByteArray> held;
     for (const MasterObservation& o : view.observations)
-        if (o.present() && !o.error().isError() && o.lock().token != tracked.token && !held.contains(o.lock().token))
+        if (o.present() && !o.error().isError() && o.lock().token != tracked.token &&
+            !held.contains(o.lock().token))
             held << o.lock().token;
     if (held.isEmpty() && !tracked.contested)
         return;
@@ -468,7 +469,8 @@ void Recorder::followSides(const LockView& view, quint64 unreachable, Tracked& t
         }
         // Beside a holder that is still there: not a replacement, a second holder at once.
         sides.append(Tracked());
-        startEpisode(view, token, token == view.token, unreachable, RecordEvent::Kind::Contested, sides.last());
+        startEpisode(view, token, token == view.token, unreachable, RecordEvent::Kind::Contested,
+                     sides.last());
         sides.last().contested = true;
     }
     tracked.contested = !sides.isEmpty();

@@ -126,7 +126,8 @@ private:
     // episode's, the view's own (`viewsToken`) or one held beside it.
     void startEpisode(const LockView& view, const QByteArray& token, bool viewsToken, quint64 unreachable,
                       RecordEvent::Kind kind, Tracked& tracked);
-    void observe(const LockView& view, bool viewsToken, quint64 unreachable, Tracked& tracked, bool* extended);
+    void observe(const LockView& view, bool viewsToken, quint64 unreachable, Tracked& tracked,
+                 bool* extended);
     // Reads the episode's token again: extensions, holders and at-risk marks as events.
     void follow(const LockView& view, bool viewsToken, quint64 unreachable, Tracked& tracked);
     // The tokens held beside `tracked`'s (a contested lock): each its own episode, started with a

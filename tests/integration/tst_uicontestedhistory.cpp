@@ -9,8 +9,8 @@
 #include "support/lockctlrun.h"
 #include "support/redisservergroup.h"
 #include "support/scaledtry.h"
-#include "support/timebound.h"
 #include "support/testregistry.h"
+#include "support/timebound.h"
 #include "window/mainwindow.h"
 
 #include <QDateTime>
@@ -94,7 +94,8 @@ void TestUiContestedHistory::twoTokensAtOnceAreTwoHoldersAtOnce()
         set({2}, "tok-b");
         QVERIFY(QTest::qWaitFor(
             [&] {
-                const QJsonArray events = history(db, QStringLiteral("lock:c")).value(QStringLiteral("events")).toArray();
+                const QJsonArray events =
+                    history(db, QStringLiteral("lock:c")).value(QStringLiteral("events")).toArray();
                 for (const QJsonValue& e : events)
                     if (e.toObject().value(QStringLiteral("event")).toString() == QLatin1String("holders") &&
                         e.toObject().value(QStringLiteral("token")).toString() == QLatin1String("tok-b") &&
@@ -109,8 +110,10 @@ void TestUiContestedHistory::twoTokensAtOnceAreTwoHoldersAtOnce()
             [&] {
                 const QJsonArray episodes = episodesOf(db, QStringLiteral("lock:c"));
                 return episodes.size() == 2 &&
-                       episodes.at(0).toObject().value(QStringLiteral("ended")).toString() != QLatin1String("open") &&
-                       episodes.at(1).toObject().value(QStringLiteral("ended")).toString() != QLatin1String("open");
+                       episodes.at(0).toObject().value(QStringLiteral("ended")).toString() !=
+                           QLatin1String("open") &&
+                       episodes.at(1).toObject().value(QStringLiteral("ended")).toString() !=
+                           QLatin1String("open");
             },
             int(upperBoundMs(10000))));
         QCOMPARE(recorder.terminate(), 0);
@@ -129,9 +132,11 @@ void TestUiContestedHistory::twoTokensAtOnceAreTwoHoldersAtOnce()
     QCOMPARE(a.value(QStringLiteral("maxHolding")).toInt(), 3);
     QCOMPARE(b.value(QStringLiteral("maxHolding")).toInt(), 3);
     bool contested = false;
-    for (const QJsonValue& e : history(db, QStringLiteral("lock:c")).value(QStringLiteral("events")).toArray()) {
+    for (const QJsonValue& e :
+         history(db, QStringLiteral("lock:c")).value(QStringLiteral("events")).toArray()) {
         QVERIFY(e.toObject().value(QStringLiteral("event")).toString() != QLatin1String("replaced"));
-        contested = contested || e.toObject().value(QStringLiteral("event")).toString() == QLatin1String("contested");
+        contested =
+            contested || e.toObject().value(QStringLiteral("event")).toString() == QLatin1String("contested");
     }
     QVERIFY(contested);
 

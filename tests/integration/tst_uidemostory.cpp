@@ -5,9 +5,9 @@
 // the sample locks a restart wiped, the commentary follows new entries, and the event log sums up
 // the demo clients' own keyspace events instead of listing each one.
 #include "demo/democlient.h"
-#include "detail/lockdetailpane.h"
 #include "demo/demoscenariorunner.h"
 #include "demo/demosession.h"
+#include "detail/lockdetailpane.h"
 #include "eventlog/eventlogmodel.h"
 #include "livedemo/demopanel.h"
 #include "livedemo/demowindow.h"
@@ -223,7 +223,8 @@ void TestUiDemoStory::expiredSamplesComeBackFromTheDemoMenu()
     QTRY_COMPARE_WITH_TIMEOUT(holding("lock:session:42"), 5, 10000);
     // Their full TTL again, and the same holders as at the start.
     QVERIFY(onMaster(0, {"PTTL", "lock:email:digest"}).integer > 15000);
-    QCOMPARE(onMaster(0, {"GET", "lock:email:digest"}).string, QByteArray("0f1e2d3c4b5a69788796a5b4c3d2e1f0"));
+    QCOMPARE(onMaster(0, {"GET", "lock:email:digest"}).string,
+             QByteArray("0f1e2d3c4b5a69788796a5b4c3d2e1f0"));
     QCOMPARE(holding("lock:migrations"), 5);
 }
 

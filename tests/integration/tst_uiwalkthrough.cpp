@@ -16,12 +16,12 @@
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QHeaderView>
-#include <QSettings>
 #include <QItemSelectionModel>
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>

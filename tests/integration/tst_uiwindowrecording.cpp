@@ -21,12 +21,12 @@
 #include <QAction>
 #include <QComboBox>
 #include <QDockWidget>
-#include <QLabel>
-#include <QStatusBar>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
+#include <QLabel>
 #include <QSettings>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 

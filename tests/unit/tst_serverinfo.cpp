@@ -31,9 +31,10 @@ void TestServerInfo::namedAsItNamesItself_data()
                                           "valkey_version:8.0.1\r\nredis_mode:standalone\r\nrun_id:abc\r\n")
                             << QStringLiteral("valkey") << QStringLiteral("8.0.1") << QStringLiteral("7.2.4")
                             << QStringLiteral("Valkey 8.0.1");
-    QTest::newRow("redis") << QByteArray("# Server\r\nredis_version:7.0.15\r\nredis_mode:standalone\r\nrun_id:abc\r\n")
-                           << QStringLiteral("redis") << QStringLiteral("7.0.15") << QStringLiteral("7.0.15")
-                           << QStringLiteral("Redis 7.0.15");
+    QTest::newRow("redis")
+        << QByteArray("# Server\r\nredis_version:7.0.15\r\nredis_mode:standalone\r\nrun_id:abc\r\n")
+        << QStringLiteral("redis") << QStringLiteral("7.0.15") << QStringLiteral("7.0.15")
+        << QStringLiteral("Redis 7.0.15");
     QTest::newRow("named, no version of its own")
         << QByteArray("redis_version:7.2.0\r\nserver_name:keydb\r\n") << QStringLiteral("keydb")
         << QStringLiteral("7.2.0") << QStringLiteral("7.2.0") << QStringLiteral("Keydb 7.2.0");

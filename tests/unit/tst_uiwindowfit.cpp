@@ -45,7 +45,9 @@ void TestUiWindowFit::aClientAtTheTopEdgeMovesDownByItsTitleBar()
     window.setGeometry(QRect(available().topLeft() + QPoint(40, 0), QSize(400, 300)));
     WindowFit::fit(&window);
     QVERIFY2(window.geometry().top() >= available().top() + titleBar(&window),
-             qPrintable(QStringLiteral("client at y %1, title bar %2").arg(window.geometry().top()).arg(titleBar(&window))));
+             qPrintable(QStringLiteral("client at y %1, title bar %2")
+                            .arg(window.geometry().top())
+                            .arg(titleBar(&window))));
     QCOMPARE(window.geometry().left(), available().left() + 40);
     QCOMPARE(window.size(), QSize(400, 300));
 }
@@ -62,8 +64,9 @@ void TestUiWindowFit::aWindowThatFitsStaysWhereItIs()
 void TestUiWindowFit::aWindowPastTheEdgesComesBackWhole()
 {
     QWidget window;
-    window.setGeometry(QRect(available().topLeft() + QPoint(available().width() - 100, available().height() - 50),
-                             available().size() + QSize(200, 200)));
+    window.setGeometry(
+        QRect(available().topLeft() + QPoint(available().width() - 100, available().height() - 50),
+              available().size() + QSize(200, 200)));
     WindowFit::fit(&window);
     const QRect client = window.geometry();
     QVERIFY(available().contains(client));

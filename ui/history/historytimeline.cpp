@@ -110,7 +110,9 @@ QString HistoryTimeline::barText(const Episode& e)
     if (e.extensions > 0)
         lines << tr("extended %n time(s)", nullptr, e.extensions);
     if (!e.masters.isEmpty())
-        lines << tr("held on %1 (at most %2 at once)").arg(e.masters.join(QStringLiteral(", "))).arg(e.maxHolding);
+        lines << tr("held on %1 (at most %2 at once)")
+                     .arg(e.masters.join(QStringLiteral(", ")))
+                     .arg(e.maxHolding);
     if (!e.auditId.isEmpty())
         lines << tr("audit record %1").arg(e.auditId);
     return lines.join(QLatin1Char('\n'));

@@ -153,7 +153,8 @@ int DemoTimeline::paintLanes(QPainter& p, const Frame& f, int y)
     return y + int(lanes.size()) * f.laneHeight;
 }
 
-void DemoTimeline::markGaps(QPainter& p, const Frame& f, const QList<const DemoHold*>& inLane, const QRect& row)
+void DemoTimeline::markGaps(QPainter& p, const Frame& f, const QList<const DemoHold*>& inLane,
+                            const QRect& row)
 {
     // One holder stopping, the next starting a moment later: at a minute's span the clock-drift
     // allowance (ttl x 0.01 + 2 ms) is under a pixel. Drawn 8 px wide, its length beside it.
@@ -175,8 +176,9 @@ void DemoTimeline::markGaps(QPainter& p, const Frame& f, const QList<const DemoH
         p.setFont(f.small);
         p.setPen(f.text);
         const QString label = tr("%1 ms").arg(next->startMs - a->endMs);
-        p.drawText(QRect(gap.right() + 2, row.top() - 1, p.fontMetrics().horizontalAdvance(label) + 4, row.height()),
-                   Qt::AlignLeft | Qt::AlignTop, label);
+        p.drawText(
+            QRect(gap.right() + 2, row.top() - 1, p.fontMetrics().horizontalAdvance(label) + 4, row.height()),
+            Qt::AlignLeft | Qt::AlignTop, label);
         ++m_gapsMarked;
     }
 }

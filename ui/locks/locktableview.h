@@ -3,8 +3,8 @@
 
 #include <QTableView>
 
-#include <array>
 #include <QTimer>
+#include <array>
 
 namespace lockscope {
 
