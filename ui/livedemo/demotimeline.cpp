@@ -3,10 +3,13 @@
 
 #include "base/monotonicclock.h"
 #include "demo/democlient.h"
+#include "demo/demoscenario.h"
 #include "demo/demosimulation.h"
 
 #include <QPainter>
 #include <QPainterPath>
+
+#include <algorithm>
 
 namespace lockscope {
 
@@ -159,8 +162,16 @@ void DemoTimeline::markGaps(QPainter& p, const Frame& f, const QList<const DemoH
     // One holder stopping, the next starting a moment later: at a minute's span the clock-drift
     // allowance (ttl x 0.01 + 2 ms) is under a pixel. Drawn 8 px wide, its length beside it.
     constexpr int minimumPx = 8;
+    // The scenarios' own resources only: the background clients' handovers are everyday traffic.
+    const QList<DemoScenario> scenarios = allDemoScenarios();
+    if (inLane.isEmpty() || std::none_of(scenarios.cbegin(), scenarios.cend(), [&inLane](DemoScenario s) {
+            return demoScenarioResource(s) == inLane.first()->resource;
+        }))
+        return;
     for (const DemoHold* a : inLane) {
-        if (a->isOpen())
+        // Only a holder that stopped because its validity ran out: a release handed over at once
+        // is the background clients' everyday traffic, not a gap to point at.
+        if (a->isOpen() || a->endMs < a->validUntilMs)
             continue;
         const DemoHold* next = nullptr;
         for (const DemoHold* b : inLane)
