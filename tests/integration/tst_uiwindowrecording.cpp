@@ -59,6 +59,8 @@ private:
     QString auditPath() const { return m_state->filePath(QStringLiteral("audit.jsonl")); }
     QString recordingPath() const { return m_state->filePath(QStringLiteral("lockscope/recording.sqlite")); }
     static QStringList tokens(const QList<Episode>& episodes);
+    // `lockctl record --db DB` on the group's masters, once it says it records.
+    static bool startRecorder(LockctlProcess& recorder, RedisServerGroup& group, const QString& db);
     // Takes `token` on `resource`, waits until `window` shows it, deletes it and waits until it is gone.
     static bool takeAndRelease(RedisServer& server, MainWindow& window, const QByteArray& resource,
                                const QByteArray& token);
@@ -83,6 +85,16 @@ void TestUiWindowRecording::init()
     QVERIFY(m_state->isValid());
     qputenv("XDG_STATE_HOME", QFile::encodeName(m_state->path()));
     QSettings().remove(WindowRecording::settingsKey());
+}
+
+bool TestUiWindowRecording::startRecorder(LockctlProcess& recorder, RedisServerGroup& group,
+                                          const QString& db)
+{
+    QStringList args = testPasswordArgs();
+    for (const QString& url : group.urls(false))
+        args << QStringLiteral("-m") << url;
+    return recorder.start(args + QStringList{QStringLiteral("record"), QStringLiteral("--db"), db}) &&
+           recorder.waitForOutput(QStringLiteral("recording %1 master(s)").arg(group.size()).toUtf8());
 }
 
 QStringList TestUiWindowRecording::tokens(const QList<Episode>& episodes)
@@ -230,12 +242,8 @@ void TestUiWindowRecording::reviewShowsHistoryWithoutMasters()
     RedisServer& server = group.at(0);
     const QString db = m_state->filePath(QStringLiteral("copied.sqlite"));
     {
-        QStringList args = testPasswordArgs();
-        for (const QString& url : group.urls(false))
-            args << QStringLiteral("-m") << url;
         LockctlProcess recorder;
-        QVERIFY(recorder.start(args + QStringList{QStringLiteral("record"), QStringLiteral("--db"), db}));
-        QVERIFY2(recorder.waitForOutput("recording 1 master(s)"), qPrintable(recorder.describe()));
+        QVERIFY2(startRecorder(recorder, group, db), qPrintable(recorder.describe()));
         const auto recorded = [&db](const QByteArray& text) {
             return QTest::qWaitFor(
                 [&] {
@@ -298,12 +306,8 @@ void TestUiWindowRecording::reviewEndsAnOpenLockWhereTheRecordingStopped()
     const QString db = m_state->filePath(QStringLiteral("open.sqlite"));
     QElapsedTimer recording;
     {
-        QStringList args = testPasswordArgs();
-        for (const QString& url : group.urls(false))
-            args << QStringLiteral("-m") << url;
         LockctlProcess recorder;
-        QVERIFY(recorder.start(args + QStringList{QStringLiteral("record"), QStringLiteral("--db"), db}));
-        QVERIFY2(recorder.waitForOutput("recording 1 master(s)"), qPrintable(recorder.describe()));
+        QVERIFY2(startRecorder(recorder, group, db), qPrintable(recorder.describe()));
         recording.start();
         group.at(0).command({"SET", "lock:o", "tok-o", "PX", "600000"});
         QVERIFY(QTest::qWaitFor(
