@@ -72,6 +72,9 @@ struct WindowOnOneMaster
             return false;
         LockScopeConfig config;
         config.masters = servers.connectionOptions(1000);
+        // The writes here must go through: a Redlock's 50 ms per master, scaled to the machine
+        // (quickConfig's reason).
+        config.redlock.masterTimeoutMs = int(upperBoundMs(config.redlock.masterTimeoutMs));
         window = std::make_unique<MainWindow>(config, auditLogPath);
         window->show();
         return QTest::qWaitFor([this] { return window->masterModel()->upCount() == 1; },

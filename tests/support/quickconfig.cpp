@@ -2,6 +2,7 @@
 #include "support/quickconfig.h"
 
 #include "support/redisservergroup.h"
+#include "support/timebound.h"
 
 namespace lockscope::test {
 
@@ -15,6 +16,7 @@ LockScopeConfig quickConfig(const QList<ConnectionOptions>& masters)
         m.reconnectMaxMs = 200;
     }
     config.monitor.pollIntervalMs = 200;
+    config.redlock.masterTimeoutMs = int(upperBoundMs(config.redlock.masterTimeoutMs));
     return config;
 }
 
