@@ -66,6 +66,8 @@ private:
               QString failure);
     void say(QString text);
     void markFault();
+    // Waits (30 s at most) until the count since the fault holds at least one finished attempt.
+    void waitForARound();
     void heal();
     void finishWith(std::function<QPair<bool, QString>()> verdict);
     void advance();
