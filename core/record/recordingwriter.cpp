@@ -11,6 +11,8 @@
 #include <QSqlQuery>
 #include <QVariant>
 
+#include <limits>
+
 namespace lockscope {
 
 namespace {
@@ -36,6 +38,18 @@ constexpr int resourcesPerStatement = 32;
 // needs them (RecordingReader, the next writer).
 constexpr qint64 headsSaveIntervalMs = 30000;
 constexpr size_t headsSaveAtCount = 100000; // or when this many are waiting
+
+// Ids are given here from the file's largest one up. A damaged or hostile file can hold one so
+// large that the batch's would not fit in 64 bits: refused with a reason, never wrapped round.
+QString idsRunOut(const char* table, qint64 largest, qsizetype wanted)
+{
+    if (largest <= std::numeric_limits<qint64>::max() - qint64(wanted))
+        return {};
+    return QStringLiteral("the recording's %1 ids run out (its largest is %2): the file is damaged; "
+                          "record into another file")
+        .arg(QLatin1String(table))
+        .arg(largest);
+}
 
 // Owners and details are a server's bytes in words (an owner decoded from a value, a TYPE reply,
 // an error): the first 512 characters of each are kept, enough for any real one, so that a holder
@@ -212,8 +226,12 @@ QString RecordingWriter::learnResources(const RecordEventList& events)
     // the batch's heads.
     if (!m_sql->maxResourceId.step())
         return run(m_sql->maxResourceId);
-    qint64 next = m_sql->maxResourceId.columnInt(0) + 1;
+    const qint64 largestResource = m_sql->maxResourceId.columnInt(0);
     m_sql->maxResourceId.reset();
+    if (QString problem = idsRunOut("resource", largestResource, qsizetype(unknown.size()));
+        !problem.isEmpty())
+        return problem;
+    qint64 next = largestResource + 1;
     for (const QByteArray* name : unknown)
         if (!m_resources.contains(*name)) {
             m_resources.insert(*name, {next, 0, m_lastGeneration, int(m_newResources.size())});
@@ -300,8 +318,11 @@ QString RecordingWriter::insertAll(const RecordEventList& events)
     // next event of its resource names it). The write lock is ours: nobody takes them meanwhile.
     if (!q.maxId.step())
         return run(q.maxId);
-    qint64 next = q.maxId.columnInt(0) + 1;
+    const qint64 largestEvent = q.maxId.columnInt(0);
     q.maxId.reset();
+    if (QString problem = idsRunOut("event", largestEvent, events.size()); !problem.isEmpty())
+        return problem;
+    qint64 next = largestEvent + 1;
     m_newResources.clear();
     if (const QString problem = learnResources(events); !problem.isEmpty())
         return problem;

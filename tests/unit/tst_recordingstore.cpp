@@ -29,6 +29,7 @@ private slots:
     void recordersTakingTurnsKeepOneStory();
     void manyNewResourcesInOneBatchKeepTheirChains();
     void killedWriterLeavesItsTailReadable();
+    void fileWithNoIdsLeftIsRefusedNotWrapped();
     void newerOrForeignFileIsRefusedByName();
     void pruneByAgeKeepsTheRecentAndLetsWritesThrough();
     void pruneBySizeShrinksTheFileAndKeepsTheNewest();
@@ -318,6 +319,46 @@ void TestRecordingStore::killedWriterLeavesItsTailReadable()
                                       "CAST(name AS TEXT) AS name, last FROM resources ORDER BY id)")),
              QVariant(QStringLiteral("a:6 b:5")));
     QCOMPARE(tokens("a"), (QList<QByteArray>{"a1", "a2", "a3", "a4"}));
+}
+
+void TestRecordingStore::fileWithNoIdsLeftIsRefusedNotWrapped()
+{
+    // Event and resource ids count up from the file's largest. A damaged file whose largest is
+    // 2^63 - 1 (the recording fuzz target made one) has none left: the batch is refused with a
+    // reason and nothing is written, where the next id used to overflow.
+    QTemporaryDir dir;
+    RecorderOptions options;
+    options.path = dir.filePath(QStringLiteral("full.sqlite"));
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    for (const QString& table : {QStringLiteral("events"), QStringLiteral("resources")}) {
+        QFile::remove(options.path);
+        {
+            RecordingWriter first(options, std::make_shared<RecordingWriter::Counters>());
+            first.start({QStringLiteral("redis://127.0.0.1:6379")});
+            first.write({event("a", now, "a1")});
+            first.finish();
+        }
+        {
+            RecordingDatabase db;
+            QVERIFY(!db.open(options.path, true));
+            QVERIFY(!db.exec(QStringLiteral("UPDATE %1 SET id = 9223372036854775807").arg(table)));
+        }
+        const auto counters = std::make_shared<RecordingWriter::Counters>();
+        RecordingWriter writer(options, counters);
+        QSignalSpy failed(&writer, &RecordingWriter::failed);
+        writer.start({QStringLiteral("redis://127.0.0.1:6379")});
+        // A new resource needs a resource id, and its event an event id.
+        writer.write({event("b", now + 1, "b1")});
+        QCOMPARE(counters->written.load(), 0);
+        QCOMPARE(counters->dropped.load(), 1);
+        QCOMPARE(failed.size(), 1);
+        const QString message = failed.at(0).at(0).value<RedisError>().message;
+        QVERIFY2(message.contains(QLatin1String("ids run out")), qPrintable(message));
+        writer.finish();
+        RecordingDatabase db;
+        QVERIFY(!db.open(options.path, true));
+        QCOMPARE(db.scalar(QStringLiteral("SELECT count(*) FROM events")).toInt(), 1);
+    }
 }
 
 void TestRecordingStore::newerOrForeignFileIsRefusedByName()
