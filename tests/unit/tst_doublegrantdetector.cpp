@@ -62,7 +62,6 @@ class TestDoubleGrantDetector : public QObject
 private slots:
     void restartDuringAHoldIsAMajorityOverlap();
     void failoverOfAPrimaryIsAFailoverLoss();
-    void handoversThatAreNoDoubleGrant_data();
     void handoversThatAreNoDoubleGrant();
 };
 
@@ -101,46 +100,44 @@ void TestDoubleGrantDetector::failoverOfAPrimaryIsAFailoverLoss()
     QVERIFY(found.first().cause.contains(QLatin1String("failover")));
 }
 
-void TestDoubleGrantDetector::handoversThatAreNoDoubleGrant_data()
-{
-    QTest::addColumn<int>("masters");
-    QTest::addColumn<QList<HistoryEvent>>("events");
-    QTest::newRow("released, then taken") << 5
-        << QList<HistoryEvent>{resourceEvent(1000, Kind::Acquired, "A", 0b11111, 10000),
-                               resourceEvent(2000, Kind::Released, "A"),
-                               resourceEvent(2001, Kind::Acquired, "B", 0b11111, 10000)};
-    QTest::newRow("a killed holder's lease ran out") << 5
-        << QList<HistoryEvent>{resourceEvent(1000, Kind::Acquired, "A", 0b11111, 9900),
-                               resourceEvent(11000, Kind::Expired, "A"),
-                               resourceEvent(11050, Kind::Acquired, "B", 0b11111, 10000)};
-    QTest::newRow("the drift allowance: validity over before the keys expired") << 5
-        << QList<HistoryEvent>{resourceEvent(1000, Kind::Acquired, "A", 0b00111, 1978),
-                               resourceEvent(3000, Kind::Expired, "A"),
-                               resourceEvent(3010, Kind::Acquired, "B", 0b00111, 2000)};
-    QTest::newRow("a minority lost, nobody else on a quorum") << 5
-        << QList<HistoryEvent>{resourceEvent(1000, Kind::Acquired, "A", 0b00111, 29000),
-                               masterEvent(3000, Kind::MasterRestarted, 2, QStringLiteral("run_id")),
-                               resourceEvent(3100, Kind::Holders, "A", 0b00011),
-                               resourceEvent(5000, Kind::Contested, "B", 0b11000, 9000)};
-    QTest::newRow("contested, neither on a quorum") << 5
-        << QList<HistoryEvent>{resourceEvent(1000, Kind::Acquired, "A", 0b00011, 9000),
-                               resourceEvent(1000, Kind::Contested, "B", 0b01100, 9000)};
-    QTest::newRow("a force-release, then taken") << 3
-        << QList<HistoryEvent>{resourceEvent(1000, Kind::Acquired, "A", 0b111, 60000),
-                               resourceEvent(2000, Kind::ForceReleased, "A"),
-                               resourceEvent(2500, Kind::Acquired, "B", 0b111, 60000)};
-    QTest::newRow("one master, expired then taken") << 1
-        << QList<HistoryEvent>{resourceEvent(1000, Kind::Acquired, "A", 0b1, 1000),
-                               resourceEvent(2100, Kind::Expired, "A"),
-                               resourceEvent(2200, Kind::Acquired, "B", 0b1, 1000)};
-}
-
 void TestDoubleGrantDetector::handoversThatAreNoDoubleGrant()
 {
-    QFETCH(int, masters);
-    QFETCH(QList<HistoryEvent>, events);
-    const QList<SafetyIncident> found = DoubleGrantDetector::detect(history(masters, events));
-    QVERIFY2(found.isEmpty(), qPrintable(found.isEmpty() ? QString() : found.first().cause));
+    struct Case
+    {
+        const char* name;
+        int masters;
+        QList<HistoryEvent> events;
+    };
+    const QList<Case> cases{
+        {"released, then taken", 5,
+         {resourceEvent(1000, Kind::Acquired, "A", 0b11111, 10000), resourceEvent(2000, Kind::Released, "A"),
+          resourceEvent(2001, Kind::Acquired, "B", 0b11111, 10000)}},
+        {"a killed holder's lease ran out", 5,
+         {resourceEvent(1000, Kind::Acquired, "A", 0b11111, 9900), resourceEvent(11000, Kind::Expired, "A"),
+          resourceEvent(11050, Kind::Acquired, "B", 0b11111, 10000)}},
+        {"the drift allowance: validity over before the keys expired", 5,
+         {resourceEvent(1000, Kind::Acquired, "A", 0b00111, 1978), resourceEvent(3000, Kind::Expired, "A"),
+          resourceEvent(3010, Kind::Acquired, "B", 0b00111, 2000)}},
+        {"a minority lost, nobody else on a quorum", 5,
+         {resourceEvent(1000, Kind::Acquired, "A", 0b00111, 29000),
+          masterEvent(3000, Kind::MasterRestarted, 2, QStringLiteral("run_id")),
+          resourceEvent(3100, Kind::Holders, "A", 0b00011), resourceEvent(5000, Kind::Contested, "B", 0b11000, 9000)}},
+        {"contested, neither on a quorum", 5,
+         {resourceEvent(1000, Kind::Acquired, "A", 0b00011, 9000),
+          resourceEvent(1000, Kind::Contested, "B", 0b01100, 9000)}},
+        {"a force-release, then taken", 3,
+         {resourceEvent(1000, Kind::Acquired, "A", 0b111, 60000), resourceEvent(2000, Kind::ForceReleased, "A"),
+          resourceEvent(2500, Kind::Acquired, "B", 0b111, 60000)}},
+        {"one master, expired then taken", 1,
+         {resourceEvent(1000, Kind::Acquired, "A", 0b1, 1000), resourceEvent(2100, Kind::Expired, "A"),
+          resourceEvent(2200, Kind::Acquired, "B", 0b1, 1000)}},
+    };
+    for (const Case& c : cases) {
+        const QList<SafetyIncident> found = DoubleGrantDetector::detect(history(c.masters, c.events));
+        QVERIFY2(found.isEmpty(), qPrintable(QStringLiteral("%1: %2").arg(QString::fromLatin1(c.name),
+                                                                          found.isEmpty() ? QString()
+                                                                                          : found.first().cause)));
+    }
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestDoubleGrantDetector)
