@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "base/bytesdisplay.h"
+#include "diagnosis/doublegrantdetector.h"
+#include "lockctl/arguments.h"
+#include "lockctl/clicontext.h"
+#include "lockctl/command.h"
+#include "record/recordingreader.h"
+#include "topology/masterset.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+using namespace lockscope;
+
+namespace lockctl {
+
+namespace {
+
+QString utc(qint64 ms)
+{
+    return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs);
+}
+
+QJsonObject incidentJson(const SafetyIncident& i)
+{
+    const auto holder = [](const QByteArray& token, const QString& owner) {
+        QJsonObject o{{QStringLiteral("token"), escapeBytes(token)}};
+        if (!owner.isEmpty())
+            o.insert(QStringLiteral("owner"), owner);
+        return o;
+    };
+    return {{QStringLiteral("kind"), safetyIncidentKindName(i.kind)},
+            {QStringLiteral("confidence"), safetyConfidenceName(i.confidence)},
+            {QStringLiteral("resource"), escapeBytes(i.resource)},
+            {QStringLiteral("first"), holder(i.firstToken, i.firstOwner)},
+            {QStringLiteral("second"), holder(i.secondToken, i.secondOwner)},
+            {QStringLiteral("from"), utc(i.fromMs)},
+            {QStringLiteral("to"), utc(i.toMs)},
+            {QStringLiteral("cause"), i.cause},
+            {QStringLiteral("evidence"), QJsonArray::fromStringList(i.evidence)}};
+}
+
+// `lockctl incidents`: every time a lock let two holders in at once, from the recording alone (no
+// master is asked, so a recording copied from a server can be audited anywhere).
+class IncidentsCommand final : public Command
+{
+public:
+    QString name() const override { return QStringLiteral("incidents"); }
+    QString synopsis() const override
+    {
+        return QStringLiteral("incidents [--db FILE] [--since DURATION] [--resource RESOURCE] "
+                              "[--min-confidence LEVEL] [-m URL ...]");
+    }
+    QString summary() const override
+    {
+        return QStringLiteral("Every time the recording shows a lock held by two holders at once: the two "
+                              "tokens, when, the cause and the evidence (JSON with --json). Exits 1 when "
+                              "it found one. Reads the recording only; needs no master.");
+    }
+    QList<QCommandLineOption> options() const override
+    {
+        return {{QStringLiteral("db"),
+                 QStringLiteral(
+                     "The recording to read or write (default $XDG_STATE_HOME/lockscope/recording.sqlite)."),
+                 QStringLiteral("FILE")},
+                {QStringLiteral("since"),
+                 QStringLiteral("Only incidents within this span before now (90s, 15m, 2h, 7d)."),
+                 QStringLiteral("DURATION")},
+                {QStringLiteral("resource"), QStringLiteral("Only this lock (typed as list prints it)."),
+                 QStringLiteral("RESOURCE")},
+                {QStringLiteral("min-confidence"),
+                 QStringLiteral("possible, probable or proven (default probable)."), QStringLiteral("LEVEL")}};
+    }
+    bool needsMasters() const override { return false; }
+
+    int run(CliContext& context, const QCommandLineParser& parser, const QStringList& positional) override
+    {
+        if (!positional.isEmpty())
+            return context.fail(UsageError, QStringLiteral("incidents takes no arguments"));
+        QString problem;
+        qint64 sinceMs = -1;
+        if (parser.isSet(QStringLiteral("since"))) {
+            const std::optional<qint64> span = DurationArgument::parse(
+                QStringLiteral("--since"), parser.value(QStringLiteral("since")), &problem);
+            if (!span)
+                return context.fail(UsageError, problem);
+            sinceMs = QDateTime::currentMSecsSinceEpoch() - *span;
+        }
+        SafetyIncident::Confidence least = SafetyIncident::Confidence::Probable;
+        if (parser.isSet(QStringLiteral("min-confidence"))) {
+            const QString level = parser.value(QStringLiteral("min-confidence"));
+            bool known = false;
+            for (auto c : {SafetyIncident::Confidence::Possible, SafetyIncident::Confidence::Probable,
+                           SafetyIncident::Confidence::Proven})
+                if (safetyConfidenceName(c) == level) {
+                    least = c;
+                    known = true;
+                }
+            if (!known)
+                return context.fail(UsageError,
+                                    QStringLiteral("--min-confidence is possible, probable or proven, not %1")
+                                        .arg(escapeBytes(level.toUtf8())));
+        }
+        QList<QByteArray> resources;
+        if (parser.isSet(QStringLiteral("resource"))) {
+            const std::optional<QByteArray> one = BytesArgument::parse(parser.value(QStringLiteral("resource")),
+                                                                       QStringLiteral("--resource"), &problem);
+            if (!one)
+                return context.fail(UsageError, problem);
+            resources << *one;
+        }
+        RecordingReader reader;
+        if (const RedisError error = reader.open(RecordingArgument::path(parser)))
+            return context.fail(NotDone, error.message);
+        if (resources.isEmpty()) {
+            const Result<QList<QByteArray>> all = reader.resources();
+            if (!all)
+                return context.fail(NotDone, all.error().message);
+            resources = *all;
+        }
+        const QStringList masters = MasterSet::namesOf(context.config().masters);
+        QList<SafetyIncident> found;
+        for (const QByteArray& resource : std::as_const(resources)) {
+            const Result<ResourceHistory> history = reader.history(resource, sinceMs, masters);
+            if (!history)
+                return context.fail(NotDone, history.error().message);
+            for (const SafetyIncident& i : DoubleGrantDetector::detect(*history))
+                if (i.confidence >= least && (sinceMs < 0 || i.toMs >= sinceMs))
+                    found << i;
+        }
+        if (context.json()) {
+            QJsonArray list;
+            for (const SafetyIncident& i : std::as_const(found))
+                list.append(incidentJson(i));
+            context.out() << QJsonDocument(QJsonObject{{QStringLiteral("incidents"), list}})
+                                 .toJson(QJsonDocument::Compact)
+                          << Qt::endl;
+        } else if (found.isEmpty()) {
+            context.out() << "No incidents." << Qt::endl;
+        } else {
+            for (const SafetyIncident& i : std::as_const(found)) {
+                context.out() << utc(i.fromMs) << " to " << utc(i.toMs) << "  " << safetyConfidenceName(i.confidence)
+                              << ' ' << safetyIncidentKindName(i.kind) << "  " << escapeBytes(i.resource) << ": "
+                              << escapeBytes(i.firstToken) << " and " << escapeBytes(i.secondToken) << " at once; "
+                              << i.cause << Qt::endl;
+                for (const QString& line : i.evidence)
+                    context.out() << "  " << line << Qt::endl;
+            }
+        }
+        return found.isEmpty() ? Done : NotDone;
+    }
+};
+
+const CommandRegistry incidentsRegistration(95, [] { return std::unique_ptr<Command>(new IncidentsCommand); });
+
+} // namespace
+
+} // namespace lockctl
