@@ -12,6 +12,7 @@ struct DemoHold
 {
     int client = -1;
     QByteArray resource;
+    QByteArray token;        // what it wrote to the masters (the oracle of the safety incidents' test)
     qint64 startMs = 0;      // monotonic
     qint64 endMs = -1;       // monotonic; -1 while held
     qint64 validUntilMs = 0; // monotonic, from the Redlock lease

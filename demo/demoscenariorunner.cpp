@@ -499,7 +499,7 @@ void DemoScenarioRunner::buildFailoverSentinelPart()
     when([f] { return f->isAcquiredByA() && f->waitAnswer() >= 0; }, error, 10000,
          tr("A did not get the lock"));
     act([this, f, resource] {
-        m_sim->recordOutsideHold(DemoSimulation::clientA, resource, DemoFailover::ttlMs);
+        m_sim->recordOutsideHold(DemoSimulation::clientA, resource, f->tokenA(), DemoFailover::ttlMs);
         emit progress(tr("A holds %1 on the primary; WAIT 1 100 answered %2: no replica has the write")
                           .arg(QString::fromUtf8(resource))
                           .arg(f->waitAnswer()));
@@ -521,8 +521,8 @@ void DemoScenarioRunner::buildFailoverSentinelPart()
         f->acquireB();
     });
     when([f] { return f->isAcquiredByB(); }, error, 15000, tr("B did not get the lock"));
-    act([this, resource] {
-        m_sim->recordOutsideHold(DemoSimulation::clientB, resource, DemoFailover::ttlMs);
+    act([this, f, resource] {
+        m_sim->recordOutsideHold(DemoSimulation::clientB, resource, f->tokenB(), DemoFailover::ttlMs);
     });
     when([f] { return f->viewShows(f->tokenB()); }, error, 15000, tr("the monitor did not see B's lock"));
     act([this, f] { emit progress(f->holdersText()); });

@@ -232,6 +232,7 @@ void DemoSimulation::onAcquired(int client, const RedlockLease& lease, qint64 fe
     DemoHold hold;
     hold.client = client;
     hold.resource = lease.resource;
+    hold.token = lease.token;
     hold.startMs = monotonicMs();
     hold.validUntilMs = lease.validUntilNs / 1000000;
     hold.validityMs = lease.validityMs;
@@ -269,13 +270,15 @@ void DemoSimulation::addHold(DemoHold hold)
     m_holds << hold;
 }
 
-void DemoSimulation::recordOutsideHold(int client, const QByteArray& resource, qint64 ttlMs)
+void DemoSimulation::recordOutsideHold(int client, const QByteArray& resource, const QByteArray& token,
+                                       qint64 ttlMs)
 {
     ++m_counters.acquisitions;
     addLane(resource);
     DemoHold hold;
     hold.client = client;
     hold.resource = resource;
+    hold.token = token;
     hold.startMs = monotonicMs();
     hold.validUntilMs = hold.startMs + ttlMs;
     hold.validityMs = ttlMs;

@@ -87,7 +87,7 @@ public:
 
     // A hold taken outside the Redlock clients (the failover scenario's single-instance SET NX PX),
     // drawn on the timeline and checked for overlap like any other. It has no fencing number (-1).
-    void recordOutsideHold(int client, const QByteArray& resource, qint64 ttlMs);
+    void recordOutsideHold(int client, const QByteArray& resource, const QByteArray& token, qint64 ttlMs);
     // Ends every open hold of `resource` taken through recordOutsideHold().
     void endOutsideHolds(const QByteArray& resource, const QString& how);
 

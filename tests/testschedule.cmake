@@ -11,6 +11,9 @@ set(lockscope_test_costs
     integration.tst_demoscenarios 60
     integration.tst_uifaultmatrix 40
     integration.tst_demofailover 30
+    integration.tst_safetyincidents 100
+    integration.tst_incidentsoak 60
+    integration.tst_lockctlincidents 8
     integration.tst_completion 30
     integration.tst_flightrecorder 28
     integration.tst_hostilepeer 28
@@ -62,14 +65,16 @@ set(lockscope_test_costs
 
 # The tests that keep a core busy the whole time they run (a fuzzer, a copy-and-grep loop, cpack
 # with lintian, the table model's randomised check; eight Redlock contender processes; a scanner
-# reading 60k keys as fast as a server gives them; a lister beside a redis-cli flooding its server)
+# reading 60k keys as fast as a server gives them; a lister beside a redis-cli flooding its server;
+# six real lock-library processes contending for two locks)
 # take two of CTest's slots: with -j4 on two cores, two of them at once fill the machine and no
 # timing-sensitive test runs beside them. The others mostly wait on servers and timers, which is
 # why more of them than there are cores can run at once.
 set(lockscope_busy_tests
     fuzz.configloader fuzz.lockformat fuzz.replydecode fuzz.redisurl fuzz.recording
     layers.check_layers_catches_violation package.tst_package unit.tst_uilocktablemodel
-    integration.tst_redlocksafety integration.tst_masterscanner integration.tst_lockctlliststream)
+    integration.tst_redlocksafety integration.tst_masterscanner integration.tst_lockctlliststream
+    integration.tst_incidentsoak)
 
 while(lockscope_test_costs)
     list(POP_FRONT lockscope_test_costs test cost)

@@ -57,7 +57,8 @@ public:
     {
         return QStringLiteral("Every time the recording shows a lock held by two holders at once: the two "
                               "tokens, when, the cause and the evidence (JSON with --json). Exits 1 when "
-                              "it found one. Reads the recording only; needs no master.");
+                              "it found one, 2 when the recording cannot be read. Reads the recording "
+                              "only; needs no master.");
     }
     QList<QCommandLineOption> options() const override
     {
@@ -112,12 +113,13 @@ public:
             resources << *one;
         }
         RecordingReader reader;
+        // 1 means "found one": a recording that cannot be read is told apart (2, as a bad --db).
         if (const RedisError error = reader.open(RecordingArgument::path(parser)))
-            return context.fail(NotDone, error.message);
+            return context.fail(UsageError, error.message);
         if (resources.isEmpty()) {
             const Result<QList<QByteArray>> all = reader.resources();
             if (!all)
-                return context.fail(NotDone, all.error().message);
+                return context.fail(UsageError, all.error().message);
             resources = *all;
         }
         const QStringList masters = MasterSet::namesOf(context.config().masters);
@@ -125,7 +127,7 @@ public:
         for (const QByteArray& resource : std::as_const(resources)) {
             const Result<ResourceHistory> history = reader.history(resource, sinceMs, masters);
             if (!history)
-                return context.fail(NotDone, history.error().message);
+                return context.fail(UsageError, history.error().message);
             for (const SafetyIncident& i : DoubleGrantDetector::detect(*history))
                 if (i.confidence >= least && (sinceMs < 0 || i.toMs >= sinceMs))
                     found << i;

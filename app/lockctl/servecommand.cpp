@@ -11,9 +11,13 @@
 #include "metrics/metricsrenderer.h"
 #include "metrics/webconfig.h"
 #include "monitor/lockmonitor.h"
+#include "diagnosis/incidentwatch.h"
 #include "record/recorder.h"
 
 #include <QElapsedTimer>
+#include <QHash>
+#include <QScopeGuard>
+#include <QThread>
 #include <QEventLoop>
 #include <QHostAddress>
 
@@ -163,6 +167,7 @@ public:
         LockWaiterPoller waiters(&masters, &monitor);
 
         double lastScrapeSeconds = -1;
+        QHash<QPair<int, int>, quint64> incidents; // found by the watch of the recording (--record)
         MetricsServer::Pages pages;
         pages.metrics = [&] {
             QElapsedTimer timer;
@@ -173,6 +178,8 @@ public:
             in.lastScrapeSeconds = lastScrapeSeconds;
             in.version = QStringLiteral(PROJECT_VERSION);
             in.qtVersion = QString::fromLatin1(qVersion());
+            in.incidentsWatched = record;
+            in.incidents = incidents;
             QByteArray text = MetricsRenderer::render(in);
             lastScrapeSeconds = double(timer.nsecsElapsed()) / 1e9;
             return text;
@@ -194,6 +201,12 @@ public:
         context.out() << "serving " << (web.tls() ? "https" : "http") << "://" << host << ':' << *port
                       << "/metrics" << Qt::endl;
         int code = Done;
+        QThread watchThread;
+        IncidentWatch* watch = nullptr; // lives on watchThread, deleted when it finishes
+        const auto stopWatch = qScopeGuard([&watchThread] {
+            watchThread.quit();
+            watchThread.wait();
+        });
         std::unique_ptr<Recorder> recorder;
         if (record) {
             RecorderOptions options;
@@ -218,6 +231,16 @@ public:
                                                << " (events are dropped until it works again)" << Qt::endl;
                              });
             recorder->attach(&monitor);
+            // Two holders at once, judged from the recording as it is committed (its reads block
+            // on the file: a thread of its own, never the loop that answers scrapes).
+            watch = new IncidentWatch(options.path);
+            watch->moveToThread(&watchThread);
+            QObject::connect(&watchThread, &QThread::finished, watch, &QObject::deleteLater);
+            QObject::connect(watch, &IncidentWatch::found, &loop, [&incidents](const SafetyIncident& i) {
+                ++incidents[{int(i.kind), int(i.confidence)}];
+            });
+            watch->follow(recorder->writer());
+            watchThread.start(QThread::LowPriority);
         }
         monitor.start();
         waiters.start();

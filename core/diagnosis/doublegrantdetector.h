@@ -11,7 +11,8 @@ namespace lockscope {
 // Two holders at once, from one resource's recorded events alone (no master is asked): the
 // recorder keeps each token held at once as its own episode (`contested`), with the masters
 // holding it at every change, so a moment when two tokens each held a quorum is in the record.
-// Pure; the same answer for a recording read anywhere.
+// Pure; the same answer for a recording read anywhere. Incidents and what each kind means:
+// safetyincident.h.
 //
 // A token that held a quorum (N/2 + 1 of its session's masters) holds the lock until its validity
 // ends (the validity it was seen with, pushed on by its extensions) or it gives the lock up
@@ -21,7 +22,11 @@ namespace lockscope {
 //  - majority overlap: on several masters; the cause names the restart or failover of a master that
 //    held the first token, when one was recorded;
 //  - failover loss: on one master (a Sentinel group's primary), where no observation can show two
-//    tokens at once and the first one's validity is what proves the overlap.
+//    tokens at once and the first one's validity is what proves the overlap; overwritten while
+//    held when no failover or restart explains it.
+// A token that expired without a release and was taken by another soon after (within the old
+// lease's length) may have had a holder paused past its lease: a handover under a live holder,
+// possible only, since the record cannot tell a paused holder from a killed one.
 // Nothing carries from one recording session to the next: what happened between was not watched.
 namespace DoubleGrantDetector {
 

@@ -10,8 +10,18 @@ QString safetyIncidentKindName(SafetyIncident::Kind kind)
         return QStringLiteral("majority-overlap");
     case SafetyIncident::Kind::FailoverLoss:
         return QStringLiteral("failover-loss");
+    case SafetyIncident::Kind::HandoverUnderLiveHolder:
+        return QStringLiteral("handover-under-live-holder");
+    case SafetyIncident::Kind::OverwrittenWhileHeld:
+        return QStringLiteral("overwritten-while-held");
     }
     return QStringLiteral("majority-overlap");
+}
+
+QList<SafetyIncident::Kind> allSafetyIncidentKinds()
+{
+    return {SafetyIncident::Kind::MajorityOverlap, SafetyIncident::Kind::FailoverLoss,
+            SafetyIncident::Kind::HandoverUnderLiveHolder, SafetyIncident::Kind::OverwrittenWhileHeld};
 }
 
 QString safetyConfidenceName(SafetyIncident::Confidence confidence)

@@ -2,6 +2,8 @@
 #pragma once
 
 #include <QByteArray>
+#include <QList>
+#include <QMetaType>
 #include <QString>
 #include <QStringList>
 
@@ -15,6 +17,14 @@ struct SafetyIncident
     {
         MajorityOverlap, // two tokens each on a quorum of masters at once (Redlock)
         FailoverLoss,    // gone from a promoted primary before its validity, and taken by another
+        // Expired, not released, and taken by another token soon after: the old holder may still
+        // have believed it held the lock (a pause longer than its lease). Possible without evidence
+        // that it was alive; probable with it.
+        HandoverUnderLiveHolder,
+        // Another token in the key at the next read while the holder's validity ran, with no
+        // delete, expiry, restart or failover seen: a SET without NX over a held lock, or a release
+        // and re-take too quick to see without keyspace events. Possible.
+        OverwrittenWhileHeld,
     };
     enum class Confidence
     {
@@ -30,14 +40,21 @@ struct SafetyIncident
     QByteArray secondToken;
     QString firstOwner;
     QString secondOwner;
-    qint64 fromMs = 0; // wall clock: the two held at once from here...
-    qint64 toMs = 0;   // ...to here
+    // Wall clock: the two held at once from here (the second token seen on a quorum)...
+    qint64 fromMs = 0;
+    // ...to here: the first of the two to give the lock up or to reach the end of its validity
+    // (for a handover, the second holder's end: how long the first went on believing is unseen).
+    qint64 toMs = 0;
     QString cause;     // "M3 restarted (run_id a1… → 9c…) while it held the first token"
     QStringList evidence; // the events it rests on, one line each: time, event, master, token
 };
 
-// "majority-overlap", "failover-loss"; "possible", "probable", "proven": the names in JSON.
+// "majority-overlap", "failover-loss", "handover-under-live-holder", "overwritten-while-held"; "possible", "probable", "proven": the names in JSON.
 QString safetyIncidentKindName(SafetyIncident::Kind kind);
+// Every kind, in the enum's order (the metrics' series, the manual's table).
+QList<SafetyIncident::Kind> allSafetyIncidentKinds();
 QString safetyConfidenceName(SafetyIncident::Confidence confidence);
 
 } // namespace lockscope
+
+Q_DECLARE_METATYPE(lockscope::SafetyIncident)

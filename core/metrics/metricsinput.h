@@ -2,12 +2,14 @@
 #pragma once
 
 #include "connection/masterhealth.h"
+#include "diagnosis/safetyincident.h"
 #include "discovery/notificationmode.h"
 #include "monitor/locktable.h"
 
 #include <QByteArray>
 #include <QHash>
 #include <QList>
+#include <QPair>
 #include <QString>
 
 #include <functional>
@@ -47,6 +49,10 @@ struct MetricsInput
     quint64 expirations = 0;
     quint64 releases = 0;
     quint64 forceReleases = 0;
+    // Two holders at once found since start (IncidentWatch over the recording of --record), by
+    // (kind, confidence) as numbers; without a recording the family is left out.
+    bool incidentsWatched = false;
+    QHash<QPair<int, int>, quint64> incidents;
     double lastScrapeSeconds = -1; // the previous scrape's rendering time; -1 before the first
     QString version;               // lockscope's
     QString qtVersion;

@@ -47,6 +47,7 @@ enum FamilyId
     Expirations,
     Releases,
     ForceReleases,
+    SafetyIncidents,
     ScrapeDuration,
     HttpRefused,
     HttpOpen,
@@ -92,6 +93,9 @@ const Family families[FamilyCount] = {
      "Locks that disappeared before their expiry (released)."},
     {"lockscope_lock_force_releases_total", "counter",
      "Stuck locks that disappeared: a lock without expiry only goes when somebody deletes it."},
+    {"lockscope_lock_safety_incidents_total", "counter",
+     "Times a lock let two holders in at once, found from the recording since the service started (with "
+     "--record), by kind and confidence."},
     {"lockscope_scrape_duration_seconds", "gauge", "Time the previous scrape took to render."},
     {"lockscope_http_connections_refused_total", "counter",
      "HTTP connections closed before any route or password check ran, by the limit they went past."},
@@ -267,6 +271,18 @@ QByteArray MetricsRenderer::render(const MetricsInput& in)
     counter(Expirations, in.expirations);
     counter(Releases, in.releases);
     counter(ForceReleases, in.forceReleases);
+    if (in.incidentsWatched) {
+        // Every kind and confidence, zeros too: an alert on increase() needs the series before
+        // the first incident.
+        begin(out, SafetyIncidents);
+        for (SafetyIncident::Kind kind : allSafetyIncidentKinds())
+            for (SafetyIncident::Confidence confidence :
+                 {SafetyIncident::Confidence::Possible, SafetyIncident::Confidence::Probable,
+                  SafetyIncident::Confidence::Proven})
+                out.sample(families[SafetyIncidents].name,
+                           {{"kind", safetyIncidentKindName(kind)}, {"confidence", safetyConfidenceName(confidence)}},
+                           double(in.incidents.value({int(kind), int(confidence)})));
+    }
     if (in.lastScrapeSeconds >= 0) {
         begin(out, ScrapeDuration);
         out.sample(families[ScrapeDuration].name, in.lastScrapeSeconds);

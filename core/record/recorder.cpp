@@ -105,13 +105,13 @@ void Recorder::attach(LockMonitor* monitor)
     connect(monitor, &LockMonitor::keyspaceEvent, this,
             [this](int, const QByteArray& key, const QByteArray& event) {
                 // Only an expiry or a delete says how a lock ended (endOf); any other event (a set,
-                // most of them) just makes an older note stale. Not storing those keeps the table
-                // to the keys about to go, not every key that changed (a 200k-entry table filled
-                // and rehashed over and over at 5k changes/s).
-                if (!isExpiryEvent(event) && !isDeleteEvent(event)) {
-                    m_keyspace.remove(key);
+                // most of them) is not stored, which keeps the table to the keys about to go, not
+                // every key that changed (a 200k-entry table filled and rehashed over and over at
+                // 5k changes/s). A set after a delete leaves the note: it says how the last holder
+                // went when the next one took the key between two reads (a fast handover). Reading
+                // the same token again makes it stale (follow).
+                if (!isExpiryEvent(event) && !isDeleteEvent(event))
                     return;
-                }
                 // Bounded: keys that never become locks would otherwise pile up.
                 if (m_keyspace.size() > 200000)
                     m_keyspace.clear();
@@ -385,6 +385,8 @@ void Recorder::onView(const LockView& view, bool initial)
     // master still holds it, whichever has more masters now; the others are episodes of their own.
     const bool contested = view.status == LockStatus::Contested || tracked.contested;
     if (view.token == tracked.token) {
+        if (!m_keyspace.isEmpty())
+            m_keyspace.remove(view.resource); // a delete before this read was not this holder's end
         follow(view, true, unreachable, tracked);
     } else if (int holding = 0; contested && holdersOf(view, tracked.token, &holding) != 0) {
         follow(view, false, unreachable, tracked);
@@ -400,17 +402,35 @@ void Recorder::onView(const LockView& view, bool initial)
         tracked.contested = !sides->isEmpty();
         follow(view, true, unreachable, tracked);
     } else {
-        // In place: the key never went away. Past its expiry it expired and was taken again between
-        // two reads; before it, another holder replaced it (a steal, a force-release and re-take,
-        // a double grant after a failover). A replacement is not stored as an event of its own:
-        // the new holder's `acquired` says it (a third fewer rows when locks change hands fast),
-        // and RecordingReader puts the `replaced` event back.
-        const bool expired = tracked.deadlineMs >= 0 && now + expiryToleranceMs >= tracked.deadlineMs;
-        if (expired) {
+        // In place: the key never went away between two reads. The server said how the old token
+        // went (keyspace events): deleted, the holder released it and the next took it at once (a
+        // fast handover), or it expired. Past its expiry it expired and was taken again. Else
+        // another holder replaced it (a steal, a force-release and re-take, a double grant after a
+        // failover, or a release too quick to see without keyspace events). A replacement is not
+        // stored as an event of its own: the new holder's `acquired` says it (a third fewer rows
+        // when locks change hands fast), and RecordingReader puts the `replaced` event back.
+        const auto note = m_keyspace.constFind(view.resource);
+        const bool noted = note != m_keyspace.cend() && note->atMs >= tracked.startMs;
+        const qint64 wallNow = QDateTime::currentMSecsSinceEpoch();
+        if ((noted && isDeleteEvent(note->event)) || tracked.releasedAtMs >= 0) {
+            RecordEvent end = resourceEvent(RecordEvent::Kind::Released, view.resource, tracked);
+            end.holding = 0;
+            end.holders = 0;
+            end.timeMs = tracked.releasedAtMs >= 0 ? tracked.releasedAtMs : wallNow - qMax<qint64>(0, now - note->atMs);
+            push(std::move(end));
+        } else if ((noted && isExpiryEvent(note->event)) ||
+                   (tracked.deadlineMs >= 0 && now + expiryToleranceMs >= tracked.deadlineMs)) {
             RecordEvent end = resourceEvent(RecordEvent::Kind::Expired, view.resource, tracked);
-            end.timeMs = QDateTime::currentMSecsSinceEpoch() - qMax<qint64>(0, now - tracked.deadlineMs);
+            // When its lease ended: the deadline its TTL set, or the server's word if that came
+            // sooner (a clock running fast).
+            const qint64 at = !noted ? tracked.deadlineMs
+                                     : tracked.deadlineMs >= 0 ? qMin(tracked.deadlineMs, note->atMs)
+                                                               : note->atMs;
+            end.timeMs = wallNow - qMax<qint64>(0, now - at);
             push(std::move(end));
         }
+        if (noted)
+            m_keyspace.erase(note);
         const bool wasContested = tracked.contested;
         startEpisode(view, view.token, true, unreachable, RecordEvent::Kind::Acquired, tracked);
         tracked.contested = wasContested;

@@ -438,6 +438,8 @@ void RecordingWriter::write(const RecordEventList& events)
     if (problem.isEmpty()) {
         m_counters->written += events.size();
         m_failing = false;
+        if (!events.isEmpty())
+            emit committed(events);
         return;
     }
     m_counters->dropped += events.size();

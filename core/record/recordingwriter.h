@@ -58,6 +58,9 @@ signals:
     void failed(const lockscope::RedisError& error);
     // A retention pass finished, having removed this many events.
     void pruneFinished(qint64 removed);
+    // These events are in the file now (readers see them): what follows the recording live
+    // (IncidentWatch) reads from here on.
+    void committed(const lockscope::RecordEventList& events);
 
 private:
     // The statements of the hot path, prepared once (parsing is most of a small statement's cost)

@@ -12,6 +12,12 @@
 //       holds the lock for holdMs (extending it while needed), then releases it and prints a
 //       second line: {"kind": "released", "extensions": n}
 //
+//   node write-locks.js contend-redlock|contend-mutex <resource> <ttlMs> <holds> <holdMaxMs> <url>...
+//       takes the lock `holds` times (node-redlock, or redis-semaphore's Mutex / RedlockMutex),
+//       trying again until it gets it, holds it up to holdMaxMs and releases it; a line each time
+//       it holds and each time it lets go: {"event": "held"|"releasing", "token", "atMs"}, what
+//       the holder believed, for a test's oracle
+//
 // Several URLs make node-redlock use all of them, and redis-semaphore its Redlock variants.
 
 const Redis = require('ioredis');
@@ -34,7 +40,8 @@ function usage(message) {
   process.stderr.write(
     `write-locks.js: ${message}\n` +
       'usage: node write-locks.js redlock|semaphore-mutex|semaphore|multi-semaphore <resource> <ttlMs> <url>...\n' +
-      '       node write-locks.js hold-redlock <resource> <ttlMs> <holdMs> <url>...\n');
+      '       node write-locks.js hold-redlock <resource> <ttlMs> <holdMs> <url>...\n' +
+      '       node write-locks.js contend-redlock|contend-mutex <resource> <ttlMs> <holds> <holdMaxMs> <url>...\n');
   process.exit(2);
 }
 
@@ -168,6 +175,48 @@ async function legacySetnx(clients, resource, ttlMs) {
   print({ library: 'redis-lock', version: '0.0.8', kind: 'legacy-setnx', resource, key, value, before, ttlMs, masters: 1 });
 }
 
+// One holder among several: its own account of when it held the lock, for a test to compare with
+// what LockScope saw. Failing to get the lock is normal here (another holds it): try again.
+async function contend(clients, resource, ttlMs, holds, holdMaxMs, takeOne) {
+  let held = 0;
+  const giveUpAt = Date.now() + 120000;
+  while (held < holds && Date.now() < giveUpAt) {
+    let lock;
+    try {
+      lock = await takeOne();
+    } catch (error) {
+      await delay(5 + Math.floor(Math.random() * 20));
+      continue;
+    }
+    print({ event: 'held', library: lock.library, resource, token: lock.token, atMs: Date.now() });
+    await delay(Math.floor(Math.random() * holdMaxMs));
+    print({ event: 'releasing', resource, token: lock.token, atMs: Date.now() });
+    await lock.release().catch(() => {});
+    held += 1;
+  }
+  print({ event: 'done', resource, holds: held });
+  if (held < holds) fail(`only ${held} of ${holds} holds of ${resource} within 120 s`);
+}
+
+async function contendRedlock(clients, resource, ttlMs, holds, holdMaxMs) {
+  const locker = new Redlock(clients, { retryCount: 0 });
+  locker.on('error', () => {});
+  await contend(clients, resource, ttlMs, holds, holdMaxMs, async () => {
+    const lock = await locker.acquire([resource], ttlMs);
+    return { library: 'redlock', token: lock.value, release: () => lock.release() };
+  });
+}
+
+async function contendMutex(clients, resource, ttlMs, holds, holdMaxMs) {
+  await contend(clients, resource, ttlMs, holds, holdMaxMs, async () => {
+    const options = { lockTimeout: ttlMs, acquireTimeout: 2000, retryInterval: 10, refreshInterval: 0 };
+    const lock = clients.length > 1 ? new semaphores.RedlockMutex(clients, resource, options)
+                                    : new semaphores.Mutex(clients[0], resource, options);
+    await lock.acquire();
+    return { library: 'redis-semaphore', token: lock.identifier, release: () => lock.release() };
+  });
+}
+
 const KINDS = {
   'legacy-setnx': legacySetnx,
   redlock,
@@ -175,6 +224,8 @@ const KINDS = {
   'semaphore-mutex': semaphoreMutex,
   semaphore,
   'multi-semaphore': multiSemaphore,
+  'contend-redlock': contendRedlock,
+  'contend-mutex': contendMutex,
 };
 
 async function main(argv) {
@@ -184,11 +235,15 @@ async function main(argv) {
   if (!resource) usage('missing resource');
   const ttlMs = positiveInteger(ttlText, 'ttlMs');
   const holdMs = kind === 'hold-redlock' ? positiveInteger(rest.shift(), 'holdMs') : 0;
+  const contending = kind.startsWith('contend-');
+  const holds = contending ? positiveInteger(rest.shift(), 'holds') : 0;
+  const holdMaxMs = contending ? positiveInteger(rest.shift(), 'holdMaxMs') : 0;
   if (rest.length === 0) usage('missing Redis URL');
 
   const clients = connect(rest);
   try {
-    await run(clients, resource, ttlMs, holdMs);
+    if (contending) await run(clients, resource, ttlMs, holds, holdMaxMs);
+    else await run(clients, resource, ttlMs, holdMs);
   } catch (error) {
     const cause = clients.map((c) => c.lastError).find(Boolean);
     fail(`${kind} on ${resource} failed: ${error && error.message}${cause ? ` (${cause.message})` : ''}`);

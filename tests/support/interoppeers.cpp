@@ -58,6 +58,18 @@ QJsonObject InteropPeers::redisPy(const QString& name, const QString& timeout, c
     return runPeer(python, {interopDir + QStringLiteral("/write_redispy_lock.py"), name, timeout, url});
 }
 
+QJsonObject InteropPeers::flashSale(const QString& key, const QString& url)
+{
+    return runPeer(python, {interopDir + QStringLiteral("/flash_sale.py"), key, url});
+}
+
+void InteropPeers::startPython(QProcess& process, const QString& script, const QStringList& args)
+{
+    process.setProcessEnvironment(testPasswordEnvironment());
+    process.setWorkingDirectory(interopDir);
+    process.start(python, QStringList{interopDir + QLatin1Char('/') + script} + args);
+}
+
 void InteropPeers::startNode(QProcess& process, const QStringList& args)
 {
     process.setProcessEnvironment(testPasswordEnvironment());

@@ -20,6 +20,11 @@ public:
     static QJsonObject node(const QStringList& args);
     // write_redispy_lock.py <name> <timeoutSeconds|none> <url>: its JSON line.
     static QJsonObject redisPy(const QString& name, const QString& timeout, const QString& url);
+    // flash_sale.py <key> <url>: two redis-py holders at once and a plain DEL of the second's
+    // lock (issue #42's flash sale); its JSON line.
+    static QJsonObject flashSale(const QString& key, const QString& url);
+    // A Python peer of tests/interop (`script` there) started, not waited for.
+    static void startPython(QProcess& process, const QString& script, const QStringList& args);
     // write-locks.js <args> started, not waited for (hold-redlock runs for its hold time).
     static void startNode(QProcess& process, const QStringList& args);
     // Each JSON object line a peer printed so far.

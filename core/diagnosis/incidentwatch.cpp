@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "diagnosis/incidentwatch.h"
+
+#include "diagnosis/doublegrantdetector.h"
+#include "record/recordingreader.h"
+#include "record/recordingwriter.h"
+
+#include <QDateTime>
+
+#include <limits>
+
+namespace lockscope {
+
+namespace {
+
+// How far back a suspect's story is read: the longest overlap worth telling begins within it.
+constexpr qint64 lookBackMs = 60 * 60 * 1000;
+
+QString keyOf(const SafetyIncident& i)
+{
+    return QString::fromLatin1(i.resource.toBase64() + '/' + i.firstToken.toBase64() + '/' +
+                               i.secondToken.toBase64() + '/' + QByteArray::number(i.fromMs));
+}
+
+} // namespace
+
+IncidentWatch::IncidentWatch(QString recordingPath, QObject* parent)
+    : QObject(parent), m_path(std::move(recordingPath)), m_pass(this)
+{
+    m_pass.setInterval(passIntervalMs);
+    connect(&m_pass, &QTimer::timeout, this, [this] { check(maxReadsPerPass); });
+}
+
+IncidentWatch::~IncidentWatch() = default;
+
+void IncidentWatch::follow(const RecordingWriter* writer)
+{
+    connect(writer, &RecordingWriter::committed, this, &IncidentWatch::onCommitted);
+}
+
+void IncidentWatch::onCommitted(const RecordEventList& events)
+{
+    for (const QByteArray& resource : m_triggers.suspects(events)) {
+        if (m_queued.contains(resource))
+            continue;
+        if (m_queue.size() >= maxQueued) {
+            ++m_unchecked;
+            continue;
+        }
+        m_queued.insert(resource);
+        m_queue << resource;
+    }
+    if (!m_queue.isEmpty() && !m_pass.isActive())
+        m_pass.start();
+}
+
+void IncidentWatch::checkNow()
+{
+    check(int(qMin<qsizetype>(m_queue.size(), std::numeric_limits<int>::max())));
+}
+
+void IncidentWatch::check(int budget)
+{
+    if (!m_reader) {
+        auto reader = std::make_unique<RecordingReader>();
+        if (reader->open(m_path))
+            return; // not there yet (the writer creates it): the next pass tries again
+        m_reader = std::move(reader);
+    }
+    const qint64 since = QDateTime::currentMSecsSinceEpoch() - lookBackMs;
+    for (int n = 0; n < budget && !m_queue.isEmpty(); ++n) {
+        const QByteArray resource = m_queue.takeFirst();
+        m_queued.remove(resource);
+        const Result<ResourceHistory> history = m_reader->history(resource, since);
+        if (!history)
+            continue;
+        for (const SafetyIncident& i : DoubleGrantDetector::detect(*history)) {
+            const QString key = keyOf(i);
+            if (m_known.contains(key))
+                continue;
+            m_known.insert(key);
+            m_incidents << i;
+            emit found(i);
+        }
+    }
+    if (m_queue.isEmpty())
+        m_pass.stop();
+}
+
+} // namespace lockscope

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "support/interoppeers.h"
+#include "support/lockctlprocess.h"
+#include "support/lockctlrun.h"
+#include "support/redisservergroup.h"
+#include "support/testregistry.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace tst_lockctlincidents {
+
+using namespace lockscope;
+using namespace lockscope::test;
+
+// `lockctl incidents` end to end (issue #42): `lockctl record` on a real master while redis-py
+// plays the flash sale of the design documents, then the recording read back from the file alone.
+// The peer's own account of what each client believed is the oracle; LockScope never sees it.
+class TestLockctlIncidents : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void flashSaleIsAHandoverUnderALiveHolder();
+    void badInputIsAClearError();
+};
+
+void TestLockctlIncidents::flashSaleIsAHandoverUnderALiveHolder()
+{
+    if (const QString missing = InteropPeers::missing(); !missing.isEmpty())
+        QSKIP(qPrintable(missing));
+    RedisServerGroup group;
+    RedisServerOptions options;
+    options.notifications = true; // a delete and an expiry are then told apart by the server
+    QVERIFY2(group.start(1, options), qPrintable(group.errorString()));
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("recording.sqlite"));
+    LockctlProcess recorder;
+    QVERIFY(recorder.start(testPasswordArgs() + QStringList{QStringLiteral("-m"), group.urls(false).first(),
+                                                            QStringLiteral("record"), QStringLiteral("--db"), db,
+                                                            QStringLiteral("--pattern"), QStringLiteral("sale:*")}));
+    QVERIFY2(recorder.waitForOutput("recording 1 master(s)"), qPrintable(recorder.describe()));
+
+    const QJsonObject sale = InteropPeers::flashSale(QStringLiteral("sale:lock"), group.urls(false).first());
+    QVERIFY2(!sale.isEmpty(), "flash_sale.py failed");
+    QCOMPARE(sale.value(QStringLiteral("deleted")).toInt(), 1); // A's DEL took B's lock
+    QTest::qWait(1000); // the recorder commits within about 400 ms
+    QCOMPARE(recorder.terminate(), 0);
+
+    // The oracle: B believed it held the lock from its SET, A from its SET until its DEL.
+    const QString tokenA = sale.value(QStringLiteral("tokenA")).toString();
+    const QString tokenB = sale.value(QStringLiteral("tokenB")).toString();
+    const qint64 bothFrom = qint64(sale.value(QStringLiteral("bAcquiredMs")).toDouble());
+    const qint64 bothTo = qint64(sale.value(QStringLiteral("aDeletingMs")).toDouble());
+
+    // By default (probable and up) nothing: from Redis alone the handover looks like a killed
+    // holder's lease running out.
+    const LockctlRun quiet = runLockctl({QStringLiteral("incidents"), QStringLiteral("--db"), db});
+    QVERIFY2(quiet.code == 0 && quiet.out.contains("No incidents."), qPrintable(quiet.describe()));
+
+    const LockctlRun run = runLockctl({QStringLiteral("--json"), QStringLiteral("incidents"), QStringLiteral("--db"),
+                                       db, QStringLiteral("--min-confidence"), QStringLiteral("possible")});
+    QVERIFY2(run.code == 1, qPrintable(run.describe()));
+    const QJsonArray incidents = QJsonDocument::fromJson(run.out).object().value(QStringLiteral("incidents")).toArray();
+    QVERIFY2(incidents.size() == 1, run.out.constData());
+    const QJsonObject i = incidents.first().toObject();
+    QCOMPARE(i.value(QStringLiteral("kind")).toString(), QStringLiteral("handover-under-live-holder"));
+    QCOMPARE(i.value(QStringLiteral("confidence")).toString(), QStringLiteral("possible"));
+    QCOMPARE(i.value(QStringLiteral("resource")).toString(), QStringLiteral("sale:lock"));
+    QCOMPARE(i.value(QStringLiteral("first")).toObject().value(QStringLiteral("token")).toString(), tokenA);
+    QCOMPARE(i.value(QStringLiteral("second")).toObject().value(QStringLiteral("token")).toString(), tokenB);
+    // Its interval holds the oracle's: from B's SET (seen a moment later) to A's DEL (seen as B's
+    // lock going, a moment after it was sent).
+    const auto ms = [&](const char* field) {
+        return QDateTime::fromString(i.value(QLatin1String(field)).toString(), Qt::ISODateWithMs).toMSecsSinceEpoch();
+    };
+    qInfo("oracle %lld..%lld, reported %lld..%lld", bothFrom, bothTo, ms("from"), ms("to"));
+    QVERIFY(ms("from") >= bothFrom && ms("from") - 1000 <= bothFrom);
+    QVERIFY(ms("to") >= bothTo);
+    QVERIFY(i.value(QStringLiteral("evidence")).toArray().size() >= 3);
+
+    // The same, in words, for a person.
+    const LockctlRun words = runLockctl({QStringLiteral("incidents"), QStringLiteral("--db"), db,
+                                         QStringLiteral("--min-confidence"), QStringLiteral("possible"),
+                                         QStringLiteral("--resource"), QStringLiteral("sale:lock")});
+    QVERIFY2(words.code == 1 && words.out.contains("possible handover-under-live-holder  sale:lock: ") &&
+                 words.out.contains(tokenA.toUtf8()),
+             qPrintable(words.describe()));
+    // --since: the incident is within the last hour, not within the last millisecond of tomorrow.
+    const LockctlRun recent = runLockctl({QStringLiteral("incidents"), QStringLiteral("--db"), db,
+                                          QStringLiteral("--min-confidence"), QStringLiteral("possible"),
+                                          QStringLiteral("--since"), QStringLiteral("1h")});
+    QCOMPARE(recent.code, 1);
+}
+
+void TestLockctlIncidents::badInputIsAClearError()
+{
+    QTemporaryDir dir;
+    const QString absent = dir.filePath(QStringLiteral("none.sqlite"));
+    struct Case
+    {
+        QStringList args;
+        QByteArray said;
+    };
+    const QList<Case> cases{
+        {{QStringLiteral("incidents"), QStringLiteral("--db"), absent}, "none.sqlite"},
+        {{QStringLiteral("incidents"), QStringLiteral("--min-confidence"), QStringLiteral("sure")},
+         "--min-confidence is possible, probable or proven, not sure"},
+        {{QStringLiteral("incidents"), QStringLiteral("--since"), QStringLiteral("yesterday")}, "--since"},
+        {{QStringLiteral("incidents"), QStringLiteral("extra")}, "incidents takes no arguments"},
+    };
+    for (const Case& c : cases) {
+        const LockctlRun run = runLockctl(c.args);
+        QVERIFY2(run.code == 2 && run.err.contains(c.said), qPrintable(run.describe()));
+        QVERIFY(run.out.isEmpty());
+    }
+    QVERIFY(!QFile::exists(absent)); // reading never creates the file
+}
+
+LOCKSCOPE_TEST_GUILESS_MAIN(TestLockctlIncidents)
+
+} // namespace tst_lockctlincidents
+
+#include "tst_lockctlincidents.moc"

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "diagnosis/incidenttriggers.h"
+#include "diagnosis/incidentwatch.h"
+#include "record/recordingwriter.h"
+#include "support/testregistry.h"
+
+#include <QDateTime>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <bit>
+
+namespace tst_incidentwatch {
+
+using namespace lockscope;
+
+namespace {
+
+using Kind = RecordEvent::Kind;
+
+RecordEvent event(qint64 ms, Kind kind, const QByteArray& resource, const QByteArray& token = {}, quint64 holders = 0,
+                  qint64 ttlMs = -1)
+{
+    RecordEvent e;
+    e.timeMs = ms;
+    e.kind = kind;
+    e.resource = resource;
+    e.token = token;
+    e.holders = holders;
+    e.holding = std::popcount(holders);
+    e.ttlMs = ttlMs;
+    return e;
+}
+
+RecordEvent masterEvent(qint64 ms, Kind kind, int master)
+{
+    RecordEvent e;
+    e.timeMs = ms;
+    e.kind = kind;
+    e.master = master;
+    e.detail = QStringLiteral("run_id a1 → 9c");
+    return e;
+}
+
+} // namespace
+
+// The live side of issue #42: which recorded events make a resource worth judging again, and the
+// watch that judges them from the recording file, as `lockctl incidents` does later.
+class TestIncidentWatch : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void triggersPickTheResourcesThatMayHoldAnIncident();
+    void triggersForgetOldEnds();
+    void theWatchFindsARestartOverlapInTheFile();
+};
+
+void TestIncidentWatch::triggersPickTheResourcesThatMayHoldAnIncident()
+{
+    IncidentTriggers t;
+    // Clean handovers: nothing to judge.
+    QVERIFY(t.suspects({event(1000, Kind::Acquired, "a", "A", 0b111, 5000), event(2000, Kind::Released, "a", "A"),
+                        event(2001, Kind::Acquired, "a", "B", 0b111, 5000)})
+                .isEmpty());
+    // A token held beside another; a take soon after an expiry; a take long after one.
+    QCOMPARE(t.suspects({event(3000, Kind::Contested, "b", "X", 0b011), event(3000, Kind::Contested, "b", "Y", 0b100),
+                         event(4000, Kind::Expired, "c", "C"), event(4100, Kind::Acquired, "c", "D", 0b111),
+                         event(5000, Kind::Expired, "d", "E"),
+                         event(5000 + IncidentTriggers::endWindowMs + 1, Kind::Acquired, "d", "F", 0b111)}),
+             (QList<QByteArray>{"b", "c"}));
+    // After a restart every take is judged for a while; then not.
+    const qint64 restart = 100000;
+    QCOMPARE(t.suspects({masterEvent(restart, Kind::MasterRestarted, 2), event(restart + 10, Kind::Acquired, "e", "G", 0b111),
+                         event(restart + IncidentTriggers::topologyWindowMs + 1, Kind::Acquired, "f", "H", 0b111)}),
+             QList<QByteArray>{"e"});
+}
+
+void TestIncidentWatch::triggersForgetOldEnds()
+{
+    IncidentTriggers t;
+    RecordEventList ends;
+    for (int i = 0; i < 5000; ++i)
+        ends << event(1000 + i, Kind::Expired, "r" + QByteArray::number(i), "T");
+    t.suspects(ends);
+    const qint64 later = 1000 + 5000 + IncidentTriggers::endWindowMs + 1;
+    t.suspects({event(later, Kind::Expired, "last", "T")});
+    QVERIFY2(t.remembered() < 100, qPrintable(QString::number(t.remembered())));
+}
+
+void TestIncidentWatch::theWatchFindsARestartOverlapInTheFile()
+{
+    QTemporaryDir dir;
+    RecorderOptions options;
+    options.path = dir.filePath(QStringLiteral("recording.sqlite"));
+    auto counters = std::make_shared<RecordingWriter::Counters>();
+    RecordingWriter writer(options, counters);
+    IncidentWatch watch(options.path);
+    watch.follow(&writer);
+    QSignalSpy found(&watch, &IncidentWatch::found);
+    writer.start({QStringLiteral("redis://127.0.0.1:7001"), QStringLiteral("redis://127.0.0.1:7002"),
+                  QStringLiteral("redis://127.0.0.1:7003")});
+    const qint64 t = QDateTime::currentMSecsSinceEpoch() - 10000;
+    // A clean handover on another lock, then the restart case on lock:r.
+    writer.write({event(t, Kind::Acquired, "lock:q", "Q1", 0b111, 5000), event(t + 10, Kind::Released, "lock:q", "Q1"),
+                  event(t + 11, Kind::Acquired, "lock:q", "Q2", 0b111, 5000),
+                  event(t + 100, Kind::Acquired, "lock:r", "A", 0b111, 60000)});
+    writer.write({masterEvent(t + 1000, Kind::MasterRestarted, 0), masterEvent(t + 1000, Kind::MasterRestarted, 1),
+                  event(t + 1100, Kind::Holders, "lock:r", "A", 0b100),
+                  event(t + 2000, Kind::Contested, "lock:r", "B", 0b011, 60000)});
+    watch.checkNow();
+    QCOMPARE(found.size(), 1);
+    const auto incident = found.first().first().value<SafetyIncident>();
+    QCOMPARE(incident.resource, QByteArray("lock:r"));
+    QCOMPARE(incident.firstToken, QByteArray("A"));
+    QCOMPARE(incident.secondToken, QByteArray("B"));
+    QCOMPARE(incident.confidence, SafetyIncident::Confidence::Proven);
+    // Judged again (B extended; a trigger on lock:r once more): told once.
+    writer.write({event(t + 3000, Kind::Extended, "lock:r", "B", 0b011, 60000)});
+    watch.onCommitted({event(t + 3000, Kind::Contested, "lock:r", "B", 0b011, 60000)});
+    watch.checkNow();
+    QCOMPARE(found.size(), 1);
+    QCOMPARE(watch.incidents().size(), 1);
+    writer.finish();
+}
+
+LOCKSCOPE_TEST_GUILESS_MAIN(TestIncidentWatch)
+
+} // namespace tst_incidentwatch
+
+#include "tst_incidentwatch.moc"
