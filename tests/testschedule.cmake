@@ -14,6 +14,7 @@ set(lockscope_test_costs
     integration.tst_safetyincidents 100
     integration.tst_incidentsoak 60
     integration.tst_lockctlincidents 8
+    integration.tst_uiincidents 8
     integration.tst_completion 30
     integration.tst_flightrecorder 28
     integration.tst_hostilepeer 28

@@ -6,6 +6,7 @@
 #include "record/recordingwriter.h"
 
 #include <QDateTime>
+#include <QThread>
 
 #include <limits>
 
@@ -59,29 +60,56 @@ void IncidentWatch::checkNow()
     check(int(qMin<qsizetype>(m_queue.size(), std::numeric_limits<int>::max())));
 }
 
+bool IncidentWatch::openReader()
+{
+    if (m_reader)
+        return true;
+    auto reader = std::make_unique<RecordingReader>();
+    if (reader->open(m_path))
+        return false;
+    m_reader = std::move(reader);
+    return true;
+}
+
+void IncidentWatch::tell(const ResourceHistory& history)
+{
+    for (const SafetyIncident& i : DoubleGrantDetector::detect(history)) {
+        const QString key = keyOf(i);
+        if (m_known.contains(key))
+            continue;
+        m_known.insert(key);
+        m_incidents << i;
+        emit found(i);
+    }
+}
+
+void IncidentWatch::judgeAll()
+{
+    int read = 0;
+    if (openReader()) {
+        const Result<QList<QByteArray>> resources = m_reader->resources();
+        for (const QByteArray& resource : resources ? *resources : QList<QByteArray>()) {
+            if (QThread::currentThread()->isInterruptionRequested())
+                break;
+            if (const Result<ResourceHistory> history = m_reader->history(resource)) {
+                tell(*history);
+                ++read;
+            }
+        }
+    }
+    emit judgedAll(read);
+}
+
 void IncidentWatch::check(int budget)
 {
-    if (!m_reader) {
-        auto reader = std::make_unique<RecordingReader>();
-        if (reader->open(m_path))
-            return; // not there yet (the writer creates it): the next pass tries again
-        m_reader = std::move(reader);
-    }
+    if (!openReader())
+        return; // not there yet (the writer creates it): the next pass tries again
     const qint64 since = QDateTime::currentMSecsSinceEpoch() - lookBackMs;
     for (int n = 0; n < budget && !m_queue.isEmpty(); ++n) {
         const QByteArray resource = m_queue.takeFirst();
         m_queued.remove(resource);
-        const Result<ResourceHistory> history = m_reader->history(resource, since);
-        if (!history)
-            continue;
-        for (const SafetyIncident& i : DoubleGrantDetector::detect(*history)) {
-            const QString key = keyOf(i);
-            if (m_known.contains(key))
-                continue;
-            m_known.insert(key);
-            m_incidents << i;
-            emit found(i);
-        }
+        if (const Result<ResourceHistory> history = m_reader->history(resource, since))
+            tell(*history);
     }
     if (m_queue.isEmpty())
         m_pass.stop();

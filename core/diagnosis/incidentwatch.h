@@ -4,6 +4,7 @@
 #include "diagnosis/incidenttriggers.h"
 #include "diagnosis/safetyincident.h"
 #include "record/recordevent.h"
+#include "record/resourcehistory.h"
 
 #include <QList>
 #include <QObject>
@@ -46,6 +47,9 @@ public:
     void onCommitted(const RecordEventList& events);
     // Judges every suspect now (tests; the timer does it otherwise).
     void checkNow();
+    // Judges every resource in the recording, whole (a review of a file): found() for each
+    // incident, then judgedAll(). Stops early when its thread is asked to (requestInterruption).
+    void judgeAll();
 
     // Every incident found since it started, oldest first.
     const QList<SafetyIncident>& incidents() const { return m_incidents; }
@@ -55,9 +59,14 @@ signals:
     // A new incident (its end may still move: a later read settles it, and `lockctl incidents`
     // tells the final one).
     void found(const lockscope::SafetyIncident& incident);
+    // judgeAll() is done: it read this many resources' stories (none when the file would not open).
+    void judgedAll(int resources);
 
 private:
     void check(int budget);
+    bool openReader();
+    // Tells the incidents of `history` not told yet.
+    void tell(const ResourceHistory& history);
 
     QString m_path;
     IncidentTriggers m_triggers;

@@ -24,6 +24,8 @@ QString titleOf(NotificationRule rule)
         return QCoreApplication::translate("NotificationEvaluator", "Lock contested");
     case NotificationRule::MasterDown:
         return QCoreApplication::translate("NotificationEvaluator", "Master down");
+    case NotificationRule::DoubleGrant:
+        return QCoreApplication::translate("NotificationEvaluator", "Two holders at once");
     }
     return QString();
 }
@@ -112,6 +114,17 @@ void NotificationEvaluator::clear(const Key& key, qint64 nowMs)
     if (it->fired && !key.resource.isEmpty())
         m_toldAndCleared.insert(key, Told{nowMs, it->holder});
     m_holding.erase(it);
+}
+
+std::optional<NotificationEvent> NotificationEvaluator::incident(const SafetyIncident& i) const
+{
+    if (!m_rules.rule(NotificationRule::DoubleGrant).enabled || i.confidence < SafetyIncident::Confidence::Probable)
+        return std::nullopt;
+    return NotificationEvent{NotificationRule::DoubleGrant, i.resource, -1,
+                             QStringLiteral("%1: %2").arg(titleOf(NotificationRule::DoubleGrant), escapeBytes(i.resource)),
+                             QCoreApplication::translate("NotificationEvaluator", "%1 %2: %3 and %4 held it at once; %5")
+                                 .arg(safetyConfidenceName(i.confidence), safetyIncidentKindName(i.kind),
+                                      escapeBytes(i.firstToken), escapeBytes(i.secondToken), i.cause)};
 }
 
 QList<NotificationEvent> NotificationEvaluator::evaluateMaster(int master, const QString& name, bool up,

@@ -3,6 +3,7 @@
 
 #include "diagnosis/diagnosis.h"
 #include "diagnosis/notificationrules.h"
+#include "diagnosis/safetyincident.h"
 
 #include <QHash>
 #include <QList>
@@ -45,6 +46,9 @@ public:
                                             qint64 nowMs);
     // Conditions that have now held long enough.
     QList<NotificationEvent> tick(qint64 nowMs);
+    // A lock let two holders in at once: told at once, once per incident, when the rule is on and
+    // the incident is probable or proven (a possible one never notifies).
+    std::optional<NotificationEvent> incident(const SafetyIncident& incident) const;
     // Conditions holding now (fired or waiting), for tests and the event log.
     int holdingCount() const { return int(m_holding.size()); }
 

@@ -7,7 +7,7 @@ const std::array<NotificationRule, NotificationRules::ruleCount>& NotificationRu
 {
     static const std::array<NotificationRule, ruleCount> rules{
         NotificationRule::Stuck, NotificationRule::HeldTooLong, NotificationRule::QuorumLost,
-        NotificationRule::Contested, NotificationRule::MasterDown};
+        NotificationRule::Contested, NotificationRule::MasterDown, NotificationRule::DoubleGrant};
     return rules;
 }
 
@@ -24,6 +24,8 @@ QString notificationRuleName(NotificationRule rule)
         return QStringLiteral("contested");
     case NotificationRule::MasterDown:
         return QStringLiteral("master-down");
+    case NotificationRule::DoubleGrant:
+        return QStringLiteral("double-grant");
     }
     return QString();
 }

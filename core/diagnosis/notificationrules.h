@@ -17,9 +17,11 @@ enum class NotificationRule
     QuorumLost,  // no token on enough masters
     Contested,   // different tokens on different masters
     MasterDown,  // a master cannot be reached
+    DoubleGrant, // a lock let two holders in at once (a probable or proven incident)
 };
 
-// "stuck", "held-too-long", "quorum-lost", "contested", "master-down": the names in the settings.
+// "stuck", "held-too-long", "quorum-lost", "contested", "master-down", "double-grant": the names in
+// the settings.
 QString notificationRuleName(NotificationRule rule);
 std::optional<NotificationRule> notificationRuleFromName(const QString& name);
 
@@ -34,11 +36,11 @@ struct NotificationRules
         bool operator==(const Rule&) const = default;
     };
 
-    static constexpr int ruleCount = 5;
+    static constexpr int ruleCount = 6;
     static const std::array<NotificationRule, ruleCount>& all();
 
-    std::array<Rule, ruleCount> rules = {Rule{true, 10000}, Rule{true, 0}, Rule{true, 5000}, Rule{true, 2000},
-                                         Rule{true, 10000}};
+    std::array<Rule, ruleCount> rules = {Rule{true, 10000}, Rule{true, 0},     Rule{true, 5000},
+                                         Rule{true, 2000},  Rule{true, 10000}, Rule{true, 0}};
     // Held too long: more than this many times its lease (DiagnosisSettings::heldTooLongFactor).
     double heldTooLongFactor = 10;
 

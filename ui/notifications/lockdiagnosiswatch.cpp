@@ -137,6 +137,12 @@ void LockDiagnosisWatch::tick()
     showSelected();
 }
 
+void LockDiagnosisWatch::raiseIncident(const SafetyIncident& incident)
+{
+    if (const std::optional<NotificationEvent> e = m_rules.incident(incident))
+        raise({*e});
+}
+
 void LockDiagnosisWatch::raise(const QList<NotificationEvent>& events)
 {
     if (events.isEmpty())

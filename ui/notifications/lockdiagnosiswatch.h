@@ -54,6 +54,9 @@ public:
     // Room for `locks` locks' stories (CoreService::locksForeseen).
     void reserve(qsizetype locks) { m_tracker.reserve(locks); }
     QList<Diagnosis> diagnose(const LockView& view) const;
+    // A lock let two holders in at once: the double-grant rule's notification and event log line
+    // (nothing for a possible incident or with the rule off).
+    void raiseIncident(const SafetyIncident& incident);
 
 signals:
     void notified(const lockscope::NotificationEvent& event);

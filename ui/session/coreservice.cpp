@@ -5,6 +5,7 @@
 #include "base/localidentity.h"
 #include "base/monotonicclock.h"
 #include "diagnosis/diagnosisreader.h"
+#include "diagnosis/incidentwatch.h"
 #include "discovery/masterscanner.h"
 #include "export/lockjson.h"
 #include "locking/forcerelease.h"
@@ -12,6 +13,7 @@
 #include "locking/redlock.h"
 #include "monitor/lockmonitor.h"
 #include "record/recorder.h"
+#include "record/recordingdatabase.h"
 #include "topology/masterset.h"
 
 #include <QElapsedTimer>
@@ -37,7 +39,10 @@ CoreService::CoreService(LockScopeConfig config, QString auditLogPath)
     : m_config(std::move(config)), m_audit(std::move(auditLogPath), m_config.allowSharedAuditLog)
 {}
 
-CoreService::~CoreService() = default;
+CoreService::~CoreService()
+{
+    stopIncidentWatch();
+}
 
 void CoreService::start()
 {
@@ -125,6 +130,7 @@ void CoreService::start()
 
 void CoreService::shutdown()
 {
+    stopIncidentWatch();
     for (Held& held : m_held)
         delete held.keeper.data();
     m_held.clear();
@@ -433,11 +439,29 @@ void CoreService::startRecording(const RecorderOptions& options)
     connect(recorder->writer(), &RecordingWriter::failed, this, failed);
     recorder->attach(m_monitor.get());
     m_recorder = recorder;
+    stopIncidentWatch();
+    m_incidentThread = std::make_unique<QThread>();
+    auto* watch = new IncidentWatch(recorder->path().isEmpty() ? RecordingDatabase::defaultPath() : recorder->path());
+    watch->moveToThread(m_incidentThread.get());
+    connect(m_incidentThread.get(), &QThread::finished, watch, &QObject::deleteLater);
+    connect(watch, &IncidentWatch::found, this, &CoreService::incidentFound);
+    watch->follow(recorder->writer());
+    m_incidentThread->start(QThread::LowPriority);
 }
 
 void CoreService::stopRecording()
 {
     delete m_recorder.data(); // ends its session: from now on nobody watches, as far as it knows
+    stopIncidentWatch();
+}
+
+void CoreService::stopIncidentWatch()
+{
+    if (!m_incidentThread)
+        return;
+    m_incidentThread->quit();
+    m_incidentThread->wait();
+    m_incidentThread.reset();
 }
 
 void CoreService::noteRecording(const RecordEvent& event)

@@ -4,6 +4,7 @@
 #include "audit/auditlog.h"
 #include "config/lockscopeconfig.h"
 #include "diagnosis/diagnosisfacts.h"
+#include "diagnosis/safetyincident.h"
 #include "locking/redlocklease.h"
 #include "monitor/failoverreport.h"
 #include "monitor/lockcountforecast.h"
@@ -23,10 +24,12 @@
 
 #include <memory>
 
+class QThread;
 class QTimer;
 
 namespace lockscope {
 
+class IncidentWatch;
 class LockKeeper;
 class LockMonitor;
 class MasterSet;
@@ -101,6 +104,8 @@ signals:
     void jsonExported(quint64 request, const QByteArray& json);
     void diagnosisRead(quint64 request, const QByteArray& resource, const lockscope::DiagnosisFacts& facts);
     void problem(const QString& message);
+    // The recording shows a lock held by two holders at once (IncidentWatch, while recording).
+    void incidentFound(const lockscope::SafetyIncident& incident);
     // A write went through but its audit line could not be written: the window says so loudly.
     void auditLost(const QString& message);
     // A Sentinel entry's failover: its locks are at risk now; the report follows once the new
@@ -126,6 +131,7 @@ private:
     void flushEvents();
     void onLocksChanged(const LockBatch& batch);
     void sendBacklog();
+    void stopIncidentWatch();
 
     LockScopeConfig m_config;
     AuditLog m_audit;
@@ -133,6 +139,9 @@ private:
     std::unique_ptr<LockMonitor> m_monitor;
     std::unique_ptr<Redlock> m_redlock;
     QPointer<Recorder> m_recorder; // a child of m_monitor: it goes with it
+    // Judges what the recorder commits for two holders at once; its reads block on the file, so
+    // it has a thread of its own (deleted when the thread finishes).
+    std::unique_ptr<QThread> m_incidentThread;
     QHash<QByteArray, Held> m_held;
     QList<QDateTime> m_restartedAt;
     QList<KeyspaceEventRecord> m_events;

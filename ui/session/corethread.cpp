@@ -23,6 +23,7 @@ void CoreThread::registerMetaTypes()
     qRegisterMetaType<ForceReleaseReport>();
     qRegisterMetaType<RedlockLease>();
     qRegisterMetaType<QList<RedlockLease>>();
+    qRegisterMetaType<SafetyIncident>();
 }
 
 namespace {

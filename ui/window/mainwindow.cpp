@@ -28,6 +28,7 @@
 #include "window/statushelpdialog.h"
 #include "window/textzoom.h"
 #include "window/viewexport.h"
+#include "window/windowincidents.h"
 #include "window/windowlayout.h"
 #include "window/windowmenus.h"
 #include "window/windowrecording.h"
@@ -102,6 +103,11 @@ MainWindow::MainWindow(LockScopeConfig config, QString auditLogPath, QWidget* pa
     m_diagnosis->setPane(m_detail);
     m_diagnosis->setEventLog(m_events);
     connect(m_diagnosis, &LockDiagnosisWatch::notified, m_recording, &WindowRecording::notified);
+    m_incidents = new WindowIncidents({this, m_recording, m_statusBar, m_diagnosis, m_historyDock});
+    connect(m_incidents, &WindowIncidents::lockChosen, this, [this](const QByteArray& resource) {
+        isReview() ? m_historyDock->chooseResource(resource) : selectWhenSeen(resource);
+        m_historyDock->raise();
+    });
     m_historyView->setRecording(m_recording->path());
     m_history->setRecorded(m_recording->isRecording());
     connect(m_recording, &WindowRecording::toggled, m_history, &LiveHistory::setRecorded);
@@ -207,7 +213,7 @@ void MainWindow::buildActions()
         make(tr("Export view as &JSON…"), QKeySequence(), [this] { m_export->exportJson(m_core.get()); });
     a.auditLog = make(tr("&Audit log…"), QKeySequence(tr("Ctrl+L")), &MainWindow::showAuditLog);
     a.connections = make(tr("&Connections…"), QKeySequence(tr("Ctrl+K")), &MainWindow::showConnections);
-    a.about = make(tr("&About LockScope"), QKeySequence(), &MainWindow::showAbout);
+    a.about = make(tr("&About LockScope"), QKeySequence(), [this] { WindowMenus::showAbout(this); });
     a.quit = make(tr("&Quit"), QKeySequence::Quit, &QWidget::close);
     a.enableEvents = make(tr("Enable &keyspace events…"), QKeySequence(),
                           [this] { enableKeyspaceEvents(m_mastersDock->pollingMasters(true)); });
@@ -551,14 +557,6 @@ void MainWindow::showAuditLost(const QString& message)
 {
     m_events->add(EventLogModel::Kind::Error, tr("audit log"), tr("NOT RECORDED: %1").arg(message));
     m_audit->showLost(m_auditPath, message);
-}
-
-void MainWindow::showAbout()
-{
-    QMessageBox::about(this, tr("About LockScope"),
-                       tr("<h3>LockScope %1</h3><p>Monitors and administers distributed locks kept in Redis: "
-                          "single-instance locks and Redlock over N masters.</p><p>Built with Qt %2.</p>")
-                           .arg(QCoreApplication::applicationVersion(), QString::fromLatin1(qVersion())));
 }
 
 void MainWindow::setDemoLayout(bool demo)

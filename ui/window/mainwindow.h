@@ -35,6 +35,7 @@ class LockTableView;
 class MastersDock;
 class MasterTableModel;
 class ViewExport;
+class WindowIncidents;
 class WindowRecording;
 class WindowLayout;
 class WindowStatusBar;
@@ -94,6 +95,7 @@ public:
     HistoryDock* historyDock() const { return m_historyDock; }
     // The flight recorder's switch (View > Record history) and the recording the History reads.
     WindowRecording* recording() const { return m_recording; }
+    WindowIncidents* incidents() const { return m_incidents; }
     // The selected lock's diagnosis and the notification rules (review mode silences its notifier).
     LockDiagnosisWatch* diagnosisWatch() const { return m_diagnosis; }
     bool isReadOnly() const { return m_readOnly; }
@@ -147,7 +149,6 @@ private:
     void copyToken();
     void showAuditLog();
     void showConnections();
-    void showAbout();
     void showAuditLost(const QString& message);
     void checkAudit();
     void enableKeyspaceEvents(const QList<int>& masters);
@@ -174,6 +175,7 @@ private:
     BatchQueue* m_queue;
     LiveHistory* m_history;
     WindowRecording* m_recording;
+    WindowIncidents* m_incidents = nullptr;
     HistoryView* m_historyView = nullptr;
     ViewExport* m_export;
     CoreEventLog* m_eventLog;

@@ -10,6 +10,7 @@
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QToolBar>
 #include <QToolButton>
 
@@ -132,6 +133,14 @@ void WindowMenus::execLockMenu(QWidget* parent, const WindowActions& actions, Lo
     menu.addAction(tr("Filter to this resource"), filterBar,
                    [filterBar, resource] { filterBar->setText(resource); });
     menu.exec(globalPos);
+}
+
+void WindowMenus::showAbout(QWidget* parent)
+{
+    QMessageBox::about(parent, tr("About LockScope"),
+                       tr("<h3>LockScope %1</h3><p>Monitors and administers distributed locks kept in Redis: "
+                          "single-instance locks and Redlock over N masters.</p><p>Built with Qt %2.</p>")
+                           .arg(QCoreApplication::applicationVersion(), QString::fromLatin1(qVersion())));
 }
 
 } // namespace lockscope

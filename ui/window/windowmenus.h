@@ -21,6 +21,8 @@ void build(QMainWindow* window, const WindowActions& actions, LockFilterBar* fil
 // The locks table's context menu on the row of `resource` (as shown), at `globalPos`.
 void execLockMenu(QWidget* parent, const WindowActions& actions, LockFilterBar* filterBar,
                   const QString& resource, const QPoint& globalPos);
+// Help > About LockScope.
+void showAbout(QWidget* parent);
 
 } // namespace WindowMenus
 

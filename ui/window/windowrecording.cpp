@@ -60,12 +60,14 @@ void WindowRecording::review(const QString& path)
     disableForThisRun();
     m_path = path;
     m_action->setStatusTip(tr("Not recording: reviewing %1").arg(path));
+    emit reviewStarted(path);
 }
 
 void WindowRecording::attach(CoreThread* core, const QString& auditLogPath)
 {
     m_core = core;
     m_auditLogPath = auditLogPath;
+    connect(core->service(), &CoreService::incidentFound, this, &WindowRecording::incidentFound);
     // On the next turn of the event loop: the launch options (--no-record, --db) that come right
     // after the window's construction decide first, so they never leave an empty session behind.
     QTimer::singleShot(0, this, [this, core = QPointer<CoreThread>(core)] {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "diagnosis/safetyincident.h"
+
 #include <QObject>
 #include <QPointer>
 
@@ -45,6 +47,10 @@ public:
 
 signals:
     void toggled(bool recording);
+    // The core's watch of the recording found two holders at once (while recording).
+    void incidentFound(const lockscope::SafetyIncident& incident);
+    // review(): the recording `path` is shown instead of live masters.
+    void reviewStarted(const QString& path);
 
 private:
     void apply();

@@ -11,11 +11,12 @@
 
 #include <QLabel>
 #include <QProgressBar>
+#include <QToolButton>
 
 namespace lockscope {
 
 WindowStatusBar::WindowStatusBar(QWidget* parent)
-    : QStatusBar(parent), m_readOnlyBadge(new QLabel(tr(" READ-ONLY "), this)),
+    : QStatusBar(parent), m_readOnlyBadge(new QLabel(tr(" READ-ONLY "), this)), m_incidents(new QToolButton(this)),
       m_totals(new SteadyLabel(this)), m_mastersUp(new SteadyLabel(this)), m_scanScope(new QLabel(this)),
       m_progressBar(new QProgressBar(this))
 {
@@ -33,7 +34,13 @@ WindowStatusBar::WindowStatusBar(QWidget* parent)
     m_progressBar->setMaximumWidth(220);
     m_progressBar->setFormat(tr("scanning %p%"));
     m_progressBar->hide();
+    m_incidents->setObjectName(QStringLiteral("incidentsBadge"));
+    m_incidents->setAutoRaise(true);
+    m_incidents->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_incidents->hide();
+    connect(m_incidents, &QToolButton::clicked, this, &WindowStatusBar::incidentsClicked);
     addWidget(m_readOnlyBadge);
+    addWidget(m_incidents);
     addWidget(m_totals);
     addWidget(m_scanScope, 1);
     addPermanentWidget(m_progressBar);
@@ -106,6 +113,23 @@ void WindowStatusBar::updateCounts(const LockTableModel& locks, const LockFilter
     m_scanScope->setText(ScanScopeText::text(patterns, snapshots));
     m_scanScope->setToolTip(
         plainToolTip(m_scanScope->text() + QLatin1Char('\n') + ScanScopeText::toolTip(patterns)));
+}
+
+void WindowStatusBar::setIncidents(int alerting, int all)
+{
+    m_incidents->setVisible(all > 0);
+    if (all == 0)
+        return;
+    m_incidents->setText(alerting > 0 ? tr("Two holders at once: %n", nullptr, alerting)
+                                      : tr("Two holders at once: %n possible", nullptr, all));
+    QPalette p = m_incidents->palette();
+    p.setColor(QPalette::ButtonText,
+               alerting > 0 ? StatusStyle::overlapColor() : palette().color(QPalette::WindowText));
+    m_incidents->setPalette(p);
+    m_incidents->setToolTip(tr("%n time(s) a lock let two holders in at once (probable or proven); %1 in all "
+                               "with the possible ones. Click for the Incidents dock.",
+                               nullptr, alerting)
+                                .arg(all));
 }
 
 } // namespace lockscope

@@ -9,6 +9,7 @@
 
 class QLabel;
 class QProgressBar;
+class QToolButton;
 
 namespace lockscope {
 
@@ -40,9 +41,16 @@ public:
     void clearScanProgress() { m_progress.clear(); }
     void updateCounts(const LockTableModel& locks, const LockFilterProxy& proxy,
                       const MasterTableModel& masters, const QList<ScanPattern>& patterns);
+    // Two holders at once found so far: `alerting` probable or proven ones, `all` with the possible
+    // ones. Hidden while there is none; a click asks for the Incidents dock.
+    void setIncidents(int alerting, int all);
+
+signals:
+    void incidentsClicked();
 
 private:
     QLabel* m_readOnlyBadge;
+    QToolButton* m_incidents;
     SteadyLabel* m_totals; // changes with every batch of locks: must not re-lay out the window
     SteadyLabel* m_mastersUp;
     QLabel* m_scanScope; // the patterns scanned, or which master's keys they all miss

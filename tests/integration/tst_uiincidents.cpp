@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "eventlog/eventlogmodel.h"
+#include "history/historydock.h"
+#include "incidents/incidentsdock.h"
+#include "incidents/incidentsmodel.h"
+#include "locks/locktablemodel.h"
+#include "notifications/desktopnotifier.h"
+#include "notifications/lockdiagnosiswatch.h"
+#include "record/recordingwriter.h"
+#include "support/quickconfig.h"
+#include "support/redisservergroup.h"
+#include "support/testregistry.h"
+#include "window/mainwindow.h"
+#include "window/windowincidents.h"
+#include "window/windowrecording.h"
+
+#include <QComboBox>
+#include <QDateTime>
+#include <QFile>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolButton>
+
+#include <bit>
+#include <memory>
+
+namespace tst_uiincidents {
+
+using namespace lockscope;
+using namespace lockscope::test;
+
+namespace {
+
+RecordEvent event(qint64 ms, RecordEvent::Kind kind, const QByteArray& resource, const QByteArray& token,
+                  quint64 holders = 0, qint64 ttlMs = -1)
+{
+    RecordEvent e;
+    e.timeMs = ms;
+    e.kind = kind;
+    e.resource = resource;
+    e.token = token;
+    e.holders = holders;
+    e.holding = std::popcount(holders);
+    e.ttlMs = ttlMs;
+    return e;
+}
+
+RecordEvent restarted(qint64 ms, int master)
+{
+    RecordEvent e;
+    e.timeMs = ms;
+    e.kind = RecordEvent::Kind::MasterRestarted;
+    e.master = master;
+    e.detail = QStringLiteral("run_id a1 → 9c");
+    return e;
+}
+
+} // namespace
+
+// Two holders at once in the window (issue #42): the Incidents dock, its count in the status bar
+// and the double-grant notification, live from the window's own recording on real masters, and in
+// the review of a recording (`lockscope --db`).
+class TestUiIncidents : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void aReviewListsTheRecordingsIncidents();
+    void liveARestartThatGrantsTwiceIsListedAndNotified();
+
+private:
+    QString auditPath() const { return m_state->filePath(QStringLiteral("audit.jsonl")); }
+    static QToolButton* badge(MainWindow& window)
+    {
+        return window.statusBar()->findChild<QToolButton*>(QStringLiteral("incidentsBadge"));
+    }
+
+    std::unique_ptr<QTemporaryDir> m_state;
+};
+
+void TestUiIncidents::initTestCase()
+{
+    QCoreApplication::setOrganizationName(QStringLiteral("LockScopeTests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_uiincidents"));
+}
+
+void TestUiIncidents::init()
+{
+    m_state = std::make_unique<QTemporaryDir>();
+    QVERIFY(m_state->isValid());
+    qputenv("XDG_STATE_HOME", QFile::encodeName(m_state->path()));
+    QSettings().remove(WindowRecording::settingsKey());
+}
+
+void TestUiIncidents::aReviewListsTheRecordingsIncidents()
+{
+    // A recording from elsewhere: a clean handover on lock:q; on lock:r, A on three masters, two
+    // of them restarted empty, B on those two while A's validity runs.
+    const QString db = m_state->filePath(QStringLiteral("copied.sqlite"));
+    {
+        RecorderOptions options;
+        options.path = db;
+        RecordingWriter writer(options, std::make_shared<RecordingWriter::Counters>());
+        writer.start({QStringLiteral("redis://127.0.0.1:7001"), QStringLiteral("redis://127.0.0.1:7002"),
+                      QStringLiteral("redis://127.0.0.1:7003")});
+        const qint64 t = QDateTime::currentMSecsSinceEpoch() - 60000;
+        using Kind = RecordEvent::Kind;
+        writer.write({event(t, Kind::Acquired, "lock:q", "Q1", 0b111, 5000), event(t + 10, Kind::Released, "lock:q", "Q1"),
+                      event(t + 11, Kind::Acquired, "lock:q", "Q2", 0b111, 5000),
+                      event(t + 100, Kind::Acquired, "lock:r", "tok-A", 0b111, 60000), restarted(t + 1000, 0),
+                      restarted(t + 1000, 1), event(t + 1100, Kind::Holders, "lock:r", "tok-A", 0b100),
+                      event(t + 2000, Kind::Contested, "lock:r", "tok-B", 0b011, 60000)});
+        writer.finish();
+    }
+    LockScopeConfig none;
+    none.readOnly = true;
+    MainWindow window(none, auditPath());
+    window.review(db);
+    IncidentsModel* incidents = window.incidents()->model();
+    QTRY_COMPARE_WITH_TIMEOUT(incidents->rowCount(), 1, 10000);
+    const auto cell = [&](int column) { return incidents->index(0, column).data().toString(); };
+    QCOMPARE(cell(IncidentsModel::Confidence), QStringLiteral("proven"));
+    QCOMPARE(cell(IncidentsModel::Kind), QStringLiteral("majority-overlap"));
+    QCOMPARE(cell(IncidentsModel::Lock), QStringLiteral("lock:r"));
+    QCOMPARE(cell(IncidentsModel::Holders), QStringLiteral("tok-A and tok-B"));
+    QVERIFY(cell(IncidentsModel::Cause).contains(QLatin1String("restart")));
+    QVERIFY(incidents->index(0, 0).data(Qt::ToolTipRole).toString().contains(QLatin1String("contested tok-B")));
+    QVERIFY(badge(window)->isVisibleTo(&window));
+    QCOMPARE(badge(window)->text(), QStringLiteral("Two holders at once: 1"));
+    // A file from the past notifies nobody.
+    QCOMPARE(window.diagnosisWatch()->notifier()->sentCount(), 0);
+    // Activating the row shows that lock's story.
+    IncidentsDock* dock = window.incidents()->dock();
+    emit dock->view()->activated(incidents->index(0, 0));
+    QTRY_COMPARE(window.historyDock()->resources()->currentText(), QStringLiteral("lock:r"));
+}
+
+void TestUiIncidents::liveARestartThatGrantsTwiceIsListedAndNotified()
+{
+    RedisServerGroup group;
+    RedisServerOptions options;
+    options.notifications = true;
+    QVERIFY2(group.start(3, options), qPrintable(group.errorString()));
+    MainWindow window(quickConfig(group), auditPath());
+    QVERIFY(window.recording()->isRecording());
+    const QString incidentsTab = window.incidents()->dock()->windowTitle();
+    QCOMPARE(incidentsTab, QStringLiteral("Incidents"));
+    QVERIFY(!badge(window)->isVisibleTo(&window));
+
+    // A holds lock:x on all three masters for a minute.
+    for (int i = 0; i < 3; ++i)
+        group.at(i).command({"SET", "lock:x", "tok-A", "PX", "60000"});
+    QTRY_VERIFY_WITH_TIMEOUT(window.lockModel()->find("lock:x") != nullptr, 10000);
+    QTest::qWait(500); // recorded with its quorum
+    // Two of them restart without persistence: A is left on one; B takes the two.
+    QVERIFY(group.at(0).restart());
+    QVERIFY(group.at(1).restart());
+    QTest::qWait(1500); // the window sees them back (new run_id) and A on one master
+    for (int i : {0, 1})
+        group.at(i).command({"SET", "lock:x", "tok-B", "NX", "PX", "60000"});
+
+    IncidentsModel* incidents = window.incidents()->model();
+    QTRY_COMPARE_WITH_TIMEOUT(incidents->rowCount(), 1, 15000);
+    const SafetyIncident& i = incidents->incidentAt(0);
+    QCOMPARE(i.firstToken, QByteArray("tok-A"));
+    QCOMPARE(i.secondToken, QByteArray("tok-B"));
+    QCOMPARE(i.confidence, SafetyIncident::Confidence::Proven);
+    QCOMPARE(badge(window)->text(), QStringLiteral("Two holders at once: 1"));
+    // The double-grant rule: one notification, in the event log as a notification.
+    bool logged = false;
+    for (int r = 0; r < window.eventLog()->rowCount(); ++r) {
+        const EventLogModel::Entry& e = window.eventLog()->entry(r);
+        logged |= e.kind == EventLogModel::Kind::Notification && e.message.contains(QLatin1String("Two holders at once"));
+    }
+    QVERIFY(logged);
+    // Clicking the count shows the dock.
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    badge(window)->click();
+    QTRY_VERIFY(window.incidents()->dock()->isVisible());
+}
+
+LOCKSCOPE_TEST_MAIN(TestUiIncidents)
+
+} // namespace tst_uiincidents
+
+#include "tst_uiincidents.moc"
