@@ -62,6 +62,7 @@ private slots:
     void exportsRedissonWaiters();
     void webConfigTurnsOnTlsAndBasicAuth();
     void recordsWhileServing();
+    void countsTwoHoldersAtOnceFromItsRecording();
     void sigtermWhileMastersOpenStopsIt();
     void refusesBadOptions_data();
     void refusesBadOptions();
@@ -285,6 +286,37 @@ void TestLockctlServe::recordsWhileServing()
                                            QStringLiteral("lock:recorded"), QStringLiteral("--db"), db});
     QVERIFY2(history.code == 0, qPrintable(history.describe()));
     QVERIFY2(history.out.contains("0123456789abcdef0123456789abcdef"), qPrintable(history.describe()));
+}
+
+// Issue #42: with --record, a restart that lets a second holder in shows in the metrics.
+void TestLockctlServe::countsTwoHoldersAtOnceFromItsRecording()
+{
+    RedisServerGroup group;
+    RedisServerOptions options;
+    options.notifications = true;
+    QVERIFY2(group.start(3, options), qPrintable(group.errorString()));
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("recording.sqlite"));
+    ServeProcess serve;
+    QVERIFY2(serve.start(masterArgs(group) << QStringLiteral("serve") << QStringLiteral("--record")
+                                           << QStringLiteral("--db") << db),
+             qPrintable(serve.errorString()));
+    QTRY_COMPARE_WITH_TIMEOUT(httpGet(serve.url(QStringLiteral("/-/ready"))).status, 200, 20000);
+    const QByteArray proven = R"(lockscope_lock_safety_incidents_total{kind="majority-overlap",confidence="proven"})";
+    QTRY_COMPARE_WITH_TIMEOUT(sampleValue(httpGet(serve.url()).body, proven), 0.0, 15000);
+    for (int i = 0; i < 3; ++i)
+        group.at(i).command({"SET", "lock:x", "tok-A", "PX", "60000"});
+    QTRY_COMPARE_WITH_TIMEOUT(sampleValue(httpGet(serve.url()).body, "lockscope_lock_acquisitions_observed_total"),
+                              1.0, 15000);
+    QTest::qWait(500);
+    // Two masters restart without persistence: A is left on one, B takes the two (a quorum).
+    QVERIFY(group.at(0).restart());
+    QVERIFY(group.at(1).restart());
+    QTest::qWait(1500);
+    for (int i : {0, 1})
+        group.at(i).command({"SET", "lock:x", "tok-B", "NX", "PX", "60000"});
+    QTRY_COMPARE_WITH_TIMEOUT(sampleValue(httpGet(serve.url()).body, proven), 1.0, 15000);
+    QVERIFY2(serve.stop(int(upperBoundMs(10000))) == 0, serve.log().right(4000).constData());
 }
 
 // SIGTERM before the event loop runs (the masters still opening: one does not answer) must not be

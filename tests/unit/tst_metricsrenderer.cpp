@@ -99,6 +99,7 @@ private slots:
     void capsLockSeriesWorstFirst();
     void waitersOnlyWhereKnownForLocksWithSeries();
     void familyNamesAreEveryTypeLine();
+    void safetyIncidentsOnlyWithARecording();
     void promtoolAcceptsThePage();
     void webConfigReadsPrometheusShape();
     void webConfigRefusesWhatItDoesNotKnow_data();
@@ -279,6 +280,7 @@ void TestMetricsRenderer::familyNamesAreEveryTypeLine()
     locks.insert("lock:a", SharedLockView(lockView("lock:a", LockStatus::Held, 1000)));
     MetricsInput in = inputFor(&locks);
     in.lastScrapeSeconds = 0.01;
+    in.incidentsWatched = true; // every family, the recording's too
     QByteArrayList typed;
     for (const QByteArray& line : QByteArray(MetricsRenderer::render(in) + MetricsRenderer::httpGuard({}) +
                                              MetricsRenderer::pageAge(0.5))
@@ -286,6 +288,23 @@ void TestMetricsRenderer::familyNamesAreEveryTypeLine()
         if (line.startsWith("# TYPE "))
             typed << line.split(' ').at(2);
     QCOMPARE(typed, MetricsRenderer::familyNames());
+}
+
+void TestMetricsRenderer::safetyIncidentsOnlyWithARecording()
+{
+    LockTable locks;
+    MetricsInput in = inputFor(&locks);
+    // Without --record nothing is judged: no family at all, not a zero that would read "safe".
+    QVERIFY(!MetricsRenderer::render(in).contains("lockscope_lock_safety_incidents_total"));
+    in.incidentsWatched = true;
+    in.incidents[{int(SafetyIncident::Kind::FailoverLoss), int(SafetyIncident::Confidence::Proven)}] = 3;
+    const QStringList lines = samples(MetricsRenderer::render(in), QStringLiteral("lockscope_lock_safety_incidents_total{"));
+    // Every kind at every confidence, zeros too (an alert on increase() needs the series first).
+    QCOMPARE(lines.size(), int(allSafetyIncidentKinds().size()) * 3);
+    QVERIFY(lines.contains(QStringLiteral(
+        "lockscope_lock_safety_incidents_total{kind=\"failover-loss\",confidence=\"proven\"} 3")));
+    QVERIFY(lines.contains(QStringLiteral(
+        "lockscope_lock_safety_incidents_total{kind=\"majority-overlap\",confidence=\"proven\"} 0")));
 }
 
 void TestMetricsRenderer::promtoolAcceptsThePage()
@@ -298,6 +317,8 @@ void TestMetricsRenderer::promtoolAcceptsThePage()
         locks.insert(v.resource, SharedLockView(v));
     MetricsInput in = inputFor(&locks);
     in.lastScrapeSeconds = 0.01;
+    in.incidentsWatched = true;
+    in.incidents[{int(SafetyIncident::Kind::MajorityOverlap), int(SafetyIncident::Confidence::Proven)}] = 2;
     HttpGuardCounts guard;
     guard.refused[HttpGuardCounts::RequestTimeout] = 3;
     guard.open = 2;
