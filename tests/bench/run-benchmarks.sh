@@ -20,6 +20,8 @@ echo '# recorder: monitoring with and without the flight recorder, 5k changes/s 
 "$here/recorder-bench.sh"
 echo '# incidents: lockctl incidents over an 8-million-event recording with ten planted double grants' >&2
 "$here/incidents-bench.sh"
+echo '# safety: two holders at once detected against the demo clients own record, 20 runs per scenario' >&2
+"$here/safety-bench.sh"
 echo '# serve: lockctl serve scraped every second, 100k locks on 5 masters' >&2
 "$here/serve-bench.sh"
 echo '# monitor-mem: peak RSS per lock of lockctl watch and serve, 1M locks on 1 master' >&2

@@ -52,13 +52,19 @@ class TestSafetyIncidents : public QObject
 private slots:
     void init();
     void cleanup();
-    void restartDuringHoldIsAProvenMajorityOverlap_data();
+    void restartDuringHoldIsAProvenMajorityOverlap_data() { runs(2); }
     void restartDuringHoldIsAProvenMajorityOverlap();
+    void failoverLossIsProven_data() { runs(1); }
     void failoverLossIsProven();
+    void clientPauseIsAHandoverByExpiry_data() { runs(1); }
     void clientPauseIsAHandoverByExpiry();
+    void scenariosThatGrantOnceRaiseNothing_data() { runs(1); }
     void scenariosThatGrantOnceRaiseNothing();
 
 private:
+    // `inSuite` runs of each case, or LOCKSCOPE_SAFETY_RUNS of them (tests/bench/safety-bench.sh:
+    // the detection rate over many).
+    static void runs(int inSuite);
     // A monitor and a recorder of the test's own on the five masters (and, once the failover
     // scenario starts its Sentinel group, on the group's monitor too).
     void startRecording();
@@ -210,6 +216,31 @@ QList<OracleOverlap> TestSafetyIncidents::oracle() const
 QList<SafetyIncident> TestSafetyIncidents::verifyAgainstTheOracle(const QList<SafetyIncident>& incidents)
 {
     const QList<OracleOverlap> truth = oracle();
+    // The run in one line first, whatever the checks below say (safety-bench.sh counts these).
+    {
+        int detected = 0;
+        int atProbable = 0; // of those, reported probable or proven
+        for (const OracleOverlap& o : truth) {
+            const auto it = std::find_if(incidents.cbegin(), incidents.cend(), [&](const SafetyIncident& i) {
+                return i.resource == o.resource && i.firstToken == o.first && i.secondToken == o.second &&
+                       i.fromMs - observationLagMs <= o.fromMs && i.toMs >= o.toMs - 5;
+            });
+            detected += it != incidents.cend() ? 1 : 0;
+            atProbable += it != incidents.cend() && it->confidence >= SafetyIncident::Confidence::Probable ? 1 : 0;
+        }
+        int falseAlarms = 0;
+        int possible = 0;
+        for (const SafetyIncident& i : incidents) {
+            const bool known = std::any_of(truth.cbegin(), truth.cend(), [&](const OracleOverlap& o) {
+                return i.resource == o.resource && i.firstToken == o.first && i.secondToken == o.second;
+            });
+            if (!known)
+                ++(i.confidence == SafetyIncident::Confidence::Possible ? possible : falseAlarms);
+        }
+        qInfo("safety-run {\"case\":\"%s\",\"overlaps\":%d,\"detected\":%d,\"atProbable\":%d,"
+              "\"falseAlarms\":%d,\"possibleBeside\":%d}",
+              QTest::currentTestFunction(), int(truth.size()), detected, atProbable, falseAlarms, possible);
+    }
     QList<SafetyIncident> matched;
     for (const OracleOverlap& o : truth) {
         const auto it = std::find_if(incidents.cbegin(), incidents.cend(), [&](const SafetyIncident& i) {
@@ -244,10 +275,12 @@ QList<SafetyIncident> TestSafetyIncidents::verifyAgainstTheOracle(const QList<Sa
     return matched;
 }
 
-void TestSafetyIncidents::restartDuringHoldIsAProvenMajorityOverlap_data()
+void TestSafetyIncidents::runs(int inSuite)
 {
     QTest::addColumn<int>("run");
-    for (int run = 1; run <= 2; ++run)
+    const int n = qEnvironmentVariableIsSet("LOCKSCOPE_SAFETY_RUNS") ? qEnvironmentVariableIntValue("LOCKSCOPE_SAFETY_RUNS")
+                                                                    : inSuite;
+    for (int run = 1; run <= n; ++run)
         QTest::addRow("run %d", run) << run;
 }
 
