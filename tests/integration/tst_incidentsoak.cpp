@@ -63,7 +63,7 @@ private:
     };
 
     // Runs `peers` to their end, doing `step(elapsedMs)` meanwhile; false when one failed.
-    static bool runAll(std::vector<Peer>& peers, const std::function<void(qint64)>& step);
+    static bool runAll(std::vector<Peer>& peers, int holds, const std::function<void(qint64)>& step);
     // Every hold of every peer; a killed peer's last stops at its kill.
     static QList<Hold> holdsOf(const std::vector<Peer>& peers);
     // The oracle itself: no two holds of a resource overlap (QVERIFY inside).
@@ -75,7 +75,14 @@ private:
     static bool killWhileHolding(Peer& peer, int after);
     // The tokens the killed peers held when they died.
     static QSet<QByteArray> killedTokens(const std::vector<Peer>& peers);
+    // How many times each peer takes its lock: `inSuite`, or LOCKSCOPE_SOAK_HOLDS (soak-bench.sh).
+    static int holdsPerPeer(int inSuite);
 };
+
+int TestIncidentSoak::holdsPerPeer(int inSuite)
+{
+    return qEnvironmentVariableIsSet("LOCKSCOPE_SOAK_HOLDS") ? qEnvironmentVariableIntValue("LOCKSCOPE_SOAK_HOLDS") : inSuite;
+}
 
 int TestIncidentSoak::Peer::holds() const
 {
@@ -115,7 +122,7 @@ QSet<QByteArray> TestIncidentSoak::killedTokens(const std::vector<Peer>& peers)
     return out;
 }
 
-bool TestIncidentSoak::runAll(std::vector<Peer>& peers, const std::function<void(qint64)>& step)
+bool TestIncidentSoak::runAll(std::vector<Peer>& peers, int holds, const std::function<void(qint64)>& step)
 {
     QElapsedTimer clock;
     clock.start();
@@ -127,7 +134,7 @@ bool TestIncidentSoak::runAll(std::vector<Peer>& peers, const std::function<void
             return std::all_of(peers.cbegin(), peers.cend(),
                                [](const Peer& p) { return p.process->state() == QProcess::NotRunning; });
         },
-        240000);
+        int(qMax<qint64>(240000, qint64(holds) * 400)));
     bool ok = ended;
     for (Peer& p : peers) {
         p.read();
@@ -210,9 +217,9 @@ void TestIncidentSoak::verifyIncidents(const QString& db, const QList<Hold>& hol
         else
             ++unseenRelease; // released, and the next took it before the delete was seen
     }
-    qInfo("%d handovers, %d holders killed while holding; possible incidents: %d after a kill, %d after a "
-          "release the recording did not see; none probable or proven",
-          int(holds.size()), int(killed.size()), afterKill, unseenRelease);
+    qInfo("soak-run {\"case\":\"%s\",\"handovers\":%d,\"killed\":%d,\"possibleAfterKill\":%d,"
+          "\"possibleUnseenRelease\":%d}",
+          QTest::currentTestFunction(), int(holds.size()), int(killed.size()), afterKill, unseenRelease);
 }
 
 void TestIncidentSoak::redlockPeersOnFiveMasters()
@@ -248,23 +255,24 @@ void TestIncidentSoak::redlockPeersOnFiveMasters()
                                                         QStringLiteral("30")} +
                                                 urls);
     };
+    const int holds = holdsPerPeer(60);
     std::vector<Peer> peers(6);
-    start(peers[0], QStringLiteral("contend-redlock"), QStringLiteral("lock:soak:redlock"), 60);
-    start(peers[1], QStringLiteral("contend-redlock"), QStringLiteral("lock:soak:redlock"), 60);
-    start(peers[2], QStringLiteral("contend-mutex"), QStringLiteral("soak"), 60);
-    start(peers[3], QStringLiteral("contend-mutex"), QStringLiteral("soak"), 60);
+    start(peers[0], QStringLiteral("contend-redlock"), QStringLiteral("lock:soak:redlock"), holds);
+    start(peers[1], QStringLiteral("contend-redlock"), QStringLiteral("lock:soak:redlock"), holds);
+    start(peers[2], QStringLiteral("contend-mutex"), QStringLiteral("soak"), holds);
+    start(peers[3], QStringLiteral("contend-mutex"), QStringLiteral("soak"), holds);
     bool restartedKept = false;
     bool restartedForgetful = false;
     bool replaced0 = false;
     bool replaced2 = false;
-    const bool ok = runAll(peers, [&](qint64 ms) {
+    const bool ok = runAll(peers, holds, [&](qint64 ms) {
         // A holder of each library killed while it holds; a fresh one takes its place.
         if (!replaced0 && killWhileHolding(peers[0], 15)) {
-            start(peers[4], QStringLiteral("contend-redlock"), QStringLiteral("lock:soak:redlock"), 30);
+            start(peers[4], QStringLiteral("contend-redlock"), QStringLiteral("lock:soak:redlock"), holds / 2);
             replaced0 = true;
         }
         if (!replaced2 && killWhileHolding(peers[2], 15)) {
-            start(peers[5], QStringLiteral("contend-mutex"), QStringLiteral("soak"), 30);
+            start(peers[5], QStringLiteral("contend-mutex"), QStringLiteral("soak"), holds / 2);
             replaced2 = true;
         }
         // Masters restarted 4 s apart (longer than a lease): one keeps its keys, one loses them.
@@ -312,16 +320,17 @@ void TestIncidentSoak::singleInstancePeers()
                                   {QStringLiteral("lock:soak:py"), QStringLiteral("1000"), QString::number(holds),
                                    QStringLiteral("30"), url});
     };
-    startPy(peers[0], 60);
-    startPy(peers[1], 60);
+    const int holds = holdsPerPeer(60);
+    startPy(peers[0], holds);
+    startPy(peers[1], holds);
     for (int i : {2, 3})
         InteropPeers::startNode(*peers[i].process, {QStringLiteral("contend-mutex"), QStringLiteral("soak1"),
-                                                    QStringLiteral("1000"), QStringLiteral("60"),
+                                                    QStringLiteral("1000"), QString::number(holds),
                                                     QStringLiteral("30"), url});
     bool replaced = false;
-    const bool ok = runAll(peers, [&](qint64) {
+    const bool ok = runAll(peers, holds, [&](qint64) {
         if (!replaced && killWhileHolding(peers[0], 15)) {
-            startPy(peers[4], 30);
+            startPy(peers[4], holds / 2);
             replaced = true;
         }
     });

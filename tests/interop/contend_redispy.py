@@ -36,7 +36,7 @@ def main(argv):
     client = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5,
                                   password=os.environ.get("LOCKSCOPE_TEST_PASSWORD") or None)
     held = 0
-    give_up_at = time.time() + 120
+    give_up_at = time.time() + max(120, holds)
     try:
         while held < holds and time.time() < give_up_at:
             lock = client.lock(name, timeout=ttl_ms / 1000, sleep=0.01, blocking_timeout=5)

@@ -179,7 +179,7 @@ async function legacySetnx(clients, resource, ttlMs) {
 // what LockScope saw. Failing to get the lock is normal here (another holds it): try again.
 async function contend(clients, resource, ttlMs, holds, holdMaxMs, takeOne) {
   let held = 0;
-  const giveUpAt = Date.now() + 120000;
+  const giveUpAt = Date.now() + Math.max(120000, holds * 1000);
   while (held < holds && Date.now() < giveUpAt) {
     let lock;
     try {
@@ -195,7 +195,7 @@ async function contend(clients, resource, ttlMs, holds, holdMaxMs, takeOne) {
     held += 1;
   }
   print({ event: 'done', resource, holds: held });
-  if (held < holds) fail(`only ${held} of ${holds} holds of ${resource} within 120 s`);
+  if (held < holds) fail(`only ${held} of ${holds} holds of ${resource} in time`);
 }
 
 async function contendRedlock(clients, resource, ttlMs, holds, holdMaxMs) {
