@@ -72,7 +72,8 @@ public:
                 {QStringLiteral("resource"), QStringLiteral("Only this lock (typed as list prints it)."),
                  QStringLiteral("RESOURCE")},
                 {QStringLiteral("min-confidence"),
-                 QStringLiteral("possible, probable or proven (default probable)."), QStringLiteral("LEVEL")}};
+                 QStringLiteral("possible, probable or proven (default probable)."),
+                 QStringLiteral("LEVEL")}};
     }
     bool needsMasters() const override { return false; }
 
@@ -106,8 +107,8 @@ public:
         }
         QList<QByteArray> resources;
         if (parser.isSet(QStringLiteral("resource"))) {
-            const std::optional<QByteArray> one = BytesArgument::parse(parser.value(QStringLiteral("resource")),
-                                                                       QStringLiteral("--resource"), &problem);
+            const std::optional<QByteArray> one = BytesArgument::parse(
+                parser.value(QStringLiteral("resource")), QStringLiteral("--resource"), &problem);
             if (!one)
                 return context.fail(UsageError, problem);
             resources << *one;
@@ -143,10 +144,10 @@ public:
             context.out() << "No incidents." << Qt::endl;
         } else {
             for (const SafetyIncident& i : std::as_const(found)) {
-                context.out() << utc(i.fromMs) << " to " << utc(i.toMs) << "  " << safetyConfidenceName(i.confidence)
-                              << ' ' << safetyIncidentKindName(i.kind) << "  " << escapeBytes(i.resource) << ": "
-                              << escapeBytes(i.firstToken) << " and " << escapeBytes(i.secondToken) << " at once; "
-                              << i.cause << Qt::endl;
+                context.out() << utc(i.fromMs) << " to " << utc(i.toMs) << "  "
+                              << safetyConfidenceName(i.confidence) << ' ' << safetyIncidentKindName(i.kind)
+                              << "  " << escapeBytes(i.resource) << ": " << escapeBytes(i.firstToken)
+                              << " and " << escapeBytes(i.secondToken) << " at once; " << i.cause << Qt::endl;
                 for (const QString& line : i.evidence)
                     context.out() << "  " << line << Qt::endl;
             }
@@ -155,7 +156,8 @@ public:
     }
 };
 
-const CommandRegistry incidentsRegistration(95, [] { return std::unique_ptr<Command>(new IncidentsCommand); });
+const CommandRegistry incidentsRegistration(95,
+                                            [] { return std::unique_ptr<Command>(new IncidentsCommand); });
 
 } // namespace
 

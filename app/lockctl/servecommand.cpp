@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "base/monotonicclock.h"
 #include "config/commandlineconfig.h"
+#include "diagnosis/incidentwatch.h"
 #include "lockctl/arguments.h"
 #include "lockctl/clicontext.h"
 #include "lockctl/command.h"
@@ -11,15 +12,14 @@
 #include "metrics/metricsrenderer.h"
 #include "metrics/webconfig.h"
 #include "monitor/lockmonitor.h"
-#include "diagnosis/incidentwatch.h"
 #include "record/recorder.h"
 
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QHash>
+#include <QHostAddress>
 #include <QScopeGuard>
 #include <QThread>
-#include <QEventLoop>
-#include <QHostAddress>
 
 #include <sys/resource.h>
 

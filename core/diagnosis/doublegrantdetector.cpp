@@ -34,8 +34,7 @@ public:
         }
         m_tail << e;
     }
-    template<typename Format>
-    QStringList lines(Format format) const
+    template <typename Format> QStringList lines(Format format) const
     {
         QStringList out;
         for (const RecordEvent& e : m_head)
@@ -119,8 +118,7 @@ class SessionScan
 public:
     SessionScan(const QByteArray& resource, int masters, qint64 lastMs, QList<SafetyIncident>& out)
         : m_resource(resource), m_total(masters), m_needed(masters / 2 + 1), m_lastMs(lastMs), m_out(out)
-    {
-    }
+    {}
     ~SessionScan()
     {
         for (const OpenIncident& o : std::as_const(m_open))
@@ -237,13 +235,13 @@ private:
     {
         m_holders.removeIf([&](const QHash<QByteArray, Holder>::iterator& it) {
             const Holder& h = it.value();
-            const bool over = h.gaveUpAtMs >= 0 ||
-                              (h.holding == 0 && (h.quorumAtMs < 0 || (h.validUntilMs >= 0 && h.validUntilMs < nowMs)));
-            const bool needed =
-                (m_lastExpired && m_lastExpired->token == it.key()) ||
-                std::any_of(m_open.cbegin(), m_open.cend(), [&](const OpenIncident& o) {
-                    return o.first == it.key() || o.second == it.key();
-                });
+            const bool over =
+                h.gaveUpAtMs >= 0 ||
+                (h.holding == 0 && (h.quorumAtMs < 0 || (h.validUntilMs >= 0 && h.validUntilMs < nowMs)));
+            const bool needed = (m_lastExpired && m_lastExpired->token == it.key()) ||
+                                std::any_of(m_open.cbegin(), m_open.cend(), [&](const OpenIncident& o) {
+                                    return o.first == it.key() || o.second == it.key();
+                                });
             return over && !needed;
         });
         m_pruneAt = qMax<qsizetype>(16, m_holders.size() * 2);
@@ -294,7 +292,8 @@ private:
                    (e.detail.isEmpty() ? QString() : QStringLiteral(": ") + e.detail);
         text += QLatin1Char(' ') + escapeBytes(e.token);
         if (e.holding > 0)
-            text += QStringLiteral(" on %1 (%2 of %3)").arg(mastersText(e.holders)).arg(e.holding).arg(m_total);
+            text +=
+                QStringLiteral(" on %1 (%2 of %3)").arg(mastersText(e.holders)).arg(e.holding).arg(m_total);
         if (e.ttlMs >= 0)
             text += QStringLiteral(", validity %1 ms").arg(e.ttlMs);
         return text;
@@ -323,12 +322,13 @@ private:
                                                   : SafetyIncident::Kind::MajorityOverlap;
             report(it.key(), token, e, kind,
                    unseenHandover ? SafetyIncident::Confidence::Possible : SafetyIncident::Confidence::Proven,
-                   unseenHandover ? QStringLiteral("another token was in its key at the next read, %1 ms before its "
-                                                   "validity ended, with no delete or expiry seen: a write over a "
-                                                   "held lock, or a release and re-take too quick to see without "
-                                                   "keyspace events")
-                                        .arg(first.validUntilMs >= 0 ? first.validUntilMs - first.replacedAtMs : 0)
-                                  : causeOf(first, e.timeMs));
+                   unseenHandover
+                       ? QStringLiteral("another token was in its key at the next read, %1 ms before its "
+                                        "validity ended, with no delete or expiry seen: a write over a "
+                                        "held lock, or a release and re-take too quick to see without "
+                                        "keyspace events")
+                             .arg(first.validUntilMs >= 0 ? first.validUntilMs - first.replacedAtMs : 0)
+                       : causeOf(first, e.timeMs));
             overlapped = true;
         }
         const std::optional<LastExpired> expired = std::exchange(m_lastExpired, std::nullopt);
@@ -422,7 +422,8 @@ private:
             if (m.kind != Kind::MasterDown && m.timeMs >= first.quorumAtMs && m.timeMs <= untilMs &&
                 m.master >= 0 && m.master < 64 && (first.everHolders & (quint64(1) << m.master)))
                 return QStringLiteral("%1 (%2), a master that held the first token")
-                    .arg(line(m), m.kind == Kind::Failover ? QStringLiteral("a failover") : QStringLiteral("a restart"));
+                    .arg(line(m), m.kind == Kind::Failover ? QStringLiteral("a failover")
+                                                           : QStringLiteral("a restart"));
         if (first.earlyMaster >= 0)
             return QStringLiteral("its copy went from %1 at %2, %3 ms before its validity ended, with no "
                                   "restart or failover of that master recorded: a clock running fast, an "

@@ -52,7 +52,8 @@ QList<QByteArray> IncidentTriggers::suspects(const RecordEventList& events)
 
 void IncidentTriggers::forgetOld(qint64 nowMs)
 {
-    m_endedUntil.removeIf([nowMs](const QHash<QByteArray, qint64>::iterator& it) { return it.value() < nowMs; });
+    m_endedUntil.removeIf(
+        [nowMs](const QHash<QByteArray, qint64>::iterator& it) { return it.value() < nowMs; });
     m_forgetAtSize = qMax<qint64>(1024, m_endedUntil.size() * 2);
 }
 

@@ -118,13 +118,15 @@ void NotificationEvaluator::clear(const Key& key, qint64 nowMs)
 
 std::optional<NotificationEvent> NotificationEvaluator::incident(const SafetyIncident& i) const
 {
-    if (!m_rules.rule(NotificationRule::DoubleGrant).enabled || i.confidence < SafetyIncident::Confidence::Probable)
+    if (!m_rules.rule(NotificationRule::DoubleGrant).enabled ||
+        i.confidence < SafetyIncident::Confidence::Probable)
         return std::nullopt;
-    return NotificationEvent{NotificationRule::DoubleGrant, i.resource, -1,
-                             QStringLiteral("%1: %2").arg(titleOf(NotificationRule::DoubleGrant), escapeBytes(i.resource)),
-                             QCoreApplication::translate("NotificationEvaluator", "%1 %2: %3 and %4 held it at once; %5")
-                                 .arg(safetyConfidenceName(i.confidence), safetyIncidentKindName(i.kind),
-                                      escapeBytes(i.firstToken), escapeBytes(i.secondToken), i.cause)};
+    return NotificationEvent{
+        NotificationRule::DoubleGrant, i.resource, -1,
+        QStringLiteral("%1: %2").arg(titleOf(NotificationRule::DoubleGrant), escapeBytes(i.resource)),
+        QCoreApplication::translate("NotificationEvaluator", "%1 %2: %3 and %4 held it at once; %5")
+            .arg(safetyConfidenceName(i.confidence), safetyIncidentKindName(i.kind),
+                 escapeBytes(i.firstToken), escapeBytes(i.secondToken), i.cause)};
 }
 
 QList<NotificationEvent> NotificationEvaluator::evaluateMaster(int master, const QString& name, bool up,

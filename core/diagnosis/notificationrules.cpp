@@ -6,8 +6,8 @@ namespace lockscope {
 const std::array<NotificationRule, NotificationRules::ruleCount>& NotificationRules::all()
 {
     static const std::array<NotificationRule, ruleCount> rules{
-        NotificationRule::Stuck, NotificationRule::HeldTooLong, NotificationRule::QuorumLost,
-        NotificationRule::Contested, NotificationRule::MasterDown, NotificationRule::DoubleGrant};
+        NotificationRule::Stuck,     NotificationRule::HeldTooLong, NotificationRule::QuorumLost,
+        NotificationRule::Contested, NotificationRule::MasterDown,  NotificationRule::DoubleGrant};
     return rules;
 }
 

@@ -45,11 +45,12 @@ struct SafetyIncident
     // ...to here: the first of the two to give the lock up or to reach the end of its validity
     // (for a handover, the second holder's end: how long the first went on believing is unseen).
     qint64 toMs = 0;
-    QString cause;     // "M3 restarted (run_id a1… → 9c…) while it held the first token"
+    QString cause;        // "M3 restarted (run_id a1… → 9c…) while it held the first token"
     QStringList evidence; // the events it rests on, one line each: time, event, master, token
 };
 
-// "majority-overlap", "failover-loss", "handover-under-live-holder", "overwritten-while-held"; "possible", "probable", "proven": the names in JSON.
+// "majority-overlap", "failover-loss", "handover-under-live-holder", "overwritten-while-held"; "possible",
+// "probable", "proven": the names in JSON.
 QString safetyIncidentKindName(SafetyIncident::Kind kind);
 // Every kind, in the enum's order (the metrics' series, the manual's table).
 QList<SafetyIncident::Kind> allSafetyIncidentKinds();

@@ -280,7 +280,8 @@ QByteArray MetricsRenderer::render(const MetricsInput& in)
                  {SafetyIncident::Confidence::Possible, SafetyIncident::Confidence::Probable,
                   SafetyIncident::Confidence::Proven})
                 out.sample(families[SafetyIncidents].name,
-                           {{"kind", safetyIncidentKindName(kind)}, {"confidence", safetyConfidenceName(confidence)}},
+                           {{"kind", safetyIncidentKindName(kind)},
+                            {"confidence", safetyConfidenceName(confidence)}},
                            double(in.incidents.value({int(kind), int(confidence)})));
     }
     if (in.lastScrapeSeconds >= 0) {

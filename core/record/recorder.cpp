@@ -416,16 +416,17 @@ void Recorder::onView(const LockView& view, bool initial)
             RecordEvent end = resourceEvent(RecordEvent::Kind::Released, view.resource, tracked);
             end.holding = 0;
             end.holders = 0;
-            end.timeMs = tracked.releasedAtMs >= 0 ? tracked.releasedAtMs : wallNow - qMax<qint64>(0, now - note->atMs);
+            end.timeMs = tracked.releasedAtMs >= 0 ? tracked.releasedAtMs
+                                                   : wallNow - qMax<qint64>(0, now - note->atMs);
             push(std::move(end));
         } else if ((noted && isExpiryEvent(note->event)) ||
                    (tracked.deadlineMs >= 0 && now + expiryToleranceMs >= tracked.deadlineMs)) {
             RecordEvent end = resourceEvent(RecordEvent::Kind::Expired, view.resource, tracked);
             // When its lease ended: the deadline its TTL set, or the server's word if that came
             // sooner (a clock running fast).
-            const qint64 at = !noted ? tracked.deadlineMs
-                                     : tracked.deadlineMs >= 0 ? qMin(tracked.deadlineMs, note->atMs)
-                                                               : note->atMs;
+            const qint64 at = !noted                    ? tracked.deadlineMs
+                              : tracked.deadlineMs >= 0 ? qMin(tracked.deadlineMs, note->atMs)
+                                                        : note->atMs;
             end.timeMs = wallNow - qMax<qint64>(0, now - at);
             push(std::move(end));
         }

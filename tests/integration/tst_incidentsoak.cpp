@@ -81,7 +81,9 @@ private:
 
 int TestIncidentSoak::holdsPerPeer(int inSuite)
 {
-    return qEnvironmentVariableIsSet("LOCKSCOPE_SOAK_HOLDS") ? qEnvironmentVariableIntValue("LOCKSCOPE_SOAK_HOLDS") : inSuite;
+    return qEnvironmentVariableIsSet("LOCKSCOPE_SOAK_HOLDS")
+               ? qEnvironmentVariableIntValue("LOCKSCOPE_SOAK_HOLDS")
+               : inSuite;
 }
 
 int TestIncidentSoak::Peer::holds() const
@@ -178,23 +180,27 @@ void TestIncidentSoak::verifyNoOverlap(const QList<Hold>& holds)
             const Hold& a = holds[i];
             const Hold& b = holds[j];
             if (a.resource == b.resource && a.token != b.token && a.fromMs < b.toMs && b.fromMs < a.toMs)
-                QFAIL(qPrintable(QStringLiteral("the peers themselves held %1 at once: %2 (%3..%4) and %5 (%6..%7)")
-                                     .arg(QString::fromUtf8(a.resource), QString::fromUtf8(a.token))
-                                     .arg(a.fromMs)
-                                     .arg(a.toMs)
-                                     .arg(QString::fromUtf8(b.token))
-                                     .arg(b.fromMs)
-                                     .arg(b.toMs)));
+                QFAIL(qPrintable(
+                    QStringLiteral("the peers themselves held %1 at once: %2 (%3..%4) and %5 (%6..%7)")
+                        .arg(QString::fromUtf8(a.resource), QString::fromUtf8(a.token))
+                        .arg(a.fromMs)
+                        .arg(a.toMs)
+                        .arg(QString::fromUtf8(b.token))
+                        .arg(b.fromMs)
+                        .arg(b.toMs)));
         }
 }
 
-void TestIncidentSoak::verifyIncidents(const QString& db, const QList<Hold>& holds, const QSet<QByteArray>& killed)
+void TestIncidentSoak::verifyIncidents(const QString& db, const QList<Hold>& holds,
+                                       const QSet<QByteArray>& killed)
 {
-    const LockctlRun run = runLockctl({QStringLiteral("--json"), QStringLiteral("incidents"), QStringLiteral("--db"),
-                                       db, QStringLiteral("--min-confidence"), QStringLiteral("possible")},
-                                      120000);
+    const LockctlRun run =
+        runLockctl({QStringLiteral("--json"), QStringLiteral("incidents"), QStringLiteral("--db"), db,
+                    QStringLiteral("--min-confidence"), QStringLiteral("possible")},
+                   120000);
     QVERIFY2(run.code == 0 || run.code == 1, qPrintable(run.describe()));
-    const QJsonArray incidents = QJsonDocument::fromJson(run.out).object().value(QStringLiteral("incidents")).toArray();
+    const QJsonArray incidents =
+        QJsonDocument::fromJson(run.out).object().value(QStringLiteral("incidents")).toArray();
     QHash<QByteArray, Hold> byToken;
     for (const Hold& h : holds)
         byToken.insert(h.token, h);
@@ -203,7 +209,11 @@ void TestIncidentSoak::verifyIncidents(const QString& db, const QList<Hold>& hol
     for (const QJsonValue& v : incidents) {
         const QJsonObject i = v.toObject();
         const auto token = [&](const char* which) {
-            return i.value(QLatin1String(which)).toObject().value(QStringLiteral("token")).toString().toUtf8();
+            return i.value(QLatin1String(which))
+                .toObject()
+                .value(QStringLiteral("token"))
+                .toString()
+                .toUtf8();
         };
         qInfo("incident: %s", QJsonDocument(i).toJson(QJsonDocument::Compact).constData());
         // The oracle shows no overlap (verifyNoOverlap): anything above possible is a false alarm.
@@ -251,8 +261,8 @@ void TestIncidentSoak::redlockPeersOnFiveMasters()
     // Two node-redlock holders on lock:soak:redlock, two redis-semaphore RedlockMutex holders on
     // mutex:soak; 1 s leases, holds of up to 30 ms.
     const auto start = [&urls](Peer& p, const QString& kind, const QString& resource, int holds) {
-        InteropPeers::startNode(*p.process, QStringList{kind, resource, QStringLiteral("1000"), QString::number(holds),
-                                                        QStringLiteral("30")} +
+        InteropPeers::startNode(*p.process, QStringList{kind, resource, QStringLiteral("1000"),
+                                                        QString::number(holds), QStringLiteral("30")} +
                                                 urls);
     };
     const int holds = holdsPerPeer(60);
@@ -268,7 +278,8 @@ void TestIncidentSoak::redlockPeersOnFiveMasters()
     const bool ok = runAll(peers, holds, [&](qint64 ms) {
         // A holder of each library killed while it holds; a fresh one takes its place.
         if (!replaced0 && killWhileHolding(peers[0], 15)) {
-            start(peers[4], QStringLiteral("contend-redlock"), QStringLiteral("lock:soak:redlock"), holds / 2);
+            start(peers[4], QStringLiteral("contend-redlock"), QStringLiteral("lock:soak:redlock"),
+                  holds / 2);
             replaced0 = true;
         }
         if (!replaced2 && killWhileHolding(peers[2], 15)) {
@@ -309,24 +320,25 @@ void TestIncidentSoak::singleInstancePeers()
     QTemporaryDir dir;
     const QString db = dir.filePath(QStringLiteral("recording.sqlite"));
     LockctlProcess recorder;
-    QVERIFY(recorder.start(testPasswordArgs() +
-                           QStringList{QStringLiteral("-m"), url, QStringLiteral("record"), QStringLiteral("--db"), db}));
+    QVERIFY(
+        recorder.start(testPasswordArgs() + QStringList{QStringLiteral("-m"), url, QStringLiteral("record"),
+                                                        QStringLiteral("--db"), db}));
     QVERIFY2(recorder.waitForOutput("recording 1 master(s)"), qPrintable(recorder.describe()));
 
     // Two redis-py holders on lock:soak:py, two redis-semaphore Mutex holders on mutex:soak1.
     std::vector<Peer> peers(5);
     const auto startPy = [&url](Peer& p, int holds) {
         InteropPeers::startPython(*p.process, QStringLiteral("contend_redispy.py"),
-                                  {QStringLiteral("lock:soak:py"), QStringLiteral("1000"), QString::number(holds),
-                                   QStringLiteral("30"), url});
+                                  {QStringLiteral("lock:soak:py"), QStringLiteral("1000"),
+                                   QString::number(holds), QStringLiteral("30"), url});
     };
     const int holds = holdsPerPeer(60);
     startPy(peers[0], holds);
     startPy(peers[1], holds);
     for (int i : {2, 3})
-        InteropPeers::startNode(*peers[i].process, {QStringLiteral("contend-mutex"), QStringLiteral("soak1"),
-                                                    QStringLiteral("1000"), QString::number(holds),
-                                                    QStringLiteral("30"), url});
+        InteropPeers::startNode(*peers[i].process,
+                                {QStringLiteral("contend-mutex"), QStringLiteral("soak1"),
+                                 QStringLiteral("1000"), QString::number(holds), QStringLiteral("30"), url});
     bool replaced = false;
     const bool ok = runAll(peers, holds, [&](qint64) {
         if (!replaced && killWhileHolding(peers[0], 15)) {

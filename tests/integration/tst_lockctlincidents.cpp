@@ -40,14 +40,15 @@ void TestLockctlIncidents::flashSaleIsAHandoverUnderALiveHolder()
     const QString db = dir.filePath(QStringLiteral("recording.sqlite"));
     LockctlProcess recorder;
     QVERIFY(recorder.start(testPasswordArgs() + QStringList{QStringLiteral("-m"), group.urls(false).first(),
-                                                            QStringLiteral("record"), QStringLiteral("--db"), db,
-                                                            QStringLiteral("--pattern"), QStringLiteral("sale:*")}));
+                                                            QStringLiteral("record"), QStringLiteral("--db"),
+                                                            db, QStringLiteral("--pattern"),
+                                                            QStringLiteral("sale:*")}));
     QVERIFY2(recorder.waitForOutput("recording 1 master(s)"), qPrintable(recorder.describe()));
 
     const QJsonObject sale = InteropPeers::flashSale(QStringLiteral("sale:lock"), group.urls(false).first());
     QVERIFY2(!sale.isEmpty(), "flash_sale.py failed");
     QCOMPARE(sale.value(QStringLiteral("deleted")).toInt(), 1); // A's DEL took B's lock
-    QTest::qWait(1000); // the recorder commits within about 400 ms
+    QTest::qWait(1000);                                         // the recorder commits within about 400 ms
     QCOMPARE(recorder.terminate(), 0);
 
     // The oracle: B believed it held the lock from its SET, A from its SET until its DEL.
@@ -61,10 +62,12 @@ void TestLockctlIncidents::flashSaleIsAHandoverUnderALiveHolder()
     const LockctlRun quiet = runLockctl({QStringLiteral("incidents"), QStringLiteral("--db"), db});
     QVERIFY2(quiet.code == 0 && quiet.out.contains("No incidents."), qPrintable(quiet.describe()));
 
-    const LockctlRun run = runLockctl({QStringLiteral("--json"), QStringLiteral("incidents"), QStringLiteral("--db"),
-                                       db, QStringLiteral("--min-confidence"), QStringLiteral("possible")});
+    const LockctlRun run =
+        runLockctl({QStringLiteral("--json"), QStringLiteral("incidents"), QStringLiteral("--db"), db,
+                    QStringLiteral("--min-confidence"), QStringLiteral("possible")});
     QVERIFY2(run.code == 1, qPrintable(run.describe()));
-    const QJsonArray incidents = QJsonDocument::fromJson(run.out).object().value(QStringLiteral("incidents")).toArray();
+    const QJsonArray incidents =
+        QJsonDocument::fromJson(run.out).object().value(QStringLiteral("incidents")).toArray();
     QVERIFY2(incidents.size() == 1, run.out.constData());
     const QJsonObject i = incidents.first().toObject();
     QCOMPARE(i.value(QStringLiteral("kind")).toString(), QStringLiteral("handover-under-live-holder"));
@@ -75,7 +78,8 @@ void TestLockctlIncidents::flashSaleIsAHandoverUnderALiveHolder()
     // Its interval holds the oracle's: from B's SET (seen a moment later) to A's DEL (seen as B's
     // lock going, a moment after it was sent).
     const auto ms = [&](const char* field) {
-        return QDateTime::fromString(i.value(QLatin1String(field)).toString(), Qt::ISODateWithMs).toMSecsSinceEpoch();
+        return QDateTime::fromString(i.value(QLatin1String(field)).toString(), Qt::ISODateWithMs)
+            .toMSecsSinceEpoch();
     };
     qInfo("oracle %lld..%lld, reported %lld..%lld", bothFrom, bothTo, ms("from"), ms("to"));
     // (Seen within the observation's lag: a keyspace event, then a read.)

@@ -302,12 +302,13 @@ void TestLockctlServe::countsTwoHoldersAtOnceFromItsRecording()
                                            << QStringLiteral("--db") << db),
              qPrintable(serve.errorString()));
     QTRY_COMPARE_WITH_TIMEOUT(httpGet(serve.url(QStringLiteral("/-/ready"))).status, 200, 20000);
-    const QByteArray proven = R"(lockscope_lock_safety_incidents_total{kind="majority-overlap",confidence="proven"})";
+    const QByteArray proven =
+        R"(lockscope_lock_safety_incidents_total{kind="majority-overlap",confidence="proven"})";
     QTRY_COMPARE_WITH_TIMEOUT(sampleValue(httpGet(serve.url()).body, proven), 0.0, 15000);
     for (int i = 0; i < 3; ++i)
         group.at(i).command({"SET", "lock:x", "tok-A", "PX", "60000"});
-    QTRY_COMPARE_WITH_TIMEOUT(sampleValue(httpGet(serve.url()).body, "lockscope_lock_acquisitions_observed_total"),
-                              1.0, 15000);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        sampleValue(httpGet(serve.url()).body, "lockscope_lock_acquisitions_observed_total"), 1.0, 15000);
     QTest::qWait(500);
     // Two masters restart without persistence: A is left on one, B takes the two (a quorum).
     QVERIFY(group.at(0).restart());

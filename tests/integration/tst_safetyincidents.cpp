@@ -172,10 +172,10 @@ QList<SafetyIncident> TestSafetyIncidents::stopAndDetect()
         }
     }
     for (const SafetyIncident& i : std::as_const(out))
-        qInfo("incident: %s %s %s: %s and %s from %lld to %lld; %s", qPrintable(safetyConfidenceName(i.confidence)),
-              qPrintable(safetyIncidentKindName(i.kind)), qPrintable(escapeBytes(i.resource)),
-              qPrintable(escapeBytes(i.firstToken)), qPrintable(escapeBytes(i.secondToken)), i.fromMs, i.toMs,
-              qPrintable(i.cause));
+        qInfo("incident: %s %s %s: %s and %s from %lld to %lld; %s",
+              qPrintable(safetyConfidenceName(i.confidence)), qPrintable(safetyIncidentKindName(i.kind)),
+              qPrintable(escapeBytes(i.resource)), qPrintable(escapeBytes(i.firstToken)),
+              qPrintable(escapeBytes(i.secondToken)), i.fromMs, i.toMs, qPrintable(i.cause));
     return out;
 }
 
@@ -202,8 +202,9 @@ QList<OracleOverlap> TestSafetyIncidents::oracle() const
                 continue;
             // An open hold lasts until now, or until its validity if that came first (a holder
             // whose timer runs late on a loaded machine: the simulation's own rule, addHold).
-            const qint64 earlierEnd =
-                !earlier.isOpen() ? earlier.endMs : earlier.validUntilMs > 0 ? qMin(now, earlier.validUntilMs) : now;
+            const qint64 earlierEnd = !earlier.isOpen()          ? earlier.endMs
+                                      : earlier.validUntilMs > 0 ? qMin(now, earlier.validUntilMs)
+                                                                 : now;
             if (later.startMs >= earlierEnd)
                 continue;
             const qint64 laterEnd = later.isOpen() ? now : later.endMs;
@@ -226,7 +227,8 @@ QList<SafetyIncident> TestSafetyIncidents::verifyAgainstTheOracle(const QList<Sa
                        i.fromMs - observationLagMs <= o.fromMs && i.toMs >= o.toMs - 5;
             });
             detected += it != incidents.cend() ? 1 : 0;
-            atProbable += it != incidents.cend() && it->confidence >= SafetyIncident::Confidence::Probable ? 1 : 0;
+            atProbable +=
+                it != incidents.cend() && it->confidence >= SafetyIncident::Confidence::Probable ? 1 : 0;
         }
         int falseAlarms = 0;
         int possible = 0;
@@ -278,8 +280,9 @@ QList<SafetyIncident> TestSafetyIncidents::verifyAgainstTheOracle(const QList<Sa
 void TestSafetyIncidents::runs(int inSuite)
 {
     QTest::addColumn<int>("run");
-    const int n = qEnvironmentVariableIsSet("LOCKSCOPE_SAFETY_RUNS") ? qEnvironmentVariableIntValue("LOCKSCOPE_SAFETY_RUNS")
-                                                                    : inSuite;
+    const int n = qEnvironmentVariableIsSet("LOCKSCOPE_SAFETY_RUNS")
+                      ? qEnvironmentVariableIntValue("LOCKSCOPE_SAFETY_RUNS")
+                      : inSuite;
     for (int run = 1; run <= n; ++run)
         QTest::addRow("run %d", run) << run;
 }
@@ -341,7 +344,8 @@ void TestSafetyIncidents::clientPauseIsAHandoverByExpiry()
 
 void TestSafetyIncidents::scenariosThatGrantOnceRaiseNothing()
 {
-    for (DemoScenario s : {DemoScenario::ClockDrift, DemoScenario::MinorityFailure, DemoScenario::MajorityFailure}) {
+    for (DemoScenario s :
+         {DemoScenario::ClockDrift, DemoScenario::MinorityFailure, DemoScenario::MajorityFailure}) {
         const auto [ok, summary] = play(s);
         QVERIFY2(ok, qPrintable(demoScenarioTitle(s) + QStringLiteral(": ") + summary));
     }

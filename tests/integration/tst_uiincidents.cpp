@@ -110,7 +110,8 @@ void TestUiIncidents::aReviewListsTheRecordingsIncidents()
                       QStringLiteral("redis://127.0.0.1:7003")});
         const qint64 t = QDateTime::currentMSecsSinceEpoch() - 60000;
         using Kind = RecordEvent::Kind;
-        writer.write({event(t, Kind::Acquired, "lock:q", "Q1", 0b111, 5000), event(t + 10, Kind::Released, "lock:q", "Q1"),
+        writer.write({event(t, Kind::Acquired, "lock:q", "Q1", 0b111, 5000),
+                      event(t + 10, Kind::Released, "lock:q", "Q1"),
                       event(t + 11, Kind::Acquired, "lock:q", "Q2", 0b111, 5000),
                       event(t + 100, Kind::Acquired, "lock:r", "tok-A", 0b111, 60000), restarted(t + 1000, 0),
                       restarted(t + 1000, 1), event(t + 1100, Kind::Holders, "lock:r", "tok-A", 0b100),
@@ -129,7 +130,8 @@ void TestUiIncidents::aReviewListsTheRecordingsIncidents()
     QCOMPARE(cell(IncidentsModel::Lock), QStringLiteral("lock:r"));
     QCOMPARE(cell(IncidentsModel::Holders), QStringLiteral("tok-A and tok-B"));
     QVERIFY(cell(IncidentsModel::Cause).contains(QLatin1String("restart")));
-    QVERIFY(incidents->index(0, 0).data(Qt::ToolTipRole).toString().contains(QLatin1String("contested tok-B")));
+    QVERIFY(
+        incidents->index(0, 0).data(Qt::ToolTipRole).toString().contains(QLatin1String("contested tok-B")));
     QVERIFY(badge(window)->isVisibleTo(&window));
     QCOMPARE(badge(window)->text(), QStringLiteral("Two holders at once: 1"));
     // A file from the past notifies nobody.
@@ -175,7 +177,8 @@ void TestUiIncidents::liveARestartThatGrantsTwiceIsListedAndNotified()
     bool logged = false;
     for (int r = 0; r < window.eventLog()->rowCount(); ++r) {
         const EventLogModel::Entry& e = window.eventLog()->entry(r);
-        logged |= e.kind == EventLogModel::Kind::Notification && e.message.contains(QLatin1String("Two holders at once"));
+        logged |= e.kind == EventLogModel::Kind::Notification &&
+                  e.message.contains(QLatin1String("Two holders at once"));
     }
     QVERIFY(logged);
     // Clicking the count shows the dock.

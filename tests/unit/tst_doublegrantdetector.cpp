@@ -14,7 +14,8 @@ namespace {
 
 using Kind = RecordEvent::Kind;
 
-HistoryEvent resourceEvent(qint64 ms, Kind kind, const QByteArray& token, quint64 holders = 0, qint64 ttlMs = -1)
+HistoryEvent resourceEvent(qint64 ms, Kind kind, const QByteArray& token, quint64 holders = 0,
+                           qint64 ttlMs = -1)
 {
     HistoryEvent h;
     h.session = 1;
@@ -90,17 +91,18 @@ void TestDoubleGrantDetector::restartDuringAHoldIsAMajorityOverlap()
     QCOMPARE(i.secondToken, QByteArray("B"));
     QCOMPARE(i.fromMs, 8000);
     QCOMPARE(i.toMs, 17000); // B's validity ran out first (its release came later)
-    QVERIFY2(i.cause.contains(QLatin1String("M3")) && i.cause.contains(QLatin1String("restarted")), qPrintable(i.cause));
+    QVERIFY2(i.cause.contains(QLatin1String("M3")) && i.cause.contains(QLatin1String("restarted")),
+             qPrintable(i.cause));
     QVERIFY(i.evidence.size() >= 3);
 }
 
 void TestDoubleGrantDetector::failoverOfAPrimaryIsAFailoverLoss()
 {
     // One master (a Sentinel group's): A's write never reached the replica that was promoted.
-    const QList<SafetyIncident> found = DoubleGrantDetector::detect(
-        history(1, {resourceEvent(1000, Kind::Acquired, "A", 0b1, 10000),
-                    masterEvent(3000, Kind::Failover, 0, QStringLiteral("10.0.0.1:6379 → 10.0.0.2:6379")),
-                    resourceEvent(3500, Kind::Lost, "A"), resourceEvent(5000, Kind::Acquired, "B", 0b1, 10000)}));
+    const QList<SafetyIncident> found = DoubleGrantDetector::detect(history(
+        1, {resourceEvent(1000, Kind::Acquired, "A", 0b1, 10000),
+            masterEvent(3000, Kind::Failover, 0, QStringLiteral("10.0.0.1:6379 → 10.0.0.2:6379")),
+            resourceEvent(3500, Kind::Lost, "A"), resourceEvent(5000, Kind::Acquired, "B", 0b1, 10000)}));
     QCOMPARE(found.size(), 1);
     QCOMPARE(found.first().kind, SafetyIncident::Kind::FailoverLoss);
     QCOMPARE(found.first().fromMs, 5000);
@@ -108,9 +110,9 @@ void TestDoubleGrantDetector::failoverOfAPrimaryIsAFailoverLoss()
     QVERIFY(found.first().cause.contains(QLatin1String("failover")));
 
     // The same without a failover: another token in A's key while A was valid.
-    const QList<SafetyIncident> overwritten = DoubleGrantDetector::detect(
-        history(1, {resourceEvent(1000, Kind::Acquired, "A", 0b1, 10000), resourceEvent(4000, Kind::Replaced, "A"),
-                    resourceEvent(4000, Kind::Acquired, "B", 0b1, 10000)}));
+    const QList<SafetyIncident> overwritten = DoubleGrantDetector::detect(history(
+        1, {resourceEvent(1000, Kind::Acquired, "A", 0b1, 10000), resourceEvent(4000, Kind::Replaced, "A"),
+            resourceEvent(4000, Kind::Acquired, "B", 0b1, 10000)}));
     QCOMPARE(overwritten.size(), 1);
     QCOMPARE(overwritten.first().kind, SafetyIncident::Kind::OverwrittenWhileHeld);
     // Without the delete seen, a release and re-take between two reads looks the same.
@@ -126,44 +128,60 @@ void TestDoubleGrantDetector::handoversThatAreNoDoubleGrant()
         QList<HistoryEvent> events;
     };
     const QList<Case> cases{
-        {"released, then taken", 5,
+        {"released, then taken",
+         5,
          {resourceEvent(1000, Kind::Acquired, "A", 0b11111, 10000), resourceEvent(2000, Kind::Released, "A"),
           resourceEvent(2001, Kind::Acquired, "B", 0b11111, 10000)}},
-        {"expired, and taken long after", 5,
+        {"expired, and taken long after",
+         5,
          {resourceEvent(1000, Kind::Acquired, "A", 0b11111, 9900), resourceEvent(11000, Kind::Expired, "A"),
           resourceEvent(30000, Kind::Acquired, "B", 0b11111, 10000)}},
-        {"a minority lost, nobody else on a quorum", 5,
+        {"a minority lost, nobody else on a quorum",
+         5,
          {resourceEvent(1000, Kind::Acquired, "A", 0b00111, 29000),
           masterEvent(3000, Kind::MasterRestarted, 2, QStringLiteral("run_id")),
-          resourceEvent(3100, Kind::Holders, "A", 0b00011), resourceEvent(5000, Kind::Contested, "B", 0b11000, 9000)}},
-        {"contested, neither on a quorum", 5,
+          resourceEvent(3100, Kind::Holders, "A", 0b00011),
+          resourceEvent(5000, Kind::Contested, "B", 0b11000, 9000)}},
+        {"contested, neither on a quorum",
+         5,
          {resourceEvent(1000, Kind::Acquired, "A", 0b00011, 9000),
           resourceEvent(1000, Kind::Contested, "B", 0b01100, 9000)}},
-        {"a force-release, then taken", 3,
-         {resourceEvent(1000, Kind::Acquired, "A", 0b111, 60000), resourceEvent(2000, Kind::ForceReleased, "A"),
+        {"a force-release, then taken",
+         3,
+         {resourceEvent(1000, Kind::Acquired, "A", 0b111, 60000),
+          resourceEvent(2000, Kind::ForceReleased, "A"),
           resourceEvent(2500, Kind::Acquired, "B", 0b111, 60000)}},
-        {"extended on every master, then released and taken", 3,
-         {resourceEvent(1000, Kind::Acquired, "A", 0b111, 2000), resourceEvent(2500, Kind::Extended, "A", 0b111, 2000),
+        {"extended on every master, then released and taken",
+         3,
+         {resourceEvent(1000, Kind::Acquired, "A", 0b111, 2000),
+          resourceEvent(2500, Kind::Extended, "A", 0b111, 2000),
           resourceEvent(2600, Kind::Holders, "A", 0b011), resourceEvent(4000, Kind::Released, "A"),
           resourceEvent(4001, Kind::Acquired, "B", 0b111, 2000)}},
-        {"a release while a master was down leaves a copy there until it expires", 5,
-         {resourceEvent(1000, Kind::Acquired, "A", 0b11111, 10000), masterEvent(1500, Kind::MasterDown, 1, QString()),
-          resourceEvent(2000, Kind::Holders, "A", 0b00010), masterEvent(2500, Kind::MasterUp, 1, QString()),
+        {"a release while a master was down leaves a copy there until it expires",
+         5,
+         {resourceEvent(1000, Kind::Acquired, "A", 0b11111, 10000),
+          masterEvent(1500, Kind::MasterDown, 1, QString()), resourceEvent(2000, Kind::Holders, "A", 0b00010),
+          masterEvent(2500, Kind::MasterUp, 1, QString()),
           resourceEvent(2600, Kind::Contested, "B", 0b11101, 10000), resourceEvent(3000, Kind::Released, "B"),
-          resourceEvent(11000, Kind::Expired, "A"), resourceEvent(11100, Kind::Acquired, "C", 0b11101, 10000)}},
-        {"a Redlock release seen master by master", 5,
-         {resourceEvent(1000, Kind::Acquired, "A", 0b11111, 10000), resourceEvent(2000, Kind::Holders, "A", 0b11100),
-          resourceEvent(2001, Kind::Contested, "B", 0b00011, 10000), resourceEvent(2002, Kind::Holders, "A", 0b00000),
+          resourceEvent(11000, Kind::Expired, "A"),
+          resourceEvent(11100, Kind::Acquired, "C", 0b11101, 10000)}},
+        {"a Redlock release seen master by master",
+         5,
+         {resourceEvent(1000, Kind::Acquired, "A", 0b11111, 10000),
+          resourceEvent(2000, Kind::Holders, "A", 0b11100),
+          resourceEvent(2001, Kind::Contested, "B", 0b00011, 10000),
+          resourceEvent(2002, Kind::Holders, "A", 0b00000),
           resourceEvent(2003, Kind::Holders, "B", 0b11111)}},
-        {"the same token again after its release", 3,
+        {"the same token again after its release",
+         3,
          {resourceEvent(1000, Kind::Acquired, "A", 0b111, 2000), resourceEvent(1500, Kind::Released, "A"),
           resourceEvent(1600, Kind::Acquired, "A", 0b111, 2000)}},
     };
     for (const Case& c : cases) {
         const QList<SafetyIncident> found = DoubleGrantDetector::detect(history(c.masters, c.events));
-        QVERIFY2(found.isEmpty(), qPrintable(QStringLiteral("%1: %2").arg(QString::fromLatin1(c.name),
-                                                                          found.isEmpty() ? QString()
-                                                                                          : found.first().cause)));
+        QVERIFY2(found.isEmpty(),
+                 qPrintable(QStringLiteral("%1: %2").arg(QString::fromLatin1(c.name),
+                                                         found.isEmpty() ? QString() : found.first().cause)));
     }
 }
 
@@ -178,16 +196,21 @@ void TestDoubleGrantDetector::anExpiryHandoverIsPossibleOnly()
         QList<HistoryEvent> events;
     };
     const QList<Case> cases{
-        {"a killed holder's lease ran out", 5,
+        {"a killed holder's lease ran out",
+         5,
          {resourceEvent(1000, Kind::Acquired, "A", 0b11111, 9900), resourceEvent(11000, Kind::Expired, "A"),
-          resourceEvent(11050, Kind::Acquired, "B", 0b11111, 10000), resourceEvent(12000, Kind::Released, "B")}},
-        {"the drift allowance: validity over before the keys expired", 5,
+          resourceEvent(11050, Kind::Acquired, "B", 0b11111, 10000),
+          resourceEvent(12000, Kind::Released, "B")}},
+        {"the drift allowance: validity over before the keys expired",
+         5,
          {resourceEvent(1000, Kind::Acquired, "A", 0b00111, 1978), resourceEvent(3000, Kind::Expired, "A"),
           resourceEvent(3010, Kind::Acquired, "B", 0b00111, 2000), resourceEvent(4000, Kind::Released, "B")}},
-        {"one master, expired then taken", 1,
+        {"one master, expired then taken",
+         1,
          {resourceEvent(1000, Kind::Acquired, "A", 0b1, 1000), resourceEvent(2100, Kind::Expired, "A"),
           resourceEvent(2200, Kind::Acquired, "B", 0b1, 1000), resourceEvent(2700, Kind::Released, "B")}},
-        {"replaced once its validity was over (the new SET NX expired it lazily)", 1,
+        {"replaced once its validity was over (the new SET NX expired it lazily)",
+         1,
          {resourceEvent(1000, Kind::Acquired, "A", 0b1, 1000), resourceEvent(2050, Kind::Replaced, "A"),
           resourceEvent(2050, Kind::Acquired, "B", 0b1, 1000), resourceEvent(2500, Kind::Released, "B")}},
     };
@@ -208,9 +231,9 @@ void TestDoubleGrantDetector::aCopyGoneEarlyWithoutARestartIsNamed()
 {
     // Every copy of A expired 22 s before its TTL said (clocks running fast), with no restart or
     // failover: A was not given up, so B on a quorum is a second holder, and the cause says so.
-    const QList<SafetyIncident> found = DoubleGrantDetector::detect(
-        history(3, {resourceEvent(1000, Kind::Acquired, "A", 0b111, 30000), resourceEvent(9000, Kind::Expired, "A"),
-                    resourceEvent(9100, Kind::Acquired, "B", 0b111, 30000)}));
+    const QList<SafetyIncident> found = DoubleGrantDetector::detect(history(
+        3, {resourceEvent(1000, Kind::Acquired, "A", 0b111, 30000), resourceEvent(9000, Kind::Expired, "A"),
+            resourceEvent(9100, Kind::Acquired, "B", 0b111, 30000)}));
     QCOMPARE(found.size(), 1);
     QCOMPARE(found.first().kind, SafetyIncident::Kind::MajorityOverlap);
     QCOMPARE(found.first().confidence, SafetyIncident::Confidence::Proven);
@@ -223,10 +246,12 @@ void TestDoubleGrantDetector::aCopyGoneEarlyWithoutARestartIsNamed()
 void TestDoubleGrantDetector::aLockWithoutATtlLostOnARestart()
 {
     // No TTL: A never runs out. A restart without persistence forgets it on two of three masters.
-    const QList<SafetyIncident> found = DoubleGrantDetector::detect(history(
-        3, {resourceEvent(1000, Kind::Acquired, "A", 0b111), masterEvent(2000, Kind::MasterRestarted, 0, QStringLiteral("run_id")),
-            masterEvent(2000, Kind::MasterRestarted, 1, QStringLiteral("run_id")), resourceEvent(2100, Kind::Holders, "A", 0b100),
-            resourceEvent(3000, Kind::Contested, "B", 0b011)}));
+    const QList<SafetyIncident> found = DoubleGrantDetector::detect(
+        history(3, {resourceEvent(1000, Kind::Acquired, "A", 0b111),
+                    masterEvent(2000, Kind::MasterRestarted, 0, QStringLiteral("run_id")),
+                    masterEvent(2000, Kind::MasterRestarted, 1, QStringLiteral("run_id")),
+                    resourceEvent(2100, Kind::Holders, "A", 0b100),
+                    resourceEvent(3000, Kind::Contested, "B", 0b011)}));
     QCOMPARE(found.size(), 1);
     QCOMPARE(found.first().toMs, 100000); // the end of the session's watch: nobody gave it up
     QVERIFY(found.first().cause.contains(QLatin1String("restart")));
@@ -236,11 +261,14 @@ void TestDoubleGrantDetector::theOverlapEndsWithTheFirstToGiveUp()
 {
     // A restart loses A on a quorum; B takes it; A releases (where it still is) long before either
     // validity ends: two holders only until then.
-    const QList<SafetyIncident> found = DoubleGrantDetector::detect(history(
-        3, {resourceEvent(1000, Kind::Acquired, "A", 0b111, 60000), masterEvent(2000, Kind::MasterRestarted, 0, QStringLiteral("run_id")),
-            masterEvent(2000, Kind::MasterRestarted, 1, QStringLiteral("run_id")), resourceEvent(2100, Kind::Holders, "A", 0b100),
-            resourceEvent(3000, Kind::Contested, "B", 0b011, 60000), resourceEvent(3500, Kind::Extended, "B", 0b011, 60000),
-            resourceEvent(5000, Kind::Released, "A"), resourceEvent(9000, Kind::Released, "B")}));
+    const QList<SafetyIncident> found = DoubleGrantDetector::detect(
+        history(3, {resourceEvent(1000, Kind::Acquired, "A", 0b111, 60000),
+                    masterEvent(2000, Kind::MasterRestarted, 0, QStringLiteral("run_id")),
+                    masterEvent(2000, Kind::MasterRestarted, 1, QStringLiteral("run_id")),
+                    resourceEvent(2100, Kind::Holders, "A", 0b100),
+                    resourceEvent(3000, Kind::Contested, "B", 0b011, 60000),
+                    resourceEvent(3500, Kind::Extended, "B", 0b011, 60000),
+                    resourceEvent(5000, Kind::Released, "A"), resourceEvent(9000, Kind::Released, "B")}));
     QCOMPARE(found.size(), 1);
     QCOMPARE(found.first().fromMs, 3000);
     QCOMPARE(found.first().toMs, 5000);
@@ -253,7 +281,8 @@ void TestDoubleGrantDetector::evidenceStaysShortForALongRenewedHold()
         events << resourceEvent(1000 + i * 1000, Kind::Extended, "A", 0b111, 2000);
     events << masterEvent(10001500, Kind::MasterRestarted, 0, QStringLiteral("run_id"))
            << masterEvent(10001500, Kind::MasterRestarted, 1, QStringLiteral("run_id"))
-           << resourceEvent(10001600, Kind::Holders, "A", 0b100) << resourceEvent(10001700, Kind::Contested, "B", 0b011, 2000);
+           << resourceEvent(10001600, Kind::Holders, "A", 0b100)
+           << resourceEvent(10001700, Kind::Contested, "B", 0b011, 2000);
     ResourceHistory h = history(3, events);
     h.sessions.first().lastMs = 20000000;
     const QList<SafetyIncident> found = DoubleGrantDetector::detect(h);
@@ -269,12 +298,14 @@ void TestDoubleGrantDetector::aBusyLockIsJudgedAfterManyHandovers()
     qint64 t = 1000;
     for (int i = 0; i < 20000; ++i, t += 10) {
         const QByteArray token = "T" + QByteArray::number(i);
-        events << resourceEvent(t, Kind::Acquired, token, 0b111, 2000) << resourceEvent(t + 5, Kind::Released, token);
+        events << resourceEvent(t, Kind::Acquired, token, 0b111, 2000)
+               << resourceEvent(t + 5, Kind::Released, token);
     }
     events << resourceEvent(t, Kind::Acquired, "A", 0b111, 60000)
            << masterEvent(t + 100, Kind::MasterRestarted, 0, QStringLiteral("run_id"))
            << masterEvent(t + 100, Kind::MasterRestarted, 1, QStringLiteral("run_id"))
-           << resourceEvent(t + 200, Kind::Holders, "A", 0b100) << resourceEvent(t + 300, Kind::Contested, "B", 0b011, 60000);
+           << resourceEvent(t + 200, Kind::Holders, "A", 0b100)
+           << resourceEvent(t + 300, Kind::Contested, "B", 0b011, 60000);
     ResourceHistory h = history(3, events);
     h.sessions.first().lastMs = t + 1000;
     const QList<SafetyIncident> found = DoubleGrantDetector::detect(h);

@@ -19,8 +19,8 @@ namespace {
 
 using Kind = RecordEvent::Kind;
 
-RecordEvent event(qint64 ms, Kind kind, const QByteArray& resource, const QByteArray& token = {}, quint64 holders = 0,
-                  qint64 ttlMs = -1)
+RecordEvent event(qint64 ms, Kind kind, const QByteArray& resource, const QByteArray& token = {},
+                  quint64 holders = 0, qint64 ttlMs = -1)
 {
     RecordEvent e;
     e.timeMs = ms;
@@ -61,19 +61,22 @@ void TestIncidentWatch::triggersPickTheResourcesThatMayHoldAnIncident()
 {
     IncidentTriggers t;
     // Clean handovers: nothing to judge.
-    QVERIFY(t.suspects({event(1000, Kind::Acquired, "a", "A", 0b111, 5000), event(2000, Kind::Released, "a", "A"),
-                        event(2001, Kind::Acquired, "a", "B", 0b111, 5000)})
-                .isEmpty());
+    QVERIFY(
+        t.suspects({event(1000, Kind::Acquired, "a", "A", 0b111, 5000), event(2000, Kind::Released, "a", "A"),
+                    event(2001, Kind::Acquired, "a", "B", 0b111, 5000)})
+            .isEmpty());
     // A token held beside another; a take soon after an expiry; a take long after one.
-    QCOMPARE(t.suspects({event(3000, Kind::Contested, "b", "X", 0b011), event(3000, Kind::Contested, "b", "Y", 0b100),
-                         event(4000, Kind::Expired, "c", "C"), event(4100, Kind::Acquired, "c", "D", 0b111),
-                         event(5000, Kind::Expired, "d", "E"),
+    QCOMPARE(t.suspects({event(3000, Kind::Contested, "b", "X", 0b011),
+                         event(3000, Kind::Contested, "b", "Y", 0b100), event(4000, Kind::Expired, "c", "C"),
+                         event(4100, Kind::Acquired, "c", "D", 0b111), event(5000, Kind::Expired, "d", "E"),
                          event(5000 + IncidentTriggers::endWindowMs + 1, Kind::Acquired, "d", "F", 0b111)}),
              (QList<QByteArray>{"b", "c"}));
     // After a restart every take is judged for a while; then not.
     const qint64 restart = 100000;
-    QCOMPARE(t.suspects({masterEvent(restart, Kind::MasterRestarted, 2), event(restart + 10, Kind::Acquired, "e", "G", 0b111),
-                         event(restart + IncidentTriggers::topologyWindowMs + 1, Kind::Acquired, "f", "H", 0b111)}),
+    QCOMPARE(t.suspects(
+                 {masterEvent(restart, Kind::MasterRestarted, 2),
+                  event(restart + 10, Kind::Acquired, "e", "G", 0b111),
+                  event(restart + IncidentTriggers::topologyWindowMs + 1, Kind::Acquired, "f", "H", 0b111)}),
              QList<QByteArray>{"e"});
 }
 
@@ -103,10 +106,12 @@ void TestIncidentWatch::theWatchFindsARestartOverlapInTheFile()
                   QStringLiteral("redis://127.0.0.1:7003")});
     const qint64 t = QDateTime::currentMSecsSinceEpoch() - 10000;
     // A clean handover on another lock, then the restart case on lock:r.
-    writer.write({event(t, Kind::Acquired, "lock:q", "Q1", 0b111, 5000), event(t + 10, Kind::Released, "lock:q", "Q1"),
+    writer.write({event(t, Kind::Acquired, "lock:q", "Q1", 0b111, 5000),
+                  event(t + 10, Kind::Released, "lock:q", "Q1"),
                   event(t + 11, Kind::Acquired, "lock:q", "Q2", 0b111, 5000),
                   event(t + 100, Kind::Acquired, "lock:r", "A", 0b111, 60000)});
-    writer.write({masterEvent(t + 1000, Kind::MasterRestarted, 0), masterEvent(t + 1000, Kind::MasterRestarted, 1),
+    writer.write({masterEvent(t + 1000, Kind::MasterRestarted, 0),
+                  masterEvent(t + 1000, Kind::MasterRestarted, 1),
                   event(t + 1100, Kind::Holders, "lock:r", "A", 0b100),
                   event(t + 2000, Kind::Contested, "lock:r", "B", 0b011, 60000)});
     watch.checkNow();

@@ -298,7 +298,8 @@ void TestMetricsRenderer::safetyIncidentsOnlyWithARecording()
     QVERIFY(!MetricsRenderer::render(in).contains("lockscope_lock_safety_incidents_total"));
     in.incidentsWatched = true;
     in.incidents[{int(SafetyIncident::Kind::FailoverLoss), int(SafetyIncident::Confidence::Proven)}] = 3;
-    const QStringList lines = samples(MetricsRenderer::render(in), QStringLiteral("lockscope_lock_safety_incidents_total{"));
+    const QStringList lines =
+        samples(MetricsRenderer::render(in), QStringLiteral("lockscope_lock_safety_incidents_total{"));
     // Every kind at every confidence, zeros too (an alert on increase() needs the series first).
     QCOMPARE(lines.size(), int(allSafetyIncidentKinds().size()) * 3);
     QVERIFY(lines.contains(QStringLiteral(

@@ -23,7 +23,8 @@ void TestResourceFamily::folds_data()
     QTest::addColumn<QByteArray>("family");
     QTest::newRow("digits") << QByteArray("order:1234") << QByteArray("order:*");
     QTest::newRow("hex id") << QByteArray("order:88aa77bb66cc") << QByteArray("order:*");
-    QTest::newRow("uuid") << QByteArray("job:3f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b:run") << QByteArray("job:*:run");
+    QTest::newRow("uuid") << QByteArray("job:3f1c2b3a-4d5e-4f60-8a7b-9c0d1e2f3a4b:run")
+                          << QByteArray("job:*:run");
     QTest::newRow("two ids") << QByteArray("user:12:order:34") << QByteArray("user:*:order:*");
     QTest::newRow("a word with a digit") << QByteArray("v2api:lock") << QByteArray("v2api:lock");
     QTest::newRow("hex-looking word, no digit") << QByteArray("cafe:deadbeef") << QByteArray("cafe:deadbeef");

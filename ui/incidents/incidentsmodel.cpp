@@ -67,14 +67,15 @@ QVariant IncidentsModel::data(const QModelIndex& index, int role) const
     const SafetyIncident& i = m_rows.at(index.row());
     if (role == Qt::ToolTipRole) {
         // The whole story: when, both holders, the cause and the events it rests on.
-        QStringList lines{tr("%1 to %2").arg(localTime(i.fromMs), localTime(i.toMs)),
-                          tr("first holder: %1%2")
-                              .arg(escapeBytes(i.firstToken),
-                                   i.firstOwner.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(i.firstOwner)),
-                          tr("second holder: %1%2")
-                              .arg(escapeBytes(i.secondToken),
-                                   i.secondOwner.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(i.secondOwner)),
-                          i.cause, QString()};
+        QStringList lines{
+            tr("%1 to %2").arg(localTime(i.fromMs), localTime(i.toMs)),
+            tr("first holder: %1%2")
+                .arg(escapeBytes(i.firstToken),
+                     i.firstOwner.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(i.firstOwner)),
+            tr("second holder: %1%2")
+                .arg(escapeBytes(i.secondToken),
+                     i.secondOwner.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(i.secondOwner)),
+            i.cause, QString()};
         lines << i.evidence;
         return lines.join(QLatin1Char('\n'));
     }

@@ -441,7 +441,8 @@ void CoreService::startRecording(const RecorderOptions& options)
     m_recorder = recorder;
     stopIncidentWatch();
     m_incidentThread = std::make_unique<QThread>();
-    auto* watch = new IncidentWatch(recorder->path().isEmpty() ? RecordingDatabase::defaultPath() : recorder->path());
+    auto* watch =
+        new IncidentWatch(recorder->path().isEmpty() ? RecordingDatabase::defaultPath() : recorder->path());
     watch->moveToThread(m_incidentThread.get());
     connect(m_incidentThread.get(), &QThread::finished, watch, &QObject::deleteLater);
     connect(watch, &IncidentWatch::found, this, &CoreService::incidentFound);

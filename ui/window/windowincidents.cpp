@@ -68,8 +68,8 @@ void WindowIncidents::review(const QString& path)
                                       m_model->count(SafetyIncident::Confidence::Possible));
     });
     connect(watch, &IncidentWatch::judgedAll, this, [this, path](int resources) {
-        m_dock->setEmptyText(tr("None of the %n lock(s) in %1 let two holders in at once.", nullptr, resources)
-                                 .arg(path));
+        m_dock->setEmptyText(
+            tr("None of the %n lock(s) in %1 let two holders in at once.", nullptr, resources).arg(path));
         if (m_model->count(SafetyIncident::Confidence::Probable) > 0) {
             m_dock->show();
             m_dock->raise();

@@ -16,9 +16,9 @@
 namespace lockscope {
 
 WindowStatusBar::WindowStatusBar(QWidget* parent)
-    : QStatusBar(parent), m_readOnlyBadge(new QLabel(tr(" READ-ONLY "), this)), m_incidents(new QToolButton(this)),
-      m_totals(new SteadyLabel(this)), m_mastersUp(new SteadyLabel(this)), m_scanScope(new QLabel(this)),
-      m_progressBar(new QProgressBar(this))
+    : QStatusBar(parent), m_readOnlyBadge(new QLabel(tr(" READ-ONLY "), this)),
+      m_incidents(new QToolButton(this)), m_totals(new SteadyLabel(this)), m_mastersUp(new SteadyLabel(this)),
+      m_scanScope(new QLabel(this)), m_progressBar(new QProgressBar(this))
 {
     m_readOnlyBadge->setToolTip(
         tr("Every write is refused: acquire, extend, release and force-release are disabled."));

@@ -21,8 +21,9 @@ namespace {
 // `lockbench synth-recording --out FILE`: a recording of the size `lockctl incidents` must read in
 // its budget (issue #42: a full default recording, about 8 million events), written through the
 // recorder's own writer, in the shape a busy Redlock set leaves: on 5 masters, locks taken by a
-// new token each time, extended now and then, released or left to expire, and --planted restarts that let a second holder in (the proven
-// incidents the run must find). Prints what it wrote; `incidents-bench.sh` times the reading.
+// new token each time, extended now and then, released or left to expire, and --planted restarts that let a
+// second holder in (the proven incidents the run must find). Prints what it wrote; `incidents-bench.sh` times
+// the reading.
 int runSynthRecording(const QStringList& argv)
 {
     const BenchArgs args(argv);
@@ -56,8 +57,8 @@ int runSynthRecording(const QStringList& argv)
         written += batch.size();
         batch.clear();
     };
-    const auto lockEvent = [&](qint64 ms, RecordEvent::Kind kind, const QByteArray& resource, const QByteArray& token,
-                               quint64 holders, qint64 ttlMs) {
+    const auto lockEvent = [&](qint64 ms, RecordEvent::Kind kind, const QByteArray& resource,
+                               const QByteArray& token, quint64 holders, qint64 ttlMs) {
         RecordEvent e;
         e.timeMs = ms;
         e.kind = kind;
