@@ -62,10 +62,7 @@ public:
     }
     QList<QCommandLineOption> options() const override
     {
-        return {{QStringLiteral("db"),
-                 QStringLiteral(
-                     "The recording to read or write (default $XDG_STATE_HOME/lockscope/recording.sqlite)."),
-                 QStringLiteral("FILE")},
+        return {RecordingArgument::option(),
                 {QStringLiteral("since"),
                  QStringLiteral("Only incidents within this span before now (90s, 15m, 2h, 7d)."),
                  QStringLiteral("DURATION")},

@@ -8,6 +8,7 @@
 #include "notifications/lockdiagnosiswatch.h"
 #include "record/recordingwriter.h"
 #include "support/quickconfig.h"
+#include "support/recordevents.h"
 #include "support/redisservergroup.h"
 #include "support/testregistry.h"
 #include "window/mainwindow.h"
@@ -24,7 +25,6 @@
 #include <QTest>
 #include <QToolButton>
 
-#include <bit>
 #include <memory>
 
 namespace tst_uiincidents {
@@ -34,28 +34,12 @@ using namespace lockscope::test;
 
 namespace {
 
-RecordEvent event(qint64 ms, RecordEvent::Kind kind, const QByteArray& resource, const QByteArray& token,
-                  quint64 holders = 0, qint64 ttlMs = -1)
-{
-    RecordEvent e;
-    e.timeMs = ms;
-    e.kind = kind;
-    e.resource = resource;
-    e.token = token;
-    e.holders = holders;
-    e.holding = std::popcount(holders);
-    e.ttlMs = ttlMs;
-    return e;
-}
+using test::lockEvent;
 
 RecordEvent restarted(qint64 ms, int master)
 {
-    RecordEvent e;
-    e.timeMs = ms;
-    e.kind = RecordEvent::Kind::MasterRestarted;
-    e.master = master;
-    e.detail = QStringLiteral("run_id a1 → 9c");
-    return e;
+    return test::masterEvent(ms, RecordEvent::Kind::MasterRestarted, master,
+                             QStringLiteral("run_id a1 → 9c"));
 }
 
 } // namespace
@@ -110,12 +94,13 @@ void TestUiIncidents::aReviewListsTheRecordingsIncidents()
                       QStringLiteral("redis://127.0.0.1:7003")});
         const qint64 t = QDateTime::currentMSecsSinceEpoch() - 60000;
         using Kind = RecordEvent::Kind;
-        writer.write({event(t, Kind::Acquired, "lock:q", "Q1", 0b111, 5000),
-                      event(t + 10, Kind::Released, "lock:q", "Q1"),
-                      event(t + 11, Kind::Acquired, "lock:q", "Q2", 0b111, 5000),
-                      event(t + 100, Kind::Acquired, "lock:r", "tok-A", 0b111, 60000), restarted(t + 1000, 0),
-                      restarted(t + 1000, 1), event(t + 1100, Kind::Holders, "lock:r", "tok-A", 0b100),
-                      event(t + 2000, Kind::Contested, "lock:r", "tok-B", 0b011, 60000)});
+        writer.write({lockEvent(t, Kind::Acquired, "lock:q", "Q1", 0b111, 5000),
+                      lockEvent(t + 10, Kind::Released, "lock:q", "Q1"),
+                      lockEvent(t + 11, Kind::Acquired, "lock:q", "Q2", 0b111, 5000),
+                      lockEvent(t + 100, Kind::Acquired, "lock:r", "tok-A", 0b111, 60000),
+                      restarted(t + 1000, 0), restarted(t + 1000, 1),
+                      lockEvent(t + 1100, Kind::Holders, "lock:r", "tok-A", 0b100),
+                      lockEvent(t + 2000, Kind::Contested, "lock:r", "tok-B", 0b011, 60000)});
         writer.finish();
     }
     LockScopeConfig none;

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "diagnosis/doublegrantdetector.h"
+#include "support/recordevents.h"
 #include "support/testregistry.h"
 
 #include <QTest>
-
-#include <bit>
 
 namespace tst_doublegrantdetector {
 
@@ -14,18 +13,13 @@ namespace {
 
 using Kind = RecordEvent::Kind;
 
+// Events of resource "r" in session 1.
 HistoryEvent resourceEvent(qint64 ms, Kind kind, const QByteArray& token, quint64 holders = 0,
                            qint64 ttlMs = -1)
 {
     HistoryEvent h;
     h.session = 1;
-    h.event.timeMs = ms;
-    h.event.kind = kind;
-    h.event.resource = "r";
-    h.event.token = token;
-    h.event.holders = holders;
-    h.event.holding = std::popcount(holders);
-    h.event.ttlMs = ttlMs;
+    h.event = test::lockEvent(ms, kind, "r", token, holders, ttlMs);
     return h;
 }
 
@@ -33,10 +27,7 @@ HistoryEvent masterEvent(qint64 ms, Kind kind, int master, const QString& detail
 {
     HistoryEvent h;
     h.session = 1;
-    h.event.timeMs = ms;
-    h.event.kind = kind;
-    h.event.master = master;
-    h.event.detail = detail;
+    h.event = test::masterEvent(ms, kind, master, detail);
     return h;
 }
 

@@ -2,14 +2,13 @@
 #include "diagnosis/incidenttriggers.h"
 #include "diagnosis/incidentwatch.h"
 #include "record/recordingwriter.h"
+#include "support/recordevents.h"
 #include "support/testregistry.h"
 
 #include <QDateTime>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
-
-#include <bit>
 
 namespace tst_incidentwatch {
 
@@ -22,25 +21,12 @@ using Kind = RecordEvent::Kind;
 RecordEvent event(qint64 ms, Kind kind, const QByteArray& resource, const QByteArray& token = {},
                   quint64 holders = 0, qint64 ttlMs = -1)
 {
-    RecordEvent e;
-    e.timeMs = ms;
-    e.kind = kind;
-    e.resource = resource;
-    e.token = token;
-    e.holders = holders;
-    e.holding = std::popcount(holders);
-    e.ttlMs = ttlMs;
-    return e;
+    return test::lockEvent(ms, kind, resource, token, holders, ttlMs);
 }
 
 RecordEvent masterEvent(qint64 ms, Kind kind, int master)
 {
-    RecordEvent e;
-    e.timeMs = ms;
-    e.kind = kind;
-    e.master = master;
-    e.detail = QStringLiteral("run_id a1 → 9c");
-    return e;
+    return test::masterEvent(ms, kind, master, QStringLiteral("run_id a1 → 9c"));
 }
 
 } // namespace
