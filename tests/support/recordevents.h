@@ -3,14 +3,38 @@
 
 #include "record/recordevent.h"
 
+#include <bit>
+
 namespace lockscope::test {
 
 // Recorded events made by hand, for the tests of what reads a recording (the detector of two
-// holders at once, its live watch, the window's Incidents): one lock event with the masters
-// holding its token (bit i: master i) and the validity it was seen with.
-RecordEvent lockEvent(qint64 ms, RecordEvent::Kind kind, const QByteArray& resource, const QByteArray& token,
-                      quint64 holders = 0, qint64 ttlMs = -1);
-// One master's event (a restart, a failover, an outage).
-RecordEvent masterEvent(qint64 ms, RecordEvent::Kind kind, int master, const QString& detail = QString());
+// holders at once, its live watch, the window's Incidents) and the benchmark that writes one:
+// lockEvent() is one lock event with the masters holding its token (bit i: master i) and the
+// validity it was seen with; masterEvent() one master's (a restart, a failover, an outage).
+// Header-only: lockbench, which links no test support, uses it too.
+inline RecordEvent lockEvent(qint64 ms, RecordEvent::Kind kind, const QByteArray& resource,
+                             const QByteArray& token, quint64 holders = 0, qint64 ttlMs = -1)
+{
+    RecordEvent e;
+    e.timeMs = ms;
+    e.kind = kind;
+    e.resource = resource;
+    e.token = token;
+    e.holders = holders;
+    e.holding = std::popcount(holders);
+    e.ttlMs = ttlMs;
+    return e;
+}
+
+inline RecordEvent masterEvent(qint64 ms, RecordEvent::Kind kind, int master,
+                               const QString& detail = QString())
+{
+    RecordEvent e;
+    e.timeMs = ms;
+    e.kind = kind;
+    e.master = master;
+    e.detail = detail;
+    return e;
+}
 
 } // namespace lockscope::test

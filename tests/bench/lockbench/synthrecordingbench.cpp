@@ -2,6 +2,7 @@
 #include "bench/lockbench/benchargs.h"
 #include "bench/lockbench/benchmark.h"
 #include "record/recordingwriter.h"
+#include "support/recordevents.h"
 
 #include <QDateTime>
 #include <QFileInfo>
@@ -9,7 +10,6 @@
 #include <QJsonObject>
 #include <QRandomGenerator>
 
-#include <bit>
 #include <cstdio>
 
 using namespace lockscope;
@@ -59,15 +59,7 @@ int runSynthRecording(const QStringList& argv)
     };
     const auto lockEvent = [&](qint64 ms, RecordEvent::Kind kind, const QByteArray& resource,
                                const QByteArray& token, quint64 holders, qint64 ttlMs) {
-        RecordEvent e;
-        e.timeMs = ms;
-        e.kind = kind;
-        e.resource = resource;
-        e.token = token;
-        e.holders = holders;
-        e.holding = std::popcount(holders);
-        e.ttlMs = ttlMs;
-        batch << e;
+        batch << lockscope::test::lockEvent(ms, kind, resource, token, holders, ttlMs);
     };
     const qint64 plantEvery = planted > 0 ? events / (planted + 1) : events + 1;
     while (written + batch.size() < events) {
@@ -81,14 +73,9 @@ int runSynthRecording(const QStringList& argv)
             const QByteArray r = "lock:planted:" + QByteArray::number(plantedDone);
             const QByteArray b = token + "b";
             lockEvent(t, RecordEvent::Kind::Acquired, r, token, 0b00111, 30000);
-            for (int m : {1, 2}) {
-                RecordEvent restart;
-                restart.timeMs = t + 1000;
-                restart.kind = RecordEvent::Kind::MasterRestarted;
-                restart.master = m;
-                restart.detail = QStringLiteral("run_id planted");
-                batch << restart;
-            }
+            for (int m : {1, 2})
+                batch << lockscope::test::masterEvent(t + 1000, RecordEvent::Kind::MasterRestarted, m,
+                                                      QStringLiteral("run_id planted"));
             lockEvent(t + 1100, RecordEvent::Kind::Holders, r, token, 0b00001, -1);
             lockEvent(t + 2000, RecordEvent::Kind::Contested, r, b, 0b11110, 30000);
             lockEvent(t + 5000, RecordEvent::Kind::Released, r, b, 0, -1);
