@@ -23,25 +23,6 @@ QString utc(qint64 ms)
     return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs);
 }
 
-QJsonObject incidentJson(const SafetyIncident& i)
-{
-    const auto holder = [](const QByteArray& token, const QString& owner) {
-        QJsonObject o{{QStringLiteral("token"), escapeBytes(token)}};
-        if (!owner.isEmpty())
-            o.insert(QStringLiteral("owner"), owner);
-        return o;
-    };
-    return {{QStringLiteral("kind"), safetyIncidentKindName(i.kind)},
-            {QStringLiteral("confidence"), safetyConfidenceName(i.confidence)},
-            {QStringLiteral("resource"), escapeBytes(i.resource)},
-            {QStringLiteral("first"), holder(i.firstToken, i.firstOwner)},
-            {QStringLiteral("second"), holder(i.secondToken, i.secondOwner)},
-            {QStringLiteral("from"), utc(i.fromMs)},
-            {QStringLiteral("to"), utc(i.toMs)},
-            {QStringLiteral("cause"), i.cause},
-            {QStringLiteral("evidence"), QJsonArray::fromStringList(i.evidence)}};
-}
-
 // `lockctl incidents`: every time a lock let two holders in at once, from the recording alone (no
 // master is asked, so a recording copied from a server can be audited anywhere).
 class IncidentsCommand final : public Command
@@ -133,7 +114,7 @@ public:
         if (context.json()) {
             QJsonArray list;
             for (const SafetyIncident& i : std::as_const(found))
-                list.append(incidentJson(i));
+                list.append(safetyIncidentJson(i));
             context.out() << QJsonDocument(QJsonObject{{QStringLiteral("incidents"), list}})
                                  .toJson(QJsonDocument::Compact)
                           << Qt::endl;

@@ -5,6 +5,7 @@
 #include "config/scanpattern.h"
 #include "diagnosis/diagnosisjson.h"
 #include "diagnosis/diagnosisreader.h"
+#include "diagnosis/doublegrantdetector.h"
 #include "diagnosis/recordedstory.h"
 #include "export/lockjson.h"
 #include "lockctl/arguments.h"
@@ -84,12 +85,23 @@ DiagnosisContext diagnosisWords(const MasterSet& masters)
     return words;
 }
 
+// What `list` says of each of the first locks beyond the view: its diagnosis, and the times its
+// recording shows two holders at once.
+struct LockFindings
+{
+    QList<Diagnosis> diagnosis;
+    QList<SafetyIncident> incidents; // probable or proven, within incidentsSpanMs
+};
+
+// How far back `list --json` looks for a lock's incidents in the recording.
+constexpr qint64 incidentsSpanMs = 24 * 3600 * 1000;
+
 // Each lock's diagnosis from one look, with the recorded story of its holder when a recording is
 // read (a single scan sees no extension: the recording knows how long it has been held, how often
 // extended, since when not): the waiters, the owner's connection and the recorded story are read
-// for the first maxDiagnosisReads locks.
-QList<QList<Diagnosis>> diagnose(CliContext& context, MasterSet& masters, const QList<LockView>& locks,
-                                 RecordingReader* recording)
+// for the first maxDiagnosisReads locks, and their incidents of the last day.
+QList<LockFindings> diagnose(CliContext& context, MasterSet& masters, const QList<LockView>& locks,
+                             RecordingReader* recording)
 {
     constexpr int maxDiagnosisReads = 200;
     QList<DiagnosisFacts> facts(locks.size());
@@ -103,9 +115,10 @@ QList<QList<Diagnosis>> diagnose(CliContext& context, MasterSet& masters, const 
         });
     context.waitUntil([&] { return left == 0; }, 24 * 3600 * 1000);
     const DiagnosisContext words = diagnosisWords(masters);
-    QList<QList<Diagnosis>> out;
+    QList<LockFindings> out;
     for (int i = 0; i < locks.size(); ++i) {
         LockStory story;
+        QList<SafetyIncident> incidents;
         if (recording && i < read && !locks.at(i).token.isEmpty()) {
             // Only the episodes open now: the holder's, not the resource's whole past.
             // From these masters' recording only: another set's lock of the same name is not this one.
@@ -115,8 +128,15 @@ QList<QList<Diagnosis>> diagnose(CliContext& context, MasterSet& masters, const 
                 story = RecordedStory::fromHistory(*history);
             else
                 context.err() << "lockctl: " << history.error().message << Qt::endl;
+            const Result<ResourceHistory> day =
+                recording->history(locks.at(i).resource,
+                                   QDateTime::currentMSecsSinceEpoch() - incidentsSpanMs, words.masterNames);
+            if (day)
+                for (const SafetyIncident& incident : DoubleGrantDetector::detect(*day))
+                    if (incident.confidence >= SafetyIncident::Confidence::Probable)
+                        incidents << incident;
         }
-        out << LockDiagnosis::diagnose(locks.at(i), story, facts.at(i), words);
+        out << LockFindings{LockDiagnosis::diagnose(locks.at(i), story, facts.at(i), words), incidents};
     }
     return out;
 }
@@ -160,7 +180,7 @@ void ListPrinter::printFirst(const QList<LockView>& locks, bool finished)
 
 void ListPrinter::printFirstJson(const QList<LockView>& locks)
 {
-    const QList<QList<Diagnosis>> diagnoses = diagnose(m_context, m_masters, locks, m_recording.get());
+    const QList<LockFindings> findings = diagnose(m_context, m_masters, locks, m_recording.get());
     const qint64 now = monotonicMs();
     std::string out = "{\"locks\":[";
     std::string diagnosis;
@@ -168,8 +188,19 @@ void ListPrinter::printFirstJson(const QList<LockView>& locks)
         if (i > 0)
             out += ',';
         diagnosis.clear();
-        appendDiagnosisJson(diagnosis, diagnoses.at(i));
-        LockJson::appendLock(out, locks.at(i), m_masters, now, {{"diagnosis", diagnosis}});
+        appendDiagnosisJson(diagnosis, findings.at(i).diagnosis);
+        if (!m_recording) {
+            LockJson::appendLock(out, locks.at(i), m_masters, now, {{"diagnosis", diagnosis}});
+            continue;
+        }
+        // With a recording: the lock's incidents of the last day ([] when none).
+        QJsonArray incidents;
+        for (const SafetyIncident& incident : findings.at(i).incidents)
+            incidents.append(safetyIncidentJson(incident));
+        const QByteArray text = QJsonDocument(incidents).toJson(QJsonDocument::Compact);
+        LockJson::appendLock(out, locks.at(i), m_masters, now,
+                             {{"diagnosis", diagnosis},
+                              {"incidents", std::string_view(text.constData(), size_t(text.size()))}});
     }
     m_written = locks.size();
     writeOut(m_context, out);

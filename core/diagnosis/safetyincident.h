@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QList>
 #include <QMetaType>
 #include <QString>
@@ -52,6 +53,10 @@ struct SafetyIncident
 // "majority-overlap", "failover-loss", "handover-under-live-holder", "overwritten-while-held"; "possible",
 // "probable", "proven": the names in JSON.
 QString safetyIncidentKindName(SafetyIncident::Kind kind);
+// One incident as `lockctl incidents --json` and `lockctl list --json` write it: kind, confidence,
+// resource, first and second ({"token", "owner"}), from and to (UTC, ISO 8601 with ms), cause,
+// evidence. Server bytes escaped as everywhere.
+QJsonObject safetyIncidentJson(const SafetyIncident& incident);
 // Every kind, in the enum's order (the metrics' series, the manual's table).
 QList<SafetyIncident::Kind> allSafetyIncidentKinds();
 QString safetyConfidenceName(SafetyIncident::Confidence confidence);

@@ -25,6 +25,7 @@ class TestLockctlIncidents : public QObject
 
 private slots:
     void flashSaleIsAHandoverUnderALiveHolder();
+    void aRestartThatGrantsTwiceIsProvenAndListed();
     void badInputIsAClearError();
 };
 
@@ -99,6 +100,71 @@ void TestLockctlIncidents::flashSaleIsAHandoverUnderALiveHolder()
                                           QStringLiteral("--min-confidence"), QStringLiteral("possible"),
                                           QStringLiteral("--since"), QStringLiteral("1h")});
     QCOMPARE(recent.code, 1);
+}
+
+void TestLockctlIncidents::aRestartThatGrantsTwiceIsProvenAndListed()
+{
+    // Three masters; A on all of them; two restart without persistence; B takes those two.
+    RedisServerGroup group;
+    RedisServerOptions options;
+    options.notifications = true;
+    QVERIFY2(group.start(3, options), qPrintable(group.errorString()));
+    QStringList masters = testPasswordArgs();
+    for (const QString& url : group.urls(false))
+        masters << QStringLiteral("-m") << url;
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("recording.sqlite"));
+    LockctlProcess recorder;
+    QVERIFY(recorder.start(masters + QStringList{QStringLiteral("record"), QStringLiteral("--db"), db}));
+    QVERIFY2(recorder.waitForOutput("recording 3 master(s)"), qPrintable(recorder.describe()));
+    for (int i = 0; i < 3; ++i)
+        group.at(i).command({"SET", "lock:x", "tok-A", "PX", "60000"});
+    QTest::qWait(1000);
+    QVERIFY(group.at(0).restart());
+    QVERIFY(group.at(1).restart());
+    QTest::qWait(1500);
+    for (int i : {0, 1})
+        group.at(i).command({"SET", "lock:x", "tok-B", "NX", "PX", "60000"});
+    const QStringList incidents{QStringLiteral("--json"), QStringLiteral("incidents"), QStringLiteral("--db"),
+                                db};
+    QVERIFY(QTest::qWaitFor([&] { return runLockctl(incidents).code == 1; }, 15000));
+    const LockctlRun run = runLockctl(incidents);
+    const QJsonArray found =
+        QJsonDocument::fromJson(run.out).object().value(QStringLiteral("incidents")).toArray();
+    QVERIFY2(found.size() == 1, run.out.constData());
+    const QJsonObject i = found.first().toObject();
+    QCOMPARE(i.value(QStringLiteral("kind")).toString(), QStringLiteral("majority-overlap"));
+    QCOMPARE(i.value(QStringLiteral("confidence")).toString(), QStringLiteral("proven"));
+    QCOMPARE(i.value(QStringLiteral("first")).toObject().value(QStringLiteral("token")).toString(),
+             QStringLiteral("tok-A"));
+    QCOMPARE(i.value(QStringLiteral("second")).toObject().value(QStringLiteral("token")).toString(),
+             QStringLiteral("tok-B"));
+    QVERIFY2(i.value(QStringLiteral("cause")).toString().contains(QLatin1String("restart")),
+             run.out.constData());
+
+    // lockctl list --json carries the lock's incidents (of the last day) when it reads a recording.
+    const LockctlRun list = runLockctl(
+        masters + QStringList{QStringLiteral("--json"), QStringLiteral("list"), QStringLiteral("--db"), db});
+    QVERIFY2(list.code == 0, qPrintable(list.describe()));
+    bool listed = false;
+    for (const QJsonValue& v :
+         QJsonDocument::fromJson(list.out).object().value(QStringLiteral("locks")).toArray()) {
+        const QJsonObject lock = v.toObject();
+        if (lock.value(QStringLiteral("resource")).toString() != QLatin1String("lock:x"))
+            continue;
+        const QJsonArray its = lock.value(QStringLiteral("incidents")).toArray();
+        QCOMPARE(its.size(), 1);
+        QCOMPARE(its.first()
+                     .toObject()
+                     .value(QStringLiteral("second"))
+                     .toObject()
+                     .value(QStringLiteral("token"))
+                     .toString(),
+                 QStringLiteral("tok-B"));
+        listed = true;
+    }
+    QVERIFY2(listed, list.out.constData());
+    QCOMPARE(recorder.terminate(), 0);
 }
 
 void TestLockctlIncidents::badInputIsAClearError()
