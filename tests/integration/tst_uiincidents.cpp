@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "detail/lockdetailpane.h"
 #include "eventlog/eventlogmodel.h"
 #include "history/historydock.h"
 #include "incidents/incidentsdock.h"
 #include "incidents/incidentsmodel.h"
 #include "locks/locktablemodel.h"
+#include "locks/locktableview.h"
 #include "notifications/desktopnotifier.h"
 #include "notifications/lockdiagnosiswatch.h"
 #include "record/recordingwriter.h"
@@ -18,6 +20,7 @@
 #include <QComboBox>
 #include <QDateTime>
 #include <QFile>
+#include <QLabel>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTableView>
@@ -166,6 +169,13 @@ void TestUiIncidents::liveARestartThatGrantsTwiceIsListedAndNotified()
                   e.message.contains(QLatin1String("Two holders at once"));
     }
     QVERIFY(logged);
+    // The detail pane names it for the lock.
+    window.lockView()->selectResource("lock:x");
+    QLabel* named = window.detailPane()->incidentsLabel();
+    QTRY_VERIFY(named->isVisibleTo(window.detailPane()));
+    QVERIFY2(named->text().contains(
+                 QLatin1String("Two holders at once (proven, majority-overlap): tok-A and tok-B")),
+             qPrintable(named->text()));
     // Clicking the count shows the dock.
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));

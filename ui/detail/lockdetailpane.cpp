@@ -48,8 +48,8 @@ QString semaphoreHolders(const RecognizedLock& lock)
 
 LockDetailPane::LockDetailPane(QWidget* parent)
     : QWidget(parent), m_title(new QLabel(this)), m_summary(new QLabel(this)),
-      m_validityLabel(new QLabel(this)), m_diagnosis(new QLabel(this)), m_diagram(new QuorumDiagram(this)),
-      m_table(new QTableWidget(0, ColumnCount, this))
+      m_validityLabel(new QLabel(this)), m_diagnosis(new QLabel(this)), m_incidents(new QLabel(this)),
+      m_diagram(new QuorumDiagram(this)), m_table(new QTableWidget(0, ColumnCount, this))
 {
     // Key names and owners are whatever a lock's writer chose: never taken for rich text.
     m_title->setTextFormat(Qt::PlainText);
@@ -74,6 +74,16 @@ LockDetailPane::LockDetailPane(QWidget* parent)
     m_diagnosis->setWordWrap(true);
     m_diagnosis->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_diagnosis->hide();
+    // Two holders at once: the worst this pane can say of a lock, in the colour the timelines
+    // draw the overlap in.
+    m_incidents->setObjectName(QStringLiteral("incidents"));
+    m_incidents->setTextFormat(Qt::PlainText);
+    m_incidents->setWordWrap(true);
+    m_incidents->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QPalette overlap = m_incidents->palette();
+    overlap.setColor(QPalette::WindowText, StatusStyle::overlapColor());
+    m_incidents->setPalette(overlap);
+    m_incidents->hide();
     m_table->setHorizontalHeaderLabels({tr("Master"), tr("Token"), tr("PTTL"), tr("Type"), tr("Owner"),
                                         tr("Re-entry"), tr("Semaphore holders"), tr("Error")});
     setUpReadOnlyRows(m_table);
@@ -98,6 +108,7 @@ LockDetailPane::LockDetailPane(QWidget* parent)
     titleRow->addWidget(m_validityLabel);
     layout->addLayout(titleRow);
     layout->addWidget(m_summary);
+    layout->addWidget(m_incidents);
     layout->addWidget(m_diagnosis);
     layout->addWidget(split, 1);
     auto* scroll = m_scroll = new QScrollArea(this);
@@ -198,6 +209,14 @@ void LockDetailPane::setDiagnosis(const QByteArray& resource, const QList<Diagno
     m_diagnosis->setVisible(!lines.isEmpty());
 }
 
+void LockDetailPane::setIncidents(const QByteArray& resource, const QStringList& lines)
+{
+    if (!m_view || m_view->resource != resource)
+        return;
+    m_incidents->setText(lines.join(QLatin1Char('\n')));
+    m_incidents->setVisible(!lines.isEmpty());
+}
+
 void LockDetailPane::setView(const std::optional<LockView>& view)
 {
     const bool another = !view || !m_view || view->resource != m_view->resource;
@@ -206,6 +225,8 @@ void LockDetailPane::setView(const std::optional<LockView>& view)
         m_diagnoses.clear();
         m_diagnosis->clear();
         m_diagnosis->hide();
+        m_incidents->clear();
+        m_incidents->hide();
         // Another lock is read from its title, not from where the last one was scrolled to.
         m_scroll->verticalScrollBar()->setValue(0);
         emit viewChanged(view ? view->resource : QByteArray());

@@ -55,6 +55,10 @@ public:
     // Ignored unless `resource` is the lock shown; a new lock clears it.
     void setDiagnosis(const QByteArray& resource, const QList<Diagnosis>& diagnoses);
     QLabel* diagnosisLabel() const { return m_diagnosis; }
+    // The times the recording shows `resource` held by two holders at once, one line each (nothing
+    // shown when there is none). Ignored unless `resource` is the lock shown; a new lock clears it.
+    void setIncidents(const QByteArray& resource, const QStringList& lines);
+    QLabel* incidentsLabel() const { return m_incidents; }
     const QList<Diagnosis>& diagnoses() const { return m_diagnoses; }
     const std::optional<LockView>& view() const { return m_view; }
     QTableWidget* mastersTable() const { return m_table; }
@@ -88,6 +92,7 @@ private:
     QLabel* m_summary;
     QLabel* m_validityLabel;
     QLabel* m_diagnosis;
+    QLabel* m_incidents;
     QList<Diagnosis> m_diagnoses;
     QuorumDiagram* m_diagram;
     QTableWidget* m_table;

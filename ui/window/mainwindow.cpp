@@ -103,7 +103,7 @@ MainWindow::MainWindow(LockScopeConfig config, QString auditLogPath, QWidget* pa
     m_diagnosis->setPane(m_detail);
     m_diagnosis->setEventLog(m_events);
     connect(m_diagnosis, &LockDiagnosisWatch::notified, m_recording, &WindowRecording::notified);
-    m_incidents = new WindowIncidents({this, m_recording, m_statusBar, m_diagnosis, m_historyDock});
+    m_incidents = new WindowIncidents({this, m_recording, m_statusBar, m_diagnosis, m_historyDock, m_detail});
     connect(m_incidents, &WindowIncidents::lockChosen, this, [this](const QByteArray& resource) {
         isReview() ? m_historyDock->chooseResource(resource) : selectWhenSeen(resource);
         m_historyDock->raise();

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "window/windowincidents.h"
 
+#include "base/bytesdisplay.h"
+#include "detail/lockdetailpane.h"
 #include "diagnosis/incidentwatch.h"
 #include "incidents/incidentsdock.h"
 #include "incidents/incidentsmodel.h"
@@ -8,6 +10,7 @@
 #include "window/windowrecording.h"
 #include "window/windowstatusbar.h"
 
+#include <QDateTime>
 #include <QMainWindow>
 #include <QThread>
 
@@ -31,6 +34,8 @@ WindowIncidents::WindowIncidents(const Parts& parts)
     connect(m.recording, &WindowRecording::incidentFound, this, &WindowIncidents::add);
     connect(m.recording, &WindowRecording::reviewStarted, this, &WindowIncidents::review);
     connect(m_dock, &IncidentsDock::lockChosen, this, &WindowIncidents::lockChosen);
+    if (m.pane)
+        connect(m.pane, &LockDetailPane::viewChanged, this, &WindowIncidents::showIn);
     connect(m.statusBar, &WindowStatusBar::incidentsClicked, this, [this] {
         m_dock->show();
         m_dock->raise();
@@ -46,8 +51,8 @@ void WindowIncidents::add(const SafetyIncident& incident)
 {
     if (!m_model->add(incident))
         return;
-    m.statusBar->setIncidents(m_model->count(SafetyIncident::Confidence::Probable),
-                              m_model->count(SafetyIncident::Confidence::Possible));
+    showCounts();
+    showIn(incident.resource);
     if (m.diagnosis)
         m.diagnosis->raiseIncident(incident); // the double-grant rule decides
 }
@@ -64,8 +69,7 @@ void WindowIncidents::review(const QString& path)
     // Shown in the list; no notification for what a file from the past holds.
     connect(watch, &IncidentWatch::found, this, [this](const SafetyIncident& incident) {
         if (m_model->add(incident))
-            m.statusBar->setIncidents(m_model->count(SafetyIncident::Confidence::Probable),
-                                      m_model->count(SafetyIncident::Confidence::Possible));
+            showCounts();
     });
     connect(watch, &IncidentWatch::judgedAll, this, [this, path](int resources) {
         m_dock->setEmptyText(
@@ -77,6 +81,31 @@ void WindowIncidents::review(const QString& path)
     });
     m_reviewThread->start(QThread::LowPriority);
     QMetaObject::invokeMethod(watch, &IncidentWatch::judgeAll, Qt::QueuedConnection);
+}
+
+void WindowIncidents::showCounts()
+{
+    m.statusBar->setIncidents(m_model->count(SafetyIncident::Confidence::Probable),
+                              m_model->count(SafetyIncident::Confidence::Possible));
+}
+
+void WindowIncidents::showIn(const QByteArray& resource)
+{
+    if (!m.pane || !m.pane->view() || m.pane->view()->resource != resource)
+        return;
+    QStringList lines;
+    for (int row = 0; row < m_model->rowCount(); ++row) {
+        const SafetyIncident& i = m_model->incidentAt(row);
+        if (i.resource == resource)
+            lines << tr("Two holders at once (%1, %2): %3 and %4 from %5 to %6; %7")
+                         .arg(safetyConfidenceName(i.confidence), safetyIncidentKindName(i.kind),
+                              escapeBytes(i.firstToken), escapeBytes(i.secondToken),
+                              QDateTime::fromMSecsSinceEpoch(i.fromMs).toString(
+                                  QStringLiteral("HH:mm:ss.zzz")),
+                              QDateTime::fromMSecsSinceEpoch(i.toMs).toString(QStringLiteral("HH:mm:ss.zzz")),
+                              i.cause);
+    }
+    m.pane->setIncidents(resource, lines);
 }
 
 void WindowIncidents::stopReview()

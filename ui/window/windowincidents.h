@@ -16,12 +16,14 @@ namespace lockscope {
 
 class IncidentsDock;
 class IncidentsModel;
+class LockDetailPane;
 class LockDiagnosisWatch;
 class WindowRecording;
 class WindowStatusBar;
 
 // The window's part of two holders at once (docs/manual/two-holders.md): the Incidents dock, their
-// count in the status bar (a click shows the dock) and the double-grant notification. Fed by the
+// count in the status bar (a click shows the dock), the selected lock's in the detail pane, and the
+// double-grant notification. Fed by the
 // core's watch of the recording while the window records, or, in a review (`lockscope --db`), by one
 // pass over the whole file on a thread of its own.
 class WindowIncidents final : public QObject
@@ -37,6 +39,7 @@ public:
         WindowStatusBar* statusBar;
         LockDiagnosisWatch* diagnosis;
         QDockWidget* tabbedWith; // the dock it shares a place with (the History dock)
+        LockDetailPane* pane;    // names the selected lock's incidents
     };
 
     explicit WindowIncidents(const Parts& parts);
@@ -54,6 +57,9 @@ signals:
 private:
     void review(const QString& path);
     void stopReview();
+    // The status bar's count and the detail pane's lines, after the list changed.
+    void showCounts();
+    void showIn(const QByteArray& resource);
 
     Parts m;
     IncidentsModel* m_model;
