@@ -95,22 +95,24 @@ public:
         // 1 means "found one": a recording that cannot be read is told apart (2, as a bad --db).
         if (const RedisError error = reader.open(RecordingArgument::path(parser)))
             return context.fail(UsageError, error.message);
+        QList<SafetyIncident> judged;
         if (resources.isEmpty()) {
-            const Result<QList<QByteArray>> all = reader.resources();
+            // The whole recording in one pass, every set of masters it holds.
+            Result<QList<SafetyIncident>> all = DoubleGrantDetector::detectAll(reader);
             if (!all)
                 return context.fail(UsageError, all.error().message);
-            resources = *all;
-        }
-        const QStringList masters = MasterSet::namesOf(context.config().masters);
-        QList<SafetyIncident> found;
-        for (const QByteArray& resource : std::as_const(resources)) {
-            const Result<ResourceHistory> history = reader.history(resource, sinceMs, masters);
+            judged = std::move(*all);
+        } else {
+            const Result<ResourceHistory> history =
+                reader.history(resources.first(), sinceMs, MasterSet::namesOf(context.config().masters));
             if (!history)
                 return context.fail(UsageError, history.error().message);
-            for (const SafetyIncident& i : DoubleGrantDetector::detect(*history))
-                if (i.confidence >= least && (sinceMs < 0 || i.toMs >= sinceMs))
-                    found << i;
+            judged = DoubleGrantDetector::detect(*history);
         }
+        QList<SafetyIncident> found;
+        for (const SafetyIncident& i : std::as_const(judged))
+            if (i.confidence >= least && (sinceMs < 0 || i.toMs >= sinceMs))
+                found << i;
         if (context.json()) {
             QJsonArray list;
             for (const SafetyIncident& i : std::as_const(found))

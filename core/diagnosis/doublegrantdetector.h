@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "base/result.h"
 #include "diagnosis/safetyincident.h"
 #include "record/resourcehistory.h"
 
 #include <QList>
 
 namespace lockscope {
+
+class RecordingReader;
 
 // Two holders at once, from one resource's recorded events alone (no master is asked): the
 // recorder keeps each token held at once as its own episode (`contested`), with the masters
@@ -31,6 +34,10 @@ namespace lockscope {
 namespace DoubleGrantDetector {
 
 QList<SafetyIncident> detect(const ResourceHistory& history);
+// Every resource of a whole recording in one pass over its events in the order they were recorded
+// (`lockctl incidents`: millions of events in seconds, holding only the locks being judged).
+// The idle scans are forgotten every `evictEvery` events.
+Result<QList<SafetyIncident>> detectAll(RecordingReader& reader, int evictEvery = 65536);
 
 } // namespace DoubleGrantDetector
 

@@ -6,7 +6,6 @@
 #include "record/recordingwriter.h"
 
 #include <QDateTime>
-#include <QThread>
 
 #include <limits>
 
@@ -73,29 +72,30 @@ bool IncidentWatch::openReader()
 
 void IncidentWatch::tell(const ResourceHistory& history)
 {
-    for (const SafetyIncident& i : DoubleGrantDetector::detect(history)) {
-        const QString key = keyOf(i);
-        if (m_known.contains(key))
-            continue;
-        m_known.insert(key);
-        m_incidents << i;
-        emit found(i);
-    }
+    for (const SafetyIncident& i : DoubleGrantDetector::detect(history))
+        tell(i);
+}
+
+void IncidentWatch::tell(const SafetyIncident& incident)
+{
+    const QString key = keyOf(incident);
+    if (m_known.contains(key))
+        return;
+    m_known.insert(key);
+    m_incidents << incident;
+    emit found(incident);
 }
 
 void IncidentWatch::judgeAll()
 {
     int read = 0;
     if (openReader()) {
-        const Result<QList<QByteArray>> resources = m_reader->resources();
-        for (const QByteArray& resource : resources ? *resources : QList<QByteArray>()) {
-            if (QThread::currentThread()->isInterruptionRequested())
-                break;
-            if (const Result<ResourceHistory> history = m_reader->history(resource)) {
-                tell(*history);
-                ++read;
-            }
-        }
+        if (const Result<QList<QByteArray>> resources = m_reader->resources())
+            read = int(resources->size());
+        // One pass over the whole file (DoubleGrantDetector::detectAll), not a story per lock.
+        if (const Result<QList<SafetyIncident>> all = DoubleGrantDetector::detectAll(*m_reader))
+            for (const SafetyIncident& i : *all)
+                tell(i);
     }
     emit judgedAll(read);
 }

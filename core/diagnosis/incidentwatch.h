@@ -47,8 +47,8 @@ public:
     void onCommitted(const RecordEventList& events);
     // Judges every suspect now (tests; the timer does it otherwise).
     void checkNow();
-    // Judges every resource in the recording, whole (a review of a file): found() for each
-    // incident, then judgedAll(). Stops early when its thread is asked to (requestInterruption).
+    // Judges the whole recording in one pass (a review of a file): found() for each incident, then
+    // judgedAll().
     void judgeAll();
 
     // Every incident found since it started, oldest first.
@@ -65,8 +65,9 @@ signals:
 private:
     void check(int budget);
     bool openReader();
-    // Tells the incidents of `history` not told yet.
+    // Tells the incidents of `history` not told yet; one incident unless told already.
     void tell(const ResourceHistory& history);
+    void tell(const SafetyIncident& incident);
 
     QString m_path;
     IncidentTriggers m_triggers;

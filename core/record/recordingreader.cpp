@@ -3,6 +3,7 @@
 
 #include "base/bytesdisplay.h"
 #include "record/episodebuilder.h"
+#include "record/sqlitestatement.h"
 
 #include <QHash>
 #include <QJsonArray>
@@ -58,6 +59,69 @@ Result<QList<RecordingSession>> RecordingReader::sessions()
     if (q.lastError().isValid())
         return m_db->error(QStringLiteral("cannot read its sessions"), q.lastError().text());
     return out;
+}
+
+RedisError RecordingReader::forEachEvent(const std::function<bool(const HistoryEvent&)>& visit)
+{
+    if (!m_db)
+        return RedisError(ErrorKind::Io, QString(), QStringLiteral("no recording open"));
+    sqlite3* handle = SqliteStatement::handle(m_db->db());
+    if (!handle)
+        return m_db->error(QStringLiteral("cannot read its events"), QStringLiteral("not an SQLite file"));
+    // The names once (bounded as resources() is): each event names its resource by number.
+    QHash<qint64, QByteArray> names;
+    {
+        SqliteStatement q;
+        if (!q.prepare(handle, "SELECT id, name FROM resources"))
+            return m_db->error(QStringLiteral("cannot read its resources"), q.error());
+        qint64 bytes = 0;
+        while (true) {
+            if (!q.step())
+                return m_db->error(QStringLiteral("cannot read its resources"), q.error());
+            if (!q.hasRow())
+                break;
+            const QByteArray name = q.columnBlob(1);
+            if (names.size() >= maxResources || (bytes += name.size()) > maxBytes)
+                return m_db->error(QStringLiteral("cannot read its resources"),
+                                   QStringLiteral("more than %1 of them, or over %2 MiB")
+                                       .arg(maxResources)
+                                       .arg(maxBytes >> 20));
+            names.insert(q.columnInt(0), name);
+        }
+    }
+    // SQLite's own API, one row at a time: through Qt SQL each of millions of rows cost a dozen
+    // QVariants.
+    SqliteStatement q;
+    if (!q.prepare(handle,
+                   "SELECT id, session, t, resource, master, kind, token, owner, ttl, holding, holders, "
+                   "detail, audit FROM events ORDER BY id"))
+        return m_db->error(QStringLiteral("cannot read its events"), q.error());
+    HistoryEvent h;
+    while (true) {
+        if (!q.step())
+            return m_db->error(QStringLiteral("cannot read its events"), q.error());
+        if (!q.hasRow())
+            return {};
+        RecordEvent& e = h.event;
+        if (!recordEventKindFromNumber(int(q.columnInt(5)), &e.kind))
+            continue; // written by a newer LockScope: not ours to interpret
+        h.id = q.columnInt(0);
+        h.session = q.columnInt(1);
+        e.timeMs = q.columnInt(2);
+        e.resource = q.columnIsNull(3) ? QByteArray() : names.value(q.columnInt(3));
+        if (!q.columnIsNull(3) && e.resource.isEmpty())
+            continue; // a resource event whose resource is gone (damaged file): nothing to judge
+        e.master = q.columnIsNull(4) ? -1 : int(q.columnInt(4));
+        e.token = q.columnBlob(6);
+        e.owner = q.columnIsNull(7) ? QString() : escapeText(QString::fromUtf8(q.columnBlob(7)));
+        e.ttlMs = q.columnIsNull(8) ? -1 : q.columnInt(8);
+        e.holding = int(q.columnInt(9));
+        e.holders = quint64(q.columnInt(10));
+        e.detail = q.columnIsNull(11) ? QString() : escapeText(QString::fromUtf8(q.columnBlob(11)));
+        e.auditId = q.columnIsNull(12) ? QString() : escapeText(QString::fromUtf8(q.columnBlob(12)));
+        if (!visit(h))
+            return {};
+    }
 }
 
 Result<QList<QByteArray>> RecordingReader::resources()

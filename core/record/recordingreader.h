@@ -5,6 +5,7 @@
 #include "record/recordingdatabase.h"
 #include "record/resourcehistory.h"
 
+#include <functional>
 #include <memory>
 
 namespace lockscope {
@@ -37,6 +38,11 @@ public:
     // resource's latest event. The other sets it was recorded from are named in the result.
     Result<ResourceHistory> history(const QByteArray& resource, qint64 sinceMs = -1,
                                     const QStringList& masters = {});
+    // Every event of the recording in the order it was recorded (resource events with their
+    // resource's name), one at a time, until `visit` returns false: a pass over a whole recording
+    // that holds no more of it than the caller keeps. Text is escaped as in history(); an event of a
+    // kind this version does not know is skipped.
+    RedisError forEachEvent(const std::function<bool(const HistoryEvent&)>& visit);
     // Every resource with at least one event, sorted.
     Result<QList<QByteArray>> resources();
     Result<QList<RecordingSession>> sessions();

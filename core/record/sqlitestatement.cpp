@@ -76,6 +76,11 @@ qint64 SqliteStatement::columnInt(int column) const
     return sqlite3_column_int64(m_statement, column);
 }
 
+bool SqliteStatement::columnIsNull(int column) const
+{
+    return sqlite3_column_type(m_statement, column) == SQLITE_NULL;
+}
+
 QByteArray SqliteStatement::columnBlob(int column) const
 {
     const void* data = sqlite3_column_blob(m_statement, column);

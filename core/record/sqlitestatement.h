@@ -39,6 +39,7 @@ public:
     bool step();
     bool hasRow() const { return m_row; }
     qint64 columnInt(int column) const;
+    bool columnIsNull(int column) const;
     QByteArray columnBlob(int column) const;
     // Of the connection, after this statement's step: rows it changed, the row id it inserted.
     int changes() const;

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "diagnosis/doublegrantdetector.h"
 #include "diagnosis/incidenttriggers.h"
 #include "diagnosis/incidentwatch.h"
+#include "record/recordingreader.h"
 #include "record/recordingwriter.h"
 #include "support/recordevents.h"
 #include "support/testregistry.h"
 
 #include <QDateTime>
+#include <QRandomGenerator>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -41,6 +44,7 @@ private slots:
     void triggersPickTheResourcesThatMayHoldAnIncident();
     void triggersForgetOldEnds();
     void theWatchFindsARestartOverlapInTheFile();
+    void onePassAgreesWithEachLocksHistory();
 };
 
 void TestIncidentWatch::triggersPickTheResourcesThatMayHoldAnIncident()
@@ -114,6 +118,103 @@ void TestIncidentWatch::theWatchFindsARestartOverlapInTheFile()
     QCOMPARE(found.size(), 1);
     QCOMPARE(watch.incidents().size(), 1);
     writer.finish();
+}
+
+void TestIncidentWatch::onePassAgreesWithEachLocksHistory()
+{
+    // Two sessions on two sets of masters, 60 locks each: clean handovers, expiries taken at once
+    // (possible), replacements in place (possible), and restarts that let a second holder in
+    // (proven). The one pass over the file (lockctl incidents, a review) must find exactly what
+    // each lock's history finds.
+    QTemporaryDir dir;
+    RecorderOptions options;
+    options.path = dir.filePath(QStringLiteral("recording.sqlite"));
+    QRandomGenerator rng(42);
+    const qint64 base = QDateTime::currentMSecsSinceEpoch() - 3600 * 1000;
+    for (int session = 0; session < 2; ++session) {
+        RecordingWriter writer(options, std::make_shared<RecordingWriter::Counters>());
+        const QString port = QString::number(7000 + 10 * session);
+        writer.start({QStringLiteral("redis://a:") + port, QStringLiteral("redis://b:") + port,
+                      QStringLiteral("redis://c:") + port});
+        RecordEventList events;
+        qint64 t = base + session * 1800 * 1000;
+        int serial = 0;
+        for (int round = 0; round < 40; ++round) {
+            for (int r = 0; r < 60; ++r, t += 7) {
+                const QByteArray resource = "lock:" + QByteArray::number(r);
+                const QByteArray a = "s" + QByteArray::number(session) + "t" + QByteArray::number(++serial);
+                const QByteArray b = a + "b";
+                switch (rng.bounded(6)) {
+                case 0: // released, taken again
+                    events << event(t, Kind::Acquired, resource, a, 0b111, 5000)
+                           << event(t + 3, Kind::Released, resource, a);
+                    break;
+                case 1: // expired, taken at once
+                    events << event(t, Kind::Acquired, resource, a, 0b111, 2)
+                           << event(t + 4, Kind::Expired, resource, a)
+                           << event(t + 5, Kind::Acquired, resource, b, 0b111, 5000)
+                           << event(t + 6, Kind::Released, resource, b);
+                    break;
+                case 2: // replaced in place while valid
+                    events << event(t, Kind::Acquired, resource, a, 0b111, 5000)
+                           << event(t + 2, Kind::Acquired, resource, b, 0b111, 5000)
+                           << event(t + 6, Kind::Released, resource, b);
+                    break;
+                case 3: { // a restart of two masters, B on them while A is valid
+                    events << event(t, Kind::Acquired, resource, a, 0b111, 60000)
+                           << masterEvent(t + 1, Kind::MasterRestarted, 0)
+                           << masterEvent(t + 1, Kind::MasterRestarted, 1)
+                           << event(t + 2, Kind::Holders, resource, a, 0b100)
+                           << event(t + 3, Kind::Contested, resource, b, 0b011, 60000)
+                           << event(t + 5, Kind::Released, resource, b)
+                           << event(t + 6, Kind::Released, resource, a);
+                    break;
+                }
+                default: // extended, released
+                    events << event(t, Kind::Acquired, resource, a, 0b111, 5000)
+                           << event(t + 2, Kind::Extended, resource, a, 0b111, 5000)
+                           << event(t + 5, Kind::Released, resource, a);
+                }
+            }
+        }
+        writer.write(events);
+        writer.finish();
+    }
+    RecordingReader reader;
+    QVERIFY(!reader.open(options.path));
+    const auto keys = [](const QList<SafetyIncident>& list) {
+        QStringList out;
+        for (const SafetyIncident& i : list)
+            out << QStringLiteral("%1 %2 %3 %4 %5 %6 %7")
+                       .arg(QString::fromUtf8(i.resource), QString::fromUtf8(i.firstToken),
+                            QString::fromUtf8(i.secondToken), safetyIncidentKindName(i.kind),
+                            safetyConfidenceName(i.confidence))
+                       .arg(i.fromMs)
+                       .arg(i.toMs);
+        out.sort();
+        return out;
+    };
+    QList<SafetyIncident> each;
+    const Result<QList<QByteArray>> resources = reader.resources();
+    QVERIFY(resources);
+    for (const QByteArray& resource : *resources) {
+        // Each set of masters' story of it.
+        for (const QString& port : {QStringLiteral("7000"), QStringLiteral("7010")}) {
+            const Result<ResourceHistory> history =
+                reader.history(resource, -1,
+                               {QStringLiteral("redis://a:") + port, QStringLiteral("redis://b:") + port,
+                                QStringLiteral("redis://c:") + port});
+            QVERIFY(history);
+            each << DoubleGrantDetector::detect(*history);
+        }
+    }
+    QVERIFY(each.size() > 100); // every kind is among them
+    // With the idle scans forgotten as usual, and every 50 events (a lock judged anew after).
+    for (int evictEvery : {65536, 50}) {
+        const Result<QList<SafetyIncident>> all = DoubleGrantDetector::detectAll(reader, evictEvery);
+        QVERIFY(all);
+        QCOMPARE(keys(*all), keys(each));
+    }
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestIncidentWatch)

@@ -1,0 +1,502 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "diagnosis/doublegrantscan.h"
+
+#include "base/bytesdisplay.h"
+
+#include <QDateTime>
+#include <QHash>
+
+#include <bit>
+#include <optional>
+
+namespace lockscope {
+
+// One session's events (a session's masters are fixed: its quorum too).
+//
+// A token that holds a quorum holds the lock until its validity ends or it gives the lock up: a
+// second token reaching a quorum before then means two holders at once, whether or not the first
+// still shows on a quorum (a restarted master forgot its copy; a failover lost it).
+class DoubleGrantScan::Impl
+{
+    using Kind = RecordEvent::Kind;
+
+    // The events an incident shows of one token: its first and its last few. A token renewed every
+    // second for a day has tens of thousands; they are kept as events and put in words only when an
+    // incident needs them (a full recording holds millions).
+    class EvidenceTrail
+    {
+    public:
+        static constexpr int kept = 5;
+
+        void clear() { *this = EvidenceTrail(); }
+        void add(const RecordEvent& e)
+        {
+            if (m_head.size() < kept)
+                return m_head.append(e);
+            if (m_tail.size() == kept) {
+                m_tail.removeFirst();
+                ++m_skipped;
+            }
+            m_tail << e;
+        }
+        template <typename Format> QStringList lines(Format format) const
+        {
+            QStringList out;
+            for (const RecordEvent& e : m_head)
+                out << format(e);
+            if (m_skipped > 0)
+                out << QStringLiteral("… %1 more events of this token").arg(m_skipped);
+            for (const RecordEvent& e : m_tail)
+                out << format(e);
+            return out;
+        }
+
+    private:
+        QList<RecordEvent> m_head;
+        QList<RecordEvent> m_tail;
+        qint64 m_skipped = 0;
+    };
+
+    // What the record says of one token in one session, as its events come.
+    struct Holder
+    {
+        QString owner;
+        qint64 startMs = 0;
+        int holding = 0;
+        quint64 holders = 0;
+        quint64 everHolders = 0;
+        qint64 ttlMs = -1;        // the validity it was seen with (the view's: TTL less the drift allowance)
+        qint64 quorumAtMs = -1;   // when it first held a quorum
+        qint64 validUntilMs = -1; // from then, the validity it had (its extensions push it on); -1: no TTL
+        qint64 gaveUpAtMs = -1;   // released, force-released or expired: it no longer held it
+        // A master that let the token go well before its validity ended, with nothing recorded that
+        // explains it (no restart, failover or outage of that master): a clock running fast, an eviction.
+        int earlyMaster = -1;
+        qint64 earlyAtMs = -1;
+        // Another token was in its key at the next read, before its validity ended, with no delete or
+        // expiry seen: a steal, or a release and re-take too quick to see without keyspace events.
+        qint64 replacedAtMs = -1;
+        EvidenceTrail trail;
+    };
+
+    static QString utc(qint64 ms)
+    {
+        return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs);
+    }
+
+    static QString masterLabel(int master) { return QStringLiteral("M%1").arg(master + 1); }
+
+    static QString mastersText(quint64 mask)
+    {
+        QStringList names;
+        for (int i = 0; i < 64; ++i)
+            if (mask & (quint64(1) << i))
+                names << masterLabel(i);
+        return names.join(QLatin1Char(','));
+    }
+
+    static bool isStart(Kind k) { return k == Kind::Seen || k == Kind::Acquired || k == Kind::Contested; }
+
+    static bool isGiveUp(Kind k)
+    {
+        return k == Kind::Released || k == Kind::ForceReleased || k == Kind::Expired;
+    }
+
+public:
+    Impl(const QByteArray& resource, int masters, qint64 lastMs, const QList<RecordEvent>& masterEvents,
+         QList<SafetyIncident>& out)
+        : m_resource(resource), m_total(masters), m_needed(masters / 2 + 1), m_lastMs(lastMs),
+          m_masterEvents(masterEvents), m_out(out)
+    {}
+    ~Impl()
+    {
+        for (const OpenIncident& o : std::as_const(m_open))
+            settle(o);
+    }
+    Impl(const Impl&) = delete;
+    Impl& operator=(const Impl&) = delete;
+
+    // Nothing held, nothing open, no expiry whose handover is still to come: forgetting the scan
+    // now loses nothing (a pass over a whole recording keeps only the scans that matter).
+    bool idle(qint64 nowMs) const
+    {
+        if (!m_open.isEmpty())
+            return false;
+        if (m_lastExpired && nowMs - m_lastExpired->atMs <= qMax<qint64>(m_lastExpired->ttlMs, 1000))
+            return false;
+        for (const Holder& h : m_holders)
+            if (h.holding > 0 ||
+                (h.gaveUpAtMs < 0 && h.quorumAtMs >= 0 && (h.validUntilMs < 0 || h.validUntilMs > nowMs)))
+                return false;
+        return true;
+    }
+
+    void add(const RecordEvent& e)
+    {
+        m_lastMs = qMax(m_lastMs, e.timeMs);
+        if (e.isMasterEvent())
+            return; // the session's list (m_masterEvents) has them
+        // The recorder stores a replacement as the new holder's start alone (RecordingReader puts
+        // the `replaced` back for a history; a pass over the whole file meets the start first).
+        // The holder it follows is the last one started, or, once that one went, the first held
+        // beside it.
+        if (e.kind == Kind::Seen || e.kind == Kind::Acquired) {
+            const auto holdingNow = [this](const QByteArray& token) {
+                const auto it = m_holders.constFind(token);
+                return it != m_holders.cend() && it->holding > 0 && it->gaveUpAtMs < 0;
+            };
+            while (!m_main.isEmpty() && !holdingNow(m_main) && !m_beside.isEmpty())
+                m_main = m_beside.takeFirst();
+            if (!m_main.isEmpty() && e.token != m_main && !m_beside.contains(e.token) && holdingNow(m_main)) {
+                RecordEvent replaced;
+                replaced.timeMs = e.timeMs;
+                replaced.kind = Kind::Replaced;
+                replaced.resource = e.resource;
+                replaced.token = m_main;
+                add(replaced);
+            }
+            m_main = e.token;
+            m_beside.clear();
+        } else if (e.kind == Kind::Contested && !m_beside.contains(e.token)) {
+            m_beside << e.token;
+        }
+        if (isStart(e.kind) && m_holders.contains(e.token))
+            closeIncidentsOf(e.token); // a new tenure of the same token: the old one's end is known
+        if (isStart(e.kind) && m_holders.size() >= m_pruneAt)
+            prune(e.timeMs);
+        if (!isStart(e.kind) && !m_holders.contains(e.token))
+            return; // its tenure is over and forgotten (prune), or began before this session
+        Holder& h = m_holders[e.token];
+        if (isStart(e.kind)) {
+            h = Holder();
+            h.owner = e.owner;
+            h.startMs = e.timeMs;
+            h.ttlMs = e.ttlMs;
+        }
+        if (h.owner.isEmpty())
+            h.owner = e.owner;
+        h.trail.add(e);
+        h.everHolders |= e.holders;
+        if (e.kind == Kind::Extended && e.ttlMs > 0 && h.quorumAtMs >= 0) {
+            h.validUntilMs = qMax(h.validUntilMs, e.timeMs + e.ttlMs);
+            settleIncidentsOf(e.token);
+        }
+        if (e.kind == Kind::Expired && expiredEarly(h, e.timeMs) && h.gaveUpAtMs < 0) {
+            // Gone from its last masters before its validity ended: not given up, its holder still
+            // counts on it (a clock running fast); another token on a quorum now is a second holder.
+            noteEarly(h, unexplainedDrops(h, h.holders, e.timeMs), e.timeMs);
+            h.holding = 0;
+            h.holders = 0;
+            return;
+        }
+        // Replaced once its validity was over: the next holder's SET NX found the key expired (a
+        // lazy expiry the server told in one breath with the new write). An expiry, as far as the
+        // old holder's lease goes.
+        const bool ranOut = e.kind == Kind::Replaced && h.quorumAtMs >= 0 && h.validUntilMs >= 0 &&
+                            e.timeMs >= h.validUntilMs - expirySlackMs(h);
+        if (isGiveUp(e.kind) || ranOut) {
+            // Only its first end counts: a copy left on a master that was down during the release
+            // expires later, when the lock is long someone else's.
+            if (h.gaveUpAtMs < 0) {
+                h.gaveUpAtMs = ranOut ? qMin(e.timeMs, h.validUntilMs) : e.timeMs;
+                if ((e.kind == Kind::Expired || ranOut) && h.quorumAtMs >= 0)
+                    m_lastExpired = LastExpired{e.token, e.timeMs, h.ttlMs};
+            }
+            h.holding = 0;
+            h.holders = 0;
+            closeIncidentsOf(e.token);
+            return;
+        }
+        if (e.kind == Kind::Lost || e.kind == Kind::Replaced) { // its holder did not give it up
+            if (e.kind == Kind::Replaced)
+                h.replacedAtMs = e.timeMs;
+            noteEarly(h, unexplainedDrops(h, h.holders, e.timeMs), e.timeMs);
+            h.holding = 0;
+            h.holders = 0;
+            return;
+        }
+        if (e.holding > 0 || e.kind == Kind::Holders) {
+            const quint64 unexplained = unexplainedDrops(h, h.holders & ~e.holders, e.timeMs);
+            h.holders = e.holders;
+            if (unexplained && h.quorumAtMs >= 0 && h.gaveUpAtMs < 0 && e.holding < m_needed) {
+                // Gone, below its quorum, from masters nothing happened to: a release reaching the
+                // masters (one that was down meanwhile keeps a copy until it expires). Given up.
+                h.gaveUpAtMs = e.timeMs;
+                h.holding = e.holding;
+                closeIncidentsOf(e.token);
+                return;
+            }
+            noteEarly(h, unexplained, e.timeMs);
+        }
+        h.holding = e.holding;
+        if (h.holding >= m_needed && h.quorumAtMs < 0 && h.gaveUpAtMs < 0) {
+            h.quorumAtMs = e.timeMs;
+            const qint64 ttl = e.ttlMs > 0 ? e.ttlMs : h.ttlMs;
+            h.ttlMs = ttl;
+            h.validUntilMs = ttl > 0 ? e.timeMs + ttl : -1;
+            reachedQuorum(e.token, e);
+        }
+    }
+
+private:
+    struct OpenIncident
+    {
+        qsizetype index = -1; // in m_out
+        QByteArray first;
+        QByteArray second;
+        bool handover = false; // the first had given it up: only the second's end bounds it
+    };
+    struct LastExpired
+    {
+        QByteArray token;
+        qint64 atMs = 0;
+        qint64 ttlMs = -1;
+    };
+
+    // Forgets the tokens that can no longer be part of an incident: given up or past their
+    // validity, in no open incident, and not the last to expire. A lock that changes hands a
+    // million times in a recording keeps a handful, not a million.
+    void prune(qint64 nowMs)
+    {
+        m_holders.removeIf([&](const QHash<QByteArray, Holder>::iterator& it) {
+            const Holder& h = it.value();
+            const bool over =
+                h.gaveUpAtMs >= 0 ||
+                (h.holding == 0 && (h.quorumAtMs < 0 || (h.validUntilMs >= 0 && h.validUntilMs < nowMs)));
+            const bool needed = (m_lastExpired && m_lastExpired->token == it.key()) ||
+                                std::any_of(m_open.cbegin(), m_open.cend(), [&](const OpenIncident& o) {
+                                    return o.first == it.key() || o.second == it.key();
+                                });
+            return over && !needed;
+        });
+        m_pruneAt = qMax<qsizetype>(16, m_holders.size() * 2);
+    }
+
+    // Expiry is read from outside, a little late: early means by more than what reading explains.
+    static qint64 expirySlackMs(const Holder& h) { return 100 + qMax<qint64>(0, h.ttlMs) / 50; }
+
+    bool expiredEarly(const Holder& h, qint64 atMs) const
+    {
+        return h.quorumAtMs >= 0 && h.validUntilMs >= 0 && atMs < h.validUntilMs - expirySlackMs(h);
+    }
+
+    // Of the masters in `dropped` (they let the token go at `atMs`), those with no outage, restart
+    // or failover recorded since its quorum: a delete (a release) or an early expiry.
+    quint64 unexplainedDrops(const Holder& h, quint64 dropped, qint64 atMs) const
+    {
+        quint64 out = 0;
+        for (int m = 0; m < 64 && dropped; ++m) {
+            const quint64 bit = quint64(1) << m;
+            if (!(dropped & bit))
+                continue;
+            dropped &= ~bit;
+            bool explained = false;
+            for (const RecordEvent& me : m_masterEvents)
+                explained |= me.master == m && me.timeMs >= h.quorumAtMs - 1000 && me.timeMs <= atMs;
+            if (!explained)
+                out |= bit;
+        }
+        return out;
+    }
+
+    // The first master that let the token go well before its validity ended, unexplained: the
+    // cause an overlap names when no restart or failover does (a clock running fast).
+    void noteEarly(Holder& h, quint64 unexplained, qint64 atMs) const
+    {
+        if (!unexplained || h.earlyMaster >= 0 || !expiredEarly(h, atMs))
+            return;
+        h.earlyMaster = std::countr_zero(unexplained);
+        h.earlyAtMs = atMs;
+    }
+
+    QString line(const RecordEvent& e) const
+    {
+        QString text = QStringLiteral("%1 %2").arg(utc(e.timeMs), recordEventKindName(e.kind));
+        if (e.isMasterEvent())
+            return text + QLatin1Char(' ') + masterLabel(e.master) +
+                   (e.detail.isEmpty() ? QString() : QStringLiteral(": ") + e.detail);
+        text += QLatin1Char(' ') + escapeBytes(e.token);
+        if (e.holding > 0)
+            text +=
+                QStringLiteral(" on %1 (%2 of %3)").arg(mastersText(e.holders)).arg(e.holding).arg(m_total);
+        if (e.ttlMs >= 0)
+            text += QStringLiteral(", validity %1 ms").arg(e.ttlMs);
+        return text;
+    }
+
+    // `token` holds a quorum from now: any other still valid, never given up, holds it too.
+    void reachedQuorum(const QByteArray& token, const RecordEvent& e)
+    {
+        if (m_total == 0)
+            return; // its session's masters are not in the file: no quorum to judge by
+        bool overlapped = false;
+        for (auto it = m_holders.cbegin(); it != m_holders.cend(); ++it) {
+            const Holder& first = it.value();
+            if (it.key() == token || first.quorumAtMs < 0 || first.gaveUpAtMs >= 0 ||
+                (first.validUntilMs >= 0 && first.validUntilMs <= e.timeMs))
+                continue;
+            // A quorum each (on one master, a Sentinel group's primary, the one). A first token
+            // replaced in place may have been released and re-taken between two reads (the
+            // delete's keyspace event can come after the read that shows the next holder): only
+            // possible, restart or not. Else proven.
+            const bool lostToTopology = explainedByTopology(first, e.timeMs);
+            const bool unseenHandover = first.replacedAtMs >= 0;
+            const SafetyIncident::Kind kind = unseenHandover ? SafetyIncident::Kind::OverwrittenWhileHeld
+                                              : m_total == 1 && lostToTopology
+                                                  ? SafetyIncident::Kind::FailoverLoss
+                                                  : SafetyIncident::Kind::MajorityOverlap;
+            report(it.key(), token, e, kind,
+                   unseenHandover ? SafetyIncident::Confidence::Possible : SafetyIncident::Confidence::Proven,
+                   unseenHandover
+                       ? QStringLiteral("another token was in its key at the next read, %1 ms before its "
+                                        "validity ended, with no delete or expiry seen: a write over a "
+                                        "held lock, or a release and re-take too quick to see without "
+                                        "keyspace events")
+                             .arg(first.validUntilMs >= 0 ? first.validUntilMs - first.replacedAtMs : 0)
+                       : causeOf(first, e.timeMs));
+            overlapped = true;
+        }
+        const std::optional<LastExpired> expired = std::exchange(m_lastExpired, std::nullopt);
+        // A handover by expiry soon after it (within the old lease's length): the old holder may
+        // have been paused past its lease. Nothing in the record says it was alive: possible.
+        if (!overlapped && expired && expired->token != token &&
+            e.timeMs - expired->atMs <= qMax<qint64>(expired->ttlMs, 1000))
+            report(expired->token, token, e, SafetyIncident::Kind::HandoverUnderLiveHolder,
+                   SafetyIncident::Confidence::Possible,
+                   QStringLiteral("%1 expired at %2 without being released and %3 took the lock %4 ms later; "
+                                  "whether its holder was still at work is not in the recording")
+                       .arg(escapeBytes(expired->token), utc(expired->atMs), escapeBytes(token))
+                       .arg(e.timeMs - expired->atMs));
+    }
+
+    void report(const QByteArray& firstToken, const QByteArray& secondToken, const RecordEvent& e,
+                SafetyIncident::Kind kind, SafetyIncident::Confidence confidence, const QString& cause)
+    {
+        const Holder first = m_holders.value(firstToken);
+        const Holder second = m_holders.value(secondToken);
+        SafetyIncident i;
+        i.kind = kind;
+        i.confidence = confidence;
+        i.resource = m_resource;
+        i.firstToken = firstToken;
+        i.secondToken = secondToken;
+        i.firstOwner = first.owner;
+        i.secondOwner = second.owner;
+        i.fromMs = e.timeMs;
+        i.cause = cause;
+        const auto format = [this](const RecordEvent& r) { return line(r); };
+        i.evidence << first.trail.lines(format);
+        for (const RecordEvent& m : std::as_const(m_masterEvents))
+            if (m.timeMs >= first.startMs && m.timeMs <= e.timeMs)
+                i.evidence << line(m);
+        i.evidence << second.trail.lines(format);
+        m_open << OpenIncident{m_out.size(), firstToken, secondToken,
+                               kind == SafetyIncident::Kind::HandoverUnderLiveHolder};
+        m_out << i;
+        settle(m_open.last());
+    }
+
+    // Where a holder's part ends: when it gave the lock up or its validity ran out, whichever came
+    // first (with no TTL, the last moment the session watched).
+    qint64 endOf(const Holder& h) const
+    {
+        qint64 end = m_lastMs;
+        if (h.gaveUpAtMs >= 0)
+            end = qMin(end, h.gaveUpAtMs);
+        if (h.validUntilMs >= 0)
+            end = qMin(end, h.validUntilMs);
+        return end;
+    }
+
+    void settle(const OpenIncident& o) const
+    {
+        SafetyIncident& i = m_out[o.index];
+        const qint64 second = endOf(m_holders.value(o.second));
+        i.toMs = qMax(i.fromMs, o.handover ? second : qMin(endOf(m_holders.value(o.first)), second));
+    }
+
+    void settleIncidentsOf(const QByteArray& token)
+    {
+        for (const OpenIncident& o : std::as_const(m_open))
+            if (o.first == token || o.second == token)
+                settle(o);
+    }
+
+    // `token`'s part is over: its incidents' ends are known.
+    void closeIncidentsOf(const QByteArray& token)
+    {
+        settleIncidentsOf(token);
+        m_open.removeIf([&](const OpenIncident& o) { return o.first == token || o.second == token; });
+    }
+
+    // A restart or failover of a master that held the first token, since it had its quorum.
+    bool explainedByTopology(const Holder& first, qint64 untilMs) const
+    {
+        for (const RecordEvent& m : m_masterEvents)
+            if (m.kind != Kind::MasterDown && m.timeMs >= first.quorumAtMs && m.timeMs <= untilMs &&
+                m.master >= 0 && m.master < 64 && (first.everHolders & (quint64(1) << m.master)))
+                return true;
+        return false;
+    }
+
+    // Why the first token's copies went: the restart, failover or outage of a master that held it,
+    // else a master that let it go early.
+    QString causeOf(const Holder& first, qint64 untilMs) const
+    {
+        for (const RecordEvent& m : m_masterEvents)
+            if (m.kind != Kind::MasterDown && m.timeMs >= first.quorumAtMs && m.timeMs <= untilMs &&
+                m.master >= 0 && m.master < 64 && (first.everHolders & (quint64(1) << m.master)))
+                return QStringLiteral("%1 (%2), a master that held the first token")
+                    .arg(line(m), m.kind == Kind::Failover ? QStringLiteral("a failover")
+                                                           : QStringLiteral("a restart"));
+        if (first.earlyMaster >= 0)
+            return QStringLiteral("its copy went from %1 at %2, %3 ms before its validity ended, with no "
+                                  "restart or failover of that master recorded: a clock running fast, an "
+                                  "eviction or a delete by someone else")
+                .arg(masterLabel(first.earlyMaster), utc(first.earlyAtMs))
+                .arg(first.validUntilMs - first.earlyAtMs);
+        for (const RecordEvent& m : m_masterEvents)
+            if (m.timeMs >= first.quorumAtMs && m.timeMs <= untilMs && m.master >= 0 && m.master < 64 &&
+                (first.everHolders & (quint64(1) << m.master)))
+                return QStringLiteral("%1, a master that held the first token").arg(line(m));
+        return QStringLiteral("no restart or failover of its masters was recorded");
+    }
+
+    QByteArray m_resource;
+    int m_total;
+    int m_needed;
+    qint64 m_lastMs;
+    const QList<RecordEvent>& m_masterEvents; // the session's restarts, failovers and outages so far
+    QList<SafetyIncident>& m_out;
+    QHash<QByteArray, Holder> m_holders;
+    QByteArray m_main;       // the token the recorder follows (its last start)
+    QByteArrayList m_beside; // tokens held beside it (`contested`)
+    QList<OpenIncident> m_open;
+    std::optional<LastExpired> m_lastExpired;
+    qsizetype m_pruneAt = 16;
+};
+
+DoubleGrantScan::DoubleGrantScan(const QByteArray& resource, int masters, qint64 lastMs,
+                                 const QList<RecordEvent>& masterEvents, QList<SafetyIncident>& out)
+    : d(std::make_unique<Impl>(resource, masters, lastMs, masterEvents, out))
+{}
+
+DoubleGrantScan::~DoubleGrantScan() = default;
+
+void DoubleGrantScan::add(const RecordEvent& event)
+{
+    d->add(event);
+}
+
+bool DoubleGrantScan::idle(qint64 nowMs) const
+{
+    return d->idle(nowMs);
+}
+
+bool DoubleGrantScan::explainsALoss(RecordEvent::Kind kind)
+{
+    return kind == RecordEvent::Kind::MasterRestarted || kind == RecordEvent::Kind::Failover ||
+           kind == RecordEvent::Kind::MasterDown;
+}
+
+} // namespace lockscope
