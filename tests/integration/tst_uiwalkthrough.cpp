@@ -3,6 +3,7 @@
 // user meets it (keys pressed, widgets on screen).
 #include "detail/lockdetailpane.h"
 #include "locks/lockfilterbar.h"
+#include "locks/locktablemodel.h"
 #include "locks/locktableview.h"
 #include "masters/mastertablemodel.h"
 #include "support/quickconfig.h"
