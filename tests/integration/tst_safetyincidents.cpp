@@ -74,8 +74,8 @@ private:
     // The overlaps the simulation's holds show, by the same rule as its own overlap flag.
     QList<OracleOverlap> oracle() const;
     // Every oracle overlap is an incident (QVERIFY inside), and no incident at probable or proven is
-    // anything else. Returns the incidents that match `resource`'s overlaps.
-    QList<SafetyIncident> verifyAgainstTheOracle(const QList<SafetyIncident>& incidents);
+    // anything else. `matched` gets the incidents that match the oracle's overlaps.
+    void verifyAgainstTheOracle(const QList<SafetyIncident>& incidents, QList<SafetyIncident>* matched);
     qint64 wall(qint64 monotonic) const { return monotonic + m_wallOffsetMs; }
 
     // How much later than a write the monitor may read it: a keyspace event, then the read it
@@ -214,7 +214,8 @@ QList<OracleOverlap> TestSafetyIncidents::oracle() const
     return out;
 }
 
-QList<SafetyIncident> TestSafetyIncidents::verifyAgainstTheOracle(const QList<SafetyIncident>& incidents)
+void TestSafetyIncidents::verifyAgainstTheOracle(const QList<SafetyIncident>& incidents,
+                                                 QList<SafetyIncident>* matched)
 {
     const QList<OracleOverlap> truth = oracle();
     // The run in one line first, whatever the checks below say (safety-bench.sh counts these).
@@ -243,7 +244,6 @@ QList<SafetyIncident> TestSafetyIncidents::verifyAgainstTheOracle(const QList<Sa
               "\"falseAlarms\":%d,\"possibleBeside\":%d}",
               QTest::currentTestFunction(), int(truth.size()), detected, atProbable, falseAlarms, possible);
     }
-    QList<SafetyIncident> matched;
     for (const OracleOverlap& o : truth) {
         const auto it = std::find_if(incidents.cbegin(), incidents.cend(), [&](const SafetyIncident& i) {
             return i.resource == o.resource && i.firstToken == o.first && i.secondToken == o.second;
@@ -258,7 +258,7 @@ QList<SafetyIncident> TestSafetyIncidents::verifyAgainstTheOracle(const QList<Sa
               it->fromMs - o.fromMs, it->toMs, it->toMs - o.toMs);
         QVERIFY2(it->fromMs - observationLagMs <= o.fromMs, qPrintable(what));
         QVERIFY2(it->toMs >= o.toMs - 5, qPrintable(what)); // 5 ms: the clocks' conversion
-        matched << *it;
+        *matched << *it;
     }
     int possible = 0;
     for (const SafetyIncident& i : incidents) {
@@ -274,7 +274,6 @@ QList<SafetyIncident> TestSafetyIncidents::verifyAgainstTheOracle(const QList<Sa
         ++possible;
     }
     qInfo("%d overlaps in the oracle, %d possible incidents beside them", int(truth.size()), possible);
-    return matched;
 }
 
 void TestSafetyIncidents::runs(int inSuite)
@@ -297,7 +296,10 @@ void TestSafetyIncidents::restartDuringHoldIsAProvenMajorityOverlap()
     QTRY_VERIFY_WITH_TIMEOUT(!b->holds(ledger), 30000);
     QTest::qWait(500);
     const QList<SafetyIncident> found = stopAndDetect();
-    const QList<SafetyIncident> matched = verifyAgainstTheOracle(found);
+    QList<SafetyIncident> matched;
+    verifyAgainstTheOracle(found, &matched);
+    if (QTest::currentTestFailed())
+        return;
     const auto ledgers = std::count_if(matched.cbegin(), matched.cend(),
                                        [&](const SafetyIncident& i) { return i.resource == ledger; });
     QCOMPARE(ledgers, 1);
@@ -315,7 +317,10 @@ void TestSafetyIncidents::failoverLossIsProven()
     QVERIFY2(ok, qPrintable(summary));
     QVERIFY(m_failoverRecorded);
     const QList<SafetyIncident> found = stopAndDetect();
-    const QList<SafetyIncident> matched = verifyAgainstTheOracle(found);
+    QList<SafetyIncident> matched;
+    verifyAgainstTheOracle(found, &matched);
+    if (QTest::currentTestFailed())
+        return;
     const QByteArray resource = DemoFailover::resource();
     const auto it = std::find_if(matched.cbegin(), matched.cend(),
                                  [&](const SafetyIncident& i) { return i.resource == resource; });
@@ -331,7 +336,10 @@ void TestSafetyIncidents::clientPauseIsAHandoverByExpiry()
     QVERIFY2(ok, qPrintable(summary));
     QTest::qWait(500);
     const QList<SafetyIncident> found = stopAndDetect();
-    const QList<SafetyIncident> matched = verifyAgainstTheOracle(found);
+    QList<SafetyIncident> matched;
+    verifyAgainstTheOracle(found, &matched);
+    if (QTest::currentTestFailed())
+        return;
     const QByteArray report = demoScenarioResource(DemoScenario::ClientPause);
     const auto it = std::find_if(matched.cbegin(), matched.cend(),
                                  [&](const SafetyIncident& i) { return i.resource == report; });
@@ -353,7 +361,8 @@ void TestSafetyIncidents::scenariosThatGrantOnceRaiseNothing()
     const QList<SafetyIncident> found = stopAndDetect();
     // No overlap in the oracle, so nothing at probable or proven (verified inside).
     QVERIFY(oracle().isEmpty());
-    verifyAgainstTheOracle(found);
+    QList<SafetyIncident> matched;
+    verifyAgainstTheOracle(found, &matched);
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestSafetyIncidents)
