@@ -303,9 +303,9 @@ void TestIncidentSoak::redlockPeersOnFiveMasters()
     QTest::qWait(1500); // the recorder commits within about 400 ms
     QCOMPARE(recorder.terminate(), 0);
 
-    const QList<Hold> holds = holdsOf(peers);
-    verifyNoOverlap(holds);
-    verifyIncidents(db, holds, killedTokens(peers));
+    const QList<Hold> held = holdsOf(peers);
+    verifyNoOverlap(held);
+    verifyIncidents(db, held, killedTokens(peers));
 }
 
 void TestIncidentSoak::singleInstancePeers()
@@ -353,9 +353,9 @@ void TestIncidentSoak::singleInstancePeers()
     QTest::qWait(1500);
     QCOMPARE(recorder.terminate(), 0);
 
-    const QList<Hold> holds = holdsOf(peers);
-    verifyNoOverlap(holds);
-    verifyIncidents(db, holds, killedTokens(peers));
+    const QList<Hold> held = holdsOf(peers);
+    verifyNoOverlap(held);
+    verifyIncidents(db, held, killedTokens(peers));
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestIncidentSoak)
