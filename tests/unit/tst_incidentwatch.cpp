@@ -21,8 +21,8 @@ namespace {
 
 using Kind = RecordEvent::Kind;
 
-RecordEvent event(qint64 ms, Kind kind, const QByteArray& resource, const QByteArray& token = {},
-                  quint64 holders = 0, qint64 ttlMs = -1)
+RecordEvent lockEventAt(qint64 ms, Kind kind, const QByteArray& resource, const QByteArray& token = {},
+                        quint64 holders = 0, qint64 ttlMs = -1)
 {
     return test::lockEvent(ms, kind, resource, token, holders, ttlMs);
 }
@@ -51,22 +51,24 @@ void TestIncidentWatch::triggersPickTheResourcesThatMayHoldAnIncident()
 {
     IncidentTriggers t;
     // Clean handovers: nothing to judge.
-    QVERIFY(
-        t.suspects({event(1000, Kind::Acquired, "a", "A", 0b111, 5000), event(2000, Kind::Released, "a", "A"),
-                    event(2001, Kind::Acquired, "a", "B", 0b111, 5000)})
-            .isEmpty());
+    QVERIFY(t.suspects({lockEventAt(1000, Kind::Acquired, "a", "A", 0b111, 5000),
+                        lockEventAt(2000, Kind::Released, "a", "A"),
+                        lockEventAt(2001, Kind::Acquired, "a", "B", 0b111, 5000)})
+                .isEmpty());
     // A token held beside another; a take soon after an expiry; a take long after one.
-    QCOMPARE(t.suspects({event(3000, Kind::Contested, "b", "X", 0b011),
-                         event(3000, Kind::Contested, "b", "Y", 0b100), event(4000, Kind::Expired, "c", "C"),
-                         event(4100, Kind::Acquired, "c", "D", 0b111), event(5000, Kind::Expired, "d", "E"),
-                         event(5000 + IncidentTriggers::endWindowMs + 1, Kind::Acquired, "d", "F", 0b111)}),
-             (QList<QByteArray>{"b", "c"}));
+    QCOMPARE(
+        t.suspects(
+            {lockEventAt(3000, Kind::Contested, "b", "X", 0b011),
+             lockEventAt(3000, Kind::Contested, "b", "Y", 0b100), lockEventAt(4000, Kind::Expired, "c", "C"),
+             lockEventAt(4100, Kind::Acquired, "c", "D", 0b111), lockEventAt(5000, Kind::Expired, "d", "E"),
+             lockEventAt(5000 + IncidentTriggers::endWindowMs + 1, Kind::Acquired, "d", "F", 0b111)}),
+        (QList<QByteArray>{"b", "c"}));
     // After a restart every take is judged for a while; then not.
     const qint64 restart = 100000;
-    QCOMPARE(t.suspects(
-                 {masterEvent(restart, Kind::MasterRestarted, 2),
-                  event(restart + 10, Kind::Acquired, "e", "G", 0b111),
-                  event(restart + IncidentTriggers::topologyWindowMs + 1, Kind::Acquired, "f", "H", 0b111)}),
+    QCOMPARE(t.suspects({masterEvent(restart, Kind::MasterRestarted, 2),
+                         lockEventAt(restart + 10, Kind::Acquired, "e", "G", 0b111),
+                         lockEventAt(restart + IncidentTriggers::topologyWindowMs + 1, Kind::Acquired, "f",
+                                     "H", 0b111)}),
              QList<QByteArray>{"e"});
 }
 
@@ -75,10 +77,10 @@ void TestIncidentWatch::triggersForgetOldEnds()
     IncidentTriggers t;
     RecordEventList ends;
     for (int i = 0; i < 5000; ++i)
-        ends << event(1000 + i, Kind::Expired, "r" + QByteArray::number(i), "T");
+        ends << lockEventAt(1000 + i, Kind::Expired, "r" + QByteArray::number(i), "T");
     t.suspects(ends);
     const qint64 later = 1000 + 5000 + IncidentTriggers::endWindowMs + 1;
-    t.suspects({event(later, Kind::Expired, "last", "T")});
+    t.suspects({lockEventAt(later, Kind::Expired, "last", "T")});
     QVERIFY2(t.remembered() < 100, qPrintable(QString::number(t.remembered())));
 }
 
@@ -96,14 +98,14 @@ void TestIncidentWatch::theWatchFindsARestartOverlapInTheFile()
                   QStringLiteral("redis://127.0.0.1:7003")});
     const qint64 t = QDateTime::currentMSecsSinceEpoch() - 10000;
     // A clean handover on another lock, then the restart case on lock:r.
-    writer.write({event(t, Kind::Acquired, "lock:q", "Q1", 0b111, 5000),
-                  event(t + 10, Kind::Released, "lock:q", "Q1"),
-                  event(t + 11, Kind::Acquired, "lock:q", "Q2", 0b111, 5000),
-                  event(t + 100, Kind::Acquired, "lock:r", "A", 0b111, 60000)});
+    writer.write({lockEventAt(t, Kind::Acquired, "lock:q", "Q1", 0b111, 5000),
+                  lockEventAt(t + 10, Kind::Released, "lock:q", "Q1"),
+                  lockEventAt(t + 11, Kind::Acquired, "lock:q", "Q2", 0b111, 5000),
+                  lockEventAt(t + 100, Kind::Acquired, "lock:r", "A", 0b111, 60000)});
     writer.write({masterEvent(t + 1000, Kind::MasterRestarted, 0),
                   masterEvent(t + 1000, Kind::MasterRestarted, 1),
-                  event(t + 1100, Kind::Holders, "lock:r", "A", 0b100),
-                  event(t + 2000, Kind::Contested, "lock:r", "B", 0b011, 60000)});
+                  lockEventAt(t + 1100, Kind::Holders, "lock:r", "A", 0b100),
+                  lockEventAt(t + 2000, Kind::Contested, "lock:r", "B", 0b011, 60000)});
     watch.checkNow();
     QCOMPARE(found.size(), 1);
     const auto incident = found.first().first().value<SafetyIncident>();
@@ -112,8 +114,8 @@ void TestIncidentWatch::theWatchFindsARestartOverlapInTheFile()
     QCOMPARE(incident.secondToken, QByteArray("B"));
     QCOMPARE(incident.confidence, SafetyIncident::Confidence::Proven);
     // Judged again (B extended; a trigger on lock:r once more): told once.
-    writer.write({event(t + 3000, Kind::Extended, "lock:r", "B", 0b011, 60000)});
-    watch.onCommitted({event(t + 3000, Kind::Contested, "lock:r", "B", 0b011, 60000)});
+    writer.write({lockEventAt(t + 3000, Kind::Extended, "lock:r", "B", 0b011, 60000)});
+    watch.onCommitted({lockEventAt(t + 3000, Kind::Contested, "lock:r", "B", 0b011, 60000)});
     watch.checkNow();
     QCOMPARE(found.size(), 1);
     QCOMPARE(watch.incidents().size(), 1);
@@ -146,34 +148,34 @@ void TestIncidentWatch::onePassAgreesWithEachLocksHistory()
                 const QByteArray b = a + "b";
                 switch (rng.bounded(6)) {
                 case 0: // released, taken again
-                    events << event(t, Kind::Acquired, resource, a, 0b111, 5000)
-                           << event(t + 3, Kind::Released, resource, a);
+                    events << lockEventAt(t, Kind::Acquired, resource, a, 0b111, 5000)
+                           << lockEventAt(t + 3, Kind::Released, resource, a);
                     break;
                 case 1: // expired, taken at once
-                    events << event(t, Kind::Acquired, resource, a, 0b111, 2)
-                           << event(t + 4, Kind::Expired, resource, a)
-                           << event(t + 5, Kind::Acquired, resource, b, 0b111, 5000)
-                           << event(t + 6, Kind::Released, resource, b);
+                    events << lockEventAt(t, Kind::Acquired, resource, a, 0b111, 2)
+                           << lockEventAt(t + 4, Kind::Expired, resource, a)
+                           << lockEventAt(t + 5, Kind::Acquired, resource, b, 0b111, 5000)
+                           << lockEventAt(t + 6, Kind::Released, resource, b);
                     break;
                 case 2: // replaced in place while valid
-                    events << event(t, Kind::Acquired, resource, a, 0b111, 5000)
-                           << event(t + 2, Kind::Acquired, resource, b, 0b111, 5000)
-                           << event(t + 6, Kind::Released, resource, b);
+                    events << lockEventAt(t, Kind::Acquired, resource, a, 0b111, 5000)
+                           << lockEventAt(t + 2, Kind::Acquired, resource, b, 0b111, 5000)
+                           << lockEventAt(t + 6, Kind::Released, resource, b);
                     break;
                 case 3: { // a restart of two masters, B on them while A is valid
-                    events << event(t, Kind::Acquired, resource, a, 0b111, 60000)
+                    events << lockEventAt(t, Kind::Acquired, resource, a, 0b111, 60000)
                            << masterEvent(t + 1, Kind::MasterRestarted, 0)
                            << masterEvent(t + 1, Kind::MasterRestarted, 1)
-                           << event(t + 2, Kind::Holders, resource, a, 0b100)
-                           << event(t + 3, Kind::Contested, resource, b, 0b011, 60000)
-                           << event(t + 5, Kind::Released, resource, b)
-                           << event(t + 6, Kind::Released, resource, a);
+                           << lockEventAt(t + 2, Kind::Holders, resource, a, 0b100)
+                           << lockEventAt(t + 3, Kind::Contested, resource, b, 0b011, 60000)
+                           << lockEventAt(t + 5, Kind::Released, resource, b)
+                           << lockEventAt(t + 6, Kind::Released, resource, a);
                     break;
                 }
                 default: // extended, released
-                    events << event(t, Kind::Acquired, resource, a, 0b111, 5000)
-                           << event(t + 2, Kind::Extended, resource, a, 0b111, 5000)
-                           << event(t + 5, Kind::Released, resource, a);
+                    events << lockEventAt(t, Kind::Acquired, resource, a, 0b111, 5000)
+                           << lockEventAt(t + 2, Kind::Extended, resource, a, 0b111, 5000)
+                           << lockEventAt(t + 5, Kind::Released, resource, a);
                 }
             }
         }
