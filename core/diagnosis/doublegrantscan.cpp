@@ -76,6 +76,7 @@ class DoubleGrantScan::Impl
         // Another token was in its key at the next read, before its validity ended, with no delete or
         // expiry seen: a steal, or a release and re-take too quick to see without keyspace events.
         qint64 replacedAtMs = -1;
+        bool replacementTold = false; // an incident names it and its replacer already
         EvidenceTrail trail;
     };
 
@@ -330,9 +331,10 @@ private:
         if (m_total == 0)
             return; // its session's masters are not in the file: no quorum to judge by
         bool overlapped = false;
+        QByteArrayList toldReplaced;
         for (auto it = m_holders.cbegin(); it != m_holders.cend(); ++it) {
             const Holder& first = it.value();
-            if (it.key() == token || first.quorumAtMs < 0 || first.gaveUpAtMs >= 0 ||
+            if (it.key() == token || first.quorumAtMs < 0 || first.gaveUpAtMs >= 0 || first.replacementTold ||
                 (first.validUntilMs >= 0 && first.validUntilMs <= e.timeMs))
                 continue;
             // A quorum each (on one master, a Sentinel group's primary, the one). A first token
@@ -355,7 +357,13 @@ private:
                              .arg(first.validUntilMs >= 0 ? first.validUntilMs - first.replacedAtMs : 0)
                        : causeOf(first, e.timeMs));
             overlapped = true;
+            if (unseenHandover)
+                toldReplaced << it.key();
         }
+        // A token replaced in place is told once, with the token that replaced it: the holders
+        // after that one took the lock from the replacer, not from it.
+        for (const QByteArray& t : std::as_const(toldReplaced))
+            m_holders[t].replacementTold = true;
         const std::optional<LastExpired> expired = std::exchange(m_lastExpired, std::nullopt);
         // A handover by expiry soon after it (within the old lease's length): the old holder may
         // have been paused past its lease. Nothing in the record says it was alive: possible.

@@ -45,7 +45,8 @@ QList<QByteArray> IncidentTriggers::suspects(const RecordEventList& events)
             break;
         }
     }
-    if (!events.isEmpty() && m_endedUntil.size() >= m_forgetAtSize)
+    // By size (a burst of ends) or by time (once a window has passed, what it remembered is over).
+    if (!events.isEmpty() && (m_endedUntil.size() >= m_forgetAtSize || events.last().timeMs >= m_forgetAtMs))
         forgetOld(events.last().timeMs);
     return out;
 }
@@ -55,6 +56,7 @@ void IncidentTriggers::forgetOld(qint64 nowMs)
     m_endedUntil.removeIf(
         [nowMs](const QHash<QByteArray, qint64>::iterator& it) { return it.value() < nowMs; });
     m_forgetAtSize = qMax<qint64>(1024, m_endedUntil.size() * 2);
+    m_forgetAtMs = nowMs + endWindowMs;
 }
 
 } // namespace lockscope

@@ -7,6 +7,8 @@
 #include <QHash>
 #include <QList>
 
+#include <limits>
+
 namespace lockscope {
 
 // Which resources a batch of recorded events may have given a new incident (two holders at
@@ -35,6 +37,7 @@ private:
     QHash<QByteArray, qint64> m_endedUntil; // resource -> a take before then is suspect
     qint64 m_topologyUntilMs = -1;
     qint64 m_forgetAtSize = 1024;
+    qint64 m_forgetAtMs = std::numeric_limits<qint64>::min(); // the first batch sets it
 };
 
 } // namespace lockscope

@@ -108,6 +108,16 @@ void TestDoubleGrantDetector::failoverOfAPrimaryIsAFailoverLoss()
     QCOMPARE(overwritten.first().kind, SafetyIncident::Kind::OverwrittenWhileHeld);
     // Without the delete seen, a release and re-take between two reads looks the same.
     QCOMPARE(overwritten.first().confidence, SafetyIncident::Confidence::Possible);
+
+    // Told once: the holders after B took the lock from B (released, seen), not from A, whose
+    // validity still runs (a soak of redis-py holders told A with each of them).
+    const QList<SafetyIncident> once = DoubleGrantDetector::detect(history(
+        1, {resourceEvent(1000, Kind::Acquired, "A", 0b1, 10000), resourceEvent(4000, Kind::Replaced, "A"),
+            resourceEvent(4000, Kind::Acquired, "B", 0b1, 10000), resourceEvent(4100, Kind::Released, "B"),
+            resourceEvent(4120, Kind::Acquired, "C", 0b1, 10000), resourceEvent(4200, Kind::Released, "C"),
+            resourceEvent(4230, Kind::Acquired, "D", 0b1, 10000)}));
+    QCOMPARE(once.size(), 1);
+    QCOMPARE(once.first().secondToken, QByteArray("B"));
 }
 
 void TestDoubleGrantDetector::handoversThatAreNoDoubleGrant()
