@@ -167,6 +167,8 @@ public:
             prune(e.timeMs);
         if (!isStart(e.kind) && !m_holders.contains(e.token))
             return; // its tenure is over and forgotten (prune), or began before this session
+        if (e.holders != 0 && (e.holding > 0 || e.kind == Kind::Holders))
+            takeMastersFromOthers(e);
         Holder& h = m_holders[e.token];
         if (isStart(e.kind)) {
             h = Holder();
@@ -271,6 +273,28 @@ private:
             return over && !needed;
         });
         m_pruneAt = qMax<qsizetype>(16, m_holders.size() * 2);
+    }
+
+    // A master holds one value per key: the masters that show `e.token` now hold no other token.
+    // A token that had a quorum and lost masters to another token with nothing recorded that
+    // explains it (a restart, a failover) was replaced in place: deleted by its holder and taken
+    // again between two reads, or overwritten. Told as possible, as a replacement of the main
+    // token is (a token held beside it, contested, had no end of its own in the record).
+    void takeMastersFromOthers(const RecordEvent& e)
+    {
+        for (auto it = m_holders.begin(); it != m_holders.end(); ++it) {
+            Holder& other = it.value();
+            const quint64 taken = other.holders & e.holders;
+            if (it.key() == e.token || !taken)
+                continue;
+            const quint64 unexplained = unexplainedDrops(other, taken, e.timeMs);
+            other.holders &= ~taken;
+            other.holding = std::popcount(other.holders);
+            if (unexplained && other.quorumAtMs >= 0 && other.gaveUpAtMs < 0 && other.replacedAtMs < 0) {
+                other.replacedAtMs = e.timeMs;
+                noteEarly(other, unexplained, e.timeMs);
+            }
+        }
     }
 
     // Expiry is read from outside, a little late: early means by more than what reading explains.
