@@ -2,6 +2,7 @@
 #include "detail/lockdetailpane.h"
 #include "eventlog/eventlogmodel.h"
 #include "history/historydock.h"
+#include "history/historytimeline.h"
 #include "incidents/incidentsdock.h"
 #include "incidents/incidentsmodel.h"
 #include "locks/locktablemodel.h"
@@ -128,6 +129,10 @@ void TestUiIncidents::aReviewListsTheRecordingsIncidents()
     IncidentsDock* dock = window.incidents()->dock();
     emit dock->view()->activated(incidents->index(0, 0));
     QTRY_COMPARE(window.historyDock()->resources()->currentText(), QStringLiteral("lock:r"));
+    // Its story too, not only its name in the list (which may have been still read meanwhile).
+    HistoryTimeline* timeline = window.historyDock()->timeline();
+    QTRY_VERIFY(std::any_of(timeline->episodes().cbegin(), timeline->episodes().cend(),
+                            [](const Episode& e) { return e.token == "tok-B"; }));
 }
 
 void TestUiIncidents::liveARestartThatGrantsTwiceIsListedAndNotified()

@@ -91,9 +91,18 @@ void HistoryView::resourcesRead(const QList<QByteArray>& resources, const QByteA
     m_dock->setResources(resources);
     if (resources.isEmpty())
         return;
-    const QByteArray first = resources.contains(select) ? select : resources.first();
+    const QByteArray first = resources.contains(m_chosen) ? m_chosen
+                             : resources.contains(select) ? select
+                                                          : resources.first();
     m_dock->chooseResource(first);
     show(first);
+}
+
+void HistoryView::choose(const QByteArray& resource)
+{
+    m_chosen = resource;
+    m_dock->chooseResource(resource);
+    show(resource);
 }
 
 void HistoryView::show(const QByteArray& resource)

@@ -33,6 +33,9 @@ public:
     // Review of a recording: no live locks, so the dock lists the recorded resources to choose
     // from; `select` first when it is one of them.
     void review(const QString& path, const QByteArray& select);
+    // Shows `resource`'s story in review (an incident chosen in the Incidents dock), also while
+    // the file's list of locks is still being read.
+    void choose(const QByteArray& resource);
     // Shows `resource` (the selected lock), reading its recorded story.
     void show(const QByteArray& resource);
     // This window saw `resource` change: shown at once, the recording read again shortly.
@@ -61,6 +64,7 @@ private:
     QStringList m_masters;
     bool m_review = false;
     QByteArray m_resource;
+    QByteArray m_chosen;        // chosen by choose(): it wins over the first lock when the list comes
     ResourceHistory m_recorded; // m_resource's in the recording, as last read (its sessions even without it)
     quint64 m_generation = 0;
     QTimer m_reload;

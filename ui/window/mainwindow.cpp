@@ -105,7 +105,7 @@ MainWindow::MainWindow(LockScopeConfig config, QString auditLogPath, QWidget* pa
     connect(m_diagnosis, &LockDiagnosisWatch::notified, m_recording, &WindowRecording::notified);
     m_incidents = new WindowIncidents({this, m_recording, m_statusBar, m_diagnosis, m_historyDock, m_detail});
     connect(m_incidents, &WindowIncidents::lockChosen, this, [this](const QByteArray& resource) {
-        isReview() ? m_historyDock->chooseResource(resource) : selectWhenSeen(resource);
+        isReview() ? m_historyView->choose(resource) : selectWhenSeen(resource);
         m_historyDock->raise();
     });
     m_historyView->setRecording(m_recording->path());
