@@ -37,10 +37,7 @@ public:
     QList<QCommandLineOption> options() const override
     {
         return {
-            {QStringLiteral("db"),
-             QStringLiteral(
-                 "The recording to read or write (default $XDG_STATE_HOME/lockscope/recording.sqlite)."),
-             QStringLiteral("FILE")},
+            RecordingArgument::option(),
             {QStringLiteral("since"),
              QStringLiteral("Only episodes still going on within this span before now (90s, 15m, 2h, 7d)."),
              QStringLiteral("DURATION")}};
