@@ -82,6 +82,11 @@ private:
     // triggers, on a loaded machine under the sanitizers. The interval an incident states starts
     // when the second token was *seen* on a quorum; its holder knew a little earlier.
     static constexpr qint64 observationLagMs = 1000;
+    // An overlap shorter than this can end before the monitor's reads show its second holder on a
+    // quorum (the first holder's release is read first): the record then holds no overlap, and only
+    // the exact order of the two commands (the lock tracer, issue #43) would show it. Such overlaps
+    // are counted and printed, not required.
+    static constexpr qint64 shortestObservableMs = 100;
 
     std::unique_ptr<DemoCluster> m_cluster;
     std::unique_ptr<DemoLab> m_lab;
@@ -259,6 +264,10 @@ void TestSafetyIncidents::verifyAgainstTheOracle(const QList<SafetyIncident>& in
                                  .arg(escapeBytes(o.resource), escapeBytes(o.first), escapeBytes(o.second))
                                  .arg(o.fromMs)
                                  .arg(o.toMs);
+        if (it == incidents.cend() && o.toMs - o.fromMs < shortestObservableMs) {
+            qInfo("too short to observe without the tracer, not reported: %s", qPrintable(what));
+            continue;
+        }
         if (it == incidents.cend())
             QFAIL(qPrintable(QStringLiteral("not reported: ") + what));
         qInfo("oracle %s; reported from %lld (%+lld ms) to %lld (%+lld ms)", qPrintable(what), it->fromMs,
