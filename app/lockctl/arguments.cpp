@@ -5,6 +5,7 @@
 #include "locking/redlock.h"
 #include "record/recordingdatabase.h"
 
+#include <QDateTime>
 #include <QRegularExpression>
 
 namespace lockctl {
@@ -88,6 +89,17 @@ std::optional<qint64> DurationArgument::parse(const QString& what, const QString
                          : unit == QLatin1String("h") ? 3600 * 1000
                                                       : 24 * 3600 * 1000;
     return n * scale;
+}
+
+std::optional<qint64> DurationArgument::since(const QCommandLineParser& parser, QString* problem)
+{
+    if (!parser.isSet(QStringLiteral("since")))
+        return -1;
+    const std::optional<qint64> span =
+        parse(QStringLiteral("--since"), parser.value(QStringLiteral("since")), problem);
+    if (!span)
+        return std::nullopt;
+    return QDateTime::currentMSecsSinceEpoch() - *span;
 }
 
 QCommandLineOption RecordingArgument::option()

@@ -46,6 +46,9 @@ std::optional<qint64> parse(const QString& text, QString* problem);
 namespace DurationArgument {
 // Milliseconds; `what` names the option in the message.
 std::optional<qint64> parse(const QString& what, const QString& text, QString* problem);
+// --since DURATION of history and incidents: the wall-clock time that far back, -1 when not given;
+// nullopt (and `problem`) when the duration is bad.
+std::optional<qint64> since(const QCommandLineParser& parser, QString* problem);
 } // namespace DurationArgument
 
 // --db FILE of list, record, history and serve: the flight recorder's file, by default the one in

@@ -53,14 +53,10 @@ public:
             BytesArgument::parse(positional.first(), QStringLiteral("RESOURCE"), &problem);
         if (!resource)
             return context.fail(UsageError, problem);
-        qint64 sinceMs = -1;
-        if (parser.isSet(QStringLiteral("since"))) {
-            const std::optional<qint64> span = DurationArgument::parse(
-                QStringLiteral("--since"), parser.value(QStringLiteral("since")), &problem);
-            if (!span)
-                return context.fail(UsageError, problem);
-            sinceMs = QDateTime::currentMSecsSinceEpoch() - *span;
-        }
+        const std::optional<qint64> since = DurationArgument::since(parser, &problem);
+        if (!since)
+            return context.fail(UsageError, problem);
+        const qint64 sinceMs = *since;
         const QString path = RecordingArgument::path(parser);
         RecordingReader reader;
         if (const RedisError error = reader.open(path))

@@ -60,14 +60,10 @@ public:
         if (!positional.isEmpty())
             return context.fail(UsageError, QStringLiteral("incidents takes no arguments"));
         QString problem;
-        qint64 sinceMs = -1;
-        if (parser.isSet(QStringLiteral("since"))) {
-            const std::optional<qint64> span = DurationArgument::parse(
-                QStringLiteral("--since"), parser.value(QStringLiteral("since")), &problem);
-            if (!span)
-                return context.fail(UsageError, problem);
-            sinceMs = QDateTime::currentMSecsSinceEpoch() - *span;
-        }
+        const std::optional<qint64> since = DurationArgument::since(parser, &problem);
+        if (!since)
+            return context.fail(UsageError, problem);
+        const qint64 sinceMs = *since;
         SafetyIncident::Confidence least = SafetyIncident::Confidence::Probable;
         if (parser.isSet(QStringLiteral("min-confidence"))) {
             const QString level = parser.value(QStringLiteral("min-confidence"));
