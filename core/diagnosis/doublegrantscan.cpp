@@ -77,6 +77,9 @@ class DoubleGrantScan::Impl
         // expiry seen: a steal, or a release and re-take too quick to see without keyspace events.
         qint64 replacedAtMs = -1;
         bool replacementTold = false; // an incident names it and its replacer already
+        // When each master was last seen taking it: a restart, failover or outage of a master
+        // explains the loss of a copy only if it came after the copy was seen there.
+        QHash<int, qint64> joinedAtMs;
         EvidenceTrail trail;
     };
 
@@ -197,7 +200,13 @@ public:
         // old holder's lease goes.
         const bool ranOut = e.kind == Kind::Replaced && h.quorumAtMs >= 0 && h.validUntilMs >= 0 &&
                             e.timeMs >= h.validUntilMs - expirySlackMs(h);
-        if (isGiveUp(e.kind) || ranOut) {
+        // `lost` with no restart, failover or outage of a master after the token was seen there (a
+        // recorder before issue #48's fix called a release lost after any restart during the
+        // episode, also of a master the token reached only later): a release.
+        const quint64 lostFrom = h.holders ? h.holders : h.everHolders;
+        const bool lostUnexplained =
+            e.kind == Kind::Lost && lostFrom && unexplainedDrops(h, lostFrom, e.timeMs) == lostFrom;
+        if (isGiveUp(e.kind) || ranOut || lostUnexplained) {
             // Only its first end counts: a copy left on a master that was down during the release
             // expires later, when the lock is long someone else's.
             if (h.gaveUpAtMs < 0) {
@@ -220,6 +229,8 @@ public:
         }
         if (e.holding > 0 || e.kind == Kind::Holders) {
             const quint64 unexplained = unexplainedDrops(h, h.holders & ~e.holders, e.timeMs);
+            for (quint64 joined = e.holders & ~h.holders; joined; joined &= joined - 1)
+                h.joinedAtMs.insert(std::countr_zero(joined), e.timeMs);
             h.holders = e.holders;
             if (unexplained && h.quorumAtMs >= 0 && h.gaveUpAtMs < 0 && e.holding < m_needed) {
                 // Gone, below its quorum, from masters nothing happened to: a release reaching the
@@ -316,8 +327,9 @@ private:
                 continue;
             dropped &= ~bit;
             bool explained = false;
+            const qint64 since = h.joinedAtMs.value(m, h.quorumAtMs - 1000);
             for (const RecordEvent& me : m_masterEvents)
-                explained |= me.master == m && me.timeMs >= h.quorumAtMs - 1000 && me.timeMs <= atMs;
+                explained |= me.master == m && me.timeMs >= since && me.timeMs <= atMs;
             if (!explained)
                 out |= bit;
         }

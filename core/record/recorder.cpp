@@ -88,7 +88,6 @@ void Recorder::attach(LockMonitor* monitor)
     m_monitor = monitor;
     MasterSet* masters = monitor->masters();
     m_masterCount = masters->size();
-    m_restartedMs = QList<qint64>(m_masterCount, -1);
     m_downMs = QList<qint64>(m_masterCount, -1);
     m_masterState = QList<int>(m_masterCount, -1);
     QStringList names;
@@ -125,18 +124,19 @@ void Recorder::attach(LockMonitor* monitor)
                 } else if (state == RedisConnection::State::Down && m_masterState.value(i) != 0) {
                     m_masterState[i] = 0;
                     m_downMs[i] = monotonicMs();
+                    markInterrupted(i, false);
                     masterEvent(i, RecordEvent::Kind::MasterDown, reason.message);
                 }
             });
     connect(masters, &MasterSet::masterRestarted, this,
             [this](int i, const QByteArray& oldRunId, const QByteArray& newRunId) {
-                m_restartedMs[i] = monotonicMs();
+                markInterrupted(i, true);
                 masterEvent(i, RecordEvent::Kind::MasterRestarted,
                             QStringLiteral("run_id %1 → %2: locks it held may be lost")
                                 .arg(escapeBytes(oldRunId.left(12)), escapeBytes(newRunId.left(12))));
             });
     connect(masters, &MasterSet::clusterPrimaryRestarted, this, [this](int i, const NodeAddress& primary) {
-        m_restartedMs[i] = monotonicMs();
+        markInterrupted(i, true);
         masterEvent(i, RecordEvent::Kind::MasterRestarted, MasterEventText::primaryRestarted(primary));
     });
     connect(monitor, &LockMonitor::failoverDetected, this,
@@ -230,7 +230,7 @@ int Recorder::typeIndex(const QByteArray& type)
     for (qsizetype i = 1; i < m_types.size(); ++i)
         if (m_types.at(i) == type)
             return int(i);
-    // Redis has seven types of its own and modules add a few: past 255 of them (more than any
+    // Redis has seven types of its own and modules add a few: past 127 of them (more than any
     // deployment has), a new one reads as absent, and no type change is told for it.
     if (m_types.size() >= PerMaster::maxTypes)
         return 0;
@@ -330,6 +330,8 @@ void Recorder::startEpisode(const LockView& view, const QByteArray& token, bool 
         m.pttl = -2;
         m.expiresAt = -1;
         m.extensions = 0;
+        m.restartedUnder = 0;
+        m.downUnder = 0;
     }
     tracked.episodeExtensions = 0;
     tracked.deadlineMs = -1;
@@ -499,13 +501,38 @@ void Recorder::followSides(const LockView& view, quint64 unreachable, Tracked& t
         m_sides.remove(view.resource);
 }
 
+void Recorder::markInterrupted(int master, bool restart)
+{
+    // Marked now, on the episodes seen on the master so far: a token first written there after the
+    // restart lost nothing to it, and its holder's delete is a release (a restart during the
+    // episode made such a release a loss, and a double grant with the next holder: issue #48).
+    // A pass over the tracked locks, on a master's rare restart or outage.
+    const auto mark = [master, restart](Tracked& t) {
+        if (master >= t.masters.size())
+            return;
+        PerMaster& m = t.masters[master];
+        if (m.pttl == -2 && (master >= 64 || !(t.everHolders & (quint64(1) << master))))
+            return;
+        if (restart)
+            m.restartedUnder = 1;
+        else
+            m.downUnder = 1;
+    };
+    for (Tracked& t : m_tracked)
+        mark(t);
+    for (QList<Tracked>& sides : m_sides)
+        for (Tracked& t : sides)
+            mark(t);
+}
+
 bool Recorder::interrupted(int master, const Tracked& tracked) const
 {
     // A restart (new run_id) loses what was not persisted; a master that was down a moment ago
     // may be one whose restart is not told yet (its scan can read it empty first).
-    const qint64 down = m_downMs.value(master);
-    return m_restartedMs.value(master) >= tracked.startMs ||
-           (down >= tracked.startMs && monotonicMs() - down < interruptionMemoryMs);
+    if (master >= tracked.masters.size())
+        return false;
+    const PerMaster& m = tracked.masters[master];
+    return m.restartedUnder || (m.downUnder && monotonicMs() - m_downMs.value(master) < interruptionMemoryMs);
 }
 
 RecordEvent::Kind Recorder::endOf(const QByteArray& resource, const Tracked& tracked, qint64 nowMs) const

@@ -78,12 +78,17 @@ private:
         // A longer TTL (17 years) reads as this: it only ever goes up from there by an extension.
         static constexpr qint64 maxTtlMs = (qint64(1) << 39) - 1;
         static constexpr qint64 maxExpiresAtMs = (qint64(1) << 55) - 1; // a million years
-        static constexpr quint64 maxExtensions = (quint64(1) << 24) - 1;
-        static constexpr int maxTypes = 256;
+        static constexpr quint64 maxExtensions = (quint64(1) << 23) - 1;
+        static constexpr int maxTypes = 128;
         qint64 pttl : 40 = -2;       // last PTTL read for the token (at most maxTtlMs); -2: not held there
-        quint64 extensions : 24 = 0; // times its TTL went up during this episode (at most maxExtensions)
-        qint64 expiresAt : 56 = -1;  // the monotonic expiry that read implies; -1: none
-        quint64 type : 8 = 0;        // the key's type, an index into m_types; 0: absent
+        quint64 extensions : 23 = 0; // times its TTL went up during this episode (at most maxExtensions)
+        // The master restarted, or went down, after the token had been seen there during this
+        // episode (marked when the master's event comes): a copy written there only after the
+        // restart was not lost by it.
+        quint64 restartedUnder : 1 = 0;
+        qint64 expiresAt : 56 = -1; // the monotonic expiry that read implies; -1: none
+        quint64 type : 7 = 0;       // the key's type, an index into m_types; 0: absent
+        quint64 downUnder : 1 = 0;
     };
     static_assert(sizeof(PerMaster) == 16);
     // What the recorder knows of one resource's current episode: one hash entry, the per-master
@@ -119,7 +124,10 @@ private:
     RecordEvent resourceEvent(RecordEvent::Kind kind, const QByteArray& resource,
                               const Tracked& tracked) const;
     // How an episode that is gone from every master ended.
-    // A restart of `master` during the episode, or it was down a moment ago.
+    // Every episode seen on `master` so far: it restarted (`restart`) or went down.
+    void markInterrupted(int master, bool restart);
+    // `master` restarted after the token had been seen there during the episode, or went down a
+    // moment ago after that.
     bool interrupted(int master, const Tracked& tracked) const;
     RecordEvent::Kind endOf(const QByteArray& resource, const Tracked& tracked, qint64 nowMs) const;
     // `unreachable`: bit i, master i's read failed (onView learnt it once per view). `token`: the
@@ -156,7 +164,6 @@ private:
     };
     QHash<QByteArray, KeyspaceNote> m_keyspace; // the last keyspace event per resource
     QList<qint64> m_downMs;                     // per master: monotonic time it last went down
-    QList<qint64> m_restartedMs;                // per master: monotonic time of its last restart
     QList<int> m_masterState;                   // per master: last recorded (1 up, 0 down, -1 none)
     int m_scanDone = -1;                     // isInitialScanDone() for the batch at hand; -1: not asked yet
     QList<QByteArray> m_types{QByteArray()}; // the key types seen ("string", "hash", ...): a few

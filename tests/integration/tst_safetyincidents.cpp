@@ -283,6 +283,17 @@ void TestSafetyIncidents::verifyAgainstTheOracle(const QList<SafetyIncident>& in
         });
         if (known)
             continue;
+        if (i.confidence != SafetyIncident::Confidence::Possible) {
+            // Both sides of a false alarm, for whoever reads the log: what the recording showed, and
+            // what the clients themselves believed (wall clock, ms).
+            for (const QString& line : i.evidence)
+                qInfo("false alarm evidence: %s", qPrintable(line));
+            for (const DemoHold& h : m_sim->holds())
+                if (h.resource == i.resource)
+                    qInfo("false alarm oracle: %s %s held %lld..%lld (valid until %lld) %s",
+                          qPrintable(QString::number(h.client)), h.token.constData(), wall(h.startMs),
+                          h.isOpen() ? -1LL : wall(h.endMs), wall(h.validUntilMs), qPrintable(h.how));
+        }
         QVERIFY2(i.confidence == SafetyIncident::Confidence::Possible,
                  qPrintable(QStringLiteral("a false alarm: %1 %2 on %3 (%4)")
                                 .arg(safetyConfidenceName(i.confidence), safetyIncidentKindName(i.kind),

@@ -63,6 +63,7 @@ private slots:
     void theOverlapEndsWithTheFirstToGiveUp();
     void evidenceStaysShortForALongRenewedHold();
     void aBusyLockIsJudgedAfterManyHandovers();
+    void aRestartBeforeACopyWasWrittenExplainsNothing();
 };
 
 void TestDoubleGrantDetector::restartDuringAHoldIsAMajorityOverlap()
@@ -325,6 +326,42 @@ void TestDoubleGrantDetector::aBusyLockIsJudgedAfterManyHandovers()
     QCOMPARE(found.first().firstToken, QByteArray("A"));
     QCOMPARE(found.first().fromMs, t + 300);
     QCOMPARE(found.first().toMs, t + 1000);
+}
+
+void TestDoubleGrantDetector::aRestartBeforeACopyWasWrittenExplainsNothing()
+{
+    // Recorded by a sanitizer CI run (issue #48's false alarm), times from 0: A beside another token
+    // on M3; M5 and M4 restart; only then is A seen on M3-M5, a quorum; A's holder releases it (the
+    // recorder of the time called that "lost", a restart having come during the episode); B takes
+    // all five. The restarts came before A's copies on M4 and M5 existed: they lost nothing, and
+    // A's end was a release. No overlap at probable or proven.
+    const QList<SafetyIncident> found = DoubleGrantDetector::detect(
+        history(5, {resourceEvent(0, Kind::Contested, "A", 0b00100, 3900),
+                    masterEvent(56, Kind::MasterRestarted, 4, QStringLiteral("run_id 6d → 05")),
+                    masterEvent(78, Kind::MasterRestarted, 3, QStringLiteral("run_id c8 → 48")),
+                    resourceEvent(249, Kind::Holders, "A", 0b11100), resourceEvent(1224, Kind::Lost, "A"),
+                    resourceEvent(3286, Kind::Acquired, "B", 0b11111, 3941)}));
+    for (const SafetyIncident& i : found)
+        QVERIFY2(i.confidence == SafetyIncident::Confidence::Possible, qPrintable(i.cause));
+    // The same copies partly released, M4 first, with B on a quorum before the rest went: M4's drop
+    // is no loss to a restart that came before A reached it, so A had given the lock up.
+    const QList<SafetyIncident> partly = DoubleGrantDetector::detect(history(
+        5, {resourceEvent(0, Kind::Contested, "A", 0b00100, 3900),
+            masterEvent(56, Kind::MasterRestarted, 4, QStringLiteral("run_id 6d → 05")),
+            masterEvent(78, Kind::MasterRestarted, 3, QStringLiteral("run_id c8 → 48")),
+            resourceEvent(249, Kind::Holders, "A", 0b11100), resourceEvent(1200, Kind::Holders, "A", 0b10100),
+            resourceEvent(1210, Kind::Contested, "B", 0b01011, 3941),
+            resourceEvent(1250, Kind::Released, "A")}));
+    for (const SafetyIncident& i : partly)
+        QVERIFY2(i.confidence == SafetyIncident::Confidence::Possible, qPrintable(i.cause));
+    // A restart after the copy was there still explains its loss: proven, as before.
+    const QList<SafetyIncident> real = DoubleGrantDetector::detect(
+        history(5, {resourceEvent(0, Kind::Acquired, "A", 0b11100, 3900),
+                    masterEvent(300, Kind::MasterRestarted, 3, QStringLiteral("run_id c8 → 48")),
+                    resourceEvent(400, Kind::Holders, "A", 0b10100),
+                    resourceEvent(500, Kind::Contested, "B", 0b01011, 3941)}));
+    QCOMPARE(real.size(), 1);
+    QCOMPARE(real.first().confidence, SafetyIncident::Confidence::Proven);
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestDoubleGrantDetector)
