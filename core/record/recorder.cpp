@@ -102,7 +102,7 @@ void Recorder::attach(LockMonitor* monitor)
 
     connect(monitor, &LockMonitor::locksChanged, this, &Recorder::onBatch);
     connect(monitor, &LockMonitor::keyspaceEvent, this,
-            [this](int, const QByteArray& key, const QByteArray& event) {
+            [this](int master, const QByteArray& key, const QByteArray& event) {
                 // Only an expiry or a delete says how a lock ended (endOf); any other event (a set,
                 // most of them) is not stored, which keeps the table to the keys about to go, not
                 // every key that changed (a 200k-entry table filled and rehashed over and over at
@@ -114,7 +114,7 @@ void Recorder::attach(LockMonitor* monitor)
                 // Bounded: keys that never become locks would otherwise pile up.
                 if (m_keyspace.size() > 200000)
                     m_keyspace.clear();
-                m_keyspace.insert(key, {event, monotonicMs()});
+                m_keyspace.insert(key, {event, monotonicMs(), master});
             });
     connect(masters, &MasterSet::masterStateChanged, this,
             [this](int i, RedisConnection::State state, const RedisError& reason) {
@@ -412,7 +412,7 @@ void Recorder::onView(const LockView& view, bool initial)
         // stored as an event of its own: the new holder's `acquired` says it (a third fewer rows
         // when locks change hands fast), and RecordingReader puts the `replaced` event back.
         const auto note = m_keyspace.constFind(view.resource);
-        const bool noted = note != m_keyspace.cend() && note->atMs >= tracked.startMs;
+        const bool noted = note != m_keyspace.cend() && note->isAbout(tracked);
         const qint64 wallNow = QDateTime::currentMSecsSinceEpoch();
         if ((noted && isDeleteEvent(note->event)) || tracked.releasedAtMs >= 0) {
             RecordEvent end = resourceEvent(RecordEvent::Kind::Released, view.resource, tracked);
@@ -540,7 +540,7 @@ RecordEvent::Kind Recorder::endOf(const QByteArray& resource, const Tracked& tra
     if (tracked.releasedAtMs >= 0)
         return RecordEvent::Kind::Released;
     if (const auto note = m_keyspace.constFind(resource);
-        note != m_keyspace.cend() && note->atMs >= tracked.startMs) {
+        note != m_keyspace.cend() && note->isAbout(tracked)) {
         if (isExpiryEvent(note->event))
             return RecordEvent::Kind::Expired;
         if (isDeleteEvent(note->event))

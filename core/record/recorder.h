@@ -161,6 +161,15 @@ private:
     {
         QByteArray event;
         qint64 atMs = 0; // monotonic
+        int master = -1; // the master that sent it
+
+        // Said of `tracked`: since it began, by a master it was seen on (a Redlock's copies on five
+        // masters: an older token expiring late on one this one never reached says nothing of it).
+        bool isAbout(const Tracked& tracked) const
+        {
+            return atMs >= tracked.startMs &&
+                   (master < 0 || master >= 64 || (tracked.everHolders & (quint64(1) << master)));
+        }
     };
     QHash<QByteArray, KeyspaceNote> m_keyspace; // the last keyspace event per resource
     QList<qint64> m_downMs;                     // per master: monotonic time it last went down
