@@ -15,6 +15,11 @@ set(lockscope_test_costs
     integration.tst_incidentsoak 60
     integration.tst_lockctlincidents 8
     integration.tst_uiincidents 8
+    integration.tst_locktracer 8
+    integration.tst_lockctltrace 10
+    integration.tst_uitrace 10
+    integration.tst_tracedemo 30
+    integration.tst_traceinterop 15
     integration.tst_completion 30
     integration.tst_flightrecorder 28
     integration.tst_hostilepeer 28
@@ -27,6 +32,7 @@ set(lockscope_test_costs
     fuzz.replydecode 21
     fuzz.redisurl 21
     fuzz.recording 21
+    fuzz.monitorline 21
     integration.tst_uidemopanel 20
     integration.tst_uidemofits 30
     integration.tst_uiwalkthrough 12
@@ -72,7 +78,7 @@ set(lockscope_test_costs
 # timing-sensitive test runs beside them. The others mostly wait on servers and timers, which is
 # why more of them than there are cores can run at once.
 set(lockscope_busy_tests
-    fuzz.configloader fuzz.lockformat fuzz.replydecode fuzz.redisurl fuzz.recording
+    fuzz.configloader fuzz.lockformat fuzz.replydecode fuzz.redisurl fuzz.recording fuzz.monitorline
     layers.check_layers_catches_violation package.tst_package unit.tst_uilocktablemodel
     integration.tst_redlocksafety integration.tst_masterscanner integration.tst_lockctlliststream
     integration.tst_incidentsoak)

@@ -109,34 +109,11 @@ void RedisConnection::setRoutedState(State state, const RedisError& reason, cons
         emit this->healthChanged();
 }
 
-QString RedisConnection::nameOf(const ConnectionOptions& options)
-{
-    // A Sentinel entry is known by its group, whichever node is its primary at the moment.
-    return options.topology ? options.topology->toString() : options.url.toString();
-}
-
 RedisConnection::~RedisConnection()
 {
     // Callbacks are not run here: their owners may already be half destroyed.
     m_transport->disconnect(this);
     m_transport->abort();
-}
-
-QString RedisConnection::stateName(State state)
-{
-    switch (state) {
-    case State::Disconnected:
-        return QStringLiteral("disconnected");
-    case State::Connecting:
-        return QStringLiteral("connecting");
-    case State::Up:
-        return QStringLiteral("up");
-    case State::Down:
-        return QStringLiteral("down");
-    case State::Reconnecting:
-        return QStringLiteral("reconnecting");
-    }
-    return {};
 }
 
 void RedisConnection::open()
@@ -163,6 +140,7 @@ void RedisConnection::startAttempt()
     m_stream.open(m_options.replyLimits);
     m_outBuffer.clear();
     m_inSubscribeMode = false;
+    m_monitoring = false;
     m_pingInFlight = false;
     m_handshakeLeft = 0;
     m_linkOpened = false;
@@ -436,9 +414,21 @@ void RedisConnection::scheduleFlush()
         m_flushTimer.start();
 }
 
+void RedisConnection::startMonitor(Callback started)
+{
+    send({"MONITOR"}, this, [this, started = std::move(started)](const RedisResult& result) {
+        if (result.ok() && result.reply.isStatus()) {
+            m_monitoring = true;
+            m_healthTimer.stop();
+        }
+        if (started)
+            started(result);
+    });
+}
+
 void RedisConnection::sendPing()
 {
-    if (m_state != State::Up || m_pingInFlight)
+    if (m_state != State::Up || m_pingInFlight || m_monitoring)
         return;
     m_pingInFlight = true;
     const qint64 sentNs = monotonicNs();
@@ -497,6 +487,10 @@ void RedisConnection::dispatch(RedisReply&& incoming)
 {
     // Out of the reader's slot first: a slot or callback running a nested event loop refills it.
     RedisReply reply = std::move(incoming);
+    if (m_monitoring && reply.isStatus() && m_pending.noneWritten()) {
+        emit monitorLine(reply.string);
+        return;
+    }
     if (m_inSubscribeMode && reply.isArray() && !reply.elements.isEmpty()) {
         const QByteArray& kind = reply.elements.front().string;
         if (kind == "pmessage" && reply.elements.size() == 4) {

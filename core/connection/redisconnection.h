@@ -109,6 +109,13 @@ public:
     void punsubscribe(const QByteArrayList& patterns);
     const QSet<QByteArray>& subscriptions() const { return m_patterns; }
 
+    // Turns this into a MONITOR connection (the lock tracer, issue #43): once the server said OK
+    // (`started`), every command it runs arrives as monitorLine(). Nothing more may be sent on it,
+    // and no health PING is: a monitor's own commands get no replies in order. It is not resumed
+    // after a reconnect: a trace is over when its link drops.
+    void startMonitor(Callback started);
+    bool isMonitoring() const { return m_monitoring; }
+
     static QString stateName(State state);
 
 signals:
@@ -117,6 +124,8 @@ signals:
     // The server answered with a different run_id than before: it restarted and may have lost locks.
     void restarted(const QByteArray& oldRunId, const QByteArray& newRunId);
     void messageReceived(const QByteArray& pattern, const QByteArray& channel, const QByteArray& payload);
+    // One line of MONITOR's stream, as the server wrote it (MonitorLineParser reads it).
+    void monitorLine(const QByteArray& line);
 
 private:
     using Pending = PendingRequest;
@@ -172,6 +181,7 @@ private:
     int m_handshakeLeft = 0;
     bool m_linkOpened = false; // this attempt's transport is open (the handshake may still wait)
     bool m_inSubscribeMode = false;
+    bool m_monitoring = false;
     QSet<QByteArray> m_patterns;
     bool m_pingInFlight = false;
     quint64 m_repliesRead = 0;

@@ -25,6 +25,10 @@ QList<ClientListEntry> ClientListEntry::parse(const QByteArray& reply)
                 e.address = value;
             else if (key == "name")
                 e.name = value;
+            else if (key == "lib-name")
+                e.libraryName = value;
+            else if (key == "lib-ver")
+                e.libraryVersion = value;
             else if (key == "age")
                 e.ageS = value.toLongLong();
             else if (key == "idle")

@@ -11,7 +11,9 @@ struct ClientListEntry
 {
     qint64 id = -1;
     QByteArray name;
-    QByteArray address; // addr=ip:port
+    QByteArray address;     // addr=ip:port
+    QByteArray libraryName; // lib-name= and lib-ver= (Redis 7.2+, Valkey 8)
+    QByteArray libraryVersion;
     qint64 ageS = -1;
     qint64 idleS = -1;
 

@@ -36,4 +36,14 @@ std::optional<RecognizedLock> recognizeAuxiliary(const QByteArray& key)
     return std::nullopt;
 }
 
+QByteArrayList auxiliaryKeysOf(const QByteArray& lockKey)
+{
+    const QByteArray tagged = '{' + lockKey + '}';
+    QByteArrayList out{"redisson_lock__channel:" + tagged, "redisson_lock_queue:" + tagged,
+                       "redisson_lock_timeout:" + tagged, "redisson_lock_token:" + tagged};
+    if (lockKey.startsWith("lock:"))
+        out << "lock-signal:" + lockKey.mid(5);
+    return out;
+}
+
 } // namespace lockscope::recognition

@@ -4,6 +4,7 @@
 #include "formats/recognizedlock.h"
 
 #include <QByteArray>
+#include <QByteArrayList>
 
 #include <optional>
 
@@ -14,5 +15,9 @@ namespace lockscope::recognition {
 // A lock marked `auxiliary`, with the library's format and what the key is for; nothing for a key
 // that is no known helper.
 std::optional<RecognizedLock> recognizeAuxiliary(const QByteArray& key);
+// The helper keys a lock named `lockKey` may have, whatever its library: Redisson's unlock channel,
+// fair-lock queue and timeouts and fenced-lock counter ({name} hash-tagged, so on the lock's own
+// cluster slot), python-redis-lock's wake-up list (for "lock:<name>"). The tracer watches them all.
+QByteArrayList auxiliaryKeysOf(const QByteArray& lockKey);
 
 } // namespace lockscope::recognition

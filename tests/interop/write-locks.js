@@ -18,6 +18,13 @@
 //       it holds and each time it lets go: {"event": "held"|"releasing", "token", "atMs"}, what
 //       the holder believed, for a test's oracle
 //
+//   node write-locks.js attempt-redlock|attempt-mutex <resource> <ttlMs> <attempts> <name> <url>...
+//       makes exactly `attempts` single attempts to take the lock (node-redlock with no retry, or
+//       redis-semaphore's Mutex.tryAcquire()), 20 ms apart, on connections named `name` (CLIENT
+//       SETNAME); holds a lock it got for 30 ms and releases it. A line per attempt
+//       {"event": "attempt", "acquired", "token", "atMs"} and one at the end {"event": "done",
+//       "name", "attempts", "acquired", "refused"}: the peer's own count, a tracer test's oracle
+//
 // Several URLs make node-redlock use all of them, and redis-semaphore its Redlock variants.
 
 const Redis = require('ioredis');
@@ -41,7 +48,8 @@ function usage(message) {
     `write-locks.js: ${message}\n` +
       'usage: node write-locks.js redlock|semaphore-mutex|semaphore|multi-semaphore <resource> <ttlMs> <url>...\n' +
       '       node write-locks.js hold-redlock <resource> <ttlMs> <holdMs> <url>...\n' +
-      '       node write-locks.js contend-redlock|contend-mutex <resource> <ttlMs> <holds> <holdMaxMs> <url>...\n');
+      '       node write-locks.js contend-redlock|contend-mutex <resource> <ttlMs> <holds> <holdMaxMs> <url>...\n' +
+      '       node write-locks.js attempt-redlock|attempt-mutex <resource> <ttlMs> <attempts> <name> <url>...\n');
   process.exit(2);
 }
 
@@ -58,13 +66,14 @@ function passwordOption() {
   return password ? { password } : {};
 }
 
-function connect(urls) {
+function connect(urls, connectionName) {
   return urls.map((url) => {
     // No reconnecting: a writer that cannot reach its master must fail, not hang.
     const client = new Redis(url, {
       connectTimeout: 2000,
       maxRetriesPerRequest: 1,
       retryStrategy: () => null,
+      ...(connectionName ? { connectionName } : {}),
       ...passwordOption(),
     });
     client.on('error', (error) => {
@@ -217,6 +226,46 @@ async function contendMutex(clients, resource, ttlMs, holds, holdMaxMs) {
   });
 }
 
+// Exactly `attempts` single attempts, each counted as the library answered it.
+async function attempt(clients, resource, ttlMs, attempts, tryOnce) {
+  let acquired = 0;
+  for (let i = 0; i < attempts; i += 1) {
+    // An attempt that failed with an error (not refused) is counted as refused, and said.
+    const lock = await tryOnce().catch((error) => {
+      if (error && !/quorum|timeout|acquire/i.test(error.message)) process.stderr.write(`attempt: ${error.message}\n`);
+      return null;
+    });
+    print({ event: 'attempt', acquired: Boolean(lock), token: lock ? lock.token : null, atMs: Date.now() });
+    if (lock) {
+      acquired += 1;
+      await delay(30);
+      await lock.release().catch(() => {});
+    }
+    await delay(20);
+  }
+  return acquired;
+}
+
+async function attemptRedlock(clients, resource, ttlMs, attempts) {
+  const locker = new Redlock(clients, { retryCount: 0 });
+  locker.on('error', () => {});
+  return attempt(clients, resource, ttlMs, attempts, async () => {
+    const lock = await locker.acquire([resource], ttlMs);
+    return { token: lock.value, release: () => lock.release() };
+  });
+}
+
+async function attemptMutex(clients, resource, ttlMs, attempts) {
+  return attempt(clients, resource, ttlMs, attempts, async () => {
+    // acquireAttemptsLimit 1: tryAcquire() otherwise retries inside until acquireTimeout, and the
+    // library's one attempt would be several SET NX.
+    const options = { lockTimeout: ttlMs, acquireTimeout: 2000, acquireAttemptsLimit: 1, retryInterval: 10, refreshInterval: 0 };
+    const lock = clients.length > 1 ? new semaphores.RedlockMutex(clients, resource, options)
+                                    : new semaphores.Mutex(clients[0], resource, options);
+    return (await lock.tryAcquire()) ? { token: lock.identifier, release: () => lock.release() } : null;
+  });
+}
+
 const KINDS = {
   'legacy-setnx': legacySetnx,
   redlock,
@@ -226,6 +275,8 @@ const KINDS = {
   'multi-semaphore': multiSemaphore,
   'contend-redlock': contendRedlock,
   'contend-mutex': contendMutex,
+  'attempt-redlock': attemptRedlock,
+  'attempt-mutex': attemptMutex,
 };
 
 async function main(argv) {
@@ -238,11 +289,18 @@ async function main(argv) {
   const contending = kind.startsWith('contend-');
   const holds = contending ? positiveInteger(rest.shift(), 'holds') : 0;
   const holdMaxMs = contending ? positiveInteger(rest.shift(), 'holdMaxMs') : 0;
+  const attempting = kind.startsWith('attempt-');
+  const attempts = attempting ? positiveInteger(rest.shift(), 'attempts') : 0;
+  const name = attempting ? rest.shift() : undefined;
+  if (attempting && !name) usage('missing connection name');
   if (rest.length === 0) usage('missing Redis URL');
 
-  const clients = connect(rest);
+  const clients = connect(rest, name);
   try {
-    if (contending) await run(clients, resource, ttlMs, holds, holdMaxMs);
+    if (attempting) {
+      const acquired = await run(clients, resource, ttlMs, attempts);
+      print({ event: 'done', name, attempts, acquired, refused: attempts - acquired });
+    } else if (contending) await run(clients, resource, ttlMs, holds, holdMaxMs);
     else await run(clients, resource, ttlMs, holdMs);
   } catch (error) {
     const cause = clients.map((c) => c.lastError).find(Boolean);

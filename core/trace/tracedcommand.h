@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "trace/tracemeaning.h"
+
+#include <QByteArray>
+#include <QByteArrayList>
+#include <QList>
+#include <QMetaType>
+#include <QString>
+
+namespace lockscope {
+
+// The connection a command came from, as the master knows it.
+struct TraceClient
+{
+    QByteArray address;     // "127.0.0.1:54321"; "lua" for a script's own call
+    QByteArray name;        // CLIENT SETNAME, where set
+    QByteArray libraryName; // lib-name and lib-ver (CLIENT SETINFO, Redis 7.2+ and Valkey), where set
+    QByteArray libraryVersion;
+
+    // "127.0.0.1:54321 (worker-3, redis-py 5.0)": for people; bytes escaped.
+    QString display() const;
+};
+
+// One command on the lock's keys, as the tracer saw it on one master and what it meant. Only
+// commands that name the lock's keys get this far: nothing of another key is ever in one.
+struct TracedCommand
+{
+    int master = -1;
+    qint64 timeUs = 0; // the master's clock, µs since the epoch
+    TraceClient client;
+    QByteArrayList args;               // the command as the master ran it
+    QList<QByteArrayList> scriptCalls; // a script's own calls on the lock's keys, in order
+    TraceMeaning meaning = TraceMeaning::Other;
+    QByteArray token;        // the token it took, held, released or tried (where one is known)
+    QByteArray holderToken;  // who held the lock when it ran (empty: nobody, or not known)
+    QByteArray holderClient; // that holder's connection, where the trace saw it take the lock
+    QString detail;          // why this meaning, for people (escaped)
+};
+
+} // namespace lockscope
+
+Q_DECLARE_METATYPE(lockscope::TracedCommand)
