@@ -14,6 +14,7 @@
 #include "monitor/lockmonitor.h"
 #include "record/recorder.h"
 #include "record/recordingdatabase.h"
+#include "session/tracesession.h"
 #include "topology/masterset.h"
 
 #include <QElapsedTimer>
@@ -131,6 +132,7 @@ void CoreService::start()
 void CoreService::shutdown()
 {
     stopIncidentWatch();
+    m_trace.reset();
     for (Held& held : m_held)
         delete held.keeper.data();
     m_held.clear();
@@ -146,6 +148,35 @@ void CoreService::shutdown()
     delete m_masterTimer;
     m_masterTimer = nullptr;
     m_pendingMasters.clear();
+}
+
+void CoreService::startTrace(const QByteArray& resource, qint64 durationMs)
+{
+    if (!m_masters)
+        return;
+    TraceLimits limits;
+    limits.durationMs = qBound<qint64>(1000, durationMs, TraceLimits::maxDurationMs);
+    m_trace = std::make_unique<TraceSession>(); // the last one ends as it goes
+    connect(m_trace.get(), &TraceSession::commands, this, &CoreService::traced);
+    connect(m_trace.get(), &TraceSession::masterFailed, this, &CoreService::traceMasterFailed);
+    connect(m_trace.get(), &TraceSession::stopped, this,
+            [this, resource](const TraceStop& s, const QStringList& lines) {
+                emit traceStopped(resource, s, lines);
+            });
+    const QString why =
+        m_trace->start(*m_masters, m_audit, MasterSet::namesOf(m_config.masters), resource, limits);
+    if (!why.isEmpty()) {
+        m_trace.reset();
+        emit traceStopped(resource, TraceStop{TraceStop::Reason::NoMaster, why}, {});
+        return;
+    }
+    emit traceStarted(resource, m_trace->tracedMasters());
+}
+
+void CoreService::stopTrace()
+{
+    if (m_trace)
+        m_trace->stop();
 }
 
 void CoreService::refresh()

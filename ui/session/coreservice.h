@@ -16,6 +16,8 @@
 #include "session/mastersnapshot.h"
 #include "session/redlockreport.h"
 #include "session/viewbacklog.h"
+#include "trace/tracedcommand.h"
+#include "trace/tracelimits.h"
 
 #include <QElapsedTimer>
 #include <QHash>
@@ -35,6 +37,7 @@ class LockMonitor;
 class MasterSet;
 class Recorder;
 class Redlock;
+class TraceSession;
 
 // Everything that talks to Redis, living in the core thread: the masters, the monitor, Redlock and
 // force-release, and the audit log. It is created in the GUI thread and moved; every public method
@@ -78,6 +81,9 @@ public:
     // The window is done with this many of the steps locksChanged sent (BatchQueue::taken): room
     // for more.
     void windowTook(qsizetype steps);
+    // Who touches `resource` (docs/manual/trace.md): one trace at a time, a new one ending the last.
+    void startTrace(const QByteArray& resource, qint64 durationMs);
+    void stopTrace();
 
     // Steps (views and removals) sent that the window has not taken in yet, at most: past it,
     // changes wait here by name (ViewBacklog) and leave as the window catches up.
@@ -112,6 +118,12 @@ signals:
     // primary has been read.
     void failoverDetected(int master, const lockscope::PrimaryChange& change, int locksAtRisk);
     void failoverReported(const lockscope::FailoverReport& report);
+    void traceStarted(const QByteArray& resource, const QStringList& masters);
+    void traced(const QList<lockscope::TracedCommand>& commands);
+    void traceMasterFailed(const QString& message);
+    // Also when it could not start (`stop` says why); `summary` in lines.
+    void traceStopped(const QByteArray& resource, const lockscope::TraceStop& stop,
+                      const QStringList& summary);
 
 private:
     struct Held
@@ -138,6 +150,7 @@ private:
     std::unique_ptr<MasterSet> m_masters;
     std::unique_ptr<LockMonitor> m_monitor;
     std::unique_ptr<Redlock> m_redlock;
+    std::unique_ptr<TraceSession> m_trace;
     QPointer<Recorder> m_recorder; // a child of m_monitor: it goes with it
     // Judges what the recorder commits for two holders at once; its reads block on the file, so
     // it has a thread of its own (deleted when the thread finishes).

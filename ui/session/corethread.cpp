@@ -24,6 +24,9 @@ void CoreThread::registerMetaTypes()
     qRegisterMetaType<RedlockLease>();
     qRegisterMetaType<QList<RedlockLease>>();
     qRegisterMetaType<SafetyIncident>();
+    qRegisterMetaType<TracedCommand>();
+    qRegisterMetaType<QList<TracedCommand>>();
+    qRegisterMetaType<TraceStop>();
 }
 
 namespace {

@@ -34,6 +34,7 @@
 #include "window/windowrecording.h"
 #include "window/windowstatusbar.h"
 #include "window/windowtitle.h"
+#include "window/windowtrace.h"
 #include "writes/acquiredialog.h"
 #include "writes/actiongate.h"
 #include "writes/auditlogdialog.h"
@@ -108,6 +109,7 @@ MainWindow::MainWindow(LockScopeConfig config, QString auditLogPath, QWidget* pa
         isReview() ? m_historyView->choose(resource) : selectWhenSeen(resource);
         m_historyDock->raise();
     });
+    m_trace = new WindowTrace(this, [this] { return selectedResource(); });
     m_historyView->setRecording(m_recording->path());
     m_history->setRecorded(m_recording->isRecording());
     connect(m_recording, &WindowRecording::toggled, m_history, &LiveHistory::setRecorded);
@@ -189,6 +191,7 @@ void MainWindow::monitor(const LockScopeConfig& requested, const QString& auditL
     connectCore();
     m_core->start();
     m_recording->attach(m_core.get(), auditLogPath);
+    m_trace->attach(m_core.get());
     updateActions();
 }
 void MainWindow::buildActions()
@@ -206,6 +209,7 @@ void MainWindow::buildActions()
     a.extend = make(tr("&Extend"), QKeySequence(tr("Ctrl+E")), &MainWindow::extend);
     a.release = make(tr("Re&lease"), QKeySequence(tr("Ctrl+R")), &MainWindow::release);
     a.forceRelease = make(tr("&Force-release…"), QKeySequence(tr("Shift+Del")), &MainWindow::forceRelease);
+    a.trace = make(tr("&Trace who touches it"), QKeySequence(tr("Ctrl+T")), [this] { m_trace->start(); });
     a.copyResource = make(tr("Copy &resource"), QKeySequence::Copy, &MainWindow::copyResource);
     a.copyToken = make(tr("Copy &token"), QKeySequence(tr("Ctrl+Shift+C")), &MainWindow::copyToken);
     a.exportCsv = make(tr("Export view as &CSV…"), QKeySequence(), [this] { m_export->exportCsv(); });

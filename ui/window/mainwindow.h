@@ -36,6 +36,7 @@ class MastersDock;
 class MasterTableModel;
 class ViewExport;
 class WindowIncidents;
+class WindowTrace;
 class WindowRecording;
 class WindowLayout;
 class WindowStatusBar;
@@ -96,11 +97,13 @@ public:
     // The flight recorder's switch (View > Record history) and the recording the History reads.
     WindowRecording* recording() const { return m_recording; }
     WindowIncidents* incidents() const { return m_incidents; }
+    WindowTrace* trace() const { return m_trace; }
     // The selected lock's diagnosis and the notification rules (review mode silences its notifier).
     LockDiagnosisWatch* diagnosisWatch() const { return m_diagnosis; }
     bool isReadOnly() const { return m_readOnly; }
     bool isInitialScanFinished() const { return m_initialScanFinished; }
     QAction* forceReleaseAction() const { return m_actions.forceRelease; }
+    QAction* traceAction() const { return m_actions.trace; }
     QAction* acquireAction() const { return m_actions.acquire; }
     QAction* connectionsAction() const { return m_actions.connections; }
 
@@ -176,6 +179,7 @@ private:
     LiveHistory* m_history;
     WindowRecording* m_recording;
     WindowIncidents* m_incidents = nullptr;
+    WindowTrace* m_trace = nullptr;
     HistoryView* m_historyView = nullptr;
     ViewExport* m_export;
     CoreEventLog* m_eventLog;

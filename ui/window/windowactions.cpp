@@ -20,6 +20,9 @@ void WindowActions::applyGate(const ActionGate& gate, int pollIntervalMs, bool a
     apply(release, ActionGate::Action::Release, tr("Release a lock this window acquired"));
     apply(forceRelease, ActionGate::Action::ForceRelease,
           tr("Delete this lock as an administrator, only where it still has the token shown"));
+    apply(trace, ActionGate::Action::Trace,
+          tr("Show every command on this lock's keys, with its connection and what it meant, for a short "
+             "while (MONITOR on its masters; recorded in the audit log)"));
     apply(copyResource, ActionGate::Action::Copy, tr("Copy the selected lock's resource name"));
     apply(copyToken, ActionGate::Action::Copy, tr("Copy the selected lock's token"));
     apply(enableEvents, ActionGate::Action::EnableNotifications,

@@ -26,6 +26,7 @@ public:
     QAction* extend = nullptr;
     QAction* release = nullptr;
     QAction* forceRelease = nullptr;
+    QAction* trace = nullptr; // who touches the selected lock (WindowTrace)
     QAction* copyResource = nullptr;
     QAction* copyToken = nullptr;
     QAction* exportCsv = nullptr;

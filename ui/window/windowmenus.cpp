@@ -86,6 +86,8 @@ void WindowMenus::build(QMainWindow* window, const WindowActions& actions, LockF
     lock->addSeparator();
     lock->addAction(actions.forceRelease);
     lock->addSeparator();
+    lock->addAction(actions.trace);
+    lock->addSeparator();
     lock->addAction(actions.copyResource);
     lock->addAction(actions.copyToken);
     QMenu* view = bar->addMenu(tr("&View"));
@@ -129,6 +131,7 @@ void WindowMenus::execLockMenu(QWidget* parent, const WindowActions& actions, Lo
     menu.addAction(actions.extend);
     menu.addAction(actions.release);
     menu.addAction(actions.forceRelease);
+    menu.addAction(actions.trace);
     menu.addSeparator();
     menu.addAction(tr("Filter to this resource"), filterBar,
                    [filterBar, resource] { filterBar->setText(resource); });

@@ -47,6 +47,16 @@ QString ActionGate::whyNot(Action action) const
         if (!m_state.selected)
             return nothingSelected;
         return m_state.mastersUp == 0 ? tr("No masters answer: there is nothing to delete from.") : QString();
+    case Action::Trace:
+        if (m_state.masters <= 0)
+            return tr("No masters: open a connection profile (Ctrl+K) or start the demo.");
+        if (!m_state.selected)
+            return nothingSelected;
+        if (!m_state.auditProblem.isEmpty())
+            return tr("The audit log %1 cannot be written (%2): a trace shows other clients' commands, "
+                      "and one that cannot be recorded does not start.")
+                .arg(m_state.auditPath, m_state.auditProblem);
+        return m_state.mastersUp == 0 ? tr("No masters answer: there is nothing to trace.") : QString();
     case Action::EnableNotifications:
         if (const QString why = writeBlocked(); !why.isEmpty())
             return why;

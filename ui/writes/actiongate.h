@@ -31,7 +31,8 @@ public:
         Release,
         ForceRelease,
         Copy,
-        EnableNotifications
+        EnableNotifications,
+        Trace, // a read, allowed in read-only mode, but recorded in the audit log
     };
 
     explicit ActionGate(const State& state) : m_state(state) {}
