@@ -24,6 +24,8 @@ echo '# safety: two holders at once detected against the demo clients own record
 "$here/safety-bench.sh"
 echo '# soak: no false alarm over 10,000 handovers by real lock libraries' >&2
 "$here/soak-bench.sh"
+echo '# trace: what lockctl trace costs a master serving 50k other commands a second' >&2
+"$here/trace-bench.sh"
 echo '# serve: lockctl serve scraped every second, 100k locks on 5 masters' >&2
 "$here/serve-bench.sh"
 echo '# monitor-mem: peak RSS per lock of lockctl watch and serve, 1M locks on 1 master' >&2
