@@ -80,6 +80,10 @@ class DoubleGrantScan::Impl
         // When each master was last seen taking it: a restart, failover or outage of a master
         // explains the loss of a copy only if it came after the copy was seen there.
         QHash<int, qint64> joinedAtMs;
+        // Masters it left with nothing recorded that explains it, and when: another token on one
+        // of them soon after took its place there (a release and re-take between two reads).
+        quint64 droppedUnexplained = 0;
+        qint64 droppedAtMs = -1;
         EvidenceTrail trail;
     };
 
@@ -231,6 +235,10 @@ public:
             const quint64 unexplained = unexplainedDrops(h, h.holders & ~e.holders, e.timeMs);
             for (quint64 joined = e.holders & ~h.holders; joined; joined &= joined - 1)
                 h.joinedAtMs.insert(std::countr_zero(joined), e.timeMs);
+            if (unexplained) {
+                h.droppedUnexplained |= unexplained;
+                h.droppedAtMs = e.timeMs;
+            }
             h.holders = e.holders;
             if (unexplained && h.quorumAtMs >= 0 && h.gaveUpAtMs < 0 && e.holding < m_needed) {
                 // Gone, below its quorum, from masters nothing happened to: a release reaching the
@@ -295,8 +303,16 @@ private:
     {
         for (auto it = m_holders.begin(); it != m_holders.end(); ++it) {
             Holder& other = it.value();
+            if (it.key() == e.token)
+                continue;
+            // Left unexplained a moment before, now this token's: replaced in place there, though
+            // the record saw it leave first (the read of the master came between the two writes).
+            if ((other.droppedUnexplained & e.holders) && e.timeMs - other.droppedAtMs <= retakeWindowMs &&
+                other.quorumAtMs >= 0 && other.gaveUpAtMs < 0 && other.replacedAtMs < 0)
+                other.replacedAtMs = e.timeMs;
+            other.droppedUnexplained &= ~e.holders;
             const quint64 taken = other.holders & e.holders;
-            if (it.key() == e.token || !taken)
+            if (!taken)
                 continue;
             const quint64 unexplained = unexplainedDrops(other, taken, e.timeMs);
             other.holders &= ~taken;
@@ -307,6 +323,9 @@ private:
             }
         }
     }
+
+    // How soon after a token left a master another one taking it there counts as taking its place.
+    static constexpr qint64 retakeWindowMs = 1000;
 
     // Expiry is read from outside, a little late: early means by more than what reading explains.
     static qint64 expirySlackMs(const Holder& h) { return 100 + qMax<qint64>(0, h.ttlMs) / 50; }
