@@ -24,12 +24,13 @@ QString rateText(qint64 bytesPerSecond)
 
 } // namespace
 
-LockTracer::LockTracer(QByteArray lockKey, QList<Target> targets, TraceLimits limits, QObject* parent)
-    : QObject(parent), m_lockKey(std::move(lockKey)), m_limits(limits)
+LockTracer::LockTracer(const QByteArray& lockKey, const QList<Target>& targets, TraceLimits limits,
+                       QObject* parent)
+    : QObject(parent), m_limits(limits)
 {
-    const QByteArrayList keys = keysOf(m_lockKey);
+    const QByteArrayList keys = keysOf(lockKey);
     for (const Target& t : targets) {
-        auto* trace = new MasterTrace(t.master, t.options, m_lockKey, keys, this);
+        auto* trace = new MasterTrace(t.master, t.options, lockKey, keys, this);
         connect(trace, &MasterTrace::monitoring, this, &LockTracer::masterMonitoring);
         connect(trace, &MasterTrace::failed, this, &LockTracer::onMasterFailed);
         connect(trace, &MasterTrace::traced, this, [this](const TracedCommand& command) {
@@ -91,7 +92,6 @@ void LockTracer::start()
     m_clock.start();
     m_lastCheckMs = 0;
     m_lastBytes = QList<qint64>(qsizetype(m_traces.size()), 0);
-    m_rates = m_lastBytes;
     m_checkTimer.start();
     if (m_traces.empty()) {
         stop(TraceStop::Reason::NoMaster, QStringLiteral("no master to trace"));
@@ -130,7 +130,6 @@ void LockTracer::check()
         const MonitorStream::Counts& counts = t->counts();
         const qint64 rate = (counts.bytes - m_lastBytes[qsizetype(i)]) * 1000 / spanMs;
         m_lastBytes[qsizetype(i)] = counts.bytes;
-        m_rates[qsizetype(i)] = rate;
         if (!t->isMonitoring())
             continue;
         if (rate > m_limits.budgetBytesPerSecond) {

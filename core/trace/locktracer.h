@@ -32,7 +32,8 @@ public:
         ConnectionOptions options; // the node to trace
     };
 
-    LockTracer(QByteArray lockKey, QList<Target> targets, TraceLimits limits, QObject* parent = nullptr);
+    LockTracer(const QByteArray& lockKey, const QList<Target>& targets, TraceLimits limits,
+               QObject* parent = nullptr);
     ~LockTracer() override;
 
     // The lock's key and the helper keys of every format it may have.
@@ -46,12 +47,8 @@ public:
     void start();
     void stop(TraceStop::Reason reason = TraceStop::Reason::Requested, const QString& message = {});
     bool isRunning() const { return m_running; }
-    const QByteArray& lockKey() const { return m_lockKey; }
     const TraceSummary& summary() const { return m_summary; }
-    const TraceLimits& limits() const { return m_limits; }
     qint64 elapsedMs() const { return m_clock.isValid() ? m_clock.elapsed() : 0; }
-    // MONITOR's bytes a second from each master over the last second (the cost the budget bounds).
-    QList<qint64> bytesPerSecond() const { return m_rates; }
 
 signals:
     void masterMonitoring(int master);
@@ -63,7 +60,6 @@ private:
     void check();
     void onMasterFailed(int master, const RedisError& error);
 
-    QByteArray m_lockKey;
     TraceLimits m_limits;
     std::vector<MasterTrace*> m_traces; // children
     TraceSummary m_summary;
@@ -71,7 +67,6 @@ private:
     QElapsedTimer m_clock;
     qint64 m_lastCheckMs = 0;
     QList<qint64> m_lastBytes;
-    QList<qint64> m_rates;
     int m_failed = 0;
     bool m_running = false;
 };

@@ -34,7 +34,6 @@ public:
     // Ends MONITOR (its connection closes) and hands over what waited for a name.
     void stop();
 
-    int master() const { return m_master; }
     const QString& name() const { return m_monitor.name(); }
     bool isMonitoring() const { return m_monitor.isMonitoring(); }
     const MonitorStream::Counts& counts() const { return m_stream.counts(); }

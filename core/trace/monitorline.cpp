@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "trace/monitorline.h"
 
+#include "formats/byteshapes.h"
+
 namespace lockscope {
 
 namespace {
@@ -10,21 +12,8 @@ RedisError malformed(const QString& why)
     return RedisError(ErrorKind::Protocol, QString(), QStringLiteral("not a MONITOR line: %1").arg(why));
 }
 
-bool isDigit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
-int hexValue(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
+using recognition::hexValue;
+using recognition::isDigit;
 
 // Reads digits at `at` into `value` (at most `maxDigits` of them, at least one); false when none.
 bool readNumber(QByteArrayView line, qsizetype& at, int maxDigits, qint64* value)

@@ -31,7 +31,6 @@ public:
     void setIdle(const QString& text);
     void setTracing(const QString& resource, const QStringList& masters, qint64 durationMs);
     void setStopped(const QString& text, const QStringList& summary);
-    QTableView* view() const { return m_view; }
     QPlainTextEdit* summary() const { return m_summary; }
     QLabel* state() const { return m_state; }
 
