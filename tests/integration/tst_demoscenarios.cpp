@@ -4,6 +4,7 @@
 // each test also checks them against a record of its own: double holds recomputed from the holds'
 // start and end times, the lock's tokens read from the masters, and the storage's writes replayed
 // against the fencing counters the masters keep.
+#include "base/monotonicclock.h"
 #include "demo/democlient.h"
 #include "demo/democluster.h"
 #include "demo/democonfig.h"
@@ -23,6 +24,7 @@
 #include <QTest>
 #include <QTimer>
 
+#include <algorithm>
 #include <memory>
 
 namespace tst_demoscenarios {
@@ -391,22 +393,61 @@ void TestDemoScenarios::failoverWithoutQuorumAmidBackgroundContention()
 {
     // As the window plays it: the background clients keep contending on their own resources.
     QVERIFY(m_sim->isBackgroundRunning());
+    // When a Redlock master went down during the run: the Redlock half restarts master 1 empty.
+    QList<qint64> killedAtMs;
+    QObject watching; // the connection ends with this function (cleanup kills the masters)
+    connect(m_sim->cluster(), &DemoCluster::masterStateChanged, &watching,
+            [&killedAtMs](int, DemoCluster::MasterState state) {
+                if (state == DemoCluster::MasterState::Killed)
+                    killedAtMs << monotonicMs();
+            });
     const auto [ok, summary] = play(DemoScenario::FailoverWithoutQuorum);
     QVERIFY2(ok, qPrintable(summary));
+    QVERIFY(!killedAtMs.isEmpty());
     const DemoFailover* f = m_sim->failover();
     QCOMPARE(f->waitAnswer(), 0);
     QVERIFY(f->reportLostA());
     QCOMPARE(f->view().token, f->tokenB());
-    // The only two holders at once are the Sentinel part's A and B.
-    for (const DemoHold& h : m_sim->holds())
-        if (h.overlapped) {
-            QCOMPARE(h.resource, DemoFailover::resource());
+    // On the scenario's own resource the only two holders at once are the Sentinel part's A and B:
+    // the Redlock half's quorum refused B.
+    const QList<DemoHold>& holds = m_sim->holds();
+    int failoverOverlaps = 0;
+    for (const DemoHold& h : holds)
+        if (h.overlapped && h.resource == DemoFailover::resource()) {
             QCOMPARE(h.fencing, qint64(-1));
+            ++failoverOverlaps;
         }
-    QCOMPARE(m_sim->counters().doubleHolds, 1);
+    QCOMPARE(failoverOverlaps, 2);
+    // The restart is the same hazard for the background clients, and a real one (a CI run saw it): a
+    // background lock held on exactly three masters, master 1 among them, is left with two, and the
+    // next client gets a quorum. Such an overlap is allowed only where the restart explains it: the
+    // first hold was taken before a master went down and the second after.
+    int backgroundDoubleHolds = 0;
+    for (const DemoHold& later : holds) {
+        if (later.resource == DemoFailover::resource())
+            continue;
+        for (const DemoHold& earlier : holds) {
+            if (earlier.client == later.client || earlier.resource != later.resource ||
+                earlier.startMs >= later.startMs || (!earlier.isOpen() && earlier.endMs <= later.startMs))
+                continue;
+            const bool explained = std::any_of(killedAtMs.cbegin(), killedAtMs.cend(), [&](qint64 at) {
+                return earlier.startMs < at && at < later.startMs;
+            });
+            QVERIFY2(explained, qPrintable(QStringLiteral("%1 and %2 held %3 at once with no restart between "
+                                                          "their acquisitions")
+                                               .arg(DemoSimulation::clientName(earlier.client),
+                                                    DemoSimulation::clientName(later.client),
+                                                    QString::fromUtf8(later.resource))));
+            ++backgroundDoubleHolds;
+            break;
+        }
+    }
+    if (backgroundDoubleHolds > 0)
+        qInfo("%d background double hold(s), each explained by master 1's restart", backgroundDoubleHolds);
+    QCOMPARE(m_sim->counters().doubleHolds, 1 + backgroundDoubleHolds);
     // Issue #41: the result line's "two holders" stood beside a scenario count of 0 (the Redlock
     // half's fault restarted the count). Both halves are counted.
-    QCOMPARE(m_lab->scenarios()->measured().doubleHolds, 1);
+    QCOMPARE(m_lab->scenarios()->measured().doubleHolds, 1 + backgroundDoubleHolds);
     QVERIFY2(summary.contains(QLatin1String("two holders")), qPrintable(summary));
     verifyAgainstTheRecord();
     // A finished run keeps the group (the view stays on screen); the next scenario stops it.

@@ -54,7 +54,7 @@ QJsonObject listMaster(const FakeRedisPeer& peer, LockctlRun* run, const QString
     *run = runLockctl(QStringList{QStringLiteral("--json"), QStringLiteral("--timeout-ms"),
                                   QStringLiteral("3000"), QStringLiteral("-m"), peer.url()} +
                           extra + QStringList{QStringLiteral("list")},
-                      20000);
+                      int(upperBoundMs(20000)));
     return QJsonDocument::fromJson(run->out)
         .object()
         .value(QStringLiteral("masters"))
@@ -91,7 +91,7 @@ void TestHostilePeer::hugeBulkFailsTheMaster()
     LockctlRun run;
     const QJsonObject master = listMaster(peer, &run);
     QVERIFY2(run.code > 0, qPrintable(run.describe()));
-    QVERIFY2(run.ms < 10000, qPrintable(run.describe()));
+    QVERIFY2(run.ms < upperBoundMs(10000), qPrintable(run.describe()));
     const QString error = master.value(QStringLiteral("error")).toString();
     QVERIFY2(error.contains(QStringLiteral("reply too large")) &&
                  error.contains(QStringLiteral("maxBulkBytes")),
@@ -112,7 +112,7 @@ void TestHostilePeer::elementFloodFailsTheMaster()
     });
     LockctlRun run;
     const QString error = listMaster(peer, &run).value(QStringLiteral("error")).toString();
-    QVERIFY2(run.code > 0 && run.ms < 10000, qPrintable(run.describe()));
+    QVERIFY2(run.code > 0 && run.ms < upperBoundMs(10000), qPrintable(run.describe()));
     QVERIFY2(error.contains(QStringLiteral("reply too large")) &&
                  error.contains(QStringLiteral("maxElements")),
              qPrintable(run.describe()));
@@ -130,7 +130,7 @@ void TestHostilePeer::deepReplyFailsTheMaster()
     });
     LockctlRun run;
     const QString error = listMaster(peer, &run).value(QStringLiteral("error")).toString();
-    QVERIFY2(run.code > 0 && run.ms < 10000, qPrintable(run.describe()));
+    QVERIFY2(run.code > 0 && run.ms < upperBoundMs(10000), qPrintable(run.describe()));
     QVERIFY2(error.contains(QStringLiteral("reply too deep")) && error.contains(QStringLiteral("maxDepth")),
              qPrintable(run.describe()));
 }
@@ -152,7 +152,7 @@ void TestHostilePeer::limitsComeFromTheConfigFile()
     const QString error = listMaster(peer, &run, {QStringLiteral("--config"), config.fileName()})
                               .value(QStringLiteral("error"))
                               .toString();
-    QVERIFY2(run.code > 0 && run.ms < 10000, qPrintable(run.describe()));
+    QVERIFY2(run.code > 0 && run.ms < upperBoundMs(10000), qPrintable(run.describe()));
     QVERIFY2(error.contains(QStringLiteral("2048")) && error.contains(QStringLiteral("maxBulkBytes")),
              qPrintable(run.describe()));
 }
@@ -171,9 +171,9 @@ void TestHostilePeer::endlessScanEndsWithAnError()
     });
     const LockctlRun run = runLockctl({QStringLiteral("--timeout-ms"), QStringLiteral("3000"),
                                        QStringLiteral("-m"), peer.url(), QStringLiteral("list")},
-                                      20000);
+                                      int(upperBoundMs(20000)));
     QVERIFY2(run.code > 0, qPrintable(run.describe()));
-    QVERIFY2(run.ms < 15000, qPrintable(run.describe()));
+    QVERIFY2(run.ms < upperBoundMs(15000), qPrintable(run.describe()));
     QVERIFY2(run.err.contains("cannot scan: SCAN did not return cursor 0 after"), qPrintable(run.describe()));
     QVERIFY2(run.err.contains(peer.url().toUtf8()), qPrintable(run.describe()));
 }
@@ -205,16 +205,18 @@ void TestHostilePeer::monitorMarksEndlessScanMaster()
     LockMonitor monitor(&masters, config);
     monitor.start();
     // About a thousand paced pages (the bound for DBSIZE 100 and three patterns), each a PING and a
-    // SCAN through this thread's event loop: 16 s here in a release build.
-    QTRY_VERIFY_WITH_TIMEOUT(monitor.isInitialScanDone(), 40000);
-    QVERIFY(masters.at(1)->isUp()); // the master answers; its scan cannot be trusted
+    // SCAN through this thread's event loop: 9 s here in a release build. Paced, so slower on a
+    // loaded machine: the bound only says it did not hang.
+    QTRY_VERIFY_WITH_TIMEOUT(monitor.isInitialScanDone(), int(upperBoundMs(40000)));
+    // The master answers; its scan cannot be trusted.
+    QVERIFY2(masters.at(1)->isUp(), qPrintable(masters.at(1)->lastError().message));
     QVERIFY2(monitor.scanner(1)->modeReason().contains(QStringLiteral("SCAN did not return cursor 0")),
              qPrintable(monitor.scanner(1)->modeReason()));
     QTRY_VERIFY_WITH_TIMEOUT(monitor.locks().contains("lock:x") &&
                                  monitor.locks().value("lock:x")->observations.size() == 2 &&
                                  monitor.locks().value("lock:x")->observations.at(1).error().message.contains(
                                      QStringLiteral("cannot scan")),
-                             5000);
+                             int(upperBoundMs(5000)));
     // The pass has stopped: no more pages are asked for.
     const qint64 pages = cursor;
     QVERIFY(pages > 64);
