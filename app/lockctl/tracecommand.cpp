@@ -1,18 +1,23 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "audit/auditlog.h"
 #include "base/bytesdisplay.h"
+#include "config/keyglob.h"
 #include "lockctl/arguments.h"
 #include "lockctl/clicontext.h"
 #include "lockctl/command.h"
 #include "lockctl/terminationsignals.h"
+#include "monitor/lockmonitor.h"
+#include "record/recorder.h"
 #include "topology/masterset.h"
 #include "trace/locktracer.h"
+#include "trace/tracerecordevent.h"
 #include "trace/tracetext.h"
 
 #include <QJsonDocument>
 
 #include <csignal>
 #include <limits>
+#include <memory>
 #include <optional>
 
 using namespace lockscope;
@@ -31,24 +36,31 @@ public:
     QString name() const override { return QStringLiteral("trace"); }
     QString synopsis() const override
     {
-        return QStringLiteral("trace RESOURCE [--for DURATION] [--budget KIB]");
+        return QStringLiteral("trace RESOURCE [--for DURATION] [--budget KIB] [--record [--db FILE]]");
     }
     QString summary() const override
     {
         return QStringLiteral(
             "Show every command on one lock's keys, with its connection and meaning, for a while "
             "(MONITOR on the lock's masters; --for 30s by default, at most 1h; stops itself "
-            "when a master's stream exceeds --budget KiB/s, 8192 by default).");
+            "when a master's stream exceeds --budget KiB/s, 8192 by default). --record keeps the lock's "
+            "changes and what the trace saw in the flight recorder, for history and incidents.");
     }
     QList<QCommandLineOption> options() const override
     {
-        return {QCommandLineOption(QStringLiteral("for"),
-                                   QStringLiteral("How long to trace (500ms, 30s, 5m...)."),
-                                   QStringLiteral("DURATION")),
-                QCommandLineOption(
-                    QStringLiteral("budget"),
-                    QStringLiteral("Stop when a master's MONITOR stream exceeds KIB KiB a second."),
-                    QStringLiteral("KIB"))};
+        return {
+            QCommandLineOption(QStringLiteral("for"),
+                               QStringLiteral("How long to trace (500ms, 30s, 5m...)."),
+                               QStringLiteral("DURATION")),
+            QCommandLineOption(
+                QStringLiteral("budget"),
+                QStringLiteral("Stop when a master's MONITOR stream exceeds KIB KiB a second."),
+                QStringLiteral("KIB")),
+            QCommandLineOption(QStringLiteral("record"),
+                               QStringLiteral("Record the lock (as `record` does, for this lock alone) with "
+                                              "who took it and the commands of holders past their lease, "
+                                              "as evidence for `incidents`.")),
+            RecordingArgument::option()};
     }
 
     int run(CliContext& context, const QCommandLineParser& parser, const QStringList& positional) override
@@ -80,6 +92,12 @@ public:
             limits.budgetBytesPerSecond = *kib * 1024;
         }
 
+        const bool recording = parser.isSet(QStringLiteral("record"));
+        if (!recording && parser.isSet(QStringLiteral("db")))
+            return context.fail(UsageError, QStringLiteral("--db is for --record"));
+        if (recording) // the lock's own changes, recorded beside what the trace sees
+            context.config().monitor.patterns = {ScanPattern(KeyGlob::literal(*resource))};
+
         const AuditLog audit(context.auditLogPath(), context.config().allowSharedAuditLog);
         if (const RedisError error = audit.check(); error.isError())
             return context.fail(UsageError, QStringLiteral("the trace is not started: ") + error.message +
@@ -107,28 +125,66 @@ public:
                                     error.message);
 
         m_context = &context;
+        std::optional<TraceStop> stop;
+        std::unique_ptr<LockMonitor> monitor;
+        std::unique_ptr<Recorder> recorder;
+        if (recording) {
+            RecorderOptions options;
+            options.path = RecordingArgument::path(parser);
+            options.auditLogPath = context.auditLogPath();
+            monitor = std::make_unique<LockMonitor>(&masters, context.config());
+            monitor->setCoalesceMs(0); // every change, as `record` keeps them
+            recorder = std::make_unique<Recorder>(options);
+            QObject::connect(recorder->writer(), &RecordingWriter::opened, recorder.get(),
+                             [&stop, path = options.path](const RedisError& error) {
+                                 if (error)
+                                     stop =
+                                         TraceStop{TraceStop::Reason::NotRecorded,
+                                                   QStringLiteral("the recording %1 could not be opened: %2")
+                                                       .arg(path, error.message)};
+                             });
+            recorder->attach(monitor.get());
+            monitor->start();
+        }
         LockTracer tracer(*resource, targets, limits);
         TerminationSignals terminations({SIGINT, SIGTERM});
         QObject::connect(&terminations, &TerminationSignals::received, &tracer, [&tracer] {
             tracer.stop(TraceStop::Reason::Requested, QStringLiteral("interrupted"));
         });
-        QObject::connect(&tracer, &LockTracer::traced, [this](const TracedCommand& c) { print(c); });
+        QObject::connect(&tracer, &LockTracer::traced, [this, &recorder, &resource](const TracedCommand& c) {
+            print(c);
+            if (recorder)
+                if (std::optional<RecordEvent> e = TraceRecordEvent::of(*resource, c))
+                    recorder->note(std::move(*e));
+        });
         QObject::connect(&tracer, &LockTracer::masterMonitoring,
                          [this](int master) { note(master, QStringLiteral("tracing"), QString()); });
         QObject::connect(&tracer, &LockTracer::masterFailed, [this](int master, const RedisError& error) {
             note(master, QStringLiteral("failed"), error.message);
         });
-        std::optional<TraceStop> stop;
         QObject::connect(&tracer, &LockTracer::stopped, [&stop](const TraceStop& s) { stop = s; });
         tracer.start();
         context.waitUntil([&stop] { return stop.has_value(); }, std::numeric_limits<int>::max());
+        if (tracer.isRunning()) // the recording could not be opened
+            tracer.stop(stop->reason, stop->message);
+        QString recorded;
+        if (recorder) {
+            recorder->flush();
+            recorded = QStringLiteral("%1 event(s) recorded to %2")
+                           .arg(recorder->written() + recorder->backlog())
+                           .arg(RecordingArgument::path(parser));
+        }
 
         if (context.json()) {
             QJsonObject summary = TraceText::summaryJson(tracer.summary(), m_masterNames);
             summary.insert(QStringLiteral("stopped"), stop->message);
+            if (!recorded.isEmpty())
+                summary.insert(QStringLiteral("recorded"), recorded);
             write(summary);
         } else {
             context.out() << "-- " << stop->message << Qt::endl;
+            if (!recorded.isEmpty())
+                context.out() << "-- " << recorded << Qt::endl;
             for (const QString& line : TraceText::summaryLines(tracer.summary(), m_masterNames))
                 context.out() << line << Qt::endl;
         }

@@ -112,6 +112,18 @@ bool matchFrom(const char* pattern, qsizetype patternLen, const char* string, qs
 
 } // namespace
 
+QByteArray KeyGlob::literal(QByteArrayView key)
+{
+    QByteArray out;
+    out.reserve(key.size() + 8);
+    for (const char c : key) {
+        if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\')
+            out += '\\';
+        out += c;
+    }
+    return out;
+}
+
 bool KeyGlob::matches(const QByteArray& pattern, QByteArrayView key)
 {
     if (pattern == "*")

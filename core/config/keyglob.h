@@ -11,6 +11,8 @@ namespace lockscope {
 namespace KeyGlob {
 
 bool matches(const QByteArray& pattern, QByteArrayView key);
+// The pattern that matches `key` alone: its * ? [ ] and \ escaped.
+QByteArray literal(QByteArrayView key);
 
 } // namespace KeyGlob
 

@@ -2,8 +2,10 @@
 #include "diagnosis/doublegrantscan.h"
 
 #include "base/bytesdisplay.h"
+#include "diagnosis/evidenceline.h"
+#include "diagnosis/scannedtenure.h"
+#include "record/historyjson.h"
 
-#include <QDateTime>
 #include <QHash>
 
 #include <bit>
@@ -20,88 +22,7 @@ class DoubleGrantScan::Impl
 {
     using Kind = RecordEvent::Kind;
 
-    // The events an incident shows of one token: its first and its last few. A token renewed every
-    // second for a day has tens of thousands; they are kept as events and put in words only when an
-    // incident needs them (a full recording holds millions).
-    class EvidenceTrail
-    {
-    public:
-        static constexpr int kept = 5;
-
-        void clear() { *this = EvidenceTrail(); }
-        void add(const RecordEvent& e)
-        {
-            if (m_head.size() < kept)
-                return m_head.append(e);
-            if (m_tail.size() == kept) {
-                m_tail.removeFirst();
-                ++m_skipped;
-            }
-            m_tail << e;
-        }
-        template <typename Format> QStringList lines(Format format) const
-        {
-            QStringList out;
-            for (const RecordEvent& e : m_head)
-                out << format(e);
-            if (m_skipped > 0)
-                out << QStringLiteral("… %1 more events of this token").arg(m_skipped);
-            for (const RecordEvent& e : m_tail)
-                out << format(e);
-            return out;
-        }
-
-    private:
-        QList<RecordEvent> m_head;
-        QList<RecordEvent> m_tail;
-        qint64 m_skipped = 0;
-    };
-
-    // What the record says of one token in one session, as its events come.
-    struct Holder
-    {
-        QString owner;
-        qint64 startMs = 0;
-        int holding = 0;
-        quint64 holders = 0;
-        quint64 everHolders = 0;
-        qint64 ttlMs = -1;        // the validity it was seen with (the view's: TTL less the drift allowance)
-        qint64 quorumAtMs = -1;   // when it first held a quorum
-        qint64 validUntilMs = -1; // from then, the validity it had (its extensions push it on); -1: no TTL
-        qint64 gaveUpAtMs = -1;   // released, force-released or expired: it no longer held it
-        // A master that let the token go well before its validity ended, with nothing recorded that
-        // explains it (no restart, failover or outage of that master): a clock running fast, an eviction.
-        int earlyMaster = -1;
-        qint64 earlyAtMs = -1;
-        // Another token was in its key at the next read, before its validity ended, with no delete or
-        // expiry seen: a steal, or a release and re-take too quick to see without keyspace events.
-        qint64 replacedAtMs = -1;
-        bool replacementTold = false; // an incident names it and its replacer already
-        // When each master was last seen taking it: a restart, failover or outage of a master
-        // explains the loss of a copy only if it came after the copy was seen there.
-        QHash<int, qint64> joinedAtMs;
-        // Masters it left with nothing recorded that explains it, and when: another token on one
-        // of them soon after took its place there (a release and re-take between two reads).
-        quint64 droppedUnexplained = 0;
-        qint64 droppedAtMs = -1;
-        EvidenceTrail trail;
-    };
-
-    static QString utc(qint64 ms)
-    {
-        return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs);
-    }
-
-    static QString masterLabel(int master) { return QStringLiteral("M%1").arg(master + 1); }
-
-    static QString mastersText(quint64 mask)
-    {
-        QStringList names;
-        for (int i = 0; i < 64; ++i)
-            if (mask & (quint64(1) << i))
-                names << masterLabel(i);
-        return names.join(QLatin1Char(','));
-    }
+    using Holder = ScannedTenure;
 
     static bool isStart(Kind k) { return k == Kind::Seen || k == Kind::Acquired || k == Kind::Contested; }
 
@@ -144,6 +65,10 @@ public:
         m_lastMs = qMax(m_lastMs, e.timeMs);
         if (e.isMasterEvent())
             return; // the session's list (m_masterEvents) has them
+        if (isTracedKind(e.kind))
+            return traced(e);
+        if (isEvidenceOnly(e.kind))
+            return;
         // The recorder stores a replacement as the new holder's start alone (RecordingReader puts
         // the `replaced` back for a history; a pass over the whole file meets the start first).
         // The holder it follows is the last one started, or, once that one went, the first held
@@ -215,6 +140,7 @@ public:
             // expires later, when the lock is long someone else's.
             if (h.gaveUpAtMs < 0) {
                 h.gaveUpAtMs = ranOut ? qMin(e.timeMs, h.validUntilMs) : e.timeMs;
+                h.released = e.kind == Kind::Released || e.kind == Kind::ForceReleased || lostUnexplained;
                 if ((e.kind == Kind::Expired || ranOut) && h.quorumAtMs >= 0)
                     m_lastExpired = LastExpired{e.token, e.timeMs, h.ttlMs};
             }
@@ -244,6 +170,7 @@ public:
                 // Gone, below its quorum, from masters nothing happened to: a release reaching the
                 // masters (one that was down meanwhile keeps a copy until it expires). Given up.
                 h.gaveUpAtMs = e.timeMs;
+                h.released = true;
                 h.holding = e.holding;
                 closeIncidentsOf(e.token);
                 return;
@@ -365,19 +292,120 @@ private:
         h.earlyAtMs = atMs;
     }
 
-    QString line(const RecordEvent& e) const
+    QString line(const RecordEvent& e) const { return EvidenceLine::of(e, m_total); }
+
+    static QByteArray toldKey(SafetyIncident::Kind kind, const QByteArray& first, const QByteArray& second)
     {
-        QString text = QStringLiteral("%1 %2").arg(utc(e.timeMs), recordEventKindName(e.kind));
-        if (e.isMasterEvent())
-            return text + QLatin1Char(' ') + masterLabel(e.master) +
-                   (e.detail.isEmpty() ? QString() : QStringLiteral(": ") + e.detail);
-        text += QLatin1Char(' ') + escapeBytes(e.token);
-        if (e.holding > 0)
-            text +=
-                QStringLiteral(" on %1 (%2 of %3)").arg(mastersText(e.holders)).arg(e.holding).arg(m_total);
-        if (e.ttlMs >= 0)
-            text += QStringLiteral(", validity %1 ms").arg(e.ttlMs);
-        return text;
+        return QByteArray::number(int(kind)) + '/' + first.toBase64() + '/' + second.toBase64();
+    }
+
+    // What the lock tracer saw a connection do: evidence about the holders, never a change of who
+    // holds the lock (the recorder's own events say that).
+    void traced(const RecordEvent& e)
+    {
+        if (e.kind == Kind::TracedHolder) {
+            if (m_tokenOf.size() >= maxTracedConnections)
+                m_tokenOf.clear();
+            m_tokenOf.insert(e.owner, e.token);
+        }
+        if (const auto it = m_holders.find(e.token); it != m_holders.end())
+            it->trail.add(e);
+        if (e.kind == Kind::TracedStale) {
+            stillAtWork(e.token, e);
+        } else if (e.kind == Kind::TracedDelete) {
+            const QByteArray deleter = m_tokenOf.value(e.owner);
+            deletedByNonHolder(e, deleter);
+            if (!deleter.isEmpty() && deleter != e.token)
+                stillAtWork(deleter, e);
+        }
+    }
+
+    static constexpr qsizetype maxTracedConnections = 4096;
+    // How long after a delete the recorder may see the lock go (a keyspace event, then a read).
+    static constexpr qint64 deleteSeenWithinMs = 2000;
+
+    // `old`'s holder sent a command on the lock at e.timeMs with its token or from its connection (a
+    // release or extend with a token that no longer held it, a delete): it was still at work,
+    // believing it held the lock. A tenure that ended without a release, and a token that reached a
+    // quorum after `old` and by then: two holders at once, proven (a possible handover becomes one).
+    // A holder that released its lock knew it was over; what it sends after proves nothing.
+    void stillAtWork(const QByteArray& old, const RecordEvent& e)
+    {
+        const auto it = m_holders.constFind(old);
+        if (it == m_holders.cend() || it->quorumAtMs < 0 || it->released || it->quorumAtMs > e.timeMs)
+            return;
+        const Holder first = it.value();
+        QByteArray next; // the first token to take the lock after `old`
+        for (auto s = m_holders.cbegin(); s != m_holders.cend(); ++s)
+            if (s.key() != old && s->quorumAtMs > first.quorumAtMs && s->quorumAtMs <= e.timeMs &&
+                (next.isEmpty() || s->quorumAtMs < m_holders.value(next).quorumAtMs))
+                next = s.key();
+        if (next.isEmpty())
+            return;
+        const Holder second = m_holders.value(next);
+        const qint64 toMs = qMax(second.quorumAtMs, qMin(e.timeMs, endOf(second)));
+        const QString cause = QStringLiteral("its holder was still at work after %1 took the lock: the "
+                                             "tracer saw it at %2 (%3)")
+                                  .arg(escapeBytes(next), HistoryJson::time(e.timeMs), e.detail);
+        qsizetype index = -1;
+        for (SafetyIncident::Kind kind :
+             {SafetyIncident::Kind::HandoverUnderLiveHolder, SafetyIncident::Kind::MajorityOverlap,
+              SafetyIncident::Kind::FailoverLoss, SafetyIncident::Kind::OverwrittenWhileHeld})
+            if (index < 0)
+                index = m_told.value(toldKey(kind, old, next), -1);
+        const bool fresh = index < 0;
+        if (fresh) {
+            RecordEvent at = e;
+            at.timeMs = second.quorumAtMs;
+            report(old, next, at, SafetyIncident::Kind::HandoverUnderLiveHolder,
+                   SafetyIncident::Confidence::Proven, cause);
+            index = m_out.size() - 1;
+        }
+        SafetyIncident& i = m_out[index];
+        if (fresh || i.confidence != SafetyIncident::Confidence::Proven) {
+            // Proven up to the last command the tracer saw of the old holder (at most the second's
+            // end, which bounded it until now).
+            i.confidence = SafetyIncident::Confidence::Proven;
+            i.cause = cause;
+            i.toMs = toMs;
+            m_open.removeIf([index](const OpenIncident& o) { return o.index == index; });
+        } else if (i.kind == SafetyIncident::Kind::HandoverUnderLiveHolder) {
+            i.toMs = qMax(i.toMs, toMs);
+        }
+        if (i.evidence.size() < maxTracedEvidence)
+            i.evidence << line(e);
+    }
+
+    static constexpr qsizetype maxTracedEvidence = 64;
+
+    // A connection that was not the holder's deleted the lock while its holder's validity ran.
+    void deletedByNonHolder(const RecordEvent& e, const QByteArray& deleter)
+    {
+        const auto it = m_holders.constFind(e.token);
+        if (it == m_holders.cend() || it->quorumAtMs < 0 || deleter == e.token ||
+            m_told.contains(toldKey(SafetyIncident::Kind::DeletedByNonHolder, e.token, deleter)))
+            return;
+        const Holder held = it.value();
+        // Its end, when the recorder saw it already, is this delete's doing.
+        if ((held.validUntilMs >= 0 && held.validUntilMs <= e.timeMs) ||
+            (held.gaveUpAtMs >= 0 && held.gaveUpAtMs < e.timeMs - deleteSeenWithinMs))
+            return;
+        report(
+            e.token, deleter, e, SafetyIncident::Kind::DeletedByNonHolder, SafetyIncident::Confidence::Proven,
+            QStringLiteral("deleted while %1 held it (%2)").arg(escapeBytes(e.token), e.detail) +
+                (held.validUntilMs >= 0
+                     ? QStringLiteral(", %1 ms before its validity ended").arg(held.validUntilMs - e.timeMs)
+                     : QString()) +
+                (deleter.isEmpty()
+                     ? QString()
+                     : QStringLiteral("; that connection took %1 before").arg(escapeBytes(deleter))));
+        SafetyIncident& i = m_out.last();
+        if (i.secondOwner.isEmpty())
+            i.secondOwner = e.owner;
+        // Its holder goes on believing it holds a lock anyone can take, until its validity ends.
+        i.toMs = held.validUntilMs >= 0 ? held.validUntilMs : e.timeMs;
+        i.evidence << line(e);
+        m_open.removeLast();
     }
 
     // `token` holds a quorum from now: any other still valid, never given up, holds it too.
@@ -428,7 +456,7 @@ private:
                    SafetyIncident::Confidence::Possible,
                    QStringLiteral("%1 expired at %2 without being released and %3 took the lock %4 ms later; "
                                   "whether its holder was still at work is not in the recording")
-                       .arg(escapeBytes(expired->token), utc(expired->atMs), escapeBytes(token))
+                       .arg(escapeBytes(expired->token), HistoryJson::time(expired->atMs), escapeBytes(token))
                        .arg(e.timeMs - expired->atMs));
     }
 
@@ -453,6 +481,7 @@ private:
             if (m.timeMs >= first.startMs && m.timeMs <= e.timeMs)
                 i.evidence << line(m);
         i.evidence << second.trail.lines(format);
+        m_told.insert(toldKey(kind, firstToken, secondToken), m_out.size());
         m_open << OpenIncident{m_out.size(), firstToken, secondToken,
                                kind == SafetyIncident::Kind::HandoverUnderLiveHolder};
         m_out << i;
@@ -516,7 +545,7 @@ private:
             return QStringLiteral("its copy went from %1 at %2, %3 ms before its validity ended, with no "
                                   "restart or failover of that master recorded: a clock running fast, an "
                                   "eviction or a delete by someone else")
-                .arg(masterLabel(first.earlyMaster), utc(first.earlyAtMs))
+                .arg(EvidenceLine::masterLabel(first.earlyMaster), HistoryJson::time(first.earlyAtMs))
                 .arg(first.validUntilMs - first.earlyAtMs);
         for (const RecordEvent& m : m_masterEvents)
             if (m.timeMs >= first.quorumAtMs && m.timeMs <= untilMs && m.master >= 0 && m.master < 64 &&
@@ -537,6 +566,10 @@ private:
     QList<OpenIncident> m_open;
     std::optional<LastExpired> m_lastExpired;
     qsizetype m_pruneAt = 16;
+    // What the tracer saw: the token each connection last took, by its address.
+    QHash<QString, QByteArray> m_tokenOf;
+    // The incidents this scan reported, by kind and tokens (toldKey): where evidence adds to one.
+    QHash<QByteArray, qsizetype> m_told;
 };
 
 DoubleGrantScan::DoubleGrantScan(const QByteArray& resource, int masters, qint64 lastMs,

@@ -24,6 +24,8 @@ QList<QByteArray> IncidentTriggers::suspects(const RecordEventList& events)
             m_topologyUntilMs = qMax(m_topologyUntilMs, e.timeMs + topologyWindowMs);
             break;
         case Kind::Contested:
+        case Kind::TracedStale:  // a holder at work past its lease (the tracer saw it)
+        case Kind::TracedDelete: // a lock deleted by a connection not its holder's
             suspect(e.resource);
             break;
         case Kind::Expired:

@@ -16,10 +16,11 @@ namespace {
 // How far back a suspect's story is read: the longest overlap worth telling begins within it.
 constexpr qint64 lookBackMs = 60 * 60 * 1000;
 
+// With its confidence: a possible handover that the tracer's evidence later proves is told again,
+// as proven.
 QString keyOf(const SafetyIncident& i)
 {
-    return QString::fromLatin1(i.resource.toBase64() + '/' + i.firstToken.toBase64() + '/' +
-                               i.secondToken.toBase64() + '/' + QByteArray::number(i.fromMs));
+    return safetyIncidentIdentity(i) + QLatin1Char('/') + QString::number(int(i.confidence));
 }
 
 } // namespace

@@ -2,8 +2,8 @@
 #include "diagnosis/safetyincident.h"
 
 #include "base/bytesdisplay.h"
+#include "record/historyjson.h"
 
-#include <QDateTime>
 #include <QJsonArray>
 
 namespace lockscope {
@@ -19,15 +19,14 @@ QString safetyIncidentKindName(SafetyIncident::Kind kind)
         return QStringLiteral("handover-under-live-holder");
     case SafetyIncident::Kind::OverwrittenWhileHeld:
         return QStringLiteral("overwritten-while-held");
+    case SafetyIncident::Kind::DeletedByNonHolder:
+        return QStringLiteral("deleted-by-non-holder");
     }
     return QStringLiteral("majority-overlap");
 }
 
 QJsonObject safetyIncidentJson(const SafetyIncident& i)
 {
-    const auto utc = [](qint64 ms) {
-        return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs);
-    };
     const auto holder = [](const QByteArray& token, const QString& owner) {
         QJsonObject o{{QStringLiteral("token"), escapeBytes(token)}};
         if (!owner.isEmpty())
@@ -39,16 +38,24 @@ QJsonObject safetyIncidentJson(const SafetyIncident& i)
             {QStringLiteral("resource"), escapeBytes(i.resource)},
             {QStringLiteral("first"), holder(i.firstToken, i.firstOwner)},
             {QStringLiteral("second"), holder(i.secondToken, i.secondOwner)},
-            {QStringLiteral("from"), utc(i.fromMs)},
-            {QStringLiteral("to"), utc(i.toMs)},
+            {QStringLiteral("from"), HistoryJson::time(i.fromMs)},
+            {QStringLiteral("to"), HistoryJson::time(i.toMs)},
             {QStringLiteral("cause"), i.cause},
             {QStringLiteral("evidence"), QJsonArray::fromStringList(i.evidence)}};
+}
+
+QString safetyIncidentIdentity(const SafetyIncident& i)
+{
+    return QString::fromLatin1(QByteArray::number(int(i.kind)) + '/' + i.resource.toBase64() + '/' +
+                               i.firstToken.toBase64() + '/' + i.secondToken.toBase64() + '/' +
+                               QByteArray::number(i.fromMs));
 }
 
 QList<SafetyIncident::Kind> allSafetyIncidentKinds()
 {
     return {SafetyIncident::Kind::MajorityOverlap, SafetyIncident::Kind::FailoverLoss,
-            SafetyIncident::Kind::HandoverUnderLiveHolder, SafetyIncident::Kind::OverwrittenWhileHeld};
+            SafetyIncident::Kind::HandoverUnderLiveHolder, SafetyIncident::Kind::OverwrittenWhileHeld,
+            SafetyIncident::Kind::DeletedByNonHolder};
 }
 
 QString safetyConfidenceName(SafetyIncident::Confidence confidence)

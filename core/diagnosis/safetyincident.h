@@ -26,6 +26,11 @@ struct SafetyIncident
         // delete, expiry, restart or failover seen: a SET without NX over a held lock, or a release
         // and re-take too quick to see without keyspace events. Possible.
         OverwrittenWhileHeld,
+        // A plain delete of a held lock from a connection that is not its holder's (seen by the lock
+        // tracer), while the holder's validity ran: the flash sale's second half. The holder goes on
+        // believing it holds a lock anyone can now take. Proven. The second token is the deleter's
+        // own, where the trace saw its connection take one.
+        DeletedByNonHolder,
     };
     enum class Confidence
     {
@@ -50,13 +55,17 @@ struct SafetyIncident
     QStringList evidence; // the events it rests on, one line each: time, event, master, token
 };
 
-// "majority-overlap", "failover-loss", "handover-under-live-holder", "overwritten-while-held"; "possible",
+// "majority-overlap", "failover-loss", "handover-under-live-holder", "overwritten-while-held",
+// "deleted-by-non-holder"; "possible",
 // "probable", "proven": the names in JSON.
 QString safetyIncidentKindName(SafetyIncident::Kind kind);
 // One incident as `lockctl incidents --json` and `lockctl list --json` write it: kind, confidence,
 // resource, first and second ({"token", "owner"}), from and to (UTC, ISO 8601 with ms), cause,
 // evidence. Server bytes escaped as everywhere.
 QJsonObject safetyIncidentJson(const SafetyIncident& incident);
+// Which incident it is, whatever evidence came since (a possible handover the tracer later proved
+// is the same incident): its kind, resource, tokens and start.
+QString safetyIncidentIdentity(const SafetyIncident& incident);
 // Every kind, in the enum's order (the metrics' series, the manual's table).
 QList<SafetyIncident::Kind> allSafetyIncidentKinds();
 QString safetyConfidenceName(SafetyIncident::Confidence confidence);

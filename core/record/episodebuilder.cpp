@@ -55,8 +55,9 @@ std::optional<Episode::End> endOf(Kind kind)
 void EpisodeBuilder::add(const HistoryEvent& h, const RecordingSession& session)
 {
     const RecordEvent& e = h.event;
-    // A notification says what the window told the user, not who holds the lock.
-    if (e.isMasterEvent() || e.kind == Kind::Notified)
+    // A notification says what the window told the user, a traced command what a client did: not
+    // who holds the lock.
+    if (e.isMasterEvent() || isEvidenceOnly(e.kind))
         return;
     const bool starts = e.kind == Kind::Seen || e.kind == Kind::Acquired || e.kind == Kind::Contested;
     if (!m_open.isEmpty() && h.session != m_openSession) {

@@ -36,8 +36,9 @@ QJsonObject HistoryJson::event(const HistoryEvent& h)
         o.insert(QStringLiteral("token"), escapeBytes(e.token));
         o.insert(QStringLiteral("holding"), e.holding);
     }
+    // A traced command's `owner` is the connection that sent it, not the lock's owner.
     if (!e.owner.isEmpty())
-        o.insert(QStringLiteral("owner"), e.owner);
+        o.insert(isTracedKind(e.kind) ? QStringLiteral("connection") : QStringLiteral("owner"), e.owner);
     if (e.ttlMs >= 0)
         o.insert(QStringLiteral("ttlMs"), e.ttlMs);
     if (!e.detail.isEmpty())
@@ -104,7 +105,9 @@ QStringList HistoryJson::text(const ResourceHistory& history)
         if (!e.isMasterEvent())
             line += QStringLiteral("  token %1").arg(escapeBytes(e.token));
         if (!e.owner.isEmpty())
-            line += QStringLiteral("  owner \"%1\"").arg(e.owner);
+            line +=
+                (isTracedKind(e.kind) ? QStringLiteral("  connection %1") : QStringLiteral("  owner \"%1\""))
+                    .arg(e.owner);
         if (!e.detail.isEmpty())
             line += QStringLiteral("  (%1)").arg(e.detail);
         if (!e.auditId.isEmpty())

@@ -45,8 +45,28 @@ QString recordEventKindName(RecordEvent::Kind kind)
         return QStringLiteral("failover-report");
     case Kind::Notified:
         return QStringLiteral("notified");
+    case Kind::TracedHolder:
+        return QStringLiteral("traced-holder");
+    case Kind::TracedStale:
+        return QStringLiteral("traced-stale");
+    case Kind::TracedDelete:
+        return QStringLiteral("traced-delete");
+    case Kind::TracedOverwrite:
+        return QStringLiteral("traced-overwrite");
     }
     return QStringLiteral("unknown");
+}
+
+bool isTracedKind(RecordEvent::Kind kind)
+{
+    using Kind = RecordEvent::Kind;
+    return kind == Kind::TracedHolder || kind == Kind::TracedStale || kind == Kind::TracedDelete ||
+           kind == Kind::TracedOverwrite;
+}
+
+bool isEvidenceOnly(RecordEvent::Kind kind)
+{
+    return kind == RecordEvent::Kind::Notified || isTracedKind(kind);
 }
 
 bool recordEventKindFromNumber(int number, RecordEvent::Kind* kind)

@@ -34,6 +34,12 @@ struct RecordEvent
         Failover = 23,        // a Sentinel or cluster primary changed
         FailoverReport = 24,  // what the failover lost, once the new primary was read
         Notified = 30,        // a notification rule started to hold (detail: its text)
+        // What the lock tracer (issue #43) saw a connection do, kept as evidence beside the record of
+        // the lock's state (not a change of it). `owner`: the connection's address; `detail`: in words.
+        TracedHolder = 31,    // that connection took `token`
+        TracedStale = 32,     // it released or extended with `token`, which no longer held the lock
+        TracedDelete = 33,    // it deleted the lock held by `token` without being that holder's connection
+        TracedOverwrite = 34, // it wrote `token` over the holder's with a plain write
     };
 
     qint64 timeMs = 0; // wall clock, ms since the epoch (UTC)
@@ -54,6 +60,11 @@ struct RecordEvent
 
 // "extended", "force-released", "master-down", ... (what `lockctl history --json` prints).
 QString recordEventKindName(RecordEvent::Kind kind);
+// Said beside the lock's story, not part of it: a notification, what the tracer saw. Episodes and
+// tenures are built without them.
+bool isEvidenceOnly(RecordEvent::Kind kind);
+// What the lock tracer saw (TracedHolder ... TracedOverwrite).
+bool isTracedKind(RecordEvent::Kind kind);
 // The kind stored as `number`, or false when it is not one this version knows.
 bool recordEventKindFromNumber(int number, RecordEvent::Kind* kind);
 // RecordEvent::holders of these master indexes (a view's holders).

@@ -4,6 +4,8 @@
 #include "base/bytesdisplay.h"
 #include "diagnosis/clientlistentry.h"
 
+#include <QDateTime>
+
 #include <limits>
 
 namespace lockscope {
@@ -185,6 +187,7 @@ void MasterTrace::onCommand(const MonitorLine& command, const QList<MonitorLine>
 {
     TracedCommand seen = m_interpreter.interpret(command, calls);
     seen.master = m_master;
+    seen.seenMs = QDateTime::currentMSecsSinceEpoch();
     if (m_waiting.empty() && isNamed(command.client)) {
         seen.client = clientOf(command.client);
         emit traced(seen);

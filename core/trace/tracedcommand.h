@@ -29,6 +29,7 @@ struct TracedCommand
 {
     int master = -1;
     qint64 timeUs = 0; // the master's clock, µs since the epoch
+    qint64 seenMs = 0; // this machine's clock when it arrived, ms since the epoch (what a recording uses)
     TraceClient client;
     QByteArrayList args;               // the command as the master ran it
     QList<QByteArrayList> scriptCalls; // a script's own calls on the lock's keys, in order

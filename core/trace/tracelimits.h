@@ -30,18 +30,20 @@ struct TraceStop
 {
     enum class Reason
     {
-        Duration,   // its time was up
-        Requested,  // the user stopped it
-        Budget,     // a master's MONITOR stream cost more than the budget
-        FellBehind, // the tracer could not keep up with a master's stream
-        NoMaster,   // no master could be traced (refused, unreachable, or its link lost)
+        Duration,    // its time was up
+        Requested,   // the user stopped it
+        Budget,      // a master's MONITOR stream cost more than the budget
+        FellBehind,  // the tracer could not keep up with a master's stream
+        NoMaster,    // no master could be traced (refused, unreachable, or its link lost)
+        NotRecorded, // asked to record what it saw, and the recording could not be opened
     };
     Reason reason = Reason::Duration;
     QString message;
 
     bool isFailure() const
     {
-        return reason == Reason::Budget || reason == Reason::FellBehind || reason == Reason::NoMaster;
+        return reason == Reason::Budget || reason == Reason::FellBehind || reason == Reason::NoMaster ||
+               reason == Reason::NotRecorded;
     }
 };
 

@@ -6,8 +6,10 @@
 #include "support/testregistry.h"
 
 #include <QDateTime>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -25,6 +27,7 @@ class TestLockctlIncidents : public QObject
 
 private slots:
     void flashSaleIsAHandoverUnderALiveHolder();
+    void flashSaleTracedIsProvenTwice();
     void aRestartThatGrantsTwiceIsProvenAndListed();
     void badInputIsAClearError();
 };
@@ -100,6 +103,101 @@ void TestLockctlIncidents::flashSaleIsAHandoverUnderALiveHolder()
                                           QStringLiteral("--min-confidence"), QStringLiteral("possible"),
                                           QStringLiteral("--since"), QStringLiteral("1h")});
     QCOMPARE(recent.code, 1);
+}
+
+void TestLockctlIncidents::flashSaleTracedIsProvenTwice()
+{
+    // The same flash sale, recorded by `lockctl trace --record` (issue #43): the tracer ties each
+    // token to the connection that took it, and sees A's DEL come from A's connection while B holds
+    // the lock. The handover is then proven, and the delete is one by a non-holder.
+    if (const QString missing = InteropPeers::missing(); !missing.isEmpty())
+        QSKIP(qPrintable(missing));
+    RedisServerGroup group;
+    RedisServerOptions options;
+    options.notifications = true;
+    QVERIFY2(group.start(1, options), qPrintable(group.errorString()));
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("recording.sqlite"));
+    LockctlProcess trace;
+    QVERIFY(trace.start(
+        testPasswordArgs() +
+        QStringList{QStringLiteral("--json"), QStringLiteral("-m"), group.urls(false).first(),
+                    QStringLiteral("--audit-log"), dir.filePath(QStringLiteral("audit.jsonl")),
+                    QStringLiteral("trace"), QStringLiteral("sale:lock"), QStringLiteral("--for"),
+                    QStringLiteral("5m"), QStringLiteral("--record"), QStringLiteral("--db"), db}));
+    QVERIFY2(trace.waitForOutput("\"state\":\"tracing\""), qPrintable(trace.describe()));
+
+    const QJsonObject sale = InteropPeers::flashSale(QStringLiteral("sale:lock"), group.urls(false).first());
+    QVERIFY2(!sale.isEmpty(), "flash_sale.py failed");
+    QCOMPARE(sale.value(QStringLiteral("deleted")).toInt(), 1);
+    QTest::qWait(1000); // the recorder commits within about 400 ms
+    QCOMPARE(trace.terminate(), 0);
+    QVERIFY2(trace.out().contains("event(s) recorded to"), qPrintable(trace.describe()));
+
+    // The oracle: the peer's own account.
+    const QString tokenA = sale.value(QStringLiteral("tokenA")).toString();
+    const QString tokenB = sale.value(QStringLiteral("tokenB")).toString();
+    const qint64 bAcquired = qint64(sale.value(QStringLiteral("bAcquiredMs")).toDouble());
+    const qint64 aDeleting = qint64(sale.value(QStringLiteral("aDeletingMs")).toDouble());
+
+    // Raised by default now: both are proven.
+    const LockctlRun run =
+        runLockctl({QStringLiteral("--json"), QStringLiteral("incidents"), QStringLiteral("--db"), db,
+                    QStringLiteral("--min-confidence"), QStringLiteral("proven")});
+    QVERIFY2(run.code == 1, qPrintable(run.describe()));
+    const QJsonArray incidents =
+        QJsonDocument::fromJson(run.out).object().value(QStringLiteral("incidents")).toArray();
+    QVERIFY2(incidents.size() == 2, run.out.constData());
+    QHash<QString, QJsonObject> byKind;
+    for (const QJsonValue& v : incidents)
+        byKind.insert(v.toObject().value(QStringLiteral("kind")).toString(), v.toObject());
+    const auto token = [](const QJsonObject& i, const char* which) {
+        return i.value(QLatin1String(which)).toObject().value(QStringLiteral("token")).toString();
+    };
+    const auto ms = [](const QJsonObject& i, const char* field) {
+        return QDateTime::fromString(i.value(QLatin1String(field)).toString(), Qt::ISODateWithMs)
+            .toMSecsSinceEpoch();
+    };
+    const QJsonObject handover = byKind.value(QStringLiteral("handover-under-live-holder"));
+    QCOMPARE(handover.value(QStringLiteral("confidence")).toString(), QStringLiteral("proven"));
+    QCOMPARE(token(handover, "first"), tokenA);
+    QCOMPARE(token(handover, "second"), tokenB);
+    qInfo("oracle %lld..%lld, reported %lld..%lld", bAcquired, aDeleting, ms(handover, "from"),
+          ms(handover, "to"));
+    QVERIFY(qAbs(ms(handover, "from") - bAcquired) <= 1000);
+    // Up to A's DEL as the tracer saw it arrive: the oracle's end, within the lag of a loopback.
+    QVERIFY(ms(handover, "to") >= aDeleting && ms(handover, "to") <= aDeleting + 1000);
+    const QJsonObject deleted = byKind.value(QStringLiteral("deleted-by-non-holder"));
+    QCOMPARE(deleted.value(QStringLiteral("confidence")).toString(), QStringLiteral("proven"));
+    QCOMPARE(token(deleted, "first"), tokenB);  // whose lock went
+    QCOMPARE(token(deleted, "second"), tokenA); // who deleted it, by its connection
+    QVERIFY(ms(deleted, "from") >= aDeleting && ms(deleted, "from") <= aDeleting + 1000);
+    QVERIFY(deleted.value(QStringLiteral("cause")).toString().contains(QLatin1String("deleted while")));
+
+    // The story shows what the tracer saw, with the connections.
+    const LockctlRun history = runLockctl({QStringLiteral("--json"), QStringLiteral("history"),
+                                           QStringLiteral("sale:lock"), QStringLiteral("--db"), db});
+    QVERIFY2(history.code == 0, qPrintable(history.describe()));
+    QStringList traced;
+    QString deleter;
+    QString takerOfA;
+    for (const QJsonValue& v :
+         QJsonDocument::fromJson(history.out).object().value(QStringLiteral("events")).toArray()) {
+        const QJsonObject e = v.toObject();
+        const QString kind = e.value(QStringLiteral("event")).toString();
+        if (!kind.startsWith(QLatin1String("traced-")))
+            continue;
+        traced << kind;
+        if (kind == QLatin1String("traced-delete"))
+            deleter = e.value(QStringLiteral("connection")).toString();
+        if (kind == QLatin1String("traced-holder") && e.value(QStringLiteral("token")).toString() == tokenA)
+            takerOfA = e.value(QStringLiteral("connection")).toString();
+    }
+    QVERIFY2(traced == QStringList({QStringLiteral("traced-holder"), QStringLiteral("traced-holder"),
+                                    QStringLiteral("traced-delete")}),
+             qPrintable(traced.join(QLatin1Char(' '))));
+    QVERIFY(!deleter.isEmpty());
+    QCOMPARE(deleter, takerOfA);
 }
 
 void TestLockctlIncidents::aRestartThatGrantsTwiceIsProvenAndListed()

@@ -63,8 +63,11 @@ qint64 HistoryTimeline::barEndMs(const Episode& episode, qint64 nowMs) const
 bool HistoryTimeline::isMark(RecordEvent::Kind kind)
 {
     using Kind = RecordEvent::Kind;
+    // What the tracer saw a holder past its lease, or a non-holder, do to the lock (who took it is
+    // in the bars already).
     return kind == Kind::MasterRestarted || kind == Kind::Failover || kind == Kind::MasterDown ||
-           kind == Kind::AtRisk || kind == Kind::TypeChanged;
+           kind == Kind::AtRisk || kind == Kind::TypeChanged ||
+           (isTracedKind(kind) && kind != Kind::TracedHolder);
 }
 
 QString HistoryTimeline::markText(const HistoryEvent& mark)

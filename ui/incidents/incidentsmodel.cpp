@@ -9,12 +9,6 @@ namespace lockscope {
 
 namespace {
 
-QString keyOf(const SafetyIncident& i)
-{
-    return escapeBytes(i.resource) + QLatin1Char('\n') + escapeBytes(i.firstToken) + QLatin1Char('\n') +
-           escapeBytes(i.secondToken) + QLatin1Char('\n') + QString::number(i.fromMs);
-}
-
 QString localTime(qint64 ms)
 {
     return QDateTime::fromMSecsSinceEpoch(ms).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"));
@@ -26,10 +20,17 @@ IncidentsModel::IncidentsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 bool IncidentsModel::add(const SafetyIncident& incident)
 {
-    const QString key = keyOf(incident);
-    if (m_keys.contains(key))
-        return false;
-    m_keys.insert(key);
+    const QString key = safetyIncidentIdentity(incident);
+    if (const auto known = m_rowOf.constFind(key); known != m_rowOf.cend()) {
+        // The same incident with more evidence (a possible handover the tracer proved): in its row.
+        SafetyIncident& row = m_rows[known.value()];
+        if (incident.confidence <= row.confidence)
+            return false;
+        row = incident;
+        emit dataChanged(index(known.value(), 0), index(known.value(), columnCount() - 1));
+        return true;
+    }
+    m_rowOf.insert(key, int(m_rows.size()));
     beginInsertRows({}, int(m_rows.size()), int(m_rows.size()));
     m_rows << incident;
     endInsertRows();
@@ -40,7 +41,7 @@ void IncidentsModel::clear()
 {
     beginResetModel();
     m_rows.clear();
-    m_keys.clear();
+    m_rowOf.clear();
     endResetModel();
 }
 

@@ -4,8 +4,8 @@
 #include "diagnosis/safetyincident.h"
 
 #include <QAbstractTableModel>
+#include <QHash>
 #include <QList>
-#include <QSet>
 
 namespace lockscope {
 
@@ -46,7 +46,7 @@ public:
 
 private:
     QList<SafetyIncident> m_rows;
-    QSet<QString> m_keys;
+    QHash<QString, int> m_rowOf; // safetyIncidentIdentity → row
 };
 
 } // namespace lockscope

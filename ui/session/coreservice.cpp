@@ -16,6 +16,7 @@
 #include "record/recordingdatabase.h"
 #include "session/tracesession.h"
 #include "topology/masterset.h"
+#include "trace/tracerecordevent.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>
@@ -158,6 +159,15 @@ void CoreService::startTrace(const QByteArray& resource, qint64 durationMs)
     limits.durationMs = qBound<qint64>(1000, durationMs, TraceLimits::maxDurationMs);
     m_trace = std::make_unique<TraceSession>(); // the last one ends as it goes
     connect(m_trace.get(), &TraceSession::commands, this, &CoreService::traced);
+    // While recording, what the trace sees goes into the recording as evidence (issue #43).
+    connect(m_trace.get(), &TraceSession::commands, this,
+            [this, resource](const QList<TracedCommand>& batch) {
+                if (!m_recorder)
+                    return;
+                for (const TracedCommand& c : batch)
+                    if (std::optional<RecordEvent> e = TraceRecordEvent::of(resource, c))
+                        m_recorder->note(std::move(*e));
+            });
     connect(m_trace.get(), &TraceSession::masterFailed, this, &CoreService::traceMasterFailed);
     connect(m_trace.get(), &TraceSession::stopped, this,
             [this, resource](const TraceStop& s, const QStringList& lines) {

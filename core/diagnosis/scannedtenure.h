@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "diagnosis/evidencetrail.h"
+
+#include <QHash>
+#include <QString>
+
+namespace lockscope {
+
+// What a recording session's events say of one token, as DoubleGrantScan reads them in.
+struct ScannedTenure
+{
+    QString owner;
+    qint64 startMs = 0;
+    int holding = 0;
+    quint64 holders = 0;
+    quint64 everHolders = 0;
+    qint64 ttlMs = -1;        // the validity it was seen with (the view's: TTL less the drift allowance)
+    qint64 quorumAtMs = -1;   // when it first held a quorum
+    qint64 validUntilMs = -1; // from then, the validity it had (its extensions push it on); -1: no TTL
+    qint64 gaveUpAtMs = -1;   // released, force-released or expired: it no longer held it
+    bool released = false;    // given up by its holder (not run out): the holder knew it was over
+    // A master that let the token go well before its validity ended, with nothing recorded that
+    // explains it (no restart, failover or outage of that master): a clock running fast, an eviction.
+    int earlyMaster = -1;
+    qint64 earlyAtMs = -1;
+    // Another token was in its key at the next read, before its validity ended, with no delete or
+    // expiry seen: a steal, or a release and re-take too quick to see without keyspace events.
+    qint64 replacedAtMs = -1;
+    bool replacementTold = false; // an incident names it and its replacer already
+    // When each master was last seen taking it: a restart, failover or outage of a master
+    // explains the loss of a copy only if it came after the copy was seen there.
+    QHash<int, qint64> joinedAtMs;
+    // Masters it left with nothing recorded that explains it, and when: another token on one
+    // of them soon after took its place there (a release and re-take between two reads).
+    quint64 droppedUnexplained = 0;
+    qint64 droppedAtMs = -1;
+    EvidenceTrail trail;
+};
+
+} // namespace lockscope

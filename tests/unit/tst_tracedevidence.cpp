@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "diagnosis/doublegrantdetector.h"
+#include "support/recordevents.h"
+#include "support/testregistry.h"
+#include "trace/tracerecordevent.h"
+
+#include <QTest>
+
+namespace tst_tracedevidence {
+
+using namespace lockscope;
+
+namespace {
+
+using Kind = RecordEvent::Kind;
+using Incident = SafetyIncident;
+
+HistoryEvent lockEvent(qint64 ms, Kind kind, const QByteArray& token, quint64 holders = 0, qint64 ttlMs = -1)
+{
+    HistoryEvent h;
+    h.session = 1;
+    h.event = test::lockEvent(ms, kind, "r", token, holders, ttlMs);
+    return h;
+}
+
+// What the tracer saw `connection` do with `token`, as the recording keeps it.
+HistoryEvent traced(qint64 ms, Kind kind, const QByteArray& token, const QString& connection)
+{
+    HistoryEvent h = lockEvent(ms, kind, token);
+    h.event.master = 0;
+    h.event.owner = connection;
+    h.event.detail = QStringLiteral("seen by the tracer");
+    return h;
+}
+
+QList<Incident> detect(int masters, const QList<HistoryEvent>& events)
+{
+    ResourceHistory h;
+    h.resource = "r";
+    RecordingSession s;
+    s.id = 1;
+    s.lastMs = 100000;
+    for (int i = 0; i < masters; ++i)
+        s.masters << QStringLiteral("redis://127.0.0.1:%1").arg(7000 + i);
+    h.sessions = {s};
+    h.events = events;
+    return DoubleGrantDetector::detect(h);
+}
+
+const Incident* find(const QList<Incident>& found, Incident::Kind kind)
+{
+    for (const Incident& i : found)
+        if (i.kind == kind)
+            return &i;
+    return nullptr;
+}
+
+} // namespace
+
+// Issues #42 and #43: what the lock tracer saw, recorded beside the lock's changes, turns a handover
+// the record alone can only call possible into a proven one, and names a delete by a connection
+// that was not the holder's. Evidence only: without it the same record says what it said before,
+// and evidence that proves nothing raises nothing.
+class TestTracedEvidence : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void theFlashSaleWithTheTracerIsProvenTwice();
+    void aStaleReleaseProvesAPausedRedlockHolder();
+    void evidenceThatProvesNothingRaisesNothing();
+    void whatTheTracerSawBecomesEvents();
+};
+
+void TestTracedEvidence::theFlashSaleWithTheTracerIsProvenTwice()
+{
+    // A takes the lock (1 s lease) on connection a, blocks 2 s; it expires; B takes it on b; A
+    // wakes and DELs it from a: B's lock. The recorder sees B's lock go as a release, before or
+    // after the tracer's event reaches the recording.
+    for (const bool releaseSeenFirst : {false, true}) {
+        QList<HistoryEvent> events{lockEvent(1000, Kind::Acquired, "A", 0b1, 1000),
+                                   traced(1001, Kind::TracedHolder, "A", QStringLiteral("10.0.0.1:5001")),
+                                   lockEvent(2050, Kind::Expired, "A"),
+                                   lockEvent(2100, Kind::Acquired, "B", 0b1, 10000),
+                                   traced(2101, Kind::TracedHolder, "B", QStringLiteral("10.0.0.2:6002"))};
+        const HistoryEvent del = traced(3000, Kind::TracedDelete, "B", QStringLiteral("10.0.0.1:5001"));
+        const HistoryEvent gone = lockEvent(3010, Kind::Released, "B");
+        events << (releaseSeenFirst ? gone : del) << (releaseSeenFirst ? del : gone);
+        const QList<Incident> found = detect(1, events);
+        QVERIFY2(found.size() == 2, releaseSeenFirst ? "release seen first" : "delete seen first");
+
+        const Incident* handover = find(found, Incident::Kind::HandoverUnderLiveHolder);
+        QVERIFY(handover);
+        QCOMPARE(handover->confidence, Incident::Confidence::Proven);
+        QCOMPARE(handover->firstToken, QByteArray("A"));
+        QCOMPARE(handover->secondToken, QByteArray("B"));
+        QCOMPARE(handover->fromMs, 2100); // B's SET...
+        QCOMPARE(handover->toMs, 3000);   // ...to A's DEL: A was at work all along
+        QVERIFY2(handover->cause.contains(QLatin1String("still at work")), qPrintable(handover->cause));
+        QVERIFY(handover->evidence.last().contains(QLatin1String("traced-delete")));
+
+        const Incident* deleted = find(found, Incident::Kind::DeletedByNonHolder);
+        QVERIFY(deleted);
+        QCOMPARE(deleted->confidence, Incident::Confidence::Proven);
+        QCOMPARE(deleted->firstToken, QByteArray("B"));  // whose lock went
+        QCOMPARE(deleted->secondToken, QByteArray("A")); // the deleter, by its connection
+        QCOMPARE(deleted->secondOwner, QStringLiteral("10.0.0.1:5001"));
+        QCOMPARE(deleted->fromMs, 3000);
+        QCOMPARE(deleted->toMs, 12100); // B believes it holds the lock until its validity ends
+    }
+}
+
+void TestTracedEvidence::aStaleReleaseProvesAPausedRedlockHolder()
+{
+    // The demo's client pause on 5 masters: A's lease runs out while it is paused, B takes the lock,
+    // A wakes and releases with its token, which no longer holds the lock.
+    const QList<HistoryEvent> record{lockEvent(1000, Kind::Acquired, "A", 0b11111, 2000),
+                                     lockEvent(3050, Kind::Expired, "A"),
+                                     lockEvent(3100, Kind::Acquired, "B", 0b11111, 5000)};
+    const HistoryEvent stale = traced(4000, Kind::TracedStale, "A", QStringLiteral("10.0.0.1:5001"));
+    const HistoryEvent end = lockEvent(6000, Kind::Released, "B");
+
+    // The record alone: possible.
+    const QList<Incident> alone = detect(5, record + QList<HistoryEvent>{end});
+    QCOMPARE(alone.size(), 1);
+    QCOMPARE(alone.first().confidence, Incident::Confidence::Possible);
+    QCOMPARE(alone.first().toMs, 6000);
+
+    // With the tracer's stale release: the same incident, proven, up to the stale release.
+    const QList<Incident> traced = detect(5, record + QList<HistoryEvent>{stale, end});
+    QCOMPARE(traced.size(), 1);
+    const Incident& i = traced.first();
+    QCOMPARE(i.kind, Incident::Kind::HandoverUnderLiveHolder);
+    QCOMPARE(i.confidence, Incident::Confidence::Proven);
+    QCOMPARE(safetyIncidentIdentity(i), safetyIncidentIdentity(alone.first()));
+    QCOMPARE(i.fromMs, 3100);
+    QCOMPARE(i.toMs, 4000);
+}
+
+void TestTracedEvidence::evidenceThatProvesNothingRaisesNothing()
+{
+    struct Case
+    {
+        const char* name;
+        QList<HistoryEvent> events;
+    };
+    const QString a = QStringLiteral("10.0.0.1:5001");
+    const QList<Case> cases{
+        {"a holder that released, then released again (a retry), after B took the lock",
+         {lockEvent(1000, Kind::Acquired, "A", 0b11111, 5000), lockEvent(2000, Kind::Released, "A"),
+          lockEvent(2100, Kind::Acquired, "B", 0b11111, 5000), traced(2500, Kind::TracedStale, "A", a),
+          lockEvent(3000, Kind::Released, "B")}},
+        {"an extend after the lease ran out, with nobody else taking the lock",
+         {lockEvent(1000, Kind::Acquired, "A", 0b11111, 2000), lockEvent(3050, Kind::Expired, "A"),
+          traced(4000, Kind::TracedStale, "A", a)}},
+        {"a delete of a lock whose validity was over",
+         {lockEvent(1000, Kind::Acquired, "A", 0b11111, 2000), traced(1001, Kind::TracedHolder, "A", a),
+          traced(3500, Kind::TracedDelete, "A", QStringLiteral("10.0.0.9:9009"))}},
+        {"who took the lock, and a plain write over a released one",
+         {lockEvent(1000, Kind::Acquired, "A", 0b11111, 5000), traced(1001, Kind::TracedHolder, "A", a),
+          lockEvent(2000, Kind::Released, "A"), traced(2500, Kind::TracedOverwrite, "C", a),
+          lockEvent(2510, Kind::Acquired, "C", 0b11111, 5000), lockEvent(3000, Kind::Released, "C")}},
+    };
+    for (const Case& c : cases) {
+        const QList<Incident> found = detect(5, c.events);
+        QVERIFY2(found.isEmpty(), qPrintable(QStringLiteral("%1: %2 incident(s), the first %3")
+                                                 .arg(QLatin1String(c.name))
+                                                 .arg(found.size())
+                                                 .arg(found.isEmpty() ? QString() : found.first().cause)));
+    }
+    // A stale release before the next holder came: A was done before B took the lock.
+    const QList<Incident> before = detect(
+        5, {lockEvent(1000, Kind::Acquired, "A", 0b11111, 2000), lockEvent(3050, Kind::Expired, "A"),
+            traced(3060, Kind::TracedStale, "A", a), lockEvent(3100, Kind::Acquired, "B", 0b11111, 5000),
+            lockEvent(6000, Kind::Released, "B")});
+    QCOMPARE(before.size(), 1);
+    QCOMPARE(before.first().confidence, Incident::Confidence::Possible);
+}
+
+void TestTracedEvidence::whatTheTracerSawBecomesEvents()
+{
+    TracedCommand c;
+    c.master = 2;
+    c.seenMs = 1700000000123;
+    c.client.address = "127.0.0.1:5001";
+    c.client.name = "worker\x1b[31m";
+    c.args = {"DEL", "r"};
+    c.meaning = TraceMeaning::DeletedByNonHolder;
+    c.holderToken = "tok-B";
+    c.holderClient = "127.0.0.1:6002";
+    std::optional<RecordEvent> e = TraceRecordEvent::of("r", c);
+    QVERIFY(e);
+    QCOMPARE(e->kind, Kind::TracedDelete);
+    QCOMPARE(e->timeMs, c.seenMs);
+    QCOMPARE(e->master, 2);
+    QCOMPARE(e->token, QByteArray("tok-B")); // whose lock it deleted
+    QCOMPARE(e->owner, QStringLiteral("127.0.0.1:5001"));
+    QVERIFY2(e->detail.contains(QLatin1String("127.0.0.1:6002")), qPrintable(e->detail));
+    QVERIFY2(!e->detail.contains(QLatin1Char('\x1b')), qPrintable(e->detail)); // server bytes escaped
+
+    c.meaning = TraceMeaning::Acquired;
+    c.token = "tok-A";
+    e = TraceRecordEvent::of("r", c);
+    QVERIFY(e && e->kind == Kind::TracedHolder && e->token == "tok-A");
+    c.meaning = TraceMeaning::StaleRelease;
+    e = TraceRecordEvent::of("r", c);
+    QVERIFY(e && e->kind == Kind::TracedStale && e->token == "tok-A");
+    // What the recorder sees on the masters already, or what tells nothing of a holder: not kept.
+    for (TraceMeaning m : {TraceMeaning::Refused, TraceMeaning::Released, TraceMeaning::Extended,
+                           TraceMeaning::Read, TraceMeaning::Waiting, TraceMeaning::Other}) {
+        c.meaning = m;
+        QVERIFY(!TraceRecordEvent::of("r", c));
+    }
+    // A delete of a lock whose holder the trace never saw: nothing to tie it to.
+    c.meaning = TraceMeaning::DeletedByNonHolder;
+    c.holderToken.clear();
+    QVERIFY(!TraceRecordEvent::of("r", c));
+    // Kinds are stored as numbers: these are new, never renumbered, and read back.
+    for (const auto& [number, name] : QList<std::pair<int, const char*>>{
+             {31, "traced-holder"}, {32, "traced-stale"}, {33, "traced-delete"}, {34, "traced-overwrite"}}) {
+        RecordEvent::Kind kind;
+        QVERIFY(recordEventKindFromNumber(number, &kind));
+        QCOMPARE(recordEventKindName(kind), QLatin1String(name));
+        QVERIFY(isEvidenceOnly(kind));
+    }
+}
+
+LOCKSCOPE_TEST_GUILESS_MAIN(TestTracedEvidence)
+
+} // namespace tst_tracedevidence
+
+#include "tst_tracedevidence.moc"
