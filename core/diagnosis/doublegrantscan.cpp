@@ -116,10 +116,10 @@ public:
             h.validUntilMs = qMax(h.validUntilMs, e.timeMs + e.ttlMs);
             settleIncidentsOf(e.token);
         }
-        if (e.kind == Kind::Expired && expiredEarly(h, e.timeMs) && h.gaveUpAtMs < 0) {
+        if (e.kind == Kind::Expired && h.expiredEarly(e.timeMs) && h.gaveUpAtMs < 0) {
             // Gone from its last masters before its validity ended: not given up, its holder still
             // counts on it (a clock running fast); another token on a quorum now is a second holder.
-            noteEarly(h, unexplainedDrops(h, h.holders, e.timeMs), e.timeMs);
+            h.noteEarly(h.unexplainedDrops(h.holders, e.timeMs, m_masterEvents), e.timeMs);
             h.holding = 0;
             h.holders = 0;
             return;
@@ -128,13 +128,18 @@ public:
         // lazy expiry the server told in one breath with the new write). An expiry, as far as the
         // old holder's lease goes.
         const bool ranOut = e.kind == Kind::Replaced && h.quorumAtMs >= 0 && h.validUntilMs >= 0 &&
-                            e.timeMs >= h.validUntilMs - expirySlackMs(h);
+                            e.timeMs >= h.validUntilMs - h.expirySlackMs();
         // `lost` with no restart, failover or outage of a master after the token was seen there (a
         // recorder before issue #48's fix called a release lost after any restart during the
         // episode, also of a master the token reached only later): a release.
         const quint64 lostFrom = h.holders ? h.holders : h.everHolders;
-        const bool lostUnexplained =
-            e.kind == Kind::Lost && lostFrom && unexplainedDrops(h, lostFrom, e.timeMs) == lostFrom;
+        const bool lostUnexplained = e.kind == Kind::Lost && lostFrom &&
+                                     h.unexplainedDrops(lostFrom, e.timeMs, m_masterEvents) == lostFrom;
+        if (e.kind == Kind::Released && h.deletedUnder(e.timeMs)) {
+            h.holding = 0;
+            h.holders = 0;
+            return;
+        }
         if (isGiveUp(e.kind) || ranOut || lostUnexplained) {
             // Only its first end counts: a copy left on a master that was down during the release
             // expires later, when the lock is long someone else's.
@@ -152,13 +157,13 @@ public:
         if (e.kind == Kind::Lost || e.kind == Kind::Replaced) { // its holder did not give it up
             if (e.kind == Kind::Replaced)
                 h.replacedAtMs = e.timeMs;
-            noteEarly(h, unexplainedDrops(h, h.holders, e.timeMs), e.timeMs);
+            h.noteEarly(h.unexplainedDrops(h.holders, e.timeMs, m_masterEvents), e.timeMs);
             h.holding = 0;
             h.holders = 0;
             return;
         }
         if (e.holding > 0 || e.kind == Kind::Holders) {
-            const quint64 unexplained = unexplainedDrops(h, h.holders & ~e.holders, e.timeMs);
+            const quint64 unexplained = h.unexplainedDrops(h.holders & ~e.holders, e.timeMs, m_masterEvents);
             for (quint64 joined = e.holders & ~h.holders; joined; joined &= joined - 1)
                 h.joinedAtMs.insert(std::countr_zero(joined), e.timeMs);
             if (unexplained) {
@@ -166,7 +171,8 @@ public:
                 h.droppedAtMs = e.timeMs;
             }
             h.holders = e.holders;
-            if (unexplained && h.quorumAtMs >= 0 && h.gaveUpAtMs < 0 && e.holding < m_needed) {
+            if (unexplained && h.quorumAtMs >= 0 && h.gaveUpAtMs < 0 && e.holding < m_needed &&
+                !h.deletedUnder(e.timeMs)) {
                 // Gone, below its quorum, from masters nothing happened to: a release reaching the
                 // masters (one that was down meanwhile keeps a copy until it expires). Given up.
                 h.gaveUpAtMs = e.timeMs;
@@ -175,7 +181,7 @@ public:
                 closeIncidentsOf(e.token);
                 return;
             }
-            noteEarly(h, unexplained, e.timeMs);
+            h.noteEarly(unexplained, e.timeMs);
         }
         h.holding = e.holding;
         if (h.holding >= m_needed && h.quorumAtMs < 0 && h.gaveUpAtMs < 0) {
@@ -241,56 +247,18 @@ private:
             const quint64 taken = other.holders & e.holders;
             if (!taken)
                 continue;
-            const quint64 unexplained = unexplainedDrops(other, taken, e.timeMs);
+            const quint64 unexplained = other.unexplainedDrops(taken, e.timeMs, m_masterEvents);
             other.holders &= ~taken;
             other.holding = std::popcount(other.holders);
             if (unexplained && other.quorumAtMs >= 0 && other.gaveUpAtMs < 0 && other.replacedAtMs < 0) {
                 other.replacedAtMs = e.timeMs;
-                noteEarly(other, unexplained, e.timeMs);
+                other.noteEarly(unexplained, e.timeMs);
             }
         }
     }
 
     // How soon after a token left a master another one taking it there counts as taking its place.
     static constexpr qint64 retakeWindowMs = 1000;
-
-    // Expiry is read from outside, a little late: early means by more than what reading explains.
-    static qint64 expirySlackMs(const Holder& h) { return 100 + qMax<qint64>(0, h.ttlMs) / 50; }
-
-    bool expiredEarly(const Holder& h, qint64 atMs) const
-    {
-        return h.quorumAtMs >= 0 && h.validUntilMs >= 0 && atMs < h.validUntilMs - expirySlackMs(h);
-    }
-
-    // Of the masters in `dropped` (they let the token go at `atMs`), those with no outage, restart
-    // or failover recorded since its quorum: a delete (a release) or an early expiry.
-    quint64 unexplainedDrops(const Holder& h, quint64 dropped, qint64 atMs) const
-    {
-        quint64 out = 0;
-        for (int m = 0; m < 64 && dropped; ++m) {
-            const quint64 bit = quint64(1) << m;
-            if (!(dropped & bit))
-                continue;
-            dropped &= ~bit;
-            bool explained = false;
-            const qint64 since = h.joinedAtMs.value(m, h.quorumAtMs - 1000);
-            for (const RecordEvent& me : m_masterEvents)
-                explained |= me.master == m && me.timeMs >= since && me.timeMs <= atMs;
-            if (!explained)
-                out |= bit;
-        }
-        return out;
-    }
-
-    // The first master that let the token go well before its validity ended, unexplained: the
-    // cause an overlap names when no restart or failover does (a clock running fast).
-    void noteEarly(Holder& h, quint64 unexplained, qint64 atMs) const
-    {
-        if (!unexplained || h.earlyMaster >= 0 || !expiredEarly(h, atMs))
-            return;
-        h.earlyMaster = std::countr_zero(unexplained);
-        h.earlyAtMs = atMs;
-    }
 
     QString line(const RecordEvent& e) const { return EvidenceLine::of(e, m_total); }
 
@@ -321,8 +289,6 @@ private:
     }
 
     static constexpr qsizetype maxTracedConnections = 4096;
-    // How long after a delete the recorder may see the lock go (a keyspace event, then a read).
-    static constexpr qint64 deleteSeenWithinMs = 2000;
 
     // `old`'s holder sent a command on the lock at e.timeMs with its token or from its connection (a
     // release or extend with a token that no longer held it, a delete): it was still at work,
@@ -388,7 +354,7 @@ private:
         const Holder held = it.value();
         // Its end, when the recorder saw it already, is this delete's doing.
         if ((held.validUntilMs >= 0 && held.validUntilMs <= e.timeMs) ||
-            (held.gaveUpAtMs >= 0 && held.gaveUpAtMs < e.timeMs - deleteSeenWithinMs))
+            (held.gaveUpAtMs >= 0 && held.gaveUpAtMs < e.timeMs - ScannedTenure::deleteSeenWithinMs))
             return;
         report(
             e.token, deleter, e, SafetyIncident::Kind::DeletedByNonHolder, SafetyIncident::Confidence::Proven,
@@ -402,6 +368,14 @@ private:
         SafetyIncident& i = m_out.last();
         if (i.secondOwner.isEmpty())
             i.secondOwner = e.owner;
+        // Its holder did not give the lock up: the release the recorder saw, if it saw it first, was
+        // this delete. Another token taking the lock before its validity ends holds it at once.
+        Holder& h = m_holders[e.token];
+        h.deletedByOtherAtMs = e.timeMs;
+        if (h.released && h.gaveUpAtMs >= e.timeMs - ScannedTenure::deleteSeenWithinMs) {
+            h.gaveUpAtMs = -1;
+            h.released = false;
+        }
         // Its holder goes on believing it holds a lock anyone can take, until its validity ends.
         i.toMs = held.validUntilMs >= 0 ? held.validUntilMs : e.timeMs;
         i.evidence << line(e);
@@ -535,6 +509,12 @@ private:
     // else a master that let it go early.
     QString causeOf(const Holder& first, qint64 untilMs) const
     {
+        if (first.deletedByOtherAtMs >= 0)
+            return QStringLiteral(
+                       "its lock was deleted at %1 by a connection that was not its holder's, %2 ms "
+                       "before its validity ended (the tracer saw it)")
+                .arg(HistoryJson::time(first.deletedByOtherAtMs))
+                .arg(first.validUntilMs - first.deletedByOtherAtMs);
         for (const RecordEvent& m : m_masterEvents)
             if (m.kind != Kind::MasterDown && m.timeMs >= first.quorumAtMs && m.timeMs <= untilMs &&
                 m.master >= 0 && m.master < 64 && (first.everHolders & (quint64(1) << m.master)))

@@ -2,8 +2,10 @@
 #pragma once
 
 #include "diagnosis/evidencetrail.h"
+#include "record/recordevent.h"
 
 #include <QHash>
+#include <QList>
 #include <QString>
 
 namespace lockscope {
@@ -21,6 +23,9 @@ struct ScannedTenure
     qint64 validUntilMs = -1; // from then, the validity it had (its extensions push it on); -1: no TTL
     qint64 gaveUpAtMs = -1;   // released, force-released or expired: it no longer held it
     bool released = false;    // given up by its holder (not run out): the holder knew it was over
+    // A connection that was not its holder's deleted it while it was valid (the tracer saw it): the key's
+    // going is no release, and its holder goes on believing it holds the lock.
+    qint64 deletedByOtherAtMs = -1;
     // A master that let the token go well before its validity ended, with nothing recorded that
     // explains it (no restart, failover or outage of that master): a clock running fast, an eviction.
     int earlyMaster = -1;
@@ -37,6 +42,29 @@ struct ScannedTenure
     quint64 droppedUnexplained = 0;
     qint64 droppedAtMs = -1;
     EvidenceTrail trail;
+
+    // How long after a delete the recorder may see the lock go (a keyspace event, then a read).
+    static constexpr qint64 deleteSeenWithinMs = 2000;
+
+    // Expiry is read from outside, a little late: early means by more than what reading explains.
+    qint64 expirySlackMs() const { return 100 + qMax<qint64>(0, ttlMs) / 50; }
+    bool expiredEarly(qint64 atMs) const
+    {
+        return quorumAtMs >= 0 && validUntilMs >= 0 && atMs < validUntilMs - expirySlackMs();
+    }
+    // Of the masters in `dropped` (they let the token go at `atMs`), those with no outage, restart
+    // or failover in `masterEvents` since the token was seen there: a delete (a release) or an early
+    // expiry.
+    quint64 unexplainedDrops(quint64 dropped, qint64 atMs, const QList<RecordEvent>& masterEvents) const;
+    // The first master that let the token go well before its validity ended, unexplained: the
+    // cause an overlap names when no restart or failover does (a clock running fast).
+    void noteEarly(quint64 unexplained, qint64 atMs);
+    // The key went at `atMs` because someone else deleted it, not its holder.
+    bool deletedUnder(qint64 atMs) const
+    {
+        return deletedByOtherAtMs >= 0 && atMs >= deletedByOtherAtMs - deleteSeenWithinMs &&
+               atMs - deletedByOtherAtMs <= deleteSeenWithinMs;
+    }
 };
 
 } // namespace lockscope

@@ -45,6 +45,7 @@ struct OracleOverlap
     QByteArray second;
     qint64 fromMs = 0; // wall clock
     qint64 toMs = 0;
+    qint64 firstFromMs = 0; // when the earlier hold began
 };
 
 class TestSafetyIncidents : public QObject
@@ -106,6 +107,7 @@ private:
     bool m_failoverRecorded = false;
     qint64 m_wallOffsetMs = 0;
     qint64 m_watchedFromMs = 0; // wall clock: the monitor had read every master once
+    QList<qint64> m_killedAtMs; // wall clock: when a demo master's process was killed (or restarted)
 };
 
 void TestSafetyIncidents::init()
@@ -117,6 +119,12 @@ void TestSafetyIncidents::init()
     m_sim = m_lab->simulation();
     m_sim->start(m_config);
     QTRY_VERIFY_WITH_TIMEOUT(m_sim->allMastersUp(), 15000);
+    m_killedAtMs.clear();
+    connect(m_cluster.get(), &DemoCluster::masterStateChanged, this,
+            [this](int, DemoCluster::MasterState state) {
+                if (state == DemoCluster::MasterState::Killed)
+                    m_killedAtMs << QDateTime::currentMSecsSinceEpoch();
+            });
     startRecording();
 }
 
@@ -258,8 +266,12 @@ QList<OracleOverlap> TestSafetyIncidents::oracle() const
             if (later.startMs >= earlierEnd || wall(later.startMs) < m_watchedFromMs)
                 continue;
             const qint64 laterEnd = later.isOpen() ? now : later.endMs;
-            out << OracleOverlap{later.resource, earlier.token, later.token, wall(later.startMs),
-                                 wall(qMin(earlierEnd, laterEnd))};
+            out << OracleOverlap{later.resource,
+                                 earlier.token,
+                                 later.token,
+                                 wall(later.startMs),
+                                 wall(qMin(earlierEnd, laterEnd)),
+                                 wall(earlier.startMs)};
         }
     return out;
 }
@@ -306,8 +318,27 @@ void TestSafetyIncidents::verifyAgainstTheOracle(const QList<SafetyIncident>& in
             qInfo("too short to observe without the tracer, not reported: %s", qPrintable(what));
             continue;
         }
-        if (it == incidents.cend())
-            QFAIL(qPrintable(QStringLiteral("not reported: ") + what));
+        // A hold taken a moment before a master it wrote to was killed: its copy there can be gone
+        // before the monitor reads it, and the record then never shows it on a quorum (a second
+        // holder on a quorum beside it is no overlap in the record). Not guessed; counted.
+        const bool cutByAKill = std::any_of(m_killedAtMs.cbegin(), m_killedAtMs.cend(), [&](qint64 at) {
+            return at >= o.firstFromMs - 5 && at - o.firstFromMs <= observationLagMs;
+        });
+        if (it == incidents.cend() && cutByAKill) {
+            qInfo("its first hold began %s before a master was killed, not reported: %s",
+                  qPrintable(QStringLiteral("less than %1 ms").arg(observationLagMs)), qPrintable(what));
+            continue;
+        }
+        if (it == incidents.cend()) {
+            QStringList kills;
+            for (qint64 at : std::as_const(m_killedAtMs))
+                kills << QString::number(at);
+            QFAIL(qPrintable(
+                QStringLiteral("not reported: %1 (the first hold began at %2; masters killed at %3)")
+                    .arg(what)
+                    .arg(o.firstFromMs)
+                    .arg(kills.join(QLatin1Char(' ')))));
+        }
         qInfo("oracle %s; reported from %lld (%+lld ms) to %lld (%+lld ms)", qPrintable(what), it->fromMs,
               it->fromMs - o.fromMs, it->toMs, it->toMs - o.toMs);
         QVERIFY2(it->fromMs - observationLagMs <= o.fromMs, qPrintable(what));

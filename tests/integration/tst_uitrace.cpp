@@ -6,9 +6,12 @@
 #include "support/quickconfig.h"
 #include "support/redisservergroup.h"
 #include "support/testregistry.h"
+#include "incidents/incidentsmodel.h"
 #include "tracing/tracedock.h"
 #include "tracing/tracemodel.h"
 #include "window/mainwindow.h"
+#include "window/windowincidents.h"
+#include "window/windowrecording.h"
 #include "window/windowtrace.h"
 
 #include <QAction>
@@ -29,7 +32,9 @@ using namespace lockscope::test;
 // The window's lock tracer (issue #43): Lock > Trace on the selected lock, in read-only mode too
 // (a trace is a read), fills the Trace dock live with each command's connection and meaning,
 // a warning in the warning colour; Stop ends it, with its summary, no MONITOR left on the master and
-// one audit record. The truth is what the test's own clients did and the server answered.
+// one audit record. The truth is what the test's own clients did and the server answered. While the
+// window records (View > Record history, on by default), what the trace saw goes into the recording:
+// the contender's DEL of a lock it never took is an incident, deleted by a non-holder.
 class TestUiTrace : public QObject
 {
     Q_OBJECT
@@ -47,8 +52,10 @@ void TestUiTrace::tracesTheSelectedLockLiveAndStops()
     QVERIFY2(group.start(1), qPrintable(group.errorString()));
     LockScopeConfig config = quickConfig(group);
     config.readOnly = true;
+    qputenv("XDG_STATE_HOME", QFile::encodeName(m_dir.filePath(QStringLiteral("state")))); // its recording
     const QString audit = m_dir.filePath(QStringLiteral("audit.jsonl"));
     MainWindow window(config, audit);
+    QVERIFY(window.recording()->isRecording());
     group.at(0).command({"SET", "lock:t", "tok-a", "PX", "60000"});
     QTRY_VERIFY_WITH_TIMEOUT(window.lockModel()->find("lock:t") != nullptr, 10000);
     window.lockView()->selectResource("lock:t");
@@ -76,6 +83,14 @@ void TestUiTrace::tracesTheSelectedLockLiveAndStops()
     QVERIFY(!model->index(0, 0).data(Qt::ForegroundRole).isValid());
     QVERIFY(model->index(1, 0).data(Qt::ForegroundRole).isValid()); // the warning colour
     QCOMPARE(model->index(1, TraceModel::Command).data().toString(), QStringLiteral("DEL lock:t"));
+    IncidentsModel* incidents = window.incidents()->model();
+    QTRY_COMPARE_WITH_TIMEOUT(incidents->rowCount(), 1, 15000);
+    const SafetyIncident& deleted = incidents->incidentAt(0);
+    QCOMPARE(deleted.kind, SafetyIncident::Kind::DeletedByNonHolder);
+    QCOMPARE(deleted.confidence, SafetyIncident::Confidence::Proven);
+    QCOMPARE(deleted.firstToken, QByteArray("tok-a"));
+    QVERIFY(deleted.secondToken.isEmpty()); // the contender never took the lock
+    QCOMPARE(deleted.secondOwner, QString::fromLatin1(model->commandAt(1).client.address));
     // LOCKSCOPE_SHOT_DIR: the window as it looks now, at 1366x768, for the docs and the reviewer.
     if (const QString dir = qEnvironmentVariable("LOCKSCOPE_SHOT_DIR"); !dir.isEmpty()) {
         window.resize(1366, 768);

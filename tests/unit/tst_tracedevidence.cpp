@@ -67,6 +67,7 @@ class TestTracedEvidence : public QObject
 
 private slots:
     void theFlashSaleWithTheTracerIsProvenTwice();
+    void aLockDeletedUnderItsHolderIsStillItsHolders();
     void aStaleReleaseProvesAPausedRedlockHolder();
     void evidenceThatProvesNothingRaisesNothing();
     void whatTheTracerSawBecomesEvents();
@@ -108,6 +109,39 @@ void TestTracedEvidence::theFlashSaleWithTheTracerIsProvenTwice()
         QCOMPARE(deleted->fromMs, 3000);
         QCOMPARE(deleted->toMs, 12100); // B believes it holds the lock until its validity ends
     }
+}
+
+void TestTracedEvidence::aLockDeletedUnderItsHolderIsStillItsHolders()
+{
+    // After A's DEL, B still believes it holds the lock until its validity ends: C taking it in the
+    // meantime is a third holder at once with B. The recorder saw B's key go as a release; the
+    // tracer says whose doing it was.
+    const QString a = QStringLiteral("10.0.0.1:5001");
+    const QList<HistoryEvent> sale{lockEvent(1000, Kind::Acquired, "A", 0b1, 1000),
+                                   traced(1001, Kind::TracedHolder, "A", a),
+                                   lockEvent(2050, Kind::Expired, "A"),
+                                   lockEvent(2100, Kind::Acquired, "B", 0b1, 10000),
+                                   traced(2101, Kind::TracedHolder, "B", QStringLiteral("10.0.0.2:6002")),
+                                   lockEvent(3010, Kind::Released, "B"),
+                                   traced(3000, Kind::TracedDelete, "B", a)};
+    const QList<Incident> found =
+        detect(1, sale + QList<HistoryEvent>{lockEvent(3500, Kind::Acquired, "C", 0b1, 10000),
+                                             lockEvent(4000, Kind::Released, "C")});
+    QCOMPARE(found.size(), 3);
+    const Incident* third = find(found, Incident::Kind::MajorityOverlap);
+    QVERIFY(third);
+    QCOMPARE(third->confidence, Incident::Confidence::Proven);
+    QCOMPARE(third->firstToken, QByteArray("B"));
+    QCOMPARE(third->secondToken, QByteArray("C"));
+    QCOMPARE(third->fromMs, 3500);
+    QCOMPARE(third->toMs, 4000);
+    QVERIFY2(third->cause.contains(QLatin1String("deleted")), qPrintable(third->cause));
+    // Taken once B's validity was over: B no longer counts on it.
+    const QList<Incident> later =
+        detect(1, sale + QList<HistoryEvent>{lockEvent(13000, Kind::Acquired, "C", 0b1, 10000),
+                                             lockEvent(14000, Kind::Released, "C")});
+    QCOMPARE(later.size(), 2);
+    QVERIFY(!find(later, Incident::Kind::MajorityOverlap));
 }
 
 void TestTracedEvidence::aStaleReleaseProvesAPausedRedlockHolder()
