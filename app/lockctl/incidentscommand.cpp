@@ -122,8 +122,8 @@ public:
             for (const SafetyIncident& i : std::as_const(found)) {
                 context.out() << utc(i.fromMs) << " to " << utc(i.toMs) << "  "
                               << safetyConfidenceName(i.confidence) << ' ' << safetyIncidentKindName(i.kind)
-                              << "  " << escapeBytes(i.resource) << ": " << escapeBytes(i.firstToken)
-                              << " and " << escapeBytes(i.secondToken) << " at once; " << i.cause << Qt::endl;
+                              << "  " << escapeBytes(i.resource) << ": " << safetyIncidentHolders(i)
+                              << " at once; " << i.cause << Qt::endl;
                 for (const QString& line : i.evidence)
                     context.out() << "  " << line << Qt::endl;
             }

@@ -124,9 +124,9 @@ std::optional<NotificationEvent> NotificationEvaluator::incident(const SafetyInc
     return NotificationEvent{
         NotificationRule::DoubleGrant, i.resource, -1,
         QStringLiteral("%1: %2").arg(titleOf(NotificationRule::DoubleGrant), escapeBytes(i.resource)),
-        QCoreApplication::translate("NotificationEvaluator", "%1 %2: %3 and %4 held it at once; %5")
-            .arg(safetyConfidenceName(i.confidence), safetyIncidentKindName(i.kind),
-                 escapeBytes(i.firstToken), escapeBytes(i.secondToken), i.cause)};
+        QCoreApplication::translate("NotificationEvaluator", "%1 %2: %3 held it at once; %4")
+            .arg(safetyConfidenceName(i.confidence), safetyIncidentKindName(i.kind), safetyIncidentHolders(i),
+                 i.cause)};
 }
 
 QList<NotificationEvent> NotificationEvaluator::evaluateMaster(int master, const QString& name, bool up,

@@ -44,6 +44,14 @@ QJsonObject safetyIncidentJson(const SafetyIncident& i)
             {QStringLiteral("evidence"), QJsonArray::fromStringList(i.evidence)}};
 }
 
+QString safetyIncidentHolders(const SafetyIncident& i)
+{
+    const QString second = !i.secondToken.isEmpty()  ? escapeBytes(i.secondToken)
+                           : i.secondOwner.isEmpty() ? QStringLiteral("a connection that never held it")
+                                                     : QStringLiteral("the connection %1").arg(i.secondOwner);
+    return QStringLiteral("%1 and %2").arg(escapeBytes(i.firstToken), second);
+}
+
 QString safetyIncidentIdentity(const SafetyIncident& i)
 {
     return QString::fromLatin1(QByteArray::number(int(i.kind)) + '/' + i.resource.toBase64() + '/' +

@@ -63,6 +63,9 @@ QString safetyIncidentKindName(SafetyIncident::Kind kind);
 // resource, first and second ({"token", "owner"}), from and to (UTC, ISO 8601 with ms), cause,
 // evidence. Server bytes escaped as everywhere.
 QJsonObject safetyIncidentJson(const SafetyIncident& incident);
+// Who held the lock at once, for people: "9f3c… and 41aa…"; with no second token (a delete by a
+// connection that never took the lock) "9f3c… and the connection 127.0.0.1:5001".
+QString safetyIncidentHolders(const SafetyIncident& incident);
 // Which incident it is, whatever evidence came since (a possible handover the tracer later proved
 // is the same incident): its kind, resource, tokens and start.
 QString safetyIncidentIdentity(const SafetyIncident& incident);

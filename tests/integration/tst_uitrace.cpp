@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "connection/redisconnection.h"
+#include "incidents/incidentsmodel.h"
 #include "locks/locktablemodel.h"
 #include "locks/locktableview.h"
 #include "support/connectionwait.h"
 #include "support/quickconfig.h"
 #include "support/redisservergroup.h"
 #include "support/testregistry.h"
-#include "incidents/incidentsmodel.h"
 #include "tracing/tracedock.h"
 #include "tracing/tracemodel.h"
 #include "window/mainwindow.h"
@@ -91,6 +91,8 @@ void TestUiTrace::tracesTheSelectedLockLiveAndStops()
     QCOMPARE(deleted.firstToken, QByteArray("tok-a"));
     QVERIFY(deleted.secondToken.isEmpty()); // the contender never took the lock
     QCOMPARE(deleted.secondOwner, QString::fromLatin1(model->commandAt(1).client.address));
+    QCOMPARE(incidents->index(0, IncidentsModel::Holders).data().toString(),
+             QStringLiteral("tok-a and the connection ") + deleted.secondOwner);
     // LOCKSCOPE_SHOT_DIR: the window as it looks now, at 1366x768, for the docs and the reviewer.
     if (const QString dir = qEnvironmentVariable("LOCKSCOPE_SHOT_DIR"); !dir.isEmpty()) {
         window.resize(1366, 768);

@@ -92,7 +92,7 @@ QVariant IncidentsModel::data(const QModelIndex& index, int role) const
     case Lock:
         return escapeBytes(i.resource);
     case Holders:
-        return tr("%1 and %2").arg(escapeBytes(i.firstToken), escapeBytes(i.secondToken));
+        return safetyIncidentHolders(i);
     case Cause:
         return i.cause;
     default:

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "window/windowincidents.h"
 
-#include "base/bytesdisplay.h"
 #include "detail/lockdetailpane.h"
 #include "diagnosis/incidentwatch.h"
 #include "incidents/incidentsdock.h"
@@ -97,9 +96,9 @@ void WindowIncidents::showIn(const QByteArray& resource)
     for (int row = 0; row < m_model->rowCount(); ++row) {
         const SafetyIncident& i = m_model->incidentAt(row);
         if (i.resource == resource)
-            lines << tr("Two holders at once (%1, %2): %3 and %4 from %5 to %6; %7")
+            lines << tr("Two holders at once (%1, %2): %3 from %4 to %5; %6")
                          .arg(safetyConfidenceName(i.confidence), safetyIncidentKindName(i.kind),
-                              escapeBytes(i.firstToken), escapeBytes(i.secondToken),
+                              safetyIncidentHolders(i),
                               QDateTime::fromMSecsSinceEpoch(i.fromMs).toString(
                                   QStringLiteral("HH:mm:ss.zzz")),
                               QDateTime::fromMSecsSinceEpoch(i.toMs).toString(QStringLiteral("HH:mm:ss.zzz")),
