@@ -23,7 +23,8 @@ db="$work/recording.sqlite"
 "$lockbench" synth-recording --out "$db" --events "$events" --planted "$planted" > "$work/synth.json"
 /usr/bin/time -f '%e %M' -o "$work/time" \
     "$lockctl" --json incidents --db "$db" --min-confidence probable > "$work/incidents.json" || true
-read -r seconds kib < "$work/time"
+# GNU time puts "Command exited with non-zero status 1" first when incidents were found (exit 1).
+read -r seconds kib < <(tail -n 1 "$work/time")
 python3 - "$work/synth.json" "$work/incidents.json" "$seconds" "$kib" "$planted" "$max_seconds" "$max_mib" <<'PY'
 import json, sys
 synth = json.load(open(sys.argv[1]))
