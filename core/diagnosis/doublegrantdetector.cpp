@@ -11,6 +11,18 @@
 
 namespace lockscope {
 
+namespace {
+
+struct ScanKeyHash
+{
+    size_t operator()(const QPair<qint64, qint64>& key) const noexcept
+    {
+        return size_t(key.first) * 0x9E3779B97F4A7C15ULL ^ size_t(key.second);
+    }
+};
+
+} // namespace
+
 QList<SafetyIncident> DoubleGrantDetector::detect(const ResourceHistory& history)
 {
     QList<SafetyIncident> out;
@@ -52,8 +64,9 @@ Result<QList<SafetyIncident>> DoubleGrantDetector::detectAll(RecordingReader& re
     QList<SafetyIncident> out;
     std::unordered_map<qint64, QList<RecordEvent>> masterEvents; // per session, as the pass meets them
     // One scan per (session, resource) while it matters; an idle one is forgotten, so a pass over
-    // millions of locks keeps only the few being judged.
-    QHash<QPair<qint64, QByteArray>, std::shared_ptr<DoubleGrantScan>> scans;
+    // millions of locks keeps only the few being judged. Keyed by the file's numbers, not names:
+    // hashing a name for each of millions of events was a tenth of the pass.
+    std::unordered_map<QPair<qint64, qint64>, std::unique_ptr<DoubleGrantScan>, ScanKeyHash> scans;
     qint64 sinceEviction = 0;
     const RedisError error = reader.forEachEvent([&](const HistoryEvent& h) {
         if (h.event.isMasterEvent()) {
@@ -61,18 +74,18 @@ Result<QList<SafetyIncident>> DoubleGrantDetector::detectAll(RecordingReader& re
                 masterEvents[h.session] << h.event;
             return true;
         }
-        const auto key = qMakePair(h.session, h.event.resource);
-        std::shared_ptr<DoubleGrantScan>& scan = scans[key];
+        std::unique_ptr<DoubleGrantScan>& scan = scans[qMakePair(h.session, h.resourceId)];
         if (!scan) {
             const RecordingSession s = bySession.value(h.session);
-            scan = std::make_shared<DoubleGrantScan>(h.event.resource, int(s.masters.size()),
+            scan = std::make_unique<DoubleGrantScan>(h.event.resource, int(s.masters.size()),
                                                      qMax(s.lastMs, s.endedMs), masterEvents[h.session], out);
         }
         scan->add(h.event);
-        // Every so many events, the idle scans go (their incidents, if any, are settled).
-        if (++sinceEviction >= evictEvery) {
+        // Every so many events, the idle scans go (their incidents, if any, are settled). At least
+        // a few events per scan between two looks: each look visits every scan.
+        if (++sinceEviction >= qMax<qint64>(evictEvery, 4 * qint64(scans.size()))) {
             sinceEviction = 0;
-            scans.removeIf([now = h.event.timeMs](const auto& it) { return it.value()->idle(now); });
+            std::erase_if(scans, [now = h.event.timeMs](const auto& it) { return it.second->idle(now); });
         }
         return true;
     });

@@ -4,6 +4,7 @@
 #include "base/bytesdisplay.h"
 #include "diagnosis/evidenceline.h"
 #include "diagnosis/scannedtenure.h"
+#include "diagnosis/tenuretable.h"
 #include "record/historyjson.h"
 
 #include <QHash>
@@ -165,7 +166,7 @@ public:
         if (e.holding > 0 || e.kind == Kind::Holders) {
             const quint64 unexplained = h.unexplainedDrops(h.holders & ~e.holders, e.timeMs, m_masterEvents);
             for (quint64 joined = e.holders & ~h.holders; joined; joined &= joined - 1)
-                h.joinedAtMs.insert(std::countr_zero(joined), e.timeMs);
+                h.joined(std::countr_zero(joined), e.timeMs);
             if (unexplained) {
                 h.droppedUnexplained |= unexplained;
                 h.droppedAtMs = e.timeMs;
@@ -213,14 +214,13 @@ private:
     // million times in a recording keeps a handful, not a million.
     void prune(qint64 nowMs)
     {
-        m_holders.removeIf([&](const QHash<QByteArray, Holder>::iterator& it) {
-            const Holder& h = it.value();
+        m_holders.removeIf([&](const QByteArray& token, const Holder& h) {
             const bool over =
                 h.gaveUpAtMs >= 0 ||
                 (h.holding == 0 && (h.quorumAtMs < 0 || (h.validUntilMs >= 0 && h.validUntilMs < nowMs)));
-            const bool needed = (m_lastExpired && m_lastExpired->token == it.key()) ||
+            const bool needed = (m_lastExpired && m_lastExpired->token == token) ||
                                 std::any_of(m_open.cbegin(), m_open.cend(), [&](const OpenIncident& o) {
-                                    return o.first == it.key() || o.second == it.key();
+                                    return o.first == token || o.second == token;
                                 });
             return over && !needed;
         });
@@ -540,7 +540,7 @@ private:
     qint64 m_lastMs;
     const QList<RecordEvent>& m_masterEvents; // the session's restarts, failovers and outages so far
     QList<SafetyIncident>& m_out;
-    QHash<QByteArray, Holder> m_holders;
+    TenureTable m_holders;
     QByteArray m_main;       // the token the recorder follows (its last start)
     QByteArrayList m_beside; // tokens held beside it (`contested`)
     QList<OpenIncident> m_open;

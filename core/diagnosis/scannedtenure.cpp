@@ -15,7 +15,7 @@ quint64 ScannedTenure::unexplainedDrops(quint64 dropped, qint64 atMs,
             continue;
         dropped &= ~bit;
         bool explained = false;
-        const qint64 since = joinedAtMs.value(m, quorumAtMs - 1000);
+        const qint64 since = joinedAt(m, quorumAtMs - 1000);
         for (const RecordEvent& me : masterEvents)
             explained |= me.master == m && me.timeMs >= since && me.timeMs <= atMs;
         if (!explained)

@@ -4,9 +4,9 @@
 #include "diagnosis/evidencetrail.h"
 #include "record/recordevent.h"
 
-#include <QHash>
 #include <QList>
 #include <QString>
+#include <QVarLengthArray>
 
 namespace lockscope {
 
@@ -34,9 +34,10 @@ struct ScannedTenure
     // expiry seen: a steal, or a release and re-take too quick to see without keyspace events.
     qint64 replacedAtMs = -1;
     bool replacementTold = false; // an incident names it and its replacer already
-    // When each master was last seen taking it: a restart, failover or outage of a master
-    // explains the loss of a copy only if it came after the copy was seen there.
-    QHash<int, qint64> joinedAtMs;
+    // When each master was last seen taking it (by master; -1: not seen): a restart, failover or
+    // outage of a master explains the loss of a copy only if it came after the copy was seen there.
+    // Inline for the usual few masters: a pass over a recording makes millions of tenures.
+    QVarLengthArray<qint64, 8> joinedAtMs;
     // Masters it left with nothing recorded that explains it, and when: another token on one
     // of them soon after took its place there (a release and re-take between two reads).
     quint64 droppedUnexplained = 0;
@@ -45,6 +46,17 @@ struct ScannedTenure
 
     // How long after a delete the recorder may see the lock go (a keyspace event, then a read).
     static constexpr qint64 deleteSeenWithinMs = 2000;
+
+    void joined(int master, qint64 atMs)
+    {
+        if (master >= joinedAtMs.size())
+            joinedAtMs.resize(master + 1, -1);
+        joinedAtMs[master] = atMs;
+    }
+    qint64 joinedAt(int master, qint64 otherwise) const
+    {
+        return master < joinedAtMs.size() && joinedAtMs[master] >= 0 ? joinedAtMs[master] : otherwise;
+    }
 
     // Expiry is read from outside, a little late: early means by more than what reading explains.
     qint64 expirySlackMs() const { return 100 + qMax<qint64>(0, ttlMs) / 50; }

@@ -3,6 +3,7 @@
 
 #include "base/bytesdisplay.h"
 #include "record/episodebuilder.h"
+#include "record/escapedtextcache.h"
 #include "record/sqlitestatement.h"
 
 #include <QHash>
@@ -89,6 +90,21 @@ RedisError RecordingReader::forEachEvent(const std::function<bool(const HistoryE
             names.insert(q.columnInt(0), name);
         }
     }
+    // By number in a list when the numbers are dense (they count up from 1; pruning leaves holes):
+    // looking each of millions of events' name up in a hash missed the cache twice an event.
+    QList<QByteArray> byNumber;
+    qint64 highest = 0;
+    for (auto it = names.cbegin(); it != names.cend(); ++it)
+        highest = qMax(highest, it.key());
+    if (highest < 4 * names.size() + 4096) {
+        byNumber.resize(highest + 1);
+        for (auto it = names.cbegin(); it != names.cend(); ++it)
+            if (it.key() >= 0)
+                byNumber[it.key()] = it.value();
+    }
+    const auto nameOf = [&](qint64 id) {
+        return id >= 0 && id < byNumber.size() ? byNumber.at(id) : names.value(id);
+    };
     // SQLite's own API, one row at a time: through Qt SQL each of millions of rows cost a dozen
     // QVariants.
     SqliteStatement q;
@@ -97,6 +113,7 @@ RedisError RecordingReader::forEachEvent(const std::function<bool(const HistoryE
                    "detail, audit FROM events ORDER BY id"))
         return m_db->error(QStringLiteral("cannot read its events"), q.error());
     HistoryEvent h;
+    EscapedTextCache texts; // owners and details repeat over millions of rows
     while (true) {
         if (!q.step())
             return m_db->error(QStringLiteral("cannot read its events"), q.error());
@@ -108,16 +125,17 @@ RedisError RecordingReader::forEachEvent(const std::function<bool(const HistoryE
         h.id = q.columnInt(0);
         h.session = q.columnInt(1);
         e.timeMs = q.columnInt(2);
-        e.resource = q.columnIsNull(3) ? QByteArray() : names.value(q.columnInt(3));
+        h.resourceId = q.columnIsNull(3) ? -1 : q.columnInt(3);
+        e.resource = h.resourceId < 0 ? QByteArray() : nameOf(h.resourceId);
         if (!q.columnIsNull(3) && e.resource.isEmpty())
             continue; // a resource event whose resource is gone (damaged file): nothing to judge
         e.master = q.columnIsNull(4) ? -1 : int(q.columnInt(4));
         e.token = q.columnBlob(6);
-        e.owner = q.columnIsNull(7) ? QString() : escapeText(QString::fromUtf8(q.columnBlob(7)));
+        e.owner = q.columnIsNull(7) ? QString() : texts.escaped(q.columnView(7));
         e.ttlMs = q.columnIsNull(8) ? -1 : q.columnInt(8);
         e.holding = int(q.columnInt(9));
         e.holders = quint64(q.columnInt(10));
-        e.detail = q.columnIsNull(11) ? QString() : escapeText(QString::fromUtf8(q.columnBlob(11)));
+        e.detail = q.columnIsNull(11) ? QString() : texts.escaped(q.columnView(11));
         e.auditId = q.columnIsNull(12) ? QString() : escapeText(QString::fromUtf8(q.columnBlob(12)));
         if (!visit(h))
             return {};

@@ -27,7 +27,8 @@ struct HistoryEvent
     qint64 id = 0;
     qint64 session = 0;
     RecordEvent event;
-    QString masterName; // event.master's name in its session; empty for a resource-wide event
+    QString masterName;     // event.master's name in its session; empty for a resource-wide event
+    qint64 resourceId = -1; // the file's number for event.resource (RecordingReader::forEachEvent)
 };
 
 // One holder's tenure of a resource: from first seen (or taken) to how it ended.

@@ -87,6 +87,12 @@ QByteArray SqliteStatement::columnBlob(int column) const
     return QByteArray(static_cast<const char*>(data), sqlite3_column_bytes(m_statement, column));
 }
 
+QByteArrayView SqliteStatement::columnView(int column) const
+{
+    const void* data = sqlite3_column_blob(m_statement, column);
+    return QByteArrayView(static_cast<const char*>(data), sqlite3_column_bytes(m_statement, column));
+}
+
 int SqliteStatement::changes() const
 {
     return m_db ? sqlite3_changes(m_db) : 0;

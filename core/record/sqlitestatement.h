@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QByteArrayView>
 #include <QString>
 
 struct sqlite3;
@@ -41,6 +42,8 @@ public:
     qint64 columnInt(int column) const;
     bool columnIsNull(int column) const;
     QByteArray columnBlob(int column) const;
+    // The column's bytes where SQLite keeps them: valid until the next step, no copy.
+    QByteArrayView columnView(int column) const;
     // Of the connection, after this statement's step: rows it changed, the row id it inserted.
     int changes() const;
     qint64 lastInsertId() const;

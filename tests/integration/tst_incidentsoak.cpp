@@ -8,9 +8,11 @@
 
 #include <QDateTime>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
@@ -79,6 +81,9 @@ private:
     static bool killWhileHolding(Peer& peer, int after);
     // The tokens the killed peers held when they died.
     static QSet<QByteArray> killedTokens(const std::vector<Peer>& peers);
+    // A failed run's recording and the peers' own lines, for whoever investigates it:
+    // LOCKSCOPE_SOAK_KEEP names a folder.
+    static void keepOnFailure(const QString& db, const std::vector<Peer>& peers);
     // How many times each peer takes its lock: `inSuite`, or LOCKSCOPE_SOAK_HOLDS (soak-bench.sh).
     static int holdsPerPeer(int inSuite);
 };
@@ -88,6 +93,22 @@ int TestIncidentSoak::holdsPerPeer(int inSuite)
     return qEnvironmentVariableIsSet("LOCKSCOPE_SOAK_HOLDS")
                ? qEnvironmentVariableIntValue("LOCKSCOPE_SOAK_HOLDS")
                : inSuite;
+}
+
+void TestIncidentSoak::keepOnFailure(const QString& db, const std::vector<Peer>& peers)
+{
+    const QString keep = qEnvironmentVariable("LOCKSCOPE_SOAK_KEEP");
+    if (!QTest::currentTestFailed() || keep.isEmpty())
+        return;
+    const QString prefix = QStringLiteral("%1/%2-%3-")
+                               .arg(keep, QLatin1String(QTest::currentTestFunction()))
+                               .arg(QDateTime::currentMSecsSinceEpoch());
+    QFile::copy(db, prefix + QStringLiteral("recording.sqlite"));
+    for (size_t i = 0; i < peers.size(); ++i) {
+        QFile out(prefix + QStringLiteral("peer%1.jsonl").arg(i));
+        if (out.open(QIODevice::WriteOnly))
+            out.write(peers[i].out);
+    }
 }
 
 int TestIncidentSoak::Peer::holds() const
@@ -224,7 +245,11 @@ void TestIncidentSoak::verifyIncidents(const QString& db, const QList<Hold>& hol
         QVERIFY2(i.value(QStringLiteral("confidence")).toString() == QLatin1String("possible"),
                  "a false alarm at probable or proven");
         QVERIFY2(byToken.contains(token("first")) && byToken.contains(token("second")),
-                 "an incident about tokens no peer held");
+                 qPrintable(QStringLiteral("an incident about tokens no peer held: %1 %2, %3 %4")
+                                .arg(QString::fromUtf8(token("first")))
+                                .arg(byToken.contains(token("first")) ? "held" : "never held")
+                                .arg(QString::fromUtf8(token("second")))
+                                .arg(byToken.contains(token("second")) ? "held" : "never held")));
         // What each possible one was, by the peers' own account.
         if (killed.contains(token("first")))
             ++afterKill; // a killed holder's lease ran out: the record cannot tell it from a pause
@@ -271,6 +296,7 @@ void TestIncidentSoak::redlockPeersOnFiveMasters()
     };
     const int holds = holdsPerPeer(60);
     std::vector<Peer> peers(6);
+    const auto keep = qScopeGuard([&] { keepOnFailure(db, peers); });
     start(peers[0], QStringLiteral("contend-redlock"), QStringLiteral("lock:soak:redlock"), holds);
     start(peers[1], QStringLiteral("contend-redlock"), QStringLiteral("lock:soak:redlock"), holds);
     start(peers[2], QStringLiteral("contend-mutex"), QStringLiteral("soak"), holds);
@@ -348,6 +374,7 @@ void TestIncidentSoak::singleInstancePeers()
 
     // Two redis-py holders on lock:soak:py, two redis-semaphore Mutex holders on mutex:soak1.
     std::vector<Peer> peers(5);
+    const auto keep = qScopeGuard([&] { keepOnFailure(db, peers); });
     const auto startPy = [&url](Peer& p, int holds) {
         InteropPeers::startPython(*p.process, QStringLiteral("contend_redispy.py"),
                                   {QStringLiteral("lock:soak:py"), QStringLiteral("1000"),

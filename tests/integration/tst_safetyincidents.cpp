@@ -31,6 +31,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <limits>
 #include <memory>
 
 namespace tst_safetyincidents {
@@ -108,6 +109,9 @@ private:
     qint64 m_wallOffsetMs = 0;
     qint64 m_watchedFromMs = 0; // wall clock: the monitor had read every master once
     QList<qint64> m_killedAtMs; // wall clock: when a demo master's process was killed (or restarted)
+    // Wall clock: while the test's monitor had no connection to a master (down, up; up is
+    // INT64_MAX while it lasts). What a holder wrote there meanwhile is read only once it is back.
+    QList<QPair<qint64, qint64>> m_blind;
 };
 
 void TestSafetyIncidents::init()
@@ -138,9 +142,11 @@ void TestSafetyIncidents::cleanup()
     // A failed run's recordings, for whoever investigates it: LOCKSCOPE_SAFETY_KEEP names a folder.
     if (const QString keep = qEnvironmentVariable("LOCKSCOPE_SAFETY_KEEP");
         QTest::currentTestFailed() && !keep.isEmpty() && m_dir) {
-        const QString prefix = QStringLiteral("%1/%2-%3-")
+        // Stamped: a folder kept over many runs (safety-bench.sh) keeps every failed one.
+        const QString prefix = QStringLiteral("%1/%2-%3-%4-")
                                    .arg(keep, QLatin1String(QTest::currentTestFunction()),
-                                        QLatin1String(QTest::currentDataTag()));
+                                        QLatin1String(QTest::currentDataTag()))
+                                   .arg(QDateTime::currentMSecsSinceEpoch());
         for (const QString& name : {QStringLiteral("masters.sqlite"), QStringLiteral("sentinel.sqlite")})
             QFile::copy(m_dir->filePath(name), prefix + name);
     }
@@ -158,6 +164,18 @@ void TestSafetyIncidents::startRecording()
     options.path = m_dir->filePath(QStringLiteral("masters.sqlite"));
     options.flushIntervalMs = 100;
     m_recorder = Recorder::record(m_monitor.get(), options);
+    m_blind.clear();
+    connect(m_masters.get(), &MasterSet::masterStateChanged, this,
+            [this, open = QHash<int, qsizetype>()](int i, RedisConnection::State state,
+                                                   const RedisError&) mutable {
+                const qint64 now = QDateTime::currentMSecsSinceEpoch();
+                if (state == RedisConnection::State::Down && !open.contains(i)) {
+                    open.insert(i, m_blind.size());
+                    m_blind << qMakePair(now, std::numeric_limits<qint64>::max());
+                } else if (state == RedisConnection::State::Up && open.contains(i)) {
+                    m_blind[open.take(i)].second = now;
+                }
+            });
     QSignalSpy scanned(m_monitor.get(), &LockMonitor::initialScanFinished);
     m_masters->open();
     m_monitor->start();
@@ -329,15 +347,30 @@ void TestSafetyIncidents::verifyAgainstTheOracle(const QList<SafetyIncident>& in
                   qPrintable(QStringLiteral("less than %1 ms").arg(observationLagMs)), qPrintable(what));
             continue;
         }
+        // The second holder took the lock while the monitor had no connection to a master (its
+        // reconnecting backs off): its copy there is read only later, when the first may be gone,
+        // and the record then shows one holder after the other. Not guessed; counted.
+        const bool takenUnseen =
+            std::any_of(m_blind.cbegin(), m_blind.cend(), [&](const QPair<qint64, qint64>& b) {
+                return b.first <= o.fromMs && o.fromMs <= b.second;
+            });
+        if (it == incidents.cend() && takenUnseen) {
+            qInfo("its second hold was taken while the monitor could not read a master, not reported: %s",
+                  qPrintable(what));
+            continue;
+        }
         if (it == incidents.cend()) {
             QStringList kills;
             for (qint64 at : std::as_const(m_killedAtMs))
                 kills << QString::number(at);
-            QFAIL(qPrintable(
-                QStringLiteral("not reported: %1 (the first hold began at %2; masters killed at %3)")
-                    .arg(what)
-                    .arg(o.firstFromMs)
-                    .arg(kills.join(QLatin1Char(' ')))));
+            QStringList blind;
+            for (const QPair<qint64, qint64>& b : std::as_const(m_blind))
+                blind << QStringLiteral("%1..%2").arg(b.first).arg(b.second);
+            QFAIL(qPrintable(QStringLiteral("not reported: %1 (the first hold began at %2; masters killed at "
+                                            "%3; the monitor could not read a master %4)")
+                                 .arg(what)
+                                 .arg(o.firstFromMs)
+                                 .arg(kills.join(QLatin1Char(' ')), blind.join(QLatin1Char(' ')))));
         }
         qInfo("oracle %s; reported from %lld (%+lld ms) to %lld (%+lld ms)", qPrintable(what), it->fromMs,
               it->fromMs - o.fromMs, it->toMs, it->toMs - o.toMs);

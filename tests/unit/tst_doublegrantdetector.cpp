@@ -303,6 +303,21 @@ void TestDoubleGrantDetector::evidenceStaysShortForALongRenewedHold()
     QCOMPARE(found.size(), 1);
     QVERIFY2(found.first().evidence.size() < 20, qPrintable(found.first().evidence.join(QLatin1Char('\n'))));
     QVERIFY(found.first().evidence.join(QLatin1Char('\n')).contains(QLatin1String("more events")));
+    // The last few, oldest first (kept in a ring), end with the copy going to one master.
+    const QStringList lines = found.first().evidence;
+    const qsizetype skipped =
+        std::find_if(lines.cbegin(), lines.cend(),
+                     [](const QString& l) { return l.contains(QLatin1String("more events")); }) -
+        lines.cbegin();
+    QStringList tail;
+    for (qsizetype i = skipped + 1; i < lines.size() && !lines.at(i).contains(QLatin1String("master-")); ++i)
+        tail << lines.at(i);
+    QVERIFY2(tail.size() == 5, qPrintable(lines.join(QLatin1Char('\n'))));
+    QStringList sorted = tail;
+    sorted.sort();
+    QCOMPARE(tail, sorted);
+    QVERIFY2(tail.last().contains(QLatin1String("holders A on M3")),
+             qPrintable(tail.join(QLatin1Char('\n'))));
 }
 
 void TestDoubleGrantDetector::aBusyLockIsJudgedAfterManyHandovers()
