@@ -108,11 +108,16 @@ public:
             h.owner = e.owner;
             h.startMs = e.timeMs;
             h.ttlMs = e.ttlMs;
+            h.ttlSeenAtMs = e.timeMs;
         }
         if (h.owner.isEmpty())
             h.owner = e.owner;
         h.trail.add(e);
         h.everHolders |= e.holders;
+        if (e.kind == Kind::Extended && e.ttlMs > 0 && h.quorumAtMs < 0) {
+            h.ttlMs = e.ttlMs;
+            h.ttlSeenAtMs = e.timeMs;
+        }
         if (e.kind == Kind::Extended && e.ttlMs > 0 && h.quorumAtMs >= 0) {
             h.validUntilMs = qMax(h.validUntilMs, e.timeMs + e.ttlMs);
             settleIncidentsOf(e.token);
@@ -187,9 +192,14 @@ public:
         h.holding = e.holding;
         if (h.holding >= m_needed && h.quorumAtMs < 0 && h.gaveUpAtMs < 0) {
             h.quorumAtMs = e.timeMs;
-            const qint64 ttl = e.ttlMs > 0 ? e.ttlMs : h.ttlMs;
-            h.ttlMs = ttl;
-            h.validUntilMs = ttl > 0 ? e.timeMs + ttl : -1;
+            // Its validity counts from when it was read, not from when the quorum was: a master
+            // read late (reconnecting) put the deadline hundreds of ms past the lock's own, and
+            // its expiry looked early (a clock running fast), the next holder a second at once.
+            if (e.ttlMs > 0) {
+                h.ttlMs = e.ttlMs;
+                h.ttlSeenAtMs = e.timeMs;
+            }
+            h.validUntilMs = h.ttlMs > 0 ? h.ttlSeenAtMs + h.ttlMs : -1;
             reachedQuorum(e.token, e);
         }
     }
@@ -201,6 +211,10 @@ private:
         QByteArray first;
         QByteArray second;
         bool handover = false; // the first had given it up: only the second's end bounds it
+        // Proven by the two quorums alone, as long as the first does not end soon after the second
+        // was seen (settle): `cause` is what it says then.
+        bool byQuorums = false;
+        QString cause;
     };
     struct LastExpired
     {
@@ -398,7 +412,7 @@ private:
             // replaced in place may have been released and re-taken between two reads (the
             // delete's keyspace event can come after the read that shows the next holder): only
             // possible, restart or not. Else proven.
-            const bool lostToTopology = explainedByTopology(first, e.timeMs);
+            const bool lostToTopology = first.lostToTopology(e.timeMs, m_masterEvents);
             const bool unseenHandover = first.replacedAtMs >= 0;
             const SafetyIncident::Kind kind = unseenHandover ? SafetyIncident::Kind::OverwrittenWhileHeld
                                               : m_total == 1 && lostToTopology
@@ -412,7 +426,8 @@ private:
                                         "held lock, or a release and re-take too quick to see without "
                                         "keyspace events")
                              .arg(first.validUntilMs >= 0 ? first.validUntilMs - first.replacedAtMs : 0)
-                       : causeOf(first, e.timeMs));
+                       : first.causeOfLoss(e.timeMs, m_masterEvents, m_total),
+                   !unseenHandover);
             overlapped = true;
             if (unseenHandover)
                 toldReplaced << it.key();
@@ -434,8 +449,10 @@ private:
                        .arg(e.timeMs - expired->atMs));
     }
 
+    // `byQuorums`: proven by the two quorums alone, unless the first ends soon after (settle).
     void report(const QByteArray& firstToken, const QByteArray& secondToken, const RecordEvent& e,
-                SafetyIncident::Kind kind, SafetyIncident::Confidence confidence, const QString& cause)
+                SafetyIncident::Kind kind, SafetyIncident::Confidence confidence, const QString& cause,
+                bool byQuorums = false)
     {
         const Holder first = m_holders.value(firstToken);
         const Holder second = m_holders.value(secondToken);
@@ -456,8 +473,9 @@ private:
                 i.evidence << line(m);
         i.evidence << second.trail.lines(format);
         m_told.insert(toldKey(kind, firstToken, secondToken), m_out.size());
-        m_open << OpenIncident{m_out.size(), firstToken, secondToken,
-                               kind == SafetyIncident::Kind::HandoverUnderLiveHolder};
+        m_open << OpenIncident{m_out.size(), firstToken,
+                               secondToken,  kind == SafetyIncident::Kind::HandoverUnderLiveHolder,
+                               byQuorums,    cause};
         m_out << i;
         settle(m_open.last());
     }
@@ -478,7 +496,22 @@ private:
     {
         SafetyIncident& i = m_out[o.index];
         const qint64 second = endOf(m_holders.value(o.second));
-        i.toMs = qMax(i.fromMs, o.handover ? second : qMin(endOf(m_holders.value(o.first)), second));
+        const qint64 first = endOf(m_holders.value(o.first));
+        i.toMs = qMax(i.fromMs, o.handover ? second : qMin(first, second));
+        if (!o.byQuorums)
+            return;
+        // The first gave the lock up (or its validity ran out) soon after the second was seen on
+        // a quorum: the second's writes went to masters the first no longer held, and the record
+        // sees a release a little later than it happens. One decided before the second took the
+        // lock looks the same: possible, not proven.
+        const bool soonOver = first < second && first - i.fromMs < DoubleGrantScan::releaseSeenWithinMs;
+        i.confidence = soonOver ? SafetyIncident::Confidence::Possible : SafetyIncident::Confidence::Proven;
+        i.cause = soonOver ? QStringLiteral("its holder let it go %1 ms after the other token was seen on a "
+                                            "quorum, less than the recorder may take to see a release, so "
+                                            "perhaps before the other took it (%2)")
+                                 .arg(first - i.fromMs)
+                                 .arg(o.cause)
+                           : o.cause;
     }
 
     void settleIncidentsOf(const QByteArray& token)
@@ -493,45 +526,6 @@ private:
     {
         settleIncidentsOf(token);
         m_open.removeIf([&](const OpenIncident& o) { return o.first == token || o.second == token; });
-    }
-
-    // A restart or failover of a master that held the first token, since it had its quorum.
-    bool explainedByTopology(const Holder& first, qint64 untilMs) const
-    {
-        for (const RecordEvent& m : m_masterEvents)
-            if (m.kind != Kind::MasterDown && m.timeMs >= first.quorumAtMs && m.timeMs <= untilMs &&
-                m.master >= 0 && m.master < 64 && (first.everHolders & (quint64(1) << m.master)))
-                return true;
-        return false;
-    }
-
-    // Why the first token's copies went: the restart, failover or outage of a master that held it,
-    // else a master that let it go early.
-    QString causeOf(const Holder& first, qint64 untilMs) const
-    {
-        if (first.deletedByOtherAtMs >= 0)
-            return QStringLiteral(
-                       "its lock was deleted at %1 by a connection that was not its holder's, %2 ms "
-                       "before its validity ended (the tracer saw it)")
-                .arg(HistoryJson::time(first.deletedByOtherAtMs))
-                .arg(first.validUntilMs - first.deletedByOtherAtMs);
-        for (const RecordEvent& m : m_masterEvents)
-            if (m.kind != Kind::MasterDown && m.timeMs >= first.quorumAtMs && m.timeMs <= untilMs &&
-                m.master >= 0 && m.master < 64 && (first.everHolders & (quint64(1) << m.master)))
-                return QStringLiteral("%1 (%2), a master that held the first token")
-                    .arg(line(m), m.kind == Kind::Failover ? QStringLiteral("a failover")
-                                                           : QStringLiteral("a restart"));
-        if (first.earlyMaster >= 0)
-            return QStringLiteral("its copy went from %1 at %2, %3 ms before its validity ended, with no "
-                                  "restart or failover of that master recorded: a clock running fast, an "
-                                  "eviction or a delete by someone else")
-                .arg(EvidenceLine::masterLabel(first.earlyMaster), HistoryJson::time(first.earlyAtMs))
-                .arg(first.validUntilMs - first.earlyAtMs);
-        for (const RecordEvent& m : m_masterEvents)
-            if (m.timeMs >= first.quorumAtMs && m.timeMs <= untilMs && m.master >= 0 && m.master < 64 &&
-                (first.everHolders & (quint64(1) << m.master)))
-                return QStringLiteral("%1, a master that held the first token").arg(line(m));
-        return QStringLiteral("no restart or failover of its masters was recorded");
     }
 
     QByteArray m_resource;

@@ -38,6 +38,11 @@ public:
     // Forgetting the scan now would lose nothing: nothing held, nothing open, no handover to come.
     bool idle(qint64 nowMs) const;
 
+    // How much later than it happens the recorder may see a release (the delete's keyspace event,
+    // the read it sets off, the batch): a first holder that let go within this after a second was
+    // seen on a quorum may have let go before the second took the lock. Its overlap is possible.
+    static constexpr qint64 releaseSeenWithinMs = 250;
+
     // The master events a scan is given: those that can explain a lost copy.
     static bool explainsALoss(RecordEvent::Kind kind);
 

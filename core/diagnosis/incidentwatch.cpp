@@ -2,6 +2,7 @@
 #include "diagnosis/incidentwatch.h"
 
 #include "diagnosis/doublegrantdetector.h"
+#include "diagnosis/doublegrantscan.h"
 #include "record/recordingreader.h"
 #include "record/recordingwriter.h"
 
@@ -71,10 +72,21 @@ bool IncidentWatch::openReader()
     return true;
 }
 
-void IncidentWatch::tell(const ResourceHistory& history)
+bool IncidentWatch::tell(const ResourceHistory& history)
 {
-    for (const SafetyIncident& i : DoubleGrantDetector::detect(history))
-        tell(i);
+    // An overlap seen a moment ago may still turn out a handover: the first holder's release can
+    // be read, and committed, after the second's quorum (DoubleGrantScan::releaseSeenWithinMs). A
+    // proven one is told once that has had time to come, not as a false alarm first.
+    const qint64 youngAfter =
+        QDateTime::currentMSecsSinceEpoch() - DoubleGrantScan::releaseSeenWithinMs - commitWithinMs;
+    bool heldBack = false;
+    for (const SafetyIncident& i : DoubleGrantDetector::detect(history)) {
+        if (i.confidence != SafetyIncident::Confidence::Possible && i.fromMs > youngAfter)
+            heldBack = true;
+        else
+            tell(i);
+    }
+    return !heldBack;
 }
 
 void IncidentWatch::tell(const SafetyIncident& incident)
@@ -106,14 +118,23 @@ void IncidentWatch::check(int budget)
     if (!openReader())
         return; // not there yet (the writer creates it): the next pass tries again
     const qint64 since = QDateTime::currentMSecsSinceEpoch() - lookBackMs;
+    QList<QByteArray> later; // judged again next pass
     for (int n = 0; n < budget && !m_queue.isEmpty(); ++n) {
         const QByteArray resource = m_queue.takeFirst();
         m_queued.remove(resource);
-        if (const Result<ResourceHistory> history = m_reader->history(resource, since))
-            tell(*history);
+        if (const Result<ResourceHistory> history = m_reader->history(resource, since);
+            history && !tell(*history))
+            later << resource;
     }
+    for (const QByteArray& resource : std::as_const(later))
+        if (!m_queued.contains(resource)) {
+            m_queued.insert(resource);
+            m_queue << resource;
+        }
     if (m_queue.isEmpty())
         m_pass.stop();
+    else if (!m_pass.isActive())
+        m_pass.start();
 }
 
 } // namespace lockscope

@@ -37,6 +37,9 @@ public:
     // Suspects waiting beyond this are dropped (counted in unchecked()): `lockctl incidents` still
     // finds what they held.
     static constexpr int maxQueued = 50000;
+    // How late a recorded event may reach the file: the recorder's batches (RecorderOptions'
+    // flushIntervalMs) and the commit.
+    static constexpr qint64 commitWithinMs = 1000;
 
     explicit IncidentWatch(QString recordingPath, QObject* parent = nullptr);
     ~IncidentWatch() override;
@@ -65,8 +68,9 @@ signals:
 private:
     void check(int budget);
     bool openReader();
-    // Tells the incidents of `history` not told yet; one incident unless told already.
-    void tell(const ResourceHistory& history);
+    // Tells the incidents of `history` not told yet; false when one was held back for now (too
+    // young to be sure of), to be judged again.
+    bool tell(const ResourceHistory& history);
     void tell(const SafetyIncident& incident);
 
     QString m_path;

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "diagnosis/scannedtenure.h"
 
+#include "diagnosis/evidenceline.h"
+#include "record/historyjson.h"
+
 #include <bit>
 
 namespace lockscope {
@@ -22,6 +25,50 @@ quint64 ScannedTenure::unexplainedDrops(quint64 dropped, qint64 atMs,
             out |= bit;
     }
     return out;
+}
+
+namespace {
+
+bool heldThere(quint64 everHolders, int master)
+{
+    return master >= 0 && master < 64 && (everHolders & (quint64(1) << master));
+}
+
+} // namespace
+
+bool ScannedTenure::lostToTopology(qint64 untilMs, const QList<RecordEvent>& masterEvents) const
+{
+    for (const RecordEvent& m : masterEvents)
+        if (m.kind != RecordEvent::Kind::MasterDown && m.timeMs >= quorumAtMs && m.timeMs <= untilMs &&
+            heldThere(everHolders, m.master))
+            return true;
+    return false;
+}
+
+QString ScannedTenure::causeOfLoss(qint64 untilMs, const QList<RecordEvent>& masterEvents, int masters) const
+{
+    if (deletedByOtherAtMs >= 0)
+        return QStringLiteral("its lock was deleted at %1 by a connection that was not its holder's, %2 ms "
+                              "before its validity ended (the tracer saw it)")
+            .arg(HistoryJson::time(deletedByOtherAtMs))
+            .arg(validUntilMs - deletedByOtherAtMs);
+    for (const RecordEvent& m : masterEvents)
+        if (m.kind != RecordEvent::Kind::MasterDown && m.timeMs >= quorumAtMs && m.timeMs <= untilMs &&
+            heldThere(everHolders, m.master))
+            return QStringLiteral("%1 (%2), a master that held the first token")
+                .arg(EvidenceLine::of(m, masters), m.kind == RecordEvent::Kind::Failover
+                                                       ? QStringLiteral("a failover")
+                                                       : QStringLiteral("a restart"));
+    if (earlyMaster >= 0)
+        return QStringLiteral("its copy went from %1 at %2, %3 ms before its validity ended, with no "
+                              "restart or failover of that master recorded: a clock running fast, an "
+                              "eviction or a delete by someone else")
+            .arg(EvidenceLine::masterLabel(earlyMaster), HistoryJson::time(earlyAtMs))
+            .arg(validUntilMs - earlyAtMs);
+    for (const RecordEvent& m : masterEvents)
+        if (m.timeMs >= quorumAtMs && m.timeMs <= untilMs && heldThere(everHolders, m.master))
+            return QStringLiteral("%1, a master that held the first token").arg(EvidenceLine::of(m, masters));
+    return QStringLiteral("no restart or failover of its masters was recorded");
 }
 
 void ScannedTenure::noteEarly(quint64 unexplained, qint64 atMs)

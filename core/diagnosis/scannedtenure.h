@@ -19,6 +19,7 @@ struct ScannedTenure
     quint64 holders = 0;
     quint64 everHolders = 0;
     qint64 ttlMs = -1;        // the validity it was seen with (the view's: TTL less the drift allowance)
+    qint64 ttlSeenAtMs = -1;  // when: the validity counts from then
     qint64 quorumAtMs = -1;   // when it first held a quorum
     qint64 validUntilMs = -1; // from then, the validity it had (its extensions push it on); -1: no TTL
     qint64 gaveUpAtMs = -1;   // released, force-released or expired: it no longer held it
@@ -68,6 +69,12 @@ struct ScannedTenure
     // or failover in `masterEvents` since the token was seen there: a delete (a release) or an early
     // expiry.
     quint64 unexplainedDrops(quint64 dropped, qint64 atMs, const QList<RecordEvent>& masterEvents) const;
+    // A restart or failover of a master that held the token, since it had its quorum, until `untilMs`.
+    bool lostToTopology(qint64 untilMs, const QList<RecordEvent>& masterEvents) const;
+    // Why its copies went, told when a second token takes the lock from it: a delete by someone
+    // else (the tracer saw it), the restart, failover or outage of a master that held it, else a
+    // master that let it go early. `masters`: the session's count (for the evidence line).
+    QString causeOfLoss(qint64 untilMs, const QList<RecordEvent>& masterEvents, int masters) const;
     // The first master that let the token go well before its validity ended, unexplained: the
     // cause an overlap names when no restart or failover does (a clock running fast).
     void noteEarly(quint64 unexplained, qint64 atMs);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "diagnosis/doublegrantdetector.h"
+#include "diagnosis/doublegrantscan.h"
 #include "support/recordevents.h"
 #include "support/testregistry.h"
 
@@ -58,6 +59,8 @@ private slots:
     void failoverOfAPrimaryIsAFailoverLoss();
     void handoversThatAreNoDoubleGrant();
     void anExpiryHandoverIsPossibleOnly();
+    void aFirstHolderLettingGoAtOnceIsPossibleOnly();
+    void validityCountsFromItsReadNotFromTheQuorum();
     void aCopyGoneEarlyWithoutARestartIsNamed();
     void aLockWithoutATtlLostOnARestart();
     void theOverlapEndsWithTheFirstToGiveUp();
@@ -286,6 +289,75 @@ void TestDoubleGrantDetector::theOverlapEndsWithTheFirstToGiveUp()
     QCOMPARE(found.size(), 1);
     QCOMPARE(found.first().fromMs, 3000);
     QCOMPARE(found.first().toMs, 5000);
+}
+
+void TestDoubleGrantDetector::aFirstHolderLettingGoAtOnceIsPossibleOnly()
+{
+    // A on M1-M3 of five; M3 restarts empty (A keeps two copies, still the holder); B takes M3-M5,
+    // which A no longer held. A's release seen `releasedAfter` ms after B's quorum: within what a
+    // release takes to be seen, A's holder may have let go before B took the lock (the demo's
+    // restart scenario under a loaded sanitizer build told such a handover as proven).
+    const auto judge = [](qint64 releasedAfter) {
+        return DoubleGrantDetector::detect(
+            history(5, {resourceEvent(1000, Kind::Acquired, "A", 0b00111, 10000),
+                        masterEvent(2000, Kind::MasterRestarted, 2, QStringLiteral("run_id")),
+                        resourceEvent(2001, Kind::Holders, "A", 0b00011),
+                        resourceEvent(3000, Kind::Contested, "B", 0b11100, 10000),
+                        resourceEvent(3000 + releasedAfter, Kind::Released, "A"),
+                        resourceEvent(6000, Kind::Released, "B")}));
+    };
+    const QList<SafetyIncident> soon = judge(DoubleGrantScan::releaseSeenWithinMs - 50);
+    QCOMPARE(soon.size(), 1);
+    QCOMPARE(soon.first().kind, SafetyIncident::Kind::MajorityOverlap);
+    QCOMPARE(soon.first().confidence, SafetyIncident::Confidence::Possible);
+    QVERIFY2(soon.first().cause.contains(QLatin1String("let it go 200 ms after")),
+             qPrintable(soon.first().cause));
+    QVERIFY2(soon.first().cause.contains(QLatin1String("restart")), qPrintable(soon.first().cause));
+    QCOMPARE(soon.first().toMs, 3200);
+    // Held on well past it: proven, by the quorums alone.
+    const QList<SafetyIncident> later = judge(DoubleGrantScan::releaseSeenWithinMs + 50);
+    QCOMPARE(later.size(), 1);
+    QCOMPARE(later.first().confidence, SafetyIncident::Confidence::Proven);
+    QVERIFY2(!later.first().cause.contains(QLatin1String("let it go")), qPrintable(later.first().cause));
+    // B letting go first ends the overlap while A still holds: proven however short.
+    const QList<SafetyIncident> secondFirst = DoubleGrantDetector::detect(
+        history(5, {resourceEvent(1000, Kind::Acquired, "A", 0b00111, 10000),
+                    masterEvent(2000, Kind::MasterRestarted, 2, QStringLiteral("run_id")),
+                    resourceEvent(2001, Kind::Holders, "A", 0b00011),
+                    resourceEvent(3000, Kind::Contested, "B", 0b11100, 10000),
+                    resourceEvent(3020, Kind::Released, "B"), resourceEvent(3040, Kind::Released, "A")}));
+    QCOMPARE(secondFirst.size(), 1);
+    QCOMPARE(secondFirst.first().confidence, SafetyIncident::Confidence::Proven);
+}
+
+void TestDoubleGrantDetector::validityCountsFromItsReadNotFromTheQuorum()
+{
+    // The demo's restart scenario as a loaded sanitizer build recorded it (times from its file):
+    // B's TTL was read at 3649 on M3 and M5, its quorum seen at 3900 once M4 was read again. Its
+    // deadline is 3649 + 3772 = 7421, not 3900 + 3772; its expiry read at 7460 is on time, and C
+    // taking the lock 33 ms later a handover, at most possible (it was told as a proven overlap).
+    const QList<SafetyIncident> found = DoubleGrantDetector::detect(
+        history(5, {resourceEvent(2433, Kind::Acquired, "A", 0b00111, 3956),
+                    masterEvent(2764, Kind::MasterRestarted, 2, QStringLiteral("run_id")),
+                    resourceEvent(2899, Kind::Holders, "A", 0b00011),
+                    resourceEvent(3649, Kind::Contested, "B", 0b10100, 3772),
+                    resourceEvent(3900, Kind::Holders, "B", 0b11100), resourceEvent(6431, Kind::Expired, "A"),
+                    resourceEvent(7460, Kind::Expired, "B", 0b11100),
+                    resourceEvent(7493, Kind::Acquired, "C", 0b11111, 3944),
+                    resourceEvent(8807, Kind::Released, "C")}));
+    for (const SafetyIncident& i : found)
+        qInfo("%s %s/%s: %s", qPrintable(safetyConfidenceName(i.confidence)), i.firstToken.constData(),
+              i.secondToken.constData(), qPrintable(i.cause));
+    QVERIFY(!found.isEmpty());
+    QCOMPARE(found.first().firstToken, QByteArray("A"));
+    QCOMPARE(found.first().secondToken, QByteArray("B"));
+    QCOMPARE(found.first().confidence, SafetyIncident::Confidence::Proven);
+    QCOMPARE(found.first().toMs, 2433 + 3956);
+    for (const SafetyIncident& i : found)
+        if (i.secondToken == "C") {
+            QCOMPARE(i.kind, SafetyIncident::Kind::HandoverUnderLiveHolder); // B's expiry was on time
+            QCOMPARE(i.confidence, SafetyIncident::Confidence::Possible);
+        }
 }
 
 void TestDoubleGrantDetector::evidenceStaysShortForALongRenewedHold()

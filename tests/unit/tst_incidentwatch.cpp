@@ -44,6 +44,7 @@ private slots:
     void triggersPickTheResourcesThatMayHoldAnIncident();
     void triggersForgetOldEnds();
     void theWatchFindsARestartOverlapInTheFile();
+    void aFreshOverlapWaitsForTheFirstHoldersRelease();
     void onePassAgreesWithEachLocksHistory();
 };
 
@@ -119,6 +120,39 @@ void TestIncidentWatch::theWatchFindsARestartOverlapInTheFile()
     watch.checkNow();
     QCOMPARE(found.size(), 1);
     QCOMPARE(watch.incidents().size(), 1);
+    writer.finish();
+}
+
+void TestIncidentWatch::aFreshOverlapWaitsForTheFirstHoldersRelease()
+{
+    // B is seen on a quorum just now, beside A (restarted away from its quorum); A's release is read
+    // 100 ms after B. Told at once, it was a proven overlap, then a possible one: a false alarm
+    // first. Held back until a release has had time to come, it is told once, as possible.
+    QTemporaryDir dir;
+    RecorderOptions options;
+    options.path = dir.filePath(QStringLiteral("recording.sqlite"));
+    auto counters = std::make_shared<RecordingWriter::Counters>();
+    RecordingWriter writer(options, counters);
+    IncidentWatch watch(options.path);
+    watch.follow(&writer);
+    QSignalSpy found(&watch, &IncidentWatch::found);
+    writer.start({QStringLiteral("redis://127.0.0.1:7001"), QStringLiteral("redis://127.0.0.1:7002"),
+                  QStringLiteral("redis://127.0.0.1:7003"), QStringLiteral("redis://127.0.0.1:7004"),
+                  QStringLiteral("redis://127.0.0.1:7005")});
+    const qint64 t = QDateTime::currentMSecsSinceEpoch();
+    writer.write({lockEventAt(t - 5000, Kind::Acquired, "lock:r", "A", 0b00111, 60000),
+                  masterEvent(t - 4000, Kind::MasterRestarted, 2),
+                  lockEventAt(t - 3999, Kind::Holders, "lock:r", "A", 0b00011),
+                  lockEventAt(t, Kind::Contested, "lock:r", "B", 0b11100, 60000)});
+    watch.checkNow();
+    QCOMPARE(found.size(), 0); // not yet: A's release may still come
+    writer.write({lockEventAt(t + 100, Kind::Released, "lock:r", "A")});
+    QTRY_COMPARE_WITH_TIMEOUT(found.size(), 1, 10000);
+    const auto incident = found.first().first().value<SafetyIncident>();
+    QCOMPARE(incident.confidence, SafetyIncident::Confidence::Possible);
+    QCOMPARE(incident.toMs, t + 100);
+    QTest::qWait(IncidentWatch::passIntervalMs * 2);
+    QCOMPARE(found.size(), 1);
     writer.finish();
 }
 
