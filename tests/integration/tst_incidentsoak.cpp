@@ -76,7 +76,10 @@ private:
     static void verifyNoOverlap(const QList<Hold>& holds);
     // lockctl incidents over `db`: nothing at probable or proven, every incident about tokens the
     // peers held; the possible ones told apart by the peers' account (QVERIFY inside).
-    static void verifyIncidents(const QString& db, const QList<Hold>& holds, const QSet<QByteArray>& killed);
+    static void verifyIncidents(const QString& db, const QList<Hold>& holds, const QSet<QByteArray>& killed,
+                                const QSet<QByteArray>& tried);
+    // The tokens the peers tried to take the lock with (redis-semaphore says so before it tries).
+    static QSet<QByteArray> triedTokens(const std::vector<Peer>& peers);
     // Kills `peer` once it has held `after` times and holds now; true once killed.
     static bool killWhileHolding(Peer& peer, int after);
     // The tokens the killed peers held when they died.
@@ -149,6 +152,16 @@ QSet<QByteArray> TestIncidentSoak::killedTokens(const std::vector<Peer>& peers)
     return out;
 }
 
+QSet<QByteArray> TestIncidentSoak::triedTokens(const std::vector<Peer>& peers)
+{
+    QSet<QByteArray> out;
+    for (const Peer& p : peers)
+        for (const QJsonObject& line : p.lines())
+            if (line.value(QStringLiteral("event")).toString() == QLatin1String("trying"))
+                out << line.value(QStringLiteral("token")).toString().toUtf8();
+    return out;
+}
+
 bool TestIncidentSoak::runAll(std::vector<Peer>& peers, int holds, const std::function<void(qint64)>& step)
 {
     QElapsedTimer clock;
@@ -217,7 +230,7 @@ void TestIncidentSoak::verifyNoOverlap(const QList<Hold>& holds)
 }
 
 void TestIncidentSoak::verifyIncidents(const QString& db, const QList<Hold>& holds,
-                                       const QSet<QByteArray>& killed)
+                                       const QSet<QByteArray>& killed, const QSet<QByteArray>& tried)
 {
     const LockctlRun run =
         runLockctl({QStringLiteral("--json"), QStringLiteral("incidents"), QStringLiteral("--db"), db,
@@ -231,6 +244,7 @@ void TestIncidentSoak::verifyIncidents(const QString& db, const QList<Hold>& hol
         byToken.insert(h.token, h);
     int afterKill = 0;
     int unseenRelease = 0;
+    int onlyTriedFirst = 0;
     for (const QJsonValue& v : incidents) {
         const QJsonObject i = v.toObject();
         const auto token = [&](const char* which) {
@@ -244,21 +258,32 @@ void TestIncidentSoak::verifyIncidents(const QString& db, const QList<Hold>& hol
         // The oracle shows no overlap (verifyNoOverlap): anything above possible is a false alarm.
         QVERIFY2(i.value(QStringLiteral("confidence")).toString() == QLatin1String("possible"),
                  "a false alarm at probable or proven");
-        QVERIFY2(byToken.contains(token("first")) && byToken.contains(token("second")),
-                 qPrintable(QStringLiteral("an incident about tokens no peer held: %1 %2, %3 %4")
-                                .arg(QString::fromUtf8(token("first")))
-                                .arg(byToken.contains(token("first")) ? "held" : "never held")
-                                .arg(QString::fromUtf8(token("second")))
-                                .arg(byToken.contains(token("second")) ? "held" : "never held")));
+        const auto account = [&](const QByteArray& t) {
+            return byToken.contains(t) ? "held" : tried.contains(t) ? "tried, never held" : "never seen";
+        };
+        // A token redis-semaphore only tried (it writes the same token to every master on each try
+        // and deletes it when it misses a quorum): the monitor's reads of different masters a few
+        // ms apart can show it on a quorum it never had at once. Said, at possible; anything else
+        // is about a token no peer had.
+        const bool onlyTried = !byToken.contains(token("first")) && tried.contains(token("first"));
+        QVERIFY2((byToken.contains(token("first")) || onlyTried) &&
+                     (byToken.contains(token("second")) || tried.contains(token("second"))),
+                 qPrintable(
+                     QStringLiteral("an incident about tokens no peer held: %1 (%2), %3 (%4)")
+                         .arg(QString::fromUtf8(token("first")), QLatin1String(account(token("first"))),
+                              QString::fromUtf8(token("second")), QLatin1String(account(token("second"))))));
         // What each possible one was, by the peers' own account.
-        if (killed.contains(token("first")))
+        if (onlyTried)
+            ++onlyTriedFirst;
+        else if (killed.contains(token("first")))
             ++afterKill; // a killed holder's lease ran out: the record cannot tell it from a pause
         else
             ++unseenRelease; // released, and the next took it before the delete was seen
     }
     qInfo("soak-run {\"case\":\"%s\",\"handovers\":%d,\"killed\":%d,\"possibleAfterKill\":%d,"
-          "\"possibleUnseenRelease\":%d}",
-          QTest::currentTestFunction(), int(holds.size()), int(killed.size()), afterKill, unseenRelease);
+          "\"possibleUnseenRelease\":%d,\"possibleOnlyTried\":%d}",
+          QTest::currentTestFunction(), int(holds.size()), int(killed.size()), afterKill, unseenRelease,
+          onlyTriedFirst);
 }
 
 void TestIncidentSoak::redlockPeersOnFiveMasters()
@@ -352,7 +377,7 @@ void TestIncidentSoak::redlockPeersOnFiveMasters()
 
     const QList<Hold> held = holdsOf(peers);
     verifyNoOverlap(held);
-    verifyIncidents(db, held, killedTokens(peers));
+    verifyIncidents(db, held, killedTokens(peers), triedTokens(peers));
 }
 
 void TestIncidentSoak::singleInstancePeers()
@@ -403,7 +428,7 @@ void TestIncidentSoak::singleInstancePeers()
 
     const QList<Hold> held = holdsOf(peers);
     verifyNoOverlap(held);
-    verifyIncidents(db, held, killedTokens(peers));
+    verifyIncidents(db, held, killedTokens(peers), triedTokens(peers));
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestIncidentSoak)

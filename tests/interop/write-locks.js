@@ -16,7 +16,8 @@
 //       takes the lock `holds` times (node-redlock, or redis-semaphore's Mutex / RedlockMutex),
 //       trying again until it gets it, holds it up to holdMaxMs and releases it; a line each time
 //       it holds and each time it lets go: {"event": "held"|"releasing", "token", "atMs"}, what
-//       the holder believed, for a test's oracle
+//       the holder believed, for a test's oracle (redis-semaphore's also {"event": "trying", ...}
+//       before each try: its token is known before it holds)
 //
 //   node write-locks.js attempt-redlock|attempt-mutex <resource> <ttlMs> <attempts> <name> <url>...
 //       makes exactly `attempts` single attempts to take the lock (node-redlock with no retry, or
@@ -221,6 +222,9 @@ async function contendMutex(clients, resource, ttlMs, holds, holdMaxMs) {
     const options = { lockTimeout: ttlMs, acquireTimeout: 2000, retryInterval: 10, refreshInterval: 0 };
     const lock = clients.length > 1 ? new semaphores.RedlockMutex(clients, resource, options)
                                     : new semaphores.Mutex(clients[0], resource, options);
+    // Its token is known before it tries (it tries again with the same one until it gets the lock
+    // or gives up): an oracle can tell a token that was only tried from one that was held.
+    print({ event: 'trying', resource, token: lock.identifier, atMs: Date.now() });
     await lock.acquire();
     return { library: 'redis-semaphore', token: lock.identifier, release: () => lock.release() };
   });
