@@ -14,6 +14,7 @@
 #include "demo/demoscenariorunner.h"
 #include "demo/demosimulation.h"
 #include "diagnosis/doublegrantdetector.h"
+#include "diagnosis/evidenceline.h"
 #include "monitor/lockmonitor.h"
 #include "record/recorder.h"
 #include "record/recordingreader.h"
@@ -79,6 +80,8 @@ private:
     // Ends the recordings and runs the detector over every resource in them.
     QList<SafetyIncident> stopAndDetect();
     QPair<bool, QString> play(DemoScenario scenario);
+    // What the recording holds of `resource`, a line an event (a miss prints it: CI keeps no files).
+    QString recordedStory(const QByteArray& resource) const;
     // The overlaps the simulation's holds show, by the same rule as its own overlap flag.
     QList<OracleOverlap> oracle() const;
     // Every oracle overlap is an incident (QVERIFY inside), and no incident at probable or proven is
@@ -218,6 +221,25 @@ std::unique_ptr<LockTracer> TestSafetyIncidents::traceIntoRecording(const QByteA
         qWarning("the tracer runs on %d of %d masters", monitoring, int(targets.size()));
     disconnect(tracer.get(), &LockTracer::masterMonitoring, this, nullptr);
     return tracer;
+}
+
+QString TestSafetyIncidents::recordedStory(const QByteArray& resource) const
+{
+    QStringList lines;
+    for (const QString& name : {QStringLiteral("masters.sqlite"), QStringLiteral("sentinel.sqlite")}) {
+        RecordingReader reader;
+        if (!m_dir || !QFile::exists(m_dir->filePath(name)) || reader.open(m_dir->filePath(name)).isError())
+            continue;
+        if (const Result<ResourceHistory> history = reader.history(resource)) {
+            const int masters =
+                history->sessions.isEmpty() ? 0 : int(history->sessions.first().masters.size());
+            for (const HistoryEvent& h : history->events)
+                lines << QStringLiteral("  %1 (%2)")
+                             .arg(EvidenceLine::of(h.event, masters))
+                             .arg(h.event.timeMs);
+        }
+    }
+    return lines.join(QLatin1Char('\n'));
 }
 
 QList<SafetyIncident> TestSafetyIncidents::stopAndDetect()
@@ -360,6 +382,8 @@ void TestSafetyIncidents::verifyAgainstTheOracle(const QList<SafetyIncident>& in
             continue;
         }
         if (it == incidents.cend()) {
+            qInfo("what the recording holds of %s:\n%s", qPrintable(escapeBytes(o.resource)),
+                  qPrintable(recordedStory(o.resource)));
             QStringList kills;
             for (qint64 at : std::as_const(m_killedAtMs))
                 kills << QString::number(at);
