@@ -114,13 +114,14 @@ public:
             h.owner = e.owner;
         h.trail.add(e);
         h.everHolders |= e.holders;
-        if (e.kind == Kind::Extended && e.ttlMs > 0 && h.quorumAtMs < 0) {
-            h.ttlMs = e.ttlMs;
-            h.ttlSeenAtMs = e.timeMs;
-        }
-        if (e.kind == Kind::Extended && e.ttlMs > 0 && h.quorumAtMs >= 0) {
-            h.validUntilMs = qMax(h.validUntilMs, e.timeMs + e.ttlMs);
-            settleIncidentsOf(e.token);
+        if (e.kind == Kind::Extended && e.ttlMs > 0) {
+            if (h.quorumAtMs < 0) { // the validity its quorum will count from
+                h.ttlMs = e.ttlMs;
+                h.ttlSeenAtMs = e.timeMs;
+            } else {
+                h.validUntilMs = qMax(h.validUntilMs, e.timeMs + e.ttlMs);
+                settleIncidentsOf(e.token);
+            }
         }
         if (e.kind == Kind::Expired && h.expiredEarly(e.timeMs) && h.gaveUpAtMs < 0) {
             // Gone from its last masters before its validity ended: not given up, its holder still
@@ -412,7 +413,7 @@ private:
             // replaced in place may have been released and re-taken between two reads (the
             // delete's keyspace event can come after the read that shows the next holder): only
             // possible, restart or not. Else proven.
-            const bool lostToTopology = first.lostToTopology(e.timeMs, m_masterEvents);
+            const bool lostToTopology = first.topologyChange(e.timeMs, m_masterEvents) != nullptr;
             const bool unseenHandover = first.replacedAtMs >= 0;
             const SafetyIncident::Kind kind = unseenHandover ? SafetyIncident::Kind::OverwrittenWhileHeld
                                               : m_total == 1 && lostToTopology
@@ -491,12 +492,18 @@ private:
             end = qMin(end, h.validUntilMs);
         return end;
     }
+    // The same of a token, without copying its tenure (settle runs on every extension of one).
+    qint64 endOf(const QByteArray& token) const
+    {
+        const auto it = m_holders.constFind(token);
+        return endOf(it == m_holders.cend() ? Holder() : *it);
+    }
 
     void settle(const OpenIncident& o) const
     {
         SafetyIncident& i = m_out[o.index];
-        const qint64 second = endOf(m_holders.value(o.second));
-        const qint64 first = endOf(m_holders.value(o.first));
+        const qint64 second = endOf(o.second);
+        const qint64 first = endOf(o.first);
         i.toMs = qMax(i.fromMs, o.handover ? second : qMin(first, second));
         if (!o.byQuorums)
             return;

@@ -36,13 +36,13 @@ bool heldThere(quint64 everHolders, int master)
 
 } // namespace
 
-bool ScannedTenure::lostToTopology(qint64 untilMs, const QList<RecordEvent>& masterEvents) const
+const RecordEvent* ScannedTenure::topologyChange(qint64 untilMs, const QList<RecordEvent>& masterEvents) const
 {
     for (const RecordEvent& m : masterEvents)
         if (m.kind != RecordEvent::Kind::MasterDown && m.timeMs >= quorumAtMs && m.timeMs <= untilMs &&
             heldThere(everHolders, m.master))
-            return true;
-    return false;
+            return &m;
+    return nullptr;
 }
 
 QString ScannedTenure::causeOfLoss(qint64 untilMs, const QList<RecordEvent>& masterEvents, int masters) const
@@ -52,13 +52,11 @@ QString ScannedTenure::causeOfLoss(qint64 untilMs, const QList<RecordEvent>& mas
                               "before its validity ended (the tracer saw it)")
             .arg(HistoryJson::time(deletedByOtherAtMs))
             .arg(validUntilMs - deletedByOtherAtMs);
-    for (const RecordEvent& m : masterEvents)
-        if (m.kind != RecordEvent::Kind::MasterDown && m.timeMs >= quorumAtMs && m.timeMs <= untilMs &&
-            heldThere(everHolders, m.master))
-            return QStringLiteral("%1 (%2), a master that held the first token")
-                .arg(EvidenceLine::of(m, masters), m.kind == RecordEvent::Kind::Failover
-                                                       ? QStringLiteral("a failover")
-                                                       : QStringLiteral("a restart"));
+    if (const RecordEvent* m = topologyChange(untilMs, masterEvents))
+        return QStringLiteral("%1 (%2), a master that held the first token")
+            .arg(EvidenceLine::of(*m, masters), m->kind == RecordEvent::Kind::Failover
+                                                    ? QStringLiteral("a failover")
+                                                    : QStringLiteral("a restart"));
     if (earlyMaster >= 0)
         return QStringLiteral("its copy went from %1 at %2, %3 ms before its validity ended, with no "
                               "restart or failover of that master recorded: a clock running fast, an "

@@ -69,8 +69,9 @@ struct ScannedTenure
     // or failover in `masterEvents` since the token was seen there: a delete (a release) or an early
     // expiry.
     quint64 unexplainedDrops(quint64 dropped, qint64 atMs, const QList<RecordEvent>& masterEvents) const;
-    // A restart or failover of a master that held the token, since it had its quorum, until `untilMs`.
-    bool lostToTopology(qint64 untilMs, const QList<RecordEvent>& masterEvents) const;
+    // The first restart or failover of a master that held the token, since it had its quorum, until
+    // `untilMs`; null if none.
+    const RecordEvent* topologyChange(qint64 untilMs, const QList<RecordEvent>& masterEvents) const;
     // Why its copies went, told when a second token takes the lock from it: a delete by someone
     // else (the tracer saw it), the restart, failover or outage of a master that held it, else a
     // master that let it go early. `masters`: the session's count (for the evidence line).

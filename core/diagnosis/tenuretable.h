@@ -22,7 +22,6 @@ class TenureTable
     template <typename It> class Cursor
     {
     public:
-        Cursor() = default;
         explicit Cursor(It it) : m_it(it) {}
         const QByteArray& key() const { return m_it->first; }
         auto& value() const { return m_it->second; }
@@ -51,7 +50,6 @@ public:
     const_iterator cend() const { return const_iterator(m_entries.cend()); }
 
     qsizetype size() const { return m_entries.size(); }
-    bool isEmpty() const { return m_entries.isEmpty(); }
 
     iterator find(const QByteArray& token)
     {

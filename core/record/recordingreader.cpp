@@ -101,6 +101,7 @@ RedisError RecordingReader::forEachEvent(const std::function<bool(const HistoryE
         for (auto it = names.cbegin(); it != names.cend(); ++it)
             if (it.key() >= 0)
                 byNumber[it.key()] = it.value();
+        names.removeIf([](const auto& it) { return it.key() >= 0; }); // in the list now
     }
     const auto nameOf = [&](qint64 id) {
         return id >= 0 && id < byNumber.size() ? byNumber.at(id) : names.value(id);

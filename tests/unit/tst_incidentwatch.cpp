@@ -32,6 +32,29 @@ RecordEvent masterEvent(qint64 ms, Kind kind, int master)
     return test::masterEvent(ms, kind, master, QStringLiteral("run_id a1 → 9c"));
 }
 
+// A recording being written on `masters` masters, and a watch following it.
+struct WatchedRecording
+{
+    explicit WatchedRecording(int masters)
+    {
+        watch.follow(&writer);
+        QStringList urls;
+        for (int i = 0; i < masters; ++i)
+            urls << QStringLiteral("redis://127.0.0.1:%1").arg(7001 + i);
+        writer.start(urls);
+    }
+
+    QTemporaryDir dir;
+    RecorderOptions options = [this] {
+        RecorderOptions o;
+        o.path = dir.filePath(QStringLiteral("recording.sqlite"));
+        return o;
+    }();
+    RecordingWriter writer{options, std::make_shared<RecordingWriter::Counters>()};
+    IncidentWatch watch{options.path};
+    QSignalSpy found{&watch, &IncidentWatch::found};
+};
+
 } // namespace
 
 // The live side of issue #42: which recorded events make a resource worth judging again, and the
@@ -87,16 +110,10 @@ void TestIncidentWatch::triggersForgetOldEnds()
 
 void TestIncidentWatch::theWatchFindsARestartOverlapInTheFile()
 {
-    QTemporaryDir dir;
-    RecorderOptions options;
-    options.path = dir.filePath(QStringLiteral("recording.sqlite"));
-    auto counters = std::make_shared<RecordingWriter::Counters>();
-    RecordingWriter writer(options, counters);
-    IncidentWatch watch(options.path);
-    watch.follow(&writer);
-    QSignalSpy found(&watch, &IncidentWatch::found);
-    writer.start({QStringLiteral("redis://127.0.0.1:7001"), QStringLiteral("redis://127.0.0.1:7002"),
-                  QStringLiteral("redis://127.0.0.1:7003")});
+    WatchedRecording rec(3);
+    RecordingWriter& writer = rec.writer;
+    IncidentWatch& watch = rec.watch;
+    QSignalSpy& found = rec.found;
     const qint64 t = QDateTime::currentMSecsSinceEpoch() - 10000;
     // A clean handover on another lock, then the restart case on lock:r.
     writer.write({lockEventAt(t, Kind::Acquired, "lock:q", "Q1", 0b111, 5000),
@@ -128,17 +145,10 @@ void TestIncidentWatch::aFreshOverlapWaitsForTheFirstHoldersRelease()
     // B is seen on a quorum just now, beside A (restarted away from its quorum); A's release is read
     // 100 ms after B. Told at once, it was a proven overlap, then a possible one: a false alarm
     // first. Held back until a release has had time to come, it is told once, as possible.
-    QTemporaryDir dir;
-    RecorderOptions options;
-    options.path = dir.filePath(QStringLiteral("recording.sqlite"));
-    auto counters = std::make_shared<RecordingWriter::Counters>();
-    RecordingWriter writer(options, counters);
-    IncidentWatch watch(options.path);
-    watch.follow(&writer);
-    QSignalSpy found(&watch, &IncidentWatch::found);
-    writer.start({QStringLiteral("redis://127.0.0.1:7001"), QStringLiteral("redis://127.0.0.1:7002"),
-                  QStringLiteral("redis://127.0.0.1:7003"), QStringLiteral("redis://127.0.0.1:7004"),
-                  QStringLiteral("redis://127.0.0.1:7005")});
+    WatchedRecording rec(5);
+    RecordingWriter& writer = rec.writer;
+    IncidentWatch& watch = rec.watch;
+    QSignalSpy& found = rec.found;
     const qint64 t = QDateTime::currentMSecsSinceEpoch();
     writer.write({lockEventAt(t - 5000, Kind::Acquired, "lock:r", "A", 0b00111, 60000),
                   masterEvent(t - 4000, Kind::MasterRestarted, 2),
