@@ -154,8 +154,8 @@ public:
         QObject::connect(&tracer, &LockTracer::traced, [this, &recorder, &resource](const TracedCommand& c) {
             print(c);
             if (recorder)
-                if (std::optional<RecordEvent> e = TraceRecordEvent::of(*resource, c))
-                    recorder->note(std::move(*e));
+                for (RecordEvent& e : TraceRecordEvent::of(*resource, c))
+                    recorder->note(std::move(e));
         });
         QObject::connect(&tracer, &LockTracer::masterMonitoring,
                          [this](int master) { note(master, QStringLiteral("tracing"), QString()); });

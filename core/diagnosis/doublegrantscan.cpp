@@ -3,6 +3,7 @@
 
 #include "base/bytesdisplay.h"
 #include "diagnosis/evidenceline.h"
+#include "diagnosis/lapsedholders.h"
 #include "diagnosis/scannedtenure.h"
 #include "diagnosis/tenuretable.h"
 #include "record/historyjson.h"
@@ -52,7 +53,7 @@ public:
     {
         if (!m_open.isEmpty())
             return false;
-        if (m_lastExpired && nowMs - m_lastExpired->atMs <= qMax<qint64>(m_lastExpired->ttlMs, 1000))
+        if (m_lastExpired && m_lastExpired->takenSoonAfter(nowMs))
             return false;
         for (const Holder& h : m_holders)
             if (h.holding > 0 ||
@@ -115,6 +116,7 @@ public:
         h.trail.add(e);
         h.everHolders |= e.holders;
         if (e.kind == Kind::Extended && e.ttlMs > 0) {
+            h.renewed = true;
             if (h.quorumAtMs < 0) { // the validity its quorum will count from
                 h.ttlMs = e.ttlMs;
                 h.ttlSeenAtMs = e.timeMs;
@@ -154,7 +156,7 @@ public:
                 h.gaveUpAtMs = ranOut ? qMin(e.timeMs, h.validUntilMs) : e.timeMs;
                 h.released = e.kind == Kind::Released || e.kind == Kind::ForceReleased || lostUnexplained;
                 if ((e.kind == Kind::Expired || ranOut) && h.quorumAtMs >= 0)
-                    m_lastExpired = LastExpired{e.token, e.timeMs, h.ttlMs};
+                    m_lastExpired = LapsedHandover{e.token, e.timeMs, h.ttlMs, h.renewed, {}, 0};
             }
             h.holding = 0;
             h.holders = 0;
@@ -216,12 +218,6 @@ private:
         // was seen (settle): `cause` is what it says then.
         bool byQuorums = false;
         QString cause;
-    };
-    struct LastExpired
-    {
-        QByteArray token;
-        qint64 atMs = 0;
-        qint64 ttlMs = -1;
     };
 
     // Forgets the tokens that can no longer be part of an incident: given up or past their
@@ -293,7 +289,9 @@ private:
         }
         if (const auto it = m_holders.find(e.token); it != m_holders.end())
             it->trail.add(e);
-        if (e.kind == Kind::TracedStale) {
+        if (e.kind == Kind::TracedAlive || e.kind == Kind::TracedGone) {
+            lapsedHolderTold(e);
+        } else if (e.kind == Kind::TracedStale) {
             stillAtWork(e.token, e);
         } else if (e.kind == Kind::TracedDelete) {
             const QByteArray deleter = m_tokenOf.value(e.owner);
@@ -315,12 +313,7 @@ private:
         const auto it = m_holders.constFind(old);
         if (it == m_holders.cend() || it->quorumAtMs < 0 || it->released || it->quorumAtMs > e.timeMs)
             return;
-        const Holder first = it.value();
-        QByteArray next; // the first token to take the lock after `old`
-        for (auto s = m_holders.cbegin(); s != m_holders.cend(); ++s)
-            if (s.key() != old && s->quorumAtMs > first.quorumAtMs && s->quorumAtMs <= e.timeMs &&
-                (next.isEmpty() || s->quorumAtMs < m_holders.value(next).quorumAtMs))
-                next = s.key();
+        const QByteArray next = m_holders.firstQuorumAfter(old, it->quorumAtMs, e.timeMs);
         if (next.isEmpty())
             return;
         const Holder second = m_holders.value(next);
@@ -437,17 +430,37 @@ private:
         // after that one took the lock from the replacer, not from it.
         for (const QByteArray& t : std::as_const(toldReplaced))
             m_holders[t].replacementTold = true;
-        const std::optional<LastExpired> expired = std::exchange(m_lastExpired, std::nullopt);
+        std::optional<LapsedHandover> expired = std::exchange(m_lastExpired, std::nullopt);
         // A handover by expiry soon after it (within the old lease's length): the old holder may
-        // have been paused past its lease. Nothing in the record says it was alive: possible.
-        if (!overlapped && expired && expired->token != token &&
-            e.timeMs - expired->atMs <= qMax<qint64>(expired->ttlMs, 1000))
+        // have been paused past its lease. Possible, unless the tracer saw it alive (LapsedHandover).
+        if (!overlapped && expired && expired->token != token && expired->takenSoonAfter(e.timeMs)) {
+            expired->next = token;
+            expired->takenAtMs = e.timeMs;
+            const RecordEvent* told = m_lapsed.about(expired->token, e.timeMs);
             report(expired->token, token, e, SafetyIncident::Kind::HandoverUnderLiveHolder,
-                   SafetyIncident::Confidence::Possible,
-                   QStringLiteral("%1 expired at %2 without being released and %3 took the lock %4 ms later; "
-                                  "whether its holder was still at work is not in the recording")
-                       .arg(escapeBytes(expired->token), HistoryJson::time(expired->atMs), escapeBytes(token))
-                       .arg(e.timeMs - expired->atMs));
+                   expired->confidence(told), expired->cause(told));
+            if (m_handovers.size() >= maxTracedConnections)
+                m_handovers.clear();
+            m_handovers.insert(expired->token, {m_out.size() - 1, *expired});
+        }
+    }
+
+    // The tracer's word on a lapsed holder, told before the recorder saw the handover (kept for
+    // it) or after (the handover's incident takes it now).
+    void lapsedHolderTold(const RecordEvent& e)
+    {
+        m_lapsed.note(e);
+        const auto it = m_handovers.constFind(e.token);
+        if (it == m_handovers.cend())
+            return;
+        SafetyIncident& i = m_out[it->index];
+        const RecordEvent* told = m_lapsed.about(e.token, i.fromMs);
+        if (!told || i.confidence == SafetyIncident::Confidence::Proven)
+            return;
+        if (i.evidence.size() < maxTracedEvidence)
+            i.evidence << line(e);
+        i.confidence = qMax(i.confidence, it->handover.confidence(told));
+        i.cause = it->handover.cause(told);
     }
 
     // `byQuorums`: proven by the two quorums alone, unless the first ends soon after (settle).
@@ -545,10 +558,17 @@ private:
     QByteArray m_main;       // the token the recorder follows (its last start)
     QByteArrayList m_beside; // tokens held beside it (`contested`)
     QList<OpenIncident> m_open;
-    std::optional<LastExpired> m_lastExpired;
+    std::optional<LapsedHandover> m_lastExpired;
     qsizetype m_pruneAt = 16;
     // What the tracer saw: the token each connection last took, by its address.
     QHash<QString, QByteArray> m_tokenOf;
+    LapsedHolders m_lapsed;
+    struct ToldHandover
+    {
+        qsizetype index = -1; // in m_out
+        LapsedHandover handover;
+    };
+    QHash<QByteArray, ToldHandover> m_handovers; // by the token whose lease ran out
     // The incidents this scan reported, by kind and tokens (toldKey): where evidence adds to one.
     QHash<QByteArray, qsizetype> m_told;
 };

@@ -24,6 +24,7 @@ struct ScannedTenure
     qint64 validUntilMs = -1; // from then, the validity it had (its extensions push it on); -1: no TTL
     qint64 gaveUpAtMs = -1;   // released, force-released or expired: it no longer held it
     bool released = false;    // given up by its holder (not run out): the holder knew it was over
+    bool renewed = false;     // extended: its holder meant to keep it (a watchdog, an extend)
     // A connection that was not its holder's deleted it while it was valid (the tracer saw it): the key's
     // going is no release, and its holder goes on believing it holds the lock.
     qint64 deletedByOtherAtMs = -1;

@@ -77,6 +77,16 @@ public:
         m_entries.emplace_back(token, ScannedTenure());
         return m_entries.last().second;
     }
+    // The token other than `other` that first held a quorum after `afterMs`, until `untilMs`; empty if none.
+    QByteArray firstQuorumAfter(const QByteArray& other, qint64 afterMs, qint64 untilMs) const
+    {
+        const Entry* first = nullptr;
+        for (const Entry& e : m_entries)
+            if (e.first != other && e.second.quorumAtMs > afterMs && e.second.quorumAtMs <= untilMs &&
+                (!first || e.second.quorumAtMs < first->second.quorumAtMs))
+                first = &e;
+        return first ? first->first : QByteArray();
+    }
     // Drops the tenures `pred(token, tenure)` is true of.
     template <typename Pred> void removeIf(Pred pred)
     {

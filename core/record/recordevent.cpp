@@ -53,6 +53,10 @@ QString recordEventKindName(RecordEvent::Kind kind)
         return QStringLiteral("traced-delete");
     case Kind::TracedOverwrite:
         return QStringLiteral("traced-overwrite");
+    case Kind::TracedAlive:
+        return QStringLiteral("traced-alive");
+    case Kind::TracedGone:
+        return QStringLiteral("traced-gone");
     }
     return QStringLiteral("unknown");
 }
@@ -61,7 +65,7 @@ bool isTracedKind(RecordEvent::Kind kind)
 {
     using Kind = RecordEvent::Kind;
     return kind == Kind::TracedHolder || kind == Kind::TracedStale || kind == Kind::TracedDelete ||
-           kind == Kind::TracedOverwrite;
+           kind == Kind::TracedOverwrite || kind == Kind::TracedAlive || kind == Kind::TracedGone;
 }
 
 bool isEvidenceOnly(RecordEvent::Kind kind)

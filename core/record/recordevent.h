@@ -40,6 +40,10 @@ struct RecordEvent
         TracedStale = 32,     // it released or extended with `token`, which no longer held the lock
         TracedDelete = 33,    // it deleted the lock held by `token` without being that holder's connection
         TracedOverwrite = 34, // it wrote `token` over the holder's with a plain write
+        // When another token took the lock after `token`'s lease ran out unreleased, the connection
+        // that had taken `token` (`owner`) was still open: its holder alive, perhaps paused or cut off...
+        TracedAlive = 35,
+        TracedGone = 36, // ...or already closed: its holder exited or was killed
     };
 
     qint64 timeMs = 0; // wall clock, ms since the epoch (UTC)
@@ -63,7 +67,7 @@ QString recordEventKindName(RecordEvent::Kind kind);
 // Said beside the lock's story, not part of it: a notification, what the tracer saw. Episodes and
 // tenures are built without them.
 bool isEvidenceOnly(RecordEvent::Kind kind);
-// What the lock tracer saw (TracedHolder ... TracedOverwrite).
+// What the lock tracer saw (TracedHolder ... TracedGone).
 bool isTracedKind(RecordEvent::Kind kind);
 // The kind stored as `number`, or false when it is not one this version knows.
 bool recordEventKindFromNumber(int number, RecordEvent::Kind* kind);

@@ -147,6 +147,17 @@ TracedCommand CommandInterpreter::interpret(const MonitorLine& command, const QL
         interpretScript(out, command, scriptCalls, before);
     else
         interpretPlain(out, command, before);
+    // A take after a lease ran out unreleased: whether that holder was still there is asked of the
+    // master (MasterTrace). A connection shared by both, or one the trace cannot tell apart from
+    // others (a Unix socket's), says nothing of the old holder.
+    const LockKeyModel::Holder* lapsed = m_model.lastFormer();
+    if (out.meaning == TraceMeaning::Acquired && !before && lapsed && lapsed->expired &&
+        !lapsed->client.isEmpty() && lapsed->client != command.client && lapsed->client != "lua" &&
+        !lapsed->client.startsWith("unix:")) {
+        out.lapsed = TracedCommand::Lapsed::Unasked;
+        out.lapsedToken = lapsed->token;
+        out.lapsedClient = lapsed->client;
+    }
     return out;
 }
 

@@ -16,7 +16,7 @@ const LockKeyModel::Holder* LockKeyModel::holderAt(qint64 us)
 {
     // Redis expires a key once its time is strictly past the deadline (mstime() > when).
     if (m_current && m_expiresAtUs >= 0 && us > m_expiresAtUs)
-        retire(m_expiresAtUs);
+        retire(m_expiresAtUs, true);
     return m_current ? &*m_current : nullptr;
 }
 
@@ -66,9 +66,10 @@ void LockKeyModel::remove(qint64 us)
         retire(us);
 }
 
-void LockKeyModel::retire(qint64 untilUs)
+void LockKeyModel::retire(qint64 untilUs, bool expired)
 {
     m_current->untilUs = untilUs;
+    m_current->expired = expired;
     m_former.push_front(*m_current);
     if (m_former.size() > maxFormer)
         m_former.pop_back();

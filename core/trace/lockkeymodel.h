@@ -20,7 +20,8 @@ public:
         QByteArray token;  // a string lock's value; a hash lock's field (Redisson: uuid:thread)
         QByteArray client; // the connection that set it; empty when it was held before the trace began
         qint64 sinceUs = -1;
-        qint64 untilUs = -1; // when it stopped holding (expired, deleted, overwritten); -1 while it holds
+        qint64 untilUs = -1;  // when it stopped holding (expired, deleted, overwritten); -1 while it holds
+        bool expired = false; // its lease ran out: nobody deleted it or wrote over it
     };
 
     // The trace's first read: the key absent, or held by `token` with `pttlMs` left (-1: no expiry)
@@ -35,6 +36,8 @@ public:
     // The most recent former holder with `token`, or that held it from `client`.
     const Holder* formerWithToken(const QByteArray& token) const;
     const Holder* formerFromClient(const QByteArray& client) const;
+    // Who held it last before the current holder (or before now, when it is free).
+    const Holder* lastFormer() const { return m_former.empty() ? nullptr : &m_former.front(); }
 
     // `token` holds it from `us`, with its lease ending at `expiresAtUs` (-1: no expiry). Whoever
     // held it before stops holding at `us`.
@@ -45,7 +48,7 @@ public:
     void remove(qint64 us);
 
 private:
-    void retire(qint64 untilUs);
+    void retire(qint64 untilUs, bool expired = false);
 
     static constexpr std::size_t maxFormer = 64;
     bool m_known = false;

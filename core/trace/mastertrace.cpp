@@ -188,13 +188,16 @@ void MasterTrace::onCommand(const MonitorLine& command, const QList<MonitorLine>
     TracedCommand seen = m_interpreter.interpret(command, calls);
     seen.master = m_master;
     seen.seenMs = QDateTime::currentMSecsSinceEpoch();
-    if (m_waiting.empty() && isNamed(command.client)) {
+    // A take after a lease ran out: a list asked from now on tells whether that holder's connection
+    // was still open when the lock changed hands.
+    const bool askAfter = seen.lapsed == TracedCommand::Lapsed::Unasked;
+    if (m_waiting.empty() && isNamed(command.client) && !askAfter) {
         seen.client = clientOf(command.client);
         emit traced(seen);
         return;
     }
     quint64 round = m_waiting.empty() ? m_roundsSent : m_waiting.back().round;
-    if (!isNamed(command.client)) {
+    if (!isNamed(command.client) || askAfter) {
         // The list asked for now may not have it, if it came after the ask was sent.
         round = m_roundsSent + 1;
         if (m_askInFlight)
@@ -218,11 +221,28 @@ void MasterTrace::askClients()
     const quint64 round = ++m_roundsSent;
     m_query.send({"CLIENT", "LIST"}, this, [this, round](const RedisResult& r) {
         m_askInFlight = false;
-        if (r.ok() && (r.reply.isString() || r.reply.isStatus())) {
+        QHash<QByteArray, qint64> idleOf; // who is connected now, and idle how long
+        const bool listed = r.ok() && (r.reply.isString() || r.reply.isStatus());
+        if (listed) {
             if (m_listed.size() > maxKnownClients)
                 m_listed.clear();
-            for (const ClientListEntry& e : ClientListEntry::parse(r.reply.string))
+            for (const ClientListEntry& e : ClientListEntry::parse(r.reply.string)) {
                 m_listed.insert(e.address, TraceClient{e.address, e.name, e.libraryName, e.libraryVersion});
+                idleOf.insert(e.address, e.idleS);
+            }
+        }
+        for (Waiting& w : m_waiting) {
+            TracedCommand& c = w.command;
+            if (!listed || w.round > round || c.lapsed != TracedCommand::Lapsed::Unasked)
+                continue;
+            const auto it = idleOf.constFind(c.lapsedClient);
+            c.lapsed = it == idleOf.cend() ? TracedCommand::Lapsed::Closed : TracedCommand::Lapsed::Open;
+            c.lapsedIdleS = it == idleOf.cend() ? -1 : *it;
+            const QString told = it == idleOf.cend() ? QStringLiteral("had closed")
+                                                     : QStringLiteral("was still open (idle %1 s)").arg(*it);
+            c.detail += (c.detail.isEmpty() ? QString() : QStringLiteral("; ")) +
+                        QStringLiteral("the lease of %1 had run out unreleased; its connection %2 %3")
+                            .arg(escapeBytes(c.lapsedToken), escapeBytes(c.lapsedClient), told);
         }
         // Whoever the list did not have is gone, or cannot be asked about: named by address only.
         if (m_unlisted.size() > maxKnownClients)

@@ -38,6 +38,21 @@ struct TracedCommand
     QByteArray holderToken;  // who held the lock when it ran (empty: nobody, or not known)
     QByteArray holderClient; // that holder's connection, where the trace saw it take the lock
     QString detail;          // why this meaning, for people (escaped)
+
+    // An acquire that came after a lease ran out unreleased: the token it ran out on and the
+    // connection that took that token (where the trace saw it), and whether that connection was still
+    // open when this one took the lock (a CLIENT LIST asked after it): its holder alive, not exited.
+    enum class Lapsed
+    {
+        None,    // not such an acquire, or its holder's connection is not known
+        Unasked, // the list could not be had
+        Open,    // still connected
+        Closed,  // gone before this took the lock
+    };
+    Lapsed lapsed = Lapsed::None;
+    QByteArray lapsedToken;
+    QByteArray lapsedClient;
+    qint64 lapsedIdleS = -1; // that connection's idle time in the list, where open
 };
 
 } // namespace lockscope

@@ -3,9 +3,13 @@
 
 #include "base/bytesdisplay.h"
 
+#include <optional>
+
 namespace lockscope {
 
-std::optional<RecordEvent> TraceRecordEvent::of(const QByteArray& resource, const TracedCommand& command)
+namespace {
+
+std::optional<RecordEvent> commandEvent(const QByteArray& resource, const TracedCommand& command)
 {
     using Kind = RecordEvent::Kind;
     RecordEvent e;
@@ -48,6 +52,44 @@ std::optional<RecordEvent> TraceRecordEvent::of(const QByteArray& resource, cons
     if (e.timeMs <= 0 || e.token.isEmpty()) // a holder the trace never saw take it: nothing to tie it to
         return std::nullopt;
     return e;
+}
+
+// Whether the connection that took the token whose lease ran out was still open when `command` took
+// the lock: evidence about that token's holder.
+std::optional<RecordEvent> lapsedEvent(const QByteArray& resource, const TracedCommand& command)
+{
+    const bool open = command.lapsed == TracedCommand::Lapsed::Open;
+    if ((!open && command.lapsed != TracedCommand::Lapsed::Closed) || command.lapsedToken.isEmpty() ||
+        command.seenMs <= 0)
+        return std::nullopt;
+    RecordEvent e;
+    e.kind = open ? RecordEvent::Kind::TracedAlive : RecordEvent::Kind::TracedGone;
+    e.timeMs = command.seenMs;
+    e.resource = resource;
+    e.master = command.master;
+    e.token = command.lapsedToken;
+    e.owner = escapeBytes(command.lapsedClient);
+    const QString taker =
+        escapeBytes(command.token) + QStringLiteral(" (") + command.client.display() + QLatin1Char(')');
+    e.detail =
+        open ? QStringLiteral("its connection %1 was still open (idle %2 s) when %3 took the lock")
+                   .arg(e.owner)
+                   .arg(command.lapsedIdleS)
+                   .arg(taker)
+             : QStringLiteral("its connection %1 had closed before %2 took the lock").arg(e.owner, taker);
+    return e;
+}
+
+} // namespace
+
+QList<RecordEvent> TraceRecordEvent::of(const QByteArray& resource, const TracedCommand& command)
+{
+    QList<RecordEvent> out;
+    if (std::optional<RecordEvent> e = commandEvent(resource, command))
+        out << std::move(*e);
+    if (std::optional<RecordEvent> e = lapsedEvent(resource, command))
+        out << std::move(*e);
+    return out;
 }
 
 } // namespace lockscope

@@ -4,7 +4,7 @@
 #include "record/recordevent.h"
 #include "trace/tracedcommand.h"
 
-#include <optional>
+#include <QList>
 
 namespace lockscope {
 
@@ -14,9 +14,10 @@ namespace lockscope {
 // attempts, reads, the holder's own extends and releases) the recorder sees on the masters already.
 namespace TraceRecordEvent {
 
-// The event for `command` on `resource`, or none. Its time is when the command reached this machine
+// The events for `command` on `resource` (none, one, or a take and what the master said of the
+// holder whose lease had run out before it). Their time is when the command reached this machine
 // (TracedCommand::seenMs), the clock the recorder's own events use.
-std::optional<RecordEvent> of(const QByteArray& resource, const TracedCommand& command);
+QList<RecordEvent> of(const QByteArray& resource, const TracedCommand& command);
 
 } // namespace TraceRecordEvent
 

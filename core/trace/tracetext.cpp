@@ -102,6 +102,18 @@ QJsonObject toJson(const TracedCommand& c, const QString& masterName)
         o.insert(QStringLiteral("holderToken"), escapeBytes(c.holderToken));
     if (!c.holderClient.isEmpty())
         o.insert(QStringLiteral("holderClient"), escapeBytes(c.holderClient));
+    if (c.lapsed != TracedCommand::Lapsed::None) {
+        const bool asked = c.lapsed != TracedCommand::Lapsed::Unasked;
+        QJsonObject lapsed{{QStringLiteral("token"), escapeBytes(c.lapsedToken)},
+                           {QStringLiteral("client"), escapeBytes(c.lapsedClient)}};
+        lapsed.insert(QStringLiteral("connection"), !asked ? QStringLiteral("unknown")
+                                                    : c.lapsed == TracedCommand::Lapsed::Open
+                                                        ? QStringLiteral("open")
+                                                        : QStringLiteral("closed"));
+        if (c.lapsedIdleS >= 0)
+            lapsed.insert(QStringLiteral("idleS"), c.lapsedIdleS);
+        o.insert(QStringLiteral("lapsed"), lapsed);
+    }
     if (!c.detail.isEmpty())
         o.insert(QStringLiteral("detail"), c.detail);
     return o;

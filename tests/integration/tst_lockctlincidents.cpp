@@ -13,6 +13,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <csignal>
+
 namespace tst_lockctlincidents {
 
 using namespace lockscope;
@@ -28,6 +30,7 @@ class TestLockctlIncidents : public QObject
 private slots:
     void flashSaleIsAHandoverUnderALiveHolder();
     void flashSaleTracedIsProvenTwice();
+    void aPausedRenewingHolderIsProbableAKilledOneIsNot();
     void aRestartThatGrantsTwiceIsProvenAndListed();
     void badInputIsAClearError();
 };
@@ -193,11 +196,148 @@ void TestLockctlIncidents::flashSaleTracedIsProvenTwice()
         if (kind == QLatin1String("traced-holder") && e.value(QStringLiteral("token")).toString() == tokenA)
             takerOfA = e.value(QStringLiteral("connection")).toString();
     }
+    // B's take found A's connection still open (A blocked, not gone): `traced-alive`.
     QVERIFY2(traced == QStringList({QStringLiteral("traced-holder"), QStringLiteral("traced-holder"),
-                                    QStringLiteral("traced-delete")}),
+                                    QStringLiteral("traced-alive"), QStringLiteral("traced-delete")}),
              qPrintable(traced.join(QLatin1Char(' '))));
     QVERIFY(!deleter.isEmpty());
     QCOMPARE(deleter, takerOfA);
+}
+
+namespace {
+
+// hold_redispy.py: a redis-py holder of `key` the test pauses, kills or leaves waiting.
+class PeerHolder
+{
+public:
+    PeerHolder(const QString& key, int ttlMs, int renewEveryMs, const QString& url)
+    {
+        InteropPeers::startPython(m_process, QStringLiteral("hold_redispy.py"),
+                                  {key, QString::number(ttlMs), QString::number(renewEveryMs), url});
+    }
+    // Its token, once it holds the lock; empty if it did not within 15 s.
+    QString token()
+    {
+        if (!QTest::qWaitFor(
+                [this] { return !lines().isEmpty() || m_process.state() == QProcess::NotRunning; }, 15000))
+            return {};
+        return lines().isEmpty() ? QString() : lines().first().value(QStringLiteral("token")).toString();
+    }
+    void signal(int number) const { ::kill(pid_t(m_process.processId()), number); }
+    // It exits without touching the lock.
+    bool letGo()
+    {
+        m_process.closeWriteChannel();
+        return m_process.waitForFinished(10000) && m_process.exitCode() == 0;
+    }
+    QString describe() { return QString::fromUtf8(m_out + m_process.readAllStandardError()); }
+
+private:
+    QList<QJsonObject> lines()
+    {
+        m_out += m_process.readAllStandardOutput();
+        return InteropPeers::jsonLines(m_out);
+    }
+    QProcess m_process; // its destructor kills and reaps it, whatever the test did
+    QByteArray m_out;
+};
+
+} // namespace
+
+void TestLockctlIncidents::aPausedRenewingHolderIsProbableAKilledOneIsNot()
+{
+    // Three handovers by expiry under `lockctl trace --record`, each with a different truth that only
+    // the test knows (the detector sees the master alone): A renews its lease and is paused (SIGSTOP)
+    // until after B took the lock, alive and counting on it: probable. B never renews and lets its
+    // lease run out while it waits, connection open: a holder done with the lock, possible. C renews
+    // and is killed (SIGKILL): a dead holder's lease running out, possible.
+    if (const QString missing = InteropPeers::missing(); !missing.isEmpty())
+        QSKIP(qPrintable(missing));
+    RedisServerGroup group;
+    RedisServerOptions options;
+    options.notifications = true;
+    QVERIFY2(group.start(1, options), qPrintable(group.errorString()));
+    const QString url = group.urls(false).first();
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("recording.sqlite"));
+    LockctlProcess trace;
+    QVERIFY(trace.start(
+        testPasswordArgs() +
+        QStringList{QStringLiteral("--json"), QStringLiteral("-m"), url, QStringLiteral("--audit-log"),
+                    dir.filePath(QStringLiteral("audit.jsonl")), QStringLiteral("trace"),
+                    QStringLiteral("hold:lock"), QStringLiteral("--for"), QStringLiteral("5m"),
+                    QStringLiteral("--record"), QStringLiteral("--db"), db}));
+    QVERIFY2(trace.waitForOutput("\"state\":\"tracing\""), qPrintable(trace.describe()));
+
+    const QString key = QStringLiteral("hold:lock");
+    PeerHolder a(key, 1000, 250, url);
+    const QString tokenA = a.token();
+    QVERIFY2(!tokenA.isEmpty(), qPrintable(a.describe()));
+    QTest::qWait(700); // two renewals
+    a.signal(SIGSTOP);
+    PeerHolder b(key, 1000, 0, url); // takes the lock once A's lease ran out
+    const QString tokenB = b.token();
+    QVERIFY2(!tokenB.isEmpty(), qPrintable(b.describe()));
+    // The tracer asks the master who is connected once it sees B's take; A stays paused until then.
+    const auto told = [&trace](const char* connection, int times) {
+        const QByteArray said = QByteArray("\"connection\":\"") + connection + '"';
+        return QTest::qWaitFor([&] { return trace.out().count(said) >= times; }, 15000);
+    };
+    QVERIFY2(told("open", 1), qPrintable(trace.describe()));
+    a.signal(SIGKILL);
+
+    PeerHolder c(key, 1000, 250, url); // takes it once B's lease ran out
+    const QString tokenC = c.token();
+    QVERIFY2(!tokenC.isEmpty(), qPrintable(c.describe()));
+    QTest::qWait(700);
+    c.signal(SIGKILL);
+    PeerHolder d(key, 1000, 0, url);
+    const QString tokenD = d.token();
+    QVERIFY2(!tokenD.isEmpty(), qPrintable(d.describe()));
+    QVERIFY2(told("open", 2) && told("closed", 1), qPrintable(trace.describe()));
+    QTest::qWait(1000); // the recorder commits within about 400 ms
+    QVERIFY2(b.letGo(), qPrintable(b.describe()));
+    QVERIFY2(d.letGo(), qPrintable(d.describe()));
+    QCOMPARE(trace.terminate(), 0);
+
+    const LockctlRun all =
+        runLockctl({QStringLiteral("--json"), QStringLiteral("incidents"), QStringLiteral("--db"), db,
+                    QStringLiteral("--min-confidence"), QStringLiteral("possible")});
+    QVERIFY2(all.code == 1, qPrintable(all.describe()));
+    QHash<QString, QJsonObject> byFirst;
+    for (const QJsonValue& v :
+         QJsonDocument::fromJson(all.out).object().value(QStringLiteral("incidents")).toArray()) {
+        const QJsonObject i = v.toObject();
+        QCOMPARE(i.value(QStringLiteral("kind")).toString(), QStringLiteral("handover-under-live-holder"));
+        byFirst.insert(i.value(QStringLiteral("first")).toObject().value(QStringLiteral("token")).toString(),
+                       i);
+    }
+    QVERIFY2(byFirst.size() == 3, all.out.constData());
+    const auto check = [&](const QString& first, const QString& second, const char* confidence,
+                           const char* said) {
+        const QJsonObject i = byFirst.value(first);
+        QCOMPARE(i.value(QStringLiteral("second")).toObject().value(QStringLiteral("token")).toString(),
+                 second);
+        QCOMPARE(i.value(QStringLiteral("confidence")).toString(), QLatin1String(confidence));
+        QVERIFY2(i.value(QStringLiteral("cause")).toString().contains(QLatin1String(said)),
+                 all.out.constData());
+    };
+    check(tokenA, tokenB, "probable", "was alive");
+    check(tokenB, tokenC, "possible", "never renewed");
+    check(tokenC, tokenD, "possible", "had gone");
+    // By default (probable and up) only A's.
+    const LockctlRun raised =
+        runLockctl({QStringLiteral("--json"), QStringLiteral("incidents"), QStringLiteral("--db"), db});
+    const QJsonArray listed =
+        QJsonDocument::fromJson(raised.out).object().value(QStringLiteral("incidents")).toArray();
+    QVERIFY2(raised.code == 1 && listed.size() == 1, qPrintable(raised.describe()));
+    QCOMPARE(listed.first()
+                 .toObject()
+                 .value(QStringLiteral("first"))
+                 .toObject()
+                 .value(QStringLiteral("token"))
+                 .toString(),
+             tokenA);
 }
 
 void TestLockctlIncidents::aRestartThatGrantsTwiceIsProvenAndListed()

@@ -211,8 +211,8 @@ std::unique_ptr<LockTracer> TestSafetyIncidents::traceIntoRecording(const QByteA
     auto tracer = std::make_unique<LockTracer>(resource, targets, limits);
     connect(tracer.get(), &LockTracer::traced, this, [this, resource](const TracedCommand& c) {
         if (m_recorder)
-            if (std::optional<RecordEvent> e = TraceRecordEvent::of(resource, c))
-                m_recorder->note(std::move(*e));
+            for (RecordEvent& e : TraceRecordEvent::of(resource, c))
+                m_recorder->note(std::move(e));
     });
     int monitoring = 0;
     connect(tracer.get(), &LockTracer::masterMonitoring, this, [&monitoring](int) { ++monitoring; });

@@ -19,6 +19,7 @@ class TestCommandInterpreter : public QObject
 private slots:
     void setNxTakesAFreeLockAndIsRefusedWhileHeld();
     void aLeaseRunsOutOnTheMastersClock();
+    void aTakeAfterALapsedLeaseNamesItsHolder();
     void flashSaleDeleteIsByANonHolder();
     void plainDelFromTheHoldersConnectionIsARelease();
     void staleTokenReleaseAndExtendAreTold();
@@ -108,6 +109,47 @@ void TestCommandInterpreter::aLeaseRunsOutOnTheMastersClock()
     // EX is seconds: 4.9 s later still held.
     QCOMPARE(in.interpret(line(t0 + 5'900'000, a, {"SET", key, "tc", "NX", "PX", "10"}), {}).meaning,
              TraceMeaning::Refused);
+}
+
+void TestCommandInterpreter::aTakeAfterALapsedLeaseNamesItsHolder()
+{
+    // Whether a lapsed holder was still connected is asked of the master (MasterTrace); the
+    // interpreter names the takes that need the question, and whose connection to ask about.
+    CommandInterpreter in = interpreter();
+    in.model().startAbsent();
+    in.interpret(line(t0, a, {"SET", key, "ta", "NX", "PX", "1000"}), {});
+    const TracedCommand taken =
+        in.interpret(line(t0 + 1'500'000, b, {"SET", key, "tb", "NX", "PX", "1000"}), {});
+    QCOMPARE(taken.meaning, TraceMeaning::Acquired);
+    QCOMPARE(taken.lapsed, TracedCommand::Lapsed::Unasked);
+    QCOMPARE(taken.lapsedToken, QByteArray("ta"));
+    QCOMPARE(taken.lapsedClient, a);
+    // Taken by a script (a Redlock's acquire) after tb's lease ran out: tb's connection is asked about.
+    const QByteArray acquireScript = "return redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])";
+    const TracedCommand scripted =
+        in.interpret(line(t0 + 3'000'000, a, {"EVAL", acquireScript, "1", key, "tc", "1000"}),
+                     {call(t0 + 3'000'010, {"set", key, "tc", "NX", "PX", "1000"})});
+    QCOMPARE(scripted.meaning, TraceMeaning::Acquired);
+    QCOMPARE(scripted.lapsed, TracedCommand::Lapsed::Unasked);
+    QCOMPARE(scripted.lapsedToken, QByteArray("tb"));
+    QCOMPARE(scripted.lapsedClient, b);
+
+    // Not asked: a take after a release, a take from the lapsed holder's own connection, a take
+    // after a holder the trace never saw take the lock.
+    QCOMPARE(in.interpret(line(t0 + 3'100'000, a, {"DEL", key}), {}).meaning, TraceMeaning::Released);
+    QCOMPARE(in.interpret(line(t0 + 3'200'000, b, {"SET", key, "td", "NX", "PX", "1000"}), {}).lapsed,
+             TracedCommand::Lapsed::None);
+    QCOMPARE(in.interpret(line(t0 + 4'500'000, b, {"SET", key, "te", "NX", "PX", "1000"}), {}).lapsed,
+             TracedCommand::Lapsed::None);
+    CommandInterpreter before = interpreter();
+    before.model().startHeld("t0", 100, t0 / 1000 * 1000);
+    QCOMPARE(before.interpret(line(t0 + 200'000, b, {"SET", key, "tf", "NX", "PX", "1000"}), {}).lapsed,
+             TracedCommand::Lapsed::None);
+    // Refused while held: nothing lapsed.
+    const TracedCommand refused =
+        in.interpret(line(t0 + 4'600'000, a, {"SET", key, "tg", "NX", "PX", "1000"}), {});
+    QCOMPARE(refused.meaning, TraceMeaning::Refused);
+    QCOMPARE(refused.lapsed, TracedCommand::Lapsed::None);
 }
 
 void TestCommandInterpreter::flashSaleDeleteIsByANonHolder()

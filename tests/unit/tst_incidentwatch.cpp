@@ -94,6 +94,14 @@ void TestIncidentWatch::triggersPickTheResourcesThatMayHoldAnIncident()
                          lockEventAt(restart + IncidentTriggers::topologyWindowMs + 1, Kind::Acquired, "f",
                                      "H", 0b111)}),
              QList<QByteArray>{"e"});
+    // What the tracer saw that can raise one: a stale command, a foreign delete, a lapsed holder
+    // still connected (its word may come after the take was judged). Not who took it, nor a gone one.
+    QCOMPARE(t.suspects({lockEventAt(200000, Kind::TracedHolder, "g", "I"),
+                         lockEventAt(200001, Kind::TracedGone, "h", "J"),
+                         lockEventAt(200002, Kind::TracedAlive, "i", "K"),
+                         lockEventAt(200003, Kind::TracedStale, "j", "L"),
+                         lockEventAt(200004, Kind::TracedDelete, "k", "M")}),
+             (QList<QByteArray>{"i", "j", "k"}));
 }
 
 void TestIncidentWatch::triggersForgetOldEnds()

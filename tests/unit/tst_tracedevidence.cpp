@@ -6,6 +6,9 @@
 
 #include <QTest>
 
+#include <algorithm>
+#include <tuple>
+
 namespace tst_tracedevidence {
 
 using namespace lockscope;
@@ -71,6 +74,8 @@ private slots:
     void aStaleReleaseProvesAPausedRedlockHolder();
     void evidenceThatProvesNothingRaisesNothing();
     void whatTheTracerSawBecomesEvents();
+    void aRenewingHolderSeenAliveIsProbable();
+    void aLapsedHolderNotShownAliveStaysPossible();
 };
 
 void TestTracedEvidence::theFlashSaleWithTheTracerIsProvenTwice()
@@ -222,8 +227,9 @@ void TestTracedEvidence::whatTheTracerSawBecomesEvents()
     c.meaning = TraceMeaning::DeletedByNonHolder;
     c.holderToken = "tok-B";
     c.holderClient = "127.0.0.1:6002";
-    std::optional<RecordEvent> e = TraceRecordEvent::of("r", c);
-    QVERIFY(e);
+    QList<RecordEvent> events = TraceRecordEvent::of("r", c);
+    QCOMPARE(events.size(), 1);
+    const RecordEvent* e = &events.first();
     QCOMPARE(e->kind, Kind::TracedDelete);
     QCOMPARE(e->timeMs, c.seenMs);
     QCOMPARE(e->master, 2);
@@ -234,28 +240,140 @@ void TestTracedEvidence::whatTheTracerSawBecomesEvents()
 
     c.meaning = TraceMeaning::Acquired;
     c.token = "tok-A";
-    e = TraceRecordEvent::of("r", c);
-    QVERIFY(e && e->kind == Kind::TracedHolder && e->token == "tok-A");
+    events = TraceRecordEvent::of("r", c);
+    QVERIFY(events.size() == 1 && events.first().kind == Kind::TracedHolder &&
+            events.first().token == "tok-A");
+    // A take after a lease ran out: what the master said of that holder's connection, beside it.
+    c.lapsedToken = "tok-Z";
+    c.lapsedClient = "127.0.0.1:7007";
+    c.lapsed = TracedCommand::Lapsed::Unasked; // the list could not be had: nothing to say
+    QCOMPARE(TraceRecordEvent::of("r", c).size(), 1);
+    for (const auto& [lapsed, kind, words] : QList<std::tuple<TracedCommand::Lapsed, Kind, const char*>>{
+             {TracedCommand::Lapsed::Open, Kind::TracedAlive, "still open (idle 4 s)"},
+             {TracedCommand::Lapsed::Closed, Kind::TracedGone, "had closed"}}) {
+        c.lapsed = lapsed;
+        c.lapsedIdleS = lapsed == TracedCommand::Lapsed::Open ? 4 : -1;
+        events = TraceRecordEvent::of("r", c);
+        QCOMPARE(events.size(), 2);
+        QCOMPARE(events.at(1).kind, kind);
+        QCOMPARE(events.at(1).token, QByteArray("tok-Z")); // about the lapsed holder
+        QCOMPARE(events.at(1).owner, QStringLiteral("127.0.0.1:7007"));
+        QVERIFY2(events.at(1).detail.contains(QLatin1String(words)), qPrintable(events.at(1).detail));
+        QVERIFY2(!events.at(1).detail.contains(QLatin1Char('\x1b')), qPrintable(events.at(1).detail));
+    }
+    c.lapsed = TracedCommand::Lapsed::None;
     c.meaning = TraceMeaning::StaleRelease;
-    e = TraceRecordEvent::of("r", c);
-    QVERIFY(e && e->kind == Kind::TracedStale && e->token == "tok-A");
+    events = TraceRecordEvent::of("r", c);
+    QVERIFY(events.size() == 1 && events.first().kind == Kind::TracedStale &&
+            events.first().token == "tok-A");
     // What the recorder sees on the masters already, or what tells nothing of a holder: not kept.
     for (TraceMeaning m : {TraceMeaning::Refused, TraceMeaning::Released, TraceMeaning::Extended,
                            TraceMeaning::Read, TraceMeaning::Waiting, TraceMeaning::Other}) {
         c.meaning = m;
-        QVERIFY(!TraceRecordEvent::of("r", c));
+        QVERIFY(TraceRecordEvent::of("r", c).isEmpty());
     }
     // A delete of a lock whose holder the trace never saw: nothing to tie it to.
     c.meaning = TraceMeaning::DeletedByNonHolder;
     c.holderToken.clear();
-    QVERIFY(!TraceRecordEvent::of("r", c));
+    QVERIFY(TraceRecordEvent::of("r", c).isEmpty());
     // Kinds are stored as numbers: these are new, never renumbered, and read back.
-    for (const auto& [number, name] : QList<std::pair<int, const char*>>{
-             {31, "traced-holder"}, {32, "traced-stale"}, {33, "traced-delete"}, {34, "traced-overwrite"}}) {
+    for (const auto& [number, name] : QList<std::pair<int, const char*>>{{31, "traced-holder"},
+                                                                         {32, "traced-stale"},
+                                                                         {33, "traced-delete"},
+                                                                         {34, "traced-overwrite"},
+                                                                         {35, "traced-alive"},
+                                                                         {36, "traced-gone"}}) {
         RecordEvent::Kind kind;
         QVERIFY(recordEventKindFromNumber(number, &kind));
         QCOMPARE(recordEventKindName(kind), QLatin1String(name));
         QVERIFY(isEvidenceOnly(kind));
+    }
+}
+
+namespace {
+
+// A lease renewed twice (a watchdog) and then left to run out, unreleased; B takes the lock after it.
+QList<HistoryEvent> lapsedLease(bool renewed)
+{
+    QList<HistoryEvent> events{lockEvent(1000, Kind::Acquired, "A", 0b1, 1000),
+                               traced(1001, Kind::TracedHolder, "A", QStringLiteral("10.0.0.1:5001"))};
+    if (renewed)
+        events << lockEvent(1300, Kind::Extended, "A", 0b1, 1000)
+               << lockEvent(1600, Kind::Extended, "A", 0b1, 1000);
+    events << lockEvent(renewed ? 2650 : 2050, Kind::Expired, "A");
+    return events;
+}
+
+HistoryEvent takenByB(qint64 ms)
+{
+    return lockEvent(ms, Kind::Acquired, "B", 0b1, 10000);
+}
+
+} // namespace
+
+void TestTracedEvidence::aRenewingHolderSeenAliveIsProbable()
+{
+    // A renewed its lease and stopped without releasing it; when B took the lock, the tracer found
+    // A's connection still open: alive (paused, blocked, cut off) and counting on its lock. The
+    // tracer's word may reach the recording before the recorder sees B's take, or after.
+    const HistoryEvent alive = traced(2701, Kind::TracedAlive, "A", QStringLiteral("10.0.0.1:5001"));
+    for (const bool toldFirst : {false, true}) {
+        QList<HistoryEvent> events = lapsedLease(true);
+        events << (toldFirst ? alive : takenByB(2700)) << (toldFirst ? takenByB(2700) : alive)
+               << lockEvent(5000, Kind::Released, "B");
+        const QList<Incident> found = detect(1, events);
+        QVERIFY2(found.size() == 1, toldFirst ? "told first" : "told after");
+        const Incident& i = found.first();
+        QCOMPARE(i.kind, Incident::Kind::HandoverUnderLiveHolder);
+        QCOMPARE(i.confidence, Incident::Confidence::Probable);
+        QCOMPARE(i.firstToken, QByteArray("A"));
+        QCOMPARE(i.secondToken, QByteArray("B"));
+        QCOMPARE(i.fromMs, 2700);
+        QVERIFY2(i.cause.contains(QLatin1String("was alive")), qPrintable(i.cause));
+        QVERIFY2(std::any_of(i.evidence.cbegin(), i.evidence.cend(),
+                             [](const QString& l) { return l.contains(QLatin1String("traced-alive")); }),
+                 qPrintable(i.evidence.join(QLatin1Char('\n'))));
+        // A stale extend from A afterwards proves it: the same incident, proven.
+        const QList<Incident> proven =
+            detect(1, events + QList<HistoryEvent>{
+                                   traced(3000, Kind::TracedStale, "A", QStringLiteral("10.0.0.1:5001"))});
+        QCOMPARE(proven.size(), 1);
+        QCOMPARE(proven.first().confidence, Incident::Confidence::Proven);
+        QCOMPARE(safetyIncidentIdentity(proven.first()), safetyIncidentIdentity(i));
+    }
+}
+
+void TestTracedEvidence::aLapsedHolderNotShownAliveStaysPossible()
+{
+    struct Case
+    {
+        const char* name;
+        bool renewed;
+        QList<HistoryEvent> told;
+        const char* cause;
+    };
+    const QString a = QStringLiteral("10.0.0.1:5001");
+    const QList<Case> cases{
+        // A killed holder: the master closed its connection; its lease ran out, B took the lock.
+        {"its connection closed", true, {traced(2701, Kind::TracedGone, "A", a)}, "had gone"},
+        // A holder that lets its lease run out on purpose, its connection open (a pool).
+        {"alive, never renewed", false, {traced(2101, Kind::TracedAlive, "A", a)}, "never renewed"},
+        // The tracer was not asked, or its word is about another handover long before.
+        {"nothing told", true, {}, "not in the recording"},
+        {"told of another time", true, {traced(60000, Kind::TracedAlive, "A", a)}, "not in the recording"},
+    };
+    for (const Case& c : cases) {
+        QList<HistoryEvent> events = lapsedLease(c.renewed);
+        const qint64 takenAt = c.renewed ? 2700 : 2100;
+        events << takenByB(takenAt) << c.told << lockEvent(takenAt + 2000, Kind::Released, "B");
+        std::stable_sort(events.begin(), events.end(), [](const HistoryEvent& x, const HistoryEvent& y) {
+            return x.event.timeMs < y.event.timeMs;
+        });
+        const QList<Incident> found = detect(1, events);
+        QVERIFY2(found.size() == 1, c.name);
+        QCOMPARE(found.first().kind, Incident::Kind::HandoverUnderLiveHolder);
+        QVERIFY2(found.first().confidence == Incident::Confidence::Possible, c.name);
+        QVERIFY2(found.first().cause.contains(QLatin1String(c.cause)), qPrintable(found.first().cause));
     }
 }
 

@@ -165,8 +165,8 @@ void CoreService::startTrace(const QByteArray& resource, qint64 durationMs)
                 if (!m_recorder)
                     return;
                 for (const TracedCommand& c : batch)
-                    if (std::optional<RecordEvent> e = TraceRecordEvent::of(resource, c))
-                        m_recorder->note(std::move(*e));
+                    for (RecordEvent& e : TraceRecordEvent::of(resource, c))
+                        m_recorder->note(std::move(e));
             });
     connect(m_trace.get(), &TraceSession::masterFailed, this, &CoreService::traceMasterFailed);
     connect(m_trace.get(), &TraceSession::stopped, this,
