@@ -57,6 +57,8 @@ public:
     // Every incident found since it started, oldest first.
     const QList<SafetyIncident>& incidents() const { return m_incidents; }
     qint64 unchecked() const { return m_unchecked; }
+    // Suspects waiting to be judged (its thread's view: ask there).
+    qsizetype pending() const { return m_queue.size(); }
 
 signals:
     // A new incident (its end may still move: a later read settles it, and `lockctl incidents`

@@ -3,6 +3,7 @@
 #include "bench/lockbench/benchargs.h"
 #include "bench/lockbench/benchmark.h"
 #include "bench/lockbench/ratewriter.h"
+#include "bench/lockbench/watchprobe.h"
 #include "monitor/lockmonitor.h"
 #include "record/recorder.h"
 
@@ -47,12 +48,19 @@ struct Phase
     qint64 bytes = 0;       // the file (and its WAL) once the recorder has closed it
     double ownCpuNs = 0;    // measured inside the recorder (its slots and its writer thread)
     double writerCpuNs = 0; // of which the writer thread's
+    // With --watch: the live detection of two holders at once following the recorder (its thread).
+    double watchCpuNs = 0;        // while the changes were written
+    double watchDrainCpuNs = 0;   // after, judging what was left
+    qint64 watchPendingAtEnd = 0; // suspects waiting when the recorder had committed everything
+    qint64 watchDrainMs = -1;     // how long it then took to judge them all (-1: not within 30 s)
+    qint64 watchUnchecked = 0;    // dropped from a full queue
+    qint64 incidents = 0;
 };
 
 // One monitoring process's life: a LockMonitor as `lockctl record` runs it (no coalescing), with a
 // Recorder when `db` is set, while the writer makes --rate changes per second.
 Phase runPhase(const LockScopeConfig& config, const std::vector<std::pair<QByteArray, int>>& targets,
-               int rate, int seconds, int resources, const QString& db)
+               int rate, int seconds, int resources, const QString& db, bool watch)
 {
     Phase out;
     RateWriter::flushAll(targets);
@@ -66,6 +74,9 @@ Phase runPhase(const LockScopeConfig& config, const std::vector<std::pair<QByteA
         recorder = std::make_unique<Recorder>(options);
         recorder->attach(&monitor);
     }
+    std::unique_ptr<WatchProbe> probe;
+    if (recorder && watch)
+        probe = std::make_unique<WatchProbe>(db, recorder->writer());
     bool scanned = false;
     QObject::connect(&monitor, &LockMonitor::initialScanFinished, [&] { scanned = true; });
     masters.open();
@@ -92,6 +103,8 @@ Phase runPhase(const LockScopeConfig& config, const std::vector<std::pair<QByteA
     stop = true;
     thread.join();
     out.wallNs = double(wall.nsecsElapsed());
+    if (probe)
+        out.watchCpuNs = double(probe->cpuNs());
     out.cpuNs = double(processCpuNs() - cpuStart - writer.cpuNs());
     out.changes = writer.written();
     out.errors = writer.errors();
@@ -99,6 +112,18 @@ Phase runPhase(const LockScopeConfig& config, const std::vector<std::pair<QByteA
         out.endBacklog = recorder->backlog();
         runEventsUntil([&] { return recorder->backlog() == 0; }, 30000);
         out.events = recorder->written();
+        if (probe) {
+            runEventsUntil([] { return false; }, 1500); // the last commit reaches the watch
+            QElapsedTimer drain;
+            drain.start();
+            out.watchPendingAtEnd = probe->pending();
+            if (runEventsUntil([&] { return probe->pending() == 0; }, 30000))
+                out.watchDrainMs = drain.elapsed();
+            out.watchDrainCpuNs = double(probe->cpuNs()) - out.watchCpuNs;
+            out.watchUnchecked = probe->unchecked();
+            out.incidents = probe->incidents();
+            probe.reset();
+        }
         const std::shared_ptr<const RecordingWriter::Counters> counters = recorder->counters();
         recorder.reset(); // the session ends, the WAL is checkpointed into the file
         // With the backlog the changes left and the session's end (the latest events it stores).
@@ -125,6 +150,7 @@ int runRecorder(const QStringList& argv)
     const int seconds = int(args.number(QStringLiteral("--seconds"), 10));
     const int rounds = int(args.number(QStringLiteral("--rounds"), 1));
     const int resources = int(args.number(QStringLiteral("--resources"), 20000));
+    const bool watch = args.flag(QStringLiteral("--watch"));
     const double maxAdded =
         args.value(QStringLiteral("--max-added-cpu-percent"), QStringLiteral("10")).toDouble();
     LockScopeConfig config;
@@ -135,11 +161,13 @@ int runRecorder(const QStringList& argv)
 
     Phase base;
     Phase rec;
+    int undrained = 0; // rounds whose watch did not judge every suspect within 30 s
+    qint64 maxDrainMs = -1;
     for (int round = 0; round < rounds; ++round)
         for (const bool withRecorder : {round % 2 == 1, round % 2 == 0}) {
             const QString db =
                 withRecorder ? dir.filePath(QStringLiteral("r%1.sqlite").arg(round)) : QString();
-            const Phase p = runPhase(config, targets, rate, seconds, resources, db);
+            const Phase p = runPhase(config, targets, rate, seconds, resources, db, watch);
             Phase& sum = withRecorder ? rec : base;
             sum.cpuNs += p.cpuNs;
             sum.wallNs += p.wallNs;
@@ -149,6 +177,15 @@ int runRecorder(const QStringList& argv)
             sum.ownCpuNs += p.ownCpuNs;
             sum.writerCpuNs += p.writerCpuNs;
             sum.bytes += p.bytes;
+            sum.watchCpuNs += p.watchCpuNs;
+            sum.watchDrainCpuNs += p.watchDrainCpuNs;
+            sum.watchPendingAtEnd = qMax(sum.watchPendingAtEnd, p.watchPendingAtEnd);
+            sum.watchUnchecked += p.watchUnchecked;
+            sum.incidents += p.incidents;
+            if (withRecorder) {
+                undrained += p.watchDrainMs < 0 ? 1 : 0;
+                maxDrainMs = qMax(maxDrainMs, p.watchDrainMs);
+            }
             sum.maxBacklog = qMax(sum.maxBacklog, p.maxBacklog);
             sum.endBacklog = qMax(sum.endBacklog, p.endBacklog);
         }
@@ -180,6 +217,18 @@ int runRecorder(const QStringList& argv)
         {QStringLiteral("maxBacklog"), rec.maxBacklog},
         {QStringLiteral("backlogAtEnd"), rec.endBacklog},
         {QStringLiteral("bytesPerEvent"), rec.events > 0 ? double(rec.bytes) / double(rec.events) : -1.0}};
+    if (watch) {
+        // The live detection's own thread, against the baseline's CPU; what it had left to judge once
+        // the recorder had committed everything, and how long that took.
+        const double watchCpu = 100.0 * rec.watchCpuNs / rec.wallNs;
+        out.insert(QStringLiteral("watchCpuPercent"), watchCpu);
+        out.insert(QStringLiteral("watchCpuOfBaselinePercent"), baseCpu > 0 ? 100.0 * watchCpu / baseCpu : 0);
+        out.insert(QStringLiteral("watchDrainCpuMs"), rec.watchDrainCpuNs / 1e6);
+        out.insert(QStringLiteral("watchPendingAtEnd"), rec.watchPendingAtEnd);
+        out.insert(QStringLiteral("watchDrainMs"), undrained > 0 ? -1 : maxDrainMs);
+        out.insert(QStringLiteral("watchUnchecked"), rec.watchUnchecked);
+        out.insert(QStringLiteral("incidents"), rec.incidents);
+    }
     if (!ok)
         out.insert(
             QStringLiteral("error"),
@@ -194,7 +243,8 @@ int runRecorder(const QStringList& argv)
 }
 
 const Benchmark::Registration registration(
-    "recorder", "-m URL... [--rate N] [--seconds S] [--rounds R] [--resources R] [--max-added-cpu-percent P]",
+    "recorder",
+    "-m URL... [--rate N] [--seconds S] [--rounds R] [--resources R] [--max-added-cpu-percent P] [--watch]",
     runRecorder);
 
 } // namespace
