@@ -457,7 +457,7 @@ void RedisConnection::onReadyRead()
         const bool more = bytes.size() == readSliceBytes;
         m_deadline.heard();
         switch (m_stream.feed(
-            std::move(bytes), [this] { return nextKeyFilter(); },
+            std::move(bytes), [this] { return nextReply(); },
             [this](RedisReply&& reply) { dispatch(std::move(reply)); })) {
         case ReplyStream::Outcome::Failed: {
             // The stream cannot be trusted any further. The reason is copied out first, since failing
@@ -503,7 +503,8 @@ void RedisConnection::dispatch(RedisReply&& incoming)
             return;
         }
     }
-    if (m_pending.noneWritten()) {
+    // Also one that began before its command was sent and ended after: it answers nothing.
+    if (m_pending.noneWritten() || !m_stream.replyWasAsked()) {
         fail(ErrorKind::Protocol, QStringLiteral("reply without a command"));
         return;
     }

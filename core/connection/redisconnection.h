@@ -134,10 +134,13 @@ private:
     void startAttempt();
     void onOpened();
     void onReadyRead();
-    // The filter of the reply that comes next: its request's, never a subscriber's message's.
-    const ReplyKeyFilter* nextKeyFilter() const
+    // The reply that comes next: its request's filter (never a subscriber's message's), and whether
+    // anything waits for it (a message, a MONITOR line or a request).
+    ReplyStream::Next nextReply() const
     {
-        return m_inSubscribeMode || m_pending.noneWritten() ? nullptr : m_pending.next().keyFilter;
+        const bool none = m_pending.noneWritten();
+        return {m_inSubscribeMode || none ? nullptr : m_pending.next().keyFilter,
+                m_inSubscribeMode || m_monitoring || !none};
     }
     void onTransportFailed(ErrorKind kind, const QString& message);
     void sendHandshake();

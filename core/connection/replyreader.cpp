@@ -61,6 +61,7 @@ RedisReply* ReplyReader::createObject(const redisReadTask* task, RedisReply::Typ
         *out = RedisReply();
         self->m_elements = 0;
         self->m_filter = self->m_nextFilter;
+        self->m_asked = self->m_nextAsked;
     }
     out->type = type;
     return out;

@@ -38,6 +38,11 @@ public:
     // The filter of the next reply to begin: null, or a SCAN page's, whose keys (the strings of its
     // second element) are kept only when `filter` keeps them; that array's `integer` counts the rest.
     void setKeyFilter(const ReplyKeyFilter* filter) { m_nextFilter = filter; }
+    // Whether a command waits for the next reply to begin. One that began with none is the peer's
+    // own, whatever was sent by the time it completed (wasAsked() is false for it): read as the
+    // answer to that later command, it would skip its filter and answer it with another's bytes.
+    void setNextAsked(bool asked) { m_nextAsked = asked; }
+    bool wasAsked() const { return m_asked; } // of the reply next() returned last
 
     ErrorKind errorKind() const { return m_errorKind; }
     const QString& error() const { return m_error; }
@@ -69,6 +74,8 @@ private:
     QString m_violation;    // set by a callback that refused an object
     const ReplyKeyFilter* m_nextFilter = nullptr; // for the next reply to begin ...
     const ReplyKeyFilter* m_filter = nullptr;     // ... and the one under way
+    bool m_nextAsked = true;
+    bool m_asked = true;
     ErrorKind m_errorKind = ErrorKind::None;
     QString m_error;
 };

@@ -36,14 +36,23 @@ public:
     bool isOpen() const { return m_reader != nullptr; }
 
     ErrorKind errorKind() const { return m_reader ? m_reader->errorKind() : ErrorKind::None; }
+    // Whether a request waited for the reply just dispatched when it began (ReplyReader::wasAsked).
+    bool replyWasAsked() const { return !m_reader || m_reader->wasAsked(); }
     QString error() const { return m_reader ? m_reader->error() : QString(); }
 
+    // What the connection expects of the reply that comes next: its request's key filter, and
+    // whether any request waits for it at all.
+    struct Next
+    {
+        const ReplyKeyFilter* keyFilter = nullptr;
+        bool asked = true;
+    };
+
     // Appends `bytes` and hands every reply now complete to `dispatch` (void(RedisReply&&)), in order.
-    // `keyFilter` (const ReplyKeyFilter*()) names the filter of the reply that comes next, asked
-    // before each one (see ReplyReader::setKeyFilter). Templates so that the per-reply calls inline:
-    // this is the pipeline's hot path.
-    template <typename KeyFilter, typename Dispatch>
-    Outcome feed(QByteArray&& bytes, KeyFilter&& keyFilter, Dispatch&& dispatch)
+    // `next` (Next()) is asked before each one (see ReplyReader::setKeyFilter and setNextAsked).
+    // Templates so that the per-reply calls inline: this is the pipeline's hot path.
+    template <typename NextReply, typename Dispatch>
+    Outcome feed(QByteArray&& bytes, NextReply&& next, Dispatch&& dispatch)
     {
         if (m_input.isEmpty())
             m_input = std::move(bytes);
@@ -64,7 +73,9 @@ public:
             int replies = 0;
             for (;;) {
                 RedisReply reply;
-                m_reader->setKeyFilter(keyFilter());
+                const Next expected = next();
+                m_reader->setKeyFilter(expected.keyFilter);
+                m_reader->setNextAsked(expected.asked);
                 const ReplyReader::Status status = m_reader->next(&reply);
                 if (status == ReplyReader::Status::Failed)
                     return Outcome::Failed;

@@ -3,6 +3,7 @@
 
 #include "base/bytesdisplay.h"
 #include "diagnosis/evidenceline.h"
+#include "diagnosis/lapsedhandover.h"
 #include "diagnosis/lapsedholders.h"
 #include "diagnosis/scannedtenure.h"
 #include "diagnosis/tenuretable.h"
@@ -445,8 +446,7 @@ private:
         }
     }
 
-    // The tracer's word on a lapsed holder, told before the recorder saw the handover (kept for
-    // it) or after (the handover's incident takes it now).
+    // The tracer's word on a lapsed holder: kept for its handover to come, or given to one told.
     void lapsedHolderTold(const RecordEvent& e)
     {
         m_lapsed.note(e);

@@ -51,6 +51,7 @@ private slots:
     void pubSubMessages();
     void aScanPageKeepsOnlyTheKeysItsFilterKeeps();
     void aScanPageFilterLeavesOtherRepliesAlone();
+    void aReplyBegunBeforeItsCommandAnswersNothing();
     void scriptFallsBackFromNoScript();
     void batchAnsweredOnceInOrder();
     void batchFailsOnceWithEverythingPending();
@@ -264,6 +265,33 @@ void TestRedisConnectionRequests::aScanPageFilterLeavesOtherRepliesAlone()
              }));
     QVERIFY(rig->isUp());
     QCOMPARE(rig->pendingCount(), 0);
+}
+
+void TestRedisConnectionRequests::aReplyBegunBeforeItsCommandAnswersNothing()
+{
+    // A peer sends the start of an array nobody asked for; a SCAN page is sent; the array ends. Read
+    // as the page, it would skip the page's filter (the fuzzer's find: a key without "lock:" in a
+    // filtered page). It answers no command: the master fails, the page gets the error.
+    const LockPrefixFilter filter;
+    Results results;
+    Rig rig;
+    QVERIFY(rig.bringUp());
+    rig.transport->feed("*2\r\n$1\r\n0\r\n*2\r\n$5\r\nother");
+    rig->sendScanPage({"SCAN", "0"}, &filter, nullptr, results.add());
+    rig.transport->feed("\r\n$6\r\nlock:a\r\n");
+    QVERIFY(rig.isDownWith(ErrorKind::Protocol, {QStringLiteral("without a command")}));
+    QCOMPARE(results.all.size(), 1);
+    QVERIFY2(!results.all.first().ok(), qPrintable(describePage(results.all.first())));
+
+    // The same bytes after the command: its page, filtered.
+    Results asked;
+    Rig again;
+    QVERIFY(again.bringUp());
+    again->sendScanPage({"SCAN", "0"}, &filter, nullptr, asked.add());
+    again.transport->feed("*2\r\n$1\r\n0\r\n*2\r\n$5\r\nother");
+    again.transport->feed("\r\n$6\r\nlock:a\r\n");
+    QCOMPARE(describePage(asked.all.value(0)), QStringLiteral("[$0,[$lock:a]] left out 1"));
+    QVERIFY(again->isUp());
 }
 
 void TestRedisConnectionRequests::scriptFallsBackFromNoScript()
