@@ -18,12 +18,15 @@ here="$(cd "$(dirname "$0")/../.." && pwd)"
 build="${LOCKSCOPE_BUILD:-$here/build}"
 suite="$build/tests/lockscope_coretests"
 [[ -x "$suite" ]] || cmake --build "$build" --target lockscope_coretests >&2
-log="$(mktemp)"
-trap 'rm -f "$log"' EXIT
+# The suite's log and the recordings of the runs that failed are kept when the bench fails (a false
+# alarm's evidence and the clients' own account are in the log), removed when it passes.
+keep="$(mktemp -d "${TMPDIR:-/tmp}/safety-bench.XXXXXX")"
+log="$keep/tst_safetyincidents.log"
+status=0
 # QTEST_FUNCTION_TIMEOUT: 20 runs of a case are far more than CTest's per-test budget.
-LOCKSCOPE_SAFETY_RUNS="$runs" QTEST_FUNCTION_TIMEOUT=86400000 QT_QPA_PLATFORM=offscreen \
-    "$suite" tst_safetyincidents > "$log" 2>&1 || true
-python3 - "$log" "$runs" <<'PY'
+LOCKSCOPE_SAFETY_RUNS="$runs" LOCKSCOPE_SAFETY_KEEP="$keep" QTEST_FUNCTION_TIMEOUT=86400000 \
+    QT_QPA_PLATFORM=offscreen "$suite" tst_safetyincidents > "$log" 2>&1 || true
+python3 - "$log" "$runs" <<'PY' || status=$?
 import collections, json, re, sys
 runs = int(sys.argv[2])
 per = collections.defaultdict(lambda: collections.Counter())
@@ -44,3 +47,9 @@ rate = total["detected"] / total["overlaps"] if total["overlaps"] else None
 print(json.dumps({"bench": "safety", "case": "all", "runsAsked": runs, **total, "detectionRate": rate}))
 sys.exit(0 if total["falseAlarms"] == 0 and total["detected"] == total["overlaps"] and per else 1)
 PY
+if [[ $status -ne 0 ]]; then
+    echo "safety-bench: the suite's log and the failed runs' recordings are kept in $keep" >&2
+else
+    rm -rf "$keep"
+fi
+exit "$status"
