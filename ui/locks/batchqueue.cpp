@@ -4,13 +4,12 @@
 #include "base/monotonicclock.h"
 #include "locks/locktablemodel.h"
 
-#include <QElapsedTimer>
-
 #include <utility>
 
 namespace lockscope {
 
-BatchQueue::BatchQueue(LockTableModel* model, QObject* parent) : QObject(parent), m_model(model)
+BatchQueue::BatchQueue(LockTableModel* model, QObject* parent)
+    : QObject(parent), m_model(model), m_wallNs(&monotonicNs), m_cpuNs(&threadCpuNs)
 {
     m_timer.setSingleShot(true);
     m_timer.setInterval(0);
@@ -51,12 +50,11 @@ void BatchQueue::drainOne()
         ++count;
     }
 
-    QElapsedTimer clock;
-    clock.start();
-    const qint64 cpuStartNs = threadCpuNs();
+    const qint64 wallStartNs = m_wallNs();
+    const qint64 cpuStartNs = m_cpuNs();
     m_model->apply(slice);
     emit applied(slice); // listeners (history, detail pane) are part of the slice's cost
-    adaptSlice(count, slice.added.size(), clock.nsecsElapsed(), threadCpuNs() - cpuStartNs);
+    adaptSlice(count, slice.added.size(), m_wallNs() - wallStartNs, m_cpuNs() - cpuStartNs);
     emit taken(count);
     if (m_steps.isEmpty())
         emit drained();
