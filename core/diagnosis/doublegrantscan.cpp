@@ -63,6 +63,14 @@ public:
         return true;
     }
 
+    // The session watched until `ms` with nothing new: the ends of open incidents move on.
+    void watchedUntil(qint64 ms)
+    {
+        m_lastMs = qMax(m_lastMs, ms);
+        for (const OpenIncident& o : std::as_const(m_open))
+            settle(o);
+    }
+
     void add(const RecordEvent& e)
     {
         m_lastMs = qMax(m_lastMs, e.timeMs);
@@ -103,7 +111,7 @@ public:
         if (!isStart(e.kind) && !m_holders.contains(e.token))
             return; // its tenure is over and forgotten (prune), or began before this session
         if (e.holders != 0 && (e.holding > 0 || e.kind == Kind::Holders))
-            takeMastersFromOthers(e);
+            m_holders.takeMasters(e, m_masterEvents);
         Holder& h = m_holders[e.token];
         if (isStart(e.kind)) {
             h = Holder();
@@ -238,39 +246,6 @@ private:
         });
         m_pruneAt = qMax<qsizetype>(16, m_holders.size() * 2);
     }
-
-    // A master holds one value per key: the masters that show `e.token` now hold no other token.
-    // A token that had a quorum and lost masters to another token with nothing recorded that
-    // explains it (a restart, a failover) was replaced in place: deleted by its holder and taken
-    // again between two reads, or overwritten. Told as possible, as a replacement of the main
-    // token is (a token held beside it, contested, had no end of its own in the record).
-    void takeMastersFromOthers(const RecordEvent& e)
-    {
-        for (auto it = m_holders.begin(); it != m_holders.end(); ++it) {
-            Holder& other = it.value();
-            if (it.key() == e.token)
-                continue;
-            // Left unexplained a moment before, now this token's: replaced in place there, though
-            // the record saw it leave first (the read of the master came between the two writes).
-            if ((other.droppedUnexplained & e.holders) && e.timeMs - other.droppedAtMs <= retakeWindowMs &&
-                other.quorumAtMs >= 0 && other.gaveUpAtMs < 0 && other.replacedAtMs < 0)
-                other.replacedAtMs = e.timeMs;
-            other.droppedUnexplained &= ~e.holders;
-            const quint64 taken = other.holders & e.holders;
-            if (!taken)
-                continue;
-            const quint64 unexplained = other.unexplainedDrops(taken, e.timeMs, m_masterEvents);
-            other.holders &= ~taken;
-            other.holding = std::popcount(other.holders);
-            if (unexplained && other.quorumAtMs >= 0 && other.gaveUpAtMs < 0 && other.replacedAtMs < 0) {
-                other.replacedAtMs = e.timeMs;
-                other.noteEarly(unexplained, e.timeMs);
-            }
-        }
-    }
-
-    // How soon after a token left a master another one taking it there counts as taking its place.
-    static constexpr qint64 retakeWindowMs = 1000;
 
     QString line(const RecordEvent& e) const { return EvidenceLine::of(e, m_total); }
 
@@ -512,6 +487,14 @@ private:
         return endOf(it == m_holders.cend() ? Holder() : *it);
     }
 
+    // Whether a token's part is over by the last moment watched (given up, or its validity out).
+    bool ended(const QByteArray& token) const
+    {
+        const auto it = m_holders.constFind(token);
+        return it == m_holders.cend() || it->gaveUpAtMs >= 0 ||
+               (it->validUntilMs >= 0 && it->validUntilMs <= m_lastMs);
+    }
+
     void settle(const OpenIncident& o) const
     {
         SafetyIncident& i = m_out[o.index];
@@ -524,7 +507,9 @@ private:
         // a quorum: the second's writes went to masters the first no longer held, and the record
         // sees a release a little later than it happens. One decided before the second took the
         // lock looks the same: possible, not proven.
-        const bool soonOver = first < second && first - i.fromMs < DoubleGrantScan::releaseSeenWithinMs;
+        // (A second still holding holds past the last event, even when that event is the first's end.)
+        const bool soonOver = ended(o.first) && (first < second || !ended(o.second)) &&
+                              first - i.fromMs < DoubleGrantScan::releaseSeenWithinMs;
         i.confidence = soonOver ? SafetyIncident::Confidence::Possible : SafetyIncident::Confidence::Proven;
         i.cause = soonOver ? QStringLiteral("its holder let it go %1 ms after the other token was seen on a "
                                             "quorum, less than the recorder may take to see a release, so "
@@ -583,6 +568,11 @@ DoubleGrantScan::~DoubleGrantScan() = default;
 void DoubleGrantScan::add(const RecordEvent& event)
 {
     d->add(event);
+}
+
+void DoubleGrantScan::watchedUntil(qint64 ms)
+{
+    d->watchedUntil(ms);
 }
 
 bool DoubleGrantScan::idle(qint64 nowMs) const

@@ -35,6 +35,9 @@ public:
 
     // The resource's next event (in the order they were recorded).
     void add(const RecordEvent& event);
+    // The session watched until `ms` (a live scan between events): the ends of the incidents still
+    // open move on to it, as a later read of the story would say.
+    void watchedUntil(qint64 ms);
     // Forgetting the scan now would lose nothing: nothing held, nothing open, no handover to come.
     bool idle(qint64 nowMs) const;
 

@@ -40,11 +40,12 @@ void IncidentWatch::follow(const RecordingWriter* writer)
     connect(writer, &RecordingWriter::committed, this, &IncidentWatch::onCommitted);
 }
 
-void IncidentWatch::onCommitted(const RecordEventList& events)
+void IncidentWatch::onCommitted(const CommittedBatch& batch)
 {
-    for (const QByteArray& resource : m_triggers.suspects(events)) {
-        if (m_queued.contains(resource))
-            continue;
+    m_scans.feed(batch);
+    for (const QByteArray& resource : m_triggers.suspects(batch.events)) {
+        if (m_queued.contains(resource) || m_scans.covers(resource))
+            continue; // its scan has judged it already
         if (m_queue.size() >= maxQueued) {
             ++m_unchecked;
             continue;
@@ -52,7 +53,7 @@ void IncidentWatch::onCommitted(const RecordEventList& events)
         m_queued.insert(resource);
         m_queue << resource;
     }
-    if (!m_queue.isEmpty() && !m_pass.isActive())
+    if ((!m_queue.isEmpty() || m_scans.offering()) && !m_pass.isActive())
         m_pass.start();
 }
 
@@ -72,20 +73,28 @@ bool IncidentWatch::openReader()
     return true;
 }
 
-bool IncidentWatch::tell(const ResourceHistory& history)
+qint64 IncidentWatch::youngAfterMs()
 {
     // An overlap seen a moment ago may still turn out a handover: the first holder's release can
     // be read, and committed, after the second's quorum (DoubleGrantScan::releaseSeenWithinMs). A
     // proven one is told once that has had time to come, not as a false alarm first.
-    const qint64 youngAfter =
-        QDateTime::currentMSecsSinceEpoch() - DoubleGrantScan::releaseSeenWithinMs - commitWithinMs;
+    return QDateTime::currentMSecsSinceEpoch() - DoubleGrantScan::releaseSeenWithinMs - commitWithinMs;
+}
+
+bool IncidentWatch::tellUnlessYoung(const SafetyIncident& incident, qint64 youngAfterMs)
+{
+    if (incident.confidence != SafetyIncident::Confidence::Possible && incident.fromMs > youngAfterMs)
+        return false;
+    tell(incident);
+    return true;
+}
+
+bool IncidentWatch::tell(const ResourceHistory& history)
+{
+    const qint64 youngAfter = youngAfterMs();
     bool heldBack = false;
-    for (const SafetyIncident& i : DoubleGrantDetector::detect(history)) {
-        if (i.confidence != SafetyIncident::Confidence::Possible && i.fromMs > youngAfter)
-            heldBack = true;
-        else
-            tell(i);
-    }
+    for (const SafetyIncident& i : DoubleGrantDetector::detect(history))
+        heldBack = !tellUnlessYoung(i, youngAfter) || heldBack;
     return !heldBack;
 }
 
@@ -115,23 +124,36 @@ void IncidentWatch::judgeAll()
 
 void IncidentWatch::check(int budget)
 {
-    if (!openReader())
+    const qint64 youngAfter = youngAfterMs();
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    const auto offered = [&](const SafetyIncident& i) { return tellUnlessYoung(i, youngAfter); };
+    m_scans.offer(now, offered);
+    m_scans.forget(now);
+    if (!m_queue.isEmpty() && !openReader())
         return; // not there yet (the writer creates it): the next pass tries again
-    const qint64 since = QDateTime::currentMSecsSinceEpoch() - lookBackMs;
+    const qint64 since = now - lookBackMs;
     QList<QByteArray> later; // judged again next pass
     for (int n = 0; n < budget && !m_queue.isEmpty(); ++n) {
         const QByteArray resource = m_queue.takeFirst();
         m_queued.remove(resource);
-        if (const Result<ResourceHistory> history = m_reader->history(resource, since);
-            history && !tell(*history))
+        const Result<ResourceHistory> history = m_reader->history(resource, since);
+        ++m_reads;
+        if (!history)
+            continue;
+        // What the story holds is told now; the followed session's part goes on in a scan (which
+        // offers what was too young to tell). Without one, a story held back is read again.
+        const bool toldAll = tell(*history);
+        const bool followed = m_scans.covers(resource) || m_scans.begin(*history);
+        if (!toldAll && !followed)
             later << resource;
     }
+    m_scans.offer(now, offered);
     for (const QByteArray& resource : std::as_const(later))
         if (!m_queued.contains(resource)) {
             m_queued.insert(resource);
             m_queue << resource;
         }
-    if (m_queue.isEmpty())
+    if (m_queue.isEmpty() && !m_scans.offering())
         m_pass.stop();
     else if (!m_pass.isActive())
         m_pass.start();

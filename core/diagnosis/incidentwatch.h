@@ -2,7 +2,9 @@
 #pragma once
 
 #include "diagnosis/incidenttriggers.h"
+#include "diagnosis/livescans.h"
 #include "diagnosis/safetyincident.h"
+#include "record/committedbatch.h"
 #include "record/recordevent.h"
 #include "record/resourcehistory.h"
 
@@ -18,10 +20,12 @@ namespace lockscope {
 class RecordingReader;
 class RecordingWriter;
 
-// Two holders at once, live: follows what a recorder commits and, for the resources where an
-// event may have begun an incident (IncidentTriggers), reads the resource's story back from the
-// recording and runs DoubleGrantDetector over it. The same detector over the same file as
-// `lockctl incidents`, so the window, the exporter and a later post-mortem agree.
+// Two holders at once, live: follows what a recorder commits, feeding each resource's events to
+// its DoubleGrantScan (LiveScans). Where an event may have begun an incident (IncidentTriggers) on
+// a resource without a scan (its story began before what was followed, or its scan was let go), it
+// reads the resource's story back from the recording once and goes on from there. The same
+// detector over the same events as `lockctl incidents`, so the window, the exporter and a later
+// post-mortem agree.
 //
 // Reads block on the file: give it a thread of its own (moveToThread before follow()).
 class IncidentWatch final : public QObject
@@ -30,8 +34,8 @@ class IncidentWatch final : public QObject
     Q_DISABLE_COPY_MOVE(IncidentWatch)
 
 public:
-    // Suspects judged per pass (each pass reads their stories): after a failover every take is
-    // suspect for minutes, and a busy lock set would otherwise keep the watch reading all the time.
+    // Suspects read per pass (those without a scan): after a failover every take is suspect for
+    // minutes, and a busy lock set would otherwise keep the watch reading all the time.
     static constexpr int maxReadsPerPass = 200;
     static constexpr int passIntervalMs = 500;
     // Suspects waiting beyond this are dropped (counted in unchecked()): `lockctl incidents` still
@@ -46,8 +50,8 @@ public:
 
     // Follows `writer`'s commits from now on (a queued connection when it lives on another thread).
     void follow(const RecordingWriter* writer);
-    // Judges these events as if committed (what follow() connects; for tests too).
-    void onCommitted(const RecordEventList& events);
+    // Judges a batch the writer committed (what follow() connects).
+    void onCommitted(const CommittedBatch& batch);
     // Judges every suspect now (tests; the timer does it otherwise).
     void checkNow();
     // Judges the whole recording in one pass (a review of a file): found() for each incident, then
@@ -57,8 +61,12 @@ public:
     // Every incident found since it started, oldest first.
     const QList<SafetyIncident>& incidents() const { return m_incidents; }
     qint64 unchecked() const { return m_unchecked; }
-    // Suspects waiting to be judged (its thread's view: ask there).
+    // Suspects waiting to be read (its thread's view: ask there).
     qsizetype pending() const { return m_queue.size(); }
+    // Stories read back from the file since it started (its thread's view).
+    qint64 reads() const { return m_reads; }
+    // Resources judged as they are committed, with no read (its thread's view).
+    qsizetype scans() const { return m_scans.size(); }
 
 signals:
     // A new incident (its end may still move: a later read settles it, and `lockctl incidents`
@@ -75,8 +83,14 @@ private:
     bool tell(const ResourceHistory& history);
     void tell(const SafetyIncident& incident);
 
+    // Tells `incident` unless it is too young to be sure of (proven or probable, begun after
+    // `youngAfterMs`): false then.
+    bool tellUnlessYoung(const SafetyIncident& incident, qint64 youngAfterMs);
+    static qint64 youngAfterMs();
+
     QString m_path;
     IncidentTriggers m_triggers;
+    LiveScans m_scans;
     QList<QByteArray> m_queue;
     QSet<QByteArray> m_queued;
     QSet<QString> m_known; // incidents told already: resource, tokens, start
@@ -84,6 +98,7 @@ private:
     std::unique_ptr<RecordingReader> m_reader;
     QTimer m_pass;
     qint64 m_unchecked = 0;
+    qint64 m_reads = 0;
 };
 
 } // namespace lockscope

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "diagnosis/scannedtenure.h"
+#include "record/recordevent.h"
 
 #include <QByteArray>
 #include <QList>
@@ -87,6 +88,16 @@ public:
                 first = &e;
         return first ? first->first : QByteArray();
     }
+    // A master holds one value per key: the masters that show `e.token` now hold no other token.
+    // A token that had a quorum and lost masters to another token with nothing recorded that
+    // explains it (a restart, a failover among `masterEvents`) was replaced in place: deleted by
+    // its holder and taken again between two reads, or overwritten. Its scan tells that as
+    // possible, as a replacement of the main token is (a token held beside it, contested, had no
+    // end of its own in the record).
+    void takeMasters(const RecordEvent& e, const QList<RecordEvent>& masterEvents);
+    // How soon after a token left a master another one taking it there counts as taking its place.
+    static constexpr qint64 retakeWindowMs = 1000;
+
     // Drops the tenures `pred(token, tenure)` is true of.
     template <typename Pred> void removeIf(Pred pred)
     {

@@ -12,6 +12,7 @@
 #include <QVariant>
 
 #include <limits>
+#include <utility>
 
 namespace lockscope {
 
@@ -279,6 +280,7 @@ bool RecordingWriter::bindRow(SqliteStatement& q, int first, const RecordEvent& 
         const std::optional<Link> link = this->link(e.resource, id);
         if (!link)
             return false;
+        m_batch.previous[id - m_batch.firstId] = link->prev;
         q.bindInt(first + 4, link->resource);
         link->prev > 0 ? q.bindInt(first + 14, link->prev) : q.bindNull(first + 14);
     }
@@ -323,6 +325,8 @@ QString RecordingWriter::insertAll(const RecordEventList& events)
     if (QString problem = idsRunOut("event", largestEvent, events.size()); !problem.isEmpty())
         return problem;
     qint64 next = largestEvent + 1;
+    m_batch.firstId = next;
+    m_batch.previous.fill(0, events.size());
     m_newResources.clear();
     if (const QString problem = learnResources(events); !problem.isEmpty())
         return problem;
@@ -438,8 +442,12 @@ void RecordingWriter::write(const RecordEventList& events)
     if (problem.isEmpty()) {
         m_counters->written += events.size();
         m_failing = false;
-        if (!events.isEmpty())
-            emit committed(events);
+        if (!events.isEmpty()) {
+            m_batch.events = events;
+            m_batch.session = m_session;
+            m_batch.masters = int(m_masterNames.size());
+            emit committed(std::exchange(m_batch, {}));
+        }
         return;
     }
     m_counters->dropped += events.size();

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "record/auditfollower.h"
+#include "record/committedbatch.h"
 #include "record/recorderoptions.h"
 #include "record/recordevent.h"
 #include "record/recordingdatabase.h"
@@ -58,9 +59,9 @@ signals:
     void failed(const lockscope::RedisError& error);
     // A retention pass finished, having removed this many events.
     void pruneFinished(qint64 removed);
-    // These events are in the file now (readers see them): what follows the recording live
-    // (IncidentWatch) reads from here on.
-    void committed(const lockscope::RecordEventList& events);
+    // These events are in the file now (readers see them), and where: what follows the recording
+    // live (IncidentWatch) goes on from here.
+    void committed(const lockscope::CommittedBatch& batch);
 
 private:
     // The statements of the hot path, prepared once (parsing is most of a small statement's cost)
@@ -135,6 +136,8 @@ private:
     quint32 m_lastGeneration = 1;
     std::vector<Head> m_newResources;  // this batch's, stored at its end
     std::vector<QByteArray> m_unsaved; // resources whose latest event the file does not know yet
+    // The batch being written, as committed() will tell it (ids and each event's previous one).
+    CommittedBatch m_batch;
     qint64 m_headsSavedMs = 0;
 
     qint64 m_dataVersion = -1;

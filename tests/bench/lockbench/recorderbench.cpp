@@ -54,6 +54,7 @@ struct Phase
     qint64 watchPendingAtEnd = 0; // suspects waiting when the recorder had committed everything
     qint64 watchDrainMs = -1;     // how long it then took to judge them all (-1: not within 30 s)
     qint64 watchUnchecked = 0;    // dropped from a full queue
+    qint64 watchReads = 0;        // stories it read back from the file (the rest it followed)
     qint64 incidents = 0;
 };
 
@@ -121,6 +122,7 @@ Phase runPhase(const LockScopeConfig& config, const std::vector<std::pair<QByteA
                 out.watchDrainMs = drain.elapsed();
             out.watchDrainCpuNs = double(probe->cpuNs()) - out.watchCpuNs;
             out.watchUnchecked = probe->unchecked();
+            out.watchReads = probe->reads();
             out.incidents = probe->incidents();
             probe.reset();
         }
@@ -181,6 +183,7 @@ int runRecorder(const QStringList& argv)
             sum.watchDrainCpuNs += p.watchDrainCpuNs;
             sum.watchPendingAtEnd = qMax(sum.watchPendingAtEnd, p.watchPendingAtEnd);
             sum.watchUnchecked += p.watchUnchecked;
+            sum.watchReads += p.watchReads;
             sum.incidents += p.incidents;
             if (withRecorder) {
                 undrained += p.watchDrainMs < 0 ? 1 : 0;
@@ -227,6 +230,7 @@ int runRecorder(const QStringList& argv)
         out.insert(QStringLiteral("watchPendingAtEnd"), rec.watchPendingAtEnd);
         out.insert(QStringLiteral("watchDrainMs"), undrained > 0 ? -1 : maxDrainMs);
         out.insert(QStringLiteral("watchUnchecked"), rec.watchUnchecked);
+        out.insert(QStringLiteral("watchReads"), rec.watchReads);
         out.insert(QStringLiteral("incidents"), rec.incidents);
     }
     if (!ok)

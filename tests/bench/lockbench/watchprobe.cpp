@@ -54,4 +54,9 @@ qsizetype WatchProbe::incidents()
     return onItsThread([this] { return m_watch->incidents().size(); });
 }
 
+qint64 WatchProbe::reads()
+{
+    return onItsThread([this] { return m_watch->reads(); });
+}
+
 } // namespace lockbench

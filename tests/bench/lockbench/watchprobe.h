@@ -25,6 +25,7 @@ public:
     qsizetype pending();   // suspects not judged yet
     qint64 unchecked();    // suspects it dropped (its queue was full)
     qsizetype incidents(); // found so far
+    qint64 reads();        // stories read back from the recording
 
 private:
     template <typename F> auto onItsThread(F f);
