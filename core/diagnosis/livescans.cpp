@@ -88,8 +88,9 @@ void LiveScans::feed(const CommittedBatch& batch)
             begins = begins || ended.value() == previous;
             m_endedAt.erase(ended);
         }
-        if (!begins)
-            continue;
+        if (!begins || qsizetype(m_scans.size()) >= maxScans)
+            continue; // read back if it becomes suspect (a first pass over a million locks begins
+                      // a story for each: memory, not judgement, bounds how many are followed)
         start(e.resource, e.timeMs).add(e, id);
         m_fed.insert(e.resource);
     }

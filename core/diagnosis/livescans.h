@@ -28,10 +28,11 @@ namespace lockscope {
 class LiveScans
 {
 public:
-    // Scans of locks still held; past this many, some go (their story is read again if needed).
-    static constexpr qsizetype maxScans = 50000;
+    // Scans followed at once: no more begin past it, and some held ones go (their stories are
+    // read again if needed).
+    static constexpr qsizetype maxScans = 20000;
     // Resources whose last event left nothing held (a scan may begin at their next event).
-    static constexpr qsizetype maxEndedKnown = 200000;
+    static constexpr qsizetype maxEndedKnown = 100000;
 
     LiveScans();
     ~LiveScans();

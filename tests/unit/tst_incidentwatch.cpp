@@ -2,6 +2,7 @@
 #include "diagnosis/doublegrantdetector.h"
 #include "diagnosis/incidenttriggers.h"
 #include "diagnosis/incidentwatch.h"
+#include "diagnosis/livescans.h"
 #include "record/recordingreader.h"
 #include "record/recordingwriter.h"
 #include "support/recordevents.h"
@@ -146,6 +147,7 @@ private slots:
     void onePassAgreesWithEachLocksHistory();
     void theLiveScansAgreeWithOnePassOverTheFile();
     void aWatchStartedLateReadsEachStoryOnce();
+    void theLiveScansAreBounded();
 };
 
 void TestIncidentWatch::triggersPickTheResourcesThatMayHoldAnIncident()
@@ -363,6 +365,45 @@ void TestIncidentWatch::aWatchStartedLateReadsEachStoryOnce()
         if (i.confidence == SafetyIncident::Confidence::Proven && i.fromMs >= followedFrom)
             told << i;
     QCOMPARE(incidentKeys(told, false), incidentKeys(provenSince, false));
+}
+
+void TestIncidentWatch::theLiveScansAreBounded()
+{
+    // A first pass over many locks begins a story for each: no more are followed than the bound
+    // (the others are read back if they become suspect), and those that go idle are let go.
+    const qint64 t = 1'000'000;
+    CommittedBatch batch;
+    batch.session = 1;
+    batch.masters = 3;
+    batch.firstId = 1;
+    for (int i = 0; i < LiveScans::maxScans + 5000; ++i) {
+        batch.events << lockEventAt(t, Kind::Acquired, "lock:" + QByteArray::number(i), "T", 0b111, 5000);
+        batch.previous << 0;
+    }
+    LiveScans scans;
+    scans.feed(batch);
+    QCOMPARE(scans.size(), LiveScans::maxScans);
+    QVERIFY(scans.covers("lock:0"));
+    QVERIFY(!scans.covers("lock:" + QByteArray::number(LiveScans::maxScans)));
+    scans.offer(t, [](const SafetyIncident&) { return true; });
+    scans.forget(t + 1000); // all still held
+    QCOMPARE(scans.size(), LiveScans::maxScans);
+    // Every lease runs out; once a handover is no longer to come (the old lease's length after),
+    // nothing is left to follow.
+    CommittedBatch expiries;
+    expiries.session = 1;
+    expiries.masters = 3;
+    expiries.firstId = batch.firstId + batch.events.size();
+    for (int i = 0; i < batch.events.size(); ++i) {
+        expiries.events << lockEventAt(t + 5000, Kind::Expired, batch.events.at(i).resource, "T");
+        expiries.previous << batch.firstId + i;
+    }
+    scans.feed(expiries);
+    scans.offer(t + 5000, [](const SafetyIncident&) { return true; });
+    scans.forget(t + 5000);
+    QCOMPARE(scans.size(), LiveScans::maxScans);
+    scans.forget(t + 10'001);
+    QCOMPARE(scans.size(), 0);
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestIncidentWatch)
