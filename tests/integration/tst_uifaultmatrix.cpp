@@ -81,7 +81,7 @@ void TestFaultMatrix::monitor()
     cluster.strike();
     RedisConnection* third = run.masters().at(2);
     if (cluster.takesMasterAway()) {
-        QTRY_VERIFY_WITH_TIMEOUT(!third->isUp(), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(!third->isUp(), int(upperBoundMs(5000)));
         const RedisError error = third->lastError();
         QVERIFY2(error.toString().contains(cluster.thirdName()), qPrintable(error.toString()));
         QVERIFY2(mentionsAny(error.toString(), cluster.reasonWords()), qPrintable(error.toString()));

@@ -9,6 +9,8 @@
 #include <QTcpSocket>
 #include <QTest>
 
+#include <algorithm>
+
 namespace lockscope::test {
 
 // A peer that accepts, answers whatever it is sent with the first half of a bulk reply, and hangs up.
@@ -143,9 +145,13 @@ void FaultCluster::strike()
     case Fault::Slowed:
         m_sleeper = std::make_unique<QProcess>();
         m_sleeper->setProcessEnvironment(m_third->cliEnvironment());
+        // 5 s on an idle machine, longer under the sanitizers or load: the monitor must see the
+        // master away before it wakes (a loaded ASan pass took most of a 5 s sleep to notice, and
+        // the master answered again first: fresh-clone run 13).
+        m_sleepS = int(std::clamp<qint64>((lockscope::test::upperBoundMs(5000) + 999) / 1000, 5, 30));
         m_sleeper->start(QStringLiteral("redis-cli"),
                          {QStringLiteral("-p"), QString::number(m_third->adminPort()),
-                          QStringLiteral("DEBUG"), QStringLiteral("SLEEP"), QStringLiteral("5")});
+                          QStringLiteral("DEBUG"), QStringLiteral("SLEEP"), QString::number(m_sleepS)});
         m_sleeper->waitForStarted();
         // redis-cli starting is not the server sleeping: under load the test's own write could
         // reach the master first and find it healthy. Wait until the master stops answering.
@@ -189,8 +195,8 @@ void FaultCluster::recover()
         m_third->resume();
         break;
     case Fault::Slowed:
-        // DEBUG SLEEP 5 answers after 5 s of the server's time; a loaded machine adds its own.
-        if (const int boundMs = int(upperBoundMs(20000));
+        // DEBUG SLEEP answers after its seconds of the server's time; a loaded machine adds its own.
+        if (const int boundMs = int(qMax<qint64>(upperBoundMs(20000), m_sleepS * 1000 + upperBoundMs(5000)));
             m_sleeper->state() != QProcess::NotRunning && !m_sleeper->waitForFinished(boundMs))
             QFAIL(qPrintable(QStringLiteral("redis-cli DEBUG SLEEP still running after %1 ms").arg(boundMs)));
         break;

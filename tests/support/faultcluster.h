@@ -85,6 +85,7 @@ private:
     std::unique_ptr<RedisServer> m_source; // the replica's master
     std::unique_ptr<HalfReplyPeer> m_peer; // the third master when it closes mid-reply
     std::unique_ptr<QProcess> m_sleeper;
+    int m_sleepS = 5; // how long DEBUG SLEEP keeps the third master away
     QString m_thirdUrl;
     QString m_problem;
 };
