@@ -97,7 +97,8 @@ public:
     QString name() const override { return QStringLiteral("list"); }
     QString synopsis() const override
     {
-        return QStringLiteral("list [--pattern GLOB]... [--discover GLOB]... [--color WHEN] [--db FILE]");
+        return QStringLiteral(
+            "list [--pattern GLOB]... [--discover GLOB]... [--fence GLOB]... [--color WHEN] [--db FILE]");
     }
     QString summary() const override
     {

@@ -22,7 +22,7 @@ public:
     QString synopsis() const override
     {
         return QStringLiteral("record [--db FILE] [--max-age DURATION] [--max-size-mb N] [--pattern GLOB]... "
-                              "[--discover GLOB]...");
+                              "[--discover GLOB]... [--fence GLOB]...");
     }
     QString summary() const override
     {

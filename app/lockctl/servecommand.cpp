@@ -82,8 +82,9 @@ public:
     QString name() const override { return QStringLiteral("serve"); }
     QString synopsis() const override
     {
-        return QStringLiteral("serve [--listen ADDR:PORT] [--web-config FILE] [--max-lock-series N] "
-                              "[--record [--db FILE]] [--pattern GLOB]... [--discover GLOB]...");
+        return QStringLiteral(
+            "serve [--listen ADDR:PORT] [--web-config FILE] [--max-lock-series N] "
+            "[--record [--db FILE]] [--pattern GLOB]... [--discover GLOB]... [--fence GLOB]...");
     }
     QString summary() const override
     {

@@ -30,7 +30,8 @@ public:
     QString name() const override { return QStringLiteral("watch"); }
     QString synopsis() const override
     {
-        return QStringLiteral("watch [--pattern GLOB]... [--discover GLOB]... [--color WHEN]");
+        return QStringLiteral(
+            "watch [--pattern GLOB]... [--discover GLOB]... [--fence GLOB]... [--color WHEN]");
     }
     QString summary() const override
     {

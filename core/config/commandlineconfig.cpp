@@ -71,6 +71,12 @@ QList<QCommandLineOption> CommandLineConfig::patternOptions(const QString& what)
              QStringLiteral("Key glob %1, finding the locks among the matching keys: only lock libraries' "
                             "formats are shown, other keys are not locks (repeatable).")
                  .arg(what),
+             QStringLiteral("GLOB")},
+            {QStringLiteral("fence"),
+             QStringLiteral("Key glob of fencing counters (INCR keys each grant raises) %1 beside the "
+                            "patterns in use; one that goes down is a fencing regression (repeatable; "
+                            "Redisson's redisson_lock_token:{name} counters are known by name).")
+                 .arg(what),
              QStringLiteral("GLOB")}};
 }
 
@@ -78,14 +84,17 @@ bool CommandLineConfig::applyPatternOptions(const QCommandLineParser& parser, Mo
 {
     const QStringList locks = parser.values(QStringLiteral("pattern"));
     const QStringList discover = parser.values(QStringLiteral("discover"));
-    if (locks.isEmpty() && discover.isEmpty())
-        return false;
-    monitor.patterns.clear();
+    const QStringList fences = parser.values(QStringLiteral("fence"));
+    const bool replaced = !locks.isEmpty() || !discover.isEmpty();
+    if (replaced)
+        monitor.patterns.clear();
     for (const QString& p : locks)
         monitor.patterns << ScanPattern(p.toUtf8(), PatternMode::Locks);
     for (const QString& p : discover)
         monitor.patterns << ScanPattern(p.toUtf8(), PatternMode::Discover);
-    return true;
+    for (const QString& p : fences)
+        monitor.patterns << ScanPattern(p.toUtf8(), PatternMode::Fencing);
+    return replaced || !fences.isEmpty();
 }
 
 QString CommandLineConfig::defaultAuditLogPath()

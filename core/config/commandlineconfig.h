@@ -25,11 +25,13 @@ QList<QCommandLineOption> options();
 // what the command line says about every master, for masters named later (a profile).
 Result<LockScopeConfig> build(const QCommandLineParser& parser, QStringList* warnings,
                               MasterOverrides* overrides = nullptr);
-// --pattern GLOB (every matching key is a lock) and --discover GLOB (find the locks among the
-// matching keys), both repeatable; `what` ends the help text ("to scan for", "to watch").
+// --pattern GLOB (every matching key is a lock), --discover GLOB (find the locks among the
+// matching keys) and --fence GLOB (fencing counters), all repeatable; `what` ends the help text
+// ("to scan for", "to watch").
 QList<QCommandLineOption> patternOptions(const QString& what);
-// Given either option, the command line's patterns replace the configured ones (--pattern's
-// first, then --discover's) and this returns true.
+// Given --pattern or --discover, the command line's patterns replace the configured ones
+// (--pattern's first, then --discover's); --fence's are added to whichever are in use. True when
+// any was given.
 bool applyPatternOptions(const QCommandLineParser& parser, MonitorSettings& monitor);
 // One audit trail per user, whichever tool acted: AuditLog::defaultPath().
 QString defaultAuditLogPath();

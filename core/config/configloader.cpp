@@ -175,7 +175,7 @@ public:
             const std::optional<PatternMode> mode = patternModeFromName(modeName);
             if (!mode)
                 return fail(err, p + QStringLiteral(".mode"),
-                            QStringLiteral("expected \"locks\" or \"discover\""));
+                            QStringLiteral("expected \"locks\", \"discover\" or \"fencing\""));
             *patterns << ScanPattern(match.toUtf8(), *mode);
         }
         if (patterns->isEmpty())

@@ -8,13 +8,25 @@ PatternScope::PatternScope(const QList<ScanPattern>& patterns)
     for (const ScanPattern& p : patterns) {
         if (p.mode == PatternMode::Discover)
             m_discovers = true;
+        else if (p.mode == PatternMode::Fencing)
+            m_fenceGlobs.emplace_back(p.match);
         else
             m_lockGlobs.emplace_back(p.match);
     }
 }
 
+bool PatternScope::isFencingCounter(const QByteArray& key) const
+{
+    for (const CompiledGlob& glob : m_fenceGlobs)
+        if (glob.matches(key))
+            return true;
+    return false;
+}
+
 bool PatternScope::isLock(const QByteArray& key, const RecognizedLock& lock, bool hasTtl) const
 {
+    if (hasFencing() && isFencingCounter(key))
+        return false; // a counter, whichever other pattern meets it too
     if (!m_discovers)
         return true;
     for (const CompiledGlob& glob : m_lockGlobs)

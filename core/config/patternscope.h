@@ -23,6 +23,9 @@ public:
 
     // Some pattern is a discover pattern: without one every key met is a lock, and nothing is checked.
     bool discovers() const { return m_discovers; }
+    // A key under a "fencing" pattern: a counter, never a lock (isLock says no to it).
+    bool isFencingCounter(const QByteArray& key) const;
+    bool hasFencing() const { return !m_fenceGlobs.empty(); }
     // `lock`: the key as decoded on one master; `hasTtl`: it has an expiry there.
     bool isLock(const QByteArray& key, const RecognizedLock& lock, bool hasTtl) const;
     // A shape a lock library writes, telling enough by itself (a key under a discover pattern). Names
@@ -35,6 +38,7 @@ public:
 
 private:
     std::vector<CompiledGlob> m_lockGlobs; // asked for every key met: the common shapes compiled
+    std::vector<CompiledGlob> m_fenceGlobs;
     bool m_discovers = false;
 };
 

@@ -14,6 +14,8 @@ QString patternModeName(PatternMode mode)
         return QStringLiteral("locks");
     case PatternMode::Discover:
         return QStringLiteral("discover");
+    case PatternMode::Fencing:
+        return QStringLiteral("fencing");
     }
     return QStringLiteral("locks");
 }
@@ -24,6 +26,8 @@ std::optional<PatternMode> patternModeFromName(const QString& name)
         return PatternMode::Locks;
     if (name == QLatin1String("discover"))
         return PatternMode::Discover;
+    if (name == QLatin1String("fencing"))
+        return PatternMode::Fencing;
     return std::nullopt;
 }
 
@@ -40,7 +44,7 @@ QList<ScanPattern> ScanPattern::defaults()
 QString ScanPattern::toString() const
 {
     const QString glob = escapeBytes(match);
-    return mode == PatternMode::Discover ? glob + QStringLiteral(" (discover)") : glob;
+    return mode == PatternMode::Locks ? glob : glob + QStringLiteral(" (%1)").arg(patternModeName(mode));
 }
 
 QString ScanPattern::listText(const QList<ScanPattern>& patterns)

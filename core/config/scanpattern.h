@@ -18,9 +18,13 @@ enum class PatternMode
     // Find locks among these keys: only the shapes lock libraries write are shown (PatternScope);
     // every other key is not a lock and is left out.
     Discover,
+    // Every key it matches is a fencing counter (an INCR key whose value each grant raises): not a
+    // lock, but read and recorded, and a value that goes down is a fencing regression. Redisson's
+    // fenced-lock counters are known by name under any pattern.
+    Fencing,
 };
 
-// "locks", "discover": the config file's "mode" and what lockctl prints.
+// "locks", "discover", "fencing": the config file's "mode" and what lockctl prints.
 QString patternModeName(PatternMode mode);
 std::optional<PatternMode> patternModeFromName(const QString& name);
 
@@ -43,7 +47,7 @@ struct ScanPattern
     // redis-py) among keys such as clock:, block: or unlocked_users that are no locks.
     static QList<ScanPattern> defaults();
 
-    // "lock:*", or "* (discover)": escaped, as every key text is.
+    // "lock:*", "* (discover)" or "fence:* (fencing)": escaped, as every key text is.
     QString toString() const;
     static QString listText(const QList<ScanPattern>& patterns);
 };

@@ -3,6 +3,7 @@
 
 #include "base/bytesdisplay.h"
 #include "diagnosis/evidenceline.h"
+#include "diagnosis/fencewatch.h"
 #include "diagnosis/lapsedhandover.h"
 #include "diagnosis/lapsedholders.h"
 #include "diagnosis/scannedtenure.h"
@@ -38,7 +39,7 @@ public:
     Impl(const QByteArray& resource, int masters, qint64 lastMs, const QList<RecordEvent>& masterEvents,
          QList<SafetyIncident>& out)
         : m_resource(resource), m_total(masters), m_needed(masters / 2 + 1), m_lastMs(lastMs),
-          m_masterEvents(masterEvents), m_out(out)
+          m_masterEvents(masterEvents), m_out(out), m_fences(resource, masters, masterEvents, out)
     {}
     ~Impl()
     {
@@ -52,7 +53,7 @@ public:
     // now loses nothing (a pass over a whole recording keeps only the scans that matter).
     bool idle(qint64 nowMs) const
     {
-        if (!m_open.isEmpty())
+        if (!m_open.isEmpty() || !m_fences.idle())
             return false;
         if (m_lastExpired && m_lastExpired->takenSoonAfter(nowMs))
             return false;
@@ -76,6 +77,8 @@ public:
         m_lastMs = qMax(m_lastMs, e.timeMs);
         if (e.isMasterEvent())
             return; // the session's list (m_masterEvents) has them
+        if (e.kind == Kind::FenceCounter)
+            return m_fences.add(e);
         if (isTracedKind(e.kind))
             return traced(e);
         if (isEvidenceOnly(e.kind))
@@ -539,6 +542,7 @@ private:
     qint64 m_lastMs;
     const QList<RecordEvent>& m_masterEvents; // the session's restarts, failovers and outages so far
     QList<SafetyIncident>& m_out;
+    FenceWatch m_fences;
     TenureTable m_holders;
     QByteArray m_main;       // the token the recorder follows (its last start)
     QByteArrayList m_beside; // tokens held beside it (`contested`)

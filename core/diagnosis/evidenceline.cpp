@@ -36,6 +36,8 @@ QString EvidenceLine::of(const RecordEvent& e, int masters)
     // What the tracer saw says who did it and how (its detail: escaped when it was written).
     if (isTracedKind(e.kind))
         text += QStringLiteral(" on %1: %2").arg(masterLabel(e.master), e.detail);
+    else if (e.kind == RecordEvent::Kind::FenceCounter) // the counter's key (escaped when written)
+        text += QStringLiteral(" on %1 (%2)").arg(masterLabel(e.master), e.detail);
     return text;
 }
 

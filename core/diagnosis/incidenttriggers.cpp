@@ -27,6 +27,7 @@ QList<QByteArray> IncidentTriggers::suspects(const RecordEventList& events)
         case Kind::TracedStale:  // a holder at work past its lease (the tracer saw it)
         case Kind::TracedDelete: // a lock deleted by a connection not its holder's
         case Kind::TracedAlive:  // a lapsed holder still connected when the lock changed hands
+        case Kind::FenceCounter: // a fencing counter's new value (one below its highest: a regression)
             suspect(e.resource);
             break;
         case Kind::Expired:

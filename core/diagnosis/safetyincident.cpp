@@ -21,6 +21,8 @@ QString safetyIncidentKindName(SafetyIncident::Kind kind)
         return QStringLiteral("overwritten-while-held");
     case SafetyIncident::Kind::DeletedByNonHolder:
         return QStringLiteral("deleted-by-non-holder");
+    case SafetyIncident::Kind::FencingRegression:
+        return QStringLiteral("fencing-regression");
     }
     return QStringLiteral("majority-overlap");
 }
@@ -46,6 +48,9 @@ QJsonObject safetyIncidentJson(const SafetyIncident& i)
 
 QString safetyIncidentHolders(const SafetyIncident& i)
 {
+    if (i.kind == SafetyIncident::Kind::FencingRegression)
+        return QStringLiteral("fencing counter %1, then %2")
+            .arg(escapeBytes(i.firstToken), escapeBytes(i.secondToken));
     const QString second = !i.secondToken.isEmpty()  ? escapeBytes(i.secondToken)
                            : i.secondOwner.isEmpty() ? QStringLiteral("a connection that never held it")
                                                      : QStringLiteral("the connection %1").arg(i.secondOwner);
@@ -61,9 +66,9 @@ QString safetyIncidentIdentity(const SafetyIncident& i)
 
 QList<SafetyIncident::Kind> allSafetyIncidentKinds()
 {
-    return {SafetyIncident::Kind::MajorityOverlap, SafetyIncident::Kind::FailoverLoss,
+    return {SafetyIncident::Kind::MajorityOverlap,         SafetyIncident::Kind::FailoverLoss,
             SafetyIncident::Kind::HandoverUnderLiveHolder, SafetyIncident::Kind::OverwrittenWhileHeld,
-            SafetyIncident::Kind::DeletedByNonHolder};
+            SafetyIncident::Kind::DeletedByNonHolder,      SafetyIncident::Kind::FencingRegression};
 }
 
 QString safetyConfidenceName(SafetyIncident::Confidence confidence)

@@ -31,6 +31,11 @@ struct SafetyIncident
         // believing it holds a lock anyone can now take. Proven. The second token is the deleter's
         // own, where the trace saw its connection take one.
         DeletedByNonHolder,
+        // A fencing counter read lower on a master than it had read there before (a restart
+        // without persistence, a failover to a replica the last INCRs had not reached): the values
+        // in between can be given out again, so a resource that checks fencing tokens takes a stale
+        // holder's writes. Proven. The tokens are the two values (the highest before, the lower).
+        FencingRegression,
     };
     enum class Confidence
     {
@@ -56,7 +61,7 @@ struct SafetyIncident
 };
 
 // "majority-overlap", "failover-loss", "handover-under-live-holder", "overwritten-while-held",
-// "deleted-by-non-holder"; "possible",
+// "deleted-by-non-holder", "fencing-regression"; "possible",
 // "probable", "proven": the names in JSON.
 QString safetyIncidentKindName(SafetyIncident::Kind kind);
 // One incident as `lockctl incidents --json` and `lockctl list --json` write it: kind, confidence,

@@ -46,4 +46,16 @@ QByteArrayList auxiliaryKeysOf(const QByteArray& lockKey)
     return out;
 }
 
+std::optional<QByteArray> fencedLockOf(const QByteArray& key)
+{
+    static const QByteArray prefix = QByteArrayLiteral("redisson_lock_token:");
+    if (!key.startsWith(prefix) || key.size() == prefix.size())
+        return std::nullopt;
+    // Redisson tags the name for its cluster slot ({name}) unless it already holds a tag.
+    const QByteArray name = key.mid(prefix.size());
+    if (name.startsWith('{') && name.endsWith('}') && name.indexOf('{', 1) < 0)
+        return name.mid(1, name.size() - 2);
+    return name;
+}
+
 } // namespace lockscope::recognition

@@ -19,5 +19,8 @@ std::optional<RecognizedLock> recognizeAuxiliary(const QByteArray& key);
 // fair-lock queue and timeouts and fenced-lock counter ({name} hash-tagged, so on the lock's own
 // cluster slot), python-redis-lock's wake-up list (for "lock:<name>"). The tracer watches them all.
 QByteArrayList auxiliaryKeysOf(const QByteArray& lockKey);
+// The lock a Redisson fenced-lock token counter ("redisson_lock_token:{name}") belongs to; nothing
+// for any other key.
+std::optional<QByteArray> fencedLockOf(const QByteArray& key);
 
 } // namespace lockscope::recognition

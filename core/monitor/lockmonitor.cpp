@@ -221,6 +221,12 @@ void LockMonitor::keyObserved(int master, const QByteArray& key, KeyObservation&
             return;
         }
     }
+    if (it == entries.end() && m_fences.isCounter(key)) {
+        if (const std::optional<FenceCounters::Read> read =
+                m_fences.observe(master, m_masters->size(), key, observation))
+            emit fenceCounterRead(master, read->resource, key, read->value);
+        return; // read and recorded, never a lock
+    }
     // The masters of one lock normally hold the same value: what one of them read and decoded serves
     // the others (shared, not decoded and kept again).
     const MasterObservation* same = nullptr;
@@ -274,6 +280,7 @@ void LockMonitor::onMasterRestarted(int master, const NodeAddress& node)
                        : m_masters->at(master)->name();
     const QString reason = QStringLiteral("%1 restarted while holding it and may have lost it").arg(who);
     const ClusterScanner* cluster = node.isValid() ? m_clusterScanners.at(master) : nullptr;
+    m_fences.forgetMaster(master);
     for (auto it = m_table.entries().begin(); it != m_table.entries().end(); ++it) {
         const MasterObservation& m = std::as_const(it->observed).at(master);
         if (m.present() && (!cluster || cluster->readFrom(it.key(), node))) {
@@ -551,6 +558,7 @@ void LockMonitor::onPrimaryChanged(int master, const PrimaryChange& change)
     // was promoted before the write reached it), and a second client could then take it as well.
     const QString reason = m_failovers.begin(master, change);
     const ClusterScanner* cluster = m_clusterScanners.at(master);
+    m_fences.forgetMaster(master); // the new primary's counters are news, whatever they read
     for (auto it = m_table.entries().begin(); it != m_table.entries().end(); ++it) {
         FailoverBook::Held held;
         if (!heldOn(*it, master, &held))

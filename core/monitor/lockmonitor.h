@@ -8,6 +8,7 @@
 #include "discovery/observationsink.h"
 #include "monitor/failoverbook.h"
 #include "monitor/failoverreport.h"
+#include "monitor/fencecounters.h"
 #include "monitor/legacyexpirywatch.h"
 #include "monitor/locktable.h"
 #include "topology/masterset.h"
@@ -88,6 +89,9 @@ signals:
     void passFinished(int master);
     void initialScanFinished();
     void keyspaceEvent(int master, const QByteArray& key, const QByteArray& event);
+    // A fencing counter read a new value on `master` (FenceCounters): `resource` is the lock it
+    // fences (Redisson's fenced lock) or the counter itself.
+    void fenceCounterRead(int master, const QByteArray& resource, const QByteArray& counter, qint64 value);
     // Keyspace events a master's scanner did not report one by one: under a flood of TTL changes,
     // all but a few per 250 ms (every expiry and delete is reported).
     void keyspaceEventsSkipped(int master, qint64 count);
@@ -148,6 +152,7 @@ private:
     MasterSet* m_masters;
     LockScopeConfig m_config;
     PatternScope m_scope; // which keys met are locks (the patterns' modes)
+    FenceCounters m_fences{&m_scope};
     QList<EntryScanner*> m_scanners;
     QList<ClusterScanner*> m_clusterScanners; // per master; null unless a cluster
     LockTable m_table;                        // every resource read, and the views shown

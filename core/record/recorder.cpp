@@ -8,6 +8,7 @@
 #include "monitor/mastereventtext.h"
 #include "record/cpustopwatch.h"
 #include "record/recordingdatabase.h"
+#include "record/viewholders.h"
 
 #include <QDateTime>
 
@@ -22,23 +23,6 @@ namespace {
 constexpr qint64 expiryToleranceMs = 100;
 // How long after a master was down a lock gone from it counts as lost rather than released.
 constexpr qint64 interruptionMemoryMs = 10000;
-
-// The masters holding `token` in `view` (bit i: master i), read from each master's own value: the
-// view's holders are those of its own token only.
-quint64 holdersOf(const LockView& view, const QByteArray& token, int* holding)
-{
-    quint64 mask = 0;
-    *holding = 0;
-    for (qsizetype i = 0; i < view.observations.size(); ++i) {
-        const MasterObservation& o = view.observations.at(i);
-        if (!o.present() || o.error().isError() || o.lock().token != token)
-            continue;
-        ++*holding;
-        if (i < 64)
-            mask |= quint64(1) << i;
-    }
-    return mask;
-}
 
 } // namespace
 
@@ -147,6 +131,10 @@ void Recorder::attach(LockMonitor* monitor)
                                 .arg(atRisk));
             });
     connect(monitor, &LockMonitor::failoverReported, this, &Recorder::onFailoverReport);
+    connect(monitor, &LockMonitor::fenceCounterRead, this,
+            [this](int i, const QByteArray& resource, const QByteArray& counter, qint64 value) {
+                push(fenceCounterEvent(i, resource, counter, value));
+            });
 
     for (int i = 0; i < m_masterCount; ++i) {
         const bool up = masters->at(i)->isUp();
@@ -242,7 +230,7 @@ void Recorder::observe(const LockView& view, bool viewsToken, quint64 unreachabl
                        bool* extended)
 {
     int holding = view.holding;
-    quint64 holders = viewsToken ? holdersMask(view.holders) : holdersOf(view, tracked.token, &holding);
+    quint64 holders = viewsToken ? holdersMask(view.holders) : holdersMask(view, tracked.token, &holding);
     qint64 deadline = -1;
     const qint64 now = monotonicMs();
     static const MasterObservation unread;
@@ -390,7 +378,7 @@ void Recorder::onView(const LockView& view, bool initial)
         if (!m_keyspace.isEmpty())
             m_keyspace.remove(view.resource); // a delete before this read was not this holder's end
         follow(view, true, unreachable, tracked);
-    } else if (int holding = 0; contested && holdersOf(view, tracked.token, &holding) != 0) {
+    } else if (int holding = 0; contested && holdersMask(view, tracked.token, &holding) != 0) {
         follow(view, false, unreachable, tracked);
     } else if (QList<Tracked>* sides = tracked.contested ? &m_sides[view.resource] : nullptr;
                sides && std::any_of(sides->cbegin(), sides->cend(),

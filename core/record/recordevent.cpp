@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "record/recordevent.h"
 
+#include "base/bytesdisplay.h"
+
 namespace lockscope {
 
 QString recordEventKindName(RecordEvent::Kind kind)
@@ -57,6 +59,8 @@ QString recordEventKindName(RecordEvent::Kind kind)
         return QStringLiteral("traced-alive");
     case Kind::TracedGone:
         return QStringLiteral("traced-gone");
+    case Kind::FenceCounter:
+        return QStringLiteral("fence-counter");
     }
     return QStringLiteral("unknown");
 }
@@ -70,7 +74,8 @@ bool isTracedKind(RecordEvent::Kind kind)
 
 bool isEvidenceOnly(RecordEvent::Kind kind)
 {
-    return kind == RecordEvent::Kind::Notified || isTracedKind(kind);
+    return kind == RecordEvent::Kind::Notified || kind == RecordEvent::Kind::FenceCounter ||
+           isTracedKind(kind);
 }
 
 bool recordEventKindFromNumber(int number, RecordEvent::Kind* kind)
@@ -89,6 +94,17 @@ quint64 holdersMask(const QList<int>& masters)
         if (m >= 0 && m < 64)
             mask |= quint64(1) << m;
     return mask;
+}
+
+RecordEvent fenceCounterEvent(int master, const QByteArray& resource, const QByteArray& counter, qint64 value)
+{
+    RecordEvent e;
+    e.kind = RecordEvent::Kind::FenceCounter;
+    e.master = master;
+    e.resource = resource;
+    e.token = QByteArray::number(value);
+    e.detail = escapeBytes(counter);
+    return e;
 }
 
 } // namespace lockscope

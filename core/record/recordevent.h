@@ -44,6 +44,10 @@ struct RecordEvent
         // that had taken `token` (`owner`) was still open: its holder alive, perhaps paused or cut off...
         TracedAlive = 35,
         TracedGone = 36, // ...or already closed: its holder exited or was killed
+        // A fencing counter read `token` (its value, decimal) on `master`: Redisson's fenced-lock
+        // counter (resource: its lock) or a key under a "fencing" pattern (resource: the counter);
+        // `detail` names the counter's key. Recorded when the value changed.
+        FenceCounter = 37,
     };
 
     qint64 timeMs = 0; // wall clock, ms since the epoch (UTC)
@@ -73,6 +77,9 @@ bool isTracedKind(RecordEvent::Kind kind);
 bool recordEventKindFromNumber(int number, RecordEvent::Kind* kind);
 // RecordEvent::holders of these master indexes (a view's holders).
 quint64 holdersMask(const QList<int>& masters);
+// A fencing counter's new value on `master`, for `resource` (FenceCounter).
+RecordEvent fenceCounterEvent(int master, const QByteArray& resource, const QByteArray& counter,
+                              qint64 value);
 
 using RecordEventList = QList<RecordEvent>;
 

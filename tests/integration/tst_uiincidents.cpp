@@ -60,6 +60,7 @@ private slots:
     void init();
     void aReviewListsTheRecordingsIncidents();
     void liveARestartThatGrantsTwiceIsListedAndNotified();
+    void aFencingRegressionSaysItsCounterValues();
 
 private:
     QString auditPath() const { return m_state->filePath(QStringLiteral("audit.jsonl")); }
@@ -186,6 +187,26 @@ void TestUiIncidents::liveARestartThatGrantsTwiceIsListedAndNotified()
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     badge(window)->click();
     QTRY_VERIFY(window.incidents()->dock()->isVisible());
+}
+
+void TestUiIncidents::aFencingRegressionSaysItsCounterValues()
+{
+    // Its "tokens" are the counter's two values: the list and the tooltip say so, not "holders".
+    IncidentsModel model;
+    SafetyIncident i;
+    i.kind = SafetyIncident::Kind::FencingRegression;
+    i.resource = "orders";
+    i.firstToken = "5";
+    i.secondToken = "1";
+    i.cause = QStringLiteral("its fencing counter (redisson_lock_token:{orders}) read 1 on M1 after 5 there");
+    QVERIFY(model.add(i));
+    QCOMPARE(model.index(0, IncidentsModel::Kind).data().toString(), QStringLiteral("fencing-regression"));
+    QCOMPARE(model.index(0, IncidentsModel::Holders).data().toString(),
+             QStringLiteral("fencing counter 5, then 1"));
+    const QString tip = model.index(0, IncidentsModel::Holders).data(Qt::ToolTipRole).toString();
+    QVERIFY2(tip.contains(QLatin1String("counter's highest before: 5")) &&
+                 tip.contains(QLatin1String("then read: 1")) && !tip.contains(QLatin1String("holder:")),
+             qPrintable(tip));
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiIncidents)

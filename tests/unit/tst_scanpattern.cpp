@@ -211,14 +211,20 @@ void TestScanPattern::configModes()
 {
     const Result<LockScopeConfig> c = ConfigLoader::fromJson(
         R"({"patterns": ["jobs.lock", {"match": "lock:*", "mode": "locks"}, {"match": "*", "mode": "discover"},
-                         {"match": "mutex:*"}]})");
+                         {"match": "mutex:*"}, {"match": "fence:*", "mode": "fencing"}]})");
     QVERIFY2(c.ok(), qPrintable(c.ok() ? QString() : c.error().message));
     QCOMPARE(c->monitor.patterns, (QList<ScanPattern>{ScanPattern("jobs.lock", PatternMode::Locks),
                                                       ScanPattern("lock:*", PatternMode::Locks),
                                                       ScanPattern("*", PatternMode::Discover),
-                                                      ScanPattern("mutex:*", PatternMode::Locks)}));
+                                                      ScanPattern("mutex:*", PatternMode::Locks),
+                                                      ScanPattern("fence:*", PatternMode::Fencing)}));
     QCOMPARE(ScanPattern::listText(c->monitor.patterns),
-             QStringLiteral("jobs.lock, lock:*, * (discover), mutex:*"));
+             QStringLiteral("jobs.lock, lock:*, * (discover), mutex:*, fence:* (fencing)"));
+    // A fencing counter is never a lock, whichever other pattern meets it (here "*" and "lock:*").
+    const PatternScope scope(c->monitor.patterns);
+    QVERIFY(scope.isFencingCounter("fence:orders"));
+    QVERIFY(!scope.isLock("fence:orders", RecognizedLock(), false));
+    QVERIFY(scope.isLock("lock:orders", RecognizedLock(), false));
     // Without "patterns" the defaults: the lock layouts, every key there a lock, and *lock* to
     // discover (issue #41).
     const Result<LockScopeConfig> defaults = ConfigLoader::fromJson("{}");

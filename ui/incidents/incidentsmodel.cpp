@@ -67,13 +67,15 @@ QVariant IncidentsModel::data(const QModelIndex& index, int role) const
         return {};
     const SafetyIncident& i = m_rows.at(index.row());
     if (role == Qt::ToolTipRole) {
-        // The whole story: when, both holders, the cause and the events it rests on.
+        // The whole story: when, both holders (a fencing counter's two values), the cause and the
+        // events it rests on.
+        const bool fencing = i.kind == SafetyIncident::Kind::FencingRegression;
         QStringList lines{
             tr("%1 to %2").arg(localTime(i.fromMs), localTime(i.toMs)),
-            tr("first holder: %1%2")
+            (fencing ? tr("counter's highest before: %1%2") : tr("first holder: %1%2"))
                 .arg(escapeBytes(i.firstToken),
                      i.firstOwner.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(i.firstOwner)),
-            tr("second holder: %1%2")
+            (fencing ? tr("then read: %1%2") : tr("second holder: %1%2"))
                 .arg(escapeBytes(i.secondToken),
                      i.secondOwner.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(i.secondOwner)),
             i.cause, QString()};

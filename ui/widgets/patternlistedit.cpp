@@ -121,6 +121,7 @@ void PatternListEdit::setModeCell(int row, PatternMode mode)
     auto* box = new QComboBox(m_table);
     box->addItem(tr("Every key is a lock"), int(PatternMode::Locks));
     box->addItem(tr("Find locks among keys"), int(PatternMode::Discover));
+    box->addItem(tr("Fencing counters"), int(PatternMode::Fencing));
     box->setCurrentIndex(box->findData(int(mode)));
     connect(box, &QComboBox::currentIndexChanged, this, [this] { emit changed(); });
     m_table->setCellWidget(row, 1, box);

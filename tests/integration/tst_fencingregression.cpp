@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "support/lockctlprocess.h"
+#include "support/lockctlrun.h"
+#include "support/redisservergroup.h"
+#include "support/testregistry.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace tst_fencingregression {
+
+using namespace lockscope;
+using namespace lockscope::test;
+
+namespace {
+
+// `lockctl record` on the group's masters with `extra` arguments, until the test ends.
+bool startRecorder(LockctlProcess& recorder, const RedisServerGroup& group, const QString& db,
+                   const QStringList& extra = {})
+{
+    QStringList args = testPasswordArgs();
+    for (const QString& url : group.urls(false))
+        args << QStringLiteral("-m") << url;
+    return recorder.start(args + QStringList{QStringLiteral("record"), QStringLiteral("--db"), db} + extra) &&
+           recorder.waitForOutput("recording");
+}
+
+// Each INCR read before the next (a keyspace event, then a read): the recording has every value.
+void increment(const RedisServer& server, const QByteArray& key, int times)
+{
+    for (int n = 0; n < times; ++n) {
+        server.command({"INCR", key});
+        QTest::qWait(250);
+    }
+}
+
+QJsonArray incidents(const QString& db, int* code)
+{
+    const LockctlRun run =
+        runLockctl({QStringLiteral("--json"), QStringLiteral("incidents"), QStringLiteral("--db"), db,
+                    QStringLiteral("--min-confidence"), QStringLiteral("possible")});
+    *code = run.code;
+    return QJsonDocument::fromJson(run.out).object().value(QStringLiteral("incidents")).toArray();
+}
+
+} // namespace
+
+// Issue #42's fencing regression end to end: real masters, `lockctl record`, the counter changed
+// the way a failing deployment changes it, then `lockctl incidents` from the file alone. What the
+// test did to the counter is the oracle.
+class TestFencingRegression : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void aRedissonCounterResetByARestartIsProven();
+    void aFencingPatternCounterThatWentDownIsProvenARisingOneIsNot();
+};
+
+void TestFencingRegression::aRedissonCounterResetByARestartIsProven()
+{
+    // Redisson's fenced lock `orders`: its hash and its token counter, three grants; the master
+    // restarts without persistence and the next two grants are given tokens 1 and 2 again.
+    RedisServerGroup group;
+    RedisServerOptions options;
+    options.notifications = true;
+    QVERIFY2(group.start(1, options), qPrintable(group.errorString()));
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("recording.sqlite"));
+    LockctlProcess recorder;
+    QVERIFY2(startRecorder(recorder, group, db), qPrintable(recorder.describe()));
+    const QByteArray counter = "redisson_lock_token:{orders}";
+    group.at(0).command({"HSET", "orders", "8c0f3e7a-1b2c-4d5e-8f90-a1b2c3d4e5f6:1", "1"});
+    group.at(0).command({"PEXPIRE", "orders", "30000"});
+    increment(group.at(0), counter, 3);
+    int code = -1;
+    QVERIFY(incidents(db, &code).isEmpty()); // rising: nothing
+    QCOMPARE(code, 0);
+    QVERIFY(group.at(0).restart());
+    QTest::qWait(1500); // the monitor reconnects and sees the new run_id
+    increment(group.at(0), counter, 2);
+    QVERIFY(QTest::qWaitFor([&] { return !incidents(db, &code).isEmpty(); }, 15000));
+    const QJsonArray found = incidents(db, &code);
+    QCOMPARE(code, 1);
+    QVERIFY2(found.size() == 1, QJsonDocument(found).toJson().constData());
+    const QJsonObject i = found.first().toObject();
+    QCOMPARE(i.value(QStringLiteral("kind")).toString(), QStringLiteral("fencing-regression"));
+    QCOMPARE(i.value(QStringLiteral("confidence")).toString(), QStringLiteral("proven"));
+    QCOMPARE(i.value(QStringLiteral("resource")).toString(), QStringLiteral("orders")); // the lock it fences
+    QCOMPARE(i.value(QStringLiteral("first")).toObject().value(QStringLiteral("token")).toString(),
+             QStringLiteral("3"));
+    QCOMPARE(i.value(QStringLiteral("second")).toObject().value(QStringLiteral("token")).toString(),
+             QStringLiteral("1"));
+    const QString cause = i.value(QStringLiteral("cause")).toString();
+    QVERIFY2(cause.contains(QLatin1String("master-restarted M1")) &&
+                 cause.contains(QString::fromLatin1(counter)),
+             qPrintable(cause));
+    // Tokens 1 and 2 were given out again: both are in the evidence.
+    QCOMPARE(i.value(QStringLiteral("evidence")).toArray().size(), 2);
+    QCOMPARE(recorder.terminate(), 0);
+}
+
+void TestFencingRegression::aFencingPatternCounterThatWentDownIsProvenARisingOneIsNot()
+{
+    // Counters the application keeps itself, named by a "fencing" pattern beside the lock patterns.
+    RedisServerGroup group;
+    RedisServerOptions options;
+    options.notifications = true;
+    QVERIFY2(group.start(1, options), qPrintable(group.errorString()));
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("recording.sqlite"));
+    LockctlProcess recorder;
+    QVERIFY2(startRecorder(recorder, group, db,
+                           {QStringLiteral("--pattern"), QStringLiteral("lock:*"), QStringLiteral("--fence"),
+                            QStringLiteral("fence:*")}),
+             qPrintable(recorder.describe()));
+    group.at(0).command({"SET", "lock:orders", "tok-A", "PX", "30000"});
+    increment(group.at(0), "fence:orders", 5);
+    increment(group.at(0), "fence:other", 3);
+    // Someone set it back (a restore from an old dump, a script): 3, 4 and 5 come again.
+    group.at(0).command({"SET", "fence:orders", "2"});
+    QTest::qWait(250);
+    increment(group.at(0), "fence:orders", 1);
+    int code = -1;
+    QVERIFY(QTest::qWaitFor([&] { return !incidents(db, &code).isEmpty(); }, 15000));
+    QTest::qWait(500);
+    const QJsonArray found = incidents(db, &code);
+    QVERIFY2(found.size() == 1, QJsonDocument(found).toJson().constData());
+    const QJsonObject i = found.first().toObject();
+    QCOMPARE(i.value(QStringLiteral("kind")).toString(), QStringLiteral("fencing-regression"));
+    QCOMPARE(i.value(QStringLiteral("resource")).toString(), QStringLiteral("fence:orders"));
+    QCOMPARE(i.value(QStringLiteral("first")).toObject().value(QStringLiteral("token")).toString(),
+             QStringLiteral("5"));
+    QCOMPARE(i.value(QStringLiteral("second")).toObject().value(QStringLiteral("token")).toString(),
+             QStringLiteral("2"));
+    QVERIFY2(i.value(QStringLiteral("cause")).toString().contains(QLatin1String("no restart or failover")),
+             QJsonDocument(i).toJson().constData());
+    // The counter is no lock: `lockctl list` does not show it, the lock beside it is shown.
+    const LockctlRun list =
+        runLockctl(testPasswordArgs() + QStringList{QStringLiteral("-m"), group.urls(false).first(),
+                                                    QStringLiteral("--json"), QStringLiteral("list"),
+                                                    QStringLiteral("--pattern"), QStringLiteral("lock:*"),
+                                                    QStringLiteral("--fence"), QStringLiteral("fence:*")});
+    QVERIFY2(list.code == 0 && list.out.contains("lock:orders") && !list.out.contains("fence:"),
+             qPrintable(list.describe()));
+    QCOMPARE(recorder.terminate(), 0);
+}
+
+LOCKSCOPE_TEST_GUILESS_MAIN(TestFencingRegression)
+
+} // namespace tst_fencingregression
+
+#include "tst_fencingregression.moc"
