@@ -17,15 +17,39 @@ using namespace lockscope::test;
 
 namespace {
 
-// `lockctl record` on the group's masters with `extra` arguments, until the test ends.
-bool startRecorder(LockctlProcess& recorder, const RedisServerGroup& group, const QString& db,
-                   const QStringList& extra = {})
+// One master with keyspace events under `lockctl record` (with `extra` arguments) until the test ends.
+struct RecordedMaster
 {
-    QStringList args = testPasswordArgs();
-    for (const QString& url : group.urls(false))
-        args << QStringLiteral("-m") << url;
-    return recorder.start(args + QStringList{QStringLiteral("record"), QStringLiteral("--db"), db} + extra) &&
-           recorder.waitForOutput("recording");
+    bool start(const QStringList& extra = {})
+    {
+        RedisServerOptions options;
+        options.notifications = true;
+        if (!group.start(1, options)) {
+            problem = group.errorString();
+            return false;
+        }
+        const bool recording =
+            recorder.start(testPasswordArgs() +
+                           QStringList{QStringLiteral("-m"), group.urls(false).first(),
+                                       QStringLiteral("record"), QStringLiteral("--db"), db} +
+                           extra) &&
+            recorder.waitForOutput("recording");
+        problem = recorder.describe();
+        return recording;
+    }
+    RedisServer& server() { return group.at(0); }
+
+    RedisServerGroup group;
+    QTemporaryDir dir;
+    const QString db = dir.filePath(QStringLiteral("recording.sqlite"));
+    LockctlProcess recorder;
+    QString problem;
+};
+
+// The value the incident names as its first or second token (here the counter's values).
+QString tokenOf(const QJsonObject& incident, const char* which)
+{
+    return incident.value(QLatin1String(which)).toObject().value(QStringLiteral("token")).toString();
 }
 
 // Each INCR read before the next (a keyspace event, then a read): the recording has every value.
@@ -64,24 +88,19 @@ void TestFencingRegression::aRedissonCounterResetByARestartIsProven()
 {
     // Redisson's fenced lock `orders`: its hash and its token counter, three grants; the master
     // restarts without persistence and the next two grants are given tokens 1 and 2 again.
-    RedisServerGroup group;
-    RedisServerOptions options;
-    options.notifications = true;
-    QVERIFY2(group.start(1, options), qPrintable(group.errorString()));
-    QTemporaryDir dir;
-    const QString db = dir.filePath(QStringLiteral("recording.sqlite"));
-    LockctlProcess recorder;
-    QVERIFY2(startRecorder(recorder, group, db), qPrintable(recorder.describe()));
+    RecordedMaster m;
+    QVERIFY2(m.start(), qPrintable(m.problem));
+    const QString& db = m.db;
     const QByteArray counter = "redisson_lock_token:{orders}";
-    group.at(0).command({"HSET", "orders", "8c0f3e7a-1b2c-4d5e-8f90-a1b2c3d4e5f6:1", "1"});
-    group.at(0).command({"PEXPIRE", "orders", "30000"});
-    increment(group.at(0), counter, 3);
+    m.server().command({"HSET", "orders", "8c0f3e7a-1b2c-4d5e-8f90-a1b2c3d4e5f6:1", "1"});
+    m.server().command({"PEXPIRE", "orders", "30000"});
+    increment(m.server(), counter, 3);
     int code = -1;
     QVERIFY(incidents(db, &code).isEmpty()); // rising: nothing
     QCOMPARE(code, 0);
-    QVERIFY(group.at(0).restart());
+    QVERIFY(m.group.at(0).restart());
     QTest::qWait(1500); // the monitor reconnects and sees the new run_id
-    increment(group.at(0), counter, 2);
+    increment(m.server(), counter, 2);
     QVERIFY(QTest::qWaitFor([&] { return !incidents(db, &code).isEmpty(); }, 15000));
     const QJsonArray found = incidents(db, &code);
     QCOMPARE(code, 1);
@@ -90,40 +109,32 @@ void TestFencingRegression::aRedissonCounterResetByARestartIsProven()
     QCOMPARE(i.value(QStringLiteral("kind")).toString(), QStringLiteral("fencing-regression"));
     QCOMPARE(i.value(QStringLiteral("confidence")).toString(), QStringLiteral("proven"));
     QCOMPARE(i.value(QStringLiteral("resource")).toString(), QStringLiteral("orders")); // the lock it fences
-    QCOMPARE(i.value(QStringLiteral("first")).toObject().value(QStringLiteral("token")).toString(),
-             QStringLiteral("3"));
-    QCOMPARE(i.value(QStringLiteral("second")).toObject().value(QStringLiteral("token")).toString(),
-             QStringLiteral("1"));
+    QCOMPARE(tokenOf(i, "first"), QStringLiteral("3"));
+    QCOMPARE(tokenOf(i, "second"), QStringLiteral("1"));
     const QString cause = i.value(QStringLiteral("cause")).toString();
     QVERIFY2(cause.contains(QLatin1String("master-restarted M1")) &&
                  cause.contains(QString::fromLatin1(counter)),
              qPrintable(cause));
     // Tokens 1 and 2 were given out again: both are in the evidence.
     QCOMPARE(i.value(QStringLiteral("evidence")).toArray().size(), 2);
-    QCOMPARE(recorder.terminate(), 0);
+    QCOMPARE(m.recorder.terminate(), 0);
 }
 
 void TestFencingRegression::aFencingPatternCounterThatWentDownIsProvenARisingOneIsNot()
 {
     // Counters the application keeps itself, named by a "fencing" pattern beside the lock patterns.
-    RedisServerGroup group;
-    RedisServerOptions options;
-    options.notifications = true;
-    QVERIFY2(group.start(1, options), qPrintable(group.errorString()));
-    QTemporaryDir dir;
-    const QString db = dir.filePath(QStringLiteral("recording.sqlite"));
-    LockctlProcess recorder;
-    QVERIFY2(startRecorder(recorder, group, db,
-                           {QStringLiteral("--pattern"), QStringLiteral("lock:*"), QStringLiteral("--fence"),
-                            QStringLiteral("fence:*")}),
-             qPrintable(recorder.describe()));
-    group.at(0).command({"SET", "lock:orders", "tok-A", "PX", "30000"});
-    increment(group.at(0), "fence:orders", 5);
-    increment(group.at(0), "fence:other", 3);
+    RecordedMaster m;
+    QVERIFY2(m.start({QStringLiteral("--pattern"), QStringLiteral("lock:*"), QStringLiteral("--fence"),
+                      QStringLiteral("fence:*")}),
+             qPrintable(m.problem));
+    const QString& db = m.db;
+    m.server().command({"SET", "lock:orders", "tok-A", "PX", "30000"});
+    increment(m.server(), "fence:orders", 5);
+    increment(m.server(), "fence:other", 3);
     // Someone set it back (a restore from an old dump, a script): 3, 4 and 5 come again.
-    group.at(0).command({"SET", "fence:orders", "2"});
+    m.server().command({"SET", "fence:orders", "2"});
     QTest::qWait(250);
-    increment(group.at(0), "fence:orders", 1);
+    increment(m.server(), "fence:orders", 1);
     int code = -1;
     QVERIFY(QTest::qWaitFor([&] { return !incidents(db, &code).isEmpty(); }, 15000));
     QTest::qWait(500);
@@ -132,21 +143,19 @@ void TestFencingRegression::aFencingPatternCounterThatWentDownIsProvenARisingOne
     const QJsonObject i = found.first().toObject();
     QCOMPARE(i.value(QStringLiteral("kind")).toString(), QStringLiteral("fencing-regression"));
     QCOMPARE(i.value(QStringLiteral("resource")).toString(), QStringLiteral("fence:orders"));
-    QCOMPARE(i.value(QStringLiteral("first")).toObject().value(QStringLiteral("token")).toString(),
-             QStringLiteral("5"));
-    QCOMPARE(i.value(QStringLiteral("second")).toObject().value(QStringLiteral("token")).toString(),
-             QStringLiteral("2"));
+    QCOMPARE(tokenOf(i, "first"), QStringLiteral("5"));
+    QCOMPARE(tokenOf(i, "second"), QStringLiteral("2"));
     QVERIFY2(i.value(QStringLiteral("cause")).toString().contains(QLatin1String("no restart or failover")),
              QJsonDocument(i).toJson().constData());
     // The counter is no lock: `lockctl list` does not show it, the lock beside it is shown.
     const LockctlRun list =
-        runLockctl(testPasswordArgs() + QStringList{QStringLiteral("-m"), group.urls(false).first(),
+        runLockctl(testPasswordArgs() + QStringList{QStringLiteral("-m"), m.group.urls(false).first(),
                                                     QStringLiteral("--json"), QStringLiteral("list"),
                                                     QStringLiteral("--pattern"), QStringLiteral("lock:*"),
                                                     QStringLiteral("--fence"), QStringLiteral("fence:*")});
     QVERIFY2(list.code == 0 && list.out.contains("lock:orders") && !list.out.contains("fence:"),
              qPrintable(list.describe()));
-    QCOMPARE(recorder.terminate(), 0);
+    QCOMPARE(m.recorder.terminate(), 0);
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestFencingRegression)
