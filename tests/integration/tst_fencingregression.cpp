@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "record/recordingreader.h"
 #include "support/lockctlprocess.h"
 #include "support/lockctlrun.h"
 #include "support/redisservergroup.h"
 #include "support/testregistry.h"
+#include "support/timebound.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <functional>
 
 namespace tst_fencingregression {
 
@@ -45,6 +49,38 @@ struct RecordedMaster
     LockctlProcess recorder;
     QString problem;
 };
+
+// Waits until the recording holds an event `match` accepts, and returns its time (-1: none came):
+// the next step of a test must not race the monitor's read or the recorder's batch (under the
+// sanitizers on a busy machine both lag).
+qint64 waitRecorded(const QString& db, const std::function<bool(const HistoryEvent&)>& match)
+{
+    qint64 at = -1;
+    const bool came = QTest::qWaitFor(
+        [&] {
+            RecordingReader reader;
+            if (reader.open(db))
+                return false;
+            reader.forEachEvent([&](const HistoryEvent& h) {
+                if (match(h))
+                    at = h.event.timeMs;
+                return at < 0;
+            });
+            return at >= 0;
+        },
+        int(upperBoundMs(15000)));
+    return came ? at : -1;
+}
+
+// A fencing counter's value for `resource`, recorded after `afterMs`.
+std::function<bool(const HistoryEvent&)> counterAt(const QByteArray& resource, const QByteArray& value,
+                                                   qint64 afterMs = 0)
+{
+    return [=](const HistoryEvent& h) {
+        return h.event.kind == RecordEvent::Kind::FenceCounter && h.event.resource == resource &&
+               h.event.token == value && h.event.timeMs > afterMs;
+    };
+}
 
 // The value the incident names as its first or second token (here the counter's values).
 QString tokenOf(const QJsonObject& incident, const char* which)
@@ -95,14 +131,25 @@ void TestFencingRegression::aRedissonCounterResetByARestartIsProven()
     m.server().command({"HSET", "orders", "8c0f3e7a-1b2c-4d5e-8f90-a1b2c3d4e5f6:1", "1"});
     m.server().command({"PEXPIRE", "orders", "30000"});
     increment(m.server(), counter, 3);
+    QVERIFY(waitRecorded(db, counterAt("orders", "3")) > 0);
     int code = -1;
     QVERIFY(incidents(db, &code).isEmpty()); // rising: nothing
     QCOMPARE(code, 0);
     QVERIFY(m.group.at(0).restart());
-    QTest::qWait(1500); // the monitor reconnects and sees the new run_id
+    // The monitor reconnects and sees the new run_id before the next grants.
+    const qint64 restarted = waitRecorded(
+        db, [](const HistoryEvent& h) { return h.event.kind == RecordEvent::Kind::MasterRestarted; });
+    QVERIFY(restarted > 0);
     increment(m.server(), counter, 2);
-    QVERIFY(QTest::qWaitFor([&] { return !incidents(db, &code).isEmpty(); }, 15000));
-    const QJsonArray found = incidents(db, &code);
+    QVERIFY(waitRecorded(db, counterAt("orders", "2", restarted)) > 0);
+    // Until both values given out again are in the file (the recorder commits a batch at a time:
+    // the incident may be there before the second value is).
+    const auto evidence = [](const QJsonArray& found) {
+        return found.isEmpty() ? 0
+                               : found.first().toObject().value(QStringLiteral("evidence")).toArray().size();
+    };
+    QJsonArray found;
+    QVERIFY(QTest::qWaitFor([&] { return evidence(found = incidents(db, &code)) >= 2; }, 15000));
     QCOMPARE(code, 1);
     QVERIFY2(found.size() == 1, QJsonDocument(found).toJson().constData());
     const QJsonObject i = found.first().toObject();
@@ -131,13 +178,14 @@ void TestFencingRegression::aFencingPatternCounterThatWentDownIsProvenARisingOne
     m.server().command({"SET", "lock:orders", "tok-A", "PX", "30000"});
     increment(m.server(), "fence:orders", 5);
     increment(m.server(), "fence:other", 3);
+    const qint64 highest = waitRecorded(db, counterAt("fence:orders", "5"));
+    QVERIFY(highest > 0 && waitRecorded(db, counterAt("fence:other", "3")) > 0);
     // Someone set it back (a restore from an old dump, a script): 3, 4 and 5 come again.
     m.server().command({"SET", "fence:orders", "2"});
     QTest::qWait(250);
     increment(m.server(), "fence:orders", 1);
+    QVERIFY(waitRecorded(db, counterAt("fence:orders", "3", highest)) > 0);
     int code = -1;
-    QVERIFY(QTest::qWaitFor([&] { return !incidents(db, &code).isEmpty(); }, 15000));
-    QTest::qWait(500);
     const QJsonArray found = incidents(db, &code);
     QVERIFY2(found.size() == 1, QJsonDocument(found).toJson().constData());
     const QJsonObject i = found.first().toObject();
