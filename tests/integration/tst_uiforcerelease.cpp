@@ -244,10 +244,15 @@ void TestUiForceRelease::readOnlyRefuses()
     QCOMPARE(dialog.stage(), ForceReleaseDialog::Stage::Ready);
 
     // Even a request that gets past the window is refused by the core, without touching a master.
-    QSignalSpy finished(h.core->service(), &CoreService::forceReleaseFinished);
+    // The refusal is sent from the core's thread at once, possibly before this thread would start
+    // waiting on a spy (QSignalSpy::wait counts only what arrives while it waits): the report is
+    // taken in this thread, queued, and waited for by count.
+    QList<ForceReleaseReport> reports;
+    QObject::connect(h.core->service(), &CoreService::forceReleaseFinished, &h.context,
+                     [&reports](const ForceReleaseReport& r) { reports.append(r); });
     h.core->request(&CoreService::executeForceRelease, *dialog.plan());
-    QVERIFY(finished.wait(int(lockscope::test::upperBoundMs(5000))));
-    const auto report = finished.first().first().value<ForceReleaseReport>();
+    QTRY_COMPARE_WITH_TIMEOUT(reports.size(), 1, int(lockscope::test::upperBoundMs(5000)));
+    const ForceReleaseReport& report = reports.first();
     QCOMPARE(report.outcome.verdict, WriteVerdict::Refused);
     QCOMPARE(holdersOf(group, "lock:ro", "tok-ro"), 3);
 }
