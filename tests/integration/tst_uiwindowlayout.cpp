@@ -43,8 +43,10 @@ const QSize screenSize(1600, 1000);
 
 void onMasters(RedisServerGroup& group, const QList<int>& masters, const QByteArrayList& argv)
 {
-    for (int m : masters)
-        QVERIFY2(!group.at(m).command(argv).isError(), argv.join(' ').constData());
+    for (int m : masters) {
+        const RedisReply reply = group.at(m).command(argv);
+        QVERIFY2(!reply.isError(), QByteArray(argv.join(' ') + ": " + reply.string).constData());
+    }
 }
 
 // Locks of the kinds the demo shows: held, partial, contested, stuck, Redisson, semaphore.

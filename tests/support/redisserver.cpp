@@ -5,6 +5,7 @@
 #include "support/blockingcommand.h"
 #include "support/tlsmaterial.h"
 
+#include <QFile>
 #include <QTcpServer>
 #include <QTcpSocket>
 
@@ -85,9 +86,9 @@ QByteArray RedisServer::config()
 {
     // Paths quoted (a temporary directory may hold spaces), secrets only here: the file is the
     // owner's alone, where the command line is anyone's (ps, /proc/<pid>/cmdline).
-    QByteArray text =
-        "dir " + LocalServerFiles::quoted(m_dir.path()) + "\nlogfile " +
-        LocalServerFiles::quoted(m_dir.filePath(QStringLiteral("redis-%1.log").arg(m_generation++))) + '\n';
+    m_logPath = m_dir.filePath(QStringLiteral("redis-%1.log").arg(m_generation++));
+    QByteArray text = "dir " + LocalServerFiles::quoted(m_dir.path()) + "\nlogfile " +
+                      LocalServerFiles::quoted(m_logPath) + '\n';
     // A replica's full sync starts at once: Redis 7 waits 5 s by default (repl-diskless-sync-delay) for
     // more replicas to join the transfer, which every replica of a cluster or Sentinel group (and every
     // old primary rejoining after a failover) spent waiting. Nothing here tests that delay.
@@ -185,7 +186,11 @@ bool RedisServer::launch()
         // test sets up), not the fixture's word that no answer came: a cluster node whose bus port
         // (port + 10000) is taken accepts connections for a moment, then exits without answering.
         const RedisReply pong = command({"PING"});
-        return !pong.isError() || (!m_options.password.isEmpty() && !pong.string.startsWith("fixture: "));
+        const bool answered =
+            !pong.isError() || (!m_options.password.isEmpty() && !pong.string.startsWith("fixture: "));
+        // And the answer is our server's (sanitizer pass of fresh-clone run 19: every set-up command
+        // of a test failed at once, as against a server of another test, with its own password).
+        return answered && logSaysReady();
     });
     if (readiness == LocalServerProcess::Readiness::Answering)
         return true;
@@ -194,6 +199,13 @@ bool RedisServer::launch()
                   : QStringLiteral("redis-server on port %1 did not accept connections").arg(m_port);
     stop();
     return false;
+}
+
+bool RedisServer::logSaysReady() const
+{
+    QFile log(m_logPath);
+    // Redis 7.0 "Ready to accept connections", Valkey 8 "... tcp": written once every listener is bound.
+    return log.open(QIODevice::ReadOnly) && log.readAll().contains("Ready to accept connections");
 }
 
 void RedisServer::stop()

@@ -82,6 +82,9 @@ public:
 private:
     bool launch();
     QByteArray config();
+    // Whether this launch's own server says it listens: an answer on its port alone may come from
+    // another test's server that took the port first (ours then exits, "address already in use").
+    bool logSaysReady() const;
 
     RedisServerOptions m_options;
     QTemporaryDir m_dir;
@@ -90,6 +93,7 @@ private:
     quint16 m_adminPort = 0;
     QString m_error;
     int m_generation = 0;
+    QString m_logPath; // this launch's log
 };
 
 // The password every fixture server and sentinel of this test process requires unless a test asks
