@@ -17,17 +17,15 @@ namespace {
 class AcquireCommand final : public WriteCommand
 {
 public:
-    QString name() const override { return QStringLiteral("acquire"); }
-    QString synopsis() const override
-    {
-        return QStringLiteral(
-            "acquire RESOURCE --ttl MS [--retries N] [--retry-delay MS] [--owner TEXT] [--json]");
-    }
-    QString summary() const override
-    {
-        return QStringLiteral("Take a Redlock (SET NX PX on every master, quorum N/2+1); prints the token "
-                              "(first line) and the validity.");
-    }
+    AcquireCommand()
+        : WriteCommand(
+              {.name = QStringLiteral("acquire"),
+               .synopsis = QStringLiteral(
+                   "acquire RESOURCE --ttl MS [--retries N] [--retry-delay MS] [--owner TEXT] [--json]"),
+               .summary = QStringLiteral(
+                   "Take a Redlock (SET NX PX on every master, quorum N/2+1); prints the token "
+                   "(first line) and the validity.")})
+    {}
     QList<QCommandLineOption> options() const override
     {
         return QList<QCommandLineOption>{TtlArgument::option()} << retryOptions() << ownerOption();

@@ -6,6 +6,7 @@
 #include <QString>
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 class QCommandLineParser;
@@ -14,19 +15,31 @@ namespace lockctl {
 
 class CliContext;
 
+// The word that names a command, and what `lockctl --help` says of it.
+struct CommandHelp
+{
+    QString name;
+    QString synopsis; // "list [--pattern GLOB]..."
+    QString summary;
+};
+
 // One lockctl sub-command. Options of all commands share one parser; options() lists the ones
 // this command accepts, so that a misplaced option is reported instead of ignored.
 class Command
 {
 public:
+    explicit Command(CommandHelp help) : m_help(std::move(help)) {}
     virtual ~Command() = default;
-    virtual QString name() const = 0;
-    virtual QString synopsis() const = 0; // "list [--pattern GLOB]..."
-    virtual QString summary() const = 0;
+    const QString& name() const { return m_help.name; }
+    const QString& synopsis() const { return m_help.synopsis; }
+    const QString& summary() const { return m_help.summary; }
     virtual QList<QCommandLineOption> options() const { return {}; }
     // False for a command that reads only local files (history): it runs without -m or --config.
     virtual bool needsMasters() const { return true; }
     virtual int run(CliContext& context, const QCommandLineParser& parser, const QStringList& positional) = 0;
+
+private:
+    CommandHelp m_help;
 };
 
 // Each command file registers itself with a static CommandRegistry; `order` sets where

@@ -16,15 +16,12 @@ namespace {
 class ExtendCommand final : public WriteCommand
 {
 public:
-    QString name() const override { return QStringLiteral("extend"); }
-    QString synopsis() const override
-    {
-        return QStringLiteral("extend RESOURCE --token T --ttl MS [--json]");
-    }
-    QString summary() const override
-    {
-        return QStringLiteral("Set a held lock's TTL again where it still has TOKEN; needs a quorum.");
-    }
+    ExtendCommand()
+        : WriteCommand({.name = QStringLiteral("extend"),
+                        .synopsis = QStringLiteral("extend RESOURCE --token T --ttl MS [--json]"),
+                        .summary = QStringLiteral(
+                            "Set a held lock's TTL again where it still has TOKEN; needs a quorum.")})
+    {}
     QList<QCommandLineOption> options() const override { return {TtlArgument::option(), tokenOption()}; }
 
 protected:

@@ -82,17 +82,15 @@ QString describe(const ForceReleaseMasterResult& r)
 class ForceReleaseCommand final : public WriteCommand
 {
 public:
-    QString name() const override { return QStringLiteral("force-release"); }
-    QString synopsis() const override
-    {
-        return QStringLiteral("force-release RESOURCE (--expect-token T | --any-token) [--on URL]... [--yes] "
-                              "[--force-unknown] [--json]");
-    }
-    QString summary() const override
-    {
-        return QStringLiteral("Delete a lock as an administrator, only where it still has token T (or any "
-                              "token); Redisson, python-redis-lock and redis-semaphore aware.");
-    }
+    ForceReleaseCommand()
+        : WriteCommand({.name = QStringLiteral("force-release"),
+                        .synopsis = QStringLiteral(
+                            "force-release RESOURCE (--expect-token T | --any-token) [--on URL]... [--yes] "
+                            "[--force-unknown] [--json]"),
+                        .summary = QStringLiteral(
+                            "Delete a lock as an administrator, only where it still has token T (or any "
+                            "token); Redisson, python-redis-lock and redis-semaphore aware.")})
+    {}
     QList<QCommandLineOption> options() const override
     {
         return {

@@ -22,18 +22,14 @@ namespace {
 class HistoryCommand final : public Command
 {
 public:
-    QString name() const override { return QStringLiteral("history"); }
-    QString synopsis() const override
-    {
-        return QStringLiteral("history RESOURCE [--db FILE] [--since DURATION] [-m URL ...]");
-    }
-    QString summary() const override
-    {
-        return QStringLiteral(
-            "The recorded episodes of one lock, oldest first: holder, owner, start, end, how "
-            "it ended, extensions; then every event, and what the recording says is wrong with "
-            "the open episode (JSON with --json). Reads the recording only; needs no master.");
-    }
+    HistoryCommand()
+        : Command({.name = QStringLiteral("history"),
+                   .synopsis = QStringLiteral("history RESOURCE [--db FILE] [--since DURATION] [-m URL ...]"),
+                   .summary = QStringLiteral(
+                       "The recorded episodes of one lock, oldest first: holder, owner, start, end, how "
+                       "it ended, extensions; then every event, and what the recording says is wrong with "
+                       "the open episode (JSON with --json). Reads the recording only; needs no master.")})
+    {}
     QList<QCommandLineOption> options() const override
     {
         return {

@@ -31,18 +31,15 @@ constexpr int commandNotStarted = 127; // as a shell reports a command it cannot
 class HoldCommand final : public WriteCommand
 {
 public:
-    QString name() const override { return QStringLiteral("hold"); }
-    QString synopsis() const override
-    {
-        return QStringLiteral(
-            "hold RESOURCE --ttl MS [--grace-ms MS] [--retries N] [--retry-delay MS] [--owner TEXT] -- "
-            "COMMAND [ARGS]");
-    }
-    QString summary() const override
-    {
-        return QStringLiteral("Run COMMAND while holding the lock (token in LOCKSCOPE_TOKEN), extending it; "
-                              "stop COMMAND if the lock is lost; exit with COMMAND's code.");
-    }
+    HoldCommand()
+        : WriteCommand({.name = QStringLiteral("hold"),
+                        .synopsis = QStringLiteral("hold RESOURCE --ttl MS [--grace-ms MS] [--retries N] "
+                                                   "[--retry-delay MS] [--owner TEXT] -- "
+                                                   "COMMAND [ARGS]"),
+                        .summary = QStringLiteral(
+                            "Run COMMAND while holding the lock (token in LOCKSCOPE_TOKEN), extending it; "
+                            "stop COMMAND if the lock is lost; exit with COMMAND's code.")})
+    {}
     QList<QCommandLineOption> options() const override
     {
         return QList<QCommandLineOption>{

@@ -28,19 +28,17 @@ QString utc(qint64 ms)
 class IncidentsCommand final : public Command
 {
 public:
-    QString name() const override { return QStringLiteral("incidents"); }
-    QString synopsis() const override
-    {
-        return QStringLiteral("incidents [--db FILE] [--since DURATION] [--resource RESOURCE] "
-                              "[--min-confidence LEVEL] [-m URL ...]");
-    }
-    QString summary() const override
-    {
-        return QStringLiteral("Every time the recording shows a lock held by two holders at once: the two "
-                              "tokens, when, the cause and the evidence (JSON with --json). Exits 1 when "
-                              "it found one, 2 when the recording cannot be read. Reads the recording "
-                              "only; needs no master.");
-    }
+    IncidentsCommand()
+        : Command(
+              {.name = QStringLiteral("incidents"),
+               .synopsis = QStringLiteral("incidents [--db FILE] [--since DURATION] [--resource RESOURCE] "
+                                          "[--min-confidence LEVEL] [-m URL ...]"),
+               .summary = QStringLiteral(
+                   "Every time the recording shows a lock held by two holders at once: the two "
+                   "tokens, when, the cause and the evidence (JSON with --json). Exits 1 when "
+                   "it found one, 2 when the recording cannot be read. Reads the recording "
+                   "only; needs no master.")})
+    {}
     QList<QCommandLineOption> options() const override
     {
         return {RecordingArgument::option(),

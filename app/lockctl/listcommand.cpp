@@ -94,20 +94,17 @@ private:
 class ListCommand final : public Command
 {
 public:
-    QString name() const override { return QStringLiteral("list"); }
-    QString synopsis() const override
-    {
-        return QStringLiteral(
-            "list [--pattern GLOB]... [--discover GLOB]... [--fence GLOB]... [--color WHEN] [--db FILE]");
-    }
-    QString summary() const override
-    {
-        return QStringLiteral(
-            "Scan every master once and print the locks with their quorum status. --pattern: every "
-            "matching key is a lock; --discover: find the locks among the matching keys (other "
-            "keys are not locks, never stuck). With --json, each lock's diagnosis also uses the "
-            "recorded story of its holder (--db FILE, or the default recording when it exists).");
-    }
+    ListCommand()
+        : Command(
+              {.name = QStringLiteral("list"),
+               .synopsis = QStringLiteral("list [--pattern GLOB]... [--discover GLOB]... [--fence GLOB]... "
+                                          "[--color WHEN] [--db FILE]"),
+               .summary = QStringLiteral(
+                   "Scan every master once and print the locks with their quorum status. --pattern: every "
+                   "matching key is a lock; --discover: find the locks among the matching keys (other "
+                   "keys are not locks, never stuck). With --json, each lock's diagnosis also uses the "
+                   "recorded story of its holder (--db FILE, or the default recording when it exists).")})
+    {}
     QList<QCommandLineOption> options() const override
     {
         return CommandLineConfig::patternOptions(QStringLiteral("to scan for"))

@@ -18,17 +18,15 @@ namespace {
 class RecordCommand final : public Command
 {
 public:
-    QString name() const override { return QStringLiteral("record"); }
-    QString synopsis() const override
-    {
-        return QStringLiteral("record [--db FILE] [--max-age DURATION] [--max-size-mb N] [--pattern GLOB]... "
-                              "[--discover GLOB]... [--fence GLOB]...");
-    }
-    QString summary() const override
-    {
-        return QStringLiteral("Record every lock and master change to the flight recorder until interrupted "
-                              "(SIGINT/SIGTERM), for history; --pattern and --discover as for list.");
-    }
+    RecordCommand()
+        : Command({.name = QStringLiteral("record"),
+                   .synopsis = QStringLiteral(
+                       "record [--db FILE] [--max-age DURATION] [--max-size-mb N] [--pattern GLOB]... "
+                       "[--discover GLOB]... [--fence GLOB]..."),
+                   .summary = QStringLiteral(
+                       "Record every lock and master change to the flight recorder until interrupted "
+                       "(SIGINT/SIGTERM), for history; --pattern and --discover as for list.")})
+    {}
     QList<QCommandLineOption> options() const override
     {
         QList<QCommandLineOption> out{

@@ -16,12 +16,12 @@ namespace {
 class ReleaseCommand final : public WriteCommand
 {
 public:
-    QString name() const override { return QStringLiteral("release"); }
-    QString synopsis() const override { return QStringLiteral("release RESOURCE --token T [--json]"); }
-    QString summary() const override
-    {
-        return QStringLiteral("Delete a lock on every master where it still has TOKEN (token-checked Lua).");
-    }
+    ReleaseCommand()
+        : WriteCommand({.name = QStringLiteral("release"),
+                        .synopsis = QStringLiteral("release RESOURCE --token T [--json]"),
+                        .summary = QStringLiteral(
+                            "Delete a lock on every master where it still has TOKEN (token-checked Lua).")})
+    {}
     QList<QCommandLineOption> options() const override { return {tokenOption()}; }
 
 protected:

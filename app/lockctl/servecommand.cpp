@@ -79,18 +79,15 @@ rlim_t raiseFileLimit()
 class ServeCommand final : public Command
 {
 public:
-    QString name() const override { return QStringLiteral("serve"); }
-    QString synopsis() const override
-    {
-        return QStringLiteral(
-            "serve [--listen ADDR:PORT] [--web-config FILE] [--max-lock-series N] "
-            "[--record [--db FILE]] [--pattern GLOB]... [--discover GLOB]... [--fence GLOB]...");
-    }
-    QString summary() const override
-    {
-        return QStringLiteral("Watch the masters until stopped and serve Prometheus metrics over HTTP "
-                              "(/metrics, /-/healthy, /-/ready); --pattern and --discover as for list.");
-    }
+    ServeCommand()
+        : Command({.name = QStringLiteral("serve"),
+                   .synopsis = QStringLiteral(
+                       "serve [--listen ADDR:PORT] [--web-config FILE] [--max-lock-series N] "
+                       "[--record [--db FILE]] [--pattern GLOB]... [--discover GLOB]... [--fence GLOB]..."),
+                   .summary = QStringLiteral(
+                       "Watch the masters until stopped and serve Prometheus metrics over HTTP "
+                       "(/metrics, /-/healthy, /-/ready); --pattern and --discover as for list.")})
+    {}
     QList<QCommandLineOption> options() const override
     {
         QList<QCommandLineOption> options = CommandLineConfig::patternOptions(QStringLiteral("to watch"));

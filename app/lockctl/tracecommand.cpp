@@ -33,19 +33,17 @@ namespace {
 class TraceCommand final : public Command
 {
 public:
-    QString name() const override { return QStringLiteral("trace"); }
-    QString synopsis() const override
-    {
-        return QStringLiteral("trace RESOURCE [--for DURATION] [--budget KIB] [--record [--db FILE]]");
-    }
-    QString summary() const override
-    {
-        return QStringLiteral(
-            "Show every command on one lock's keys, with its connection and meaning, for a while "
-            "(MONITOR on the lock's masters; --for 30s by default, at most 1h; stops itself "
-            "when a master's stream exceeds --budget KiB/s, 8192 by default). --record keeps the lock's "
-            "changes and what the trace saw in the flight recorder, for history and incidents.");
-    }
+    TraceCommand()
+        : Command({.name = QStringLiteral("trace"),
+                   .synopsis = QStringLiteral(
+                       "trace RESOURCE [--for DURATION] [--budget KIB] [--record [--db FILE]]"),
+                   .summary = QStringLiteral(
+                       "Show every command on one lock's keys, with its connection and meaning, for a while "
+                       "(MONITOR on the lock's masters; --for 30s by default, at most 1h; stops itself "
+                       "when a master's stream exceeds --budget KiB/s, 8192 by default). --record keeps the "
+                       "lock's "
+                       "changes and what the trace saw in the flight recorder, for history and incidents.")})
+    {}
     QList<QCommandLineOption> options() const override
     {
         return {

@@ -27,17 +27,14 @@ namespace {
 class WatchCommand final : public Command
 {
 public:
-    QString name() const override { return QStringLiteral("watch"); }
-    QString synopsis() const override
-    {
-        return QStringLiteral(
-            "watch [--pattern GLOB]... [--discover GLOB]... [--fence GLOB]... [--color WHEN]");
-    }
-    QString summary() const override
-    {
-        return QStringLiteral("Stream lock and master changes until interrupted (JSON Lines with --json); "
-                              "--pattern and --discover as for list.");
-    }
+    WatchCommand()
+        : Command({.name = QStringLiteral("watch"),
+                   .synopsis = QStringLiteral(
+                       "watch [--pattern GLOB]... [--discover GLOB]... [--fence GLOB]... [--color WHEN]"),
+                   .summary = QStringLiteral(
+                       "Stream lock and master changes until interrupted (JSON Lines with --json); "
+                       "--pattern and --discover as for list.")})
+    {}
     QList<QCommandLineOption> options() const override
     {
         return CommandLineConfig::patternOptions(QStringLiteral("to watch")) << TerminalColor::option();

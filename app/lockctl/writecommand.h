@@ -59,6 +59,8 @@ struct WriteResult
 class WriteCommand : public Command
 {
 public:
+    using Command::Command;
+
     int run(CliContext& context, const QCommandLineParser& parser, const QStringList& positional) final;
 
 protected:

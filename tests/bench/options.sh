@@ -22,3 +22,13 @@ parse_options() {
         shift 2
     done
 }
+
+# For a benchmark that runs a test of the suite: sets `build` (LOCKSCOPE_BUILD, default the
+# checkout's build/) and `suite` (its lockscope_coretests), building those and the TARGETS given
+# when the program is missing.
+#   use_suite [TARGET]...
+use_suite() {
+    build="${LOCKSCOPE_BUILD:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/build}"
+    suite="$build/tests/lockscope_coretests"
+    [[ -x "$suite" ]] || cmake --build "$build" --target lockscope_coretests "$@" >&2
+}

@@ -14,10 +14,7 @@ set -euo pipefail
 runs=20
 source "$(dirname "$0")/options.sh"
 parse_options "[--runs N]" runs -- "$@"
-here="$(cd "$(dirname "$0")/../.." && pwd)"
-build="${LOCKSCOPE_BUILD:-$here/build}"
-suite="$build/tests/lockscope_coretests"
-[[ -x "$suite" ]] || cmake --build "$build" --target lockscope_coretests >&2
+use_suite
 # The suite's log and the recordings of the runs that failed are kept when the bench fails (a false
 # alarm's evidence and the clients' own account are in the log), removed when it passes.
 keep="$(mktemp -d "${TMPDIR:-/tmp}/safety-bench.XXXXXX")"

@@ -13,10 +13,7 @@ set -euo pipefail
 holds=1600
 source "$(dirname "$0")/options.sh"
 parse_options "[--holds N]" holds -- "$@"
-here="$(cd "$(dirname "$0")/../.." && pwd)"
-build="${LOCKSCOPE_BUILD:-$here/build}"
-suite="$build/tests/lockscope_coretests"
-[[ -x "$suite" ]] || cmake --build "$build" --target lockscope_coretests lockctl >&2
+use_suite lockctl
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
 status=0

@@ -51,7 +51,6 @@ private:
         int maxHolding = 1;
         QStringList masters;
     };
-    static QStringList masterArgs(const RedisServerGroup& group);
     // Masters with keyspace notifications on (how a lock ended, del or expired, is then told by the
     // server), a recording file of its own, and `lockctl [global] record --db DB --pattern PATTERN`.
     struct Recording
@@ -71,14 +70,6 @@ private:
     static bool compare(const QJsonObject& history, const QList<Expected>& expected);
 };
 
-QStringList TestFlightRecorder::masterArgs(const RedisServerGroup& group)
-{
-    QStringList args = testPasswordArgs();
-    for (const QString& url : group.urls(false))
-        args << QStringLiteral("-m") << url;
-    return args;
-}
-
 bool TestFlightRecorder::Recording::start(int masters, const QString& pattern, const QStringList& global)
 {
     RedisServerOptions options;
@@ -87,7 +78,7 @@ bool TestFlightRecorder::Recording::start(int masters, const QString& pattern, c
         qWarning("%s", qPrintable(group.errorString()));
         return false;
     }
-    if (!recorder.start(masterArgs(group) + global +
+    if (!recorder.start(group.lockctlArgs() + global +
                         QStringList{QStringLiteral("record"), QStringLiteral("--db"), db,
                                     QStringLiteral("--pattern"), pattern}))
         return false;
@@ -163,15 +154,14 @@ bool TestFlightRecorder::compare(const QJsonObject& history, const QList<Expecte
 
 void TestFlightRecorder::aDayOfLocksReadBackExactly()
 {
-    if (const QString missing = InteropPeers::missing(); !missing.isEmpty())
-        QSKIP(qPrintable(missing));
+    LOCKSCOPE_SKIP_WITHOUT_PEERS();
     Recording r;
     const QString audit = r.dir.filePath(QStringLiteral("audit.jsonl"));
     QVERIFY(r.start(3, QStringLiteral("*day:*"), {QStringLiteral("--audit-log"), audit}));
     RedisServerGroup& group = r.group;
     const QString& db = r.db;
     const QStringList urls = group.urls(false);
-    const QStringList common = masterArgs(group) + QStringList{QStringLiteral("--audit-log"), audit};
+    const QStringList common = group.lockctlArgs() + QStringList{QStringLiteral("--audit-log"), audit};
 
     // 08:00 node-redlock takes day:orders on all three masters, extends it while it works, releases it.
     QProcess holder;
@@ -440,8 +430,8 @@ void TestFlightRecorder::historyNeedsNoMasterAndSaysWhatIsWrong()
 
     RedisServerGroup group;
     QVERIFY2(group.start(1), qPrintable(group.errorString()));
-    run =
-        runLockctl(masterArgs(group) + QStringList{QStringLiteral("record"), QStringLiteral("--db"), newer});
+    run = runLockctl(group.lockctlArgs() +
+                     QStringList{QStringLiteral("record"), QStringLiteral("--db"), newer});
     QCOMPARE(run.code, 1);
     QVERIFY2(run.err.contains("written by a newer LockScope"), qPrintable(run.describe()));
     RecordingDatabase after;

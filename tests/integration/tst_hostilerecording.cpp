@@ -212,9 +212,7 @@ void TestHostileRecording::recordRefusesASymlinkOrASharedFile()
 {
     RedisServerGroup group;
     QVERIFY2(group.start(1), qPrintable(group.errorString()));
-    QStringList masters = testPasswordArgs();
-    for (const QString& url : group.urls(false))
-        masters << QStringLiteral("-m") << url;
+    const QStringList masters = group.lockctlArgs();
     QTemporaryDir dir;
 
     // A symbolic link planted where the recording goes: refused, its target untouched.

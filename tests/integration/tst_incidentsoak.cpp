@@ -2,6 +2,7 @@
 #include "support/interoppeers.h"
 #include "support/lockctlprocess.h"
 #include "support/lockctlrun.h"
+#include "support/recordedmasters.h"
 #include "support/redisserver.h"
 #include "support/redisservergroup.h"
 #include "support/testregistry.h"
@@ -288,8 +289,7 @@ void TestIncidentSoak::verifyIncidents(const QString& db, const QList<Hold>& hol
 
 void TestIncidentSoak::redlockPeersOnFiveMasters()
 {
-    if (const QString missing = InteropPeers::missing(); !missing.isEmpty())
-        QSKIP(qPrintable(missing));
+    LOCKSCOPE_SKIP_WITHOUT_PEERS();
     // Four masters keep their data over a restart (AOF, fsync always); the fifth loses it.
     RedisServerOptions kept;
     kept.notifications = true;
@@ -382,36 +382,27 @@ void TestIncidentSoak::redlockPeersOnFiveMasters()
 
 void TestIncidentSoak::singleInstancePeers()
 {
-    if (const QString missing = InteropPeers::missing(); !missing.isEmpty())
-        QSKIP(qPrintable(missing));
-    RedisServerGroup group;
-    RedisServerOptions options;
-    options.notifications = true;
-    QVERIFY2(group.start(1, options), qPrintable(group.errorString()));
-    const QString url = group.urls(false).first();
-    QTemporaryDir dir;
-    const QString db = dir.filePath(QStringLiteral("recording.sqlite"));
+    LOCKSCOPE_SKIP_WITHOUT_PEERS();
+    RecordedMasters masters;
+    QVERIFY2(masters.start(1), qPrintable(masters.errorString()));
     LockctlProcess recorder;
-    QVERIFY(
-        recorder.start(testPasswordArgs() + QStringList{QStringLiteral("-m"), url, QStringLiteral("record"),
-                                                        QStringLiteral("--db"), db}));
-    QVERIFY2(recorder.waitForOutput("recording 1 master(s)"), qPrintable(recorder.describe()));
+    QVERIFY2(masters.startRecorder(recorder), qPrintable(recorder.describe()));
 
     // Two redis-py holders on lock:soak:py, two redis-semaphore Mutex holders on mutex:soak1.
     std::vector<Peer> peers(5);
-    const auto keep = qScopeGuard([&] { keepOnFailure(db, peers); });
-    const auto startPy = [&url](Peer& p, int holds) {
+    const auto keep = qScopeGuard([&] { keepOnFailure(masters.db, peers); });
+    const auto startPy = [&masters](Peer& p, int holds) {
         InteropPeers::startPython(*p.process, QStringLiteral("contend_redispy.py"),
                                   {QStringLiteral("lock:soak:py"), QStringLiteral("1000"),
-                                   QString::number(holds), QStringLiteral("30"), url});
+                                   QString::number(holds), QStringLiteral("30"), masters.url()});
     };
     const int holds = holdsPerPeer(60);
     startPy(peers[0], holds);
     startPy(peers[1], holds);
     for (int i : {2, 3})
-        InteropPeers::startNode(*peers[i].process,
-                                {QStringLiteral("contend-mutex"), QStringLiteral("soak1"),
-                                 QStringLiteral("1000"), QString::number(holds), QStringLiteral("30"), url});
+        InteropPeers::startNode(*peers[i].process, {QStringLiteral("contend-mutex"), QStringLiteral("soak1"),
+                                                    QStringLiteral("1000"), QString::number(holds),
+                                                    QStringLiteral("30"), masters.url()});
     bool replaced = false;
     const bool ok = runAll(peers, holds, [&](qint64) {
         if (!replaced && killWhileHolding(peers[0], 15)) {
@@ -428,7 +419,7 @@ void TestIncidentSoak::singleInstancePeers()
 
     const QList<Hold> held = holdsOf(peers);
     verifyNoOverlap(held);
-    verifyIncidents(db, held, killedTokens(peers), triedTokens(peers));
+    verifyIncidents(masters.db, held, killedTokens(peers), triedTokens(peers));
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestIncidentSoak)

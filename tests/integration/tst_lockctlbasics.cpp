@@ -143,9 +143,7 @@ void TestLockctlBasics::lockctlWatchStreamsJsonLines()
     QVERIFY2(group.start(3, o), qPrintable(group.errorString()));
     QStringList args{QStringLiteral("watch"), QStringLiteral("--json"), QStringLiteral("--timeout-ms"),
                      QStringLiteral("300")};
-    args << testPasswordArgs();
-    for (const QString& url : group.urls(false))
-        args << QStringLiteral("-m") << url;
+    args << group.lockctlArgs();
     QProcess watch;
     watch.setProcessEnvironment(testPasswordEnvironment());
     watch.start(lockctlPath(), args);

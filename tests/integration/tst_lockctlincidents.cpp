@@ -2,7 +2,7 @@
 #include "support/interoppeers.h"
 #include "support/lockctlprocess.h"
 #include "support/lockctlrun.h"
-#include "support/redisservergroup.h"
+#include "support/recordedmasters.h"
 #include "support/testregistry.h"
 
 #include <QDateTime>
@@ -35,24 +35,37 @@ private slots:
     void badInputIsAClearError();
 };
 
+namespace {
+
+// `lockctl trace RESOURCE --record` on the first master for up to five minutes, in JSON.
+QStringList traceRecordArgs(const RecordedMasters& masters, const QString& resource)
+{
+    return testPasswordArgs() + QStringList{QStringLiteral("--json"),
+                                            QStringLiteral("-m"),
+                                            masters.url(),
+                                            QStringLiteral("--audit-log"),
+                                            masters.dir.filePath(QStringLiteral("audit.jsonl")),
+                                            QStringLiteral("trace"),
+                                            resource,
+                                            QStringLiteral("--for"),
+                                            QStringLiteral("5m"),
+                                            QStringLiteral("--record"),
+                                            QStringLiteral("--db"),
+                                            masters.db};
+}
+
+} // namespace
+
 void TestLockctlIncidents::flashSaleIsAHandoverUnderALiveHolder()
 {
-    if (const QString missing = InteropPeers::missing(); !missing.isEmpty())
-        QSKIP(qPrintable(missing));
-    RedisServerGroup group;
-    RedisServerOptions options;
-    options.notifications = true; // a delete and an expiry are then told apart by the server
-    QVERIFY2(group.start(1, options), qPrintable(group.errorString()));
-    QTemporaryDir dir;
-    const QString db = dir.filePath(QStringLiteral("recording.sqlite"));
+    LOCKSCOPE_SKIP_WITHOUT_PEERS();
+    RecordedMasters masters;
+    QVERIFY2(masters.start(1), qPrintable(masters.errorString()));
     LockctlProcess recorder;
-    QVERIFY(recorder.start(testPasswordArgs() + QStringList{QStringLiteral("-m"), group.urls(false).first(),
-                                                            QStringLiteral("record"), QStringLiteral("--db"),
-                                                            db, QStringLiteral("--pattern"),
-                                                            QStringLiteral("sale:*")}));
-    QVERIFY2(recorder.waitForOutput("recording 1 master(s)"), qPrintable(recorder.describe()));
+    QVERIFY2(masters.startRecorder(recorder, {QStringLiteral("--pattern"), QStringLiteral("sale:*")}),
+             qPrintable(recorder.describe()));
 
-    const QJsonObject sale = InteropPeers::flashSale(QStringLiteral("sale:lock"), group.urls(false).first());
+    const QJsonObject sale = InteropPeers::flashSale(QStringLiteral("sale:lock"), masters.url());
     QVERIFY2(!sale.isEmpty(), "flash_sale.py failed");
     QCOMPARE(sale.value(QStringLiteral("deleted")).toInt(), 1); // A's DEL took B's lock
     QTest::qWait(1000);                                         // the recorder commits within about 400 ms
@@ -66,11 +79,11 @@ void TestLockctlIncidents::flashSaleIsAHandoverUnderALiveHolder()
 
     // By default (probable and up) nothing: from Redis alone the handover looks like a killed
     // holder's lease running out.
-    const LockctlRun quiet = runLockctl({QStringLiteral("incidents"), QStringLiteral("--db"), db});
+    const LockctlRun quiet = runLockctl({QStringLiteral("incidents"), QStringLiteral("--db"), masters.db});
     QVERIFY2(quiet.code == 0 && quiet.out.contains("No incidents."), qPrintable(quiet.describe()));
 
     const LockctlRun run =
-        runLockctl({QStringLiteral("--json"), QStringLiteral("incidents"), QStringLiteral("--db"), db,
+        runLockctl({QStringLiteral("--json"), QStringLiteral("incidents"), QStringLiteral("--db"), masters.db,
                     QStringLiteral("--min-confidence"), QStringLiteral("possible")});
     QVERIFY2(run.code == 1, qPrintable(run.describe()));
     const QJsonArray incidents =
@@ -95,14 +108,14 @@ void TestLockctlIncidents::flashSaleIsAHandoverUnderALiveHolder()
     QVERIFY(i.value(QStringLiteral("evidence")).toArray().size() >= 3);
 
     // The same, in words, for a person.
-    const LockctlRun words = runLockctl({QStringLiteral("incidents"), QStringLiteral("--db"), db,
+    const LockctlRun words = runLockctl({QStringLiteral("incidents"), QStringLiteral("--db"), masters.db,
                                          QStringLiteral("--min-confidence"), QStringLiteral("possible"),
                                          QStringLiteral("--resource"), QStringLiteral("sale:lock")});
     QVERIFY2(words.code == 1 && words.out.contains("possible handover-under-live-holder  sale:lock: ") &&
                  words.out.contains(tokenA.toUtf8()),
              qPrintable(words.describe()));
     // --since: the incident is within the last hour, not within the last millisecond of tomorrow.
-    const LockctlRun recent = runLockctl({QStringLiteral("incidents"), QStringLiteral("--db"), db,
+    const LockctlRun recent = runLockctl({QStringLiteral("incidents"), QStringLiteral("--db"), masters.db,
                                           QStringLiteral("--min-confidence"), QStringLiteral("possible"),
                                           QStringLiteral("--since"), QStringLiteral("1h")});
     QCOMPARE(recent.code, 1);
@@ -113,24 +126,14 @@ void TestLockctlIncidents::flashSaleTracedIsProvenTwice()
     // The same flash sale, recorded by `lockctl trace --record` (issue #43): the tracer ties each
     // token to the connection that took it, and sees A's DEL come from A's connection while B holds
     // the lock. The handover is then proven, and the delete is one by a non-holder.
-    if (const QString missing = InteropPeers::missing(); !missing.isEmpty())
-        QSKIP(qPrintable(missing));
-    RedisServerGroup group;
-    RedisServerOptions options;
-    options.notifications = true;
-    QVERIFY2(group.start(1, options), qPrintable(group.errorString()));
-    QTemporaryDir dir;
-    const QString db = dir.filePath(QStringLiteral("recording.sqlite"));
+    LOCKSCOPE_SKIP_WITHOUT_PEERS();
+    RecordedMasters masters;
+    QVERIFY2(masters.start(1), qPrintable(masters.errorString()));
     LockctlProcess trace;
-    QVERIFY(trace.start(
-        testPasswordArgs() +
-        QStringList{QStringLiteral("--json"), QStringLiteral("-m"), group.urls(false).first(),
-                    QStringLiteral("--audit-log"), dir.filePath(QStringLiteral("audit.jsonl")),
-                    QStringLiteral("trace"), QStringLiteral("sale:lock"), QStringLiteral("--for"),
-                    QStringLiteral("5m"), QStringLiteral("--record"), QStringLiteral("--db"), db}));
+    QVERIFY(trace.start(traceRecordArgs(masters, QStringLiteral("sale:lock"))));
     QVERIFY2(trace.waitForOutput("\"state\":\"tracing\""), qPrintable(trace.describe()));
 
-    const QJsonObject sale = InteropPeers::flashSale(QStringLiteral("sale:lock"), group.urls(false).first());
+    const QJsonObject sale = InteropPeers::flashSale(QStringLiteral("sale:lock"), masters.url());
     QVERIFY2(!sale.isEmpty(), "flash_sale.py failed");
     QCOMPARE(sale.value(QStringLiteral("deleted")).toInt(), 1);
     QTest::qWait(1000); // the recorder commits within about 400 ms
@@ -145,7 +148,7 @@ void TestLockctlIncidents::flashSaleTracedIsProvenTwice()
 
     // Raised by default now: both are proven.
     const LockctlRun run =
-        runLockctl({QStringLiteral("--json"), QStringLiteral("incidents"), QStringLiteral("--db"), db,
+        runLockctl({QStringLiteral("--json"), QStringLiteral("incidents"), QStringLiteral("--db"), masters.db,
                     QStringLiteral("--min-confidence"), QStringLiteral("proven")});
     QVERIFY2(run.code == 1, qPrintable(run.describe()));
     const QJsonArray incidents =
@@ -179,7 +182,7 @@ void TestLockctlIncidents::flashSaleTracedIsProvenTwice()
 
     // The story shows what the tracer saw, with the connections.
     const LockctlRun history = runLockctl({QStringLiteral("--json"), QStringLiteral("history"),
-                                           QStringLiteral("sale:lock"), QStringLiteral("--db"), db});
+                                           QStringLiteral("sale:lock"), QStringLiteral("--db"), masters.db});
     QVERIFY2(history.code == 0, qPrintable(history.describe()));
     QStringList traced;
     QString deleter;
@@ -251,31 +254,20 @@ void TestLockctlIncidents::aPausedRenewingHolderIsProbableAKilledOneIsNot()
     // until after B took the lock, alive and counting on it: probable. B never renews and lets its
     // lease run out while it waits, connection open: a holder done with the lock, possible. C renews
     // and is killed (SIGKILL): a dead holder's lease running out, possible.
-    if (const QString missing = InteropPeers::missing(); !missing.isEmpty())
-        QSKIP(qPrintable(missing));
-    RedisServerGroup group;
-    RedisServerOptions options;
-    options.notifications = true;
-    QVERIFY2(group.start(1, options), qPrintable(group.errorString()));
-    const QString url = group.urls(false).first();
-    QTemporaryDir dir;
-    const QString db = dir.filePath(QStringLiteral("recording.sqlite"));
+    LOCKSCOPE_SKIP_WITHOUT_PEERS();
+    RecordedMasters masters;
+    QVERIFY2(masters.start(1), qPrintable(masters.errorString()));
     LockctlProcess trace;
-    QVERIFY(trace.start(
-        testPasswordArgs() +
-        QStringList{QStringLiteral("--json"), QStringLiteral("-m"), url, QStringLiteral("--audit-log"),
-                    dir.filePath(QStringLiteral("audit.jsonl")), QStringLiteral("trace"),
-                    QStringLiteral("hold:lock"), QStringLiteral("--for"), QStringLiteral("5m"),
-                    QStringLiteral("--record"), QStringLiteral("--db"), db}));
+    QVERIFY(trace.start(traceRecordArgs(masters, QStringLiteral("hold:lock"))));
     QVERIFY2(trace.waitForOutput("\"state\":\"tracing\""), qPrintable(trace.describe()));
 
     const QString key = QStringLiteral("hold:lock");
-    PeerHolder a(key, 1000, 250, url);
+    PeerHolder a(key, 1000, 250, masters.url());
     const QString tokenA = a.token();
     QVERIFY2(!tokenA.isEmpty(), qPrintable(a.describe()));
     QTest::qWait(700); // two renewals
     a.signal(SIGSTOP);
-    PeerHolder b(key, 1000, 0, url); // takes the lock once A's lease ran out
+    PeerHolder b(key, 1000, 0, masters.url()); // takes the lock once A's lease ran out
     const QString tokenB = b.token();
     QVERIFY2(!tokenB.isEmpty(), qPrintable(b.describe()));
     // The tracer asks the master who is connected once it sees B's take; A stays paused until then.
@@ -286,12 +278,12 @@ void TestLockctlIncidents::aPausedRenewingHolderIsProbableAKilledOneIsNot()
     QVERIFY2(told("open", 1), qPrintable(trace.describe()));
     a.signal(SIGKILL);
 
-    PeerHolder c(key, 1000, 250, url); // takes it once B's lease ran out
+    PeerHolder c(key, 1000, 250, masters.url()); // takes it once B's lease ran out
     const QString tokenC = c.token();
     QVERIFY2(!tokenC.isEmpty(), qPrintable(c.describe()));
     QTest::qWait(700);
     c.signal(SIGKILL);
-    PeerHolder d(key, 1000, 0, url);
+    PeerHolder d(key, 1000, 0, masters.url());
     const QString tokenD = d.token();
     QVERIFY2(!tokenD.isEmpty(), qPrintable(d.describe()));
     QVERIFY2(told("open", 2) && told("closed", 1), qPrintable(trace.describe()));
@@ -301,7 +293,7 @@ void TestLockctlIncidents::aPausedRenewingHolderIsProbableAKilledOneIsNot()
     QCOMPARE(trace.terminate(), 0);
 
     const LockctlRun all =
-        runLockctl({QStringLiteral("--json"), QStringLiteral("incidents"), QStringLiteral("--db"), db,
+        runLockctl({QStringLiteral("--json"), QStringLiteral("incidents"), QStringLiteral("--db"), masters.db,
                     QStringLiteral("--min-confidence"), QStringLiteral("possible")});
     QVERIFY2(all.code == 1, qPrintable(all.describe()));
     QHash<QString, QJsonObject> byFirst;
@@ -326,8 +318,8 @@ void TestLockctlIncidents::aPausedRenewingHolderIsProbableAKilledOneIsNot()
     check(tokenB, tokenC, "possible", "never renewed");
     check(tokenC, tokenD, "possible", "had gone");
     // By default (probable and up) only A's.
-    const LockctlRun raised =
-        runLockctl({QStringLiteral("--json"), QStringLiteral("incidents"), QStringLiteral("--db"), db});
+    const LockctlRun raised = runLockctl(
+        {QStringLiteral("--json"), QStringLiteral("incidents"), QStringLiteral("--db"), masters.db});
     const QJsonArray listed =
         QJsonDocument::fromJson(raised.out).object().value(QStringLiteral("incidents")).toArray();
     QVERIFY2(raised.code == 1 && listed.size() == 1, qPrintable(raised.describe()));
@@ -343,28 +335,20 @@ void TestLockctlIncidents::aPausedRenewingHolderIsProbableAKilledOneIsNot()
 void TestLockctlIncidents::aRestartThatGrantsTwiceIsProvenAndListed()
 {
     // Three masters; A on all of them; two restart without persistence; B takes those two.
-    RedisServerGroup group;
-    RedisServerOptions options;
-    options.notifications = true;
-    QVERIFY2(group.start(3, options), qPrintable(group.errorString()));
-    QStringList masters = testPasswordArgs();
-    for (const QString& url : group.urls(false))
-        masters << QStringLiteral("-m") << url;
-    QTemporaryDir dir;
-    const QString db = dir.filePath(QStringLiteral("recording.sqlite"));
+    RecordedMasters masters;
+    QVERIFY2(masters.start(3), qPrintable(masters.errorString()));
     LockctlProcess recorder;
-    QVERIFY(recorder.start(masters + QStringList{QStringLiteral("record"), QStringLiteral("--db"), db}));
-    QVERIFY2(recorder.waitForOutput("recording 3 master(s)"), qPrintable(recorder.describe()));
+    QVERIFY2(masters.startRecorder(recorder), qPrintable(recorder.describe()));
     for (int i = 0; i < 3; ++i)
-        group.at(i).command({"SET", "lock:x", "tok-A", "PX", "60000"});
+        masters.group.at(i).command({"SET", "lock:x", "tok-A", "PX", "60000"});
     QTest::qWait(1000);
-    QVERIFY(group.at(0).restart());
-    QVERIFY(group.at(1).restart());
+    QVERIFY(masters.group.at(0).restart());
+    QVERIFY(masters.group.at(1).restart());
     QTest::qWait(1500);
     for (int i : {0, 1})
-        group.at(i).command({"SET", "lock:x", "tok-B", "NX", "PX", "60000"});
+        masters.group.at(i).command({"SET", "lock:x", "tok-B", "NX", "PX", "60000"});
     const QStringList incidents{QStringLiteral("--json"), QStringLiteral("incidents"), QStringLiteral("--db"),
-                                db};
+                                masters.db};
     QVERIFY(QTest::qWaitFor([&] { return runLockctl(incidents).code == 1; }, 15000));
     const LockctlRun run = runLockctl(incidents);
     const QJsonArray found =
@@ -381,8 +365,9 @@ void TestLockctlIncidents::aRestartThatGrantsTwiceIsProvenAndListed()
              run.out.constData());
 
     // lockctl list --json carries the lock's incidents (of the last day) when it reads a recording.
-    const LockctlRun list = runLockctl(
-        masters + QStringList{QStringLiteral("--json"), QStringLiteral("list"), QStringLiteral("--db"), db});
+    const LockctlRun list =
+        runLockctl(masters.group.lockctlArgs() + QStringList{QStringLiteral("--json"), QStringLiteral("list"),
+                                                             QStringLiteral("--db"), masters.db});
     QVERIFY2(list.code == 0, qPrintable(list.describe()));
     bool listed = false;
     for (const QJsonValue& v :

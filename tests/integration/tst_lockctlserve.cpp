@@ -7,6 +7,7 @@
 #include "support/lockctlprocess.h"
 #include "support/lockctlrun.h"
 #include "support/promtool.h"
+#include "support/recordedmasters.h"
 #include "support/rediscliprocess.h"
 #include "support/redisservergroup.h"
 #include "support/serveprocess.h"
@@ -29,12 +30,13 @@ using namespace lockscope::test;
 
 namespace {
 
-QStringList masterArgs(RedisServerGroup& group)
+// `lockctl serve --record` on MASTERS, started and ready.
+bool startRecordingServe(ServeProcess& serve, const RecordedMasters& masters)
 {
-    QStringList args = testPasswordArgs();
-    for (const QString& url : group.urls(false))
-        args << QStringLiteral("-m") << url;
-    return args;
+    return serve.start(masters.group.lockctlArgs() << QStringLiteral("serve") << QStringLiteral("--record")
+                                                   << QStringLiteral("--db") << masters.db) &&
+           QTest::qWaitFor([&serve] { return httpGet(serve.url(QStringLiteral("/-/ready"))).status == 200; },
+                           20000);
 }
 
 // The value of the sample `series` (name and labels exactly as printed); NaN when absent.
@@ -89,8 +91,8 @@ void TestLockctlServe::servesFiveMastersAndRidesOutAnOutage()
                 .isStatus());
 
     ServeProcess serve;
-    QVERIFY2(serve.start(masterArgs(group) << QStringLiteral("serve") << QStringLiteral("--max-lock-series")
-                                           << QStringLiteral("2")),
+    QVERIFY2(serve.start(group.lockctlArgs() << QStringLiteral("serve") << QStringLiteral("--max-lock-series")
+                                             << QStringLiteral("2")),
              qPrintable(serve.errorString()));
     QCOMPARE(serve.url().host(), QStringLiteral("127.0.0.1"));
     QTRY_COMPARE_WITH_TIMEOUT(httpGet(serve.url(QStringLiteral("/-/ready"))).status, 200, 20000);
@@ -184,7 +186,7 @@ void TestLockctlServe::exportsRedissonWaiters()
     });
 
     ServeProcess serve;
-    QVERIFY2(serve.start(masterArgs(group) << QStringLiteral("serve")), qPrintable(serve.errorString()));
+    QVERIFY2(serve.start(group.lockctlArgs() << QStringLiteral("serve")), qPrintable(serve.errorString()));
     QTRY_COMPARE_WITH_TIMEOUT(httpGet(serve.url(QStringLiteral("/-/ready"))).status, 200, 20000);
     const QByteArray orders =
         "lockscope_lock_waiters{resource=\"lock:orders\",format=\"redisson\",status=\"held\"}";
@@ -226,7 +228,7 @@ void TestLockctlServe::webConfigTurnsOnTlsAndBasicAuth()
     web.close();
 
     ServeProcess serve;
-    QVERIFY2(serve.start(masterArgs(group)
+    QVERIFY2(serve.start(group.lockctlArgs()
                          << QStringLiteral("serve") << QStringLiteral("--web-config") << web.fileName()),
              qPrintable(serve.errorString()));
     QCOMPARE(serve.url().scheme(), QStringLiteral("https"));
@@ -261,29 +263,25 @@ void TestLockctlServe::webConfigTurnsOnTlsAndBasicAuth()
 
 void TestLockctlServe::recordsWhileServing()
 {
-    RedisServerGroup group;
-    QVERIFY2(group.start(1), qPrintable(group.errorString()));
-    QTemporaryDir dir;
-    const QString db = dir.filePath(QStringLiteral("recording.sqlite"));
+    RecordedMasters masters;
+    QVERIFY2(masters.start(1), qPrintable(masters.errorString()));
     ServeProcess serve;
-    QVERIFY2(serve.start(masterArgs(group) << QStringLiteral("serve") << QStringLiteral("--record")
-                                           << QStringLiteral("--db") << db),
-             qPrintable(serve.errorString()));
-    QTRY_COMPARE_WITH_TIMEOUT(httpGet(serve.url(QStringLiteral("/-/ready"))).status, 200, 20000);
-    QVERIFY(group.at(0)
+    QVERIFY2(startRecordingServe(serve, masters), qPrintable(serve.errorString()));
+    QVERIFY(masters.group.at(0)
                 .command({"SET", "lock:recorded", "0123456789abcdef0123456789abcdef", "PX", "600000"})
                 .isStatus());
     QTRY_COMPARE_WITH_TIMEOUT(
         sampleValue(httpGet(serve.url()).body, "lockscope_lock_acquisitions_observed_total"), 1.0, 15000);
     // The recording opens on the writer's thread, and the line comes when it has: a loaded machine
     // can see the lock before that.
-    QTRY_VERIFY2_WITH_TIMEOUT(serve.log().contains(QByteArray("recording to " + db.toUtf8())),
+    QTRY_VERIFY2_WITH_TIMEOUT(serve.log().contains(QByteArray("recording to " + masters.db.toUtf8())),
                               serve.log().constData(), 15000);
     // -1: not stopped in time, or ended by a signal; what it printed says which.
     QVERIFY2(serve.stop(int(upperBoundMs(10000))) == 0, serve.log().right(4000).constData());
     // What it recorded is there for lockctl history.
-    const LockctlRun history = runLockctl({QStringLiteral("--json"), QStringLiteral("history"),
-                                           QStringLiteral("lock:recorded"), QStringLiteral("--db"), db});
+    const LockctlRun history =
+        runLockctl({QStringLiteral("--json"), QStringLiteral("history"), QStringLiteral("lock:recorded"),
+                    QStringLiteral("--db"), masters.db});
     QVERIFY2(history.code == 0, qPrintable(history.describe()));
     QVERIFY2(history.out.contains("0123456789abcdef0123456789abcdef"), qPrintable(history.describe()));
 }
@@ -291,31 +289,24 @@ void TestLockctlServe::recordsWhileServing()
 // Issue #42: with --record, a restart that lets a second holder in shows in the metrics.
 void TestLockctlServe::countsTwoHoldersAtOnceFromItsRecording()
 {
-    RedisServerGroup group;
-    RedisServerOptions options;
-    options.notifications = true;
-    QVERIFY2(group.start(3, options), qPrintable(group.errorString()));
-    QTemporaryDir dir;
-    const QString db = dir.filePath(QStringLiteral("recording.sqlite"));
+    RecordedMasters masters;
+    QVERIFY2(masters.start(3), qPrintable(masters.errorString()));
     ServeProcess serve;
-    QVERIFY2(serve.start(masterArgs(group) << QStringLiteral("serve") << QStringLiteral("--record")
-                                           << QStringLiteral("--db") << db),
-             qPrintable(serve.errorString()));
-    QTRY_COMPARE_WITH_TIMEOUT(httpGet(serve.url(QStringLiteral("/-/ready"))).status, 200, 20000);
+    QVERIFY2(startRecordingServe(serve, masters), qPrintable(serve.errorString()));
     const QByteArray proven =
         R"(lockscope_lock_safety_incidents_total{kind="majority-overlap",confidence="proven"})";
     QTRY_COMPARE_WITH_TIMEOUT(sampleValue(httpGet(serve.url()).body, proven), 0.0, 15000);
     for (int i = 0; i < 3; ++i)
-        group.at(i).command({"SET", "lock:x", "tok-A", "PX", "60000"});
+        masters.group.at(i).command({"SET", "lock:x", "tok-A", "PX", "60000"});
     QTRY_COMPARE_WITH_TIMEOUT(
         sampleValue(httpGet(serve.url()).body, "lockscope_lock_acquisitions_observed_total"), 1.0, 15000);
     QTest::qWait(500);
     // Two masters restart without persistence: A is left on one, B takes the two (a quorum).
-    QVERIFY(group.at(0).restart());
-    QVERIFY(group.at(1).restart());
+    QVERIFY(masters.group.at(0).restart());
+    QVERIFY(masters.group.at(1).restart());
     QTest::qWait(1500);
     for (int i : {0, 1})
-        group.at(i).command({"SET", "lock:x", "tok-B", "NX", "PX", "60000"});
+        masters.group.at(i).command({"SET", "lock:x", "tok-B", "NX", "PX", "60000"});
     QTRY_COMPARE_WITH_TIMEOUT(sampleValue(httpGet(serve.url()).body, proven), 1.0, 15000);
     QVERIFY2(serve.stop(int(upperBoundMs(10000))) == 0, serve.log().right(4000).constData());
 }
@@ -328,7 +319,7 @@ void TestLockctlServe::sigtermWhileMastersOpenStopsIt()
     QVERIFY2(group.start(1), qPrintable(group.errorString()));
     group.at(0).pause(); // accepts the connection, answers nothing: opening waits for the timeout
     LockctlProcess serve;
-    QVERIFY(serve.start(masterArgs(group)
+    QVERIFY(serve.start(group.lockctlArgs()
                         << QStringLiteral("--timeout-ms") << QStringLiteral("3000") << QStringLiteral("serve")
                         << QStringLiteral("--listen") << QStringLiteral("127.0.0.1:0")));
     // Its SIGTERM handler is in place once the kernel says it catches the signal.

@@ -17,6 +17,7 @@
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace tst_locktracer {
 
@@ -83,6 +84,38 @@ std::unique_ptr<RedisConnection> client(const RedisServer& server, const QByteAr
     return waitForState(*c, RedisConnection::State::Up) ? std::move(c) : nullptr;
 }
 
+// The set-up of the tests that make traffic of their own: a server, KEY traced on it, and then a
+// client per name (so that each client's AUTH and SET go through MONITOR).
+struct TracedServer
+{
+    bool start(const QByteArray& key, const QByteArrayList& clientNames)
+    {
+        if (!server.start()) {
+            error = server.errorString();
+            return false;
+        }
+        run.emplace(server, key);
+        if (!run->waitMonitoring()) {
+            error = QStringLiteral("the trace did not begin");
+            return false;
+        }
+        for (const QByteArray& name : clientNames) {
+            clients.push_back(client(server, name));
+            if (!clients.back()) {
+                error = QStringLiteral("client %1 did not connect").arg(QString::fromLatin1(name));
+                return false;
+            }
+        }
+        return true;
+    }
+    RedisConnection& operator[](size_t i) { return *clients.at(i); }
+
+    RedisServer server;
+    std::optional<TraceRun> run;
+    std::vector<std::unique_ptr<RedisConnection>> clients;
+    QString error;
+};
+
 QByteArray addressOf(RedisConnection& c)
 {
     return ClientListEntry::parse(callAndWait(c, {"CLIENT", "INFO"}).reply.string).value(0).address;
@@ -111,19 +144,17 @@ QString describe(const QList<TracedCommand>& commands)
 
 void TestLockTracer::flashSaleDeleteIsByTheConnectionThatNoLongerHolds()
 {
-    RedisServer server;
-    QVERIFY2(server.start(), qPrintable(server.errorString()));
-    TraceRun run(server, "lock:sale");
-    QVERIFY(run.waitMonitoring());
-    auto a = client(server, "buyer-a");
-    auto b = client(server, "buyer-b");
-    QVERIFY(a && b);
-    const QByteArray addressA = addressOf(*a);
+    TracedServer traced;
+    QVERIFY2(traced.start("lock:sale", {"buyer-a", "buyer-b"}), qPrintable(traced.error));
+    TraceRun& run = *traced.run;
+    RedisConnection& a = traced[0];
+    RedisConnection& b = traced[1];
+    const QByteArray addressA = addressOf(a);
     // A takes the lock for one second and stalls past it; B takes it; A, done at last, deletes "its" lock.
-    QCOMPARE(callAndWait(*a, {"SET", "lock:sale", "a", "NX", "EX", "1"}).reply.string, QByteArray("OK"));
+    QCOMPARE(callAndWait(a, {"SET", "lock:sale", "a", "NX", "EX", "1"}).reply.string, QByteArray("OK"));
     QTest::qWait(1200);
-    QCOMPARE(callAndWait(*b, {"SET", "lock:sale", "b", "NX", "EX", "10"}).reply.string, QByteArray("OK"));
-    QCOMPARE(callAndWait(*a, {"DEL", "lock:sale"}).reply.integer, 1); // B's lock, gone
+    QCOMPARE(callAndWait(b, {"SET", "lock:sale", "b", "NX", "EX", "10"}).reply.string, QByteArray("OK"));
+    QCOMPARE(callAndWait(a, {"DEL", "lock:sale"}).reply.integer, 1); // B's lock, gone
     QVERIFY2(run.waitForCommands(3), qPrintable(describe(run.commands)));
     QCOMPARE(run.commands.size(), 3);
     QCOMPARE(run.commands.at(0).meaning, TraceMeaning::Acquired);
@@ -139,19 +170,16 @@ void TestLockTracer::flashSaleDeleteIsByTheConnectionThatNoLongerHolds()
 
 void TestLockTracer::staleHolderReleaseIsTold()
 {
-    RedisServer server;
-    QVERIFY2(server.start(), qPrintable(server.errorString()));
-    TraceRun run(server, "lock:stale");
-    QVERIFY(run.waitMonitoring());
-    auto a = client(server, "holder-a");
-    auto b = client(server, "holder-b");
-    QVERIFY(a && b);
-    QCOMPARE(callAndWait(*a, {"SET", "lock:stale", "ta", "NX", "PX", "300"}).reply.string, QByteArray("OK"));
+    TracedServer traced;
+    QVERIFY2(traced.start("lock:stale", {"holder-a", "holder-b"}), qPrintable(traced.error));
+    TraceRun& run = *traced.run;
+    RedisConnection& a = traced[0];
+    RedisConnection& b = traced[1];
+    QCOMPARE(callAndWait(a, {"SET", "lock:stale", "ta", "NX", "PX", "300"}).reply.string, QByteArray("OK"));
     QTest::qWait(400); // A pauses past its lease
-    QCOMPARE(callAndWait(*b, {"SET", "lock:stale", "tb", "NX", "PX", "30000"}).reply.string,
-             QByteArray("OK"));
-    QCOMPARE(callAndWait(*a, {"EVAL", releaseScript, "1", "lock:stale", "ta"}).reply.integer, 0);
-    QCOMPARE(callAndWait(*b, {"EVAL", releaseScript, "1", "lock:stale", "tb"}).reply.integer, 1);
+    QCOMPARE(callAndWait(b, {"SET", "lock:stale", "tb", "NX", "PX", "30000"}).reply.string, QByteArray("OK"));
+    QCOMPARE(callAndWait(a, {"EVAL", releaseScript, "1", "lock:stale", "ta"}).reply.integer, 0);
+    QCOMPARE(callAndWait(b, {"EVAL", releaseScript, "1", "lock:stale", "tb"}).reply.integer, 1);
     QVERIFY2(run.waitForCommands(4), qPrintable(describe(run.commands)));
     QCOMPARE(run.commands.at(2).meaning, TraceMeaning::StaleRelease);
     QCOMPARE(run.commands.at(2).token, QByteArray("ta"));
@@ -163,29 +191,27 @@ void TestLockTracer::staleHolderReleaseIsTold()
 
 void TestLockTracer::refusedAttemptsAreCountedAndOtherTrafficNeverShows()
 {
-    RedisServer server;
-    QVERIFY2(server.start(), qPrintable(server.errorString()));
-    TraceRun run(server, "lock:busy");
-    QVERIFY(run.waitMonitoring());
-    auto holder = client(server, "holder");
-    auto contender = client(server, "contender");
-    auto noise = client(server, "noise"); // connects after MONITOR began: its AUTH is in the stream
-    QVERIFY(holder && contender && noise);
-    const QByteArray contenderAddress = addressOf(*contender);
-    QCOMPARE(callAndWait(*holder, {"SET", "lock:busy", "h", "NX", "PX", "60000"}).reply.string,
+    TracedServer traced; // noise connects after MONITOR began: its AUTH is in the stream
+    QVERIFY2(traced.start("lock:busy", {"holder", "contender", "noise"}), qPrintable(traced.error));
+    TraceRun& run = *traced.run;
+    RedisConnection& holder = traced[0];
+    RedisConnection& contender = traced[1];
+    RedisConnection& noise = traced[2];
+    const QByteArray contenderAddress = addressOf(contender);
+    QCOMPARE(callAndWait(holder, {"SET", "lock:busy", "h", "NX", "PX", "60000"}).reply.string,
              QByteArray("OK"));
     int refusedTruth = 0;
     for (int i = 0; i < 5; ++i) {
         for (int j = 0; j < 60; ++j) { // other traffic between the attempts, some of it lock-like
-            noise->send({"SET", "lock:busy2", "v"});
-            noise->send({"SET", "other:" + QByteArray::number(j), "lock:busy"});
-            noise->send({"EVAL", "return redis.call('get', KEYS[1])", "1", "lock:busyx", "lock:busy"});
+            noise.send({"SET", "lock:busy2", "v"});
+            noise.send({"SET", "other:" + QByteArray::number(j), "lock:busy"});
+            noise.send({"EVAL", "return redis.call('get', KEYS[1])", "1", "lock:busyx", "lock:busy"});
         }
-        if (callAndWait(*contender, {"SET", "lock:busy", "c" + QByteArray::number(i), "NX", "PX", "1000"})
+        if (callAndWait(contender, {"SET", "lock:busy", "c" + QByteArray::number(i), "NX", "PX", "1000"})
                 .reply.isNil())
             ++refusedTruth;
     }
-    QVERIFY(callAndWait(*noise, {"PING"}).ok());
+    QVERIFY(callAndWait(noise, {"PING"}).ok());
     QCOMPARE(refusedTruth, 5);
     QVERIFY2(run.waitForCommands(6), qPrintable(describe(run.commands)));
     QTest::qWait(200);

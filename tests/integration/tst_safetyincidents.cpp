@@ -87,6 +87,13 @@ private:
     // Every oracle overlap is an incident (QVERIFY inside), and no incident at probable or proven is
     // anything else. `matched` gets the incidents that match the oracle's overlaps.
     void verifyAgainstTheOracle(const QList<SafetyIncident>& incidents, QList<SafetyIncident>* matched);
+    // stopAndDetect(), then verifyAgainstTheOracle(): the incidents that match the oracle's overlaps.
+    QList<SafetyIncident> stopAndMatch();
+    // Among the matched incidents, one on `resource` of `kind`, at least `minimum` sure, its cause
+    // naming `causeWord` (when one is given).
+    static void verifyMatchedOn(const QList<SafetyIncident>& matched, const QByteArray& resource,
+                                SafetyIncident::Kind kind, SafetyIncident::Confidence minimum,
+                                QLatin1String causeWord = {});
     qint64 wall(qint64 monotonic) const { return monotonic + m_wallOffsetMs; }
 
     // How much later than a write the monitor may read it: a keyspace event, then the read it
@@ -448,9 +455,7 @@ void TestSafetyIncidents::restartDuringHoldIsAProvenMajorityOverlap()
     // B's short hold ends the overlap (A works on for most of its TTL).
     QTRY_VERIFY_WITH_TIMEOUT(!b->holds(ledger), 30000);
     QTest::qWait(500);
-    const QList<SafetyIncident> found = stopAndDetect();
-    QList<SafetyIncident> matched;
-    verifyAgainstTheOracle(found, &matched);
+    const QList<SafetyIncident> matched = stopAndMatch();
     if (QTest::currentTestFailed())
         return;
     const auto ledgers = std::count_if(matched.cbegin(), matched.cend(),
@@ -464,23 +469,36 @@ void TestSafetyIncidents::restartDuringHoldIsAProvenMajorityOverlap()
         }
 }
 
+QList<SafetyIncident> TestSafetyIncidents::stopAndMatch()
+{
+    const QList<SafetyIncident> found = stopAndDetect();
+    QList<SafetyIncident> matched;
+    verifyAgainstTheOracle(found, &matched);
+    return matched;
+}
+
+void TestSafetyIncidents::verifyMatchedOn(const QList<SafetyIncident>& matched, const QByteArray& resource,
+                                          SafetyIncident::Kind kind, SafetyIncident::Confidence minimum,
+                                          QLatin1String causeWord)
+{
+    const auto it = std::find_if(matched.cbegin(), matched.cend(),
+                                 [&](const SafetyIncident& i) { return i.resource == resource; });
+    QVERIFY2(it != matched.cend(), resource.constData());
+    QCOMPARE(it->kind, kind);
+    QVERIFY2(it->confidence >= minimum, qPrintable(safetyConfidenceName(it->confidence)));
+    QVERIFY2(it->cause.contains(causeWord), qPrintable(it->cause));
+}
+
 void TestSafetyIncidents::failoverLossIsProven()
 {
     const auto [ok, summary] = play(DemoScenario::FailoverWithoutQuorum);
     QVERIFY2(ok, qPrintable(summary));
     QVERIFY(m_failoverRecorded);
-    const QList<SafetyIncident> found = stopAndDetect();
-    QList<SafetyIncident> matched;
-    verifyAgainstTheOracle(found, &matched);
+    const QList<SafetyIncident> matched = stopAndMatch();
     if (QTest::currentTestFailed())
         return;
-    const QByteArray resource = DemoFailover::resource();
-    const auto it = std::find_if(matched.cbegin(), matched.cend(),
-                                 [&](const SafetyIncident& i) { return i.resource == resource; });
-    QVERIFY(it != matched.cend());
-    QCOMPARE(it->kind, SafetyIncident::Kind::FailoverLoss);
-    QCOMPARE(it->confidence, SafetyIncident::Confidence::Proven);
-    QVERIFY2(it->cause.contains(QLatin1String("failover")), qPrintable(it->cause));
+    verifyMatchedOn(matched, DemoFailover::resource(), SafetyIncident::Kind::FailoverLoss,
+                    SafetyIncident::Confidence::Proven, QLatin1String("failover"));
 }
 
 void TestSafetyIncidents::clientPauseIsAHandoverByExpiry()
@@ -488,19 +506,13 @@ void TestSafetyIncidents::clientPauseIsAHandoverByExpiry()
     const auto [ok, summary] = play(DemoScenario::ClientPause);
     QVERIFY2(ok, qPrintable(summary));
     QTest::qWait(500);
-    const QList<SafetyIncident> found = stopAndDetect();
-    QList<SafetyIncident> matched;
-    verifyAgainstTheOracle(found, &matched);
+    const QList<SafetyIncident> matched = stopAndMatch();
     if (QTest::currentTestFailed())
         return;
-    const QByteArray report = demoScenarioResource(DemoScenario::ClientPause);
-    const auto it = std::find_if(matched.cbegin(), matched.cend(),
-                                 [&](const SafetyIncident& i) { return i.resource == report; });
-    QVERIFY(it != matched.cend());
     // Expired, not released, taken soon after: from Redis alone only possible (nothing recorded
     // says A was alive; the tracer, issue #43, is what proves it).
-    QCOMPARE(it->kind, SafetyIncident::Kind::HandoverUnderLiveHolder);
-    QVERIFY(it->confidence >= SafetyIncident::Confidence::Possible);
+    verifyMatchedOn(matched, demoScenarioResource(DemoScenario::ClientPause),
+                    SafetyIncident::Kind::HandoverUnderLiveHolder, SafetyIncident::Confidence::Possible);
 }
 
 void TestSafetyIncidents::clientPauseTracedIsProven()
@@ -513,17 +525,11 @@ void TestSafetyIncidents::clientPauseTracedIsProven()
     QVERIFY2(ok, qPrintable(summary));
     QTest::qWait(500); // the last commands reach the tracer, the recorder commits
     tracer.reset();
-    const QList<SafetyIncident> found = stopAndDetect();
-    QList<SafetyIncident> matched;
-    verifyAgainstTheOracle(found, &matched);
+    const QList<SafetyIncident> matched = stopAndMatch();
     if (QTest::currentTestFailed())
         return;
-    const auto it = std::find_if(matched.cbegin(), matched.cend(),
-                                 [&](const SafetyIncident& i) { return i.resource == report; });
-    QVERIFY(it != matched.cend());
-    QCOMPARE(it->kind, SafetyIncident::Kind::HandoverUnderLiveHolder);
-    QCOMPARE(it->confidence, SafetyIncident::Confidence::Proven);
-    QVERIFY2(it->cause.contains(QLatin1String("still at work")), qPrintable(it->cause));
+    verifyMatchedOn(matched, report, SafetyIncident::Kind::HandoverUnderLiveHolder,
+                    SafetyIncident::Confidence::Proven, QLatin1String("still at work"));
 }
 
 void TestSafetyIncidents::scenariosThatGrantOnceRaiseNothing()

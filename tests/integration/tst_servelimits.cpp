@@ -122,9 +122,7 @@ void TestServeLimits::initTestCase()
 
 void TestServeLimits::init()
 {
-    QStringList args = testPasswordArgs();
-    for (const QString& url : m_group.urls(false))
-        args << QStringLiteral("-m") << url;
+    QStringList args = m_group.lockctlArgs();
     args << QStringLiteral("serve") << QStringLiteral("--web-config") << m_webConfig;
     // Under AddressSanitizer the child keeps what it frees in a quarantine (256 MB by default) and
     // its RSS would count every header buffer it let go; the bound is about what serve keeps, so the

@@ -87,8 +87,7 @@ struct Noise
 
 void TestTraceInterop::init()
 {
-    if (const QString missing = InteropPeers::missing(); !missing.isEmpty())
-        QSKIP(qPrintable(missing));
+    LOCKSCOPE_SKIP_WITHOUT_PEERS();
 }
 
 void TestTraceInterop::contend(const QString& kind, const QString& resource, const QByteArray& key)

@@ -73,11 +73,9 @@ void TestUiContestedHistory::twoTokensAtOnceAreTwoHoldersAtOnce()
     QVERIFY2(group.start(5, options), qPrintable(group.errorString()));
     const QString db = m_dir.filePath(QStringLiteral("contested.sqlite"));
     {
-        QStringList args = testPasswordArgs();
-        for (const QString& url : group.urls(false))
-            args << QStringLiteral("-m") << url;
         LockctlProcess recorder;
-        QVERIFY(recorder.start(args + QStringList{QStringLiteral("record"), QStringLiteral("--db"), db}));
+        QVERIFY(recorder.start(group.lockctlArgs() +
+                               QStringList{QStringLiteral("record"), QStringLiteral("--db"), db}));
         QVERIFY2(recorder.waitForOutput("recording 5 master(s)"), qPrintable(recorder.describe()));
         const auto set = [&group](const QList<int>& masters, const QByteArray& token) {
             for (int m : masters)

@@ -9,8 +9,8 @@
 #include "locks/locktableview.h"
 #include "notifications/desktopnotifier.h"
 #include "notifications/lockdiagnosiswatch.h"
-#include "record/recordingwriter.h"
 #include "support/quickconfig.h"
+#include "support/recordedsession.h"
 #include "support/recordevents.h"
 #include "support/redisservergroup.h"
 #include "support/testregistry.h"
@@ -91,23 +91,18 @@ void TestUiIncidents::aReviewListsTheRecordingsIncidents()
     // A recording from elsewhere: a clean handover on lock:q; on lock:r, A on three masters, two
     // of them restarted empty, B on those two while A's validity runs.
     const QString db = m_state->filePath(QStringLiteral("copied.sqlite"));
-    {
-        RecorderOptions options;
-        options.path = db;
-        RecordingWriter writer(options, std::make_shared<RecordingWriter::Counters>());
-        writer.start({QStringLiteral("redis://127.0.0.1:7001"), QStringLiteral("redis://127.0.0.1:7002"),
-                      QStringLiteral("redis://127.0.0.1:7003")});
-        const qint64 t = QDateTime::currentMSecsSinceEpoch() - 60000;
-        using Kind = RecordEvent::Kind;
-        writer.write({lockEvent(t, Kind::Acquired, "lock:q", "Q1", 0b111, 5000),
-                      lockEvent(t + 10, Kind::Released, "lock:q", "Q1"),
-                      lockEvent(t + 11, Kind::Acquired, "lock:q", "Q2", 0b111, 5000),
-                      lockEvent(t + 100, Kind::Acquired, "lock:r", "tok-A", 0b111, 60000),
-                      restarted(t + 1000, 0), restarted(t + 1000, 1),
-                      lockEvent(t + 1100, Kind::Holders, "lock:r", "tok-A", 0b100),
-                      lockEvent(t + 2000, Kind::Contested, "lock:r", "tok-B", 0b011, 60000)});
-        writer.finish();
-    }
+    const qint64 t = QDateTime::currentMSecsSinceEpoch() - 60000;
+    using Kind = RecordEvent::Kind;
+    QVERIFY(recordSession(db,
+                          {QStringLiteral("redis://127.0.0.1:7001"), QStringLiteral("redis://127.0.0.1:7002"),
+                           QStringLiteral("redis://127.0.0.1:7003")},
+                          {lockEvent(t, Kind::Acquired, "lock:q", "Q1", 0b111, 5000),
+                           lockEvent(t + 10, Kind::Released, "lock:q", "Q1"),
+                           lockEvent(t + 11, Kind::Acquired, "lock:q", "Q2", 0b111, 5000),
+                           lockEvent(t + 100, Kind::Acquired, "lock:r", "tok-A", 0b111, 60000),
+                           restarted(t + 1000, 0), restarted(t + 1000, 1),
+                           lockEvent(t + 1100, Kind::Holders, "lock:r", "tok-A", 0b100),
+                           lockEvent(t + 2000, Kind::Contested, "lock:r", "tok-B", 0b011, 60000)}));
     LockScopeConfig none;
     none.readOnly = true;
     MainWindow window(none, auditPath());

@@ -90,10 +90,8 @@ void TestUiWindowRecording::init()
 bool TestUiWindowRecording::startRecorder(LockctlProcess& recorder, RedisServerGroup& group,
                                           const QString& db)
 {
-    QStringList args = testPasswordArgs();
-    for (const QString& url : group.urls(false))
-        args << QStringLiteral("-m") << url;
-    return recorder.start(args + QStringList{QStringLiteral("record"), QStringLiteral("--db"), db}) &&
+    return recorder.start(group.lockctlArgs() +
+                          QStringList{QStringLiteral("record"), QStringLiteral("--db"), db}) &&
            recorder.waitForOutput(QStringLiteral("recording %1 master(s)").arg(group.size()).toUtf8());
 }
 

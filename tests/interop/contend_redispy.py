@@ -11,12 +11,12 @@ LOCKSCOPE_TEST_PASSWORD.
 """
 
 import json
-import os
 import random
 import sys
 import time
 
 import redis
+import redispy_peer
 
 
 def now_ms():
@@ -33,11 +33,9 @@ def main(argv):
         return 2
     name, ttl_text, holds_text, hold_max_text, url = argv[1:]
     ttl_ms, holds, hold_max_ms = int(ttl_text), int(holds_text), int(hold_max_text)
-    client = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5,
-                                  password=os.environ.get("LOCKSCOPE_TEST_PASSWORD") or None)
     held = 0
     give_up_at = time.time() + max(120, holds)
-    try:
+    with redispy_peer.connect(url) as client:
         while held < holds and time.time() < give_up_at:
             lock = client.lock(name, timeout=ttl_ms / 1000, sleep=0.01, blocking_timeout=5)
             if not lock.acquire():
@@ -53,12 +51,7 @@ def main(argv):
             held += 1
         emit({"event": "done", "resource": name, "holds": held})
         return 0 if held == holds else 1
-    except redis.RedisError as error:
-        print(f"contend_redispy.py: {error}", file=sys.stderr)
-        return 1
-    finally:
-        client.close()
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    redispy_peer.run(main)

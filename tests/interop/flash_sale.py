@@ -12,12 +12,12 @@ LockScope saw. A URL without a password gets the one in LOCKSCOPE_TEST_PASSWORD.
 """
 
 import json
-import os
 import sys
 import time
 import uuid
 
 import redis
+import redispy_peer
 
 
 def now_ms():
@@ -29,12 +29,9 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     key, url = argv[1:]
-    password = os.environ.get("LOCKSCOPE_TEST_PASSWORD") or None
-    a = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5, password=password)
-    b = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5, password=password)
     token_a = uuid.uuid4().hex
     token_b = uuid.uuid4().hex
-    try:
+    with redispy_peer.connect(url) as a, redispy_peer.connect(url) as b:
         if not a.set(key, token_a, nx=True, ex=1):
             print(f"flash_sale.py: A could not take '{key}'", file=sys.stderr)
             return 1
@@ -64,13 +61,7 @@ def main(argv):
             "deleted": deleted,
         }), flush=True)
         return 0
-    except redis.RedisError as error:
-        print(f"flash_sale.py: {error}", file=sys.stderr)
-        return 1
-    finally:
-        a.close()
-        b.close()
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    redispy_peer.run(main)

@@ -13,12 +13,11 @@ out while it waits. A URL without a password gets the one in LOCKSCOPE_TEST_PASS
 """
 
 import json
-import os
 import select
 import sys
 import time
 
-import redis
+import redispy_peer
 from redis.exceptions import LockError
 
 
@@ -33,10 +32,8 @@ def main(argv):
     except ValueError:
         print("hold_redispy.py: ttlMs and renewEveryMs are whole milliseconds", file=sys.stderr)
         return 2
-    client = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5,
-                                  password=os.environ.get("LOCKSCOPE_TEST_PASSWORD") or None)
-    lock = client.lock(key, timeout=ttl_ms / 1000.0, sleep=0.02, blocking_timeout=10)
-    try:
+    with redispy_peer.connect(url) as client:
+        lock = client.lock(key, timeout=ttl_ms / 1000.0, sleep=0.02, blocking_timeout=10)
         if not lock.acquire():
             print(f"hold_redispy.py: could not take '{key}' within 10 s", file=sys.stderr)
             return 1
@@ -54,10 +51,7 @@ def main(argv):
             except LockError as error:  # the lease ran out before the renewal: stop renewing
                 print(json.dumps({"lost": str(error), "atMs": int(time.time() * 1000)}), flush=True)
                 renewing = False
-    except redis.RedisError as error:
-        print(f"hold_redispy.py: {error}", file=sys.stderr)
-        return 1
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    redispy_peer.run(main)

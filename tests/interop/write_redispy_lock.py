@@ -12,11 +12,11 @@ decodes from it (node and creation time), for the tests to compare with LockScop
 """
 
 import json
-import os
 import sys
 import uuid
 
 import redis
+import redispy_peer
 
 # 100 ns intervals from the uuid1 epoch (1582-10-15) to the Unix epoch.
 UUID_EPOCH_OFFSET = 0x01B21DD213814000
@@ -33,9 +33,7 @@ def main(argv):
         print(f"write_redispy_lock.py: bad timeout '{timeout_text}'", file=sys.stderr)
         return 2
 
-    client = redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5,
-                                  password=os.environ.get("LOCKSCOPE_TEST_PASSWORD") or None)
-    try:
+    with redispy_peer.connect(url) as client:
         lock = client.lock(name, timeout=timeout, blocking_timeout=5)
         if not lock.acquire():
             print(f"write_redispy_lock.py: could not acquire '{name}'", file=sys.stderr)
@@ -54,12 +52,7 @@ def main(argv):
             "madeAtMs": (made.time - UUID_EPOCH_OFFSET) // 10000,
         }), flush=True)
         return 0
-    except redis.RedisError as error:
-        print(f"write_redispy_lock.py: {error}", file=sys.stderr)
-        return 1
-    finally:
-        client.close()
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv))
+    redispy_peer.run(main)

@@ -32,3 +32,11 @@ public:
 };
 
 } // namespace lockscope::test
+
+// Skips the calling test when the peers cannot run here (a macro: QSKIP returns from the test
+// function itself).
+#define LOCKSCOPE_SKIP_WITHOUT_PEERS()                                                                       \
+    do {                                                                                                     \
+        if (const QString missing = lockscope::test::InteropPeers::missing(); !missing.isEmpty())            \
+            QSKIP(qPrintable(missing));                                                                      \
+    } while (false)

@@ -3,6 +3,11 @@
 
 #include <QByteArray>
 #include <QByteArrayList>
+#include <QByteArrayView>
+
+#include <algorithm>
+#include <array>
+#include <utility>
 
 namespace lockscope::test {
 
@@ -10,36 +15,24 @@ namespace lockscope::test {
 // MonitorLineParser undoes): printable ASCII as it is, \" \\ \n \r \t \a \b, \xHH for the rest.
 inline QByteArray monitorRepr(const QByteArray& arg)
 {
+    // A table, where the stream has a switch: the oracle should not share the product's mistakes.
+    static const std::array<std::pair<char, QByteArrayView>, 7> escapes{{{'\\', "\\\\"},
+                                                                         {'"', "\\\""},
+                                                                         {'\n', "\\n"},
+                                                                         {'\r', "\\r"},
+                                                                         {'\t', "\\t"},
+                                                                         {'\a', "\\a"},
+                                                                         {'\b', "\\b"}}};
     QByteArray out = "\"";
     for (const char c : arg) {
-        switch (c) {
-        case '\\':
-            out += "\\\\";
-            break;
-        case '"':
-            out += "\\\"";
-            break;
-        case '\n':
-            out += "\\n";
-            break;
-        case '\r':
-            out += "\\r";
-            break;
-        case '\t':
-            out += "\\t";
-            break;
-        case '\a':
-            out += "\\a";
-            break;
-        case '\b':
-            out += "\\b";
-            break;
-        default:
-            if (c >= 0x20 && c <= 0x7e)
-                out += c;
-            else
-                out += "\\x" + QByteArray::number(uchar(c), 16).rightJustified(2, '0');
-        }
+        const auto escape =
+            std::find_if(escapes.cbegin(), escapes.cend(), [c](const auto& e) { return e.first == c; });
+        if (escape != escapes.cend())
+            out.append(escape->second);
+        else if (c >= 0x20 && c <= 0x7e)
+            out += c;
+        else
+            out += "\\x" + QByteArray::number(uchar(c), 16).rightJustified(2, '0');
     }
     return out + '"';
 }

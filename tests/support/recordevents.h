@@ -15,26 +15,33 @@ namespace lockscope::test {
 inline RecordEvent lockEvent(qint64 ms, RecordEvent::Kind kind, const QByteArray& resource,
                              const QByteArray& token, quint64 holders = 0, qint64 ttlMs = -1)
 {
-    RecordEvent e;
-    e.timeMs = ms;
-    e.kind = kind;
-    e.resource = resource;
-    e.token = token;
-    e.holders = holders;
-    e.holding = std::popcount(holders);
-    e.ttlMs = ttlMs;
-    return e;
+    return RecordEvent{.timeMs = ms,
+                       .kind = kind,
+                       .resource = resource,
+                       .master = -1,
+                       .token = token,
+                       .owner = {},
+                       .ttlMs = ttlMs,
+                       .holding = std::popcount(holders),
+                       .holders = holders,
+                       .detail = {},
+                       .auditId = {}};
 }
 
 inline RecordEvent masterEvent(qint64 ms, RecordEvent::Kind kind, int master,
                                const QString& detail = QString())
 {
-    RecordEvent e;
-    e.timeMs = ms;
-    e.kind = kind;
-    e.master = master;
-    e.detail = detail;
-    return e;
+    return RecordEvent{.timeMs = ms,
+                       .kind = kind,
+                       .resource = {},
+                       .master = master,
+                       .token = {},
+                       .owner = {},
+                       .ttlMs = -1,
+                       .holding = 0,
+                       .holders = 0,
+                       .detail = detail,
+                       .auditId = {}};
 }
 
 } // namespace lockscope::test

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "support/redisservergroup.h"
 
+#include "support/lockctlrun.h"
+
 namespace lockscope::test {
 
 bool RedisServerGroup::start(int count, const RedisServerOptions& options)
@@ -40,6 +42,14 @@ QList<ConnectionOptions> RedisServerGroup::connectionOptions(int timeoutMs) cons
     for (const auto& s : m_servers)
         out << s->connectionOptions(timeoutMs);
     return out;
+}
+
+QStringList RedisServerGroup::lockctlArgs() const
+{
+    QStringList args = testPasswordArgs();
+    for (const QString& url : urls(false))
+        args << QStringLiteral("-m") << url;
+    return args;
 }
 
 } // namespace lockscope::test

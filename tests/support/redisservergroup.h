@@ -18,6 +18,9 @@ public:
     int size() const { return int(m_servers.size()); }
     RedisServer& at(int i) { return *m_servers.at(size_t(i)); }
     QStringList urls(bool withSecret = true) const;
+    // lockctl's global arguments for these masters: the password's (testPasswordArgs()), then
+    // -m URL for each.
+    QStringList lockctlArgs() const;
     QList<ConnectionOptions> connectionOptions(int timeoutMs = 2000) const;
     // On how many of the running servers `key` exists (a lock's holders, when it is one).
     int countOf(const QByteArray& key);

@@ -2,6 +2,7 @@
 #include "diagnosis/doublegrantdetector.h"
 #include "diagnosis/doublegrantscan.h"
 #include "formats/auxiliaryformats.h"
+#include "support/incidentexpectation.h"
 #include "support/recordevents.h"
 #include "support/testregistry.h"
 
@@ -95,14 +96,10 @@ void TestFenceWatch::aCounterResetByARestartGivesValuesOutAgain()
     const QList<Incident> found = s.detect();
     QCOMPARE(found.size(), 1);
     const Incident& i = found.first();
-    QCOMPARE(i.kind, Incident::Kind::FencingRegression);
-    QCOMPARE(i.confidence, Incident::Confidence::Proven);
-    QCOMPARE(i.resource, QByteArray("r"));
-    QCOMPARE(i.firstToken, QByteArray("5"));
-    QCOMPARE(i.secondToken, QByteArray("1"));
     // From the first value given out again to the first new one (6: past the old highest).
-    QCOMPARE(i.fromMs, 3100);
-    QCOMPARE(i.toMs, 3400);
+    test::verifyIncident(
+        i, {Incident::Kind::FencingRegression, Incident::Confidence::Proven, "5", "1", 3100, 3400});
+    QCOMPARE(i.resource, QByteArray("r"));
     QVERIFY2(i.cause.contains(QLatin1String("read 1 on M1 after 5 there")) &&
                  i.cause.contains(QLatin1String("master-restarted M1")),
              qPrintable(i.cause));

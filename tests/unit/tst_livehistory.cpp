@@ -3,6 +3,7 @@
 #include "diagnosis/historyreport.h"
 #include "record/historycsv.h"
 #include "record/livehistory.h"
+#include "support/heldview.h"
 #include "support/testregistry.h"
 
 #include <QJsonArray>
@@ -34,15 +35,7 @@ QString iso(int seconds)
 LockView held(const QByteArray& resource, const QByteArray& token, const QString& owner = {},
               qint64 validityMs = 60'000)
 {
-    LockView v;
-    v.resource = resource;
-    v.token = token;
-    v.owner = owner;
-    v.status = LockStatus::Held;
-    v.holding = v.needed = v.total = 1;
-    v.validityMs = validityMs;
-    v.computedAtMs = monotonicMs();
-    return v;
+    return test::heldNow(resource, token, owner, validityMs);
 }
 
 LockBatch added(const LockView& v)

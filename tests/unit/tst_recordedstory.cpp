@@ -57,16 +57,16 @@ QList<RecordEvent> renewals(const QByteArray& token, qint64 leaseMs, qint64 ever
 LockStory renewedStory(const QByteArray& token, qint64 firstSeenMs, int extensions, qint64 firstMs,
                        qint64 lastMs, qint64 lastTtlMs, qint64 leaseMs)
 {
-    LockStory story;
-    story.token = token;
-    story.firstSeenMs = firstSeenMs;
-    story.extensions = extensions;
-    story.firstExtensionMs = firstMs;
-    story.lastExtensionMs = lastMs;
-    story.lastExtensionTtlMs = lastTtlMs;
-    story.leaseMs = leaseMs;
-    story.lastReading = TtlReading{lastMs, lastTtlMs};
-    return story;
+    return LockStory{.token = token,
+                     .firstSeenMs = firstSeenMs,
+                     .extensions = extensions,
+                     .firstExtensionMs = firstMs,
+                     .lastExtensionMs = lastMs,
+                     .lastExtensionTtlMs = lastTtlMs,
+                     .leaseMs = leaseMs,
+                     .lastReading = TtlReading{lastMs, lastTtlMs},
+                     .ownerClient = {},
+                     .ownerClientSeenMs = -1};
 }
 
 QStringList codes(const QList<Diagnosis>& diagnoses)

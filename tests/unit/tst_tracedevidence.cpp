@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "diagnosis/doublegrantdetector.h"
+#include "support/incidentexpectation.h"
 #include "support/recordevents.h"
 #include "support/testregistry.h"
 #include "trace/tracerecordevent.h"
@@ -97,22 +98,19 @@ void TestTracedEvidence::theFlashSaleWithTheTracerIsProvenTwice()
 
         const Incident* handover = find(found, Incident::Kind::HandoverUnderLiveHolder);
         QVERIFY(handover);
-        QCOMPARE(handover->confidence, Incident::Confidence::Proven);
-        QCOMPARE(handover->firstToken, QByteArray("A"));
-        QCOMPARE(handover->secondToken, QByteArray("B"));
-        QCOMPARE(handover->fromMs, 2100); // B's SET...
-        QCOMPARE(handover->toMs, 3000);   // ...to A's DEL: A was at work all along
+        // From B's SET to A's DEL: A was at work all along.
+        test::verifyIncident(*handover, {Incident::Kind::HandoverUnderLiveHolder,
+                                         Incident::Confidence::Proven, "A", "B", 2100, 3000});
         QVERIFY2(handover->cause.contains(QLatin1String("still at work")), qPrintable(handover->cause));
         QVERIFY(handover->evidence.last().contains(QLatin1String("traced-delete")));
 
         const Incident* deleted = find(found, Incident::Kind::DeletedByNonHolder);
         QVERIFY(deleted);
-        QCOMPARE(deleted->confidence, Incident::Confidence::Proven);
-        QCOMPARE(deleted->firstToken, QByteArray("B"));  // whose lock went
-        QCOMPARE(deleted->secondToken, QByteArray("A")); // the deleter, by its connection
+        // B's lock went, deleted by A (known by its connection); B believes it holds the lock until
+        // its validity ends.
+        test::verifyIncident(*deleted, {Incident::Kind::DeletedByNonHolder, Incident::Confidence::Proven, "B",
+                                        "A", 3000, 12100});
         QCOMPARE(deleted->secondOwner, QStringLiteral("10.0.0.1:5001"));
-        QCOMPARE(deleted->fromMs, 3000);
-        QCOMPARE(deleted->toMs, 12100); // B believes it holds the lock until its validity ends
     }
 }
 
@@ -135,11 +133,8 @@ void TestTracedEvidence::aLockDeletedUnderItsHolderIsStillItsHolders()
     QCOMPARE(found.size(), 3);
     const Incident* third = find(found, Incident::Kind::MajorityOverlap);
     QVERIFY(third);
-    QCOMPARE(third->confidence, Incident::Confidence::Proven);
-    QCOMPARE(third->firstToken, QByteArray("B"));
-    QCOMPARE(third->secondToken, QByteArray("C"));
-    QCOMPARE(third->fromMs, 3500);
-    QCOMPARE(third->toMs, 4000);
+    test::verifyIncident(
+        *third, {Incident::Kind::MajorityOverlap, Incident::Confidence::Proven, "B", "C", 3500, 4000});
     QVERIFY2(third->cause.contains(QLatin1String("deleted")), qPrintable(third->cause));
     // Taken once B's validity was over: B no longer counts on it.
     const QList<Incident> later =
@@ -324,11 +319,8 @@ void TestTracedEvidence::aRenewingHolderSeenAliveIsProbable()
         const QList<Incident> found = detect(1, events);
         QVERIFY2(found.size() == 1, toldFirst ? "told first" : "told after");
         const Incident& i = found.first();
-        QCOMPARE(i.kind, Incident::Kind::HandoverUnderLiveHolder);
-        QCOMPARE(i.confidence, Incident::Confidence::Probable);
-        QCOMPARE(i.firstToken, QByteArray("A"));
-        QCOMPARE(i.secondToken, QByteArray("B"));
-        QCOMPARE(i.fromMs, 2700);
+        test::verifyIncident(
+            i, {Incident::Kind::HandoverUnderLiveHolder, Incident::Confidence::Probable, "A", "B", 2700});
         QVERIFY2(i.cause.contains(QLatin1String("was alive")), qPrintable(i.cause));
         QVERIFY2(std::any_of(i.evidence.cbegin(), i.evidence.cend(),
                              [](const QString& l) { return l.contains(QLatin1String("traced-alive")); }),

@@ -4,7 +4,8 @@
 #include "history/historytimeline.h"
 #include "history/historyview.h"
 #include "record/livehistory.h"
-#include "record/recordingwriter.h"
+#include "support/heldview.h"
+#include "support/recordedsession.h"
 #include "support/testregistry.h"
 
 #include <QJsonArray>
@@ -22,15 +23,8 @@ namespace {
 
 LockView held(const QByteArray& resource, const QByteArray& token, const QString& owner = {})
 {
-    LockView v;
-    v.resource = resource;
-    v.token = token;
-    v.owner = owner;
-    v.status = LockStatus::Held;
-    v.holding = v.needed = v.total = 1;
+    LockView v = test::heldNow(resource, token, owner);
     v.holders = {0};
-    v.validityMs = 60'000;
-    v.computedAtMs = monotonicMs();
     return v;
 }
 
@@ -112,22 +106,19 @@ void TestUiHistoryView::withoutARecordingTheWindowsOwnEpisodes()
 void TestUiHistoryView::recordedAndLiveEpisodesTogether()
 {
     QTemporaryDir dir;
-    RecorderOptions options;
-    options.path = dir.filePath(QStringLiteral("recording.sqlite"));
+    const QString db = dir.filePath(QStringLiteral("recording.sqlite"));
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    {
-        RecordingWriter writer(options, std::make_shared<RecordingWriter::Counters>());
-        QSignalSpy opened(&writer, &RecordingWriter::opened);
-        writer.start({QStringLiteral("redis://m0")});
-        QCOMPARE(opened.size(), 1);
-        writer.write({recorded(RecordEvent::Kind::Acquired, now - 5000, "t1", QStringLiteral("before")),
-                      recorded(RecordEvent::Kind::Released, now - 4000, "t1")});
-        writer.finish();
-    }
+    QString error;
+    QVERIFY2(test::recordSession(
+                 db, {QStringLiteral("redis://m0")},
+                 {recorded(RecordEvent::Kind::Acquired, now - 5000, "t1", QStringLiteral("before")),
+                  recorded(RecordEvent::Kind::Released, now - 4000, "t1")},
+                 &error),
+             qPrintable(error));
     LiveHistory live;
     HistoryDock dock;
     HistoryView view(&live, &dock);
-    view.setRecording(options.path);
+    view.setRecording(db);
     live.observe(LockBatch{{SharedLockView(held("orders", "t2"))}, {}, {}});
     QSignalSpy loaded(&view, &HistoryView::loaded);
     view.show("orders");
