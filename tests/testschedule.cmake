@@ -14,6 +14,7 @@ set(lockscope_test_costs
     integration.tst_safetyincidents 100
     integration.tst_incidentsoak 60
     integration.tst_lockctlincidents 8
+    integration.tst_lockctlstats 20
     integration.tst_uiincidents 8
     integration.tst_locktracer 8
     integration.tst_lockctltrace 10
@@ -44,6 +45,7 @@ set(lockscope_test_costs
     layers.check_layers_catches_violation 15
     integration.tst_servelimits 25
     integration.tst_prometheusscrape 12
+    integration.tst_prometheusinsights 25
     package.tst_package 11
     integration.tst_lockctlescaping 9
     integration.tst_lockctlserve 9

@@ -161,6 +161,9 @@ public:
         });
         MasterSet& masters = context.openMasters();
         LockMonitor monitor(&masters, context.config());
+        // Every change the masters show, as lockctl record keeps them, not a few per second per
+        // lock: the families' hold times (and --record's recording) need every tenure.
+        monitor.setCoalesceMs(0);
         LockActivity activity(&monitor);
         LockWaiterPoller waiters(&masters, &monitor);
 
@@ -211,8 +214,6 @@ public:
             options.path = RecordingArgument::path(parser);
             options.allowShared = RecordingArgument::allowShared(parser);
             options.auditLogPath = context.auditLogPath();
-            // Every change the masters show is recorded, as by lockctl record, not a few per second.
-            monitor.setCoalesceMs(0);
             recorder = std::make_unique<Recorder>(options);
             QObject::connect(recorder->writer(), &RecordingWriter::opened, &loop,
                              [&, path = options.path](const RedisError& error) {

@@ -27,7 +27,9 @@ QString formatDuration(qint64 ms, DurationStyle style)
 {
     if (ms < 0)
         return QString();
-    const DurationUnits& units = style == DurationStyle::Compact ? compactUnits : spacedUnits;
+    if (style == DurationStyle::CompactMilliseconds && ms < 1000)
+        return QStringLiteral("%1ms").arg(ms);
+    const DurationUnits& units = style == DurationStyle::Spaced ? spacedUnits : compactUnits;
     const auto pattern = [](const char* text) { return QCoreApplication::translate("DurationText", text); };
     if (ms < 60000)
         return pattern(units.seconds).arg(double(ms) / 1000.0, 0, 'f', 1);

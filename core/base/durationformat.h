@@ -14,6 +14,9 @@ enum class DurationStyle
     // For a table's narrow cell (lockctl list and watch): "9.8s", "2m03s", "1h05m", hours on past a
     // day ("30h00m").
     Compact,
+    // Compact, with whole milliseconds under a second ("433ms"): lockctl stats' holds and gaps,
+    // where 0.4s and 0.5s would hide what the figures are about.
+    CompactMilliseconds,
 };
 
 // A duration in `style`; empty for a negative duration.

@@ -3,6 +3,7 @@
 
 #include "base/monotonicclock.h"
 #include "discovery/entryscanner.h"
+#include "discovery/keyspaceeventkind.h"
 #include "monitor/lockmonitor.h"
 
 namespace lockscope {
@@ -24,6 +25,16 @@ LockActivity::LockActivity(LockMonitor* monitor, QObject* parent) : QObject(pare
     m_scanSeconds.fill(-1, n);
     m_passStartMs.fill(-1, n);
     connect(monitor, &LockMonitor::locksChanged, this, &LockActivity::onBatch);
+    connect(monitor, &LockMonitor::keyspaceEvent, this,
+            [this](int, const QByteArray& key, const QByteArray& event) {
+                const bool expired = isExpiryEvent(event);
+                if (!expired && !isDeleteEvent(event))
+                    return;
+                // Bounded: keys that never were locks would otherwise pile up.
+                if (m_endings.size() > 200000)
+                    m_endings.clear();
+                m_endings.insert(key, {expired, monotonicMs()});
+            });
     connect(monitor, &LockMonitor::initialScanFinished, this, [this] {
         if (!m_ready) {
             m_ready = true;
@@ -77,6 +88,7 @@ MetricsInput LockActivity::input(qint64 nowMs) const
     in.expirations = m_expirations;
     in.releases = m_releases;
     in.forceReleases = m_forceReleases;
+    in.families = m_families.snapshot();
     return in;
 }
 
@@ -120,10 +132,28 @@ void LockActivity::onBatch(const LockBatch& batch)
     const auto note = [&](const LockView& v) {
         Seen& s = m_seen[v.resource];
         const size_t tokenHash = qHash(v.token, m_seed);
-        if (s.sinceMs == 0 || s.tokenHash != tokenHash) {
+        const bool isNew = s.sinceMs == 0;
+        if (isNew)
+            s.series = m_families.seriesOf(v.resource);
+        if (isNew || s.tokenHash != tokenHash) {
+            if (!isNew) {
+                // Another token with no removal seen in between: a handover between two reads, told
+                // by the server when notifications are on.
+                const auto ending = m_endings.constFind(v.resource);
+                if (ending == m_endings.cend())
+                    m_families.ended(s.series, FamilySeries::Replaced, -1);
+                else
+                    m_families.ended(s.series,
+                                     ending->expired ? FamilySeries::Expired : FamilySeries::Released,
+                                     s.beganSeen ? qMax<qint64>(0, ending->atMs - s.sinceMs) : -1);
+            }
+            m_endings.remove(v.resource);
             // Locks found by the first discovery were taken before we looked: not an acquisition seen.
-            if (m_ready)
+            if (m_ready) {
                 ++m_acquisitions;
+                m_families.acquired(s.series, v.validityAt(now));
+            }
+            s.beganSeen = m_ready;
             s.tokenHash = tokenHash;
             s.sinceMs = now;
             reorder(v.resource, s);
@@ -145,12 +175,22 @@ void LockActivity::onRemoved(const QByteArray& resource, qint64 nowMs)
     const auto it = m_seen.constFind(resource);
     if (it == m_seen.cend())
         return;
-    if (it->status == LockStatus::Stuck)
+    const auto ending = m_endings.constFind(resource);
+    const bool told = ending != m_endings.cend();
+    const qint64 endMs = told ? ending->atMs : nowMs;
+    FamilySeries::Ending how = FamilySeries::Released;
+    if (it->status == LockStatus::Stuck) {
         ++m_forceReleases;
-    else if (it->expiresAtMs >= 0 && nowMs + expiryMarginMs >= it->expiresAtMs)
+        how = FamilySeries::ForceReleased;
+    } else if (told ? ending->expired : it->expiresAtMs >= 0 && nowMs + expiryMarginMs >= it->expiresAtMs) {
         ++m_expirations;
-    else
+        how = FamilySeries::Expired;
+    } else {
         ++m_releases;
+    }
+    m_families.ended(it->series, how, it->beganSeen ? qMax<qint64>(0, endMs - it->sinceMs) : -1);
+    if (told)
+        m_endings.erase(ending);
     const quint64 order = it->order;
     m_seen.erase(it);
     vacate(order);

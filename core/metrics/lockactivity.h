@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "metrics/familyactivity.h"
 #include "metrics/metricsinput.h"
 #include "monitor/lockview.h"
 
@@ -24,6 +25,9 @@ struct FailoverReport;
 // The monitor sees keys, not clients: an acquisition is a lock that appears (or changes token)
 // after the first full discovery; a lock that disappears once its expiry has come expired, one
 // that goes before released, and a stuck one (no expiry, so it never expires) was force-released.
+// With keyspace notifications the server's word says how a lock went (a delete or an expiry) and
+// when, rather than the clock. The same tenures, by family of locks, feed FamilyActivity (hold
+// times, endings, headroom).
 class LockActivity final : public QObject
 {
     Q_OBJECT
@@ -68,6 +72,14 @@ private:
         quint64 order = 0;       // its place in m_oldest: m_oldest[order - m_oldestBase]
         qint64 expiresAtMs = -1; // monotonic; -1: no expiry
         LockStatus status = LockStatus::Unknown;
+        int series = -1;        // its family's in m_families
+        bool beganSeen = false; // its current token was seen taking it (not found at start)
+    };
+    // A delete or expiry the server told of (keyspace notifications): how a lock ended, and when.
+    struct Ending
+    {
+        bool expired = false;
+        qint64 atMs = 0; // monotonic
     };
     void onBatch(const LockBatch& batch);
     void onRemoved(const QByteArray& resource, qint64 nowMs);
@@ -93,6 +105,8 @@ private:
     quint64 m_expirations = 0;
     quint64 m_releases = 0;
     quint64 m_forceReleases = 0;
+    FamilyActivity m_families;
+    QHash<QByteArray, Ending> m_endings; // by key, until the monitor's batch says the lock went
     bool m_ready = false;
     size_t m_seed = QHashSeed::globalSeed();
 };

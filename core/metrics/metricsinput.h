@@ -4,6 +4,7 @@
 #include "connection/masterhealth.h"
 #include "diagnosis/safetyincident.h"
 #include "discovery/notificationmode.h"
+#include "metrics/familyseries.h"
 #include "monitor/locktable.h"
 
 #include <QByteArray>
@@ -49,6 +50,8 @@ struct MetricsInput
     quint64 expirations = 0;
     quint64 releases = 0;
     quint64 forceReleases = 0;
+    // How each family of locks behaves (FamilyActivity), at most its series limit plus "other".
+    QList<FamilySeries> families;
     // Two holders at once found since start (IncidentWatch over the recording of --record), by
     // (kind, confidence) as numbers; without a recording the family is left out.
     bool incidentsWatched = false;

@@ -47,6 +47,9 @@ enum FamilyId
     Expirations,
     Releases,
     ForceReleases,
+    HoldSeconds,
+    Endings,
+    Headroom,
     SafetyIncidents,
     ScrapeDuration,
     HttpRefused,
@@ -93,6 +96,15 @@ const Family families[FamilyCount] = {
      "Locks that disappeared before their expiry (released)."},
     {"lockscope_lock_force_releases_total", "counter",
      "Stuck locks that disappeared: a lock without expiry only goes when somebody deletes it."},
+    {"lockscope_lock_hold_seconds", "histogram",
+     "How long holders kept their locks, by family of locks (order:1234 -> order:*): tenures seen from "
+     "their acquisition to their release (an expiry says how long a lock was let, not held)."},
+    {"lockscope_lock_endings_total", "counter",
+     "How tenures ended, by family of locks: released, expired, force-released, or replaced by another "
+     "token with no release or expiry seen."},
+    {"lockscope_lock_lease_headroom_ratio", "gauge",
+     "p99 of a family's latest holds over the median lease they were taken with: near 1, a pause or a "
+     "slow call expires the lock under its holder."},
     {"lockscope_lock_safety_incidents_total", "counter",
      "Times a lock let two holders in at once, found from the recording since the service started (with "
      "--record), by kind and confidence."},
@@ -254,6 +266,38 @@ void renderLocks(MetricsText& out, const MetricsInput& in)
     out.sample(families[LockSeriesLimit].name, double(in.maxLockSeries));
 }
 
+// The families of locks (issue #44): every family with its series, "other" last when there is one.
+void renderFamilies(MetricsText& out, const QList<FamilySeries>& lockFamilies)
+{
+    begin(out, HoldSeconds);
+    const QByteArray hold = families[HoldSeconds].name;
+    for (const FamilySeries& f : lockFamilies) {
+        const QString family = escapeBytes(f.family);
+        quint64 cumulative = 0;
+        for (size_t b = 0; b < f.buckets.size(); ++b) {
+            cumulative += f.buckets[b];
+            const QString le =
+                b < FamilySeries::bucketBounds.size()
+                    ? QString::fromLatin1(MetricsText::formatValue(FamilySeries::bucketBounds[b]))
+                    : QStringLiteral("+Inf");
+            out.sample(hold + "_bucket", {{"family", family}, {"le", le}}, double(cumulative));
+        }
+        out.sample(hold + "_sum", {{"family", family}}, f.holdSecondsSum);
+        out.sample(hold + "_count", {{"family", family}}, double(f.holds));
+    }
+    begin(out, Endings);
+    for (const FamilySeries& f : lockFamilies)
+        for (int how = 0; how < FamilySeries::EndingCount; ++how)
+            out.sample(families[Endings].name,
+                       {{"family", escapeBytes(f.family)},
+                        {"how", QString::fromLatin1(FamilySeries::endingLabel(FamilySeries::Ending(how)))}},
+                       double(f.endings[size_t(how)]));
+    begin(out, Headroom);
+    for (const FamilySeries& f : lockFamilies)
+        if (f.headroom >= 0)
+            out.sample(families[Headroom].name, {{"family", escapeBytes(f.family)}}, f.headroom);
+}
+
 } // namespace
 
 QByteArray MetricsRenderer::render(const MetricsInput& in)
@@ -271,6 +315,7 @@ QByteArray MetricsRenderer::render(const MetricsInput& in)
     counter(Expirations, in.expirations);
     counter(Releases, in.releases);
     counter(ForceReleases, in.forceReleases);
+    renderFamilies(out, in.families);
     if (in.incidentsWatched) {
         // Every kind and confidence, zeros too: an alert on increase() needs the series before
         // the first incident.

@@ -97,6 +97,7 @@ void EpisodeBuilder::add(const HistoryEvent& h, const RecordingSession& session)
         Episode episode;
         episode.token = e.token;
         episode.startMs = e.timeMs;
+        episode.startSeen = e.kind == Kind::Acquired || e.kind == Kind::Contested;
         if (m_open.isEmpty()) {
             m_openSession = h.session;
             m_openSessionLastMs = session.lastMs;
@@ -127,6 +128,22 @@ void EpisodeBuilder::keepLatest(qsizetype count)
     const qsizetype excess = m_episodes.size() + m_open.size() - count;
     if (excess > 0)
         m_episodes.remove(0, qMin(excess, m_episodes.size()));
+}
+
+QList<Episode> EpisodeBuilder::takeSettled(qint64 nowMs)
+{
+    // m_episodes is in the order they ended, each end at or after the one before it only per
+    // token: look at every one rather than stop at the first unsettled.
+    QList<Episode> settled;
+    qsizetype kept = 0;
+    for (qsizetype i = 0; i < m_episodes.size(); ++i) {
+        if (nowMs - m_episodes.at(i).endMs > forceReleaseWindowMs)
+            settled << std::move(m_episodes[i]);
+        else if (kept++ != i)
+            m_episodes[kept - 1] = std::move(m_episodes[i]);
+    }
+    m_episodes.resize(kept);
+    return settled;
 }
 
 QList<Episode> EpisodeBuilder::finish(qint64 lastSession)

@@ -36,6 +36,12 @@ public:
     bool isEmpty() const { return m_episodes.isEmpty() && m_open.isEmpty(); }
     // Forgets the oldest episodes beyond `count` (a history kept in memory stays bounded).
     void keepLatest(qsizetype count);
+    // Hands over, oldest first, the ended episodes a later force-release can no longer relabel:
+    // those that ended more than forceReleaseWindowMs before `nowMs` (all of them with nowMs past
+    // every end). A pass over a whole recording (LockStatsBuilder) keeps only what may still change.
+    QList<Episode> takeSettled(qint64 nowMs);
+    bool hasOpen() const { return !m_open.isEmpty(); }
+    bool hasEnded() const { return !m_episodes.isEmpty(); }
     // The episodes of a recording whose last session is `lastSession`: one open in an earlier
     // session ended, unseen, when that session stopped.
     QList<Episode> finish(qint64 lastSession);

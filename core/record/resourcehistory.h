@@ -49,6 +49,7 @@ struct Episode
     QString owner;
     qint64 startMs = 0;
     qint64 endMs = -1; // -1 while open
+    bool startSeen = false; // seen being taken (startMs is when), not found already held
     End ended = End::Open;
     int extensions = 0;
     int maxHolding = 0;  // the most masters that held it at once

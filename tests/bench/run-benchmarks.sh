@@ -20,6 +20,7 @@ echo '# recorder: monitoring with and without the flight recorder, 5k changes/s 
 "$here/recorder-bench.sh"
 echo '# incidents: lockctl incidents over an 8-million-event recording with ten planted double grants' >&2
 "$here/incidents-bench.sh"
+"$here/stats-bench.sh"
 echo '# safety: two holders at once detected against the demo clients own record, 20 runs per scenario' >&2
 "$here/safety-bench.sh"
 echo '# soak: no false alarm over 10,000 handovers by real lock libraries' >&2

@@ -7,11 +7,11 @@ import sys
 import redis
 
 
-def connect(url):
-    """A client of url that gives up after 5 s. A URL without a password gets the one in the
+def connect(url, timeout=5):
+    """A client of url that gives up after `timeout` seconds (5 to connect). A URL without a password gets the one in the
     environment variable LOCKSCOPE_TEST_PASSWORD (never in the arguments, which every local user
     can read). Use it in a with statement: it is closed however the script ends."""
-    return redis.Redis.from_url(url, socket_timeout=5, socket_connect_timeout=5,
+    return redis.Redis.from_url(url, socket_timeout=timeout, socket_connect_timeout=5,
                                 password=os.environ.get("LOCKSCOPE_TEST_PASSWORD") or None)
 
 

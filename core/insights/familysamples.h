@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include <QByteArray>
+
+#include <array>
+#include <vector>
+
+namespace lockscope {
+
+// What a family's tenures showed, gathered as a pass over the recording meets them
+// (LockStatsBuilder); FamilyFigures are drawn from it at the end. Durations in ms.
+struct FamilySamples
+{
+    QByteArray family;
+    qint64 resources = 0;              // distinct resources (per recording session) of the family
+    qint64 acquisitions = 0;           // tenures seen being taken
+    qint64 open = 0;                   // still held when the recording ends
+    std::vector<qint32> holdMs;        // released tenures seen from their start: how long they were held
+    std::vector<qint32> leaseMs;       // the TTL each acquisition was taken with, as first read
+    std::vector<qint32> handoverGapMs; // from a release or expiry to the next holder
+    std::vector<qint32> renewalGapMs;  // between two renewals (or the acquisition and the first)
+    qint64 lateRenewals = 0;           // renewals that came with less than a fifth of the lease left
+    std::array<qint64, 6> endings{};   // ended tenures by Episode::End (Open unused)
+};
+
+} // namespace lockscope

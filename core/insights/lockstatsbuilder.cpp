@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "insights/lockstatsbuilder.h"
+
+#include "record/recordingreader.h"
+#include "record/resourcefamily.h"
+
+#include <algorithm>
+
+#include <limits>
+
+namespace lockscope {
+
+namespace {
+
+using Kind = RecordEvent::Kind;
+
+qint32 clampedMs(qint64 ms)
+{
+    return qint32(std::clamp<qint64>(ms, 0, std::numeric_limits<qint32>::max()));
+}
+
+} // namespace
+
+// One lock (a resource in one recording session) while the pass may still learn about it.
+struct LockStatsBuilder::Lock
+{
+    int family = -1;
+    qint64 session = 0;
+    qint64 lastEventMs = 0;
+    EpisodeBuilder episodes;
+    // The holder seen being taken, for its renewals: its token, its lease, its latest renewal.
+    QByteArray renewing;
+    qint64 leaseMs = -1;
+    qint64 renewedAtMs = -1;
+    // When the lock was last let go (released or expired) with no holder left; -1: not free.
+    qint64 freedAtMs = -1;
+};
+
+LockStatsBuilder::LockStatsBuilder(const QList<RecordingSession>& sessions, qint64 sinceMs)
+    : m_sinceMs(sinceMs)
+{
+    for (const RecordingSession& s : sessions) {
+        m_sessions.insert(s.id, s);
+        m_lastSession = qMax(m_lastSession, s.id);
+    }
+}
+
+LockStatsBuilder::~LockStatsBuilder() = default;
+
+LockStatsBuilder::Lock& LockStatsBuilder::lockOf(const HistoryEvent& h)
+{
+    std::unique_ptr<Lock>& lock = m_locks[LockKey{h.session, h.resourceId}];
+    if (!lock) {
+        lock = std::make_unique<Lock>();
+        lock->session = h.session;
+        const QByteArray family = ResourceFamily::of(h.event.resource);
+        auto it = m_familyIndex.constFind(family);
+        if (it == m_familyIndex.cend()) {
+            it = m_familyIndex.insert(family, int(m_families.size()));
+            m_families.emplace_back();
+            m_families.back().family = family;
+        }
+        lock->family = it.value();
+        ++m_families[size_t(lock->family)].resources;
+    }
+    return *lock;
+}
+
+void LockStatsBuilder::add(const HistoryEvent& h)
+{
+    const RecordEvent& e = h.event;
+    if (e.isMasterEvent() || isEvidenceOnly(e.kind))
+        return;
+    if (m_firstMs < 0)
+        m_firstMs = e.timeMs;
+    m_lastMs = qMax(m_lastMs, e.timeMs);
+    Lock& lock = lockOf(h);
+    lock.lastEventMs = e.timeMs;
+    lock.episodes.add(h, m_sessions.value(h.session));
+    track(lock, e);
+    settle(lock, e.timeMs);
+    // Each look visits every lock: at most once per as many events as there are locks.
+    if (++m_sinceEviction >= qMax<qint64>(100000, qint64(m_locks.size()))) {
+        m_sinceEviction = 0;
+        evict(e.timeMs);
+    }
+}
+
+void LockStatsBuilder::track(Lock& lock, const RecordEvent& e)
+{
+    FamilySamples& family = m_families[size_t(lock.family)];
+    const bool inWindow = m_sinceMs < 0 || e.timeMs >= m_sinceMs;
+    switch (e.kind) {
+    case Kind::Acquired:
+        if (lock.freedAtMs >= 0 && e.timeMs - lock.freedAtMs <= handoverWithinMs && inWindow)
+            family.handoverGapMs.push_back(clampedMs(e.timeMs - lock.freedAtMs));
+        lock.freedAtMs = -1;
+        lock.renewing = e.token;
+        lock.leaseMs = e.ttlMs > 0 ? e.ttlMs : -1;
+        lock.renewedAtMs = e.timeMs;
+        if (inWindow) {
+            ++family.acquisitions;
+            if (lock.leaseMs > 0)
+                family.leaseMs.push_back(clampedMs(lock.leaseMs));
+        }
+        break;
+    case Kind::Extended:
+        if (e.token != lock.renewing || lock.leaseMs <= 0 || lock.renewedAtMs < 0)
+            break;
+        if (const qint64 gap = e.timeMs - lock.renewedAtMs; gap > lock.leaseMs / 20) {
+            if (inWindow) {
+                family.renewalGapMs.push_back(clampedMs(gap));
+                if (gap > lock.leaseMs - lock.leaseMs / 5)
+                    ++family.lateRenewals;
+            }
+            lock.renewedAtMs = e.timeMs;
+        }
+        break;
+    case Kind::Released:
+    case Kind::Expired:
+        // Free only once no holder is left (a second token held beside it keeps it taken).
+        lock.freedAtMs = lock.episodes.hasOpen() ? -1 : e.timeMs;
+        break;
+    case Kind::Replaced:
+    case Kind::Lost:
+    case Kind::ForceReleased:
+        lock.freedAtMs = -1; // no handover a client made: not measured
+        break;
+    default:
+        break;
+    }
+}
+
+void LockStatsBuilder::fold(FamilySamples& family, const Episode& episode)
+{
+    if (episode.ended == Episode::End::Open) {
+        ++family.open;
+        return;
+    }
+    if (m_sinceMs >= 0 && episode.endMs < m_sinceMs)
+        return;
+    ++family.endings[size_t(episode.ended)];
+    if (episode.ended == Episode::End::Released && episode.startSeen &&
+        (m_sinceMs < 0 || episode.startMs >= m_sinceMs))
+        family.holdMs.push_back(clampedMs(episode.endMs - episode.startMs));
+}
+
+void LockStatsBuilder::settle(Lock& lock, qint64 nowMs)
+{
+    if (!lock.episodes.hasEnded())
+        return;
+    FamilySamples& family = m_families[size_t(lock.family)];
+    for (const Episode& episode : lock.episodes.takeSettled(nowMs))
+        fold(family, episode);
+}
+
+void LockStatsBuilder::evict(qint64 nowMs)
+{
+    std::erase_if(m_locks, [&](auto& entry) {
+        Lock& lock = *entry.second;
+        settle(lock, nowMs);
+        // Nothing held, nothing left to settle, and idle past any handover it could still measure.
+        return !lock.episodes.hasOpen() && !lock.episodes.hasEnded() &&
+               nowMs - lock.lastEventMs > handoverWithinMs;
+    });
+}
+
+QList<FamilyFigures> LockStatsBuilder::finish()
+{
+    for (auto& [key, lock] : m_locks) {
+        FamilySamples& family = m_families[size_t(lock->family)];
+        // A tenure still open in an earlier session ended, unseen, when that session stopped.
+        for (const Episode& episode : lock->episodes.finish(m_lastSession))
+            fold(family, episode);
+    }
+    m_locks.clear();
+    const qint64 from = m_sinceMs >= 0 && m_sinceMs > m_firstMs ? m_sinceMs : m_firstMs;
+    const qint64 spanMs = m_firstMs < 0 ? 0 : m_lastMs - from;
+    QList<FamilyFigures> out;
+    out.reserve(qsizetype(m_families.size()));
+    for (FamilySamples& samples : m_families)
+        if (samples.acquisitions > 0 || samples.open > 0 ||
+            std::any_of(samples.endings.cbegin(), samples.endings.cend(), [](qint64 n) { return n > 0; }))
+            out << FamilyFigures::of(samples, spanMs);
+    m_families.clear();
+    m_familyIndex.clear();
+    FamilyFigures::sortByRisk(out);
+    return out;
+}
+
+Result<QList<FamilyFigures>> LockStatsBuilder::ofRecording(RecordingReader& reader, qint64 sinceMs)
+{
+    const Result<QList<RecordingSession>> sessions = reader.sessions();
+    if (!sessions)
+        return sessions.error();
+    LockStatsBuilder builder(*sessions, sinceMs);
+    if (const RedisError error = reader.forEachEvent([&builder](const HistoryEvent& h) {
+            builder.add(h);
+            return true;
+        }))
+        return error;
+    return builder.finish();
+}
+
+} // namespace lockscope

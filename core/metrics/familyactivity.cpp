@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "metrics/familyactivity.h"
+
+#include "record/resourcefamily.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace lockscope {
+
+namespace {
+
+qint32 clampedMs(qint64 ms)
+{
+    return qint32(std::clamp<qint64>(ms, 0, std::numeric_limits<qint32>::max()));
+}
+
+// The nearest-rank percentile of `values` (reordered on the way).
+qint32 percentile(std::vector<qint32> values, double share)
+{
+    const size_t rank =
+        std::clamp<size_t>(size_t(std::ceil(share * double(values.size()))), 1, values.size());
+    std::nth_element(values.begin(), values.begin() + ptrdiff_t(rank - 1), values.end());
+    return values[rank - 1];
+}
+
+template <typename T> void push(std::vector<T>& ring, size_t& next, size_t capacity, T value)
+{
+    if (ring.size() < capacity)
+        ring.push_back(value);
+    else
+        ring[next] = value;
+    next = (next + 1) % capacity;
+}
+
+} // namespace
+
+const char* FamilySeries::endingLabel(Ending how)
+{
+    switch (how) {
+    case Released:
+        return "released";
+    case Expired:
+        return "expired";
+    case ForceReleased:
+        return "force-released";
+    case Replaced:
+        return "replaced";
+    case EndingCount:
+        break;
+    }
+    return "";
+}
+
+int FamilyActivity::seriesOf(const QByteArray& resource)
+{
+    QByteArray family = ResourceFamily::of(resource);
+    if (const auto it = m_index.constFind(family); it != m_index.cend())
+        return *it;
+    if (int(m_families.size()) - (m_other >= 0 ? 1 : 0) < maxFamilies) {
+        m_families.push_back({});
+        m_families.back().series.family = family;
+        return m_index[std::move(family)] = int(m_families.size()) - 1;
+    }
+    if (m_other < 0) {
+        m_families.push_back({});
+        m_families.back().series.family = otherFamily;
+        m_other = int(m_families.size()) - 1;
+    }
+    return m_other;
+}
+
+void FamilyActivity::acquired(int series, qint64 leaseMs)
+{
+    if (leaseMs < 0 || series < 0 || size_t(series) >= m_families.size())
+        return;
+    Family& f = m_families[size_t(series)];
+    push(f.recentLeaseMs, f.nextLease, recentLeases, clampedMs(leaseMs));
+}
+
+void FamilyActivity::ended(int series, FamilySeries::Ending how, qint64 holdMs)
+{
+    if (series < 0 || size_t(series) >= m_families.size())
+        return;
+    Family& f = m_families[size_t(series)];
+    ++f.series.endings[how];
+    // Only a release says how long its holder needed the lock: an expiry says how long it was let.
+    if (how != FamilySeries::Released || holdMs < 0)
+        return;
+    const double seconds = double(holdMs) / 1000;
+    const auto bound =
+        std::lower_bound(FamilySeries::bucketBounds.cbegin(), FamilySeries::bucketBounds.cend(), seconds);
+    ++f.series.buckets[size_t(bound - FamilySeries::bucketBounds.cbegin())];
+    f.series.holdSecondsSum += seconds;
+    ++f.series.holds;
+    push(f.recentHoldMs, f.nextHold, recentHolds, clampedMs(holdMs));
+}
+
+double FamilyActivity::headroomOf(const Family& f)
+{
+    if (f.recentHoldMs.size() < size_t(minHoldsForHeadroom) || f.recentLeaseMs.empty())
+        return -1;
+    const qint32 lease = percentile(f.recentLeaseMs, 0.5);
+    return lease > 0 ? double(percentile(f.recentHoldMs, 0.99)) / double(lease) : -1;
+}
+
+QList<FamilySeries> FamilyActivity::snapshot() const
+{
+    QList<FamilySeries> out;
+    out.reserve(qsizetype(m_families.size()));
+    for (const Family& f : m_families) {
+        out << f.series;
+        out.last().headroom = headroomOf(f);
+    }
+    return out;
+}
+
+} // namespace lockscope

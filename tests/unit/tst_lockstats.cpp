@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "insights/lockstatsbuilder.h"
+#include "support/testregistry.h"
+
+#include <QTest>
+
+#include <algorithm>
+
+namespace tst_lockstats {
+
+using namespace lockscope;
+
+namespace {
+
+using Kind = RecordEvent::Kind;
+
+constexpr qint64 t0 = 1'700'000'000'000;
+
+// A hand-made recording of one session on three masters; each resource's events in the order the
+// recorder would write them, the whole in time order once built.
+class Recording
+{
+public:
+    Recording()
+    {
+        m_session.id = 1;
+        m_session.startedMs = t0;
+        m_session.masters = {QStringLiteral("redis://127.0.0.1:7000"),
+                             QStringLiteral("redis://127.0.0.1:7001"),
+                             QStringLiteral("redis://127.0.0.1:7002")};
+    }
+
+    void add(qint64 ms, Kind kind, const QByteArray& resource, const QByteArray& token, qint64 ttlMs = -1,
+             int master = -1)
+    {
+        HistoryEvent h;
+        h.session = m_session.id;
+        h.resourceId = m_ids.value(resource, m_ids.size());
+        m_ids.insert(resource, h.resourceId);
+        h.event.timeMs = t0 + ms;
+        h.event.kind = kind;
+        h.event.resource = resource;
+        h.event.token = token;
+        h.event.ttlMs = ttlMs;
+        h.event.master = master;
+        h.event.holding = kind == Kind::Released || kind == Kind::Expired ? 0 : 1;
+        h.event.holders = h.event.holding ? 1 : 0;
+        m_events << h;
+    }
+    // A tenure seen taken at `atMs` with `leaseMs`, ended by `end` after `holdMs`.
+    void tenure(const QByteArray& resource, const QByteArray& token, qint64 atMs, qint64 holdMs,
+                qint64 leaseMs, Kind end = Kind::Released)
+    {
+        add(atMs, Kind::Acquired, resource, token, leaseMs);
+        add(atMs + holdMs, end, resource, token);
+    }
+
+    QList<FamilyFigures> figures(qint64 sinceMs = -1)
+    {
+        std::stable_sort(m_events.begin(), m_events.end(), [](const HistoryEvent& a, const HistoryEvent& b) {
+            return a.event.timeMs < b.event.timeMs;
+        });
+        m_session.lastMs = m_events.isEmpty() ? t0 : m_events.last().event.timeMs;
+        LockStatsBuilder builder({m_session}, sinceMs < 0 ? -1 : t0 + sinceMs);
+        for (const HistoryEvent& h : std::as_const(m_events))
+            builder.add(h);
+        return builder.finish();
+    }
+
+private:
+    RecordingSession m_session;
+    QHash<QByteArray, qint64> m_ids;
+    QList<HistoryEvent> m_events;
+};
+
+const FamilyFigures* find(const QList<FamilyFigures>& all, const QByteArray& family)
+{
+    for (const FamilyFigures& f : all)
+        if (f.family == family)
+            return &f;
+    return nullptr;
+}
+
+QByteArray token(int i)
+{
+    return "tok-" + QByteArray::number(i);
+}
+
+} // namespace
+
+// Issue #44: the figures per family, against tenures whose holds, leases and endings are known.
+class TestLockStats : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void holdTimesAndHandoversOfASteadyFamily();
+    void anOverrunningFamilyIsFlaggedByHeadroomAndExpiries();
+    void aFamilyWhoseHoldersDieIsFlaggedByItsExpiryShare();
+    void fewSamplesFlagNothing();
+    void renewalsCountOncePerRenewalAndLateOnesAreCounted();
+    void aTenureFoundHeldHasNoHoldTime();
+    void aForceReleaseSeenAfterTheDeleteIsAForceRelease();
+    void sinceKeepsOnlyWhatHappenedFromThen();
+    void theRiskiestComeFirst();
+    void manyLocksGoThroughWithFiguresIntact();
+};
+
+void TestLockStats::holdTimesAndHandoversOfASteadyFamily()
+{
+    // 200 tenures of order:N, held 5, 10, ... 1000 ms on a 2 s lease; the next holder of each lock
+    // takes it 50 ms after the release.
+    Recording r;
+    for (int i = 1; i <= 200; ++i) {
+        const QByteArray resource = "order:" + QByteArray::number(i % 20);
+        const qint64 at = qint64(i) * 2000;
+        r.tenure(resource, token(i), at, i * 5, 2000);
+    }
+    // One lock handed over 50 ms after a release: resource order:1 again, right after tenure 1.
+    r.tenure("order:1", "tok-next", 2000 + 5 + 50, 10, 2000);
+    const QList<FamilyFigures> all = r.figures();
+    QCOMPARE(all.size(), 1);
+    const FamilyFigures& f = all.first();
+    QCOMPARE(f.family, QByteArray("order:*"));
+    QCOMPARE(f.resources, 20);
+    QCOMPARE(f.acquisitions, 201);
+    QCOMPARE(f.released, 201);
+    QCOMPARE(f.expired, 0);
+    QCOMPARE(f.leaseMs, 2000);
+    // Nearest rank over 201 holds (5..1000 step 5, and one of 10): p50 is the 101st, p99 the 199th.
+    QCOMPARE(f.holdMs.count, 201);
+    QCOMPARE(f.holdMs.p50, 500);
+    QCOMPARE(f.holdMs.p99, 990);
+    QCOMPARE(f.holdMs.max, 1000);
+    QCOMPARE(f.headroom, 990.0 / 2000.0);
+    QVERIFY(!f.lowHeadroom);
+    QCOMPARE(f.expiredShare, 0.0);
+    QVERIFY(!f.flagged());
+    // Handovers: tok-next 50 ms after tenure 1; on each lock the next tenure 40 s after the one
+    // before began (i and i + 20), so 40000 - 5i ms after its release: the longest after tenure 2.
+    QCOMPARE(f.handoverGapMs.count, 181);
+    QCOMPARE(f.handoverGapMs.p50 > 0, true);
+    QCOMPARE(f.handoverGapMs.max, 40000 - 2 * 5);
+}
+
+void TestLockStats::anOverrunningFamilyIsFlaggedByHeadroomAndExpiries()
+{
+    // Holds up to 495 ms on a 500 ms lease, and 8 of 108 tenures that ran past it and expired.
+    Recording r;
+    for (int i = 0; i < 100; ++i)
+        r.tenure("job:" + QByteArray::number(i), token(i), i * 1000, 100 + i * 4 - (i == 99 ? 1 : 0), 500);
+    for (int i = 100; i < 108; ++i)
+        r.tenure("job:" + QByteArray::number(i), token(i), i * 1000, 500, 500, Kind::Expired);
+    const FamilyFigures* f = find(r.figures(), "job:*");
+    QVERIFY(f);
+    QCOMPARE(f->holdMs.count, 100);
+    QCOMPARE(f->holdMs.p99, 100 + 98 * 4);
+    QVERIFY(f->headroom > FamilyFigures::lowHeadroomAbove);
+    QVERIFY(f->lowHeadroom);
+    QCOMPARE(f->expired, 8);
+    QCOMPARE(f->expiredShare, 8.0 / 108.0);
+    QVERIFY(f->highExpiryShare);
+}
+
+void TestLockStats::aFamilyWhoseHoldersDieIsFlaggedByItsExpiryShare()
+{
+    Recording r;
+    for (int i = 0; i < 90; ++i)
+        r.tenure("cart:" + QByteArray::number(i), token(i), i * 3000, 100, 1000);
+    for (int i = 90; i < 100; ++i) // killed while holding: the lease runs out
+        r.tenure("cart:" + QByteArray::number(i), token(i), i * 3000, 1000, 1000, Kind::Expired);
+    const FamilyFigures* f = find(r.figures(), "cart:*");
+    QVERIFY(f);
+    QCOMPARE(f->expiredShare, 0.1);
+    QVERIFY(f->highExpiryShare);
+    QCOMPARE(f->headroom, 0.1);
+    QVERIFY(!f->lowHeadroom);
+}
+
+void TestLockStats::fewSamplesFlagNothing()
+{
+    Recording r;
+    for (int i = 0; i < 3; ++i)
+        r.tenure("rare:" + QByteArray::number(i), token(i), i * 3000, 990, 1000,
+                 i == 0 ? Kind::Expired : Kind::Released);
+    const FamilyFigures* f = find(r.figures(), "rare:*");
+    QVERIFY(f);
+    QVERIFY(f->headroom > 0.9);
+    QVERIFY(f->expiredShare > 0.3);
+    QVERIFY(!f->flagged());
+}
+
+void TestLockStats::renewalsCountOncePerRenewalAndLateOnesAreCounted()
+{
+    // A watchdog on a 30 s lease renewing every 10 s; each renewal read on three masters within
+    // 2 ms (one Redlock extension); one renewal 26 s after the one before (4 s left: late).
+    Recording r;
+    r.add(0, Kind::Acquired, "report:7", "w1", 30000);
+    const QList<qint64> renewals = {10000, 20000, 30000, 56000, 66000};
+    for (qint64 at : renewals)
+        for (int m = 0; m < 3; ++m)
+            r.add(at + m, Kind::Extended, "report:7", "w1", 30000, m);
+    r.add(70000, Kind::Released, "report:7", "w1");
+    const FamilyFigures* f = find(r.figures(), "report:*");
+    QVERIFY(f);
+    QCOMPARE(f->renewalGapMs.count, 5);
+    QCOMPARE(f->renewalGapMs.p50, 10000);
+    QCOMPARE(f->renewalGapMs.max, 26000);
+    QCOMPARE(f->lateRenewals, 1);
+    QCOMPARE(f->holdMs.p50, 70000);
+}
+
+void TestLockStats::aTenureFoundHeldHasNoHoldTime()
+{
+    Recording r;
+    r.add(0, Kind::Seen, "lock:a", "old", 5000);
+    r.add(1000, Kind::Released, "lock:a", "old");
+    r.tenure("lock:a", "new", 1200, 300, 5000);
+    const FamilyFigures* f = find(r.figures(), "lock:a");
+    QVERIFY(f);
+    QCOMPARE(f->released, 2);
+    QCOMPARE(f->acquisitions, 1);
+    QCOMPARE(f->holdMs.count, 1);
+    QCOMPARE(f->holdMs.p50, 300);
+    QCOMPARE(f->handoverGapMs.count, 1);
+    QCOMPARE(f->handoverGapMs.p50, 200);
+}
+
+void TestLockStats::aForceReleaseSeenAfterTheDeleteIsAForceRelease()
+{
+    Recording r;
+    r.tenure("lock:stuck", "t1", 0, 4000, 60000);         // the key's deletion, seen as a release
+    r.add(6000, Kind::ForceReleased, "lock:stuck", "t1"); // the audit record, read 2 s later
+    r.tenure("lock:stuck", "t2", 20000, 100, 60000);
+    const FamilyFigures* f = find(r.figures(), "lock:stuck");
+    QVERIFY(f);
+    QCOMPARE(f->forceReleased, 1);
+    QCOMPARE(f->released, 1);
+    QCOMPARE(f->holdMs.count, 1);
+    QCOMPARE(f->holdMs.p50, 100);
+}
+
+void TestLockStats::sinceKeepsOnlyWhatHappenedFromThen()
+{
+    Recording r;
+    for (int i = 0; i < 10; ++i)
+        r.tenure("batch:" + QByteArray::number(i), token(i), i * 10000, 1000 + i, 5000);
+    const FamilyFigures* f = find(r.figures(50000), "batch:*");
+    QVERIFY(f);
+    QCOMPARE(f->acquisitions, 5);
+    QCOMPARE(f->holdMs.count, 5);
+    QCOMPARE(f->holdMs.p50, 1007); // 1005..1009
+    QCOMPARE(f->released, 5);
+}
+
+void TestLockStats::theRiskiestComeFirst()
+{
+    Recording r;
+    for (int i = 0; i < 20; ++i) {
+        r.tenure("calm:" + QByteArray::number(i), token(i), i * 1000, 10, 1000);
+        r.tenure("tight:" + QByteArray::number(i), token(100 + i), i * 1000, 950, 1000);
+    }
+    const QList<FamilyFigures> all = r.figures();
+    QCOMPARE(all.size(), 2);
+    QCOMPARE(all.at(0).family, QByteArray("tight:*"));
+    QVERIFY(all.at(0).lowHeadroom);
+    QCOMPARE(all.at(1).family, QByteArray("calm:*"));
+}
+
+void TestLockStats::manyLocksGoThroughWithFiguresIntact()
+{
+    // 300k locks, each taken once and released, spread over an hour: the pass forgets the settled
+    // ones on the way (eviction), and nothing is lost from the figures.
+    Recording r;
+    const int locks = 300000;
+    for (int i = 0; i < locks; ++i)
+        r.tenure("user:" + QByteArray::number(i), token(i), qint64(i) * 12, 100 + i % 100, 1000);
+    const FamilyFigures* f = find(r.figures(), "user:*");
+    QVERIFY(f);
+    QCOMPARE(f->resources, locks);
+    QCOMPARE(f->acquisitions, locks);
+    QCOMPARE(f->released, locks);
+    QCOMPARE(f->holdMs.count, locks);
+    QCOMPARE(f->holdMs.max, 199);
+}
+
+LOCKSCOPE_TEST_GUILESS_MAIN(TestLockStats)
+
+} // namespace tst_lockstats
+
+#include "tst_lockstats.moc"
