@@ -48,7 +48,7 @@ struct Episode
     QByteArray token;
     QString owner;
     qint64 startMs = 0;
-    qint64 endMs = -1; // -1 while open
+    qint64 endMs = -1;      // -1 while open
     bool startSeen = false; // seen being taken (startMs is when), not found already held
     End ended = End::Open;
     int extensions = 0;
