@@ -6,18 +6,11 @@
 
 #include <algorithm>
 
-#include <limits>
-
 namespace lockscope {
 
 namespace {
 
 using Kind = RecordEvent::Kind;
-
-qint32 clampedMs(qint64 ms)
-{
-    return qint32(std::clamp<qint64>(ms, 0, std::numeric_limits<qint32>::max()));
-}
 
 } // namespace
 
@@ -93,7 +86,7 @@ void LockStatsBuilder::track(Lock& lock, const RecordEvent& e)
     switch (e.kind) {
     case Kind::Acquired:
         if (lock.freedAtMs >= 0 && e.timeMs - lock.freedAtMs <= handoverWithinMs && inWindow)
-            family.handoverGapMs.push_back(clampedMs(e.timeMs - lock.freedAtMs));
+            family.handoverGapMs.push_back(Spread::sample(e.timeMs - lock.freedAtMs));
         lock.freedAtMs = -1;
         lock.renewing = e.token;
         lock.leaseMs = e.ttlMs > 0 ? e.ttlMs : -1;
@@ -101,7 +94,7 @@ void LockStatsBuilder::track(Lock& lock, const RecordEvent& e)
         if (inWindow) {
             ++family.acquisitions;
             if (lock.leaseMs > 0)
-                family.leaseMs.push_back(clampedMs(lock.leaseMs));
+                family.leaseMs.push_back(Spread::sample(lock.leaseMs));
         }
         break;
     case Kind::Extended:
@@ -109,7 +102,7 @@ void LockStatsBuilder::track(Lock& lock, const RecordEvent& e)
             break;
         if (const qint64 gap = e.timeMs - lock.renewedAtMs; gap > lock.leaseMs / 20) {
             if (inWindow) {
-                family.renewalGapMs.push_back(clampedMs(gap));
+                family.renewalGapMs.push_back(Spread::sample(gap));
                 if (gap > lock.leaseMs - lock.leaseMs / 5)
                     ++family.lateRenewals;
             }
@@ -142,7 +135,7 @@ void LockStatsBuilder::fold(FamilySamples& family, const Episode& episode)
     ++family.endings[size_t(episode.ended)];
     if (episode.ended == Episode::End::Released && episode.startSeen &&
         (m_sinceMs < 0 || episode.startMs >= m_sinceMs))
-        family.holdMs.push_back(clampedMs(episode.endMs - episode.startMs));
+        family.holdMs.push_back(Spread::sample(episode.endMs - episode.startMs));
 }
 
 void LockStatsBuilder::settle(Lock& lock, qint64 nowMs)

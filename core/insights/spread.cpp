@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace lockscope {
 
@@ -27,6 +28,11 @@ qint64 Spread::percentile(const std::vector<qint32>& sorted, double share)
     const double rank = std::ceil(share * double(sorted.size()));
     const size_t index = size_t(std::clamp(rank, 1.0, double(sorted.size()))) - 1;
     return sorted[index];
+}
+
+qint32 Spread::sample(qint64 ms)
+{
+    return qint32(std::clamp<qint64>(ms, 0, std::numeric_limits<qint32>::max()));
 }
 
 } // namespace lockscope

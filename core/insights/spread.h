@@ -22,6 +22,8 @@ struct Spread
     static Spread of(std::vector<qint32>& samples);
     // The nearest-rank percentile `share` (0..1] of sorted samples; -1 when there are none.
     static qint64 percentile(const std::vector<qint32>& sorted, double share);
+    // A duration as a sample: negative ones are 0, those past 24 days the largest a sample holds.
+    static qint32 sample(qint64 ms);
 };
 
 } // namespace lockscope

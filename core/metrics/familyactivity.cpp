@@ -1,28 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "metrics/familyactivity.h"
 
+#include "insights/spread.h"
 #include "record/resourcefamily.h"
 
 #include <algorithm>
-#include <cmath>
-#include <limits>
 
 namespace lockscope {
 
 namespace {
 
-qint32 clampedMs(qint64 ms)
+// The nearest-rank percentile of a ring's samples, as lockctl stats computes it.
+qint64 percentile(std::vector<qint32> samples, double share)
 {
-    return qint32(std::clamp<qint64>(ms, 0, std::numeric_limits<qint32>::max()));
-}
-
-// The nearest-rank percentile of `values` (reordered on the way).
-qint32 percentile(std::vector<qint32> values, double share)
-{
-    const size_t rank =
-        std::clamp<size_t>(size_t(std::ceil(share * double(values.size()))), 1, values.size());
-    std::nth_element(values.begin(), values.begin() + ptrdiff_t(rank - 1), values.end());
-    return values[rank - 1];
+    std::sort(samples.begin(), samples.end());
+    return Spread::percentile(samples, share);
 }
 
 template <typename T> void push(std::vector<T>& ring, size_t& next, size_t capacity, T value)
@@ -76,7 +68,7 @@ void FamilyActivity::acquired(int series, qint64 leaseMs)
     if (leaseMs < 0 || series < 0 || size_t(series) >= m_families.size())
         return;
     Family& f = m_families[size_t(series)];
-    push(f.recentLeaseMs, f.nextLease, recentLeases, clampedMs(leaseMs));
+    push(f.recentLeaseMs, f.nextLease, recentLeases, Spread::sample(leaseMs));
 }
 
 void FamilyActivity::ended(int series, FamilySeries::Ending how, qint64 holdMs)
@@ -94,14 +86,14 @@ void FamilyActivity::ended(int series, FamilySeries::Ending how, qint64 holdMs)
     ++f.series.buckets[size_t(bound - FamilySeries::bucketBounds.cbegin())];
     f.series.holdSecondsSum += seconds;
     ++f.series.holds;
-    push(f.recentHoldMs, f.nextHold, recentHolds, clampedMs(holdMs));
+    push(f.recentHoldMs, f.nextHold, recentHolds, Spread::sample(holdMs));
 }
 
 double FamilyActivity::headroomOf(const Family& f)
 {
     if (f.recentHoldMs.size() < size_t(minHoldsForHeadroom) || f.recentLeaseMs.empty())
         return -1;
-    const qint32 lease = percentile(f.recentLeaseMs, 0.5);
+    const qint64 lease = percentile(f.recentLeaseMs, 0.5);
     return lease > 0 ? double(percentile(f.recentHoldMs, 0.99)) / double(lease) : -1;
 }
 
