@@ -50,12 +50,16 @@ int FamilyActivity::seriesOf(const QByteArray& resource)
     QByteArray family = ResourceFamily::of(resource);
     if (const auto it = m_index.constFind(family); it != m_index.cend())
         return *it;
-    if (int(m_families.size()) - (m_other >= 0 ? 1 : 0) < maxFamilies) {
+    if (m_index.size() < maxFamilies) {
         m_families.push_back({});
         m_families.back().series.family = family;
         return m_index[std::move(family)] = int(m_families.size()) - 1;
     }
     if (m_other < 0) {
+        // A family really named "other" (a lock called "other") is the one: two series with the
+        // same labels would make Prometheus refuse the whole page.
+        if (const auto named = m_index.constFind(otherFamily); named != m_index.cend())
+            return m_other = *named;
         m_families.push_back({});
         m_families.back().series.family = otherFamily;
         m_other = int(m_families.size()) - 1;

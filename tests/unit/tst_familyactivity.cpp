@@ -43,6 +43,7 @@ private slots:
     void holdsGoToTheirBucketsAndOnlyReleasesCount();
     void headroomIsTheRecentP99OverTheMedianLease();
     void seriesAreBoundedAndKeptOnceGiven();
+    void aFamilyNamedOtherIsTheOtherSeries();
     void thePageCarriesTheFamiliesEscaped();
 };
 
@@ -122,6 +123,31 @@ void TestFamilyActivity::seriesAreBoundedAndKeptOnceGiven()
     QCOMPARE(all.size(), FamilyActivity::maxFamilies + 1);
     QCOMPARE(all.last().family, FamilyActivity::otherFamily);
     QCOMPARE(all.last().holds, quint64(10000));
+}
+
+void TestFamilyActivity::aFamilyNamedOtherIsTheOtherSeries()
+{
+    // A lock called "other" has a series of its own before the limit is reached; the families past
+    // the limit then count in it, not in a second series with the same label.
+    FamilyActivity activity;
+    const int named = activity.seriesOf("other");
+    for (int i = 0; i < FamilyActivity::maxFamilies + 5; ++i)
+        activity.ended(
+            activity.seriesOf("family" + QByteArray(1, char('a' + i % 26)) + QByteArray::number(i) + "x:1"),
+            FamilySeries::Released, 1);
+    const QList<FamilySeries> all = activity.snapshot();
+    QCOMPARE(all.size(), FamilyActivity::maxFamilies);
+    QCOMPARE(std::count_if(all.cbegin(), all.cend(),
+                           [](const FamilySeries& s) { return s.family == FamilyActivity::otherFamily; }),
+             1);
+    QCOMPARE(all.at(named).holds, quint64(6)); // the 6 families past the 49 after "other"
+    MetricsInput in;
+    in.families = all;
+    if (promtoolPath().isEmpty())
+        QSKIP("promtool (Debian package prometheus) is not installed");
+    const PromtoolRun run =
+        runPromtool({QStringLiteral("check"), QStringLiteral("metrics")}, MetricsRenderer::render(in));
+    QVERIFY2(run.code == 0, run.output.constData());
 }
 
 void TestFamilyActivity::thePageCarriesTheFamiliesEscaped()
