@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(build-essential cmake ninja-build pkg-config git
           qt6-base-dev qt6-base-dev-tools libqt6sql6-sqlite libsqlite3-dev libgl1-mesa-dev qtkeychain-qt6-dev libsecret-1-0
-          qt6-svg-dev libhiredis-dev qt6-httpserver-dev qt6-websockets-dev redis-server redis-tools openssl ccache)
+          qt6-svg-dev qt6-charts-dev libqt6opengl6-dev libhiredis-dev qt6-httpserver-dev qt6-websockets-dev redis-server redis-tools openssl ccache)
 if [[ "${1:-}" == "--tests" ]]; then
     # python3-redis writes interop locks; clang builds the libFuzzer targets; xvfb and imagemagick take
     # screenshots; a private D-Bus and gnome-keyring are the real Secret Service the keychain test uses;

@@ -15,6 +15,7 @@ set(lockscope_test_costs
     integration.tst_incidentsoak 60
     integration.tst_lockctlincidents 8
     integration.tst_lockctlstats 20
+    integration.tst_uiinsights 24
     integration.tst_uiincidents 8
     integration.tst_locktracer 8
     integration.tst_lockctltrace 10

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "base/bytesdisplay.h"
-#include "base/durationformat.h"
 #include "config/keyglob.h"
+#include "insights/familyfiguretext.h"
 #include "insights/lockstatsbuilder.h"
 #include "lockctl/arguments.h"
 #include "lockctl/clicontext.h"
@@ -30,23 +30,13 @@ QString shortFamily(const QByteArray& family)
 
 QString ms(qint64 value)
 {
-    return value < 0 ? QStringLiteral("-") : formatDuration(value, DurationStyle::CompactMilliseconds);
+    return FamilyFigureText::duration(value);
 }
 
 // A flagged figure ends in "!", explained under the table.
-QString headroomCell(const FamilyFigures& f)
+QString flagged(const QString& text, bool flag)
 {
-    if (f.headroom < 0)
-        return QStringLiteral("-");
-    return QString::number(f.headroom, 'f', 2) + (f.lowHeadroom ? QStringLiteral("!") : QString());
-}
-
-QString expiredCell(const FamilyFigures& f)
-{
-    if (f.expiredShare < 0)
-        return QStringLiteral("-");
-    return QString::number(f.expiredShare * 100, 'f', f.expiredShare < 0.1 ? 1 : 0) + QLatin1Char('%') +
-           (f.highExpiryShare ? QStringLiteral("!") : QString());
+    return flag ? text + QLatin1Char('!') : text;
 }
 
 // `lockctl stats`: how each family of locks behaves, from the recording alone (issue #44).
@@ -130,9 +120,10 @@ private:
                          QStringLiteral("HOLD P50"), QStringLiteral("HOLD P99"), QStringLiteral("LEASE"),
                          QStringLiteral("P99/LEASE"), QStringLiteral("EXPIRED"), QStringLiteral("GAP P50")});
         for (const FamilyFigures& f : families)
-            table.add({shortFamily(f.family), QString::number(f.resources),
-                       QString::number(f.acquisitionsPerMinute, 'f', f.acquisitionsPerMinute < 10 ? 1 : 0),
-                       ms(f.holdMs.p50), ms(f.holdMs.p99), ms(f.leaseMs), headroomCell(f), expiredCell(f),
+            table.add({shortFamily(f.family), QString::number(f.resources), FamilyFigureText::perMinute(f),
+                       ms(f.holdMs.p50), ms(f.holdMs.p99), ms(f.leaseMs),
+                       flagged(FamilyFigureText::headroom(f), f.lowHeadroom),
+                       flagged(FamilyFigureText::expiredShare(f), f.highExpiryShare),
                        ms(f.handoverGapMs.p50)});
         table.print(context.out());
         if (std::any_of(families.cbegin(), families.cend(),

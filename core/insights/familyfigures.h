@@ -8,7 +8,11 @@
 #include <QJsonObject>
 #include <QList>
 
+#include <memory>
+
 namespace lockscope {
+
+struct FamilyPictures;
 
 // How one family of locks behaves (issue #44): hold times against leases, how tenures end,
 // handovers and renewals. Durations in ms; -1 where nothing was observed.
@@ -40,6 +44,8 @@ struct FamilyFigures
     Spread handoverGapMs;
     Spread renewalGapMs;
     qint64 lateRenewals = 0;
+    // What the window draws of it; only from a pass asked for pictures (LockStatsBuilder::Detail).
+    std::shared_ptr<const FamilyPictures> pictures;
 
     qint64 ended() const { return released + expired + forceReleased + replaced + lost; }
     bool flagged() const { return lowHeadroom || highExpiryShare; }

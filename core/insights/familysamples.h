@@ -13,7 +13,7 @@ namespace lockscope {
 struct FamilySamples
 {
     QByteArray family;
-    qint64 resources = 0;              // distinct resources (per recording session) of the family
+    qint64 resources = 0;              // distinct resources of the family
     qint64 acquisitions = 0;           // tenures seen being taken
     qint64 open = 0;                   // still held when the recording ends
     std::vector<qint32> holdMs;        // released tenures seen from their start: how long they were held
@@ -22,6 +22,10 @@ struct FamilySamples
     std::vector<qint32> renewalGapMs;  // between two renewals (or the acquisition and the first)
     qint64 lateRenewals = 0;           // renewals that came with less than a fifth of the lease left
     std::array<qint64, 6> endings{};   // ended tenures by Episode::End (Open unused)
+    // Only for pictures (LockStatsBuilder::Detail::Pictures): when each acquisition and each ending
+    // (by Episode::End) happened, in tenths of a second after the pass's first event.
+    std::vector<qint32> acquiredAt;
+    std::array<std::vector<qint32>, 6> endedAt;
 };
 
 } // namespace lockscope

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "insights/lockstatsbuilder.h"
 
+#include "insights/familypictures.h"
 #include "record/recordingreader.h"
 #include "record/resourcefamily.h"
 
 #include <algorithm>
+#include <limits>
+#include <utility>
 
 namespace lockscope {
 
@@ -27,10 +30,12 @@ struct LockStatsBuilder::Lock
     qint64 renewedAtMs = -1;
     // When the lock was last let go (released or expired) with no holder left; -1: not free.
     qint64 freedAtMs = -1;
+    // In m_ending: let go (compactIfIdle) once its last tenure has settled; never evicted before.
+    bool queued = false;
 };
 
-LockStatsBuilder::LockStatsBuilder(const QList<RecordingSession>& sessions, qint64 sinceMs)
-    : m_sinceMs(sinceMs)
+LockStatsBuilder::LockStatsBuilder(const QList<RecordingSession>& sessions, qint64 sinceMs, Detail detail)
+    : m_sinceMs(sinceMs), m_detail(detail)
 {
     for (const RecordingSession& s : sessions) {
         m_sessions.insert(s.id, s);
@@ -54,7 +59,8 @@ LockStatsBuilder::Lock& LockStatsBuilder::lockOf(const HistoryEvent& h)
             m_families.back().family = family;
         }
         lock->family = it.value();
-        ++m_families[size_t(lock->family)].resources;
+        if (firstSight(h.resourceId))
+            ++m_families[size_t(lock->family)].resources;
     }
     return *lock;
 }
@@ -69,9 +75,15 @@ void LockStatsBuilder::add(const HistoryEvent& h)
     m_lastMs = qMax(m_lastMs, e.timeMs);
     Lock& lock = lockOf(h);
     lock.lastEventMs = e.timeMs;
-    lock.episodes.add(h, m_sessions.value(h.session));
+    lock.episodes.add(h, sessionOf(h.session));
     track(lock, e);
     settle(lock, e.timeMs);
+    if (!lock.queued && m_locks.size() >= compactFrom && lock.episodes.hasEnded() &&
+        !lock.episodes.hasOpen()) {
+        lock.queued = true;
+        m_ending.push_back({e.timeMs, &lock});
+    }
+    compactEnded(e.timeMs);
     // Each look visits every lock: at most once per as many events as there are locks.
     if (++m_sinceEviction >= qMax<qint64>(100000, qint64(m_locks.size()))) {
         m_sinceEviction = 0;
@@ -93,6 +105,8 @@ void LockStatsBuilder::track(Lock& lock, const RecordEvent& e)
         lock.renewedAtMs = e.timeMs;
         if (inWindow) {
             ++family.acquisitions;
+            if (m_detail == Detail::Pictures)
+                family.acquiredAt.push_back(tenthsSinceFirst(e.timeMs));
             if (lock.leaseMs > 0)
                 family.leaseMs.push_back(Spread::sample(lock.leaseMs));
         }
@@ -133,9 +147,26 @@ void LockStatsBuilder::fold(FamilySamples& family, const Episode& episode)
     if (m_sinceMs >= 0 && episode.endMs < m_sinceMs)
         return;
     ++family.endings[size_t(episode.ended)];
+    if (m_detail == Detail::Pictures)
+        family.endedAt[size_t(episode.ended)].push_back(tenthsSinceFirst(episode.endMs));
     if (episode.ended == Episode::End::Released && episode.startSeen &&
         (m_sinceMs < 0 || episode.startMs >= m_sinceMs))
         family.holdMs.push_back(Spread::sample(episode.endMs - episode.startMs));
+}
+
+const RecordingSession& LockStatsBuilder::sessionOf(qint64 id) const
+{
+    // By reference: a copy per event (its list of masters counted up and down) was a twentieth of
+    // the pass.
+    static const RecordingSession unknown;
+    const auto it = m_sessions.constFind(id);
+    return it == m_sessions.cend() ? unknown : *it;
+}
+
+qint32 LockStatsBuilder::tenthsSinceFirst(qint64 ms) const
+{
+    return qint32(std::clamp<qint64>((ms - m_firstMs) / 100, std::numeric_limits<qint32>::min(),
+                                     std::numeric_limits<qint32>::max()));
 }
 
 void LockStatsBuilder::settle(Lock& lock, qint64 nowMs)
@@ -147,15 +178,55 @@ void LockStatsBuilder::settle(Lock& lock, qint64 nowMs)
         fold(family, episode);
 }
 
+bool LockStatsBuilder::compactIfIdle(Lock& lock) const
+{
+    if (m_locks.size() < compactFrom || lock.episodes.hasOpen() || lock.episodes.hasEnded())
+        return false;
+    lock.episodes = EpisodeBuilder();
+    lock.renewing = QByteArray();
+    return true;
+}
+
+void LockStatsBuilder::compactEnded(qint64 nowMs)
+{
+    // Each lock let go once its last tenure can no longer be relabelled by a force-release: a busy
+    // set keeps only the last seconds' tenures in full, not everything since the last eviction.
+    while (!m_ending.empty() && m_ending.front().first < nowMs - EpisodeBuilder::forceReleaseWindowMs) {
+        Lock& lock = *m_ending.front().second;
+        m_ending.pop_front();
+        lock.queued = false;
+        settle(lock, nowMs);
+        compactIfIdle(lock);
+    }
+}
+
 void LockStatsBuilder::evict(qint64 nowMs)
 {
     std::erase_if(m_locks, [&](auto& entry) {
         Lock& lock = *entry.second;
         settle(lock, nowMs);
+        if (lock.queued || lock.episodes.hasOpen() || lock.episodes.hasEnded())
+            return false; // m_ending points at a queued one
         // Nothing held, nothing left to settle, and idle past any handover it could still measure.
-        return !lock.episodes.hasOpen() && !lock.episodes.hasEnded() &&
-               nowMs - lock.lastEventMs > handoverWithinMs;
+        if (nowMs - lock.lastEventMs > handoverWithinMs)
+            return true;
+        compactIfIdle(lock);
+        return false;
     });
+}
+
+bool LockStatsBuilder::firstSight(qint64 resourceId)
+{
+    // The file numbers its resources from 1 up: a bit each, a set for any number past that.
+    if (resourceId >= 0 && resourceId < maxDenseResourceId) {
+        if (size_t(resourceId) >= m_seen.size())
+            m_seen.resize(size_t(resourceId) + 1 + m_seen.size() / 2);
+        if (m_seen[size_t(resourceId)])
+            return false;
+        m_seen[size_t(resourceId)] = true;
+        return true;
+    }
+    return !std::exchange(m_seenElsewhere[resourceId], true);
 }
 
 QList<FamilyFigures> LockStatsBuilder::finish()
@@ -166,32 +237,46 @@ QList<FamilyFigures> LockStatsBuilder::finish()
         for (const Episode& episode : lock->episodes.finish(m_lastSession))
             fold(family, episode);
     }
+    m_ending.clear();
     m_locks.clear();
     const qint64 from = m_sinceMs >= 0 && m_sinceMs > m_firstMs ? m_sinceMs : m_firstMs;
     const qint64 spanMs = m_firstMs < 0 ? 0 : m_lastMs - from;
     QList<FamilyFigures> out;
     out.reserve(qsizetype(m_families.size()));
-    for (FamilySamples& samples : m_families)
-        if (samples.acquisitions > 0 || samples.open > 0 ||
-            std::any_of(samples.endings.cbegin(), samples.endings.cend(), [](qint64 n) { return n > 0; }))
-            out << FamilyFigures::of(samples, spanMs);
+    for (FamilySamples& samples : m_families) {
+        if (samples.acquisitions == 0 && samples.open == 0 &&
+            std::none_of(samples.endings.cbegin(), samples.endings.cend(), [](qint64 n) { return n > 0; }))
+            continue;
+        out << FamilyFigures::of(samples, spanMs);
+        if (m_detail == Detail::Pictures)
+            out.back().pictures = std::make_shared<const FamilyPictures>(
+                FamilyPictures::of(samples, out.back(), m_firstMs, from, m_lastMs));
+    }
     m_families.clear();
     m_familyIndex.clear();
     FamilyFigures::sortByRisk(out);
     return out;
 }
 
-Result<QList<FamilyFigures>> LockStatsBuilder::ofRecording(RecordingReader& reader, qint64 sinceMs)
+Result<QList<FamilyFigures>> LockStatsBuilder::ofRecording(RecordingReader& reader, qint64 sinceMs,
+                                                           Detail detail,
+                                                           const std::function<bool()>& keepGoing)
 {
     const Result<QList<RecordingSession>> sessions = reader.sessions();
     if (!sessions)
         return sessions.error();
-    LockStatsBuilder builder(*sessions, sinceMs);
-    if (const RedisError error = reader.forEachEvent([&builder](const HistoryEvent& h) {
+    LockStatsBuilder builder(*sessions, sinceMs, detail);
+    qint64 events = 0;
+    bool stopped = false;
+    if (const RedisError error = reader.forEachEvent([&](const HistoryEvent& h) {
             builder.add(h);
-            return true;
+            stopped = keepGoing && ++events % 4096 == 0 && !keepGoing();
+            return !stopped;
         }))
         return error;
+    if (stopped)
+        return RedisError(ErrorKind::Cancelled, QString(),
+                          QStringLiteral("the pass over the recording was stopped"));
     return builder.finish();
 }
 

@@ -9,8 +9,10 @@
 
 #include <QHash>
 
+#include <deque>
 #include <memory>
 #include <unordered_map>
+#include <vector>
 
 namespace lockscope {
 
@@ -29,9 +31,18 @@ class LockStatsBuilder
 public:
     static constexpr qint64 handoverWithinMs = 10 * 60 * 1000;
 
+    // Figures alone (`lockctl stats`), or with the pictures the window draws (FamilyPictures): they
+    // keep a time per acquisition and per ending until the end of the pass.
+    enum class Detail
+    {
+        Figures,
+        Pictures,
+    };
+
     // `sessions`: the recording's sessions (their masters and ends); `sinceMs` (wall clock, -1: all)
     // keeps tenures that ended (and acquisitions, renewals and handovers that happened) from then on.
-    explicit LockStatsBuilder(const QList<RecordingSession>& sessions, qint64 sinceMs = -1);
+    explicit LockStatsBuilder(const QList<RecordingSession>& sessions, qint64 sinceMs = -1,
+                              Detail detail = Detail::Figures);
     ~LockStatsBuilder();
 
     // The next event of the recording, in the order recorded.
@@ -40,7 +51,11 @@ public:
     QList<FamilyFigures> finish();
 
     // The whole recording at once.
-    static Result<QList<FamilyFigures>> ofRecording(RecordingReader& reader, qint64 sinceMs = -1);
+    // The whole recording at once; `keepGoing` is asked now and then and ends the pass (an error
+    // result) when it says no.
+    static Result<QList<FamilyFigures>> ofRecording(RecordingReader& reader, qint64 sinceMs = -1,
+                                                    Detail detail = Detail::Figures,
+                                                    const std::function<bool()>& keepGoing = {});
 
 private:
     struct Lock;
@@ -58,20 +73,39 @@ private:
         }
     };
 
+    static constexpr qint64 maxDenseResourceId = qint64(1) << 28;
+    static constexpr size_t compactFrom = 200000;
+
     Lock& lockOf(const HistoryEvent& h);
+    // Whether the pass meets the resource numbered `resourceId` for the first time (a lock let
+    // go while idle and met again is still one resource of its family).
+    bool firstSight(qint64 resourceId);
     void track(Lock& lock, const RecordEvent& e);
     void fold(FamilySamples& family, const Episode& episode);
     void settle(Lock& lock, qint64 nowMs);
+    // Free, with nothing to settle: only what times its next handover is kept (a million locks
+    // taken in turn are a million of these at once). Only with compactFrom locks or more: a set of
+    // fewer keeps each builder's room for its next tenure (letting it go and taking it again cost a
+    // quarter of the pass over 50k locks). True when it was let go.
+    bool compactIfIdle(Lock& lock) const;
+    void compactEnded(qint64 nowMs);
     // Every so many events: settles what can no longer change, and forgets locks long idle.
     void evict(qint64 nowMs);
 
     QHash<qint64, RecordingSession> m_sessions;
     qint64 m_lastSession = -1;
+    qint32 tenthsSinceFirst(qint64 ms) const;
+    const RecordingSession& sessionOf(qint64 id) const;
+
     qint64 m_sinceMs = -1;
+    Detail m_detail = Detail::Figures;
     qint64 m_firstMs = -1;
     qint64 m_lastMs = -1;
     std::unordered_map<LockKey, std::unique_ptr<Lock>, LockKeyHash> m_locks;
     QHash<QByteArray, int> m_familyIndex;
+    std::deque<std::pair<qint64, Lock*>> m_ending; // (when, lock) of tenures that ended, oldest first
+    std::vector<bool> m_seen;
+    QHash<qint64, bool> m_seenElsewhere;
     std::vector<FamilySamples> m_families;
     qint64 m_sinceEviction = 0;
 };

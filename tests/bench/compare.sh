@@ -11,6 +11,9 @@
 #   discovery  lockbench scan on 5 masters x 200k keys (20k locks each), --scan-rate max: seconds
 #   list       lockctl list --json --scan-rate max on one master with N locks (1M): seconds, peakMiB
 #   events     lockbench event-latency, 5 masters, 5k changes/s for 5 s: p50Ms, p99Ms
+#   serve      lockctl serve on the 5 masters (keyspace events on) under the recorder benchmark's load
+#              (lockbench load, head's for both sides: 5k changes/s on 20k keys for 10 s): its
+#              cpuPercent (issue #44: the live figures per family add at most 5 %)
 # Prints one JSON line per figure, {"figure", "base", "head", "ratio", "worse"}, `ratio` head/base,
 # `worse` when head is more than 5 % worse than base; exits 1 when any is. The builds are kept in
 # build-compare/ (head) and build-compare-BASE/ (a worktree of BASE) for the next run.
@@ -79,6 +82,33 @@ run_side() { # SIDE
         "$start" "$end" "$(tail -1 "$workdir/rss")")"
     # Writes into the masters it reads: the keys it changes are its own (bench:*).
     record "$side" events "$("${bench[$side]}" event-latency "${five[@]}" --rate 5000 --seconds 5)"
+    record "$side" serve "$(serve_cpu "${ctl[$side]}")"
+}
+# serve_cpu LOCKCTL: the CPU `lockctl serve` uses (its process's, from /proc) while lockbench load
+# writes; one JSON object.
+serve_cpu() {
+    local log="$workdir/serve.log" port="" pid before after seconds=10
+    "$1" "${five[@]}" serve --listen 127.0.0.1:0 --pattern 'bench:*' >"$log" 2>&1 &
+    pid=$!
+    pids+=("$pid")
+    for _ in $(seq 200); do
+        port="$(grep -o 'serving http://127.0.0.1:[0-9]*' "$log" | grep -o '[0-9]*$' || true)"
+        [[ -n "$port" ]] && break
+        sleep 0.05
+    done
+    # Ready once the first full discovery is done (the million filler keys scanned).
+    for _ in $(seq 600); do
+        python3 -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=2)' \
+            "http://127.0.0.1:$port/-/ready" 2>/dev/null && break
+        sleep 0.1
+    done
+    before=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+    "${bench[head]}" load "${five[@]}" --rate 5000 --seconds "$seconds" --resources 20000 >/dev/null
+    after=$(awk '{print $14 + $15}' "/proc/$pid/stat")
+    kill "$pid"
+    wait "$pid" 2>/dev/null || true
+    python3 -c 'import os, sys; print("{\"cpuPercent\": %f}" % ((int(sys.argv[2]) - int(sys.argv[1])) * 100.0 / os.sysconf("SC_CLK_TCK") / float(sys.argv[3])))' \
+        "$before" "$after" "$seconds"
 }
 for ((round = 0; round < rounds; round++)); do
     # Which side goes first alternates: neither always meets the servers fresh.
@@ -91,7 +121,7 @@ rows = [json.loads(l) for l in open(sys.argv[1])]
 # figure, key, higher-is-better
 measures = [("acquire", "pairsPerSec", True), ("acquire", "acquireP50Ms", False),
             ("discovery", "seconds", False), ("list", "seconds", False), ("list", "peakMiB", False),
-            ("events", "p50Ms", False), ("events", "p99Ms", False)]
+            ("events", "p50Ms", False), ("events", "p99Ms", False), ("serve", "cpuPercent", False)]
 worse_any = False
 for figure, key, higher in measures:
     med = {side: statistics.median(r[key] for r in rows if r["side"] == side and r["figure"] == figure)

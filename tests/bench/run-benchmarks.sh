@@ -20,6 +20,7 @@ echo '# recorder: monitoring with and without the flight recorder, 5k changes/s 
 "$here/recorder-bench.sh"
 echo '# incidents: lockctl incidents over an 8-million-event recording with ten planted double grants' >&2
 "$here/incidents-bench.sh"
+echo '# stats: lockctl stats over the same recording' >&2
 "$here/stats-bench.sh"
 echo '# safety: two holders at once detected against the demo clients own record, 20 runs per scenario' >&2
 "$here/safety-bench.sh"
@@ -34,4 +35,6 @@ echo '# monitor-mem: peak RSS per lock of lockctl watch and serve, 1M locks on 1
 if [[ -x "$here/ui-bench.sh" ]]; then
     echo '# ui: GUI event-loop stalls with 100k locks on 5 masters' >&2
     "$here/ui-bench.sh"
+    echo '# insights: the Insights view over a recording of a million locks, GUI stalls meanwhile' >&2
+    "$here/insights-bench.sh"
 fi

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "insights/lockstatsbuilder.h"
+#include "support/handmaderecording.h"
 #include "support/testregistry.h"
 
 #include <QTest>
 
 #include <algorithm>
+#include <optional>
 
 namespace tst_lockstats {
 
@@ -14,71 +16,12 @@ namespace {
 
 using Kind = RecordEvent::Kind;
 
-constexpr qint64 t0 = 1'700'000'000'000;
+using Recording = test::HandMadeRecording;
 
-// A hand-made recording of one session on three masters; each resource's events in the order the
-// recorder would write them, the whole in time order once built.
-class Recording
+// A copy: the list it came from is often a temporary.
+std::optional<FamilyFigures> find(const QList<FamilyFigures>& all, const QByteArray& family)
 {
-public:
-    Recording()
-    {
-        m_session.id = 1;
-        m_session.startedMs = t0;
-        m_session.masters = {QStringLiteral("redis://127.0.0.1:7000"),
-                             QStringLiteral("redis://127.0.0.1:7001"),
-                             QStringLiteral("redis://127.0.0.1:7002")};
-    }
-
-    void add(qint64 ms, Kind kind, const QByteArray& resource, const QByteArray& token, qint64 ttlMs = -1,
-             int master = -1)
-    {
-        HistoryEvent h;
-        h.session = m_session.id;
-        h.resourceId = m_ids.value(resource, m_ids.size());
-        m_ids.insert(resource, h.resourceId);
-        h.event.timeMs = t0 + ms;
-        h.event.kind = kind;
-        h.event.resource = resource;
-        h.event.token = token;
-        h.event.ttlMs = ttlMs;
-        h.event.master = master;
-        h.event.holding = kind == Kind::Released || kind == Kind::Expired ? 0 : 1;
-        h.event.holders = h.event.holding ? 1 : 0;
-        m_events << h;
-    }
-    // A tenure seen taken at `atMs` with `leaseMs`, ended by `end` after `holdMs`.
-    void tenure(const QByteArray& resource, const QByteArray& token, qint64 atMs, qint64 holdMs,
-                qint64 leaseMs, Kind end = Kind::Released)
-    {
-        add(atMs, Kind::Acquired, resource, token, leaseMs);
-        add(atMs + holdMs, end, resource, token);
-    }
-
-    QList<FamilyFigures> figures(qint64 sinceMs = -1)
-    {
-        std::stable_sort(m_events.begin(), m_events.end(), [](const HistoryEvent& a, const HistoryEvent& b) {
-            return a.event.timeMs < b.event.timeMs;
-        });
-        m_session.lastMs = m_events.isEmpty() ? t0 : m_events.last().event.timeMs;
-        LockStatsBuilder builder({m_session}, sinceMs < 0 ? -1 : t0 + sinceMs);
-        for (const HistoryEvent& h : std::as_const(m_events))
-            builder.add(h);
-        return builder.finish();
-    }
-
-private:
-    RecordingSession m_session;
-    QHash<QByteArray, qint64> m_ids;
-    QList<HistoryEvent> m_events;
-};
-
-const FamilyFigures* find(const QList<FamilyFigures>& all, const QByteArray& family)
-{
-    for (const FamilyFigures& f : all)
-        if (f.family == family)
-            return &f;
-    return nullptr;
+    return test::familyIn(all, family);
 }
 
 QByteArray token(int i)
@@ -151,7 +94,7 @@ void TestLockStats::anOverrunningFamilyIsFlaggedByHeadroomAndExpiries()
         r.tenure("job:" + QByteArray::number(i), token(i), i * 1000, 100 + i * 4 - (i == 99 ? 1 : 0), 500);
     for (int i = 100; i < 108; ++i)
         r.tenure("job:" + QByteArray::number(i), token(i), i * 1000, 500, 500, Kind::Expired);
-    const FamilyFigures* f = find(r.figures(), "job:*");
+    const std::optional<FamilyFigures> f = find(r.figures(), "job:*");
     QVERIFY(f);
     QCOMPARE(f->holdMs.count, 100);
     QCOMPARE(f->holdMs.p99, 100 + 98 * 4);
@@ -169,7 +112,7 @@ void TestLockStats::aFamilyWhoseHoldersDieIsFlaggedByItsExpiryShare()
         r.tenure("cart:" + QByteArray::number(i), token(i), i * 3000, 100, 1000);
     for (int i = 90; i < 100; ++i) // killed while holding: the lease runs out
         r.tenure("cart:" + QByteArray::number(i), token(i), i * 3000, 1000, 1000, Kind::Expired);
-    const FamilyFigures* f = find(r.figures(), "cart:*");
+    const std::optional<FamilyFigures> f = find(r.figures(), "cart:*");
     QVERIFY(f);
     QCOMPARE(f->expiredShare, 0.1);
     QVERIFY(f->highExpiryShare);
@@ -183,7 +126,7 @@ void TestLockStats::fewSamplesFlagNothing()
     for (int i = 0; i < 3; ++i)
         r.tenure("rare:" + QByteArray::number(i), token(i), i * 3000, 990, 1000,
                  i == 0 ? Kind::Expired : Kind::Released);
-    const FamilyFigures* f = find(r.figures(), "rare:*");
+    const std::optional<FamilyFigures> f = find(r.figures(), "rare:*");
     QVERIFY(f);
     QVERIFY(f->headroom > 0.9);
     QVERIFY(f->expiredShare > 0.3);
@@ -201,7 +144,7 @@ void TestLockStats::renewalsCountOncePerRenewalAndLateOnesAreCounted()
         for (int m = 0; m < 3; ++m)
             r.add(at + m, Kind::Extended, "report:7", "w1", 30000, m);
     r.add(70000, Kind::Released, "report:7", "w1");
-    const FamilyFigures* f = find(r.figures(), "report:*");
+    const std::optional<FamilyFigures> f = find(r.figures(), "report:*");
     QVERIFY(f);
     QCOMPARE(f->renewalGapMs.count, 5);
     QCOMPARE(f->renewalGapMs.p50, 10000);
@@ -216,7 +159,7 @@ void TestLockStats::aTenureFoundHeldHasNoHoldTime()
     r.add(0, Kind::Seen, "lock:a", "old", 5000);
     r.add(1000, Kind::Released, "lock:a", "old");
     r.tenure("lock:a", "new", 1200, 300, 5000);
-    const FamilyFigures* f = find(r.figures(), "lock:a");
+    const std::optional<FamilyFigures> f = find(r.figures(), "lock:a");
     QVERIFY(f);
     QCOMPARE(f->released, 2);
     QCOMPARE(f->acquisitions, 1);
@@ -232,7 +175,7 @@ void TestLockStats::aForceReleaseSeenAfterTheDeleteIsAForceRelease()
     r.tenure("lock:stuck", "t1", 0, 4000, 60000);         // the key's deletion, seen as a release
     r.add(6000, Kind::ForceReleased, "lock:stuck", "t1"); // the audit record, read 2 s later
     r.tenure("lock:stuck", "t2", 20000, 100, 60000);
-    const FamilyFigures* f = find(r.figures(), "lock:stuck");
+    const std::optional<FamilyFigures> f = find(r.figures(), "lock:stuck");
     QVERIFY(f);
     QCOMPARE(f->forceReleased, 1);
     QCOMPARE(f->released, 1);
@@ -245,7 +188,7 @@ void TestLockStats::sinceKeepsOnlyWhatHappenedFromThen()
     Recording r;
     for (int i = 0; i < 10; ++i)
         r.tenure("batch:" + QByteArray::number(i), token(i), i * 10000, 1000 + i, 5000);
-    const FamilyFigures* f = find(r.figures(50000), "batch:*");
+    const std::optional<FamilyFigures> f = find(r.figures(50000), "batch:*");
     QVERIFY(f);
     QCOMPARE(f->acquisitions, 5);
     QCOMPARE(f->holdMs.count, 5);
@@ -275,7 +218,7 @@ void TestLockStats::manyLocksGoThroughWithFiguresIntact()
     const int locks = 300000;
     for (int i = 0; i < locks; ++i)
         r.tenure("user:" + QByteArray::number(i), token(i), qint64(i) * 12, 100 + i % 100, 1000);
-    const FamilyFigures* f = find(r.figures(), "user:*");
+    const std::optional<FamilyFigures> f = find(r.figures(), "user:*");
     QVERIFY(f);
     QCOMPARE(f->resources, locks);
     QCOMPARE(f->acquisitions, locks);

@@ -1,23 +1,31 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "history/historydock.h"
 
-#include "base/bytesdisplay.h"
 #include "history/historytimeline.h"
+#include "history/recordedresourcesmodel.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
+#include <QListView>
 #include <QPushButton>
 #include <QVBoxLayout>
 
 namespace lockscope {
 
-HistoryDock::HistoryDock(QWidget* parent) : QDockWidget(tr("History"), parent)
+HistoryDock::HistoryDock(QWidget* parent)
+    : QDockWidget(tr("History"), parent), m_recorded(new RecordedResourcesModel(this))
 {
     setObjectName(QStringLiteral("historyDock"));
     auto* box = new QWidget(this);
     m_timeline = new HistoryTimeline(box);
     m_resources = new QComboBox(box);
     m_resources->setObjectName(QStringLiteral("historyResources"));
+    m_resources->setModel(m_recorded);
+    // Sized by a typical name, not by measuring every one; the popup lays out only the rows it shows.
+    m_resources->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_resources->setMinimumContentsLength(40);
+    if (auto* list = qobject_cast<QListView*>(m_resources->view()))
+        list->setUniformItemSizes(true);
     m_resources->setToolTip(tr("The resources in the recording"));
     m_resources->hide();
     connect(m_resources, &QComboBox::currentIndexChanged, this, [this](int index) {
@@ -43,9 +51,7 @@ HistoryDock::HistoryDock(QWidget* parent) : QDockWidget(tr("History"), parent)
 void HistoryDock::setResources(const QList<QByteArray>& resources)
 {
     const QSignalBlocker quiet(m_resources);
-    m_resources->clear();
-    for (const QByteArray& r : resources)
-        m_resources->addItem(escapeBytes(r), r);
+    m_recorded->setResources(resources);
     m_resources->setCurrentIndex(-1);
     m_resources->show();
 }
@@ -53,7 +59,7 @@ void HistoryDock::setResources(const QList<QByteArray>& resources)
 void HistoryDock::chooseResource(const QByteArray& resource)
 {
     const QSignalBlocker quiet(m_resources);
-    m_resources->setCurrentIndex(m_resources->findData(resource));
+    m_resources->setCurrentIndex(m_recorded->rowOf(resource));
 }
 
 } // namespace lockscope

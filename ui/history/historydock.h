@@ -8,6 +8,7 @@ class QComboBox;
 namespace lockscope {
 
 class HistoryTimeline;
+class RecordedResourcesModel;
 
 // The History dock: the selected resource's holders on a timeline, with its CSV/JSON export
 // buttons (the window does the saving: exportRequested). In review of a recording there is no
@@ -32,6 +33,7 @@ signals:
 
 private:
     HistoryTimeline* m_timeline;
+    RecordedResourcesModel* m_recorded;
     QComboBox* m_resources;
 };
 

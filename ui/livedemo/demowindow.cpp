@@ -42,12 +42,12 @@ DemoPanel* DemoWindow::install(MainWindow* window, DemoSession* session, bool re
         panel->setStacked(area == Qt::LeftDockWidgetArea || area == Qt::RightDockWidgetArea);
     });
     // On a projector the demo sits beside the locks, so the masters, the locks table and the
-    // quorum diagram keep the full height; the event log, the history and the incidents become tabs
-    // behind it.
+    // quorum diagram keep the full height; the event log, the history, the incidents and the
+    // insights become tabs behind it.
     window->setCorner(Qt::TopRightCorner, Qt::RightDockWidgetArea);
     window->setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     window->addDockWidget(Qt::RightDockWidgetArea, dock);
-    for (const char* name : {"eventsDock", "historyDock", "incidentsDock"})
+    for (const char* name : {"eventsDock", "historyDock", "incidentsDock", "insightsDock"})
         if (auto* other = window->findChild<QDockWidget*>(QLatin1String(name)))
             window->tabifyDockWidget(dock, other);
     dock->raise();

@@ -29,6 +29,7 @@
 #include "window/textzoom.h"
 #include "window/viewexport.h"
 #include "window/windowincidents.h"
+#include "window/windowinsights.h"
 #include "window/windowlayout.h"
 #include "window/windowmenus.h"
 #include "window/windowrecording.h"
@@ -42,7 +43,6 @@
 #include "writes/forcereleasedialog.h"
 
 #include <QAction>
-#include <QApplication>
 #include <QClipboard>
 #include <QCloseEvent>
 #include <QMessageBox>
@@ -105,6 +105,7 @@ MainWindow::MainWindow(LockScopeConfig config, QString auditLogPath, QWidget* pa
     m_diagnosis->setEventLog(m_events);
     connect(m_diagnosis, &LockDiagnosisWatch::notified, m_recording, &WindowRecording::notified);
     m_incidents = new WindowIncidents({this, m_recording, m_statusBar, m_diagnosis, m_historyDock, m_detail});
+    m_insights = new WindowInsights(this, m_recording, m_historyDock);
     connect(m_incidents, &WindowIncidents::lockChosen, this, [this](const QByteArray& resource) {
         isReview() ? m_historyView->choose(resource) : selectWhenSeen(resource);
         m_historyDock->raise();
@@ -283,10 +284,9 @@ void MainWindow::buildDocks()
     connect(m_history, &LiveHistory::changed, m_historyView, &HistoryView::liveChanged);
 }
 
-namespace {
-// Below this many locks the tables grow as they like: their growth costs nothing yet.
+// Below this many locks the tables grow as they like: their growth costs nothing yet (a namespace
+// scope constexpr is the file's own).
 constexpr qint64 minForecastRows = 1024;
-} // namespace
 
 void MainWindow::reserveRows(qint64 locks)
 {

@@ -36,6 +36,7 @@ class MastersDock;
 class MasterTableModel;
 class ViewExport;
 class WindowIncidents;
+class WindowInsights;
 class WindowTrace;
 class WindowRecording;
 class WindowLayout;
@@ -97,6 +98,7 @@ public:
     // The flight recorder's switch (View > Record history) and the recording the History reads.
     WindowRecording* recording() const { return m_recording; }
     WindowIncidents* incidents() const { return m_incidents; }
+    WindowInsights* insights() const { return m_insights; }
     WindowTrace* trace() const { return m_trace; }
     // The selected lock's diagnosis and the notification rules (review mode silences its notifier).
     LockDiagnosisWatch* diagnosisWatch() const { return m_diagnosis; }
@@ -179,6 +181,7 @@ private:
     LiveHistory* m_history;
     WindowRecording* m_recording;
     WindowIncidents* m_incidents = nullptr;
+    WindowInsights* m_insights = nullptr;
     WindowTrace* m_trace = nullptr;
     HistoryView* m_historyView = nullptr;
     ViewExport* m_export;

@@ -10,9 +10,11 @@
 //     TEXT, clears it and switches the "Stuck" filter on and off; stalls measured in each phase
 //     apart, the targets checked, exit 1 when one is missed)
 //   --no-record, as lockscope's: the window without its flight recorder (what the recorder costs)
+//   uibench --db FILE --insights [--max-stall-ms 50]   (the Insights view over a recording: insightsrun.h)
 
 #include "base/compactmalloc.h"
 #include "bench/uibench/filterprobe.h"
+#include "bench/uibench/insightsrun.h"
 #include "bench/uibench/scrollprobe.h"
 #include "bench/uibench/stallmeter.h"
 #include "locks/batchqueue.h"
@@ -208,6 +210,7 @@ int main(int argc, char** argv)
     const double maxRssMiB =
         takeOption(args, QStringLiteral("--max-rss-mib"), QStringLiteral("1228.8")).toDouble();
 
+    const bool insights = args.removeAll(QStringLiteral("--insights")) > 0;
     Result<LaunchOptions> options = LaunchOptions::parse(args);
     if (!options) {
         std::fprintf(stderr, "uibench: %s\n", qPrintable(options.error().message));
@@ -228,6 +231,8 @@ int main(int argc, char** argv)
     if (options->noRecord)
         window.recording()->disableForThisRun();
     window.show();
+    if (insights)
+        return runInsights(app, window, meter, options->reviewPath, limitMs, maxStallMs);
     meter.start();
     if (!filter.isEmpty())
         return runScrollAndFilter(app, window, meter, expect, filter, scrollMs, limitMs, maxStallMs,
