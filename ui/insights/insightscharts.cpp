@@ -49,6 +49,9 @@ QValueAxis* addHistogram(QChart* chart, const DurationHistogram& histogram, cons
         highest = qMax(highest, histogram.counts[i]);
     }
     auto* area = new QAreaSeries(outline);
+    // An area series does not own its boundary line; without a parent the outline outlives the
+    // chart's removeAllSeries() and leaks on every selection.
+    outline->setParent(area);
     area->setName(yTitle);
     area->setPen(QPen(QColor(0x2a, 0x6f, 0xb0), 1.5));
     area->setBrush(QColor(0x2a, 0x6f, 0xb0, 110));
