@@ -7,12 +7,19 @@
 #include <QDir>
 #include <QEventLoop>
 #include <QFile>
+#include <QFileInfo>
 #include <QTcpSocket>
 #include <QTimer>
 
 namespace lockscope {
 
 namespace {
+
+// "redis-server" or "valkey-server", for messages, whatever path it was given by.
+QString programName(const QString& program)
+{
+    return QFileInfo(program).fileName();
+}
 
 constexpr int maxLaunchAttempts = 5;
 
@@ -108,7 +115,8 @@ void DemoCluster::probe(int index)
     if (master.probe)
         return; // one attempt at a time
     if (monotonicMs() > master.deadlineMs) {
-        const QString message = tr("redis-server on port %1 did not accept connections").arg(master.port);
+        const QString message = tr("%1 on port %2 did not accept connections")
+                                    .arg(programName(m_program), QString::number(master.port));
         kill(index);
         if (m_starting)
             failStart(message);
@@ -172,8 +180,9 @@ void DemoCluster::onExited(int index, LocalServerProcess* process)
     setState(index, MasterState::Killed);
     if (m_starting) {
         const QString why = LocalServerFiles::lastLine(log, m_password);
-        failStart(tr("demo master %1: redis-server on port %2 exited at once%3")
+        failStart(tr("demo master %1: %2 on port %3 exited at once%4")
                       .arg(index + 1)
+                      .arg(programName(m_program))
                       .arg(master.port)
                       .arg(why.isEmpty() ? QString() : QStringLiteral(": ") + why));
     }

@@ -3,6 +3,7 @@
 
 #include "base/localserverprocess.h"
 #include "base/result.h"
+#include "demo/demoserverprogram.h"
 
 #include <QList>
 #include <QObject>
@@ -46,9 +47,9 @@ public:
 
     // Launches `count` masters; `redisServer` is the program to run. Keyspace notifications are on,
     // so the demo is live. The ports (and so urls()) are fixed when this returns.
-    void startAsync(int count, const QString& redisServer = QStringLiteral("redis-server"));
+    void startAsync(int count, const QString& redisServer = demoServerProgram());
     // startAsync() and a local event loop until the outcome: for tests and windowless hosts only.
-    Result<QStringList> start(int count, const QString& redisServer = QStringLiteral("redis-server"));
+    Result<QStringList> start(int count, const QString& redisServer = demoServerProgram());
     void stop();
     // For tests: where the ports come from (default: a free loopback port, 0 when none is).
     void setPortSource(std::function<quint16()> source) { m_portSource = std::move(source); }

@@ -3,6 +3,7 @@
 
 #include "base/rediserror.h"
 #include "demo/demosentinelgroup.h"
+#include "demo/demoserverprogram.h"
 #include "monitor/failoverreport.h"
 #include "monitor/lockview.h"
 
@@ -37,7 +38,7 @@ public:
     ~DemoFailover() override;
 
     // Starts a fresh group (stopping any earlier one), then the monitor and A's connection.
-    void start(const QString& redisServer = QStringLiteral("redis-server"));
+    void start(const QString& redisServer = demoServerProgram());
     // Stops clients, monitor and every process of the group.
     void stop();
     bool isActive() const { return m_group.isStarting() || m_group.isStarted(); }

@@ -3,6 +3,7 @@
 
 #include "base/localserverprocess.h"
 #include "base/rediserror.h"
+#include "demo/demoserverprogram.h"
 
 #include <QList>
 #include <QObject>
@@ -39,7 +40,7 @@ public:
     explicit DemoSentinelGroup(QObject* parent = nullptr);
     ~DemoSentinelGroup() override;
 
-    void startAsync(const QString& redisServer = QStringLiteral("redis-server"));
+    void startAsync(const QString& redisServer = demoServerProgram());
     void stop();
     // For tests: where the ports come from (default: a free loopback port, 0 when none is).
     void setPortSource(std::function<quint16()> source) { m_portSource = std::move(source); }

@@ -5,6 +5,7 @@
 #include "config/lockscopeconfig.h"
 #include "demo/democluster.h"
 #include "demo/demolab.h"
+#include "demo/demoserverprogram.h"
 
 #include <QObject>
 #include <QSet>
@@ -30,7 +31,7 @@ public:
     explicit DemoSession(QObject* parent = nullptr);
     ~DemoSession() override;
 
-    void start(const QString& redisServer = QStringLiteral("redis-server"));
+    void start(const QString& redisServer = demoServerProgram());
     bool isReady() const { return m_ready; }
     DemoCluster* cluster() { return &m_cluster; }
     DemoSimulation* simulation() { return m_lab.simulation(); }

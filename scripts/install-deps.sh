@@ -33,3 +33,44 @@ if (( ${#missing[@]} )); then
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+
+# Valkey 8 beside Redis 7 for the compatibility tests (the `valkey` label): Debian 12 has it only in
+# bookworm-backports. That suite is added for valkey-server and valkey-tools alone: everything else
+# in it is pinned to -1 (never installed), so nothing of the system is upgraded. Its package service
+# is not started (policy-rc.d): the tests start their own servers on free ports.
+if [[ "${1:-}" == "--tests" ]] && ! command -v valkey-server >/dev/null 2>&1; then
+    echo "Installing: valkey-server valkey-tools (bookworm-backports)"
+    sudo=""
+    [[ $(id -u) -eq 0 ]] || sudo="sudo"
+    $sudo tee /etc/apt/sources.list.d/lockscope-bookworm-backports.sources >/dev/null <<'SOURCES'
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: bookworm-backports
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SOURCES
+    $sudo tee /etc/apt/preferences.d/lockscope-bookworm-backports >/dev/null <<'PINS'
+Package: *
+Pin: release n=bookworm-backports
+Pin-Priority: -1
+
+Package: valkey-server valkey-tools
+Pin: release n=bookworm-backports
+Pin-Priority: 500
+PINS
+    policy_rc=/usr/sbin/policy-rc.d
+    added_policy=0
+    if [[ ! -e $policy_rc ]]; then
+        printf '#!/bin/sh\nexit 101\n' | $sudo tee "$policy_rc" >/dev/null
+        $sudo chmod 755 "$policy_rc"
+        added_policy=1
+    fi
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends valkey-server valkey-tools >/dev/null ||
+        status=$?
+    (( added_policy )) && $sudo rm -f "$policy_rc"
+    if [[ ${status:-0} != 0 ]]; then
+        echo "install-deps.sh: valkey-server could not be installed from bookworm-backports" >&2
+        exit "$status"
+    fi
+fi

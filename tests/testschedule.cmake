@@ -86,6 +86,19 @@ set(lockscope_busy_tests
     integration.tst_redlocksafety integration.tst_masterscanner integration.tst_lockctlliststream
     integration.tst_incidentsoak)
 
+# A Valkey run of a test (valkey.NAME) costs what its Redis run does, and is as busy.
+foreach(name ${lockscope_valkey_tests})
+    list(FIND lockscope_test_costs integration.${name} at)
+    if(at GREATER_EQUAL 0)
+        math(EXPR at "${at} + 1")
+        list(GET lockscope_test_costs ${at} cost)
+        list(APPEND lockscope_test_costs valkey.${name} ${cost})
+    endif()
+    if(integration.${name} IN_LIST lockscope_busy_tests)
+        list(APPEND lockscope_busy_tests valkey.${name})
+    endif()
+endforeach()
+
 while(lockscope_test_costs)
     list(POP_FRONT lockscope_test_costs test cost)
     if(TEST ${test}) # the sanitizer build has no fuzz or package tests

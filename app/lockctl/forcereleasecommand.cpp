@@ -169,8 +169,12 @@ protected:
             // The core's plan, step by step: exactly what the masters' scripts will send (or nothing).
             for (const ForceReleaseTarget& t : plan->targets) {
                 context.out() << "will: " << t.master << ": " << t.step.summary() << Qt::endl;
-                for (const QByteArrayList& command : t.step.commands)
-                    context.out() << "  " << escapeCommand(command) << Qt::endl;
+                if (!t.step.sentAs.isEmpty())
+                    context.out() << "  " << escapeCommand(t.step.sentAs) << "  (the server's own check)"
+                                  << Qt::endl;
+                else
+                    for (const QByteArrayList& command : t.step.commands)
+                        context.out() << "  " << escapeCommand(command) << Qt::endl;
             }
         }
 

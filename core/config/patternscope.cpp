@@ -51,6 +51,7 @@ bool PatternScope::discoverable(const RecognizedLock& lock, bool hasTtl)
     case LockFormat::HexToken:
     case LockFormat::UuidToken:
     case LockFormat::Redsync:
+    case LockFormat::Base64Token:
         return hasTtl;
     case LockFormat::Unknown:
     case LockFormat::PlainToken:

@@ -113,6 +113,12 @@ std::vector<ConnectionHandshake::Step> ConnectionHandshake::steps(const Connecti
                        }
                        return std::nullopt;
                    }});
+    // Last, so that TIME's round trip is not lengthened by it.
+    out.push_back(
+        {CompareDeleteProbe::command(), [health](const RedisReply& reply) -> std::optional<Failure> {
+             health->compareDelete = CompareDeleteProbe::read(reply);
+             return std::nullopt;
+         }});
     // Whatever the step, a refused login fails the connection as such (an AUTH without a user that
     // is refused, or a NOAUTH to a later step when no password was given).
     for (Step& step : out)

@@ -15,9 +15,9 @@
 namespace lockscope {
 
 // What a connection sends on every connect, before any command of its user: who we are (AUTH), the
-// database (SELECT), our name (CLIENT SETNAME), and the server's identity, role and clock (INFO, TIME),
-// and what each answer means. The steps are pipelined; the connection is up once every one has
-// answered without a failure.
+// database (SELECT), our name (CLIENT SETNAME), the server's identity, role and clock (INFO, TIME)
+// and whether it has a compare-and-delete command (COMMAND INFO), and what each answer means. The
+// steps are pipelined; the connection is up once every one has answered without a failure.
 namespace ConnectionHandshake {
 
 struct Failure

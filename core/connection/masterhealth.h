@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "connection/comparedelete.h"
+
 #include <QByteArray>
 #include <QString>
 
@@ -17,6 +19,8 @@ struct MasterHealth
     QByteArray runId;         // changes when the server process restarts
     qint64 clockOffsetMs = 0; // server TIME minus our wall clock, at the midpoint of the round trip
     bool clockOffsetKnown = false;
+    // How a token-guarded release is sent there (COMMAND INFO, at every connect).
+    CompareDelete compareDelete = CompareDelete::Script;
 
     bool operator==(const MasterHealth&) const = default;
 

@@ -2,6 +2,7 @@
 #include "export/lockjson.h"
 
 #include "base/bytesdisplay.h"
+#include "connection/comparedelete.h"
 #include "export/jsonmembers.h"
 #include "topology/clusterentry.h"
 #include "topology/clusterkeyslot.h"
@@ -113,6 +114,8 @@ QJsonObject LockJson::master(const MasterSet& masters, int index, NotificationMo
                     {QStringLiteral("server"), h.version.isEmpty() ? QJsonValue() : QJsonValue(h.server)},
                     {QStringLiteral("redisVersion"),
                      h.redisVersion.isEmpty() ? QJsonValue() : QJsonValue(h.redisVersion)},
+                    {QStringLiteral("guardedDelete"),
+                     h.version.isEmpty() ? QJsonValue() : QJsonValue(compareDeleteName(h.compareDelete))},
                     {QStringLiteral("latencyMs"), h.latencyMs < 0 ? QJsonValue() : QJsonValue(h.latencyMs)},
                     {QStringLiteral("notifications"), notificationModeName(mode)}};
     if (!h.role.isEmpty())

@@ -123,4 +123,29 @@ bool isUuidText(QByteArrayView v)
     return true;
 }
 
+bool isRandomBase64Token(QByteArrayView v)
+{
+    if (v.size() != 22 || !allOf(v, isBase64))
+        return false;
+    auto upper = [](char c) { return c >= 'A' && c <= 'Z'; };
+    auto lower = [](char c) { return c >= 'a' && c <= 'z'; };
+    bool anyUpper = false;
+    bool anyLower = false;
+    bool anyOther = false;
+    bool twoCapitals = false;
+    int caseChanges = 0;
+    for (qsizetype i = 0; i < v.size(); ++i) {
+        anyUpper = anyUpper || upper(v[i]);
+        anyLower = anyLower || lower(v[i]);
+        anyOther = anyOther || !(upper(v[i]) || lower(v[i]));
+        if (i > 0) {
+            twoCapitals = twoCapitals || (upper(v[i - 1]) && upper(v[i]));
+            caseChanges += upper(v[i - 1]) != upper(v[i]) ? 1 : 0;
+        }
+    }
+    if (!anyUpper || !anyLower)
+        return false;
+    return anyOther || (caseChanges >= 6 && twoCapitals);
+}
+
 } // namespace lockscope::recognition

@@ -39,5 +39,11 @@ QString utcText(qint64 ms);
 bool isPrintableText(QByteArrayView bytes, bool cut);
 // "8f3c2a1e-5b7d-4c9e-a1f2-3b4c5d6e7f80", any case.
 bool isUuidText(QByteArrayView v);
+// 22 characters of the base64 alphabet (+ and / included), no padding, as 16 or more random bytes
+// encode and a library cuts them ("Uq8+0bH/7dK2xVf3LmN9pQ"). A word is not one: both cases, and a
+// digit, + or /; or, with letters alone, the case changing as randomly as it does in random bytes
+// (six changes and two capitals in a row), which CamelCase names do not. About 3 in 10,000 random
+// tokens fail that and stay plain tokens.
+bool isRandomBase64Token(QByteArrayView v);
 
 } // namespace lockscope::recognition

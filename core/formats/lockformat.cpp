@@ -32,6 +32,8 @@ QString lockFormatName(LockFormat format)
         return QStringLiteral("legacy-timestamp");
     case LockFormat::LockScope:
         return QStringLiteral("lockscope");
+    case LockFormat::Base64Token:
+        return QStringLiteral("base64-token");
     }
     return QStringLiteral("unknown");
 }

@@ -22,6 +22,7 @@ enum class LockFormat : quint8 // a byte: views and decoded locks are kept per l
     Semaphore,       // redis-semaphore zset semaphore:<key>, one member per holder
     LegacyTimestamp, // SETNX/GETSET: the value is the expiry time, no Redis TTL
     LockScope,       // our own: "<owner>/<32 hex>"
+    Base64Token,     // 22 chars of unpadded base64 that look random: @redis-kit/lock and others
 };
 
 // Stable, lower-case names used in JSON and the UI: "redsync", "redisson", ...

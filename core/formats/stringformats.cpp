@@ -163,6 +163,8 @@ RecognizedLock recognizeString(const QByteArray& key, const KeyObservation& o)
         lock.format = isSemaphoreMutexKey(key) ? LockFormat::SemaphoreMutex : LockFormat::UuidToken;
         if (const std::optional<Uuid1> uuid = decodeUuid1(uuidHex(v)))
             describeUuid1(*uuid, lock);
+    } else if (isRandomBase64Token(v)) {
+        lock.format = LockFormat::Base64Token;
     } else if (isSuffixedMutexToken(key, v)) {
         lock.format = LockFormat::SemaphoreMutex;
     } else if (const std::optional<qint64> expiry = parseLegacyExpiry(v)) {

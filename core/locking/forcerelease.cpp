@@ -57,6 +57,34 @@ Action actionFromScript(const QByteArray& word)
     return Action::Failed;
 }
 
+// The reply of RedlockScripts::forceRelease() on one master, into its result.
+void readScriptReply(const RedisResult& result, const QString& name, ForceReleaseMasterResult& r)
+{
+    const RedisReply& reply = result.reply;
+    if (result.ok() && RedlockScripts::isWrongType(reply)) {
+        // Some other library's key under that name: not a lock of ours, nothing changed.
+        r.action = Action::WrongType;
+        r.detail = QStringLiteral("not a lock of ours (WRONGTYPE): not deleted");
+    } else if (!result.ok() || reply.isError() || !reply.isArray() || reply.elements.size() != 4) {
+        r.action = Action::Failed;
+        r.error = result.ok() && !reply.isError()
+                      ? RedisError(ErrorKind::Protocol, name, QStringLiteral("unexpected script reply"))
+                      : result.anyError(name);
+    } else {
+        r.action = actionFromScript(reply.elements.at(0).string);
+        r.tokenBefore = reply.elements.at(1).string;
+        r.detail = escapeBytes(reply.elements.at(2).string);
+        if (r.action == Action::WrongType)
+            r.detail = QStringLiteral("a %1 key: not deleted").arg(r.detail);
+        for (const RedisReply& command : reply.elements.at(3).elements) {
+            QByteArrayList argv;
+            for (const RedisReply& arg : command.elements)
+                argv << (arg.isInteger() ? QByteArray::number(arg.integer) : arg.string);
+            r.commands << argv;
+        }
+    }
+}
+
 QList<ForceReleaseMasterResult> blankResults(MasterSet& masters, const ForceReleaseRequest& request)
 {
     QList<ForceReleaseMasterResult> results;
@@ -153,7 +181,7 @@ void ForceRelease::inspect(MasterSet& masters, const LockScopeConfig& config,
         target.sharded = masters.isCluster(i);
         job->plan.targets << target;
     }
-    auto complete = [job, config] {
+    auto complete = [job, config, &masters] {
         ForceReleasePlan& plan = job->plan;
         const qint64 nowWallMs = QDateTime::currentMSecsSinceEpoch();
         for (ForceReleaseTarget& t : plan.targets) {
@@ -172,8 +200,13 @@ void ForceRelease::inspect(MasterSet& masters, const LockScopeConfig& config,
                 plan.redissonChannel = ForceReleasePlanner::redissonChannel(
                     plan.request.resource, t.lock.format == LockFormat::RedissonReadWrite);
         }
-        for (ForceReleaseTarget& t : plan.targets)
+        for (ForceReleaseTarget& t : plan.targets) {
             t.step = ForceReleasePlanner::plan(plan.request, t);
+            const RedisConnection* connection = masters.at(t.index);
+            if (!connection->isRouted())
+                t.step.sentAs =
+                    ForceReleasePlanner::compareDelete(plan.request, t, connection->health().compareDelete);
+        }
         job->done(plan);
     };
     job->outstanding = int(job->plan.targets.size());
@@ -334,39 +367,49 @@ void ForceRelease::execute(MasterSet& masters, const LockScopeConfig& config, co
         const ForceReleaseTarget& target =
             *std::find_if(plan.targets.cbegin(), plan.targets.cend(),
                           [index](const ForceReleaseTarget& t) { return t.index == index; });
-        connection->evalScript(
-            RedlockScripts::forceRelease(), ForceReleasePlanner::scriptKeys(request, target),
-            ForceReleasePlanner::scriptArgs(request, target, nowWallMs),
-            [job, index, complete, &masters, name = connection->name()](const RedisResult& result) {
-                ForceReleaseMasterResult& r = job->outcome.results[index];
-                const RedisReply& reply = result.reply;
-                if (result.ok() && RedlockScripts::isWrongType(reply)) {
-                    // Some other library's key under that name: not a lock of ours, nothing changed.
-                    r.action = Action::WrongType;
-                    r.detail = QStringLiteral("not a lock of ours (WRONGTYPE): not deleted");
-                } else if (!result.ok() || reply.isError() || !reply.isArray() ||
-                           reply.elements.size() != 4) {
-                    r.action = Action::Failed;
-                    r.error =
-                        result.ok() && !reply.isError()
-                            ? RedisError(ErrorKind::Protocol, name, QStringLiteral("unexpected script reply"))
-                            : result.anyError(name);
-                } else {
-                    r.action = actionFromScript(reply.elements.at(0).string);
-                    r.tokenBefore = reply.elements.at(1).string;
-                    r.detail = escapeBytes(reply.elements.at(2).string);
-                    if (r.action == Action::WrongType)
-                        r.detail = QStringLiteral("a %1 key: not deleted").arg(r.detail);
-                    for (const RedisReply& command : reply.elements.at(3).elements) {
-                        QByteArrayList argv;
-                        for (const RedisReply& arg : command.elements)
-                            argv << (arg.isInteger() ? QByteArray::number(arg.integer) : arg.string);
-                        r.commands << argv;
-                    }
-                }
-                if (--job->outstanding == 0)
-                    later(masters, complete);
-            });
+        auto settle = [job, complete, &masters] {
+            if (--job->outstanding == 0)
+                later(masters, complete);
+        };
+        auto runScript = [job, index, connection, settle,
+                          keys = ForceReleasePlanner::scriptKeys(plan.request, target),
+                          args = ForceReleasePlanner::scriptArgs(plan.request, target, nowWallMs)] {
+            connection->evalScript(
+                RedlockScripts::forceRelease(), keys, args,
+                [job, index, settle, name = connection->name()](const RedisResult& result) {
+                    readScriptReply(result, name, job->outcome.results[index]);
+                    settle();
+                });
+        };
+        const QByteArrayList fast =
+            connection->isRouted() ? QByteArrayList()
+                                   : ForceReleasePlanner::compareDelete(plan.request, target,
+                                                                        connection->health().compareDelete);
+        if (fast.isEmpty()) {
+            runScript();
+            continue;
+        }
+        connection->send(fast, [job, index, fast, runScript, settle, name = connection->name(),
+                                token = plan.request.expectedToken](const RedisResult& result) {
+            ForceReleaseMasterResult& r = job->outcome.results[index];
+            if (result.ok() && result.reply.isInteger() && result.reply.integer == 1) {
+                r.action = Action::Deleted;
+                r.tokenBefore = token;
+                r.commands = {fast};
+                settle();
+            } else if (result.ok() &&
+                       (result.reply.isInteger() || RedlockScripts::isWrongType(result.reply))) {
+                // Nothing deleted: the key is gone, holds another token, or changed type. The script
+                // reads what is there now and says which, exactly as without the command.
+                runScript();
+            } else {
+                r.action = Action::Failed;
+                r.error = result.ok() && !result.reply.isError()
+                              ? RedisError(ErrorKind::Protocol, name, QStringLiteral("unexpected reply"))
+                              : result.anyError(name);
+                settle();
+            }
+        });
     }
 }
 

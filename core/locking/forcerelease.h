@@ -17,6 +17,8 @@ class MasterSet;
 // (LockFormatRecognizer); execute() deletes it with one atomic Lua script per master that
 // dispatches on TYPE and does what the owning library's own release would do:
 //   - plain string locks: DEL (python-redis-lock: also LPUSH 1 + PEXPIRE 1000 on lock-signal:<name>);
+//     guarded, on a server with its own compare-and-delete (Valkey 9's DELIFEQ, Redis 8.4's DELEX
+//     IFEQ), that one command instead of the script, which runs only if it deleted nothing;
 //   - Redisson hashes: DEL and PUBLISH 0 on redisson_lock__channel:{name}, waking its waiters;
 //   - redis-semaphore zsets: ZREM of the one holder, never the whole semaphore.
 // Guarded (ExpectToken) mode deletes only where the token is still the expected one, so a lock

@@ -48,6 +48,10 @@ struct ForceReleaseStep
     // What the script checks first, in words: "if it still holds the token shown", "whatever it
     // holds". The commands are never sent as they are: one script per master checks, then sends.
     QString condition;
+    // Where the master has its own compare-and-delete (DELIFEQ, DELEX ... IFEQ) and the step is one
+    // guarded DEL of a string: that command, sent instead of the script. Empty: the script.
+    // execute() decides again from the connection as it is then; the outcome says what was sent.
+    QByteArrayList sentAs;
 
     // Redisson hashes: what the script re-checks before it acts.
     QByteArray mode;                                 // "", "read" or "write" as seen

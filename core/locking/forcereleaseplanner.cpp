@@ -255,6 +255,17 @@ QByteArrayList ForceReleasePlanner::scriptKeys(const ForceReleaseRequest& reques
     return keys;
 }
 
+QByteArrayList ForceReleasePlanner::compareDelete(const ForceReleaseRequest& request,
+                                                  const ForceReleaseTarget& t, CompareDelete how)
+{
+    const bool oneDelete = t.step.kind == ForceReleaseStep::Kind::Delete && t.step.commands.size() == 1 &&
+                           t.step.commands.first() == ForceReleaseStep::Command{"DEL", request.resource};
+    if (request.mode != ForceReleaseMode::ExpectToken || request.expectedToken.isEmpty() || !oneDelete ||
+        t.observation.type != "string" || t.sharded)
+        return {};
+    return compareDeleteCommand(how, request.resource, request.expectedToken);
+}
+
 QByteArrayList ForceReleasePlanner::scriptArgs(const ForceReleaseRequest& request,
                                                const ForceReleaseTarget& t, qint64 nowWallMs)
 {

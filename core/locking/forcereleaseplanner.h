@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "connection/comparedelete.h"
 #include "locking/forcereleaseplan.h"
 
 namespace lockscope {
@@ -20,6 +21,13 @@ ForceReleaseStep plan(const ForceReleaseRequest& request, const ForceReleaseTarg
 QByteArrayList scriptKeys(const ForceReleaseRequest& request, const ForceReleaseTarget& target);
 QByteArrayList scriptArgs(const ForceReleaseRequest& request, const ForceReleaseTarget& target,
                           qint64 nowWallMs);
+
+// The master's own compare-and-delete command (`how`: its handshake's answer) for a guarded
+// delete of a plain string lock whose plan is that one DEL: it deletes only while the key holds the
+// token the admin saw, as the script does, in one command. Empty where the script is needed (any
+// other layout or step, --any-token, or a server without such a command).
+QByteArrayList compareDelete(const ForceReleaseRequest& request, const ForceReleaseTarget& target,
+                             CompareDelete how);
 
 // Redisson's prefixName() and suffixName(): the name is braced unless it already has a brace.
 QByteArray redissonPrefixed(const QByteArray& prefix, const QByteArray& name);

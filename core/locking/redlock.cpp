@@ -3,6 +3,7 @@
 
 #include "audit/auditlog.h"
 #include "base/monotonicclock.h"
+#include "connection/comparedelete.h"
 #include "locking/locktoken.h"
 #include "locking/redlockscripts.h"
 #include "topology/masterset.h"
@@ -42,6 +43,21 @@ QuorumCall::Issue scriptIssue(const RedisScript& script, const QByteArray& key, 
 {
     return [&script, keys = QByteArrayList{key}, args](RedisConnection* c, RedisConnection::Callback reply) {
         c->evalScript(script, keys, args, std::move(reply));
+    };
+}
+
+// A token-guarded delete: the master's own compare-and-delete command where its handshake found
+// one (it answers 1 or 0, as the script does), else the script. A routed (cluster) entry's health
+// is the cluster's, not the node's that will run it: the script there.
+QuorumCall::Issue releaseIssue(const QByteArray& key, const QByteArray& token)
+{
+    return [key, token](RedisConnection* c, RedisConnection::Callback reply) {
+        const QByteArrayList command =
+            c->isRouted() ? QByteArrayList() : compareDeleteCommand(c->health().compareDelete, key, token);
+        if (command.isEmpty())
+            c->evalScript(RedlockScripts::release(), {key}, {token}, std::move(reply));
+        else
+            c->send(command, std::move(reply));
     };
 }
 
@@ -175,8 +191,7 @@ void Redlock::onAttempt(const std::shared_ptr<Acquisition>& acquisition, const Q
     // Release on every master, also those that did not answer: their SET may still land, and a
     // partial lock left behind would block everyone until it expires.
     QuorumCall::start(*m_masters, m_config.redlock.masterTimeoutMs, QuorumCall::Until::AllAnswered,
-                      scriptIssue(RedlockScripts::release(), acquisition->resource, {acquisition->token}),
-                      judgeScript,
+                      releaseIssue(acquisition->resource, acquisition->token), judgeScript,
                       [self = QPointer<Redlock>(this), acquisition, outcome](const QuorumCall::Tally&) {
                           if (!self)
                               return;
@@ -264,7 +279,7 @@ void Redlock::release(const RedlockLease& lease, Done done)
             {ErrorKind::InvalidArgument, QString(), QStringLiteral("the resource and the token are needed")},
             done);
     QuorumCall::start(*m_masters, m_config.redlock.masterTimeoutMs, QuorumCall::Until::AllAnswered,
-                      scriptIssue(RedlockScripts::release(), lease.resource, {lease.token}), judgeScript,
+                      releaseIssue(lease.resource, lease.token), judgeScript,
                       [self = QPointer<Redlock>(this), lease, done](const QuorumCall::Tally& tally) {
                           if (!self)
                               return;

@@ -46,7 +46,7 @@ void actAsClusterNode(FakeRedisPeer& node, const std::function<QList<Shard>()>& 
             return out;
         }
         if (name == "AUTH" || name == "SELECT" || name == "CLIENT" || name == "INFO" || name == "TIME" ||
-            name == "PING" || name == "ASKING" || !other)
+            name == "COMMAND" || name == "PING" || name == "ASKING" || !other)
             return std::nullopt;
         return other(argv);
     });

@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "demo/democluster.h"
+#include "demo/demoserverprogram.h"
 #include "support/processexists.h"
 #include "support/testregistry.h"
 #include "support/timebound.h"
 
 #include <QElapsedTimer>
+#include <QFile>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTcpSocket>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <csignal>
@@ -44,6 +49,7 @@ private slots:
     void startsAndStopsCleanly();
     void startDoesNotBlock();
     void aMissingProgramFailsTyped();
+    void runsOnValkeyWhereItIsTheOnlyServer();
     void killPauseResumeRestart();
     void serversDieWithAKilledHost();
 };
@@ -93,6 +99,45 @@ void TestDemoCluster::aMissingProgramFailsTyped()
     QVERIFY(!urls.ok());
     QCOMPARE(urls.error().kind, ErrorKind::Io);
     QCOMPARE(cluster.size(), 0);
+}
+
+// A machine with only Valkey installed has no redis-server (issue #46): the demo starts its masters
+// with valkey-server there, and with redis-server wherever that is found.
+void TestDemoCluster::runsOnValkeyWhereItIsTheOnlyServer()
+{
+    const QString valkey = QStandardPaths::findExecutable(QStringLiteral("valkey-server"));
+    const QString redis = QStandardPaths::findExecutable(QStringLiteral("redis-server"));
+    QVERIFY2(!valkey.isEmpty() && !redis.isEmpty(), "scripts/install-deps.sh --tests installs both servers");
+    const QByteArray path = qgetenv("PATH");
+    auto restore = qScopeGuard([&path] { qputenv("PATH", path); });
+    QTemporaryDir onlyValkey;
+    QTemporaryDir both;
+    QVERIFY(QFile::link(valkey, onlyValkey.filePath(QStringLiteral("valkey-server"))));
+    QVERIFY(QFile::link(valkey, both.filePath(QStringLiteral("valkey-server"))));
+    QVERIFY(QFile::link(redis, both.filePath(QStringLiteral("redis-server"))));
+
+    qputenv("PATH", both.path().toLocal8Bit());
+    QCOMPARE(demoServerProgram(), QStringLiteral("redis-server"));
+    qputenv("PATH", QByteArray());
+    QCOMPARE(demoServerProgram(), QStringLiteral("redis-server")); // neither: the usual "not found"
+
+    qputenv("PATH", onlyValkey.path().toLocal8Bit());
+    QCOMPARE(demoServerProgram(), QStringLiteral("valkey-server"));
+    DemoCluster cluster;
+    const Result<QStringList> urls = cluster.start(2);
+    QVERIFY2(urls.ok(), qPrintable(urls.ok() ? QString() : urls.error().message));
+    for (int i = 0; i < 2; ++i) {
+        QVERIFY(answers(cluster, i));
+        QTcpSocket s;
+        s.connectToHost(QHostAddress::LocalHost, cluster.port(i));
+        QVERIFY(s.waitForConnected(int(lockscope::test::upperBoundMs(2000))));
+        s.write("AUTH " + cluster.password().toUtf8() + "\r\nINFO server\r\n");
+        QByteArray info;
+        while (!info.contains("valkey_version") &&
+               s.waitForReadyRead(int(lockscope::test::upperBoundMs(2000))))
+            info += s.readAll();
+        QVERIFY2(info.contains("server_name:valkey"), info.constData());
+    }
 }
 
 void TestDemoCluster::killPauseResumeRestart()

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "support/keyrecognition.h"
+#include "support/lockctlrun.h"
 #include "support/redisserver.h"
 #include "support/testpaths.h"
 #include "support/testregistry.h"
 
 #include <QDateTime>
 #include <QFileInfo>
+#include <QHash>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
@@ -36,7 +39,8 @@ bool hasNodeModules()
 {
     return QFileInfo::exists(kInteropDir + QStringLiteral("/node_modules/redlock/package.json")) &&
            QFileInfo::exists(kInteropDir + QStringLiteral("/node_modules/redis-semaphore/package.json")) &&
-           QFileInfo::exists(kInteropDir + QStringLiteral("/node_modules/ioredis/package.json"));
+           QFileInfo::exists(kInteropDir + QStringLiteral("/node_modules/ioredis/package.json")) &&
+           QFileInfo::exists(kInteropDir + QStringLiteral("/node_modules/@redis-kit/lock/package.json"));
 }
 
 // The first JSON object among a writer's output lines.
@@ -141,6 +145,7 @@ private slots:
     void redisPyLock_data();
     void redisPyLock();
     void legacySetnxLibrary();
+    void redisKitBase64TokensAreDiscovered();
 
 private:
     QJsonObject runNode(const QStringList& args, QString& error);
@@ -424,6 +429,70 @@ void TestFormatInterop::legacySetnxLibrary()
     QCOMPARE(lock.format, LockFormat::LegacyTimestamp);
     QCOMPARE(lock.token, jsonBytes(stolen, QStringLiteral("value")));
     QVERIFY(!lock.expiredByTimestamp);
+}
+
+// @redis-kit/lock writes 22 characters of base64 (+ and / included, no padding), a shape discovery
+// did not know (issue #46): `--discover '*'` missed its locks. Under the rules of every bare random
+// token, such a value is a lock when it has a TTL; the same shape without one, and a 22-letter name
+// with one, are not (the oracle: what the library says it wrote, and the decoys the test wrote).
+void TestFormatInterop::redisKitBase64TokensAreDiscovered()
+{
+    REQUIRE_NODE();
+    std::vector<std::unique_ptr<RedisServer>> servers;
+    QString error;
+    QVERIFY2(startServers(servers, 3, error), qPrintable(error));
+    // The test's own sure cases: both cases and a digit, + or / (about 99 % of the library's draws).
+    // A token of letters alone is drawn again, so that the oracle never leans on the finer rule it
+    // would be checking.
+    auto surelyRandom = [](const QByteArray& t) {
+        return std::any_of(t.begin(), t.end(), [](char c) { return c >= 'A' && c <= 'Z'; }) &&
+               std::any_of(t.begin(), t.end(), [](char c) { return c >= 'a' && c <= 'z'; }) &&
+               std::any_of(t.begin(), t.end(),
+                           [](char c) { return (c >= '0' && c <= '9') || c == '+' || c == '/'; });
+    };
+    QHash<QString, QByteArray> written; // resource -> token, as the library says
+    for (const QString& resource :
+         {QStringLiteral("jobs:7"), QStringLiteral("report:daily"), QStringLiteral("invoices/2026-12")}) {
+        QByteArray token;
+        for (int draw = 0; draw < 10 && !surelyRandom(token); ++draw) {
+            for (const auto& server : servers)
+                server->command({"DEL", resource.toUtf8()});
+            const QJsonObject w = runNode(
+                QStringList{QStringLiteral("redis-kit"), resource, QStringLiteral("60000")} + urlsOf(servers),
+                error);
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            token = jsonBytes(w, QStringLiteral("value"));
+            QCOMPARE(token.size(), 22);
+        }
+        QVERIFY2(surelyRandom(token), token.constData());
+        written.insert(resource, token);
+        for (const auto& server : servers) {
+            const RecognizedLock lock = recognizeKey(*server, resource.toUtf8());
+            QCOMPARE(lock.token, token);
+            QCOMPARE(lockFormatName(lock.format), QStringLiteral("base64-token"));
+        }
+    }
+    // Decoys on every master: the shape without a TTL (an id), a name with a TTL (a cache entry).
+    for (const auto& server : servers) {
+        server->command({"SET", "user:1:key", "Uq8+0bH/7dK2xVf3LmN9pQ"});
+        server->command({"SET", "cache:handler", "ProcessingQueueManager", "PX", "60000"});
+    }
+    QStringList args{QStringLiteral("list"), QStringLiteral("--discover"), QStringLiteral("*")};
+    args << testPasswordArgs();
+    for (const QString& url : urlsOf(servers))
+        args << QStringLiteral("-m") << url;
+    int code = -1;
+    const QJsonObject doc = runLockctlJson(args, &code);
+    QCOMPARE(code, 0);
+    QHash<QString, QByteArray> listed;
+    for (const QJsonValue& v : doc.value(QStringLiteral("locks")).toArray()) {
+        const QJsonObject lock = v.toObject();
+        listed.insert(lock.value(QStringLiteral("resource")).toString(),
+                      lock.value(QStringLiteral("token")).toString().toUtf8());
+        QCOMPARE(lock.value(QStringLiteral("format")).toString(), QStringLiteral("base64-token"));
+        QCOMPARE(lock.value(QStringLiteral("quorum")).toObject().value(QStringLiteral("holding")).toInt(), 3);
+    }
+    QCOMPARE(listed, written);
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestFormatInterop)

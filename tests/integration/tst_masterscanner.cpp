@@ -5,6 +5,7 @@
 #include "discovery/scanthread.h"
 #include "discovery/scanworker.h"
 #include "monitor/lockmonitor.h"
+#include "support/busyscript.h"
 #include "support/overlappingpatternkeys.h"
 #include "support/rediscliprocess.h"
 #include "support/redisservergroup.h"
@@ -506,9 +507,8 @@ void TestMasterScanner::pacedPassBacksOffOnASlowServerAndMaxDoesNot()
     // every command of any other client waits for one. (Long enough to stand out even where the
     // machine itself is loaded: a CI run under the sanitizers measured an idle round trip of ~0.7 ms,
     // against which 2 ms scripts only just crossed the busy threshold.)
-    const QString busy = QStringLiteral("local t = redis.call('TIME') local s = t[1] * 1000000 + t[2] "
-                                        "repeat local n = redis.call('TIME') until n[1] * 1000000 + n[2] - s "
-                                        ">= 4000");
+    const QString busy = busyScript(server, 4000);
+    QVERIFY(!busy.isEmpty());
     auto neighbour =
         startCli(server, {QStringLiteral("-r"), QStringLiteral("-1"), QStringLiteral("-i"),
                           QStringLiteral("0"), QStringLiteral("EVAL"), busy, QStringLiteral("0")});

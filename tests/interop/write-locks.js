@@ -5,7 +5,7 @@
 //
 //   node write-locks.js <kind> <resource> <ttlMs> <url>...
 //       the password for URLs without one: environment variable LOCKSCOPE_TEST_PASSWORD
-//       kind: redlock | semaphore-mutex | semaphore | multi-semaphore | legacy-setnx
+//       kind: redlock | semaphore-mutex | semaphore | multi-semaphore | legacy-setnx | redis-kit
 //       the lock is NOT released: it stays until its TTL runs out (legacy-setnx: forever, as the
 //       SETNX/GETSET algorithm leaves it; a later taker steals it with GETSET once its time is past)
 //   node write-locks.js hold-redlock <resource> <ttlMs> <holdMs> <url>...
@@ -27,6 +27,7 @@
 //       "name", "attempts", "acquired", "refused"}: the peer's own count, a tracer test's oracle
 //
 // Several URLs make node-redlock use all of them, and redis-semaphore its Redlock variants.
+// redis-kit: @redis-kit/lock's Redlock (its tokens are 22 characters of base64, + and / included).
 
 const Redis = require('ioredis');
 const Redlock = require('redlock').default;
@@ -34,6 +35,9 @@ const semaphores = require('redis-semaphore');
 // errorception's redis-lock 0.0.8 (pinned): the SETNX/GETSET algorithm of the old SETNX manual page,
 // the expiry time in ms as the value and no Redis TTL. 0.1.0 and later moved to SET NX PX.
 const legacyRedisLock = require('redis-lock');
+// @redis-kit/lock (pinned) takes node-redis v5 clients, not ioredis ones.
+const { Redlock: KitRedlock } = require('@redis-kit/lock');
+const { createClient } = require('redis');
 
 const SEMAPHORE_LIMIT = 3;
 const MULTI_SEMAPHORE_LIMIT = 5;
@@ -270,7 +274,31 @@ async function attemptMutex(clients, resource, ttlMs, attempts) {
   });
 }
 
+// @redis-kit/lock on node-redis clients of its own, to the masters the ioredis `clients` reach; no
+// retry, so that a refusal is a failure, not a wait.
+async function redisKit(clients, resource, ttlMs) {
+  const kitClients = clients.map(({ options }) => {
+    const client = createClient({
+      socket: { host: options.host, port: options.port, connectTimeout: 2000, reconnectStrategy: false },
+      ...(options.password ? { password: options.password } : {}),
+    });
+    client.on('error', (error) => {
+      client.lastError = error;
+    });
+    return client;
+  });
+  try {
+    await Promise.all(kitClients.map((c) => c.connect()));
+    const lock = await new KitRedlock(kitClients, { maxRetryAttempts: 0 }).acquire(resource, ttlMs);
+    if (!lock) throw new Error('not acquired on a quorum of masters');
+    print({ library: '@redis-kit/lock', kind: 'redis-kit', resource, key: resource, value: lock.token, ttlMs, masters: clients.length });
+  } finally {
+    await Promise.allSettled(kitClients.map((c) => c.destroy()));
+  }
+}
+
 const KINDS = {
+  'redis-kit': redisKit,
   'legacy-setnx': legacySetnx,
   redlock,
   'hold-redlock': holdRedlock,

@@ -3,6 +3,7 @@
 
 #include "base/localserverfiles.h"
 #include "support/blockingcommand.h"
+#include "support/serverflavour.h"
 #include "support/tlsmaterial.h"
 
 #include <QFile>
@@ -169,7 +170,7 @@ bool RedisServer::launch()
         args << QStringLiteral("--notify-keyspace-events") << QStringLiteral("KA");
     args << m_options.extraArgs;
 
-    if (!m_process.start({QStringLiteral("redis-server"), configPath(), config(), args, true}, &m_error))
+    if (!m_process.start({serverProgram(), configPath(), config(), args, true}, &m_error))
         return false;
     const LocalServerProcess::Readiness readiness = m_process.waitUntilAnswering(10000, [this] {
         QTcpSocket probe;
@@ -194,9 +195,10 @@ bool RedisServer::launch()
     });
     if (readiness == LocalServerProcess::Readiness::Answering)
         return true;
-    m_error = readiness == LocalServerProcess::Readiness::Exited
-                  ? QStringLiteral("redis-server exited (port %1 taken?)").arg(m_port)
-                  : QStringLiteral("redis-server on port %1 did not accept connections").arg(m_port);
+    m_error =
+        readiness == LocalServerProcess::Readiness::Exited
+            ? QStringLiteral("%1 exited (port %2 taken?)").arg(serverProgram()).arg(m_port)
+            : QStringLiteral("%1 on port %2 did not accept connections").arg(serverProgram()).arg(m_port);
     stop();
     return false;
 }

@@ -68,8 +68,9 @@ struct ScriptedRig
     bool sendWritten(Results& results, const QByteArrayList& argv, int times = 1);
 };
 
-// The handshake of a connection without password or database: CLIENT SETNAME, INFO ×2, TIME.
-constexpr int plainHandshake = 4;
+// The handshake of a connection without password or database: CLIENT SETNAME, INFO ×2, TIME,
+// COMMAND INFO.
+constexpr int plainHandshake = 5;
 
 // The short names of the tests over a ScriptedTransport: T::bulk("x"), State::Up, Rig rig.
 namespace scripted {

@@ -238,6 +238,13 @@ std::optional<QByteArray> ScriptedTransport::handshakeReply(const QByteArrayList
                     "\r\ntcp_port:6379\r\n");
     if (name == "INFO" && argv.size() == 2 && argv[1] == "replication")
         return bulk("# Replication\r\nrole:master\r\nconnected_slaves:0\r\n");
+    if (name == "COMMAND" && argv.size() >= 2 && argv[1].toUpper() == "INFO") {
+        // Redis 7's answer: none of the commands asked about (DELIFEQ, DELEX) exists.
+        QByteArrayList unknown;
+        for (qsizetype i = 2; i < argv.size(); ++i)
+            unknown << QByteArray("*-1\r\n");
+        return array(unknown);
+    }
     if (name == "TIME") {
         const qint64 nowUs = QDateTime::currentMSecsSinceEpoch() * 1000;
         return array({bulk(QByteArray::number(nowUs / 1000000)), bulk(QByteArray::number(nowUs % 1000000))});

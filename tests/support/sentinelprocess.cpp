@@ -4,6 +4,7 @@
 #include "base/localserverfiles.h"
 #include "support/blockingcommand.h"
 #include "support/redisserver.h"
+#include "support/serverflavour.h"
 #include "support/tlsmaterial.h"
 
 #include <QTcpSocket>
@@ -77,8 +78,7 @@ bool SentinelProcess::launch()
             QByteArray::number(m_monitor.failoverTimeoutMs) + "\nsentinel parallel-syncs " + name + " 1\n";
     if (!m_monitor.authPass.isEmpty())
         text += "sentinel auth-pass " + name + ' ' + LocalServerFiles::quoted(m_monitor.authPass) + '\n';
-    if (!m_process.start(
-            {QStringLiteral("redis-server"), confPath, text, {QStringLiteral("--sentinel")}, true}, &m_error))
+    if (!m_process.start({serverProgram(), confPath, text, {QStringLiteral("--sentinel")}, true}, &m_error))
         return false;
     const LocalServerProcess::Readiness readiness = m_process.waitUntilAnswering(10000, [this] {
         QTcpSocket probe;

@@ -102,6 +102,20 @@ void TestLockFormatStrings::recognizesStrings_data()
     row("url-safe base64 is not redsync", "orders:42", "AAECAwQFBgcICQoLDA0OD-==", LockFormat::PlainToken);
     row("25 chars ending == is not redsync", "orders:42",
         "AAECAwQFBgcICQoLDA0ODwA==", LockFormat::PlainToken);
+    // @redis-kit/lock cuts the base64 of 17 random bytes to 22 characters (issue #46).
+    row("base64 token: 22 chars with + and /", "orders:42", "Uq8+0bH/7dK2xVf3LmN9pQ",
+        LockFormat::Base64Token);
+    row("base64 token: letters and digits", "orders:42", "x7KpQ2mZ9vB4nR8sT1wYcD", LockFormat::Base64Token);
+    row("base64 token: letters alone, case as random", "orders:42", "qWErTyUIoPaSdFgHJkLzXc",
+        LockFormat::Base64Token);
+    row("a CamelCase name of 22 letters is plain", "orders:42", "ProcessingQueueManager",
+        LockFormat::PlainToken);
+    row("TitleCase words of 22 letters are plain", "orders:42", "SessionTokenForUserAbc",
+        LockFormat::PlainToken);
+    row("22 chars in one case are plain", "orders:42", "abcdefghij0123456789ab", LockFormat::PlainToken);
+    row("url-safe alphabet is no base64 token", "orders:42", "Uq8-0bH_7dK2xVf3LmN9pQ",
+        LockFormat::PlainToken);
+    row("21 chars are no base64 token", "orders:42", "Uq8+0bH/7dK2xVf3LmN9p", LockFormat::PlainToken);
     row("python-redis-lock: 24 unpadded base64 under lock:", "lock:report", "ZGVmZ2hpamtsbW5vcHFyc3R1",
         LockFormat::PythonRedisLock);
     row("python-redis-lock with + and /", "lock:report", "a+b/ZGVmZ2hpamtsbW5vcHFy",

@@ -80,7 +80,7 @@ void TestRedisConnectionLifecycle::handshakeOrderAndQueuedCommandsWait()
     rig->send({"SET", "a", "1"}, results.add());
     rig->send({"GET", "a"}, results.add());
     QCOMPARE(rig->pendingCount(), 2);
-    QVERIFY(rig.waitWritten(6));
+    QVERIFY(rig.waitWritten(7));
     const QList<QByteArrayList> handshake{
         {"AUTH", "watcher", "s3cret"},
         {"SELECT", "3"},
@@ -88,23 +88,24 @@ void TestRedisConnectionLifecycle::handshakeOrderAndQueuedCommandsWait()
         {"INFO", "server"},
         {"INFO", "replication"},
         {"TIME"},
+        {"COMMAND", "INFO", "DELIFEQ", "DELEX"},
     };
     QCOMPARE(rig.transport->commands(), handshake);
     // Also one sent while the handshake is already on the wire.
     rig->send({"GET", "late"}, results.add());
 
     // Every handshake reply but the last: the queued commands must still wait.
-    for (int i = 0; i < 5; ++i)
+    for (int i = 0; i < 6; ++i)
         rig.transport->feed(*T::handshakeReply(handshake[i]));
     spinFor(50);
     QCOMPARE(rig->state(), State::Connecting);
-    QCOMPARE(rig.transport->commands().size(), 6);
+    QCOMPARE(rig.transport->commands().size(), 7);
     QVERIFY(results.all.isEmpty());
 
-    rig.transport->feed(*T::handshakeReply(handshake[5]));
+    rig.transport->feed(*T::handshakeReply(handshake[6]));
     QCOMPARE(rig->state(), State::Up);
-    QVERIFY(rig.waitWritten(9));
-    QCOMPARE(rig.transport->commands().mid(6),
+    QVERIFY(rig.waitWritten(10));
+    QCOMPARE(rig.transport->commands().mid(7),
              QList<QByteArrayList>({{"SET", "a", "1"}, {"GET", "a"}, {"GET", "late"}}));
     rig.transport->feed(T::status("OK") + T::bulk("1") + T::nil());
     QCOMPARE(results.described(),
@@ -131,7 +132,7 @@ void TestRedisConnectionLifecycle::authFailureFailsQueuedCommandsUnsent()
     rig->open();
     for (int i = 0; i < 3; ++i)
         rig->send({"DEL", "precious"}, results.add());
-    QVERIFY(rig.waitWritten(6)); // AUTH, SELECT, CLIENT, INFO, INFO, TIME
+    QVERIFY(rig.waitWritten(7)); // AUTH, SELECT, CLIENT, INFO, INFO, TIME, COMMAND
     QCOMPARE(rig.transport->commands().first(), QByteArrayList({"AUTH", "wrong-secret"}));
     // Even with the rest of the handshake answered in the same chunk.
     rig.transport->feed(T::error("WRONGPASS invalid username-password pair or user is disabled.") +

@@ -108,6 +108,13 @@ void TestScanPattern::discoverShowsOnlyLockShapes_data()
     QTest::newRow("redis-semaphore mutex without TTL") << QByteArray("mutex:pay") << uuid << -1LL << true;
     QTest::newRow("python-redis-lock without TTL")
         << QByteArray("lock:report") << QByteArray("AbCdEfGhIjKlMnOpQrStUvWx") << -1LL << true;
+    const QByteArray base64 = "Uq8+0bH/7dK2xVf3LmN9pQ";
+    QTest::newRow("22-char base64 with TTL (@redis-kit/lock)")
+        << QByteArray("jobs:7") << base64 << 30000LL << true;
+    QTest::newRow("22-char base64 without TTL (an id)")
+        << QByteArray("user:1:key") << base64 << -1LL << false;
+    QTest::newRow("a CamelCase name with TTL (a cache entry)")
+        << QByteArray("cache:handler") << QByteArray("ProcessingQueueManager") << 60000LL << false;
 }
 
 void TestScanPattern::discoverShowsOnlyLockShapes()

@@ -4,6 +4,7 @@
 #include "demo/democlient.h"
 #include "demo/demofailover.h"
 #include "demo/demoscenariorunner.h"
+#include "demo/demoserverprogram.h"
 #include "demo/demosession.h"
 #include "livedemo/demotimeline.h"
 #include "topology/masterset.h"
@@ -50,7 +51,8 @@ QString clientStateText(DemoClient::State s)
 
 DemoPanel::DemoPanel(DemoSession* session, QWidget* parent)
     : QWidget(parent), m_session(session), m_timeline(new DemoTimeline(session->simulation(), this)),
-      m_status(new QLabel(tr("Starting %1 local redis-server masters…").arg(DemoSession::masterCount), this)),
+      m_status(new QLabel(
+          tr("Starting %1 local %2 masters…").arg(DemoSession::masterCount).arg(demoServerProgram()), this)),
       m_counters(new QLabel(this)), m_caption(new QLabel(this)), m_result(new QLabel(this)),
       m_failover(new QLabel(this)), m_fencing(new QCheckBox(tr("Storage checks fencing numbers"), this)),
       m_background(new QCheckBox(tr("Background clients contend"), this)), m_notes(new QPlainTextEdit(this)),

@@ -63,9 +63,14 @@ QString describeTarget(const ForceReleaseTarget& t)
     return text;
 }
 
-// What really goes to the master: never the bare commands, one script that checks first.
+// What really goes to the master: never the bare commands; one script that checks first, or the
+// server's own compare-and-delete command.
 QString commandsText(const ForceReleaseStep& step)
 {
+    if (!step.sentAs.isEmpty())
+        return ForceReleaseDialog::tr("Sent as the server's own compare-and-delete, which deletes the key "
+                                      "only while it holds the token shown (no script):\n  %1")
+            .arg(escapeCommand(step.sentAs));
     QStringList lines{
         ForceReleaseDialog::tr("Sent as one script (EVALSHA) that checks first, %1, and only then "
                                "runs:")
@@ -78,7 +83,7 @@ QString commandsText(const ForceReleaseStep& step)
 
 QString sentText(const QList<QByteArrayList>& commands)
 {
-    QStringList lines{ForceReleaseDialog::tr("The script ran:")};
+    QStringList lines{ForceReleaseDialog::tr("Sent:")};
     for (const QByteArrayList& c : commands)
         lines << QStringLiteral("  ") + escapeCommand(c);
     return lines.join(QLatin1Char('\n'));
