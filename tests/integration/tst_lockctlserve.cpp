@@ -11,6 +11,7 @@
 #include "support/rediscliprocess.h"
 #include "support/redisservergroup.h"
 #include "support/serveprocess.h"
+#include "support/serverflavour.h"
 #include "support/testregistry.h"
 #include "support/timebound.h"
 #include "support/tlsmaterial.h"
@@ -247,6 +248,11 @@ void TestLockctlServe::webConfigTurnsOnTlsAndBasicAuth()
     const HttpReply scrape = httpGet(serve.url(), basic("prometheus:" + password), ssl);
     QCOMPARE(scrape.status, 200);
     QVERIFY(scrape.body.contains("lockscope_master_up"));
+    // The server as it names itself, beside the Redis version it is compatible with (issue #46).
+    const ServerIdentity server = serverIdentity();
+    const QByteArray named = "version=\"" + server.version.toUtf8() + "\",server=\"" + server.name.toUtf8() +
+                             "\",redis_version=\"";
+    QVERIFY2(scrape.body.contains(named), scrape.body.constData());
     // Plain HTTP to the TLS listener gets no page, and a client that does not trust the CA neither.
     QUrl plain = serve.url();
     plain.setScheme(QStringLiteral("http"));

@@ -12,6 +12,7 @@
 #include "support/monitorrun.h"
 #include "support/quickconfig.h"
 #include "support/redisservergroup.h"
+#include "support/serverflavour.h"
 #include "support/testregistry.h"
 #include "support/timebound.h"
 #include "window/mainwindow.h"
@@ -258,6 +259,9 @@ void TestFaultMatrix::window()
     QSignalSpy scanned(&window, &MainWindow::initialScanFinished);
     QVERIFY(scanned.wait(int(lockscope::test::upperBoundMs(10000))) || window.isInitialScanFinished());
     QTRY_VERIFY_WITH_TIMEOUT(window.lockModel()->rowCount() > 0, 5000);
+    // The server as it names itself (issue #46: Valkey 8.0.1 was shown as its redis_version, 7.2.4).
+    QTRY_COMPARE(window.masterModel()->index(0, MasterTableModel::VersionColumn).data().toString(),
+                 serverIdentity().shown());
 
     // The window's own thread never waits on a master: the longest gap between ticks of a 10 ms
     // timer, over the whole fault and recovery, stays far below any network timeout.

@@ -21,4 +21,14 @@ ServerFlavour serverFlavour();
 // "redis-server" or "valkey-server".
 QString serverProgram();
 
+// The server as its program names itself (`redis-server --version`: "Redis server v=7.0.15 ...",
+// "Valkey server v=8.0.1 ..."): the expectation for what LockScope shows, read without LockScope.
+struct ServerIdentity
+{
+    QString name;          // lower case: "redis", "valkey"
+    QString version;       // "7.0.15", "8.0.1"
+    QString shown() const; // "Redis 7.0.15", "Valkey 8.0.1"
+};
+ServerIdentity serverIdentity();
+
 } // namespace lockscope::test
