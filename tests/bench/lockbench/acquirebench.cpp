@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "bench/lockbench/acquirefigures.h"
 #include "bench/lockbench/benchmark.h"
 
 #include "base/eventwait.h"
@@ -9,10 +10,7 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
-#include <QJsonDocument>
-#include <QJsonObject>
 
-#include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <vector>
@@ -23,32 +21,13 @@ namespace lockbench {
 
 namespace {
 
-double percentileMs(std::vector<qint64> samplesNs, double p)
-{
-    if (samplesNs.empty())
-        return 0;
-    std::sort(samplesNs.begin(), samplesNs.end());
-    const size_t index = std::min(samplesNs.size() - 1, size_t(p * double(samplesNs.size())));
-    return double(samplesNs[index]) / 1e6;
-}
-
 // Acquire + release pairs on distinct resources with `concurrency` pairs in flight, then the
 // latency of single acquisitions one after another: the Redlock hot path end to end, with no
 // contention, on N real masters.
 int runAcquire(const QStringList& args)
 {
     QCommandLineParser parser;
-    parser.addOption({{QStringLiteral("m"), QStringLiteral("master")},
-                      QStringLiteral("master URL"),
-                      QStringLiteral("URL")});
-    parser.addOption(
-        {QStringLiteral("count"), QStringLiteral("pairs"), QStringLiteral("N"), QStringLiteral("20000")});
-    parser.addOption({QStringLiteral("concurrency"), QStringLiteral("pairs in flight"), QStringLiteral("C"),
-                      QStringLiteral("64")});
-    parser.addOption({QStringLiteral("sequential"), QStringLiteral("sequential acquisitions"),
-                      QStringLiteral("S"), QStringLiteral("2000")});
-    parser.addOption(
-        {QStringLiteral("ttl"), QStringLiteral("lock TTL"), QStringLiteral("MS"), QStringLiteral("10000")});
+    AcquireFigures::addOptions(parser);
     parser.addOption({QStringLiteral("master-timeout-ms"), QStringLiteral("per-master timeout"),
                       QStringLiteral("MS"), QStringLiteral("50")});
     if (!parser.parse(QStringList{QStringLiteral("lockbench")} + args)) {
@@ -139,10 +118,7 @@ int runAcquire(const QStringList& args)
 
     if (failures > 0)
         std::fprintf(stderr, "lockbench acquire: %d operations failed\n", failures);
-    const QJsonObject result{{QStringLiteral("pairsPerSec"), double(count) / seconds},
-                             {QStringLiteral("acquireP50Ms"), percentileMs(latencies, 0.50)},
-                             {QStringLiteral("acquireP99Ms"), percentileMs(latencies, 0.99)}};
-    std::printf("%s\n", QJsonDocument(result).toJson(QJsonDocument::Compact).constData());
+    AcquireFigures::print(count, seconds, std::move(latencies));
     return failures > 0 ? 1 : 0;
 }
 
