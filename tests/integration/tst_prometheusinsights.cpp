@@ -125,10 +125,14 @@ void TestPrometheusInsights::holdTimesEndingsAndHeadroomAgreeWithTheWorkload()
         const double p99 = percentile(holds, 0.99) / 1000;
         const double estimate = firstValue(prometheus.query(
             QStringLiteral("histogram_quantile(0.99, lockscope_lock_hold_seconds_bucket{%1})").arg(family)));
-        const auto [lower, upper] = bucketOf(p99);
-        qInfo("%s: p99 hold %.3f s (bucket %.3f-%.3f), Prometheus says %.3f s; released %d, expired %d",
+        // The observed p99 is the true one give or take the resolution, and that can put it in the
+        // next bucket (a 0.455 s hold seen 50 ms late under the sanitizers counts as 0.5-1 s), where
+        // histogram_quantile may answer anywhere: the buckets either side of the truth are allowed.
+        const double lower = bucketOf(qMax(0.0, p99 - resolution)).first;
+        const double upper = bucketOf(p99 + resolution).second;
+        qInfo("%s: p99 hold %.3f s (buckets %.3f-%.3f), Prometheus says %.3f s; released %d, expired %d",
               qPrintable(name), p99, lower, upper, estimate, released, expired);
-        QVERIFY2(estimate >= lower - resolution && estimate <= upper + resolution, qPrintable(name));
+        QVERIFY2(estimate >= lower && estimate <= upper, qPrintable(name));
 
         const double headroom = firstValue(
             prometheus.query(QStringLiteral("lockscope_lock_lease_headroom_ratio{%1}").arg(family)));
