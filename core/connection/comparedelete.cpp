@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "connection/comparedelete.h"
 
+#include "connection/redisconnection.h"
+
 namespace lockscope {
 
 namespace {
@@ -29,6 +31,11 @@ CompareDelete CompareDeleteProbe::read(const RedisReply& reply)
     if (names(reply.elements.at(1), "delex"))
         return CompareDelete::DelEx;
     return CompareDelete::Script;
+}
+
+CompareDelete compareDeleteOn(const RedisConnection& connection)
+{
+    return connection.isRouted() ? CompareDelete::Script : connection.health().compareDelete;
 }
 
 QByteArrayList compareDeleteCommand(CompareDelete how, const QByteArray& key, const QByteArray& value)

@@ -30,6 +30,12 @@ CompareDelete read(const RedisReply& reply);
 
 } // namespace CompareDeleteProbe
 
+class RedisConnection;
+
+// What to send a token-guarded delete as on `connection`: its handshake's answer, except on a
+// routed (cluster) entry, whose health is the cluster's and not that of the node that will run it.
+CompareDelete compareDeleteOn(const RedisConnection& connection);
+
 // The command that deletes `key` only if it holds `value`; empty for Script.
 QByteArrayList compareDeleteCommand(CompareDelete how, const QByteArray& key, const QByteArray& value);
 // "DELIFEQ", "DELEX IFEQ", "script": what a release is sent as (lockctl list --json, the masters table).

@@ -202,10 +202,8 @@ void ForceRelease::inspect(MasterSet& masters, const LockScopeConfig& config,
         }
         for (ForceReleaseTarget& t : plan.targets) {
             t.step = ForceReleasePlanner::plan(plan.request, t);
-            const RedisConnection* connection = masters.at(t.index);
-            if (!connection->isRouted())
-                t.step.sentAs =
-                    ForceReleasePlanner::compareDelete(plan.request, t, connection->health().compareDelete);
+            t.step.sentAs =
+                ForceReleasePlanner::compareDelete(plan.request, t, compareDeleteOn(*masters.at(t.index)));
         }
         job->done(plan);
     };
@@ -382,9 +380,7 @@ void ForceRelease::execute(MasterSet& masters, const LockScopeConfig& config, co
                 });
         };
         const QByteArrayList fast =
-            connection->isRouted() ? QByteArrayList()
-                                   : ForceReleasePlanner::compareDelete(plan.request, target,
-                                                                        connection->health().compareDelete);
+            ForceReleasePlanner::compareDelete(plan.request, target, compareDeleteOn(*connection));
         if (fast.isEmpty()) {
             runScript();
             continue;

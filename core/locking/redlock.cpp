@@ -46,14 +46,12 @@ QuorumCall::Issue scriptIssue(const RedisScript& script, const QByteArray& key, 
     };
 }
 
-// A token-guarded delete: the master's own compare-and-delete command where its handshake found
-// one (it answers 1 or 0, as the script does), else the script. A routed (cluster) entry's health
-// is the cluster's, not the node's that will run it: the script there.
+// A token-guarded delete: the master's own compare-and-delete command where it has one (it answers
+// 1 or 0 as the script does, -1 aside), else the script.
 QuorumCall::Issue releaseIssue(const QByteArray& key, const QByteArray& token)
 {
     return [key, token](RedisConnection* c, RedisConnection::Callback reply) {
-        const QByteArrayList command =
-            c->isRouted() ? QByteArrayList() : compareDeleteCommand(c->health().compareDelete, key, token);
+        const QByteArrayList command = compareDeleteCommand(compareDeleteOn(*c), key, token);
         if (command.isEmpty())
             c->evalScript(RedlockScripts::release(), {key}, {token}, std::move(reply));
         else
