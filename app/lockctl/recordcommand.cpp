@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "config/commandlineconfig.h"
+#include "diagnosis/waiterwatch.h"
 #include "lockctl/arguments.h"
 #include "lockctl/clicontext.h"
 #include "lockctl/command.h"
@@ -99,6 +100,7 @@ public:
                                            << " (events are dropped until it works again)" << Qt::endl;
                          });
         recorder.attach(&monitor);
+        WaiterWatch::recordInto(&recorder, &masters, &monitor); // Redisson's waiters, for `stats`
         monitor.start();
         context.waitUntil([&stop] { return stop; }, std::numeric_limits<int>::max());
         if (code == Done) {

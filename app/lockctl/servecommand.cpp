@@ -2,6 +2,7 @@
 #include "base/monotonicclock.h"
 #include "config/commandlineconfig.h"
 #include "diagnosis/incidentwatch.h"
+#include "diagnosis/waiterwatch.h"
 #include "lockctl/arguments.h"
 #include "lockctl/clicontext.h"
 #include "lockctl/command.h"
@@ -230,6 +231,7 @@ public:
                                                << " (events are dropped until it works again)" << Qt::endl;
                              });
             recorder->attach(&monitor);
+            WaiterWatch::recordInto(recorder.get(), &masters, &monitor);
             // Two holders at once, judged from the recording as it is committed (its reads block
             // on the file: a thread of its own, never the loop that answers scrapes).
             watch = new IncidentWatch(options.path);

@@ -126,6 +126,11 @@ private:
                        flagged(FamilyFigureText::expiredShare(f), f.highExpiryShare),
                        ms(f.handoverGapMs.p50)});
         table.print(context.out());
+        // Known only for some families (waiters for Redisson's layouts, refusals while traced): a
+        // line each rather than a column of dashes.
+        for (const FamilyFigures& f : families)
+            if (const QString s = FamilyFigureText::contentionSentence(f); !s.isEmpty())
+                context.out() << "Contention " << shortFamily(f.family) << ": " << s << '\n';
         if (std::any_of(families.cbegin(), families.cend(),
                         [](const FamilyFigures& f) { return f.flagged(); }))
             context.out() << "! P99/LEASE over " << int(FamilyFigures::lowHeadroomAbove * 100)

@@ -2,6 +2,7 @@
 #include "audit/auditlog.h"
 #include "base/bytesdisplay.h"
 #include "config/keyglob.h"
+#include "diagnosis/waiterwatch.h"
 #include "lockctl/arguments.h"
 #include "lockctl/clicontext.h"
 #include "lockctl/command.h"
@@ -142,6 +143,7 @@ public:
                                                        .arg(path, error.message)};
                              });
             recorder->attach(monitor.get());
+            WaiterWatch::recordInto(recorder.get(), &masters, monitor.get());
             monitor->start();
         }
         LockTracer tracer(*resource, targets, limits);

@@ -2,24 +2,15 @@
 #include "connection/redisconnection.h"
 
 #include "base/bytesdisplay.h"
-
 #include "base/monotonicclock.h"
 #include "connection/connectionhandshake.h"
+#include "connection/dispatchwindow.h"
 #include "connection/keyrouter.h"
 #include "connection/sockettransport.h"
 
 #include <utility>
 
 namespace lockscope {
-
-namespace {
-
-void appendCommand(QByteArray& out, const QByteArrayList& argv)
-{
-    appendRespCommand(out, argv);
-}
-
-} // namespace
 
 RedisConnection::RedisConnection(ConnectionOptions options, QObject* parent)
     : RedisConnection(options, std::make_unique<SocketTransport>(options), parent)
@@ -250,7 +241,7 @@ void RedisConnection::send(const QByteArrayList& argv, QObject* context, Callbac
             {RedisError(ErrorKind::InvalidArgument, m_name, QStringLiteral("empty command")), {}});
         return;
     }
-    enqueue(std::move(pending), [&argv](QByteArray& out) { appendCommand(out, argv); });
+    enqueue(std::move(pending), [&argv](QByteArray& out) { appendRespCommand(out, argv); });
 }
 
 void RedisConnection::sendScanPage(const QByteArrayList& argv, const ReplyKeyFilter* keyFilter,
@@ -262,7 +253,7 @@ void RedisConnection::sendScanPage(const QByteArrayList& argv, const ReplyKeyFil
     }
     Pending pending = Pending::make(std::move(callback), context);
     pending.keyFilter = keyFilter;
-    enqueue(std::move(pending), [&argv](QByteArray& out) { appendCommand(out, argv); });
+    enqueue(std::move(pending), [&argv](QByteArray& out) { appendRespCommand(out, argv); });
 }
 
 RedisError RedisConnection::notConnectedError() const
@@ -349,7 +340,7 @@ void RedisConnection::writeSubscription(const QByteArray& command, const QByteAr
     QByteArrayList argv{command};
     argv << patterns;
     QByteArray bytes;
-    appendCommand(bytes, argv);
+    appendRespCommand(bytes, argv);
     // The bytes go with the first pattern's entry; the others only wait for their confirmations.
     for (qsizetype i = 0; i < patterns.size(); ++i)
         writeRaw(i == 0 ? bytes : QByteArray(), Pending::make({}, nullptr));
@@ -359,7 +350,7 @@ void RedisConnection::writeSubscription(const QByteArray& command, const QByteAr
 void RedisConnection::writeNow(const QByteArrayList& argv, Pending pending)
 {
     const bool first = m_outBuffer.isEmpty();
-    appendCommand(m_outBuffer, argv);
+    appendRespCommand(m_outBuffer, argv);
     pushWritten(first, std::move(pending));
 }
 
@@ -370,14 +361,26 @@ void RedisConnection::pushWritten(bool first, Pending pending)
     // pass needs to start it.
     const bool idle = m_pending.noneWritten();
     m_pending.pushWritten(std::move(pending));
-    if (idle) {
+    if (idle && !DispatchWindow::isOpen()) {
         // Nothing in flight: a lone command (a Redlock SET, a PING) goes out now instead of one
         // event-loop pass later; what follows in this pass is batched behind it as usual.
         m_flushTimer.stop();
         flushOut();
     } else if (first) {
+        // Written by a reply's callback to an idle connection: it leaves with the others this read's
+        // callbacks write, when the dispatch ends.
+        if (idle)
+            DispatchWindow::hold(this);
         m_flushTimer.start();
     }
+}
+
+void RedisConnection::flushHeld()
+{
+    if (m_outBuffer.isEmpty())
+        return;
+    m_flushTimer.stop();
+    flushOut();
 }
 
 void RedisConnection::writeRaw(const QByteArray& bytes, Pending pending)
@@ -445,6 +448,7 @@ void RedisConnection::sendPing()
 
 void RedisConnection::onReadyRead()
 {
+    const DispatchWindow window;
     // A slice at a time: a burst that piled up while this thread was busy (a flood of keyspace
     // events) is parsed as it is copied out of the socket's buffer, not copied whole first (32 MB at
     // once with a million locks changing).
@@ -477,10 +481,7 @@ void RedisConnection::onReadyRead()
     }
     // What the callbacks asked for (the next SCAN page, the reads of this one) leaves now, not after
     // every other ready socket has been served: the server works while we digest these replies.
-    if (!m_outBuffer.isEmpty()) {
-        m_flushTimer.stop();
-        flushOut();
-    }
+    flushHeld();
 }
 
 void RedisConnection::dispatch(RedisReply&& incoming)

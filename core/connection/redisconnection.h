@@ -128,6 +128,7 @@ signals:
     void monitorLine(const QByteArray& line);
 
 private:
+    friend class DispatchWindow;
     using Pending = PendingRequest;
     static constexpr qint64 readSliceBytes = 256 * 1024; // what onReadyRead takes from the socket at a time
     void attachTransport(std::unique_ptr<RedisTransport> transport);
@@ -164,6 +165,8 @@ private:
     // PSUBSCRIBE or PUNSUBSCRIBE: the server confirms each pattern with a reply of its own.
     void writeSubscription(const QByteArray& command, const QByteArrayList& patterns);
     void flushOut();
+    // Sends what is buffered now, unless nothing is (DispatchWindow's end, a read's end).
+    void flushHeld();
     void scheduleFlush();
     void sendPing();
     void dispatch(RedisReply&& incoming);

@@ -10,6 +10,7 @@
 #include <QTcpSocket>
 
 #include <poll.h>
+#include <sys/socket.h>
 
 namespace lockscope {
 
@@ -133,8 +134,10 @@ void SocketTransport::openTcp(bool tls)
         // is unacknowledged waits for the peer's delayed ACK.
         socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
         socket->setSocketOption(QAbstractSocket::KeepAliveOption, 1);
-        if (!tls)
+        if (!tls) {
+            m_plainDescriptor = socket->socketDescriptor();
             emit opened();
+        }
     });
     connect(socket, &QTcpSocket::readyRead, this, &SocketTransport::readyRead);
     connect(socket, &QTcpSocket::errorOccurred, this, [this, socket](QAbstractSocket::SocketError error) {
@@ -165,7 +168,10 @@ void SocketTransport::openTcp(bool tls)
 void SocketTransport::openUnix()
 {
     auto* socket = new QLocalSocket(this);
-    connect(socket, &QLocalSocket::connected, this, &SocketTransport::opened);
+    connect(socket, &QLocalSocket::connected, this, [this, socket] {
+        m_plainDescriptor = socket->socketDescriptor();
+        emit opened();
+    });
     connect(socket, &QLocalSocket::readyRead, this, &SocketTransport::readyRead);
     connect(socket, &QLocalSocket::errorOccurred, this, [this, socket](QLocalSocket::LocalSocketError error) {
         fail(kindOf(error), socket->errorString());
@@ -186,6 +192,7 @@ void SocketTransport::fail(ErrorKind kind, const QString& message)
 
 void SocketTransport::dropSocket()
 {
+    m_plainDescriptor = -1;
     if (!m_device)
         return;
     QIODevice* device = m_device;
@@ -206,8 +213,23 @@ void SocketTransport::abort()
 
 void SocketTransport::write(const QByteArray& bytes)
 {
-    if (m_device)
-        m_device->write(bytes);
+    if (!m_device)
+        return;
+    // Straight to the kernel when nothing of ours waits in Qt's buffer (order is kept) and the
+    // socket is plain: handed to QAbstractSocket, every write turned its write notifier on and off
+    // again, and each turn woke the event loop (two eventfd writes per command batch, twice the
+    // sends themselves; issue #47). What the kernel does not take, or an error, goes through Qt,
+    // which waits for room and reports the failure as usual.
+    qint64 sent = 0;
+    if (m_plainDescriptor >= 0 && m_device->bytesToWrite() == 0) {
+        const ssize_t n = ::send(int(m_plainDescriptor), bytes.constData(), size_t(bytes.size()),
+                                 MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (n == bytes.size())
+            return;
+        if (n > 0)
+            sent = n;
+    }
+    m_device->write(bytes.constData() + sent, bytes.size() - sent);
 }
 
 void SocketTransport::flush()

@@ -38,6 +38,7 @@ private:
     QPointer<QIODevice> m_device;
     QString m_tlsErrors;
     bool m_failed = false;
+    qintptr m_plainDescriptor = -1; // a connected plain TCP socket's, written to directly; -1: through Qt
 };
 
 } // namespace lockscope

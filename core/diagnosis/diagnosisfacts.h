@@ -27,6 +27,8 @@ struct LockWaiters
     qint64 subscribers = 0;    // PUBSUB NUMSUB (plus SHARDNUMSUB on a cluster): about one per waiting client
     QList<QueuedWaiter> queue; // the fair lock's queue, in order
 
+    // Clients waiting: a fair lock's queued threads wait too, subscribed or not yet.
+    qint64 count() const { return subscribers > queue.size() ? subscribers : qint64(queue.size()); }
     bool operator==(const LockWaiters&) const = default;
 };
 

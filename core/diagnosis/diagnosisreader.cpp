@@ -62,6 +62,11 @@ struct Ask
 
 DiagnosisReader::DiagnosisReader(MasterSet* masters, QObject* parent) : QObject(parent), m_masters(masters) {}
 
+bool DiagnosisReader::knowsWaiters(LockFormat format)
+{
+    return format == LockFormat::Redisson || format == LockFormat::RedissonReadWrite;
+}
+
 QByteArray DiagnosisReader::waiterChannel(const LockView& view)
 {
     return tagged(view.format == LockFormat::RedissonReadWrite ? "redisson_rwlock" : "redisson_lock__channel",

@@ -40,6 +40,8 @@ public:
     // Which of `clients` belong to the lock's holders (pure; exposed for tests).
     static QList<OwnerClient> matchOwners(const LockView& view, int master,
                                           const QList<ClientListEntry>& clients);
+    // Formats that record their waiters where a Redis client can read them (readWaiters answers).
+    static bool knowsWaiters(LockFormat format);
     // The channel a Redisson lock's waiters listen on.
     static QByteArray waiterChannel(const LockView& view);
 

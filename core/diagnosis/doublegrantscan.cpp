@@ -261,6 +261,8 @@ private:
     // holds the lock (the recorder's own events say that).
     void traced(const RecordEvent& e)
     {
+        if (e.kind == Kind::TracedRefused)
+            return; // turned away: it never held the lock
         if (e.kind == Kind::TracedHolder) {
             if (m_tokenOf.size() >= maxTracedConnections)
                 m_tokenOf.clear();

@@ -60,6 +60,11 @@ FamilyFigures FamilyFigures::of(FamilySamples& samples, qint64 spanMs)
     f.handoverGapMs = Spread::of(samples.handoverGapMs);
     f.renewalGapMs = Spread::of(samples.renewalGapMs);
     f.lateRenewals = samples.lateRenewals;
+    f.peakWaiters = samples.peakWaiters;
+    f.longestFreeWhileWaitingMs = samples.longestFreeWhileWaitingMs;
+    if (!samples.refusedOnMaster.empty())
+        f.refusedAttempts =
+            *std::max_element(samples.refusedOnMaster.cbegin(), samples.refusedOnMaster.cend());
     return f;
 }
 
@@ -88,6 +93,10 @@ QJsonObject familyFiguresJson(const FamilyFigures& f)
                         {QStringLiteral("replaced"), f.replaced},
                         {QStringLiteral("lost"), f.lost},
                         {QStringLiteral("open"), f.open}};
+    const auto known = [](qint64 v) { return v < 0 ? QJsonValue() : QJsonValue(v); };
+    QJsonObject contention{{QStringLiteral("peakWaiters"), known(f.peakWaiters)},
+                           {QStringLiteral("longestFreeWhileWaitingMs"), known(f.longestFreeWhileWaitingMs)},
+                           {QStringLiteral("refusedAttempts"), known(f.refusedAttempts)}};
     return {{QStringLiteral("family"), escapeBytes(f.family)},
             {QStringLiteral("resources"), f.resources},
             {QStringLiteral("acquisitions"), f.acquisitions},
@@ -100,6 +109,7 @@ QJsonObject familyFiguresJson(const FamilyFigures& f)
             {QStringLiteral("handoverGapMs"), spreadJson(f.handoverGapMs)},
             {QStringLiteral("renewalGapMs"), spreadJson(f.renewalGapMs)},
             {QStringLiteral("lateRenewals"), f.lateRenewals},
+            {QStringLiteral("contention"), contention},
             {QStringLiteral("flags"), flags}};
 }
 

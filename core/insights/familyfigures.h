@@ -44,6 +44,12 @@ struct FamilyFigures
     Spread handoverGapMs;
     Spread renewalGapMs;
     qint64 lateRenewals = 0;
+    // Contention, -1 where not observed: waiters are read for layouts that record them (Redisson),
+    // refused attempts only while the tracer ran. An attempt on a Redlock is turned away by each
+    // master that holds another token: counted on the master that refused most, not once per master.
+    qint64 peakWaiters = -1;
+    qint64 longestFreeWhileWaitingMs = -1;
+    qint64 refusedAttempts = -1;
     // What the window draws of it; only from a pass asked for pictures (LockStatsBuilder::Detail).
     std::shared_ptr<const FamilyPictures> pictures;
 

@@ -18,6 +18,11 @@ struct FamilyFigureText
     static QString headroom(const FamilyFigures& f);
     // The share of ended tenures that expired ("12%", "2.5%").
     static QString expiredShare(const FamilyFigures& f);
+    // What is known of clients queueing for it: "4 waiting, 120 refused", "-" when nothing is.
+    static QString contention(const FamilyFigures& f);
+    // The same in a sentence: the most clients waiting, how long a lock stayed free while they
+    // waited, the attempts the tracer saw turned away; empty when nothing is known.
+    static QString contentionSentence(const FamilyFigures& f);
 };
 
 } // namespace lockscope

@@ -22,6 +22,12 @@ struct FamilySamples
     std::vector<qint32> renewalGapMs;  // between two renewals (or the acquisition and the first)
     qint64 lateRenewals = 0;           // renewals that came with less than a fifth of the lease left
     std::array<qint64, 6> endings{};   // ended tenures by Episode::End (Open unused)
+    // Contention, where it was observed: the most clients seen waiting (-1: never read), the longest
+    // a lock stayed free while some waited (-1: never), and the attempts the tracer saw turned away
+    // on each master (empty: no trace of the family).
+    qint64 peakWaiters = -1;
+    qint64 longestFreeWhileWaitingMs = -1;
+    std::vector<qint64> refusedOnMaster;
     // Only for pictures (LockStatsBuilder::Detail::Pictures): when each acquisition and each ending
     // (by Episode::End) happened, in tenths of a second after the pass's first event.
     std::vector<qint32> acquiredAt;

@@ -30,6 +30,7 @@ struct LockStatsBuilder::Lock
     qint64 renewedAtMs = -1;
     // When the lock was last let go (released or expired) with no holder left; -1: not free.
     qint64 freedAtMs = -1;
+    qint64 waiters = 0; // clients waiting for it, as last read
     // In m_ending: let go (compactIfIdle) once its last tenure has settled; never evicted before.
     bool queued = false;
 };
@@ -68,12 +69,15 @@ LockStatsBuilder::Lock& LockStatsBuilder::lockOf(const HistoryEvent& h)
 void LockStatsBuilder::add(const HistoryEvent& h)
 {
     const RecordEvent& e = h.event;
-    if (e.isMasterEvent() || isEvidenceOnly(e.kind))
+    const bool contention = e.kind == Kind::Waiters || isTracedKind(e.kind);
+    if (e.isMasterEvent() || (isEvidenceOnly(e.kind) && !contention))
         return;
     if (m_firstMs < 0)
         m_firstMs = e.timeMs;
     m_lastMs = qMax(m_lastMs, e.timeMs);
     Lock& lock = lockOf(h);
+    if (contention)
+        return observeContention(lock, e);
     lock.lastEventMs = e.timeMs;
     lock.episodes.add(h, sessionOf(h.session));
     track(lock, e);
@@ -97,8 +101,12 @@ void LockStatsBuilder::track(Lock& lock, const RecordEvent& e)
     const bool inWindow = m_sinceMs < 0 || e.timeMs >= m_sinceMs;
     switch (e.kind) {
     case Kind::Acquired:
-        if (lock.freedAtMs >= 0 && e.timeMs - lock.freedAtMs <= handoverWithinMs && inWindow)
+        if (lock.freedAtMs >= 0 && e.timeMs - lock.freedAtMs <= handoverWithinMs && inWindow) {
             family.handoverGapMs.push_back(Spread::sample(e.timeMs - lock.freedAtMs));
+            if (lock.waiters > 0)
+                family.longestFreeWhileWaitingMs =
+                    qMax(family.longestFreeWhileWaitingMs, e.timeMs - lock.freedAtMs);
+        }
         lock.freedAtMs = -1;
         lock.renewing = e.token;
         lock.leaseMs = e.ttlMs > 0 ? e.ttlMs : -1;
@@ -136,6 +144,25 @@ void LockStatsBuilder::track(Lock& lock, const RecordEvent& e)
     default:
         break;
     }
+}
+
+void LockStatsBuilder::observeContention(Lock& lock, const RecordEvent& e)
+{
+    FamilySamples& family = m_families[size_t(lock.family)];
+    const bool inWindow = m_sinceMs < 0 || e.timeMs >= m_sinceMs;
+    if (e.kind == Kind::Waiters) {
+        lock.waiters = qMax<qint64>(0, waitersOf(e));
+        if (inWindow)
+            family.peakWaiters = qMax(family.peakWaiters, lock.waiters);
+        return;
+    }
+    // Any traced event says the tracer watched the family: no refusal then is a count of 0.
+    if (!inWindow || e.master < 0 || e.master >= maxTracedMasters)
+        return;
+    if (family.refusedOnMaster.size() <= size_t(e.master))
+        family.refusedOnMaster.resize(size_t(e.master) + 1);
+    if (e.kind == Kind::TracedRefused)
+        ++family.refusedOnMaster[size_t(e.master)];
 }
 
 void LockStatsBuilder::fold(FamilySamples& family, const Episode& episode)

@@ -76,7 +76,11 @@ private:
     static constexpr qint64 maxDenseResourceId = qint64(1) << 28;
     static constexpr size_t compactFrom = 200000;
 
+    // A master index past this is not a session's (a corrupt row): never a vector that large.
+    static constexpr int maxTracedMasters = 1024;
     Lock& lockOf(const HistoryEvent& h);
+    // Waiters read, attempts the tracer saw turned away.
+    void observeContention(Lock& lock, const RecordEvent& e);
     // Whether the pass meets the resource numbered `resourceId` for the first time (a lock let
     // go while idle and met again is still one resource of its family).
     bool firstSight(qint64 resourceId);

@@ -3,8 +3,6 @@
 
 #include "monitor/lockmonitor.h"
 
-#include <algorithm>
-
 namespace lockscope {
 
 LockWaiterPoller::LockWaiterPoller(MasterSet* masters, LockMonitor* monitor, int intervalMs, QObject* parent)
@@ -19,14 +17,9 @@ void LockWaiterPoller::start()
     m_timer.start();
 }
 
-bool LockWaiterPoller::knowsWaiters(LockFormat format)
-{
-    return format == LockFormat::Redisson || format == LockFormat::RedissonReadWrite;
-}
-
 double LockWaiterPoller::waitersOf(const LockView& view)
 {
-    if (!knowsWaiters(view.format))
+    if (!DiagnosisReader::knowsWaiters(view.format))
         return -1;
     m_asked.insert(view.resource);
     return double(m_waiters.value(view.resource, -1));
@@ -47,7 +40,7 @@ void LockWaiterPoller::poll()
     const LockTable& locks = m_monitor->locks();
     for (const QByteArray& resource : std::as_const(m_polled)) {
         const SharedLockView* view = locks.find(resource);
-        if (!view || !knowsWaiters((*view)->format)) {
+        if (!view || !DiagnosisReader::knowsWaiters((*view)->format)) {
             m_waiters.remove(resource);
             continue;
         }
@@ -55,8 +48,8 @@ void LockWaiterPoller::poll()
         m_reader.readWaiters(*view, [this, resource](const DiagnosisFacts& facts) {
             --m_pending;
             const LockWaiters& w = facts.waiters;
-            if (w.known) // a fair lock's queued threads wait too, subscribed or not yet
-                m_waiters.insert(resource, std::max(w.subscribers, qint64(w.queue.size())));
+            if (w.known)
+                m_waiters.insert(resource, w.count());
             else
                 m_waiters.remove(resource); // no master answered: unknown, not 0
         });

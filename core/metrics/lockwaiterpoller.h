@@ -37,8 +37,6 @@ public:
     // MetricsInput::waiters: the last count read for the lock, -1 when not known (yet, or at all
     // for its format). A lock asked about is read in the next round.
     double waitersOf(const LockView& view);
-    // Formats that record their waiters where a Redis client can read them.
-    static bool knowsWaiters(LockFormat format);
 
 private:
     void poll();

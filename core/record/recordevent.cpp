@@ -61,6 +61,10 @@ QString recordEventKindName(RecordEvent::Kind kind)
         return QStringLiteral("traced-gone");
     case Kind::FenceCounter:
         return QStringLiteral("fence-counter");
+    case Kind::Waiters:
+        return QStringLiteral("waiters");
+    case Kind::TracedRefused:
+        return QStringLiteral("traced-refused");
     }
     return QStringLiteral("unknown");
 }
@@ -69,13 +73,14 @@ bool isTracedKind(RecordEvent::Kind kind)
 {
     using Kind = RecordEvent::Kind;
     return kind == Kind::TracedHolder || kind == Kind::TracedStale || kind == Kind::TracedDelete ||
-           kind == Kind::TracedOverwrite || kind == Kind::TracedAlive || kind == Kind::TracedGone;
+           kind == Kind::TracedOverwrite || kind == Kind::TracedAlive || kind == Kind::TracedGone ||
+           kind == Kind::TracedRefused;
 }
 
 bool isEvidenceOnly(RecordEvent::Kind kind)
 {
     return kind == RecordEvent::Kind::Notified || kind == RecordEvent::Kind::FenceCounter ||
-           isTracedKind(kind);
+           kind == RecordEvent::Kind::Waiters || isTracedKind(kind);
 }
 
 bool recordEventKindFromNumber(int number, RecordEvent::Kind* kind)
@@ -105,6 +110,25 @@ RecordEvent fenceCounterEvent(int master, const QByteArray& resource, const QByt
     e.token = QByteArray::number(value);
     e.detail = escapeBytes(counter);
     return e;
+}
+
+RecordEvent waitersEvent(int master, const QByteArray& resource, qint64 count)
+{
+    RecordEvent e;
+    e.kind = RecordEvent::Kind::Waiters;
+    e.master = master;
+    e.resource = resource;
+    e.token = QByteArray::number(count);
+    e.detail =
+        count == 1 ? QStringLiteral("1 client waiting") : QStringLiteral("%1 clients waiting").arg(count);
+    return e;
+}
+
+qint64 waitersOf(const RecordEvent& event)
+{
+    bool ok = false;
+    const qint64 count = event.kind == RecordEvent::Kind::Waiters ? event.token.toLongLong(&ok) : -1;
+    return ok && count >= 0 ? count : -1;
 }
 
 } // namespace lockscope

@@ -48,6 +48,12 @@ struct RecordEvent
         // counter (resource: its lock) or a key under a "fencing" pattern (resource: the counter);
         // `detail` names the counter's key. Recorded when the value changed.
         FenceCounter = 37,
+        // Clients waiting for the lock, where its layout records them (a Redisson lock's channel
+        // subscribers, its fair queue): `token` holds the count (decimal), recorded when it changed.
+        Waiters = 38,
+        // The tracer saw the connection `owner` try to take the lock with `token` and be turned away
+        // (someone else held it): contention, not a change of holder.
+        TracedRefused = 39,
     };
 
     qint64 timeMs = 0; // wall clock, ms since the epoch (UTC)
@@ -71,7 +77,7 @@ QString recordEventKindName(RecordEvent::Kind kind);
 // Said beside the lock's story, not part of it: a notification, what the tracer saw. Episodes and
 // tenures are built without them.
 bool isEvidenceOnly(RecordEvent::Kind kind);
-// What the lock tracer saw (TracedHolder ... TracedGone).
+// What the lock tracer saw (TracedHolder ... TracedGone, TracedRefused).
 bool isTracedKind(RecordEvent::Kind kind);
 // The kind stored as `number`, or false when it is not one this version knows.
 bool recordEventKindFromNumber(int number, RecordEvent::Kind* kind);
@@ -80,6 +86,10 @@ quint64 holdersMask(const QList<int>& masters);
 // A fencing counter's new value on `master`, for `resource` (FenceCounter).
 RecordEvent fenceCounterEvent(int master, const QByteArray& resource, const QByteArray& counter,
                               qint64 value);
+// `count` clients waiting for `resource`, as read on `master` (Waiters).
+RecordEvent waitersEvent(int master, const QByteArray& resource, qint64 count);
+// The count a Waiters event holds; -1 when it holds none.
+qint64 waitersOf(const RecordEvent& event);
 
 using RecordEventList = QList<RecordEvent>;
 

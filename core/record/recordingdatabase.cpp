@@ -7,6 +7,7 @@
 
 #include <QAtomicInteger>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QUrl>
@@ -126,8 +127,24 @@ RedisError RecordingDatabase::checkSchema(int* version)
     return {};
 }
 
+RedisError RecordingDatabase::notAFile(const QString& path)
+{
+    // `postgresql://user@host/db` taken for a file name made a folder `postgresql:` in the working
+    // directory and a SQLite file in it (issue #45). The URL is never repeated: it may hold a password.
+    static const QRegularExpression url(QStringLiteral("^([A-Za-z][A-Za-z0-9+.-]*)://"));
+    const QRegularExpressionMatch m = url.match(path);
+    if (!m.hasMatch())
+        return {};
+    return {ErrorKind::InvalidArgument, QString(),
+            QStringLiteral("a %1:// URL is not a recording this version can open: a recording is a SQLite "
+                           "file, named by its path")
+                .arg(m.captured(1).toLower())};
+}
+
 RedisError RecordingDatabase::open(const QString& path, bool mustExist, int upToVersion, bool allowShared)
 {
+    if (RedisError e = notAFile(path))
+        return e;
     m_path = path;
     close();
     struct stat before = {};
@@ -177,6 +194,8 @@ RedisError RecordingDatabase::open(const QString& path, bool mustExist, int upTo
 
 RedisError RecordingDatabase::openForReading(const QString& path)
 {
+    if (RedisError e = notAFile(path))
+        return e;
     m_path = path;
     close();
     const QFileInfo info(path);

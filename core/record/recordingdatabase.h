@@ -38,6 +38,8 @@ public:
 
     // $XDG_STATE_HOME/lockscope/recording.sqlite (~/.local/state when unset), next to the audit log.
     static QString defaultPath();
+    // An error when `path` is a URL (scheme://...), which is never taken for a file name; none otherwise.
+    static RedisError notAFile(const QString& path);
     // demo-recording.sqlite beside it: the demo's stories never show in the user's History.
     static QString demoPath();
 

@@ -26,7 +26,8 @@ std::optional<RecordEvent> commandEvent(const QByteArray& resource, const Traced
         break;
     case TraceMeaning::StaleRelease:
     case TraceMeaning::StaleExtend:
-        e.kind = Kind::TracedStale;
+    case TraceMeaning::Refused: // an attempt turned away: contention, told the same way
+        e.kind = command.meaning == TraceMeaning::Refused ? Kind::TracedRefused : Kind::TracedStale;
         e.token = command.token;
         e.detail = QStringLiteral("%1 from %2").arg(traceMeaningText(command.meaning), who);
         if (!command.holderToken.isEmpty())

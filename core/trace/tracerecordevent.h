@@ -10,8 +10,9 @@ namespace lockscope {
 
 // What of a traced command goes into the recording (issue #43): who took the lock on which
 // connection, and the commands that show a holder still at work past its lease or a lock taken from
-// under its holder; the double-grant detector reads them as evidence. Everything else (refused
-// attempts, reads, the holder's own extends and releases) the recorder sees on the masters already.
+// under its holder (the double-grant detector reads them as evidence), and the attempts the lock
+// turned away (contention, for the insights of issue #44). Everything else (reads, the holder's own
+// extends and releases) the recorder sees on the masters already.
 namespace TraceRecordEvent {
 
 // The events for `command` on `resource` (none, one, or a take and what the master said of the

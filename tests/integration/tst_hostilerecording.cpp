@@ -8,6 +8,7 @@
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
+#include <QScopeGuard>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -35,6 +36,7 @@ private slots:
     void readOnlyEvidenceCopyIsReadAndLeftAsItWas();
     void olderRecordingIsReadWithoutBeingUpgraded();
     void recordRefusesASymlinkOrASharedFile();
+    void aUrlIsNeverTakenForAFileName();
 
 private:
     // A recording of the current schema with one released episode of `orders` (tokens "tok").
@@ -206,6 +208,41 @@ void TestHostileRecording::olderRecordingIsReadWithoutBeingUpgraded()
         QVERIFY(!file.openForReading(path));
         QCOMPARE(file.fileVersion(), version);
     }
+}
+
+void TestHostileRecording::aUrlIsNeverTakenForAFileName()
+{
+    // `--db postgresql://user@host/db` made a folder `postgresql:` in the working directory with a
+    // SQLite file in it (issue #45). A URL is refused, saying why, and the password in it is not
+    // repeated; nothing is written anywhere.
+    RedisServerGroup group;
+    QVERIFY2(group.start(1), qPrintable(group.errorString()));
+    QTemporaryDir dir;
+    const QString before = QDir::currentPath();
+    QVERIFY(QDir::setCurrent(dir.path()));
+    const auto back = qScopeGuard([&] { QDir::setCurrent(before); });
+    const QString secret = QStringLiteral("s3cret-in-url");
+    for (const QString& url :
+         {QStringLiteral("postgresql://ops:%1@db.example/locks").arg(secret),
+          QStringLiteral("postgres://ops:%1@db.example/locks?sslmode=require").arg(secret),
+          QStringLiteral("mysql://ops:%1@db.example/locks").arg(secret)}) {
+        const QString scheme = url.section(QLatin1Char(':'), 0, 0);
+        for (const QStringList& command :
+             {group.lockctlArgs() << QStringLiteral("record") << QStringLiteral("--db") << url,
+              QStringList{QStringLiteral("history"), QStringLiteral("orders"), QStringLiteral("--db"), url},
+              QStringList{QStringLiteral("stats"), QStringLiteral("--db"), url},
+              QStringList{QStringLiteral("incidents"), QStringLiteral("--db"), url}}) {
+            const LockctlRun run = runLockctl(command);
+            QVERIFY2(
+                run.code != 0 &&
+                    run.err.contains(QStringLiteral("a %1:// URL is not a recording").arg(scheme).toUtf8()),
+                qPrintable(run.describe()));
+            QVERIFY2(!run.err.contains(secret.toUtf8()) && !run.out.contains(secret.toUtf8()),
+                     qPrintable(run.describe()));
+        }
+    }
+    QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
+             QStringList());
 }
 
 void TestHostileRecording::recordRefusesASymlinkOrASharedFile()

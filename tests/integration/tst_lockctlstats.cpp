@@ -3,12 +3,15 @@
 #include "support/lockctlprocess.h"
 #include "support/lockctlrun.h"
 #include "support/recordedmasters.h"
+#include "support/rediscliprocess.h"
 #include "support/testregistry.h"
 #include "support/timebound.h"
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -58,6 +61,8 @@ class TestLockctlStats : public QObject
 
 private slots:
     void figuresMatchTheWorkloadsOwnAccount();
+    void refusedAttemptsAreThePeersOwnCount();
+    void redissonWaitersAndTheTimeTheyWaitedOnAFreeLock();
     void badInputIsAClearError();
 };
 
@@ -168,6 +173,123 @@ void TestLockctlStats::figuresMatchTheWorkloadsOwnAccount()
         QJsonDocument::fromJson(one.out).object().value(QStringLiteral("families")).toArray();
     QCOMPARE(only.size(), 1);
     QCOMPARE(only.first().toObject().value(QStringLiteral("family")).toString(), QStringLiteral("steady:*"));
+}
+
+namespace {
+
+// The family `family` of `lockctl --json stats --db db`, or an empty object.
+QJsonObject statsOf(const QString& db, const QString& family)
+{
+    const LockctlRun run = runLockctl({QStringLiteral("--json"), QStringLiteral("stats"),
+                                       QStringLiteral("--db"), db, QStringLiteral("--family"), family});
+    const QJsonArray all =
+        QJsonDocument::fromJson(run.out).object().value(QStringLiteral("families")).toArray();
+    return all.size() == 1 ? all.first().toObject() : QJsonObject();
+}
+
+} // namespace
+
+// Contention seen by the tracer (issue #44): two node-redlock peers contend for one lock while
+// `lockctl trace --record` watches it; the attempts the lock turned away, as `stats` counts them
+// from the recording, are the peers' own count of their refusals.
+void TestLockctlStats::refusedAttemptsAreThePeersOwnCount()
+{
+    LOCKSCOPE_SKIP_WITHOUT_PEERS();
+    RecordedMasters masters;
+    QVERIFY2(masters.start(1), qPrintable(masters.errorString()));
+    LockctlProcess trace;
+    QVERIFY(trace.start(masters.group.lockctlArgs()
+                        << QStringLiteral("--json") << QStringLiteral("--audit-log")
+                        << masters.dir.filePath(QStringLiteral("audit.jsonl")) << QStringLiteral("trace")
+                        << QStringLiteral("lock:peers") << QStringLiteral("--for") << QStringLiteral("10m")
+                        << QStringLiteral("--record") << QStringLiteral("--db") << masters.db));
+    QVERIFY2(trace.waitForOutput("\"state\":\"tracing\""), qPrintable(trace.describe()));
+    QProcess a;
+    QProcess b;
+    for (auto [peer, name] : {std::pair{&a, "peer-a"}, std::pair{&b, "peer-b"}})
+        InteropPeers::startNode(*peer, {QStringLiteral("attempt-redlock"), QStringLiteral("lock:peers"),
+                                        QStringLiteral("500"), QStringLiteral("30"), QLatin1String(name),
+                                        masters.url()});
+    QTRY_VERIFY_WITH_TIMEOUT(a.state() == QProcess::NotRunning && b.state() == QProcess::NotRunning,
+                             int(upperBoundMs(60000)));
+    int refused = 0;
+    for (QProcess* peer : {&a, &b}) {
+        QCOMPARE(peer->exitCode(), 0);
+        const QList<QJsonObject> lines = InteropPeers::jsonLines(peer->readAllStandardOutput());
+        QVERIFY(!lines.isEmpty());
+        refused += lines.last().value(QStringLiteral("refused")).toInt();
+    }
+    QVERIFY2(refused > 0, "the peers never contended: the test shows nothing about refusals");
+    QTest::qWait(500); // the last commands reach the tracer
+    QCOMPARE(trace.terminate(), 0);
+    const QJsonObject f = statsOf(masters.db, QStringLiteral("lock:peers"));
+    QVERIFY2(
+        !f.isEmpty(),
+        qPrintable(runLockctl({QStringLiteral("stats"), QStringLiteral("--db"), masters.db}).describe()));
+    const QJsonObject contention = f.value(QStringLiteral("contention")).toObject();
+    QCOMPARE(contention.value(QStringLiteral("refusedAttempts")).toInt(-1), refused);
+    QVERIFY(contention.value(QStringLiteral("peakWaiters")).isNull()); // no layout that records them
+    const LockctlRun words = runLockctl({QStringLiteral("stats"), QStringLiteral("--db"), masters.db});
+    QVERIFY2(words.out.contains(
+                 QStringLiteral("Contention lock:peers: %1 refused while traced").arg(refused).toUtf8()),
+             words.out.constData());
+}
+
+// Redisson's waiters (issue #44): clients subscribed to a Redisson lock's channel, as Redisson's own
+// waiters are, while `lockctl record` runs; the lock is let go, stays free for a while the test
+// measures, and is taken again. `stats` names the most waiters and that free time.
+void TestLockctlStats::redissonWaitersAndTheTimeTheyWaitedOnAFreeLock()
+{
+    RecordedMasters masters;
+    QVERIFY2(masters.start(1), qPrintable(masters.errorString()));
+    RedisServer& server = masters.group.at(0);
+    LockctlProcess recorder;
+    QVERIFY2(masters.startRecorder(recorder), qPrintable(recorder.describe()));
+    const QByteArray first = "b3f1c9e2-5a4d-4e0b-9c1f-7d2e8a6b4c10:57";
+    const QByteArray second = "b3f1c9e2-5a4d-4e0b-9c1f-7d2e8a6b4c10:58";
+    QVERIFY(server.command({"HSET", "lock:orders", first, "1"}).isInteger());
+    QVERIFY(server.command({"PEXPIRE", "lock:orders", "600000"}).isInteger());
+    std::unique_ptr<QProcess> waiters[] = {
+        startCli(server,
+                 {QStringLiteral("SUBSCRIBE"), QStringLiteral("redisson_lock__channel:{lock:orders}")}),
+        startCli(server,
+                 {QStringLiteral("SUBSCRIBE"), QStringLiteral("redisson_lock__channel:{lock:orders}")})};
+    const auto stopWaiters = qScopeGuard([&] {
+        for (auto& w : waiters)
+            stopCli(w);
+    });
+    // The watch reads waiters every 2 s: the count is in the recording once history shows it.
+    const auto waitersRecorded = [&](const char* count) {
+        const LockctlRun h = runLockctl({QStringLiteral("--json"), QStringLiteral("history"),
+                                         QStringLiteral("lock:orders"), QStringLiteral("--db"), masters.db});
+        const QJsonArray events =
+            QJsonDocument::fromJson(h.out).object().value(QStringLiteral("events")).toArray();
+        return std::any_of(events.cbegin(), events.cend(), [count](const QJsonValue& e) {
+            return e[QStringLiteral("event")] == QLatin1String("waiters") &&
+                   e[QStringLiteral("token")] == QLatin1String(count);
+        });
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(waitersRecorded("2"), int(upperBoundMs(20000)));
+    // Released (as Redisson's unlock script does), free while the two wait, then taken by one.
+    QElapsedTimer free;
+    QVERIFY(server.command({"DEL", "lock:orders"}).isInteger());
+    free.start();
+    QTest::qWait(1500);
+    QVERIFY(server.command({"HSET", "lock:orders", second, "1"}).isInteger());
+    const qint64 freeMs = free.elapsed();
+    QVERIFY(server.command({"PEXPIRE", "lock:orders", "600000"}).isInteger());
+    stopCli(waiters[0]);
+    QTRY_VERIFY_WITH_TIMEOUT(waitersRecorded("1"), int(upperBoundMs(20000)));
+    QCOMPARE(recorder.terminate(), 0);
+
+    const QJsonObject f = statsOf(masters.db, QStringLiteral("lock:orders"));
+    QVERIFY(!f.isEmpty());
+    const QJsonObject contention = f.value(QStringLiteral("contention")).toObject();
+    QCOMPARE(contention.value(QStringLiteral("peakWaiters")).toInt(), 2);
+    const double seen = contention.value(QStringLiteral("longestFreeWhileWaitingMs")).toDouble(-1);
+    qInfo("free while waited for: %.0f ms recorded, %lld ms by the test's clock", seen, freeMs);
+    QVERIFY2(close(seen, double(freeMs)), qPrintable(QString::number(seen)));
+    QVERIFY(contention.value(QStringLiteral("refusedAttempts")).isNull()); // never traced
 }
 
 void TestLockctlStats::badInputIsAClearError()

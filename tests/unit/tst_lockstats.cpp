@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "insights/familyfiguretext.h"
 #include "insights/lockstatsbuilder.h"
 #include "support/handmaderecording.h"
 #include "support/testregistry.h"
@@ -47,6 +48,8 @@ private slots:
     void sinceKeepsOnlyWhatHappenedFromThen();
     void theRiskiestComeFirst();
     void manyLocksGoThroughWithFiguresIntact();
+    void waitersAndTheLongestFreeWhileTheyWaited();
+    void refusedAttemptsCountOnTheMasterThatRefusedMost();
 };
 
 void TestLockStats::holdTimesAndHandoversOfASteadyFamily()
@@ -225,6 +228,62 @@ void TestLockStats::manyLocksGoThroughWithFiguresIntact()
     QCOMPARE(f->released, locks);
     QCOMPARE(f->holdMs.count, locks);
     QCOMPARE(f->holdMs.max, 199);
+}
+
+void TestLockStats::waitersAndTheLongestFreeWhileTheyWaited()
+{
+    Recording r;
+    r.tenure("hot:1", token(1), 0, 500, 2000);
+    r.add(100, Kind::Waiters, "hot:1", "3", -1, 0);
+    r.tenure("hot:1", token(2), 1700, 300, 2000); // free 1200 ms while three waited
+    r.add(1800, Kind::Waiters, "hot:1", "1", -1, 0);
+    r.tenure("hot:1", token(3), 2100, 400, 2000); // free 100 ms, one waiting
+    r.add(2200, Kind::Waiters, "hot:1", "0", -1, 0);
+    r.tenure("hot:1", token(4), 7500, 100, 2000); // free 5 s, nobody waiting: not counted
+    r.tenure("calm:1", token(5), 0, 100, 2000);
+    const QList<FamilyFigures> all = r.figures();
+    const std::optional<FamilyFigures> hot = find(all, "hot:*");
+    QVERIFY(hot);
+    QCOMPARE(hot->peakWaiters, 3);
+    QCOMPARE(hot->longestFreeWhileWaitingMs, 1200);
+    QCOMPARE(hot->refusedAttempts, -1); // never traced
+    // Evidence, not tenures: the waiters change no figure of the tenures themselves.
+    QCOMPARE(hot->acquisitions, 4);
+    QCOMPARE(hot->handoverGapMs.max, 5000);
+    const std::optional<FamilyFigures> calm = find(all, "calm:*");
+    QVERIFY(calm);
+    QCOMPARE(calm->peakWaiters, -1);
+    QCOMPARE(calm->longestFreeWhileWaitingMs, -1);
+    QCOMPARE(FamilyFigureText::contention(*calm), QStringLiteral("-"));
+    QCOMPARE(FamilyFigureText::contention(*hot), QStringLiteral("3 waiting"));
+}
+
+void TestLockStats::refusedAttemptsCountOnTheMasterThatRefusedMost()
+{
+    // A Redlock attempt is turned away by every master holding another token: four attempts, each
+    // refused on master 0 and master 1, two of them on master 2 as well.
+    Recording r;
+    r.tenure("sale:1", token(1), 0, 5000, 10000);
+    r.add(10, Kind::TracedHolder, "sale:1", token(1), -1, 0);
+    for (int i = 0; i < 4; ++i)
+        for (int m = 0; m < (i < 2 ? 3 : 2); ++m)
+            r.add(100 + i * 100, Kind::TracedRefused, "sale:1", token(100 + i), -1, m);
+    // Traced, and never refused: 0, not unknown.
+    r.tenure("quiet:1", token(2), 0, 100, 10000);
+    r.add(10, Kind::TracedHolder, "quiet:1", token(2), -1, 1);
+    const QList<FamilyFigures> all = r.figures();
+    const std::optional<FamilyFigures> sale = find(all, "sale:*");
+    QVERIFY(sale);
+    QCOMPARE(sale->refusedAttempts, 4);
+    QCOMPARE(sale->acquisitions, 1);
+    QCOMPARE(sale->peakWaiters, -1);
+    QCOMPARE(FamilyFigureText::contention(*sale), QStringLiteral("4 refused"));
+    const std::optional<FamilyFigures> quiet = find(all, "quiet:*");
+    QVERIFY(quiet);
+    QCOMPARE(quiet->refusedAttempts, 0);
+    const QJsonObject json = familyFiguresJson(*sale).value(QStringLiteral("contention")).toObject();
+    QCOMPARE(json.value(QStringLiteral("refusedAttempts")).toInt(), 4);
+    QVERIFY(json.value(QStringLiteral("peakWaiters")).isNull());
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestLockStats)

@@ -52,6 +52,15 @@ ReplyCases replyCases()
     return out;
 }
 
+// Two connections (a Redlock's masters), up, and where their answers go.
+struct TwoMasters
+{
+    Results results;
+    Rig a;
+    Rig b;
+    bool up() { return a.bringUp() && b.bringUp(); }
+};
+
 // One GET on `rig` for each case, answered into `results`.
 void sendForEachCase(Rig& rig, Results& results, const ReplyCases& cases)
 {
@@ -77,6 +86,8 @@ private slots:
     void aBadReplyFailsTheMaster();
     void binaryArgumentsAreWrittenVerbatim();
     void firstCommandAtOnceRestOfPassInOneFlush();
+    void callbacksOfOneReadWriteOncePerConnection();
+    void aHeldCommandLeavesInsideANestedEventLoop();
     void replyWithoutCommand();
     void repliesInsideFlushDoNotResendItsBytes();
 };
@@ -388,6 +399,52 @@ void TestRedisConnectionFake::firstCommandAtOnceRestOfPassInOneFlush()
     QCOMPARE(rig.transport->flushCount(), flushes + 1);
     QVERIFY(rig.waitWritten(plainHandshake + 500));
     QCOMPARE(rig.transport->flushCount(), flushes + 2);
+}
+
+void TestRedisConnectionFake::callbacksOfOneReadWriteOncePerConnection()
+{
+    // A Redlock quorum reached on one master's read sends the release to every master and the next
+    // acquire: what the callbacks of one read write to an idle connection leaves in one write when
+    // they are done, before the event loop runs again, not a lone first command and then the rest.
+    TwoMasters m;
+    QVERIFY(m.up());
+    auto& [results, a, b] = m;
+    for (int i = 0; i < 3; ++i)
+        a->send({"GET", "k"}, [&](const RedisResult& r) {
+            QVERIFY(r.ok());
+            b->send({"SET", "x", "1"}, results.add());
+            b->send({"SET", "y", "1"}, results.add());
+            a->send({"DEL", "k"}, results.add());
+        });
+    QVERIFY(a.waitWritten(plainHandshake + 3));
+    const int aFlushes = a.transport->flushCount();
+    const int bFlushes = b.transport->flushCount();
+    a.transport->feed("$1\r\nv\r\n$1\r\nv\r\n$1\r\nv\r\n");
+    QCOMPARE(b.transport->commands().size(), plainHandshake + 6);
+    QCOMPARE(b.transport->flushCount(), bFlushes + 1);
+    QCOMPARE(a.transport->commands().size(), plainHandshake + 6);
+    QCOMPARE(a.transport->flushCount(), aFlushes + 1);
+    // Outside a read, an idle connection's first command still leaves at once.
+    b.transport->feed(QByteArray("+OK\r\n").repeated(6));
+    b->send({"GET", "z"}, results.add());
+    QCOMPARE(b.transport->commands().size(), plainHandshake + 7);
+}
+
+void TestRedisConnectionFake::aHeldCommandLeavesInsideANestedEventLoop()
+{
+    // A callback that waits for its own command in a nested event loop (a blocking helper) must see
+    // it leave although the read that called it has not finished.
+    TwoMasters m;
+    QVERIFY(m.up());
+    auto& [results, a, b] = m;
+    bool waited = false;
+    a->send({"GET", "k"}, [&](const RedisResult&) {
+        b->send({"PING"}, results.add());
+        waited = spinUntil([&] { return b.transport->commands().size() == plainHandshake + 1; }, 2000);
+    });
+    QVERIFY(a.waitWritten(plainHandshake + 1));
+    a.transport->feed("$1\r\nv\r\n");
+    QVERIFY(waited);
 }
 
 void TestRedisConnectionFake::replyWithoutCommand()

@@ -261,9 +261,21 @@ void TestTracedEvidence::whatTheTracerSawBecomesEvents()
     events = TraceRecordEvent::of("r", c);
     QVERIFY(events.size() == 1 && events.first().kind == Kind::TracedStale &&
             events.first().token == "tok-A");
+    // An attempt turned away: contention (issue #44), with the token it tried and who held it.
+    c.meaning = TraceMeaning::Refused;
+    c.token = "tok-C";
+    c.holderToken = "tok-A";
+    events = TraceRecordEvent::of("r", c);
+    QVERIFY(events.size() == 1 && events.first().kind == Kind::TracedRefused &&
+            events.first().token == "tok-C");
+    QVERIFY2(events.first().detail.contains(QLatin1String("tok-A held it")),
+             qPrintable(events.first().detail));
+    QVERIFY(isTracedKind(Kind::TracedRefused) && isEvidenceOnly(Kind::TracedRefused));
+    c.token = "tok-A";
+    c.holderToken = "tok-B";
     // What the recorder sees on the masters already, or what tells nothing of a holder: not kept.
-    for (TraceMeaning m : {TraceMeaning::Refused, TraceMeaning::Released, TraceMeaning::Extended,
-                           TraceMeaning::Read, TraceMeaning::Waiting, TraceMeaning::Other}) {
+    for (TraceMeaning m : {TraceMeaning::Released, TraceMeaning::Extended, TraceMeaning::Read,
+                           TraceMeaning::Waiting, TraceMeaning::Other}) {
         c.meaning = m;
         QVERIFY(TraceRecordEvent::of("r", c).isEmpty());
     }
@@ -277,7 +289,10 @@ void TestTracedEvidence::whatTheTracerSawBecomesEvents()
                                                                          {33, "traced-delete"},
                                                                          {34, "traced-overwrite"},
                                                                          {35, "traced-alive"},
-                                                                         {36, "traced-gone"}}) {
+                                                                         {36, "traced-gone"},
+                                                                         {37, "fence-counter"},
+                                                                         {38, "waiters"},
+                                                                         {39, "traced-refused"}}) {
         RecordEvent::Kind kind;
         QVERIFY(recordEventKindFromNumber(number, &kind));
         QCOMPARE(recordEventKindName(kind), QLatin1String(name));

@@ -64,10 +64,10 @@ bool HistoryTimeline::isMark(RecordEvent::Kind kind)
 {
     using Kind = RecordEvent::Kind;
     // What the tracer saw a holder past its lease, or a non-holder, do to the lock (who took it is
-    // in the bars already).
+    // in the bars already; attempts turned away are the Insights view's contention).
     return kind == Kind::MasterRestarted || kind == Kind::Failover || kind == Kind::MasterDown ||
            kind == Kind::AtRisk || kind == Kind::TypeChanged ||
-           (isTracedKind(kind) && kind != Kind::TracedHolder);
+           (isTracedKind(kind) && kind != Kind::TracedHolder && kind != Kind::TracedRefused);
 }
 
 QString HistoryTimeline::markText(const HistoryEvent& mark)

@@ -46,9 +46,10 @@ InsightsDock::InsightsDock(InsightsModel* families, QWidget* parent)
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 8);
     const int digit = m_view->fontMetrics().horizontalAdvance(QLatin1Char('0'));
-    m_view->setColumnWidth(InsightsModel::Family, digit * 22);
-    for (int column = InsightsModel::Locks; column < InsightsModel::ColumnCount; ++column)
-        m_view->setColumnWidth(column, digit * 9);
+    // In digits, so that every column, Contention last, fits beside the charts at 1366 x 768.
+    static constexpr int digits[InsightsModel::ColumnCount] = {17, 6, 7, 8, 8, 7, 9, 7, 8, 9, 15};
+    for (int column = 0; column < InsightsModel::ColumnCount; ++column)
+        m_view->setColumnWidth(column, digit * digits[column]);
     m_split->addWidget(m_view);
     m_split->addWidget(m_charts);
     m_split->setStretchFactor(0, 3);

@@ -82,6 +82,8 @@ QString InsightsModel::text(const FamilyFigures& f, int column) const
     case Renewals:
         return f.renewalGapMs.count == 0 ? QStringLiteral("-")
                                          : tr("%1 (%2 late)").arg(f.renewalGapMs.count).arg(f.lateRenewals);
+    case Contention:
+        return FamilyFigureText::contention(f);
     default:
         return {};
     }
@@ -128,6 +130,12 @@ QString InsightsModel::toolTip(const FamilyFigures& f, int column) const
         return tr("Extensions by the holder: p50 gap %1, p99 %2; late: with under a fifth of the lease left.")
             .arg(FamilyFigureText::duration(f.renewalGapMs.p50),
                  FamilyFigureText::duration(f.renewalGapMs.p99));
+    case Contention:
+        return tr("Clients queueing for it: waiters are read for layouts that record them (Redisson's), "
+                  "attempts turned away only while the lock tracer ran.%1")
+            .arg(f.peakWaiters < 0 && f.refusedAttempts < 0
+                     ? tr(" Neither was observed.")
+                     : QLatin1Char(' ') + FamilyFigureText::contentionSentence(f) + QLatin1Char('.'));
     default:
         return {};
     }
@@ -159,9 +167,9 @@ QVariant InsightsModel::headerData(int section, Qt::Orientation orientation, int
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     static const char* const names[ColumnCount] = {
-        QT_TR_NOOP("Family"),   QT_TR_NOOP("Locks"),   QT_TR_NOOP("Per min"),   QT_TR_NOOP("Hold p50"),
-        QT_TR_NOOP("Hold p99"), QT_TR_NOOP("Lease"),   QT_TR_NOOP("p99/lease"), QT_TR_NOOP("Expired"),
-        QT_TR_NOOP("Gap p50"),  QT_TR_NOOP("Renewals")};
+        QT_TR_NOOP("Family"),   QT_TR_NOOP("Locks"),    QT_TR_NOOP("Per min"),   QT_TR_NOOP("Hold p50"),
+        QT_TR_NOOP("Hold p99"), QT_TR_NOOP("Lease"),    QT_TR_NOOP("p99/lease"), QT_TR_NOOP("Expired"),
+        QT_TR_NOOP("Gap p50"),  QT_TR_NOOP("Renewals"), QT_TR_NOOP("Contention")};
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 

@@ -30,6 +30,7 @@ public:
         Expired,
         HandoverP50,
         Renewals,
+        Contention,
         ColumnCount
     };
 

@@ -6,6 +6,7 @@
 #include "base/monotonicclock.h"
 #include "diagnosis/diagnosisreader.h"
 #include "diagnosis/incidentwatch.h"
+#include "diagnosis/waiterwatch.h"
 #include "discovery/masterscanner.h"
 #include "export/lockjson.h"
 #include "locking/forcerelease.h"
@@ -479,6 +480,7 @@ void CoreService::startRecording(const RecorderOptions& options)
     connect(recorder->writer(), &RecordingWriter::opened, this, failed);
     connect(recorder->writer(), &RecordingWriter::failed, this, failed);
     recorder->attach(m_monitor.get());
+    WaiterWatch::recordInto(recorder, m_masters.get(), m_monitor.get());
     m_recorder = recorder;
     stopIncidentWatch();
     m_incidentThread = std::make_unique<QThread>();
