@@ -14,7 +14,8 @@
 #   serve      lockctl serve on the 5 masters (keyspace events on) under the recorder benchmark's load
 #              (lockbench load, head's for both sides: 5k changes/s on 20k keys for 10 s): its
 #              cpuPercent (issue #44: the live figures per family add at most 5 %)
-# Prints one JSON line per figure, {"figure", "base", "head", "ratio", "worse"}, `ratio` head/base,
+# Prints one JSON line per figure, {"figure", "base", "head", "ratio", "worse", "baseRuns", "headRuns"},
+# `ratio` head/base,
 # `worse` when head is more than 5 % worse than base; exits 1 when any is. The builds are kept in
 # build-compare/ (head) and build-compare-BASE/ (a worktree of BASE) for the next run.
 set -euo pipefail
@@ -140,7 +141,11 @@ for figure, key, higher in measures:
     ratio = med["head"] / med["base"] if med["base"] else float("inf")
     worse = ratio < 0.95 if higher else ratio > 1.05
     worse_any = worse_any or worse
+    runs = {side: [r[key] for r in rows if r["side"] == side and r["figure"] == figure]
+            for side in ("base", "head")}
+    # Every run beside the medians: one unlucky run on a shared machine shows for what it is.
     print(json.dumps({"figure": f"{figure}.{key}", "base": med["base"], "head": med["head"],
-                      "ratio": round(ratio, 3), "worse": worse}))
+                      "ratio": round(ratio, 3), "worse": worse,
+                      "baseRuns": runs["base"], "headRuns": runs["head"]}))
 sys.exit(1 if worse_any else 0)
 PY
