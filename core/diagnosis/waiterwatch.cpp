@@ -14,7 +14,7 @@ WaiterWatch::WaiterWatch(MasterSet* masters, LockMonitor* monitor, int intervalM
     connect(monitor, &LockMonitor::locksChanged, this, &WaiterWatch::onBatch);
     for (auto it = monitor->locks().begin(); it != monitor->locks().end(); ++it)
         if (DiagnosisReader::knowsWaiters((*it).format))
-            m_watched.insert(it.key());
+            watch(it.key());
 }
 
 WaiterWatch* WaiterWatch::recordInto(Recorder* recorder, MasterSet* masters, LockMonitor* monitor,
@@ -39,13 +39,19 @@ void WaiterWatch::onBatch(const LockBatch& batch)
     for (const QList<SharedLockView>* views : {&batch.added, &batch.changed})
         for (const SharedLockView& view : *views) {
             if (DiagnosisReader::knowsWaiters(view->format))
-                m_watched.insert(view->resource);
+                watch(view->resource);
             else if (m_watched.remove(view->resource))
                 m_last.remove(view->resource);
         }
     // A released lock's waiters are left as last read: they are what waits while it is free.
     for (const QByteArray& resource : batch.removed)
         m_watched.remove(resource);
+}
+
+void WaiterWatch::watch(const QByteArray& resource)
+{
+    if (m_watched.size() < maxWatched)
+        m_watched.insert(resource);
 }
 
 void WaiterWatch::poll()

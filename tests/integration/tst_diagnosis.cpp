@@ -3,6 +3,7 @@
 #include "diagnosis/diagnosis.h"
 #include "diagnosis/diagnosisreader.h"
 #include "diagnosis/lockstorytracker.h"
+#include "diagnosis/waiterwatch.h"
 #include "monitor/lockmonitor.h"
 #include "support/lockctldiagnosis.h"
 #include "support/lockctlrun.h"
@@ -109,6 +110,7 @@ class TestDiagnosis : public QObject
 private slots:
     void noExpiryAndTimestampPast();
     void redissonWaiterAndFairQueue();
+    void waiterWatchAnnouncesChangesAndKeepsToItsCap();
     void shardedWaiterOnACluster();
     void ownerConnectionMatchedThenGone();
     void quorumLostAfterKillingMasters();
@@ -175,6 +177,48 @@ void TestDiagnosis::redissonWaiterAndFairQueue()
     QTRY_COMPARE_WITH_TIMEOUT(subscribers(server, channel), 0, 5000);
     QVERIFY(!codesOf(listDiagnoses(group.urls(false)).value(QStringLiteral("orders")))
                  .contains(QStringLiteral("waiters")));
+}
+
+// What a recording keeps of Redisson's waiters (issue #44): a change of count is announced (not the
+// first 0), and a million per-entity locks are not all watched at once.
+void TestDiagnosis::waiterWatchAnnouncesChangesAndKeepsToItsCap()
+{
+    RedisServerGroup group;
+    QVERIFY2(group.start(1), qPrintable(group.errorString()));
+    RedisServer& server = group.at(0);
+    server.command({"HSET", "orders", field, "1"});
+    server.command({"PEXPIRE", "orders", "600000"});
+    server.command({"SET", "plain", "0123456789abcdef0123456789abcdef", "PX", "600000"});
+    Watch w(group);
+    QTRY_COMPARE_WITH_TIMEOUT(w.monitor->locks().size(), 2, 10000);
+    WaiterWatch watch(w.masters.get(), w.monitor.get(), 50);
+    QList<std::pair<QByteArray, qint64>> told;
+    QObject::connect(&watch, &WaiterWatch::waitersChanged,
+                     [&](int master, const QByteArray& resource, qint64 count) {
+                         QCOMPARE(master, 0);
+                         told << std::pair{resource, count};
+                     });
+    watch.start();
+    QCOMPARE(watch.watched(), 1); // a SET lock records no waiters
+    QTest::qWait(300);
+    QVERIFY(told.isEmpty()); // nobody waits: nothing to say
+    const QString channel = QStringLiteral("redisson_lock__channel:{orders}");
+    auto waiter1 = startCli(server, {QStringLiteral("SUBSCRIBE"), channel});
+    auto waiter2 = startCli(server, {QStringLiteral("SUBSCRIBE"), channel});
+    QTRY_VERIFY_WITH_TIMEOUT(!told.isEmpty() && told.last().second == 2, 10000);
+    stopCli(waiter1);
+    QTRY_VERIFY_WITH_TIMEOUT(told.last().second == 1, 10000);
+    stopCli(waiter2);
+    QTRY_VERIFY_WITH_TIMEOUT(told.last().second == 0, 10000);
+    for (const auto& [resource, count] : std::as_const(told))
+        QCOMPARE(resource, QByteArray("orders"));
+    // Past the cap, the locks seen later wait for a slot.
+    server.command({"EVAL",
+                    "for i = 1, 5000 do redis.call('HSET', 'ent:' .. i, ARGV[1], 1); "
+                    "redis.call('PEXPIRE', 'ent:' .. i, 600000) end",
+                    "0", field});
+    QTRY_COMPARE_WITH_TIMEOUT(w.monitor->locks().size(), 5002, 20000);
+    QTRY_COMPARE_WITH_TIMEOUT(watch.watched(), WaiterWatch::maxWatched, 5000);
 }
 
 void TestDiagnosis::shardedWaiterOnACluster()
