@@ -59,9 +59,13 @@ void WaiterWatch::poll()
     // Masters slow to answer: the round before is still out, and piling up more would not help.
     if (m_pending > 0 || m_watched.isEmpty())
         return;
-    for (auto it = m_last.begin(); it != m_last.end();)
-        it = m_watched.contains(it.key()) || m_monitor->locks().contains(it.key()) ? std::next(it)
-                                                                                   : m_last.erase(it);
+    // A count above 0 is kept while its lock is free (and a while after): were it forgotten, the
+    // last waiter taking the lock would read as 0 = "nothing changed", and the recording would keep
+    // clients waiting that no longer are.
+    for (auto it = m_last.begin(); it != m_last.end();) {
+        const bool gone = !m_watched.contains(it.key()) && !m_monitor->locks().contains(it.key());
+        it = gone && (it.value() == 0 || m_last.size() > maxWatched) ? m_last.erase(it) : std::next(it);
+    }
     if (m_offset >= m_watched.size())
         m_offset = 0;
     QList<QByteArray> round;
