@@ -38,7 +38,8 @@ private:
     QPointer<QIODevice> m_device;
     QString m_tlsErrors;
     bool m_failed = false;
-    qintptr m_plainDescriptor = -1; // a connected plain TCP socket's, written to directly; -1: through Qt
+    // A connected plain TCP or Unix socket's, written to directly (write()); -1: through Qt (TLS).
+    qintptr m_plainDescriptor = -1;
 };
 
 } // namespace lockscope

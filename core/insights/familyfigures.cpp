@@ -15,14 +15,19 @@ qint64 ending(const FamilySamples& s, Episode::End end)
     return s.endings[size_t(end)];
 }
 
+// A figure that is -1 where nothing was observed: null then.
+QJsonValue known(qint64 v)
+{
+    return v < 0 ? QJsonValue() : QJsonValue(v);
+}
+
 QJsonObject spreadJson(const Spread& s)
 {
-    const auto ms = [](qint64 v) { return v < 0 ? QJsonValue() : QJsonValue(v); };
     return {{QStringLiteral("count"), s.count},
-            {QStringLiteral("p50"), ms(s.p50)},
-            {QStringLiteral("p95"), ms(s.p95)},
-            {QStringLiteral("p99"), ms(s.p99)},
-            {QStringLiteral("max"), ms(s.max)}};
+            {QStringLiteral("p50"), known(s.p50)},
+            {QStringLiteral("p95"), known(s.p95)},
+            {QStringLiteral("p99"), known(s.p99)},
+            {QStringLiteral("max"), known(s.max)}};
 }
 
 QJsonValue ratio(double r)
@@ -93,7 +98,6 @@ QJsonObject familyFiguresJson(const FamilyFigures& f)
                         {QStringLiteral("replaced"), f.replaced},
                         {QStringLiteral("lost"), f.lost},
                         {QStringLiteral("open"), f.open}};
-    const auto known = [](qint64 v) { return v < 0 ? QJsonValue() : QJsonValue(v); };
     QJsonObject contention{{QStringLiteral("peakWaiters"), known(f.peakWaiters)},
                            {QStringLiteral("longestFreeWhileWaitingMs"), known(f.longestFreeWhileWaitingMs)},
                            {QStringLiteral("refusedAttempts"), known(f.refusedAttempts)}};
@@ -102,7 +106,7 @@ QJsonObject familyFiguresJson(const FamilyFigures& f)
             {QStringLiteral("acquisitions"), f.acquisitions},
             {QStringLiteral("acquisitionsPerMinute"), f.acquisitionsPerMinute},
             {QStringLiteral("holdMs"), spreadJson(f.holdMs)},
-            {QStringLiteral("leaseMs"), f.leaseMs < 0 ? QJsonValue() : QJsonValue(f.leaseMs)},
+            {QStringLiteral("leaseMs"), known(f.leaseMs)},
             {QStringLiteral("headroom"), ratio(f.headroom)},
             {QStringLiteral("endings"), endings},
             {QStringLiteral("expiredShare"), ratio(f.expiredShare)},

@@ -98,7 +98,7 @@ void LockStatsBuilder::add(const HistoryEvent& h)
 void LockStatsBuilder::track(Lock& lock, const RecordEvent& e)
 {
     FamilySamples& family = m_families[size_t(lock.family)];
-    const bool inWindow = m_sinceMs < 0 || e.timeMs >= m_sinceMs;
+    const bool inWindow = isInWindow(e.timeMs);
     switch (e.kind) {
     case Kind::Acquired:
         if (lock.freedAtMs >= 0 && e.timeMs - lock.freedAtMs <= handoverWithinMs && inWindow) {
@@ -149,7 +149,7 @@ void LockStatsBuilder::track(Lock& lock, const RecordEvent& e)
 void LockStatsBuilder::observeContention(Lock& lock, const RecordEvent& e)
 {
     FamilySamples& family = m_families[size_t(lock.family)];
-    const bool inWindow = m_sinceMs < 0 || e.timeMs >= m_sinceMs;
+    const bool inWindow = isInWindow(e.timeMs);
     if (e.kind == Kind::Waiters) {
         lock.waiters = qMax<qint64>(0, waitersOf(e));
         if (inWindow)
@@ -171,13 +171,12 @@ void LockStatsBuilder::fold(FamilySamples& family, const Episode& episode)
         ++family.open;
         return;
     }
-    if (m_sinceMs >= 0 && episode.endMs < m_sinceMs)
+    if (!isInWindow(episode.endMs))
         return;
     ++family.endings[size_t(episode.ended)];
     if (m_detail == Detail::Pictures)
         family.endedAt[size_t(episode.ended)].push_back(tenthsSinceFirst(episode.endMs));
-    if (episode.ended == Episode::End::Released && episode.startSeen &&
-        (m_sinceMs < 0 || episode.startMs >= m_sinceMs))
+    if (episode.ended == Episode::End::Released && episode.startSeen && isInWindow(episode.startMs))
         family.holdMs.push_back(Spread::sample(episode.endMs - episode.startMs));
 }
 

@@ -81,6 +81,8 @@ private:
     Lock& lockOf(const HistoryEvent& h);
     // Waiters read, attempts the tracer saw turned away.
     void observeContention(Lock& lock, const RecordEvent& e);
+    // Whether what happened at `ms` counts in the figures (--since).
+    bool isInWindow(qint64 ms) const { return m_sinceMs < 0 || ms >= m_sinceMs; }
     // Whether the pass meets the resource numbered `resourceId` for the first time (a lock let
     // go while idle and met again is still one resource of its family).
     bool firstSight(qint64 resourceId);
