@@ -29,4 +29,12 @@ inline qint64 threadCpuNs()
     return qint64(t.tv_sec) * 1000000000LL + t.tv_nsec;
 }
 
+// The CPU time every thread of the process has used.
+inline qint64 processCpuNs()
+{
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return qint64(t.tv_sec) * 1000000000LL + t.tv_nsec;
+}
+
 } // namespace lockscope

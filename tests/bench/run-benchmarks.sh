@@ -18,6 +18,8 @@ echo '# event-latency: keyspace event to view, 5k changes/s' >&2
 "$here/event-latency-bench.sh"
 echo '# recorder: monitoring with and without the flight recorder, 5k changes/s on 5 masters' >&2
 "$here/recorder-bench.sh"
+echo "# live figures: what serve's families cost the monitor (issue #44)" >&2
+"$here/figures-bench.sh"
 echo '# incidents: lockctl incidents over an 8-million-event recording with ten planted double grants' >&2
 "$here/incidents-bench.sh"
 echo '# stats: lockctl stats over the same recording' >&2

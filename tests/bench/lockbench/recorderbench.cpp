@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "base/eventwait.h"
+#include "base/monotonicclock.h"
 #include "bench/lockbench/benchargs.h"
 #include "bench/lockbench/benchmark.h"
 #include "bench/lockbench/ratewriter.h"
@@ -16,8 +17,6 @@
 #include <QTemporaryDir>
 #include <QTimer>
 
-#include <sys/resource.h>
-
 #include <cstdio>
 #include <memory>
 #include <thread>
@@ -27,14 +26,6 @@ using namespace lockscope;
 namespace lockbench {
 
 namespace {
-
-qint64 processCpuNs()
-{
-    rusage usage{};
-    getrusage(RUSAGE_SELF, &usage); // every thread of the process
-    return (qint64(usage.ru_utime.tv_sec) + usage.ru_stime.tv_sec) * 1000000000LL +
-           (qint64(usage.ru_utime.tv_usec) + usage.ru_stime.tv_usec) * 1000LL;
-}
 
 struct Phase
 {

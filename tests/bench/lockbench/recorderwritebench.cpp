@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "base/monotonicclock.h"
 #include "bench/lockbench/benchargs.h"
 #include "bench/lockbench/benchmark.h"
 #include "record/recordingwriter.h"
@@ -18,13 +19,6 @@ using namespace lockscope;
 namespace lockbench {
 
 namespace {
-
-qint64 threadCpuNs()
-{
-    timespec t{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return qint64(t.tv_sec) * 1000000000LL + t.tv_nsec;
-}
 
 // `lockbench recorder-write`: the recording writer alone, on this thread, fed what the recorder
 // hands it at recorder-bench's load (a lock taken on one of 5 masters by a new token, on a random
