@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(build-essential cmake ninja-build pkg-config git
-          qt6-base-dev qt6-base-dev-tools libqt6sql6-sqlite libsqlite3-dev libgl1-mesa-dev qtkeychain-qt6-dev libsecret-1-0
+          qt6-base-dev qt6-base-dev-tools libqt6sql6-sqlite libqt6sql6-psql libsqlite3-dev libgl1-mesa-dev qtkeychain-qt6-dev libsecret-1-0
           qt6-svg-dev qt6-charts-dev libqt6opengl6-dev libhiredis-dev qt6-httpserver-dev qt6-websockets-dev redis-server redis-tools openssl ccache)
 if [[ "${1:-}" == "--tests" ]]; then
     # python3-redis writes interop locks; clang builds the libFuzzer targets; xvfb and imagemagick take
@@ -16,6 +16,8 @@ if [[ "${1:-}" == "--tests" ]]; then
     # python3: the architecture check (scripts/architecture/check-layers.py) and its self-test.
     packages+=(python3 python3-redis clang libclang-rt-14-dev lld xvfb xauth imagemagick dbus-daemon dbus-bin gnome-keyring
               notification-daemon prometheus)
+    # postgresql: the team database tests start a cluster of their own (initdb, a free loopback port).
+    packages+=(postgresql)
     # The package test (tests/package) checks the .deb as Debian would, and drives the completions.
     packages+=(lintian desktop-file-utils appstream zsh bash-completion man-db)
     command -v node >/dev/null 2>&1 || packages+=(nodejs)

@@ -69,4 +69,19 @@ bool CliContext::waitUntil(const std::function<bool()>& done, int timeoutMs)
     return runEventsUntil(done, timeoutMs);
 }
 
+lockscope::TeamAuditLog* CliContext::teamAudit()
+{
+    if (!m_teamAudit && m_config.teamDatabase)
+        m_teamAudit =
+            std::make_unique<lockscope::TeamAuditLog>(*m_config.teamDatabase, m_config.teamDatabasePassword);
+    return m_teamAudit.get();
+}
+
+lockscope::AuditLog CliContext::auditLog()
+{
+    lockscope::AuditLog log(m_config.auditLogPath, m_config.allowSharedAuditLog);
+    log.setTeam(teamAudit());
+    return log;
+}
+
 } // namespace lockctl

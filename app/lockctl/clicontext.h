@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "audit/auditlog.h"
+#include "audit/teamauditlog.h"
 #include "config/lockscopeconfig.h"
 #include "lockctl/exitcode.h"
 #include "topology/masterset.h"
@@ -29,6 +31,11 @@ public:
     bool json() const { return m_json; }
     bool readOnly() const { return m_config.readOnly; }
     QString auditLogPath() const { return m_config.auditLogPath; }
+    // The audit log the writes go to: the file, and the team database's trail when one is configured
+    // (--team-db), which this context keeps open for its life.
+    lockscope::AuditLog auditLog();
+    // The team database's audit trail; null without --team-db.
+    lockscope::TeamAuditLog* teamAudit();
 
     // Opens every master and runs the event loop until each has come up or failed once.
     lockscope::MasterSet& openMasters();
@@ -49,6 +56,7 @@ public:
 private:
     lockscope::LockScopeConfig m_config;
     std::unique_ptr<lockscope::MasterSet> m_masters;
+    std::unique_ptr<lockscope::TeamAuditLog> m_teamAudit;
     bool m_json = false;
     bool m_auditLost = false;
     QTextStream m_out{stdout};

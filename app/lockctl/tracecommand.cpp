@@ -97,7 +97,7 @@ public:
         if (recording) // the lock's own changes, recorded beside what the trace sees
             context.config().monitor.patterns = {ScanPattern(KeyGlob::literal(*resource))};
 
-        const AuditLog audit(context.auditLogPath(), context.config().allowSharedAuditLog);
+        const AuditLog audit = context.auditLog();
         if (const RedisError error = audit.check(); error.isError())
             return context.fail(UsageError, QStringLiteral("the trace is not started: ") + error.message +
                                                 QStringLiteral(" (--audit-log FILE chooses another)"));

@@ -13,15 +13,18 @@ using namespace lockscope;
 namespace lockctl {
 
 WriteSession::WriteSession(CliContext& context)
-    : m_context(context), m_config(context.config()),
-      m_audit(context.auditLogPath(), context.config().allowSharedAuditLog)
+    : m_context(context), m_config(context.config()), m_audit(context.auditLog())
 {}
 
 int WriteSession::prepare()
 {
-    if (const RedisError error = m_audit.check(); error.isError())
-        return m_context.fail(UsageError,
-                              error.message + QStringLiteral(" (--audit-log FILE chooses another)"));
+    if (const RedisError error = m_audit.check(); error.isError()) {
+        // The hint is for the file's problems, not the team database's.
+        const bool fileProblem = AuditLog(m_audit.path(), m_audit.allowsShared()).check().isError();
+        return m_context.fail(
+            UsageError, error.message + (fileProblem ? QStringLiteral(" (--audit-log FILE chooses another)")
+                                                     : QString()));
+    }
     if (const QString shared = m_audit.permissionProblem(); !shared.isEmpty())
         m_context.err() << "lockctl: warning: audit log " << m_audit.path() << " is " << shared << Qt::endl;
     return Done;

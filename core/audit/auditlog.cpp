@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "audit/auditlog.h"
 
+#include "audit/teamauditlog.h"
 #include "base/privatefile.h"
 
 #include <QDir>
@@ -68,6 +69,8 @@ RedisError AuditLog::check() const
 {
     RedisError error;
     const FileDescriptor fd = open(&error);
+    if (!error.isError() && m_team)
+        return m_team->check();
     return error;
 }
 
@@ -110,6 +113,12 @@ RedisError AuditLog::append(const AuditRecord& record) const
                                    .arg(line.size()));
     if (::fsync(fd.get()) != 0)
         return ioError(m_path, QStringLiteral("cannot fsync"));
+    if (m_team)
+        if (RedisError team = m_team->append(record); team.isError()) {
+            team.message =
+                QStringLiteral("recorded in %1 but not in the team database: %2").arg(m_path, team.message);
+            return team;
+        }
     return {};
 }
 

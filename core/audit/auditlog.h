@@ -9,6 +9,8 @@
 
 namespace lockscope {
 
+class TeamAuditLog;
+
 // The append-only record of write attempts, one JSON line each (JSON Lines). Every line is written
 // with a single write(2) on an O_APPEND descriptor, so concurrent lockctl processes never interleave
 // inside a line, and fsync'd before append() returns: an audit trail that a crash can shorten is
@@ -25,6 +27,10 @@ public:
     explicit AuditLog(QString path, bool allowShared = false);
 
     const QString& path() const { return m_path; }
+    // Every record goes to the team's audit trail too (issue #45): check() then also asks whether
+    // it can be written there, and append() fails when it could not. `team` outlives this log.
+    void setTeam(TeamAuditLog* team) { m_team = team; }
+    TeamAuditLog* team() const { return m_team; }
     bool allowsShared() const { return m_allowShared; }
     // Can we append? Checked before a write, so that an unwritable log refuses the action
     // instead of letting it happen unrecorded. Creates the file (0600) and its directories (0700).
@@ -51,6 +57,7 @@ private:
 
     QString m_path;
     bool m_allowShared = false;
+    TeamAuditLog* m_team = nullptr;
 };
 
 } // namespace lockscope

@@ -4,6 +4,8 @@
 #include "base/bytesdisplay.h"
 #include "base/localidentity.h"
 
+#include <QCoreApplication>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -31,6 +33,8 @@ AuditRecord AuditRecord::now(const QString& action, const QByteArray& resource)
     record.user = LocalIdentity::user();
     record.host = LocalIdentity::host();
     record.pid = LocalIdentity::pid();
+    // The program's own name: applicationName() is "lockscope" for both (it names the settings).
+    record.program = QFileInfo(QCoreApplication::applicationFilePath()).fileName();
     record.action = action;
     record.resource = resource;
     return record;
@@ -66,6 +70,8 @@ QByteArray AuditRecord::toJson() const
     };
     if (!id.isEmpty())
         o.insert(QStringLiteral("id"), id);
+    if (!program.isEmpty())
+        o.insert(QStringLiteral("program"), program);
     if (!mode.isEmpty())
         o.insert(QStringLiteral("mode"), mode);
     if (!message.isEmpty())

@@ -30,7 +30,8 @@ struct AuditRecord
     QString user;
     QString host;
     qint64 pid = 0;
-    QString action; // acquire, extend, release, force-release
+    QString program; // lockctl, lockscope: with user and host, the writer of a team audit chain
+    QString action;  // acquire, extend, release, force-release
     QByteArray resource;
     QStringList masters;
     std::optional<QByteArray> token;         // ours (acquire, extend, release)
@@ -41,7 +42,7 @@ struct AuditRecord
     QString message;
     QList<MasterResult> results;
 
-    // Filled with this process's user, host and pid.
+    // Filled with this process's user, host, pid and program.
     static AuditRecord now(const QString& action, const QByteArray& resource);
     // One line of JSON, without the newline.
     QByteArray toJson() const;

@@ -56,6 +56,14 @@ QList<QCommandLineOption> CommandLineConfig::options()
          QStringLiteral("FILE")},
         {QStringLiteral("allow-shared-audit-log"),
          QStringLiteral("Write to an audit log that group or others can read (refused otherwise).")},
+        {QStringLiteral("team-db"),
+         QStringLiteral("The team's PostgreSQL database (postgresql://USER@HOST[:PORT]/DBNAME): every write "
+                        "is audited there too, and `audit` reads it."),
+         QStringLiteral("URL")},
+        {QStringLiteral("team-db-password-env"),
+         QStringLiteral("Take the team database's password from this environment variable (default: "
+                        "PGPASSWORD or ~/.pgpass)."),
+         QStringLiteral("VAR")},
     };
 }
 
@@ -171,6 +179,12 @@ Result<LockScopeConfig> CommandLineConfig::build(const QCommandLineParser& parse
         config.allowSharedAuditLog = true;
     if (parser.isSet(QStringLiteral("audit-log")))
         config.auditLogPath = parser.value(QStringLiteral("audit-log"));
+    if (parser.isSet(QStringLiteral("team-db")) || parser.isSet(QStringLiteral("team-db-password-env")))
+        if (const RedisError e =
+                ConfigLoader::setTeamDatabase(config, parser.value(QStringLiteral("team-db")),
+                                              parser.value(QStringLiteral("team-db-password-env")));
+            e.isError())
+            return usage(e.message);
     if (config.auditLogPath.isEmpty())
         config.auditLogPath = defaultAuditLogPath();
     if (overrides)

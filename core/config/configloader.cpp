@@ -65,6 +65,21 @@ public:
         return true;
     }
 
+    // "teamDatabase": "postgresql://…", "teamDatabasePasswordEnv": "VAR".
+    bool readTeamDatabase(const QJsonObject& o, LockScopeConfig* config, RedisError* err) const
+    {
+        QString url;
+        QString passwordEnv;
+        if (!readString(o, QStringLiteral("teamDatabase"), QString(), &url, err) ||
+            !readString(o, QStringLiteral("teamDatabasePasswordEnv"), QString(), &passwordEnv, err))
+            return false;
+        if (url.isEmpty() && passwordEnv.isEmpty())
+            return true;
+        if (const RedisError e = ConfigLoader::setTeamDatabase(*config, url, passwordEnv); e.isError())
+            return fail(err, QStringLiteral("teamDatabase"), e.message);
+        return true;
+    }
+
     // "scanRate": "auto", "max", or keys a second (a number, or a string such as "50k").
     bool readScanRate(const QJsonObject& o, ScanRate* out, RedisError* err) const
     {
@@ -136,7 +151,7 @@ public:
                readString(root, QStringLiteral("auditLog"), QString(), &config->auditLogPath, err) &&
                readBool(root, QStringLiteral("allowSharedAuditLog"), QString(), &config->allowSharedAuditLog,
                         err) &&
-               readTls(root, QString(), globalTls, err);
+               readTeamDatabase(root, config, err) && readTls(root, QString(), globalTls, err);
     }
 
     // "patterns": glob strings ("locks" patterns) or {"match", "mode"} objects; replaces the default.
@@ -429,7 +444,8 @@ Result<LockScopeConfig> ConfigLoader::fromJson(const QByteArray& json, QStringLi
                   QStringLiteral("readOnly"), QStringLiteral("auditLog"), QStringLiteral("redlock"),
                   QStringLiteral("maxValueBytes"), QStringLiteral("maxFields"),
                   QStringLiteral("allowSharedAuditLog"), QStringLiteral("replyLimits"),
-                  QStringLiteral("scanRate")});
+                  QStringLiteral("scanRate"), QStringLiteral("teamDatabase"),
+                  QStringLiteral("teamDatabasePasswordEnv")});
 
     // In this order: a master takes the timeout and reply limits read before it, and the first
     // error found is the one reported.
@@ -442,6 +458,30 @@ Result<LockScopeConfig> ConfigLoader::fromJson(const QByteArray& json, QStringLi
         !r.readOwnerRules(root, &config.ownerRules, &err) || !r.readMasters(root, globalTls, &config, &err))
         return err;
     return config;
+}
+
+RedisError ConfigLoader::setTeamDatabase(LockScopeConfig& config, const QString& url,
+                                         const QString& passwordEnv)
+{
+    if (url.isEmpty() && !config.teamDatabase)
+        return {ErrorKind::InvalidConfig, QString(),
+                QStringLiteral("a team database password variable without a team database URL")};
+    if (!url.isEmpty()) { // empty: the password of the one configured already
+        Result<TeamDatabaseUrl> parsed = TeamDatabaseUrl::parse(url);
+        if (!parsed)
+            return parsed.error();
+        config.teamDatabase = *parsed;
+        config.teamDatabasePassword.clear();
+    }
+    if (!passwordEnv.isEmpty()) {
+        const QByteArray secret = qgetenv(passwordEnv.toLocal8Bit().constData());
+        if (secret.isEmpty())
+            return {ErrorKind::InvalidConfig, QString(),
+                    QStringLiteral("environment variable %1 is not set").arg(passwordEnv)};
+        config.teamDatabasePassword = QString::fromUtf8(secret);
+        config.passwordEnvVars << passwordEnv;
+    }
+    return {};
 }
 
 } // namespace lockscope

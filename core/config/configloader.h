@@ -35,6 +35,11 @@ Result<ConnectionOptions> masterFromUrl(const QString& url, const TlsOptions& tl
 void setMasterUser(ConnectionOptions& master, const QString& user);
 void setMasterPassword(ConnectionOptions& master, const QString& password);
 
+// The team database from its URL (empty: the one `config` has) and the environment variable naming its
+// password (empty: libpq's own, PGPASSWORD or ~/.pgpass); InvalidUrl or InvalidConfig, never with the URL's
+// secrets, when they are not usable.
+RedisError setTeamDatabase(LockScopeConfig& config, const QString& url, const QString& passwordEnv);
+
 } // namespace ConfigLoader
 
 } // namespace lockscope

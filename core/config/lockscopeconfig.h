@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "audit/teamdatabaseurl.h"
 #include "config/scanpattern.h"
 #include "config/scanrate.h"
 #include "connection/connectionoptions.h"
@@ -9,6 +10,8 @@
 #include <QByteArrayList>
 #include <QList>
 #include <QString>
+
+#include <optional>
 
 namespace lockscope {
 
@@ -48,6 +51,10 @@ struct LockScopeConfig
     QString auditLogPath; // empty: the default location
     // Write to an audit log that group or others may read (AuditLog refuses it otherwise).
     bool allowSharedAuditLog = false;
+    // The team's shared database (--team-db, "teamDatabase"): every write is audited there too.
+    std::optional<TeamDatabaseUrl> teamDatabase;
+    // From --team-db-password-env or "teamDatabasePasswordEnv"; empty: libpq's (PGPASSWORD, ~/.pgpass).
+    QString teamDatabasePassword;
     int timeoutMs = 2000;
     // The environment variables passwords were read from (--password-env, "passwordEnv"): a child
     // process started for the user (lockctl hold) does not inherit them.

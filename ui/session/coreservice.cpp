@@ -50,6 +50,12 @@ CoreService::~CoreService()
 void CoreService::start()
 {
     m_masters = std::make_unique<MasterSet>(m_config.masters);
+    if (m_config.teamDatabase) {
+        // Made here, on the core thread, where every write and its record happen: a Qt SQL
+        // connection is used on the thread that opened it.
+        m_team = std::make_unique<TeamAuditLog>(*m_config.teamDatabase, m_config.teamDatabasePassword);
+        m_audit.setTeam(m_team.get());
+    }
     m_monitor = std::make_unique<LockMonitor>(m_masters.get(), m_config);
     m_redlock = std::make_unique<Redlock>(m_masters.get(), m_config, &m_audit);
     m_redlock->setWaitForAllMasters(true); // the window reports what every master did
@@ -145,6 +151,8 @@ void CoreService::shutdown()
     if (m_masters)
         m_masters->close();
     m_masters.reset();
+    m_audit.setTeam(nullptr);
+    m_team.reset(); // on the thread that opened it
     delete m_eventTimer;
     m_eventTimer = nullptr;
     delete m_masterTimer;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "audit/auditlog.h"
+#include "audit/teamauditlog.h"
 #include "config/lockscopeconfig.h"
 #include "diagnosis/diagnosisfacts.h"
 #include "diagnosis/safetyincident.h"
@@ -147,6 +148,7 @@ private:
 
     LockScopeConfig m_config;
     AuditLog m_audit;
+    std::unique_ptr<TeamAuditLog> m_team; // with --team-db: every record goes there too
     std::unique_ptr<MasterSet> m_masters;
     std::unique_ptr<LockMonitor> m_monitor;
     std::unique_ptr<Redlock> m_redlock;

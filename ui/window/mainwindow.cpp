@@ -7,7 +7,6 @@
 #include "eventlog/eventlogdock.h"
 #include "eventlog/eventlogmodel.h"
 #include "history/historydock.h"
-#include "history/historytimeline.h"
 #include "history/historyview.h"
 #include "locks/batchqueue.h"
 #include "locks/lockfilterbar.h"
@@ -174,6 +173,7 @@ void MainWindow::monitor(const LockScopeConfig& requested, const QString& auditL
     m_core.reset(); // stops the old core thread first
     m_config = config;
     m_auditPath = auditLogPath;
+    m_audit->followTeam(config.teamDatabase, config.teamDatabasePassword);
     m_initialScanFinished = false;
     m_statusBar->clearScanProgress();
     m_leases.clear();
@@ -542,7 +542,7 @@ void MainWindow::copyToken()
 
 void MainWindow::showAuditLog()
 {
-    showDialog(new AuditLogDialog(m_auditPath, this));
+    showDialog(new AuditLogDialog(m_auditPath, m_audit->team(), this));
 }
 
 void MainWindow::showConnections()

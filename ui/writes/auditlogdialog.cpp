@@ -3,8 +3,10 @@
 
 #include "audit/auditlog.h"
 #include "audit/auditreader.h"
+#include "base/bytesdisplay.h"
 #include "widgets/plaintooltip.h"
 #include "widgets/readonlyrows.h"
+#include "writes/teamauditwatch.h"
 
 #include <QDialogButtonBox>
 #include <QFileInfo>
@@ -21,8 +23,8 @@
 
 namespace lockscope {
 
-AuditLogDialog::AuditLogDialog(QString path, QWidget* parent)
-    : QDialog(parent), m_path(std::move(path)), m_status(new QLabel(this)),
+AuditLogDialog::AuditLogDialog(QString path, TeamAuditWatch* team, QWidget* parent)
+    : QDialog(parent), m_path(std::move(path)), m_team(team), m_status(new QLabel(this)),
       m_table(new QTableWidget(0, 8, this))
 {
     setWindowTitle(tr("Audit log"));
@@ -38,10 +40,33 @@ AuditLogDialog::AuditLogDialog(QString path, QWidget* parent)
     layout->addWidget(m_table, 1);
     layout->addWidget(buttons);
     resize(1000, 480);
+    if (m_team)
+        connect(m_team, &TeamAuditWatch::changed, this, &AuditLogDialog::reload);
     reload();
 }
 
 void AuditLogDialog::reload()
+{
+    if (m_team && m_team->isFollowing())
+        reloadTeam();
+    else
+        reloadFile();
+}
+
+void AuditLogDialog::reloadTeam()
+{
+    QList<QJsonObject> records = m_team->records();
+    std::reverse(records.begin(), records.end());
+    show(records);
+    QString status = tr("Team database %1 — %n record(s), newest first; new ones appear as they are written.",
+                        nullptr, int(records.size()))
+                         .arg(m_team->name());
+    if (!m_team->problem().isEmpty())
+        status = tr("Team database: %1").arg(escapeText(m_team->problem()));
+    m_status->setText(status);
+}
+
+void AuditLogDialog::reloadFile()
 {
     m_table->setRowCount(0);
     QStringList notes;
@@ -91,6 +116,22 @@ void AuditLogDialog::reload()
     });
     if (records.size() > maxLines)
         records.resize(maxLines);
+    show(records);
+    QString status = tr("%1 — %n record(s), newest first.", nullptr, int(records.size())).arg(m_path);
+    if (!notes.isEmpty())
+        status += QLatin1Char(' ') + notes.join(QLatin1Char(' '));
+    m_status->setText(status);
+}
+
+void AuditLogDialog::show(const QList<QJsonObject>& records)
+{
+    // user@host, and /program where the record names it (a team's trail has several).
+    const auto who = [](const QJsonObject& o) -> QString {
+        const QString program = o.value(QStringLiteral("program")).toString();
+        return QStringLiteral("%1@%2").arg(o.value(QStringLiteral("user")).toString(),
+                                           o.value(QStringLiteral("host")).toString()) +
+               (program.isEmpty() ? QString() : QLatin1Char('/') + program);
+    };
     m_table->setRowCount(int(records.size()));
     for (int row = 0; row < records.size(); ++row) {
         const QJsonObject& o = records.at(row);
@@ -104,27 +145,19 @@ void AuditLogDialog::reload()
         if (token.isEmpty())
             token = o.value(QStringLiteral("expectedToken")).toString();
         const QStringList cells{
-            o.value(QStringLiteral("time")).toString(),
-            QStringLiteral("%1@%2").arg(o.value(QStringLiteral("user")).toString(),
-                                        o.value(QStringLiteral("host")).toString()),
-            o.value(QStringLiteral("action")).toString(),
-            o.value(QStringLiteral("resource")).toString(),
-            o.value(QStringLiteral("outcome")).toString(),
-            token,
-            perMaster.join(QStringLiteral("; ")),
-            o.value(QStringLiteral("message")).toString(),
+            o.value(QStringLiteral("time")).toString(),    who(o),
+            o.value(QStringLiteral("action")).toString(),  o.value(QStringLiteral("resource")).toString(),
+            o.value(QStringLiteral("outcome")).toString(), token,
+            perMaster.join(QStringLiteral("; ")),          o.value(QStringLiteral("message")).toString(),
         };
         for (int c = 0; c < cells.size(); ++c) {
-            auto* item = new QTableWidgetItem(cells.at(c));
-            item->setToolTip(plainToolTip(cells.at(c)));
+            const QString text = escapeText(cells.at(c));
+            auto* item = new QTableWidgetItem(text);
+            item->setToolTip(plainToolTip(text));
             m_table->setItem(row, c, item);
         }
     }
     m_table->resizeColumnsToContents();
-    QString status = tr("%1 — %n record(s), newest first.", nullptr, int(records.size())).arg(m_path);
-    if (!notes.isEmpty())
-        status += QLatin1Char(' ') + notes.join(QLatin1Char(' '));
-    m_status->setText(status);
 }
 
 } // namespace lockscope

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "writes/auditwatch.h"
 
+#include "writes/teamauditwatch.h"
+
 #include "audit/auditlog.h"
 
 #include <QMessageBox>
@@ -8,7 +10,8 @@
 
 namespace lockscope {
 
-AuditWatch::AuditWatch(QWidget* window) : QObject(window), m_window(window), m_recheck(new QTimer(this))
+AuditWatch::AuditWatch(QWidget* window)
+    : QObject(window), m_window(window), m_team(new TeamAuditWatch(this)), m_recheck(new QTimer(this))
 {
     m_recheck->setSingleShot(true);
     m_recheck->setInterval(5000);
@@ -40,6 +43,11 @@ void AuditWatch::showLost(const QString& path, const QString& message)
                                                        : box->detailedText() + QLatin1Char('\n') + message);
     box->setInformativeText(message);
     box->open();
+}
+
+void AuditWatch::followTeam(const std::optional<TeamDatabaseUrl>& url, const QString& password)
+{
+    m_team->follow(url, password);
 }
 
 } // namespace lockscope

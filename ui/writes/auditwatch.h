@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "audit/teamdatabaseurl.h"
+
 #include <QObject>
+
+#include <optional>
 
 class QTimer;
 class QWidget;
 
 namespace lockscope {
+
+class TeamAuditWatch;
 
 // The window's eye on the audit log: whether it can be appended to now (a local file, opened as the
 // core does before every write: no socket involved), a look again every 5 s while it cannot, and
@@ -24,6 +30,9 @@ public:
     void check(const QString& path, bool allowShared);
     // Why the audit log cannot be appended to, or empty.
     QString problem() const { return m_problem; }
+    // The team database's trail (--team-db), for the audit log dialog; none stops following.
+    TeamAuditWatch* team() const { return m_team; }
+    void followTeam(const std::optional<TeamDatabaseUrl>& url, const QString& password);
     // Not modal: the core keeps running, and further losses add to the same box's log lines.
     void showLost(const QString& path, const QString& message);
 
@@ -32,6 +41,7 @@ signals:
 
 private:
     QWidget* m_window;
+    TeamAuditWatch* m_team;
     QTimer* m_recheck;
     QString m_problem;
 };

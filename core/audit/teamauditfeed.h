@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "audit/teamdatabase.h"
+
+#include <QJsonObject>
+#include <QList>
+#include <QObject>
+#include <QSet>
+
+class QTimer;
+
+namespace lockscope {
+
+// The team audit trail as it grows, for a window (issue #45): the newest records first, then each
+// new one within a moment of its commit, told by PostgreSQL's LISTEN/NOTIFY (TeamAuditLog announces
+// every record), never by polling the table. It talks to the database on the thread it lives on,
+// which must not be the GUI thread: give it a thread of its own and call start() there.
+class TeamAuditFeed final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(TeamAuditFeed)
+
+public:
+    static constexpr int initialRecords = 5000;
+    static constexpr int retryMs = 5000;
+    static constexpr qint64 reorderWindow = 256;
+
+    TeamAuditFeed(TeamDatabaseUrl url, QString password, QObject* parent = nullptr);
+    ~TeamAuditFeed() override;
+
+    // Connects, reads the newest records and listens; on a failure says so (problem) and tries
+    // again every retryMs, picking up where it left off.
+    void start();
+    // Closes the connection (on this object's thread).
+    void stop();
+
+signals:
+    // Records not sent before, oldest first: the audit log's JSON objects, each with its "writer".
+    void records(const QList<QJsonObject>& records);
+    // Connected and listening, or why not (empty once it works again).
+    void problem(const QString& message);
+
+private:
+    void connectAndListen();
+    void fetchNew();
+    void failed(const QString& message);
+
+    TeamDatabaseUrl m_url;
+    QString m_password;
+    std::unique_ptr<TeamDatabase> m_db;
+    QTimer* m_retry;
+    qint64 m_lastId = -1; // the newest row sent; -1 before the first read
+    QSet<qint64> m_sent;  // the ids sent within reorderWindow of it
+};
+
+} // namespace lockscope
