@@ -48,6 +48,21 @@ QJsonObject HistoryJson::event(const HistoryEvent& h)
     return o;
 }
 
+QStringList HistoryJson::recorders(const ResourceHistory& history)
+{
+    if (history.events.isEmpty())
+        return {};
+    const qint64 from = history.events.first().event.timeMs;
+    const qint64 to = history.events.last().event.timeMs;
+    QStringList out;
+    for (const RecordingSession& s : history.sessions)
+        if (s.startedMs <= to && s.lastMs >= from)
+            for (const QString& r : s.recorders)
+                if (!out.contains(r))
+                    out << r;
+    return out;
+}
+
 QJsonObject HistoryJson::history(const ResourceHistory& history)
 {
     QJsonArray episodes;
@@ -62,6 +77,7 @@ QJsonObject HistoryJson::history(const ResourceHistory& history)
     return {{QStringLiteral("resource"), escapeBytes(history.resource)},
             {QStringLiteral("masters"), QJsonArray::fromStringList(history.masters)},
             {QStringLiteral("otherMasterSets"), others},
+            {QStringLiteral("recordedBy"), QJsonArray::fromStringList(recorders(history))},
             {QStringLiteral("episodes"), episodes},
             {QStringLiteral("events"), events}};
 }
@@ -79,6 +95,8 @@ QStringList HistoryJson::text(const ResourceHistory& history)
                  .arg(history.events.size());
     if (!history.masters.isEmpty())
         lines << QStringLiteral("  recorded from: %1").arg(history.masters.join(QStringLiteral(", ")));
+    if (const QStringList by = recorders(history); !by.isEmpty())
+        lines << QStringLiteral("  recorded by: %1").arg(by.join(QStringLiteral(", ")));
     for (const QStringList& set : history.otherMasterSets)
         lines << QStringLiteral("  also recorded from other masters (another story; name them with -m): %1")
                      .arg(set.join(QStringLiteral(", ")));

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "record/recordingreader.h"
 
+#include "record/recorderechofilter.h"
+
 #include "base/bytesdisplay.h"
 #include "record/episodebuilder.h"
 #include "record/escapedtextcache.h"
@@ -32,14 +34,31 @@ RedisError RecordingReader::open(const QString& path)
 
 Result<QList<RecordingSession>> RecordingReader::sessions()
 {
+    Result<SessionGroups> groups = sessionGroups();
+    if (!groups)
+        return groups.error();
+    return groups->merged();
+}
+
+Result<SessionGroups> RecordingReader::sessionGroups()
+{
+    Result<QList<RecordingSession>> raw = recorderSessions();
+    if (!raw)
+        return raw.error();
+    return SessionGroups(*raw);
+}
+
+Result<QList<RecordingSession>> RecordingReader::recorderSessions()
+{
     if (!m_db)
         return RedisError(ErrorKind::Io, QString(), QStringLiteral("no recording open"));
     QSqlQuery q(m_db->db());
     q.setForwardOnly(true);
     // Bounded: the newest sessions, oldest first.
-    if (!q.exec(QStringLiteral("SELECT id, started, last, ended, masters FROM (SELECT * FROM sessions ORDER "
-                               "BY id DESC LIMIT %1) ORDER BY id")
-                    .arg(maxSessions)))
+    if (!q.exec(
+            QStringLiteral("SELECT id, started, last, ended, masters, recorder FROM (SELECT * FROM sessions "
+                           "ORDER BY id DESC LIMIT %1) ORDER BY id")
+                .arg(maxSessions)))
         return m_db->error(QStringLiteral("cannot read its sessions"), q.lastError().text());
     QList<RecordingSession> out;
     qint64 bytes = 0;
@@ -55,6 +74,8 @@ Result<QList<RecordingSession>> RecordingReader::sessions()
                                QStringLiteral("over %1 MiB of them").arg(maxBytes >> 20));
         for (const QJsonValue& m : QJsonDocument::fromJson(masters).array())
             s.masters << escapeText(m.toString());
+        if (const QString recorder = q.value(5).toString(); !recorder.isEmpty())
+            s.recorders << escapeText(recorder.left(1024));
         out << s;
     }
     if (q.lastError().isValid())
@@ -66,6 +87,10 @@ RedisError RecordingReader::forEachEvent(const std::function<bool(const HistoryE
 {
     if (!m_db)
         return RedisError(ErrorKind::Io, QString(), QStringLiteral("no recording open"));
+    const Result<SessionGroups> groups = sessionGroups();
+    if (!groups)
+        return groups.error();
+    RecorderEchoFilter echoes(&*groups);
     sqlite3* handle = SqliteStatement::handle(m_db->db());
     if (!handle)
         return m_db->error(QStringLiteral("cannot read its events"), QStringLiteral("not an SQLite file"));
@@ -138,6 +163,12 @@ RedisError RecordingReader::forEachEvent(const std::function<bool(const HistoryE
         e.holders = quint64(q.columnInt(10));
         e.detail = q.columnIsNull(11) ? QString() : texts.escaped(q.columnView(11));
         e.auditId = q.columnIsNull(12) ? QString() : escapeText(QString::fromUtf8(q.columnBlob(12)));
+        if (groups->any()) {
+            // Two recorders of one watch: each change once, told as one session's.
+            if (echoes.isEcho(h))
+                continue;
+            h.session = groups->groupOf(h.session);
+        }
         if (!visit(h))
             return {};
     }
@@ -214,6 +245,21 @@ Result<QList<HistoryEvent>> RecordingReader::events(const QString& where, const 
     if (q.lastError().isValid())
         return m_db->error(QStringLiteral("cannot read its events"), q.lastError().text());
     return out;
+}
+
+void RecordingReader::reconcile(QList<HistoryEvent>& events, const SessionGroups& groups)
+{
+    if (!groups.any())
+        return;
+    RecorderEchoFilter echoes(&groups);
+    QList<HistoryEvent> kept;
+    kept.reserve(events.size());
+    for (HistoryEvent& h : events)
+        if (!echoes.isEcho(h)) {
+            h.session = groups.groupOf(h.session);
+            kept << std::move(h);
+        }
+    events = std::move(kept);
 }
 
 void RecordingReader::keepOneMasterSet(ResourceHistory& history, QList<HistoryEvent>& own,
@@ -321,12 +367,13 @@ Result<ResourceHistory> RecordingReader::history(const QByteArray& resource, qin
 {
     if (!m_db)
         return RedisError(ErrorKind::Io, QString(), QStringLiteral("no recording open"));
-    Result<QList<RecordingSession>> sessions = this->sessions();
+    Result<QList<RecordingSession>> sessions = recorderSessions();
     if (!sessions)
         return sessions.error();
+    const SessionGroups groups(*sessions);
     ResourceHistory history;
     history.resource = resource;
-    history.sessions = *sessions;
+    history.sessions = groups.merged();
     QSqlQuery id(m_db->db());
     id.prepare(QStringLiteral("SELECT id FROM resources WHERE name = ?"));
     id.addBindValue(resource);
@@ -348,6 +395,7 @@ Result<ResourceHistory> RecordingReader::history(const QByteArray& resource, qin
                {id.value(0), id.value(0), id.value(0), id.value(0)}, *sessions);
     if (!own)
         return own.error();
+    reconcile(*own, groups);
     keepOneMasterSet(history, *own, masters);
     restoreReplacements(*own, resource);
     const QList<Episode> all = EpisodeBuilder::build(*own, history.sessions);
@@ -368,9 +416,10 @@ Result<ResourceHistory> RecordingReader::history(const QByteArray& resource, qin
                                                       : history.events.last().event.timeMs;
     Result<QList<HistoryEvent>> masterEvents =
         events(QStringLiteral("resource IS NULL AND t >= ? AND t <= ?"),
-               {history.events.first().event.timeMs, last}, history.sessions);
+               {history.events.first().event.timeMs, last}, *sessions);
     if (!masterEvents)
         return masterEvents.error();
+    reconcile(*masterEvents, groups);
     // Only these masters' own events: another set's restart is not part of this story.
     QSet<qint64> watching;
     for (const RecordingSession& s : std::as_const(history.sessions))

@@ -4,6 +4,7 @@
 #include "base/result.h"
 #include "record/recordingdatabase.h"
 #include "record/resourcehistory.h"
+#include "record/sessiongroups.h"
 
 #include <functional>
 #include <memory>
@@ -45,9 +46,17 @@ public:
     RedisError forEachEvent(const std::function<bool(const HistoryEvent&)>& visit);
     // Every resource with at least one event, sorted.
     Result<QList<QByteArray>> resources();
+    // The sessions as readers see them: those of recorders that watched the same masters at the
+    // same time merged into one (SessionGroups), as their events are (RecorderEchoFilter).
     Result<QList<RecordingSession>> sessions();
+    // Each recorder's own session, as written.
+    Result<QList<RecordingSession>> recorderSessions();
 
 private:
+    Result<SessionGroups> sessionGroups();
+    // Two recorders of one watch: drops the second telling of each change and names each event's
+    // session by its group.
+    static void reconcile(QList<HistoryEvent>& events, const SessionGroups& groups);
     // The recorder stores a replacement as the new holder's `acquired` alone: the `replaced` event
     // of the holder before it is put back here, just before. Names each event's resource.
     static void restoreReplacements(QList<HistoryEvent>& events, const QByteArray& resource);

@@ -55,6 +55,9 @@ const QList<QStringList>& migrationSteps()
         // events are read from the tail after it.
         {QStringLiteral("CREATE TABLE heads_saved(through INTEGER NOT NULL)"),
          QStringLiteral("INSERT INTO heads_saved(through) SELECT coalesce(max(id), 0) FROM events")},
+        // 6 -> 7: each session names its recorder (user@host/program:pid): several may write one
+        // file at once (issue #45).
+        {QStringLiteral("ALTER TABLE sessions ADD COLUMN recorder TEXT")},
     };
     return all;
 }
@@ -76,7 +79,8 @@ const QList<RecordingTable>& recordingTables()
           {QStringLiteral("started"), 1},
           {QStringLiteral("last"), 1},
           {QStringLiteral("ended"), 1},
-          {QStringLiteral("masters"), 1}}},
+          {QStringLiteral("masters"), 1},
+          {QStringLiteral("recorder"), 7}}},
         {QStringLiteral("resources"),
          1,
          {{QStringLiteral("id"), 1}, {QStringLiteral("name"), 1}, {QStringLiteral("last"), 5}}},

@@ -17,8 +17,9 @@ namespace RecordingSchema {
 // The schema this build writes; 1: the first recorder, 2: force-releases carry their audit id,
 // 3: only the masters' events are indexed by time, 4: the resources' events by resource alone,
 // 5: no per-resource index, each resource's events chained from its latest (events.prev,
-// resources.last), 6: the latest events are stored every 30 s (heads_saved).
-inline constexpr int currentVersion = 6;
+// resources.last), 6: the latest events are stored every 30 s (heads_saved), 7: each session
+// names its recorder (sessions.recorder).
+inline constexpr int currentVersion = 7;
 
 // The statements that take a database at version `fromVersion` (0 to currentVersion - 1) to
 // the next.

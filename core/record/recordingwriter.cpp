@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "record/recordingwriter.h"
 
+#include "base/localidentity.h"
+
 #include "record/cpustopwatch.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSet>
@@ -166,10 +170,15 @@ void RecordingWriter::start(const QStringList& masterNames)
         for (const QString& name : m_masterNames)
             masters.append(name);
         QSqlQuery q(m_db->db());
-        q.prepare(QStringLiteral("INSERT INTO sessions(started, last, masters) VALUES(?, ?, ?)"));
+        q.prepare(
+            QStringLiteral("INSERT INTO sessions(started, last, masters, recorder) VALUES(?, ?, ?, ?)"));
         q.addBindValue(now);
         q.addBindValue(now);
         q.addBindValue(QString::fromUtf8(QJsonDocument(masters).toJson(QJsonDocument::Compact)));
+        q.addBindValue(QStringLiteral("%1@%2/%3:%4")
+                           .arg(LocalIdentity::user(), LocalIdentity::host(),
+                                QFileInfo(QCoreApplication::applicationFilePath()).fileName())
+                           .arg(LocalIdentity::pid()));
         if (q.exec())
             m_session = q.lastInsertId().toLongLong();
         else

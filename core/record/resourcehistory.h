@@ -19,6 +19,9 @@ struct RecordingSession
     qint64 lastMs = 0;    // the last moment it is known to have been watching
     qint64 endedMs = -1;  // -1: it did not end cleanly (killed) or is still recording
     QStringList masters;  // master i of its events, by redacted URL
+    // Who recorded it: user@host/program:pid (empty in files from before version 7); for recorders
+    // that watched at once, merged into one session (SessionGroups), each of them.
+    QStringList recorders;
 };
 
 // A recorded event as read back: with the session it belongs to and its master's name.

@@ -29,8 +29,8 @@ private:
     static HistoryEvent at(qint64 ms, Kind kind, const QByteArray& token, qint64 session = 1,
                            quint64 holders = 1, const QString& auditId = QString());
     QList<RecordingSession> m_sessions{
-        {1, 0, 100000, 100000, {QStringLiteral("m0"), QStringLiteral("m1"), QStringLiteral("m2")}},
-        {2, 200000, 300000, -1, {QStringLiteral("m0"), QStringLiteral("m1"), QStringLiteral("m2")}}};
+        {1, 0, 100000, 100000, {QStringLiteral("m0"), QStringLiteral("m1"), QStringLiteral("m2")}, {}},
+        {2, 200000, 300000, -1, {QStringLiteral("m0"), QStringLiteral("m1"), QStringLiteral("m2")}, {}}};
 };
 
 HistoryEvent TestEpisodeBuilder::at(qint64 ms, Kind kind, const QByteArray& token, qint64 session,

@@ -35,7 +35,8 @@ ResourceHistory recording(const QList<RecordEvent>& events, qint64 watchedUntilM
 {
     ResourceHistory h;
     h.resource = "orders";
-    h.sessions << RecordingSession{1, t0, watchedUntilMs, endedMs, {QStringLiteral("redis://127.0.0.1:1")}};
+    h.sessions << RecordingSession{1, t0, watchedUntilMs, endedMs, {QStringLiteral("redis://127.0.0.1:1")},
+                                   {}};
     qint64 id = 0;
     for (const RecordEvent& e : events)
         h.events << HistoryEvent{++id, 1, e, QStringLiteral("redis://127.0.0.1:1")};
