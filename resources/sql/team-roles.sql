@@ -8,7 +8,7 @@
 --
 -- lockscope_owner owns LockScope's schema: connect with it once, and after each upgrade of
 -- LockScope, to create or update its tables (`lockctl audit --team-db postgresql://lockscope_owner@…`).
--- lockscope_writer is what lockctl, `serve` and the window use every day: it may read and add
+-- lockscope_writer is what lockctl and the window use every day: it may read and add
 -- audit records, never change or remove one.
 CREATE ROLE lockscope_owner LOGIN;
 CREATE ROLE lockscope_writer LOGIN;
