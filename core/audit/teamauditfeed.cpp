@@ -13,11 +13,25 @@
 namespace lockscope {
 
 TeamAuditFeed::TeamAuditFeed(TeamDatabaseUrl url, QString password, QObject* parent)
-    : QObject(parent), m_url(std::move(url)), m_password(std::move(password)), m_retry(new QTimer(this))
+    : QObject(parent), m_url(std::move(url)), m_password(std::move(password)), m_retry(new QTimer(this)),
+      m_ping(new QTimer(this))
 {
     m_retry->setSingleShot(true);
     m_retry->setInterval(retryMs);
     connect(m_retry, &QTimer::timeout, this, &TeamAuditFeed::connectAndListen);
+    // A listening connection hears nothing when the server goes away: one round trip now and then
+    // tells, and the retry listens again and reads what was missed.
+    m_ping->setInterval(retryMs);
+    connect(m_ping, &QTimer::timeout, this, [this] {
+        if (!m_db || m_retry->isActive())
+            return;
+        // The driver closes a connection whose socket it found shut: that is a loss too.
+        if (!m_db->isOpen())
+            return failed(QStringLiteral("team database %1: connection lost").arg(m_url.toString()));
+        QSqlQuery q(m_db->db());
+        if (!q.exec(QStringLiteral("SELECT 1")))
+            failed(m_db->error(QStringLiteral("connection lost"), q.lastError()).message);
+    });
 }
 
 TeamAuditFeed::~TeamAuditFeed() = default;
@@ -30,13 +44,16 @@ void TeamAuditFeed::start()
 void TeamAuditFeed::stop()
 {
     m_retry->stop();
+    m_ping->stop();
     m_db.reset();
 }
 
 void TeamAuditFeed::failed(const QString& message)
 {
-    m_db.reset();
+    // The connection is replaced when the retry connects again, not here: a read that failed in
+    // the handler of the driver's own notification signal must not delete the driver under it.
     emit problem(message);
+    m_ping->stop();
     m_retry->start();
 }
 
@@ -55,12 +72,13 @@ void TeamAuditFeed::connectAndListen()
             fetchNew();
     });
     emit problem(QString());
+    m_ping->start();
     fetchNew();
 }
 
 void TeamAuditFeed::fetchNew()
 {
-    if (!m_db)
+    if (!m_db || !m_db->isOpen() || m_retry->isActive())
         return;
     QSqlQuery q(m_db->db());
     q.setForwardOnly(true);

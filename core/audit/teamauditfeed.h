@@ -29,8 +29,8 @@ public:
     TeamAuditFeed(TeamDatabaseUrl url, QString password, QObject* parent = nullptr);
     ~TeamAuditFeed() override;
 
-    // Connects, reads the newest records and listens; on a failure says so (problem) and tries
-    // again every retryMs, picking up where it left off.
+    // Connects, reads the newest records and listens; on a failure (a read, or a round trip every
+    // retryMs) says so (problem) and tries again every retryMs, picking up where it left off.
     void start();
     // Closes the connection (on this object's thread).
     void stop();
@@ -50,6 +50,7 @@ private:
     QString m_password;
     std::unique_ptr<TeamDatabase> m_db;
     QTimer* m_retry;
+    QTimer* m_ping;
     qint64 m_lastId = -1; // the newest row sent; -1 before the first read
     QSet<qint64> m_sent;  // the ids sent within reorderWindow of it
 };

@@ -148,6 +148,26 @@ void TestUiTeamAudit::windowWritesAndSeesAnotherAdminsForceRelease()
     QVERIFY2(dialog->table()->item(row, 1)->text().endsWith(QLatin1String("/lockctl")),
              qPrintable(dialog->table()->item(row, 1)->text()));
     QCOMPARE(row, 0); // newest first
+
+    // The database restarts under the open dialog: it says so, listens again, and shows what was
+    // written meanwhile (a round trip every 5 s notices, a retry 5 s later reconnects).
+    QVERIFY2(m_pg.restart(), qPrintable(m_pg.errorString()));
+    QCOMPARE(m_redis.command({"SET", "team:after-restart", "their-token"}).string, QByteArray("OK"));
+    const LockctlRun again =
+        runLockctl(testPasswordArgs() +
+                       QStringList{QStringLiteral("-m"), m_redis.url(false), QStringLiteral("--team-db"),
+                                   m_pg.url(QStringLiteral("lockscope_writer")),
+                                   QStringLiteral("--team-db-password-env"), QStringLiteral("TEAM_PW"),
+                                   QStringLiteral("force-release"), QStringLiteral("team:after-restart"),
+                                   QStringLiteral("--expect-token"), QStringLiteral("their-token"),
+                                   QStringLiteral("--yes")},
+                   30000, env);
+    QVERIFY2(again.code == 0, qPrintable(again.describe()));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        rowOf(dialog->table(), QStringLiteral("force-release"), QStringLiteral("team:after-restart")) == 0,
+        20000);
+    QVERIFY2(dialog->statusLabel()->text().startsWith(QLatin1String("Team database postgresql://")),
+             qPrintable(dialog->statusLabel()->text()));
     dialog->close();
 }
 
