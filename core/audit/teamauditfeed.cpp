@@ -2,8 +2,8 @@
 #include "audit/teamauditfeed.h"
 
 #include "audit/teamauditlog.h"
+#include "audit/teamauditreader.h"
 
-#include <QJsonDocument>
 #include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -105,9 +105,7 @@ void TeamAuditFeed::fetchNew()
             continue;
         m_sent.insert(id);
         last = qMax(last, id);
-        QJsonObject record = QJsonDocument::fromJson(q.value(2).toString().toUtf8()).object();
-        record.insert(QStringLiteral("writer"), q.value(1).toString());
-        out << record;
+        out << TeamAuditReader::recordOf(q.value(1).toString(), q.value(2).toString());
     }
     m_lastId = last;
     m_sent.removeIf([this](qint64 id) { return id <= m_lastId - reorderWindow; });

@@ -13,6 +13,13 @@
 
 namespace lockscope {
 
+QJsonObject TeamAuditReader::recordOf(const QString& writer, const QString& recordJson)
+{
+    QJsonObject record = QJsonDocument::fromJson(recordJson.toUtf8()).object();
+    record.insert(QStringLiteral("writer"), writer);
+    return record;
+}
+
 Result<QList<QJsonObject>> TeamAuditReader::read(TeamDatabase& db, const Query& query)
 {
     if (const RedisError e = db.ensureOpen(); e.isError())
@@ -34,11 +41,8 @@ Result<QList<QJsonObject>> TeamAuditReader::read(TeamDatabase& db, const Query& 
     if (!q.exec())
         return db.error(QStringLiteral("cannot read the audit records"), q.lastError());
     QList<QJsonObject> out;
-    while (q.next()) {
-        QJsonObject record = QJsonDocument::fromJson(q.value(1).toString().toUtf8()).object();
-        record.insert(QStringLiteral("writer"), q.value(0).toString());
-        out << record;
-    }
+    while (q.next())
+        out << recordOf(q.value(0).toString(), q.value(1).toString());
     std::reverse(out.begin(), out.end());
     return out;
 }

@@ -24,7 +24,10 @@ struct Query
     int limit = 1000;                   // the newest this many
 };
 
-// The records, oldest first, each the JSON object the audit log file holds for it, with "writer".
+// One row's record: the JSON object the audit log file holds for it, with its "writer".
+QJsonObject recordOf(const QString& writer, const QString& recordJson);
+
+// The records, oldest first, each as recordOf() makes it.
 Result<QList<QJsonObject>> read(TeamDatabase& db, const Query& query);
 
 struct Verification
