@@ -128,6 +128,11 @@ Result<WebConfig> WebConfig::parse(const QByteArray& text, const QString& baseDi
     return config;
 }
 
+int WebConfig::unknownUserCost() const
+{
+    return m_unknownUserHash.isEmpty() ? -1 : bcryptCost(m_unknownUserHash);
+}
+
 Result<WebConfig> WebConfig::load(const QString& path)
 {
     QFile file(path);

@@ -47,6 +47,9 @@ public:
     bool authorize(const QByteArray& authorizationHeader) const;
     // True when authorize() would succeed without bcrypt: these credentials succeeded before.
     bool remembered(const QByteArray& authorizationHeader) const;
+    // The bcrypt cost an unknown user's password is checked at (-1 without users): the slowest
+    // configured cost, so that a wrong name answers no sooner than a wrong password.
+    int unknownUserCost() const;
 
 private:
     struct Credentials
