@@ -21,7 +21,9 @@ LockScopeConfig LaunchConfig::combine(const LockScopeConfig& chosen, bool locked
         m.commandTimeoutMs = m.connectTimeoutMs = m_config.timeoutMs;
         m_overrides.applyTo(m);
     }
-    out.readOnly = m_readOnlyForGood || chosen.readOnly;
+    m_chosenReadOnly = chosen.readOnly;
+    out.production = chosen.production;
+    out.readOnly = m_readOnlyForGood || chosen.readOnly || chosen.production;
     return out;
 }
 
@@ -29,6 +31,14 @@ LockScopeConfig LaunchConfig::tightened(LockScopeConfig config) const
 {
     config.readOnly = config.readOnly || m_readOnlyForGood;
     return config;
+}
+
+std::optional<LockScopeConfig> LaunchConfig::unlocked(LockScopeConfig current) const
+{
+    if (!current.production || m_readOnlyForGood || m_chosenReadOnly)
+        return std::nullopt;
+    current.readOnly = false;
+    return current;
 }
 
 } // namespace lockscope

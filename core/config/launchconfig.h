@@ -21,6 +21,8 @@ namespace lockscope {
 //  - read-only only tightens. A profile marked read-only opens read-only. A process started
 //    read-only (--read-only, "readOnly": true), or that has opened a profile locked read-only,
 //    stays read-only for its whole life, whatever is chosen next.
+//  - a profile marked production opens read-only too; its writes can be unlocked for the session
+//    (unlocked()), unless the profile or the process is read-only by itself.
 class LaunchConfig
 {
 public:
@@ -47,6 +49,9 @@ public:
                             const std::optional<ScanRate>& profileScanRate = {});
     // Whatever a window is asked to run: never less read-only than the process has been.
     LockScopeConfig tightened(LockScopeConfig config) const;
+    // `current` with its writes unlocked for this session, when it is a production profile's that is
+    // read-only only because it is production; none otherwise.
+    std::optional<LockScopeConfig> unlocked(LockScopeConfig current) const;
 
 private:
     LockScopeConfig m_config;
@@ -54,6 +59,7 @@ private:
     bool m_readOnlyForGood = false;
     bool m_scanRateGiven = false;
     bool m_patternsGiven = false;
+    bool m_chosenReadOnly = false; // the profile last combined is read-only by itself
 };
 
 } // namespace lockscope

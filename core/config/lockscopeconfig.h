@@ -48,6 +48,10 @@ struct LockScopeConfig
     RedlockSettings redlock;
     QList<OwnerRule> ownerRules;
     bool readOnly = false;
+    // A connection profile marked production (the window's; no config-file key): it opens read-only,
+    // writes are unlocked for one session at a time (LaunchConfig::unlocked), and a core that starts
+    // writable on it records that in the audit log first, staying read-only if it cannot.
+    bool production = false;
     QString auditLogPath; // empty: the default location
     // Write to an audit log that group or others may read (AuditLog refuses it otherwise).
     bool allowSharedAuditLog = false;

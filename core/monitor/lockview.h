@@ -9,6 +9,7 @@
 #include <QMetaType>
 #include <QSharedData>
 
+#include <algorithm>
 #include <utility>
 
 namespace lockscope {
@@ -145,6 +146,13 @@ struct LockBatch
     bool isEmpty() const { return added.isEmpty() && changed.isEmpty() && removed.isEmpty(); }
     // What a table applies one at a time: a view or a removal each.
     qsizetype steps() const { return added.size() + changed.size() + removed.size(); }
+    // A view of `resource` arrives with this batch (added or changed).
+    bool hasView(const QByteArray& resource) const
+    {
+        const auto names = [&](const LockView& v) { return v.resource == resource; };
+        return std::any_of(added.cbegin(), added.cend(), names) ||
+               std::any_of(changed.cbegin(), changed.cend(), names);
+    }
 };
 
 } // namespace lockscope

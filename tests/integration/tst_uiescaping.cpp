@@ -218,7 +218,7 @@ void TestUiEscaping::locksDetailEventsAndDialog()
 
     // The force-release dialog: what each master holds, and the refusal (no lock shape).
     QVERIFY(window.lockModel()->find(hostileKey));
-    ForceReleaseDialog dialog(window.core(), *window.lockModel()->find(hostileKey), names, false);
+    ForceReleaseDialog dialog(window.core(), *window.lockModel()->find(hostileKey), names, {});
     QSignalSpy inspected(&dialog, &ForceReleaseDialog::inspected);
     QVERIFY(inspected.wait(int(lockscope::test::upperBoundMs(5000))));
     QVERIFY2(rawTextInWidget(&dialog).isEmpty(), qPrintable(rawTextInWidget(&dialog)));

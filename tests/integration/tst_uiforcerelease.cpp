@@ -90,7 +90,8 @@ void addReader(RedisServerGroup& group, const QByteArray& name, const QByteArray
 // Opens the dialog on a lock and waits for its plan; `choice` picks a holder (-1: as opened).
 std::unique_ptr<ForceReleaseDialog> openDialog(Harness& h, const QByteArray& resource, int choice = -1)
 {
-    auto dialog = std::make_unique<ForceReleaseDialog>(h.core.get(), h.views.value(resource), h.names, false);
+    auto dialog = std::make_unique<ForceReleaseDialog>(h.core.get(), h.views.value(resource), h.names,
+                                                       ForceReleaseDialog::Session{});
     QSignalSpy inspected(dialog.get(), &ForceReleaseDialog::inspected);
     if (!inspected.wait(int(lockscope::test::upperBoundMs(5000))))
         return nullptr;
@@ -141,7 +142,7 @@ void TestUiForceRelease::confirmDeletesEverywhereAndIsAudited()
     Harness h(group);
     QTRY_VERIFY_WITH_TIMEOUT(h.views.contains("lock:fr") && h.views.value("lock:fr").holding == 3, 5000);
 
-    ForceReleaseDialog dialog(h.core.get(), h.views.value("lock:fr"), h.names, false);
+    ForceReleaseDialog dialog(h.core.get(), h.views.value("lock:fr"), h.names, {});
     QSignalSpy inspected(&dialog, &ForceReleaseDialog::inspected);
     QVERIFY(inspected.wait(int(lockscope::test::upperBoundMs(5000))));
     QCOMPARE(dialog.stage(), ForceReleaseDialog::Stage::Ready);
@@ -187,7 +188,7 @@ void TestUiForceRelease::cancelDeletesNothingAndIsAudited()
         group.at(i).command({"SET", "lock:keep", "tok-k", "PX", "60000"});
     Harness h(group);
     QTRY_VERIFY_WITH_TIMEOUT(h.views.value("lock:keep").holding == 3, 5000);
-    ForceReleaseDialog dialog(h.core.get(), h.views.value("lock:keep"), h.names, false);
+    ForceReleaseDialog dialog(h.core.get(), h.views.value("lock:keep"), h.names, {});
     QSignalSpy inspected(&dialog, &ForceReleaseDialog::inspected);
     QVERIFY(inspected.wait(int(lockscope::test::upperBoundMs(5000))));
     dialog.confirmationEdit()->setText(QStringLiteral("lock:keep"));
@@ -206,7 +207,7 @@ void TestUiForceRelease::tokenChangedInBetweenIsSpared()
         group.at(i).command({"SET", "lock:moved", "tok-old", "PX", "60000"});
     Harness h(group);
     QTRY_VERIFY_WITH_TIMEOUT(h.views.value("lock:moved").holding == 3, 5000);
-    ForceReleaseDialog dialog(h.core.get(), h.views.value("lock:moved"), h.names, false);
+    ForceReleaseDialog dialog(h.core.get(), h.views.value("lock:moved"), h.names, {});
     QSignalSpy inspected(&dialog, &ForceReleaseDialog::inspected);
     QVERIFY(inspected.wait(int(lockscope::test::upperBoundMs(5000))));
     QCOMPARE(dialog.expectedToken(), QByteArray("tok-old"));
@@ -234,7 +235,7 @@ void TestUiForceRelease::readOnlyRefuses()
         group.at(i).command({"SET", "lock:ro", "tok-ro", "PX", "60000"});
     Harness h(group, true);
     QTRY_VERIFY_WITH_TIMEOUT(h.views.value("lock:ro").holding == 3, 5000);
-    ForceReleaseDialog dialog(h.core.get(), h.views.value("lock:ro"), h.names, true);
+    ForceReleaseDialog dialog(h.core.get(), h.views.value("lock:ro"), h.names, {.readOnly = true});
     QSignalSpy inspected(&dialog, &ForceReleaseDialog::inspected);
     QVERIFY(inspected.wait(int(lockscope::test::upperBoundMs(5000))));
     dialog.confirmationEdit()->setText(QStringLiteral("lock:ro"));
@@ -266,7 +267,7 @@ void TestUiForceRelease::partialLockNeedsOnlyAPlainConfirmation()
     Harness h(group);
     QTRY_VERIFY_WITH_TIMEOUT(h.views.contains("lock:half"), 5000);
     QCOMPARE(h.views.value("lock:half").status, LockStatus::Partial);
-    ForceReleaseDialog dialog(h.core.get(), h.views.value("lock:half"), h.names, false);
+    ForceReleaseDialog dialog(h.core.get(), h.views.value("lock:half"), h.names, {});
     QSignalSpy inspected(&dialog, &ForceReleaseDialog::inspected);
     QVERIFY(inspected.wait(int(lockscope::test::upperBoundMs(5000))));
     QVERIFY(!dialog.needsTypedConfirmation());

@@ -3,6 +3,7 @@
 // options against a profile chosen with Ctrl+K, a profile locked read-only), enabling keyspace
 // events is a write like any other, and every write from the window is checked against the audit
 // log before a master is touched and reported loudly when its record could not be written.
+#include "connections/productionwrites.h"
 #include "connections/profilestore.h"
 #include "eventlog/eventlogmodel.h"
 #include "locks/locktablemodel.h"
@@ -16,6 +17,7 @@
 #include "support/testregistry.h"
 #include "support/testsettings.h"
 #include "window/mainwindow.h"
+#include "writes/forcereleasedialog.h"
 
 #include <QAction>
 #include <QApplication>
@@ -26,6 +28,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
@@ -33,6 +36,7 @@
 #include <QTest>
 #include <QTimer>
 
+#include <functional>
 #include <memory>
 
 #include "connections/connectionsdialog.h"
@@ -82,28 +86,40 @@ struct WindowOnOneMaster
     }
 };
 
+// Runs `open`, which shows a modal dialog and returns once it is answered, and answers it with
+// `answer`: the first visible top-level widget it takes (returns true for). False if none was.
+bool answerModal(const std::function<void()>& open, const std::function<bool(QWidget*)>& answer)
+{
+    QTimer poll;
+    bool answered = false;
+    QObject::connect(&poll, &QTimer::timeout, [&] {
+        for (QWidget* w : QApplication::topLevelWidgets())
+            if (w->isVisible() && answer(w)) {
+                poll.stop();
+                answered = true;
+                return;
+            }
+    });
+    poll.start(20);
+    open();
+    return answered;
+}
+
 // Opens Connections (Ctrl+K) and connects to `profile`, as a user would.
 void chooseProfile(MainWindow& window, const QString& profile)
 {
-    QTimer answer;
-    bool answered = false;
-    QObject::connect(&answer, &QTimer::timeout, [&] {
-        for (QWidget* w : QApplication::topLevelWidgets()) {
-            auto* dialog = qobject_cast<ConnectionsDialog*>(w);
-            if (!dialog || !dialog->isVisible())
-                continue;
-            answer.stop();
-            answered = true;
-            auto* box = dialog->findChild<QComboBox*>();
-            box->setCurrentIndex(box->findText(profile));
-            for (QPushButton* b : dialog->findChildren<QPushButton*>())
-                if (b->text() == QObject::tr("&Connect"))
-                    b->click();
-        }
-    });
-    answer.start(20);
-    window.connectionsAction()->trigger(); // modal: returns once the dialog was answered
-    QVERIFY(answered);
+    QVERIFY(answerModal([&] { window.connectionsAction()->trigger(); },
+                        [&](QWidget* w) {
+                            auto* dialog = qobject_cast<ConnectionsDialog*>(w);
+                            if (!dialog)
+                                return false;
+                            auto* box = dialog->findChild<QComboBox*>();
+                            box->setCurrentIndex(box->findText(profile));
+                            for (QPushButton* b : dialog->findChildren<QPushButton*>())
+                                if (b->text() == QObject::tr("&Connect"))
+                                    b->click();
+                            return true;
+                        }));
 }
 
 // The window watches `server` (a profile chosen has taken effect) and has finished its first scan.
@@ -148,6 +164,7 @@ private slots:
     void enablingEventsNeedsAWritableAuditLog();
     void windowWritesCheckTheAuditLogFirst();
     void unrecordedWriteShowsADialog();
+    void productionProfileOpensLockedUntilUnlocked();
 
 private:
     QTemporaryDir m_dir;
@@ -332,6 +349,122 @@ void TestUiWriteGate::unrecordedWriteShowsADialog()
              qPrintable(box->informativeText()));
     QCOMPARE(w.servers.at(0).command({"EXISTS", "lock:unrecorded"}).integer, 1); // it did happen
     QVERIFY(logged(window, QStringLiteral("NOT RECORDED")));
+}
+
+// Answers the question File > Unlock writes asks, as a user would.
+void unlockWrites(MainWindow& window)
+{
+    QVERIFY(answerModal([&] { window.productionWrites()->action()->trigger(); },
+                        [](QWidget* w) {
+                            auto* box = qobject_cast<QMessageBox*>(w);
+                            for (QAbstractButton* b : box ? box->buttons() : QList<QAbstractButton*>())
+                                if (b->text() == QObject::tr("&Unlock writes")) {
+                                    b->click();
+                                    return true;
+                                }
+                            return false;
+                        }));
+}
+
+// A production profile (#45): read-only when it opens, the core refusing writes; unlocked for the
+// session by File > Unlock writes, which the audit log records first (and without which it stays
+// locked); a force-release there asks for the resource's name even where it otherwise would not.
+void TestUiWriteGate::productionProfileOpensLockedUntilUnlocked()
+{
+    RedisServerGroup servers;
+    QVERIFY2(servers.start(2), qPrintable(servers.errorString()));
+    // On one master of two: partial, which outside production needs no typed name.
+    QCOMPARE(servers.at(0)
+                 .command({"SET", "lock:half", "ops@host:1/0123456789abcdef0123456789abcdef", "PX", "600000"})
+                 .string,
+             QByteArray("OK"));
+    ConnectionProfile prod = profileFor(QStringLiteral("prod"), servers.at(0), false, false);
+    prod.masters << profileFor(QStringLiteral("prod"), servers.at(1), false, false).masters;
+    prod.production = true;
+    ProfileStore::save({prod});
+    const QString where = m_dir.filePath(QStringLiteral("production"));
+    const QString audit = where + QStringLiteral("/audit.jsonl");
+    Result<LaunchOptions> options =
+        LaunchOptions::parse({QStringLiteral("lockscope"), QStringLiteral("--audit-log"), audit});
+    QVERIFY(options);
+    MainWindow window(options->config, options->auditLogPath);
+    window.setLaunchConfig(options->launch);
+    window.show();
+    chooseProfile(window, QStringLiteral("prod"));
+    QTRY_VERIFY_WITH_TIMEOUT(watchesAndScanned(window, servers.at(0)), 15000);
+    QTRY_VERIFY_WITH_TIMEOUT(window.lockModel()->rowOf("lock:half") >= 0, 5000);
+    QVERIFY(window.isReadOnly());
+    QVERIFY(window.windowTitle().contains(QStringLiteral("PRODUCTION")));
+    QVERIFY(!window.acquireAction()->isEnabled());
+    QVERIFY2(window.acquireAction()->toolTip().contains(QStringLiteral("Unlock writes")),
+             qPrintable(window.acquireAction()->toolTip()));
+    QAction* toggle = window.productionWrites()->action();
+    QVERIFY(toggle->isVisible() && toggle->isEnabled());
+    // The core refuses, whatever the buttons say.
+    window.core()->request(&CoreService::acquire, "lock:new", 10000, 0, false);
+    QTRY_VERIFY_WITH_TIMEOUT(logged(window, QStringLiteral("read-only mode: acquire refused")), 5000);
+    QCOMPARE(servers.at(0).command({"EXISTS", "lock:new"}).integer, 0);
+
+    unlockWrites(window);
+    QTRY_VERIFY_WITH_TIMEOUT(!window.isReadOnly() && window.isInitialScanFinished(), 15000);
+    QVERIFY(window.windowTitle().contains(QStringLiteral("PRODUCTION")));
+    QCOMPARE(toggle->text(), QObject::tr("&Lock writes again"));
+    const QList<QJsonObject> lines = auditLines(audit);
+    QVERIFY(!lines.isEmpty());
+    QCOMPARE(lines.last().value(QStringLiteral("action")).toString(), QStringLiteral("unlock-writes"));
+    QCOMPARE(lines.last().value(QStringLiteral("outcome")).toString(), QStringLiteral("done"));
+    QCOMPARE(lines.last().value(QStringLiteral("masters")).toArray().size(), 2);
+
+    // Force-release: the name typed, though the same lock elsewhere would need a tick only.
+    QTRY_VERIFY_WITH_TIMEOUT(window.lockModel()->rowOf("lock:half") >= 0, 5000);
+    const LockView view = *window.lockModel()->find("lock:half");
+    // Partial, of a known format: outside production a tick would do (tst_uiforcerelease).
+    QCOMPARE(view.status, LockStatus::Partial);
+    QCOMPARE(view.format, LockFormat::LockScope);
+    window.selectWhenSeen("lock:half");
+    QTRY_VERIFY_WITH_TIMEOUT(window.forceReleaseAction()->isEnabled(), 5000);
+    window.forceReleaseAction()->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(window.findChild<ForceReleaseDialog*>() &&
+                                 window.findChild<ForceReleaseDialog*>()->stage() ==
+                                     ForceReleaseDialog::Stage::Ready,
+                             5000);
+    auto* dialog = window.findChild<ForceReleaseDialog*>();
+    QVERIFY(dialog->needsTypedConfirmation());
+    QVERIFY(!dialog->canConfirm());
+    dialog->confirm(); // not without the name
+    QCOMPARE(servers.at(0).command({"EXISTS", "lock:half"}).integer, 1);
+    dialog->confirmationEdit()->setText(QStringLiteral("lock:hal"));
+    QVERIFY(!dialog->canConfirm());
+    dialog->confirmationEdit()->setText(QStringLiteral("lock:half"));
+    QVERIFY(dialog->canConfirm());
+    dialog->confirm();
+    QTRY_COMPARE_WITH_TIMEOUT(servers.at(0).command({"EXISTS", "lock:half"}).integer, 0, 5000);
+    dialog->close();
+
+    // Locked again; then an unlocking the audit log cannot record leaves it locked.
+    toggle->trigger();
+    QTRY_VERIFY_WITH_TIMEOUT(window.isReadOnly(), 5000);
+    QCOMPARE(toggle->text(), QObject::tr("&Unlock writes…"));
+    QVERIFY(QDir(where).removeRecursively());
+    {
+        QFile blocker(where); // a file where the audit log's directory was
+        QVERIFY(blocker.open(QIODevice::WriteOnly));
+    }
+    unlockWrites(window);
+    QTRY_VERIFY_WITH_TIMEOUT(logged(window, QStringLiteral("Writes stay locked")), 15000);
+    QVERIFY(window.isReadOnly());
+    QVERIFY(!window.acquireAction()->isEnabled());
+    const auto refusals = [&] {
+        int n = 0;
+        for (int r = 0; r < window.eventLog()->rowCount(); ++r)
+            n += window.eventLog()->entry(r).message.contains(
+                QStringLiteral("read-only mode: acquire refused"));
+        return n;
+    };
+    const int before = refusals();
+    window.core()->request(&CoreService::acquire, "lock:new", 10000, 0, false);
+    QTRY_COMPARE_WITH_TIMEOUT(refusals(), before + 1, 5000);
+    QCOMPARE(servers.at(0).command({"EXISTS", "lock:new"}).integer, 0);
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiWriteGate)

@@ -56,6 +56,7 @@ private slots:
     void profilePatternsBetweenConfigFileAndCommandLine();
     void profilePatternsAreSaved();
     void profileScanRateBetweenConfigFileAndCommandLine();
+    void productionProfileOpensLockedAndUnlocksForTheSession();
 
 private:
     QTemporaryDir m_dir;
@@ -246,6 +247,60 @@ void TestUiLaunchConfig::profilePatternsAreSaved()
     const Result<LockScopeConfig> config = ProfileStore::toConfig(old.first(), {});
     QVERIFY(config);
     QCOMPARE(config->monitor.patterns, MonitorSettings().patterns);
+    QSettings().clear();
+}
+
+// A production profile opens read-only; its writes can be unlocked for the session, unless the
+// profile or the process is read-only by itself (docs/manual/safety.md, "Production profiles").
+void TestUiLaunchConfig::productionProfileOpensLockedAndUnlocksForTheSession()
+{
+    LaunchOptions options = parse({});
+    ConnectionProfile p = profile(false, false);
+    p.production = true;
+    const Result<LockScopeConfig> production = ProfileStore::toConfig(p, {});
+    QVERIFY(production);
+    const LockScopeConfig opened = options.launch.combine(*production, false);
+    QVERIFY(opened.production);
+    QVERIFY(opened.readOnly);
+    QVERIFY(!options.launch.isReadOnlyForGood());
+    const std::optional<LockScopeConfig> unlocked = options.launch.unlocked(opened);
+    QVERIFY(unlocked);
+    QVERIFY(!unlocked->readOnly);
+    QVERIFY(unlocked->production);
+    QVERIFY(!options.launch.tightened(*unlocked).readOnly);
+    QCOMPARE(unlocked->masters.size(), opened.masters.size());
+
+    // Nothing to unlock on a profile that is not production, even a read-only one.
+    const Result<LockScopeConfig> readOnly = ProfileStore::toConfig(profile(true, false), {});
+    QVERIFY(readOnly);
+    QVERIFY(!options.launch.unlocked(options.launch.combine(*readOnly, false)));
+    // A production profile that is read-only by itself stays read-only.
+    ConnectionProfile readOnlyProduction = p;
+    readOnlyProduction.readOnly = true;
+    const LockScopeConfig both =
+        options.launch.combine(*ProfileStore::toConfig(readOnlyProduction, {}), false);
+    QVERIFY(both.readOnly);
+    QVERIFY(!options.launch.unlocked(both));
+    // ... and the production profile chosen after it can be unlocked again.
+    QVERIFY(options.launch.unlocked(options.launch.combine(*production, false)));
+    // A process started read-only, or bound by a locked profile, stays read-only.
+    LaunchOptions readOnlyLaunch = parse({QStringLiteral("--read-only")});
+    QVERIFY(!readOnlyLaunch.launch.unlocked(readOnlyLaunch.launch.combine(*production, false)));
+    const Result<LockScopeConfig> locked = ProfileStore::toConfig(profile(false, true), {});
+    QVERIFY(locked);
+    options.launch.combine(*locked, true);
+    QVERIFY(!options.launch.unlocked(options.launch.combine(*production, false)));
+
+    // The mark is saved with the profile.
+    QCoreApplication::setOrganizationName(QStringLiteral("LockScopeTests"));
+    QCoreApplication::setApplicationName(QStringLiteral("tst_uilaunchconfig"));
+    QSettings().clear();
+    ProfileStore::save({profile(false, false), p});
+    const QList<ConnectionProfile> loaded = ProfileStore::load();
+    QCOMPARE(loaded.size(), 2);
+    QVERIFY(!loaded.at(0).production);
+    QVERIFY(loaded.at(1).production);
+    QVERIFY(!loaded.at(1).isReadOnly());
     QSettings().clear();
 }
 

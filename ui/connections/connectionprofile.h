@@ -21,6 +21,9 @@ struct ConnectionProfile
     // Read-only for good: the window can set this but never clear it (ProfileStore keeps it once
     // saved); only editing the settings file by hand lifts it. Implies readOnly.
     bool readOnlyLocked = false;
+    // Production: the window opens it read-only, writes are unlocked for a session at a time, and a
+    // force-release asks for the resource's name (LaunchConfig::unlocked, docs/manual/safety.md).
+    bool production = false;
     // The keys its masters keep locks under, each with its mode. Empty: the patterns the window was
     // started with (--config, or the defaults). --pattern / --discover on the command line win
     // (LaunchConfig::combine).

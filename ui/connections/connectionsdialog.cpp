@@ -31,6 +31,8 @@ ConnectionsDialog::ConnectionsDialog(QWidget* parent)
       m_table(new QTableWidget(0, 4, this)),
       m_readOnly(new QCheckBox(tr("&Read-only: refuse every write"), this)),
       m_lockReadOnly(new QCheckBox(tr("&Lock read-only: for good, and for the rest of this session"), this)),
+      m_production(new QCheckBox(
+          tr("Pro&duction: opens read-only; writes are unlocked for a session at a time"), this)),
       m_deleteProfile(nullptr), m_message(new QLabel(this)), m_connect(nullptr),
       m_patterns(new PatternListEdit(this)), m_scanRate(new QComboBox(this))
 {
@@ -94,6 +96,7 @@ ConnectionsDialog::ConnectionsDialog(QWidget* parent)
     layout->addLayout(rateRow);
     layout->addWidget(m_readOnly);
     layout->addWidget(m_lockReadOnly);
+    layout->addWidget(m_production);
     layout->addWidget(m_message);
     layout->addWidget(buttons);
     resize(760, 480);
@@ -138,6 +141,18 @@ ConnectionsDialog::ConnectionsDialog(QWidget* parent)
         }
         showProfile();
     });
+    connect(m_production, &QCheckBox::toggled, this, [this](bool on) {
+        if (ConnectionProfile* p = current()) {
+            p->production = on;
+            save();
+        }
+    });
+    m_production->setObjectName(QStringLiteral("production"));
+    m_production->setToolTip(
+        tr("For the masters a mistake must not reach: every window opened on this profile "
+           "starts read-only and marks it PRODUCTION; File > Unlock writes makes it "
+           "writable until it closes or another profile is chosen (the audit log records "
+           "who unlocked it), and a force-release asks for the resource's name typed out."));
     connect(m_patterns, &PatternListEdit::changed, this, [this] {
         if (ConnectionProfile* p = current()) {
             p->patterns = m_patterns->patterns();
@@ -173,6 +188,7 @@ void ConnectionsDialog::showProfile()
     m_readOnly->setEnabled(p && !locked);
     m_lockReadOnly->setEnabled(p && !locked);
     m_deleteProfile->setEnabled(p && !locked);
+    m_production->setEnabled(p);
     // Exactly what the lock binds (docs/manual/safety.md, "Read-only mode", says the same).
     const QString binds =
         tr("Locked read-only: every window opened on this profile is read-only, whatever its masters, and "
@@ -200,6 +216,8 @@ void ConnectionsDialog::showProfile()
     const QSignalBlocker blockLock(m_lockReadOnly);
     m_readOnly->setChecked(p->isReadOnly());
     m_lockReadOnly->setChecked(locked);
+    const QSignalBlocker blockProduction(m_production);
+    m_production->setChecked(p->production);
     for (int row = 0; row < p->masters.size(); ++row) {
         const MasterEntry& e = p->masters.at(row);
         const QString tls = e.caFile.isEmpty() && e.certFile.isEmpty()

@@ -69,6 +69,7 @@ private:
     QTableWidget* m_table;
     QCheckBox* m_readOnly;
     QCheckBox* m_lockReadOnly;
+    QCheckBox* m_production;
     QPushButton* m_deleteProfile;
     QLabel* m_message;
     QPushButton* m_connect;

@@ -20,6 +20,7 @@ QList<ConnectionProfile> ProfileStore::load()
         p.name = settings.value(QStringLiteral("name")).toString();
         p.readOnlyLocked = settings.value(QStringLiteral("readOnlyLocked")).toBool();
         p.readOnly = settings.value(QStringLiteral("readOnly")).toBool() || p.readOnlyLocked;
+        p.production = settings.value(QStringLiteral("production")).toBool();
         const int masters = settings.beginReadArray(QStringLiteral("masters"));
         for (int m = 0; m < masters; ++m) {
             settings.setArrayIndex(m);
@@ -72,6 +73,7 @@ void ProfileStore::save(const QList<ConnectionProfile>& profiles)
         settings.setValue(QStringLiteral("name"), p.name);
         settings.setValue(QStringLiteral("readOnly"), p.readOnly || lockedNow);
         settings.setValue(QStringLiteral("readOnlyLocked"), lockedNow);
+        settings.setValue(QStringLiteral("production"), p.production);
         settings.beginWriteArray(QStringLiteral("masters"), int(p.masters.size()));
         for (int m = 0; m < p.masters.size(); ++m) {
             settings.setArrayIndex(m);
@@ -105,6 +107,7 @@ Result<LockScopeConfig> ProfileStore::toConfig(const ConnectionProfile& profile,
 {
     LockScopeConfig config;
     config.readOnly = profile.isReadOnly();
+    config.production = profile.production;
     if (!profile.patterns.isEmpty())
         config.monitor.patterns = profile.patterns;
     for (const MasterEntry& e : profile.masters) {

@@ -101,6 +101,15 @@ void LockTableModel::setPinned(const QByteArray& resource)
             emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
 }
 
+void LockTableModel::removeAll()
+{
+    LockBatch clear;
+    for (int r = 0; r < rowCount(); ++r)
+        clear.removed << viewAt(r).resource;
+    if (!clear.isEmpty())
+        apply(clear);
+}
+
 void LockTableModel::apply(const LockBatch& incoming)
 {
     if (incoming.isEmpty())
@@ -117,9 +126,7 @@ void LockTableModel::apply(const LockBatch& incoming)
             m_pinnedGone = true;
             emit dataChanged(index(r->row, 0), index(r->row, ColumnCount - 1));
         } else if (r && m_pinnedGone) {
-            auto names = [this](const LockView& v) { return v.resource == m_pinned; };
-            if (std::any_of(incoming.added.cbegin(), incoming.added.cend(), names) ||
-                std::any_of(incoming.changed.cbegin(), incoming.changed.cend(), names)) {
+            if (incoming.hasView(m_pinned)) {
                 count(r->view, +1); // back on the masters: the update below counts it as usual
                 m_pinnedGone = false;
             }

@@ -66,6 +66,9 @@ public:
     const QStringList& masterNames() const { return m_masterNames; }
 
     void apply(const LockBatch& batch);
+    // Every row removed, as a batch removing them would (another set of masters: the old rows mean
+    // nothing any more).
+    void removeAll();
     // Room for `rows` rows without growing the index by resource (CoreService::locksForeseen).
     void reserve(qsizetype rows);
 

@@ -56,6 +56,22 @@ void CoreService::start()
         m_team = std::make_unique<TeamAuditLog>(*m_config.teamDatabase, m_config.teamDatabasePassword);
         m_audit.setTeam(m_team.get());
     }
+    // Writes on a production profile are unlocked by a person for one session: that is recorded
+    // before anything can be written, and without the record the session stays read-only.
+    QString unlockProblem;
+    if (m_config.production && !m_config.readOnly) {
+        AuditRecord unlock = AuditRecord::now(QStringLiteral("unlock-writes"), QByteArray());
+        for (const RedisConnection* c : m_masters->connections())
+            unlock.masters << c->name();
+        unlock.outcome = QStringLiteral("done");
+        unlock.message = QStringLiteral("writes unlocked for this session on a production profile");
+        if (const RedisError error = m_audit.append(unlock); error.isError()) {
+            m_config.readOnly = true;
+            unlockProblem = tr("Writes stay locked on this production profile: the audit log cannot record "
+                               "their unlocking (%1).")
+                                .arg(error.message);
+        }
+    }
     m_monitor = std::make_unique<LockMonitor>(m_masters.get(), m_config);
     m_redlock = std::make_unique<Redlock>(m_masters.get(), m_config, &m_audit);
     m_redlock->setWaitForAllMasters(true); // the window reports what every master did
@@ -126,6 +142,8 @@ void CoreService::start()
     for (const RedisConnection* c : m_masters->connections())
         names << c->name();
     emit started(names, m_config.readOnly, m_audit.path());
+    if (!unlockProblem.isEmpty())
+        emit problem(unlockProblem);
     if (const RedisError error = m_audit.check(); error.isError())
         emit problem(tr("The audit log cannot be written (%1): writes will be refused.").arg(error.message));
     else if (const QString shared = m_audit.permissionProblem(); !shared.isEmpty())

@@ -3,6 +3,7 @@
 
 #include "base/bytesdisplay.h"
 #include "connections/connectionsdialog.h"
+#include "connections/productionwrites.h"
 #include "detail/lockdetailpane.h"
 #include "eventlog/eventlogdock.h"
 #include "eventlog/eventlogmodel.h"
@@ -66,6 +67,8 @@ MainWindow::MainWindow(LockScopeConfig config, QString auditLogPath, QWidget* pa
     connect(m_audit, &AuditWatch::recheckDue, this, &MainWindow::checkAudit);
     buildActions();
     m_actions.record = m_recording->action();
+    m_production = new ProductionWrites(this, [this](const LockScopeConfig& c) { monitor(c, m_auditPath); });
+    m_actions.productionWrites = m_production->action();
     buildCentral();
     buildDocks();
     WindowMenus::build(this, m_actions, m_central->filterBar());
@@ -87,11 +90,7 @@ MainWindow::MainWindow(LockScopeConfig config, QString auditLogPath, QWidget* pa
             selectWhenSeen(m_pendingSelect);
         const QByteArray selected = selectedResource();
         const bool touched =
-            !selected.isEmpty() && (slice.removed.contains(selected) ||
-                                    std::any_of(slice.changed.cbegin(), slice.changed.cend(),
-                                                [&](const LockView& v) { return v.resource == selected; }) ||
-                                    std::any_of(slice.added.cbegin(), slice.added.cend(),
-                                                [&](const LockView& v) { return v.resource == selected; }));
+            !selected.isEmpty() && (slice.removed.contains(selected) || slice.hasView(selected));
         if (touched) {
             updateDetail();
             updateHistory();
@@ -132,6 +131,7 @@ void MainWindow::setLaunchConfig(const LaunchConfig& launch)
     m_launch = launch;
     if (m_launch.isReadOnlyForGood() && !m_config.readOnly)
         monitor(m_config, m_auditPath);
+    m_production->setConfig(m_config, m_launch.unlocked(m_config));
 }
 
 void MainWindow::setProfileName(const QString& name)
@@ -164,7 +164,8 @@ void MainWindow::updateTitle()
 {
     if (isReview())
         return setWindowTitle(tr("Review of %1 — %2").arg(m_reviewPath, WindowTitle::applicationName()));
-    setWindowTitle(WindowTitle::text(m_profileName, int(m_masterNames.size()), m_readOnly));
+    setWindowTitle(
+        WindowTitle::text(m_profileName, int(m_masterNames.size()), m_readOnly, m_config.production));
 }
 
 void MainWindow::monitor(const LockScopeConfig& requested, const QString& auditLogPath)
@@ -182,12 +183,7 @@ void MainWindow::monitor(const LockScopeConfig& requested, const QString& auditL
     if (m_table)
         m_table->selectionModel()->clearCurrentIndex();
     m_queue->clear(); // the old masters' changes still waiting
-    if (m_locks->rowCount() > 0) {
-        LockBatch clear;
-        for (int r = 0; r < m_locks->rowCount(); ++r)
-            clear.removed << m_locks->viewAt(r).resource;
-        m_locks->apply(clear);
-    }
+    m_locks->removeAll();
     m_core = std::make_unique<CoreThread>(config, auditLogPath);
     connectCore();
     m_core->start();
@@ -358,6 +354,8 @@ void MainWindow::onStarted(const QStringList& masters, bool readOnly, const QStr
 {
     m_masterNames = masters;
     m_readOnly = readOnly;
+    m_config.readOnly = readOnly; // the core stays read-only when it cannot record a production unlock
+    m_production->setConfig(m_config, m_launch.unlocked(m_config));
     m_auditPath = auditPath;
     m_locks->setMasterNames(masters);
     m_detail->setMasterNames(masters);
@@ -366,7 +364,7 @@ void MainWindow::onStarted(const QStringList& masters, bool readOnly, const QStr
     m_history->setMasters(masters);
     m_historyView->setMasters(masters);
     m_mastersDock->setReadOnly(readOnly);
-    m_statusBar->setStarted(readOnly, !masters.isEmpty());
+    m_statusBar->setStarted(readOnly, m_config.production, !masters.isEmpty());
     updateTitle();
     checkAudit();
     updateStatusBar();
@@ -438,6 +436,7 @@ void MainWindow::updateActions()
     state.masters = int(m_config.masters.size());
     state.mastersUp = m_masters->upCount();
     state.readOnly = m_readOnly;
+    state.productionLocked = m_production->isLocked();
     state.auditProblem = m_audit->problem();
     state.auditPath = m_auditPath;
     state.selected = !resource.isEmpty() && m_locks->find(resource);
@@ -522,7 +521,8 @@ void MainWindow::forceRelease()
     const LockView* view = m_locks->find(selectedResource());
     if (!view || !m_core)
         return;
-    auto* dialog = new ForceReleaseDialog(m_core.get(), *view, m_masterNames, m_readOnly, this);
+    auto* dialog =
+        new ForceReleaseDialog(m_core.get(), *view, m_masterNames, {m_readOnly, m_config.production}, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->open();
 }

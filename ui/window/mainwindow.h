@@ -33,6 +33,7 @@ class LockFilterProxy;
 class LockTableModel;
 class LockTableView;
 class MastersDock;
+class ProductionWrites;
 class MasterTableModel;
 class ViewExport;
 class WindowIncidents;
@@ -100,6 +101,8 @@ public:
     WindowIncidents* incidents() const { return m_incidents; }
     WindowInsights* insights() const { return m_insights; }
     WindowTrace* trace() const { return m_trace; }
+    // File > Unlock writes on a production profile.
+    ProductionWrites* productionWrites() const { return m_production; }
     // The selected lock's diagnosis and the notification rules (review mode silences its notifier).
     LockDiagnosisWatch* diagnosisWatch() const { return m_diagnosis; }
     bool isReadOnly() const { return m_readOnly; }
@@ -183,6 +186,7 @@ private:
     WindowIncidents* m_incidents = nullptr;
     WindowInsights* m_insights = nullptr;
     WindowTrace* m_trace = nullptr;
+    ProductionWrites* m_production = nullptr;
     HistoryView* m_historyView = nullptr;
     ViewExport* m_export;
     CoreEventLog* m_eventLog;

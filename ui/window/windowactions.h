@@ -33,6 +33,7 @@ public:
     QAction* exportJson = nullptr;
     QAction* auditLog = nullptr;
     QAction* connections = nullptr;
+    QAction* productionWrites = nullptr; // File > Unlock writes (ProductionWrites), production profiles
     QAction* about = nullptr;
     QAction* quit = nullptr;
     QAction* focusFilter = nullptr;

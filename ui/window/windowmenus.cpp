@@ -58,6 +58,9 @@ void addToolBar(QMainWindow* window, const WindowActions& actions)
     bar->addAction(actions.extend);
     bar->addAction(actions.release);
     bar->addAction(actions.forceRelease);
+    // Only on a production profile: where the greyed writes above are unlocked.
+    if (actions.productionWrites)
+        bar->addAction(actions.productionWrites);
     bar->addSeparator();
     // The button docs/manual/statuses.md names: a write, confirmed and gated like the others.
     bar->addAction(actions.enableEvents);
@@ -74,6 +77,8 @@ void WindowMenus::build(QMainWindow* window, const WindowActions& actions, LockF
     QMenuBar* bar = window->menuBar();
     QMenu* file = bar->addMenu(tr("&File"));
     file->addAction(actions.connections);
+    if (actions.productionWrites)
+        file->addAction(actions.productionWrites);
     file->addSeparator();
     file->addAction(actions.exportCsv);
     file->addAction(actions.exportJson);

@@ -47,11 +47,22 @@ WindowStatusBar::WindowStatusBar(QWidget* parent)
     addPermanentWidget(m_mastersUp);
 }
 
-void WindowStatusBar::setStarted(bool readOnly, bool anythingToScan)
+void WindowStatusBar::setStarted(bool readOnly, bool production, bool anythingToScan)
 {
-    m_readOnlyBadge->setVisible(readOnly);
+    // A production profile is marked whether or not its writes are unlocked: red once they are.
+    m_readOnlyBadge->setVisible(readOnly || production);
+    m_readOnlyBadge->setText(!production ? tr(" READ-ONLY ")
+                             : readOnly  ? tr(" PRODUCTION · READ-ONLY ")
+                                         : tr(" PRODUCTION · WRITES UNLOCKED "));
+    m_readOnlyBadge->setToolTip(
+        readOnly
+            ? tr("Every write is refused: acquire, extend, release and force-release are disabled.%1")
+                  .arg(production ? tr(" File > Unlock writes allows them for this session.") : QString())
+            : tr("Writes on these production masters are unlocked for this session; File > Lock writes "
+                 "again ends that."));
     QPalette badge = m_readOnlyBadge->palette();
-    badge.setColor(QPalette::Window, StatusStyle::warningColor(palette()));
+    badge.setColor(QPalette::Window, readOnly ? StatusStyle::warningColor(palette())
+                                              : StatusStyle::statusColor(LockStatus::Stuck, palette()));
     badge.setColor(QPalette::WindowText, palette().color(QPalette::Base));
     m_readOnlyBadge->setPalette(badge);
     m_progressBar->setValue(0);

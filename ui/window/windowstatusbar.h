@@ -31,7 +31,7 @@ public:
     // A core (re)started: the badge as it says, the scan's progress from zero (hidden when there is
     // nothing to scan, and while no master is up: no "scanning 0%" for ever beside a master whose
     // password was refused).
-    void setStarted(bool readOnly, bool anythingToScan);
+    void setStarted(bool readOnly, bool production, bool anythingToScan);
     // One master's share of the initial scan; the bar shows the sum over all masters.
     void setScanProgress(int master, qint64 scanned, qint64 total);
     void setScanFinished();

@@ -20,7 +20,7 @@ QString WindowTitle::applicationName()
     return display.isEmpty() ? QStringLiteral("LockScope") : display;
 }
 
-QString WindowTitle::text(const QString& profile, int masters, bool readOnly)
+QString WindowTitle::text(const QString& profile, int masters, bool readOnly, bool production)
 {
     const QString app = applicationName();
     if (masters <= 0 && profile.isEmpty())
@@ -29,6 +29,8 @@ QString WindowTitle::text(const QString& profile, int masters, bool readOnly)
     QString what = masters == 1 ? tr("1 master") : tr("%1 masters").arg(masters);
     if (readOnly)
         what = tr("%1, read-only").arg(what);
+    if (production)
+        what = tr("PRODUCTION, %1").arg(what);
     const QString body = profile.isEmpty() ? what : tr("%1 (%2)").arg(profile, what);
     return body + QStringLiteral(" — ") + app;
 }

@@ -10,7 +10,7 @@ namespace lockscope {
 // already end with it, so a title that began with "LockScope" read "LockScope — … — LockScope").
 namespace WindowTitle {
 
-QString text(const QString& profile, int masters, bool readOnly);
+QString text(const QString& profile, int masters, bool readOnly, bool production = false);
 QString applicationName();
 
 } // namespace WindowTitle

@@ -7,6 +7,9 @@ QString ActionGate::writeBlocked() const
 {
     if (m_state.masters <= 0)
         return tr("No masters: open a connection profile (Ctrl+K) or start the demo.");
+    if (m_state.readOnly && m_state.productionLocked)
+        return tr("Production profile: writes are locked. File > Unlock writes makes them possible for this "
+                  "session.");
     if (m_state.readOnly)
         return tr("Read-only mode: every write is refused.");
     if (!m_state.auditProblem.isEmpty())

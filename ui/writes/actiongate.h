@@ -18,6 +18,8 @@ public:
         int masters = 0;   // configured
         int mastersUp = 0; // answering now
         bool readOnly = false;
+        // Read-only only because a production profile's writes are locked (LaunchConfig::unlocked).
+        bool productionLocked = false;
         QString auditProblem; // non-empty: the audit log cannot be appended to (why)
         QString auditPath;
         bool selected = false; // a lock is selected

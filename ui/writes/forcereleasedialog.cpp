@@ -141,13 +141,13 @@ QString ForceReleaseDialog::pastTense(const ForceReleaseOutcome& outcome)
 }
 
 ForceReleaseDialog::ForceReleaseDialog(CoreThread* core, const LockView& view, const QStringList& masterNames,
-                                       bool readOnly, QWidget* parent)
-    : QDialog(parent), m_core(core), m_view(view), m_names(masterNames), m_readOnly(readOnly),
-      m_expected(view.token), m_heading(new QLabel(this)), m_guard(new QLabel(this)),
-      m_holder(new QComboBox(this)), m_table(new QTableWidget(0, ColumnCount, this)),
-      m_unrecognised(new QLabel(this)), m_prompt(new QLabel(this)), m_typed(new QLineEdit(this)),
-      m_plainConfirm(new QCheckBox(this)), m_result(new QLabel(this)),
-      m_buttons(new QDialogButtonBox(QDialogButtonBox::Cancel, this)),
+                                       Session session, QWidget* parent)
+    : QDialog(parent), m_core(core), m_view(view), m_names(masterNames), m_readOnly(session.readOnly),
+      m_production(session.production), m_expected(view.token), m_heading(new QLabel(this)),
+      m_guard(new QLabel(this)), m_holder(new QComboBox(this)),
+      m_table(new QTableWidget(0, ColumnCount, this)), m_unrecognised(new QLabel(this)),
+      m_prompt(new QLabel(this)), m_typed(new QLineEdit(this)), m_plainConfirm(new QCheckBox(this)),
+      m_result(new QLabel(this)), m_buttons(new QDialogButtonBox(QDialogButtonBox::Cancel, this)),
       m_release(m_buttons->addButton(tr("Force-release"), QDialogButtonBox::DestructiveRole)),
       m_refresh(new QTimer(this))
 {
@@ -213,8 +213,9 @@ ForceReleaseDialog::ForceReleaseDialog(CoreThread* core, const LockView& view, c
             .arg(escapeBytes(m_expected).toHtmlEscaped()));
     if (needsTypedConfirmation()) {
         m_prompt->setText(
-            isUnrecognised(view.format)
-                ? tr("This may be an ordinary key. Type its name to confirm:")
+            isUnrecognised(view.format) ? tr("This may be an ordinary key. Type its name to confirm:")
+            : m_production
+                ? tr("These are production masters. Type the resource name to confirm:")
                 : tr("This lock is held with a quorum: somebody may be relying on it. Type the resource "
                      "name to confirm:"));
         m_plainConfirm->hide();
@@ -277,7 +278,7 @@ ForceReleaseDialog::ForceReleaseDialog(CoreThread* core, const LockView& view, c
 
 bool ForceReleaseDialog::needsTypedConfirmation() const
 {
-    return (m_view.status == LockStatus::Held && m_view.holding >= m_view.needed) ||
+    return m_production || (m_view.status == LockStatus::Held && m_view.holding >= m_view.needed) ||
            isUnrecognised(m_view.format);
 }
 

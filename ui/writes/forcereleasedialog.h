@@ -26,8 +26,9 @@ class CoreThread;
 // exactly what would be deleted where, guarded by the token that was on screen (a master whose
 // token changed in between is spared), reads the key again every second while open (a change is
 // shown in bold and needs a new confirmation), asks for a plain confirmation (typing the resource
-// name when the lock is held with a quorum, or is of no lock format LockScope knows), then reports
-// what each master did. Read-only mode disables the button; cancelling is recorded in the audit log.
+// name when the lock is held with a quorum, is of no lock format LockScope knows, or is on a
+// production profile's masters), then reports what each master did. Read-only mode disables the
+// button; cancelling is recorded in the audit log.
 class ForceReleaseDialog final : public QDialog
 {
     Q_OBJECT
@@ -42,8 +43,15 @@ public:
         Finished,
     };
 
-    ForceReleaseDialog(CoreThread* core, const LockView& view, const QStringList& masterNames, bool readOnly,
-                       QWidget* parent = nullptr);
+    // How the window that opens the dialog runs.
+    struct Session
+    {
+        bool readOnly = false;
+        bool production = false; // a production profile: the resource's name is always typed
+    };
+
+    ForceReleaseDialog(CoreThread* core, const LockView& view, const QStringList& masterNames,
+                       Session session, QWidget* parent = nullptr);
 
     Stage stage() const { return m_stage; }
     bool needsTypedConfirmation() const;
@@ -87,6 +95,7 @@ private:
     LockView m_view;
     QStringList m_names;
     bool m_readOnly;
+    bool m_production;
     QByteArray m_expected;
     Stage m_stage = Stage::Inspecting;
     quint64 m_inspectRequest = 0;
