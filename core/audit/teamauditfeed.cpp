@@ -82,7 +82,8 @@ void TeamAuditFeed::fetchNew()
         return;
     QSqlQuery q(m_db->db());
     q.setForwardOnly(true);
-    if (m_lastId < 0) {
+    const bool earlier = m_lastId < 0;
+    if (earlier) {
         // The newest records, then every one after them.
         q.prepare(
             QStringLiteral("SELECT id, writer, record FROM (SELECT id, writer, record FROM lockscope.audit "
@@ -110,7 +111,7 @@ void TeamAuditFeed::fetchNew()
     m_lastId = last;
     m_sent.removeIf([this](qint64 id) { return id <= m_lastId - reorderWindow; });
     if (!out.isEmpty())
-        emit records(out);
+        emit records(out, earlier);
 }
 
 } // namespace lockscope

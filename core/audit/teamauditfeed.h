@@ -37,7 +37,8 @@ public:
 
 signals:
     // Records not sent before, oldest first: the audit log's JSON objects, each with its "writer".
-    void records(const QList<QJsonObject>& records);
+    // `earlier`: the newest records as they were when the feed started, not new ones.
+    void records(const QList<QJsonObject>& records, bool earlier);
     // Connected and listening, or why not (empty once it works again).
     void problem(const QString& message);
 

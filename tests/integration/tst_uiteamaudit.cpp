@@ -3,6 +3,7 @@
 // dialog shows another process's force-release within a second of its commit, told by PostgreSQL's
 // LISTEN/NOTIFY, against a cluster and a redis-server the test starts itself.
 #include "audit/teamdatabase.h"
+#include "eventlog/eventlogmodel.h"
 #include "support/lockctlrun.h"
 #include "support/pgcluster.h"
 #include "support/redisserver.h"
@@ -148,6 +149,20 @@ void TestUiTeamAudit::windowWritesAndSeesAnotherAdminsForceRelease()
     QVERIFY2(dialog->table()->item(row, 1)->text().endsWith(QLatin1String("/lockctl")),
              qPrintable(dialog->table()->item(row, 1)->text()));
     QCOMPARE(row, 0); // newest first
+    // The window's event log says so too, naming the other process; its own acquire is not repeated.
+    const auto teamLogged = [&](const QString& resource) {
+        for (int r = 0; r < window.eventLog()->rowCount(); ++r) {
+            const EventLogModel::Entry& e = window.eventLog()->entry(r);
+            if (e.source == resource && e.message.startsWith(QLatin1String("force-release by ")) &&
+                e.message.contains(QLatin1String("/lockctl (team audit trail): done")))
+                return true;
+        }
+        return false;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(teamLogged(QStringLiteral("team:stuck")), 1000);
+    for (int r = 0; r < window.eventLog()->rowCount(); ++r)
+        QVERIFY(!window.eventLog()->entry(r).message.contains(QLatin1String("(team audit trail)")) ||
+                window.eventLog()->entry(r).source == QLatin1String("team:stuck"));
 
     // The database restarts under the open dialog: it says so, listens again, and shows what was
     // written meanwhile (a round trip every 5 s notices, a retry 5 s later reconnects).
@@ -166,6 +181,7 @@ void TestUiTeamAudit::windowWritesAndSeesAnotherAdminsForceRelease()
     QTRY_VERIFY_WITH_TIMEOUT(
         rowOf(dialog->table(), QStringLiteral("force-release"), QStringLiteral("team:after-restart")) == 0,
         20000);
+    QTRY_VERIFY_WITH_TIMEOUT(teamLogged(QStringLiteral("team:after-restart")), 5000);
     QVERIFY2(dialog->statusLabel()->text().startsWith(QLatin1String("Team database postgresql://")),
              qPrintable(dialog->statusLabel()->text()));
     dialog->close();

@@ -2,9 +2,13 @@
 #include "eventlog/coreeventlog.h"
 
 #include "base/bytesdisplay.h"
+#include "base/localidentity.h"
 #include "eventlog/eventlogmodel.h"
 #include "monitor/mastereventtext.h"
 #include "widgets/statusstyle.h"
+
+#include <QCoreApplication>
+#include <QJsonArray>
 
 namespace lockscope {
 
@@ -84,6 +88,33 @@ void CoreEventLog::forceReleaseFinished(const ForceReleaseReport& report)
         report.outcome.ok() ? EventLogModel::Kind::Action : EventLogModel::Kind::Error,
         escapeBytes(report.plan.request.resource),
         tr("force-release: %1 (%2)").arg(report.outcome.outcomeText(), perMaster.join(QStringLiteral("; "))));
+}
+
+void CoreEventLog::teamWrites(const QList<QJsonObject>& records)
+{
+    const QString host = LocalIdentity::host();
+    const qint64 pid = QCoreApplication::applicationPid();
+    for (const QJsonObject& r : records) {
+        const QString action = r.value(QStringLiteral("action")).toString();
+        if (action != QStringLiteral("force-release") && action != QStringLiteral("enable-events") &&
+            action != QStringLiteral("unlock-writes"))
+            continue;
+        if (r.value(QStringLiteral("host")).toString() == host &&
+            r.value(QStringLiteral("pid")).toInteger() == pid)
+            continue; // ours
+        QStringList perMaster;
+        for (const QJsonValue& m : r.value(QStringLiteral("results")).toArray())
+            perMaster << QStringLiteral("%1: %2").arg(escapeText(m[QStringLiteral("master")].toString()),
+                                                      escapeText(m[QStringLiteral("result")].toString()));
+        const QString outcome = escapeText(r.value(QStringLiteral("outcome")).toString());
+        // Written by others: every value escaped before it reaches the log.
+        m_events->add(EventLogModel::Kind::Action, escapeText(r.value(QStringLiteral("resource")).toString()),
+                      tr("%1 by %2 (team audit trail): %3")
+                          .arg(escapeText(action), escapeText(r.value(QStringLiteral("writer")).toString()),
+                               perMaster.isEmpty()
+                                   ? outcome
+                                   : tr("%1 (%2)").arg(outcome, perMaster.join(QStringLiteral("; ")))));
+    }
 }
 
 void CoreEventLog::leaseLost(const QByteArray& resource, const QString& reason)

@@ -7,6 +7,7 @@
 #include "session/mastersnapshot.h"
 #include "session/redlockreport.h"
 
+#include <QJsonObject>
 #include <QObject>
 #include <QStringList>
 
@@ -40,6 +41,10 @@ public:
     // Logs the verdict and returns the line (the status bar shows it too).
     QString redlockFinished(const RedlockReport& report);
     void forceReleaseFinished(const ForceReleaseReport& report);
+    // New records of the team's audit trail (--team-db): another process's force-release,
+    // keyspace-events change or production unlock, as it is committed (this window's own writes are
+    // logged as they finish).
+    void teamWrites(const QList<QJsonObject>& records);
     void leaseLost(const QByteArray& resource, const QString& reason);
     void failoverDetected(int master, const PrimaryChange& change, int atRisk);
     void failoverReported(const FailoverReport& report);

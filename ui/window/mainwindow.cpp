@@ -65,6 +65,7 @@ MainWindow::MainWindow(LockScopeConfig config, QString auditLogPath, QWidget* pa
     setWindowIcon(QIcon(QStringLiteral(":/icons/lockscope.svg")));
     m_proxy->setSourceModel(m_locks);
     connect(m_audit, &AuditWatch::recheckDue, this, &MainWindow::checkAudit);
+    connect(m_audit, &AuditWatch::teamArrived, m_eventLog, &CoreEventLog::teamWrites);
     buildActions();
     m_actions.record = m_recording->action();
     m_production = new ProductionWrites(this, [this](const LockScopeConfig& c) { monitor(c, m_auditPath); });
@@ -80,8 +81,7 @@ MainWindow::MainWindow(LockScopeConfig config, QString auditLogPath, QWidget* pa
         WindowLayout::Parts{this, m_central, m_table->horizontalHeader(), m_proxy, m_mastersDock->view(),
                             m_mastersDock, m_eventsDock});
     updateStatusBar();
-    // The saved layout is restored when the window is first shown (showEvent): by then main() has
-    // said whether this is the demo (setDemoLayout) and added the demo's dock.
+    // The saved layout is restored at the first showEvent, once main() has set up the demo, if any.
     resize(1440, 900);
 
     connect(m_queue, &BatchQueue::applied, this, [this](const LockBatch& slice) {

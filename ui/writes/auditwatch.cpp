@@ -16,6 +16,7 @@ AuditWatch::AuditWatch(QWidget* window)
     m_recheck->setSingleShot(true);
     m_recheck->setInterval(5000);
     connect(m_recheck, &QTimer::timeout, this, &AuditWatch::recheckDue);
+    connect(m_team, &TeamAuditWatch::arrived, this, &AuditWatch::teamArrived);
 }
 
 void AuditWatch::check(const QString& path, bool allowShared)

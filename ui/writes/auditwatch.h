@@ -3,6 +3,8 @@
 
 #include "audit/teamdatabaseurl.h"
 
+#include <QJsonObject>
+#include <QList>
 #include <QObject>
 
 #include <optional>
@@ -38,6 +40,8 @@ public:
 
 signals:
     void recheckDue();
+    // The team's new audit records (TeamAuditWatch::arrived).
+    void teamArrived(const QList<QJsonObject>& records);
 
 private:
     QWidget* m_window;

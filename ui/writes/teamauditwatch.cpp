@@ -43,12 +43,15 @@ void TeamAuditWatch::follow(const std::optional<TeamDatabaseUrl>& url, const QSt
     if (url) {
         m_feed = new TeamAuditFeed(*url, password);
         m_feed->moveToThread(&m_thread);
-        connect(m_feed, &TeamAuditFeed::records, this, [this](const QList<QJsonObject>& records) {
-            m_records += records;
-            if (m_records.size() > maxRecords)
-                m_records.remove(0, m_records.size() - maxRecords);
-            emit changed();
-        });
+        connect(m_feed, &TeamAuditFeed::records, this,
+                [this](const QList<QJsonObject>& records, bool earlier) {
+                    m_records += records;
+                    if (m_records.size() > maxRecords)
+                        m_records.remove(0, m_records.size() - maxRecords);
+                    emit changed();
+                    if (!earlier)
+                        emit arrived(records);
+                });
         connect(m_feed, &TeamAuditFeed::problem, this, [this](const QString& problem) {
             m_problem = problem;
             emit changed();

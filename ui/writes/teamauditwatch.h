@@ -39,6 +39,8 @@ public:
 
 signals:
     void changed();
+    // Records committed since the window began to follow the trail (not the ones it found there).
+    void arrived(const QList<QJsonObject>& records);
 
 private:
     void stop();
