@@ -423,8 +423,8 @@ void TestMetricsRenderer::webConfigChecksBcryptPasswords()
 // machine (the fastest of five wrong passwords took 3.3 times the unknown user's).
 void TestMetricsRenderer::webConfigUnknownUserCostsTheSlowestHash()
 {
-    const auto mixed = WebConfig::parse("basic_auth_users:\n  fast: " + bcryptHash("a", 4) +
-                                        "\n  slow: " + bcryptHash("b", 6) + "\n  mid: " + bcryptHash("c", 5) + '\n');
+    const auto mixed = WebConfig::parse("basic_auth_users:\n  fast: " + bcryptHash("a", 4) + "\n  slow: " +
+                                        bcryptHash("b", 6) + "\n  mid: " + bcryptHash("c", 5) + '\n');
     QVERIFY(mixed.ok());
     QCOMPARE(mixed->unknownUserCost(), 6);
     const auto single = WebConfig::parse("basic_auth_users:\n  only: " + bcryptHash("a", 4) + '\n');
