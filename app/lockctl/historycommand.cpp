@@ -55,7 +55,7 @@ public:
         const qint64 sinceMs = *since;
         const QString path = RecordingArgument::path(parser);
         RecordingReader reader;
-        if (const RedisError error = reader.open(path))
+        if (const RedisError error = reader.open(path, context.config().teamDatabasePassword))
             return context.fail(NotDone, error.message);
         // -m names the masters whose story to tell (a recording may hold several sets); without it,
         // the story of the set that recorded the resource last, and the others named.

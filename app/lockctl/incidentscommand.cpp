@@ -87,7 +87,8 @@ public:
         }
         RecordingReader reader;
         // 1 means "found one": a recording that cannot be read is told apart (2, as a bad --db).
-        if (const RedisError error = reader.open(RecordingArgument::path(parser)))
+        if (const RedisError error =
+                reader.open(RecordingArgument::path(parser), context.config().teamDatabasePassword))
             return context.fail(UsageError, error.message);
         QList<SafetyIncident> judged;
         if (resources.isEmpty()) {

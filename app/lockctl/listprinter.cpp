@@ -62,13 +62,14 @@ void printMasterLines(CliContext& context, const MasterSet& masters)
 
 // The recording `list` reads the stories from: --db FILE, or the default one when a recorder
 // (`lockctl record`, the window) has written it. None: no recording, or a problem told on `problem`.
-std::unique_ptr<RecordingReader> openRecordingAt(const QCommandLineParser& parser, QString* problem)
+std::unique_ptr<RecordingReader> openRecordingAt(const QCommandLineParser& parser, const QString& password,
+                                                 QString* problem)
 {
     const QString path = RecordingArgument::path(parser);
     if (!parser.isSet(QStringLiteral("db")) && !QFileInfo::exists(path))
         return nullptr;
     auto reader = std::make_unique<RecordingReader>();
-    if (const RedisError error = reader->open(path)) {
+    if (const RedisError error = reader->open(path, password)) {
         *problem = error.message;
         return nullptr;
     }
@@ -162,7 +163,7 @@ int ListPrinter::openRecording(const QCommandLineParser& parser)
     if (!m_context.json())
         return -1;
     QString problem;
-    m_recording = openRecordingAt(parser, &problem);
+    m_recording = openRecordingAt(parser, m_context.config().teamDatabasePassword, &problem);
     if (!problem.isEmpty() && parser.isSet(QStringLiteral("db")))
         return m_context.fail(NotDone, problem);
     if (!problem.isEmpty())

@@ -50,6 +50,7 @@ public:
             return context.fail(UsageError, QStringLiteral("record takes no arguments"));
         RecorderOptions options;
         options.path = RecordingArgument::path(parser);
+        options.databasePassword = context.config().teamDatabasePassword;
         options.allowShared = RecordingArgument::allowShared(parser);
         options.auditLogPath = context.auditLogPath();
         QString problem;
@@ -83,22 +84,19 @@ public:
         // No screen to spare: every change the masters show is recorded, not a few per second.
         monitor.setCoalesceMs(0);
         Recorder recorder(options);
-        QObject::connect(recorder.writer(), &RecordingWriter::opened, &recorder,
-                         [&](const RedisError& error) {
-                             if (error) {
-                                 context.fail(NotDone, error.message);
-                                 code = NotDone;
-                                 stop = true;
-                                 return;
-                             }
-                             context.out() << "recording " << masters.size() << " master(s) to "
-                                           << options.path << Qt::endl;
-                         });
-        QObject::connect(recorder.writer(), &RecordingWriter::failed, &recorder,
-                         [&](const RedisError& error) {
-                             context.err() << "lockctl: " << error.message
-                                           << " (events are dropped until it works again)" << Qt::endl;
-                         });
+        QObject::connect(recorder.writer(), &RecordingSink::opened, &recorder, [&](const RedisError& error) {
+            if (error) {
+                context.fail(NotDone, error.message);
+                code = NotDone;
+                stop = true;
+                return;
+            }
+            context.out() << "recording " << masters.size() << " master(s) to " << options.path << Qt::endl;
+        });
+        QObject::connect(recorder.writer(), &RecordingSink::failed, &recorder, [&](const RedisError& error) {
+            context.err() << "lockctl: " << error.message << " (events are dropped until it works again)"
+                          << Qt::endl;
+        });
         recorder.attach(&monitor);
         WaiterWatch::recordInto(&recorder, &masters, &monitor); // Redisson's waiters, for `stats`
         monitor.start();

@@ -213,10 +213,11 @@ public:
         if (record) {
             RecorderOptions options;
             options.path = RecordingArgument::path(parser);
+            options.databasePassword = context.config().teamDatabasePassword;
             options.allowShared = RecordingArgument::allowShared(parser);
             options.auditLogPath = context.auditLogPath();
             recorder = std::make_unique<Recorder>(options);
-            QObject::connect(recorder->writer(), &RecordingWriter::opened, &loop,
+            QObject::connect(recorder->writer(), &RecordingSink::opened, &loop,
                              [&, path = options.path](const RedisError& error) {
                                  if (error) {
                                      code = context.fail(NotDone, error.message);
@@ -225,11 +226,10 @@ public:
                                  }
                                  context.out() << "recording to " << path << Qt::endl;
                              });
-            QObject::connect(recorder->writer(), &RecordingWriter::failed, &loop,
-                             [&](const RedisError& error) {
-                                 context.err() << "lockctl: " << error.message
-                                               << " (events are dropped until it works again)" << Qt::endl;
-                             });
+            QObject::connect(recorder->writer(), &RecordingSink::failed, &loop, [&](const RedisError& error) {
+                context.err() << "lockctl: " << error.message << " (events are dropped until it works again)"
+                              << Qt::endl;
+            });
             recorder->attach(&monitor);
             WaiterWatch::recordInto(recorder.get(), &masters, &monitor);
             // Two holders at once, judged from the recording as it is committed (its reads block

@@ -81,7 +81,8 @@ public:
             pattern = *glob;
         }
         RecordingReader reader;
-        if (const RedisError error = reader.open(RecordingArgument::path(parser)))
+        if (const RedisError error =
+                reader.open(RecordingArgument::path(parser), context.config().teamDatabasePassword))
             return context.fail(UsageError, error.message);
         Result<QList<FamilyFigures>> all = LockStatsBuilder::ofRecording(reader, *since);
         if (!all)

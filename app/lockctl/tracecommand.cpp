@@ -130,11 +130,12 @@ public:
         if (recording) {
             RecorderOptions options;
             options.path = RecordingArgument::path(parser);
+            options.databasePassword = context.config().teamDatabasePassword;
             options.auditLogPath = context.auditLogPath();
             monitor = std::make_unique<LockMonitor>(&masters, context.config());
             monitor->setCoalesceMs(0); // every change, as `record` keeps them
             recorder = std::make_unique<Recorder>(options);
-            QObject::connect(recorder->writer(), &RecordingWriter::opened, recorder.get(),
+            QObject::connect(recorder->writer(), &RecordingSink::opened, recorder.get(),
                              [&stop, path = options.path](const RedisError& error) {
                                  if (error)
                                      stop =

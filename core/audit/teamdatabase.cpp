@@ -26,6 +26,30 @@ const QList<QStringList>& migrationSteps()
          QStringLiteral("CREATE INDEX audit_by_time ON lockscope.audit(at)"),
          QStringLiteral("CREATE INDEX audit_by_resource ON lockscope.audit(resource, at)"),
          QStringLiteral("INSERT INTO lockscope.schema_version(version) VALUES (0)")},
+        // 1 -> 2: recordings (the flight recorder's sessions, resources and events), as the SQLite
+        // recording keeps them, with an index per resource: PostgreSQL's B-tree takes several
+        // writers at once, which SQLite's chain of each resource's events (`prev`) is there to avoid.
+        // Event ids are given by the writers under an advisory lock (PostgresRecordingWriter), in commit
+        // order.
+        {QStringLiteral("CREATE TABLE lockscope.sessions(id bigserial PRIMARY KEY, started bigint NOT NULL, "
+                        "last bigint NOT NULL, ended bigint, masters text NOT NULL, recorder text)"),
+         QStringLiteral(
+             "CREATE TABLE lockscope.resources(id bigserial PRIMARY KEY, name bytea NOT NULL UNIQUE)"),
+         QStringLiteral("CREATE TABLE lockscope.events(id bigint PRIMARY KEY, session bigint NOT NULL, "
+                        "t bigint NOT NULL, resource bigint, master integer, kind integer NOT NULL, "
+                        "token bytea, owner text, ttl bigint, holding integer, holders bigint, detail text, "
+                        "audit text)"),
+         QStringLiteral("CREATE INDEX events_of_resource ON lockscope.events(resource, id) WHERE resource IS "
+                        "NOT NULL"),
+         QStringLiteral("CREATE INDEX master_events_by_time ON lockscope.events(t) WHERE resource IS NULL"),
+         // The writer role (team-roles.sql) inserts and reads by the default privileges; a recorder
+         // also moves its session's end and removes what its retention lets go. Audit rows stay
+         // insert-only.
+         QStringLiteral(
+             "DO $$ BEGIN IF EXISTS (SELECT FROM pg_roles WHERE rolname = 'lockscope_writer') THEN "
+             "GRANT UPDATE (last, ended) ON lockscope.sessions TO lockscope_writer; "
+             "GRANT DELETE ON lockscope.sessions, lockscope.events TO lockscope_writer; "
+             "END IF; END $$")},
     };
     return all;
 }
@@ -106,6 +130,13 @@ RedisError TeamDatabase::connect()
     m_db.setConnectOptions(m_url.connectOptions());
     if (!m_db.open()) {
         const RedisError e = error(QStringLiteral("cannot connect"), m_db.lastError());
+        close();
+        return e;
+    }
+    // The recording's statements name its tables as the SQLite file's do (RecordingReader).
+    QSqlQuery path(m_db);
+    if (!path.exec(QStringLiteral("SET search_path TO lockscope"))) {
+        const RedisError e = error(QStringLiteral("cannot use the schema `lockscope`"), path.lastError());
         close();
         return e;
     }

@@ -13,7 +13,8 @@ namespace lockscope {
 
 // One connection to a team's PostgreSQL database (Qt SQL's QPSQL driver), on the thread that
 // opened it (Qt SQL connections never cross threads). Its tables live in the schema `lockscope`,
-// versioned like the recording's: a database of a newer version is refused, an older one is
+// versioned like the recording's (and `search_path` set to it, so a recording's statements read
+// as they do on a SQLite file): a database of a newer version is refused, an older one is
 // brought up to date in one transaction by whoever connects first with the right to (the
 // schema's owner; resources/sql/team-roles.sql sets the roles up), the others wait for it.
 class TeamDatabase
@@ -21,8 +22,8 @@ class TeamDatabase
     Q_DISABLE_COPY_MOVE(TeamDatabase)
 
 public:
-    // 1: the team audit trail.
-    static constexpr int schemaVersion = 1;
+    // 1: the team audit trail. 2: recordings.
+    static constexpr int schemaVersion = 2;
 
     TeamDatabase();
     ~TeamDatabase();

@@ -61,8 +61,8 @@ QList<QCommandLineOption> CommandLineConfig::options()
                         "is audited there too, and `audit` reads it."),
          QStringLiteral("URL")},
         {QStringLiteral("team-db-password-env"),
-         QStringLiteral("Take the team database's password from this environment variable (default: "
-                        "PGPASSWORD or ~/.pgpass)."),
+         QStringLiteral("Take the PostgreSQL password (of --team-db, or of a --db postgresql://… recording) "
+                        "from this environment variable (default: PGPASSWORD or ~/.pgpass)."),
          QStringLiteral("VAR")},
     };
 }

@@ -463,9 +463,8 @@ Result<LockScopeConfig> ConfigLoader::fromJson(const QByteArray& json, QStringLi
 RedisError ConfigLoader::setTeamDatabase(LockScopeConfig& config, const QString& url,
                                          const QString& passwordEnv)
 {
-    if (url.isEmpty() && !config.teamDatabase)
-        return {ErrorKind::InvalidConfig, QString(),
-                QStringLiteral("a team database password variable without a team database URL")};
+    // A password variable alone is the password of a recording kept in PostgreSQL
+    // (`--db postgresql://…`), which needs no team database for its audit trail.
     if (!url.isEmpty()) { // empty: the password of the one configured already
         Result<TeamDatabaseUrl> parsed = TeamDatabaseUrl::parse(url);
         if (!parsed)

@@ -4,7 +4,7 @@
 #include "diagnosis/doublegrantdetector.h"
 #include "diagnosis/doublegrantscan.h"
 #include "record/recordingreader.h"
-#include "record/recordingwriter.h"
+#include "record/recordingsink.h"
 
 #include <QDateTime>
 
@@ -35,9 +35,9 @@ IncidentWatch::IncidentWatch(QString recordingPath, QObject* parent)
 
 IncidentWatch::~IncidentWatch() = default;
 
-void IncidentWatch::follow(const RecordingWriter* writer)
+void IncidentWatch::follow(const RecordingSink* writer)
 {
-    connect(writer, &RecordingWriter::committed, this, &IncidentWatch::onCommitted);
+    connect(writer, &RecordingSink::committed, this, &IncidentWatch::onCommitted);
 }
 
 void IncidentWatch::onCommitted(const CommittedBatch& batch)

@@ -18,7 +18,7 @@
 namespace lockscope {
 
 class RecordingReader;
-class RecordingWriter;
+class RecordingSink;
 
 // Two holders at once, live: follows what a recorder commits, feeding each resource's events to
 // its DoubleGrantScan (LiveScans). Where an event may have begun an incident (IncidentTriggers) on
@@ -49,7 +49,7 @@ public:
     ~IncidentWatch() override;
 
     // Follows `writer`'s commits from now on (a queued connection when it lives on another thread).
-    void follow(const RecordingWriter* writer);
+    void follow(const RecordingSink* writer);
     // Judges a batch the writer committed (what follow() connects).
     void onCommitted(const CommittedBatch& batch);
     // Judges every suspect now (tests; the timer does it otherwise).

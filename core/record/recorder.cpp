@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "record/recorder.h"
 
+#include "audit/teamdatabaseurl.h"
 #include "base/bytesdisplay.h"
 #include "base/monotonicclock.h"
 #include "discovery/keyspaceeventkind.h"
 #include "monitor/lockmonitor.h"
 #include "monitor/mastereventtext.h"
 #include "record/cpustopwatch.h"
+#include "record/postgresrecordingwriter.h"
 #include "record/recordingdatabase.h"
+#include "record/recordingwriter.h"
 #include "record/viewholders.h"
 
 #include <QDateTime>
@@ -27,15 +30,25 @@ constexpr qint64 interruptionMemoryMs = 10000;
 } // namespace
 
 Recorder::Recorder(RecorderOptions options, QObject* parent)
-    : QObject(parent), m_options(std::move(options)),
-      m_counters(std::make_shared<RecordingWriter::Counters>())
+    : Recorder(
+          std::move(options),
+          [](const RecorderOptions& o, std::shared_ptr<RecordingSink::Counters> counters) -> RecordingSink* {
+              if (TeamDatabaseUrl::isPostgresUrl(o.path))
+                  return new PostgresRecordingWriter(o, std::move(counters));
+              return new RecordingWriter(o, std::move(counters));
+          },
+          parent)
+{}
+
+Recorder::Recorder(RecorderOptions options, const SinkFactory& makeSink, QObject* parent)
+    : QObject(parent), m_options(std::move(options)), m_counters(std::make_shared<RecordingSink::Counters>())
 {
     if (m_options.path.isEmpty())
         m_options.path = RecordingDatabase::defaultPath();
     m_flushTimer.setParent(this);
     connect(&m_flushTimer, &QTimer::timeout, this, &Recorder::flush);
     m_thread.setObjectName(QStringLiteral("recording writer"));
-    m_writer = new RecordingWriter(m_options, m_counters); // moves to its thread in attach()
+    m_writer = makeSink(m_options, m_counters); // moves to its thread in attach()
 }
 
 Recorder::~Recorder()
@@ -47,7 +60,7 @@ Recorder::~Recorder()
     flush();
     // Queued behind the last batch: the session ends after everything observed is in the file.
     QThread* thread = &m_thread;
-    RecordingWriter* writer = m_writer;
+    RecordingSink* writer = m_writer;
     QMetaObject::invokeMethod(
         writer,
         [writer, thread] {
@@ -164,7 +177,7 @@ void Recorder::flush()
 void Recorder::pruneNow()
 {
     if (m_monitor)
-        QMetaObject::invokeMethod(m_writer, &RecordingWriter::pruneNow, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(m_writer, &RecordingSink::pruneNow, Qt::QueuedConnection);
 }
 
 void Recorder::push(RecordEvent event)

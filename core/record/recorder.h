@@ -4,13 +4,14 @@
 #include "record/inlinefirstarray.h"
 #include "record/recorderoptions.h"
 #include "record/recordevent.h"
-#include "record/recordingwriter.h"
+#include "record/recordingsink.h"
 
 #include <QHash>
 #include <QObject>
 #include <QThread>
 #include <QTimer>
 
+#include <functional>
 #include <memory>
 
 namespace lockscope {
@@ -37,6 +38,11 @@ class Recorder final : public QObject
 
 public:
     explicit Recorder(RecorderOptions options = {}, QObject* parent = nullptr);
+    // Writes through the sink `makeSink` returns (given the options and the counters to share):
+    // how a test writes one recording into two stores at once.
+    using SinkFactory =
+        std::function<RecordingSink*(const RecorderOptions&, std::shared_ptr<RecordingSink::Counters>)>;
+    Recorder(RecorderOptions options, const SinkFactory& makeSink, QObject* parent = nullptr);
     // Hands over what is pending, ends the session and waits for the writer to finish.
     ~Recorder() override;
 
@@ -56,7 +62,7 @@ public:
     qint64 cpuNs() const { return m_counters->observeCpuNs + m_counters->writeCpuNs; }
     qint64 writerCpuNs() const { return m_counters->writeCpuNs; }
     // The same figures, still readable once the recorder is gone (its session's end included).
-    std::shared_ptr<const RecordingWriter::Counters> counters() const { return m_counters; }
+    std::shared_ptr<const RecordingSink::Counters> counters() const { return m_counters; }
     // Records an event the monitor cannot see (the window's notifications): stamped now unless
     // it has a time, committed with the next flush.
     void note(RecordEvent event) { push(std::move(event)); }
@@ -67,7 +73,7 @@ public:
     // Its signals (opened, failed, pruneFinished) say whether the file opened, when writing fails
     // and when a retention pass ended; they arrive queued on this object's thread. Connect before
     // attach(), which starts it.
-    const RecordingWriter* writer() const { return m_writer; }
+    const RecordingSink* writer() const { return m_writer; }
 
 private:
     // What the recorder knows of one master's part in an episode. 16 bytes, each field in the bits
@@ -149,9 +155,9 @@ private:
     RecorderOptions m_options;
     LockMonitor* m_monitor = nullptr;
     int m_masterCount = 0;
-    std::shared_ptr<RecordingWriter::Counters> m_counters;
+    std::shared_ptr<RecordingSink::Counters> m_counters;
     QThread m_thread;
-    RecordingWriter* m_writer = nullptr; // lives on m_thread
+    RecordingSink* m_writer = nullptr; // lives on m_thread
     RecordEventList m_pending;
     QTimer m_flushTimer;
     QHash<QByteArray, Tracked> m_tracked;

@@ -8,7 +8,11 @@ namespace lockscope {
 // Where and how long the flight recorder keeps its story (docs/manual/flight-recorder.md).
 struct RecorderOptions
 {
-    QString path; // the SQLite file; empty: RecordingDatabase::defaultPath()
+    // The SQLite file, or a team's PostgreSQL database (postgresql://USER@HOST[:PORT]/DBNAME);
+    // empty: RecordingDatabase::defaultPath().
+    QString path;
+    // The PostgreSQL password (--team-db-password-env); empty: libpq's (PGPASSWORD, ~/.pgpass).
+    QString databasePassword;
     // It holds every holder's token: a file group or others can read or write, or one another user
     // owns, is refused unless the user allows it (--allow-shared-recording), as the audit log's.
     bool allowShared = false;

@@ -50,6 +50,10 @@ RecordingDatabase::~RecordingDatabase()
 
 void RecordingDatabase::close()
 {
+    if (m_team) {
+        m_db = QSqlDatabase(); // a handle on the team database's connection, which it closes
+        m_team.reset();
+    }
     if (m_db.isValid())
         m_db.close();
     m_db = QSqlDatabase();
@@ -135,10 +139,11 @@ RedisError RecordingDatabase::notAFile(const QString& path)
     const QRegularExpressionMatch m = url.match(path);
     if (!m.hasMatch())
         return {};
-    return {ErrorKind::InvalidArgument, QString(),
-            QStringLiteral("a %1:// URL is not a recording this version can open: a recording is a SQLite "
-                           "file, named by its path")
-                .arg(m.captured(1).toLower())};
+    return {
+        ErrorKind::InvalidArgument, QString(),
+        QStringLiteral("a %1:// URL is not a recording this version can open: a recording is a SQLite "
+                       "file, named by its path, or a PostgreSQL database (postgresql://USER@HOST/DBNAME)")
+            .arg(m.captured(1).toLower())};
 }
 
 RedisError RecordingDatabase::open(const QString& path, bool mustExist, int upToVersion, bool allowShared)
@@ -192,8 +197,32 @@ RedisError RecordingDatabase::open(const QString& path, bool mustExist, int upTo
     return migrate(version, qBound(0, upToVersion, int(schemaVersion)));
 }
 
-RedisError RecordingDatabase::openForReading(const QString& path)
+RedisError RecordingDatabase::openTeamDatabase(const QString& text, const QString& password)
 {
+    close();
+    const Result<TeamDatabaseUrl> url = TeamDatabaseUrl::parse(text);
+    if (!url)
+        return url.error();
+    m_path = url->toString(); // named without a password, always
+    m_team = std::make_unique<TeamDatabase>();
+    if (RedisError e = m_team->open(*url, password)) {
+        m_team.reset();
+        return e;
+    }
+    m_db = m_team->db();
+    m_fileVersion = schemaVersion;
+    // Readers read: the server refuses a write on this connection, whatever the role may do.
+    if (RedisError e = exec(QStringLiteral("SET default_transaction_read_only = on"))) {
+        close();
+        return e;
+    }
+    return {};
+}
+
+RedisError RecordingDatabase::openForReading(const QString& path, const QString& password)
+{
+    if (TeamDatabaseUrl::isPostgresUrl(path))
+        return openTeamDatabase(path, password);
     if (RedisError e = notAFile(path))
         return e;
     m_path = path;

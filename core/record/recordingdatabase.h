@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "audit/teamdatabase.h"
 #include "base/rediserror.h"
 #include "record/recordingschema.h"
 
 #include <QSqlDatabase>
 #include <QString>
 
+#include <memory>
+
 namespace lockscope {
 
-// One connection to a recording (SQLite through Qt SQL), on the thread that opened it: Qt SQL
+// One connection to a recording (SQLite through Qt SQL, or a team's PostgreSQL database for
+// reading), on the thread that opened it: Qt SQL
 // connections never cross threads, so the writer and every reader open their own.
 //
 // A recording may come from elsewhere, so every open checks what it finds before running anything
@@ -39,6 +43,7 @@ public:
     // $XDG_STATE_HOME/lockscope/recording.sqlite (~/.local/state when unset), next to the audit log.
     static QString defaultPath();
     // An error when `path` is a URL (scheme://...), which is never taken for a file name; none otherwise.
+    // (A postgresql:// one is a team database: RecordingReader and Recorder open it.)
     static RedisError notAFile(const QString& path);
     // demo-recording.sqlite beside it: the demo's stories never show in the user's History.
     static QString demoPath();
@@ -50,9 +55,13 @@ public:
     // older LockScope.
     RedisError open(const QString& path, bool mustExist = false, int upToVersion = schemaVersion,
                     bool allowShared = false);
-    // For readers: opens an existing recording read-only, of any version this build knows.
-    RedisError openForReading(const QString& path);
+    // For readers: opens an existing recording read-only, of any version this build knows; or a
+    // team's PostgreSQL database (postgresql://…, with `password` or libpq's own), whose
+    // connection reads only.
+    RedisError openForReading(const QString& path, const QString& password = {});
     bool isOpen() const { return m_db.isOpen(); }
+    // A team's PostgreSQL database, not a SQLite file: the readers' few statements that differ.
+    bool isTeamDatabase() const { return m_team != nullptr; }
     QSqlDatabase& db() { return m_db; }
     const QString& path() const { return m_path; }
     // The schema version the file itself has (a reader may read a newer copy of it in memory).
@@ -80,8 +89,10 @@ private:
     // Replaces the read-only connection by an in-memory copy of the file, then brought up to date.
     RedisError upgradeInMemory();
     RedisError migrate(int fromVersion, int upToVersion);
+    RedisError openTeamDatabase(const QString& url, const QString& password);
     void close();
 
+    std::unique_ptr<TeamDatabase> m_team;
     QString m_connectionName;
     QString m_path;
     QSqlDatabase m_db;

@@ -20,13 +20,46 @@
 
 namespace lockscope {
 
+namespace {
+
+// Resources' names by number: in a list when the numbers are dense (they count up from 1; pruning
+// leaves holes), since looking each of millions of events' name up in a hash missed the cache
+// twice an event.
+class ResourceNameTable
+{
+public:
+    explicit ResourceNameTable(QHash<qint64, QByteArray> names) : m_names(std::move(names))
+    {
+        qint64 highest = 0;
+        for (auto it = m_names.cbegin(); it != m_names.cend(); ++it)
+            highest = qMax(highest, it.key());
+        if (highest >= 4 * m_names.size() + 4096)
+            return;
+        m_byNumber.resize(highest + 1);
+        for (auto it = m_names.cbegin(); it != m_names.cend(); ++it)
+            if (it.key() >= 0)
+                m_byNumber[it.key()] = it.value();
+        m_names.removeIf([](const auto& it) { return it.key() >= 0; }); // in the list now
+    }
+    QByteArray of(qint64 id) const
+    {
+        return id >= 0 && id < m_byNumber.size() ? m_byNumber.at(id) : m_names.value(id);
+    }
+
+private:
+    QHash<qint64, QByteArray> m_names;
+    QList<QByteArray> m_byNumber;
+};
+
+} // namespace
+
 RecordingReader::RecordingReader() = default;
 RecordingReader::~RecordingReader() = default;
 
-RedisError RecordingReader::open(const QString& path)
+RedisError RecordingReader::open(const QString& path, const QString& password)
 {
     m_db = std::make_unique<RecordingDatabase>();
-    RedisError error = m_db->openForReading(path);
+    RedisError error = m_db->openForReading(path, password);
     if (error)
         m_db.reset();
     return error;
@@ -57,7 +90,7 @@ Result<QList<RecordingSession>> RecordingReader::recorderSessions()
     // Bounded: the newest sessions, oldest first.
     if (!q.exec(
             QStringLiteral("SELECT id, started, last, ended, masters, recorder FROM (SELECT * FROM sessions "
-                           "ORDER BY id DESC LIMIT %1) ORDER BY id")
+                           "ORDER BY id DESC LIMIT %1) AS newest ORDER BY id")
                 .arg(maxSessions)))
         return m_db->error(QStringLiteral("cannot read its sessions"), q.lastError().text());
     QList<RecordingSession> out;
@@ -91,46 +124,65 @@ RedisError RecordingReader::forEachEvent(const std::function<bool(const HistoryE
     if (!groups)
         return groups.error();
     RecorderEchoFilter echoes(&*groups);
+    const auto judged = [&](HistoryEvent& h) {
+        if (groups->any()) {
+            // Two recorders of one watch: each change once, told as one session's.
+            if (echoes.isEcho(h))
+                return true;
+            h.session = groups->groupOf(h.session);
+        }
+        return visit(h);
+    };
+    return m_db->isTeamDatabase() ? forEachTeamEvent(judged) : forEachFileEvent(judged);
+}
+
+Result<QHash<qint64, QByteArray>> RecordingReader::resourceNames()
+{
+    QHash<qint64, QByteArray> names;
+    qint64 bytes = 0;
+    const auto add = [&](qint64 id, const QByteArray& name) {
+        names.insert(id, name);
+        return names.size() <= maxResources && (bytes += name.size()) <= maxBytes;
+    };
+    const RedisError tooMany = m_db->error(
+        QStringLiteral("cannot read its resources"),
+        QStringLiteral("more than %1 of them, or over %2 MiB").arg(maxResources).arg(maxBytes >> 20));
+    if (m_db->isTeamDatabase()) {
+        QSqlQuery q(m_db->db());
+        q.setForwardOnly(true);
+        if (!q.exec(QStringLiteral("SELECT id, name FROM resources")))
+            return m_db->error(QStringLiteral("cannot read its resources"), q.lastError().text());
+        while (q.next())
+            if (!add(q.value(0).toLongLong(), q.value(1).toByteArray()))
+                return tooMany;
+        if (q.lastError().isValid())
+            return m_db->error(QStringLiteral("cannot read its resources"), q.lastError().text());
+        return names;
+    }
+    // SQLite's own API: a million resources through Qt SQL were two million QVariants.
+    SqliteStatement q;
+    if (!q.prepare(SqliteStatement::handle(m_db->db()), "SELECT id, name FROM resources"))
+        return m_db->error(QStringLiteral("cannot read its resources"), q.error());
+    while (true) {
+        if (!q.step())
+            return m_db->error(QStringLiteral("cannot read its resources"), q.error());
+        if (!q.hasRow())
+            return names;
+        if (!add(q.columnInt(0), q.columnBlob(1)))
+            return tooMany;
+    }
+}
+
+RedisError RecordingReader::forEachFileEvent(const std::function<bool(HistoryEvent&)>& visit)
+{
     sqlite3* handle = SqliteStatement::handle(m_db->db());
     if (!handle)
         return m_db->error(QStringLiteral("cannot read its events"), QStringLiteral("not an SQLite file"));
     // The names once (bounded as resources() is): each event names its resource by number.
-    QHash<qint64, QByteArray> names;
-    {
-        SqliteStatement q;
-        if (!q.prepare(handle, "SELECT id, name FROM resources"))
-            return m_db->error(QStringLiteral("cannot read its resources"), q.error());
-        qint64 bytes = 0;
-        while (true) {
-            if (!q.step())
-                return m_db->error(QStringLiteral("cannot read its resources"), q.error());
-            if (!q.hasRow())
-                break;
-            const QByteArray name = q.columnBlob(1);
-            if (names.size() >= maxResources || (bytes += name.size()) > maxBytes)
-                return m_db->error(QStringLiteral("cannot read its resources"),
-                                   QStringLiteral("more than %1 of them, or over %2 MiB")
-                                       .arg(maxResources)
-                                       .arg(maxBytes >> 20));
-            names.insert(q.columnInt(0), name);
-        }
-    }
-    // By number in a list when the numbers are dense (they count up from 1; pruning leaves holes):
-    // looking each of millions of events' name up in a hash missed the cache twice an event.
-    QList<QByteArray> byNumber;
-    qint64 highest = 0;
-    for (auto it = names.cbegin(); it != names.cend(); ++it)
-        highest = qMax(highest, it.key());
-    if (highest < 4 * names.size() + 4096) {
-        byNumber.resize(highest + 1);
-        for (auto it = names.cbegin(); it != names.cend(); ++it)
-            if (it.key() >= 0)
-                byNumber[it.key()] = it.value();
-        names.removeIf([](const auto& it) { return it.key() >= 0; }); // in the list now
-    }
-    const auto nameOf = [&](qint64 id) {
-        return id >= 0 && id < byNumber.size() ? byNumber.at(id) : names.value(id);
-    };
+    Result<QHash<qint64, QByteArray>> read = resourceNames();
+    if (!read)
+        return read.error();
+    const ResourceNameTable names(std::move(*read));
     // SQLite's own API, one row at a time: through Qt SQL each of millions of rows cost a dozen
     // QVariants.
     SqliteStatement q;
@@ -152,7 +204,7 @@ RedisError RecordingReader::forEachEvent(const std::function<bool(const HistoryE
         h.session = q.columnInt(1);
         e.timeMs = q.columnInt(2);
         h.resourceId = q.columnIsNull(3) ? -1 : q.columnInt(3);
-        e.resource = h.resourceId < 0 ? QByteArray() : nameOf(h.resourceId);
+        e.resource = h.resourceId < 0 ? QByteArray() : names.of(h.resourceId);
         if (!q.columnIsNull(3) && e.resource.isEmpty())
             continue; // a resource event whose resource is gone (damaged file): nothing to judge
         e.master = q.columnIsNull(4) ? -1 : int(q.columnInt(4));
@@ -163,15 +215,68 @@ RedisError RecordingReader::forEachEvent(const std::function<bool(const HistoryE
         e.holders = quint64(q.columnInt(10));
         e.detail = q.columnIsNull(11) ? QString() : texts.escaped(q.columnView(11));
         e.auditId = q.columnIsNull(12) ? QString() : escapeText(QString::fromUtf8(q.columnBlob(12)));
-        if (groups->any()) {
-            // Two recorders of one watch: each change once, told as one session's.
-            if (echoes.isEcho(h))
-                continue;
-            h.session = groups->groupOf(h.session);
-        }
         if (!visit(h))
             return {};
     }
+}
+
+RedisError RecordingReader::forEachTeamEvent(const std::function<bool(HistoryEvent&)>& visit)
+{
+    Result<QHash<qint64, QByteArray>> read = resourceNames();
+    if (!read)
+        return read.error();
+    const ResourceNameTable names(std::move(*read));
+    // A page of rows at a time, by id: libpq holds a query's whole answer in memory.
+    constexpr int pageRows = 20000;
+    qint64 after = 0;
+    QSqlQuery q(m_db->db());
+    q.setForwardOnly(true);
+    HistoryEvent h;
+    while (true) {
+        q.prepare(QStringLiteral("SELECT id, session, t, master, kind, token, owner, ttl, holding, holders, "
+                                 "detail, audit, resource FROM events WHERE id > ? ORDER BY id LIMIT %1")
+                      .arg(pageRows));
+        q.addBindValue(after);
+        if (!q.exec())
+            return m_db->error(QStringLiteral("cannot read its events"), q.lastError().text());
+        int rows = 0;
+        while (q.next()) {
+            ++rows;
+            after = q.value(0).toLongLong();
+            if (!fromRow(q, h))
+                continue; // written by a newer LockScope: not ours to interpret
+            h.resourceId = q.value(12).isNull() ? -1 : q.value(12).toLongLong();
+            h.event.resource = h.resourceId < 0 ? QByteArray() : names.of(h.resourceId);
+            if (h.resourceId >= 0 && h.event.resource.isEmpty())
+                continue;
+            if (!visit(h))
+                return {};
+        }
+        if (q.lastError().isValid())
+            return m_db->error(QStringLiteral("cannot read its events"), q.lastError().text());
+        if (rows < pageRows)
+            return {};
+    }
+}
+
+bool RecordingReader::fromRow(const QSqlQuery& q, HistoryEvent& h)
+{
+    RecordEvent& e = h.event;
+    if (!recordEventKindFromNumber(q.value(4).toInt(), &e.kind))
+        return false;
+    h.id = q.value(0).toLongLong();
+    h.session = q.value(1).toLongLong();
+    e.timeMs = q.value(2).toLongLong();
+    e.master = q.value(3).isNull() ? -1 : q.value(3).toInt();
+    e.token = q.value(5).toByteArray();
+    // Text from the store is shown as it is read: escaped again in case it was not (#39).
+    e.owner = escapeText(q.value(6).toString());
+    e.ttlMs = q.value(7).isNull() ? -1 : q.value(7).toLongLong();
+    e.holding = q.value(8).toInt();
+    e.holders = quint64(q.value(9).toLongLong());
+    e.detail = escapeText(q.value(10).toString());
+    e.auditId = escapeText(q.value(11).toString());
+    return true;
 }
 
 Result<QList<QByteArray>> RecordingReader::resources()
@@ -180,11 +285,15 @@ Result<QList<QByteArray>> RecordingReader::resources()
         return RedisError(ErrorKind::Io, QString(), QStringLiteral("no recording open"));
     QSqlQuery q(m_db->db());
     // Its latest event still there (retention removes the oldest first, so it has some), or an
-    // event after the stored latest events.
-    if (!q.exec(QStringLiteral("SELECT name FROM resources r WHERE EXISTS (SELECT 1 FROM events e WHERE "
-                               "e.id = r.last AND e.resource = r.id) OR r.id IN (SELECT resource FROM events "
-                               "WHERE id > (SELECT through FROM heads_saved)) ORDER BY name LIMIT %1")
-                    .arg(maxResources)))
+    // event after the stored latest events. A team database has an index per resource instead.
+    const QString sql =
+        m_db->isTeamDatabase()
+            ? QStringLiteral("SELECT name FROM resources r WHERE EXISTS (SELECT 1 FROM events e WHERE "
+                             "e.resource = r.id) ORDER BY name LIMIT %1")
+            : QStringLiteral("SELECT name FROM resources r WHERE EXISTS (SELECT 1 FROM events e WHERE "
+                             "e.id = r.last AND e.resource = r.id) OR r.id IN (SELECT resource FROM events "
+                             "WHERE id > (SELECT through FROM heads_saved)) ORDER BY name LIMIT %1");
+    if (!q.exec(sql.arg(maxResources)))
         return m_db->error(QStringLiteral("cannot read its resources"), q.lastError().text());
     QList<QByteArray> out;
     qint64 bytes = 0;
@@ -219,21 +328,9 @@ Result<QList<HistoryEvent>> RecordingReader::events(const QString& where, const 
     qint64 bytes = 0;
     while (q.next()) {
         HistoryEvent h;
-        RecordEvent& e = h.event;
-        if (!recordEventKindFromNumber(q.value(4).toInt(), &e.kind))
+        if (!fromRow(q, h))
             continue; // written by a newer LockScope: not ours to interpret
-        h.id = q.value(0).toLongLong();
-        h.session = q.value(1).toLongLong();
-        e.timeMs = q.value(2).toLongLong();
-        e.master = q.value(3).isNull() ? -1 : q.value(3).toInt();
-        e.token = q.value(5).toByteArray();
-        // Text from the file is shown as it is read: escaped again in case it was not (#39).
-        e.owner = escapeText(q.value(6).toString());
-        e.ttlMs = q.value(7).isNull() ? -1 : q.value(7).toLongLong();
-        e.holding = q.value(8).toInt();
-        e.holders = quint64(q.value(9).toLongLong());
-        e.detail = escapeText(q.value(10).toString());
-        e.auditId = escapeText(q.value(11).toString());
+        const RecordEvent& e = h.event;
         bytes += e.token.size() + 2 * (e.owner.size() + e.detail.size() + e.auditId.size());
         if (bytes > maxBytes)
             return m_db->error(QStringLiteral("cannot read its events"),
@@ -385,14 +482,20 @@ Result<ResourceHistory> RecordingReader::history(const QByteArray& resource, qin
     // resource (retention removed the ones before; a stale link is never followed). The latest is
     // the stored one, or the newest in the tail the writers have not stored yet.
     Result<QList<HistoryEvent>> own =
-        events(QStringLiteral("id IN (WITH RECURSIVE chain(id, prev) AS (SELECT id, prev FROM events WHERE "
-                              "id = coalesce((SELECT max(id) FROM events WHERE id > (SELECT through FROM "
-                              "heads_saved) AND resource = ?), (SELECT last FROM resources WHERE id = ?)) "
-                              "AND resource = ? UNION ALL "
-                              "SELECT e.id, e.prev FROM chain c JOIN events e ON e.id = c.prev WHERE "
-                              "c.prev < c.id AND e.resource = ?) SELECT id FROM chain LIMIT %1)")
-                   .arg(maxEvents),
-               {id.value(0), id.value(0), id.value(0), id.value(0)}, *sessions);
+        m_db->isTeamDatabase()
+            ? events(
+                  QStringLiteral("id IN (SELECT id FROM events WHERE resource = ? ORDER BY id DESC LIMIT %1)")
+                      .arg(maxEvents),
+                  {id.value(0)}, *sessions)
+            : events(QStringLiteral(
+                         "id IN (WITH RECURSIVE chain(id, prev) AS (SELECT id, prev FROM events WHERE "
+                         "id = coalesce((SELECT max(id) FROM events WHERE id > (SELECT through FROM "
+                         "heads_saved) AND resource = ?), (SELECT last FROM resources WHERE id = ?)) "
+                         "AND resource = ? UNION ALL "
+                         "SELECT e.id, e.prev FROM chain c JOIN events e ON e.id = c.prev WHERE "
+                         "c.prev < c.id AND e.resource = ?) SELECT id FROM chain LIMIT %1)")
+                         .arg(maxEvents),
+                     {id.value(0), id.value(0), id.value(0), id.value(0)}, *sessions);
     if (!own)
         return own.error();
     reconcile(*own, groups);

@@ -6,6 +6,10 @@
 #include "record/resourcehistory.h"
 #include "record/sessiongroups.h"
 
+#include <QHash>
+
+class QSqlQuery;
+
 #include <functional>
 #include <memory>
 
@@ -31,7 +35,8 @@ public:
 
     // The file must exist; it is opened read-only and never written to: an older schema is read
     // through an upgraded copy in memory, a newer or damaged one refused (RecordingDatabase).
-    RedisError open(const QString& path);
+    // A postgresql:// URL reads a team's database (`password`, or libpq's own) the same way.
+    RedisError open(const QString& path, const QString& password = {});
 
     // Episodes that were open at or after `sinceMs` (wall clock; -1: all), oldest first, with the
     // resource's events and the masters' events from the first episode's start on. Only what was
@@ -54,6 +59,14 @@ public:
 
 private:
     Result<SessionGroups> sessionGroups();
+    // forEachEvent's passes: SQLite's own API on a file, pages of rows on a team database.
+    RedisError forEachFileEvent(const std::function<bool(HistoryEvent&)>& visit);
+    RedisError forEachTeamEvent(const std::function<bool(HistoryEvent&)>& visit);
+    // Every resource's name by its number, bounded as resources() is.
+    Result<QHash<qint64, QByteArray>> resourceNames();
+    // Columns 0 to 11 of events() (id, session, t, master, kind, token, owner, ttl, holding,
+    // holders, detail, audit) into `h`: false for a kind this version does not know.
+    static bool fromRow(const QSqlQuery& q, HistoryEvent& h);
     // Two recorders of one watch: drops the second telling of each change and names each event's
     // session by its group.
     static void reconcile(QList<HistoryEvent>& events, const SessionGroups& groups);

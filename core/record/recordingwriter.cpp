@@ -1,21 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "record/recordingwriter.h"
 
-#include "base/localidentity.h"
-
 #include "record/cpustopwatch.h"
 
-#include <QCoreApplication>
 #include <QDateTime>
-#include <QFileInfo>
-#include <QJsonArray>
-#include <QJsonDocument>
 #include <QSet>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QVariant>
 
-#include <limits>
 #include <utility>
 
 namespace lockscope {
@@ -43,33 +36,6 @@ constexpr int resourcesPerStatement = 32;
 // needs them (RecordingReader, the next writer).
 constexpr qint64 headsSaveIntervalMs = 30000;
 constexpr size_t headsSaveAtCount = 100000; // or when this many are waiting
-
-// Ids are given here from the file's largest one up. A damaged or hostile file can hold one so
-// large that the batch's would not fit in 64 bits: refused with a reason, never wrapped round.
-QString idsRunOut(const char* table, qint64 largest, qsizetype wanted)
-{
-    if (largest <= std::numeric_limits<qint64>::max() - qint64(wanted))
-        return {};
-    return QStringLiteral("the recording's %1 ids run out (its largest is %2): the file is damaged; "
-                          "record into another file")
-        .arg(QLatin1String(table))
-        .arg(largest);
-}
-
-// Owners and details are a server's bytes in words (an owner decoded from a value, a TYPE reply,
-// an error): the first 512 characters of each are kept, enough for any real one, so that a holder
-// writing megabyte values cannot make every event of its lock a megabyte on disk (#39).
-constexpr qsizetype maxStoredTextChars = 512;
-
-QString capped(const QString& text)
-{
-    if (text.size() <= maxStoredTextChars)
-        return text;
-    qsizetype n = maxStoredTextChars;
-    if (text.at(n - 1).isHighSurrogate())
-        --n; // never half a character
-    return text.left(n) + QStringLiteral("…");
-}
 
 QByteArray findResourcesSql()
 {
@@ -166,19 +132,13 @@ void RecordingWriter::start(const QStringList& masterNames)
         m_db->open(m_options.path, false, RecordingDatabase::schemaVersion, m_options.allowShared);
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     if (!error) {
-        QJsonArray masters;
-        for (const QString& name : m_masterNames)
-            masters.append(name);
         QSqlQuery q(m_db->db());
         q.prepare(
             QStringLiteral("INSERT INTO sessions(started, last, masters, recorder) VALUES(?, ?, ?, ?)"));
         q.addBindValue(now);
         q.addBindValue(now);
-        q.addBindValue(QString::fromUtf8(QJsonDocument(masters).toJson(QJsonDocument::Compact)));
-        q.addBindValue(QStringLiteral("%1@%2/%3:%4")
-                           .arg(LocalIdentity::user(), LocalIdentity::host(),
-                                QFileInfo(QCoreApplication::applicationFilePath()).fileName())
-                           .arg(LocalIdentity::pid()));
+        q.addBindValue(mastersJson(m_masterNames));
+        q.addBindValue(recorderName());
         if (q.exec())
             m_session = q.lastInsertId().toLongLong();
         else
@@ -238,7 +198,7 @@ QString RecordingWriter::learnResources(const RecordEventList& events)
         return run(m_sql->maxResourceId);
     const qint64 largestResource = m_sql->maxResourceId.columnInt(0);
     m_sql->maxResourceId.reset();
-    if (QString problem = idsRunOut("resource", largestResource, qsizetype(unknown.size()));
+    if (QString problem = RecordingSink::idsRunOut("resource", largestResource, qsizetype(unknown.size()));
         !problem.isEmpty())
         return problem;
     qint64 next = largestResource + 1;
@@ -300,11 +260,11 @@ bool RecordingWriter::bindRow(SqliteStatement& q, int first, const RecordEvent& 
     e.master >= 0 ? q.bindInt(first + 5, e.master) : q.bindNull(first + 5);
     q.bindInt(first + 6, int(e.kind));
     master || e.token.isNull() ? q.bindNull(first + 7) : q.bindBlobInPlace(first + 7, e.token);
-    q.bindText(first + 8, capped(e.owner));
+    q.bindText(first + 8, storedText(e.owner));
     e.ttlMs >= 0 ? q.bindInt(first + 9, e.ttlMs) : q.bindNull(first + 9);
     master ? q.bindNull(first + 10) : q.bindInt(first + 10, e.holding);
     master ? q.bindNull(first + 11) : q.bindInt(first + 11, qint64(e.holders));
-    q.bindText(first + 12, capped(e.detail));
+    q.bindText(first + 12, storedText(e.detail));
     q.bindText(first + 13, e.auditId);
     return true;
 }
@@ -331,7 +291,7 @@ QString RecordingWriter::insertAll(const RecordEventList& events)
         return run(q.maxId);
     const qint64 largestEvent = q.maxId.columnInt(0);
     q.maxId.reset();
-    if (QString problem = idsRunOut("event", largestEvent, events.size()); !problem.isEmpty())
+    if (QString problem = RecordingSink::idsRunOut("event", largestEvent, events.size()); !problem.isEmpty())
         return problem;
     qint64 next = largestEvent + 1;
     m_batch.firstId = next;

@@ -2,66 +2,40 @@
 #pragma once
 
 #include "record/auditfollower.h"
-#include "record/committedbatch.h"
 #include "record/recorderoptions.h"
 #include "record/recordevent.h"
 #include "record/recordingdatabase.h"
+#include "record/recordingsink.h"
 #include "record/sqlitestatement.h"
 
 #include <QHash>
-#include <QObject>
 #include <QStringList>
 #include <QTimer>
 
-#include <atomic>
 #include <memory>
 #include <optional>
 #include <vector>
 
 namespace lockscope {
 
-// The one thread that writes a recording. Events arrive in batches (queued calls from the
+// The one thread that writes a recording into a SQLite file. Events arrive in batches (queued calls from the
 // Recorder's thread), each batch is one transaction; pruning runs in small steps between batches, so
 // it never holds recording back for long. Lives on its own QThread: create it, move it, then call
 // start() there (queued).
-class RecordingWriter final : public QObject
+class RecordingWriter final : public RecordingSink
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(RecordingWriter)
 
 public:
-    struct Counters
-    {
-        std::atomic<qint64> backlog{0}; // handed over, not yet committed (the Recorder adds)
-        std::atomic<qint64> written{0};
-        std::atomic<qint64> dropped{0}; // could not be written (the file failed)
-        std::atomic<qint64> pruned{0};
-        std::atomic<qint64> writeCpuNs{0};   // spent by the writer thread (CpuStopwatch)
-        std::atomic<qint64> observeCpuNs{0}; // spent deciding what happened, on the monitor's thread
-    };
-
     RecordingWriter(RecorderOptions options, std::shared_ptr<Counters> counters);
     ~RecordingWriter() override;
 
     // All on the writer's thread (queued).
-    // Opens the file and begins a session over these masters (master i of the events).
-    void start(const QStringList& masterNames);
-    void write(const RecordEventList& events);
-    // The session's end time, then the file is closed.
-    void finish();
-    // One retention pass now (each step still yields to writes).
-    void pruneNow();
-
-signals:
-    // After start(): kind None when the file is open and the session began.
-    void opened(const lockscope::RedisError& error);
-    // A write failed after a good start (disk full, file removed): said once per failure streak.
-    void failed(const lockscope::RedisError& error);
-    // A retention pass finished, having removed this many events.
-    void pruneFinished(qint64 removed);
-    // These events are in the file now (readers see them), and where: what follows the recording
-    // live (IncidentWatch) goes on from here.
-    void committed(const lockscope::CommittedBatch& batch);
+    void start(const QStringList& masterNames) override;
+    void write(const RecordEventList& events) override;
+    void finish() override;
+    void pruneNow() override;
 
 private:
     // The statements of the hot path, prepared once (parsing is most of a small statement's cost)

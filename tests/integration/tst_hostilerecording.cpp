@@ -233,14 +233,23 @@ void TestHostileRecording::aUrlIsNeverTakenForAFileName()
               QStringList{QStringLiteral("stats"), QStringLiteral("--db"), url},
               QStringList{QStringLiteral("incidents"), QStringLiteral("--db"), url}}) {
             const LockctlRun run = runLockctl(command);
-            QVERIFY2(
-                run.code != 0 &&
-                    run.err.contains(QStringLiteral("a %1:// URL is not a recording").arg(scheme).toUtf8()),
-                qPrintable(run.describe()));
+            // A PostgreSQL URL is a team database (tst_pgrecording): refused for the password in it.
+            const QByteArray why =
+                scheme.startsWith(QLatin1String("postgres"))
+                    ? QByteArray("it holds a password")
+                    : QStringLiteral("a %1:// URL is not a recording").arg(scheme).toUtf8();
+            QVERIFY2(run.code != 0 && run.err.contains(why), qPrintable(run.describe()));
             QVERIFY2(!run.err.contains(secret.toUtf8()) && !run.out.contains(secret.toUtf8()),
                      qPrintable(run.describe()));
         }
     }
+    // One without a password, where no server listens: it says so, and still nothing is written.
+    const LockctlRun unreachable =
+        runLockctl({QStringLiteral("history"), QStringLiteral("orders"), QStringLiteral("--db"),
+                    QStringLiteral("postgresql://ops@127.0.0.1:1/locks")});
+    QVERIFY2(unreachable.code != 0 &&
+                 unreachable.err.contains("postgresql://ops@127.0.0.1:1/locks: cannot connect"),
+             qPrintable(unreachable.describe()));
     QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
              QStringList());
 }

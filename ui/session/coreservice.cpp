@@ -503,8 +503,8 @@ void CoreService::startRecording(const RecorderOptions& options)
         if (error)
             emit problem(tr("recording: %1").arg(error.message));
     };
-    connect(recorder->writer(), &RecordingWriter::opened, this, failed);
-    connect(recorder->writer(), &RecordingWriter::failed, this, failed);
+    connect(recorder->writer(), &RecordingSink::opened, this, failed);
+    connect(recorder->writer(), &RecordingSink::failed, this, failed);
     recorder->attach(m_monitor.get());
     WaiterWatch::recordInto(recorder, m_masters.get(), m_monitor.get());
     m_recorder = recorder;

@@ -117,7 +117,7 @@ Phase runPhase(const LockScopeConfig& config, const std::vector<std::pair<QByteA
             out.incidents = probe->incidents();
             probe.reset();
         }
-        const std::shared_ptr<const RecordingWriter::Counters> counters = recorder->counters();
+        const std::shared_ptr<const RecordingSink::Counters> counters = recorder->counters();
         recorder.reset(); // the session ends, the WAL is checkpointed into the file
         // With the backlog the changes left and the session's end (the latest events it stores).
         out.ownCpuNs = double(counters->observeCpuNs + counters->writeCpuNs);

@@ -18,7 +18,7 @@ template <typename F> auto WatchProbe::onItsThread(F f)
     return out;
 }
 
-WatchProbe::WatchProbe(const QString& recordingPath, const RecordingWriter* writer)
+WatchProbe::WatchProbe(const QString& recordingPath, const RecordingSink* writer)
     : m_watch(new IncidentWatch(recordingPath))
 {
     m_watch->moveToThread(&m_thread);

@@ -5,7 +5,7 @@
 
 namespace lockscope {
 class IncidentWatch;
-class RecordingWriter;
+class RecordingSink;
 } // namespace lockscope
 
 namespace lockbench {
@@ -16,7 +16,7 @@ namespace lockbench {
 class WatchProbe
 {
 public:
-    WatchProbe(const QString& recordingPath, const lockscope::RecordingWriter* writer);
+    WatchProbe(const QString& recordingPath, const lockscope::RecordingSink* writer);
     ~WatchProbe();
     WatchProbe(const WatchProbe&) = delete;
     WatchProbe& operator=(const WatchProbe&) = delete;

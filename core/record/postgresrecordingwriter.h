@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+#include "audit/teamdatabase.h"
+#include "record/auditfollower.h"
+#include "record/recorderoptions.h"
+#include "record/recordingsink.h"
+
+#include <QHash>
+#include <QTimer>
+
+#include <memory>
+
+class QSqlQuery;
+
+namespace lockscope {
+
+// Writes a recording into a team's PostgreSQL database (`--db postgresql://…`, issue #45): the
+// tables of the SQLite recording in the schema `lockscope` (TeamDatabase, version 2), which
+// RecordingReader reads with the same statements. Several recorders on several hosts write at once:
+// each batch is one transaction, and its event ids are taken under a transaction-scoped advisory
+// lock, so ids follow commit order and a reader going by id never skips an event committed later.
+//
+// When the database cannot be written (restarted, unreachable), events are held in memory, up to
+// maxHeldEvents (the oldest are dropped beyond it, and counted), and written when it is back; the
+// session goes on. Retention goes by age (maxAgeMs); the size of a shared database is its
+// administrator's, so maxBytes is not applied here.
+class PostgresRecordingWriter final : public RecordingSink
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(PostgresRecordingWriter)
+
+public:
+    static constexpr qsizetype maxHeldEvents = 200000;
+
+    PostgresRecordingWriter(RecorderOptions options, std::shared_ptr<Counters> counters);
+    ~PostgresRecordingWriter() override;
+
+    void start(const QStringList& masterNames) override;
+    void write(const RecordEventList& events) override;
+    void finish() override;
+    void pruneNow() override;
+
+private:
+    // One batch in one transaction: the server's error, or empty.
+    QString transact(const RecordEventList& events);
+    QString insertAll(const RecordEventList& events);
+    // Gives the batch's resources met for the first time their ids (made when new).
+    QString learnResources(const RecordEventList& events);
+    // The latest event of each of the batch's resources this writer does not know.
+    QString learnLatest(const RecordEventList& events);
+    // Inserts rows [from, from + rows) of the batch, as ids firstId + from on.
+    QString insertRows(const RecordEventList& events, qsizetype from, qsizetype rows);
+    // Keeps `events` for when the database is back, within maxHeldEvents.
+    void hold(const RecordEventList& events);
+    // Writes what is held, oldest first, after reconnecting when the last write failed: whether
+    // nothing is held any more.
+    bool writeHeld();
+    void committedBatch(const RecordEventList& events);
+    void heartbeat();
+    void pruneStep();
+    RedisError failure(const QString& problem) const;
+
+    RecorderOptions m_options;
+    QStringList m_masterNames;
+    std::shared_ptr<Counters> m_counters;
+    std::unique_ptr<TeamDatabase> m_db;
+    AuditFollower m_audit;
+    QHash<QByteArray, qint64> m_resourceIds;
+    // By resource id: its latest event, valid while nobody else wrote since m_lastId.
+    QHash<qint64, qint64> m_lastEvent;
+    qint64 m_lastId = -1;   // the last event id this writer committed
+    RecordEventList m_held; // not written yet: the database failed
+    CommittedBatch m_batch;
+    qint64 m_session = -1;
+    qint64 m_lastCommitMs = 0;
+    qint64 m_lastRetryMs = 0;
+    bool m_failing = false;
+    bool m_pruning = false;
+    qint64 m_prunedThisPass = 0;
+    QTimer m_heartbeat;
+    QTimer m_pruneTimer;
+};
+
+} // namespace lockscope
