@@ -2,8 +2,11 @@
 #include "audit/teamauditlog.h"
 
 #include "audit/auditrecord.h"
+#include "base/bytesdisplay.h"
 
 #include <QCryptographicHash>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QVariant>
@@ -52,11 +55,36 @@ RedisError TeamAuditLog::check()
 
 RedisError TeamAuditLog::append(const AuditRecord& record)
 {
+    const Result<bool> added = appendRow(writerOf(record), record.time, record.id, record.action,
+                                         record.resource, record.outcome, record.toJson(), false);
+    return added ? RedisError() : added.error();
+}
+
+Result<bool> TeamAuditLog::appendCopied(const QJsonObject& line)
+{
+    const QString writer =
+        QStringLiteral("%1@%2/%3")
+            .arg(line.value(QStringLiteral("user")).toString(), line.value(QStringLiteral("host")).toString(),
+                 line.value(QStringLiteral("program")).toString());
+    const QDateTime time =
+        QDateTime::fromString(line.value(QStringLiteral("time")).toString(), Qt::ISODateWithMs);
+    const Result<QByteArray> resource = unescapeBytes(line.value(QStringLiteral("resource")).toString());
+    if (!time.isValid() || !resource || line.value(QStringLiteral("action")).toString().isEmpty())
+        return RedisError(ErrorKind::InvalidArgument, QString(),
+                          QStringLiteral("an audit record without a time, an action or a resource"));
+    return appendRow(writer, time, line.value(QStringLiteral("id")).toString(),
+                     line.value(QStringLiteral("action")).toString(), *resource,
+                     line.value(QStringLiteral("outcome")).toString(),
+                     QJsonDocument(line).toJson(QJsonDocument::Compact), true);
+}
+
+Result<bool> TeamAuditLog::appendRow(const QString& writer, const QDateTime& time, const QString& id,
+                                     const QString& action, const QByteArray& resource,
+                                     const QString& outcome, const QByteArray& json, bool unlessThere)
+{
     if (const RedisError e = check(); e.isError())
         return e;
     QSqlDatabase& db = m_db.db();
-    const QString writer = writerOf(record);
-    const QByteArray json = record.toJson();
     if (!db.transaction())
         return m_db.error(QStringLiteral("cannot begin the audit record"), db.lastError());
     QSqlQuery q(db);
@@ -71,6 +99,18 @@ RedisError TeamAuditLog::append(const AuditRecord& record)
     q.addBindValue(writer);
     if (!q.exec())
         return fail(QStringLiteral("cannot lock the writer's chain"));
+    if (unlessThere) {
+        // A copy run twice, or of a record the writer also sent here as it wrote it.
+        q.prepare(QStringLiteral("SELECT 1 FROM lockscope.audit WHERE writer = ? AND record = ?"));
+        q.addBindValue(writer);
+        q.addBindValue(QString::fromUtf8(json));
+        if (!q.exec())
+            return fail(QStringLiteral("cannot read the writer's records"));
+        if (q.next()) {
+            db.rollback();
+            return false;
+        }
+    }
     q.prepare(QStringLiteral("SELECT hash FROM lockscope.audit WHERE writer = ? ORDER BY id DESC LIMIT 1"));
     q.addBindValue(writer);
     if (!q.exec())
@@ -78,12 +118,12 @@ RedisError TeamAuditLog::append(const AuditRecord& record)
     const QByteArray previous = q.next() ? q.value(0).toByteArray() : QByteArray();
     q.prepare(QStringLiteral("INSERT INTO lockscope.audit(at, writer, record_id, action, resource, outcome, "
                              "record, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"));
-    q.addBindValue(record.time.toUTC());
+    q.addBindValue(time.toUTC());
     q.addBindValue(writer);
-    q.addBindValue(record.id);
-    q.addBindValue(record.action);
-    q.addBindValue(record.resource);
-    q.addBindValue(record.outcome);
+    q.addBindValue(id);
+    q.addBindValue(action);
+    q.addBindValue(resource);
+    q.addBindValue(outcome);
     q.addBindValue(QString::fromUtf8(json));
     q.addBindValue(previous.isEmpty() ? QStringLiteral("")
                                       : QString::fromLatin1(previous)); // not NULL: the first of a chain
@@ -95,7 +135,7 @@ RedisError TeamAuditLog::append(const AuditRecord& record)
         return fail(QStringLiteral("cannot announce the audit record"));
     if (!db.commit())
         return m_db.error(QStringLiteral("cannot commit the audit record"), db.lastError());
-    return {};
+    return true;
 }
 
 } // namespace lockscope

@@ -2,9 +2,13 @@
 #pragma once
 
 #include "audit/teamdatabase.h"
+#include "base/result.h"
 
 #include <QByteArray>
 #include <QString>
+
+class QDateTime;
+class QJsonObject;
 
 namespace lockscope {
 
@@ -32,6 +36,9 @@ public:
     // Connected, the schema current, and this role may insert audit rows; kind Io otherwise.
     RedisError check();
     RedisError append(const AuditRecord& record);
+    // A record of an audit log file, as the file has it (`lockctl db copy`), in its writer's chain:
+    // true when added, false when the writer's chain has it already.
+    Result<bool> appendCopied(const QJsonObject& line);
 
     // The PostgreSQL channel each new record is announced on (LISTEN/NOTIFY, TeamAuditFeed).
     static constexpr char notificationChannel[] = "lockscope_audit";
@@ -41,6 +48,12 @@ public:
     static QByteArray chainHash(const QByteArray& previousHash, const QByteArray& recordJson);
 
 private:
+    // Adds one row to `writer`'s chain: true; with `unlessThere`, false when the chain has the
+    // same record already.
+    Result<bool> appendRow(const QString& writer, const QDateTime& time, const QString& id,
+                           const QString& action, const QByteArray& resource, const QString& outcome,
+                           const QByteArray& json, bool unlessThere);
+
     TeamDatabaseUrl m_url;
     QString m_password;
     TeamDatabase m_db;

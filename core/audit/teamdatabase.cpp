@@ -29,10 +29,13 @@ const QList<QStringList>& migrationSteps()
         // 1 -> 2: recordings (the flight recorder's sessions, resources and events), as the SQLite
         // recording keeps them, with an index per resource: PostgreSQL's B-tree takes several
         // writers at once, which SQLite's chain of each resource's events (`prev`) is there to avoid.
-        // Event ids are given by the writers under an advisory lock (PostgresRecordingWriter), in commit
+        // A session copied from a file names where it came from (`origin`: `lockctl db copy` run
+        // twice copies it once). Event ids are given by the writers under an advisory lock
+        // (PostgresRecordingWriter), in commit
         // order.
-        {QStringLiteral("CREATE TABLE lockscope.sessions(id bigserial PRIMARY KEY, started bigint NOT NULL, "
-                        "last bigint NOT NULL, ended bigint, masters text NOT NULL, recorder text)"),
+        {QStringLiteral(
+             "CREATE TABLE lockscope.sessions(id bigserial PRIMARY KEY, started bigint NOT NULL, "
+             "last bigint NOT NULL, ended bigint, masters text NOT NULL, recorder text, origin text UNIQUE)"),
          QStringLiteral(
              "CREATE TABLE lockscope.resources(id bigserial PRIMARY KEY, name bytea NOT NULL UNIQUE)"),
          QStringLiteral("CREATE TABLE lockscope.events(id bigint PRIMARY KEY, session bigint NOT NULL, "

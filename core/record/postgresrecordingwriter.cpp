@@ -2,9 +2,9 @@
 #include "record/postgresrecordingwriter.h"
 
 #include "record/cpustopwatch.h"
+#include "record/teameventtable.h"
 
 #include <QDateTime>
-#include <QSet>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QVariant>
@@ -15,41 +15,12 @@ namespace lockscope {
 
 namespace {
 
-// One row of `events` has 13 values; this many rows go in one INSERT (a statement per row was a
-// round trip per event), and as many resources in one lookup.
-constexpr int columns = 13;
-constexpr int rowsPerInsert = 250;
-constexpr int resourcesPerStatement = 500;
 // At most this many held events go in one transaction when the database is back.
 constexpr qsizetype heldPerTransaction = 20000;
 // Rows removed per retention step, as on SQLite.
 constexpr int pruneChunk = 1000;
 // While the database fails, a write is tried again at most this often.
 constexpr qint64 retryIntervalMs = 1000;
-// pg_advisory_xact_lock's key for taking event ids: "LSevents".
-constexpr qint64 eventIdsLockKey = 0x4c536576656e7473;
-
-QString placeholders(int rows, int perRow)
-{
-    QString row = QStringLiteral("(?");
-    for (int i = 1; i < perRow; ++i)
-        row += QStringLiteral(",?");
-    row += QLatin1Char(')');
-    QString out = row;
-    for (int i = 1; i < rows; ++i)
-        out += QLatin1Char(',') + row;
-    return out;
-}
-
-QVariant nullable(bool isNull, qint64 value)
-{
-    return isNull ? QVariant(QMetaType::fromType<qint64>()) : QVariant(value);
-}
-
-QVariant text(const QString& value)
-{
-    return value.isEmpty() ? QVariant(QMetaType::fromType<QString>()) : QVariant(value);
-}
 
 QString sqlProblem(const QSqlQuery& q)
 {
@@ -104,6 +75,7 @@ void PostgresRecordingWriter::start(const QStringList& masterNames)
         return;
     }
     m_session = q.value(0).toLongLong();
+    m_events = std::make_unique<TeamEventTable>(*m_db);
     m_lastCommitMs = now;
     m_audit.skipToEnd();
     connect(&m_heartbeat, &QTimer::timeout, this, &PostgresRecordingWriter::heartbeat);
@@ -114,128 +86,11 @@ void PostgresRecordingWriter::start(const QStringList& masterNames)
     pruneNow();
 }
 
-QString PostgresRecordingWriter::learnResources(const RecordEventList& events)
-{
-    QList<QByteArray> unknown;
-    QSet<QByteArray> asked;
-    for (const RecordEvent& e : events)
-        if (!e.resource.isEmpty() && !m_resourceIds.contains(e.resource) && !asked.contains(e.resource)) {
-            asked.insert(e.resource);
-            unknown << e.resource;
-        }
-    for (qsizetype from = 0; from < unknown.size(); from += resourcesPerStatement) {
-        const int n = int(qMin<qsizetype>(resourcesPerStatement, unknown.size() - from));
-        QSqlQuery q(m_db->db());
-        // Made when new; another recorder may make the same one at the same time (its row wins).
-        q.prepare(QStringLiteral("INSERT INTO resources(name) VALUES %1 ON CONFLICT (name) DO NOTHING")
-                      .arg(placeholders(n, 1)));
-        for (int i = 0; i < n; ++i)
-            q.addBindValue(unknown.at(from + i));
-        if (!q.exec())
-            return sqlProblem(q);
-        q.prepare(QStringLiteral("SELECT id, name FROM resources WHERE name IN %1").arg(placeholders(1, n)));
-        for (int i = 0; i < n; ++i)
-            q.addBindValue(unknown.at(from + i));
-        if (!q.exec())
-            return sqlProblem(q);
-        while (q.next())
-            m_resourceIds.insert(q.value(1).toByteArray(), q.value(0).toLongLong());
-    }
-    return learnLatest(events);
-}
-
-QString PostgresRecordingWriter::learnLatest(const RecordEventList& events)
-{
-    QList<qint64> unknown;
-    QSet<qint64> asked;
-    for (const RecordEvent& e : events) {
-        const qint64 id = e.resource.isEmpty() ? -1 : m_resourceIds.value(e.resource, -1);
-        if (id >= 0 && !m_lastEvent.contains(id) && !asked.contains(id)) {
-            asked.insert(id);
-            unknown << id;
-        }
-    }
-    for (qsizetype from = 0; from < unknown.size(); from += resourcesPerStatement) {
-        const int n = int(qMin<qsizetype>(resourcesPerStatement, unknown.size() - from));
-        QSqlQuery q(m_db->db());
-        q.prepare(
-            QStringLiteral("SELECT resource, max(id) FROM events WHERE resource IN %1 GROUP BY resource")
-                .arg(placeholders(1, n)));
-        for (int i = 0; i < n; ++i)
-            q.addBindValue(unknown.at(from + i));
-        if (!q.exec())
-            return sqlProblem(q);
-        for (int i = 0; i < n; ++i)
-            m_lastEvent.insert(unknown.at(from + i), 0); // none yet, unless read below
-        while (q.next())
-            m_lastEvent.insert(q.value(0).toLongLong(), q.value(1).toLongLong());
-    }
-    return {};
-}
-
-QString PostgresRecordingWriter::insertRows(const RecordEventList& events, qsizetype from, qsizetype rows)
-{
-    QSqlQuery q(m_db->db());
-    q.prepare(QStringLiteral("INSERT INTO events(id, session, t, resource, master, kind, token, owner, ttl, "
-                             "holding, holders, detail, audit) VALUES %1")
-                  .arg(placeholders(int(rows), columns)));
-    for (qsizetype i = from; i < from + rows; ++i) {
-        const RecordEvent& e = events.at(i);
-        const bool master = e.isMasterEvent();
-        const qint64 id = m_batch.firstId + i;
-        qint64 resource = -1;
-        if (!e.resource.isEmpty()) {
-            resource = m_resourceIds.value(e.resource, -1);
-            if (resource < 0)
-                return QStringLiteral("a resource of the batch could not be named");
-            qint64& last = m_lastEvent[resource];
-            m_batch.previous[i] = last;
-            last = id;
-        }
-        q.addBindValue(id);
-        q.addBindValue(m_session);
-        q.addBindValue(e.timeMs);
-        q.addBindValue(nullable(resource < 0, resource));
-        q.addBindValue(nullable(e.master < 0, e.master));
-        q.addBindValue(int(e.kind));
-        q.addBindValue(master || e.token.isNull() ? QVariant(QMetaType::fromType<QByteArray>())
-                                                  : QVariant(e.token));
-        // Text went through escapeText on its way here; PostgreSQL's text takes no NUL, which
-        // escaped text never holds.
-        q.addBindValue(text(storedText(e.owner)));
-        q.addBindValue(nullable(e.ttlMs < 0, e.ttlMs));
-        q.addBindValue(nullable(master, e.holding));
-        q.addBindValue(nullable(master, qint64(e.holders)));
-        q.addBindValue(text(storedText(e.detail)));
-        q.addBindValue(text(e.auditId));
-    }
-    return q.exec() ? QString() : sqlProblem(q);
-}
-
 QString PostgresRecordingWriter::insertAll(const RecordEventList& events)
 {
-    QSqlQuery q(m_db->db());
-    // One writer at a time takes ids, until it commits: ids follow commit order.
-    if (!q.exec(QStringLiteral("SELECT pg_advisory_xact_lock(%1)").arg(eventIdsLockKey)))
-        return sqlProblem(q);
-    if (!q.exec(QStringLiteral("SELECT coalesce(max(id), 0) FROM events")) || !q.next())
-        return sqlProblem(q);
-    const qint64 largest = q.value(0).toLongLong();
-    if (QString problem = idsRunOut("event", largest, events.size()); !problem.isEmpty())
+    if (QString problem = m_events->takeIds(events.size(), &m_batch.firstId); !problem.isEmpty())
         return problem;
-    // Another recorder wrote since our last batch (or this is our first): the latest events we
-    // know may not be the latest; each resource's is read again when the batch names it.
-    if (largest != m_lastId)
-        m_lastEvent.clear();
-    m_batch.firstId = largest + 1;
-    m_batch.previous.fill(0, events.size());
-    if (QString problem = learnResources(events); !problem.isEmpty())
-        return problem;
-    for (qsizetype from = 0; from < events.size(); from += rowsPerInsert)
-        if (QString problem = insertRows(events, from, qMin<qsizetype>(rowsPerInsert, events.size() - from));
-            !problem.isEmpty())
-            return problem;
-    return {};
+    return m_events->insert(events, m_batch.firstId, {m_session}, &m_batch.previous);
 }
 
 QString PostgresRecordingWriter::transact(const RecordEventList& events)
@@ -259,16 +114,11 @@ QString PostgresRecordingWriter::transact(const RecordEventList& events)
         problem = db.lastError().text();
     if (problem.isEmpty()) {
         m_lastCommitMs = now;
-        if (!events.isEmpty())
-            m_lastId = m_batch.firstId + events.size() - 1;
+        m_events->finished(true);
         return {};
     }
     db.rollback();
-    // Resources made and events written in the rolled-back transaction are gone: both are read
-    // again next time.
-    m_resourceIds.clear();
-    m_lastEvent.clear();
-    m_lastId = -1;
+    m_events->finished(false);
     return problem;
 }
 
@@ -302,7 +152,7 @@ bool PostgresRecordingWriter::writeHeld()
         m_lastRetryMs = now;
         if (const RedisError e = m_db->ensureOpen(); e.isError())
             return false;
-        m_resourceIds.clear(); // a new connection: named again from the database
+        m_events->finished(false); // a new connection: all read again from the database
     }
     while (!m_held.isEmpty()) {
         const RecordEventList part = m_held.mid(0, heldPerTransaction);
@@ -388,6 +238,7 @@ void PostgresRecordingWriter::finish()
     q.addBindValue(now);
     q.addBindValue(m_session);
     q.exec();
+    m_events.reset();
     m_db.reset();
 }
 

@@ -6,20 +6,18 @@
 #include "record/recorderoptions.h"
 #include "record/recordingsink.h"
 
-#include <QHash>
 #include <QTimer>
 
 #include <memory>
 
-class QSqlQuery;
-
 namespace lockscope {
+
+class TeamEventTable;
 
 // Writes a recording into a team's PostgreSQL database (`--db postgresql://…`, issue #45): the
 // tables of the SQLite recording in the schema `lockscope` (TeamDatabase, version 2), which
-// RecordingReader reads with the same statements. Several recorders on several hosts write at once:
-// each batch is one transaction, and its event ids are taken under a transaction-scoped advisory
-// lock, so ids follow commit order and a reader going by id never skips an event committed later.
+// RecordingReader reads with the same statements. Several recorders on several hosts write at once,
+// each batch in one transaction (TeamEventTable).
 //
 // When the database cannot be written (restarted, unreachable), events are held in memory, up to
 // maxHeldEvents (the oldest are dropped beyond it, and counted), and written when it is back; the
@@ -45,12 +43,6 @@ private:
     // One batch in one transaction: the server's error, or empty.
     QString transact(const RecordEventList& events);
     QString insertAll(const RecordEventList& events);
-    // Gives the batch's resources met for the first time their ids (made when new).
-    QString learnResources(const RecordEventList& events);
-    // The latest event of each of the batch's resources this writer does not know.
-    QString learnLatest(const RecordEventList& events);
-    // Inserts rows [from, from + rows) of the batch, as ids firstId + from on.
-    QString insertRows(const RecordEventList& events, qsizetype from, qsizetype rows);
     // Keeps `events` for when the database is back, within maxHeldEvents.
     void hold(const RecordEventList& events);
     // Writes what is held, oldest first, after reconnecting when the last write failed: whether
@@ -66,11 +58,8 @@ private:
     std::shared_ptr<Counters> m_counters;
     std::unique_ptr<TeamDatabase> m_db;
     AuditFollower m_audit;
-    QHash<QByteArray, qint64> m_resourceIds;
-    // By resource id: its latest event, valid while nobody else wrote since m_lastId.
-    QHash<qint64, qint64> m_lastEvent;
-    qint64 m_lastId = -1;   // the last event id this writer committed
-    RecordEventList m_held; // not written yet: the database failed
+    std::unique_ptr<TeamEventTable> m_events; // on m_db, once the session began
+    RecordEventList m_held;                   // not written yet: the database failed
     CommittedBatch m_batch;
     qint64 m_session = -1;
     qint64 m_lastCommitMs = 0;

@@ -136,6 +136,14 @@ RedisError RecordingReader::forEachEvent(const std::function<bool(const HistoryE
     return m_db->isTeamDatabase() ? forEachTeamEvent(judged) : forEachFileEvent(judged);
 }
 
+RedisError RecordingReader::forEachStoredEvent(const std::function<bool(const HistoryEvent&)>& visit)
+{
+    if (!m_db)
+        return RedisError(ErrorKind::Io, QString(), QStringLiteral("no recording open"));
+    const auto each = [&visit](HistoryEvent& h) { return visit(h); };
+    return m_db->isTeamDatabase() ? forEachTeamEvent(each) : forEachFileEvent(each);
+}
+
 Result<QHash<qint64, QByteArray>> RecordingReader::resourceNames()
 {
     QHash<qint64, QByteArray> names;

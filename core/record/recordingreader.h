@@ -49,6 +49,9 @@ public:
     // that holds no more of it than the caller keeps. Text is escaped as in history(); an event of a
     // kind this version does not know is skipped.
     RedisError forEachEvent(const std::function<bool(const HistoryEvent&)>& visit);
+    // Every event as it is stored, each in its own recorder's session (two recorders' tellings of
+    // one change both kept, a replacement as the new holder's start alone): what a copy copies.
+    RedisError forEachStoredEvent(const std::function<bool(const HistoryEvent&)>& visit);
     // Every resource with at least one event, sorted.
     Result<QList<QByteArray>> resources();
     // The sessions as readers see them: those of recorders that watched the same masters at the

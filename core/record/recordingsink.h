@@ -41,11 +41,6 @@ public:
     // One retention pass now (each step still yields to writes).
     virtual void pruneNow() = 0;
 
-protected:
-    // The session's `recorder`: user@host/program:pid (several may write one store at once).
-    static QString recorderName();
-    // The session's `masters`: their names as a JSON array.
-    static QString mastersJson(const QStringList& masterNames);
     // Owners and details are a server's bytes in words: the first 512 characters of each are kept
     // (enough for any real one), so that a holder writing megabyte values cannot make every event
     // of its lock a megabyte in the store (#39).
@@ -54,6 +49,13 @@ protected:
     // hold one so large that a batch's would not fit in 64 bits: refused with a reason, never
     // wrapped round. Empty when they fit.
     static QString idsRunOut(const char* table, qint64 largest, qsizetype wanted);
+
+    // The session's `masters`: their names as a JSON array.
+    static QString mastersJson(const QStringList& masterNames);
+
+protected:
+    // The session's `recorder`: user@host/program:pid (several may write one store at once).
+    static QString recorderName();
 
 signals:
     // After start(): kind None when the store is open and the session began.

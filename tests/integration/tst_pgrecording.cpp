@@ -44,10 +44,13 @@ class TestPgRecording : public QObject
 private slots:
     void initTestCase();
     void oneRecordingReadsTheSameFromBothStores();
+    void aCopiedRecordingReadsTheSameAndCopiesOnce();
     void aDatabaseRestartedMidSessionLosesNothing();
     void lockctlRecordsIntoTheTeamDatabase();
 
 private:
+    // A cluster with the roles of team-roles.sql and its schema made by the owner.
+    bool startTeamCluster(PgCluster& pg);
     QString writerUrl() const { return m_pg.url(QStringLiteral("lockscope_writer")); }
     QProcessEnvironment environment() const;
 
@@ -110,24 +113,38 @@ QProcessEnvironment TestPgRecording::environment() const
     return env;
 }
 
-void TestPgRecording::initTestCase()
+bool TestPgRecording::startTeamCluster(PgCluster& pg)
 {
-    QVERIFY2(m_pg.start(), qPrintable(m_pg.errorString()));
+    if (!pg.start()) {
+        qWarning("%s", qPrintable(pg.errorString()));
+        return false;
+    }
     QFile roles(sourcePath(QStringLiteral("resources/sql/team-roles.sql")));
-    QVERIFY(roles.open(QIODevice::ReadOnly));
+    if (!roles.open(QIODevice::ReadOnly))
+        return false;
     bool ok = false;
-    m_pg.psql(QString::fromUtf8(roles.readAll()), PgCluster::adminUser(), {}, &ok);
-    QVERIFY2(ok, qPrintable(m_pg.errorString()));
-    m_pg.psql(
-        QStringLiteral("ALTER ROLE lockscope_owner PASSWORD '%1'; ALTER ROLE lockscope_writer PASSWORD '%2'")
-            .arg(m_ownerPassword, m_writerPassword),
-        PgCluster::adminUser(), {}, &ok);
-    QVERIFY2(ok, qPrintable(m_pg.errorString()));
+    pg.psql(QString::fromUtf8(roles.readAll()), PgCluster::adminUser(), {}, &ok);
+    if (ok)
+        pg.psql(QStringLiteral(
+                    "ALTER ROLE lockscope_owner PASSWORD '%1'; ALTER ROLE lockscope_writer PASSWORD '%2'")
+                    .arg(m_ownerPassword, m_writerPassword),
+                PgCluster::adminUser(), {}, &ok);
+    if (!ok) {
+        qWarning("%s", qPrintable(pg.errorString()));
+        return false;
+    }
     // The owner's first connection makes the tables; the writer then records with its own rights.
     TeamDatabase owner;
     const RedisError made =
-        owner.open(*TeamDatabaseUrl::parse(m_pg.url(QStringLiteral("lockscope_owner"))), m_ownerPassword);
-    QVERIFY2(!made.isError(), qPrintable(made.message));
+        owner.open(*TeamDatabaseUrl::parse(pg.url(QStringLiteral("lockscope_owner"))), m_ownerPassword);
+    if (made.isError())
+        qWarning("%s", qPrintable(made.message));
+    return !made.isError();
+}
+
+void TestPgRecording::initTestCase()
+{
+    QVERIFY(startTeamCluster(m_pg));
 }
 
 namespace {
@@ -341,6 +358,68 @@ void TestPgRecording::oneRecordingReadsTheSameFromBothStores()
                                             QString::fromUtf8(a.out) + QStringLiteral("\nteam: ") +
                                             QString::fromUtf8(b.out)));
     }
+}
+
+void TestPgRecording::aCopiedRecordingReadsTheSameAndCopiesOnce()
+{
+    // The recording and audit log of the first test, copied into a database of their own.
+    const QString file = m_dir.filePath(QStringLiteral("both.sqlite"));
+    QVERIFY(QFile::exists(file));
+    PgCluster fresh;
+    QVERIFY(startTeamCluster(fresh));
+    const QString to = fresh.url(QStringLiteral("lockscope_writer"));
+    const QStringList password{QStringLiteral("--team-db-password-env"), QStringLiteral("TEAM_PW")};
+    const QStringList copy = password + QStringList{QStringLiteral("db"),     QStringLiteral("copy"),
+                                                    QStringLiteral("--from"), file,
+                                                    QStringLiteral("--to"),   to};
+    const LockctlRun first = runLockctl(copy, 60000, environment());
+    QVERIFY2(first.code == 0 && first.out.contains("copied 1 session(s) with ") &&
+                 first.out.contains(" and 1 audit record(s) to ") && !first.out.contains(" 0 event(s)"),
+             qPrintable(first.describe()));
+    const auto counts = [&fresh] {
+        return fresh.psql(
+            QStringLiteral("SELECT (SELECT count(*) FROM lockscope.sessions), (SELECT count(*) FROM "
+                           "lockscope.events), (SELECT count(*) FROM lockscope.audit)"));
+    };
+    const QByteArray before = counts();
+    QVERIFY(!before.trimmed().isEmpty());
+    // Run twice, nothing doubles.
+    const LockctlRun second = runLockctl(copy, 60000, environment());
+    QVERIFY2(second.code == 0 &&
+                 second.out.contains("copied 0 session(s) with 0 event(s) and 0 audit record(s)") &&
+                 second.out.contains("already there: 1 session(s), 1 audit record(s)"),
+             qPrintable(second.describe()));
+    QCOMPARE(counts(), before);
+
+    // Every reader prints the same from the file and from the database it was copied into.
+    for (const QStringList& command :
+         {QStringList{QStringLiteral("stats"), QStringLiteral("--json")},
+          QStringList{QStringLiteral("incidents"), QStringLiteral("--json")},
+          QStringList{QStringLiteral("history"), QStringLiteral("lock:day:forced"), QStringLiteral("--json")},
+          QStringList{QStringLiteral("history"), QStringLiteral("lock:day:restarted"),
+                      QStringLiteral("--json")},
+          QStringList{QStringLiteral("history"), QStringLiteral("lock:day:replaced"),
+                      QStringLiteral("--json")}}) {
+        const LockctlRun a =
+            runLockctl(command + QStringList{QStringLiteral("--db"), file}, 30000, environment());
+        const LockctlRun b =
+            runLockctl(password + command + QStringList{QStringLiteral("--db"), to}, 30000, environment());
+        QVERIFY2(a.out.size() > 20 && a.code == b.code, qPrintable(a.describe() + b.describe()));
+        QVERIFY2(b.out == a.out, qPrintable(command.join(QLatin1Char(' '))));
+    }
+    // The force-release's audit record, in its writer's chain, read by `lockctl audit`.
+    const LockctlRun verified =
+        runLockctl(password + QStringList{QStringLiteral("--team-db"), to, QStringLiteral("audit"),
+                                          QStringLiteral("--verify")},
+                   30000, environment());
+    QVERIFY2(verified.code == 0, qPrintable(verified.describe()));
+    const LockctlRun records =
+        runLockctl(password + QStringList{QStringLiteral("--json"), QStringLiteral("--team-db"), to,
+                                          QStringLiteral("audit")},
+                   30000, environment());
+    QVERIFY2(records.code == 0 && records.out.contains("\"action\":\"force-release\"") &&
+                 records.out.contains("lock:day:forced"),
+             qPrintable(records.describe()));
 }
 
 void TestPgRecording::aDatabaseRestartedMidSessionLosesNothing()
