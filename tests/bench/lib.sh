@@ -109,3 +109,36 @@ for k in keys:
 out["runs"] = len(runs)
 print(json.dumps(out))' "$@"
 }
+
+# start_postgres: a PostgreSQL 15 cluster of the run's own (Debian's postgresql-15) in $workdir, on a
+# free loopback port, password (SCRAM) logins only, its default durability (fsync and synchronous
+# commits on: what a team's server does). Run as `postgres` when we are root (PostgreSQL refuses
+# root). Sets $pg_url (postgresql://lockscope_bench@127.0.0.1:PORT/bench) and exports PGPASSWORD,
+# which libpq reads; stopped by its pid (postmaster.pid) with the rest.
+start_postgres() {
+    local bin=/usr/lib/postgresql/15/bin dir="$workdir/pg" as=() pid
+    if [[ ! -x "$bin/initdb" ]]; then
+        echo "benchmark: PostgreSQL 15 is not installed (Debian package postgresql-15)" >&2
+        return 1
+    fi
+    mkdir -p "$dir"
+    if [[ "$(id -u)" == 0 ]]; then
+        chmod 711 "$workdir" # postgres may pass through to its own directory, not list ours
+        chown postgres: "$dir"
+        as=(runuser -u postgres --)
+    fi
+    PGPASSWORD="$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+    export PGPASSWORD
+    (umask 077 && printf '%s\n' "$PGPASSWORD" >"$dir/pw")
+    [[ ${#as[@]} -eq 0 ]] || chown postgres: "$dir/pw"
+    "${as[@]}" "$bin/initdb" -D "$dir/data" -U lockscope_bench --pwfile="$dir/pw" --auth=scram-sha-256 \
+        -E UTF8 --no-instructions >/dev/null
+    rm -f "$dir/pw"
+    pg_port="$(free_port)"
+    "${as[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/log" -w -s \
+        -o "-h 127.0.0.1 -p $pg_port -k $dir" start
+    pid="$(head -n 1 "$dir/data/postmaster.pid")"
+    pids+=("$pid")
+    "$bin/createdb" -h 127.0.0.1 -p "$pg_port" -U lockscope_bench bench
+    pg_url="postgresql://lockscope_bench@127.0.0.1:$pg_port/bench"
+}

@@ -7,6 +7,7 @@
 #include "record/recorder.h"
 #include "record/recordingreader.h"
 #include "record/recordingwriter.h"
+#include "record/sqlrowtext.h"
 #include "support/lockctlprocess.h"
 #include "support/lockctlrun.h"
 #include "support/monitorharness.h"
@@ -22,6 +23,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSignalSpy>
+#include <QSqlError>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -46,6 +49,7 @@ private slots:
     void oneRecordingReadsTheSameFromBothStores();
     void aCopiedRecordingReadsTheSameAndCopiesOnce();
     void aDatabaseRestartedMidSessionLosesNothing();
+    void literalsReadBackAsWritten();
     void lockctlRecordsIntoTheTeamDatabase();
 
 private:
@@ -479,6 +483,35 @@ void TestPgRecording::aDatabaseRestartedMidSessionLosesNothing()
         QVERIFY(h);
         QCOMPARE(h->events.size(), 1);
         QCOMPARE(h->events.first().event.token, "tok-" + resource);
+    }
+}
+
+void TestPgRecording::literalsReadBackAsWritten()
+{
+    // What the writer spells as literals (SqlRowText) is what PostgreSQL stores, whatever its
+    // standard_conforming_strings says.
+    TeamDatabase db;
+    QVERIFY(!db.open(*TeamDatabaseUrl::parse(writerUrl()), m_writerPassword).isError());
+    const QByteArray bytes("it's\\\x00\xff\x01 '--", 12);
+    const QString text = QStringLiteral("o'brien \\x00 C:\\temp\\ ' ; -- → 🔒 \\");
+    for (const char* conforming : {"on", "off"}) {
+        QSqlQuery q(db.db());
+        QVERIFY(
+            q.exec(QStringLiteral("SET standard_conforming_strings = %1").arg(QLatin1String(conforming))));
+        SqlRowText sql;
+        sql.append("SELECT * FROM (VALUES ");
+        sql.beginRow(true);
+        sql.bytes(bytes);
+        sql.text(text);
+        sql.text(QString());
+        sql.number(-42);
+        sql.endRow();
+        sql.append(") AS v(b, t, n, i)");
+        QVERIFY2(q.exec(sql.statement()) && q.next(), qPrintable(q.lastError().text()));
+        QCOMPARE(q.value(0).toByteArray(), bytes);
+        QCOMPARE(q.value(1).toString(), text);
+        QVERIFY(q.value(2).isNull());
+        QCOMPARE(q.value(3).toLongLong(), -42);
     }
 }
 

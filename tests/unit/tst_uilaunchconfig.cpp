@@ -57,6 +57,7 @@ private slots:
     void profilePatternsAreSaved();
     void profileScanRateBetweenConfigFileAndCommandLine();
     void productionProfileOpensLockedAndUnlocksForTheSession();
+    void reviewOfATeamDatabaseIsRefusedSayingWhereItIsRead();
 
 private:
     QTemporaryDir m_dir;
@@ -305,6 +306,20 @@ void TestUiLaunchConfig::productionProfileOpensLockedAndUnlocksForTheSession()
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiLaunchConfig)
+
+void TestUiLaunchConfig::reviewOfATeamDatabaseIsRefusedSayingWhereItIsRead()
+{
+    // The window reviews recording files; a team database's recordings are lockctl's to read in
+    // this version (docs/manual/team.md), and its URL is never taken for a file name.
+    const Result<LaunchOptions> review =
+        LaunchOptions::parse({QStringLiteral("lockscope"), QStringLiteral("--db"),
+                              QStringLiteral("postgresql://ops@127.0.0.1:1/locks")});
+    QVERIFY(!review);
+    QVERIFY2(review.error().message.contains(QLatin1String("lockctl history")),
+             qPrintable(review.error().message));
+    QVERIFY(LaunchOptions::parse(
+        {QStringLiteral("lockscope"), QStringLiteral("--db"), m_dir.filePath(QStringLiteral("r.sqlite"))}));
+}
 
 } // namespace tst_uilaunchconfig
 

@@ -2,6 +2,7 @@
 #include "session/launchoptions.h"
 
 #include "audit/auditlog.h"
+#include "audit/teamdatabaseurl.h"
 #include "base/bytesdisplay.h"
 #include "config/commandlineconfig.h"
 #include "record/recordingdatabase.h"
@@ -77,6 +78,10 @@ Result<LaunchOptions> LaunchOptions::parse(const QStringList& arguments)
             return usage(QStringLiteral("--db reviews a recording without any master: leave out -m, "
                                         "--config and --demo"));
         out.reviewPath = parser.value(QStringLiteral("db"));
+        if (TeamDatabaseUrl::isPostgresUrl(out.reviewPath))
+            return usage(
+                QStringLiteral("the window reviews a recording file; a recording in a team database is "
+                               "read with lockctl history, incidents and stats (--db postgresql://…)"));
         out.config.readOnly = true;
     }
     out.launch = LaunchConfig(out.config, overrides);

@@ -144,6 +144,8 @@ int runRecorder(const QStringList& argv)
     const int rounds = int(args.number(QStringLiteral("--rounds"), 1));
     const int resources = int(args.number(QStringLiteral("--resources"), 20000));
     const bool watch = args.flag(QStringLiteral("--watch"));
+    // A team database to record into (password: PGPASSWORD) instead of a file of the run's own.
+    const QString teamDb = args.value(QStringLiteral("--db"));
     const double maxAdded =
         args.value(QStringLiteral("--max-added-cpu-percent"), QStringLiteral("10")).toDouble();
     LockScopeConfig config;
@@ -158,8 +160,9 @@ int runRecorder(const QStringList& argv)
     qint64 maxDrainMs = -1;
     for (int round = 0; round < rounds; ++round)
         for (const bool withRecorder : {round % 2 == 1, round % 2 == 0}) {
-            const QString db =
-                withRecorder ? dir.filePath(QStringLiteral("r%1.sqlite").arg(round)) : QString();
+            const QString db = !withRecorder       ? QString()
+                               : !teamDb.isEmpty() ? teamDb
+                                                   : dir.filePath(QStringLiteral("r%1.sqlite").arg(round));
             const Phase p = runPhase(config, targets, rate, seconds, resources, db, watch);
             Phase& sum = withRecorder ? rec : base;
             sum.cpuNs += p.cpuNs;
@@ -193,6 +196,7 @@ int runRecorder(const QStringList& argv)
     QJsonObject out{
         {QStringLiteral("bench"), QStringLiteral("recorder")},
         {QStringLiteral("masters"), int(config.masters.size())},
+        {QStringLiteral("store"), teamDb.isEmpty() ? QStringLiteral("sqlite") : QStringLiteral("postgresql")},
         {QStringLiteral("changesPerSec"), rate},
         {QStringLiteral("seconds"), seconds},
         {QStringLiteral("rounds"), rounds},
@@ -210,7 +214,8 @@ int runRecorder(const QStringList& argv)
         {QStringLiteral("eventsRecorded"), rec.events},
         {QStringLiteral("maxBacklog"), rec.maxBacklog},
         {QStringLiteral("backlogAtEnd"), rec.endBacklog},
-        {QStringLiteral("bytesPerEvent"), rec.events > 0 ? double(rec.bytes) / double(rec.events) : -1.0}};
+        {QStringLiteral("bytesPerEvent"), // the file's: a database's size is not the recording's alone
+         rec.events > 0 && teamDb.isEmpty() ? double(rec.bytes) / double(rec.events) : -1.0}};
     if (watch) {
         // The live detection's own thread, against the baseline's CPU; what it had left to judge once
         // the recorder had committed everything, and how long that took.
@@ -239,7 +244,8 @@ int runRecorder(const QStringList& argv)
 
 const Benchmark::Registration registration(
     "recorder",
-    "-m URL... [--rate N] [--seconds S] [--rounds R] [--resources R] [--max-added-cpu-percent P] [--watch]",
+    "-m URL... [--rate N] [--seconds S] [--rounds R] [--resources R] [--max-added-cpu-percent P] [--watch] "
+    "[--db postgresql://USER@HOST:PORT/DB]",
     runRecorder);
 
 } // namespace
