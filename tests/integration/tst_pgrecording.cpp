@@ -50,6 +50,7 @@ private slots:
     void aCopiedRecordingReadsTheSameAndCopiesOnce();
     void aDatabaseRestartedMidSessionLosesNothing();
     void literalsReadBackAsWritten();
+    void twoWritersShareOneHistory();
     void lockctlRecordsIntoTheTeamDatabase();
 
 private:
@@ -513,6 +514,61 @@ void TestPgRecording::literalsReadBackAsWritten()
         QVERIFY(q.value(2).isNull());
         QCOMPARE(q.value(3).toLongLong(), -42);
     }
+}
+
+void TestPgRecording::twoWritersShareOneHistory()
+{
+    // Two recorders (two hosts, say) writing the same resource's events in turn: each batch says
+    // which event came before each of its own, whoever wrote it, and the history holds all of them.
+    RecorderOptions options;
+    options.path = writerUrl();
+    options.databasePassword = m_writerPassword;
+    PostgresRecordingWriter a(options, std::make_shared<RecordingSink::Counters>());
+    PostgresRecordingWriter b(options, std::make_shared<RecordingSink::Counters>());
+    QList<CommittedBatch> fromA;
+    QList<CommittedBatch> fromB;
+    connect(&a, &RecordingSink::committed, this, [&](const CommittedBatch& c) { fromA << c; });
+    connect(&b, &RecordingSink::committed, this, [&](const CommittedBatch& c) { fromB << c; });
+    a.start({QStringLiteral("site-a")});
+    b.start({QStringLiteral("site-b")});
+    const qint64 t0 = QDateTime::currentMSecsSinceEpoch();
+    const auto event = [&](RecordEvent::Kind kind, int step) {
+        RecordEvent e;
+        e.kind = kind;
+        e.timeMs = t0 + step;
+        e.resource = "shared:lock";
+        e.master = 0;
+        e.token = "tok-" + QByteArray::number(step / 2);
+        e.holding = 1;
+        e.holders = 1;
+        return e;
+    };
+    a.write({event(RecordEvent::Kind::Acquired, 0), event(RecordEvent::Kind::Released, 1)});
+    b.write({event(RecordEvent::Kind::Acquired, 2)});
+    a.write({event(RecordEvent::Kind::Acquired, 4)}); // a has not seen b's event: it must read it
+    b.write({event(RecordEvent::Kind::Released, 3), event(RecordEvent::Kind::Released, 5)});
+    a.finish();
+    b.finish();
+    QCOMPARE(fromA.size(), 2);
+    QCOMPARE(fromB.size(), 2);
+    const qint64 a1 = fromA.at(0).firstId;
+    QCOMPARE(fromA.at(0).previous, (QList<qint64>{0, a1}));
+    const qint64 b1 = fromB.at(0).firstId;
+    QVERIFY(b1 > a1 + 1);
+    QCOMPARE(fromB.at(0).previous, (QList<qint64>{a1 + 1}));
+    const qint64 a2 = fromA.at(1).firstId;
+    QCOMPARE(fromA.at(1).previous, (QList<qint64>{b1}));
+    const qint64 b2 = fromB.at(1).firstId;
+    QCOMPARE(fromB.at(1).previous, (QList<qint64>{a2, b2}));
+
+    RecordingReader reader;
+    QVERIFY(!reader.open(writerUrl(), m_writerPassword).isError());
+    const Result<ResourceHistory> h = reader.history("shared:lock", -1, {QStringLiteral("site-a")});
+    QVERIFY(h);
+    // Each site's own story (their masters differ), and the other named.
+    QCOMPARE(h->otherMasterSets, (QList<QStringList>{{QStringLiteral("site-b")}}));
+    QCOMPARE(h->events.size(), 3);
+    QCOMPARE(reader.history("shared:lock", -1, {QStringLiteral("site-b")})->events.size(), 3);
 }
 
 void TestPgRecording::lockctlRecordsIntoTheTeamDatabase()
