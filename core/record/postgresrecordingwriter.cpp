@@ -32,11 +32,8 @@ QString sqlProblem(const QSqlQuery& q)
 } // namespace
 
 PostgresRecordingWriter::PostgresRecordingWriter(RecorderOptions options, std::shared_ptr<Counters> counters)
-    : m_options(std::move(options)), m_counters(std::move(counters)), m_audit(m_options.auditLogPath)
-{
-    m_heartbeat.setParent(this);
-    m_pruneTimer.setParent(this);
-}
+    : RecordingSink(options, std::move(counters)), m_options(std::move(options))
+{}
 
 PostgresRecordingWriter::~PostgresRecordingWriter() = default;
 
@@ -76,14 +73,7 @@ void PostgresRecordingWriter::start(const QStringList& masterNames)
     }
     m_session = q.value(0).toLongLong();
     m_events = std::make_unique<TeamEventTable>(*m_db);
-    m_lastCommitMs = now;
-    m_audit.skipToEnd();
-    connect(&m_heartbeat, &QTimer::timeout, this, &PostgresRecordingWriter::heartbeat);
-    m_heartbeat.start(qMax(50, m_options.auditPollMs));
-    connect(&m_pruneTimer, &QTimer::timeout, this, &PostgresRecordingWriter::pruneNow);
-    m_pruneTimer.start(qMax(100, m_options.pruneIntervalMs));
-    emit opened({});
-    pruneNow();
+    sessionBegan();
 }
 
 QString PostgresRecordingWriter::insertAll(const RecordEventList& events)
@@ -122,17 +112,6 @@ QString PostgresRecordingWriter::transact(const RecordEventList& events)
     return problem;
 }
 
-void PostgresRecordingWriter::committedBatch(const RecordEventList& events)
-{
-    m_counters->written += events.size();
-    if (events.isEmpty())
-        return;
-    m_batch.events = events;
-    m_batch.session = m_session;
-    m_batch.masters = int(m_masterNames.size());
-    emit committed(std::exchange(m_batch, {}));
-}
-
 void PostgresRecordingWriter::hold(const RecordEventList& events)
 {
     m_held += events;
@@ -169,7 +148,7 @@ bool PostgresRecordingWriter::writeHeld()
         }
         m_held.remove(0, part.size());
         m_counters->backlog -= part.size();
-        committedBatch(part);
+        tellCommitted(part, m_batch, m_session, int(m_masterNames.size()));
     }
     m_failing = false;
     return true;
@@ -191,7 +170,7 @@ void PostgresRecordingWriter::write(const RecordEventList& events)
     const QString problem = transact(events);
     if (problem.isEmpty()) {
         m_counters->backlog -= events.size();
-        committedBatch(events);
+        tellCommitted(events, m_batch, m_session, int(m_masterNames.size()));
         return;
     }
     emit failed(failure(QStringLiteral("cannot record: %1 (up to %2 events are kept in memory and written "
@@ -203,25 +182,15 @@ void PostgresRecordingWriter::write(const RecordEventList& events)
     hold(events);
 }
 
-void PostgresRecordingWriter::heartbeat()
+bool PostgresRecordingWriter::quietWriteDue() const
 {
-    if (!m_db)
-        return;
-    RecordEventList audited = m_audit.poll();
-    if (!audited.isEmpty()) {
-        m_counters->backlog += audited.size();
-        write(audited);
-    } else if (m_failing || QDateTime::currentMSecsSinceEpoch() - m_lastCommitMs >= 1000) {
-        // A quiet second still moves the session's end; a failing database is tried again.
-        write({});
-    }
+    return m_failing || RecordingSink::quietWriteDue(); // a failing database is tried again
 }
 
 void PostgresRecordingWriter::finish()
 {
     const CpuStopwatch cpu(m_counters->writeCpuNs);
-    m_heartbeat.stop();
-    m_pruneTimer.stop();
+    stopTimers();
     if (!m_db)
         return;
     heartbeat(); // a force-release written just now still belongs to this session
@@ -231,13 +200,7 @@ void PostgresRecordingWriter::finish()
         m_counters->backlog -= m_held.size();
         m_held.clear();
     }
-    QSqlQuery q(m_db->db());
-    q.prepare(QStringLiteral("UPDATE sessions SET last = ?, ended = ? WHERE id = ?"));
-    const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    q.addBindValue(now);
-    q.addBindValue(now);
-    q.addBindValue(m_session);
-    q.exec();
+    endSession(m_db->db(), m_session);
     m_events.reset();
     m_db.reset();
 }

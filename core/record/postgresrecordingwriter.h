@@ -2,11 +2,8 @@
 #pragma once
 
 #include "audit/teamdatabase.h"
-#include "record/auditfollower.h"
 #include "record/recorderoptions.h"
 #include "record/recordingsink.h"
-
-#include <QTimer>
 
 #include <memory>
 
@@ -39,6 +36,10 @@ public:
     void finish() override;
     void pruneNow() override;
 
+protected:
+    bool isOpen() const override { return m_db != nullptr; }
+    bool quietWriteDue() const override;
+
 private:
     // One batch in one transaction: the server's error, or empty.
     QString transact(const RecordEventList& events);
@@ -48,27 +49,20 @@ private:
     // Writes what is held, oldest first, after reconnecting when the last write failed: whether
     // nothing is held any more.
     bool writeHeld();
-    void committedBatch(const RecordEventList& events);
-    void heartbeat();
     void pruneStep();
     RedisError failure(const QString& problem) const;
 
     RecorderOptions m_options;
     QStringList m_masterNames;
-    std::shared_ptr<Counters> m_counters;
     std::unique_ptr<TeamDatabase> m_db;
-    AuditFollower m_audit;
     std::unique_ptr<TeamEventTable> m_events; // on m_db, once the session began
     RecordEventList m_held;                   // not written yet: the database failed
     CommittedBatch m_batch;
     qint64 m_session = -1;
-    qint64 m_lastCommitMs = 0;
     qint64 m_lastRetryMs = 0;
     bool m_failing = false;
     bool m_pruning = false;
     qint64 m_prunedThisPass = 0;
-    QTimer m_heartbeat;
-    QTimer m_pruneTimer;
 };
 
 } // namespace lockscope

@@ -2,18 +2,26 @@
 #pragma once
 
 #include "base/rediserror.h"
+#include "record/auditfollower.h"
 #include "record/committedbatch.h"
+#include "record/recorderoptions.h"
 #include "record/recordevent.h"
 
 #include <QObject>
 #include <QStringList>
+#include <QTimer>
 
 #include <atomic>
+#include <memory>
+
+class QSqlDatabase;
 
 namespace lockscope {
 
 // Where a Recorder's events go: a SQLite file (RecordingWriter) or a team's PostgreSQL database
 // (PostgresRecordingWriter). Lives on the recorder's writer thread; every call is queued there.
+// What every store does alike lives here: the force-releases read from the audit log, the
+// heartbeat that moves a quiet session's end, the retention timer, the session's end.
 class RecordingSink : public QObject
 {
     Q_OBJECT
@@ -30,7 +38,7 @@ public:
         std::atomic<qint64> observeCpuNs{0}; // spent deciding what happened, on the monitor's thread
     };
 
-    RecordingSink() = default;
+    RecordingSink(const RecorderOptions& options, std::shared_ptr<Counters> counters);
     ~RecordingSink() override = default;
 
     // Opens the store and begins a session over these masters (master i of the events).
@@ -54,6 +62,20 @@ public:
     static QString mastersJson(const QStringList& masterNames);
 
 protected:
+    // The store is open and its session began.
+    virtual bool isOpen() const = 0;
+    // Whether a heartbeat without news writes anyway: a quiet second moves the session's end.
+    virtual bool quietWriteDue() const;
+    // After the session began: the audit log followed from its end, the heartbeat and the retention
+    // timer started; says opened() and prunes once.
+    void sessionBegan();
+    // The audit log's new force-releases written, or a quiet second's empty write.
+    void heartbeat();
+    void stopTimers();
+    // These events were committed as `batch` (its ids and previous events): counted and told.
+    void tellCommitted(const RecordEventList& events, CommittedBatch& batch, qint64 session, int masters);
+    // The session's end time, in `db` (SQLite's or PostgreSQL's: the same statement).
+    static void endSession(QSqlDatabase& db, qint64 session);
     // The session's `recorder`: user@host/program:pid (several may write one store at once).
     static QString recorderName();
 
@@ -68,6 +90,17 @@ signals:
     // These events are in the store now (readers see them), and where: what follows the recording
     // live (IncidentWatch) goes on from here.
     void committed(const lockscope::CommittedBatch& batch);
+
+protected:
+    std::shared_ptr<Counters> m_counters;
+    qint64 m_lastCommitMs = 0;
+
+private:
+    AuditFollower m_audit;
+    int m_heartbeatMs;
+    int m_pruneIntervalMs;
+    QTimer m_heartbeat;
+    QTimer m_pruneTimer;
 };
 
 } // namespace lockscope

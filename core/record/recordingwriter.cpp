@@ -108,11 +108,8 @@ struct RecordingWriter::Statements
 };
 
 RecordingWriter::RecordingWriter(RecorderOptions options, std::shared_ptr<Counters> counters)
-    : m_options(std::move(options)), m_counters(std::move(counters)), m_audit(m_options.auditLogPath)
-{
-    m_heartbeat.setParent(this);
-    m_pruneTimer.setParent(this);
-}
+    : RecordingSink(options, std::move(counters)), m_options(std::move(options))
+{}
 
 RecordingWriter::~RecordingWriter()
 {
@@ -157,14 +154,7 @@ void RecordingWriter::start(const QStringList& masterNames)
         emit opened(prepareError);
         return;
     }
-    m_lastCommitMs = now;
-    m_audit.skipToEnd();
-    connect(&m_heartbeat, &QTimer::timeout, this, &RecordingWriter::heartbeat);
-    m_heartbeat.start(qMax(50, m_options.auditPollMs));
-    connect(&m_pruneTimer, &QTimer::timeout, this, &RecordingWriter::pruneNow);
-    m_pruneTimer.start(qMax(100, m_options.pruneIntervalMs));
-    emit opened({});
-    pruneNow();
+    sessionBegan();
 }
 
 QString RecordingWriter::learnResources(const RecordEventList& events)
@@ -409,14 +399,8 @@ void RecordingWriter::write(const RecordEventList& events)
     const QString problem = transact(events);
     m_counters->backlog -= events.size();
     if (problem.isEmpty()) {
-        m_counters->written += events.size();
         m_failing = false;
-        if (!events.isEmpty()) {
-            m_batch.events = events;
-            m_batch.session = m_session;
-            m_batch.masters = int(m_masterNames.size());
-            emit committed(std::exchange(m_batch, {}));
-        }
+        tellCommitted(events, m_batch, m_session, int(m_masterNames.size()));
         return;
     }
     m_counters->dropped += events.size();
@@ -425,25 +409,10 @@ void RecordingWriter::write(const RecordEventList& events)
     m_failing = true;
 }
 
-void RecordingWriter::heartbeat()
-{
-    if (!m_db)
-        return;
-    RecordEventList audited = m_audit.poll();
-    if (!audited.isEmpty()) {
-        m_counters->backlog += audited.size();
-        write(audited);
-    } else if (QDateTime::currentMSecsSinceEpoch() - m_lastCommitMs >= 1000) {
-        // A quiet second still moves the session's end: where it stops is where nobody watched.
-        write({});
-    }
-}
-
 void RecordingWriter::finish()
 {
     const CpuStopwatch cpu(m_counters->writeCpuNs); // the stored latest events are part of the cost
-    m_heartbeat.stop();
-    m_pruneTimer.stop();
+    stopTimers();
     if (!m_db)
         return;
     heartbeat(); // a force-release written just now still belongs to this session
@@ -456,13 +425,7 @@ void RecordingWriter::finish()
         const QString problem = alone ? saveHeads() : absorbTail();
         run(problem.isEmpty() ? q.commit : q.rollback);
     }
-    QSqlQuery q(m_db->db());
-    q.prepare(QStringLiteral("UPDATE sessions SET last = ?, ended = ? WHERE id = ?"));
-    const qint64 now = QDateTime::currentMSecsSinceEpoch();
-    q.addBindValue(now);
-    q.addBindValue(now);
-    q.addBindValue(m_session);
-    q.exec();
+    endSession(m_db->db(), m_session);
     closeQueries();
     m_db->exec(QStringLiteral("PRAGMA wal_checkpoint(TRUNCATE)"));
     m_db.reset();

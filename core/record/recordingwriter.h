@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "record/auditfollower.h"
 #include "record/recorderoptions.h"
 #include "record/recordevent.h"
 #include "record/recordingdatabase.h"
@@ -36,6 +35,9 @@ public:
     void write(const RecordEventList& events) override;
     void finish() override;
     void pruneNow() override;
+
+protected:
+    bool isOpen() const override { return m_db != nullptr; }
 
 private:
     // The statements of the hot path, prepared once (parsing is most of a small statement's cost)
@@ -79,7 +81,6 @@ private:
     // Every latest event this writer moved is in the file now (stored, or reachable from the tail
     // after heads_saved.through).
     void headsSaved();
-    void heartbeat();
     // One step of a retention pass; schedules the next while there is more to remove.
     void pruneStep();
     // Returns freed pages to the file system, a step at a time; ends the pass.
@@ -89,10 +90,8 @@ private:
 
     RecorderOptions m_options;
     QStringList m_masterNames;
-    std::shared_ptr<Counters> m_counters;
     std::unique_ptr<RecordingDatabase> m_db;
     std::unique_ptr<Statements> m_sql;
-    AuditFollower m_audit;
     // What the writer knows of a resource: its id, and its latest event's id (each event's `prev`
     // without a read), valid while no other connection writes (PRAGMA data_version).
     // 24 bytes: one is kept per resource, a million with as many locks (32 bytes took 74 MB).
@@ -116,12 +115,9 @@ private:
 
     qint64 m_dataVersion = -1;
     qint64 m_session = -1;
-    qint64 m_lastCommitMs = 0;
     bool m_failing = false;
     bool m_pruning = false;
     qint64 m_prunedThisPass = 0;
-    QTimer m_heartbeat;
-    QTimer m_pruneTimer;
 };
 
 } // namespace lockscope

@@ -70,7 +70,8 @@ class TeeSink final : public RecordingSink
 {
 public:
     TeeSink(const RecorderOptions& file, const RecorderOptions& team, std::shared_ptr<Counters> counters)
-        : m_counters(std::move(counters)), m_file(new RecordingWriter(file, std::make_shared<Counters>())),
+        : RecordingSink(file, std::move(counters)),
+          m_file(new RecordingWriter(file, std::make_shared<Counters>())),
           m_team(new PostgresRecordingWriter(team, std::make_shared<Counters>()))
     {
         for (RecordingSink* sink : {m_file, m_team}) {
@@ -101,8 +102,10 @@ public:
     }
     void pruneNow() override {}
 
+protected:
+    bool isOpen() const override { return true; }
+
 private:
-    std::shared_ptr<Counters> m_counters;
     RecordingSink* m_file;
     RecordingSink* m_team;
     int m_opened = 0;
