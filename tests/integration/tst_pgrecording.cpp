@@ -13,6 +13,7 @@
 #include "support/monitorharness.h"
 #include "support/pgcluster.h"
 #include "support/redisservergroup.h"
+#include "support/teerecordingsink.h"
 #include "support/testpaths.h"
 #include "support/testregistry.h"
 #include "support/timebound.h"
@@ -63,52 +64,6 @@ private:
     QTemporaryDir m_dir;
     const QString m_ownerPassword = distinctTestPassword(QStringLiteral("pg-owner"));
     const QString m_writerPassword = distinctTestPassword(QStringLiteral("pg-writer"));
-};
-
-// Writes every batch into two stores, as one sink: the same events, decided once, in both.
-class TeeSink final : public RecordingSink
-{
-public:
-    TeeSink(const RecorderOptions& file, const RecorderOptions& team, std::shared_ptr<Counters> counters)
-        : RecordingSink(file, std::move(counters)),
-          m_file(new RecordingWriter(file, std::make_shared<Counters>())),
-          m_team(new PostgresRecordingWriter(team, std::make_shared<Counters>()))
-    {
-        for (RecordingSink* sink : {m_file, m_team}) {
-            sink->setParent(this); // moves to the writer thread with it
-            connect(sink, &RecordingSink::opened, this, [this](const RedisError& e) {
-                if (e.isError() || ++m_opened == 2)
-                    emit opened(e);
-            });
-            connect(sink, &RecordingSink::failed, this, &RecordingSink::failed);
-        }
-    }
-    void start(const QStringList& masterNames) override
-    {
-        m_file->start(masterNames);
-        m_team->start(masterNames);
-    }
-    void write(const RecordEventList& events) override
-    {
-        m_file->write(events);
-        m_team->write(events);
-        m_counters->backlog -= events.size();
-        m_counters->written += events.size();
-    }
-    void finish() override
-    {
-        m_file->finish();
-        m_team->finish();
-    }
-    void pruneNow() override {}
-
-protected:
-    bool isOpen() const override { return true; }
-
-private:
-    RecordingSink* m_file;
-    RecordingSink* m_team;
-    int m_opened = 0;
 };
 
 QProcessEnvironment TestPgRecording::environment() const
@@ -225,7 +180,7 @@ void TestPgRecording::oneRecordingReadsTheSameFromBothStores()
     teamOptions.databasePassword = m_writerPassword;
     auto recorder = std::make_unique<Recorder>(
         fileOptions, [&](const RecorderOptions&, std::shared_ptr<RecordingSink::Counters> counters) {
-            return new TeeSink(fileOptions, teamOptions, std::move(counters));
+            return new TeeRecordingSink(fileOptions, teamOptions, std::move(counters));
         });
     QSignalSpy opened(recorder->writer(), &RecordingSink::opened);
     recorder->attach(live->monitor.get());
