@@ -45,19 +45,17 @@ bool RecorderEchoFilter::isEcho(const HistoryEvent& h)
         sweep();
     Key key{e.resource, int(e.kind), e.token, m_groups->masterName(h.session, e.master), e.auditId};
     QList<Seen>& seen = m_unmatched[key];
-    // The oldest one within the window, of another session of the same watch.
-    for (qsizetype i = 0; i < seen.size(); ++i) {
-        const Seen& s = seen.at(i);
-        if (s.session != h.session && m_groups->groupOf(s.session) == group &&
-            qAbs(s.timeMs - e.timeMs) <= echoWindowMs) {
-            seen.remove(i);
-            if (seen.isEmpty())
-                m_unmatched.remove(key);
+    // The oldest one within the window, of another session of the same watch, that this session
+    // has not told again yet (a third recorder's telling is an echo too).
+    for (Seen& s : seen) {
+        if (s.session != h.session && !s.echoedBy.contains(h.session) &&
+            m_groups->groupOf(s.session) == group && qAbs(s.timeMs - e.timeMs) <= echoWindowMs) {
+            s.echoedBy << h.session;
             return true;
         }
     }
     seen.removeIf([&](const Seen& s) { return s.timeMs < e.timeMs - echoWindowMs; });
-    seen << Seen{e.timeMs, h.session};
+    seen << Seen{e.timeMs, h.session, {}};
     return false;
 }
 

@@ -9,10 +9,11 @@
 
 namespace lockscope {
 
-// Drops what a second recorder of the same watch wrote again (SessionGroups): an event of one
+// Drops what another recorder of the same watch wrote again (SessionGroups): an event of one
 // session is the echo of an event of another session of its group with the same resource, kind,
-// token, master (by name) and audit record, within echoWindowMs; each event echoes at most one
-// other, so two extensions a moment apart seen by both recorders stay two. What only one recorder
+// token, master (by name) and audit record, within echoWindowMs; an event let through is echoed at
+// most once by each other session, so two extensions a moment apart seen by both recorders stay
+// two, and one seen by three recorders is one. What only one recorder
 // saw (it started earlier, or it polled a state the other missed) is kept: the story is the union
 // of what they saw, each change once. A recorder joining late adds nothing the watch knew
 // (joinedLate).
@@ -33,6 +34,7 @@ private:
     {
         qint64 timeMs;
         qint64 session;
+        QList<qint64> echoedBy; // the other sessions that told it again (one or two, usually)
     };
     struct Key
     {
@@ -55,7 +57,7 @@ private:
     void sweep();
 
     const SessionGroups* m_groups;
-    QHash<Key, QList<Seen>> m_unmatched; // let through, not yet echoed, by what they were
+    QHash<Key, QList<Seen>> m_unmatched; // let through within the window, by what they were
     // The latest holder of each resource in its watch: hashes, not names (a million locks).
     QHash<size_t, size_t> m_holder;
     // Per watch and master: whether each recorder saw it up, as its latest event said.

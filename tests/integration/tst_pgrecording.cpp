@@ -13,6 +13,7 @@
 #include "support/monitorharness.h"
 #include "support/pgcluster.h"
 #include "support/redisservergroup.h"
+#include "support/teamcluster.h"
 #include "support/teerecordingsink.h"
 #include "support/testpaths.h"
 #include "support/testregistry.h"
@@ -78,31 +79,7 @@ QProcessEnvironment TestPgRecording::environment() const
 
 bool TestPgRecording::startTeamCluster(PgCluster& pg)
 {
-    if (!pg.start()) {
-        qWarning("%s", qPrintable(pg.errorString()));
-        return false;
-    }
-    QFile roles(sourcePath(QStringLiteral("resources/sql/team-roles.sql")));
-    if (!roles.open(QIODevice::ReadOnly))
-        return false;
-    bool ok = false;
-    pg.psql(QString::fromUtf8(roles.readAll()), PgCluster::adminUser(), {}, &ok);
-    if (ok)
-        pg.psql(QStringLiteral(
-                    "ALTER ROLE lockscope_owner PASSWORD '%1'; ALTER ROLE lockscope_writer PASSWORD '%2'")
-                    .arg(m_ownerPassword, m_writerPassword),
-                PgCluster::adminUser(), {}, &ok);
-    if (!ok) {
-        qWarning("%s", qPrintable(pg.errorString()));
-        return false;
-    }
-    // The owner's first connection makes the tables; the writer then records with its own rights.
-    TeamDatabase owner;
-    const RedisError made =
-        owner.open(*TeamDatabaseUrl::parse(pg.url(QStringLiteral("lockscope_owner"))), m_ownerPassword);
-    if (made.isError())
-        qWarning("%s", qPrintable(made.message));
-    return !made.isError();
+    return test::startTeamCluster(pg, m_ownerPassword, m_writerPassword);
 }
 
 void TestPgRecording::initTestCase()
@@ -580,7 +557,8 @@ void TestPgRecording::lockctlRecordsIntoTheTeamDatabase()
              qPrintable(wrong.describe()));
 }
 
+LOCKSCOPE_TEST_GUILESS_MAIN(TestPgRecording)
+
 } // namespace tst_pgrecording
 
-LOCKSCOPE_TEST_GUILESS_MAIN(tst_pgrecording::TestPgRecording)
 #include "tst_pgrecording.moc"
