@@ -19,7 +19,12 @@ TeamAuditLog::TeamAuditLog(TeamDatabaseUrl url, QString password)
 
 QString TeamAuditLog::writerOf(const AuditRecord& record)
 {
-    return QStringLiteral("%1@%2/%3").arg(record.user, record.host, record.program);
+    return writerName(record.user, record.host, record.program);
+}
+
+QString TeamAuditLog::writerName(const QString& user, const QString& host, const QString& program)
+{
+    return QStringLiteral("%1@%2/%3").arg(user, host, program);
 }
 
 QByteArray TeamAuditLog::chainHash(const QByteArray& previousHash, const QByteArray& recordJson)
@@ -62,10 +67,9 @@ RedisError TeamAuditLog::append(const AuditRecord& record)
 
 Result<bool> TeamAuditLog::appendCopied(const QJsonObject& line)
 {
-    const QString writer =
-        QStringLiteral("%1@%2/%3")
-            .arg(line.value(QStringLiteral("user")).toString(), line.value(QStringLiteral("host")).toString(),
-                 line.value(QStringLiteral("program")).toString());
+    const QString writer = writerName(line.value(QStringLiteral("user")).toString(),
+                                      line.value(QStringLiteral("host")).toString(),
+                                      line.value(QStringLiteral("program")).toString());
     const QDateTime time =
         QDateTime::fromString(line.value(QStringLiteral("time")).toString(), Qt::ISODateWithMs);
     const Result<QByteArray> resource = unescapeBytes(line.value(QStringLiteral("resource")).toString());

@@ -44,6 +44,7 @@ public:
     static constexpr char notificationChannel[] = "lockscope_audit";
     // user@host/program: whose chain a record continues.
     static QString writerOf(const AuditRecord& record);
+    static QString writerName(const QString& user, const QString& host, const QString& program);
     // The hex sha256 of `previousHash` "\n" `recordJson`: a row's hash.
     static QByteArray chainHash(const QByteArray& previousHash, const QByteArray& recordJson);
 

@@ -136,14 +136,7 @@ bool PostgresRecordingWriter::writeHeld()
     while (!m_held.isEmpty()) {
         const RecordEventList part = m_held.mid(0, heldPerTransaction);
         if (const QString problem = transact(part); !problem.isEmpty()) {
-            if (!m_failing)
-                emit failed(
-                    failure(QStringLiteral("cannot record: %1 (up to %2 events are kept in memory and "
-                                           "written when it is back)")
-                                .arg(problem)
-                                .arg(maxHeldEvents)));
-            m_failing = true;
-            m_lastRetryMs = now;
+            startFailing(problem);
             return false;
         }
         m_held.remove(0, part.size());
@@ -173,13 +166,20 @@ void PostgresRecordingWriter::write(const RecordEventList& events)
         tellCommitted(events, m_batch, m_session, int(m_masterNames.size()));
         return;
     }
-    emit failed(failure(QStringLiteral("cannot record: %1 (up to %2 events are kept in memory and written "
-                                       "when it is back)")
-                            .arg(problem)
-                            .arg(maxHeldEvents)));
+    startFailing(problem);
+    hold(events);
+}
+
+void PostgresRecordingWriter::startFailing(const QString& problem)
+{
+    if (!m_failing)
+        emit failed(
+            failure(QStringLiteral("cannot record: %1 (up to %2 events are kept in memory and written "
+                                   "when it is back)")
+                        .arg(problem)
+                        .arg(maxHeldEvents)));
     m_failing = true;
     m_lastRetryMs = QDateTime::currentMSecsSinceEpoch();
-    hold(events);
 }
 
 bool PostgresRecordingWriter::quietWriteDue() const

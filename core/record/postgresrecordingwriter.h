@@ -44,6 +44,8 @@ private:
     // One batch in one transaction: the server's error, or empty.
     QString transact(const RecordEventList& events);
     QString insertAll(const RecordEventList& events);
+    // Says once per failure streak that the database cannot be written, and retries from now on.
+    void startFailing(const QString& problem);
     // Keeps `events` for when the database is back, within maxHeldEvents.
     void hold(const RecordEventList& events);
     // Writes what is held, oldest first, after reconnecting when the last write failed: whether
