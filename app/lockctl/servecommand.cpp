@@ -234,7 +234,7 @@ public:
             WaiterWatch::recordInto(recorder.get(), &masters, &monitor);
             // Two holders at once, judged from the recording as it is committed (its reads block
             // on the file: a thread of its own, never the loop that answers scrapes).
-            watch = new IncidentWatch(options.path);
+            watch = new IncidentWatch(options.path, options.databasePassword);
             watch->moveToThread(&watchThread);
             QObject::connect(&watchThread, &QThread::finished, watch, &QObject::deleteLater);
             QObject::connect(watch, &IncidentWatch::found, &loop, [&incidents](const SafetyIncident& i) {

@@ -3,84 +3,42 @@
 
 #include "audit/teamauditlog.h"
 #include "audit/teamauditreader.h"
+#include "audit/teamlistener.h"
 
-#include <QSqlDriver>
 #include <QSqlError>
 #include <QSqlQuery>
-#include <QTimer>
 #include <QVariant>
 
 namespace lockscope {
 
 TeamAuditFeed::TeamAuditFeed(TeamDatabaseUrl url, QString password, QObject* parent)
-    : QObject(parent), m_url(std::move(url)), m_password(std::move(password)), m_retry(new QTimer(this)),
-      m_ping(new QTimer(this))
+    : QObject(parent),
+      m_listener(new TeamListener(std::move(url), std::move(password),
+                                  QString::fromLatin1(TeamAuditLog::notificationChannel), this))
 {
-    m_retry->setSingleShot(true);
-    m_retry->setInterval(retryMs);
-    connect(m_retry, &QTimer::timeout, this, &TeamAuditFeed::connectAndListen);
-    // A listening connection hears nothing when the server goes away: one round trip now and then
-    // tells, and the retry listens again and reads what was missed.
-    m_ping->setInterval(retryMs);
-    connect(m_ping, &QTimer::timeout, this, [this] {
-        if (!m_db || m_retry->isActive())
-            return;
-        // The driver closes a connection whose socket it found shut: that is a loss too.
-        if (!m_db->isOpen())
-            return failed(QStringLiteral("team database %1: connection lost").arg(m_url.toString()));
-        QSqlQuery q(m_db->db());
-        if (!q.exec(QStringLiteral("SELECT 1")))
-            failed(m_db->error(QStringLiteral("connection lost"), q.lastError()).message);
-    });
+    connect(m_listener, &TeamListener::problem, this, &TeamAuditFeed::problem);
+    connect(m_listener, &TeamListener::listening, this, &TeamAuditFeed::fetchNew);
+    connect(m_listener, &TeamListener::notified, this, &TeamAuditFeed::fetchNew);
 }
 
 TeamAuditFeed::~TeamAuditFeed() = default;
 
 void TeamAuditFeed::start()
 {
-    connectAndListen();
+    m_listener->start();
 }
 
 void TeamAuditFeed::stop()
 {
-    m_retry->stop();
-    m_ping->stop();
-    m_db.reset();
-}
-
-void TeamAuditFeed::failed(const QString& message)
-{
-    // The connection is replaced when the retry connects again, not here: a read that failed in
-    // the handler of the driver's own notification signal must not delete the driver under it.
-    emit problem(message);
-    m_ping->stop();
-    m_retry->start();
-}
-
-void TeamAuditFeed::connectAndListen()
-{
-    m_db = std::make_unique<TeamDatabase>();
-    if (const RedisError e = m_db->open(m_url, m_password); e.isError())
-        return failed(e.message);
-    QSqlDriver* driver = m_db->db().driver();
-    // Subscribed before the first read: a record committed in between is told, not lost.
-    if (!driver->subscribeToNotification(QString::fromLatin1(TeamAuditLog::notificationChannel)))
-        return failed(
-            m_db->error(QStringLiteral("cannot listen for new records"), driver->lastError()).message);
-    connect(driver, &QSqlDriver::notification, this, [this](const QString& name) {
-        if (name == QLatin1String(TeamAuditLog::notificationChannel))
-            fetchNew();
-    });
-    emit problem(QString());
-    m_ping->start();
-    fetchNew();
+    m_listener->stop();
 }
 
 void TeamAuditFeed::fetchNew()
 {
-    if (!m_db || !m_db->isOpen() || m_retry->isActive())
+    TeamDatabase* db = m_listener->database();
+    if (!db)
         return;
-    QSqlQuery q(m_db->db());
+    QSqlQuery q(db->db());
     q.setForwardOnly(true);
     const bool earlier = m_lastId < 0;
     if (earlier) {
@@ -97,7 +55,8 @@ void TeamAuditFeed::fetchNew()
         q.addBindValue(m_lastId - reorderWindow);
     }
     if (!q.exec())
-        return failed(m_db->error(QStringLiteral("cannot read the audit records"), q.lastError()).message);
+        return m_listener->failed(
+            db->error(QStringLiteral("cannot read the audit records"), q.lastError()).message);
     QList<QJsonObject> out;
     qint64 last = qMax<qint64>(m_lastId, 0);
     while (q.next()) {

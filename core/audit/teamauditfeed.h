@@ -8,9 +8,9 @@
 #include <QObject>
 #include <QSet>
 
-class QTimer;
-
 namespace lockscope {
+
+class TeamListener;
 
 // The team audit trail as it grows, for a window (issue #45): the newest records first, then each
 // new one within a moment of its commit, told by PostgreSQL's LISTEN/NOTIFY (TeamAuditLog announces
@@ -23,14 +23,13 @@ class TeamAuditFeed final : public QObject
 
 public:
     static constexpr int initialRecords = 5000;
-    static constexpr int retryMs = 5000;
     static constexpr qint64 reorderWindow = 256;
 
     TeamAuditFeed(TeamDatabaseUrl url, QString password, QObject* parent = nullptr);
     ~TeamAuditFeed() override;
 
     // Connects, reads the newest records and listens; on a failure (a read, or a round trip every
-    // retryMs) says so (problem) and tries again every retryMs, picking up where it left off.
+    // TeamListener::retryMs) says so (problem) and tries again, picking up where it left off.
     void start();
     // Closes the connection (on this object's thread).
     void stop();
@@ -43,15 +42,9 @@ signals:
     void problem(const QString& message);
 
 private:
-    void connectAndListen();
     void fetchNew();
-    void failed(const QString& message);
 
-    TeamDatabaseUrl m_url;
-    QString m_password;
-    std::unique_ptr<TeamDatabase> m_db;
-    QTimer* m_retry;
-    QTimer* m_ping;
+    TeamListener* m_listener;
     qint64 m_lastId = -1; // the newest row sent; -1 before the first read
     QSet<qint64> m_sent;  // the ids sent within reorderWindow of it
 };

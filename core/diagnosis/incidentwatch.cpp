@@ -26,8 +26,8 @@ QString keyOf(const SafetyIncident& i)
 
 } // namespace
 
-IncidentWatch::IncidentWatch(QString recordingPath, QObject* parent)
-    : QObject(parent), m_path(std::move(recordingPath)), m_pass(this)
+IncidentWatch::IncidentWatch(QString recordingPath, QString password, QObject* parent)
+    : QObject(parent), m_path(std::move(recordingPath)), m_password(std::move(password)), m_pass(this)
 {
     m_pass.setInterval(passIntervalMs);
     connect(&m_pass, &QTimer::timeout, this, [this] { check(maxReadsPerPass); });
@@ -57,6 +57,22 @@ void IncidentWatch::onCommitted(const CommittedBatch& batch)
         m_pass.start();
 }
 
+void IncidentWatch::recheck(const QByteArrayList& resources)
+{
+    for (const QByteArray& resource : resources) {
+        if (m_queued.contains(resource))
+            continue;
+        if (m_queue.size() >= maxQueued) {
+            ++m_unchecked;
+            continue;
+        }
+        m_queued.insert(resource);
+        m_queue << resource;
+    }
+    if (!m_queue.isEmpty() && !m_pass.isActive())
+        m_pass.start();
+}
+
 void IncidentWatch::checkNow()
 {
     check(int(qMin<qsizetype>(m_queue.size(), std::numeric_limits<int>::max())));
@@ -67,7 +83,7 @@ bool IncidentWatch::openReader()
     if (m_reader)
         return true;
     auto reader = std::make_unique<RecordingReader>();
-    if (reader->open(m_path))
+    if (reader->open(m_path, m_password))
         return false;
     m_reader = std::move(reader);
     return true;

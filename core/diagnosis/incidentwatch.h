@@ -45,7 +45,8 @@ public:
     // flushIntervalMs) and the commit.
     static constexpr qint64 commitWithinMs = 1000;
 
-    explicit IncidentWatch(QString recordingPath, QObject* parent = nullptr);
+    // `password`: a team database's (a recording in PostgreSQL), or empty.
+    explicit IncidentWatch(QString recordingPath, QString password = {}, QObject* parent = nullptr);
     ~IncidentWatch() override;
 
     // Follows `writer`'s commits from now on (a queued connection when it lives on another thread).
@@ -57,6 +58,9 @@ public:
     // Judges the whole recording in one pass (a review of a file): found() for each incident, then
     // judgedAll().
     void judgeAll();
+    // Judges these resources again, as suspects are: another program committed events about them
+    // (TeamRecordingFeed, while a team database is reviewed).
+    void recheck(const QByteArrayList& resources);
 
     // Every incident found since it started, oldest first.
     const QList<SafetyIncident>& incidents() const { return m_incidents; }
@@ -89,6 +93,7 @@ private:
     static qint64 youngAfterMs();
 
     QString m_path;
+    QString m_password;
     IncidentTriggers m_triggers;
     LiveScans m_scans;
     QList<QByteArray> m_queue;

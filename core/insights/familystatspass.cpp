@@ -9,8 +9,8 @@
 
 namespace lockscope {
 
-FamilyStatsPass::FamilyStatsPass(QString recordingPath, qint64 sinceMs, QObject* parent)
-    : QObject(parent), m_path(std::move(recordingPath)), m_sinceMs(sinceMs)
+FamilyStatsPass::FamilyStatsPass(QString recordingPath, qint64 sinceMs, QString password, QObject* parent)
+    : QObject(parent), m_path(std::move(recordingPath)), m_password(std::move(password)), m_sinceMs(sinceMs)
 {
     qRegisterMetaType<QList<lockscope::FamilyFigures>>();
 }
@@ -20,7 +20,7 @@ void FamilyStatsPass::run()
     QElapsedTimer clock;
     clock.start();
     RecordingReader reader;
-    if (const RedisError error = reader.open(m_path)) {
+    if (const RedisError error = reader.open(m_path, m_password)) {
         emit failed(error.message);
         return;
     }

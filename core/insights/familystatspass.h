@@ -19,7 +19,8 @@ class FamilyStatsPass final : public QObject
 
 public:
     // `sinceMs`: wall clock, -1 for the whole recording.
-    FamilyStatsPass(QString recordingPath, qint64 sinceMs, QObject* parent = nullptr);
+    // `password`: a team database's (a recording in PostgreSQL), or empty.
+    FamilyStatsPass(QString recordingPath, qint64 sinceMs, QString password = {}, QObject* parent = nullptr);
 
     void run();
 
@@ -31,6 +32,7 @@ signals:
 
 private:
     QString m_path;
+    QString m_password;
     qint64 m_sinceMs;
 };
 

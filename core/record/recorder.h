@@ -53,6 +53,7 @@ public:
     void attach(LockMonitor* monitor);
 
     QString path() const { return m_options.path; }
+    const RecorderOptions& options() const { return m_options; }
     // Events observed but not yet committed to the file: stays small when the writer keeps up.
     qint64 backlog() const { return m_counters->backlog + m_pending.size(); }
     qint64 written() const { return m_counters->written; }

@@ -20,6 +20,9 @@ class TeamEventTable
     Q_DISABLE_COPY_MOVE(TeamEventTable)
 
 public:
+    // The channel each transaction that adds events is announced on (LISTEN/NOTIFY).
+    static constexpr char notificationChannel[] = "lockscope_recording";
+
     explicit TeamEventTable(TeamDatabase& db) : m_db(db) {}
 
     // Ids for `count` events; the first in `first`. The server's error, or empty.

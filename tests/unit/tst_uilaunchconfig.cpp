@@ -7,6 +7,7 @@
 #include "session/launchoptions.h"
 #include "support/testregistry.h"
 
+#include <QDir>
 #include <QFile>
 #include <QSettings>
 #include <QTemporaryDir>
@@ -57,7 +58,7 @@ private slots:
     void profilePatternsAreSaved();
     void profileScanRateBetweenConfigFileAndCommandLine();
     void productionProfileOpensLockedAndUnlocksForTheSession();
-    void reviewOfATeamDatabaseIsRefusedSayingWhereItIsRead();
+    void dbNamesTheRecordingToReviewOrToRecordInto();
 
 private:
     QTemporaryDir m_dir;
@@ -307,18 +308,45 @@ void TestUiLaunchConfig::productionProfileOpensLockedAndUnlocksForTheSession()
 
 LOCKSCOPE_TEST_MAIN(TestUiLaunchConfig)
 
-void TestUiLaunchConfig::reviewOfATeamDatabaseIsRefusedSayingWhereItIsRead()
+void TestUiLaunchConfig::dbNamesTheRecordingToReviewOrToRecordInto()
 {
-    // The window reviews recording files; a team database's recordings are lockctl's to read in
-    // this version (docs/manual/team.md), and its URL is never taken for a file name.
+    // Without masters --db is reviewed, a file or a team database alike (issue #45).
+    const QString url = QStringLiteral("postgresql://ops@127.0.0.1:1/locks");
     const Result<LaunchOptions> review =
-        LaunchOptions::parse({QStringLiteral("lockscope"), QStringLiteral("--db"),
-                              QStringLiteral("postgresql://ops@127.0.0.1:1/locks")});
-    QVERIFY(!review);
-    QVERIFY2(review.error().message.contains(QLatin1String("lockctl history")),
-             qPrintable(review.error().message));
-    QVERIFY(LaunchOptions::parse(
-        {QStringLiteral("lockscope"), QStringLiteral("--db"), m_dir.filePath(QStringLiteral("r.sqlite"))}));
+        LaunchOptions::parse({QStringLiteral("lockscope"), QStringLiteral("--db"), url});
+    QVERIFY2(review, review ? "" : qPrintable(review.error().message));
+    QCOMPARE(review->reviewPath, url);
+    QVERIFY(review->recordingPath.isEmpty());
+    QVERIFY(review->config.readOnly);
+    // With masters the window records into it.
+    const Result<LaunchOptions> record =
+        LaunchOptions::parse({QStringLiteral("lockscope"), QStringLiteral("-m"),
+                              QStringLiteral("redis://127.0.0.1:1"), QStringLiteral("--db"), url});
+    QVERIFY2(record, record ? "" : qPrintable(record.error().message));
+    QCOMPARE(record->recordingPath, url);
+    QVERIFY(record->reviewPath.isEmpty());
+    QVERIFY(!record->config.readOnly);
+    const Result<LaunchOptions> file = LaunchOptions::parse(
+        {QStringLiteral("lockscope"), QStringLiteral("--db"), m_dir.filePath(QStringLiteral("r.sqlite"))});
+    QVERIFY(file);
+    QCOMPARE(file->reviewPath, m_dir.filePath(QStringLiteral("r.sqlite")));
+    // Refused, saying why: a URL of another scheme (never a file name), a team URL that is not
+    // whole, recording nowhere, and the demo's own recording.
+    const auto refusal = [](const QStringList& args) {
+        const Result<LaunchOptions> r = LaunchOptions::parse(QStringList{QStringLiteral("lockscope")} + args);
+        return r ? QString() : r.error().message;
+    };
+    QVERIFY2(refusal({QStringLiteral("--db"), QStringLiteral("mysql://ops@h/locks")})
+                 .contains(QLatin1String("mysql://")),
+             qPrintable(refusal({QStringLiteral("--db"), QStringLiteral("mysql://ops@h/locks")})));
+    QVERIFY(refusal({QStringLiteral("--db"), QStringLiteral("postgresql://127.0.0.1/locks")})
+                .contains(QLatin1String("no user")));
+    QVERIFY(refusal({QStringLiteral("-m"), QStringLiteral("redis://127.0.0.1:1"),
+                     QStringLiteral("--no-record"), QStringLiteral("--db"), url})
+                .contains(QLatin1String("--no-record")));
+    QVERIFY(
+        refusal({QStringLiteral("--demo"), QStringLiteral("--db"), url}).contains(QLatin1String("--demo")));
+    QVERIFY(!QDir(QDir::currentPath()).exists(QStringLiteral("mysql:")));
 }
 
 } // namespace tst_uilaunchconfig

@@ -57,9 +57,10 @@ HistoryView::HistoryView(LiveHistory* live, HistoryDock* dock, QObject* parent)
     connect(m_dock, &HistoryDock::resourceChosen, this, &HistoryView::show);
 }
 
-void HistoryView::setRecording(const QString& path)
+void HistoryView::setRecording(const QString& path, const QString& password)
 {
     m_path = path;
+    m_password = password;
     load();
 }
 
@@ -71,29 +72,53 @@ void HistoryView::setMasters(const QStringList& masters)
     load();
 }
 
-void HistoryView::review(const QString& path, const QByteArray& select)
+void HistoryView::review(const QString& path, const QByteArray& select, const QString& password)
 {
     m_review = true;
     m_path = path;
+    m_password = password;
+    m_select = select;
+    readResources();
+}
+
+void HistoryView::readResources()
+{
     offGuiThread(
         this,
-        [path] {
+        [path = m_path, password = m_password] {
             RecordingReader reader;
-            Result<QList<QByteArray>> resources =
-                reader.open(path) ? Result<QList<QByteArray>>(QList<QByteArray>()) : reader.resources();
+            Result<QList<QByteArray>> resources = reader.open(path, password)
+                                                      ? Result<QList<QByteArray>>(QList<QByteArray>())
+                                                      : reader.resources();
             return resources ? *resources : QList<QByteArray>();
         },
-        [this, select](const QList<QByteArray>& resources) { resourcesRead(resources, select); });
+        [this](const QList<QByteArray>& resources) { resourcesRead(resources, m_select); });
+}
+
+void HistoryView::recordingCommitted(const QByteArrayList& resources, bool masterEvents, bool all)
+{
+    m_told = true;
+    m_refresh.stop();
+    if (m_review && (all || std::any_of(resources.cbegin(), resources.cend(),
+                                        [this](const QByteArray& r) { return !m_listed.contains(r); })))
+        readResources();
+    if (all || masterEvents || resources.contains(m_resource))
+        load();
 }
 
 void HistoryView::resourcesRead(const QList<QByteArray>& resources, const QByteArray& select)
 {
-    m_dock->setResources(resources);
-    if (resources.isEmpty())
+    m_listed = QSet<QByteArray>(resources.cbegin(), resources.cend());
+    if (resources.isEmpty()) {
+        m_dock->setResources(resources);
         return;
-    const QByteArray first = resources.contains(m_chosen) ? m_chosen
-                             : resources.contains(select) ? select
-                                                          : resources.first();
+    }
+    // Read again while one is shown (a team database's new resources): that one stays.
+    const QByteArray first = resources.contains(m_resource) ? m_resource
+                             : resources.contains(m_chosen) ? m_chosen
+                             : resources.contains(select)   ? select
+                                                            : resources.first();
+    m_dock->setResources(resources);
     m_dock->chooseResource(first);
     show(first);
 }
@@ -134,11 +159,11 @@ void HistoryView::load()
         return;
     offGuiThread(
         this,
-        [path = m_path, resource = m_resource, masters = m_masters] {
+        [path = m_path, password = m_password, resource = m_resource, masters = m_masters] {
             ResourceHistory out;
             out.resource = resource;
             RecordingReader reader;
-            if (reader.open(path))
+            if (reader.open(path, password))
                 return out; // nothing recorded yet (no file): only what this window saw
             if (Result<ResourceHistory> h = reader.history(resource, -1, masters))
                 out = *h;
@@ -155,7 +180,7 @@ void HistoryView::historyRead(quint64 generation, const ResourceHistory& recorde
         return; // a newer request is on its way
     m_recorded = recorded;
     present();
-    if (!m_review)
+    if (!m_review && !m_told)
         m_refresh.start();
     emit loaded(recorded.resource);
 }

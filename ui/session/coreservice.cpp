@@ -511,7 +511,8 @@ void CoreService::startRecording(const RecorderOptions& options)
     stopIncidentWatch();
     m_incidentThread = std::make_unique<QThread>();
     auto* watch =
-        new IncidentWatch(recorder->path().isEmpty() ? RecordingDatabase::defaultPath() : recorder->path());
+        new IncidentWatch(recorder->path().isEmpty() ? RecordingDatabase::defaultPath() : recorder->path(),
+                          recorder->options().databasePassword);
     watch->moveToThread(m_incidentThread.get());
     connect(m_incidentThread.get(), &QThread::finished, watch, &QObject::deleteLater);
     connect(watch, &IncidentWatch::found, this, &CoreService::incidentFound);

@@ -19,6 +19,16 @@ RedisError usage(const QString& message)
     return RedisError(ErrorKind::InvalidArgument, QString(), message);
 }
 
+RedisError checkRecording(const QString& db)
+{
+    // Said at start, not when the first read or write fails: a URL of another scheme is never taken
+    // for a file name, and a team database's URL is whole.
+    if (!TeamDatabaseUrl::isPostgresUrl(db))
+        return RecordingDatabase::notAFile(db);
+    const Result<TeamDatabaseUrl> url = TeamDatabaseUrl::parse(db);
+    return url ? RedisError() : url.error();
+}
+
 } // namespace
 
 QString LaunchOptions::defaultAuditLogPath()
@@ -40,8 +50,11 @@ Result<LaunchOptions> LaunchOptions::parse(const QStringList& arguments)
          QStringLiteral("RESOURCE")},
         {QStringLiteral("demo"),
          QStringLiteral("Start 5 local throw-away masters with sample locks and watch them.")},
-        {QStringLiteral("db"), QStringLiteral("Review this flight recording read-only, without any master."),
-         QStringLiteral("FILE")},
+        {QStringLiteral("db"),
+         QStringLiteral("The flight recording: a file, or a team database (postgresql://USER@HOST/DB, its "
+                        "password from --team-db-password-env). Without masters the window reviews it "
+                        "read-only; with masters it records into it."),
+         QStringLiteral("FILE|URL")},
         {QStringLiteral("no-record"), QStringLiteral("Do not keep a flight recording in this run.")},
     });
     if (!parser.parse(arguments))
@@ -73,16 +86,21 @@ Result<LaunchOptions> LaunchOptions::parse(const QStringList& arguments)
     }
     out.noRecord = parser.isSet(QStringLiteral("no-record"));
     if (parser.isSet(QStringLiteral("db"))) {
-        // A post-mortem review: the recording alone, nothing connected, nothing written.
-        if (out.hasMasters() || out.demo)
-            return usage(QStringLiteral("--db reviews a recording without any master: leave out -m, "
-                                        "--config and --demo"));
-        out.reviewPath = parser.value(QStringLiteral("db"));
-        if (TeamDatabaseUrl::isPostgresUrl(out.reviewPath))
-            return usage(
-                QStringLiteral("the window reviews a recording file; a recording in a team database is "
-                               "read with lockctl history, incidents and stats (--db postgresql://…)"));
-        out.config.readOnly = true;
+        const QString db = parser.value(QStringLiteral("db"));
+        if (const RedisError e = checkRecording(db); e.isError())
+            return usage(QStringLiteral("--db: ") + e.message);
+        if (out.demo)
+            return usage(QStringLiteral("--db and --demo: the demo keeps a recording of its own"));
+        if (out.hasMasters()) {
+            // The window records into it (a team database: with the other recorders there).
+            if (out.noRecord)
+                return usage(QStringLiteral("--db names where to record: leave out --no-record"));
+            out.recordingPath = db;
+        } else {
+            // A post-mortem review: the recording alone, nothing connected, nothing written.
+            out.reviewPath = db;
+            out.config.readOnly = true;
+        }
     }
     out.launch = LaunchConfig(out.config, overrides);
     out.launch.setPatternsGiven(patternsGiven);

@@ -24,7 +24,7 @@ struct LaunchOptions
     QString recordingPath;
     bool demo = false;
     QByteArray select;     // a resource to select once it is seen (an alert's link, say)
-    QString reviewPath;    // --db FILE: review this recording, without any master
+    QString reviewPath;    // --db FILE|URL without masters: review this recording
     bool noRecord = false; // --no-record: the window does not record in this run
     QStringList warnings;
 

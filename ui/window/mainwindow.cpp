@@ -109,7 +109,7 @@ MainWindow::MainWindow(LockScopeConfig config, QString auditLogPath, QWidget* pa
         m_historyDock->raise();
     });
     m_trace = new WindowTrace(this, [this] { return selectedResource(); });
-    m_historyView->setRecording(m_recording->path());
+    m_recording->showIn(m_historyView, statusBar());
     m_history->setRecorded(m_recording->isRecording());
     connect(m_recording, &WindowRecording::toggled, m_history, &LiveHistory::setRecorded);
     monitor(m_config, m_auditPath);
@@ -143,17 +143,16 @@ void MainWindow::setProfileName(const QString& name)
 
 void MainWindow::recordInto(const QString& path)
 {
-    m_recording->recordInto(path);
-    m_historyView->setRecording(path);
+    m_recording->recordInto(path, m_config.teamDatabasePassword);
 }
 
 void MainWindow::review(const QString& path, const QByteArray& select)
 {
     m_reviewPath = path;
-    m_recording->review(path);
+    m_recording->review(path, m_config.teamDatabasePassword);
     m_diagnosis->notifier()->setSilent(true);
     m_actions.connections->setEnabled(false); // no master is to be reached from a review
-    m_historyView->review(path, select);
+    m_historyView->review(path, select, m_config.teamDatabasePassword);
     m_layout->arrangeForReview(m_historyDock);
     m_statusBar->setReview(tr("Review of %1: no master is watched").arg(path));
     updateActions();

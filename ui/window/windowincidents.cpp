@@ -62,8 +62,11 @@ void WindowIncidents::review(const QString& path)
     m_model->clear();
     m_dock->setEmptyText(tr("Looking for two holders at once in %1…").arg(path));
     m_reviewThread = std::make_unique<QThread>();
-    auto* watch = new IncidentWatch(path);
+    auto* watch = new IncidentWatch(path, m.recording->password());
     watch->moveToThread(m_reviewThread.get());
+    // A team database goes on growing while it is reviewed: what others commit is judged too.
+    connect(m.recording, &WindowRecording::teamCommitted, watch,
+            [watch](const QByteArrayList& resources, bool, bool) { watch->recheck(resources); });
     connect(m_reviewThread.get(), &QThread::finished, watch, &QObject::deleteLater);
     // Shown in the list; no notification for what a file from the past holds.
     connect(watch, &IncidentWatch::found, this, [this](const SafetyIncident& incident) {

@@ -63,7 +63,7 @@ void WindowInsights::refresh()
     m_nextRefresh.stop();
     m_stale = false;
     const QString path = m_recording->path();
-    if (path.isEmpty() || !QFileInfo::exists(path)) {
+    if (path.isEmpty() || (!m_recording->isTeamDatabase() && !QFileInfo::exists(path))) {
         m_model->setFamilies({});
         m_dock->setStatus(QString());
         m_dock->setEmptyText(
@@ -78,7 +78,7 @@ void WindowInsights::refresh()
     m_dock->setStatus(tr("Reading %1…").arg(path));
     const quint64 generation = ++m_generation;
     m_reading = new QThread(this);
-    auto* pass = new FamilyStatsPass(path, since);
+    auto* pass = new FamilyStatsPass(path, since, m_recording->password());
     pass->moveToThread(m_reading);
     connect(m_reading, &QThread::finished, pass, &QObject::deleteLater);
     connect(m_reading, &QThread::finished, m_reading, &QObject::deleteLater);

@@ -2,18 +2,21 @@
 #include "window/windowrecording.h"
 
 #include "diagnosis/notificationevaluator.h"
+#include "history/historyview.h"
 #include "record/recordingdatabase.h"
+#include "record/teamrecordingfeed.h"
 #include "session/corethread.h"
 
 #include <QAction>
 #include <QSettings>
+#include <QStatusBar>
 #include <QTimer>
 
 namespace lockscope {
 
 WindowRecording::WindowRecording(QObject* parent)
     : QObject(parent), m_action(new QAction(tr("&Record history"), this)),
-      m_path(RecordingDatabase::defaultPath())
+      m_path(RecordingDatabase::defaultPath()), m_feed(QStringLiteral("lockscope-team-recording"))
 {
     m_action->setObjectName(QStringLiteral("recordHistory"));
     m_action->setCheckable(true);
@@ -47,20 +50,52 @@ void WindowRecording::disableForThisRun()
     emit toggled(false);
 }
 
-void WindowRecording::recordInto(const QString& path)
+bool WindowRecording::isTeamDatabase() const
+{
+    return TeamRecordingFeed::isTeamDatabase(m_path);
+}
+
+void WindowRecording::recordInto(const QString& path, const QString& password)
 {
     m_path = path;
+    m_password = password;
     m_action->setStatusTip(tr("Keep every lock and master change in %1, for the History view and "
                               "`lockctl history`")
                                .arg(m_path));
+    if (m_view)
+        m_view->setRecording(m_path, m_password);
+    followTeam();
 }
 
-void WindowRecording::review(const QString& path)
+void WindowRecording::showIn(HistoryView* view, QStatusBar* status)
+{
+    m_view = view;
+    view->setRecording(m_path, m_password);
+    connect(this, &WindowRecording::teamCommitted, view, &HistoryView::recordingCommitted);
+    connect(this, &WindowRecording::teamProblem, status, [status](const QString& problem) {
+        problem.isEmpty() ? status->clearMessage() : status->showMessage(problem);
+    });
+}
+
+void WindowRecording::review(const QString& path, const QString& password)
 {
     disableForThisRun();
     m_path = path;
+    m_password = password;
     m_action->setStatusTip(tr("Not recording: reviewing %1").arg(path));
+    followTeam();
     emit reviewStarted(path);
+}
+
+void WindowRecording::followTeam()
+{
+    m_feed.stop();
+    auto* feed = TeamRecordingFeed::of(m_path, m_password).release();
+    if (!feed)
+        return;
+    connect(feed, &TeamRecordingFeed::committed, this, &WindowRecording::teamCommitted);
+    connect(feed, &TeamRecordingFeed::problem, this, &WindowRecording::teamProblem);
+    m_feed.run(feed);
 }
 
 void WindowRecording::attach(CoreThread* core, const QString& auditLogPath)
@@ -87,6 +122,7 @@ void WindowRecording::apply()
     RecorderOptions options;
     options.path = m_path;
     options.auditLogPath = m_auditLogPath;
+    options.databasePassword = m_password;
     m_core->call(&CoreService::startRecording, options); // does nothing when it records already
 }
 

@@ -2,11 +2,11 @@
 #pragma once
 
 #include "audit/teamdatabaseurl.h"
+#include "session/feedthread.h"
 
 #include <QJsonObject>
 #include <QList>
 #include <QObject>
-#include <QThread>
 
 #include <optional>
 
@@ -30,7 +30,7 @@ public:
 
     // Follows `url`'s trail (from the newest records on); none stops following.
     void follow(const std::optional<TeamDatabaseUrl>& url, const QString& password);
-    bool isFollowing() const { return m_feed != nullptr; }
+    bool isFollowing() const { return m_feed.isRunning(); }
     // The database as a message names it (never with a password).
     const QString& name() const { return m_name; }
     const QList<QJsonObject>& records() const { return m_records; }
@@ -43,10 +43,7 @@ signals:
     void arrived(const QList<QJsonObject>& records);
 
 private:
-    void stop();
-
-    QThread m_thread;
-    TeamAuditFeed* m_feed = nullptr;
+    FeedThread m_feed;
     QString m_name;
     QString m_problem;
     QList<QJsonObject> m_records;
