@@ -17,6 +17,7 @@ set(lockscope_test_costs
     integration.tst_pgrecording 9
     integration.tst_pgrecorders 12
     integration.tst_uiteamrecording 20
+    integration.tst_contestedoutage 10
     integration.tst_lockctlstats 20
     integration.tst_uiinsights 24
     integration.tst_uiincidents 8

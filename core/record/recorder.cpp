@@ -391,7 +391,10 @@ void Recorder::onView(const LockView& view, bool initial)
         if (!m_keyspace.isEmpty())
             m_keyspace.remove(view.resource); // a delete before this read was not this holder's end
         follow(view, true, unreachable, tracked);
-    } else if (int holding = 0; contested && holdersMask(view, tracked.token, &holding) != 0) {
+    } else if (int holding = 0; contested && (holdersMask(view, tracked.token, &holding) != 0 ||
+                                              (tracked.holders & unreachable))) {
+        // Still held on a master that answers, or on one that does not answer now: what that one
+        // showed last still stands (observe()), and the episode goes on.
         follow(view, false, unreachable, tracked);
     } else if (QList<Tracked>* sides = tracked.contested ? &m_sides[view.resource] : nullptr;
                sides && std::any_of(sides->cbegin(), sides->cend(),
@@ -480,7 +483,10 @@ void Recorder::followSides(const LockView& view, quint64 unreachable, Tracked& t
     QList<Tracked>& sides = m_sides[view.resource];
     const qint64 now = monotonicMs();
     for (qsizetype i = sides.size() - 1; i >= 0; --i)
-        if (!held.contains(sides.at(i).token)) {
+        if (!held.contains(sides.at(i).token) && !(sides.at(i).holders & unreachable)) {
+            // Gone from every master that held it (one that does not answer now still holds it,
+            // as far as anyone knows: ending it there made a second episode of the same holder
+            // when the master answered again).
             endEpisode(view.resource, sides.at(i), now);
             sides.removeAt(i);
         }

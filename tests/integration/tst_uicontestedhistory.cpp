@@ -104,16 +104,21 @@ void TestUiContestedHistory::twoTokensAtOnceAreTwoHoldersAtOnce()
             int(upperBoundMs(10000))));
         for (int m = 0; m < 5; ++m)
             group.at(m).command({"DEL", "lock:c"});
-        QVERIFY(QTest::qWaitFor(
+        QJsonObject last; // what the recording said last, shown when it never says both ended
+        const bool bothEnded = QTest::qWaitFor(
             [&] {
-                const QJsonArray episodes = episodesOf(db, QStringLiteral("lock:c"));
+                last = history(db, QStringLiteral("lock:c"));
+                const QJsonArray episodes = last.value(QStringLiteral("episodes")).toArray();
                 return episodes.size() == 2 &&
                        episodes.at(0).toObject().value(QStringLiteral("ended")).toString() !=
                            QLatin1String("open") &&
                        episodes.at(1).toObject().value(QStringLiteral("ended")).toString() !=
                            QLatin1String("open");
             },
-            int(upperBoundMs(10000))));
+            int(upperBoundMs(10000)));
+        if (!bothEnded)
+            qWarning("%s", QJsonDocument(last).toJson().constData());
+        QVERIFY(bothEnded);
         QCOMPARE(recorder.terminate(), 0);
     }
 
