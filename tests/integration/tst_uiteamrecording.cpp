@@ -23,6 +23,7 @@
 #include "window/windowrecording.h"
 
 #include <QComboBox>
+#include <QDateTime>
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -155,6 +156,12 @@ void TestUiTeamRecording::reviewFollowsAnotherRecorder()
     sinceCommit.restart();
     QTRY_VERIFY_WITH_TIMEOUT(drawnTokens(window).contains("tok-3"), int(upperBoundMs(1000)));
     qInfo("a new holder drawn %lld ms after its commit was seen", sinceCommit.elapsed());
+    // The other recorder goes on: its open episode is held now, not "held when the recording
+    // stopped".
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    for (const Episode& e : window.historyDock()->timeline()->episodes())
+        if (e.token == "tok-3")
+            QCOMPARE(window.historyDock()->timeline()->barEndMs(e, now), now);
 
     // Two holders at once, made by a restart of two masters without persistence: the other
     // recorder's evidence, judged by the window as it is committed (the same scenario as

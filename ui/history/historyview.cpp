@@ -26,6 +26,9 @@ constexpr int reloadDelayMs = 700; // the recorder commits every 400 ms; changes
 // lock itself (LiveHistory), and what the recorder saw of it can reach the file later than this
 // window's own view of it (a loaded machine, a commit under way as it was selected).
 constexpr int refreshMs = 2000;
+// A session not ended whose recorder wrote this recently is being recorded now: a recorder moves
+// its session's end every second even when nothing changes (RecordingSink's heartbeat).
+constexpr qint64 stillRecordingWithinMs = 5000;
 
 // Runs `read` on a pool thread and hands its result to `deliver` on `receiver`'s thread, unless the
 // receiver went meanwhile.
@@ -221,9 +224,14 @@ void HistoryView::present()
 {
     const QDateTime now = QDateTime::currentDateTime();
     const QDateTime since = m_review ? QDateTime() : QDateTime::fromMSecsSinceEpoch(m_live->openedAtMs());
-    // A review ends where its recording does; the window's own history goes on until now.
+    // A review ends where its recording does; the window's own history goes on until now, and so
+    // does a recording that a recorder is still writing (a team database, or this host's file):
+    // its open episodes are held, not "held when the recording stopped".
     QDateTime recordedUntil;
-    if (m_review)
+    const auto recording = [&now](const RecordingSession& s) {
+        return s.endedMs < 0 && now.toMSecsSinceEpoch() - s.lastMs < stillRecordingWithinMs;
+    };
+    if (m_review && std::none_of(m_recorded.sessions.cbegin(), m_recorded.sessions.cend(), recording))
         for (const RecordingSession& s : std::as_const(m_recorded.sessions))
             if (const qint64 last = qMax(s.lastMs, s.endedMs);
                 !recordedUntil.isValid() || last > recordedUntil.toMSecsSinceEpoch())

@@ -142,7 +142,8 @@ void InsightsCharts::showHolds(const FamilyFigures& f)
                                      .arg(h.beyond)
                                      .arg(FamilyFigureText::duration(qint64(h.counts.size()) * h.binMs))
                                : QString();
-    QChart* chart = restart(Holds, (h.total() == 1 ? tr("How long 1 released tenure was held%2")
+    // Both texts take both arguments (QString::arg warns of a missing %1 otherwise).
+    QChart* chart = restart(Holds, (h.total() == 1 ? tr("How long %1 released tenure was held%2")
                                                    : tr("How long %1 released tenures were held%2"))
                                        .arg(h.total())
                                        .arg(beyond));
