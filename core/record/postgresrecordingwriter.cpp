@@ -201,6 +201,7 @@ void PostgresRecordingWriter::finish()
         m_held.clear();
     }
     endSession(m_db->db(), m_session);
+    TeamEventTable::announce(m_db->db()); // a window reviewing it draws its open episodes to here
     m_events.reset();
     m_db.reset();
 }

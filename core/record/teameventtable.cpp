@@ -74,9 +74,14 @@ QString TeamEventTable::insert(const RecordEventList& events, qint64 first, cons
                            sessions, previous);
             !problem.isEmpty())
             return problem;
+    return announce(m_db.db());
+}
+
+QString TeamEventTable::announce(QSqlDatabase& db)
+{
     // Windows on the database read what is new when it is committed (TeamRecordingFeed): a
     // notification is delivered on commit, once per transaction however many batches it holds.
-    QSqlQuery q(m_db.db());
+    QSqlQuery q(db);
     if (!q.exec(QStringLiteral("SELECT pg_notify('%1', '')").arg(QLatin1String(notificationChannel))))
         return serverProblem(q);
     return {};

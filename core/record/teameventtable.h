@@ -32,6 +32,9 @@ public:
     // whoever wrote that (0: none; a master event has none).
     QString insert(const RecordEventList& events, qint64 first, const QList<qint64>& sessions,
                    QList<qint64>* previous = nullptr);
+    // Tells the windows on the database that the recordings changed (in a transaction: when it
+    // commits). The server's error, or empty.
+    static QString announce(QSqlDatabase& db);
     // After the transaction: what this writer knows holds (committed), or is read again (not).
     void finished(bool committed);
 

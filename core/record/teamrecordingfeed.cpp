@@ -80,8 +80,11 @@ void TeamRecordingFeed::fetchNew(bool all)
         else
             resources << q.value(0).toByteArray();
     }
-    if (last == m_lastId)
-        return; // nothing new (a notification for a transaction read already)
+    if (last == m_lastId) {
+        // No new event: a recorder's session began or ended (what is shown may end there now).
+        emit committed({}, true, false);
+        return;
+    }
     const bool tooMany = resources.size() > maxResourcesTold;
     if (tooMany) {
         // The ids past the ones read are told next time in full, so read the newest id now.

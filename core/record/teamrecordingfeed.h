@@ -39,8 +39,8 @@ public:
 
 signals:
     // New events since the last signal: the resources they are about, and whether masters' own
-    // events (restarts, failovers) came too. `all`: anything may have changed (listening again
-    // after a connection was lost, or too many to name): read again what is shown.
+    // events (restarts, failovers) came too, or a recorder's session began or ended. `all`: anything may have
+    // changed (listening again after a connection was lost, or too many to name): read again what is shown.
     void committed(const QByteArrayList& resources, bool masterEvents, bool all);
     // Why it does not listen now (empty once it does again).
     void problem(const QString& message);

@@ -13,6 +13,8 @@
 #include <QJsonObject>
 #include <QTest>
 
+#include <tuple>
+
 namespace tst_pgrecorders {
 
 using namespace lockscope;
@@ -28,6 +30,7 @@ class TestPgRecorders : public QObject
 
 private slots:
     void threeRecordersTellOneStory();
+    void recordersOfTwoSitesKeepTheirStoriesApart();
 
 private:
     const QString m_ownerPassword = distinctTestPassword(QStringLiteral("pg-owner"));
@@ -153,6 +156,94 @@ void TestPgRecorders::threeRecordersTellOneStory()
     QCOMPARE(
         QJsonDocument::fromJson(history.out).object().value(QStringLiteral("recordedBy")).toArray().size(),
         3);
+}
+
+void TestPgRecorders::recordersOfTwoSitesKeepTheirStoriesApart()
+{
+    // Two sites, each its own three masters and a recorder of its own, into one database (and each
+    // also into a file of its own, alone: the reference). A lock of the same name at both sites; a
+    // master restarted without persistence under one of them.
+    PgCluster pg;
+    QVERIFY(startTeamCluster(pg, m_ownerPassword, m_writerPassword));
+    RecordedMasters siteA;
+    RecordedMasters siteB;
+    QVERIFY2(siteA.start(3), qPrintable(siteA.errorString()));
+    QVERIFY2(siteB.start(3), qPrintable(siteB.errorString()));
+    qputenv("LOCKSCOPE_TEST_TEAM_PW", m_writerPassword.toUtf8());
+    const auto unset = qScopeGuard([] { qunsetenv("LOCKSCOPE_TEST_TEAM_PW"); });
+    const QStringList team{QStringLiteral("--db"), pg.url(QStringLiteral("lockscope_writer")),
+                           QStringLiteral("--team-db-password-env"),
+                           QStringLiteral("LOCKSCOPE_TEST_TEAM_PW")};
+    LockctlProcess aloneA;
+    LockctlProcess aloneB;
+    LockctlProcess teamA;
+    LockctlProcess teamB;
+    for (auto [site, alone, together] :
+         {std::tuple{&siteA, &aloneA, &teamA}, std::tuple{&siteB, &aloneB, &teamB}}) {
+        const QStringList audit{QStringLiteral("--audit-log"),
+                                site->dir.filePath(QStringLiteral("audit.jsonl"))};
+        QVERIFY(site->startRecorder(*alone, audit));
+        QVERIFY(together->start(site->group.lockctlArgs() + audit + QStringList{QStringLiteral("record")} +
+                                team));
+        QVERIFY2(together->waitForOutput("recording 3 master(s)"), qPrintable(together->describe()));
+    }
+    QTest::qWait(1500); // every recorder's first scan done
+    const auto onAll = [](RecordedMasters& site, const QByteArrayList& argv) {
+        for (int i = 0; i < site.group.size(); ++i)
+            site.group.at(i).command(argv);
+    };
+    onAll(siteA, {"SET", "lock:site:shared", "t-a", "PX", "60000"});
+    onAll(siteB, {"SET", "lock:site:shared", "t-b", "PX", "60000"});
+    QTest::qWait(800);
+    QVERIFY(siteA.group.at(0).restart()); // t-a lost on one master of three: still a quorum
+    onAll(siteB, {"PEXPIRE", "lock:site:shared", "70000"});
+    QTest::qWait(1500);
+    onAll(siteB, {"DEL", "lock:site:shared"});
+    onAll(siteA, {"SET", "lock:site:a-only", "t-a2", "PX", "800"});
+    QTest::qWait(2000); // expired, everything committed
+    for (LockctlProcess* recorder : {&aloneA, &aloneB, &teamA, &teamB})
+        QCOMPARE(recorder->terminate(), 0);
+
+    // Each site's story from the database (-m names its masters) is the one its recorder alone
+    // told from its file.
+    for (RecordedMasters* site : {&siteA, &siteB}) {
+        const QStringList masters = site->group.lockctlArgs();
+        const QStringList file{QStringLiteral("--db"), site->db};
+        for (const QString& resource :
+             {QStringLiteral("lock:site:shared"), QStringLiteral("lock:site:a-only")}) {
+            const QJsonArray alone = episodesOf(masters + file, resource);
+            const QJsonArray together = episodesOf(masters + team, resource);
+            QVERIFY2(together == alone,
+                     qPrintable(resource + QStringLiteral("\nalone: ") +
+                                QString::fromUtf8(QJsonDocument(alone).toJson(QJsonDocument::Compact)) +
+                                QStringLiteral("\ntogether: ") +
+                                QString::fromUtf8(QJsonDocument(together).toJson(QJsonDocument::Compact))));
+        }
+    }
+    const auto tokensOf = [&](RecordedMasters& site) {
+        QStringList out;
+        for (const QJsonValue& e :
+             episodesOf(site.group.lockctlArgs() + team, QStringLiteral("lock:site:shared")))
+            out << e.toObject().value(QStringLiteral("token")).toString();
+        return out;
+    };
+    QCOMPARE(tokensOf(siteA), QStringList{QStringLiteral("t-a")});
+    QCOMPARE(tokensOf(siteB), QStringList{QStringLiteral("t-b")});
+    QVERIFY(episodesOf(siteB.group.lockctlArgs() + team, QStringLiteral("lock:site:a-only")).isEmpty());
+    // Site A's restart is in its story, and in its story only.
+    const auto restarts = [&](RecordedMasters& site) {
+        const LockctlRun run = runLockctl(QStringList{QStringLiteral("--json"), QStringLiteral("history"),
+                                                      QStringLiteral("lock:site:shared")} +
+                                              site.group.lockctlArgs() + team,
+                                          30000);
+        int n = 0;
+        for (const QJsonValue& e :
+             QJsonDocument::fromJson(run.out).object().value(QStringLiteral("events")).toArray())
+            n += e.toObject().value(QStringLiteral("event")).toString() == QLatin1String("master-restarted");
+        return n;
+    };
+    QCOMPARE(restarts(siteA), 1);
+    QCOMPARE(restarts(siteB), 0);
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestPgRecorders)

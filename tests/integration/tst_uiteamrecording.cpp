@@ -180,6 +180,15 @@ void TestUiTeamRecording::reviewFollowsAnotherRecorder()
     QCOMPARE(incidents->incidentAt(0).secondToken, QByteArray("tok-B"));
     QCOMPARE(incidents->incidentAt(0).confidence, SafetyIncident::Confidence::Proven);
     QCOMPARE(recorder.terminate(), 0);
+    // Its end is told too: the shown lock's open episode is drawn to where the recording stopped.
+    const auto cutShort = [&window] {
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        for (const Episode& e : window.historyDock()->timeline()->episodes())
+            if (e.token == "tok-3")
+                return window.historyDock()->timeline()->barEndMs(e, now) < now;
+        return false;
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(cutShort(), int(upperBoundMs(1000)));
 
     // Nothing is read on a timer: an event added without a notification stays unseen (three
     // seconds: longer than any refresh the window has), and the notification alone brings it.
