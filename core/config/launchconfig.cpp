@@ -21,6 +21,11 @@ LockScopeConfig LaunchConfig::combine(const LockScopeConfig& chosen, bool locked
         m.commandTimeoutMs = m.connectTimeoutMs = m_config.timeoutMs;
         m_overrides.applyTo(m);
     }
+    // Its team database, unless this run's command line named one.
+    if (chosen.teamDatabase && !m_config.teamDatabase) {
+        out.teamDatabase = chosen.teamDatabase;
+        out.teamDatabasePassword = chosen.teamDatabasePassword;
+    }
     m_chosenReadOnly = chosen.readOnly;
     out.production = chosen.production;
     out.readOnly = m_readOnlyForGood || chosen.readOnly || chosen.production;

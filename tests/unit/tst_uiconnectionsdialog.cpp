@@ -2,10 +2,13 @@
 // Issue #20, the Connections dialog as a new user meets it: "Profile:" without a stray ampersand,
 // the URL column taking the room, several masters pasted at once (bad lines reported by number,
 // never with their user-info), and the quorum given as an exact count.
+#include "config/configloader.h"
+#include "config/launchconfig.h"
 #include "connections/connectioneditor.h"
 #include "connections/connectionsdialog.h"
 #include "connections/pastemastersdialog.h"
 #include "connections/profilestore.h"
+#include "connections/teamdatabaseeditor.h"
 #include "support/testregistry.h"
 #include "support/testsettings.h"
 
@@ -71,6 +74,7 @@ private slots:
     void quorumIsAnExactCount();
     void pasteSeveralMasters();
     void aPasswordWithoutAKeychainIsKeptForTheSession();
+    void aProfilesTeamDatabaseWithItsPasswordOutOfTheSettings();
 
 private:
     QTemporaryDir m_dir;
@@ -242,6 +246,70 @@ void TestUiConnectionsDialog::aPasswordWithoutAKeychainIsKeptForTheSession()
     // And the dialog said so.
     QVERIFY2(message.contains(QStringLiteral("kept for this session only")), qPrintable(message));
     QCOMPARE(passwordCell, QStringLiteral("this session only"));
+}
+
+void TestUiConnectionsDialog::aProfilesTeamDatabaseWithItsPasswordOutOfTheSettings()
+{
+    // Issue #45: a profile names its team database; the password goes to the keychain (here, with
+    // none reachable, to this session only), never into the settings, and the profile opened
+    // brings the database and its password to the window's configuration.
+    ConnectionsDialog dialog;
+    dialog.show();
+    auto* team = dialog.findChild<QPushButton*>(QStringLiteral("teamDatabase"));
+    QVERIFY(team);
+    QString refusal;
+    bool answered = false;
+    QTimer answer;
+    QObject::connect(&answer, &QTimer::timeout, [&] {
+        for (QWidget* w : QApplication::topLevelWidgets()) {
+            auto* editor = qobject_cast<TeamDatabaseEditor*>(w);
+            if (!editor || !editor->isVisible())
+                continue;
+            answer.stop();
+            // A password in the URL is refused, saying why.
+            editor->urlEdit()->setText(QStringLiteral("postgresql://ops:team-pw-9Xq@127.0.0.1:5999/locks"));
+            refusal = editor->canAccept() ? QString() : editor->problemLabel()->text();
+            editor->urlEdit()->setText(QStringLiteral("postgresql://lockscope_writer@127.0.0.1:5999/locks"));
+            editor->passwordEdit()->setText(QStringLiteral("team-pw-9Xq"));
+            editor->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
+            answered = true;
+        }
+    });
+    answer.start(20);
+    team->click(); // modal: returns once answered
+    QVERIFY2(answered, "the editor never showed");
+    QVERIFY2(refusal.contains(QLatin1String("password")), qPrintable(refusal));
+    QTRY_VERIFY_WITH_TIMEOUT(labelSaying(dialog, QStringLiteral("not saved")), 15000);
+    QVERIFY2(team->text().contains(QStringLiteral("✓")), qPrintable(team->text()));
+    QSettings settings;
+    bool urlSaved = false;
+    for (const QString& key : settings.allKeys()) {
+        QVERIFY2(!settings.value(key).toString().contains(QStringLiteral("team-pw-9Xq")), qPrintable(key));
+        urlSaved = urlSaved || settings.value(key).toString() ==
+                                   QStringLiteral("postgresql://lockscope_writer@127.0.0.1:5999/locks");
+    }
+    QVERIFY(urlSaved);
+    QCOMPARE(ProfileStore::load().first().team.url,
+             QStringLiteral("postgresql://lockscope_writer@127.0.0.1:5999/locks"));
+
+    button(dialog, QStringLiteral("Connect"))->click();
+    QVERIFY(dialog.chosenConfig().has_value());
+    QVERIFY(dialog.chosenConfig()->teamDatabase.has_value());
+    QCOMPARE(dialog.chosenConfig()->teamDatabase->toString(),
+             QStringLiteral("postgresql://lockscope_writer@127.0.0.1:5999/locks"));
+    QCOMPARE(dialog.chosenConfig()->teamDatabasePassword, QStringLiteral("team-pw-9Xq"));
+    // The window takes it, unless its command line named a team database of its own.
+    LockScopeConfig started;
+    LaunchConfig launch(started, {});
+    const LockScopeConfig combined = launch.combine(*dialog.chosenConfig(), false, {}, std::nullopt);
+    QVERIFY(combined.teamDatabase.has_value());
+    QCOMPARE(combined.teamDatabasePassword, QStringLiteral("team-pw-9Xq"));
+    started.teamDatabase = dialog.chosenConfig()->teamDatabase;
+    QVERIFY(!ConfigLoader::setTeamDatabase(started, QStringLiteral("postgresql://other@127.0.0.1:5998/x"), {})
+                 .isError());
+    LaunchConfig named(started, {});
+    QCOMPARE(named.combine(*dialog.chosenConfig(), false, {}, std::nullopt).teamDatabase->toString(),
+             QStringLiteral("postgresql://other@127.0.0.1:5998/x"));
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiConnectionsDialog)

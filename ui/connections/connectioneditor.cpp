@@ -160,9 +160,14 @@ QString ConnectionEditor::problem(const MasterEntry& e, const QString&)
         return tr("TLS settings need a rediss://, rediss-sentinel:// or rediss-cluster:// URL.");
     if (e.certFile.isEmpty() != e.keyFile.isEmpty())
         return tr("A client certificate needs its key, and a key its certificate.");
+    return passwordEnvProblem(e.passwordEnv);
+}
+
+QString ConnectionEditor::passwordEnvProblem(const QString& name)
+{
     static const QRegularExpression envName(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
-    if (!e.passwordEnv.isEmpty() && !envName.match(e.passwordEnv).hasMatch())
-        return tr("%1 is not an environment variable name.").arg(e.passwordEnv);
+    if (!name.isEmpty() && !envName.match(name).hasMatch())
+        return tr("%1 is not an environment variable name.").arg(name);
     return QString();
 }
 

@@ -33,6 +33,8 @@ public:
     // end up in the settings file.
     static QString problem(const MasterEntry& entry, const QString& passwordEnv = QString());
     QString currentProblem() const;
+    // Why `name` cannot name an environment variable, or empty (also a team database's).
+    static QString passwordEnvProblem(const QString& name);
     // What "Test" connects with: the entry (a plain URL or a group's) and its credentials.
     static ConnectionOptions testOptions(const MasterEntry& entry, const QString& password);
     bool canAccept() const;

@@ -4,6 +4,7 @@
 #include "config/scanpattern.h"
 #include "config/scanrate.h"
 #include "connections/masterentry.h"
+#include "connections/teamdatabaseentry.h"
 #include "diagnosis/notificationrules.h"
 
 #include <QList>
@@ -33,6 +34,8 @@ struct ConnectionProfile
     std::optional<ScanRate> scanRate = {};
     // Which desktop notifications the window raises for this profile's locks, and when.
     NotificationRules notifications = {};
+    // Where writes from this profile are audited besides this host's file (none: only there).
+    TeamDatabaseEntry team = {};
 
     bool isReadOnly() const { return readOnly || readOnlyLocked; }
 };

@@ -6,6 +6,7 @@
 #include "connections/pastemastersdialog.h"
 #include "connections/profilestore.h"
 #include "connections/secretstore.h"
+#include "connections/teamdatabaseeditor.h"
 #include "widgets/patternlistedit.h"
 
 #include <QCheckBox>
@@ -67,11 +68,16 @@ ConnectionsDialog::ConnectionsDialog(QWidget* parent)
     several->setToolTip(tr("Paste several masters' URLs at once, one per line"));
     auto* edit = new QPushButton(tr("&Edit…"), this);
     auto* remove = new QPushButton(tr("Re&move"), this);
+    auto* team = new QPushButton(tr("&Team database…"), this);
+    team->setObjectName(QStringLiteral("teamDatabase"));
+    m_team = team;
     auto* side = new QVBoxLayout;
     side->addWidget(add);
     side->addWidget(several);
     side->addWidget(edit);
     side->addWidget(remove);
+    side->addSpacing(12);
+    side->addWidget(team);
     side->addStretch(1);
     auto* middle = new QHBoxLayout;
     middle->addWidget(m_table, 1);
@@ -111,6 +117,7 @@ ConnectionsDialog::ConnectionsDialog(QWidget* parent)
     connect(edit, &QPushButton::clicked, this, &ConnectionsDialog::editMaster);
     connect(m_table, &QTableWidget::doubleClicked, this, &ConnectionsDialog::editMaster);
     connect(remove, &QPushButton::clicked, this, &ConnectionsDialog::removeMaster);
+    connect(team, &QPushButton::clicked, this, &ConnectionsDialog::editTeamDatabase);
     connect(m_scanRate, &QComboBox::currentTextChanged, this, [this](const QString& text) {
         ConnectionProfile* p = current();
         if (!p)
@@ -201,6 +208,10 @@ void ConnectionsDialog::showProfile()
                                   : tr("Read-only: windows opened on this profile refuse every write. "
                                        "It can be turned off again here."));
     m_connect->setEnabled(p && !p->masters.isEmpty());
+    m_team->setText(p && !p->team.isEmpty() ? tr("&Team database ✓") : tr("&Team database…"));
+    m_team->setToolTip(p && !p->team.isEmpty()
+                           ? tr("Writes are audited in %1 too").arg(p->team.url)
+                           : tr("Record this profile's writes in a team's PostgreSQL audit trail too"));
     m_patterns->setEnabled(p);
     m_patterns->setPatterns(p ? p->patterns : QList<ScanPattern>());
     m_scanRate->setEnabled(p);
@@ -271,6 +282,9 @@ void ConnectionsDialog::removeProfile()
         return;
     for (const MasterEntry& e : p->masters)
         forgetPassword(*p, e);
+    if (p->team.passwordInKeychain)
+        SecretStore::remove(p->team.keychainKey(p->name));
+    SecretStore::forgetSessionSecret(p->team.keychainKey(p->name));
     const int index = m_profile->currentIndex();
     m_profiles.removeAt(index);
     m_profile->removeItem(index);
@@ -361,6 +375,32 @@ void ConnectionsDialog::removeMaster()
     showProfile();
 }
 
+void ConnectionsDialog::editTeamDatabase()
+{
+    if (!current())
+        addProfile();
+    ConnectionProfile* p = current();
+    if (!p)
+        return;
+    TeamDatabaseEditor editor(p->team, this);
+    if (editor.exec() != QDialog::Accepted)
+        return;
+    const QString key = p->team.keychainKey(p->name);
+    if (editor.entry().url != p->team.url || editor.entry().isEmpty()) {
+        // Another database, or none: the old one's password goes.
+        if (p->team.passwordInKeychain)
+            SecretStore::remove(key);
+        SecretStore::forgetSessionSecret(key);
+    }
+    p->team = editor.entry();
+    save();
+    if (!editor.password().isEmpty() && !p->team.isEmpty())
+        storeSecret(p->name, key, editor.password(), [](ConnectionProfile& profile, bool inKeychain) {
+            profile.team.passwordInKeychain = inKeychain;
+        });
+    showProfile();
+}
+
 void ConnectionsDialog::forgetPassword(const ConnectionProfile& profile, const MasterEntry& master)
 {
     const QString key = master.keychainKey(profile.name);
@@ -371,17 +411,26 @@ void ConnectionsDialog::forgetPassword(const ConnectionProfile& profile, const M
 
 void ConnectionsDialog::storePassword(const QString& profile, int master, const QString& password)
 {
-    const QString key =
-        m_profiles.value(m_profile->currentIndex()).masters.value(master).keychainKey(profile);
+    storeSecret(profile,
+                m_profiles.value(m_profile->currentIndex()).masters.value(master).keychainKey(profile),
+                password, [master](ConnectionProfile& p, bool inKeychain) {
+                    if (master < p.masters.size())
+                        p.masters[master].passwordInKeychain = inKeychain;
+                });
+}
+
+void ConnectionsDialog::storeSecret(const QString& profile, const QString& key, const QString& password,
+                                    const std::function<void(ConnectionProfile&, bool)>& kept)
+{
     m_message->setText(tr("Saving the password in the keychain…"));
     SecretStore::write(
-        key, password, this, [this, key, password, profile, master](const QString& error, bool noBackend) {
+        key, password, this, [this, key, password, profile, kept](const QString& error, bool noBackend) {
             if (!error.isEmpty())
                 SecretStore::keepForSession(key, password);
             for (ConnectionProfile& p : m_profiles) {
-                if (p.name != profile || master >= p.masters.size())
+                if (p.name != profile)
                     continue;
-                p.masters[master].passwordInKeychain = error.isEmpty();
+                kept(p, error.isEmpty());
                 save();
             }
             showProfile();
@@ -391,7 +440,7 @@ void ConnectionsDialog::storePassword(const QString& profile, int master, const 
                 m_message->setText(
                     tr("No keychain service is reachable (%1): the password is kept for this session only, "
                        "not saved. To keep it, set it in an environment variable and enter that variable's "
-                       "name for this master.")
+                       "name beside the password.")
                         .arg(error));
             else
                 m_message->setText(
@@ -421,24 +470,30 @@ void ConnectionsDialog::connectProfile()
         m_chosenName = profile.name;
         accept();
     };
-    for (const MasterEntry& e : profile.masters) {
-        *left += e.passwordInKeychain ? 1 : 0;
-        const QString kept = SecretStore::sessionSecret(e.keychainKey(profile.name));
-        if (!e.passwordInKeychain && e.passwordEnv.isEmpty() && !kept.isEmpty())
-            passwords->insert(e.url, kept);
-    }
+    // The masters' passwords by their URLs, and the team database's by its own.
+    QList<std::pair<QString, QString>> inKeychain; // URL, keychain key
+    const auto collect = [&](const QString& url, const QString& key, bool keychain, const QString& env) {
+        if (keychain)
+            inKeychain.append({url, key});
+        else if (const QString kept = SecretStore::sessionSecret(key); env.isEmpty() && !kept.isEmpty())
+            passwords->insert(url, kept);
+    };
+    for (const MasterEntry& e : profile.masters)
+        collect(e.url, e.keychainKey(profile.name), e.passwordInKeychain, e.passwordEnv);
+    if (!profile.team.isEmpty())
+        collect(profile.team.url, profile.team.keychainKey(profile.name), profile.team.passwordInKeychain,
+                profile.team.passwordEnv);
+    *left = int(inKeychain.size());
     if (*left == 0) {
         finish();
         return;
     }
     m_connect->setEnabled(false);
     m_message->setText(tr("Reading passwords from the keychain…"));
-    for (const MasterEntry& e : profile.masters) {
-        if (!e.passwordInKeychain)
-            continue;
+    for (const auto& [url, key] : std::as_const(inKeychain)) {
         SecretStore::read(
-            e.keychainKey(profile.name), this,
-            [this, url = e.url, passwords, left, finish](const QString& secret, const QString& error, bool) {
+            key, this,
+            [this, url = url, passwords, left, finish](const QString& secret, const QString& error, bool) {
                 if (!error.isEmpty())
                     m_message->setText(tr("Keychain: %1 (%2)").arg(error, url));
                 passwords->insert(url, secret);

@@ -6,6 +6,7 @@
 
 #include <QDialog>
 
+#include <functional>
 #include <optional>
 
 class QCheckBox;
@@ -54,7 +55,12 @@ private:
     void addSeveralMasters();
     void editMaster();
     void removeMaster();
+    void editTeamDatabase();
     void storePassword(const QString& profile, int master, const QString& password);
+    // Into the keychain under `key` (for this session only when it cannot take it); `kept` marks
+    // the profile's entry as kept there or not.
+    void storeSecret(const QString& profile, const QString& key, const QString& password,
+                     const std::function<void(ConnectionProfile&, bool)>& kept);
     void forgetPassword(const ConnectionProfile& profile, const MasterEntry& master); // keychain and session
     void connectProfile();
     void save();
@@ -73,6 +79,7 @@ private:
     QPushButton* m_deleteProfile;
     QLabel* m_message;
     QPushButton* m_connect;
+    QPushButton* m_team; // its text says whether the profile has a team database
     PatternListEdit* m_patterns;
     QComboBox* m_scanRate; // editable: empty (the launch's), auto, max or keys a second
 };

@@ -51,6 +51,9 @@ QList<ConnectionProfile> ProfileStore::load()
                 ScanRate::parse(settings.value(QStringLiteral("scanRate")).toString()))
             p.scanRate = *rate; // absent or unreadable: the launch's
         p.notifications = NotificationSettings::read(settings);
+        p.team.url = settings.value(QStringLiteral("teamDatabase")).toString();
+        p.team.passwordEnv = settings.value(QStringLiteral("teamDatabasePasswordEnv")).toString();
+        p.team.passwordInKeychain = settings.value(QStringLiteral("teamDatabasePasswordInKeychain")).toBool();
         profiles << p;
     }
     settings.endArray();
@@ -98,6 +101,11 @@ void ProfileStore::save(const QList<ConnectionProfile>& profiles)
         if (p.scanRate)
             settings.setValue(QStringLiteral("scanRate"), p.scanRate->toString());
         NotificationSettings::write(settings, p.notifications);
+        if (!p.team.isEmpty()) { // never its password: that is the keychain's
+            settings.setValue(QStringLiteral("teamDatabase"), p.team.url);
+            settings.setValue(QStringLiteral("teamDatabasePasswordEnv"), p.team.passwordEnv);
+            settings.setValue(QStringLiteral("teamDatabasePasswordInKeychain"), p.team.passwordInKeychain);
+        }
     }
     settings.endArray();
 }
@@ -131,6 +139,16 @@ Result<LockScopeConfig> ProfileStore::toConfig(const ConnectionProfile& profile,
     }
     if (config.masters.isEmpty())
         return RedisError(ErrorKind::InvalidConfig, QString(), QStringLiteral("the profile has no masters"));
+    if (!profile.team.isEmpty()) {
+        // The keychain's password, else the variable's, else libpq's own (PGPASSWORD, ~/.pgpass).
+        const QString kept = passwords.value(profile.team.url);
+        if (const RedisError e = ConfigLoader::setTeamDatabase(
+                config, profile.team.url, kept.isEmpty() ? profile.team.passwordEnv : QString());
+            e.isError())
+            return RedisError(e.kind, QString(), QStringLiteral("team database: ") + e.message);
+        if (!kept.isEmpty())
+            config.teamDatabasePassword = kept;
+    }
     return config;
 }
 
