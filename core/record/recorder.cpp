@@ -19,16 +19,6 @@
 
 namespace lockscope {
 
-namespace {
-
-// A removal learnt within this of the expiry counts as the expiry (the monitor hears of a key's
-// end a little after it happens).
-constexpr qint64 expiryToleranceMs = 100;
-// How long after a master was down a lock gone from it counts as lost rather than released.
-constexpr qint64 interruptionMemoryMs = 10000;
-
-} // namespace
-
 Recorder::Recorder(RecorderOptions options, QObject* parent)
     : Recorder(
           std::move(options),
@@ -393,8 +383,7 @@ void Recorder::onView(const LockView& view, bool initial)
         follow(view, true, unreachable, tracked);
     } else if (int holding = 0; contested && (holdersMask(view, tracked.token, &holding) != 0 ||
                                               (tracked.holders & unreachable))) {
-        // Still held on a master that answers, or on one that does not answer now: what that one
-        // showed last still stands (observe()), and the episode goes on.
+        // Held on a master that answers, or on one that does not now (what it showed stands).
         follow(view, false, unreachable, tracked);
     } else if (QList<Tracked>* sides = tracked.contested ? &m_sides[view.resource] : nullptr;
                sides && std::any_of(sides->cbegin(), sides->cend(),
@@ -484,9 +473,8 @@ void Recorder::followSides(const LockView& view, quint64 unreachable, Tracked& t
     const qint64 now = monotonicMs();
     for (qsizetype i = sides.size() - 1; i >= 0; --i)
         if (!held.contains(sides.at(i).token) && !(sides.at(i).holders & unreachable)) {
-            // Gone from every master that held it (one that does not answer now still holds it,
-            // as far as anyone knows: ending it there made a second episode of the same holder
-            // when the master answered again).
+            // Gone from every master that held it (one not answering holds it still, as far as
+            // anyone knows: ended there, it came back as a second episode of the same holder).
             endEpisode(view.resource, sides.at(i), now);
             sides.removeAt(i);
         }

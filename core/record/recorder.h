@@ -77,6 +77,12 @@ public:
     const RecordingSink* writer() const { return m_writer; }
 
 private:
+    // A removal learnt within this of the expiry counts as the expiry (the monitor hears of a key's
+    // end a little after it happens).
+    static constexpr qint64 expiryToleranceMs = 100;
+    // How long after a master was down a lock gone from it counts as lost rather than released.
+    static constexpr qint64 interruptionMemoryMs = 10000;
+
     // What the recorder knows of one master's part in an episode. 16 bytes, each field in the bits
     // it needs: at 24, five masters' parts took a 112-byte block per lock and a single master's
     // made each entry 8 bytes longer (a million locks, 8 MB).
