@@ -84,13 +84,14 @@ void EpisodeBuilder::add(const HistoryEvent& h, const RecordingSession& session)
             close(index, *end, e.timeMs);
         return;
     }
+    // The last masters letting go of an episode already ended (its release is dated when the
+    // first master let go): not a new one, nor a new holder in place of one held beside it (a
+    // contested lock's other holder went on; CI's tst_uicontestedhistory saw it told "replaced").
+    if (index < 0 && !starts && !m_episodes.isEmpty() && m_episodes.last().token == e.token)
+        return;
     // A new holder in place of the main one (not beside it): that one was replaced.
     if (index < 0 && e.kind != Kind::Contested && !m_open.isEmpty())
         close(0, Episode::End::Replaced, e.timeMs);
-    // The last masters letting go of an episode already ended (its release is dated when the
-    // first master let go): not a new one.
-    if (index < 0 && !starts && !m_episodes.isEmpty() && m_episodes.last().token == e.token)
-        return;
     if (index < 0) {
         // Seen, acquired or held beside; any other kind means its start was pruned: it begins where
         // the record does.

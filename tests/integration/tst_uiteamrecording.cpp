@@ -9,6 +9,7 @@
 #include "history/historytimeline.h"
 #include "history/historyview.h"
 #include "incidents/incidentsmodel.h"
+#include "insights/insightsmodel.h"
 #include "locks/locktableview.h"
 #include "support/lockctlprocess.h"
 #include "support/lockctlrun.h"
@@ -20,6 +21,7 @@
 #include "support/timebound.h"
 #include "window/mainwindow.h"
 #include "window/windowincidents.h"
+#include "window/windowinsights.h"
 #include "window/windowrecording.h"
 
 #include <QComboBox>
@@ -28,6 +30,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSignalSpy>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QTest>
@@ -207,6 +210,18 @@ void TestUiTeamRecording::reviewFollowsAnotherRecorder()
     QVERIFY2(q.exec(QStringLiteral("SELECT pg_notify('lockscope_recording', '')")),
              qPrintable(q.lastError().text()));
     QTRY_VERIFY_WITH_TIMEOUT(drawnTokens(window).contains("tok-silent"), int(upperBoundMs(1000)));
+
+    // Insights read the database too: a family per lock name (none of them numbered).
+    QSignalSpy refreshed(window.insights(), &WindowInsights::refreshed);
+    window.insights()->refresh();
+    QVERIFY(refreshed.wait(int(upperBoundMs(10000))));
+    InsightsModel* families = window.insights()->model();
+    QStringList names;
+    for (int row = 0; row < families->rowCount(); ++row)
+        names << families->index(row, InsightsModel::Family).data().toString();
+    names.sort();
+    QCOMPARE(names, (QStringList{QStringLiteral("lock:first"), QStringLiteral("lock:second"),
+                                 QStringLiteral("lock:x")}));
 }
 
 void TestUiTeamRecording::windowRecordsIntoTheTeamDatabase()

@@ -23,6 +23,7 @@ private slots:
     void mastersAndHoldingAcrossTheEpisode();
     void mastersLettingGoAfterTheReleaseStayInIt();
     void twoTokensHeldAtOnceOverlap();
+    void mastersLettingGoOfOneOfTwoHoldersAtOnce();
 
 private:
     using Kind = RecordEvent::Kind;
@@ -174,6 +175,26 @@ void TestEpisodeBuilder::mastersLettingGoAfterTheReleaseStayInIt()
     QCOMPARE(e.size(), 1);
     QCOMPARE(e[0].ended, Episode::End::Released);
     QCOMPARE(e[0].endMs, 2000);
+}
+
+void TestEpisodeBuilder::mastersLettingGoOfOneOfTwoHoldersAtOnce()
+{
+    // The story CI's sanitizer pass recorded (tst_uicontestedhistory): A and B held at once, every
+    // master deleting the lock; each release is followed by its last master letting go. Those
+    // late "holders" events closed the other holder as replaced and began a phantom episode.
+    const QList<Episode> e = EpisodeBuilder::build(
+        {at(1000, Kind::Acquired, "A", 1, 0b00111), at(1500, Kind::Contested, "B", 1, 0b11000),
+         at(2000, Kind::Holders, "A", 1, 0b00011), at(2000, Kind::Holders, "B", 1, 0b11100),
+         at(2500, Kind::Released, "A", 1, 0), at(2501, Kind::Holders, "A", 1, 0b00010),
+         at(2508, Kind::Released, "B", 1, 0), at(2509, Kind::Holders, "B", 1, 0b10000)},
+        {m_sessions.first()});
+    QCOMPARE(e.size(), 2);
+    QCOMPARE(e[0].token, QByteArray("A"));
+    QCOMPARE(e[0].ended, Episode::End::Released);
+    QCOMPARE(e[0].endMs, 2500);
+    QCOMPARE(e[1].token, QByteArray("B"));
+    QCOMPARE(e[1].ended, Episode::End::Released);
+    QCOMPARE(e[1].endMs, 2508);
 }
 
 LOCKSCOPE_TEST_MAIN(TestEpisodeBuilder)
