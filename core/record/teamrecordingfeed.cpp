@@ -45,22 +45,30 @@ void TeamRecordingFeed::stop()
     m_listener->stop();
 }
 
+bool TeamRecordingFeed::readNewestId(TeamDatabase& db, qint64* id)
+{
+    QSqlQuery q(db.db());
+    if (q.exec(QStringLiteral("SELECT coalesce(max(id), 0) FROM lockscope.events")) && q.next()) {
+        *id = q.value(0).toLongLong();
+        return true;
+    }
+    m_listener->failed(db.error(QStringLiteral("cannot read the recording"), q.lastError()).message);
+    return false;
+}
+
 void TeamRecordingFeed::fetchNew(bool all)
 {
     TeamDatabase* db = m_listener->database();
     if (!db)
         return;
-    QSqlQuery q(db->db());
-    q.setForwardOnly(true);
     if (all) {
         // (Again) from the newest event: what came before is read by whoever reads it all now.
-        if (!q.exec(QStringLiteral("SELECT coalesce(max(id), 0) FROM lockscope.events")) || !q.next())
-            return m_listener->failed(
-                db->error(QStringLiteral("cannot read the recording"), q.lastError()).message);
-        m_lastId = q.value(0).toLongLong();
-        emit committed({}, true, true);
+        if (readNewestId(*db, &m_lastId))
+            emit committed({}, true, true);
         return;
     }
+    QSqlQuery q(db->db());
+    q.setForwardOnly(true);
     // One row per resource however many events it has (a master event's resource is NULL).
     q.prepare(
         QStringLiteral("SELECT r.name, max(e.id) FROM lockscope.events e LEFT JOIN lockscope.resources r "
@@ -88,12 +96,8 @@ void TeamRecordingFeed::fetchNew(bool all)
     const bool tooMany = resources.size() > maxResourcesTold;
     if (tooMany) {
         // The ids past the ones read are told next time in full, so read the newest id now.
-        QSqlQuery newest(db->db());
-        if (!newest.exec(QStringLiteral("SELECT coalesce(max(id), 0) FROM lockscope.events")) ||
-            !newest.next())
-            return m_listener->failed(
-                db->error(QStringLiteral("cannot read the recording"), newest.lastError()).message);
-        last = newest.value(0).toLongLong();
+        if (!readNewestId(*db, &last))
+            return;
         resources.clear();
     }
     m_lastId = last;

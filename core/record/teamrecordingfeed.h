@@ -10,6 +10,7 @@
 
 namespace lockscope {
 
+class TeamDatabase;
 class TeamListener;
 
 // What other programs commit to the recordings in a team database, for a window that shows them
@@ -47,6 +48,8 @@ signals:
 
 private:
     void fetchNew(bool all);
+    // The newest event's id into `id`; false (and the listener told) when it cannot be read.
+    bool readNewestId(TeamDatabase& db, qint64* id);
 
     TeamListener* m_listener;
     qint64 m_lastId = -1; // the newest event told; -1 before the first read

@@ -282,9 +282,7 @@ void ConnectionsDialog::removeProfile()
         return;
     for (const MasterEntry& e : p->masters)
         forgetPassword(*p, e);
-    if (p->team.passwordInKeychain)
-        SecretStore::remove(p->team.keychainKey(p->name));
-    SecretStore::forgetSessionSecret(p->team.keychainKey(p->name));
+    forgetSecret(p->team.keychainKey(p->name), p->team.passwordInKeychain);
     const int index = m_profile->currentIndex();
     m_profiles.removeAt(index);
     m_profile->removeItem(index);
@@ -352,9 +350,7 @@ void ConnectionsDialog::editMaster()
     const QString oldKey = p->masters.at(row).keychainKey(p->name);
     p->masters[row] = editor.entry();
     if (p->masters.at(row).keychainKey(p->name) != oldKey) {
-        if (p->masters.at(row).passwordInKeychain)
-            SecretStore::remove(oldKey);
-        SecretStore::forgetSessionSecret(oldKey);
+        forgetSecret(oldKey, p->masters.at(row).passwordInKeychain);
         p->masters[row].passwordInKeychain = false; // its key moved with the URL: ask again
     }
     save();
@@ -386,12 +382,9 @@ void ConnectionsDialog::editTeamDatabase()
     if (editor.exec() != QDialog::Accepted)
         return;
     const QString key = p->team.keychainKey(p->name);
-    if (editor.entry().url != p->team.url || editor.entry().isEmpty()) {
-        // Another database, or none: the old one's password goes.
-        if (p->team.passwordInKeychain)
-            SecretStore::remove(key);
-        SecretStore::forgetSessionSecret(key);
-    }
+    if (editor.entry().url != p->team.url || editor.entry().isEmpty())
+        forgetSecret(key,
+                     p->team.passwordInKeychain); // another database, or none: the old one's password goes
     p->team = editor.entry();
     save();
     if (!editor.password().isEmpty() && !p->team.isEmpty())
@@ -403,8 +396,12 @@ void ConnectionsDialog::editTeamDatabase()
 
 void ConnectionsDialog::forgetPassword(const ConnectionProfile& profile, const MasterEntry& master)
 {
-    const QString key = master.keychainKey(profile.name);
-    if (master.passwordInKeychain)
+    forgetSecret(master.keychainKey(profile.name), master.passwordInKeychain);
+}
+
+void ConnectionsDialog::forgetSecret(const QString& key, bool inKeychain)
+{
+    if (inKeychain)
         SecretStore::remove(key);
     SecretStore::forgetSessionSecret(key);
 }

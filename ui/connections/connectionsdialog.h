@@ -62,6 +62,7 @@ private:
     void storeSecret(const QString& profile, const QString& key, const QString& password,
                      const std::function<void(ConnectionProfile&, bool)>& kept);
     void forgetPassword(const ConnectionProfile& profile, const MasterEntry& master); // keychain and session
+    static void forgetSecret(const QString& key, bool inKeychain);                    // likewise, by its key
     void connectProfile();
     void save();
 
