@@ -14,6 +14,8 @@ namespace lockscope {
 namespace {
 
 constexpr int maxStartAttempts = 5;
+// Sentinel's failover-timeout: short, so that a demo's failover does not wait on a stuck one.
+constexpr int failoverTimeoutMs = 3000;
 
 ConnectionOptions nodeOptions(const QString& url)
 {

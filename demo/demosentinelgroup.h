@@ -32,13 +32,12 @@ class DemoSentinelGroup final : public QObject
     Q_DISABLE_COPY_MOVE(DemoSentinelGroup)
 
 public:
-    static constexpr int sentinelCount = 3;
-    static constexpr int downAfterMs = 1000;
-    static constexpr int failoverTimeoutMs = 3000;
-    static constexpr int settleTimeoutMs = 45000;
-
     explicit DemoSentinelGroup(QObject* parent = nullptr);
     ~DemoSentinelGroup() override;
+
+    static constexpr int sentinelCount = 3;
+    static constexpr int downAfterMs = 1000;
+    static constexpr int settleTimeoutMs = 45000;
 
     void startAsync(const QString& redisServer = demoServerProgram());
     void stop();

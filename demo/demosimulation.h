@@ -36,15 +36,15 @@ class DemoSimulation final : public QObject
     Q_DISABLE_COPY_MOVE(DemoSimulation)
 
 public:
+    // `cluster` must outlive this object.
+    explicit DemoSimulation(DemoCluster* cluster, QObject* parent = nullptr);
+    ~DemoSimulation() override;
+
     static constexpr int backgroundClients = 4;
     static constexpr qint64 backgroundTtlMs = 4000;
     // Scenario clients A and B come after the background ones.
     static constexpr int clientA = backgroundClients;
     static constexpr int clientB = backgroundClients + 1;
-
-    // `cluster` must outlive this object.
-    explicit DemoSimulation(DemoCluster* cluster, QObject* parent = nullptr);
-    ~DemoSimulation() override;
 
     // Connects to the masters in `config` (the cluster's) and starts the background clients.
     void start(const LockScopeConfig& config, bool background = true);

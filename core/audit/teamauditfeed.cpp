@@ -11,6 +11,15 @@
 
 namespace lockscope {
 
+namespace {
+
+// The newest records read at start.
+constexpr int initialRecords = 5000;
+// How far below the newest id sent a record may still commit (ids are taken before commit).
+constexpr qint64 reorderWindow = 256;
+
+} // namespace
+
 TeamAuditFeed::TeamAuditFeed(TeamDatabaseUrl url, QString password, QObject* parent)
     : QObject(parent),
       m_listener(new TeamListener(std::move(url), std::move(password),

@@ -22,9 +22,6 @@ class TeamAuditFeed final : public QObject
     Q_DISABLE_COPY_MOVE(TeamAuditFeed)
 
 public:
-    static constexpr int initialRecords = 5000;
-    static constexpr qint64 reorderWindow = 256;
-
     TeamAuditFeed(TeamDatabaseUrl url, QString password, QObject* parent = nullptr);
     ~TeamAuditFeed() override;
 
@@ -46,7 +43,7 @@ private:
 
     TeamListener* m_listener;
     qint64 m_lastId = -1; // the newest row sent; -1 before the first read
-    QSet<qint64> m_sent;  // the ids sent within reorderWindow of it
+    QSet<qint64> m_sent;  // the ids sent lately, below it (those may still come in out of order)
 };
 
 } // namespace lockscope

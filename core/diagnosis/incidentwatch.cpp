@@ -16,6 +16,15 @@ namespace {
 
 // How far back a suspect's story is read: the longest overlap worth telling begins within it.
 constexpr qint64 lookBackMs = 60 * 60 * 1000;
+// Suspects read per pass (those without a scan): after a failover every take is suspect for
+// minutes, and a busy lock set would otherwise keep the watch reading all the time.
+constexpr int maxReadsPerPass = 200;
+// Suspects waiting beyond this are dropped (counted in unchecked()): `lockctl incidents` still
+// finds what they held.
+constexpr int maxQueued = 50000;
+// How late a recorded event may reach the file: the recorder's batches (RecorderOptions'
+// flushIntervalMs) and the commit.
+constexpr qint64 commitWithinMs = 1000;
 
 // With its confidence: a possible handover that the tracer's evidence later proves is told again,
 // as proven.

@@ -34,20 +34,12 @@ class IncidentWatch final : public QObject
     Q_DISABLE_COPY_MOVE(IncidentWatch)
 
 public:
-    // Suspects read per pass (those without a scan): after a failover every take is suspect for
-    // minutes, and a busy lock set would otherwise keep the watch reading all the time.
-    static constexpr int maxReadsPerPass = 200;
-    static constexpr int passIntervalMs = 500;
-    // Suspects waiting beyond this are dropped (counted in unchecked()): `lockctl incidents` still
-    // finds what they held.
-    static constexpr int maxQueued = 50000;
-    // How late a recorded event may reach the file: the recorder's batches (RecorderOptions'
-    // flushIntervalMs) and the commit.
-    static constexpr qint64 commitWithinMs = 1000;
-
     // `password`: a team database's (a recording in PostgreSQL), or empty.
     explicit IncidentWatch(QString recordingPath, QString password = {}, QObject* parent = nullptr);
     ~IncidentWatch() override;
+
+    // How often the suspects waiting are read (at most a few hundred a pass).
+    static constexpr int passIntervalMs = 500;
 
     // Follows `writer`'s commits from now on (a queued connection when it lives on another thread).
     void follow(const RecordingSink* writer);

@@ -6,6 +6,13 @@
 
 namespace lockscope {
 
+namespace {
+
+// Locks read per round, taken in turn when more are watched.
+constexpr int maxLocksPerRound = 256;
+
+} // namespace
+
 WaiterWatch::WaiterWatch(MasterSet* masters, LockMonitor* monitor, int intervalMs, QObject* parent)
     : QObject(parent), m_reader(masters), m_monitor(monitor)
 {

@@ -18,7 +18,7 @@ struct LockBatch;
 
 // The waiters a recording keeps (issue #44's contention): every `intervalMs`, the clients waiting for
 // each held lock whose layout records them (DiagnosisReader: a Redisson lock's channel subscribers,
-// its fair queue), at most maxLocksPerRound of them a round, taken in turn, and at most maxWatched
+// its fair queue), a few hundred of them a round, taken in turn, and at most maxWatched
 // locks at a time (those seen first; a slot frees when its lock goes). A count that changed is
 // announced (and recorded as a `waiters` event); the first read of an uncontended lock, 0, is not.
 // Asynchronous, on the monitor's thread, over the masters' own connections.
@@ -28,17 +28,16 @@ class WaiterWatch final : public QObject
     Q_DISABLE_COPY_MOVE(WaiterWatch)
 
 public:
-    static constexpr int defaultIntervalMs = 2000;
-    static constexpr int maxLocksPerRound = 256;
-    // Locks watched at once: each is read at least every 32 s at this size, and a million
-    // per-entity Redisson locks cost no more than this many entries (the window's 1M-lock budget).
-    static constexpr qsizetype maxWatched = 4096;
-
     WaiterWatch(MasterSet* masters, LockMonitor* monitor, int intervalMs = defaultIntervalMs,
                 QObject* parent = nullptr);
     // A watch whose changes go into `recorder` as it records `monitor`; owned by the recorder.
     static WaiterWatch* recordInto(Recorder* recorder, MasterSet* masters, LockMonitor* monitor,
                                    int intervalMs = defaultIntervalMs);
+
+    static constexpr int defaultIntervalMs = 2000;
+    // Locks watched at once: each is read at least every 32 s at this size, and a million
+    // per-entity Redisson locks cost no more than this many entries (the window's 1M-lock budget).
+    static constexpr qsizetype maxWatched = 4096;
 
     void start();
     // The held locks it reads (for tests).

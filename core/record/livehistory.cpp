@@ -7,6 +7,14 @@
 
 namespace lockscope {
 
+namespace {
+
+// A lock that disappears with less validity left than this expired rather than was released: the
+// monitor sees expiries up to a poll later than they happen.
+constexpr qint64 expiryToleranceMs = 1500;
+
+} // namespace
+
 LiveHistory::LiveHistory(QObject* parent) : QObject(parent)
 {
     m_session.startedMs = QDateTime::currentMSecsSinceEpoch();

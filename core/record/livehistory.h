@@ -29,12 +29,9 @@ class LiveHistory final : public QObject
     Q_DISABLE_COPY_MOVE(LiveHistory)
 
 public:
-    static constexpr int maxEpisodesPerResource = 200;
-    // A lock that disappears with less validity left than this expired rather than was released:
-    // the monitor sees expiries up to a poll later than they happen.
-    static constexpr qint64 expiryToleranceMs = 1500;
-
     explicit LiveHistory(QObject* parent = nullptr);
+
+    static constexpr int maxEpisodesPerResource = 200;
 
     // The batch as applied at `nowMs` (wall clock, ms since the epoch).
     void observe(const LockBatch& batch, qint64 nowMs = QDateTime::currentMSecsSinceEpoch());

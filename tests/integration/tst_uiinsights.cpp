@@ -75,8 +75,11 @@ private slots:
 
 private:
     QString auditPath() const { return m_state->filePath(QStringLiteral("audit.jsonl")); }
-    // A read-only window reviewing the recording `db` (`lockscope --db`).
+    // A read-only window reviewing the recording `db` (`lockscope --db`), shown with its Insights
+    // dock once the dock's pass is done; null when it was not.
     std::unique_ptr<MainWindow> review(const QString& db) const;
+    // The same over a recording `name` of `events`, on one master; null when it cannot be written.
+    std::unique_ptr<MainWindow> reviewOf(const QString& name, const RecordEventList& events) const;
     // Shows the dock and waits for its pass to finish.
     static bool showAndWait(MainWindow& window);
 
@@ -103,7 +106,13 @@ std::unique_ptr<MainWindow> TestUiInsights::review(const QString& db) const
     none.readOnly = true;
     auto window = std::make_unique<MainWindow>(none, auditPath());
     window->review(db);
-    return window;
+    return showAndWait(*window) ? std::move(window) : nullptr;
+}
+
+std::unique_ptr<MainWindow> TestUiInsights::reviewOf(const QString& name, const RecordEventList& events) const
+{
+    const QString db = m_state->filePath(name);
+    return recordSession(db, {QStringLiteral("redis://127.0.0.1:7001")}, events) ? review(db) : nullptr;
 }
 
 bool TestUiInsights::showAndWait(MainWindow& window)
@@ -122,7 +131,6 @@ void TestUiInsights::aReviewShowsEachFamilyRiskiestFirstWithItsPictures()
 {
     // steady:N held 10, 20, ... 1000 ms on a 2 s lease, every one released; overrun:N held up to
     // 480 ms on a 500 ms lease, and 6 of 56 left to expire.
-    const QString db = m_state->filePath(QStringLiteral("copied.sqlite"));
     const qint64 t = QDateTime::currentMSecsSinceEpoch() - 600000;
     RecordEventList events;
     QList<qint64> steady, overrun;
@@ -143,11 +151,9 @@ void TestUiInsights::aReviewShowsEachFamilyRiskiestFirstWithItsPictures()
     }
     std::stable_sort(events.begin(), events.end(),
                      [](const RecordEvent& a, const RecordEvent& b) { return a.timeMs < b.timeMs; });
-    QVERIFY(recordSession(db, {QStringLiteral("redis://127.0.0.1:7001")}, events));
-
-    const std::unique_ptr<MainWindow> reviewed = review(db);
+    const std::unique_ptr<MainWindow> reviewed = reviewOf(QStringLiteral("copied.sqlite"), events);
+    QVERIFY(reviewed);
     MainWindow& window = *reviewed;
-    QVERIFY(showAndWait(window));
     InsightsModel* model = window.insights()->model();
     QCOMPARE(model->rowCount(), 2);
     const auto cell = [&](int row, int column) { return model->index(row, column).data().toString(); };
@@ -204,7 +210,6 @@ void TestUiInsights::aReviewShowsEachFamilyRiskiestFirstWithItsPictures()
 void TestUiInsights::aNewSpanReadsAgainAndKeepsTheSelection()
 {
     // job:N every minute for an hour, held 100 ms; cache:N only in its first minutes.
-    const QString db = m_state->filePath(QStringLiteral("hour.sqlite"));
     const qint64 now = QDateTime::currentMSecsSinceEpoch();
     RecordEventList events;
     for (int i = 0; i < 60; ++i) {
@@ -215,10 +220,9 @@ void TestUiInsights::aNewSpanReadsAgainAndKeepsTheSelection()
             events << lockEvent(at + 200, Kind::Acquired, "cache:" + QByteArray::number(i), "c", 0b1, 5000)
                    << lockEvent(at + 300, Kind::Released, "cache:" + QByteArray::number(i), "c");
     }
-    QVERIFY(recordSession(db, {QStringLiteral("redis://127.0.0.1:7001")}, events));
-    const std::unique_ptr<MainWindow> reviewed = review(db);
+    const std::unique_ptr<MainWindow> reviewed = reviewOf(QStringLiteral("hour.sqlite"), events);
+    QVERIFY(reviewed);
     MainWindow& window = *reviewed;
-    QVERIFY(showAndWait(window));
     InsightsModel* model = window.insights()->model();
     QCOMPARE(model->rowCount(), 2);
     InsightsDock* dock = window.insights()->dock();
@@ -242,10 +246,9 @@ void TestUiInsights::aFileThatIsNoRecordingSaysSo()
     file.write("these are my notes, not a recording\n");
     file.close();
     const std::unique_ptr<MainWindow> reviewed = review(db);
-    MainWindow& window = *reviewed;
-    QVERIFY(showAndWait(window));
-    QCOMPARE(window.insights()->model()->rowCount(), 0);
-    auto* empty = window.insights()->dock()->findChild<QLabel*>(QStringLiteral("insightsEmpty"));
+    QVERIFY(reviewed);
+    QCOMPARE(reviewed->insights()->model()->rowCount(), 0);
+    auto* empty = reviewed->insights()->dock()->findChild<QLabel*>(QStringLiteral("insightsEmpty"));
     QVERIFY(empty);
     QVERIFY2(empty->text().startsWith(QLatin1String("The recording could not be read")),
              qPrintable(empty->text()));

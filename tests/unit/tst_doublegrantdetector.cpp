@@ -19,18 +19,12 @@ using Kind = RecordEvent::Kind;
 HistoryEvent resourceEvent(qint64 ms, Kind kind, const QByteArray& token, quint64 holders = 0,
                            qint64 ttlMs = -1)
 {
-    HistoryEvent h;
-    h.session = 1;
-    h.event = test::lockEvent(ms, kind, "r", token, holders, ttlMs);
-    return h;
+    return test::inSession(1, test::lockEvent(ms, kind, "r", token, holders, ttlMs));
 }
 
 HistoryEvent masterEvent(qint64 ms, Kind kind, int master, const QString& detail)
 {
-    HistoryEvent h;
-    h.session = 1;
-    h.event = test::masterEvent(ms, kind, master, detail);
-    return h;
+    return test::inSession(1, test::masterEvent(ms, kind, master, detail));
 }
 
 // A record of resource "r" on that many masters, for the table-driven tests.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "record/episodebuilder.h"
+#include "support/recordevents.h"
 #include "support/testregistry.h"
 
 #include <QTest>
@@ -37,14 +38,7 @@ private:
 HistoryEvent TestEpisodeBuilder::at(qint64 ms, Kind kind, const QByteArray& token, qint64 session,
                                     quint64 holders, const QString& auditId)
 {
-    HistoryEvent h;
-    h.session = session;
-    h.event.timeMs = ms;
-    h.event.kind = kind;
-    h.event.resource = "r";
-    h.event.token = token;
-    h.event.holders = holders;
-    h.event.holding = std::popcount(holders);
+    HistoryEvent h = test::inSession(session, test::lockEvent(ms, kind, "r", token, holders));
     h.event.auditId = auditId;
     return h;
 }

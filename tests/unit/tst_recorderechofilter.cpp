@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "record/recorderechofilter.h"
 #include "record/sessiongroups.h"
+#include "support/recordevents.h"
 #include "support/testregistry.h"
 
 #include <QTest>
@@ -24,14 +25,9 @@ RecordingSession session(qint64 id, qint64 started, qint64 last, QStringList mas
 
 HistoryEvent recorded(qint64 session, qint64 t, Kind kind, const QByteArray& token, int master = -1)
 {
-    HistoryEvent h;
-    h.session = session;
-    h.event.timeMs = t;
-    h.event.kind = kind;
-    h.event.resource = "lock:a";
-    h.event.token = token;
-    h.event.master = master;
-    return h;
+    RecordEvent e = test::lockEvent(t, kind, "lock:a", token);
+    e.master = master;
+    return test::inSession(session, e);
 }
 
 } // namespace

@@ -21,10 +21,7 @@ using Incident = SafetyIncident;
 
 HistoryEvent lockEvent(qint64 ms, Kind kind, const QByteArray& token, quint64 holders = 0, qint64 ttlMs = -1)
 {
-    HistoryEvent h;
-    h.session = 1;
-    h.event = test::lockEvent(ms, kind, "r", token, holders, ttlMs);
-    return h;
+    return test::inSession(1, test::lockEvent(ms, kind, "r", token, holders, ttlMs));
 }
 
 // What the tracer saw `connection` do with `token`, as the recording keeps it.

@@ -14,6 +14,8 @@
 namespace lockscope {
 
 namespace {
+// The countdown's tick.
+constexpr int tickMs = 100;
 // The "expiring soon" filter is re-evaluated this often; the countdown itself every tick.
 constexpr int ticksPerFilterCheck = 10;
 } // namespace

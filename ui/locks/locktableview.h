@@ -20,8 +20,6 @@ class LockTableView final : public QTableView
     Q_DISABLE_COPY_MOVE(LockTableView)
 
 public:
-    static constexpr int tickMs = 100;
-
     explicit LockTableView(QWidget* parent = nullptr);
 
     void setProxy(LockFilterProxy* proxy);

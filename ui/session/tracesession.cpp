@@ -11,6 +11,13 @@
 
 namespace lockscope {
 
+namespace {
+
+// How often the traced commands go to the window, in one batch.
+constexpr int batchEveryMs = 100;
+
+} // namespace
+
 TraceSession::TraceSession(QObject* parent) : QObject(parent)
 {
     m_flushTimer.setInterval(batchEveryMs);

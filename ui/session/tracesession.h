@@ -26,8 +26,6 @@ class TraceSession final : public QObject
     Q_DISABLE_COPY_MOVE(TraceSession)
 
 public:
-    static constexpr int batchEveryMs = 100;
-
     explicit TraceSession(QObject* parent = nullptr);
     ~TraceSession() override;
 

@@ -5,6 +5,13 @@
 
 namespace lockscope {
 
+namespace {
+
+// Records kept for the dialog, the newest: a team's whole trail is the database's to keep.
+constexpr int maxRecords = 5000;
+
+} // namespace
+
 TeamAuditWatch::TeamAuditWatch(QObject* parent)
     : QObject(parent), m_feed(QStringLiteral("lockscope-team-audit"))
 {}

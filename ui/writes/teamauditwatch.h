@@ -23,8 +23,6 @@ class TeamAuditWatch final : public QObject
     Q_DISABLE_COPY_MOVE(TeamAuditWatch)
 
 public:
-    static constexpr int maxRecords = 5000;
-
     explicit TeamAuditWatch(QObject* parent = nullptr);
     ~TeamAuditWatch() override;
 

@@ -203,10 +203,7 @@ int runAcquireBaseline(const QStringList& args)
         std::fprintf(stderr, "lockbench acquire-baseline: %s\n", redlock.error().c_str());
         return 3;
     }
-    if (failures > 0)
-        std::fprintf(stderr, "lockbench acquire-baseline: %lld acquisitions lost\n", qint64(failures));
-    AcquireFigures::print(count, seconds, std::move(latencies));
-    return failures > 0 ? 1 : 0;
+    return AcquireFigures::print("acquire-baseline", count, seconds, std::move(latencies), failures);
 }
 
 const Benchmark::Registration

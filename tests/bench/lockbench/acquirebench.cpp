@@ -116,10 +116,7 @@ int runAcquire(const QStringList& args)
         runEventsUntil([&] { return released; }, 60000);
     }
 
-    if (failures > 0)
-        std::fprintf(stderr, "lockbench acquire: %d operations failed\n", failures);
-    AcquireFigures::print(count, seconds, std::move(latencies));
-    return failures > 0 ? 1 : 0;
+    return AcquireFigures::print("acquire", count, seconds, std::move(latencies), failures);
 }
 
 const Benchmark::Registration

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "bench/lockbench/acquirefigures.h"
 
+#include "bench/lockbench/benchmark.h"
+
 #include <QCommandLineParser>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -36,13 +38,16 @@ void AcquireFigures::addOptions(QCommandLineParser& parser)
         {QStringLiteral("ttl"), QStringLiteral("lock TTL"), QStringLiteral("MS"), QStringLiteral("10000")});
 }
 
-void AcquireFigures::print(int pairs, double seconds, std::vector<qint64> latenciesNs)
+int AcquireFigures::print(const char* name, int pairs, double seconds, std::vector<qint64> latenciesNs,
+                          qint64 failures)
 {
+    if (failures > 0)
+        std::fprintf(stderr, "lockbench %s: %lld operations failed\n", name, failures);
     std::sort(latenciesNs.begin(), latenciesNs.end());
     const QJsonObject result{{QStringLiteral("pairsPerSec"), double(pairs) / seconds},
                              {QStringLiteral("acquireP50Ms"), percentileMs(latenciesNs, 0.50)},
                              {QStringLiteral("acquireP99Ms"), percentileMs(latenciesNs, 0.99)}};
-    std::printf("%s\n", QJsonDocument(result).toJson(QJsonDocument::Compact).constData());
+    return Benchmark::printLine(result, failures == 0);
 }
 
 } // namespace lockbench

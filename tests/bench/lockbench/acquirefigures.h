@@ -15,8 +15,10 @@ namespace lockbench {
 namespace AcquireFigures {
 
 void addOptions(QCommandLineParser& parser);
-// Prints the line: `pairs` acquire+release pairs in `seconds`, and the sequential acquisitions' latencies.
-void print(int pairs, double seconds, std::vector<qint64> latenciesNs);
+// Prints the line: `pairs` acquire+release pairs in `seconds`, and the sequential acquisitions'
+// latencies (and to stderr how many operations failed, when any did); returns the exit code, 1 when
+// any failed.
+int print(const char* name, int pairs, double seconds, std::vector<qint64> latenciesNs, qint64 failures);
 
 } // namespace AcquireFigures
 

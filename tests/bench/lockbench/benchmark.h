@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include <QJsonObject>
 #include <QStringList>
 
 namespace lockbench {
@@ -15,6 +16,9 @@ public:
     {
         Registration(const char* name, const char* usage, Run run);
     };
+    // Prints `line` as the benchmark's JSON line (flushed: a script may read it while the process
+    // is still ending) and returns the exit code: 0 when `passed`, 1 otherwise.
+    static int printLine(const QJsonObject& line, bool passed = true);
 };
 
 } // namespace lockbench

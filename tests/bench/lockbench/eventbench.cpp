@@ -182,8 +182,7 @@ int runEventLatency(const QStringList& argv)
                       .arg(writes.size())
                       .arg(missedPercent)
                       .arg(maxMissedPercent));
-    std::printf("%s\n", QJsonDocument(out).toJson(QJsonDocument::Compact).constData());
-    return ok ? 0 : 1;
+    return Benchmark::printLine(out, ok);
 }
 
 const Benchmark::Registration registration(

@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "base/eventwait.h"
 #include "base/monotonicclock.h"
 #include "bench/lockbench/benchargs.h"
 #include "bench/lockbench/benchmark.h"
+#include "bench/lockbench/loadphase.h"
 #include "bench/lockbench/ratewriter.h"
 #include "metrics/lockactivity.h"
 #include "metrics/metricsrenderer.h"
 #include "monitor/lockmonitor.h"
 
 #include <QCoreApplication>
-#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -18,7 +17,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
-#include <thread>
 #include <vector>
 
 using namespace lockscope;
@@ -29,10 +27,7 @@ namespace {
 
 struct Phase
 {
-    double cpuNs = 0;  // the monitoring process, the load writer's thread left out
-    double wallNs = 0; // while the changes were written
-    qint64 changes = 0;
-    qint64 errors = 0;
+    LoadFigures load;
     // LockActivity's slots, timed around each call on the monotonic clock (a vDSO read: on this VM a
     // thread-CPU reading is a system call of 1.4 µs, more than most slots), its own cost taken off.
     // An upper bound of their CPU: a slot preempted meanwhile counts the time it waited.
@@ -80,7 +75,6 @@ Phase runPhase(const LockScopeConfig& config, const std::vector<std::pair<QByteA
                int rate, int seconds, int resources, bool withFigures, double pairNs)
 {
     Phase out;
-    RateWriter::flushAll(targets);
     MasterSet masters(config.masters);
     LockMonitor monitor(&masters, config);
     monitor.setCoalesceMs(0);
@@ -100,35 +94,13 @@ Phase runPhase(const LockScopeConfig& config, const std::vector<std::pair<QByteA
             out.scrapes += page.isEmpty() ? 0 : 1;
         });
     }
-    bool scanned = false;
-    QObject::connect(&monitor, &LockMonitor::initialScanFinished, [&] { scanned = true; });
-    masters.open();
-    monitor.start();
-    runEventsUntil([&] { return scanned; }, 30000);
-
-    RateWriter writer(targets, rate, seconds, resources);
-    std::atomic<bool> done{false};
-    std::atomic<bool> stop{false};
-    out.slotsCpuNs = 0;
-    out.timedCalls = 0;
-    const qint64 cpuStart = processCpuNs();
-    QElapsedTimer wall;
-    wall.start();
-    std::thread thread([&] {
-        writer.run(stop);
-        done = true;
+    // Only the slots under load count: the first scan's are left out.
+    out.load = runUnderLoad(masters, monitor, targets, rate, seconds, resources, [&] {
+        out.slotsCpuNs = 0;
+        out.timedCalls = 0;
+        if (withFigures)
+            scrape.start(1000);
     });
-    if (withFigures)
-        scrape.start(1000);
-    QTimer wake; // looks at `done`, which the writer's thread sets
-    wake.start(100);
-    runEventsUntil([&] { return done.load(); }, (seconds + 60) * 1000);
-    stop = true;
-    thread.join();
-    out.wallNs = double(wall.nsecsElapsed());
-    out.cpuNs = double(processCpuNs() - cpuStart - writer.cpuNs());
-    out.changes = writer.written();
-    out.errors = writer.errors();
     out.slotsCpuNs = std::max(0.0, out.slotsCpuNs - double(out.timedCalls) * pairNs);
     if (activity)
         out.acquisitions = activity->acquisitions();
@@ -185,17 +157,14 @@ int runFigures(const QStringList& argv)
         double roundOwn = 0;
         for (const bool withFigures : {round % 2 == 1, round % 2 == 0}) {
             const Phase p = runPhase(config, targets, rate, seconds, resources, withFigures, pairNs);
-            const double cpu = 100.0 * p.cpuNs / p.wallNs;
+            const double cpu = 100.0 * p.load.cpuNs / p.load.wallNs;
             (withFigures ? figureRuns : baseRuns).push_back(cpu);
             if (withFigures)
-                roundOwn = 100.0 * (p.slotsCpuNs + p.scrapeCpuNs) / p.wallNs;
+                roundOwn = 100.0 * (p.slotsCpuNs + p.scrapeCpuNs) / p.load.wallNs;
             else
                 roundBase = cpu;
             Phase& sum = withFigures ? fig : base;
-            sum.cpuNs += p.cpuNs;
-            sum.wallNs += p.wallNs;
-            sum.changes += p.changes;
-            sum.errors += p.errors;
+            sum.load.add(p.load);
             sum.slotsCpuNs += p.slotsCpuNs;
             sum.scrapeCpuNs += p.scrapeCpuNs;
             sum.timedCalls += p.timedCalls;
@@ -206,18 +175,19 @@ int runFigures(const QStringList& argv)
     }
     const double baseCpu = median(baseRuns);
     const double figCpu = median(figureRuns);
-    const double slotsCpu = 100.0 * fig.slotsCpuNs / fig.wallNs;
-    const double scrapeCpu = 100.0 * fig.scrapeCpuNs / fig.wallNs;
+    const double slotsCpu = 100.0 * fig.slotsCpuNs / fig.load.wallNs;
+    const double scrapeCpu = 100.0 * fig.scrapeCpuNs / fig.load.wallNs;
     const double ownShare = baseCpu > 0 ? 100.0 * (slotsCpu + scrapeCpu) / baseCpu : 0;
-    const bool ok = base.errors == 0 && fig.errors == 0 && fig.acquisitions > 0 && ownShare <= maxAdded;
+    const bool ok =
+        base.load.errors == 0 && fig.load.errors == 0 && fig.acquisitions > 0 && ownShare <= maxAdded;
     QJsonObject out{
         {QStringLiteral("bench"), QStringLiteral("figures")},
         {QStringLiteral("masters"), int(config.masters.size())},
         {QStringLiteral("changesPerSec"), rate},
         {QStringLiteral("seconds"), seconds},
         {QStringLiteral("rounds"), rounds},
-        {QStringLiteral("changesWritten"), base.changes + fig.changes},
-        {QStringLiteral("writeErrors"), base.errors + fig.errors},
+        {QStringLiteral("changesWritten"), base.load.changes + fig.load.changes},
+        {QStringLiteral("writeErrors"), base.load.errors + fig.load.errors},
         {QStringLiteral("acquisitionsCounted"), qint64(fig.acquisitions)},
         {QStringLiteral("baselineCpuPercent"), baseCpu},
         {QStringLiteral("figuresCpuPercent"), figCpu},
@@ -241,8 +211,7 @@ int runFigures(const QStringList& argv)
                              .arg(ownShare, 0, 'f', 1)
                              .arg(maxAdded)
                        : QStringLiteral("writes failed or the figures saw no acquisition"));
-    std::printf("%s\n", QJsonDocument(out).toJson(QJsonDocument::Compact).constData());
-    return ok ? 0 : 1;
+    return Benchmark::printLine(out, ok);
 }
 
 const Benchmark::Registration registration(

@@ -33,8 +33,7 @@ int runLoad(const QStringList& argv)
     const QJsonObject line{{QStringLiteral("bench"), QStringLiteral("load")},
                            {QStringLiteral("changes"), writer.written()},
                            {QStringLiteral("errors"), writer.errors()}};
-    std::printf("%s\n", QJsonDocument(line).toJson(QJsonDocument::Compact).constData());
-    return writer.errors() == 0 && writer.written() > 0 ? 0 : 1;
+    return Benchmark::printLine(line, writer.errors() == 0 && writer.written() > 0);
 }
 
 const Benchmark::Registration registration("load", "-m URL... [--rate N] [--seconds S] [--resources R]",

@@ -2,6 +2,7 @@
 #include "bench/lockbench/benchmark.h"
 
 #include <QCoreApplication>
+#include <QJsonDocument>
 
 #include <cstdio>
 #include <map>
@@ -28,6 +29,13 @@ std::map<std::string, Entry>& registry()
 Benchmark::Registration::Registration(const char* name, const char* usage, Run run)
 {
     registry()[name] = {usage, run};
+}
+
+int Benchmark::printLine(const QJsonObject& line, bool passed)
+{
+    std::printf("%s\n", QJsonDocument(line).toJson(QJsonDocument::Compact).constData());
+    std::fflush(stdout);
+    return passed ? 0 : 1;
 }
 
 } // namespace lockbench

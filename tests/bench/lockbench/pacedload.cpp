@@ -126,8 +126,7 @@ int run(const QStringList& args)
                         {QStringLiteral("p50Us"), percentileUs(0.50)},
                         {QStringLiteral("p99Us"), percentileUs(0.99)},
                         {QStringLiteral("p999Us"), percentileUs(0.999)}};
-    std::printf("%s\n", QJsonDocument(o).toJson(QJsonDocument::Compact).constData());
-    return errors == 0 ? 0 : 1;
+    return Benchmark::printLine(o, errors == 0);
 }
 
 const Benchmark::Registration registration("paced-load",

@@ -3,6 +3,7 @@
 #include "base/monotonicclock.h"
 #include "bench/lockbench/benchargs.h"
 #include "bench/lockbench/benchmark.h"
+#include "bench/lockbench/loadphase.h"
 #include "bench/lockbench/ratewriter.h"
 #include "bench/lockbench/watchprobe.h"
 #include "monitor/lockmonitor.h"
@@ -15,11 +16,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
-#include <QTimer>
 
 #include <cstdio>
 #include <memory>
-#include <thread>
 
 using namespace lockscope;
 
@@ -29,10 +28,7 @@ namespace {
 
 struct Phase
 {
-    double cpuNs = 0;  // the monitoring process, the load writer's thread left out
-    double wallNs = 0; // while the changes were written
-    qint64 changes = 0;
-    qint64 errors = 0;
+    LoadFigures load;
     qint64 events = 0;      // recorded
     qint64 maxBacklog = 0;  // events observed, not yet committed, sampled every 100 ms
     qint64 endBacklog = 0;  // when the writer stopped
@@ -55,7 +51,6 @@ Phase runPhase(const LockScopeConfig& config, const std::vector<std::pair<QByteA
                int rate, int seconds, int resources, const QString& db, bool watch)
 {
     Phase out;
-    RateWriter::flushAll(targets);
     MasterSet masters(config.masters);
     LockMonitor monitor(&masters, config);
     monitor.setCoalesceMs(0);
@@ -69,37 +64,12 @@ Phase runPhase(const LockScopeConfig& config, const std::vector<std::pair<QByteA
     std::unique_ptr<WatchProbe> probe;
     if (recorder && watch)
         probe = std::make_unique<WatchProbe>(db, recorder->writer());
-    bool scanned = false;
-    QObject::connect(&monitor, &LockMonitor::initialScanFinished, [&] { scanned = true; });
-    masters.open();
-    monitor.start();
-    runEventsUntil([&] { return scanned; }, 30000);
-
-    RateWriter writer(targets, rate, seconds, resources);
-    std::atomic<bool> stop{false};
-    std::atomic<bool> done{false};
-    const qint64 cpuStart = processCpuNs();
-    QElapsedTimer wall;
-    wall.start();
-    std::thread thread([&] {
-        writer.run(stop);
-        done = true;
-    });
-    QTimer sample;
-    QObject::connect(&sample, &QTimer::timeout, [&] {
+    out.load = runUnderLoad(masters, monitor, targets, rate, seconds, resources, {}, [&] {
         if (recorder)
             out.maxBacklog = qMax(out.maxBacklog, recorder->backlog());
     });
-    sample.start(100); // also wakes the waits below for what the writer's thread sets
-    runEventsUntil([&] { return done.load(); }, (seconds + 60) * 1000);
-    stop = true;
-    thread.join();
-    out.wallNs = double(wall.nsecsElapsed());
     if (probe)
         out.watchCpuNs = double(probe->cpuNs());
-    out.cpuNs = double(processCpuNs() - cpuStart - writer.cpuNs());
-    out.changes = writer.written();
-    out.errors = writer.errors();
     if (recorder) {
         out.endBacklog = recorder->backlog();
         runEventsUntil([&] { return recorder->backlog() == 0; }, 30000);
@@ -165,10 +135,7 @@ int runRecorder(const QStringList& argv)
                                                    : dir.filePath(QStringLiteral("r%1.sqlite").arg(round));
             const Phase p = runPhase(config, targets, rate, seconds, resources, db, watch);
             Phase& sum = withRecorder ? rec : base;
-            sum.cpuNs += p.cpuNs;
-            sum.wallNs += p.wallNs;
-            sum.changes += p.changes;
-            sum.errors += p.errors;
+            sum.load.add(p.load);
             sum.events += p.events;
             sum.ownCpuNs += p.ownCpuNs;
             sum.writerCpuNs += p.writerCpuNs;
@@ -186,13 +153,14 @@ int runRecorder(const QStringList& argv)
             sum.maxBacklog = qMax(sum.maxBacklog, p.maxBacklog);
             sum.endBacklog = qMax(sum.endBacklog, p.endBacklog);
         }
-    const double baseCpu = 100.0 * base.cpuNs / base.wallNs;
-    const double recCpu = 100.0 * rec.cpuNs / rec.wallNs;
+    const double baseCpu = 100.0 * base.load.cpuNs / base.load.wallNs;
+    const double recCpu = 100.0 * rec.load.cpuNs / rec.load.wallNs;
     const double added = baseCpu > 0 ? 100.0 * (recCpu - baseCpu) / baseCpu : 0;
-    const double ownCpu = 100.0 * rec.ownCpuNs / rec.wallNs;
+    const double ownCpu = 100.0 * rec.ownCpuNs / rec.load.wallNs;
     const double ownShare = baseCpu > 0 ? 100.0 * ownCpu / baseCpu : 0;
     const bool keptUp = rec.endBacklog <= rate; // at most a second behind
-    const bool ok = base.errors == 0 && rec.errors == 0 && ownShare <= maxAdded && keptUp && rec.events > 0;
+    const bool ok =
+        base.load.errors == 0 && rec.load.errors == 0 && ownShare <= maxAdded && keptUp && rec.events > 0;
     QJsonObject out{
         {QStringLiteral("bench"), QStringLiteral("recorder")},
         {QStringLiteral("masters"), int(config.masters.size())},
@@ -200,8 +168,8 @@ int runRecorder(const QStringList& argv)
         {QStringLiteral("changesPerSec"), rate},
         {QStringLiteral("seconds"), seconds},
         {QStringLiteral("rounds"), rounds},
-        {QStringLiteral("changesWritten"), base.changes + rec.changes},
-        {QStringLiteral("writeErrors"), base.errors + rec.errors},
+        {QStringLiteral("changesWritten"), base.load.changes + rec.load.changes},
+        {QStringLiteral("writeErrors"), base.load.errors + rec.load.errors},
         {QStringLiteral("baselineCpuPercent"), baseCpu},
         {QStringLiteral("recorderCpuPercent"), recCpu},
         {QStringLiteral("addedCpuPercent"), added},
@@ -209,7 +177,7 @@ int runRecorder(const QStringList& argv)
         // figure that survives a loaded machine, where the difference of two runs does not.
         {QStringLiteral("recorderOwnCpuPercent"), ownCpu},
         {QStringLiteral("ownCpuOfBaselinePercent"), ownShare},
-        {QStringLiteral("writerThreadCpuPercent"), 100.0 * rec.writerCpuNs / rec.wallNs},
+        {QStringLiteral("writerThreadCpuPercent"), 100.0 * rec.writerCpuNs / rec.load.wallNs},
         {QStringLiteral("maxAddedCpuPercent"), maxAdded},
         {QStringLiteral("eventsRecorded"), rec.events},
         {QStringLiteral("maxBacklog"), rec.maxBacklog},
@@ -219,7 +187,7 @@ int runRecorder(const QStringList& argv)
     if (watch) {
         // The live detection's own thread, against the baseline's CPU; what it had left to judge once
         // the recorder had committed everything, and how long that took.
-        const double watchCpu = 100.0 * rec.watchCpuNs / rec.wallNs;
+        const double watchCpu = 100.0 * rec.watchCpuNs / rec.load.wallNs;
         out.insert(QStringLiteral("watchCpuPercent"), watchCpu);
         out.insert(QStringLiteral("watchCpuOfBaselinePercent"), baseCpu > 0 ? 100.0 * watchCpu / baseCpu : 0);
         out.insert(QStringLiteral("watchDrainCpuMs"), rec.watchDrainCpuNs / 1e6);
@@ -238,8 +206,7 @@ int runRecorder(const QStringList& argv)
                                         .arg(ownShare, 0, 'f', 1)
                                         .arg(maxAdded)
                                   : QStringLiteral("writes failed or nothing was recorded"));
-    std::printf("%s\n", QJsonDocument(out).toJson(QJsonDocument::Compact).constData());
-    return ok ? 0 : 1;
+    return Benchmark::printLine(out, ok);
 }
 
 const Benchmark::Registration registration(

@@ -77,8 +77,7 @@ int runRecorderWrite(const QStringList& argv)
         {QStringLiteral("batch"), batch},
         {QStringLiteral("writeNsPerEvent"), written > 0 ? double(cpuNs) / double(written) : -1.0},
         {QStringLiteral("bytesPerEvent"), written > 0 ? double(bytes) / double(written) : -1.0}};
-    std::printf("%s\n", QJsonDocument(out).toJson(QJsonDocument::Compact).constData());
-    return written == events ? 0 : 1;
+    return Benchmark::printLine(out, written == events);
 }
 
 const Benchmark::Registration registration("recorder-write", "[--events N] [--resources R] [--batch B]",

@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstdio>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -26,28 +27,22 @@ namespace lockbench {
 
 namespace {
 
-void printJson(const QJsonObject& o)
+// The discovery `lockbench scan` runs: its masters (-m), patterns, page size and pace, and no
+// polling or reconciliation pass within the run. Says why and returns nothing when an option is bad.
+std::optional<LockScopeConfig> scanConfig(const BenchArgs& args)
 {
-    std::printf("%s\n", QJsonDocument(o).toJson(QJsonDocument::Compact).constData());
-    std::fflush(stdout);
-}
-
-// `lockbench scan`: one full discovery of the given masters through LockMonitor.
-int runScan(const QStringList& argv)
-{
-    const BenchArgs args(argv);
     LockScopeConfig config;
     for (const QString& url : args.values(QStringLiteral("-m"))) {
         Result<ConnectionOptions> m = ConfigLoader::masterFromUrl(url, {}, 30000);
         if (!m) {
             std::fprintf(stderr, "%s\n", qPrintable(m.error().message));
-            return 2;
+            return std::nullopt;
         }
         m->healthIntervalMs = 0;
         config.masters << *m;
     }
     if (config.masters.isEmpty())
-        return 2;
+        return std::nullopt;
     if (args.values(QStringLiteral("--pattern")).size()) {
         config.monitor.patterns.clear();
         for (const QString& p : args.values(QStringLiteral("--pattern")))
@@ -58,12 +53,22 @@ int runScan(const QStringList& argv)
         const Result<ScanRate> parsed = ScanRate::parse(rate);
         if (!parsed) {
             std::fprintf(stderr, "%s\n", qPrintable(parsed.error().message));
-            return 2;
+            return std::nullopt;
         }
         config.monitor.scanRate = *parsed;
     }
     config.monitor.pollIntervalMs = 3600000;
     config.monitor.reconcileIntervalMs = 3600000;
+    return config;
+}
+
+// `lockbench scan`: one full discovery of the given masters through LockMonitor.
+int runScan(const QStringList& argv)
+{
+    const std::optional<LockScopeConfig> parsed = scanConfig(BenchArgs(argv));
+    if (!parsed)
+        return 2;
+    const LockScopeConfig& config = *parsed;
     MasterSet masters(config.masters);
     LockMonitor monitor(&masters, config);
     monitor.setCoalesceMs(0);
@@ -88,8 +93,7 @@ int runScan(const QStringList& argv)
         out.insert(
             QStringLiteral("error"),
             QStringLiteral("%1 of %2 masters up at the end").arg(masters.upCount()).arg(masters.size()));
-    printJson(out);
-    return complete ? 0 : 1;
+    return Benchmark::printLine(out, complete);
 }
 
 // `lockbench scan-baseline`: the bare hiredis loop the issue compares against: on each master at
@@ -197,8 +201,7 @@ int runBaseline(const QStringList& argv)
     // A master it could not scan to the end makes the baseline quicker, not better: no result.
     if (!failed.isEmpty())
         out.insert(QStringLiteral("error"), failed.join(QLatin1String("; ")));
-    printJson(out);
-    return failed.isEmpty() ? 0 : 1;
+    return Benchmark::printLine(out, failed.isEmpty());
 }
 
 const Benchmark::Registration scan("scan", "-m URL... [--pattern GLOB]... [--count N] [--scan-rate RATE]",

@@ -28,13 +28,13 @@ int runSynthRecording(const QStringList& argv)
 {
     const BenchArgs args(argv);
     const QString out = args.value(QStringLiteral("--out"));
-    const qint64 events = args.number(QStringLiteral("--events"), 8000000);
-    const int resources = int(args.number(QStringLiteral("--resources"), 50000));
-    const int planted = int(args.number(QStringLiteral("--planted"), 10));
     if (out.isEmpty() || QFileInfo::exists(out)) {
         std::fprintf(stderr, "lockbench synth-recording: --out FILE, a file that does not exist yet\n");
         return 2;
     }
+    const qint64 events = args.number(QStringLiteral("--events"), 8000000);
+    const int resources = int(args.number(QStringLiteral("--resources"), 50000));
+    const int planted = int(args.number(QStringLiteral("--planted"), 10));
     RecorderOptions options;
     options.path = out;
     options.maxBytes = 0; // all of it: retention is not what is measured
@@ -107,8 +107,7 @@ int runSynthRecording(const QStringList& argv)
                            {QStringLiteral("planted"), plantedDone},
                            {QStringLiteral("expiries"), expiries},
                            {QStringLiteral("bytes"), QFileInfo(out).size()}};
-    std::printf("%s\n", QJsonDocument(line).toJson(QJsonDocument::Compact).constData());
-    return counters->written >= events ? 0 : 1;
+    return Benchmark::printLine(line, counters->written >= events);
 }
 
 const Benchmark::Registration registration("synth-recording",

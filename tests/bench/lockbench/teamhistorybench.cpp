@@ -30,11 +30,11 @@ namespace {
 int runTeamHistory(const QStringList& argv)
 {
     const BenchArgs args(argv);
+    const double maxMs = args.value(QStringLiteral("--max-ms"), QStringLiteral("200")).toDouble();
     const QString url = args.value(QStringLiteral("--db"));
     const qint64 events = args.number(QStringLiteral("--events"), 8000000);
     const qint64 resources = args.number(QStringLiteral("--resources"), 100000);
     const int samples = int(args.number(QStringLiteral("--samples"), 20));
-    const double maxMs = args.value(QStringLiteral("--max-ms"), QStringLiteral("200")).toDouble();
     const Result<TeamDatabaseUrl> parsed = TeamDatabaseUrl::parse(url);
     if (!parsed) {
         std::fprintf(stderr, "lockbench: %s\n", qPrintable(parsed.error().message));
@@ -125,8 +125,7 @@ int runTeamHistory(const QStringList& argv)
     if (!ok)
         out.insert(QStringLiteral("error"),
                    QStringLiteral("a history took over %1 ms, or was empty").arg(maxMs));
-    std::printf("%s\n", QJsonDocument(out).toJson(QJsonDocument::Compact).constData());
-    return ok ? 0 : 1;
+    return Benchmark::printLine(out, ok);
 }
 
 const Benchmark::Registration registration(

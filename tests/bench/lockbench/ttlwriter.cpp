@@ -101,8 +101,7 @@ int runTtlWriter(const QStringList& argList)
                           {QStringLiteral("errors"), errors},
                           {QStringLiteral("seconds"), qRound(elapsed * 10) / 10.0},
                           {QStringLiteral("writesPerSec"), qRound64(double(written) / elapsed)}};
-    std::printf("%s\n", QJsonDocument(out).toJson(QJsonDocument::Compact).constData());
-    return errors == 0 ? 0 : 1;
+    return Benchmark::printLine(out, errors == 0);
 }
 
 const Benchmark::Registration
