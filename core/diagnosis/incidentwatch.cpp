@@ -62,8 +62,18 @@ void IncidentWatch::onCommitted(const CommittedBatch& batch)
         m_queued.insert(resource);
         m_queue << resource;
     }
+    noteLatest(batch);
     if ((!m_queue.isEmpty() || m_scans.offering()) && !m_pass.isActive())
         m_pass.start();
+}
+
+void IncidentWatch::noteLatest(const CommittedBatch& batch)
+{
+    if (m_queued.isEmpty())
+        return;
+    for (qsizetype i = 0; i < batch.events.size(); ++i)
+        if (const QByteArray& resource = batch.events.at(i).resource; m_queued.contains(resource))
+            m_latestIds.insert(resource, batch.firstId + i);
 }
 
 void IncidentWatch::recheck(const QByteArrayList& resources)
@@ -157,11 +167,13 @@ void IncidentWatch::check(int budget)
     if (!m_queue.isEmpty() && !openReader())
         return; // not there yet (the writer creates it): the next pass tries again
     const qint64 since = now - lookBackMs;
-    QList<QByteArray> later; // judged again next pass
+    QList<std::pair<QByteArray, qint64>> later; // judged again next pass, from the same latest event
     for (int n = 0; n < budget && !m_queue.isEmpty(); ++n) {
         const QByteArray resource = m_queue.takeFirst();
         m_queued.remove(resource);
-        const Result<ResourceHistory> history = m_reader->history(resource, since);
+        const qint64 latest = m_latestIds.take(resource);
+        const Result<ResourceHistory> history =
+            m_reader->history(resource, since, {}, latest > 0 ? latest : -1);
         ++m_reads;
         if (!history)
             continue;
@@ -170,13 +182,15 @@ void IncidentWatch::check(int budget)
         const bool toldAll = tell(*history);
         const bool followed = m_scans.covers(resource) || m_scans.begin(*history);
         if (!toldAll && !followed)
-            later << resource;
+            later.append({resource, latest});
     }
     m_scans.offer(now, offered);
-    for (const QByteArray& resource : std::as_const(later))
+    for (const auto& [resource, latest] : std::as_const(later))
         if (!m_queued.contains(resource)) {
             m_queued.insert(resource);
             m_queue << resource;
+            if (latest > 0)
+                m_latestIds.insert(resource, latest);
         }
     if (m_queue.isEmpty() && !m_scans.offering())
         m_pass.stop();

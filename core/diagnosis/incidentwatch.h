@@ -8,6 +8,7 @@
 #include "record/recordevent.h"
 #include "record/resourcehistory.h"
 
+#include <QHash>
 #include <QList>
 #include <QObject>
 #include <QSet>
@@ -73,6 +74,7 @@ signals:
 
 private:
     void check(int budget);
+    void noteLatest(const CommittedBatch& batch);
     bool openReader();
     // Tells the incidents of `history` not told yet; false when one was held back for now (too
     // young to be sure of), to be judged again.
@@ -90,6 +92,9 @@ private:
     LiveScans m_scans;
     QList<QByteArray> m_queue;
     QSet<QByteArray> m_queued;
+    // A queued suspect's latest event committed so far (its row id): its story is read back from
+    // there, not looked for in the file's whole unsaved tail (RecordingReader::history).
+    QHash<QByteArray, qint64> m_latestIds;
     QSet<QString> m_known; // incidents told already: resource, tokens, start
     QList<SafetyIncident> m_incidents;
     std::unique_ptr<RecordingReader> m_reader;

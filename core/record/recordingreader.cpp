@@ -11,6 +11,7 @@
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QScopeGuard>
 #include <QSet>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -58,6 +59,7 @@ RecordingReader::~RecordingReader() = default;
 
 RedisError RecordingReader::open(const QString& path, const QString& password)
 {
+    m_prepared.clear();
     m_db = std::make_unique<RecordingDatabase>();
     RedisError error = m_db->openForReading(path, password);
     if (error)
@@ -85,14 +87,17 @@ Result<QList<RecordingSession>> RecordingReader::recorderSessions()
 {
     if (!m_db)
         return RedisError(ErrorKind::Io, QString(), QStringLiteral("no recording open"));
-    QSqlQuery q(m_db->db());
-    q.setForwardOnly(true);
     // Bounded: the newest sessions, oldest first.
-    if (!q.exec(
-            QStringLiteral("SELECT id, started, last, ended, masters, recorder FROM (SELECT * FROM sessions "
+    QString failed;
+    QSqlQuery* const query =
+        run(QStringLiteral("SELECT id, started, last, ended, masters, recorder FROM (SELECT * FROM sessions "
                            "ORDER BY id DESC LIMIT %1) AS newest ORDER BY id")
-                .arg(maxSessions)))
-        return m_db->error(QStringLiteral("cannot read its sessions"), q.lastError().text());
+                .arg(maxSessions),
+            {}, &failed);
+    if (!query)
+        return m_db->error(QStringLiteral("cannot read its sessions"), failed);
+    QSqlQuery& q = *query;
+    const auto finished = qScopeGuard([&q] { q.finish(); });
     QList<RecordingSession> out;
     qint64 bytes = 0;
     while (q.next()) {
@@ -267,6 +272,30 @@ RedisError RecordingReader::forEachTeamEvent(const std::function<bool(HistoryEve
     }
 }
 
+QSqlQuery* RecordingReader::run(const QString& sql, const QVariantList& values, QString* error)
+{
+    auto it =
+        std::find_if(m_prepared.begin(), m_prepared.end(), [&sql](const auto& p) { return p.first == sql; });
+    if (it == m_prepared.end()) {
+        auto q = std::make_unique<QSqlQuery>(m_db->db());
+        q->setForwardOnly(true);
+        if (!q->prepare(sql)) {
+            *error = q->lastError().text();
+            return nullptr;
+        }
+        m_prepared.emplace_back(sql, std::move(q));
+        it = std::prev(m_prepared.end());
+    }
+    QSqlQuery* q = it->second.get();
+    for (qsizetype i = 0; i < values.size(); ++i)
+        q->bindValue(int(i), values.at(i));
+    if (q->exec())
+        return q;
+    *error = q->lastError().text();
+    m_prepared.erase(it);
+    return nullptr;
+}
+
 bool RecordingReader::fromRow(const QSqlQuery& q, HistoryEvent& h)
 {
     RecordEvent& e = h.event;
@@ -322,16 +351,16 @@ Result<QList<HistoryEvent>> RecordingReader::events(const QString& where, const 
     QHash<qint64, QStringList> masters;
     for (const RecordingSession& s : sessions)
         masters.insert(s.id, s.masters);
-    QSqlQuery q(m_db->db());
-    q.setForwardOnly(true);
-    q.prepare(
+    QString failed;
+    QSqlQuery* const query = run(
         QStringLiteral("SELECT id, session, t, master, kind, token, owner, ttl, holding, holders, detail, "
                        "audit FROM events WHERE %1 ORDER BY t, id LIMIT %2")
-            .arg(where, QString::number(maxEvents)));
-    for (const QVariant& v : values)
-        q.addBindValue(v);
-    if (!q.exec())
-        return m_db->error(QStringLiteral("cannot read its events"), q.lastError().text());
+            .arg(where, QString::number(maxEvents)),
+        values, &failed);
+    if (!query)
+        return m_db->error(QStringLiteral("cannot read its events"), failed);
+    QSqlQuery& q = *query;
+    const auto finished = qScopeGuard([&q] { q.finish(); });
     QList<HistoryEvent> out;
     qint64 bytes = 0;
     while (q.next()) {
@@ -468,7 +497,7 @@ bool sameMasters(const QStringList& a, const QStringList& b)
 }
 
 Result<ResourceHistory> RecordingReader::history(const QByteArray& resource, qint64 sinceMs,
-                                                 const QStringList& masters)
+                                                 const QStringList& masters, qint64 latestId)
 {
     if (!m_db)
         return RedisError(ErrorKind::Io, QString(), QStringLiteral("no recording open"));
@@ -479,31 +508,34 @@ Result<ResourceHistory> RecordingReader::history(const QByteArray& resource, qin
     ResourceHistory history;
     history.resource = resource;
     history.sessions = groups.merged();
-    QSqlQuery id(m_db->db());
-    id.prepare(QStringLiteral("SELECT id FROM resources WHERE name = ?"));
-    id.addBindValue(resource);
-    if (!id.exec())
-        return m_db->error(QStringLiteral("cannot read its resources"), id.lastError().text());
-    if (!id.next())
+    QString failed;
+    QSqlQuery* const byName =
+        run(QStringLiteral("SELECT id FROM resources WHERE name = ?"), {resource}, &failed);
+    if (!byName)
+        return m_db->error(QStringLiteral("cannot read its resources"), failed);
+    const QVariant resourceId = byName->next() ? byName->value(0) : QVariant();
+    byName->finish();
+    if (!resourceId.isValid())
         return history; // never recorded
     // Its chain from its latest event back, while each link is an older event of the same
     // resource (retention removed the ones before; a stale link is never followed). The latest is
-    // the stored one, or the newest in the tail the writers have not stored yet.
+    // the caller's, or the newest in the tail the writers have not stored yet, or the stored one.
+    const QVariant latest = latestId > 0 ? QVariant(latestId) : QVariant(QMetaType::fromType<qint64>());
     Result<QList<HistoryEvent>> own =
         m_db->isTeamDatabase()
             ? events(
                   QStringLiteral("id IN (SELECT id FROM events WHERE resource = ? ORDER BY id DESC LIMIT %1)")
                       .arg(maxEvents),
-                  {id.value(0)}, *sessions)
+                  {resourceId}, *sessions)
             : events(QStringLiteral(
                          "id IN (WITH RECURSIVE chain(id, prev) AS (SELECT id, prev FROM events WHERE "
-                         "id = coalesce((SELECT max(id) FROM events WHERE id > (SELECT through FROM "
+                         "id = coalesce(?, (SELECT max(id) FROM events WHERE id > (SELECT through FROM "
                          "heads_saved) AND resource = ?), (SELECT last FROM resources WHERE id = ?)) "
                          "AND resource = ? UNION ALL "
                          "SELECT e.id, e.prev FROM chain c JOIN events e ON e.id = c.prev WHERE "
                          "c.prev < c.id AND e.resource = ?) SELECT id FROM chain LIMIT %1)")
                          .arg(maxEvents),
-                     {id.value(0), id.value(0), id.value(0), id.value(0)}, *sessions);
+                     {latest, resourceId, resourceId, resourceId, resourceId}, *sessions);
     if (!own)
         return own.error();
     reconcile(*own, groups);

@@ -12,6 +12,8 @@ class QSqlQuery;
 
 #include <functional>
 #include <memory>
+#include <utility>
+#include <vector>
 
 namespace lockscope {
 
@@ -42,8 +44,13 @@ public:
     // resource's events and the masters' events from the first episode's start on. Only what was
     // recorded from `masters` (by name, in any order); with none named, from the masters of the
     // resource's latest event. The other sets it was recorded from are named in the result.
+    // `latestId`: the id of the resource's latest event in a file, where the caller knows it (a live
+    // reader, from the commits it follows; one of another writer of the same file since is not
+    // read): the story is read back from there, not from the newest of the resource's events in
+    // the whole tail written since the resources' latest were last stored, which a first pass over
+    // 100k locks fills within one such period (a read scanned it all). -1: not known.
     Result<ResourceHistory> history(const QByteArray& resource, qint64 sinceMs = -1,
-                                    const QStringList& masters = {});
+                                    const QStringList& masters = {}, qint64 latestId = -1);
     // Every event of the recording in the order it was recorded (resource events with their
     // resource's name), one at a time, until `visit` returns false: a pass over a whole recording
     // that holds no more of it than the caller keeps. Text is escaped as in history(); an event of a
@@ -82,8 +89,14 @@ private:
                                  const QStringList& masters);
     Result<QList<HistoryEvent>> events(const QString& where, const QVariantList& values,
                                        const QList<RecordingSession>& sessions);
+    // `sql` run with `values`, each text prepared once and kept: the live incident watch reads a
+    // story per suspect lock, and preparing its statements (the recursive chain among them) every
+    // time was most of each read. A query that fails is dropped (prepared afresh next time). The
+    // caller finishes the query when done, so that no read holds the file's snapshot.
+    QSqlQuery* run(const QString& sql, const QVariantList& values, QString* error);
 
     std::unique_ptr<RecordingDatabase> m_db;
+    std::vector<std::pair<QString, std::unique_ptr<QSqlQuery>>> m_prepared; // before m_db goes
 };
 
 } // namespace lockscope

@@ -28,6 +28,7 @@ private slots:
     void version4RecordingGetsItsChainsOnOpen();
     void recordersTakingTurnsKeepOneStory();
     void manyNewResourcesInOneBatchKeepTheirChains();
+    void aStoryReadFromItsLatestCommitIsTheWholeStory();
     void killedWriterLeavesItsTailReadable();
     void fileWithNoIdsLeftIsRefusedNotWrapped();
     void newerOrForeignFileIsRefusedByName();
@@ -269,6 +270,44 @@ void TestRecordingStore::manyNewResourcesInOneBatchKeepTheirChains()
             expected << "d";
         QCOMPARE(acquiredTokens(reader, name(i)), expected);
     }
+}
+
+void TestRecordingStore::aStoryReadFromItsLatestCommitIsTheWholeStory()
+{
+    // The live incident watch reads a suspect's story from the latest event its writer committed
+    // (RecordingReader::history's latestId) rather than search the unsaved tail for it: the same
+    // story, each time (the reader keeps its statements prepared between reads).
+    QTemporaryDir dir;
+    RecorderOptions options;
+    options.path = dir.filePath(QStringLiteral("latest.sqlite"));
+    RecordingWriter writer(options, std::make_shared<RecordingWriter::Counters>());
+    QHash<QByteArray, qint64> latest;
+    connect(&writer, &RecordingSink::committed, this, [&latest](const CommittedBatch& batch) {
+        for (qsizetype i = 0; i < batch.events.size(); ++i)
+            latest.insert(batch.events.at(i).resource, batch.firstId + i);
+    });
+    writer.start({QStringLiteral("redis://127.0.0.1:6379")});
+    const qint64 now = QDateTime::currentMSecsSinceEpoch();
+    for (int round = 0; round < 5; ++round) {
+        RecordEventList batch;
+        for (int i = round; i < 40; ++i)
+            batch << event("r" + QByteArray::number(i), now + round, "t" + QByteArray::number(round));
+        writer.write(batch);
+    }
+    QCOMPARE(latest.size(), 40);
+    RecordingReader reader;
+    QVERIFY(!reader.open(options.path));
+    for (int pass = 0; pass < 2; ++pass)
+        for (auto it = latest.cbegin(); it != latest.cend(); ++it) {
+            const Result<ResourceHistory> fromTail = reader.history(it.key());
+            const Result<ResourceHistory> fromLatest = reader.history(it.key(), -1, {}, it.value());
+            QVERIFY(fromTail.ok() && fromLatest.ok());
+            QCOMPARE(fromLatest->events.size(), fromTail->events.size());
+            QCOMPARE(acquiredTokens(reader, it.key()).size(), qMin(5, it.key().mid(1).toInt() + 1));
+            for (qsizetype e = 0; e < fromTail->events.size(); ++e)
+                QCOMPARE(fromLatest->events.at(e).id, fromTail->events.at(e).id);
+        }
+    writer.finish();
 }
 
 void TestRecordingStore::killedWriterLeavesItsTailReadable()
