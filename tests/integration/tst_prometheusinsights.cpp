@@ -14,6 +14,7 @@
 #include "support/testregistry.h"
 #include "support/timebound.h"
 
+#include <QDeadlineTimer>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QTest>
@@ -43,6 +44,20 @@ double percentile(QList<double> holds, double share)
     const qsizetype rank =
         qBound<qsizetype>(1, qsizetype(std::ceil(share * double(holds.size()))), holds.size());
     return holds.at(rank - 1);
+}
+
+// What `query` says once it says `want`, or when `ms` have passed by the clock: the last answer.
+// (QTRY counts its steps, not the time a query takes: under the sanitizers a query costs far more
+// than a step, and a count that never matched waited twenty minutes instead of two.)
+double valueOnceItIs(PrometheusProcess& prometheus, const QString& query, double want, int ms)
+{
+    const QDeadlineTimer deadline(ms);
+    double got = firstValue(prometheus.query(query));
+    while (got != want && !deadline.hasExpired()) {
+        QTest::qWait(200);
+        got = firstValue(prometheus.query(query));
+    }
+    return got;
 }
 
 // The bucket (lower, upper bound, in seconds) a hold of `seconds` falls in.
@@ -113,8 +128,16 @@ void TestPrometheusInsights::holdTimesEndingsAndHeadroomAgreeWithTheWorkload()
             QStringLiteral("lockscope_lock_endings_total{%1,how=\"released\"}").arg(family);
         const QString expiries =
             QStringLiteral("lockscope_lock_endings_total{%1,how=\"expired\"}").arg(family);
-        QTRY_COMPARE_WITH_TIMEOUT(firstValue(prometheus.query(releases)), double(released), settle);
-        QTRY_COMPARE_WITH_TIMEOUT(firstValue(prometheus.query(expiries)), double(expired), settle);
+        const double releasesSeen = valueOnceItIs(prometheus, releases, released, settle);
+        const double expiriesSeen = valueOnceItIs(prometheus, expiries, expired, settle);
+        const QByteArray endingsSeen = QStringLiteral("%1: released %2 (the workload's %3), expired %4 (%5)")
+                                           .arg(name)
+                                           .arg(releasesSeen)
+                                           .arg(released)
+                                           .arg(expiriesSeen)
+                                           .arg(expired)
+                                           .toUtf8();
+        QVERIFY2(releasesSeen == released && expiriesSeen == expired, endingsSeen.constData());
 
         QList<double> holds;
         for (const QJsonValue& h : t.value(QStringLiteral("holdsMs")).toArray())
