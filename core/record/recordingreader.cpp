@@ -88,15 +88,14 @@ Result<QList<RecordingSession>> RecordingReader::recorderSessions()
     if (!m_db)
         return RedisError(ErrorKind::Io, QString(), QStringLiteral("no recording open"));
     // Bounded: the newest sessions, oldest first.
-    QString failed;
-    QSqlQuery* const query =
+    const Result<QSqlQuery*> query =
         run(QStringLiteral("SELECT id, started, last, ended, masters, recorder FROM (SELECT * FROM sessions "
                            "ORDER BY id DESC LIMIT %1) AS newest ORDER BY id")
                 .arg(maxSessions),
-            {}, &failed);
+            {}, QStringLiteral("cannot read its sessions"));
     if (!query)
-        return m_db->error(QStringLiteral("cannot read its sessions"), failed);
-    QSqlQuery& q = *query;
+        return query.error();
+    QSqlQuery& q = **query;
     const auto finished = qScopeGuard([&q] { q.finish(); });
     QList<RecordingSession> out;
     qint64 bytes = 0;
@@ -272,17 +271,16 @@ RedisError RecordingReader::forEachTeamEvent(const std::function<bool(HistoryEve
     }
 }
 
-QSqlQuery* RecordingReader::run(const QString& sql, const QVariantList& values, QString* error)
+Result<QSqlQuery*> RecordingReader::run(const QString& sql, const QVariantList& values,
+                                        const QString& failure)
 {
     auto it =
         std::find_if(m_prepared.begin(), m_prepared.end(), [&sql](const auto& p) { return p.first == sql; });
     if (it == m_prepared.end()) {
         auto q = std::make_unique<QSqlQuery>(m_db->db());
         q->setForwardOnly(true);
-        if (!q->prepare(sql)) {
-            *error = q->lastError().text();
-            return nullptr;
-        }
+        if (!q->prepare(sql))
+            return m_db->error(failure, q->lastError().text());
         m_prepared.emplace_back(sql, std::move(q));
         it = std::prev(m_prepared.end());
     }
@@ -291,9 +289,9 @@ QSqlQuery* RecordingReader::run(const QString& sql, const QVariantList& values, 
         q->bindValue(int(i), values.at(i));
     if (q->exec())
         return q;
-    *error = q->lastError().text();
+    const RedisError error = m_db->error(failure, q->lastError().text());
     m_prepared.erase(it);
-    return nullptr;
+    return error;
 }
 
 bool RecordingReader::fromRow(const QSqlQuery& q, HistoryEvent& h)
@@ -351,15 +349,14 @@ Result<QList<HistoryEvent>> RecordingReader::events(const QString& where, const 
     QHash<qint64, QStringList> masters;
     for (const RecordingSession& s : sessions)
         masters.insert(s.id, s.masters);
-    QString failed;
-    QSqlQuery* const query = run(
+    const Result<QSqlQuery*> query = run(
         QStringLiteral("SELECT id, session, t, master, kind, token, owner, ttl, holding, holders, detail, "
                        "audit FROM events WHERE %1 ORDER BY t, id LIMIT %2")
             .arg(where, QString::number(maxEvents)),
-        values, &failed);
+        values, QStringLiteral("cannot read its events"));
     if (!query)
-        return m_db->error(QStringLiteral("cannot read its events"), failed);
-    QSqlQuery& q = *query;
+        return query.error();
+    QSqlQuery& q = **query;
     const auto finished = qScopeGuard([&q] { q.finish(); });
     QList<HistoryEvent> out;
     qint64 bytes = 0;
@@ -508,13 +505,12 @@ Result<ResourceHistory> RecordingReader::history(const QByteArray& resource, qin
     ResourceHistory history;
     history.resource = resource;
     history.sessions = groups.merged();
-    QString failed;
-    QSqlQuery* const byName =
-        run(QStringLiteral("SELECT id FROM resources WHERE name = ?"), {resource}, &failed);
+    const Result<QSqlQuery*> byName = run(QStringLiteral("SELECT id FROM resources WHERE name = ?"),
+                                          {resource}, QStringLiteral("cannot read its resources"));
     if (!byName)
-        return m_db->error(QStringLiteral("cannot read its resources"), failed);
-    const QVariant resourceId = byName->next() ? byName->value(0) : QVariant();
-    byName->finish();
+        return byName.error();
+    const QVariant resourceId = (*byName)->next() ? (*byName)->value(0) : QVariant();
+    (*byName)->finish();
     if (!resourceId.isValid())
         return history; // never recorded
     // Its chain from its latest event back, while each link is an older event of the same

@@ -92,8 +92,9 @@ private:
     // `sql` run with `values`, each text prepared once and kept: the live incident watch reads a
     // story per suspect lock, and preparing its statements (the recursive chain among them) every
     // time was most of each read. A query that fails is dropped (prepared afresh next time). The
-    // caller finishes the query when done, so that no read holds the file's snapshot.
-    QSqlQuery* run(const QString& sql, const QVariantList& values, QString* error);
+    // caller finishes the query when done, so that no read holds the file's snapshot. `failure`
+    // begins the error's message.
+    Result<QSqlQuery*> run(const QString& sql, const QVariantList& values, const QString& failure);
 
     std::unique_ptr<RecordingDatabase> m_db;
     std::vector<std::pair<QString, std::unique_ptr<QSqlQuery>>> m_prepared; // before m_db goes
