@@ -280,11 +280,20 @@ void LockMonitor::onMasterRestarted(int master, const NodeAddress& node)
                        : m_masters->at(master)->name();
     const QString reason = QStringLiteral("%1 restarted while holding it and may have lost it").arg(who);
     const ClusterScanner* cluster = node.isValid() ? m_clusterScanners.at(master) : nullptr;
+    // What the old process held is not what the new one holds: a kept reading of it would count
+    // a copy the restart may have lost (and a recorder would take the copy for one seen after the
+    // restart, and its loss for a release). Unknown until the new process is read: its first pass
+    // reads every key it has again and reports those it has not.
+    const RedisError unread(ErrorKind::ConnectionLost, m_masters->at(master)->name(),
+                            node.isValid()
+                                ? QStringLiteral("primary %1 restarted; not read since").arg(node.toString())
+                                : QStringLiteral("restarted; not read since"));
     m_fences.forgetMaster(master);
     for (auto it = m_table.entries().begin(); it != m_table.entries().end(); ++it) {
         const MasterObservation& m = std::as_const(it->observed).at(master);
         if (m.present() && (!cluster || cluster->readFrom(it.key(), node))) {
             m_risks.insert(it.key(), {m.lock().token, reason, cluster ? -1 : master, monotonicMs()});
+            it->observed[master].setError(unread);
             markDirty(*it, it.key());
         }
     }

@@ -15,6 +15,7 @@
 #include "demo/demosimulation.h"
 #include "diagnosis/doublegrantdetector.h"
 #include "diagnosis/evidenceline.h"
+#include "locking/redlockoutcome.h"
 #include "monitor/lockmonitor.h"
 #include "record/recorder.h"
 #include "record/recordingreader.h"
@@ -122,6 +123,10 @@ private:
     // Wall clock: while the test's monitor had no connection to a master (down, up; up is
     // INT64_MAX while it lasts). What a holder wrote there meanwhile is read only once it is back.
     QList<QPair<qint64, qint64>> m_blind;
+    // Every incident, every match with the oracle, the recordings' stories: printed after a
+    // failure (or with LOCKSCOPE_SAFETY_VERBOSE set), not before it, so that a log cut short
+    // (CI keeps a test's first lines) still shows which check failed and why.
+    QStringList m_detail;
 };
 
 void TestSafetyIncidents::init()
@@ -134,6 +139,25 @@ void TestSafetyIncidents::init()
     m_sim->start(m_config);
     QTRY_VERIFY_WITH_TIMEOUT(m_sim->allMastersUp(), 15000);
     m_killedAtMs.clear();
+    // The demo's own account, for a failed run's log: its notes, the scenario's steps, and every
+    // failed try of the two scripted clients with each master's answer.
+    const auto stamped = [this](const QString& text) {
+        m_detail << QStringLiteral("demo %1: %2").arg(QDateTime::currentMSecsSinceEpoch()).arg(text);
+    };
+    connect(m_sim, &DemoSimulation::note, this, stamped);
+    connect(m_lab->scenarios(), &DemoScenarioRunner::progress, this, stamped);
+    for (int c : {DemoSimulation::clientA, DemoSimulation::clientB})
+        connect(m_sim->client(c), &DemoClient::acquireFailed, this,
+                [stamped, c](int, const QByteArray& resource, const RedlockOutcome& outcome) {
+                    QStringList votes;
+                    for (const MasterVote& v : outcome.votes)
+                        votes << redlockVoteResult(QStringLiteral("acquire"), v);
+                    stamped(QStringLiteral("client %1 did not get %2 (%3 ms): %4; %5")
+                                .arg(c)
+                                .arg(escapeBytes(resource))
+                                .arg(outcome.elapsedUs / 1000)
+                                .arg(votes.join(QLatin1Char(' ')), outcome.error.message));
+                });
     connect(m_cluster.get(), &DemoCluster::masterStateChanged, this,
             [this](int, DemoCluster::MasterState state) {
                 if (state == DemoCluster::MasterState::Killed)
@@ -144,6 +168,10 @@ void TestSafetyIncidents::init()
 
 void TestSafetyIncidents::cleanup()
 {
+    if (QTest::currentTestFailed() || qEnvironmentVariableIsSet("LOCKSCOPE_SAFETY_VERBOSE"))
+        for (const QString& line : std::as_const(m_detail))
+            qInfo("%s", qPrintable(line));
+    m_detail.clear();
     m_monitor.reset();
     m_masters.reset();
     m_lab.reset();
@@ -277,10 +305,11 @@ QList<SafetyIncident> TestSafetyIncidents::stopAndDetect()
         }
     }
     for (const SafetyIncident& i : std::as_const(out))
-        qInfo("incident: %s %s %s: %s and %s from %lld to %lld; %s",
-              qPrintable(safetyConfidenceName(i.confidence)), qPrintable(safetyIncidentKindName(i.kind)),
-              qPrintable(escapeBytes(i.resource)), qPrintable(escapeBytes(i.firstToken)),
-              qPrintable(escapeBytes(i.secondToken)), i.fromMs, i.toMs, qPrintable(i.cause));
+        m_detail << QString::asprintf(
+            "incident: %s %s %s: %s and %s from %lld to %lld; %s",
+            qPrintable(safetyConfidenceName(i.confidence)), qPrintable(safetyIncidentKindName(i.kind)),
+            qPrintable(escapeBytes(i.resource)), qPrintable(escapeBytes(i.firstToken)),
+            qPrintable(escapeBytes(i.secondToken)), i.fromMs, i.toMs, qPrintable(i.cause));
     return out;
 }
 
@@ -389,8 +418,9 @@ void TestSafetyIncidents::verifyAgainstTheOracle(const QList<SafetyIncident>& in
             continue;
         }
         if (it == incidents.cend()) {
-            qInfo("what the recording holds of %s:\n%s", qPrintable(escapeBytes(o.resource)),
-                  qPrintable(recordedStory(o.resource)));
+            m_detail << QString::asprintf("what the recording holds of %s:\n%s",
+                                          qPrintable(escapeBytes(o.resource)),
+                                          qPrintable(recordedStory(o.resource)));
             QStringList kills;
             for (qint64 at : std::as_const(m_killedAtMs))
                 kills << QString::number(at);
@@ -403,8 +433,9 @@ void TestSafetyIncidents::verifyAgainstTheOracle(const QList<SafetyIncident>& in
                                  .arg(o.firstFromMs)
                                  .arg(kills.join(QLatin1Char(' ')), blind.join(QLatin1Char(' ')))));
         }
-        qInfo("oracle %s; reported from %lld (%+lld ms) to %lld (%+lld ms)", qPrintable(what), it->fromMs,
-              it->fromMs - o.fromMs, it->toMs, it->toMs - o.toMs);
+        m_detail << QString::asprintf("oracle %s; reported from %lld (%+lld ms) to %lld (%+lld ms)",
+                                      qPrintable(what), it->fromMs, it->fromMs - o.fromMs, it->toMs,
+                                      it->toMs - o.toMs);
         QVERIFY2(it->fromMs - observationLagMs <= o.fromMs, qPrintable(what));
         QVERIFY2(it->toMs >= o.toMs - 5, qPrintable(what)); // 5 ms: the clocks' conversion
         *matched << *it;
@@ -420,12 +451,13 @@ void TestSafetyIncidents::verifyAgainstTheOracle(const QList<SafetyIncident>& in
             // Both sides of a false alarm, for whoever reads the log: what the recording showed, and
             // what the clients themselves believed (wall clock, ms).
             for (const QString& line : i.evidence)
-                qInfo("false alarm evidence: %s", qPrintable(line));
+                m_detail << QString::asprintf("false alarm evidence: %s", qPrintable(line));
             for (const DemoHold& h : m_sim->holds())
                 if (h.resource == i.resource)
-                    qInfo("false alarm oracle: %s %s held %lld..%lld (valid until %lld) %s",
-                          qPrintable(QString::number(h.client)), h.token.constData(), wall(h.startMs),
-                          h.isOpen() ? -1LL : wall(h.endMs), wall(h.validUntilMs), qPrintable(h.how));
+                    m_detail << QString::asprintf(
+                        "false alarm oracle: %s %s held %lld..%lld (valid until %lld) %s",
+                        qPrintable(QString::number(h.client)), h.token.constData(), wall(h.startMs),
+                        h.isOpen() ? -1LL : wall(h.endMs), wall(h.validUntilMs), qPrintable(h.how));
         }
         QVERIFY2(i.confidence == SafetyIncident::Confidence::Possible,
                  qPrintable(QStringLiteral("a false alarm: %1 %2 on %3 (%4)")
@@ -433,7 +465,8 @@ void TestSafetyIncidents::verifyAgainstTheOracle(const QList<SafetyIncident>& in
                                      escapeBytes(i.resource), i.cause)));
         ++possible;
     }
-    qInfo("%d overlaps in the oracle, %d possible incidents beside them", int(truth.size()), possible);
+    m_detail << QString::asprintf("%d overlaps in the oracle, %d possible incidents beside them",
+                                  int(truth.size()), possible);
 }
 
 void TestSafetyIncidents::runs(int inSuite)
