@@ -18,6 +18,12 @@ struct DemoHold
     qint64 validUntilMs = 0; // monotonic, from the Redlock lease
     qint64 validityMs = 0;
     qint64 fencing = 0;
+    // Monotonic: when its winning Redlock round began (its SETs went out), and when the client sent
+    // its release (-1: not yet, or left to expire). A client that stops trusting its lease at the
+    // validity's end may still be at its task, and release, after another took the lock: what a
+    // tracer sees then is true of it, though the two never trusted the lock at once.
+    qint64 roundStartedMs = 0;
+    qint64 releaseSentMs = -1;
     QString how;             // how it ended
     bool overlapped = false; // another client held the same resource at the same time
 

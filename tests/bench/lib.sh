@@ -9,6 +9,10 @@
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 build="${LOCKSCOPE_BUILD:-$root/build}"
 lockbench="$build/tests/bench/lockbench/lockbench"
+# A build directory made by scripts/test.sh has the benchmarks switched off: on again (once).
+if [[ -f "$build/CMakeCache.txt" ]] && grep -q '^LOCKSCOPE_BENCH:BOOL=OFF' "$build/CMakeCache.txt"; then
+    cmake -S "$root" -B "$build" -DLOCKSCOPE_BENCH=ON >/dev/null
+fi
 # A script that needs only lockctl sets skip_lockbench=1 before sourcing (a build without benchmarks).
 if [[ -z "${skip_lockbench:-}" && ! -x "$lockbench" ]]; then
     if [[ ! -f "$build/build.ninja" && ! -f "$build/Makefile" ]]; then
