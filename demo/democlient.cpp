@@ -187,6 +187,13 @@ void DemoClient::onWorkDone()
         onValidityOver();
     if (m_overran) {
         m_overran = false;
+        // It knows its lease lapsed. Once the servers' TTL is over too there is nothing left to give
+        // back: a release then can only meet the next holder's key, refused by the token check but
+        // seen from outside (the lock tracer) as a holder still at work after the handover.
+        if (monotonicNs() >= m_lease.startedAtNs + m_lease.ttlMs * nsPerMs) {
+            emit note(tr("%1: past the %2 ms TTL, nothing left to release").arg(m_name).arg(m_lease.ttlMs));
+            m_lease = RedlockLease();
+        }
         return finish();
     }
     m_validity.stop();

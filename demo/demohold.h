@@ -19,9 +19,8 @@ struct DemoHold
     qint64 validityMs = 0;
     qint64 fencing = 0;
     // Monotonic: when its winning Redlock round began (its SETs went out), and when the client sent
-    // its release (-1: not yet, or left to expire). A client that stops trusting its lease at the
-    // validity's end may still be at its task, and release, after another took the lock: what a
-    // tracer sees then is true of it, though the two never trusted the lock at once.
+    // its release (-1: not yet, or none). What a lock tracer sees of a holder is its commands: a
+    // release after the next holder's round began reads as a holder still at work.
     qint64 roundStartedMs = 0;
     qint64 releaseSentMs = -1;
     QString how;             // how it ended

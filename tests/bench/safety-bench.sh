@@ -7,9 +7,7 @@
 # own record of their holds as the oracle). Prints one JSON line per scenario and one in all:
 # overlaps the oracle shows, how many were reported (with both tokens and an interval containing
 # the oracle's), how many at probable or proven, and false alarms (probable or proven about
-# anything else; a proven handover under a live holder that the clients' own record bears out,
-# its holder still at its task though no longer trusting its lease, is counted apart as
-# ranPastBeside). Exits 1 on a false alarm or a missed overlap. Takes about a minute per run.
+# anything else). Exits 1 on a false alarm or a missed overlap. Takes about a minute per run.
 #
 #   tests/bench/safety-bench.sh [--runs N]
 set -euo pipefail
@@ -35,7 +33,7 @@ for line in open(sys.argv[1], errors="replace"):
         r = json.loads(m.group(1))
         c = per[r["case"]]
         c["runs"] += 1
-        for k in ("overlaps", "detected", "atProbable", "falseAlarms", "possibleBeside", "ranPastBeside"):
+        for k in ("overlaps", "detected", "atProbable", "falseAlarms", "possibleBeside"):
             c[k] += r[k]
 total = collections.Counter()
 for case, c in sorted(per.items()):

@@ -85,13 +85,6 @@ private:
     QString recordedStory(const QByteArray& resource) const;
     // The overlaps the simulation's holds show, by the same rule as its own overlap flag.
     QList<OracleOverlap> oracle() const;
-    // A proven handover under a live holder that the clients' own record bears out although they
-    // never trusted the lock at once: the first holder's client sent its release (the command the
-    // tracer saw) only after the second's winning round began. A holder that stops trusting its
-    // lease at the validity's end is still at its task until then (the drift scenario's A, 400 ms
-    // past its validity; under load its release can come after B's acquisition): what the
-    // incident says of it is true.
-    bool ranPastTheHandover(const SafetyIncident& incident) const;
     // Every oracle overlap is an incident (QVERIFY inside), and no incident at probable or proven is
     // anything else. `matched` gets the incidents that match the oracle's overlaps.
     void verifyAgainstTheOracle(const QList<SafetyIncident>& incidents, QList<SafetyIncident>* matched);
@@ -359,25 +352,6 @@ QList<OracleOverlap> TestSafetyIncidents::oracle() const
     return out;
 }
 
-bool TestSafetyIncidents::ranPastTheHandover(const SafetyIncident& incident) const
-{
-    if (incident.kind != SafetyIncident::Kind::HandoverUnderLiveHolder ||
-        incident.confidence != SafetyIncident::Confidence::Proven)
-        return false;
-    const DemoHold* first = nullptr;
-    const DemoHold* second = nullptr;
-    for (const DemoHold& h : m_sim->holds()) {
-        if (h.resource != incident.resource)
-            continue;
-        if (h.token == incident.firstToken)
-            first = &h;
-        else if (h.token == incident.secondToken)
-            second = &h;
-    }
-    return first && second && first->client != second->client && first->releaseSentMs >= 0 &&
-           first->releaseSentMs >= second->roundStartedMs;
-}
-
 void TestSafetyIncidents::verifyAgainstTheOracle(const QList<SafetyIncident>& incidents,
                                                  QList<SafetyIncident>* matched)
 {
@@ -397,22 +371,16 @@ void TestSafetyIncidents::verifyAgainstTheOracle(const QList<SafetyIncident>& in
         }
         int falseAlarms = 0;
         int possible = 0;
-        int ranPast = 0; // proven of a holder still at its task, though no longer trusting its lease
         for (const SafetyIncident& i : incidents) {
             const bool known = std::any_of(truth.cbegin(), truth.cend(), [&](const OracleOverlap& o) {
                 return i.resource == o.resource && i.firstToken == o.first && i.secondToken == o.second;
             });
-            if (known)
-                continue;
-            if (ranPastTheHandover(i))
-                ++ranPast;
-            else
+            if (!known)
                 ++(i.confidence == SafetyIncident::Confidence::Possible ? possible : falseAlarms);
         }
         qInfo("safety-run {\"case\":\"%s\",\"overlaps\":%d,\"detected\":%d,\"atProbable\":%d,"
-              "\"falseAlarms\":%d,\"possibleBeside\":%d,\"ranPastBeside\":%d}",
-              QTest::currentTestFunction(), int(truth.size()), detected, atProbable, falseAlarms, possible,
-              ranPast);
+              "\"falseAlarms\":%d,\"possibleBeside\":%d}",
+              QTest::currentTestFunction(), int(truth.size()), detected, atProbable, falseAlarms, possible);
     }
     for (const OracleOverlap& o : truth) {
         const auto it = std::find_if(incidents.cbegin(), incidents.cend(), [&](const SafetyIncident& i) {
@@ -479,12 +447,6 @@ void TestSafetyIncidents::verifyAgainstTheOracle(const QList<SafetyIncident>& in
         });
         if (known)
             continue;
-        if (ranPastTheHandover(i)) {
-            m_detail << QStringLiteral("true of a holder that no longer trusted its lease: %1 %2 on %3 (%4)")
-                            .arg(safetyConfidenceName(i.confidence), safetyIncidentKindName(i.kind),
-                                 escapeBytes(i.resource), i.cause);
-            continue;
-        }
         if (i.confidence != SafetyIncident::Confidence::Possible) {
             // Both sides of a false alarm, for whoever reads the log: what the recording showed, and
             // what the clients themselves believed (wall clock, ms).
@@ -608,8 +570,7 @@ void TestSafetyIncidents::clientPauseTracedIsProven()
 void TestSafetyIncidents::scenariosThatGrantOnceRaiseNothing()
 {
     // The tracer on the drift lock, whose holder drops its write when its validity runs out: what it
-    // sees of a holder that knew its lease was over must prove nothing, unless that holder was in
-    // fact still at its task when B took the lock (see ranPastTheHandover).
+    // sees of a holder that knew its lease was over must prove nothing.
     std::unique_ptr<LockTracer> tracer = traceIntoRecording(demoScenarioResource(DemoScenario::ClockDrift));
     for (DemoScenario s :
          {DemoScenario::ClockDrift, DemoScenario::MinorityFailure, DemoScenario::MajorityFailure}) {
