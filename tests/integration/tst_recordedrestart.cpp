@@ -31,8 +31,19 @@ class TestRecordedRestart : public QObject
     Q_OBJECT
 
 private slots:
+    // Three real masters, polled (no keyspace events: the recorder has only its reads to judge by),
+    // a monitor of them whose recorder writes m_path, its first scan done.
+    void init();
+    void cleanup();
     void aCopyWrittenAfterARestartIsReleasedNotLost();
     void aRestartedMastersOldReadingCountsForNothing();
+
+private:
+    std::unique_ptr<RedisServerGroup> m_group;
+    std::unique_ptr<QTemporaryDir> m_dir;
+    QString m_path;
+    std::unique_ptr<MasterSet> m_masters;
+    std::unique_ptr<LockMonitor> m_monitor;
 };
 
 namespace {
@@ -55,23 +66,38 @@ QString endOf(const QString& path, const QByteArray& resource, const QByteArray&
 
 } // namespace
 
+void TestRecordedRestart::init()
+{
+    m_group = std::make_unique<RedisServerGroup>();
+    QVERIFY2(m_group->start(3), qPrintable(m_group->errorString()));
+    m_dir = std::make_unique<QTemporaryDir>();
+    m_path = m_dir->filePath(QStringLiteral("recording.sqlite"));
+    m_masters = std::make_unique<MasterSet>(quickConfig(*m_group).masters);
+    m_monitor = std::make_unique<LockMonitor>(m_masters.get(), quickConfig(*m_group));
+    RecorderOptions options;
+    options.path = m_path;
+    options.flushIntervalMs = 100;
+    Recorder::record(m_monitor.get(), options);
+    QSignalSpy scanned(m_monitor.get(), &LockMonitor::initialScanFinished);
+    m_masters->open();
+    m_monitor->start();
+    QVERIFY(scanned.wait(int(upperBoundMs(30000))));
+}
+
+void TestRecordedRestart::cleanup()
+{
+    m_monitor.reset();
+    m_masters.reset();
+    m_dir.reset();
+    m_group.reset();
+}
+
 void TestRecordedRestart::aCopyWrittenAfterARestartIsReleasedNotLost()
 {
-    RedisServerGroup group;
-    QVERIFY2(group.start(3), qPrintable(group.errorString()));
-    QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("recording.sqlite"));
-    MasterSet masters(quickConfig(group).masters);
-    auto monitor = std::make_unique<LockMonitor>(&masters, quickConfig(group));
-    RecorderOptions options;
-    options.path = path;
-    options.flushIntervalMs = 100;
-    Recorder::record(monitor.get(), options);
-    QSignalSpy scanned(monitor.get(), &LockMonitor::initialScanFinished);
+    LockMonitor* monitor = m_monitor.get();
+    RedisServerGroup& group = *m_group;
+    MasterSet& masters = *m_masters;
     QSignalSpy restarted(&masters, &MasterSet::masterRestarted);
-    masters.open();
-    monitor->start();
-    QVERIFY(scanned.wait(int(upperBoundMs(30000))));
     const auto onAll = [&](const QByteArray& key, int holding) {
         return QTest::qWaitFor(
             [&] { return monitor->locks().contains(key) && monitor->locks().value(key)->holding == holding; },
@@ -99,10 +125,10 @@ void TestRecordedRestart::aCopyWrittenAfterARestartIsReleasedNotLost()
         QCOMPARE(group.at(i).command({"DEL", "lock:after"}).integer, 1);
     QVERIFY(gone("lock:after"));
     QTest::qWait(300); // flushed every 100 ms
-    monitor.reset();   // its recorder with it
+    m_monitor.reset(); // its recorder with it
 
-    QCOMPARE(endOf(path, "lock:after", "tok-after"), QStringLiteral("released"));
-    QCOMPARE(endOf(path, "lock:solo", "tok-solo"), QStringLiteral("lost"));
+    QCOMPARE(endOf(m_path, "lock:after", "tok-after"), QStringLiteral("released"));
+    QCOMPARE(endOf(m_path, "lock:solo", "tok-solo"), QStringLiteral("lost"));
 }
 
 // The monitor kept what a master showed before it restarted: counted again once it was back, until
@@ -112,20 +138,9 @@ void TestRecordedRestart::aCopyWrittenAfterARestartIsReleasedNotLost()
 // readings are unknown: no view names it a holder of a copy the new process does not have.
 void TestRecordedRestart::aRestartedMastersOldReadingCountsForNothing()
 {
-    RedisServerGroup group;
-    QVERIFY2(group.start(3), qPrintable(group.errorString()));
-    QTemporaryDir dir;
-    const QString path = dir.filePath(QStringLiteral("recording.sqlite"));
-    MasterSet masters(quickConfig(group).masters);
-    auto monitor = std::make_unique<LockMonitor>(&masters, quickConfig(group));
-    RecorderOptions options;
-    options.path = path;
-    options.flushIntervalMs = 100;
-    Recorder::record(monitor.get(), options);
-    QSignalSpy scanned(monitor.get(), &LockMonitor::initialScanFinished);
-    masters.open();
-    monitor->start();
-    QVERIFY(scanned.wait(int(upperBoundMs(30000))));
+    LockMonitor* monitor = m_monitor.get();
+    RedisServerGroup& group = *m_group;
+    MasterSet& masters = *m_masters;
     for (int i = 0; i < 3; ++i)
         group.at(i).command({"SET", "lock:kept", "tok-kept", "PX", "600000"});
     QVERIFY(QTest::qWaitFor(
@@ -139,9 +154,8 @@ void TestRecordedRestart::aRestartedMastersOldReadingCountsForNothing()
     // process, so none may count it.
     bool restarted = false;
     QStringList countedAfter;
-    connect(&masters, &MasterSet::masterRestarted, monitor.get(),
-            [&](int master) { restarted = master == 2; });
-    connect(monitor.get(), &LockMonitor::locksChanged, monitor.get(), [&](const LockBatch& batch) {
+    connect(&masters, &MasterSet::masterRestarted, monitor, [&](int master) { restarted = master == 2; });
+    connect(monitor, &LockMonitor::locksChanged, monitor, [&](const LockBatch& batch) {
         for (const QList<SharedLockView>* views : {&batch.added, &batch.changed})
             for (const SharedLockView& v : *views)
                 if (restarted && v->resource == "lock:kept" && v->holders.contains(2))
@@ -159,12 +173,12 @@ void TestRecordedRestart::aRestartedMastersOldReadingCountsForNothing()
                              int(upperBoundMs(15000)));
     QVERIFY2(countedAfter.isEmpty(), qPrintable(countedAfter.join(QLatin1String(", "))));
     QTest::qWait(300); // flushed every 100 ms
-    monitor.reset();   // its recorder with it
+    m_monitor.reset(); // its recorder with it
 
     // The recording agrees: no holders event after the restart names the third master, and the
     // copy it lost is not a release.
     RecordingReader reader;
-    QVERIFY(!reader.open(path).isError());
+    QVERIFY(!reader.open(m_path).isError());
     const Result<ResourceHistory> history = reader.history("lock:kept");
     QVERIFY(history);
     bool afterRestart = false;
