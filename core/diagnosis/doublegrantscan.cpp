@@ -196,8 +196,13 @@ public:
                 !h.deletedUnder(e.timeMs)) {
                 // Gone, below its quorum, from masters nothing happened to: a release reaching the
                 // masters (one that was down meanwhile keeps a copy until it expires). Given up.
+                // Past its validity it is the masters' own expiries, read one after the other (each
+                // counts from its own write): expired, and the next token's lock a handover.
+                const bool expiring = h.validUntilMs >= 0 && !h.expiredEarly(e.timeMs);
                 h.gaveUpAtMs = e.timeMs;
-                h.released = true;
+                h.released = !expiring;
+                if (expiring)
+                    m_lastExpired = LapsedHandover{e.token, e.timeMs, h.ttlMs, h.renewed, {}, 0};
                 h.holding = e.holding;
                 closeIncidentsOf(e.token);
                 return;
