@@ -267,7 +267,6 @@ void DemoClient::finish()
         endHold(monotonicMs(), tr("released"));
     setState(State::Releasing);
     const RedlockLease lease = std::exchange(m_lease, RedlockLease());
-    emit releasing(m_index, lease.token);
     m_redlock->release(lease, [self = QPointer<DemoClient>(this), afterTask](const RedlockOutcome&) {
         if (self && self->m_state == State::Releasing)
             afterTask();

@@ -67,8 +67,6 @@ signals:
     void acquireFailed(int client, const QByteArray& resource, const lockscope::RedlockOutcome& outcome);
     // `atMs` (monotonic) is when the client stopped believing it held the lock.
     void holdEnded(int client, const QByteArray& resource, qint64 atMs, const QString& how);
-    // The client sends its release with `token` now (also after its validity ran out).
-    void releasing(int client, const QByteArray& token);
     void wrote(int client, const lockscope::DemoWrite& write);
     void overran(int client, const QByteArray& resource, qint64 validityMs, qint64 workMs);
     void note(const QString& text);

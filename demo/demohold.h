@@ -18,11 +18,6 @@ struct DemoHold
     qint64 validUntilMs = 0; // monotonic, from the Redlock lease
     qint64 validityMs = 0;
     qint64 fencing = 0;
-    // Monotonic: when its winning Redlock round began (its SETs went out), and when the client sent
-    // its release (-1: not yet, or none). What a lock tracer sees of a holder is its commands: a
-    // release after the next holder's round began reads as a holder still at work.
-    qint64 roundStartedMs = 0;
-    qint64 releaseSentMs = -1;
     QString how;             // how it ended
     bool overlapped = false; // another client held the same resource at the same time
 

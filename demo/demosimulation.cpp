@@ -124,13 +124,6 @@ void DemoSimulation::start(const LockScopeConfig& config, bool background)
             c->setBackgroundTasks(tasks);
         connect(c, &DemoClient::acquired, this, &DemoSimulation::onAcquired);
         connect(c, &DemoClient::holdEnded, this, &DemoSimulation::onHoldEnded);
-        connect(c, &DemoClient::releasing, this, [this](int, const QByteArray& token) {
-            for (qsizetype i = m_holds.size() - 1; i >= 0; --i)
-                if (m_holds.at(i).token == token) {
-                    m_holds[i].releaseSentMs = monotonicMs();
-                    break;
-                }
-        });
         connect(c, &DemoClient::acquireFailed, this,
                 [this](int client, const QByteArray& resource, const RedlockOutcome& outcome) {
                     // A round is decided as soon as a quorum is out of reach, so "too few answered" may
@@ -245,7 +238,6 @@ void DemoSimulation::onAcquired(int client, const RedlockLease& lease, qint64 fe
     hold.resource = lease.resource;
     hold.token = lease.token;
     hold.startMs = monotonicMs();
-    hold.roundStartedMs = lease.startedAtNs / 1000000;
     hold.validUntilMs = lease.validUntilNs / 1000000;
     hold.validityMs = lease.validityMs;
     hold.fencing = fencing;
@@ -292,7 +284,6 @@ void DemoSimulation::recordOutsideHold(int client, const QByteArray& resource, c
     hold.resource = resource;
     hold.token = token;
     hold.startMs = monotonicMs();
-    hold.roundStartedMs = hold.startMs;
     hold.validUntilMs = hold.startMs + ttlMs;
     hold.validityMs = ttlMs;
     hold.fencing = -1;

@@ -455,11 +455,9 @@ void TestSafetyIncidents::verifyAgainstTheOracle(const QList<SafetyIncident>& in
             for (const DemoHold& h : m_sim->holds())
                 if (h.resource == i.resource)
                     m_detail << QString::asprintf(
-                        "false alarm oracle: %s %s held %lld..%lld (valid until %lld; round from %lld, "
-                        "release sent %lld) %s",
+                        "false alarm oracle: %s %s held %lld..%lld (valid until %lld) %s",
                         qPrintable(QString::number(h.client)), h.token.constData(), wall(h.startMs),
-                        h.isOpen() ? -1LL : wall(h.endMs), wall(h.validUntilMs), wall(h.roundStartedMs),
-                        h.releaseSentMs < 0 ? -1LL : wall(h.releaseSentMs), qPrintable(h.how));
+                        h.isOpen() ? -1LL : wall(h.endMs), wall(h.validUntilMs), qPrintable(h.how));
         }
         QVERIFY2(i.confidence == SafetyIncident::Confidence::Possible,
                  qPrintable(QStringLiteral("a false alarm: %1 %2 on %3 (%4)")
