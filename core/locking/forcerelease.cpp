@@ -122,6 +122,8 @@ void finish(MasterSet& masters, const WriteGate& gate, const ForceReleasePlan& p
 {
     if (gate.audit()) {
         AuditRecord record = auditRecordOf(masters, plan);
+        if (outcome.sentAtMs > 0)
+            record.time = QDateTime::fromMSecsSinceEpoch(outcome.sentAtMs, Qt::UTC);
         record.outcome = outcome.outcomeName();
         record.message = outcome.error.message;
         if (record.message.isEmpty() && outcome.spared() > 0 && outcome.ok())
@@ -360,6 +362,7 @@ void ForceRelease::execute(MasterSet& masters, const LockScopeConfig& config, co
     job->outstanding = int(sending.size());
     if (sending.isEmpty())
         return later(masters, complete);
+    job->outcome.sentAtMs = nowWallMs;
     for (int index : sending) {
         RedisConnection* connection = masters.at(index);
         const ForceReleaseTarget& target =

@@ -41,6 +41,9 @@ struct ForceReleaseOutcome
     RedisError error;
     QList<ForceReleaseMasterResult> results; // every master, in master order
     RedisError auditError;                   // the audit line could not be written
+    // When the deletes went out (wall clock, ms; 0 when nothing was sent): the audit line's time,
+    // so a recorder's observation of the delete never comes before the action that caused it.
+    qint64 sentAtMs = 0;
 
     bool ok() const { return verdict == WriteVerdict::Done; }
     // Masters left alone because the holder the admin saw was gone from them.

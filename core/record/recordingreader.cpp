@@ -566,10 +566,19 @@ Result<ResourceHistory> RecordingReader::history(const QByteArray& resource, qin
     for (const HistoryEvent& h : std::as_const(*masterEvents))
         if (watching.contains(h.session))
             history.events << h;
-    std::stable_sort(
-        history.events.begin(), history.events.end(), [](const HistoryEvent& a, const HistoryEvent& b) {
-            return a.event.timeMs != b.event.timeMs ? a.event.timeMs < b.event.timeMs : a.id < b.id;
-        });
+    // In one millisecond an administrator's force-release (stamped when it was sent) comes before
+    // what the recorders saw of it, whichever reached the file first.
+    const auto forced = [](const HistoryEvent& h) {
+        return h.event.kind == RecordEvent::Kind::ForceReleased;
+    };
+    std::stable_sort(history.events.begin(), history.events.end(),
+                     [&forced](const HistoryEvent& a, const HistoryEvent& b) {
+                         if (a.event.timeMs != b.event.timeMs)
+                             return a.event.timeMs < b.event.timeMs;
+                         if (forced(a) != forced(b))
+                             return forced(a);
+                         return a.id < b.id;
+                     });
     return history;
 }
 

@@ -44,6 +44,7 @@ private slots:
     void readOnlyRefusesButIsAudited();
     void unwritableAuditLogRefusesBeforeAnyMaster();
     void auditLinesAreJsonWithoutPasswords();
+    void auditTimeIsWhenTheDeleteWasSent();
 };
 
 void TestForceRelease::guardedSparesALockThatChangedHands()
@@ -332,6 +333,34 @@ void TestForceRelease::auditLinesAreJsonWithoutPasswords()
     QCOMPARE(results.size(), 3);
     QCOMPARE(results.first().toObject().value(QStringLiteral("result")).toString(),
              QStringLiteral("deleted"));
+}
+
+// A recorder stamps the delete when it sees it; the audit line, which the recorder turns into the
+// "force-released" event, must not come after that (a recorder that saw the delete sooner told the
+// story as "released", then "force-released"). So the line's time is when the delete was sent: here
+// the master holds the delete back for 800 ms, and the line names the moment it went out.
+void TestForceRelease::auditTimeIsWhenTheDeleteWasSent()
+{
+    ForceReleaseCluster c;
+    QVERIFY(c.start(1));
+    c.onAll({"SET", "job:slow", tokenA, "PX", "60000"});
+    const ForceReleasePlan plan = c.inspect(forceReleaseRequest("job:slow", tokenA));
+    QVERIFY(plan.refusal.isEmpty());
+    QCOMPARE(c.group.at(0).command({"CLIENT", "PAUSE", "800", "WRITE"}).string, QByteArray("OK"));
+    const qint64 before = QDateTime::currentMSecsSinceEpoch();
+    const ForceReleaseOutcome o = c.execute(plan);
+    const qint64 after = QDateTime::currentMSecsSinceEpoch();
+    QCOMPARE(o.verdict, WriteVerdict::Done);
+    QVERIFY2(after - before >= 700, qPrintable(QString::number(after - before))); // the pause held it
+    const QList<QJsonObject> lines = c.auditLines();
+    QCOMPARE(lines.size(), 1);
+    const qint64 stamped =
+        QDateTime::fromString(lines.first().value(QStringLiteral("time")).toString(), Qt::ISODateWithMs)
+            .toMSecsSinceEpoch();
+    QVERIFY2(
+        stamped >= before && stamped < before + (after - before) / 2,
+        qPrintable(
+            QStringLiteral("sent from %1, answered %2, stamped %3").arg(before).arg(after).arg(stamped)));
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestForceRelease)
