@@ -77,8 +77,8 @@ public:
         m_lastMs = qMax(m_lastMs, e.timeMs);
         if (e.isMasterEvent())
             return; // the session's list (m_masterEvents) has them
-        if (e.kind == Kind::FenceCounter)
-            return m_fences.add(e);
+        if (m_fences.add(e))
+            return; // a counter's reading (a grant it only notes)
         if (isTracedKind(e.kind))
             return traced(e);
         if (isEvidenceOnly(e.kind))

@@ -16,16 +16,28 @@ FenceWatch::FenceWatch(const QByteArray& resource, int masters, const QList<Reco
     : m_resource(resource), m_masters(masters), m_masterEvents(masterEvents), m_out(out)
 {}
 
-QString FenceWatch::topologyBetween(int master, qint64 fromMs, qint64 toMs) const
+const RecordEvent* FenceWatch::topologyBetween(int master, qint64 fromMs, qint64 toMs) const
 {
     for (const RecordEvent& m : m_masterEvents)
         if (m.master == master && m.timeMs >= fromMs && m.timeMs <= toMs &&
             (m.kind == RecordEvent::Kind::MasterRestarted || m.kind == RecordEvent::Kind::Failover))
-            return EvidenceLine::of(m, m_masters);
-    return {};
+            return &m;
+    return nullptr;
 }
 
-void FenceWatch::add(const RecordEvent& e)
+bool FenceWatch::add(const RecordEvent& e)
+{
+    if (e.kind == RecordEvent::Kind::Acquired || e.kind == RecordEvent::Kind::Contested) {
+        m_lastGrantMs = qMax(m_lastGrantMs, e.timeMs);
+        return false;
+    }
+    if (e.kind != RecordEvent::Kind::FenceCounter)
+        return false;
+    read(e);
+    return true;
+}
+
+void FenceWatch::read(const RecordEvent& e)
 {
     bool ok = false;
     const qint64 value = e.token.toLongLong(&ok);
@@ -45,10 +57,12 @@ void FenceWatch::add(const RecordEvent& e)
         c.open = -1; // past its old highest: new values again
     } else if (c.highest >= 0 && value <= c.highest) {
         // The same value again is news only after the master restarted or changed hands (the
-        // monitor reads each change once): then, as a lower one, it was given out again.
-        const QString topology = topologyBetween(e.master, c.highestAtMs, e.timeMs);
-        if (value == c.highest && topology.isEmpty())
+        // monitor reads each change once, and every counter again after either), and only when a
+        // grant since should have raised it: then, as a lower one, it was given out again.
+        const RecordEvent* changed = topologyBetween(e.master, c.highestAtMs, e.timeMs);
+        if (value == c.highest && (!changed || m_lastGrantMs <= changed->timeMs))
             return;
+        const QString topology = changed ? EvidenceLine::of(*changed, m_masters) : QString();
         SafetyIncident i;
         i.kind = SafetyIncident::Kind::FencingRegression;
         i.confidence = SafetyIncident::Confidence::Proven;

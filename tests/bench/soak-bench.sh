@@ -3,7 +3,8 @@
 # Zero false alarms of two holders at once (issue #42) over at least 10,000 contended handovers by
 # real peers (node-redlock and redis-semaphore's RedlockMutex on five masters, redis-py and
 # redis-semaphore's Mutex on one), with holders killed by SIGKILL while they hold, a master
-# restarted with persistence and one without: the suite's tst_incidentsoak with --holds per peer
+# restarted with persistence and one without, and fenced locks (Redisson's fenced-lock layout, redis-py
+# with a fence:* counter) through a restart with persistence: the suite's tst_incidentsoak with --holds per peer
 # (default 1600, over 10,000 handovers in all; the suite takes 60). Prints one JSON line per round and one in all: handovers,
 # holders killed, and the possible incidents raised (after a kill; after a release the recording
 # did not see). Exits 1 on anything at probable or proven, or when a peer's own record overlaps.
