@@ -267,6 +267,19 @@ void Redlock::extend(const RedlockLease& lease, qint64 ttlMs, Done done)
         });
 }
 
+int Redlock::releaseTimeoutMs() const
+{
+    // The per-master timeout is Redlock's for acquiring: an answer later than it leaves too little of
+    // the TTL. No validity rides on a release, and what it reports must be what the masters did: a
+    // master that answers after 60 ms on a busy machine does release (CI's sanitizer pass once had
+    // `lockctl release` exit "unavailable" on three healthy masters). So it waits as long as the
+    // connections wait for any command.
+    int timeoutMs = m_config.redlock.masterTimeoutMs;
+    for (int i = 0; i < m_masters->size(); ++i)
+        timeoutMs = qMax(timeoutMs, m_masters->at(i)->options().commandTimeoutMs);
+    return timeoutMs;
+}
+
 void Redlock::release(const RedlockLease& lease, Done done)
 {
     if (refusedByGate(QStringLiteral("release"), lease, done))
@@ -276,7 +289,7 @@ void Redlock::release(const RedlockLease& lease, Done done)
             QStringLiteral("release"), lease, WriteVerdict::Invalid,
             {ErrorKind::InvalidArgument, QString(), QStringLiteral("the resource and the token are needed")},
             done);
-    QuorumCall::start(*m_masters, m_config.redlock.masterTimeoutMs, QuorumCall::Until::AllAnswered,
+    QuorumCall::start(*m_masters, releaseTimeoutMs(), QuorumCall::Until::AllAnswered,
                       releaseIssue(lease.resource, lease.token), judgeScript,
                       [self = QPointer<Redlock>(this), lease, done](const QuorumCall::Tally& tally) {
                           if (!self)

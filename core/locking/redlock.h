@@ -54,7 +54,8 @@ public:
     void acquireWithToken(const QByteArray& resource, const QByteArray& token, qint64 ttlMs, Done done);
     // Needs a quorum within what is left of the lease's validity (when known).
     void extend(const RedlockLease& lease, qint64 ttlMs, Done done);
-    // Token-checked delete on every master; reports each master's answer.
+    // Token-checked delete on every master; reports each master's answer, waiting for each as long
+    // as its connection waits for a command (not the per-master timeout of an acquisition).
     void release(const RedlockLease& lease, Done done);
 
     // Why a TTL is unusable, or an empty string.
@@ -77,6 +78,7 @@ private:
     // The gate's refusal of `action`, if any, reported later; true when refused.
     bool refusedByGate(const QString& action, const RedlockLease& lease, const Done& done);
     bool canStillReachQuorum() const;
+    int releaseTimeoutMs() const;
     int randomRetryDelayMs() const;
     RedlockOutcome outcomeFrom(const QuorumCall::Tally& tally) const;
     QuorumCall::Until decisionRule() const;
