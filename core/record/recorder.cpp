@@ -389,7 +389,7 @@ void Recorder::onView(const LockView& view, bool initial)
                sides && std::any_of(sides->cbegin(), sides->cend(),
                                     [&view](const Tracked& t) { return t.token == view.token; })) {
         // The tracked token is gone; the one held beside it goes on, announced already.
-        endEpisode(view.resource, tracked, now);
+        endEpisode(view.resource, tracked, now, writtenOver(view, tracked.token, tracked.holders));
         const auto side = std::find_if(sides->begin(), sides->end(),
                                        [&view](const Tracked& t) { return t.token == view.token; });
         tracked = std::move(*side);
@@ -475,7 +475,8 @@ void Recorder::followSides(const LockView& view, quint64 unreachable, Tracked& t
         if (!held.contains(sides.at(i).token) && !(sides.at(i).holders & unreachable)) {
             // Gone from every master that held it (one not answering holds it still, as far as
             // anyone knows: ended there, it came back as a second episode of the same holder).
-            endEpisode(view.resource, sides.at(i), now);
+            endEpisode(view.resource, sides.at(i), now,
+                       writtenOver(view, sides.at(i).token, sides.at(i).holders));
             sides.removeAt(i);
         }
     for (const QByteArray& token : std::as_const(held)) {
@@ -530,7 +531,8 @@ bool Recorder::interrupted(int master, const Tracked& tracked) const
     return m.restartedUnder || (m.downUnder && monotonicMs() - m_downMs.value(master) < interruptionMemoryMs);
 }
 
-RecordEvent::Kind Recorder::endOf(const QByteArray& resource, const Tracked& tracked, qint64 nowMs) const
+RecordEvent::Kind Recorder::endOf(const QByteArray& resource, const Tracked& tracked, qint64 nowMs,
+                                  bool overwritten) const
 {
     if (tracked.releasedAtMs >= 0)
         return RecordEvent::Kind::Released;
@@ -548,12 +550,12 @@ RecordEvent::Kind Recorder::endOf(const QByteArray& resource, const Tracked& tra
             return RecordEvent::Kind::Lost;
     if (tracked.deadlineMs >= 0 && nowMs + expiryToleranceMs >= tracked.deadlineMs)
         return RecordEvent::Kind::Expired;
-    return RecordEvent::Kind::Released;
+    return overwritten ? RecordEvent::Kind::Replaced : RecordEvent::Kind::Released;
 }
 
-void Recorder::endEpisode(const QByteArray& resource, const Tracked& tracked, qint64 now)
+void Recorder::endEpisode(const QByteArray& resource, const Tracked& tracked, qint64 now, bool overwritten)
 {
-    const RecordEvent::Kind kind = endOf(resource, tracked, now);
+    const RecordEvent::Kind kind = endOf(resource, tracked, now, overwritten);
     RecordEvent e = resourceEvent(kind, resource, tracked);
     e.holding = 0;
     e.holders = 0;

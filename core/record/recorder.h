@@ -142,7 +142,9 @@ private:
     // `master` restarted after the token had been seen there during the episode, or went down a
     // moment ago after that.
     bool interrupted(int master, const Tracked& tracked) const;
-    RecordEvent::Kind endOf(const QByteArray& resource, const Tracked& tracked, qint64 nowMs) const;
+    // `overwritten`: its last masters hold another token now (writtenOver).
+    RecordEvent::Kind endOf(const QByteArray& resource, const Tracked& tracked, qint64 nowMs,
+                            bool overwritten) const;
     // `unreachable`: bit i, master i's read failed (onView learnt it once per view). `token`: the
     // episode's, the view's own (`viewsToken`) or one held beside it.
     void startEpisode(const LockView& view, const QByteArray& token, bool viewsToken, quint64 unreachable,
@@ -155,7 +157,8 @@ private:
     // `contested` event and ended like any other.
     void followSides(const LockView& view, quint64 unreachable, Tracked& tracked);
     // The end event of an episode gone from every master.
-    void endEpisode(const QByteArray& resource, const Tracked& tracked, qint64 nowMs);
+    void endEpisode(const QByteArray& resource, const Tracked& tracked, qint64 nowMs,
+                    bool overwritten = false);
     // The index of a key type in m_types (added when new); 0 for none.
     int typeIndex(const QByteArray& type);
 

@@ -18,4 +18,20 @@ quint64 holdersMask(const LockView& view, const QByteArray& token, int* holding)
     return mask;
 }
 
+bool writtenOver(const LockView& view, const QByteArray& token, quint64 holders)
+{
+    if (holders == 0)
+        return false;
+    for (qsizetype i = 0; i < 64; ++i) {
+        if (!(holders & (quint64(1) << i)))
+            continue;
+        if (i >= view.observations.size())
+            return false;
+        const MasterObservation& o = view.observations.at(i);
+        if (!o.present() || o.error().isError() || o.lock().token == token)
+            return false;
+    }
+    return true;
+}
+
 } // namespace lockscope

@@ -9,4 +9,9 @@ namespace lockscope {
 // read from each master's own value: the view's holders are those of its own token only.
 quint64 holdersMask(const LockView& view, const QByteArray& token, int* holding);
 
+// Whether every master in `holders` (the masters last seen holding `token`) holds another token in
+// `view`: its copies were written over (a steal, a contested lock's other side taking them), not
+// let go. False for an empty mask.
+bool writtenOver(const LockView& view, const QByteArray& token, quint64 holders);
+
 } // namespace lockscope

@@ -44,6 +44,40 @@ qint64 msOf(const QJsonValue& time)
     return QDateTime::fromString(time.toString(), Qt::ISODateWithMs).toMSecsSinceEpoch();
 }
 
+// How the episode of `token` ended, as `lockctl history` tells it ("" while there is none).
+QString endOf(const QString& db, const QString& token)
+{
+    for (const QJsonValue& e : episodesOf(db, QStringLiteral("lock:c")))
+        if (e.toObject().value(QStringLiteral("token")).toString() == token)
+            return e.toObject().value(QStringLiteral("ended")).toString();
+    return QString();
+}
+
+// Five masters with keyspace events and `lockctl record` writing `db`.
+struct RecordedMasters
+{
+    RedisServerGroup group;
+    LockctlProcess recorder;
+
+    bool start(const QString& db)
+    {
+        RedisServerOptions options;
+        options.notifications = true;
+        if (!group.start(5, options)) {
+            qWarning("%s", qPrintable(group.errorString()));
+            return false;
+        }
+        return recorder.start(group.lockctlArgs() +
+                              QStringList{QStringLiteral("record"), QStringLiteral("--db"), db}) &&
+               recorder.waitForOutput("recording 5 master(s)");
+    }
+    void set(const QList<int>& masters, const QByteArray& token)
+    {
+        for (int m : masters)
+            group.at(m).command({"SET", "lock:c", token, "PX", "600000"});
+    }
+};
+
 } // namespace
 
 class TestUiContestedHistory : public QObject
@@ -53,6 +87,7 @@ class TestUiContestedHistory : public QObject
 private slots:
     void initTestCase();
     void twoTokensAtOnceAreTwoHoldersAtOnce();
+    void aHolderWrittenOverWasReplaced();
 
 private:
     QTemporaryDir m_dir;
@@ -67,19 +102,14 @@ void TestUiContestedHistory::initTestCase()
 
 void TestUiContestedHistory::twoTokensAtOnceAreTwoHoldersAtOnce()
 {
-    RedisServerGroup group;
-    RedisServerOptions options;
-    options.notifications = true;
-    QVERIFY2(group.start(5, options), qPrintable(group.errorString()));
     const QString db = m_dir.filePath(QStringLiteral("contested.sqlite"));
     {
-        LockctlProcess recorder;
-        QVERIFY(recorder.start(group.lockctlArgs() +
-                               QStringList{QStringLiteral("record"), QStringLiteral("--db"), db}));
-        QVERIFY2(recorder.waitForOutput("recording 5 master(s)"), qPrintable(recorder.describe()));
-        const auto set = [&group](const QList<int>& masters, const QByteArray& token) {
-            for (int m : masters)
-                group.at(m).command({"SET", "lock:c", token, "PX", "600000"});
+        RecordedMasters rig;
+        QVERIFY2(rig.start(db), qPrintable(rig.recorder.describe()));
+        RedisServerGroup& group = rig.group;
+        LockctlProcess& recorder = rig.recorder;
+        const auto set = [&rig](const QList<int>& masters, const QByteArray& token) {
+            rig.set(masters, token);
         };
         // A on three masters, then B on the other two: contested, A with the majority.
         set({0, 1, 2}, "tok-a");
@@ -155,6 +185,45 @@ void TestUiContestedHistory::twoTokensAtOnceAreTwoHoldersAtOnce()
     timeline->resize(700, 160);
     timeline->grab();
     QCOMPARE(timeline->overlapsDrawn(), 1);
+}
+
+void TestUiContestedHistory::aHolderWrittenOverWasReplaced()
+{
+    // B held beside A on two masters, then A written over both of B's copies (a plain SET: a steal).
+    // B never let go: its episode ended "replaced" (the recorder said "released" before), and A's
+    // goes on until it is deleted.
+    const QString db = m_dir.filePath(QStringLiteral("written-over.sqlite"));
+    {
+        RecordedMasters rig;
+        QVERIFY2(rig.start(db), qPrintable(rig.recorder.describe()));
+        rig.set({0, 1, 2}, "tok-a");
+        QVERIFY(QTest::qWaitFor([&] { return endOf(db, QStringLiteral("tok-a")) == QLatin1String("open"); },
+                                int(upperBoundMs(10000))));
+        rig.set({3, 4}, "tok-b");
+        QVERIFY(QTest::qWaitFor([&] { return endOf(db, QStringLiteral("tok-b")) == QLatin1String("open"); },
+                                int(upperBoundMs(10000))));
+        rig.set({3, 4}, "tok-a");
+        QVERIFY(QTest::qWaitFor([&] { return endOf(db, QStringLiteral("tok-b")) != QLatin1String("open"); },
+                                int(upperBoundMs(10000))));
+        QCOMPARE(endOf(db, QStringLiteral("tok-b")), QStringLiteral("replaced"));
+        QCOMPARE(endOf(db, QStringLiteral("tok-a")), QStringLiteral("open"));
+        for (int m = 0; m < 5; ++m)
+            rig.group.at(m).command({"DEL", "lock:c"});
+        QVERIFY(QTest::qWaitFor([&] { return endOf(db, QStringLiteral("tok-a")) != QLatin1String("open"); },
+                                int(upperBoundMs(10000))));
+        QCOMPARE(rig.recorder.terminate(), 0);
+    }
+    QCOMPARE(endOf(db, QStringLiteral("tok-a")), QStringLiteral("released"));
+
+    // The window's review of the file tells it the same way.
+    LockScopeConfig none;
+    none.readOnly = true;
+    MainWindow window(none, m_dir.filePath(QStringLiteral("audit-2.jsonl")));
+    window.review(db, "lock:c");
+    HistoryTimeline* timeline = window.historyDock()->timeline();
+    QTRY_COMPARE_WITH_TIMEOUT(timeline->episodes().size(), 2, 10000);
+    QCOMPARE(timeline->episodes().at(0).ended, Episode::End::Released);
+    QCOMPARE(timeline->episodes().at(1).ended, Episode::End::Replaced);
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiContestedHistory)
