@@ -2,6 +2,8 @@
 // Issue #41, point 12: the smaller things a new user met walking through the window, each as the
 // user meets it (keys pressed, widgets on screen).
 #include "detail/lockdetailpane.h"
+#include "eventlog/eventlogdock.h"
+#include "insights/insightsdock.h"
 #include "locks/lockfilterbar.h"
 #include "locks/locktablemodel.h"
 #include "locks/locktableview.h"
@@ -47,6 +49,7 @@ private slots:
     void mastersAreNamedAsEverywhereElse();
     void noScanningForeverBesideARefusedPassword();
     void zoomMakesTheTextLargerForAProjector();
+    void aFirstStartOpensOnTheEventLog();
 
 private:
     QTemporaryDir m_dir;
@@ -208,6 +211,24 @@ void TestUiWalkthrough::zoomMakesTheTextLargerForAProjector()
     reset->trigger();
     QCOMPARE(QApplication::font().pointSizeF(), base);
     QTRY_COMPARE(m_window->lockView()->verticalHeader()->defaultSectionSize(), rowBefore);
+}
+
+void TestUiWalkthrough::aFirstStartOpensOnTheEventLog()
+{
+    // Walked again (session 48): on a first start the bottom docks showed Insights, tabified last,
+    // with "Nothing recorded yet", and the event log that says what the masters did was behind it.
+    m_window.reset();
+    QSettings().clear();
+    m_window =
+        std::make_unique<MainWindow>(quickConfig(m_group), m_dir.filePath(QStringLiteral("audit.jsonl")));
+    m_window->resize(1366, 768);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    auto* events = m_window->findChild<EventLogDock*>();
+    auto* insights = m_window->findChild<InsightsDock*>();
+    QVERIFY(events && insights);
+    QTRY_VERIFY(!events->visibleRegion().isEmpty());
+    QVERIFY(insights->visibleRegion().isEmpty());
 }
 
 LOCKSCOPE_TEST_MAIN(TestUiWalkthrough)

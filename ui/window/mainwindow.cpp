@@ -104,6 +104,7 @@ MainWindow::MainWindow(LockScopeConfig config, QString auditLogPath, QWidget* pa
     connect(m_diagnosis, &LockDiagnosisWatch::notified, m_recording, &WindowRecording::notified);
     m_incidents = new WindowIncidents({this, m_recording, m_statusBar, m_diagnosis, m_historyDock, m_detail});
     m_insights = new WindowInsights(this, m_recording, m_historyDock);
+    m_eventsDock->raise(); // tabified last, Insights was on top: a first start shows the event log
     connect(m_incidents, &WindowIncidents::lockChosen, this, [this](const QByteArray& resource) {
         isReview() ? m_historyView->choose(resource) : selectWhenSeen(resource);
         m_historyDock->raise();
