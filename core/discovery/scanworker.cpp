@@ -131,7 +131,13 @@ void ScanWorker::masterDown(quint64 generation, const QString& reason)
 
 bool ScanWorker::canScan() const
 {
-    return m_masterUp && m_connection && m_connection->isUp();
+    return m_masterUp && m_connection && m_connection->isUp() && onMastersProcess();
+}
+
+bool ScanWorker::onMastersProcess() const
+{
+    const QByteArray& runId = m_connection->health().runId;
+    return m_masterRunId.isEmpty() || runId.isEmpty() || runId == m_masterRunId;
 }
 
 void ScanWorker::onConnectionState(RedisConnection::State state)
@@ -140,10 +146,8 @@ void ScanWorker::onConnectionState(RedisConnection::State state)
         return;
     if (state == RedisConnection::State::Up) {
         // Ours reconnected to a restarted server before the master connection noticed the restart:
-        // the monitor must hear of the restart (and mark what the old process held) before a pass
-        // reports those locks gone. The master connection goes down and up, and follow() resumes.
-        const QByteArray& runId = m_connection->health().runId;
-        if (!m_masterRunId.isEmpty() && !runId.isEmpty() && runId != m_masterRunId)
+        // nothing is read until it has (canScan); it goes down and up, and follow() resumes.
+        if (!onMastersProcess())
             return;
         // A (re)connect may follow a restart or a long outage: the mode and every key are read afresh.
         detectMode();

@@ -82,7 +82,12 @@ signals:
 private:
     void onConnectionState(RedisConnection::State state);
     void openConnection(const ConnectionOptions& master);
+    // Up, following an up master, and on the process the master connection knows (see onMastersProcess).
     bool canScan() const;
+    // Our connection reaches the process whose run_id the master connection last read. After a restart
+    // ours may reconnect first: its reads would tell the new process's keys as the old one's before the
+    // monitor has heard of the restart (which marks what the old one held at risk).
+    bool onMastersProcess() const;
     void setMode(NotificationMode mode, const QString& reason);
     void setScanning(bool scanning);
     void abortPass();
