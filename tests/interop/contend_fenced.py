@@ -14,7 +14,8 @@ style redis-py: redis-py's Lock on <name>, and the application's own counter fen
 with INCR right after each grant.
 
 Prints a JSON line each time it holds and each time it lets go: {"event": "held"|"releasing",
-"token", "fence" (held only), "atMs"}, then {"event": "done", "holds": n}. A URL without a password
+"token", "fence" (held only), "atMs"}, then {"event": "done", "holds": n}; the redis-py style also
+{"event": "trying", "token"} before each attempt. A URL without a password
 gets the one in LOCKSCOPE_TEST_PASSWORD.
 """
 
@@ -106,8 +107,12 @@ class RedisPyFenced:
     def acquire(self):
         while True:
             self.lock = self.client.lock(self.name, timeout=self.ttl_ms / 1000, sleep=0.01, blocking_timeout=5)
+            # Said before it is written: a restart can cut off the answer to a SET that landed (and
+            # was kept, with persistence), and that lock is this peer's too, held without its knowing.
+            token = uuid.uuid1().hex.encode()
+            emit({"event": "trying", "resource": self.name, "token": token.decode(), "atMs": now_ms()})
             try:
-                if not self.lock.acquire():
+                if not self.lock.acquire(token=token):
                     continue
             except RETRYABLE:
                 time.sleep(0.05)
