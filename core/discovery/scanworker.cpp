@@ -111,6 +111,7 @@ void ScanWorker::openConnection(const ConnectionOptions& master)
     options.healthIntervalMs = 0;
     m_connection = std::make_unique<RedisConnection>(options);
     ++m_connectionSerial; // reads still out on the old one no longer count
+    m_readOrder.reset();
     m_eventReadsInFlight = 0;
     connect(m_connection.get(), &RedisConnection::stateChanged, this,
             [this](RedisConnection::State state) { onConnectionState(state); });
@@ -456,9 +457,10 @@ void ScanWorker::readKeys(const QByteArrayList& keys, bool fromPass, std::functi
     const quint32 pass = m_pass;
     if (fromPass)
         ++m_readsInFlight;
+    const quint64 read = m_readOrder.issue();
     KeyReader::read(
         m_connection.get(), keys, m_settings,
-        [this, keys, pass, fromPass, after = std::move(after), done = std::move(done),
+        [this, keys, pass, fromPass, read, after = std::move(after), done = std::move(done),
          guard = QPointer<ScanWorker>(this)](QList<KeyObservation> obs) {
             if (!guard)
                 return;
@@ -470,8 +472,8 @@ void ScanWorker::readKeys(const QByteArrayList& keys, bool fromPass, std::functi
             for (qsizetype i = 0; i < keys.size(); ++i) {
                 const KeyObservation& o = obs.at(i);
                 ObservationBatch::Step step = ObservationBatch::Step::Skip;
-                if (o.error.isError()) {
-                    // the master-level state says why; keep what we knew
+                if (o.error.isError() || m_readOrder.isStale(read, keys.at(i))) {
+                    // the master-level state says why, or a newer reading is in: keep what we knew
                 } else if (o.present) {
                     ScanKeyTable::Mark& mark = m_keys[keys.at(i)];
                     if (!mark.known) {
@@ -487,6 +489,7 @@ void ScanWorker::readKeys(const QByteArrayList& keys, bool fromPass, std::functi
                 any = any || step != ObservationBatch::Step::Skip;
                 batch->steps << step;
             }
+            m_readOrder.delivered(read, keys);
             if (any) {
                 batch->keys = keys;
                 batch->observations = std::move(obs);

@@ -9,6 +9,7 @@
 #include "discovery/keyspacesubscriber.h"
 #include "discovery/notificationmode.h"
 #include "discovery/observationbatch.h"
+#include "discovery/readorder.h"
 #include "discovery/scankeytable.h"
 #include "discovery/scanpacer.h"
 #include "discovery/scanplan.h"
@@ -177,6 +178,7 @@ private:
     QByteArrayList m_eventLogKeys;   // keys and events to report at the next flush ...
     QByteArrayList m_eventLogEvents; // ... in arrival order
     KeyspaceEventThrottle m_eventLogThrottle;
+    ReadOrder m_readOrder; // the reads out on the connection, for readings that come in late
     QTimer* m_eventTimer;
     QTimer* m_passTimer;
     QTimer* m_pageTimer;
