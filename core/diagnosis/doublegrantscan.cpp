@@ -391,23 +391,23 @@ private:
             // A quorum each (on one master, a Sentinel group's primary, the one). A first token
             // replaced in place may have been released and re-taken between two reads (the
             // delete's keyspace event can come after the read that shows the next holder): only
-            // possible, restart or not. Else proven.
-            const bool lostToTopology = first.topologyChange(e.timeMs, m_masterEvents) != nullptr;
+            // possible, restart or not. So is a lone copy whose holder was at work on it just before
+            // its master went away (a release kept on disk, never told). Else proven.
             const bool unseenHandover = first.replacedAtMs >= 0;
+            const bool failoverLoss =
+                !unseenHandover && m_total == 1 && first.topologyChange(e.timeMs, m_masterEvents);
+            const qint64 quiet = failoverLoss ? first.quietBeforeLossMs(m_masterEvents) : -1;
+            const bool releaseUnseen = quiet >= 0 && quiet < DoubleGrantScan::releaseSeenWithinMs;
             const SafetyIncident::Kind kind = unseenHandover ? SafetyIncident::Kind::OverwrittenWhileHeld
-                                              : m_total == 1 && lostToTopology
-                                                  ? SafetyIncident::Kind::FailoverLoss
-                                                  : SafetyIncident::Kind::MajorityOverlap;
+                                              : failoverLoss ? SafetyIncident::Kind::FailoverLoss
+                                                             : SafetyIncident::Kind::MajorityOverlap;
+            const QString loss = unseenHandover ? first.causeOfReplacement()
+                                                : first.causeOfLoss(e.timeMs, m_masterEvents, m_total);
+            const QString cause = releaseUnseen ? ScannedTenure::releaseMaybeUnseen(quiet, loss) : loss;
             report(it.key(), token, e, kind,
-                   unseenHandover ? SafetyIncident::Confidence::Possible : SafetyIncident::Confidence::Proven,
-                   unseenHandover
-                       ? QStringLiteral("another token was in its key at the next read, %1 ms before its "
-                                        "validity ended, with no delete or expiry seen: a write over a "
-                                        "held lock, or a release and re-take too quick to see without "
-                                        "keyspace events")
-                             .arg(first.validUntilMs >= 0 ? first.validUntilMs - first.replacedAtMs : 0)
-                       : first.causeOfLoss(e.timeMs, m_masterEvents, m_total),
-                   !unseenHandover);
+                   unseenHandover || releaseUnseen ? SafetyIncident::Confidence::Possible
+                                                   : SafetyIncident::Confidence::Proven,
+                   cause, !unseenHandover && !releaseUnseen);
             overlapped = true;
             if (unseenHandover)
                 toldReplaced << it.key();

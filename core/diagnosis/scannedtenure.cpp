@@ -45,6 +45,34 @@ const RecordEvent* ScannedTenure::topologyChange(qint64 untilMs, const QList<Rec
     return nullptr;
 }
 
+qint64 ScannedTenure::quietBeforeLossMs(const QList<RecordEvent>& masterEvents) const
+{
+    const qint64 active = qMax(quorumAtMs, ttlSeenAtMs);
+    for (const RecordEvent& m : masterEvents)
+        if ((m.kind == RecordEvent::Kind::MasterDown || m.kind == RecordEvent::Kind::MasterRestarted ||
+             m.kind == RecordEvent::Kind::Failover) &&
+            m.timeMs >= active && heldThere(everHolders, m.master))
+            return m.timeMs - active;
+    return -1;
+}
+
+QString ScannedTenure::releaseMaybeUnseen(qint64 quietMs, const QString& cause)
+{
+    return QStringLiteral("its holder was at work on it %1 ms before its master went away, less than the "
+                          "recorder may take to see a release: released then (the delete kept, its keyspace "
+                          "event lost with the process), or lost (%2)")
+        .arg(quietMs)
+        .arg(cause);
+}
+
+QString ScannedTenure::causeOfReplacement() const
+{
+    return QStringLiteral("another token was in its key at the next read, %1 ms before its validity ended, "
+                          "with no delete or expiry seen: a write over a held lock, or a release and "
+                          "re-take too quick to see without keyspace events")
+        .arg(validUntilMs >= 0 ? validUntilMs - replacedAtMs : 0);
+}
+
 QString ScannedTenure::causeOfLoss(qint64 untilMs, const QList<RecordEvent>& masterEvents, int masters) const
 {
     if (deletedByOtherAtMs >= 0)

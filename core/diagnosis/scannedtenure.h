@@ -73,6 +73,14 @@ struct ScannedTenure
     // The first restart or failover of a master that held the token, since it had its quorum, until
     // `untilMs`; null if none.
     const RecordEvent* topologyChange(qint64 untilMs, const QList<RecordEvent>& masterEvents) const;
+    // How long after its holder was last seen at work on it (taking or renewing it) a master that
+    // held it went away (down, restarted, failed over); -1: none did. A release in that moment is
+    // kept by a master with persistence while its keyspace event and its reply die with the process.
+    qint64 quietBeforeLossMs(const QList<RecordEvent>& masterEvents) const;
+    // `cause` of a loss, for a holder at work on the lock `quietMs` before its master went away.
+    static QString releaseMaybeUnseen(qint64 quietMs, const QString& cause);
+    // What an overlap names as the cause for a token replaced in place (replacedAtMs).
+    QString causeOfReplacement() const;
     // Why its copies went, told when a second token takes the lock from it: a delete by someone
     // else (the tracer saw it), the restart, failover or outage of a master that held it, else a
     // master that let it go early. `masters`: the session's count (for the evidence line).

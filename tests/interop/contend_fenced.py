@@ -14,9 +14,9 @@ style redis-py: redis-py's Lock on <name>, and the application's own counter fen
 with INCR right after each grant.
 
 Prints a JSON line each time it holds and each time it lets go: {"event": "held"|"releasing",
-"token", "fence" (held only), "atMs"}, then {"event": "done", "holds": n}; the redis-py style also
-{"event": "trying", "token"} before each attempt. A URL without a password
-gets the one in LOCKSCOPE_TEST_PASSWORD.
+"token", "fence" (held only), "atMs"}, then {"event": "done", "holds": n}; and {"event": "trying", "token"}
+before each attempt (redis-py) or each holder's first (Redisson). A URL without a password gets the
+one in LOCKSCOPE_TEST_PASSWORD.
 """
 
 import json
@@ -84,6 +84,8 @@ class RedissonFenced:
         """(holder, fence) once granted."""
         self.thread += 1
         holder = "%s:%d" % (self.instance, 100 + self.thread)
+        # Said before it is tried: a peer killed between the grant and its "held" line held it too.
+        emit({"event": "trying", "resource": self.name, "token": holder, "atMs": now_ms()})
         while True:
             try:
                 wait_ms, fence = self.acquire_script(keys=[self.name, self.counter], args=[self.ttl_ms, holder])
