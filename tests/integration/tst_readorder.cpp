@@ -8,14 +8,12 @@
 // tight loop: every value the monitor reports of the counter must be higher than the one before.
 #include "discovery/entryscanner.h"
 #include "monitor/lockmonitor.h"
+#include "support/monitorrun.h"
 #include "support/redisservergroup.h"
 #include "support/testregistry.h"
 #include "support/timebound.h"
-#include "topology/masterset.h"
 
-#include <QElapsedTimer>
 #include <QScopeGuard>
-#include <QSignalSpy>
 #include <QTest>
 
 #include <hiredis/hiredis.h>
@@ -38,66 +36,66 @@ private slots:
 
 void TestReadOrder::aCounterNeverReadsBackwards()
 {
+    LockScopeConfig config;
+    config.monitor.patterns = {ScanPattern("lock:*"), ScanPattern("fence:*", PatternMode::Fencing)};
+    config.monitor.pollIntervalMs = 600000; // events only: a pass would read in order anyway
+    RedisServerGroup group;
     RedisServerOptions events;
     events.notifications = true;
-    RedisServerGroup group;
     QVERIFY2(group.start(1, events), qPrintable(group.errorString()));
-    LockScopeConfig config;
     config.masters = group.connectionOptions(2000);
-    config.monitor.pollIntervalMs = 600000; // events only: a pass would read in order anyway
-    config.monitor.patterns = {ScanPattern("lock:*"), ScanPattern("fence:*", PatternMode::Fencing)};
-    MasterSet masters(config.masters);
-    LockMonitor monitor(&masters, config);
-    monitor.setCoalesceMs(0);
+    MonitorRun run(config);
+    LockMonitor& monitor = run.monitor();
     QList<qint64> values;
+    std::atomic<qint64> read = 0; // the highest value read, for the writer's thread
     connect(&monitor, &LockMonitor::fenceCounterRead, this,
-            [&values](int, const QByteArray&, const QByteArray& key, qint64 value) {
-                if (key == "fence:orders")
+            [&values, &read](int, const QByteArray&, const QByteArray& key, qint64 value) {
+                if (key == "fence:orders") {
                     values << value;
+                    read = std::max<qint64>(read, value);
+                }
             });
-    QSignalSpy initial(&monitor, &LockMonitor::initialScanFinished);
-    masters.open();
-    monitor.start();
-    QVERIFY(initial.wait(int(upperBoundMs(5000))));
+    QVERIFY(run.startAndScan(5000));
     QTRY_VERIFY_WITH_TIMEOUT(monitor.scanner(0)->mode() == NotificationMode::Live, int(upperBoundMs(5000)));
 
-    // The writer: the counter, 2000 other keys of 4 KB and the hash in one script (their events come
-    // together, one read takes them all, and its first round trip is long), then the counter alone
-    // (read on its own, sent while the long read is still out).
+    // Rounds of a writer on its own thread: the counter, 2000 other keys of 4 KB and the hash in one
+    // script (their events come together, one read takes them all, and its first round trip is
+    // long), then, a few ms later, the counter alone (read on its own, sent while the long read is
+    // still out). Each round waits until the monitor has read the round's last value, so that no
+    // round's reads take in the next one's writes.
     std::atomic<bool> stop = false;
     std::atomic<qint64> written = 0;
+    constexpr int rounds = 20;
     std::thread writer([port = group.at(0).adminPort(), password = group.at(0).options().password.toUtf8(),
-                        &stop, &written] {
+                        &stop, &written, &read] {
         const char* script = "redis.call('incr', KEYS[2]) local v = string.rep('x', 4096) "
                              "for i = 1, 2000 do redis.call('set', 'lock:big:' .. i, v) end "
                              "redis.call('hset', KEYS[1], 'holder', ARGV[1])";
         redisContext* c = redisConnect("127.0.0.1", port);
         if (c && !c->err)
             freeReplyObject(redisCommand(c, "AUTH %b", password.constData(), size_t(password.size())));
-        for (int i = 0; c && !c->err && !stop; ++i) {
+        for (int i = 0; i < rounds && c && !c->err && !stop; ++i) {
             freeReplyObject(redisCommand(c, "EVAL %s 2 lock:orders fence:orders %d", script, i));
-            std::this_thread::sleep_for(std::chrono::milliseconds(1 + i % 8));
+            std::this_thread::sleep_for(std::chrono::milliseconds(2 + i % 8));
             auto* b = static_cast<redisReply*>(redisCommand(c, "INCR fence:orders"));
             if (b && b->type == REDIS_REPLY_INTEGER)
                 written = b->integer;
             freeReplyObject(b);
-            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            for (int wait = 0; read < written && wait < 2000 && !stop; ++wait)
+                std::this_thread::sleep_for(std::chrono::milliseconds(1));
         }
         redisFree(c);
+        stop = true;
     });
     const auto join = qScopeGuard([&] {
         stop = true;
         if (writer.joinable())
             writer.join();
     });
-    QElapsedTimer clock;
-    clock.start();
-    while (clock.elapsed() < 4000)
-        QTest::qWait(5);
-    stop = true;
+    QTRY_VERIFY_WITH_TIMEOUT(stop, int(upperBoundMs(120000)));
     writer.join();
     const qint64 expected = written;
-    QVERIFY(expected > 20);
+    QCOMPARE(expected, 2 * rounds);
     // Every change is read at least once more after it happened: the last value read is the last
     // value written.
     QTRY_VERIFY2_WITH_TIMEOUT(
