@@ -4,8 +4,8 @@
 // the first read learnt of its other keys is then older than what the monitor already has. A
 // fencing counter went 34, then 33 (a proven "fencing regression" on a healthy master, in
 // tst_incidentsoak's fenced case), and a lock's copy can go back the same way. One real master with
-// keyspace events; a writer changes a hash and a counter together, then the counter alone, in a
-// tight loop: every value the monitor reports of the counter must be higher than the one before.
+// keyspace events; a writer changes a hash and a counter together, then the counter alone, round
+// after round: every value the monitor reports of the counter must be higher than the one before.
 #include "discovery/entryscanner.h"
 #include "monitor/lockmonitor.h"
 #include "support/monitorrun.h"
