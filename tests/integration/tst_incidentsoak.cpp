@@ -152,11 +152,11 @@ bool TestIncidentSoak::killWhileHolding(Peer& peer, int after)
     ::kill(pid, SIGSTOP);
     QElapsedTimer stopping;
     stopping.start();
-    while (processState(pid) != 'T' && processState(pid) != 0 && stopping.elapsed() < 2000)
+    for (char state = processState(pid); state != 'T' && state != 0 && stopping.elapsed() < 2000;
+         state = processState(pid))
         QThread::usleep(100);
-    while (peer.process->waitForReadyRead(0))
+    while (peer.process->waitForReadyRead(0)) // takes in what the pipe holds
         peer.read();
-    peer.read();
     if (!peer.holding()) {
         ::kill(pid, SIGCONT);
         return false;
