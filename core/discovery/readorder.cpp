@@ -11,14 +11,6 @@ quint64 ReadOrder::issue()
     return m_last;
 }
 
-bool ReadOrder::isStale(quint64 read, const QByteArray& key) const
-{
-    if (m_ahead.isEmpty())
-        return false;
-    const auto it = m_ahead.constFind(key);
-    return it != m_ahead.cend() && *it > read;
-}
-
 void ReadOrder::delivered(quint64 read, const QByteArrayList& keys)
 {
     const auto it = std::find(m_out.begin(), m_out.end(), read);
