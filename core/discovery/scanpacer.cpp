@@ -54,14 +54,24 @@ void ScanPacer::beginPass(bool first)
     // judged as the last one was.
     m_lastCount = CommandCount();
     m_countSentUs = -1;
+    m_firstCountSentUs = -1;
     m_countRefused = false;
     ++m_passSerial;
 }
 
 bool ScanPacer::wantsCommandCount(qint64 nowUs) const
 {
-    return m_paced && !m_countRefused &&
-           (m_countSentUs < 0 || nowUs - m_countSentUs >= m_bounds.commandCountIntervalUs);
+    const bool young = m_firstCountSentUs < 0 || nowUs - m_firstCountSentUs < m_bounds.commandCountIntervalUs;
+    const qint64 interval = young ? m_bounds.youngCountIntervalUs : m_bounds.commandCountIntervalUs;
+    return m_paced && !m_countRefused && (m_countSentUs < 0 || nowUs - m_countSentUs >= interval);
+}
+
+quint32 ScanPacer::commandCountSent(qint64 nowUs)
+{
+    if (m_firstCountSentUs < 0)
+        m_firstCountSentUs = nowUs;
+    m_countSentUs = nowUs;
+    return m_passSerial;
 }
 
 void ScanPacer::commandsCounted(quint32 pass, qint64 serverTotal, qint64 ourReplies, qint64 nowUs)

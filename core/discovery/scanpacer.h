@@ -32,12 +32,13 @@ namespace lockscope {
 //
 // Other clients: a PING's round trip hardly grows on a server that serves many fast commands (it
 // waits behind a few of them), yet every long turn of ours is a wait for each of them. So a paced
-// loop also counts the commands the server ran for others: every commandCountIntervalUs it sends
-// INFO stats with a page and hands total_commands_processed to commandsCounted() with the replies its
-// connection had read when that reply came (ours, INFO included). While others run more than
-// sharedCommandsPerSecond, the server is shared: pages and read batches are at most sharedCount keys
-// (short turns), the rate is cut as on a busy page, and no PING is sent (its round trip would not
-// tell). A server that refuses INFO (an ACL without it) is judged by the PINGs alone for the pass.
+// loop also counts the commands the server ran for others: every commandCountIntervalUs (in a pass's
+// first such interval every youngCountIntervalUs) it sends INFO stats with a page and hands
+// total_commands_processed to commandsCounted() with the replies its connection had read when that
+// reply came (ours, INFO included). While others run more than sharedCommandsPerSecond, the server is shared:
+// pages and read batches are at most sharedCount keys (short turns), the rate is cut as on a busy page, and
+// no PING is sent (its round trip would not tell). A server that refuses INFO (an ACL without it) is judged
+// by the PINGs alone for the pass.
 class ScanPacer
 {
 public:
@@ -52,6 +53,11 @@ public:
         qint64 pageIntervalUs = 5000; // COUNT is about the rate times this
         qint64 maxPauseUs = 200000;
         qint64 commandCountIntervalUs = 100000;
+        // A pass begins judged as the last one ended: a server that became shared meanwhile would
+        // take a whole interval of full pages (over 10,000 keys on a fast machine) before the pass
+        // backs off. So in its first interval a pass counts this often (a count read in a moment
+        // when others paused is soon corrected).
+        qint64 youngCountIntervalUs = 10000;
         qint64 sharedCommandsPerSecond = 1000; // others' commands a second that make a server shared
         int sharedCount = 16;                  // keys a page and a read batch at most, while shared
     };
@@ -78,7 +84,7 @@ public:
     bool wantsCommandCount(qint64 nowUs) const;
     // Returns the pass it was sent in: a reading that comes back in a later pass (another server's,
     // for a lister) is ignored.
-    quint32 commandCountSent(qint64 nowUs) { return m_countSentUs = nowUs, m_passSerial; }
+    quint32 commandCountSent(qint64 nowUs);
     // `serverTotal`: INFO's total_commands_processed; `ourReplies`: the replies the connection had read
     // when INFO's came, INFO's own included (the commands of ours the server ran by then).
     void commandsCounted(quint32 pass, qint64 serverTotal, qint64 ourReplies, qint64 nowUs);
@@ -123,7 +129,8 @@ private:
         qint64 atUs = 0;
     };
     CommandCount m_lastCount;
-    qint64 m_countSentUs = -1; // when INFO was last sent (-1: not this pass)
+    qint64 m_countSentUs = -1;      // when INFO was last sent (-1: not this pass)
+    qint64 m_firstCountSentUs = -1; // when INFO was first sent this pass
     bool m_countRefused = false;
     bool m_shared = false;
     quint32 m_passSerial = 0;

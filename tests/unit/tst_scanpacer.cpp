@@ -190,20 +190,31 @@ void TestScanPacer::othersCommandsMakeTheServerShared()
     QCOMPARE(pacer.keysPerSecond(), bounds.ceilingKeysPerSecond);
     QVERIFY(pacer.count() > bounds.sharedCount);
 
-    // The count is asked for once per interval.
-    QVERIFY(pacer.wantsCommandCount(1000000));
-    quint32 pass = pacer.commandCountSent(1000000);
-    QVERIFY(!pacer.wantsCommandCount(1000000 + bounds.commandCountIntervalUs - 1));
-    QVERIFY(pacer.wantsCommandCount(1000000 + bounds.commandCountIntervalUs));
-
-    // The server ran 5,000 commands in 0.1 s, all but 50 of them ours: 500 a second of others'.
-    pacer.commandsCounted(pass, 1000000, 20000, 1000000);
-    pacer.commandsCounted(pass, 1005000, 24950, 1100000);
-    QVERIFY(!pacer.shared());
+    // The count is asked for at once, often in the pass's first interval (a server that became
+    // shared since the last pass is known within a few pages), then once per interval.
+    const qint64 start = 1000000;
+    const qint64 young = bounds.youngCountIntervalUs;
+    QVERIFY(pacer.wantsCommandCount(start));
+    quint32 pass = pacer.commandCountSent(start);
+    pacer.commandsCounted(pass, 1000000, 20000, start);
+    QVERIFY(!pacer.wantsCommandCount(start + young - 1));
+    QVERIFY(pacer.wantsCommandCount(start + young));
+    qint64 sentUs = start;
+    for (int i = 0; i < 100 && pacer.wantsCommandCount(sentUs + young); ++i) {
+        sentUs += young;
+        pass = pacer.commandCountSent(sentUs);
+        // 1,000 commands each time, all but 5 of them ours: 500 a second of others'.
+        const qint64 counts = (sentUs - start) / young;
+        pacer.commandsCounted(pass, 1000000 + counts * 1000, 20000 + counts * 995, sentUs);
+        QVERIFY(!pacer.shared());
+    }
+    QCOMPARE(sentUs, start + bounds.commandCountIntervalUs - young);
+    QVERIFY(!pacer.wantsCommandCount(sentUs + bounds.commandCountIntervalUs - 1));
+    QVERIFY(pacer.wantsCommandCount(sentUs + bounds.commandCountIntervalUs));
     QVERIFY(pacer.wantsProbe());
     // 300 of others' in the next 0.1 s: 3,000 a second. Shared: short pages, one read batch each, no
     // PING, and the rate is cut page by page down to the floor, without the pause of a slowed server.
-    pacer.commandsCounted(pass, 1010000, 29650, 1200000);
+    pacer.commandsCounted(pass, 1010000, 29655, sentUs + bounds.commandCountIntervalUs);
     QVERIFY(pacer.shared());
     QVERIFY(!pacer.wantsProbe());
     QCOMPARE(pacer.count(), bounds.sharedCount);
@@ -216,7 +227,7 @@ void TestScanPacer::othersCommandsMakeTheServerShared()
     QCOMPARE(pacer.pauseUs(), qint64(bounds.sharedCount) * 1000000 / bounds.floorKeysPerSecond - 100);
 
     // Others stop (10 commands in 0.1 s): no longer shared, PINGs judge again and the rate climbs.
-    pacer.commandsCounted(pass, 1020010, 39650, 1300000);
+    pacer.commandsCounted(pass, 1020010, 39655, sentUs + 2 * bounds.commandCountIntervalUs);
     QVERIFY(!pacer.shared());
     QVERIFY(pacer.wantsProbe());
     simulatePass(
