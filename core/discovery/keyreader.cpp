@@ -21,6 +21,7 @@ struct ReadJob : std::enable_shared_from_this<ReadJob>
     QByteArrayList keys;
     QList<int> secondPhase; // indexes of keys that are not plain strings (or were cut)
     qint64 readAtMs = 0;    // when the first phase's replies were in
+    qint64 sentAtMs = 0;    // when the first phase went out
 
     void onPttl(int i, const RedisResult& r);
     void onGetRange(int i, const RedisResult& r);
@@ -54,10 +55,12 @@ void readOthers(RedisConnection* connection, const QByteArrayList& keys, const s
     const QByteArray lastByte = QByteArray::number(job->settings.maxValueBytes - 1);
     const QList<int> indexes = job->secondPhase;
     job->secondPhase.clear();
+    const qint64 sentAtMs = monotonicMs();
     job->outstanding = int(indexes.size());
     for (int i : indexes) {
         KeyObservation& o = job->observations[i];
         o = KeyObservation();
+        o.sentAtMs = sentAtMs;
         const QByteArray& key = keys.at(i);
         auto step = std::make_shared<int>(8);
         auto after = [connection, job, keys, step] {
@@ -129,6 +132,7 @@ void ReadJob::onPttl(int i, const RedisResult& r)
 {
     KeyObservation& o = observations[i];
     o.readAtMs = readAtMs;
+    o.sentAtMs = sentAtMs;
     if (r.ok() && r.reply.isInteger()) {
         o.pttlMs = r.reply.integer;
         o.present = o.pttlMs != -2;
@@ -212,6 +216,7 @@ void KeyReader::read(RedisConnection* connection, const QByteArrayList& keys, co
     job->settings = settings;
     job->connection = connection;
     job->keys = keys;
+    job->sentAtMs = monotonicMs();
     if (keys.isEmpty()) {
         job->done({});
         return;

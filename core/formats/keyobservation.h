@@ -24,7 +24,8 @@ struct KeyObservation
     qint64 elementCount = 0;                     // HLEN / ZCARD / LLEN
     qint64 pttlMs = -2;                          // -1: no expiry; -2: absent
     qint64 readAtMs = 0;                         // monotonic ms of the read, for live countdowns
-    RedisError error;                            // the master was unreachable or the read failed
+    qint64 sentAtMs = 0; // monotonic ms the read went out (0: unknown): it saw the key as it was after this
+    RedisError error;    // the master was unreachable or the read failed
 
     bool hasExpiry() const { return pttlMs >= 0; }
     bool operator==(const KeyObservation& o) const

@@ -216,7 +216,7 @@ void LockMonitor::keyObserved(int master, const QByteArray& key, KeyObservation&
             !judgedByTtl) {
             if (!expiryMoved(current, observation))
                 return;
-            it->observed[master].setExpiry(observation.pttlMs, observation.readAtMs);
+            it->observed[master].setExpiry(observation.pttlMs, observation.readAtMs, observation.sentAtMs);
             markDirty(*it, key);
             return;
         }

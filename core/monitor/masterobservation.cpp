@@ -32,8 +32,9 @@ quint8 knownTypeOf(const QByteArray& type)
 } // namespace
 
 MasterObservation::MasterObservation(const KeyObservation& key, RecognizedLock lock)
-    : m_pttlMs(key.pttlMs), m_readAtMs(key.readAtMs), m_present(key.present)
+    : m_pttlMs(key.pttlMs), m_present(key.present)
 {
+    setReadTimes(key.readAtMs, key.sentAtMs);
     // 112 bytes (a 128-byte allocation), from 168 (176) with the recognised lock's rare fields inline.
     static_assert(sizeof(void*) != 8 || sizeof(Content) <= 112, "one per lock: mind the allocation class");
     auto* c = new Content;
@@ -53,14 +54,15 @@ MasterObservation::MasterObservation(const KeyObservation& key, RecognizedLock l
 }
 
 MasterObservation::MasterObservation(const MasterObservation& other) noexcept
-    : m_data(other.m_data), m_pttlMs(other.m_pttlMs), m_readAtMs(other.m_readAtMs), m_present(other.m_present)
+    : m_data(other.m_data), m_pttlMs(other.m_pttlMs), m_readAtMs(other.m_readAtMs),
+      m_sentBeforeMs(other.m_sentBeforeMs), m_present(other.m_present)
 {
     retain(m_data);
 }
 
 MasterObservation::MasterObservation(MasterObservation&& other) noexcept
     : m_data(std::exchange(other.m_data, 0)), m_pttlMs(other.m_pttlMs), m_readAtMs(other.m_readAtMs),
-      m_present(other.m_present)
+      m_sentBeforeMs(other.m_sentBeforeMs), m_present(other.m_present)
 {}
 
 MasterObservation& MasterObservation::operator=(const MasterObservation& other) noexcept
@@ -70,6 +72,7 @@ MasterObservation& MasterObservation::operator=(const MasterObservation& other) 
     m_data = other.m_data;
     m_pttlMs = other.m_pttlMs;
     m_readAtMs = other.m_readAtMs;
+    m_sentBeforeMs = other.m_sentBeforeMs;
     m_present = other.m_present;
     return *this;
 }
@@ -79,6 +82,7 @@ MasterObservation& MasterObservation::operator=(MasterObservation&& other) noexc
     std::swap(m_data, other.m_data);
     m_pttlMs = other.m_pttlMs;
     m_readAtMs = other.m_readAtMs;
+    m_sentBeforeMs = other.m_sentBeforeMs;
     m_present = other.m_present;
     return *this;
 }
@@ -127,7 +131,7 @@ MasterObservation MasterObservation::sharingContent(const MasterObservation& sam
     m.m_data = quintptr(same.contentData());
     retain(m.m_data);
     m.m_pttlMs = key.pttlMs;
-    m.m_readAtMs = key.readAtMs;
+    m.setReadTimes(key.readAtMs, key.sentAtMs);
     m.m_present = key.present;
     if (key.error.isError())
         m.setError(key.error);
@@ -167,6 +171,7 @@ KeyObservation MasterObservation::key() const
     k.present = m_present;
     k.pttlMs = m_pttlMs;
     k.readAtMs = m_readAtMs;
+    k.sentAtMs = sentAtMs();
     k.error = error();
     const Content& c = content();
     k.type = type();
@@ -187,10 +192,17 @@ bool MasterObservation::sameContent(const KeyObservation& key) const
            fields() == key.fields && members() == key.members && elementCount() == key.elementCount;
 }
 
-void MasterObservation::setExpiry(qint64 pttlMs, qint64 readAtMs)
+void MasterObservation::setExpiry(qint64 pttlMs, qint64 readAtMs, qint64 sentAtMs)
 {
     m_pttlMs = pttlMs;
+    setReadTimes(readAtMs, sentAtMs);
+}
+
+void MasterObservation::setReadTimes(qint64 readAtMs, qint64 sentAtMs)
+{
     m_readAtMs = readAtMs;
+    const qint64 span = readAtMs - sentAtMs;
+    m_sentBeforeMs = sentAtMs > 0 && span >= 0 && quint64(span) < unknownSpan ? quint64(span) : unknownSpan;
 }
 
 void MasterObservation::setError(const RedisError& error)

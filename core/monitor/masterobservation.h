@@ -34,6 +34,12 @@ public:
     bool present() const { return m_present; }
     qint64 pttlMs() const { return m_pttlMs; }
     qint64 readAtMs() const { return m_readAtMs; }
+    // When the read went out, 0 if unknown: the server answered it after everything this process had
+    // heard from that server by then (a keyspace event that came before this moment is older).
+    qint64 sentAtMs() const
+    {
+        return m_sentBeforeMs == unknownSpan ? 0 : m_readAtMs - qint64(m_sentBeforeMs);
+    }
     bool hasExpiry() const { return m_pttlMs >= 0; }
     // The PTTL at `nowMs` (monotonic), counted down from the read as the server counts it, never
     // below 0: not the PTTL of the moment it was read. pttlMs() as read without an expiry.
@@ -57,8 +63,8 @@ public:
 
     // What KeyObservation's == compares: all but the expiry and the time of the read.
     bool sameContent(const KeyObservation& key) const;
-    // A fresh PTTL for unchanged content.
-    void setExpiry(qint64 pttlMs, qint64 readAtMs);
+    // A fresh PTTL for unchanged content, read between `sentAtMs` (0: unknown) and `readAtMs`.
+    void setExpiry(qint64 pttlMs, qint64 readAtMs, qint64 sentAtMs = 0);
     // Shown for a master that cannot be reached: the last content stays, the error says why.
     void setError(const RedisError& error);
 
@@ -96,14 +102,19 @@ private:
     const Extra& extra() const;
     static void retain(quintptr data);
     static void release(quintptr data);
+    void setReadTimes(qint64 readAtMs, qint64 sentAtMs);
+
+    // A read's round trip in the bits left beside its time: a longer one (minutes) is unknown.
+    static constexpr quint64 unknownSpan = (quint64(1) << 19) - 1;
 
     // A Content (never written after construction), or, with the low bit set, an Unreachable; 0:
     // nothing read. One pointer where there were two (content, error): an error is rare, and the
     // monitor keeps a reading per master for every resource.
     quintptr m_data = 0;
-    qint64 m_pttlMs = -2;       // -1: no expiry; -2: absent
-    qint64 m_readAtMs : 63 = 0; // monotonic ms of the read, for live countdowns
-    bool m_present : 1 = false; // in the read time's word
+    qint64 m_pttlMs = -2;                      // -1: no expiry; -2: absent
+    qint64 m_readAtMs : 44 = 0;                // monotonic ms of the read (557 years), for live countdowns
+    quint64 m_sentBeforeMs : 19 = unknownSpan; // how long before readAtMs the read went out
+    bool m_present : 1 = false;                // in the read time's word
 };
 
 // Five masters' readings of a lock are 136 bytes with the list's header, a 144-byte allocation (216

@@ -378,8 +378,11 @@ void Recorder::onView(const LockView& view, bool initial)
     // master still holds it, whichever has more masters now; the others are episodes of their own.
     const bool contested = view.status == LockStatus::Contested || tracked.contested;
     if (view.token == tracked.token) {
-        if (!m_keyspace.isEmpty())
-            m_keyspace.remove(view.resource); // a delete before this read was not this holder's end
+        // Read again after a delete or an expiry: set again with the same token (a Redisson thread
+        // taking its lock again), and the note is not of this holder's end. Unless read before it:
+        // then the end it tells comes after what this reading adds (an extension), as it did.
+        if (const auto note = m_keyspace.find(view.resource); note != m_keyspace.end())
+            note->mayPredate(view) ? void(note->atMs = now) : void(m_keyspace.erase(note));
         follow(view, true, unreachable, tracked);
     } else if (int holding = 0; contested && (holdersMask(view, tracked.token, &holding) != 0 ||
                                               (tracked.holders & unreachable))) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "monitor/lockview.h"
 #include "record/inlinefirstarray.h"
 #include "record/recorderoptions.h"
 #include "record/recordevent.h"
@@ -11,13 +12,13 @@
 #include <QThread>
 #include <QTimer>
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 
 namespace lockscope {
 
 class LockMonitor;
-struct LockView;
 struct LockBatch;
 struct FailoverReport;
 struct PrimaryChange;
@@ -185,6 +186,16 @@ private:
         {
             return atMs >= tracked.startMs &&
                    (master < 0 || master >= 64 || (tracked.everHolders & (quint64(1) << master)));
+        }
+        // Whether `view` may have been read before this note came: a read that went out earlier
+        // (or at an unknown time) may have been answered before the delete and still be delivered
+        // after the note (the events come on another connection, and through another queue).
+        bool mayPredate(const LockView& view) const
+        {
+            const auto sentBefore = [this](const MasterObservation& o) { return o.sentAtMs() <= atMs; };
+            if (master >= 0 && master < view.observations.size())
+                return sentBefore(view.observations.at(master));
+            return std::any_of(view.observations.cbegin(), view.observations.cend(), sentBefore);
         }
     };
     QHash<QByteArray, KeyspaceNote> m_keyspace; // the last keyspace event per resource

@@ -30,6 +30,7 @@ private slots:
     void theReadComesBackWhole();
     void sharedContentKeepsItsType();
     void anErrorKeepsTheContentShownLast();
+    void whenTheReadWentOutIsKeptBesideItsTime();
 };
 
 // The type is kept as a byte for Redis's own types and by name for any other; what was read comes
@@ -154,6 +155,34 @@ void TestMasterObservation::anErrorKeepsTheContentShownLast()
     QVERIFY(never.value().isNull());
     never.setError(RedisError());
     QVERIFY(never == MasterObservation());
+}
+
+// When the read went out (the recorder orders it against keyspace notes) shares the read time's
+// word: kept to the millisecond, unknown when not given or when the round trip is beyond a few minutes.
+void TestMasterObservation::whenTheReadWentOutIsKeptBesideItsTime()
+{
+    const qint64 bootMs = qint64(40) * 24 * 3600 * 1000; // a machine up for 40 days
+    KeyObservation key = read("string");
+    key.readAtMs = bootMs + 12;
+    key.sentAtMs = bootMs + 3;
+    MasterObservation m(key, RecognizedLock());
+    QCOMPARE(m.readAtMs(), bootMs + 12);
+    QCOMPARE(m.sentAtMs(), bootMs + 3);
+    QCOMPARE(m.key().sentAtMs, bootMs + 3);
+    QCOMPARE(MasterObservation(m).sentAtMs(), bootMs + 3);
+    QCOMPARE(MasterObservation::sharingContent(m, key).sentAtMs(), bootMs + 3);
+    m.setExpiry(20000, bootMs + 500, bootMs + 499);
+    QCOMPARE(m.readAtMs(), bootMs + 500);
+    QCOMPARE(m.sentAtMs(), bootMs + 499);
+    QCOMPARE(m.pttlMs(), 20000);
+    // Not given (an old caller), or a round trip of ten minutes: unknown, never a later time than true.
+    m.setExpiry(20000, bootMs + 600);
+    QCOMPARE(m.sentAtMs(), 0);
+    m.setExpiry(20000, bootMs + 600000 + 700, bootMs + 700);
+    QCOMPARE(m.sentAtMs(), 0);
+    QCOMPARE(m.readAtMs(), bootMs + 600000 + 700);
+    key.sentAtMs = 0;
+    QCOMPARE(MasterObservation(key, RecognizedLock()).sentAtMs(), 0);
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestMasterObservation)

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: Apache-2.0
+#include "monitor/lockmonitor.h"
+#include "record/recorder.h"
+#include "record/recorderoptions.h"
+#include "record/recordingreader.h"
+#include "support/quickconfig.h"
+#include "support/redisservergroup.h"
+#include "support/testregistry.h"
+#include "support/timebound.h"
+#include "topology/masterset.h"
+
+#include <QDeadlineTimer>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+#include <memory>
+
+namespace tst_recordednoteorder {
+
+using namespace lockscope;
+using namespace lockscope::test;
+
+// A keyspace event says how a holder went (a delete: released) when the next holder took the key
+// between two reads. It comes on the subscription's connection and straight to the recorder; a
+// reading comes on the scan connection and through the monitor's next flush. So a reading the master
+// answered before the delete can reach the recorder after the delete's note, showing the old token
+// once more: that is no news of the holder, and must not cancel the note (CI's tst_lockctlstats
+// counted a hot lock's release as "replaced"). A reading sent after the note came, with the same
+// token, does cancel it: the key was set again with that token (a Redisson thread taking its lock
+// again), and the note is not of that holder's end.
+//
+// The race is made here, not waited for: a real master with keyspace events, a real monitor and
+// recorder on this thread; the test holds this thread (no reading is taken in) until the master has
+// answered the monitor's read, then hands the recorder the delete's note, as the subscription would
+// have, and only then lets the reading in. The truth is the order the test made.
+class TestRecordedNoteOrder : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void cleanup();
+    void aReadingOlderThanTheNoteLeavesIt();
+    void aReadingSentAfterTheNoteCancelsIt();
+
+private:
+    // Extends `key` on the master, waits (taking nothing in) until the master has answered the
+    // monitor's read of it, then hands the recorder a delete's note of the key. With `readAfter`
+    // the note comes first and the read after.
+    bool extendAroundANote(const QByteArray& key, bool readAfter);
+    QString endOf(const QByteArray& resource, const QByteArray& token);
+    QByteArray tokenOf(const QByteArray& resource) const
+    {
+        return m_monitor->locks().contains(resource) ? m_monitor->locks().value(resource)->token
+                                                     : QByteArray();
+    }
+
+    std::unique_ptr<RedisServerGroup> m_group;
+    std::unique_ptr<QTemporaryDir> m_dir;
+    QString m_path;
+    std::unique_ptr<MasterSet> m_masters;
+    std::unique_ptr<LockMonitor> m_monitor;
+};
+
+namespace {
+
+// Calls of `command` the server has run since it started.
+qint64 calls(const RedisServer& server, const QByteArray& command)
+{
+    const QByteArray info = server.command({"INFO", "commandstats"}).string;
+    const QRegularExpressionMatch m =
+        QRegularExpression(QStringLiteral("cmdstat_%1:calls=(\\d+)").arg(QLatin1String(command)))
+            .match(QString::fromLatin1(info));
+    return m.hasMatch() ? m.captured(1).toLongLong() : 0;
+}
+
+} // namespace
+
+void TestRecordedNoteOrder::init()
+{
+    m_group = std::make_unique<RedisServerGroup>();
+    QVERIFY2(m_group->start(1), qPrintable(m_group->errorString())); // keyspace events on
+    m_dir = std::make_unique<QTemporaryDir>();
+    m_path = m_dir->filePath(QStringLiteral("recording.sqlite"));
+    LockScopeConfig config = quickConfig(*m_group);
+    config.monitor.reconcileIntervalMs = 3600000; // the events' reads only: the test knows each one
+    m_masters = std::make_unique<MasterSet>(config.masters);
+    m_monitor = std::make_unique<LockMonitor>(m_masters.get(), config);
+    m_monitor->setCoalesceMs(0); // every change, as `lockctl record` keeps them
+    RecorderOptions options;
+    options.path = m_path;
+    options.flushIntervalMs = 100;
+    Recorder::record(m_monitor.get(), options);
+    QSignalSpy scanned(m_monitor.get(), &LockMonitor::initialScanFinished);
+    m_masters->open();
+    m_monitor->start();
+    QVERIFY(scanned.wait(int(upperBoundMs(30000))));
+}
+
+void TestRecordedNoteOrder::cleanup()
+{
+    m_monitor.reset();
+    m_masters.reset();
+    m_dir.reset();
+    m_group.reset();
+}
+
+bool TestRecordedNoteOrder::extendAroundANote(const QByteArray& key, bool readAfter)
+{
+    RedisServer& server = m_group->at(0);
+    const auto extendedTo = [&](qint64 ms) {
+        return QTest::qWaitFor(
+            [&] {
+                return m_monitor->locks().contains(key) &&
+                       m_monitor->locks().value(key)->observations.value(0).pttlMs() > ms;
+            },
+            int(upperBoundMs(15000)));
+    };
+    const auto noteADelete = [&] {
+        // What the subscription would hand on: a signal of the monitor's, emitted on its thread.
+        emit m_monitor->keyspaceEvent(0, key, QByteArrayLiteral("del"));
+        QThread::msleep(2); // the next read goes out in a later millisecond than the note came
+    };
+    if (readAfter)
+        noteADelete();
+    const qint64 reads = calls(server, "pttl");
+    server.command({"PEXPIRE", key, "120000"});
+    // This thread takes nothing in meanwhile: the reading waits in its queue.
+    const QDeadlineTimer deadline(upperBoundMs(15000));
+    while (calls(server, "pttl") <= reads) {
+        if (deadline.hasExpired())
+            return false;
+        QThread::msleep(5);
+    }
+    if (!readAfter)
+        noteADelete();
+    return extendedTo(90000);
+}
+
+QString TestRecordedNoteOrder::endOf(const QByteArray& resource, const QByteArray& token)
+{
+    m_monitor.reset(); // its recorder with it: everything written
+    RecordingReader reader;
+    if (reader.open(m_path).isError())
+        return QStringLiteral("(no recording)");
+    const Result<ResourceHistory> history = reader.history(resource);
+    if (!history)
+        return QStringLiteral("(no history)");
+    QString last = QStringLiteral("(none)");
+    for (const HistoryEvent& h : history->events)
+        if (h.event.token == token)
+            last = recordEventKindName(h.event.kind);
+    return last;
+}
+
+void TestRecordedNoteOrder::aReadingOlderThanTheNoteLeavesIt()
+{
+    RedisServer& server = m_group->at(0);
+    server.command({"SET", "lock:hand", "tok-a", "PX", "60000"});
+    QTRY_VERIFY_WITH_TIMEOUT(m_monitor->locks().contains("lock:hand"), int(upperBoundMs(15000)));
+    // tok-a read (and extended) before its delete's note came, taken in after it.
+    QVERIFY(extendAroundANote("lock:hand", false));
+    // The next holder, read in place (no delete of its own in between).
+    server.command({"SET", "lock:hand", "tok-b", "PX", "60000"});
+    QTRY_VERIFY_WITH_TIMEOUT(tokenOf("lock:hand") == "tok-b", int(upperBoundMs(15000)));
+    QTest::qWait(300); // flushed every 100 ms
+    // The note says how tok-a went. (Before: the older reading dropped it, "replaced".)
+    QCOMPARE(endOf("lock:hand", "tok-a"), QStringLiteral("released"));
+}
+
+void TestRecordedNoteOrder::aReadingSentAfterTheNoteCancelsIt()
+{
+    RedisServer& server = m_group->at(0);
+    server.command({"SET", "lock:again", "tok-c", "PX", "60000"});
+    QTRY_VERIFY_WITH_TIMEOUT(m_monitor->locks().contains("lock:again"), int(upperBoundMs(15000)));
+    // A delete's note, then tok-c read once more: set again with the same token since.
+    QVERIFY(extendAroundANote("lock:again", true));
+    // Overwritten in place with no note of its own: a replacement, not the old note's release.
+    server.command({"SET", "lock:again", "tok-d", "PX", "60000"});
+    QTRY_VERIFY_WITH_TIMEOUT(tokenOf("lock:again") == "tok-d", int(upperBoundMs(15000)));
+    QTest::qWait(300);
+    QCOMPARE(endOf("lock:again", "tok-c"), QStringLiteral("replaced"));
+}
+
+LOCKSCOPE_TEST_GUILESS_MAIN(TestRecordedNoteOrder)
+
+} // namespace tst_recordednoteorder
+
+#include "tst_recordednoteorder.moc"
