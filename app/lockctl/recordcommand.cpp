@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "config/commandlineconfig.h"
+#include "connection/redisconnection.h"
 #include "diagnosis/waiterwatch.h"
 #include "lockctl/arguments.h"
 #include "lockctl/clicontext.h"
@@ -7,6 +8,7 @@
 #include "lockctl/terminationsignals.h"
 #include "monitor/lockmonitor.h"
 #include "record/recorder.h"
+#include "topology/masterset.h"
 
 using namespace lockscope;
 
@@ -84,6 +86,26 @@ public:
         // No screen to spare: every change the masters show is recorded, not a few per second.
         monitor.setCoalesceMs(0);
         Recorder recorder(options);
+        // Said once the file is open and the masters are watched (subscribed, their first pass read):
+        // a script that starts its workload on this line has every change of it recorded. (Said at
+        // the file's opening, a sanitizer run's first tenures came before the monitor was there.)
+        bool opened = false;
+        bool announced = false;
+        const auto watching = [&] {
+            if (monitor.isInitialScanDone())
+                return true;
+            for (int i = 0; i < masters.size(); ++i)
+                if (masters.at(i)->state() != RedisConnection::State::Down)
+                    return false;
+            return true; // none answers: recorded from when one does
+        };
+        const auto announce = [&] {
+            if (opened && !announced && watching()) {
+                announced = true;
+                context.out() << "recording " << masters.size() << " master(s) to " << options.path
+                              << Qt::endl;
+            }
+        };
         QObject::connect(recorder.writer(), &RecordingSink::opened, &recorder, [&](const RedisError& error) {
             if (error) {
                 context.fail(NotDone, error.message);
@@ -91,8 +113,11 @@ public:
                 stop = true;
                 return;
             }
-            context.out() << "recording " << masters.size() << " master(s) to " << options.path << Qt::endl;
+            opened = true;
+            announce();
         });
+        QObject::connect(&monitor, &LockMonitor::initialScanFinished, &recorder, announce);
+        QObject::connect(&masters, &MasterSet::masterStateChanged, &recorder, announce);
         QObject::connect(recorder.writer(), &RecordingSink::failed, &recorder, [&](const RedisError& error) {
             context.err() << "lockctl: " << error.message << " (events are dropped until it works again)"
                           << Qt::endl;

@@ -101,7 +101,7 @@ void Recorder::attach(LockMonitor* monitor)
                 // Bounded: keys that never become locks would otherwise pile up.
                 if (m_keyspace.size() > 200000)
                     m_keyspace.clear();
-                m_keyspace.insert(key, {event, monotonicMs(), master});
+                m_keyspace.insert(key, {event, monotonicMs(), master, QDateTime::currentMSecsSinceEpoch()});
             });
     connect(masters, &MasterSet::masterStateChanged, this,
             [this](int i, RedisConnection::State state, const RedisError& reason) {
@@ -379,11 +379,14 @@ void Recorder::onView(const LockView& view, bool initial)
     const bool contested = view.status == LockStatus::Contested || tracked.contested;
     if (view.token == tracked.token) {
         // Read again after a delete or an expiry: set again with the same token (a Redisson thread
-        // taking its lock again), and the note is not of this holder's end. Unless read before it:
-        // then the end it tells comes after what this reading adds (an extension), as it did.
-        if (const auto note = m_keyspace.find(view.resource); note != m_keyspace.end())
-            note->mayPredate(view) ? void(note->atMs = now) : void(m_keyspace.erase(note));
+        // taking its lock again), and the note is not of this holder's end. Unless read before it.
+        const auto note = m_keyspace.find(view.resource);
+        const bool older = note != m_keyspace.end() && note->mayPredate(view);
+        if (note != m_keyspace.end() && !older)
+            m_keyspace.erase(note);
         follow(view, true, unreachable, tracked);
+        if (older)
+            note->tellAgain();
     } else if (int holding = 0; contested && (holdersMask(view, tracked.token, &holding) != 0 ||
                                               (tracked.holders & unreachable))) {
         // Held on a master that answers, or on one that does not now (what it showed stands).
@@ -414,8 +417,7 @@ void Recorder::onView(const LockView& view, bool initial)
             RecordEvent end = resourceEvent(RecordEvent::Kind::Released, view.resource, tracked);
             end.holding = 0;
             end.holders = 0;
-            end.timeMs = tracked.releasedAtMs >= 0 ? tracked.releasedAtMs
-                                                   : wallNow - qMax<qint64>(0, now - note->atMs);
+            end.timeMs = tracked.releasedAtMs >= 0 ? tracked.releasedAtMs : note->wallMs;
             push(std::move(end));
         } else if ((noted && isExpiryEvent(note->event)) ||
                    (tracked.deadlineMs >= 0 && now + expiryToleranceMs >= tracked.deadlineMs)) {

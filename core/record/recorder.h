@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "base/monotonicclock.h"
 #include "monitor/lockview.h"
 #include "record/inlinefirstarray.h"
 #include "record/recorderoptions.h"
 #include "record/recordevent.h"
 #include "record/recordingsink.h"
 
+#include <QDateTime>
 #include <QHash>
 #include <QObject>
 #include <QThread>
@@ -177,8 +179,17 @@ private:
     struct KeyspaceNote
     {
         QByteArray event;
-        qint64 atMs = 0; // monotonic
-        int master = -1; // the master that sent it
+        qint64 atMs = 0;   // monotonic
+        int master = -1;   // the master that sent it
+        qint64 wallMs = 0; // the wall clock then: a release's time
+
+        // Told again now: after what a reading older than the note added (an extension), which
+        // came in later; the end it tells comes after that, as it did.
+        void tellAgain()
+        {
+            atMs = monotonicMs();
+            wallMs = QDateTime::currentMSecsSinceEpoch();
+        }
 
         // Said of `tracked`: since it began, by a master it was seen on (a Redlock's copies on five
         // masters: an older token expiring late on one this one never reached says nothing of it).
