@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "config/commandlineconfig.h"
-#include "connection/redisconnection.h"
 #include "diagnosis/waiterwatch.h"
 #include "lockctl/arguments.h"
 #include "lockctl/clicontext.h"
