@@ -1,22 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "monitor/lockmonitor.h"
-#include "record/recorder.h"
-#include "record/recorderoptions.h"
-#include "record/recordingreader.h"
-#include "support/quickconfig.h"
-#include "support/redisservergroup.h"
+#include "support/recordedmonitor.h"
 #include "support/testregistry.h"
 #include "support/timebound.h"
-#include "topology/masterset.h"
 
 #include <QDeadlineTimer>
 #include <QRegularExpression>
-#include <QSignalSpy>
-#include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
-
-#include <memory>
 
 namespace tst_recordednoteorder {
 
@@ -51,18 +42,13 @@ private:
     // monitor's read of it, then hands the recorder a delete's note of the key. With `readAfter`
     // the note comes first and the read after.
     bool extendAroundANote(const QByteArray& key, bool readAfter);
-    QString endOf(const QByteArray& resource, const QByteArray& token);
-    QByteArray tokenOf(const QByteArray& resource) const
+    QByteArray tokenOf(const QByteArray& resource)
     {
-        return m_monitor->locks().contains(resource) ? m_monitor->locks().value(resource)->token
-                                                     : QByteArray();
+        const LockMonitor* monitor = m_recorded.monitor();
+        return monitor->locks().contains(resource) ? monitor->locks().value(resource)->token : QByteArray();
     }
 
-    std::unique_ptr<RedisServerGroup> m_group;
-    std::unique_ptr<QTemporaryDir> m_dir;
-    QString m_path;
-    std::unique_ptr<MasterSet> m_masters;
-    std::unique_ptr<LockMonitor> m_monitor;
+    RecordedMonitor m_recorded;
 };
 
 namespace {
@@ -81,47 +67,31 @@ qint64 calls(const RedisServer& server, const QByteArray& command)
 
 void TestRecordedNoteOrder::init()
 {
-    m_group = std::make_unique<RedisServerGroup>();
-    QVERIFY2(m_group->start(1), qPrintable(m_group->errorString())); // keyspace events on
-    m_dir = std::make_unique<QTemporaryDir>();
-    m_path = m_dir->filePath(QStringLiteral("recording.sqlite"));
-    LockScopeConfig config = quickConfig(*m_group);
-    config.monitor.reconcileIntervalMs = 3600000; // the events' reads only: the test knows each one
-    m_masters = std::make_unique<MasterSet>(config.masters);
-    m_monitor = std::make_unique<LockMonitor>(m_masters.get(), config);
-    m_monitor->setCoalesceMs(0); // every change, as `lockctl record` keeps them
-    RecorderOptions options;
-    options.path = m_path;
-    options.flushIntervalMs = 100;
-    Recorder::record(m_monitor.get(), options);
-    QSignalSpy scanned(m_monitor.get(), &LockMonitor::initialScanFinished);
-    m_masters->open();
-    m_monitor->start();
-    QVERIFY(scanned.wait(int(upperBoundMs(30000))));
+    const bool started = m_recorded.start(1, [](LockScopeConfig& config) { // keyspace events on
+        config.monitor.reconcileIntervalMs = 3600000; // the events' reads only: the test knows each one
+    });
+    QVERIFY2(started, qPrintable(m_recorded.errorString()));
 }
 
 void TestRecordedNoteOrder::cleanup()
 {
-    m_monitor.reset();
-    m_masters.reset();
-    m_dir.reset();
-    m_group.reset();
+    m_recorded.stop();
 }
 
 bool TestRecordedNoteOrder::extendAroundANote(const QByteArray& key, bool readAfter)
 {
-    RedisServer& server = m_group->at(0);
+    RedisServer& server = m_recorded.group().at(0);
     const auto extendedTo = [&](qint64 ms) {
         return QTest::qWaitFor(
             [&] {
-                return m_monitor->locks().contains(key) &&
-                       m_monitor->locks().value(key)->observations.value(0).pttlMs() > ms;
+                return m_recorded.monitor()->locks().contains(key) &&
+                       m_recorded.monitor()->locks().value(key)->observations.value(0).pttlMs() > ms;
             },
             int(upperBoundMs(15000)));
     };
     const auto noteADelete = [&] {
         // What the subscription would hand on: a signal of the monitor's, emitted on its thread.
-        emit m_monitor->keyspaceEvent(0, key, QByteArrayLiteral("del"));
+        emit m_recorded.monitor()->keyspaceEvent(0, key, QByteArrayLiteral("del"));
         QThread::msleep(2); // the next read goes out in a later millisecond than the note came
     };
     if (readAfter)
@@ -140,27 +110,11 @@ bool TestRecordedNoteOrder::extendAroundANote(const QByteArray& key, bool readAf
     return extendedTo(90000);
 }
 
-QString TestRecordedNoteOrder::endOf(const QByteArray& resource, const QByteArray& token)
-{
-    m_monitor.reset(); // its recorder with it: everything written
-    RecordingReader reader;
-    if (reader.open(m_path).isError())
-        return QStringLiteral("(no recording)");
-    const Result<ResourceHistory> history = reader.history(resource);
-    if (!history)
-        return QStringLiteral("(no history)");
-    QString last = QStringLiteral("(none)");
-    for (const HistoryEvent& h : history->events)
-        if (h.event.token == token)
-            last = recordEventKindName(h.event.kind);
-    return last;
-}
-
 void TestRecordedNoteOrder::aReadingOlderThanTheNoteLeavesIt()
 {
-    RedisServer& server = m_group->at(0);
+    RedisServer& server = m_recorded.group().at(0);
     server.command({"SET", "lock:hand", "tok-a", "PX", "60000"});
-    QTRY_VERIFY_WITH_TIMEOUT(m_monitor->locks().contains("lock:hand"), int(upperBoundMs(15000)));
+    QTRY_VERIFY_WITH_TIMEOUT(m_recorded.monitor()->locks().contains("lock:hand"), int(upperBoundMs(15000)));
     // tok-a read (and extended) before its delete's note came, taken in after it.
     QVERIFY(extendAroundANote("lock:hand", false));
     // The next holder, read in place (no delete of its own in between).
@@ -168,21 +122,21 @@ void TestRecordedNoteOrder::aReadingOlderThanTheNoteLeavesIt()
     QTRY_VERIFY_WITH_TIMEOUT(tokenOf("lock:hand") == "tok-b", int(upperBoundMs(15000)));
     QTest::qWait(300); // flushed every 100 ms
     // The note says how tok-a went. (Before: the older reading dropped it, "replaced".)
-    QCOMPARE(endOf("lock:hand", "tok-a"), QStringLiteral("released"));
+    QCOMPARE(m_recorded.endOf("lock:hand", "tok-a"), QStringLiteral("released"));
 }
 
 void TestRecordedNoteOrder::aReadingSentAfterTheNoteCancelsIt()
 {
-    RedisServer& server = m_group->at(0);
+    RedisServer& server = m_recorded.group().at(0);
     server.command({"SET", "lock:again", "tok-c", "PX", "60000"});
-    QTRY_VERIFY_WITH_TIMEOUT(m_monitor->locks().contains("lock:again"), int(upperBoundMs(15000)));
+    QTRY_VERIFY_WITH_TIMEOUT(m_recorded.monitor()->locks().contains("lock:again"), int(upperBoundMs(15000)));
     // A delete's note, then tok-c read once more: set again with the same token since.
     QVERIFY(extendAroundANote("lock:again", true));
     // Overwritten in place with no note of its own: a replacement, not the old note's release.
     server.command({"SET", "lock:again", "tok-d", "PX", "60000"});
     QTRY_VERIFY_WITH_TIMEOUT(tokenOf("lock:again") == "tok-d", int(upperBoundMs(15000)));
     QTest::qWait(300);
-    QCOMPARE(endOf("lock:again", "tok-c"), QStringLiteral("replaced"));
+    QCOMPARE(m_recorded.endOf("lock:again", "tok-c"), QStringLiteral("replaced"));
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestRecordedNoteOrder)

@@ -1,20 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "monitor/lockmonitor.h"
 #include "monitor/lockstatus.h"
-#include "record/recorder.h"
-#include "record/recorderoptions.h"
 #include "record/recordingreader.h"
-#include "support/quickconfig.h"
-#include "support/redisservergroup.h"
+#include "support/recordedmonitor.h"
 #include "support/testregistry.h"
 #include "support/timebound.h"
 #include "topology/masterset.h"
 
-#include <QSignalSpy>
-#include <QTemporaryDir>
 #include <QTest>
-
-#include <memory>
 
 namespace tst_recordedrestart {
 
@@ -32,71 +25,31 @@ class TestRecordedRestart : public QObject
 
 private slots:
     // Three real masters, polled (no keyspace events: the recorder has only its reads to judge by),
-    // a monitor of them whose recorder writes m_path, its first scan done.
+    // a monitor of them whose recorder writes a recording, its first scan done.
     void init();
     void cleanup();
     void aCopyWrittenAfterARestartIsReleasedNotLost();
     void aRestartedMastersOldReadingCountsForNothing();
 
 private:
-    std::unique_ptr<RedisServerGroup> m_group;
-    std::unique_ptr<QTemporaryDir> m_dir;
-    QString m_path;
-    std::unique_ptr<MasterSet> m_masters;
-    std::unique_ptr<LockMonitor> m_monitor;
+    RecordedMonitor m_recorded;
 };
-
-namespace {
-
-// The kind of the event that ended `token`'s episode of `resource`.
-QString endOf(const QString& path, const QByteArray& resource, const QByteArray& token)
-{
-    RecordingReader reader;
-    if (reader.open(path).isError())
-        return QStringLiteral("(no recording)");
-    const Result<ResourceHistory> history = reader.history(resource);
-    if (!history)
-        return QStringLiteral("(no history)");
-    QString last = QStringLiteral("(none)");
-    for (const HistoryEvent& h : history->events)
-        if (h.event.token == token)
-            last = recordEventKindName(h.event.kind);
-    return last;
-}
-
-} // namespace
 
 void TestRecordedRestart::init()
 {
-    m_group = std::make_unique<RedisServerGroup>();
-    QVERIFY2(m_group->start(3), qPrintable(m_group->errorString()));
-    m_dir = std::make_unique<QTemporaryDir>();
-    m_path = m_dir->filePath(QStringLiteral("recording.sqlite"));
-    m_masters = std::make_unique<MasterSet>(quickConfig(*m_group).masters);
-    m_monitor = std::make_unique<LockMonitor>(m_masters.get(), quickConfig(*m_group));
-    RecorderOptions options;
-    options.path = m_path;
-    options.flushIntervalMs = 100;
-    Recorder::record(m_monitor.get(), options);
-    QSignalSpy scanned(m_monitor.get(), &LockMonitor::initialScanFinished);
-    m_masters->open();
-    m_monitor->start();
-    QVERIFY(scanned.wait(int(upperBoundMs(30000))));
+    QVERIFY2(m_recorded.start(3), qPrintable(m_recorded.errorString()));
 }
 
 void TestRecordedRestart::cleanup()
 {
-    m_monitor.reset();
-    m_masters.reset();
-    m_dir.reset();
-    m_group.reset();
+    m_recorded.stop();
 }
 
 void TestRecordedRestart::aCopyWrittenAfterARestartIsReleasedNotLost()
 {
-    LockMonitor* monitor = m_monitor.get();
-    RedisServerGroup& group = *m_group;
-    MasterSet& masters = *m_masters;
+    LockMonitor* monitor = m_recorded.monitor();
+    RedisServerGroup& group = m_recorded.group();
+    MasterSet& masters = m_recorded.masters();
     QSignalSpy restarted(&masters, &MasterSet::masterRestarted);
     const auto onAll = [&](const QByteArray& key, int holding) {
         return QTest::qWaitFor(
@@ -125,10 +78,9 @@ void TestRecordedRestart::aCopyWrittenAfterARestartIsReleasedNotLost()
         QCOMPARE(group.at(i).command({"DEL", "lock:after"}).integer, 1);
     QVERIFY(gone("lock:after"));
     QTest::qWait(300); // flushed every 100 ms
-    m_monitor.reset(); // its recorder with it
 
-    QCOMPARE(endOf(m_path, "lock:after", "tok-after"), QStringLiteral("released"));
-    QCOMPARE(endOf(m_path, "lock:solo", "tok-solo"), QStringLiteral("lost"));
+    QCOMPARE(m_recorded.endOf("lock:after", "tok-after"), QStringLiteral("released"));
+    QCOMPARE(m_recorded.endOf("lock:solo", "tok-solo"), QStringLiteral("lost"));
 }
 
 // The monitor kept what a master showed before it restarted: counted again once it was back, until
@@ -138,9 +90,9 @@ void TestRecordedRestart::aCopyWrittenAfterARestartIsReleasedNotLost()
 // readings are unknown: no view names it a holder of a copy the new process does not have.
 void TestRecordedRestart::aRestartedMastersOldReadingCountsForNothing()
 {
-    LockMonitor* monitor = m_monitor.get();
-    RedisServerGroup& group = *m_group;
-    MasterSet& masters = *m_masters;
+    LockMonitor* monitor = m_recorded.monitor();
+    RedisServerGroup& group = m_recorded.group();
+    MasterSet& masters = m_recorded.masters();
     for (int i = 0; i < 3; ++i)
         group.at(i).command({"SET", "lock:kept", "tok-kept", "PX", "600000"});
     QVERIFY(QTest::qWaitFor(
@@ -173,12 +125,12 @@ void TestRecordedRestart::aRestartedMastersOldReadingCountsForNothing()
                              int(upperBoundMs(15000)));
     QVERIFY2(countedAfter.isEmpty(), qPrintable(countedAfter.join(QLatin1String(", "))));
     QTest::qWait(300); // flushed every 100 ms
-    m_monitor.reset(); // its recorder with it
+    m_recorded.endMonitor();
 
     // The recording agrees: no holders event after the restart names the third master, and the
     // copy it lost is not a release.
     RecordingReader reader;
-    QVERIFY(!reader.open(m_path).isError());
+    QVERIFY(!reader.open(m_recorded.path()).isError());
     const Result<ResourceHistory> history = reader.history("lock:kept");
     QVERIFY(history);
     bool afterRestart = false;
