@@ -23,7 +23,10 @@ build=build
 flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)
 if [[ "${LOCKSCOPE_SANITIZE:-0}" == 1 ]]; then
     build=build-asan
-    flags=(-DCMAKE_BUILD_TYPE=Debug -DLOCKSCOPE_SANITIZE=ON -DLOCKSCOPE_BENCH=OFF)
+    # Line tables, not full debug information, as in the release pass (CMakeLists.txt): a report's
+    # stack still names every function and line, and the pass compiles about a sixth faster (a test
+    # unit: 8.0 s of CPU with -g, 6.6 s with -g1).
+    flags=(-DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG=-g1 -DLOCKSCOPE_SANITIZE=ON -DLOCKSCOPE_BENCH=OFF)
     # Any report fails the test that caused it; leaks in system libraries are suppressed, not ours.
     export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
     export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
