@@ -23,7 +23,10 @@ ScanKeyTable::Slot& ScanKeyTable::slotFor(const QByteArray& key, quint32 hash)
         if (slot == 0)
             return slot;
         const Entry& e = m_entries[slot - 1];
-        if (e.hash == hash && e.key == key)
+        // A key looked up by the table's own copy (a read's result) shares the entry's bytes:
+        // equal without reading them, a cache miss each.
+        if (e.hash == hash && e.key.size() == key.size() &&
+            (e.key.constData() == key.constData() || e.key == key))
             return slot;
     }
 }
@@ -47,9 +50,9 @@ ScanKeyTable::Stored ScanKeyTable::emplace(const QByteArray& key, quint32 hash, 
     return {m_entries.back().key, m_entries.back().mark, quint32(m_entries.size() - 1)};
 }
 
-ScanKeyTable::Mark* ScanKeyTable::find(const QByteArray& key)
+ScanKeyTable::Mark* ScanKeyTable::find(const QByteArray& key, quint32 hash)
 {
-    const Slot& slot = slotFor(key, hashOf(key));
+    const Slot& slot = slotFor(key, hash);
     return slot == 0 ? nullptr : &m_entries[slot - 1].mark;
 }
 

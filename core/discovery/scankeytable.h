@@ -3,6 +3,7 @@
 
 #include <QByteArray>
 
+#include <array>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -65,7 +66,14 @@ public:
     // table hands it to the pool with the key instead of the pool hashing the key again.
     static quint32 hashOf(const QByteArray& key);
     // Null when the key is not there.
-    Mark* find(const QByteArray& key);
+    Mark* find(const QByteArray& key) { return find(key, hashOf(key)); }
+    Mark* find(const QByteArray& key, quint32 hash);
+    // Looks up `count` keys, keyAt(i) the i-th, by calling lookUp(i, hash of keyAt(i)), which does
+    // the lookup with that hash (insert, find). A lookup reads an index slot and an entry at random
+    // places in megabytes (five masters' tables at 100k locks): one after another, a first pass
+    // waited on those two cache misses key by key. Here the slot, then the entry, of keys a few
+    // places ahead are on their way while one is looked up.
+    template <typename KeyAt, typename LookUp> void lookUpAll(qsizetype count, KeyAt keyAt, LookUp lookUp);
     // An entry by its place (Stored::index), valid until the next sweep.
     const QByteArray& keyAt(quint32 index) const { return m_entries[index].key; }
     Mark& markAt(quint32 index) { return m_entries[index].mark; }
@@ -93,6 +101,14 @@ private:
     Stored emplace(const QByteArray& key, quint32 hash, bool copy);
     // The slot holding `key`, or the empty one where it would go.
     Slot& slotFor(const QByteArray& key, quint32 hash);
+    // Toward the cache: the first slot a key of this hash probes; the entry that slot names (it
+    // reads the slot: called once that is on its way).
+    void prefetchSlot(quint32 hash) const { __builtin_prefetch(&m_slots[hash & (m_slots.size() - 1)]); }
+    void prefetchEntry(quint32 hash) const
+    {
+        if (const Slot slot = m_slots[hash & (m_slots.size() - 1)]; slot != 0)
+            __builtin_prefetch(&m_entries[slot - 1]);
+    }
     void rebuildIndex(size_t capacity);
 
     std::deque<Entry> m_entries;
@@ -100,6 +116,29 @@ private:
     std::shared_ptr<KeyPool> m_pool;
     std::function<void(const Renumbering&)> m_renumbered;
 };
+
+template <typename KeyAt, typename LookUp>
+void ScanKeyTable::lookUpAll(qsizetype count, KeyAt keyAt, LookUp lookUp)
+{
+    // Keys in flight: enough to cover a miss's latency, few enough that what they fetch is still
+    // cached when their turn comes.
+    constexpr qsizetype ahead = 8;
+    std::array<quint32, ahead> hashes{};
+    const auto start = [&](qsizetype i) {
+        quint32& hash = hashes[size_t(i % ahead)];
+        hash = hashOf(keyAt(i));
+        prefetchSlot(hash);
+    };
+    for (qsizetype i = 0; i < qMin(count, ahead); ++i)
+        start(i);
+    for (qsizetype i = 0; i < count; ++i) {
+        if (i + ahead / 2 < count)
+            prefetchEntry(hashes[size_t((i + ahead / 2) % ahead)]);
+        lookUp(i, hashes[size_t(i % ahead)]);
+        if (i + ahead < count)
+            start(i + ahead);
+    }
+}
 
 template <typename F> void ScanKeyTable::sweep(F keep)
 {

@@ -340,16 +340,17 @@ void ScanWorker::sendScan(const QByteArray& cursor, int count)
             return failPass(broken);
         QByteArrayList keys;
         keys.reserve(page.elements.size());
-        for (const RedisReply& k : page.elements) {
-            if (!k.isString())
-                continue; // a key is a bulk string; anything else is no key (a broken peer's)
+        const auto keyAt = [&page](qsizetype i) -> const QByteArray& { return page.elements[i].string; };
+        m_keys.lookUpAll(page.elements.size(), keyAt, [&](qsizetype i, quint32 hash) {
+            if (!page.elements[i].isString())
+                return; // a key is a bulk string; anything else is no key (a broken peer's)
             // The table's copy goes on: with a pool, the bytes the other masters' tables hold.
-            const ScanKeyTable::Stored entry = m_keys.insert(k.string);
+            const ScanKeyTable::Stored entry = m_keys.insert(keyAt(i), hash, false);
             if (entry.mark.metInPass != m_pass) {
                 entry.mark.metInPass = m_pass;
                 keys << entry.key;
             }
-        }
+        });
         if (next == "0")
             m_scansDone = true;
         else if (!paced)
@@ -469,26 +470,27 @@ void ScanWorker::readKeys(const QByteArrayList& keys, bool fromPass, std::functi
             auto batch = std::make_shared<ObservationBatch>();
             batch->steps.reserve(keys.size());
             bool any = false;
-            for (qsizetype i = 0; i < keys.size(); ++i) {
+            const auto keyAt = [&keys](qsizetype i) -> const QByteArray& { return keys.at(i); };
+            m_keys.lookUpAll(keys.size(), keyAt, [&](qsizetype i, quint32 hash) {
                 const KeyObservation& o = obs.at(i);
                 ObservationBatch::Step step = ObservationBatch::Step::Skip;
                 if (o.error.isError() || m_readOrder.isStale(read, keys.at(i))) {
                     // the master-level state says why, or a newer reading is in: keep what we knew
                 } else if (o.present) {
-                    ScanKeyTable::Mark& mark = m_keys[keys.at(i)];
+                    ScanKeyTable::Mark& mark = m_keys.insert(keys.at(i), hash, false).mark;
                     if (!mark.known) {
                         mark.known = true;
                         ++m_knownCount;
                     }
                     step = ObservationBatch::Step::Observe;
-                } else if (ScanKeyTable::Mark* mark = m_keys.find(keys.at(i)); mark && mark->known) {
+                } else if (ScanKeyTable::Mark* mark = m_keys.find(keys.at(i), hash); mark && mark->known) {
                     mark->known = false; // the entry itself goes at the pass end
                     --m_knownCount;
                     step = ObservationBatch::Step::Remove;
                 }
                 any = any || step != ObservationBatch::Step::Skip;
                 batch->steps << step;
-            }
+            });
             m_readOrder.delivered(read, keys);
             if (any) {
                 batch->keys = keys;

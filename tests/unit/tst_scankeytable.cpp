@@ -18,6 +18,7 @@ private slots:
     void sweepDropsWhatItIsToldAndShrinks();
     void binaryAndEmptyKeys();
     void insertCopyGivesTheTablesOwnCopy();
+    void lookUpAllVisitsEachKeyInOrderWithItsHash();
 };
 
 void TestScanKeyTable::insertsFindsAndKeepsMarks()
@@ -114,6 +115,40 @@ void TestScanKeyTable::insertCopyGivesTheTablesOwnCopy()
     other.fill('x');                                           // the buffer it was named in changes
     QCOMPARE(table.find("lock:other") != nullptr, true);
     QCOMPARE(table.size(), 2);
+}
+
+// The prefetching walk is only a faster loop: every key once, in order, with its own hash, whatever
+// the run's length against the keys it has in flight, and while the lookups grow the index under it.
+void TestScanKeyTable::lookUpAllVisitsEachKeyInOrderWithItsHash()
+{
+    for (const int count : {0, 1, 3, 4, 5, 8, 9, 17, 5000}) {
+        ScanKeyTable table;
+        QByteArrayList keys;
+        for (int i = 0; i < count; ++i)
+            keys << "lock:" + QByteArray::number(count) + ":" + QByteArray::number(i);
+        QList<qsizetype> visited;
+        table.lookUpAll(
+            keys.size(), [&keys](qsizetype i) -> const QByteArray& { return keys.at(i); },
+            [&](qsizetype i, quint32 hash) {
+                QCOMPARE(hash, ScanKeyTable::hashOf(keys.at(i)));
+                visited << i;
+                table.insert(keys.at(i), hash, false).mark.metInPass = quint32(i + 1);
+            });
+        QCOMPARE(visited.size(), count);
+        for (int i = 0; i < count; ++i) {
+            QCOMPARE(visited.at(i), qsizetype(i));
+            const ScanKeyTable::Mark* mark = table.find(keys.at(i), ScanKeyTable::hashOf(keys.at(i)));
+            QVERIFY(mark);
+            QCOMPARE(mark->metInPass, quint32(i + 1));
+        }
+        QCOMPARE(table.size(), qsizetype(count));
+        // A second walk over the same keys finds each: no key is added twice.
+        int found = 0;
+        table.lookUpAll(
+            keys.size(), [&keys](qsizetype i) -> const QByteArray& { return keys.at(i); },
+            [&](qsizetype i, quint32 hash) { found += table.find(keys.at(i), hash) ? 1 : 0; });
+        QCOMPARE(found, count);
+    }
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestScanKeyTable)
