@@ -54,6 +54,7 @@ void LockTableModel::reserve(qsizetype rows)
 {
     m_byResource.reserve(rows);
     m_rows.reserve(size_t(rows));
+    m_names.reserve(size_t(rows));
 }
 
 int LockTableModel::rowCount(const QModelIndex& parent) const
@@ -164,6 +165,7 @@ void LockTableModel::apply(const LockBatch& incoming)
                 SharedLockView& view = m_rows[size_t(updates.at(next).first)]->view;
                 count(view, -1);
                 view = *updates.at(next).second;
+                m_names[size_t(updates.at(next).first)] = view->resource; // the old view's bytes may go
                 count(view, +1);
             }
             if (!oneRange)
@@ -201,6 +203,7 @@ void LockTableModel::removeResources(const QList<QByteArray>& resources)
             freeRow(m_rows[size_t(i)]);
         }
         m_rows.erase(m_rows.begin() + first, m_rows.begin() + last + 1);
+        m_names.erase(m_names.begin() + first, m_names.begin() + last + 1);
         for (size_t i = size_t(first); i < m_rows.size(); ++i)
             m_rows[i]->row = int(i);
         endRemoveRows();
@@ -215,13 +218,16 @@ void LockTableModel::appendViews(const QList<SharedLockView>& views)
     beginInsertRows({}, first, first + int(views.size()) - 1);
     // Geometric growth: reserving exactly what this slice needs would move every row pointer on
     // every slice of a first pass.
-    if (const size_t need = m_rows.size() + size_t(views.size()); need > m_rows.capacity())
+    if (const size_t need = m_rows.size() + size_t(views.size()); need > m_rows.capacity()) {
         m_rows.reserve(qMax(need, 2 * m_rows.capacity()));
+        m_names.reserve(m_rows.capacity());
+    }
     for (const SharedLockView& v : views) {
         Row* row = newRow(v, int(m_rows.size()));
         m_byResource.insert(ResourceKey(v->resource), row);
         count(v, +1);
         m_rows.push_back(row);
+        m_names.push_back(v->resource);
     }
     endInsertRows();
 }
@@ -254,7 +260,7 @@ bool LockTableModel::lessThan(int rowA, int rowB, int column) const
 {
     const LockView& a = viewAt(rowA);
     const LockView& b = viewAt(rowB);
-    auto tie = [&] { return a.resource < b.resource; };
+    auto tie = [&] { return resourceAt(rowA) < resourceAt(rowB); };
     switch (column) {
     case StatusColumn: {
         const int sa = StatusStyle::severity(a.status), sb = StatusStyle::severity(b.status);
