@@ -165,7 +165,8 @@ void LockTableModel::apply(const LockBatch& incoming)
                 SharedLockView& view = m_rows[size_t(updates.at(next).first)]->view;
                 count(view, -1);
                 view = *updates.at(next).second;
-                m_names[size_t(updates.at(next).first)] = view->resource; // the old view's bytes may go
+                m_names[size_t(updates.at(next).first)] =
+                    SortName(view->resource); // the old view's bytes may go
                 count(view, +1);
             }
             if (!oneRange)
@@ -227,7 +228,7 @@ void LockTableModel::appendViews(const QList<SharedLockView>& views)
         m_byResource.insert(ResourceKey(v->resource), row);
         count(v, +1);
         m_rows.push_back(row);
-        m_names.push_back(v->resource);
+        m_names.emplace_back(v->resource);
     }
     endInsertRows();
 }
@@ -260,7 +261,7 @@ bool LockTableModel::lessThan(int rowA, int rowB, int column) const
 {
     const LockView& a = viewAt(rowA);
     const LockView& b = viewAt(rowB);
-    auto tie = [&] { return resourceAt(rowA) < resourceAt(rowB); };
+    auto tie = [&] { return m_names[size_t(rowA)] < m_names[size_t(rowB)]; };
     switch (column) {
     case StatusColumn: {
         const int sa = StatusStyle::severity(a.status), sb = StatusStyle::severity(b.status);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "locks/sortname.h"
 #include "monitor/lockview.h"
 #include "session/resourcekey.h"
 
@@ -83,7 +84,7 @@ public:
     const LockView& viewAt(int row) const { return m_rows[size_t(row)]->view; }
     // The row's resource, from an array of them in row order: sorting compares names, and reaching
     // one through the row and its view cost two more cache misses a side.
-    QByteArrayView resourceAt(int row) const { return m_names[size_t(row)]; }
+    QByteArrayView resourceAt(int row) const { return m_names[size_t(row)].name; }
     const LockView* find(const QByteArray& resource) const;
     const StatusCounts& counts() const { return m_counts; }
     // The order of two rows on `column`: the same raw values SortRole gives.
@@ -121,7 +122,7 @@ private:
     void freeRow(Row* row);
 
     std::vector<Row*> m_rows;
-    std::vector<QByteArrayView> m_names; // each row's view's resource, by row: its bytes are the view's
+    std::vector<SortName> m_names; // each row's view's resource, by row: its bytes are the view's
     std::deque<Row> m_rowPool;
     std::vector<Row*> m_freeRows;
     QHash<ResourceKey, Row*> m_byResource;
