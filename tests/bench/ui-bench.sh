@@ -7,13 +7,15 @@
 #   {"locks":…,"maxStallMs":…,"p99StallMs":…,"maxStallCpuMs":…,"p99StallCpuMs":…,
 #    "peakRssMiB":…,"loadMs":…,
 #    "scrollFrames":…,"scrollFrameP99Ms":…,"scrollFrameMaxMs":…,
-#    "scansMs":…,"initialScanMs":…,"firstRowsMs":…,"guiCpuMs":…,"processCpuMs":…,"baselineScanMs":…,
+#    "scansMs":…,"initialScanMs":…,"firstRowsMs":…,"guiCpuMs":…,"processCpuMs":…,"threadCpuMs":{…},
+#    "baselineScanMs":…,
 #    "baselineMachineShare":…,
 #    "targets":{…},"targetsMet":…}
 # The breakdown of loadMs (the first full view): scansMs when every master's first SCAN pass had
 # gone through its keyspace, initialScanMs when the monitor's first complete picture reached the
 # GUI thread, firstRowsMs when the first rows reached the table; guiCpuMs / processCpuMs the CPU
-# used by then. maxStallCpuMs / p99StallCpuMs: the same of the GUI thread's own CPU time in each
+# used by then, and threadCpuMs the process's by thread name ("gui", the five "lockscope-scan" as one,
+# the monitor's "lockscope-core", "recording write", ...). maxStallCpuMs / p99StallCpuMs: the same of the GUI thread's own CPU time in each
 # gap (a stall with little of it is a thread waiting for a core, not one working). Targets (issue
 # #19), judged on the wall-clock figures: loadMs <= 5000, maxStallMs <= 33, p99StallMs <= 8,
 # peakRssMiB <= 200; each is printed as met or not (stderr), and in the JSON line.

@@ -17,6 +17,7 @@
 #include "bench/uibench/insightsrun.h"
 #include "bench/uibench/scrollprobe.h"
 #include "bench/uibench/stallmeter.h"
+#include "bench/uibench/threadcpu.h"
 #include "locks/batchqueue.h"
 #include "locks/lockfilterbar.h"
 #include "locks/lockfilterproxy.h"
@@ -256,6 +257,7 @@ int main(int argc, char** argv)
     // masters' first SCAN passes, the monitor's first complete picture reaching the GUI thread, the
     // first and last rows reaching the model; and the CPU the GUI thread and the process used.
     qint64 scansMs = -1, initialScanMs = -1, firstRowsMs = -1, guiCpuMs = -1, processCpuMs = -1;
+    QJsonObject threadCpu; // processCpuMs by thread name
     QList<bool> scanned;
     QObject::connect(window.core()->service(), &CoreService::scanProgress, &app,
                      [&](int master, qint64 done, qint64 total) {
@@ -283,6 +285,7 @@ int main(int argc, char** argv)
             loadedMs = clock.elapsed();
             guiCpuMs = cpuMs(CLOCK_THREAD_CPUTIME_ID);
             processCpuMs = cpuMs(CLOCK_PROCESS_CPUTIME_ID);
+            threadCpu = threadCpuMsByName();
             scrolling.start();
             QTimer::singleShot(settleMs, &app, &QCoreApplication::quit);
         }
@@ -303,6 +306,7 @@ int main(int argc, char** argv)
         {QStringLiteral("firstRowsMs"), firstRowsMs},
         {QStringLiteral("guiCpuMs"), guiCpuMs},
         {QStringLiteral("processCpuMs"), processCpuMs},
+        {QStringLiteral("threadCpuMs"), threadCpu},
         {QStringLiteral("scrollFrames"), qint64(scrolling.frames())},
         {QStringLiteral("scrollFrameP99Ms"), qRound(scrolling.percentileFrameMs(99) * 10) / 10.0},
         {QStringLiteral("scrollFrameMaxMs"), qRound(scrolling.maxFrameMs() * 10) / 10.0},
