@@ -259,9 +259,13 @@ void LockTableModel::freeRow(Row* row)
 
 bool LockTableModel::lessThan(int rowA, int rowB, int column) const
 {
+    auto tie = [&] { return m_names[size_t(rowA)] < m_names[size_t(rowB)]; };
+    // By resource (the window's default) the names decide alone: the views are not even reached,
+    // which would read each row and its view (the cache misses the names array is there to save).
+    if (column == ResourceColumn || column < 0 || column >= ColumnCount)
+        return tie();
     const LockView& a = viewAt(rowA);
     const LockView& b = viewAt(rowB);
-    auto tie = [&] { return m_names[size_t(rowA)] < m_names[size_t(rowB)]; };
     switch (column) {
     case StatusColumn: {
         const int sa = StatusStyle::severity(a.status), sb = StatusStyle::severity(b.status);
