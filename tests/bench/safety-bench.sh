@@ -6,8 +6,9 @@
 # recorder of its own, the recording read back through DoubleGrantDetector, the simulated clients'
 # own record of their holds as the oracle). Prints one JSON line per scenario and one in all:
 # overlaps the oracle shows, how many were reported (with both tokens and an interval containing
-# the oracle's), how many at probable or proven, and false alarms (probable or proven about
-# anything else). Exits 1 on a false alarm or a missed overlap. Takes about a minute per run.
+# the oracle's), how many at probable or proven, how many missed that the recording cannot hold
+# (unobservable), and false alarms (probable or proven about anything else). Exits 1 on a false alarm
+# or a missed overlap the recording could hold. Takes about a minute per run.
 #
 #   tests/bench/safety-bench.sh [--runs N]
 set -euo pipefail
@@ -33,7 +34,7 @@ for line in open(sys.argv[1], errors="replace"):
         r = json.loads(m.group(1))
         c = per[r["case"]]
         c["runs"] += 1
-        for k in ("overlaps", "detected", "atProbable", "falseAlarms", "possibleBeside"):
+        for k in ("overlaps", "detected", "atProbable", "unobservable", "falseAlarms", "possibleBeside"):
             c[k] += r[k]
 total = collections.Counter()
 for case, c in sorted(per.items()):
@@ -42,7 +43,10 @@ for case, c in sorted(per.items()):
     total.update(c)
 rate = total["detected"] / total["overlaps"] if total["overlaps"] else None
 print(json.dumps({"bench": "safety", "case": "all", "runsAsked": runs, **total, "detectionRate": rate}))
-sys.exit(0 if total["falseAlarms"] == 0 and total["detected"] == total["overlaps"] and per else 1)
+# An overlap the recording cannot hold (tst_safetyincidents' unobservable: shorter than 100 ms, cut
+# by a kill, taken while the monitor was blind) is counted, not required, as in the suite.
+sys.exit(0 if total["falseAlarms"] == 0 and total["detected"] + total["unobservable"] == total["overlaps"]
+         and per else 1)
 PY
 if [[ $status -ne 0 ]]; then
     echo "safety-bench: the suite's log and the failed runs' recordings are kept in $keep" >&2
