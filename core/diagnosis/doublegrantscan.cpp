@@ -81,6 +81,11 @@ public:
             return; // a counter's reading (a grant it only notes)
         if (isTracedKind(e.kind))
             return traced(e);
+        if (e.kind == Kind::DeletedAfter) {
+            if (const auto it = m_holders.find(e.token); it != m_holders.end() && it->noteDeletedAfter(e))
+                settleIncidentsOf(e.token);
+            return;
+        }
         if (isEvidenceOnly(e.kind))
             return;
         // The recorder stores a replacement as the new holder's start alone (RecordingReader puts
@@ -303,7 +308,7 @@ private:
         if (next.isEmpty())
             return;
         const Holder second = m_holders.value(next);
-        const qint64 toMs = qMax(second.quorumAtMs, qMin(e.timeMs, endOf(second)));
+        const qint64 toMs = qMax(second.quorumAtMs, qMin(e.timeMs, second.endBy(m_lastMs)));
         const QString cause = QStringLiteral("its holder was still at work after %1 took the lock: the "
                                              "tracer saw it at %2 (%3)")
                                   .arg(escapeBytes(next), HistoryJson::time(e.timeMs), e.detail);
@@ -479,22 +484,12 @@ private:
         settle(m_open.last());
     }
 
-    // Where a holder's part ends: when it gave the lock up or its validity ran out, whichever came
-    // first (with no TTL, the last moment the session watched).
-    qint64 endOf(const Holder& h) const
-    {
-        qint64 end = m_lastMs;
-        if (h.gaveUpAtMs >= 0)
-            end = qMin(end, h.gaveUpAtMs);
-        if (h.validUntilMs >= 0)
-            end = qMin(end, h.validUntilMs);
-        return end;
-    }
-    // The same of a token, without copying its tenure (settle runs on every extension of one).
+    // Where a token's part ends (ScannedTenure::endBy), without copying its tenure (settle runs on
+    // every extension of one).
     qint64 endOf(const QByteArray& token) const
     {
         const auto it = m_holders.constFind(token);
-        return endOf(it == m_holders.cend() ? Holder() : *it);
+        return (it == m_holders.cend() ? Holder() : *it).endBy(m_lastMs);
     }
 
     // Whether a token's part is over by the last moment watched (given up, or its validity out).
@@ -518,15 +513,16 @@ private:
         // sees a release a little later than it happens. One decided before the second took the
         // lock looks the same: possible, not proven.
         // (A second still holding holds past the last event, even when that event is the first's end.)
+        // Unless a master ran the first's delete after the second was seen on its quorum
+        // (DeletedAfter): it held its copy beside the second's quorum.
         const bool soonOver = ended(o.first) && (first < second || !ended(o.second)) &&
                               first - i.fromMs < DoubleGrantScan::releaseSeenWithinMs;
-        i.confidence = soonOver ? SafetyIncident::Confidence::Possible : SafetyIncident::Confidence::Proven;
-        i.cause = soonOver ? QStringLiteral("its holder let it go %1 ms after the other token was seen on a "
-                                            "quorum, less than the recorder may take to see a release, so "
-                                            "perhaps before the other took it (%2)")
-                                 .arg(first - i.fromMs)
-                                 .arg(o.cause)
-                           : o.cause;
+        const auto h = m_holders.constFind(o.first);
+        const bool anchored = h != m_holders.cend() && h->deletedAfterMs > i.fromMs;
+        i.confidence =
+            soonOver && !anchored ? SafetyIncident::Confidence::Possible : SafetyIncident::Confidence::Proven;
+        i.cause = soonOver && h != m_holders.cend() ? h->letGoSoonAfter(first - i.fromMs, i.fromMs, o.cause)
+                                                    : o.cause;
     }
 
     void settleIncidentsOf(const QByteArray& token)

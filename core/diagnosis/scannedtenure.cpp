@@ -65,6 +65,30 @@ QString ScannedTenure::releaseMaybeUnseen(qint64 quietMs, const QString& cause)
         .arg(cause);
 }
 
+bool ScannedTenure::noteDeletedAfter(const RecordEvent& e)
+{
+    if (e.timeMs <= deletedAfterMs)
+        return false;
+    deletedAfterMs = e.timeMs;
+    deletedAfterMaster = e.master;
+    return true;
+}
+
+QString ScannedTenure::letGoSoonAfter(qint64 afterMs, qint64 fromMs, const QString& cause) const
+{
+    if (deletedAfterMs > fromMs)
+        return QStringLiteral("its holder let it go %1 ms after the other token was seen on a quorum, and "
+                              "master %2 still held its copy then: the server ran its delete after %3, "
+                              "when the other already held a quorum (%4)")
+            .arg(afterMs)
+            .arg(deletedAfterMaster + 1)
+            .arg(HistoryJson::time(deletedAfterMs), cause);
+    return QStringLiteral("its holder let it go %1 ms after the other token was seen on a quorum, less than "
+                          "the recorder may take to see a release, so perhaps before the other took it (%2)")
+        .arg(afterMs)
+        .arg(cause);
+}
+
 QString ScannedTenure::causeOfReplacement() const
 {
     return QStringLiteral("another token was in its key at the next read, %1 ms before its validity ended, "

@@ -44,6 +44,9 @@ struct ScannedTenure
     // of them soon after took its place there (a release and re-take between two reads).
     quint64 droppedUnexplained = 0;
     qint64 droppedAtMs = -1;
+    // The latest moment a master was seen still holding a copy: its delete ran after it (DeletedAfter).
+    qint64 deletedAfterMs = -1;
+    int deletedAfterMaster = -1;
     EvidenceTrail trail;
 
     // How long after a delete the recorder may see the lock go (a keyspace event, then a read).
@@ -77,6 +80,18 @@ struct ScannedTenure
     // held it went away (down, restarted, failed over); -1: none did. A release in that moment is
     // kept by a master with persistence while its keyspace event and its reply die with the process.
     qint64 quietBeforeLossMs(const QList<RecordEvent>& masterEvents) const;
+    // Where its part ends: when it gave the lock up or its validity ran out, whichever came first
+    // (with no TTL, `lastMs`, the last moment the session watched).
+    qint64 endBy(qint64 lastMs) const
+    {
+        const qint64 end = gaveUpAtMs >= 0 ? qMin(lastMs, gaveUpAtMs) : lastMs;
+        return validUntilMs >= 0 ? qMin(end, validUntilMs) : end;
+    }
+    // A DeletedAfter event about it: whether it moved deletedAfterMs on.
+    bool noteDeletedAfter(const RecordEvent& e);
+    // `cause` of an overlap whose first holder let go `afterMs` after the second was seen on a
+    // quorum (`fromMs`): possible, unless a delete of its copy is known to have run after `fromMs`.
+    QString letGoSoonAfter(qint64 afterMs, qint64 fromMs, const QString& cause) const;
     // `cause` of a loss, for a holder at work on the lock `quietMs` before its master went away.
     static QString releaseMaybeUnseen(qint64 quietMs, const QString& cause);
     // What an overlap names as the cause for a token replaced in place (replacedAtMs).

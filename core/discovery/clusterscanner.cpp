@@ -190,8 +190,8 @@ void ClusterScanner::addNode(const NodeAddress& address)
         emit primaryPassFinished(m_index);
     });
     connect(scanner, &MasterScanner::keyspaceEvent, this,
-            [this](int, const QByteArray& key, const QByteArray& event) {
-                emit keyspaceEvent(m_index, key, event);
+            [this](int, const QByteArray& key, const QByteArray& event, qint64 ranAfterMs) {
+                emit keyspaceEvent(m_index, key, event, ranAfterMs);
             });
     connect(scanner, &MasterScanner::keyspaceEventsSkipped, this,
             [this](int, qint64 count) { emit keyspaceEventsSkipped(m_index, count); });

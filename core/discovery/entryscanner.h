@@ -39,7 +39,8 @@ signals:
     void modeChanged(int master, lockscope::NotificationMode mode, const QString& reason);
     void scanProgress(int master, qint64 scanned, qint64 total);
     void passFinished(int master);
-    void keyspaceEvent(int master, const QByteArray& key, const QByteArray& event);
+    // `ranAfterMs`: the server ran the command after this (wall clock; -1: not known).
+    void keyspaceEvent(int master, const QByteArray& key, const QByteArray& event, qint64 ranAfterMs);
     // Events that arrived and were not reported one by one (KeyspaceEventThrottle).
     void keyspaceEventsSkipped(int master, qint64 count);
 

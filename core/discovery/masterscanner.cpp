@@ -151,10 +151,11 @@ void MasterScanner::onPassFinished(qint64 knownKeys)
     post([w = m_worker] { w->passDelivered(); });
 }
 
-void MasterScanner::onKeyspaceEvents(const QByteArrayList& keys, const QByteArrayList& events, qint64 skipped)
+void MasterScanner::onKeyspaceEvents(const QByteArrayList& keys, const QByteArrayList& events,
+                                     const QList<qint64>& ranAfterMs, qint64 skipped)
 {
     for (qsizetype i = 0; i < keys.size() && i < events.size(); ++i)
-        emit keyspaceEvent(m_index, keys.at(i), events.at(i));
+        emit keyspaceEvent(m_index, keys.at(i), events.at(i), ranAfterMs.value(i, -1));
     if (skipped > 0)
         emit keyspaceEventsSkipped(m_index, skipped);
 }

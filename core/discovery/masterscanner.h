@@ -56,7 +56,8 @@ private:
     void onMasterState(RedisConnection::State state);
     void onObserved(const ObservationBatchPtr& batch);
     void onPassFinished(qint64 knownKeys);
-    void onKeyspaceEvents(const QByteArrayList& keys, const QByteArrayList& events, qint64 skipped);
+    void onKeyspaceEvents(const QByteArrayList& keys, const QByteArrayList& events,
+                          const QList<qint64>& ranAfterMs, qint64 skipped);
     template <typename F> void post(F&& call);
 
     RedisConnection* m_connection;

@@ -28,4 +28,17 @@ QString ScanBound::broken(const QByteArray& cursor, qint64 pages, qint64 keysSee
     return {};
 }
 
+double ScanBound::fraction(const QByteArray& cursor)
+{
+    // SCAN walks the table in reverse-binary order, so the bit-reversed cursor grows monotonically
+    // from 0 to 2^64 over a pass.
+    quint64 v = cursor.toULongLong();
+    quint64 reversed = 0;
+    for (int i = 0; i < 64; ++i) {
+        reversed = (reversed << 1) | (v & 1);
+        v >>= 1;
+    }
+    return double(reversed) / 18446744073709551616.0;
+}
+
 } // namespace lockscope

@@ -15,6 +15,9 @@ namespace ScanBound {
 // -1 when unknown (an ACL may refuse it); `count`: SCAN COUNT. A pass is one SCAN run (ScanPlan).
 QString broken(const QByteArray& cursor, qint64 pages, qint64 keysSeen, qint64 dbSize, int count);
 
+// How much of the keyspace a pass has covered (0 to 1) when SCAN answered `cursor`.
+double fraction(const QByteArray& cursor);
+
 } // namespace ScanBound
 
 } // namespace lockscope

@@ -14,19 +14,6 @@ namespace lockscope {
 
 namespace {
 
-// SCAN walks the table in reverse-binary order, so the bit-reversed cursor grows monotonically
-// from 0 to 2^64 over a pass: its value is the fraction of the keyspace already covered.
-double scanFraction(const QByteArray& cursor)
-{
-    quint64 v = cursor.toULongLong();
-    quint64 reversed = 0;
-    for (int i = 0; i < 64; ++i) {
-        reversed = (reversed << 1) | (v & 1);
-        v >>= 1;
-    }
-    return double(reversed) / 18446744073709551616.0;
-}
-
 // Whether a connection made with `a` would reach the same server the same way as one made with `b`.
 bool sameEndpoint(const ConnectionOptions& a, const ConnectionOptions& b)
 {
@@ -206,7 +193,9 @@ void ScanWorker::startSubscriber()
         setMode(NotificationMode::Polling, QStringLiteral("event connection down: %1").arg(reason));
         schedulePass();
     };
-    handlers.event = [this](const QByteArray& key, const QByteArray& event) { onEvent(key, event); };
+    handlers.event = [this](const QByteArray& key, const QByteArray& event, qint64 ranAfterMs) {
+        onEvent(key, event, ranAfterMs);
+    };
     m_subscriber = std::make_unique<KeyspaceSubscriber>(m_options, m_settings.patterns, std::move(handlers));
 }
 
@@ -355,7 +344,7 @@ void ScanWorker::sendScan(const QByteArray& cursor, int count)
             m_scansDone = true;
         else if (!paced)
             nextPage(next); // asked before reading this page: the pipeline stays full
-        const double fraction = next == "0" ? 1.0 : scanFraction(next);
+        const double fraction = next == "0" ? 1.0 : ScanBound::fraction(next);
         emit scanProgress(qint64(fraction * double(m_dbSize)), m_dbSize);
         if (paced) {
             readPage(keys, 0, next);
@@ -540,7 +529,7 @@ void ScanWorker::maybeFinishPass()
     m_awaitingDelivery = true; // passDelivered() goes on
 }
 
-void ScanWorker::onEvent(const QByteArray& key, const QByteArray& payload)
+void ScanWorker::onEvent(const QByteArray& key, const QByteArray& payload, qint64 ranAfterMs)
 {
     // The key table's copy: a flood of changes to known locks then makes no copy of a key per event
     // for the keys waiting to be read (a million locks, 48 MB). A key it did not know stays in it
@@ -551,6 +540,7 @@ void ScanWorker::onEvent(const QByteArray& key, const QByteArray& payload)
     if (m_eventLogThrottle.pass(payload, monotonicMs())) {
         m_eventLogKeys << entry.key;
         m_eventLogEvents << payload;
+        m_eventLogRanAfter << ranAfterMs;
     }
     m_eventKeys.push(entry);
     if (!m_eventTimer->isActive())
@@ -563,7 +553,8 @@ void ScanWorker::flushEvents()
         // Handed over, not cleared: the queued signal still shares the lists, and clear() on a
         // shared list allocates a new one as large as the old (a burst of 200k events/s made each
         // flush allocate for the largest burst ever seen, twice).
-        emit keyspaceEvents(std::exchange(m_eventLogKeys, {}), std::exchange(m_eventLogEvents, {}), skipped);
+        emit keyspaceEvents(std::exchange(m_eventLogKeys, {}), std::exchange(m_eventLogEvents, {}),
+                            std::exchange(m_eventLogRanAfter, {}), skipped);
     }
     if (m_eventKeys.isEmpty() || !canScan() || eventReadsHeld())
         return;

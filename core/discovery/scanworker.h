@@ -76,9 +76,11 @@ signals:
     void observed(const lockscope::ObservationBatchPtr& batch);
     // After the pass's last batch.
     void passFinished(qint64 knownKeys);
-    // A burst of keyspace events, in arrival order (keys.at(i) had events.at(i)); `skipped`: how
-    // many more arrived that the throttle held back (KeyspaceEventThrottle).
-    void keyspaceEvents(const QByteArrayList& keys, const QByteArrayList& events, qint64 skipped);
+    // A burst of keyspace events, in arrival order (keys.at(i) had events.at(i), from a command the
+    // server ran after ranAfterMs.at(i): KeyspaceSubscriber); `skipped`: how many more arrived that
+    // the throttle held back (KeyspaceEventThrottle).
+    void keyspaceEvents(const QByteArrayList& keys, const QByteArrayList& events,
+                        const QList<qint64>& ranAfterMs, qint64 skipped);
 
 private:
     void onConnectionState(RedisConnection::State state);
@@ -116,7 +118,7 @@ private:
     // Why the running pass cannot go on after a page that returned `cursor`; empty while it can.
     QString scanBroken(const QByteArray& cursor) const;
     void failPass(const QString& reason);
-    void onEvent(const QByteArray& key, const QByteArray& payload);
+    void onEvent(const QByteArray& key, const QByteArray& payload, qint64 ranAfterMs);
     void flushEvents();
     void schedulePass();
 
@@ -174,9 +176,10 @@ private:
     static constexpr int maxEventReadsInFlight = 2;
     ChangedKeyQueue m_eventKeys{m_keys}; // to read at the next flush
     int m_eventReadsInFlight = 0;
-    quint64 m_connectionSerial = 0;  // which connection a read went out on
-    QByteArrayList m_eventLogKeys;   // keys and events to report at the next flush ...
-    QByteArrayList m_eventLogEvents; // ... in arrival order
+    quint64 m_connectionSerial = 0;   // which connection a read went out on
+    QByteArrayList m_eventLogKeys;    // keys and events to report at the next flush ...
+    QByteArrayList m_eventLogEvents;  // ... in arrival order
+    QList<qint64> m_eventLogRanAfter; // ... with when each was run at the soonest
     KeyspaceEventThrottle m_eventLogThrottle;
     ReadOrder m_readOrder; // the reads out on the connection, for readings that come in late
     QTimer* m_eventTimer;

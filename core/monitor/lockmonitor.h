@@ -88,7 +88,8 @@ signals:
     void scanProgress(int master, qint64 scanned, qint64 total);
     void passFinished(int master);
     void initialScanFinished();
-    void keyspaceEvent(int master, const QByteArray& key, const QByteArray& event);
+    // `ranAfterMs`: the server ran the command after this (wall clock; -1: not known).
+    void keyspaceEvent(int master, const QByteArray& key, const QByteArray& event, qint64 ranAfterMs);
     // A fencing counter read a new value on `master` (FenceCounters): `resource` is the lock it
     // fences (Redisson's fenced lock) or the counter itself.
     void fenceCounterRead(int master, const QByteArray& resource, const QByteArray& counter, qint64 value);

@@ -88,21 +88,7 @@ void Recorder::attach(LockMonitor* monitor)
     m_flushTimer.start(qMax(10, m_options.flushIntervalMs));
 
     connect(monitor, &LockMonitor::locksChanged, this, &Recorder::onBatch);
-    connect(monitor, &LockMonitor::keyspaceEvent, this,
-            [this](int master, const QByteArray& key, const QByteArray& event) {
-                // Only an expiry or a delete says how a lock ended (endOf); any other event (a set,
-                // most of them) is not stored, which keeps the table to the keys about to go, not
-                // every key that changed (a 200k-entry table filled and rehashed over and over at
-                // 5k changes/s). A set after a delete leaves the note: it says how the last holder
-                // went when the next one took the key between two reads (a fast handover). Reading
-                // the same token again makes it stale (follow).
-                if (!isExpiryEvent(event) && !isDeleteEvent(event))
-                    return;
-                // Bounded: keys that never become locks would otherwise pile up.
-                if (m_keyspace.size() > 200000)
-                    m_keyspace.clear();
-                m_keyspace.insert(key, {event, monotonicMs(), master, QDateTime::currentMSecsSinceEpoch()});
-            });
+    connect(monitor, &LockMonitor::keyspaceEvent, this, &Recorder::onKeyspaceEvent);
     connect(masters, &MasterSet::masterStateChanged, this,
             [this](int i, RedisConnection::State state, const RedisError& reason) {
                 if (state == RedisConnection::State::Up && m_masterState.value(i) != 1) {
@@ -202,6 +188,33 @@ RecordEvent Recorder::resourceEvent(RecordEvent::Kind kind, const QByteArray& re
     return e;
 }
 
+void Recorder::onKeyspaceEvent(int master, const QByteArray& key, const QByteArray& event, qint64 ranAfterMs)
+{
+    if (ranAfterMs >= 0 && isDeleteEvent(event))
+        anchorDelete(master, key, ranAfterMs);
+    if (!isExpiryEvent(event) && !isDeleteEvent(event))
+        return;
+    if (m_keyspace.size() > 200000) // bounded: keys that never become locks would otherwise pile up
+        m_keyspace.clear();
+    m_keyspace.insert(key, {event, monotonicMs(), master, QDateTime::currentMSecsSinceEpoch()});
+}
+
+void Recorder::anchorDelete(int master, const QByteArray& resource, qint64 ranAfterMs)
+{
+    // Only beside another holder, where it can tell two holders at once from one after the other:
+    // an event per release would add a row to most of what a busy recording stores.
+    const auto it = m_tracked.constFind(resource);
+    if (it == m_tracked.cend() || !it->contested || master < 0 || master >= 64)
+        return;
+    const quint64 bit = quint64(1) << master;
+    const Tracked* held = (it->holders & bit) ? &*it : nullptr;
+    if (const auto sides = m_sides.constFind(resource); !held && sides != m_sides.cend())
+        for (const Tracked& side : *sides)
+            held = held ? held : (side.holders & bit) ? &side : nullptr;
+    if (held)
+        push(deletedAfterEvent(master, resource, held->token, ranAfterMs));
+}
+
 void Recorder::onBatch(const LockBatch& batch)
 {
     const CpuStopwatch cpu(m_counters->observeCpuNs);
@@ -212,21 +225,6 @@ void Recorder::onBatch(const LockBatch& batch)
         onView(v, false);
     for (const QByteArray& r : batch.removed)
         onRemoved(r);
-}
-
-int Recorder::typeIndex(const QByteArray& type)
-{
-    if (type.isEmpty())
-        return 0;
-    for (qsizetype i = 1; i < m_types.size(); ++i)
-        if (m_types.at(i) == type)
-            return int(i);
-    // Redis has seven types of its own and modules add a few: past 127 of them (more than any
-    // deployment has), a new one reads as absent, and no type change is told for it.
-    if (m_types.size() >= PerMaster::maxTypes)
-        return 0;
-    m_types.append(type);
-    return int(m_types.size() - 1);
 }
 
 void Recorder::observe(const LockView& view, bool viewsToken, quint64 unreachable, Tracked& tracked,
@@ -248,7 +246,7 @@ void Recorder::observe(const LockView& view, bool viewsToken, quint64 unreachabl
             continue;
         }
         PerMaster& m = tracked.masters[i];
-        const int type = obs.present() ? typeIndex(obs.type()) : 0;
+        const int type = obs.present() ? m_types.indexOf(obs.type()) : 0;
         if (type != 0 && m.type != 0 && type != m.type) {
             RecordEvent e = resourceEvent(RecordEvent::Kind::TypeChanged, view.resource, tracked);
             e.master = i;

@@ -4,6 +4,7 @@
 #include "base/monotonicclock.h"
 #include "monitor/lockview.h"
 #include "record/inlinefirstarray.h"
+#include "record/keytypenames.h"
 #include "record/recorderoptions.h"
 #include "record/recordevent.h"
 #include "record/recordingsink.h"
@@ -162,8 +163,10 @@ private:
     // The end event of an episode gone from every master.
     void endEpisode(const QByteArray& resource, const Tracked& tracked, qint64 nowMs,
                     bool overwritten = false);
-    // The index of a key type in m_types (added when new); 0 for none.
-    int typeIndex(const QByteArray& type);
+    void onKeyspaceEvent(int master, const QByteArray& key, const QByteArray& event, qint64 ranAfterMs);
+    // A delete the server ran after `ranAfterMs` of a lock held beside another (contested): a
+    // DeletedAfter event for the token that master held.
+    void anchorDelete(int master, const QByteArray& resource, qint64 ranAfterMs);
 
     RecorderOptions m_options;
     LockMonitor* m_monitor = nullptr;
@@ -209,11 +212,17 @@ private:
             return std::any_of(view.observations.cbegin(), view.observations.cend(), sentBefore);
         }
     };
-    QHash<QByteArray, KeyspaceNote> m_keyspace; // the last keyspace event per resource
-    QList<qint64> m_downMs;                     // per master: monotonic time it last went down
-    QList<int> m_masterState;                   // per master: last recorded (1 up, 0 down, -1 none)
-    int m_scanDone = -1;                     // isInitialScanDone() for the batch at hand; -1: not asked yet
-    QList<QByteArray> m_types{QByteArray()}; // the key types seen ("string", "hash", ...): a few
+    // The last keyspace event per resource, an expiry or a delete only: they say how a lock ended
+    // (endOf); any other event (a set, most of them) is not stored, which keeps the table to the keys
+    // about to go, not every key that changed (a 200k-entry table filled and rehashed over and over at
+    // 5k changes/s). A set after a delete leaves the note: it says how the last holder went when the
+    // next one took the key between two reads (a fast handover). Reading the same token again makes
+    // it stale (follow).
+    QHash<QByteArray, KeyspaceNote> m_keyspace;
+    QList<qint64> m_downMs;   // per master: monotonic time it last went down
+    QList<int> m_masterState; // per master: last recorded (1 up, 0 down, -1 none)
+    int m_scanDone = -1;      // isInitialScanDone() for the batch at hand; -1: not asked yet
+    KeyTypeNames m_types{PerMaster::maxTypes};
 };
 
 } // namespace lockscope

@@ -65,6 +65,8 @@ QString recordEventKindName(RecordEvent::Kind kind)
         return QStringLiteral("waiters");
     case Kind::TracedRefused:
         return QStringLiteral("traced-refused");
+    case Kind::DeletedAfter:
+        return QStringLiteral("deleted-after");
     }
     return QStringLiteral("unknown");
 }
@@ -80,7 +82,8 @@ bool isTracedKind(RecordEvent::Kind kind)
 bool isEvidenceOnly(RecordEvent::Kind kind)
 {
     return kind == RecordEvent::Kind::Notified || kind == RecordEvent::Kind::FenceCounter ||
-           kind == RecordEvent::Kind::Waiters || isTracedKind(kind);
+           kind == RecordEvent::Kind::Waiters || kind == RecordEvent::Kind::DeletedAfter ||
+           isTracedKind(kind);
 }
 
 bool recordEventKindFromNumber(int number, RecordEvent::Kind* kind)
@@ -109,6 +112,20 @@ RecordEvent fenceCounterEvent(int master, const QByteArray& resource, const QByt
     e.resource = resource;
     e.token = QByteArray::number(value);
     e.detail = escapeBytes(counter);
+    return e;
+}
+
+RecordEvent deletedAfterEvent(int master, const QByteArray& resource, const QByteArray& token,
+                              qint64 ranAfterMs)
+{
+    RecordEvent e;
+    e.kind = RecordEvent::Kind::DeletedAfter;
+    e.timeMs = ranAfterMs;
+    e.master = master;
+    e.resource = resource;
+    e.token = token;
+    e.detail = QStringLiteral("deleted on the server after this moment (its keyspace event followed the "
+                              "answer to a PING sent then)");
     return e;
 }
 

@@ -54,6 +54,11 @@ struct RecordEvent
         // The tracer saw the connection `owner` try to take the lock with `token` and be turned away
         // (someone else held it): contention, not a change of holder.
         TracedRefused = 39,
+        // `master` deleted its copy of `token`'s lock no sooner than `timeMs`: its keyspace event came
+        // after the answer to a PING sent then (KeyspaceSubscriber). Recorded for a lock held beside
+        // another (contested), where it can prove the first holder still held after the second took a
+        // quorum, to the millisecond the recorder's own delay in seeing a release would blur.
+        DeletedAfter = 40,
     };
 
     qint64 timeMs = 0; // wall clock, ms since the epoch (UTC)
@@ -86,6 +91,9 @@ quint64 holdersMask(const QList<int>& masters);
 // A fencing counter's new value on `master`, for `resource` (FenceCounter).
 RecordEvent fenceCounterEvent(int master, const QByteArray& resource, const QByteArray& counter,
                               qint64 value);
+// `master` deleted `token`'s copy of `resource` after `ranAfterMs` (DeletedAfter).
+RecordEvent deletedAfterEvent(int master, const QByteArray& resource, const QByteArray& token,
+                              qint64 ranAfterMs);
 // `count` clients waiting for `resource`, as read on `master` (Waiters).
 RecordEvent waitersEvent(int master, const QByteArray& resource, qint64 count);
 // The count a Waiters event holds; -1 when it holds none.

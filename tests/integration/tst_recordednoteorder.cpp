@@ -91,7 +91,7 @@ bool TestRecordedNoteOrder::extendAroundANote(const QByteArray& key, bool readAf
     };
     const auto noteADelete = [&] {
         // What the subscription would hand on: a signal of the monitor's, emitted on its thread.
-        emit m_recorded.monitor()->keyspaceEvent(0, key, QByteArrayLiteral("del"));
+        emit m_recorded.monitor()->keyspaceEvent(0, key, QByteArrayLiteral("del"), -1);
         QThread::msleep(2); // the next read goes out in a later millisecond than the note came
     };
     if (readAfter)

@@ -63,6 +63,7 @@ private slots:
     void handoversThatAreNoDoubleGrant();
     void anExpiryHandoverIsPossibleOnly();
     void aFirstHolderLettingGoAtOnceIsPossibleOnly();
+    void aDeleteRunAfterTheSecondsQuorumProvesAShortOverlap();
     void validityCountsFromItsReadNotFromTheQuorum();
     void aCopyGoneEarlyWithoutARestartIsNamed();
     void aLockWithoutATtlLostOnARestart();
@@ -340,6 +341,41 @@ void TestDoubleGrantDetector::aFirstHolderLettingGoAtOnceIsPossibleOnly()
                     resourceEvent(3020, Kind::Released, "B"), resourceEvent(3040, Kind::Released, "A")}));
     QCOMPARE(secondFirst.size(), 1);
     QCOMPARE(secondFirst.first().confidence, SafetyIncident::Confidence::Proven);
+}
+
+void TestDoubleGrantDetector::aDeleteRunAfterTheSecondsQuorumProvesAShortOverlap()
+{
+    // As above, A's release seen 100 ms after B's quorum (possible by the times alone), with what a
+    // master's keyspace event said of when its delete of A's copy ran (DeletedAfter: after a PING sent
+    // at `ranAfter`, answered before the event came). After B was seen on its quorum: A still held its
+    // copy beside B's quorum, proven. Before it, or for another token: nothing more than before.
+    const auto judge = [](qint64 ranAfter, const QByteArray& deleted) {
+        HistoryEvent anchor = resourceEvent(ranAfter, Kind::DeletedAfter, deleted);
+        anchor.event.master = 1;
+        return DoubleGrantDetector::detect(
+            history(5, {resourceEvent(1000, Kind::Acquired, "A", 0b00111, 10000),
+                        masterEvent(2000, Kind::MasterRestarted, 2, QStringLiteral("run_id")),
+                        resourceEvent(2001, Kind::Holders, "A", 0b00011),
+                        resourceEvent(3000, Kind::Contested, "B", 0b11100, 10000), anchor,
+                        resourceEvent(3100, Kind::Released, "A"), resourceEvent(6000, Kind::Released, "B")}));
+    };
+    const QList<SafetyIncident> proven = judge(3040, "A");
+    QCOMPARE(proven.size(), 1);
+    QCOMPARE(proven.first().kind, SafetyIncident::Kind::MajorityOverlap);
+    QCOMPARE(proven.first().confidence, SafetyIncident::Confidence::Proven);
+    QVERIFY2(proven.first().cause.contains(QLatin1String("master 2 still held its copy")),
+             qPrintable(proven.first().cause));
+    QVERIFY2(proven.first().cause.contains(QLatin1String("restart")), qPrintable(proven.first().cause));
+    QCOMPARE(proven.first().fromMs, 3000);
+    QCOMPARE(proven.first().toMs, 3100);
+    for (const auto& [ranAfter, token] :
+         QList<std::pair<qint64, QByteArray>>{{2990, "A"}, {3000, "A"}, {3040, "B"}}) {
+        const QList<SafetyIncident> found = judge(ranAfter, token);
+        QCOMPARE(found.size(), 1);
+        QCOMPARE(found.first().confidence, SafetyIncident::Confidence::Possible);
+        QVERIFY2(found.first().cause.contains(QLatin1String("perhaps before the other took it")),
+                 qPrintable(found.first().cause));
+    }
 }
 
 void TestDoubleGrantDetector::validityCountsFromItsReadNotFromTheQuorum()

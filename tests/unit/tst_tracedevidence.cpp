@@ -289,7 +289,8 @@ void TestTracedEvidence::whatTheTracerSawBecomesEvents()
                                                                          {36, "traced-gone"},
                                                                          {37, "fence-counter"},
                                                                          {38, "waiters"},
-                                                                         {39, "traced-refused"}}) {
+                                                                         {39, "traced-refused"},
+                                                                         {40, "deleted-after"}}) {
         RecordEvent::Kind kind;
         QVERIFY(recordEventKindFromNumber(number, &kind));
         QCOMPARE(recordEventKindName(kind), QLatin1String(name));
