@@ -51,6 +51,13 @@ void ClusterScanner::start()
         n->scanner->start();
 }
 
+void ClusterScanner::anchorEvents()
+{
+    m_anchorEvents = true;
+    for (const auto& n : m_nodes)
+        n->scanner->anchorEvents();
+}
+
 void ClusterScanner::requestPass()
 {
     for (const auto& n : m_nodes)
@@ -195,6 +202,8 @@ void ClusterScanner::addNode(const NodeAddress& address)
             });
     connect(scanner, &MasterScanner::keyspaceEventsSkipped, this,
             [this](int, qint64 count) { emit keyspaceEventsSkipped(m_index, count); });
+    if (m_anchorEvents)
+        scanner->anchorEvents();
     m_nodes.push_back(std::move(n));
     if (m_started)
         scanner->start();

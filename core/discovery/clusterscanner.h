@@ -42,6 +42,7 @@ public:
 
     void start() override;
     void requestPass() override;
+    void anchorEvents() override;
     void enableNotifications(std::function<void(const RedisError&)> done) override;
 
     bool isScanning() const override;
@@ -96,6 +97,7 @@ private:
     QTimer m_rereadTimer;
     QString m_tooMany; // the primaries left unscanned, when more than maxPrimaries
     bool m_started = false;
+    bool m_anchorEvents = false;
     std::shared_ptr<bool> m_alive = std::make_shared<bool>(true);
 };
 

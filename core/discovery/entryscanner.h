@@ -26,6 +26,9 @@ public:
     virtual void requestPass() = 0;
     // The explicit, opt-in CONFIG SET that turns on the keyspace events LockScope needs.
     virtual void enableNotifications(std::function<void(const RedisError&)> done) = 0;
+    // From now on keyspace events carry a moment before the server ran them (KeyspaceSubscriber::
+    // anchor): a recorder asks, for the deletes it keeps (RecordEvent::Kind::DeletedAfter).
+    virtual void anchorEvents() = 0;
 
     int index() const { return m_index; }
     NotificationMode mode() const { return m_mode; }

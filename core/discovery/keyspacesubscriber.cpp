@@ -55,7 +55,7 @@ void KeyspaceSubscriber::onMessage(const QByteArray& pattern, const QByteArray& 
     if (!channel.startsWith(m_prefix) || !m_echoes.isNewEvent(pattern, channel, payload))
         return;
     m_lastEventAtMs = monotonicMs();
-    if (!m_pings.isActive())
+    if (m_anchoring && !m_pings.isActive())
         m_pings.start();
     m_handlers.event(
         QByteArray::fromRawData(channel.constData() + m_prefix.size(), channel.size() - m_prefix.size()),

@@ -151,6 +151,11 @@ void MasterScanner::onPassFinished(qint64 knownKeys)
     post([w = m_worker] { w->passDelivered(); });
 }
 
+void MasterScanner::anchorEvents()
+{
+    post([w = m_worker] { w->anchorEvents(); });
+}
+
 void MasterScanner::onKeyspaceEvents(const QByteArrayList& keys, const QByteArrayList& events,
                                      const QList<qint64>& ranAfterMs, qint64 skipped)
 {

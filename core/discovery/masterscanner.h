@@ -42,6 +42,7 @@ public:
 
     void start() override;
     void requestPass() override;
+    void anchorEvents() override;
     void enableNotifications(std::function<void(const RedisError&)> done) override;
 
     bool isScanning() const override { return m_scanning; }

@@ -197,6 +197,15 @@ void ScanWorker::startSubscriber()
         onEvent(key, event, ranAfterMs);
     };
     m_subscriber = std::make_unique<KeyspaceSubscriber>(m_options, m_settings.patterns, std::move(handlers));
+    if (m_anchorEvents)
+        m_subscriber->anchor();
+}
+
+void ScanWorker::anchorEvents()
+{
+    m_anchorEvents = true;
+    if (m_subscriber)
+        m_subscriber->anchor();
 }
 
 void ScanWorker::stopSubscriber()

@@ -53,6 +53,8 @@ public:
     void masterDown(quint64 generation, const QString& reason);
     // Starts a full pass now (or right after the running one).
     void requestPass();
+    // Keyspace events carry when the server ran them at the soonest (KeyspaceSubscriber::anchor).
+    void anchorEvents();
     // The MasterScanner has handed the finished pass's batches to the monitor: the next pass may
     // be scheduled.
     void passDelivered();
@@ -127,6 +129,7 @@ private:
     ScanPlan m_plan; // the patterns, as one SCAN run a pass
     quint64 m_generation = 0;
     bool m_masterUp = false;
+    bool m_anchorEvents = false;
     ConnectionOptions m_options; // the master connection's, as last followed ...
     QByteArray m_masterRunId;    // ... and the server process it was connected to
     std::unique_ptr<RedisConnection> m_connection;

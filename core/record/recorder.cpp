@@ -4,6 +4,7 @@
 #include "audit/teamdatabaseurl.h"
 #include "base/bytesdisplay.h"
 #include "base/monotonicclock.h"
+#include "discovery/entryscanner.h"
 #include "discovery/keyspaceeventkind.h"
 #include "monitor/lockmonitor.h"
 #include "monitor/mastereventtext.h"
@@ -78,9 +79,10 @@ void Recorder::attach(LockMonitor* monitor)
     m_downMs = QList<qint64>(m_masterCount, -1);
     m_masterState = QList<int>(m_masterCount, -1);
     QStringList names;
-    for (int i = 0; i < m_masterCount; ++i)
+    for (int i = 0; i < m_masterCount; ++i) {
         names << masters->at(i)->name();
-
+        monitor->scanner(i)->anchorEvents(); // when its deletes ran, for DeletedAfter
+    }
     m_writer->moveToThread(&m_thread);
     m_thread.start(QThread::LowPriority);
     QMetaObject::invokeMethod(

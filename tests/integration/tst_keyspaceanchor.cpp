@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "discovery/keyspacesubscriber.h"
+#include "record/recorder.h"
+#include "record/recordingreader.h"
+#include "support/monitorharness.h"
 #include "support/redisservergroup.h"
 #include "support/testregistry.h"
+#include "support/timebound.h"
+
+#include <QTemporaryDir>
 
 #include <QDateTime>
 #include <QTest>
@@ -44,13 +50,15 @@ qint64 nowMs()
 
 // Issue #42: a keyspace event comes with a moment before which the server did not run the command
 // (the send time of a PING answered before the event came), the anchor that proves a short Redlock
-// overlap. PINGs go out only while events come: an idle monitor sends none.
+// overlap. PINGs go out only once asked for (a recorder) and while events come: an idle monitor, or
+// one nobody records, sends none.
 class TestKeyspaceAnchor : public QObject
 {
     Q_OBJECT
 
 private slots:
     void aDeleteIsToldWithAMomentBeforeTheServerRanIt();
+    void theRecorderKeepsItForALockHeldByTwoTokens();
 };
 
 void TestKeyspaceAnchor::aDeleteIsToldWithAMomentBeforeTheServerRanIt()
@@ -78,10 +86,18 @@ void TestKeyspaceAnchor::aDeleteIsToldWithAMomentBeforeTheServerRanIt()
     QTest::qWait(300);
     QCOMPARE(pingsRun(server), idleFrom);
 
-    // The first event has no anchor yet; from then on the connection PINGs.
+    // Events, but nobody asked for anchors (no recorder): no PINGs either.
     server.command({"SET", "lock:a", "t0"});
     QTRY_COMPARE_WITH_TIMEOUT(told.size(), 1, 10000);
     QCOMPARE(told.first().ranAfterMs, -1);
+    QTest::qWait(300);
+    QCOMPARE(pingsRun(server), idleFrom);
+
+    // Asked: the first event after has no anchor yet; from then on the connection PINGs.
+    subscriber.anchor();
+    server.command({"SET", "lock:a", "t1"});
+    QTRY_COMPARE_WITH_TIMEOUT(told.size(), 2, 10000);
+    QCOMPARE(told.last().ranAfterMs, -1);
     QTRY_VERIFY_WITH_TIMEOUT(pingsRun(server) - idleFrom >= 3, 10000);
 
     // Each delete runs while this thread waits for its reply: after `sentAt`, before `answeredAt`.
@@ -110,6 +126,74 @@ void TestKeyspaceAnchor::aDeleteIsToldWithAMomentBeforeTheServerRanIt()
     }
     QVERIFY2(close >= rounds / 2,
              qPrintable(QStringLiteral("%1 of %2 anchors within 200 ms").arg(close).arg(rounds)));
+}
+
+namespace {
+
+// The deleted-after events the recording holds for `resource`, as "token@master", sorted.
+QStringList anchorsOf(Recorder& recorder, const QString& path, const QByteArray& resource, qint64 notAfterMs,
+                      QString* error)
+{
+    recorder.flush();
+    QTest::qWait(100); // the writer's commit
+    RecordingReader reader;
+    if (const RedisError e = reader.open(path); e.isError()) {
+        *error = e.message;
+        return {};
+    }
+    const Result<ResourceHistory> h = reader.history(resource);
+    if (!h) {
+        *error = h.error().message;
+        return {};
+    }
+    QStringList out;
+    for (const HistoryEvent& e : h->events)
+        if (e.event.kind == RecordEvent::Kind::DeletedAfter) {
+            out << QStringLiteral("%1@%2").arg(QString::fromLatin1(e.event.token)).arg(e.event.master);
+            if (e.event.timeMs > notAfterMs)
+                *error = QStringLiteral("an anchor at %1, after the delete's reply at %2")
+                             .arg(e.event.timeMs)
+                             .arg(notAfterMs);
+        }
+    out.sort(); // by time: each master's moment is its own PING's
+    return out;
+}
+
+} // namespace
+
+void TestKeyspaceAnchor::theRecorderKeepsItForALockHeldByTwoTokens()
+{
+    // tok-a on masters 0 and 1, tok-b beside it on master 2 (contested): each delete of a copy is
+    // kept with its moment, for the token that master held. A lock held by one token keeps none
+    // (an event per release would add a row to most of what a busy recording stores).
+    RedisServerGroup group;
+    std::unique_ptr<MonitorHarness> live;
+    QVERIFY2(startLive(group, 3, &live), qPrintable(group.errorString()));
+    QTemporaryDir dir;
+    RecorderOptions options;
+    options.path = dir.filePath(QStringLiteral("anchors.sqlite"));
+    options.auditLogPath = dir.filePath(QStringLiteral("audit.jsonl"));
+    Recorder recorder(options);
+    recorder.attach(live->monitor.get());
+
+    group.at(0).command({"SET", "lock:one", "tok-u", "PX", "600000"});
+    group.at(0).command({"SET", "lock:c", "tok-a", "PX", "600000"});
+    group.at(1).command({"SET", "lock:c", "tok-a", "PX", "600000"});
+    QTRY_VERIFY_WITH_TIMEOUT(live->view("lock:c").holding == 2, int(upperBoundMs(5000)));
+    group.at(2).command({"SET", "lock:c", "tok-b", "PX", "600000"});
+    QTRY_VERIFY_WITH_TIMEOUT(live->view("lock:c").status == LockStatus::Contested, int(upperBoundMs(5000)));
+    QTest::qWait(200); // the event connections PING now
+
+    group.at(0).command({"DEL", "lock:one"});
+    group.at(0).command({"DEL", "lock:c"});
+    group.at(2).command({"DEL", "lock:c"});
+    const qint64 answeredAt = QDateTime::currentMSecsSinceEpoch();
+    QString error;
+    QTRY_COMPARE_WITH_TIMEOUT(anchorsOf(recorder, options.path, "lock:c", answeredAt, &error),
+                              QStringList({"tok-a@0", "tok-b@2"}), int(upperBoundMs(5000)));
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(anchorsOf(recorder, options.path, "lock:one", answeredAt, &error), QStringList());
+    QVERIFY2(error.isEmpty(), qPrintable(error));
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestKeyspaceAnchor)
