@@ -395,6 +395,9 @@ void TestSafetyIncidents::verifyAgainstTheOracle(const QList<SafetyIncident>& in
             unobserved += it == incidents.cend() && !unobservable(o).isEmpty() ? 1 : 0;
             atProbable +=
                 it != incidents.cend() && it->confidence >= SafetyIncident::Confidence::Probable ? 1 : 0;
+            if (it != incidents.cend() && it->confidence == SafetyIncident::Confidence::Possible)
+                qInfo("reported possible: %s: %s", qPrintable(safetyIncidentKindName(it->kind)),
+                      qPrintable(it->cause));
         }
         int falseAlarms = 0;
         int possible = 0;
