@@ -74,8 +74,14 @@ void TestRecordedRestart::aCopyWrittenAfterARestartIsReleasedNotLost()
     for (int i = 1; i < 3; ++i)
         group.at(i).command({"SET", "lock:after", "tok-after", "PX", "600000"});
     QVERIFY(onAll("lock:after", 3));
-    for (int i = 0; i < 3; ++i)
+    // One master at a time, each seen letting go: the release is dated when the first did, and the
+    // others' letting go is recorded after that (a sanitizer run in CI saw them so; the episode
+    // still ends released).
+    for (int i = 0; i < 2; ++i) {
         QCOMPARE(group.at(i).command({"DEL", "lock:after"}).integer, 1);
+        QVERIFY(onAll("lock:after", 2 - i));
+    }
+    QCOMPARE(group.at(2).command({"DEL", "lock:after"}).integer, 1);
     QVERIFY(gone("lock:after"));
     QTest::qWait(300); // flushed every 100 ms
 

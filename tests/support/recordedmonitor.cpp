@@ -58,9 +58,9 @@ QString RecordedMonitor::endOf(const QByteArray& resource, const QByteArray& tok
     if (!history)
         return QStringLiteral("(no history)");
     QString last = QStringLiteral("(none)");
-    for (const HistoryEvent& h : history->events)
-        if (h.event.token == token)
-            last = recordEventKindName(h.event.kind);
+    for (const Episode& episode : history->episodes)
+        if (episode.token == token)
+            last = episodeEndName(episode.ended);
     return last;
 }
 

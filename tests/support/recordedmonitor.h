@@ -32,8 +32,10 @@ public:
     LockMonitor* monitor() { return m_monitor.get(); }
     const QString& path() const { return m_path; }
 
-    // The kind of the last event of `token`'s episodes of `resource` in the recording (the monitor
-    // ended first), or a word in parentheses saying why there is none.
+    // How `token`'s last episode of `resource` ended in the recording (the monitor ended first), as
+    // a reader tells it: not the kind of its last event, since a release is dated when the first
+    // master let go and the others' letting go is told after it. Or a word in parentheses saying
+    // why there is none.
     QString endOf(const QByteArray& resource, const QByteArray& token);
 
 private:
