@@ -508,21 +508,25 @@ private:
         i.toMs = qMax(i.fromMs, o.handover ? second : qMin(first, second));
         if (!o.byQuorums)
             return;
-        // The first gave the lock up (or its validity ran out) soon after the second was seen on
-        // a quorum: the second's writes went to masters the first no longer held, and the record
-        // sees a release a little later than it happens. One decided before the second took the
-        // lock looks the same: possible, not proven.
+        // The first gave the lock up soon after the second was seen on a quorum: the second's writes
+        // went to masters the first no longer held, and the record sees a release a little later
+        // than it happens. One decided before the second took the lock looks the same: possible,
+        // not proven. A validity that ran out is in doubt only within the drift allowance.
         // (A second still holding holds past the last event, even when that event is the first's end.)
         // Unless a master ran the first's delete after the second was seen on its quorum
         // (DeletedAfter): it held its copy beside the second's quorum.
-        const bool soonOver = ended(o.first) && (first < second || !ended(o.second)) &&
-                              first - i.fromMs < DoubleGrantScan::releaseSeenWithinMs;
         const auto h = m_holders.constFind(o.first);
+        const qint64 seen = DoubleGrantScan::releaseSeenWithinMs;
+        const qint64 doubt = h != m_holders.cend() ? h->doubtAfterQuorumMs(first, m_lastMs, seen) : seen;
+        const bool soonOver =
+            ended(o.first) && (first < second || !ended(o.second)) && first - i.fromMs < doubt;
         const bool anchored = h != m_holders.cend() && h->deletedAfterMs > i.fromMs;
         i.confidence =
             soonOver && !anchored ? SafetyIncident::Confidence::Possible : SafetyIncident::Confidence::Proven;
-        i.cause = soonOver && h != m_holders.cend() ? h->letGoSoonAfter(first - i.fromMs, i.fromMs, o.cause)
-                                                    : o.cause;
+        i.cause =
+            soonOver && h != m_holders.cend()
+                ? h->letGoSoonAfter(first - i.fromMs, i.fromMs, h->ranOutBy(first, m_lastMs, seen), o.cause)
+                : o.cause;
     }
 
     void settleIncidentsOf(const QByteArray& token)

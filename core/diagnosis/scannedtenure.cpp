@@ -74,8 +74,16 @@ bool ScannedTenure::noteDeletedAfter(const RecordEvent& e)
     return true;
 }
 
-QString ScannedTenure::letGoSoonAfter(qint64 afterMs, qint64 fromMs, const QString& cause) const
+QString ScannedTenure::letGoSoonAfter(qint64 afterMs, qint64 fromMs, bool ranOut, const QString& cause) const
 {
+    if (ranOut)
+        return QStringLiteral(
+                   "its validity ran out unreleased %1 ms after the other token was seen on a quorum, "
+                   "within the %2 ms allowed for its holder's clock drift and the reads' delays, so "
+                   "perhaps before the other took it (%3)")
+            .arg(afterMs)
+            .arg(expirySlackMs())
+            .arg(cause);
     if (deletedAfterMs > fromMs)
         return QStringLiteral("its holder let it go %1 ms after the other token was seen on a quorum, and "
                               "master %2 still held its copy then: the server ran its delete after %3, "

@@ -89,9 +89,23 @@ struct ScannedTenure
     }
     // A DeletedAfter event about it: whether it moved deletedAfterMs on.
     bool noteDeletedAfter(const RecordEvent& e);
-    // `cause` of an overlap whose first holder let go `afterMs` after the second was seen on a
-    // quorum (`fromMs`): possible, unless a delete of its copy is known to have run after `fromMs`.
-    QString letGoSoonAfter(qint64 afterMs, qint64 fromMs, const QString& cause) const;
+    // How soon after the second's quorum an end at `endMs` leaves the overlap in doubt. A release is
+    // seen up to `releaseSeenWithinMs` late, so one decided before the quorum may look after it. A
+    // validity that ran out unreleased (a release seen late can no longer come by `lastMs`) is
+    // timed by the TTL, not by a sighting: only the allowance for drift and reads blurs it.
+    qint64 doubtAfterQuorumMs(qint64 endMs, qint64 lastMs, qint64 releaseSeenWithinMs) const
+    {
+        return ranOutBy(endMs, lastMs, releaseSeenWithinMs) ? expirySlackMs() : releaseSeenWithinMs;
+    }
+    bool ranOutBy(qint64 endMs, qint64 lastMs, qint64 releaseSeenWithinMs) const
+    {
+        return !released && validUntilMs >= 0 && endMs >= validUntilMs &&
+               validUntilMs + releaseSeenWithinMs <= lastMs;
+    }
+    // `cause` of an overlap whose first holder let go (`ranOut`: its validity ran out) `afterMs`
+    // after the second was seen on a quorum (`fromMs`): possible, unless a delete of its copy is
+    // known to have run after `fromMs`.
+    QString letGoSoonAfter(qint64 afterMs, qint64 fromMs, bool ranOut, const QString& cause) const;
     // `cause` of a loss, for a holder at work on the lock `quietMs` before its master went away.
     static QString releaseMaybeUnseen(qint64 quietMs, const QString& cause);
     // What an overlap names as the cause for a token replaced in place (replacedAtMs).

@@ -88,8 +88,7 @@ private:
     // Every oracle overlap is an incident (QVERIFY inside), and no incident at probable or proven is
     // anything else. `matched` gets the incidents that match the oracle's overlaps.
     void verifyAgainstTheOracle(const QList<SafetyIncident>& incidents, QList<SafetyIncident>* matched);
-    // Why the recording cannot hold overlap `o` (printed, not required when it is missed); empty when
-    // it can.
+    // Why the recording cannot hold overlap `o` (printed, not required when missed); empty if it can.
     QString unobservable(const OracleOverlap& o) const;
     // stopAndDetect(), then verifyAgainstTheOracle(): the incidents that match the oracle's overlaps.
     QList<SafetyIncident> stopAndMatch();
@@ -106,8 +105,7 @@ private:
     static constexpr qint64 observationLagMs = 1000;
     // An overlap shorter than this can end before the monitor's reads show its second holder on a
     // quorum (the first holder's release is read first): the record then holds no overlap, and only
-    // the exact order of the two commands (the lock tracer, issue #43) would show it. Such overlaps
-    // are counted and printed, not required.
+    // the exact order of the two commands (the lock tracer, issue #43) would show it. Counted, printed.
     static constexpr qint64 shortestObservableMs = 100;
 
     std::unique_ptr<DemoCluster> m_cluster;
@@ -120,6 +118,7 @@ private:
     QPointer<Recorder> m_recorder;
     QPointer<Recorder> m_failoverRecorder;
     bool m_failoverRecorded = false;
+    bool m_toldPossible = false; // an overlap of the oracle's was reported possible only
     qint64 m_wallOffsetMs = 0;
     qint64 m_watchedFromMs = 0; // wall clock: the monitor had read every master once
     QList<qint64> m_killedAtMs; // wall clock: when a demo master's process was killed (or restarted)
@@ -180,10 +179,10 @@ void TestSafetyIncidents::cleanup()
     m_lab.reset();
     m_sim = nullptr;
     m_cluster.reset();
-    // A failed run's recordings, for whoever investigates it: LOCKSCOPE_SAFETY_KEEP names a folder.
+    // The recordings of a failed run, or of one that told an overlap only possible, for whoever
+    // investigates it: LOCKSCOPE_SAFETY_KEEP names a folder (stamped: safety-bench.sh keeps each).
     if (const QString keep = qEnvironmentVariable("LOCKSCOPE_SAFETY_KEEP");
-        QTest::currentTestFailed() && !keep.isEmpty() && m_dir) {
-        // Stamped: a folder kept over many runs (safety-bench.sh) keeps every failed one.
+        (QTest::currentTestFailed() || m_toldPossible) && !keep.isEmpty() && m_dir) {
         const QString prefix = QStringLiteral("%1/%2-%3-%4-")
                                    .arg(keep, QLatin1String(QTest::currentTestFunction()),
                                         QLatin1String(QTest::currentDataTag()))
@@ -192,7 +191,7 @@ void TestSafetyIncidents::cleanup()
             QFile::copy(m_dir->filePath(name), prefix + name);
     }
     m_dir.reset();
-    m_failoverRecorded = false;
+    m_failoverRecorded = m_toldPossible = false;
 }
 
 void TestSafetyIncidents::startRecording()
@@ -391,11 +390,12 @@ void TestSafetyIncidents::verifyAgainstTheOracle(const QList<SafetyIncident>& in
                 return i.resource == o.resource && i.firstToken == o.first && i.secondToken == o.second &&
                        i.fromMs - observationLagMs <= o.fromMs && i.toMs >= o.toMs - 5;
             });
+            const auto sure = it != incidents.cend() ? it->confidence : SafetyIncident::Confidence::Possible;
             detected += it != incidents.cend() ? 1 : 0;
             unobserved += it == incidents.cend() && !unobservable(o).isEmpty() ? 1 : 0;
-            atProbable +=
-                it != incidents.cend() && it->confidence >= SafetyIncident::Confidence::Probable ? 1 : 0;
-            if (it != incidents.cend() && it->confidence == SafetyIncident::Confidence::Possible)
+            atProbable += it != incidents.cend() && sure >= SafetyIncident::Confidence::Probable ? 1 : 0;
+            m_toldPossible |= it != incidents.cend() && sure == SafetyIncident::Confidence::Possible;
+            if (it != incidents.cend() && sure == SafetyIncident::Confidence::Possible)
                 qInfo("reported possible: %s: %s", qPrintable(safetyIncidentKindName(it->kind)),
                       qPrintable(it->cause));
         }
