@@ -55,6 +55,8 @@ private:
     void close(qsizetype index, Episode::End end, qint64 atMs);
     void closeAll(Episode::End end, qint64 atMs);
     qsizetype openIndexOf(const QByteArray& token) const;
+    // Whether one of the last episodes to end was `token`'s.
+    bool endedLately(const QByteArray& token) const;
     void forceReleased(const RecordEvent& e);
 
     QList<Episode> m_episodes; // ended, oldest first

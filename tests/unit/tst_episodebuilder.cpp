@@ -189,6 +189,24 @@ void TestEpisodeBuilder::mastersLettingGoOfOneOfTwoHoldersAtOnce()
     QCOMPARE(e[1].token, QByteArray("B"));
     QCOMPARE(e[1].ended, Episode::End::Released);
     QCOMPARE(e[1].endMs, 2508);
+
+    // Another order the same test's sanitizer run recorded (times as in its story): B's release
+    // dated first (its first master let go at 2006) but told after A's, B's last master letting
+    // go after A's release: in B's episode, not a new one left open.
+    const QList<Episode> late = EpisodeBuilder::build(
+        {at(1000, Kind::Acquired, "A", 1, 0b00111), at(1500, Kind::Contested, "B", 1, 0b11000),
+         at(2000, Kind::Holders, "A", 1, 0b00011), at(2000, Kind::Holders, "B", 1, 0b11100),
+         at(2006, Kind::Holders, "B", 1, 0b11000), at(2006, Kind::Released, "B", 1, 0),
+         at(2029, Kind::Holders, "A", 1, 0b00010), at(2029, Kind::Released, "A", 1, 0),
+         at(2040, Kind::Holders, "B", 1, 0b10000)},
+        {m_sessions.first()});
+    QCOMPARE(late.size(), 2);
+    QCOMPARE(late[0].token, QByteArray("A"));
+    QCOMPARE(late[0].ended, Episode::End::Released);
+    QCOMPARE(late[0].endMs, 2029);
+    QCOMPARE(late[1].token, QByteArray("B"));
+    QCOMPARE(late[1].ended, Episode::End::Released);
+    QCOMPARE(late[1].endMs, 2006);
 }
 
 LOCKSCOPE_TEST_MAIN(TestEpisodeBuilder)
