@@ -517,16 +517,15 @@ private:
         // (DeletedAfter): it held its copy beside the second's quorum.
         const auto h = m_holders.constFind(o.first);
         const qint64 seen = DoubleGrantScan::releaseSeenWithinMs;
-        const qint64 doubt = h != m_holders.cend() ? h->doubtAfterQuorumMs(first, m_lastMs, seen) : seen;
-        const bool soonOver =
-            ended(o.first) && (first < second || !ended(o.second)) && first - i.fromMs < doubt;
+        const bool ranOut = h != m_holders.cend() && h->ranOutBy(first, m_lastMs, seen);
+        const bool soonOver = ended(o.first) && (first < second || !ended(o.second)) &&
+                              first - i.fromMs < (ranOut ? h->expirySlackMs() : seen);
         const bool anchored = h != m_holders.cend() && h->deletedAfterMs > i.fromMs;
         i.confidence =
             soonOver && !anchored ? SafetyIncident::Confidence::Possible : SafetyIncident::Confidence::Proven;
-        i.cause =
-            soonOver && h != m_holders.cend()
-                ? h->letGoSoonAfter(first - i.fromMs, i.fromMs, h->ranOutBy(first, m_lastMs, seen), o.cause)
-                : o.cause;
+        i.cause = soonOver && h != m_holders.cend()
+                      ? h->letGoSoonAfter(first - i.fromMs, i.fromMs, ranOut, o.cause)
+                      : o.cause;
     }
 
     void settleIncidentsOf(const QByteArray& token)

@@ -89,14 +89,10 @@ struct ScannedTenure
     }
     // A DeletedAfter event about it: whether it moved deletedAfterMs on.
     bool noteDeletedAfter(const RecordEvent& e);
-    // How soon after the second's quorum an end at `endMs` leaves the overlap in doubt. A release is
-    // seen up to `releaseSeenWithinMs` late, so one decided before the quorum may look after it. A
-    // validity that ran out unreleased (a release seen late can no longer come by `lastMs`) is
-    // timed by the TTL, not by a sighting: only the allowance for drift and reads blurs it.
-    qint64 doubtAfterQuorumMs(qint64 endMs, qint64 lastMs, qint64 releaseSeenWithinMs) const
-    {
-        return ranOutBy(endMs, lastMs, releaseSeenWithinMs) ? expirySlackMs() : releaseSeenWithinMs;
-    }
+    // Whether its end at `endMs` is its validity running out unreleased (a release seen up to
+    // `releaseSeenWithinMs` late can no longer come by `lastMs`). Such an end is timed by the TTL,
+    // not by a sighting: only the allowance for drift and reads (expirySlackMs) blurs it, where a
+    // release decided before the other's quorum may be seen up to releaseSeenWithinMs after it.
     bool ranOutBy(qint64 endMs, qint64 lastMs, qint64 releaseSeenWithinMs) const
     {
         return !released && validUntilMs >= 0 && endMs >= validUntilMs &&
