@@ -81,8 +81,8 @@ public:
             return; // a counter's reading (a grant it only notes)
         if (isTracedKind(e.kind))
             return traced(e);
-        if (e.kind == Kind::DeletedAfter) {
-            if (const auto it = m_holders.find(e.token); it != m_holders.end() && it->noteDeletedAfter(e))
+        if (e.kind == Kind::DeletedAfter || e.kind == Kind::ValidThrough) {
+            if (const auto it = m_holders.find(e.token); it != m_holders.end() && it->noteAnchor(e))
                 settleIncidentsOf(e.token);
             return;
         }
@@ -513,14 +513,15 @@ private:
         // than it happens. One decided before the second took the lock looks the same: possible,
         // not proven. A validity that ran out is in doubt only within the drift allowance.
         // (A second still holding holds past the last event, even when that event is the first's end.)
-        // Unless a master ran the first's delete after the second was seen on its quorum
-        // (DeletedAfter): it held its copy beside the second's quorum.
+        // Unless a master ran the first's delete after the second's quorum (DeletedAfter), or a
+        // validity that ran out is known to outlast it whatever the reads' delays (ValidThrough).
         const auto h = m_holders.constFind(o.first);
         const qint64 seen = DoubleGrantScan::releaseSeenWithinMs;
         const bool ranOut = h != m_holders.cend() && h->ranOutBy(first, m_lastMs, seen);
         const bool soonOver = ended(o.first) && (first < second || !ended(o.second)) &&
                               first - i.fromMs < (ranOut ? h->expirySlackMs() : seen);
-        const bool anchored = h != m_holders.cend() && h->deletedAfterMs > i.fromMs;
+        const bool anchored = h != m_holders.cend() &&
+                              (h->deletedAfterMs > i.fromMs || (ranOut && h->validThroughMs > i.fromMs));
         i.confidence =
             soonOver && !anchored ? SafetyIncident::Confidence::Possible : SafetyIncident::Confidence::Proven;
         i.cause = soonOver && h != m_holders.cend()

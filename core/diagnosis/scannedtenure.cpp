@@ -65,8 +65,14 @@ QString ScannedTenure::releaseMaybeUnseen(qint64 quietMs, const QString& cause)
         .arg(cause);
 }
 
-bool ScannedTenure::noteDeletedAfter(const RecordEvent& e)
+bool ScannedTenure::noteAnchor(const RecordEvent& e)
 {
+    if (e.kind == RecordEvent::Kind::ValidThrough) {
+        if (e.ttlMs <= 0 || e.timeMs + e.ttlMs <= validThroughMs)
+            return false;
+        validThroughMs = e.timeMs + e.ttlMs;
+        return true;
+    }
     if (e.timeMs <= deletedAfterMs)
         return false;
     deletedAfterMs = e.timeMs;
@@ -76,6 +82,13 @@ bool ScannedTenure::noteDeletedAfter(const RecordEvent& e)
 
 QString ScannedTenure::letGoSoonAfter(qint64 afterMs, qint64 fromMs, bool ranOut, const QString& cause) const
 {
+    if (ranOut && validThroughMs > fromMs)
+        return QStringLiteral(
+                   "its validity ran out unreleased %1 ms after the other token was seen on a quorum, "
+                   "and its TTLs, counted from when they were asked for, lasted until %2 at least: "
+                   "it was still valid when the other held a quorum (%3)")
+            .arg(afterMs)
+            .arg(HistoryJson::time(validThroughMs), cause);
     if (ranOut)
         return QStringLiteral(
                    "its validity ran out unreleased %1 ms after the other token was seen on a quorum, "

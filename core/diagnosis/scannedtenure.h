@@ -47,6 +47,9 @@ struct ScannedTenure
     // The latest moment a master was seen still holding a copy: its delete ran after it (DeletedAfter).
     qint64 deletedAfterMs = -1;
     int deletedAfterMaster = -1;
+    // Its validity surely lasted until then (ValidThrough: its TTLs counted from when they were
+    // asked for), where validUntilMs may be later by the reads' delays; -1: not recorded.
+    qint64 validThroughMs = -1;
     EvidenceTrail trail;
 
     // How long after a delete the recorder may see the lock go (a keyspace event, then a read).
@@ -87,8 +90,9 @@ struct ScannedTenure
         const qint64 end = gaveUpAtMs >= 0 ? qMin(lastMs, gaveUpAtMs) : lastMs;
         return validUntilMs >= 0 ? qMin(end, validUntilMs) : end;
     }
-    // A DeletedAfter event about it: whether it moved deletedAfterMs on.
-    bool noteDeletedAfter(const RecordEvent& e);
+    // A DeletedAfter or ValidThrough event about it: whether it moved deletedAfterMs or
+    // validThroughMs on.
+    bool noteAnchor(const RecordEvent& e);
     // Whether its end at `endMs` is its validity running out unreleased (a release seen up to
     // `releaseSeenWithinMs` late can no longer come by `lastMs`). Such an end is timed by the TTL,
     // not by a sighting: only the allowance for drift and reads (expirySlackMs) blurs it, where a
@@ -100,7 +104,7 @@ struct ScannedTenure
     }
     // `cause` of an overlap whose first holder let go (`ranOut`: its validity ran out) `afterMs`
     // after the second was seen on a quorum (`fromMs`): possible, unless a delete of its copy is
-    // known to have run after `fromMs`.
+    // known to have run after `fromMs` or its validity ran out and is known to have lasted past it.
     QString letGoSoonAfter(qint64 afterMs, qint64 fromMs, bool ranOut, const QString& cause) const;
     // `cause` of a loss, for a holder at work on the lock `quietMs` before its master went away.
     static QString releaseMaybeUnseen(qint64 quietMs, const QString& cause);

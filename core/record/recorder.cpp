@@ -32,36 +32,16 @@ Recorder::Recorder(RecorderOptions options, QObject* parent)
 {}
 
 Recorder::Recorder(RecorderOptions options, const SinkFactory& makeSink, QObject* parent)
-    : QObject(parent), m_options(std::move(options)), m_counters(std::make_shared<RecordingSink::Counters>())
-{
-    if (m_options.path.isEmpty())
-        m_options.path = RecordingDatabase::defaultPath();
-    m_flushTimer.setParent(this);
-    connect(&m_flushTimer, &QTimer::timeout, this, &Recorder::flush);
-    m_thread.setObjectName(QStringLiteral("recording writer"));
-    m_writer = makeSink(m_options, m_counters); // moves to its thread in attach()
-}
+    : QObject(parent), m_options([&options] {
+          if (options.path.isEmpty())
+              options.path = RecordingDatabase::defaultPath();
+          return std::move(options);
+      }()),
+      m_counters(std::make_shared<RecordingSink::Counters>()),
+      m_pipe(makeSink(m_options, m_counters), m_counters, this) // the sink moves to its thread in attach()
+{}
 
-Recorder::~Recorder()
-{
-    if (!m_monitor) {
-        delete m_writer; // never attached: still ours
-        return;
-    }
-    flush();
-    // Queued behind the last batch: the session ends after everything observed is in the file.
-    QThread* thread = &m_thread;
-    RecordingSink* writer = m_writer;
-    QMetaObject::invokeMethod(
-        writer,
-        [writer, thread] {
-            writer->finish();
-            delete writer;
-            thread->quit();
-        },
-        Qt::QueuedConnection);
-    m_thread.wait();
-}
+Recorder::~Recorder() = default;
 
 Recorder* Recorder::record(LockMonitor* monitor, RecorderOptions options)
 {
@@ -83,11 +63,7 @@ void Recorder::attach(LockMonitor* monitor)
         names << masters->at(i)->name();
         monitor->scanner(i)->anchorEvents(); // when its deletes ran, for DeletedAfter
     }
-    m_writer->moveToThread(&m_thread);
-    m_thread.start(QThread::LowPriority);
-    QMetaObject::invokeMethod(
-        m_writer, [writer = m_writer, names] { writer->start(names); }, Qt::QueuedConnection);
-    m_flushTimer.start(qMax(10, m_options.flushIntervalMs));
+    m_pipe.start(names, m_options.flushIntervalMs);
 
     connect(monitor, &LockMonitor::locksChanged, this, &Recorder::onBatch);
     connect(monitor, &LockMonitor::keyspaceEvent, this, &Recorder::onKeyspaceEvent);
@@ -137,38 +113,6 @@ void Recorder::attach(LockMonitor* monitor)
         onView(view, true);
 }
 
-void Recorder::flush()
-{
-    if (m_pending.isEmpty() || !m_monitor)
-        return;
-    m_counters->backlog += m_pending.size();
-    const qsizetype handed = m_pending.size();
-    QMetaObject::invokeMethod(
-        m_writer, [writer = m_writer, events = std::move(m_pending)] { writer->write(events); },
-        Qt::QueuedConnection);
-    // Room for as many as last time: a list grown by doubling to a thousand events was a dozen
-    // reallocations, each moving every event, and a heap consolidation per large block.
-    m_pending = {};
-    m_pending.reserve(handed);
-}
-
-void Recorder::pruneNow()
-{
-    if (m_monitor)
-        QMetaObject::invokeMethod(m_writer, &RecordingSink::pruneNow, Qt::QueuedConnection);
-}
-
-void Recorder::push(RecordEvent event)
-{
-    if (event.timeMs == 0)
-        event.timeMs = QDateTime::currentMSecsSinceEpoch();
-    m_pending << std::move(event);
-    // Handed over in batches of at most 4096 (650 kB): the list keeps room for as many as the last
-    // batch, and a window's first 100k locks left room for 20000 (3.2 MB) at 20000 a batch.
-    if (m_pending.size() >= 4096)
-        flush();
-}
-
 void Recorder::masterEvent(int master, RecordEvent::Kind kind, const QString& detail)
 {
     RecordEvent e;
@@ -215,6 +159,21 @@ void Recorder::anchorDelete(int master, const QByteArray& resource, qint64 ranAf
             held = held ? held : (side.holders & bit) ? &side : nullptr;
     if (held)
         push(deletedAfterEvent(master, resource, held->token, ranAfterMs));
+}
+
+void Recorder::anchorValidityBeside(const QByteArray& resource, const QByteArray& token)
+{
+    const qint64 now = monotonicMs();
+    const auto anchor = [&](const Tracked& t) {
+        const qint64 left = t.startMs + qint64(t.validFloorAfterStartMs) - now;
+        if (t.token != token && t.validFloorAfterStartMs > 0 && left > 0)
+            push(validThroughEvent(resource, t.token, left));
+    };
+    if (const auto it = m_tracked.constFind(resource); it != m_tracked.cend())
+        anchor(*it);
+    if (const auto sides = m_sides.constFind(resource); sides != m_sides.cend())
+        for (const Tracked& side : *sides)
+            anchor(side);
 }
 
 void Recorder::onBatch(const LockBatch& batch)
@@ -303,6 +262,14 @@ void Recorder::observe(const LockView& view, bool viewsToken, quint64 unreachabl
     tracked.holders = holders;
     tracked.everHolders |= holders;
     tracked.holding = holding;
+    // A floor from the first read on a quorum and from each extension's, when the TTL read is about
+    // the one set: the drift allowance is counted on the TTL read, and the holder's on the TTL set.
+    const bool ttlFresh = tracked.validFloorAfterStartMs == 0 || (extended && *extended);
+    if (const qint64 floor = viewsToken && ttlFresh && !tracked.seenHeld ? validityFloorMs(view) : -1;
+        floor > tracked.startMs)
+        tracked.validFloorAfterStartMs =
+            qMax<qint64>(tracked.validFloorAfterStartMs,
+                         qMin(floor - tracked.startMs, Tracked::maxValidFloorAfterStartMs));
 }
 
 void Recorder::startEpisode(const LockView& view, const QByteArray& token, bool viewsToken,
@@ -325,6 +292,8 @@ void Recorder::startEpisode(const LockView& view, const QByteArray& token, bool 
         m.downUnder = 0;
     }
     tracked.episodeExtensions = 0;
+    tracked.validFloorAfterStartMs = 0;
+    tracked.seenHeld = kind == RecordEvent::Kind::Seen;
     tracked.deadlineMs = -1;
     tracked.lostOnFailover = false;
     tracked.releasedAtMs = -1;
@@ -332,7 +301,7 @@ void Recorder::startEpisode(const LockView& view, const QByteArray& token, bool 
     observe(view, viewsToken, unreachable, tracked, nullptr);
     RecordEvent e = resourceEvent(kind, view.resource, tracked);
     e.owner = viewsToken ? view.owner : QString();
-    e.ttlMs = viewsToken ? view.validityMs : -1;
+    e.ttlMs = viewsToken ? view.validityAt(tracked.startMs) : -1; // as of the event, the view's is older
     e.detail = view.atRisk ? view.atRiskReason() : QString();
     push(std::move(e));
 }
@@ -443,17 +412,20 @@ void Recorder::onView(const LockView& view, bool initial)
 void Recorder::follow(const LockView& view, bool viewsToken, quint64 unreachable, Tracked& tracked)
 {
     const quint64 holdersBefore = tracked.holders;
+    const bool quorumBefore = tracked.holding >= view.needed;
     bool extended = false;
     observe(view, viewsToken, unreachable, tracked, &extended);
     if (extended) {
         RecordEvent e = resourceEvent(RecordEvent::Kind::Extended, view.resource, tracked);
-        e.ttlMs = viewsToken ? view.validityMs : -1;
+        e.ttlMs = viewsToken ? view.validityAt(monotonicMs()) : -1;
         push(std::move(e));
     }
     if (tracked.holders != holdersBefore) {
         RecordEvent e = resourceEvent(RecordEvent::Kind::Holders, view.resource, tracked);
         e.detail = QStringLiteral("held on %1 of %2").arg(tracked.holding).arg(view.total);
         push(std::move(e));
+        if (tracked.contested && !quorumBefore && tracked.holding >= view.needed)
+            anchorValidityBeside(view.resource, tracked.token);
     }
     if (view.atRisk != tracked.atRisk) {
         tracked.atRisk = view.atRisk;
@@ -496,6 +468,8 @@ void Recorder::followSides(const LockView& view, quint64 unreachable, Tracked& t
         startEpisode(view, token, token == view.token, unreachable, RecordEvent::Kind::Contested,
                      sides.last());
         sides.last().contested = true;
+        if (sides.last().holding >= view.needed)
+            anchorValidityBeside(view.resource, token);
     }
     tracked.contested = !sides.isEmpty();
     if (sides.isEmpty())

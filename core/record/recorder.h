@@ -7,13 +7,12 @@
 #include "record/keytypenames.h"
 #include "record/recorderoptions.h"
 #include "record/recordevent.h"
+#include "record/recordingpipe.h"
 #include "record/recordingsink.h"
 
 #include <QDateTime>
 #include <QHash>
 #include <QObject>
-#include <QThread>
-#include <QTimer>
 
 #include <algorithm>
 #include <functional>
@@ -59,7 +58,7 @@ public:
     QString path() const { return m_options.path; }
     const RecorderOptions& options() const { return m_options; }
     // Events observed but not yet committed to the file: stays small when the writer keeps up.
-    qint64 backlog() const { return m_counters->backlog + m_pending.size(); }
+    qint64 backlog() const { return m_counters->backlog + m_pipe.pending(); }
     qint64 written() const { return m_counters->written; }
     qint64 dropped() const { return m_counters->dropped; }
     qint64 pruned() const { return m_counters->pruned; }
@@ -72,13 +71,13 @@ public:
     // it has a time, committed with the next flush.
     void note(RecordEvent event) { push(std::move(event)); }
     // Hands what is pending to the writer now (it is otherwise every flushIntervalMs).
-    void flush();
+    void flush() { m_pipe.flush(); }
     // A retention pass now (normally every pruneIntervalMs), for tests and maintenance.
-    void pruneNow();
+    void pruneNow() { m_pipe.pruneNow(); }
     // Its signals (opened, failed, pruneFinished) say whether the file opened, when writing fails
     // and when a retention pass ended; they arrive queued on this object's thread. Connect before
     // attach(), which starts it.
-    const RecordingSink* writer() const { return m_writer; }
+    const RecordingSink* writer() const { return m_pipe.sink(); }
 
 private:
     // A removal learnt within this of the expiry counts as the expiry (the monitor hears of a key's
@@ -123,11 +122,16 @@ private:
         quint64 everHolders = 0;  // every master that held it during the episode
         qint64 deadlineMs = -1;   // monotonic: when the last master holding it lets it expire
         qint64 releasedAtMs = -1; // wall clock: a master let go of it before its expiry
-        int holding = 0;
-        int episodeExtensions : 29 = 0; // extensions recorded (a Redlock extension shows on each master)
+        qint64 holding : 15 = 0;
+        qint64 episodeExtensions : 24 = 0; // extensions recorded (a Redlock extension shows on each master)
         bool atRisk : 1 = false;
         bool lostOnFailover : 1 = false;
         bool contested : 1 = false; // other tokens are held beside this one (m_sides)
+        bool seenHeld : 1 = false;  // held when first seen: when it was taken, and its TTL then, unknown
+        // Until when after startMs its validity surely lasts (validityFloorMs, the latest read on a
+        // quorum); 0: not known. Saturated at 35 minutes: a floor stays a floor when it is lowered.
+        quint64 validFloorAfterStartMs : 21 = 0;
+        static constexpr qint64 maxValidFloorAfterStartMs = (qint64(1) << 21) - 1;
         InlineFirstArray<PerMaster> masters;
     };
     static_assert(sizeof(void*) != 8 || sizeof(Tracked) <= 104);
@@ -137,7 +141,7 @@ private:
     void onRemoved(const QByteArray& resource);
     void onFailoverReport(const FailoverReport& report);
     void masterEvent(int master, RecordEvent::Kind kind, const QString& detail);
-    void push(RecordEvent event);
+    void push(RecordEvent event) { m_pipe.push(std::move(event)); }
     RecordEvent resourceEvent(RecordEvent::Kind kind, const QByteArray& resource,
                               const Tracked& tracked) const;
     // How an episode that is gone from every master ended.
@@ -167,15 +171,15 @@ private:
     // A delete the server ran after `ranAfterMs` of a lock held beside another (contested): a
     // DeletedAfter event for the token that master held.
     void anchorDelete(int master, const QByteArray& resource, qint64 ranAfterMs);
+    // `token` was just seen on a quorum of `resource` beside other holders: a ValidThrough event
+    // for each of them whose validity surely lasts beyond now.
+    void anchorValidityBeside(const QByteArray& resource, const QByteArray& token);
 
     RecorderOptions m_options;
     LockMonitor* m_monitor = nullptr;
     int m_masterCount = 0;
     std::shared_ptr<RecordingSink::Counters> m_counters;
-    QThread m_thread;
-    RecordingSink* m_writer = nullptr; // lives on m_thread
-    RecordEventList m_pending;
-    QTimer m_flushTimer;
+    RecordingPipe m_pipe;
     QHash<QByteArray, Tracked> m_tracked;
     // Contested resources only: the tokens held beside the tracked one (usually one).
     QHash<QByteArray, QList<Tracked>> m_sides;

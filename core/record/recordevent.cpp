@@ -67,6 +67,8 @@ QString recordEventKindName(RecordEvent::Kind kind)
         return QStringLiteral("traced-refused");
     case Kind::DeletedAfter:
         return QStringLiteral("deleted-after");
+    case Kind::ValidThrough:
+        return QStringLiteral("valid-through");
     }
     return QStringLiteral("unknown");
 }
@@ -83,7 +85,7 @@ bool isEvidenceOnly(RecordEvent::Kind kind)
 {
     return kind == RecordEvent::Kind::Notified || kind == RecordEvent::Kind::FenceCounter ||
            kind == RecordEvent::Kind::Waiters || kind == RecordEvent::Kind::DeletedAfter ||
-           isTracedKind(kind);
+           kind == RecordEvent::Kind::ValidThrough || isTracedKind(kind);
 }
 
 bool recordEventKindFromNumber(int number, RecordEvent::Kind* kind)
@@ -126,6 +128,19 @@ RecordEvent deletedAfterEvent(int master, const QByteArray& resource, const QByt
     e.token = token;
     e.detail = QStringLiteral("deleted on the server after this moment (its keyspace event followed the "
                               "answer to a PING sent then)");
+    return e;
+}
+
+RecordEvent validThroughEvent(const QByteArray& resource, const QByteArray& token, qint64 leftMs)
+{
+    RecordEvent e;
+    e.kind = RecordEvent::Kind::ValidThrough;
+    e.resource = resource;
+    e.token = token;
+    e.ttlMs = leftMs;
+    e.detail =
+        QStringLiteral("valid for at least %1 ms more (its TTLs counted from when they were asked for)")
+            .arg(leftMs);
     return e;
 }
 

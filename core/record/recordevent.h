@@ -59,6 +59,11 @@ struct RecordEvent
         // another (contested), where it can prove the first holder still held after the second took a
         // quorum, to the millisecond the recorder's own delay in seeing a release would blur.
         DeletedAfter = 40,
+        // `token`'s lease, held beside another token that has just been seen on a quorum, lasts at
+        // least `ttlMs` from `timeMs`: its copies' TTLs counted from when the reads that saw them were
+        // sent (ValidityFloor), a bound no delay of the replies or the recorder can stretch. Where its
+        // validity runs out unreleased soon after the other's quorum, it proves the two overlapped.
+        ValidThrough = 41,
     };
 
     qint64 timeMs = 0; // wall clock, ms since the epoch (UTC)
@@ -94,6 +99,8 @@ RecordEvent fenceCounterEvent(int master, const QByteArray& resource, const QByt
 // `master` deleted `token`'s copy of `resource` after `ranAfterMs` (DeletedAfter).
 RecordEvent deletedAfterEvent(int master, const QByteArray& resource, const QByteArray& token,
                               qint64 ranAfterMs);
+// `token`'s lease on `resource` lasts at least `leftMs` from now (ValidThrough).
+RecordEvent validThroughEvent(const QByteArray& resource, const QByteArray& token, qint64 leftMs);
 // `count` clients waiting for `resource`, as read on `master` (Waiters).
 RecordEvent waitersEvent(int master, const QByteArray& resource, qint64 count);
 // The count a Waiters event holds; -1 when it holds none.

@@ -14,4 +14,11 @@ quint64 holdersMask(const LockView& view, const QByteArray& token, int* holding)
 // let go. False for an empty mask.
 bool writtenOver(const LockView& view, const QByteArray& token, quint64 holders);
 
+// The monotonic moment before which the view's token is surely still valid on its quorum; -1 when
+// the view cannot say (not on a quorum, no expiry, a read's send time unknown). The view counts
+// each master's TTL down from when its reply came (the display's countdown); the server read that
+// TTL after the request went out and before the reply, so counted from the send it is a lower
+// bound whatever the replies' delay. Less 1 ms for the servers' and this clock's millisecond steps.
+qint64 validityFloorMs(const LockView& view);
+
 } // namespace lockscope

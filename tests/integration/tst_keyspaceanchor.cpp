@@ -59,6 +59,7 @@ class TestKeyspaceAnchor : public QObject
 private slots:
     void aDeleteIsToldWithAMomentBeforeTheServerRanIt();
     void theRecorderKeepsItForALockHeldByTwoTokens();
+    void theRecorderKeepsAFloorOfTheValidityATokenOnAQuorumOverlaps();
 };
 
 void TestKeyspaceAnchor::aDeleteIsToldWithAMomentBeforeTheServerRanIt()
@@ -194,6 +195,68 @@ void TestKeyspaceAnchor::theRecorderKeepsItForALockHeldByTwoTokens()
     QVERIFY2(error.isEmpty(), qPrintable(error));
     QCOMPARE(anchorsOf(recorder, options.path, "lock:one", answeredAt, &error), QStringList());
     QVERIFY2(error.isEmpty(), qPrintable(error));
+}
+
+void TestKeyspaceAnchor::theRecorderKeepsAFloorOfTheValidityATokenOnAQuorumOverlaps()
+{
+    // tok-a on all three masters for 30 s; two of its copies deleted (no release: its holder does
+    // not know), tok-b written there. When tok-b has its quorum the recorder keeps how long tok-a's
+    // validity surely lasts (valid-through): never past what the server's TTLs allow (the copies
+    // expire between the SETs' send and reply, + 30 s, less the drift allowance: 302 ms, or 1% less
+    // of what had run down when first read on a quorum), and close to it.
+    RedisServerGroup group;
+    std::unique_ptr<MonitorHarness> live;
+    QVERIFY2(startLive(group, 3, &live), qPrintable(group.errorString()));
+    QTemporaryDir dir;
+    RecorderOptions options;
+    options.path = dir.filePath(QStringLiteral("floors.sqlite"));
+    options.auditLogPath = dir.filePath(QStringLiteral("audit.jsonl"));
+    Recorder recorder(options);
+    recorder.attach(live->monitor.get());
+
+    const qint64 sentAt = nowMs();
+    for (int i = 0; i < 3; ++i)
+        group.at(i).command({"SET", "lock:f", "tok-a", "PX", "30000"});
+    const qint64 answeredAt = nowMs();
+    QTRY_VERIFY_WITH_TIMEOUT(live->view("lock:f").holding == 3, int(upperBoundMs(5000)));
+    group.at(1).command({"DEL", "lock:f"});
+    group.at(2).command({"DEL", "lock:f"});
+    group.at(1).command({"SET", "lock:f", "tok-b", "PX", "30000"});
+    group.at(2).command({"SET", "lock:f", "tok-b", "PX", "30000"});
+    QTRY_VERIFY_WITH_TIMEOUT(live->view("lock:f").token == "tok-b" && live->view("lock:f").holding == 2,
+                             int(upperBoundMs(5000)));
+
+    const auto floors = [&](QString* error) {
+        recorder.flush();
+        QTest::qWait(100); // the writer's commit
+        QList<RecordEvent> out;
+        RecordingReader reader;
+        if (const RedisError e = reader.open(options.path); e.isError()) {
+            *error = e.message;
+            return out;
+        }
+        const Result<ResourceHistory> h = reader.history("lock:f");
+        if (!h)
+            *error = h.error().message;
+        else
+            for (const HistoryEvent& e : h->events)
+                if (e.event.kind == RecordEvent::Kind::ValidThrough)
+                    out << e.event;
+        return out;
+    };
+    QString error;
+    QTRY_VERIFY_WITH_TIMEOUT(!floors(&error).isEmpty() || !error.isEmpty(), int(upperBoundMs(5000)));
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    const QList<RecordEvent> kept = floors(&error);
+    QCOMPARE(kept.size(), 1);
+    QCOMPARE(kept.first().token, QByteArray("tok-a"));
+    const qint64 floor = kept.first().timeMs + kept.first().ttlMs;
+    const qint64 allowance = 30000 / 100 + 2;
+    QVERIFY2(
+        floor <= answeredAt + 30000 - 290,
+        qPrintable(QStringLiteral("floor %1 ms past what the TTLs allow").arg(floor - (answeredAt + 30000))));
+    QVERIFY2(floor >= sentAt + 30000 - allowance - upperBoundMs(1000),
+             qPrintable(QStringLiteral("floor %1 ms short").arg(sentAt + 30000 - allowance - floor)));
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestKeyspaceAnchor)

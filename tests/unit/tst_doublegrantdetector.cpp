@@ -66,6 +66,7 @@ private slots:
     void aDeleteRunAfterTheSecondsQuorumProvesAShortOverlap();
     void validityCountsFromItsReadNotFromTheQuorum();
     void aValidityRunOutIsInDoubtOnlyWithinTheDriftAllowance();
+    void aValidityKnownToOutlastTheOthersQuorumIsProven();
     void aCopyGoneEarlyWithoutARestartIsNamed();
     void aLockWithoutATtlLostOnARestart();
     void theOverlapEndsWithTheFirstToGiveUp();
@@ -413,6 +414,41 @@ void TestDoubleGrantDetector::aValidityRunOutIsInDoubtOnlyWithinTheDriftAllowanc
     const QList<SafetyIncident> proven = judge(4736, Kind::Expired, 5000);
     QCOMPARE(proven.first().fromMs, 4736);
     QCOMPARE(proven.first().toMs, 4956);
+}
+
+void TestDoubleGrantDetector::aValidityKnownToOutlastTheOthersQuorumIsProven()
+{
+    // The 178 ms overlap above, in doubt by the drift allowance: when B was seen on its quorum the
+    // recorder knew A's TTLs, counted from when they were asked for, to last `floorLeft` ms more
+    // (ValidThrough). A floor past B's quorum proves it; one before it, or a release, does not.
+    const auto judge = [](qint64 floorLeft, Kind endOfA, qint64 floorSeenAt = 4778) {
+        return DoubleGrantDetector::detect(
+            history(5, {resourceEvent(1000, Kind::Acquired, "A", 0b00111, 3956),
+                        masterEvent(2100, Kind::MasterRestarted, 2, QStringLiteral("run_id")),
+                        resourceEvent(2101, Kind::Holders, "A", 0b00011),
+                        resourceEvent(floorSeenAt, Kind::ValidThrough, "A", 0, floorLeft),
+                        resourceEvent(4778, Kind::Contested, "B", 0b11100, 3956),
+                        resourceEvent(5000, endOfA, "A"), resourceEvent(8000, Kind::Released, "B")}));
+    };
+    const QList<SafetyIncident> proven = judge(150, Kind::Expired);
+    QCOMPARE(proven.size(), 1);
+    test::verifyIncident(proven.first(), {SafetyIncident::Kind::MajorityOverlap,
+                                          SafetyIncident::Confidence::Proven, "A", "B", 4778, 4956});
+    QVERIFY2(proven.first().cause.contains(QLatin1String("lasted until")) &&
+                 proven.first().cause.contains(QLatin1String("restarted")),
+             qPrintable(proven.first().cause));
+    struct Doubt
+    {
+        qint64 floorLeft;
+        Kind endOfA;
+        qint64 floorSeenAt;
+    };
+    for (const Doubt& d : {Doubt{0, Kind::Expired, 4778}, Doubt{60, Kind::Expired, 4700},
+                           Doubt{78, Kind::Expired, 4700}, Doubt{150, Kind::Released, 4778}}) {
+        const QList<SafetyIncident> found = judge(d.floorLeft, d.endOfA, d.floorSeenAt);
+        QCOMPARE(found.size(), 1);
+        QCOMPARE(found.first().confidence, SafetyIncident::Confidence::Possible);
+    }
 }
 
 void TestDoubleGrantDetector::validityCountsFromItsReadNotFromTheQuorum()

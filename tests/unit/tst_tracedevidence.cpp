@@ -290,7 +290,8 @@ void TestTracedEvidence::whatTheTracerSawBecomesEvents()
                                                                          {37, "fence-counter"},
                                                                          {38, "waiters"},
                                                                          {39, "traced-refused"},
-                                                                         {40, "deleted-after"}}) {
+                                                                         {40, "deleted-after"},
+                                                                         {41, "valid-through"}}) {
         RecordEvent::Kind kind;
         QVERIFY(recordEventKindFromNumber(number, &kind));
         QCOMPARE(recordEventKindName(kind), QLatin1String(name));
