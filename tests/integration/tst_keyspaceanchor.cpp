@@ -3,6 +3,7 @@
 #include "record/recorder.h"
 #include "record/recordingreader.h"
 #include "support/monitorharness.h"
+#include "support/recordedmonitor.h"
 #include "support/redisservergroup.h"
 #include "support/testregistry.h"
 #include "support/timebound.h"
@@ -10,6 +11,7 @@
 #include <QTemporaryDir>
 
 #include <QDateTime>
+#include <QScopeGuard>
 #include <QTest>
 
 namespace tst_keyspaceanchor {
@@ -131,31 +133,41 @@ void TestKeyspaceAnchor::aDeleteIsToldWithAMomentBeforeTheServerRanIt()
 
 namespace {
 
+// The events of `kind` the recording at `path` holds for `resource`.
+QList<RecordEvent> recordedEvents(const QString& path, const QByteArray& resource, RecordEvent::Kind kind,
+                                  QString* error)
+{
+    QList<RecordEvent> out;
+    RecordingReader reader;
+    if (const RedisError e = reader.open(path); e.isError()) {
+        *error = e.message;
+        return out;
+    }
+    const Result<ResourceHistory> h = reader.history(resource);
+    if (!h) {
+        *error = h.error().message;
+        return out;
+    }
+    for (const HistoryEvent& e : h->events)
+        if (e.event.kind == kind)
+            out << e.event;
+    return out;
+}
+
 // The deleted-after events the recording holds for `resource`, as "token@master", sorted.
 QStringList anchorsOf(Recorder& recorder, const QString& path, const QByteArray& resource, qint64 notAfterMs,
                       QString* error)
 {
     recorder.flush();
     QTest::qWait(100); // the writer's commit
-    RecordingReader reader;
-    if (const RedisError e = reader.open(path); e.isError()) {
-        *error = e.message;
-        return {};
-    }
-    const Result<ResourceHistory> h = reader.history(resource);
-    if (!h) {
-        *error = h.error().message;
-        return {};
-    }
     QStringList out;
-    for (const HistoryEvent& e : h->events)
-        if (e.event.kind == RecordEvent::Kind::DeletedAfter) {
-            out << QStringLiteral("%1@%2").arg(QString::fromLatin1(e.event.token)).arg(e.event.master);
-            if (e.event.timeMs > notAfterMs)
-                *error = QStringLiteral("an anchor at %1, after the delete's reply at %2")
-                             .arg(e.event.timeMs)
-                             .arg(notAfterMs);
-        }
+    for (const RecordEvent& e : recordedEvents(path, resource, RecordEvent::Kind::DeletedAfter, error)) {
+        out << QStringLiteral("%1@%2").arg(QString::fromLatin1(e.token)).arg(e.master);
+        if (e.timeMs > notAfterMs)
+            *error = QStringLiteral("an anchor at %1, after the delete's reply at %2")
+                         .arg(e.timeMs)
+                         .arg(notAfterMs);
+    }
     out.sort(); // by time: each master's moment is its own PING's
     return out;
 }
@@ -204,50 +216,28 @@ void TestKeyspaceAnchor::theRecorderKeepsAFloorOfTheValidityATokenOnAQuorumOverl
     // validity surely lasts (valid-through): never past what the server's TTLs allow (the copies
     // expire between the SETs' send and reply, + 30 s, less the drift allowance: 302 ms, or 1% less
     // of what had run down when first read on a quorum), and close to it.
-    RedisServerGroup group;
-    std::unique_ptr<MonitorHarness> live;
-    QVERIFY2(startLive(group, 3, &live), qPrintable(group.errorString()));
-    QTemporaryDir dir;
-    RecorderOptions options;
-    options.path = dir.filePath(QStringLiteral("floors.sqlite"));
-    options.auditLogPath = dir.filePath(QStringLiteral("audit.jsonl"));
-    Recorder recorder(options);
-    recorder.attach(live->monitor.get());
+    RecordedMonitor recorded;
+    QVERIFY2(recorded.start(3), qPrintable(recorded.errorString()));
+    const auto cleanup = qScopeGuard([&recorded] { recorded.stop(); });
+    RedisServerGroup& group = recorded.group();
+    const auto view = [&recorded]() -> LockView { return recorded.monitor()->locks().value("lock:f"); };
 
     const qint64 sentAt = nowMs();
     for (int i = 0; i < 3; ++i)
         group.at(i).command({"SET", "lock:f", "tok-a", "PX", "30000"});
     const qint64 answeredAt = nowMs();
-    QTRY_VERIFY_WITH_TIMEOUT(live->view("lock:f").holding == 3, int(upperBoundMs(5000)));
+    QTRY_VERIFY_WITH_TIMEOUT(view().holding == 3, int(upperBoundMs(5000)));
     group.at(1).command({"DEL", "lock:f"});
     group.at(2).command({"DEL", "lock:f"});
     group.at(1).command({"SET", "lock:f", "tok-b", "PX", "30000"});
     group.at(2).command({"SET", "lock:f", "tok-b", "PX", "30000"});
-    QTRY_VERIFY_WITH_TIMEOUT(live->view("lock:f").token == "tok-b" && live->view("lock:f").holding == 2,
-                             int(upperBoundMs(5000)));
+    QTRY_VERIFY_WITH_TIMEOUT(view().token == "tok-b" && view().holding == 2, int(upperBoundMs(5000)));
 
-    const auto floors = [&](QString* error) {
-        recorder.flush();
-        QTest::qWait(100); // the writer's commit
-        QList<RecordEvent> out;
-        RecordingReader reader;
-        if (const RedisError e = reader.open(options.path); e.isError()) {
-            *error = e.message;
-            return out;
-        }
-        const Result<ResourceHistory> h = reader.history("lock:f");
-        if (!h)
-            *error = h.error().message;
-        else
-            for (const HistoryEvent& e : h->events)
-                if (e.event.kind == RecordEvent::Kind::ValidThrough)
-                    out << e.event;
-        return out;
-    };
+    recorded.endMonitor(); // everything it saw is in the file
     QString error;
-    QTRY_VERIFY_WITH_TIMEOUT(!floors(&error).isEmpty() || !error.isEmpty(), int(upperBoundMs(5000)));
+    const QList<RecordEvent> kept =
+        recordedEvents(recorded.path(), "lock:f", RecordEvent::Kind::ValidThrough, &error);
     QVERIFY2(error.isEmpty(), qPrintable(error));
-    const QList<RecordEvent> kept = floors(&error);
     QCOMPARE(kept.size(), 1);
     QCOMPARE(kept.first().token, QByteArray("tok-a"));
     const qint64 floor = kept.first().timeMs + kept.first().ttlMs;
