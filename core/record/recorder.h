@@ -128,8 +128,9 @@ private:
         bool lostOnFailover : 1 = false;
         bool contested : 1 = false; // other tokens are held beside this one (m_sides)
         bool seenHeld : 1 = false;  // held when first seen: when it was taken, and its TTL then, unknown
-        // Until when after startMs its validity surely lasts (validityFloorMs, the latest read on a
-        // quorum); 0: not known. Saturated at 35 minutes: a floor stays a floor when it is lowered.
+        // Until when after startMs its validity surely lasts (validityFloorMs, from its first read on
+        // a quorum or its latest extension's); 0: not known. Saturated at 35 minutes: a floor stays a floor
+        // when it is lowered.
         quint64 validFloorAfterStartMs : 21 = 0;
         static constexpr qint64 maxValidFloorAfterStartMs = (qint64(1) << 21) - 1;
         InlineFirstArray<PerMaster> masters;

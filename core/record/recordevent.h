@@ -61,7 +61,7 @@ struct RecordEvent
         DeletedAfter = 40,
         // `token`'s lease, held beside another token that has just been seen on a quorum, lasts at
         // least `ttlMs` from `timeMs`: its copies' TTLs counted from when the reads that saw them were
-        // sent (ValidityFloor), a bound no delay of the replies or the recorder can stretch. Where its
+        // sent (validityFloorMs), a bound no delay of the replies or the recorder can stretch. Where its
         // validity runs out unreleased soon after the other's quorum, it proves the two overlapped.
         ValidThrough = 41,
     };
