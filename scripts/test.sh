@@ -7,17 +7,26 @@
 # and timers, and the few that keep a core busy take two slots each (tests/testschedule.cmake), so two
 # cores are not overcommitted.
 # A skipped test fails the run: every skip in this suite means an install step is missing.
+# --build-only configures and builds, and installs and runs nothing (.ci/run builds the sanitizer
+# tree so, in the background, once the packages are in).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh --tests
-# The interop peers are pinned by the lockfile; without it the node cases would test whatever npm picks.
-if [[ ! -f tests/interop/package-lock.json ]]; then
-    echo "tests/interop/package-lock.json is missing: the interop peers cannot be installed at pinned versions" >&2
-    exit 1
+build_only=0
+if [[ "${1:-}" == --build-only ]]; then
+    build_only=1
+    shift
 fi
-# --ignore-scripts: this runs as root in CI, and no pinned package needs an install script (none has
-# "hasInstallScript" in the lockfile); a compromised release of one could otherwise run code here.
-(cd tests/interop && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+if ((!build_only)); then
+    scripts/install-deps.sh --tests
+    # The interop peers are pinned by the lockfile; without it the node cases would test whatever npm picks.
+    if [[ ! -f tests/interop/package-lock.json ]]; then
+        echo "tests/interop/package-lock.json is missing: the interop peers cannot be installed at pinned versions" >&2
+        exit 1
+    fi
+    # --ignore-scripts: this runs as root in CI, and no pinned package needs an install script (none has
+    # "hasInstallScript" in the lockfile); a compromised release of one could otherwise run code here.
+    (cd tests/interop && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+fi
 
 build=build
 flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)
@@ -44,6 +53,7 @@ build=${LOCKSCOPE_BUILD_DIR:-$build} # another directory, e.g. to keep a develop
 [[ -f "$build/CMakeCache.txt" ]] || flags+=(-DLOCKSCOPE_BENCH=OFF)
 cmake -S . -B "$build" -G Ninja "${flags[@]}" >/dev/null
 cmake --build "$build"
+((build_only)) && exit 0
 cd "$build"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
