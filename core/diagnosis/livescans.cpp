@@ -88,7 +88,8 @@ void LiveScans::feed(const CommittedBatch& batch)
             begins = begins || ended.value() == previous;
             m_endedAt.erase(ended);
         }
-        if (!begins || qsizetype(m_scans.size()) >= maxScans)
+        const qsizetype bound = e.kind == RecordEvent::Kind::Seen ? maxSeenScans : maxScans;
+        if (!begins || qsizetype(m_scans.size()) >= bound)
             continue; // read back if it becomes suspect (a first pass over a million locks begins
                       // a story for each: memory, not judgement, bounds how many are followed)
         start(e.resource, e.timeMs).add(e, id);

@@ -31,6 +31,10 @@ public:
     // Scans followed at once: no more begin past it, and some held ones go (their stories are
     // read again if needed).
     static constexpr qsizetype maxScans = 20000;
+    // A lock held before the session began (seen in its first pass, not seen taken) begins one only
+    // while fewer are followed: a first pass over 100k locks began 20,000 stories at about 1 KB
+    // each, none with anything to judge yet, 30 MB of the window's peak.
+    static constexpr qsizetype maxSeenScans = 2000;
     // Resources whose last event left nothing held (a scan may begin at their next event).
     static constexpr qsizetype maxEndedKnown = 100000;
 

@@ -146,6 +146,7 @@ void LockMonitor::maybeAnnounceInitialScan()
     // The first picture goes out complete, without waiting for the timer.
     while (m_dirtyHead < m_dirty.size() && flush() >= maxPerFlush) {
     }
+    m_firstPictureOut = true;
     emit initialScanFinished();
 }
 

@@ -53,6 +53,10 @@ public:
     const LockScopeConfig& config() const { return m_config; }
     // Every master that is up has finished at least one full pass.
     bool isInitialScanDone() const;
+    // The first complete picture has gone out (initialScanFinished): a lock that appears from now
+    // on was taken while watched. Not so for one in that picture's last flush (it may have waited
+    // for the last master's pass), though the scan is done by then.
+    bool hasShownFirstPicture() const { return m_firstPictureOut; }
 
     void setCoalesceMs(int ms) { m_coalesceMs = ms; }
 
@@ -167,6 +171,7 @@ private:
     bool m_flushSoon = false; // m_flushTimer fires within the current step (2 ms, or initialStepMs)
     int m_coalesceMs = 250;
     bool m_announcedInitial = false;
+    bool m_firstPictureOut = false;
     FailoverBook m_failovers;
     QList<RedisError> m_scanFailures; // per master; set while it is up and cannot be scanned
     QList<ScanSummary> m_summaries;   // per master

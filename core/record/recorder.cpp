@@ -179,7 +179,6 @@ void Recorder::anchorValidityBeside(const QByteArray& resource, const QByteArray
 void Recorder::onBatch(const LockBatch& batch)
 {
     const CpuStopwatch cpu(m_counters->observeCpuNs);
-    m_scanDone = -1;
     for (const LockView& v : batch.added)
         onView(v, false);
     for (const LockView& v : batch.changed)
@@ -330,10 +329,8 @@ void Recorder::onView(const LockView& view, bool initial)
         return;
     if (it == m_tracked.end()) {
         // Built in its hash entry: nothing to move.
-        // Asked once per batch: it walks every master.
-        if (!initial && m_scanDone < 0)
-            m_scanDone = m_monitor->isInitialScanDone() ? 1 : 0;
-        const bool seen = initial || m_scanDone == 0;
+        // Held before the monitor's first complete picture: seen, not seen being taken.
+        const bool seen = initial || !m_monitor->hasShownFirstPicture();
         it = m_tracked.emplace(view.resource);
         startEpisode(view, view.token, true, unreachable,
                      seen ? RecordEvent::Kind::Seen : RecordEvent::Kind::Acquired, *it);

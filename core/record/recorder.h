@@ -226,7 +226,6 @@ private:
     QHash<QByteArray, KeyspaceNote> m_keyspace;
     QList<qint64> m_downMs;   // per master: monotonic time it last went down
     QList<int> m_masterState; // per master: last recorded (1 up, 0 down, -1 none)
-    int m_scanDone = -1;      // isInitialScanDone() for the batch at hand; -1: not asked yet
     KeyTypeNames m_types{PerMaster::maxTypes};
 };
 

@@ -148,6 +148,7 @@ private slots:
     void theLiveScansAgreeWithOnePassOverTheFile();
     void aWatchStartedLateReadsEachStoryOnce();
     void theLiveScansAreBounded();
+    void locksSeenInAFirstPassAreReadBackPastTheirBound();
 };
 
 void TestIncidentWatch::triggersPickTheResourcesThatMayHoldAnIncident()
@@ -404,6 +405,52 @@ void TestIncidentWatch::theLiveScansAreBounded()
     QCOMPARE(scans.size(), LiveScans::maxScans);
     scans.forget(t + 10'001);
     QCOMPARE(scans.size(), 0);
+}
+
+void TestIncidentWatch::locksSeenInAFirstPassAreReadBackPastTheirBound()
+{
+    // A first pass over many locks held before the session: at most maxSeenScans of them are
+    // followed in memory (locks taken while watched still begin up to maxScans). One past that
+    // bound, restarted away from its quorum and then held by a second token, is read back once
+    // when that makes it suspect, and the overlap is proven all the same.
+    WatchedRecording rec(3);
+    const qint64 t = QDateTime::currentMSecsSinceEpoch() - 10000;
+    RecordEventList seen;
+    for (int i = 0; i < LiveScans::maxSeenScans + 100; ++i)
+        seen << lockEventAt(t, Kind::Seen, "lock:" + QByteArray::number(i), "A", 0b111, 60000);
+    rec.writer.write(seen);
+    rec.writer.write({lockEventAt(t + 10, Kind::Acquired, "lock:taken", "T", 0b111, 60000)});
+    const QByteArray last = "lock:" + QByteArray::number(LiveScans::maxSeenScans + 99);
+    rec.writer.write({masterEvent(t + 1000, Kind::MasterRestarted, 0),
+                      masterEvent(t + 1000, Kind::MasterRestarted, 1),
+                      lockEventAt(t + 1100, Kind::Holders, last, "A", 0b100),
+                      lockEventAt(t + 2000, Kind::Contested, last, "B", 0b011, 60000)});
+    rec.watch.checkNow();
+    QCOMPARE(rec.watch.reads(), 1);
+    QCOMPARE(rec.found.size(), 1);
+    const auto incident = rec.found.first().first().value<SafetyIncident>();
+    QCOMPARE(incident.resource, last);
+    QCOMPARE(incident.firstToken, QByteArray("A"));
+    QCOMPARE(incident.secondToken, QByteArray("B"));
+    QCOMPARE(incident.confidence, SafetyIncident::Confidence::Proven);
+    rec.writer.finish();
+
+    CommittedBatch batch;
+    batch.session = 1;
+    batch.masters = 3;
+    batch.firstId = 1;
+    for (int i = 0; i < LiveScans::maxScans; ++i) {
+        batch.events << lockEventAt(t, i % 2 ? Kind::Acquired : Kind::Seen, "lock:" + QByteArray::number(i),
+                                    "T", 0b111, 5000);
+        batch.previous << 0;
+    }
+    LiveScans scans;
+    scans.feed(batch);
+    // Seen and taken in turn: a seen one begins while fewer than maxSeenScans are followed.
+    QVERIFY(scans.covers("lock:" + QByteArray::number(LiveScans::maxSeenScans - 2)));
+    QVERIFY(!scans.covers("lock:" + QByteArray::number(LiveScans::maxSeenScans)));
+    QVERIFY(scans.covers("lock:" + QByteArray::number(LiveScans::maxSeenScans + 1)));
+    QCOMPARE(scans.size(), LiveScans::maxSeenScans / 2 + LiveScans::maxScans / 2);
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestIncidentWatch)
