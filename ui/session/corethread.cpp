@@ -1,13 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "session/corethread.h"
 
-#include <QCoreApplication>
+#include "base/threadpriority.h"
 
-#ifdef Q_OS_LINUX
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-#endif
+#include <QCoreApplication>
 
 namespace lockscope {
 
@@ -33,16 +29,12 @@ namespace {
 
 // Makes the calling thread yield the CPU to the GUI thread when both want it. Under load (the
 // servers, other programs) a GUI thread with the same weight as the busy core thread waits its
-// turn behind it, and every such wait is a frozen frame. QThread::setPriority cannot express this
-// on Linux (SCHED_OTHER has a single static priority); the per-thread nice value can, and only
-// lowering it needs no privilege.
+// turn behind it, and every such wait is a frozen frame. The threads it starts (scans, the
+// recording's writer) inherit it.
 void yieldToGuiThread()
 {
-#ifdef Q_OS_LINUX
     constexpr int coreThreadNice = 5;
-    const auto tid = id_t(syscall(SYS_gettid));
-    setpriority(PRIO_PROCESS, tid, qMax(getpriority(PRIO_PROCESS, tid), coreThreadNice));
-#endif
+    ThreadPriority::lowerTo(coreThreadNice);
 }
 
 } // namespace
