@@ -85,6 +85,8 @@ private:
     static constexpr qint64 expiryToleranceMs = 100;
     // How long after a master was down a lock gone from it counts as lost rather than released.
     static constexpr qint64 interruptionMemoryMs = 10000;
+    // How long a key's expiry on a master outweighs a delete there (KeyspaceNote::expiredOn).
+    static constexpr qint64 expiryNoteHoldsMs = 2000;
 
     // What the recorder knows of one master's part in an episode. 16 bytes, each field in the bits
     // it needs: at 24, five masters' parts took a 112-byte block per lock and a single master's
@@ -190,6 +192,8 @@ private:
         qint64 atMs = 0;   // monotonic
         int master = -1;   // the master that sent it
         qint64 wallMs = 0; // the wall clock then: a release's time
+        // An expiry: every master it came from in a row (bit i, master i; beyond 64 not kept).
+        quint64 expiredOn = 0;
 
         // Told again now: after what a reading older than the note added (an extension), which
         // came in later; the end it tells comes after that, as it did.

@@ -36,6 +36,7 @@ private slots:
     void cleanup();
     void aReadingOlderThanTheNoteLeavesIt();
     void aReadingSentAfterTheNoteCancelsIt();
+    void anExpiryStaysAnExpiryWhenTheNextHolderDeletes();
 
 private:
     // Extends `key` on the master, waits (taking nothing in) until the master has answered the
@@ -137,6 +138,32 @@ void TestRecordedNoteOrder::aReadingSentAfterTheNoteCancelsIt()
     QTRY_VERIFY_WITH_TIMEOUT(tokenOf("lock:again") == "tok-d", int(upperBoundMs(15000)));
     QTest::qWait(300);
     QCOMPARE(m_recorded.endOf("lock:again", "tok-c"), QStringLiteral("replaced"));
+}
+
+void TestRecordedNoteOrder::anExpiryStaysAnExpiryWhenTheNextHolderDeletes()
+{
+    // tok-a's lease runs out; at once a second client's Redlock attempt writes tok-b and, short of
+    // its quorum, deletes it again: "expired", "set", "del" on one master, in one script, so the
+    // monitor reads none of it between. The delete is tok-b's, not tok-a's release. (Before: the
+    // last note won, and a lease that ran out under a second holder was recorded as released
+    // before the second took the lock: safety-bench missed a proven overlap so.)
+    m_recorded.stop(); // again, with the master's keyspace events on
+    RedisServerOptions events;
+    events.notifications = true;
+    QVERIFY2(m_recorded.start(1, {}, events), qPrintable(m_recorded.errorString()));
+    RedisServer& server = m_recorded.group().at(0);
+    // Expired keys go only when touched (in the script): nothing takes tok-a's away before.
+    QCOMPARE(server.command({"DEBUG", "SET-ACTIVE-EXPIRE", "0"}).string, QByteArray("OK"));
+    server.command({"SET", "lock:lapsed", "tok-a", "PX", "300"});
+    QTRY_VERIFY_WITH_TIMEOUT(tokenOf("lock:lapsed") == "tok-a", int(upperBoundMs(15000)));
+    QThread::msleep(400); // past its expiry, still stored: nothing reads it
+    const QByteArray attempt = "redis.call('SET', KEYS[1], 'tok-b', 'NX', 'PX', 60000) "
+                               "return redis.call('DEL', KEYS[1])";
+    QCOMPARE(server.command({"EVAL", attempt, "1", "lock:lapsed"}).integer, 1);
+    QTRY_VERIFY_WITH_TIMEOUT(!m_recorded.monitor()->locks().contains("lock:lapsed"),
+                             int(upperBoundMs(15000)));
+    QTest::qWait(300); // flushed every 100 ms
+    QCOMPARE(m_recorded.endOf("lock:lapsed", "tok-a"), QStringLiteral("expired"));
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestRecordedNoteOrder)

@@ -11,10 +11,11 @@
 
 namespace lockscope::test {
 
-bool RecordedMonitor::start(int masters, const std::function<void(LockScopeConfig&)>& tune)
+bool RecordedMonitor::start(int masters, const std::function<void(LockScopeConfig&)>& tune,
+                            const RedisServerOptions& servers)
 {
     m_group = std::make_unique<RedisServerGroup>();
-    if (!m_group->start(masters)) {
+    if (!m_group->start(masters, servers)) {
         m_error = m_group->errorString();
         return false;
     }

@@ -20,7 +20,8 @@ class RecordedMonitor
 {
 public:
     // `tune` adjusts the monitor's configuration before it starts. False with errorString() set.
-    bool start(int masters, const std::function<void(LockScopeConfig&)>& tune = {});
+    bool start(int masters, const std::function<void(LockScopeConfig&)>& tune = {},
+               const RedisServerOptions& servers = {});
     QString errorString() const { return m_error; }
     // Ends the monitor, its recorder with it: everything is written, and the file stays.
     void endMonitor() { m_monitor.reset(); }
