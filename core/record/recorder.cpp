@@ -143,23 +143,27 @@ void Recorder::onKeyspaceEvent(int master, const QByteArray& key, const QByteArr
     const qint64 now = monotonicMs();
     const quint64 bit = master >= 0 && master < 64 ? quint64(1) << master : 0;
     quint64 expiredOn = 0;
-    if (const auto note = m_keyspace.constFind(key);
-        note != m_keyspace.cend() && isExpiryEvent(note->event) && now - note->atMs <= expiryNoteHoldsMs) {
+    const auto known = m_keyspace.find(key); // one lookup: the note is replaced in place
+    if (known != m_keyspace.end() && isExpiryEvent(known->event) && now - known->atMs <= expiryNoteHoldsMs) {
         // After the key expired on a master, a delete there is of a key written since: another
         // holder's (a Redlock attempt that missed its quorum undoes its copies at once). It says
         // nothing of how the expired holder went, which the recorder may not have judged yet:
         // taken for that holder's release, a lease that ran out under a second holder looked
         // released before the second took the lock.
-        if (isDeleteEvent(event) && (note->expiredOn & bit))
+        if (isDeleteEvent(event) && (known->expiredOn & bit))
             return;
-        expiredOn = note->expiredOn;
+        expiredOn = known->expiredOn;
     }
-    if (m_keyspace.size() > 200000) // bounded: keys that never become locks would otherwise pile up
-        m_keyspace.clear();
     KeyspaceNote note{event, now, master, QDateTime::currentMSecsSinceEpoch()};
     if (isExpiryEvent(event))
         note.expiredOn = expiredOn | bit;
-    m_keyspace.insert(key, note);
+    if (known != m_keyspace.end()) {
+        *known = std::move(note);
+        return;
+    }
+    if (m_keyspace.size() > 200000) // bounded: keys that never become locks would otherwise pile up
+        m_keyspace.clear();
+    m_keyspace.insert(key, std::move(note));
 }
 
 void Recorder::anchorDelete(int master, const QByteArray& resource, qint64 ranAfterMs)
