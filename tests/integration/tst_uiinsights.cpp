@@ -2,6 +2,7 @@
 #include "insights/insightscharts.h"
 #include "insights/insightsdock.h"
 #include "insights/insightsmodel.h"
+#include "locks/locktablemodel.h"
 #include "support/quickconfig.h"
 #include "support/recordedsession.h"
 #include "support/recordevents.h"

@@ -47,7 +47,7 @@ CoreService::~CoreService()
     stopIncidentWatch();
 }
 
-void CoreService::start()
+void CoreService::start(bool open)
 {
     m_masters = std::make_unique<MasterSet>(m_config.masters);
     if (m_config.teamDatabase) {
@@ -149,6 +149,15 @@ void CoreService::start()
     else if (const QString shared = m_audit.permissionProblem(); !shared.isEmpty())
         emit problem(
             tr("The audit log %1 is %2 (allowed by --allow-shared-audit-log).").arg(m_audit.path(), shared));
+    if (open)
+        openMasters();
+}
+
+void CoreService::openMasters()
+{
+    if (!m_masters || m_opened)
+        return;
+    m_opened = true;
     m_masters->open();
     m_monitor->start();
     for (int i = 0; i < m_masters->size(); ++i)

@@ -55,7 +55,11 @@ public:
     CoreService(LockScopeConfig config, QString auditLogPath);
     ~CoreService() override;
 
-    void start();
+    // Builds the core and, unless `open` is false, connects to the masters and starts scanning them
+    // (openMasters()).
+    void start(bool open = true);
+    // Connects to the masters and starts scanning them, once.
+    void openMasters();
     // Closes the masters and drops every core object; the service can then be deleted anywhere.
     void shutdown();
     void refresh();
@@ -164,6 +168,7 @@ private:
     qsizetype m_untaken = 0;       // steps sent that the window has not taken in
     qint64 m_initialScanMark = -1; // initialScanFinished waits for the backlog up to here
     int m_droppedEvents = 0;
+    bool m_opened = false; // openMasters() has run
     QTimer* m_eventTimer = nullptr;
     QList<int> m_pendingMasters;
     QHash<int, QPair<qint64, qint64>> m_scanCounts; // keys and locks per master, as last published

@@ -64,14 +64,14 @@ CoreThread::~CoreThread()
     delete m_service;
 }
 
-void CoreThread::start()
+void CoreThread::start(MastersOpen open)
 {
     m_thread.start();
     QMetaObject::invokeMethod(
         m_service,
-        [s = m_service] {
+        [s = m_service, now = open == MastersOpen::Now] {
             yieldToGuiThread();
-            s->start();
+            s->start(now);
         },
         Qt::QueuedConnection);
 }

@@ -27,8 +27,15 @@ public:
     CoreThread(LockScopeConfig config, QString auditLogPath, QObject* parent = nullptr);
     ~CoreThread() override;
 
-    // Connect to the service's signals before this.
-    void start();
+    // Connect to the service's signals before this. MastersOpen::Later: the service is built, but
+    // connecting to the masters and scanning them waits for openMasters().
+    enum class MastersOpen
+    {
+        Now,
+        Later
+    };
+    void start(MastersOpen open = MastersOpen::Now);
+    void openMasters() { call(&CoreService::openMasters); }
     CoreService* service() const { return m_service; }
 
     // Runs `method` on the service in the core thread, after what was asked before it. The

@@ -25,6 +25,7 @@
 #include "widgets/emptystate.h"
 #include "window/centralsplit.h"
 #include "window/commandlinehelpdialog.h"
+#include "window/firstpaintwait.h"
 #include "window/statushelpdialog.h"
 #include "window/textzoom.h"
 #include "window/viewexport.h"
@@ -47,8 +48,9 @@
 #include <QCloseEvent>
 #include <QMessageBox>
 #include <QPointer>
-#include <QShowEvent>
 #include <QTreeView>
+
+#include <utility>
 
 namespace lockscope {
 
@@ -59,7 +61,7 @@ MainWindow::MainWindow(LockScopeConfig config, QString auditLogPath, QWidget* pa
       m_events(new EventLogModel(5000, this)), m_queue(new BatchQueue(m_locks, this)),
       m_history(new LiveHistory(this)), m_recording(new WindowRecording(this)),
       m_export(new ViewExport(this, m_locks, m_proxy)), m_eventLog(new CoreEventLog(m_events, this)),
-      m_audit(new AuditWatch(this))
+      m_audit(new AuditWatch(this)), m_firstPaint(new FirstPaintWait(this))
 {
     setWindowTitle(WindowTitle::text(QString(), 0, false));
     setWindowIcon(QIcon(QStringLiteral(":/icons/lockscope.svg")));
@@ -121,10 +123,8 @@ MainWindow::~MainWindow() = default;
 void MainWindow::selectWhenSeen(const QByteArray& resource)
 {
     m_pendingSelect = resource;
-    if (m_locks->rowOf(resource) >= 0) {
-        m_table->selectResource(resource);
-        m_pendingSelect.clear();
-    }
+    if (m_locks->rowOf(resource) >= 0)
+        m_table->selectResource(std::exchange(m_pendingSelect, {}));
 }
 
 void MainWindow::setLaunchConfig(const LaunchConfig& launch)
@@ -186,7 +186,8 @@ void MainWindow::monitor(const LockScopeConfig& requested, const QString& auditL
     m_locks->removeAll();
     m_core = std::make_unique<CoreThread>(config, auditLogPath);
     connectCore();
-    m_core->start();
+    m_core->start(CoreThread::MastersOpen::Later);
+    m_firstPaint->then(m_core.get(), [core = m_core.get()] { core->openMasters(); });
     m_recording->attach(m_core.get(), auditLogPath);
     m_trace->attach(m_core.get());
     updateActions();
@@ -280,8 +281,7 @@ void MainWindow::buildDocks()
     connect(m_history, &LiveHistory::changed, m_historyView, &HistoryView::liveChanged);
 }
 
-// Below this many locks the tables grow as they like: their growth costs nothing yet (a namespace
-// scope constexpr is the file's own).
+// Below this many locks the tables grow as they like: their growth costs nothing yet.
 constexpr qint64 minForecastRows = 1024;
 
 void MainWindow::reserveRows(qint64 locks)

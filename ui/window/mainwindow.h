@@ -24,6 +24,7 @@ class CentralSplit;
 class CoreThread;
 class EventLogDock;
 class EventLogModel;
+class FirstPaintWait;
 class HistoryDock;
 class HistoryView;
 class LiveHistory;
@@ -192,6 +193,7 @@ private:
     CoreEventLog* m_eventLog;
     LockDiagnosisWatch* m_diagnosis = nullptr;
     AuditWatch* m_audit;
+    FirstPaintWait* m_firstPaint; // the masters are opened once the window has been painted
     WindowActions m_actions;
     std::unique_ptr<WindowLayout> m_layout;
 
