@@ -13,7 +13,7 @@ void useCompactMalloc()
 {
 #if defined(__GLIBC__)
     if (std::getenv("MALLOC_ARENA_MAX") == nullptr)
-        mallopt(M_ARENA_MAX, 2);
+        mallopt(M_ARENA_MAX, compactMallocArenas);
 #endif
 }
 
