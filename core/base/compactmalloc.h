@@ -15,9 +15,9 @@ namespace lockscope {
 // Three, not two: the GUI thread's arena (glibc's main one) is shared with the workers that glibc
 // hands it in turn, and every malloc or free of the GUI thread waits while one of them holds it (a
 // table's paint spent 13 of its 21 samples waiting for that lock). Over 100k locks on five masters
-// (ui-bench.sh, --scan-rate max; five runs with three, eight with two) the first view took 1.17x the
-// bare loop on average against 1.25x, the peak 227 MiB against 224; at a million locks (two runs
-// each) 1,189 and 1,185 MiB against 1,432 and 1,177.
+// (ui-bench.sh, --scan-rate max; eight runs each) the first view took 1.20x the bare loop on average
+// against 1.26x, the peak 226 MiB against 224; at a million locks (two runs each) 1,189 and 1,185 MiB
+// against 1,432 and 1,177.
 //
 // Tried and left out: a fixed mmap threshold of 128 KiB (glibc raises it with every large block
 // freed). In one A/B it took the peak at 1M locks 65 MiB lower, but later runs without it came
