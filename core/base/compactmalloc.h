@@ -24,8 +24,9 @@ namespace lockscope {
 // within 20 MiB of that, and it made the first view of 100k locks on five masters 3 s slower
 // (17.7 / 18.6 s against 14.5 / 15.4 s): the scans' large buffers were then mapped and unmapped
 // page by page.
-// The cap, for tests.
-inline constexpr int compactMallocArenas = 3;
 void useCompactMalloc();
+
+// The cap useCompactMalloc() sets.
+inline constexpr int compactMallocArenas = 3;
 
 } // namespace lockscope
