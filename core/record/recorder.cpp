@@ -140,30 +140,16 @@ void Recorder::onKeyspaceEvent(int master, const QByteArray& key, const QByteArr
         anchorDelete(master, key, ranAfterMs);
     if (!isExpiryEvent(event) && !isDeleteEvent(event))
         return;
+    const bool expiry = isExpiryEvent(event);
     const qint64 now = monotonicMs();
-    const quint64 bit = master >= 0 && master < 64 ? quint64(1) << master : 0;
-    quint64 expiredOn = 0;
-    const auto known = m_keyspace.find(key); // one lookup: the note is replaced in place
-    if (known != m_keyspace.end() && isExpiryEvent(known->event) && now - known->atMs <= expiryNoteHoldsMs) {
-        // After the key expired on a master, a delete there is of a key written since: another
-        // holder's (a Redlock attempt that missed its quorum undoes its copies at once). It says
-        // nothing of how the expired holder went, which the recorder may not have judged yet:
-        // taken for that holder's release, a lease that ran out under a second holder looked
-        // released before the second took the lock.
-        if (isDeleteEvent(event) && (known->expiredOn & bit))
-            return;
-        expiredOn = known->expiredOn;
-    }
-    KeyspaceNote note{event, now, master, QDateTime::currentMSecsSinceEpoch()};
-    if (isExpiryEvent(event))
-        note.expiredOn = expiredOn | bit;
-    if (known != m_keyspace.end()) {
-        *known = std::move(note);
+    const qint64 wallNow = QDateTime::currentMSecsSinceEpoch();
+    if (const auto known = m_keyspace.find(key); known != m_keyspace.end()) { // one lookup: in place
+        known->add(expiry, master, now, wallNow);
         return;
     }
     if (m_keyspace.size() > 200000) // bounded: keys that never become locks would otherwise pile up
         m_keyspace.clear();
-    m_keyspace.insert(key, std::move(note));
+    m_keyspace.insert(key, KeyspaceNote(expiry, master, now, wallNow));
 }
 
 void Recorder::anchorDelete(int master, const QByteArray& resource, qint64 ranAfterMs)
@@ -397,27 +383,30 @@ void Recorder::onView(const LockView& view, bool initial)
         // failover, or a release too quick to see without keyspace events). A replacement is not
         // stored as an event of its own: the new holder's `acquired` says it (a third fewer rows
         // when locks change hands fast), and RecordingReader puts the `replaced` event back.
+        using How = KeyspaceNote::End::How;
         const auto note = m_keyspace.constFind(view.resource);
-        const bool noted = note != m_keyspace.cend() && note->isAbout(tracked);
+        const KeyspaceNote::End noted =
+            note != m_keyspace.cend() ? note->endFor(tracked.startMs, tracked.everHolders, tracked.deadlineMs)
+                                      : KeyspaceNote::End();
         const qint64 wallNow = QDateTime::currentMSecsSinceEpoch();
-        if ((noted && isDeleteEvent(note->event)) || tracked.releasedAtMs >= 0) {
+        if (noted.how == How::Released || tracked.releasedAtMs >= 0) {
             RecordEvent end = resourceEvent(RecordEvent::Kind::Released, view.resource, tracked);
             end.holding = 0;
             end.holders = 0;
-            end.timeMs = tracked.releasedAtMs >= 0 ? tracked.releasedAtMs : note->wallMs;
+            end.timeMs = tracked.releasedAtMs >= 0 ? tracked.releasedAtMs : noted.wallMs;
             push(std::move(end));
-        } else if ((noted && isExpiryEvent(note->event)) ||
+        } else if (noted.how == How::Expired ||
                    (tracked.deadlineMs >= 0 && now + expiryToleranceMs >= tracked.deadlineMs)) {
             RecordEvent end = resourceEvent(RecordEvent::Kind::Expired, view.resource, tracked);
             // When its lease ended: the deadline its TTL set, or the server's word if that came
             // sooner (a clock running fast).
-            const qint64 at = !noted                    ? tracked.deadlineMs
-                              : tracked.deadlineMs >= 0 ? qMin(tracked.deadlineMs, note->atMs)
-                                                        : note->atMs;
+            const qint64 at = noted.how != How::Expired ? tracked.deadlineMs
+                              : tracked.deadlineMs >= 0 ? qMin(tracked.deadlineMs, noted.atMs)
+                                                        : noted.atMs;
             end.timeMs = wallNow - qMax<qint64>(0, now - at);
             push(std::move(end));
         }
-        if (noted)
+        if (noted.how != How::Unknown)
             m_keyspace.erase(note);
         const bool wasContested = tracked.contested;
         startEpisode(view, view.token, true, unreachable, RecordEvent::Kind::Acquired, tracked);
@@ -533,11 +522,12 @@ RecordEvent::Kind Recorder::endOf(const QByteArray& resource, const Tracked& tra
 {
     if (tracked.releasedAtMs >= 0)
         return RecordEvent::Kind::Released;
-    if (const auto note = m_keyspace.constFind(resource);
-        note != m_keyspace.cend() && note->isAbout(tracked)) {
-        if (isExpiryEvent(note->event))
+    if (const auto note = m_keyspace.constFind(resource); note != m_keyspace.cend()) {
+        using How = KeyspaceNote::End::How;
+        const How how = note->endFor(tracked.startMs, tracked.everHolders, tracked.deadlineMs).how;
+        if (how == How::Expired)
             return RecordEvent::Kind::Expired;
-        if (isDeleteEvent(note->event))
+        if (how == How::Released)
             return RecordEvent::Kind::Released;
     }
     if (tracked.lostOnFailover)

@@ -4,6 +4,7 @@
 #include "base/monotonicclock.h"
 #include "monitor/lockview.h"
 #include "record/inlinefirstarray.h"
+#include "record/keyspacenote.h"
 #include "record/keytypenames.h"
 #include "record/recorderoptions.h"
 #include "record/recordevent.h"
@@ -82,11 +83,9 @@ public:
 private:
     // A removal learnt within this of the expiry counts as the expiry (the monitor hears of a key's
     // end a little after it happens).
-    static constexpr qint64 expiryToleranceMs = 100;
+    static constexpr qint64 expiryToleranceMs = KeyspaceNote::dueToleranceMs;
     // How long after a master was down a lock gone from it counts as lost rather than released.
     static constexpr qint64 interruptionMemoryMs = 10000;
-    // How long a key's expiry on a master outweighs a delete there (KeyspaceNote::expiredOn).
-    static constexpr qint64 expiryNoteHoldsMs = 2000;
 
     // What the recorder knows of one master's part in an episode. 16 bytes, each field in the bits
     // it needs: at 24, five masters' parts took a 112-byte block per lock and a single master's
@@ -186,41 +185,6 @@ private:
     QHash<QByteArray, Tracked> m_tracked;
     // Contested resources only: the tokens held beside the tracked one (usually one).
     QHash<QByteArray, QList<Tracked>> m_sides;
-    struct KeyspaceNote
-    {
-        QByteArray event;
-        qint64 atMs = 0;   // monotonic
-        int master = -1;   // the master that sent it
-        qint64 wallMs = 0; // the wall clock then: a release's time
-        // An expiry: every master it came from in a row (bit i, master i; beyond 64 not kept).
-        quint64 expiredOn = 0;
-
-        // Told again now: after what a reading older than the note added (an extension), which
-        // came in later; the end it tells comes after that, as it did.
-        void tellAgain()
-        {
-            atMs = monotonicMs();
-            wallMs = QDateTime::currentMSecsSinceEpoch();
-        }
-
-        // Said of `tracked`: since it began, by a master it was seen on (a Redlock's copies on five
-        // masters: an older token expiring late on one this one never reached says nothing of it).
-        bool isAbout(const Tracked& tracked) const
-        {
-            return atMs >= tracked.startMs &&
-                   (master < 0 || master >= 64 || (tracked.everHolders & (quint64(1) << master)));
-        }
-        // Whether `view` may have been read before this note came: a read that went out earlier
-        // (or at an unknown time) may have been answered before the delete and still be delivered
-        // after the note (the events come on another connection, and through another queue).
-        bool mayPredate(const LockView& view) const
-        {
-            const auto sentBefore = [this](const MasterObservation& o) { return o.sentAtMs() <= atMs; };
-            if (master >= 0 && master < view.observations.size())
-                return sentBefore(view.observations.at(master));
-            return std::any_of(view.observations.cbegin(), view.observations.cend(), sentBefore);
-        }
-    };
     // The last keyspace event per resource, an expiry or a delete only: they say how a lock ended
     // (endOf); any other event (a set, most of them) is not stored, which keeps the table to the keys
     // about to go, not every key that changed (a 200k-entry table filled and rehashed over and over at

@@ -37,12 +37,15 @@ private slots:
     void aReadingOlderThanTheNoteLeavesIt();
     void aReadingSentAfterTheNoteCancelsIt();
     void anExpiryStaysAnExpiryWhenTheNextHolderDeletes();
+    void aLateExpiryOfThePreviousHolderLeavesTheNextOnesRelease();
 
 private:
     // Extends `key` on the master, waits (taking nothing in) until the master has answered the
     // monitor's read of it, then hands the recorder a delete's note of the key. With `readAfter`
     // the note comes first and the read after.
     bool extendAroundANote(const QByteArray& key, bool readAfter);
+    // Starts the recorded master again with keyspace events on and active expiry off.
+    bool restartWithExpiriesOnlyWhenTouched();
     QByteArray tokenOf(const QByteArray& resource)
     {
         const LockMonitor* monitor = m_recorded.monitor();
@@ -147,13 +150,8 @@ void TestRecordedNoteOrder::anExpiryStaysAnExpiryWhenTheNextHolderDeletes()
     // monitor reads none of it between. The delete is tok-b's, not tok-a's release. (Before: the
     // last note won, and a lease that ran out under a second holder was recorded as released
     // before the second took the lock: safety-bench missed a proven overlap so.)
-    m_recorded.stop(); // again, with the master's keyspace events on
-    RedisServerOptions events;
-    events.notifications = true;
-    QVERIFY2(m_recorded.start(1, {}, events), qPrintable(m_recorded.errorString()));
+    QVERIFY(restartWithExpiriesOnlyWhenTouched());
     RedisServer& server = m_recorded.group().at(0);
-    // Expired keys go only when touched (in the script): nothing takes tok-a's away before.
-    QCOMPARE(server.command({"DEBUG", "SET-ACTIVE-EXPIRE", "0"}).string, QByteArray("OK"));
     server.command({"SET", "lock:lapsed", "tok-a", "PX", "300"});
     QTRY_VERIFY_WITH_TIMEOUT(tokenOf("lock:lapsed") == "tok-a", int(upperBoundMs(15000)));
     QThread::msleep(400); // past its expiry, still stored: nothing reads it
@@ -164,6 +162,48 @@ void TestRecordedNoteOrder::anExpiryStaysAnExpiryWhenTheNextHolderDeletes()
                              int(upperBoundMs(15000)));
     QTest::qWait(300); // flushed every 100 ms
     QCOMPARE(m_recorded.endOf("lock:lapsed", "tok-a"), QStringLiteral("expired"));
+}
+
+void TestRecordedNoteOrder::aLateExpiryOfThePreviousHolderLeavesTheNextOnesRelease()
+{
+    // tok-a's lease runs out and tok-b takes the key; tok-a's expiry comes after the recorder read
+    // tok-b (it can: the events come on another connection, and a Redlock's reads of one master
+    // follow another master's events). Then tok-b lets go and tok-c takes the key in one script: a
+    // delete after an expiry there, read in place. The expiry is not tok-b's: its lease had most of
+    // a minute to run, and it had held the key for a few milliseconds. (Before: it was, and a fresh
+    // Redlock lease looked gone 980 ms early on every master, a proven double grant in CI's
+    // tst_incidentsoak.)
+    QVERIFY(restartWithExpiriesOnlyWhenTouched());
+    RedisServer& server = m_recorded.group().at(0);
+    server.command({"SET", "lock:late", "tok-a", "PX", "300"});
+    QTRY_VERIFY_WITH_TIMEOUT(tokenOf("lock:late") == "tok-a", int(upperBoundMs(15000)));
+    QThread::msleep(400); // past its expiry, still stored: nothing reads it
+    // Touched: "expired" (tok-a), then "set" (tok-b).
+    const QByteArray take = "return redis.call('SET', KEYS[1], 'tok-b', 'NX', 'PX', 60000)";
+    QCOMPARE(server.command({"EVAL", take, "1", "lock:late"}).string, QByteArray("OK"));
+    QVERIFY(QTest::qWaitFor([&] { return tokenOf("lock:late") == "tok-b"; }, int(upperBoundMs(15000))));
+    // tok-a's expiry once more, as if delivered only now, behind the reading of tok-b.
+    emit m_recorded.monitor()->keyspaceEvent(0, "lock:late", QByteArrayLiteral("expired"), -1);
+    const QByteArray handOver = "redis.call('DEL', KEYS[1]) "
+                                "return redis.call('SET', KEYS[1], 'tok-c', 'PX', 60000)";
+    QCOMPARE(server.command({"EVAL", handOver, "1", "lock:late"}).string, QByteArray("OK"));
+    QTRY_VERIFY_WITH_TIMEOUT(tokenOf("lock:late") == "tok-c", int(upperBoundMs(15000)));
+    QTest::qWait(300); // flushed every 100 ms
+    QCOMPARE(m_recorded.endOf("lock:late", "tok-a"), QStringLiteral("expired"));
+    QCOMPARE(m_recorded.endOf("lock:late", "tok-b"), QStringLiteral("released"));
+}
+
+bool TestRecordedNoteOrder::restartWithExpiriesOnlyWhenTouched()
+{
+    m_recorded.stop(); // again, with the master's keyspace events on
+    RedisServerOptions events;
+    events.notifications = true;
+    if (!m_recorded.start(1, {}, events)) {
+        qWarning("%s", qPrintable(m_recorded.errorString()));
+        return false;
+    }
+    // Expired keys go only when touched (in a script): nothing takes a lapsed lease away before.
+    return m_recorded.group().at(0).command({"DEBUG", "SET-ACTIVE-EXPIRE", "0"}).string == "OK";
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestRecordedNoteOrder)
