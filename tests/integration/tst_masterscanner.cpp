@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "base/threadpriority.h"
+#include "connection/rediscommandbatch.h"
 #include "discovery/masterscanner.h"
 #include "discovery/observationsink.h"
 #include "discovery/scanthread.h"
@@ -17,6 +18,7 @@
 #include <QSignalSpy>
 #include <QTest>
 #include <QThread>
+#include <QTimer>
 
 #ifdef Q_OS_LINUX
 #include <sys/syscall.h>
@@ -476,7 +478,7 @@ void TestMasterScanner::pacedPassBacksOffOnASlowServerAndMaxDoesNot()
     RedisServerGroup group;
     QVERIFY2(group.start(1), qPrintable(group.errorString()));
     RedisServer& server = group.at(0);
-    constexpr int keys = 20000;
+    constexpr int keys = 5000;
     server.command(
         {"EVAL",
          "for i=1," + QByteArray::number(keys) + " do redis.call('SET','lock:'..i,'tok','PX',600000) end",
@@ -503,15 +505,22 @@ void TestMasterScanner::pacedPassBacksOffOnASlowServerAndMaxDoesNot()
     pings.scanner.requestPass();
     QVERIFY(pings.passes.wait(int(lockscope::test::upperBoundMs(30000))));
 
-    // A real neighbour that slows the server: a client running 4 ms scripts back to back, so that
-    // every command of any other client waits for one. (Long enough to stand out even where the
-    // machine itself is loaded: a CI run under the sanitizers measured an idle round trip of ~0.7 ms,
-    // against which 2 ms scripts only just crossed the busy threshold.)
+    // A real neighbour that slows the server: 4 ms scripts back to back (a sanitizer run's idle round
+    // trip of ~0.7 ms left 2 ms ones only just over the busy threshold), whatever the load: a client
+    // waiting for each reply (redis-cli -r) left the server idle until it had the CPU, 40-300 ms on a
+    // loaded two-core machine. So they wait in its socket, each past the 16 KB it reads a turn.
     const QString busy = busyScript(server, 4000);
     QVERIFY(!busy.isEmpty());
-    auto neighbour =
-        startCli(server, {QStringLiteral("-r"), QStringLiteral("-1"), QStringLiteral("-i"),
-                          QStringLiteral("0"), QStringLiteral("EVAL"), busy, QStringLiteral("0")});
+    server.command({"CONFIG", "RESETSTAT"}); // the probe's EVAL is not the neighbour's
+    auto neighbour = startCli(server, {QStringLiteral("--pipe")});
+    QByteArray eval;
+    appendRespCommand(eval, QByteArrayList{"EVAL", busy.toUtf8(), "0", QByteArray(16 * 1024, 'x')});
+    QTimer feed;
+    QObject::connect(&feed, &QTimer::timeout, [&] {
+        while (neighbour->state() == QProcess::Running && neighbour->bytesToWrite() < 128 * eval.size())
+            neighbour->write(eval);
+    });
+    feed.start(10);
     QTRY_VERIFY_WITH_TIMEOUT(server.command({"INFO", "commandstats"}).string.contains("cmdstat_eval:calls="),
                              10000);
     server.command({"CONFIG", "RESETSTAT"});
