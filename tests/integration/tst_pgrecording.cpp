@@ -544,8 +544,8 @@ void TestPgRecording::lockctlRecordsIntoTheTeamDatabase()
     QCOMPARE(
         history.value(QStringLiteral("episodes")).toArray().first().toObject().value(QStringLiteral("token")),
         QJsonValue(QStringLiteral("t-cli")));
-    QCOMPARE(recorder.terminate(), 0);
-    QVERIFY2(recorder.out().contains("event(s) recorded"), qPrintable(recorder.describe()));
+    const int stopped = recorder.terminate();
+    QVERIFY2(stopped == 0 && recorder.out().contains("event(s) recorded"), qPrintable(recorder.describe()));
     QVERIFY(!recorder.out().contains(m_writerPassword.toUtf8()) &&
             !recorder.err().contains(m_writerPassword.toUtf8()));
     // A wrong password: a clear error naming the database without any password, and no file made.

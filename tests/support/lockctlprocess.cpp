@@ -27,7 +27,9 @@ bool LockctlProcess::start(const QStringList& args)
     m_process.setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
     m_process.start(lockctlPath(), args);
     m_process.closeWriteChannel();
-    return m_process.waitForStarted(10000);
+    const bool started = m_process.waitForStarted(10000);
+    m_pid = m_process.processId();
+    return started;
 }
 
 QByteArray LockctlProcess::out()
@@ -42,10 +44,33 @@ QByteArray LockctlProcess::err()
     return m_err;
 }
 
+namespace {
+
+// A sanitizer's report comes last, after whatever the program said before: a long stream keeps its
+// beginning and its end.
+QString headAndTail(const QByteArray& text)
+{
+    constexpr qsizetype part = 2000;
+    if (text.size() <= 2 * part)
+        return QString::fromUtf8(text);
+    return QString::fromUtf8(text.left(part)) +
+           QStringLiteral("\n[... %1 bytes ...]\n").arg(text.size() - 2 * part) +
+           QString::fromUtf8(text.right(part));
+}
+
+} // namespace
+
 QString LockctlProcess::describe()
 {
-    return QStringLiteral("stdout: %1\nstderr: %2")
-        .arg(QString::fromUtf8(out().left(2000)), QString::fromUtf8(err().left(2000)));
+    QString how;
+    if (m_process.state() != QProcess::NotRunning)
+        how = QStringLiteral("still running");
+    else if (m_process.exitStatus() == QProcess::CrashExit)
+        how = QStringLiteral("killed by signal %1").arg(m_process.exitCode());
+    else
+        how = QStringLiteral("exit code %1").arg(m_process.exitCode());
+    return QStringLiteral("lockctl (pid %1, %2)\nstdout: %3\nstderr: %4")
+        .arg(QString::number(m_pid), how, headAndTail(out()), headAndTail(err()));
 }
 
 bool LockctlProcess::waitForOutput(const QByteArray& text, int timeoutMs)
@@ -103,12 +128,27 @@ qint64 LockctlProcess::rssKiB() const
 
 int LockctlProcess::terminate(int timeoutMs)
 {
-    m_process.terminate();
-    if (!m_process.waitForFinished(timeoutMs))
-        return -1;
+    // Ended already (a crash while the test went on) or not: waitForFinished() is false for both
+    // a process that had ended and one that outlived the timeout.
+    m_process.waitForFinished(0);
+    const bool wasRunning = m_process.state() != QProcess::NotRunning;
+    if (wasRunning) {
+        m_process.terminate();
+        m_process.waitForFinished(timeoutMs);
+    }
     out();
     err();
-    return m_process.exitStatus() == QProcess::NormalExit ? m_process.exitCode() : -1;
+    const bool ended = m_process.state() == QProcess::NotRunning;
+    if (wasRunning && ended && m_process.exitStatus() == QProcess::NormalExit)
+        return m_process.exitCode();
+    // A -1 alone said nothing of why (a sanitizer's report on abort, a hang): every caller's
+    // failure carries the process's own words.
+    qWarning("lockctl %s: %s",
+             !wasRunning ? "had ended before SIGTERM"
+             : ended     ? "ended abnormally on SIGTERM"
+                         : "still runs after SIGTERM",
+             qPrintable(describe()));
+    return -1;
 }
 
 void LockctlProcess::kill()

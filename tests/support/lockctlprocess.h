@@ -30,7 +30,8 @@ public:
     qint64 peakRssKiB() const;
     // Its resident memory now in KiB (VmRSS), 0 once it has ended.
     qint64 rssKiB() const;
-    // SIGTERM, then its exit code once it ended (-1: killed, crashed or still running after timeoutMs).
+    // SIGTERM, then its exit code once it ended (-1: killed, crashed, ended before the SIGTERM or
+    // still running after timeoutMs; each said with its output as a warning).
     int terminate(int timeoutMs = 15000);
     // SIGKILL, as a crash or the OOM killer would, and reaped.
     void kill();
@@ -39,12 +40,14 @@ public:
     // Everything it printed so far.
     QByteArray out();
     QByteArray err();
+    // How it ended (or that it runs), and what it printed: the beginning and end of each stream.
     QString describe();
 
 private:
     QProcess m_process;
     QByteArray m_out;
     QByteArray m_err;
+    qint64 m_pid = 0; // QProcess forgets it once the process ended
 };
 
 } // namespace lockscope::test
