@@ -44,8 +44,9 @@ private:
     // monitor's read of it, then hands the recorder a delete's note of the key. With `readAfter`
     // the note comes first and the read after.
     bool extendAroundANote(const QByteArray& key, bool readAfter);
-    // Starts the recorded master again with keyspace events on and active expiry off.
-    bool restartWithExpiriesOnlyWhenTouched();
+    // Starts the recorded master again with keyspace events on and active expiry off, and leaves
+    // tok-a in `key`, read by the monitor, its 300 ms lease run out but the key still stored.
+    bool restartWithALapsedLease(const QByteArray& key);
     QByteArray tokenOf(const QByteArray& resource)
     {
         const LockMonitor* monitor = m_recorded.monitor();
@@ -150,11 +151,8 @@ void TestRecordedNoteOrder::anExpiryStaysAnExpiryWhenTheNextHolderDeletes()
     // monitor reads none of it between. The delete is tok-b's, not tok-a's release. (Before: the
     // last note won, and a lease that ran out under a second holder was recorded as released
     // before the second took the lock: safety-bench missed a proven overlap so.)
-    QVERIFY(restartWithExpiriesOnlyWhenTouched());
+    QVERIFY(restartWithALapsedLease("lock:lapsed"));
     RedisServer& server = m_recorded.group().at(0);
-    server.command({"SET", "lock:lapsed", "tok-a", "PX", "300"});
-    QTRY_VERIFY_WITH_TIMEOUT(tokenOf("lock:lapsed") == "tok-a", int(upperBoundMs(15000)));
-    QThread::msleep(400); // past its expiry, still stored: nothing reads it
     const QByteArray attempt = "redis.call('SET', KEYS[1], 'tok-b', 'NX', 'PX', 60000) "
                                "return redis.call('DEL', KEYS[1])";
     QCOMPARE(server.command({"EVAL", attempt, "1", "lock:lapsed"}).integer, 1);
@@ -173,11 +171,8 @@ void TestRecordedNoteOrder::aLateExpiryOfThePreviousHolderLeavesTheNextOnesRelea
     // a minute to run, and it had held the key for a few milliseconds. (Before: it was, and a fresh
     // Redlock lease looked gone 980 ms early on every master, a proven double grant in CI's
     // tst_incidentsoak.)
-    QVERIFY(restartWithExpiriesOnlyWhenTouched());
+    QVERIFY(restartWithALapsedLease("lock:late"));
     RedisServer& server = m_recorded.group().at(0);
-    server.command({"SET", "lock:late", "tok-a", "PX", "300"});
-    QTRY_VERIFY_WITH_TIMEOUT(tokenOf("lock:late") == "tok-a", int(upperBoundMs(15000)));
-    QThread::msleep(400); // past its expiry, still stored: nothing reads it
     // Touched: "expired" (tok-a), then "set" (tok-b).
     const QByteArray take = "return redis.call('SET', KEYS[1], 'tok-b', 'NX', 'PX', 60000)";
     QCOMPARE(server.command({"EVAL", take, "1", "lock:late"}).string, QByteArray("OK"));
@@ -193,7 +188,7 @@ void TestRecordedNoteOrder::aLateExpiryOfThePreviousHolderLeavesTheNextOnesRelea
     QCOMPARE(m_recorded.endOf("lock:late", "tok-b"), QStringLiteral("released"));
 }
 
-bool TestRecordedNoteOrder::restartWithExpiriesOnlyWhenTouched()
+bool TestRecordedNoteOrder::restartWithALapsedLease(const QByteArray& key)
 {
     m_recorded.stop(); // again, with the master's keyspace events on
     RedisServerOptions events;
@@ -203,7 +198,14 @@ bool TestRecordedNoteOrder::restartWithExpiriesOnlyWhenTouched()
         return false;
     }
     // Expired keys go only when touched (in a script): nothing takes a lapsed lease away before.
-    return m_recorded.group().at(0).command({"DEBUG", "SET-ACTIVE-EXPIRE", "0"}).string == "OK";
+    RedisServer& server = m_recorded.group().at(0);
+    if (server.command({"DEBUG", "SET-ACTIVE-EXPIRE", "0"}).string != "OK")
+        return false;
+    server.command({"SET", key, "tok-a", "PX", "300"});
+    if (!QTest::qWaitFor([&] { return tokenOf(key) == "tok-a"; }, int(upperBoundMs(15000))))
+        return false;
+    QThread::msleep(400); // past its expiry, still stored: nothing reads it
+    return true;
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestRecordedNoteOrder)
