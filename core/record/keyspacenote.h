@@ -34,8 +34,6 @@ public:
     void tellAgain();
 
     bool isExpiry() const { return m_expiry; }
-    qint64 atMs() const { return m_atMs; }
-    qint64 wallMs() const { return m_wallMs; }
     int master() const { return m_master; }
     // An expiry: every master it came from in a row (bit i, master i; beyond 64 not kept).
     quint64 expiredOn() const { return m_expiredOn; }
