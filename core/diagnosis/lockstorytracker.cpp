@@ -45,13 +45,13 @@ void LockStoryTracker::restart(const QByteArray& resource, Kept& kept)
 
 void LockStoryTracker::observe(const LockView& view, qint64 wallNowMs, qint64 monotonicNowMs)
 {
-    Kept& story = m_stories[view.resource];
+    Kept& story = m_stories[view.key()];
     const qint64 at = wallNowMs - qMax<qint64>(0, monotonicNowMs - view.computedAtMs);
     if (view.token.isEmpty()) {
         restart(view.resource, story);
         return;
     }
-    if (const size_t hash = qHash(view.token); !story.holds(hash)) {
+    if (const quint32 hash = HashedKey::hashOf(view.token); !story.holds(hash)) {
         restart(view.resource, story);
         story.tokenHash = hash;
         story.firstSeenMs = at;
@@ -77,10 +77,10 @@ void LockStoryTracker::observe(const LockView& view, qint64 wallNowMs, qint64 mo
     story.hasReading = true;
 }
 
-LockStory LockStoryTracker::story(const QByteArray& resource, const QByteArray& token) const
+LockStory LockStoryTracker::story(const HashedKey& resource, const QByteArray& token) const
 {
     const auto it = m_stories.constFind(resource);
-    if (it == m_stories.cend() || token.isEmpty() || !it->holds(qHash(token)))
+    if (it == m_stories.cend() || token.isEmpty() || !it->holds(HashedKey::hashOf(token)))
         return LockStory();
     LockStory story;
     story.token = token;

@@ -30,7 +30,7 @@ public:
     void noteOwners(const QByteArray& resource, const DiagnosisFacts& facts, qint64 wallNowMs);
 
     // The story of `resource` while `token` holds it; none for another holder.
-    LockStory story(const QByteArray& resource, const QByteArray& token) const;
+    LockStory story(const HashedKey& resource, const QByteArray& token) const;
     int size() const { return int(m_stories.size()); }
 
     // The longest TTL the masters holding `view.token` showed at the view's computation; -1: none.
@@ -41,23 +41,24 @@ private:
     // its own was one more heap block per lock, and four readings where one was ever read cost a
     // million locks 48 MB), the owner's connection, known only for locks someone selected, kept
     // apart in m_owners. The holder is known by the hash of its token, which whoever asks for the
-    // story has at hand: 72 bytes, where the token itself made 88 (a million locks, 21 MB).
+    // story has at hand: 64 bytes, where the token itself made 88 (a million locks, 21 MB). Its
+    // 32 bits pay for the 8 of the table's key that carry the name's hash.
     struct Kept
     {
-        size_t tokenHash = 0; // valid once firstSeenMs is set
         qint64 firstSeenMs = -1;
         qint64 firstExtensionMs = -1;
         qint64 lastExtensionMs = -1;
         qint64 lastExtensionTtlMs = -1;
         qint64 leaseMs = -1;
         TtlReading lastReading;
+        quint32 tokenHash = 0; // HashedKey::hashOf(token), valid once firstSeenMs is set
         int extensions : 30 = 0;
         bool hasReading : 1 = false;
         bool ownerNoted : 1 = false; // m_owners has an entry for it
 
-        bool holds(size_t hash) const { return firstSeenMs >= 0 && tokenHash == hash; }
+        bool holds(quint32 hash) const { return firstSeenMs >= 0 && tokenHash == hash; }
     };
-    static_assert(sizeof(void*) != 8 || sizeof(Kept) <= 72);
+    static_assert(sizeof(void*) != 8 || sizeof(Kept) <= 64);
     struct OwnerSeen
     {
         QString client;
@@ -67,7 +68,7 @@ private:
     // A new holder (or none): the story starts over, the owner's connection with it.
     void restart(const QByteArray& resource, Kept& kept);
 
-    QHash<QByteArray, Kept> m_stories;
+    QHash<HashedKey, Kept> m_stories;
     QHash<QByteArray, OwnerSeen> m_owners;
 };
 

@@ -237,7 +237,7 @@ void ClusterScanner::removeNode(const NodeAddress& address)
     m_tooMany.clear();
 }
 
-void ClusterScanner::keyObserved(int id, const QByteArray& key, KeyObservation&& observation)
+void ClusterScanner::keyObserved(int id, const HashedKey& key, KeyObservation&& observation)
 {
     quint64& holders = m_holders[key];
     const quint64 others = holders & ~bit(id);
@@ -251,7 +251,7 @@ void ClusterScanner::keyObserved(int id, const QByteArray& key, KeyObservation&&
     m_sink->keyObserved(m_index, key, std::move(observation));
 }
 
-void ClusterScanner::keyRemoved(int id, const QByteArray& key)
+void ClusterScanner::keyRemoved(int id, const HashedKey& key)
 {
     auto it = m_holders.find(key);
     if (it != m_holders.end()) {

@@ -71,8 +71,8 @@ private:
         qint64 total = 0;
     };
 
-    void keyObserved(int id, const QByteArray& key, KeyObservation&& observation) override;
-    void keyRemoved(int id, const QByteArray& key) override;
+    void keyObserved(int id, const HashedKey& key, KeyObservation&& observation) override;
+    void keyRemoved(int id, const HashedKey& key) override;
 
     void syncNodes(const QList<NodeAddress>& added, const QList<NodeAddress>& removed);
     void addNode(const NodeAddress& address);

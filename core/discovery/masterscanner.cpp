@@ -122,13 +122,15 @@ void MasterScanner::onObserved(const ObservationBatchPtr& batch)
 {
     // The worker let go of the batch when it emitted it: the observations are ours to move.
     ObservationBatch& b = *batch;
+    const bool hashed = b.hashes.size() == b.keys.size();
     for (qsizetype i = 0; i < b.keys.size(); ++i) {
+        const HashedKey key = hashed ? HashedKey(b.keys.at(i), b.hashes.at(i)) : HashedKey(b.keys.at(i));
         switch (b.steps.at(i)) {
         case ObservationBatch::Step::Observe:
-            m_sink->keyObserved(m_index, b.keys.at(i), std::move(b.observations[i]));
+            m_sink->keyObserved(m_index, key, std::move(b.observations[i]));
             break;
         case ObservationBatch::Step::Remove:
-            m_sink->keyRemoved(m_index, b.keys.at(i));
+            m_sink->keyRemoved(m_index, key);
             break;
         case ObservationBatch::Step::Skip:
             break;

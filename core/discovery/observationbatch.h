@@ -23,6 +23,7 @@ struct ObservationBatch
     };
 
     QByteArrayList keys;
+    QList<quint32> hashes;              // HashedKey::hashOf() of each key, or none (to be computed)
     QList<Step> steps;                  // one per key
     QList<KeyObservation> observations; // one per key, or none when no key is observed (the
                                         // reader's list as it is, not copied key by key)

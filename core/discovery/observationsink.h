@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "base/hashedkey.h"
 #include "formats/keyobservation.h"
-
-#include <QByteArray>
 
 namespace lockscope {
 
@@ -13,8 +12,8 @@ class ObservationSink
 public:
     virtual ~ObservationSink() = default;
     // `observation` is the sink's to keep (moved from).
-    virtual void keyObserved(int master, const QByteArray& key, KeyObservation&& observation) = 0;
-    virtual void keyRemoved(int master, const QByteArray& key) = 0;
+    virtual void keyObserved(int master, const HashedKey& key, KeyObservation&& observation) = 0;
+    virtual void keyRemoved(int master, const HashedKey& key) = 0;
 };
 
 } // namespace lockscope

@@ -3,17 +3,9 @@
 
 #include "discovery/keypool.h"
 
-#include <QHashFunctions>
-
 namespace lockscope {
 
 ScanKeyTable::ScanKeyTable() : m_slots(16) {}
-
-quint32 ScanKeyTable::hashOf(const QByteArray& key)
-{
-    const size_t h = qHash(key, QHashSeed::globalSeed());
-    return quint32(h ^ (quint64(h) >> 32));
-}
 
 ScanKeyTable::Slot& ScanKeyTable::slotFor(const QByteArray& key, quint32 hash)
 {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "base/hashedkey.h"
+
 #include <QByteArray>
 
 #include <array>
@@ -62,9 +64,10 @@ public:
     Stored insertCopy(const QByteArray& key) { return emplace(key, true); }
     // Either, for a key whose hashOf() the caller has (the pool, given it by a table).
     Stored insert(const QByteArray& key, quint32 hash, bool copy) { return emplace(key, hash, copy); }
-    // The hash every table keeps its keys by (the process's seed): the same in each, so that a
-    // table hands it to the pool with the key instead of the pool hashing the key again.
-    static quint32 hashOf(const QByteArray& key);
+    // The hash every table keeps its keys by, HashedKey's: the same in each, so that a table hands
+    // it to the pool with the key instead of the pool hashing the key again, and a batch of
+    // observations hands it on to the monitor.
+    static quint32 hashOf(const QByteArray& key) { return HashedKey::hashOf(key); }
     // Null when the key is not there.
     Mark* find(const QByteArray& key) { return find(key, hashOf(key)); }
     Mark* find(const QByteArray& key, quint32 hash);

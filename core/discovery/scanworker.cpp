@@ -467,6 +467,7 @@ void ScanWorker::readKeys(const QByteArrayList& keys, bool fromPass, std::functi
                 --m_readsInFlight;
             auto batch = std::make_shared<ObservationBatch>();
             batch->steps.reserve(keys.size());
+            batch->hashes.reserve(keys.size());
             bool any = false;
             const auto keyAt = [&keys](qsizetype i) -> const QByteArray& { return keys.at(i); };
             m_keys.lookUpAll(keys.size(), keyAt, [&](qsizetype i, quint32 hash) {
@@ -488,6 +489,7 @@ void ScanWorker::readKeys(const QByteArrayList& keys, bool fromPass, std::functi
                 }
                 any = any || step != ObservationBatch::Step::Skip;
                 batch->steps << step;
+                batch->hashes << hash;
             });
             m_readOrder.delivered(read, keys);
             if (any) {

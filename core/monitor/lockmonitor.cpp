@@ -200,7 +200,7 @@ bool expiryMoved(const MasterObservation& before, const KeyObservation& now)
 
 } // namespace
 
-void LockMonitor::keyObserved(int master, const QByteArray& key, KeyObservation&& observation)
+void LockMonitor::keyObserved(int master, const HashedKey& key, KeyObservation&& observation)
 {
     LockTable::Entries& entries = m_table.entries();
     auto it = entries.find(key);
@@ -264,7 +264,7 @@ void LockMonitor::keyObserved(int master, const QByteArray& key, KeyObservation&
     markDirty(*it, key);
 }
 
-void LockMonitor::keyRemoved(int master, const QByteArray& key)
+void LockMonitor::keyRemoved(int master, const HashedKey& key)
 {
     LockTable::Entries& entries = m_table.entries();
     auto it = entries.find(key);
@@ -320,7 +320,7 @@ void LockMonitor::markDeferredDirty()
         }
 }
 
-void LockMonitor::markDirty(LockEntry& entry, const QByteArray& key)
+void LockMonitor::markDirty(LockEntry& entry, const HashedKey& key)
 {
     // During the initial scan a resource is shown once every master has had its say (read it, or
     // finished a pass without it): the first picture is built without a transient "partial" for
@@ -395,8 +395,8 @@ QList<int> LockMonitor::partialMasters() const
     return partial;
 }
 
-LockView LockMonitor::computeView(const QByteArray& key, const LockEntry& entry,
-                                  const QList<RedisError>& down, const QList<int>& partial, qint64 now)
+LockView LockMonitor::computeView(const HashedKey& key, const LockEntry& entry, const QList<RedisError>& down,
+                                  const QList<int>& partial, qint64 now)
 {
     LockView view;
     if (down.isEmpty() && partial.isEmpty()) {
@@ -412,6 +412,7 @@ LockView LockMonitor::computeView(const QByteArray& key, const LockEntry& entry,
                 input[i].setError(e);
         view = QuorumCalculator::compute(key, input, m_config.redlock, now);
     }
+    view.resourceHash = key.hash();
     if (auto risk = m_risks.find(key); risk != m_risks.end() && risk->restartedMaster >= 0 &&
                                        risk->restartedMaster < entry.observed.size()) {
         // The restarted master read since the restart with the same token: it holds it again.
@@ -442,9 +443,9 @@ int LockMonitor::flush()
     LockBatch batch;
     qint64 nextDue = -1;
     int handled = 0;
-    QList<QByteArray> waiting; // out of budget: dirty still, looked at again on a later flush
+    QList<HashedKey> waiting; // out of budget: dirty still, looked at again on a later flush
     for (; m_dirtyHead < m_dirty.size() && handled < maxPerFlush; ++m_dirtyHead) {
-        const QByteArray key = std::move(m_dirty[m_dirtyHead]);
+        const HashedKey key = std::move(m_dirty[m_dirtyHead]);
         auto entry = m_table.entries().find(key);
         if (entry == m_table.entries().end())
             continue;

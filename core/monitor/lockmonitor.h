@@ -83,8 +83,8 @@ public:
     };
     ScanSummary scanSummary(int master) const;
 
-    void keyObserved(int master, const QByteArray& key, KeyObservation&& observation) override;
-    void keyRemoved(int master, const QByteArray& key) override;
+    void keyObserved(int master, const HashedKey& key, KeyObservation&& observation) override;
+    void keyRemoved(int master, const HashedKey& key) override;
 
 signals:
     void locksChanged(const lockscope::LockBatch& batch);
@@ -121,7 +121,7 @@ private:
 
     // Once every master that is up has finished a pass: the first complete picture, then the signal.
     void maybeAnnounceInitialScan();
-    void markDirty(LockEntry& entry, const QByteArray& key);
+    void markDirty(LockEntry& entry, const HashedKey& key);
     // The initial scan is under way and a master that is up has neither read this key nor finished a pass.
     bool awaitsFirstPass(const LockEntry& entry) const;
     void markDeferredDirty();
@@ -131,7 +131,7 @@ private:
     int flush();
     // `down`: per master, the error to show for it when it is not up (empty when all are);
     // `partial`: the cluster entries that are up with a primary down or a slot unserved.
-    LockView computeView(const QByteArray& key, const LockEntry& entry, const QList<RedisError>& down,
+    LockView computeView(const HashedKey& key, const LockEntry& entry, const QList<RedisError>& down,
                          const QList<int>& partial, qint64 now);
     QList<RedisError> downMasters() const;
     // A legacy lock's timestamp passes without any change to the key: its view is computed again
@@ -164,7 +164,7 @@ private:
     QHash<QByteArray, Risk> m_risks;
     // Keys whose view may have changed, oldest first, each once (LockEntry::dirty); those before
     // m_dirtyHead are done. A list, not a set: a first pass marks 100k keys and erases them all.
-    QList<QByteArray> m_dirty;
+    QList<HashedKey> m_dirty;
     qsizetype m_dirtyHead = 0;
     QTimer m_flushTimer;
     LegacyExpiryWatch m_legacyExpiries;

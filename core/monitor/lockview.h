@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "base/hashedkey.h"
 #include "monitor/lockstatus.h"
 #include "monitor/masterobservation.h"
 
@@ -49,6 +50,14 @@ struct LockView
     int holding = 0;         // masters holding `token`
     int needed = 1;          // N/2+1
     int total = 1;           // N
+    // HashedKey::hashOf(resource), as the monitor had it; 0: not given (key() computes it).
+    quint32 resourceHash = 0;
+
+    // The resource with its hash, for the tables that keep a lock by its name.
+    HashedKey key() const
+    {
+        return resourceHash != 0 ? HashedKey(resource, resourceHash) : HashedKey(resource);
+    }
 
     // Why it is at risk ("M2 restarted"); empty when it is not.
     QString atRiskReason() const { return m_atRiskReason ? m_atRiskReason->text : QString(); }

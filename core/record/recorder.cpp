@@ -330,7 +330,8 @@ void Recorder::onView(const LockView& view, bool initial)
         onRemoved(view.resource);
         return;
     }
-    auto it = m_tracked.find(view.resource);
+    const HashedKey key = view.key();
+    auto it = m_tracked.find(key);
     // No holder readable, because a master is down: nothing is known to have changed yet.
     if (view.token.isEmpty() && view.holders.isEmpty() && anyUnreachable)
         return;
@@ -338,7 +339,7 @@ void Recorder::onView(const LockView& view, bool initial)
         // Built in its hash entry: nothing to move.
         // Held before the monitor's first complete picture: seen, not seen being taken.
         const bool seen = initial || !m_monitor->hasShownFirstPicture();
-        it = m_tracked.emplace(view.resource);
+        it = m_tracked.emplace(key);
         startEpisode(view, view.token, true, unreachable,
                      seen ? RecordEvent::Kind::Seen : RecordEvent::Kind::Acquired, *it);
         if (view.status == LockStatus::Contested)

@@ -182,7 +182,7 @@ private:
     int m_masterCount = 0;
     std::shared_ptr<RecordingSink::Counters> m_counters;
     RecordingPipe m_pipe;
-    QHash<QByteArray, Tracked> m_tracked;
+    QHash<HashedKey, Tracked> m_tracked;
     // Contested resources only: the tokens held beside the tracked one (usually one).
     QHash<QByteArray, QList<Tracked>> m_sides;
     // The last keyspace event per resource, an expiry or a delete only: they say how a lock ended

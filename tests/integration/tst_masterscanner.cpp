@@ -36,13 +36,13 @@ namespace {
 class RecordingSink final : public ObservationSink
 {
 public:
-    void keyObserved(int, const QByteArray& key, KeyObservation&& observation) override
+    void keyObserved(int, const HashedKey& key, KeyObservation&& observation) override
     {
         threads.insert(QThread::currentThread());
         present.insert(key, observation.value);
         ++observations;
     }
-    void keyRemoved(int, const QByteArray& key) override
+    void keyRemoved(int, const HashedKey& key) override
     {
         threads.insert(QThread::currentThread());
         present.remove(key);

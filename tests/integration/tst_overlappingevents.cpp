@@ -18,8 +18,8 @@ namespace {
 class NullSink final : public ObservationSink
 {
 public:
-    void keyObserved(int, const QByteArray&, KeyObservation&&) override {}
-    void keyRemoved(int, const QByteArray&) override {}
+    void keyObserved(int, const HashedKey&, KeyObservation&&) override {}
+    void keyRemoved(int, const HashedKey&) override {}
 };
 
 // How often the scanner reported `event` on `key`.

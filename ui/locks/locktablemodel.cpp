@@ -69,13 +69,13 @@ int LockTableModel::columnCount(const QModelIndex& parent) const
 
 int LockTableModel::rowOf(const QByteArray& resource) const
 {
-    const Row* r = m_byResource.value(ResourceKey(resource));
+    const Row* r = m_byResource.value(HashedKey(resource));
     return r ? r->row : -1;
 }
 
 const LockView* LockTableModel::find(const QByteArray& resource) const
 {
-    const Row* r = m_byResource.value(ResourceKey(resource));
+    const Row* r = m_byResource.value(HashedKey(resource));
     return r ? &r->view.view() : nullptr;
 }
 
@@ -91,7 +91,7 @@ void LockTableModel::setPinned(const QByteArray& resource)
     const QByteArray before = std::exchange(m_pinned, resource);
     if (std::exchange(m_pinnedGone, false)) {
         // Kept only for the pin: it goes now (counted back first, as removal uncounts it).
-        if (const Row* r = m_byResource.value(ResourceKey(before)))
+        if (const Row* r = m_byResource.value(HashedKey(before)))
             count(r->view, +1);
         removeResources({before});
         emit countsChanged();
@@ -118,7 +118,7 @@ void LockTableModel::apply(const LockBatch& incoming)
     const LockBatch* use = &incoming;
     LockBatch kept;
     if (!m_pinned.isEmpty()) {
-        const ResourceKey key(m_pinned);
+        const HashedKey key(m_pinned);
         if (Row* r = m_byResource.value(key); r && !m_pinnedGone && incoming.removed.contains(m_pinned)) {
             kept = incoming;
             kept.removed.removeAll(m_pinned);
@@ -140,7 +140,7 @@ void LockTableModel::apply(const LockBatch& incoming)
     QList<QPair<int, const SharedLockView*>> updates;
     for (const QList<SharedLockView>* list : {&batch.added, &batch.changed}) {
         for (const SharedLockView& v : *list) {
-            if (const Row* r = m_byResource.value(ResourceKey(v->resource)))
+            if (const Row* r = m_byResource.value(v->key()))
                 updates.append({r->row, &v});
             else
                 fresh << v; // a change for a row we never saw: show it rather than drop it
@@ -185,7 +185,7 @@ void LockTableModel::removeResources(const QList<QByteArray>& resources)
     QList<int> rows;
     rows.reserve(resources.size());
     for (const QByteArray& r : resources)
-        if (const Row* row = m_byResource.value(ResourceKey(r)))
+        if (const Row* row = m_byResource.value(HashedKey(r)))
             rows << row->row;
     if (rows.isEmpty())
         return;
@@ -200,7 +200,7 @@ void LockTableModel::removeResources(const QList<QByteArray>& resources)
         beginRemoveRows({}, first, last);
         for (int i = first; i <= last; ++i) {
             count(m_rows[size_t(i)]->view, -1);
-            m_byResource.remove(ResourceKey(m_rows[size_t(i)]->view->resource));
+            m_byResource.remove(m_rows[size_t(i)]->view->key());
             freeRow(m_rows[size_t(i)]);
         }
         m_rows.erase(m_rows.begin() + first, m_rows.begin() + last + 1);
@@ -225,7 +225,7 @@ void LockTableModel::appendViews(const QList<SharedLockView>& views)
     }
     for (const SharedLockView& v : views) {
         Row* row = newRow(v, int(m_rows.size()));
-        m_byResource.insert(ResourceKey(v->resource), row);
+        m_byResource.insert(v->key(), row);
         count(v, +1);
         m_rows.push_back(row);
         m_names.emplace_back(v->resource);

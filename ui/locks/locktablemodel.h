@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "base/hashedkey.h"
 #include "locks/sortname.h"
 #include "monitor/lockview.h"
-#include "session/resourcekey.h"
 
 #include <QAbstractTableModel>
 #include <QHash>
@@ -125,7 +125,7 @@ private:
     std::vector<SortName> m_names; // each row's view's resource, by row: its bytes are the view's
     std::deque<Row> m_rowPool;
     std::vector<Row*> m_freeRows;
-    QHash<ResourceKey, Row*> m_byResource;
+    QHash<HashedKey, Row*> m_byResource;
     StatusCounts m_counts{};
     QStringList m_masterNames;
     QByteArray m_pinned;

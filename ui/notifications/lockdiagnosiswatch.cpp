@@ -77,7 +77,7 @@ DiagnosisContext LockDiagnosisWatch::contextNow() const
 QList<Diagnosis> LockDiagnosisWatch::diagnose(const LockView& view) const
 {
     const DiagnosisFacts none;
-    return LockDiagnosis::diagnose(view, m_tracker.story(view.resource, view.token),
+    return LockDiagnosis::diagnose(view, m_tracker.story(view.key(), view.token),
                                    m_factsFor == view.resource ? m_facts : none, contextNow());
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-#include "session/resourcekey.h"
+#include "base/hashedkey.h"
 
 #include <QByteArray>
 #include <QHash>
@@ -45,7 +45,7 @@ public:
     void push(Step&& step)
     {
         const qint64 seq = m_headSeq + qint64(m_steps.size());
-        const ResourceKey key(resourceOf(step.entry));
+        const HashedKey key(resourceOf(step.entry));
         auto last = m_last.find(key);
         if (last == m_last.end()) {
             m_last.insert(key, seq);
@@ -70,7 +70,7 @@ public:
     {
         Step step = std::move(m_steps.front());
         m_steps.pop_front();
-        if (auto last = m_last.find(ResourceKey(resourceOf(step.entry)));
+        if (auto last = m_last.find(HashedKey(resourceOf(step.entry)));
             last != m_last.end() && *last == m_headSeq)
             m_last.erase(last);
         ++m_headSeq;
@@ -83,8 +83,8 @@ public:
 
 private:
     std::deque<Step> m_steps;
-    qint64 m_headSeq = 0;              // sequence number of m_steps.front()
-    QHash<ResourceKey, qint64> m_last; // each waiting resource's last step, by sequence number
+    qint64 m_headSeq = 0;            // sequence number of m_steps.front()
+    QHash<HashedKey, qint64> m_last; // each waiting resource's last step, by sequence number
 };
 
 } // namespace lockscope
