@@ -76,7 +76,7 @@ void NotificationEvaluator::hold(const Key& key, NotificationEvent event, qint64
     fireIfDue(*it, key, nowMs, out);
 }
 
-QList<NotificationEvent> NotificationEvaluator::evaluateLock(const QByteArray& resource,
+QList<NotificationEvent> NotificationEvaluator::evaluateLock(const HashedKey& resource,
                                                              const QList<Diagnosis>& diagnoses, qint64 nowMs,
                                                              const QByteArray& holder)
 {
@@ -100,7 +100,7 @@ QList<NotificationEvent> NotificationEvaluator::evaluateLock(const QByteArray& r
     return out;
 }
 
-void NotificationEvaluator::lockGone(const QByteArray& resource, qint64 nowMs)
+void NotificationEvaluator::lockGone(const HashedKey& resource, qint64 nowMs)
 {
     for (NotificationRule r : NotificationRules::all())
         clear(Key{r, resource, -1}, nowMs);
@@ -111,7 +111,7 @@ void NotificationEvaluator::clear(const Key& key, qint64 nowMs)
     const auto it = m_holding.constFind(key);
     if (it == m_holding.cend())
         return;
-    if (it->fired && !key.resource.isEmpty())
+    if (it->fired && !key.resource.bytes().isEmpty())
         m_toldAndCleared.insert(key, Told{nowMs, it->holder});
     m_holding.erase(it);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 
+#include "base/hashedkey.h"
 #include "diagnosis/diagnosis.h"
 #include "diagnosis/notificationrules.h"
 #include "diagnosis/safetyincident.h"
@@ -39,9 +40,9 @@ public:
     const NotificationRules& rules() const { return m_rules; }
 
     // `holder`: the lock's token now (a condition back for another holder is told again).
-    QList<NotificationEvent> evaluateLock(const QByteArray& resource, const QList<Diagnosis>& diagnoses,
+    QList<NotificationEvent> evaluateLock(const HashedKey& resource, const QList<Diagnosis>& diagnoses,
                                           qint64 nowMs, const QByteArray& holder = {});
-    void lockGone(const QByteArray& resource, qint64 nowMs);
+    void lockGone(const HashedKey& resource, qint64 nowMs);
     QList<NotificationEvent> evaluateMaster(int master, const QString& name, bool up, const QString& reason,
                                             qint64 nowMs);
     // Conditions that have now held long enough.
@@ -59,13 +60,13 @@ private:
     struct Key
     {
         NotificationRule rule;
-        QByteArray resource;
+        HashedKey resource; // a view's key: each rule looked up for each view hashed its name again
         int master;
         bool operator==(const Key&) const = default;
     };
     friend size_t qHash(const Key& key, size_t seed)
     {
-        return qHashMulti(seed, int(key.rule), key.resource, key.master);
+        return qHashMulti(seed, int(key.rule), key.resource.hash(), key.master);
     }
     struct Holding
     {

@@ -3,24 +3,24 @@
 
 namespace lockscope {
 
-const SharedLockView* LockTable::find(const QByteArray& resource) const
+const SharedLockView* LockTable::find(const HashedKey& resource) const
 {
     const auto it = m_entries.constFind(resource);
     return it != m_entries.cend() && it->isShown() ? &it->view() : nullptr;
 }
 
-SharedLockView LockTable::value(const QByteArray& resource) const
+SharedLockView LockTable::value(const HashedKey& resource) const
 {
     const SharedLockView* view = find(resource);
     return view ? *view : SharedLockView();
 }
 
-void LockTable::insert(const QByteArray& resource, SharedLockView view)
+void LockTable::insert(const HashedKey& resource, SharedLockView view)
 {
     show(m_entries[resource], std::move(view));
 }
 
-void LockTable::remove(const QByteArray& resource)
+void LockTable::remove(const HashedKey& resource)
 {
     if (const auto it = m_entries.find(resource); it != m_entries.end())
         erase(it);

@@ -65,16 +65,16 @@ public:
     const_iterator begin() const { return {m_entries.cbegin(), m_entries.cend()}; }
     const_iterator end() const { return {m_entries.cend(), m_entries.cend()}; }
     // Null when `resource` is not shown.
-    const SharedLockView* find(const QByteArray& resource) const;
-    bool contains(const QByteArray& resource) const { return find(resource) != nullptr; }
+    const SharedLockView* find(const HashedKey& resource) const;
+    bool contains(const HashedKey& resource) const { return find(resource) != nullptr; }
     // The empty view when `resource` is not shown.
-    SharedLockView value(const QByteArray& resource) const;
+    SharedLockView value(const HashedKey& resource) const;
 
     // Shows `view` for `resource`, adding an entry without readings if there is none (tests build
     // a table this way).
-    void insert(const QByteArray& resource, SharedLockView view);
+    void insert(const HashedKey& resource, SharedLockView view);
     // The resource's entry goes, shown or not.
-    void remove(const QByteArray& resource);
+    void remove(const HashedKey& resource);
 
     // The monitor's side: every entry, shown or not. A view is set with show() and an entry goes
     // with erase(), so that size() stays the count of shown views.

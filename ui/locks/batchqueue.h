@@ -76,9 +76,9 @@ private:
         SharedLockView view;
         QByteArray removed;
 
-        friend const QByteArray& resourceOf(const Queued& q)
+        friend HashedKey keyOf(const Queued& q)
         {
-            return q.removed.isEmpty() ? q.view->resource : q.removed;
+            return q.removed.isEmpty() ? q.view->key() : HashedKey(q.removed);
         }
     };
 

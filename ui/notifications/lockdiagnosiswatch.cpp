@@ -89,7 +89,7 @@ void LockDiagnosisWatch::observe(const LockBatch& batch)
     QList<NotificationEvent> fired;
     for (const QList<SharedLockView>* views : {&batch.added, &batch.changed})
         for (const LockView& v : *views)
-            fired << m_rules.evaluateLock(v.resource, diagnose(v), mono, v.token);
+            fired << m_rules.evaluateLock(v.key(), diagnose(v), mono, v.token);
     for (const QByteArray& r : batch.removed)
         m_rules.lockGone(r, mono);
     raise(fired);

@@ -10,7 +10,7 @@
 
 namespace lockscope {
 
-inline const QByteArray& resourceOf(const QByteArray& resource)
+inline const HashedKey& keyOf(const HashedKey& resource)
 {
     return resource;
 }
@@ -19,7 +19,7 @@ inline const QByteArray& resourceOf(const QByteArray& resource)
 // and came back: a newer view replaces the one still waiting (a lock added and then changed is still
 // new to whoever takes it), a removal replaces a waiting view, and a view after a waiting removal
 // is a step of its own behind a barrier, so that the taker still sees the lock go and come back.
-// `Entry` is what a step carries, named by a `resourceOf(entry)` of its own: the view and the name
+// `Entry` is what a step carries, named by a `keyOf(entry)` of its own (a HashedKey): the view and the name
 // of a removal (BatchQueue), or only the resource's name when the view is looked up as the step is
 // taken (ViewBacklog).
 template <typename Entry> class LockStepQueue
@@ -45,7 +45,7 @@ public:
     void push(Step&& step)
     {
         const qint64 seq = m_headSeq + qint64(m_steps.size());
-        const HashedKey key(resourceOf(step.entry));
+        const HashedKey key = keyOf(step.entry);
         auto last = m_last.find(key);
         if (last == m_last.end()) {
             m_last.insert(key, seq);
@@ -70,8 +70,7 @@ public:
     {
         Step step = std::move(m_steps.front());
         m_steps.pop_front();
-        if (auto last = m_last.find(HashedKey(resourceOf(step.entry)));
-            last != m_last.end() && *last == m_headSeq)
+        if (auto last = m_last.find(keyOf(step.entry)); last != m_last.end() && *last == m_headSeq)
             m_last.erase(last);
         ++m_headSeq;
         // Nothing waits, so the index is empty, but a hash keeps its largest size: that of a first

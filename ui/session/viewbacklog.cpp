@@ -5,12 +5,12 @@ namespace lockscope {
 
 void ViewBacklog::add(const LockBatch& batch)
 {
-    using Step = LockStepQueue<QByteArray>::Step;
+    using Step = LockStepQueue<HashedKey>::Step;
     for (const QByteArray& r : batch.removed)
-        m_steps.push(Step{r, true, false, false});
+        m_steps.push(Step{HashedKey(r), true, false, false});
     for (const QList<SharedLockView>* list : {&batch.added, &batch.changed})
         for (const LockView& v : *list)
-            m_steps.push(Step{v.resource, false, list == &batch.added, false});
+            m_steps.push(Step{v.key(), false, list == &batch.added, false});
 }
 
 LockBatch ViewBacklog::take(qsizetype max, const LockTable& views)
@@ -23,7 +23,7 @@ LockBatch ViewBacklog::take(qsizetype max, const LockTable& views)
         auto step = m_steps.takeFront();
         ++taken;
         if (step.removal) {
-            batch.removed << std::move(step.entry);
+            batch.removed << step.entry.bytes();
             continue;
         }
         const SharedLockView* view = views.find(step.entry);

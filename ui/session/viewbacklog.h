@@ -27,7 +27,7 @@ public:
     LockBatch take(qsizetype max, const LockTable& views);
 
 private:
-    LockStepQueue<QByteArray> m_steps;
+    LockStepQueue<HashedKey> m_steps;
 };
 
 } // namespace lockscope
