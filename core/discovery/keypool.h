@@ -26,11 +26,11 @@ public:
 
     // The pool's copy of `key`, added if it was not there: from `key` itself (it shares its bytes),
     // or, with `copy` (a key that points into a buffer that goes away), from a copy of its bytes.
-    // `hash` is ScanKeyTable::hashOf(key), which a table has at hand: a key is hashed once.
+    // `hash` is HashedKey::hashOf(key), which a table has at hand: a key is hashed once.
     QByteArray intern(const QByteArray& key, quint32 hash, bool copy = false);
     QByteArray intern(const QByteArray& key, bool copy = false)
     {
-        return intern(key, ScanKeyTable::hashOf(key), copy);
+        return intern(key, HashedKey::hashOf(key), copy);
     }
     // Drops the names only the pool holds; how many.
     qsizetype purge();

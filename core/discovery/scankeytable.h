@@ -62,14 +62,13 @@ public:
     // The same for a key that may point into a buffer that goes away (QByteArray::fromRawData): a
     // new key's bytes are copied. Valid until the next insertion.
     Stored insertCopy(const QByteArray& key) { return emplace(key, true); }
-    // Either, for a key whose hashOf() the caller has (the pool, given it by a table).
+    // Either, for a key whose hash the caller has (the pool, given it by a table). Every table keeps
+    // its keys by HashedKey::hashOf(): the same in each, so that a table hands it to the pool with
+    // the key instead of the pool hashing the key again, and a batch of observations hands it on to
+    // the monitor.
     Stored insert(const QByteArray& key, quint32 hash, bool copy) { return emplace(key, hash, copy); }
-    // The hash every table keeps its keys by, HashedKey's: the same in each, so that a table hands
-    // it to the pool with the key instead of the pool hashing the key again, and a batch of
-    // observations hands it on to the monitor.
-    static quint32 hashOf(const QByteArray& key) { return HashedKey::hashOf(key); }
     // Null when the key is not there.
-    Mark* find(const QByteArray& key) { return find(key, hashOf(key)); }
+    Mark* find(const QByteArray& key) { return find(key, HashedKey::hashOf(key)); }
     Mark* find(const QByteArray& key, quint32 hash);
     // Looks up `count` keys, keyAt(i) the i-th, by calling lookUp(i, hash of keyAt(i)), which does
     // the lookup with that hash (insert, find). A lookup reads an index slot and an entry at random
@@ -100,7 +99,7 @@ private:
     static_assert(sizeof(Mark) == 4 && sizeof(Entry) == 32);
     using Slot = quint32; // an entry's index + 1; 0 is empty
 
-    Stored emplace(const QByteArray& key, bool copy) { return emplace(key, hashOf(key), copy); }
+    Stored emplace(const QByteArray& key, bool copy) { return emplace(key, HashedKey::hashOf(key), copy); }
     Stored emplace(const QByteArray& key, quint32 hash, bool copy);
     // The slot holding `key`, or the empty one where it would go.
     Slot& slotFor(const QByteArray& key, quint32 hash);
@@ -129,7 +128,7 @@ void ScanKeyTable::lookUpAll(qsizetype count, KeyAt keyAt, LookUp lookUp)
     std::array<quint32, ahead> hashes{};
     const auto start = [&](qsizetype i) {
         quint32& hash = hashes[size_t(i % ahead)];
-        hash = hashOf(keyAt(i));
+        hash = HashedKey::hashOf(keyAt(i));
         prefetchSlot(hash);
     };
     for (qsizetype i = 0; i < qMin(count, ahead); ++i)

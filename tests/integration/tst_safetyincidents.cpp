@@ -420,7 +420,7 @@ void TestSafetyIncidents::verifyAgainstTheOracle(const QList<SafetyIncident>& in
                                  .arg(escapeBytes(o.resource), escapeBytes(o.first), escapeBytes(o.second))
                                  .arg(o.fromMs)
                                  .arg(o.toMs);
-        if (const QString why = unobservable(o); it == incidents.cend() && !why.isEmpty()) {
+        if (const QString why = it == incidents.cend() ? unobservable(o) : QString(); !why.isEmpty()) {
             qInfo("%s, not reported: %s", qPrintable(why), qPrintable(what));
             continue;
         }

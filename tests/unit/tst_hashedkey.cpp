@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "base/hashedkey.h"
-#include "discovery/scankeytable.h"
 #include "monitor/lockview.h"
 #include "support/testregistry.h"
 
@@ -28,7 +27,7 @@ void TestHashedKey::aNameIsTheSameKeyWithOrWithoutItsHash()
 {
     const QByteArray name("lock:orders:42");
     const HashedKey computed(name);
-    const HashedKey carried(name, ScanKeyTable::hashOf(name));
+    const HashedKey carried(name, HashedKey::hashOf(name));
     QCOMPARE(computed.hash(), HashedKey::hashOf(name));
     QCOMPARE(carried.hash(), computed.hash());
     QVERIFY(computed == carried);
@@ -62,7 +61,7 @@ void TestHashedKey::aTableFindsItsNamesHoweverTheyCome()
     for (int i = 0; i < 20000; ++i) // past several growths, which move entries by their hash alone
         names << "lock:bench:" + QByteArray::number(i);
     for (int i = 0; i < names.size(); ++i)
-        table.insert(HashedKey(names.at(i), ScanKeyTable::hashOf(names.at(i))), i);
+        table.insert(HashedKey(names.at(i), HashedKey::hashOf(names.at(i))), i);
     QCOMPARE(table.size(), names.size());
     for (int i = 0; i < names.size(); ++i) {
         // By a copy of the name without its hash (a user's input, an event), and by the name itself.

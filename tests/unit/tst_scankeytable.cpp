@@ -130,14 +130,14 @@ void TestScanKeyTable::lookUpAllVisitsEachKeyInOrderWithItsHash()
         table.lookUpAll(
             keys.size(), [&keys](qsizetype i) -> const QByteArray& { return keys.at(i); },
             [&](qsizetype i, quint32 hash) {
-                QCOMPARE(hash, ScanKeyTable::hashOf(keys.at(i)));
+                QCOMPARE(hash, HashedKey::hashOf(keys.at(i)));
                 visited << i;
                 table.insert(keys.at(i), hash, false).mark.metInPass = quint32(i + 1);
             });
         QCOMPARE(visited.size(), count);
         for (int i = 0; i < count; ++i) {
             QCOMPARE(visited.at(i), qsizetype(i));
-            const ScanKeyTable::Mark* mark = table.find(keys.at(i), ScanKeyTable::hashOf(keys.at(i)));
+            const ScanKeyTable::Mark* mark = table.find(keys.at(i), HashedKey::hashOf(keys.at(i)));
             QVERIFY(mark);
             QCOMPARE(mark->metInPass, quint32(i + 1));
         }
