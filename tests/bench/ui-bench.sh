@@ -5,9 +5,10 @@
 # through the first full discovery and a reconciliation, scrolling a page per frame through the table
 # while the reconciliation runs. Prints uibench's JSON line:
 #   {"locks":…,"maxStallMs":…,"p99StallMs":…,"maxStallCpuMs":…,"p99StallCpuMs":…,
-#    "peakRssMiB":…,"loadMs":…,
+#    "longestStall":{…},"p99Stalls":{…},"peakRssMiB":…,"loadMs":…,
 #    "scrollFrames":…,"scrollFrameP99Ms":…,"scrollFrameMaxMs":…,
-#    "scansMs":…,"initialScanMs":…,"firstRowsMs":…,"guiCpuMs":…,"processCpuMs":…,"threadCpuMs":{…},
+#    "scansMs":…,"initialScanMs":…,"firstRowsMs":…,"guiCpuAtScansMs":…,"slices":…,"addingSlices":…,
+#    "guiCpuMs":…,"processCpuMs":…,"threadCpuMs":{…},
 #    "baselineScanMs":…,
 #    "baselineMachineShare":…,
 #    "targets":{…},"targetsMet":…}
@@ -16,7 +17,11 @@
 # GUI thread, firstRowsMs when the first rows reached the table; guiCpuMs / processCpuMs the CPU
 # used by then, and threadCpuMs the process's by thread name ("gui", the five "lockscope-scan" as one,
 # the monitor's "lockscope-core", "recording write", ...). maxStallCpuMs / p99StallCpuMs: the same of the GUI thread's own CPU time in each
-# gap (a stall with little of it is a thread waiting for a core, not one working). Targets (issue
+# gap (a stall with little of it is a thread waiting for a core, not one working). longestStall and
+# p99Stalls (every gap at or above the 99th percentile, summed) split gaps by Linux's scheduler
+# statistics: {"gaps","stallMs","cpuMs","runQueueMs" (runnable, waiting for a core: behind what?
+# `perf sched` tells), "blockedMs" (neither: a lock, a fault)}. guiCpuAtScansMs: the GUI thread's
+# CPU while the scans still ran; slices / addingSlices: the table's slices before the first view. Targets (issue
 # #19), judged on the wall-clock figures: loadMs <= 5000, maxStallMs <= 33, p99StallMs <= 8,
 # peakRssMiB <= 200; each is printed as met or not (stderr), and in the JSON line.
 #

@@ -257,6 +257,9 @@ int main(int argc, char** argv)
     // masters' first SCAN passes, the monitor's first complete picture reaching the GUI thread, the
     // first and last rows reaching the model; and the CPU the GUI thread and the process used.
     qint64 scansMs = -1, initialScanMs = -1, firstRowsMs = -1, guiCpuMs = -1, processCpuMs = -1;
+    // How the GUI thread's share was spread: its CPU while the scans still ran, and how many slices
+    // (and of them, slices that added rows) reached the model before the first full view.
+    qint64 guiCpuAtScansMs = -1, slices = 0, addingSlices = 0;
     QJsonObject threadCpu; // processCpuMs by thread name
     QList<bool> scanned;
     QObject::connect(window.core()->service(), &CoreService::scanProgress, &app,
@@ -265,15 +268,21 @@ int main(int argc, char** argv)
                              scanned.resize(master + 1);
                          if (total > 0 && done >= total && !scanned.at(master)) {
                              scanned[master] = true;
-                             if (scanned.count(true) == options->config.masters.size())
+                             if (scanned.count(true) == options->config.masters.size()) {
                                  scansMs = clock.elapsed();
+                                 guiCpuAtScansMs = cpuMs(CLOCK_THREAD_CPUTIME_ID);
+                             }
                          }
                      });
     QObject::connect(&window, &MainWindow::initialScanFinished, &app,
                      [&] { initialScanMs = clock.elapsed(); });
-    QObject::connect(window.batchQueue(), &BatchQueue::applied, &app, [&] {
+    QObject::connect(window.batchQueue(), &BatchQueue::applied, &app, [&](const LockBatch& slice) {
         if (firstRowsMs < 0)
             firstRowsMs = clock.elapsed();
+        if (loadedMs < 0) {
+            ++slices;
+            addingSlices += slice.added.isEmpty() ? 0 : 1;
+        }
     });
 
     // Scrolling starts once the table is full and goes on through the reconciliation that follows.
@@ -299,11 +308,16 @@ int main(int argc, char** argv)
         {QStringLiteral("p99StallMs"), qRound(meter.percentileStallMs(99) * 10) / 10.0},
         {QStringLiteral("maxStallCpuMs"), qRound(meter.maxStallCpuMs() * 10) / 10.0},
         {QStringLiteral("p99StallCpuMs"), qRound(meter.percentileStallCpuMs(99) * 10) / 10.0},
+        {QStringLiteral("longestStall"), meter.longestStall().toJson()},
+        {QStringLiteral("p99Stalls"), meter.stallsFromPercentile(99).toJson()},
         {QStringLiteral("peakRssMiB"), qRound(peakRssMiB() * 10) / 10.0},
         {QStringLiteral("loadMs"), loadedMs},
         {QStringLiteral("scansMs"), scansMs},
         {QStringLiteral("initialScanMs"), initialScanMs},
         {QStringLiteral("firstRowsMs"), firstRowsMs},
+        {QStringLiteral("guiCpuAtScansMs"), guiCpuAtScansMs},
+        {QStringLiteral("slices"), slices},
+        {QStringLiteral("addingSlices"), addingSlices},
         {QStringLiteral("guiCpuMs"), guiCpuMs},
         {QStringLiteral("processCpuMs"), processCpuMs},
         {QStringLiteral("threadCpuMs"), threadCpu},
