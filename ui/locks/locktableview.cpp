@@ -5,6 +5,7 @@
 #include "locks/locktabledelegate.h"
 #include "locks/locktablemodel.h"
 #include "locks/selectionkeeper.h"
+#include "widgets/repaintpacer.h"
 #include "widgets/statusstyle.h"
 
 #include <QEvent>
@@ -20,7 +21,9 @@ constexpr int tickMs = 100;
 constexpr int ticksPerFilterCheck = 10;
 } // namespace
 
-LockTableView::LockTableView(QWidget* parent) : QTableView(parent), m_keeper(new SelectionKeeper(this))
+LockTableView::LockTableView(QWidget* parent)
+    : QTableView(parent), m_keeper(new SelectionKeeper(this)),
+      m_pacer(new RepaintPacer(viewport(), tickMs, this))
 {
     connect(m_keeper, &SelectionKeeper::changed, this, &LockTableView::selectedResourceChanged);
     setItemDelegate(new LockTableDelegate(this));
@@ -110,6 +113,37 @@ bool LockTableView::viewportEvent(QEvent* event)
     if (event->type() == QEvent::Resize)
         fitToWidth();
     return QTableView::viewportEvent(event);
+}
+
+void LockTableView::keyPressEvent(QKeyEvent* event)
+{
+    m_pacer->interacted();
+    QTableView::keyPressEvent(event);
+}
+
+void LockTableView::scrollContentsBy(int dx, int dy)
+{
+    m_pacer->interacted();
+    QTableView::scrollContentsBy(dx, dy);
+}
+
+void LockTableView::rowsInserted(const QModelIndex& parent, int start, int end)
+{
+    m_pacer->pace();
+    QTableView::rowsInserted(parent, start, end);
+}
+
+void LockTableView::rowsAboutToBeRemoved(const QModelIndex& parent, int start, int end)
+{
+    m_pacer->pace();
+    QTableView::rowsAboutToBeRemoved(parent, start, end);
+}
+
+void LockTableView::dataChanged(const QModelIndex& topLeft, const QModelIndex& bottomRight,
+                                const QList<int>& roles)
+{
+    m_pacer->pace();
+    QTableView::dataChanged(topLeft, bottomRight, roles);
 }
 
 void LockTableView::fitToWidth()

@@ -9,11 +9,14 @@
 namespace lockscope {
 
 class LockFilterProxy;
+class RepaintPacer;
 class SelectionKeeper;
 
 // The locks table: fixed row heights (a content-sized header makes every update quadratic), and a
 // countdown tick that repaints only the TTL column's visible cells. The TTL text is computed at
 // paint time from the monotonic clock, so the countdown is smooth without touching the model.
+// Changes from the model repaint at most at the countdown's rate while they come in a burst (a
+// first pass over 100k locks): RepaintPacer.
 class LockTableView final : public QTableView
 {
     Q_OBJECT
@@ -40,6 +43,12 @@ protected:
     void changeEvent(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     bool viewportEvent(QEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void scrollContentsBy(int dx, int dy) override;
+    void rowsInserted(const QModelIndex& parent, int start, int end) override;
+    void rowsAboutToBeRemoved(const QModelIndex& parent, int start, int end) override;
+    void dataChanged(const QModelIndex& topLeft, const QModelIndex& bottomRight,
+                     const QList<int>& roles = QList<int>()) override;
 
 private:
     void tick();
@@ -52,6 +61,7 @@ private:
 
     LockFilterProxy* m_proxy = nullptr;
     SelectionKeeper* m_keeper;
+    RepaintPacer* m_pacer;
     QTimer m_countdown;
     int m_ticks = 0;
     std::array<int, 8> m_fitted{}; // each column's width from fitToFont()
