@@ -16,7 +16,13 @@ struct ReadJob : std::enable_shared_from_this<ReadJob>
     QList<KeyObservation> observations;
     int outstanding = 0;
     KeyReader::Done done;
-    MonitorSettings settings;
+    // The two caps a read needs, not the whole MonitorSettings: a default one builds the default
+    // patterns (a dozen allocations) for every page of keys read.
+    struct Caps
+    {
+        int maxValueBytes = 0;
+        int maxFields = 0;
+    } settings;
     RedisConnection* connection = nullptr;
     QByteArrayList keys;
     QList<int> secondPhase; // indexes of keys that are not plain strings (or were cut)
@@ -213,7 +219,7 @@ void KeyReader::read(RedisConnection* connection, const QByteArrayList& keys, co
     auto job = std::make_shared<ReadJob>();
     job->observations.resize(keys.size());
     job->done = std::move(done);
-    job->settings = settings;
+    job->settings = {settings.maxValueBytes, settings.maxFields};
     job->connection = connection;
     job->keys = keys;
     job->sentAtMs = monotonicMs();
