@@ -4,7 +4,6 @@
 #include "record/cpustopwatch.h"
 
 #include <QDateTime>
-#include <QSet>
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QVariant>
@@ -159,14 +158,20 @@ void RecordingWriter::start(const QStringList& masterNames)
 
 QString RecordingWriter::learnResources(const RecordEventList& events)
 {
-    // The batch's resources this writer has not met, each once.
+    // The batch's resources this writer has not met, each once: entered at once, marked as asked
+    // (`asking`), so that a name costs one lookup here (a first pass brings 100k of them, and each
+    // lookup hashes the name again), and given their ids below. Should that fail, the batch is
+    // rolled back and the whole table forgotten (transact()), the names being asked with it.
     std::vector<const QByteArray*> unknown;
-    QSet<QByteArrayView> asked;
-    for (const RecordEvent& e : events)
-        if (!e.resource.isEmpty() && !m_resources.contains(e.resource) && !asked.contains(e.resource)) {
-            asked.insert(e.resource);
+    for (const RecordEvent& e : events) {
+        if (e.resource.isEmpty())
+            continue;
+        const qsizetype before = m_resources.size();
+        if (Known& k = m_resources[e.resource]; m_resources.size() != before) {
+            k.newAt = asking;
             unknown.push_back(&e.resource);
         }
+    }
     if (unknown.empty())
         return {};
     SqliteStatement& find = m_sql->findResources;
@@ -176,7 +181,7 @@ QString RecordingWriter::learnResources(const RecordEventList& events)
             find.bindBlobInPlace(p + 1, *unknown[std::min(i + size_t(p), unknown.size() - 1)]);
         bool ok = true;
         while ((ok = find.step()) && find.hasRow())
-            m_resources.insert(find.columnBlob(1), {find.columnInt(0), find.columnInt(2), m_lastGeneration});
+            m_resources[find.columnBlob(1)] = {find.columnInt(0), find.columnInt(2), m_lastGeneration};
         const QString problem = ok ? QString() : find.error();
         find.reset();
         if (!ok)
@@ -193,8 +198,8 @@ QString RecordingWriter::learnResources(const RecordEventList& events)
         return problem;
     qint64 next = largestResource + 1;
     for (const QByteArray* name : unknown)
-        if (!m_resources.contains(*name)) {
-            m_resources.insert(*name, {next, 0, m_lastGeneration, int(m_newResources.size())});
+        if (Known& k = m_resources[*name]; k.newAt == asking) {
+            k = {next, 0, m_lastGeneration, int(m_newResources.size())};
             m_newResources.push_back({next++, 0, name});
         }
     return {};

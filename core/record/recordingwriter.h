@@ -104,6 +104,7 @@ private:
         bool unsaved : 1 = false; // `last` moved since the file was told (listed in m_unsaved)
     };
     static_assert(sizeof(Known) == 24);
+    static constexpr int asking = -2;     // Known::newAt of a name learnResources() is finding out
     QHash<QByteArray, Known> m_resources; // by name
     // Moves on when another connection wrote to the file: 32 bits are four billion of those.
     quint32 m_lastGeneration = 1;

@@ -393,6 +393,10 @@ void TestRecordingStore::fileWithNoIdsLeftIsRefusedNotWrapped()
         QCOMPARE(failed.size(), 1);
         const QString message = failed.at(0).at(0).value<RedisError>().message;
         QVERIFY2(message.contains(QLatin1String("ids run out")), qPrintable(message));
+        // The resource the refused batch was naming is not taken as named by the next one.
+        writer.write({event("b", now + 2, "b2")});
+        QCOMPARE(counters->written.load(), 0);
+        QCOMPARE(counters->dropped.load(), 2);
         writer.finish();
         RecordingDatabase db;
         QVERIFY(!db.open(options.path, true));
