@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-#include "base/monotonicclock.h"
 #include "locks/lockfilterproxy.h"
 #include "locks/locktablemodel.h"
 #include "locks/locktableview.h"
+#include "support/heldview.h"
 #include "support/scaledtry.h"
 #include "support/testregistry.h"
 #include "widgets/repaintpacer.h"
@@ -51,28 +51,23 @@ void change(RepaintPacer& pacer, Canvas& canvas, int value)
     canvas.update();
 }
 
-LockView lock(const QByteArray& resource, qint64 validityMs)
-{
-    LockView v;
-    v.resource = resource;
-    v.status = LockStatus::Held;
-    v.token = "t";
-    v.holding = 3;
-    v.needed = 2;
-    v.total = 3;
-    v.validityMs = validityMs;
-    v.computedAtMs = monotonicMs();
-    v.holders = {0, 1, 2};
-    v.observations.resize(3);
-    return v;
-}
-
 LockBatch slice(int from, int count)
 {
     LockBatch b;
     for (int i = from; i < from + count; ++i)
-        b.added << SharedLockView(lock("lock:" + QByteArray::number(i).rightJustified(6, '0'), 60000));
+        b.added << SharedLockView(test::heldNow("lock:" + QByteArray::number(i).rightJustified(6, '0'), "t"));
     return b;
+}
+
+// Shown, painted once, and the events that brought it on screen handled.
+bool shown(QWidget& widget, QSize size)
+{
+    widget.resize(size);
+    widget.show();
+    if (!QTest::qWaitForWindowExposed(&widget))
+        return false;
+    turn();
+    return true;
 }
 
 // Counts the viewport's paints that are not the countdown's (the TTL column alone).
@@ -117,10 +112,7 @@ void TestUiRepaintPacer::aChangeAfterAQuietIntervalPaintsAtOnce()
 {
     Canvas canvas;
     RepaintPacer pacer(&canvas, intervalMs);
-    canvas.resize(200, 100);
-    canvas.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&canvas));
-    turn();
+    QVERIFY(shown(canvas, {200, 100}));
     const int before = canvas.paints;
     change(pacer, canvas, 1);
     QVERIFY(!pacer.isHolding());
@@ -133,10 +125,7 @@ void TestUiRepaintPacer::aBurstPaintsOnceMoreWithItsLastChange()
 {
     Canvas canvas;
     RepaintPacer pacer(&canvas, intervalMs);
-    canvas.resize(200, 100);
-    canvas.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&canvas));
-    turn();
+    QVERIFY(shown(canvas, {200, 100}));
     QElapsedTimer clock;
     clock.start();
     change(pacer, canvas, 1);
@@ -164,10 +153,7 @@ void TestUiRepaintPacer::inputLetsGoAtOnce()
 {
     Canvas canvas;
     RepaintPacer pacer(&canvas, intervalMs);
-    canvas.resize(200, 100);
-    canvas.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&canvas));
-    turn();
+    QVERIFY(shown(canvas, {200, 100}));
     change(pacer, canvas, 1);
     turn();
     change(pacer, canvas, 2);
@@ -192,10 +178,7 @@ void TestUiRepaintPacer::aFillingTablePaintsAtTheCountdownRate()
     proxy.setSourceModel(&model);
     LockTableView view;
     view.setProxy(&proxy);
-    view.resize(900, 400);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
-    turn();
+    QVERIFY(shown(view, {900, 400}));
     FullPaints paints(&view);
     QElapsedTimer clock;
     clock.start();
@@ -225,10 +208,7 @@ void TestUiRepaintPacer::scrollingAFillingTablePaintsAtOnce()
     model.apply(slice(0, 500));
     LockTableView view;
     view.setProxy(&proxy);
-    view.resize(900, 300);
-    view.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&view));
-    turn();
+    QVERIFY(shown(view, {900, 300}));
     model.apply(slice(500, 10));
     model.apply(slice(510, 10)); // within the interval of the first: held
     QVERIFY(!view.viewport()->updatesEnabled());
