@@ -17,9 +17,9 @@ namespace lockscope {
 // A change that comes an interval or more after the last one let through paints at once (a single
 // lock taken or released shows within the event loop's turn, as before); the next ones within the
 // interval hold the widget's updates (QWidget::setUpdatesEnabled) until it is up, and the widget
-// is then painted whole, once. Other paints (a countdown's, the window's own) neither count nor
-// wait. Input on the widget (a key, a click, the wheel, a scroll) lets go at once and holds nothing
-// for a while: what a user does paints at the screen's rate.
+// is then painted whole, once. Other paints (a countdown's, the window's own) do not count; those
+// asked for during a hold come with its one paint. Input on the widget (a key, a click, the wheel, a scroll)
+// lets go at once and holds nothing for a while: what a user does paints at the screen's rate.
 class RepaintPacer final : public QObject
 {
     Q_OBJECT
@@ -28,7 +28,8 @@ class RepaintPacer final : public QObject
 public:
     RepaintPacer(QWidget* target, int intervalMs, QObject* parent = nullptr);
 
-    // A change is about to reach the widget: within the interval of its last paint, it waits.
+    // A change is about to reach the widget: within the interval of the last change let through, it
+    // waits (and holds the widget's updates) until the interval is up.
     void pace();
     // Input: paint what waits now, and do not hold for the next moments.
     void interacted();
