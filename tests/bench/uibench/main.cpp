@@ -3,7 +3,8 @@
 // one JSON line with the longest GUI event-loop stall, the 99th percentile and peak RSS, and how
 // long each frame of scrolling through the table took while the reconciliation ran.
 //
-//   uibench -m URL... --expect N [--settle-ms 3000] [--timeout-ms 600000]
+//   uibench -m URL... --expect N [--settle-ms 3000] [--timeout-ms 600000] [--server-pids P,P...]
+//     (--server-pids: the masters' processes, whose CPU up to the first view it reports)
 //   uibench -m URL... --select RESOURCE --hold-ms N     (for screenshots: a lock selected, then wait)
 //   uibench -m URL... --expect N --filter TEXT [--scroll-ms 5000] [--max-stall-ms 50] [--max-rss-mib 1228.8]
 //     (the 1M case: once loaded, --scroll-ms of scrolling, then scrolling on while FilterProbe types
@@ -40,6 +41,10 @@
 #include <ctime>
 #include <sys/resource.h>
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 using namespace lockscope;
 
 namespace {
@@ -49,6 +54,22 @@ double peakRssMiB()
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     return double(usage.ru_maxrss) / 1024.0; // ru_maxrss is in KiB on Linux
+}
+
+// What malloc holds when the run ends, in MiB: in use by the program, and free inside its arenas
+// (taken from the system and not given back, resident or not). Beside the peak RSS they tell what
+// the window keeps from what the heap's layout costs on top.
+QJsonObject heapMiB()
+{
+#if defined(__GLIBC__)
+    const struct mallinfo2 info = mallinfo2();
+    const auto mib = [](size_t bytes) { return qRound(double(bytes) / 104857.6) / 10.0; };
+    return {{QStringLiteral("inUse"), mib(info.uordblks + info.hblkhd)},
+            {QStringLiteral("freeInArenas"), mib(info.fordblks)},
+            {QStringLiteral("arenaBytes"), mib(info.arena)}};
+#else
+    return {};
+#endif
 }
 
 // CPU time so far, in ms: of the calling thread, or of the whole process.
@@ -211,6 +232,11 @@ int main(int argc, char** argv)
     const double maxRssMiB =
         takeOption(args, QStringLiteral("--max-rss-mib"), QStringLiteral("1228.8")).toDouble();
 
+    // The masters' processes, when they run on this machine: their CPU up to the first view.
+    QList<qint64> serverPids;
+    for (const QString& pid :
+         takeOption(args, QStringLiteral("--server-pids")).split(u',', Qt::SkipEmptyParts))
+        serverPids << pid.toLongLong();
     const bool insights = args.removeAll(QStringLiteral("--insights")) > 0;
     Result<LaunchOptions> options = LaunchOptions::parse(args);
     if (!options) {
@@ -241,6 +267,8 @@ int main(int argc, char** argv)
     QElapsedTimer clock;
     clock.start();
     qint64 loadedMs = -1;
+    const qint64 serversCpuAtStartMs = processesCpuMs(serverPids);
+    qint64 serversCpuMs = -1;
 
     if (holdMs > 0) {
         QTimer picker;
@@ -295,6 +323,7 @@ int main(int argc, char** argv)
             guiCpuMs = cpuMs(CLOCK_THREAD_CPUTIME_ID);
             processCpuMs = cpuMs(CLOCK_PROCESS_CPUTIME_ID);
             threadCpu = threadCpuMsByName();
+            serversCpuMs = processesCpuMs(serverPids) - serversCpuAtStartMs;
             scrolling.start();
             QTimer::singleShot(settleMs, &app, &QCoreApplication::quit);
         }
@@ -311,6 +340,7 @@ int main(int argc, char** argv)
         {QStringLiteral("longestStall"), meter.longestStall().toJson()},
         {QStringLiteral("p99Stalls"), meter.stallsFromPercentile(99).toJson()},
         {QStringLiteral("peakRssMiB"), qRound(peakRssMiB() * 10) / 10.0},
+        {QStringLiteral("heapMiB"), heapMiB()},
         {QStringLiteral("loadMs"), loadedMs},
         {QStringLiteral("scansMs"), scansMs},
         {QStringLiteral("initialScanMs"), initialScanMs},
@@ -321,6 +351,7 @@ int main(int argc, char** argv)
         {QStringLiteral("guiCpuMs"), guiCpuMs},
         {QStringLiteral("processCpuMs"), processCpuMs},
         {QStringLiteral("threadCpuMs"), threadCpu},
+        {QStringLiteral("serversCpuMs"), serverPids.isEmpty() ? -1 : serversCpuMs},
         {QStringLiteral("scrollFrames"), qint64(scrolling.frames())},
         {QStringLiteral("scrollFrameP99Ms"), qRound(scrolling.percentileFrameMs(99) * 10) / 10.0},
         {QStringLiteral("scrollFrameMaxMs"), qRound(scrolling.maxFrameMs() * 10) / 10.0},
