@@ -75,4 +75,43 @@ bool CompiledGlob::isCoveredBy(const CompiledGlob& other) const
     return false;
 }
 
+QByteArray CompiledGlob::requiredBytes() const
+{
+    if (m_shape != Shape::General)
+        return m_text;
+    // The grammar of Redis's matcher (KeyGlob): each literal byte matches itself at a place after
+    // the previous one's; a class, '?' or '*' takes bytes of its own around them.
+    QByteArray out;
+    const qsizetype n = m_text.size();
+    for (qsizetype i = 0; i < n;) {
+        const char c = m_text.at(i);
+        if (c == '*' || c == '?') {
+            ++i;
+        } else if (c == '\\' && i + 1 < n) {
+            out += m_text.at(i + 1);
+            i += 2;
+        } else if (c == '[') {
+            // One byte of the key, whatever the class holds. Skipped as the matcher reads it; one
+            // left open is where what is known ends (the matcher's reading of it is no help).
+            // A range's end is never the class's ("[a-]x]" holds a to ] and x).
+            i += (i + 1 < n && m_text.at(i + 1) == '^') ? 2 : 1;
+            while (i < n && m_text.at(i) != ']') {
+                if (m_text.at(i) == '\\' && i + 1 < n)
+                    i += 2;
+                else if (i + 2 < n && m_text.at(i + 1) == '-')
+                    i += 3;
+                else
+                    ++i;
+            }
+            if (i >= n)
+                return out;
+            ++i;
+        } else {
+            out += c; // a lone '\\' at the end as well: the matcher takes it for itself
+            ++i;
+        }
+    }
+    return out;
+}
+
 } // namespace lockscope

@@ -29,6 +29,9 @@ public:
     // Every key this glob matches, `other` matches too (judged from the shapes, so some true
     // subsets go unnoticed; never the other way round): a set of patterns needs only the others.
     bool isCoveredBy(const CompiledGlob& other) const;
+    // The bytes every key it matches holds, in this order (not necessarily next to each other): its
+    // literal bytes, escaped ones included; a class, '?' and '*' stand for none.
+    QByteArray requiredBytes() const;
 
 private:
     Shape m_shape = Shape::General;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "discovery/scanplan.h"
 
+#include "config/coveringglob.h"
+
 #include <algorithm>
 
 namespace lockscope {
@@ -30,6 +32,7 @@ ScanPlan::ScanPlan(const QList<ScanPattern>& patterns)
         }
         add(CompiledGlob(p.match));
     }
+    m_match = coveringGlob(m_globs);
 }
 
 void ScanPlan::add(const CompiledGlob& glob)

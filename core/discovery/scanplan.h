@@ -18,7 +18,10 @@ namespace lockscope {
 // collected), so one run per pattern cost the server one full walk per pattern: with the three
 // default patterns over 1M keys 2.26 s of server CPU against 0.75 s for one run. One pattern is
 // matched by the server (MATCH, nothing to send us that we would drop); several go as one run
-// without MATCH and are matched here, with the server's own glob rules (CompiledGlob). They are
+// whose MATCH is one glob that covers them all (coveringGlob: *[cm]*[kpx]* for the defaults), and
+// what it lets through is matched here, with the server's own glob rules (CompiledGlob). Without it
+// every key came back: SCAN took the server a fifth to a quarter longer a page (before writing the
+// reply out) and our scan threads a third more CPU (ui-bench, 100k locks among 5.5M keys). They are
 // matched as a page is parsed (keyFilter()): a key of no pattern is never copied out of the reply.
 // A pattern whose keys another pattern matches anyway (lock:* beside *lock*, in the defaults) is
 // not tried: a key of none costs one comparison per pattern that is left.
@@ -27,7 +30,8 @@ class ScanPlan final : public ReplyKeyFilter
 public:
     explicit ScanPlan(const QList<ScanPattern>& patterns);
 
-    // SCAN's MATCH argument; empty: none (every key comes back, keeps() chooses).
+    // SCAN's MATCH argument; empty: none (every key comes back, keeps() chooses). With several
+    // patterns, one that lets through more than their keys: keeps() chooses among those.
     const QByteArray& match() const { return m_match; }
     // SCAN cursor [MATCH match()] COUNT count: the command of one page.
     QByteArrayList scanCommand(const QByteArray& cursor, int count) const;

@@ -39,6 +39,9 @@ private slots:
     void severalPatternsAreOneRunMatchedHere();
     void aMatchAllPatternKeepsEveryKey();
     void agreesWithRedisGlobOnRandomPatterns();
+    void theDefaultsGoWithOneCoveringMatch();
+    void aPatternThatRequiresNoByteMeansNoMatch();
+    void theCoveringMatchLetsEveryKeptKeyThrough();
 };
 
 void TestScanPlan::onePatternIsTheServersMatch()
@@ -75,9 +78,13 @@ void TestScanPlan::severalPatternsAreOneRunMatchedHere()
     QFETCH(bool, kept);
     const QList<ScanPattern> patterns{"*lock*", "mutex:*", "*:guard", "the-one", "job[0-9]:*", "star\\*"};
     const ScanPlan plan(patterns);
-    QVERIFY(plan.match().isEmpty()); // one SCAN run without MATCH, not one run per pattern
+    // One SCAN run, not one run per pattern; its MATCH lets through every key of theirs (and more).
+    // Of each pattern two of its rarer bytes in key names, in its order: c k, m x, g u, h n, j b, r *.
+    QCOMPARE(plan.match(), QByteArray("*[\\c\\g\\h\\j\\m\\r]*[\\*\\b\\k\\n\\u\\x]*"));
     QCOMPARE(plan.keeps(key), kept);
     QCOMPARE(plan.keeps(key), anyGlob(patterns, key));
+    if (kept)
+        QVERIFY(KeyGlob::matches(plan.match(), key));
 }
 
 void TestScanPlan::aMatchAllPatternKeepsEveryKey()
@@ -110,6 +117,57 @@ void TestScanPlan::agreesWithRedisGlobOnRandomPatterns()
             }
         }
     }
+}
+
+void TestScanPlan::theDefaultsGoWithOneCoveringMatch()
+{
+    const ScanPlan plan(ScanPattern::defaults());
+    // Of *lock* c and k, of mutex:* m and x, of semaphore:* m and p (the others are *lock*'s).
+    QCOMPARE(plan.match(), QByteArray("*[\\c\\m]*[\\k\\p\\x]*"));
+    for (const char* key : {"lock:a", "app.lock", "redlock:r", "mutex:m", "semaphore:s", "x:lock"})
+        QVERIFY2(KeyGlob::matches(plan.match(), key) && plan.keeps(key), key);
+    // What the server no longer sends: keys of no pattern, most of them.
+    for (const char* key : {"key:42", "session:9f2", "user:7:profile", "cache:item:3"})
+        QVERIFY2(!KeyGlob::matches(plan.match(), key) && !plan.keeps(key), key);
+}
+
+void TestScanPlan::aPatternThatRequiresNoByteMeansNoMatch()
+{
+    // "?" and "[ab]*" match keys without a byte in common with anything: every key comes back.
+    QVERIFY(ScanPlan({ScanPattern("lock:*"), ScanPattern("?")}).match().isEmpty());
+    QVERIFY(ScanPlan({ScanPattern("lock:*"), ScanPattern("[ab]*")}).match().isEmpty());
+    // One byte each at least: a class of one byte per pattern.
+    QCOMPARE(ScanPlan({ScanPattern("lock:*"), ScanPattern("[ab]z*")}).match(), QByteArray("*[\\k\\z]*"));
+}
+
+void TestScanPlan::theCoveringMatchLetsEveryKeptKeyThrough()
+{
+    // Against Redis's own matcher (KeyGlob, its port; tst_coveringmatch asks a real server): every
+    // key a pattern matches, the covering MATCH matches too, whatever the patterns' classes, ranges,
+    // escapes and open brackets.
+    QRandomGenerator random(47);
+    int kept = 0, turnedAway = 0;
+    for (int round = 0; round < 4000; ++round) {
+        QList<ScanPattern> patterns;
+        const int n = 2 + int(random.bounded(3));
+        for (int i = 0; i < n; ++i)
+            patterns << ScanPattern(randomText(random, "ab:*?[]\\^-", 7));
+        const ScanPlan plan(patterns);
+        if (plan.match().isEmpty())
+            continue;
+        for (int k = 0; k < 40; ++k) {
+            const QByteArray key = randomText(random, "ab:*?[]\\^-", 6);
+            const bool through = KeyGlob::matches(plan.match(), key);
+            if (plan.keeps(key) && !through)
+                QFAIL(qPrintable(QStringLiteral("match %1 turns away %2, which a pattern keeps")
+                                     .arg(QString::fromLatin1(plan.match()), QString::fromLatin1(key))));
+            kept += plan.keeps(key) ? 1 : 0;
+            turnedAway += through ? 0 : 1;
+        }
+    }
+    // Both sides met often enough for the check to mean something.
+    QVERIFY2(kept > 1000 && turnedAway > 10000,
+             qPrintable(QStringLiteral("%1 %2").arg(kept).arg(turnedAway)));
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestScanPlan)
