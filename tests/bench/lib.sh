@@ -89,6 +89,20 @@ start_servers() {
     done
 }
 
+# wait_rehashed PORT...: until each server's keyspace is done growing its hash table (at most a
+# minute). Keys written past a table's size start an incremental rehash that runs on for seconds
+# (about a millisecond of every 100 ms cron tick, and a step with each command): a SCAN meanwhile
+# walks both tables. Measured while it lasts, the side that runs first pays for it.
+wait_rehashed() {
+    local port deadline=$((SECONDS + 60))
+    for port in "$@"; do
+        while redis-cli -h 127.0.0.1 -p "$port" DEBUG HTSTATS 0 | grep -q "rehashing target"; do
+            ((SECONDS < deadline)) || { echo "bench: the keyspace of :$port is still rehashing" >&2; return 1; }
+            sleep 0.2
+        done
+    done
+}
+
 # pipe_locks PORT COUNT PREFIX TTL_MS: COUNT locks `SET <PREFIX>I <I as 32 hex digits> PX TTL_MS`
 # (I from 0), written through redis-cli --pipe.
 pipe_locks() {

@@ -11,8 +11,9 @@
 # Discovery runs at --scan-rate max unless told otherwise: the bar of issues #3 and #19 is the full
 # speed pass against the bare loop (the default, polite pace is impact-bench's subject).
 # Both sides scan `lock:*` (one pattern: the server matches it). With --default-patterns ours scans
-# LockScope's default patterns instead (lock:*, mutex:*, *lock* to discover and the rest: one SCAN without MATCH whose
-# keys LockScope matches itself, as the window does out of the box) and the bare loop *lock*.
+# LockScope's default patterns instead (lock:*, mutex:*, *lock* to discover and the rest: one SCAN whose
+# MATCH covers them all, *[cm]*[kpx]*, and whose keys LockScope matches itself, as the window does
+# out of the box) and the bare loop *lock*.
 #
 #   tests/bench/scan-bench.sh [--rounds R] [--keys N] [--locks L] [--big-keys N] [--scan-rate RATE]
 #                             [--default-patterns]

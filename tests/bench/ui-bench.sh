@@ -104,6 +104,8 @@ for m in 0 1 2 3 4; do
         }
     }' | redis-cli -h 127.0.0.1 -p "${ports[$m]}" --pipe >/dev/null
 done
+# The locks took each keyspace past its table's size: both sides are measured once that is settled.
+wait_rehashed "${ports[@]}"
 
 # The floor of the first view on this machine, measured in the same run: the bare hiredis loop
 # (lockbench scan-baseline: SCAN MATCH *lock* COUNT 1000 and a pipelined GET + PTTL per key found,
