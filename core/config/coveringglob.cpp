@@ -25,15 +25,16 @@ QByteArray rarest(const QByteArray& required, int count)
     if (count == 1)
         return QByteArray(1, *std::max_element(required.cbegin(), required.cend(),
                                                [](char a, char b) { return rarity(a) < rarity(b); }));
-    QByteArray best;
-    int bestRarity = -1;
-    for (qsizetype i = 0; i < required.size(); ++i)
-        for (qsizetype j = i + 1; j < required.size(); ++j)
-            if (const int r = rarity(required.at(i)) + rarity(required.at(j)); r > bestRarity) {
-                bestRarity = r;
-                best = QByteArray(1, required.at(i)) + required.at(j);
-            }
-    return best;
+    // In one walk (a configured pattern may be long): the rarest byte so far, paired with each next.
+    qsizetype rarestSoFar = 0, first = 0, second = 1;
+    for (qsizetype j = 1; j < required.size(); ++j) {
+        if (rarity(required.at(rarestSoFar)) + rarity(required.at(j)) >
+            rarity(required.at(first)) + rarity(required.at(second)))
+            first = rarestSoFar, second = j;
+        if (rarity(required.at(j)) > rarity(required.at(rarestSoFar)))
+            rarestSoFar = j;
+    }
+    return QByteArray(1, required.at(first)) + required.at(second);
 }
 
 // "[...]" of these bytes, each once and escaped: in a class, Redis's matcher takes "\x" for x

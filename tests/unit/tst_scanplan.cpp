@@ -42,6 +42,7 @@ private slots:
     void theDefaultsGoWithOneCoveringMatch();
     void aPatternThatRequiresNoByteMeansNoMatch();
     void theCoveringMatchLetsEveryKeptKeyThrough();
+    void aLongPatternIsReadOnce();
 };
 
 void TestScanPlan::onePatternIsTheServersMatch()
@@ -168,6 +169,16 @@ void TestScanPlan::theCoveringMatchLetsEveryKeptKeyThrough()
     // Both sides met often enough for the check to mean something.
     QVERIFY2(kept > 1000 && turnedAway > 10000,
              qPrintable(QStringLiteral("%1 %2").arg(kept).arg(turnedAway)));
+}
+
+void TestScanPlan::aLongPatternIsReadOnce()
+{
+    // A pattern is configuration: a megabyte of it is read in one walk (pairing every byte with every
+    // later one would not end), and its rarest pair is still found: the q and z at its ends.
+    const QByteArray longOne = "q" + QByteArray(1 << 20, 'e') + "z*";
+    const ScanPlan plan({ScanPattern("lock:*"), ScanPattern(longOne)});
+    QCOMPARE(plan.match(), QByteArray("*[\\c\\q]*[\\k\\z]*"));
+    QVERIFY(plan.keeps(QByteArray(longOne.chopped(1) + "tail")));
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestScanPlan)
