@@ -27,6 +27,16 @@ struct ConnectionOptions
     // Set for a master entry that names a Sentinel group. `url` is then the group's current primary
     // (left empty until the sentinels named one), while the entry keeps the group's name everywhere.
     std::optional<TopologyUrl> topology;
+
+    // Whether a connection made with these would reach the same server the same way as one made with
+    // `o` (its health checks, name and topology aside).
+    bool sameEndpoint(const ConnectionOptions& o) const
+    {
+        return url == o.url && tls == o.tls && commandTimeoutMs == o.commandTimeoutMs &&
+               connectTimeoutMs == o.connectTimeoutMs && reconnectInitialMs == o.reconnectInitialMs &&
+               reconnectMaxMs == o.reconnectMaxMs && autoReconnect == o.autoReconnect &&
+               replyLimits == o.replyLimits;
+    }
 };
 
 } // namespace lockscope

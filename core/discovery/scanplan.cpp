@@ -45,10 +45,10 @@ void ScanPlan::add(const CompiledGlob& glob)
     m_globs.push_back(glob);
 }
 
-QByteArrayList ScanPlan::scanCommand(const QByteArray& cursor, int count) const
+QByteArrayList ScanPlan::scanCommand(const QByteArray& cursor, int count, bool cover) const
 {
     QByteArrayList command{"SCAN", cursor};
-    if (!m_match.isEmpty())
+    if (!m_match.isEmpty() && (cover || m_keepsAll))
         command << "MATCH" << m_match;
     command << "COUNT" << QByteArray::number(count);
     return command;

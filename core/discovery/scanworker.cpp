@@ -12,19 +12,6 @@
 
 namespace lockscope {
 
-namespace {
-
-// Whether a connection made with `a` would reach the same server the same way as one made with `b`.
-bool sameEndpoint(const ConnectionOptions& a, const ConnectionOptions& b)
-{
-    return a.url == b.url && a.tls == b.tls && a.commandTimeoutMs == b.commandTimeoutMs &&
-           a.connectTimeoutMs == b.connectTimeoutMs && a.reconnectInitialMs == b.reconnectInitialMs &&
-           a.reconnectMaxMs == b.reconnectMaxMs && a.autoReconnect == b.autoReconnect &&
-           a.replyLimits == b.replyLimits;
-}
-
-} // namespace
-
 ScanWorker::ScanWorker(int index, MonitorSettings settings, std::shared_ptr<KeyPool> keyPool, QObject* parent)
     : QObject(parent), m_index(index), m_settings(std::move(settings)), m_plan(m_settings.patterns),
       m_pacer(m_settings.scanRate, m_settings.scanCount), m_eventTimer(new QTimer(this)),
@@ -65,7 +52,7 @@ void ScanWorker::follow(quint64 generation, const ConnectionOptions& master, con
     m_masterUp = true;
     m_masterRunId = runId;
     setScanning(m_scanning); // what the MasterScanner may have dropped as stale is said again
-    if (!m_connection || !sameEndpoint(m_options, master)) {
+    if (!m_connection || !m_options.sameEndpoint(master)) {
         openConnection(master);
         return; // its Up reads the mode and starts the pass
     }
@@ -273,6 +260,7 @@ void ScanWorker::beginPass()
     ++m_pass; // every key is unmet again
     m_passPages = 0;
     m_passKeysSeen = 0;
+    m_passCovers = true;
     m_passLeastCount = m_settings.scanCount;
     m_dbSizeKnown = false;
     m_pacer.beginPass(m_firstPass);
@@ -315,9 +303,10 @@ void ScanWorker::sendScan(const QByteArray& cursor, int count)
 {
     const quint32 pass = m_pass;
     const bool paced = m_pacer.paced();
-    const QByteArrayList command = m_plan.scanCommand(cursor, count);
+    const bool covers = m_passCovers;
+    const QByteArrayList command = m_plan.scanCommand(cursor, count, covers);
     CommandCountProbe::sendIfDue(m_connection.get(), &m_pacer, this);
-    m_connection->sendScanPage(command, m_plan.keyFilter(), this, [this, pass, paced](const RedisResult& r) {
+    m_connection->sendScanPage(command, m_plan.keyFilter(), this, [=, this](const RedisResult& r) {
         if (pass != m_pass)
             return;
         if (!r.ok() || !r.reply.isArray() || r.reply.elements.size() != 2) {
@@ -333,7 +322,9 @@ void ScanWorker::sendScan(const QByteArray& cursor, int count)
         const RedisReply& page = r.reply.elements[1];
         ++m_passPages;
         // The plan's filter left the other keys out as the page was parsed: they count as seen.
-        m_passKeysSeen += page.elements.size() + page.keysLeftOut();
+        const qsizetype returned = page.elements.size() + page.keysLeftOut();
+        m_passKeysSeen += returned;
+        m_passCovers = m_passCovers && (!covers || ScanPlan::coverPays(returned, count));
         if (const QString broken = scanBroken(next); !broken.isEmpty())
             return failPass(broken);
         QByteArrayList keys;

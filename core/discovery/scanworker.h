@@ -156,6 +156,7 @@ private:
     bool m_dbSizeKnown = false; // DBSIZE answered in the running pass
     qint64 m_passPages = 0;     // SCAN pages of the running pass ...
     qint64 m_passKeysSeen = 0;  // ... and the keys they returned
+    bool m_passCovers = true;   // its pages send the plan's covering MATCH (ScanPlan::coverPays)
     bool m_scanFailed = false;  // a pass was stopped as one that would never end
     // Keys emitted and not yet taken in by the monitor. A thread reading faster than the monitor
     // takes in (5 masters, one monitor thread) queued whole passes of reads, a few hundred bytes a

@@ -128,6 +128,7 @@ void LockLister::nextMaster()
     m_dbSize = -1;
     m_masterPages = 0;
     m_masterKeys = 0;
+    m_masterCovers = true;
     m_leastCount = m_config.monitor.scanCount;
     m_pacer.beginPass(true); // a connection's first pass: `max` runs it unpaced
     m_pauseDebtUs = 0;
@@ -212,16 +213,18 @@ void LockLister::sendScan()
 {
     const int master = m_master;
     CommandCountProbe::sendIfDue(m_scanConnections[master].get(), &m_pacer, this);
-    m_scanConnections[master]->sendScanPage(m_plan.scanCommand(m_cursor, m_scanCount), m_plan.keyFilter(),
-                                            this, [this, master](const RedisResult& r) {
+    const bool covers = m_masterCovers;
+    const int count = m_scanCount;
+    m_scanConnections[master]->sendScanPage(m_plan.scanCommand(m_cursor, count, covers), m_plan.keyFilter(),
+                                            this, [this, master, covers, count](const RedisResult& r) {
                                                 if (master != m_master)
                                                     return; // the scan of that master was given up
                                                 m_scanOut = false;
-                                                onScanReply(r);
+                                                onScanReply(r, covers, count);
                                             });
 }
 
-void LockLister::onScanReply(const RedisResult& r)
+void LockLister::onScanReply(const RedisResult& r, bool covered, int count)
 {
     if (!r.ok()) {
         failMaster(m_scanConnections[m_master]->lastError().isError()
@@ -239,6 +242,7 @@ void LockLister::onScanReply(const RedisResult& r)
     const qint64 seen = found.size() + r.reply.elements[1].keysLeftOut();
     ++m_masterPages;
     m_masterKeys += seen;
+    m_masterCovers = m_masterCovers && (!covered || ScanPlan::coverPays(seen, count));
     m_keysScanned += seen;
     if (const QString broken = ScanBound::broken(next, m_masterPages, m_masterKeys, m_dbSize, m_leastCount);
         !broken.isEmpty()) {

@@ -88,7 +88,8 @@ private:
     void beginScanning();
     void scanNext();
     void sendScan();
-    void onScanReply(const RedisResult& r);
+    // `covered`: the page was sent with the plan's covering MATCH, for `count` keys.
+    void onScanReply(const RedisResult& r, bool covered, int count);
     // The scan of the current master cannot go on: it is held down with `reason`, the next one starts.
     void failMaster(const QString& reason);
     void nextMaster();
@@ -127,6 +128,7 @@ private:
     qint64 m_dbSize = -1;
     qint64 m_masterPages = 0;
     qint64 m_masterKeys = 0;
+    bool m_masterCovers = true; // its pages send the plan's covering MATCH (ScanPlan::coverPays)
     qint64 m_keysScanned = 0;
     std::deque<std::shared_ptr<Page>> m_pages; // read or being read, in scan order
     QTimer* m_pauseTimer;

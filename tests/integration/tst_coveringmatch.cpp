@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "config/lockscopeconfig.h"
 #include "discovery/scanplan.h"
+#include "support/lockctlrun.h"
+#include "support/monitorrun.h"
 #include "support/redisservergroup.h"
 #include "support/testregistry.h"
 
 #include <QRandomGenerator>
 #include <QSet>
+#include <QTemporaryDir>
 #include <QTest>
 
 namespace tst_coveringmatch {
@@ -31,6 +35,31 @@ QSet<QByteArray> scanAll(const RedisServer& server, const QByteArray& match)
     return keys;
 }
 
+// From now on the server logs every command (SLOWLOG with no threshold); scanPages() reads it back.
+void logEveryCommand(const RedisServer& server)
+{
+    server.command({"CONFIG", "SET", "slowlog-max-len", "100000"});
+    server.command({"CONFIG", "SET", "slowlog-log-slower-than", "0"});
+    server.command({"SLOWLOG", "RESET"});
+}
+
+// The SCAN pages the server ran since logEveryCommand(), oldest first: for each, whether it carried
+// a MATCH; a page with cursor 0 begins a pass.
+QList<QPair<QByteArray, bool>> scanPages(const RedisServer& server)
+{
+    QList<QPair<QByteArray, bool>> pages;
+    const RedisReply log = server.command({"SLOWLOG", "GET", "100000"});
+    for (qsizetype i = log.elements.size() - 1; i >= 0; --i) {
+        const QList<RedisReply>& argv = log.elements.at(i).elements.value(3).elements;
+        if (argv.size() >= 2 && argv.at(0).string.compare("scan", Qt::CaseInsensitive) == 0)
+            pages.append({argv.at(1).string, std::any_of(argv.cbegin(), argv.cend(), [](const RedisReply& a) {
+                              return a.string.compare("match", Qt::CaseInsensitive) == 0;
+                          })});
+    }
+    server.command({"CONFIG", "SET", "slowlog-log-slower-than", "10000"});
+    return pages;
+}
+
 QByteArray randomText(QRandomGenerator& random, QByteArrayView alphabet, int minLength, int maxLength)
 {
     QByteArray text;
@@ -52,6 +81,8 @@ private slots:
     void initTestCase();
     void theDefaultsTurnAwayOnlyOtherKeys();
     void randomPatternsLoseNoKeyOfTheirs();
+    void amongLocksOnlyTheMatchGoesOncePerPass();
+    void amongOtherKeysTheMatchGoesWithEveryPage();
 
 private:
     RedisServerGroup m_group;
@@ -121,6 +152,64 @@ void TestCoveringMatch::randomPatternsLoseNoKeyOfTheirs()
                             .arg(plans)
                             .arg(theirs)
                             .arg(turnedAway)));
+}
+
+void TestCoveringMatch::amongLocksOnlyTheMatchGoesOncePerPass()
+{
+    // A keyspace of little but locks: the first page's MATCH lets nearly every key through, so the
+    // rest of the pass goes without (the server's matcher would only add to its work); every lock
+    // is found either way, by the monitor and by lockctl list.
+    RedisServer& server = m_group.at(0);
+    server.command({"FLUSHALL"});
+    server.command(
+        {"EVAL", "for i = 1, 5000 do redis.call('SET', 'lock:' .. i, 't', 'PX', 600000) end", "0"});
+    LockScopeConfig config;
+    config.masters = m_group.connectionOptions(5000);
+    config.monitor.scanRate = ScanRate::max(); // pages of COUNT 1000, as lockctl list asks
+    logEveryCommand(server);
+    {
+        lockscope::test::MonitorRun run(config);
+        QVERIFY(run.startAndScan(int(lockscope::test::upperBoundMs(30000))));
+        QCOMPARE(run.monitor().locks().size(), 5000);
+    }
+    QTemporaryDir dir;
+    const lockscope::test::LockctlRun list =
+        lockscope::test::runLockctl(lockscope::test::testPasswordArgs() +
+                                    QStringList{"-m", server.url(false), "--audit-log",
+                                                dir.filePath("audit.jsonl"), "list", "--scan-rate", "max"});
+    QVERIFY2(list.code == 0 && list.out.count("\nlock:") == 5000, qPrintable(list.describe()));
+    const QList<QPair<QByteArray, bool>> pages = scanPages(server);
+    int passes = 0;
+    for (qsizetype i = 0; i < pages.size(); ++i) {
+        const bool passStarts = pages.at(i).first == "0";
+        passes += passStarts ? 1 : 0;
+        QVERIFY2(pages.at(i).second == passStarts,
+                 qPrintable(QStringLiteral("page %1 of %2").arg(i).arg(pages.size())));
+    }
+    QVERIFY2(passes >= 2 && pages.size() >= 2 * 4, qPrintable(QStringLiteral("%1 pages").arg(pages.size())));
+}
+
+void TestCoveringMatch::amongOtherKeysTheMatchGoesWithEveryPage()
+{
+    RedisServer& server = m_group.at(0);
+    server.command({"FLUSHALL"});
+    server.command({"EVAL",
+                    "for i = 1, 5000 do redis.call('SET', 'session:' .. i, 'x') end "
+                    "for i = 1, 50 do redis.call('SET', 'lock:' .. i, 't', 'PX', 600000) end",
+                    "0"});
+    LockScopeConfig config;
+    config.masters = m_group.connectionOptions(5000);
+    config.monitor.scanRate = ScanRate::max(); // pages of COUNT 1000, as lockctl list asks
+    logEveryCommand(server);
+    {
+        lockscope::test::MonitorRun run(config);
+        QVERIFY(run.startAndScan(int(lockscope::test::upperBoundMs(30000))));
+        QCOMPARE(run.monitor().locks().size(), 50);
+    }
+    const QList<QPair<QByteArray, bool>> pages = scanPages(server);
+    QVERIFY2(pages.size() >= 4, qPrintable(QString::number(pages.size())));
+    for (const auto& [cursor, matched] : pages)
+        QVERIFY2(matched, cursor.constData());
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestCoveringMatch)

@@ -43,6 +43,7 @@ private slots:
     void aPatternThatRequiresNoByteMeansNoMatch();
     void theCoveringMatchLetsEveryKeptKeyThrough();
     void aLongPatternIsReadOnce();
+    void aPassMayLeaveTheCoveringMatchOut();
 };
 
 void TestScanPlan::onePatternIsTheServersMatch()
@@ -179,6 +180,21 @@ void TestScanPlan::aLongPatternIsReadOnce()
     const ScanPlan plan({ScanPattern("lock:*"), ScanPattern(longOne)});
     QCOMPARE(plan.match(), QByteArray("*[\\c\\q]*[\\k\\z]*"));
     QVERIFY(plan.keeps(QByteArray(longOne.chopped(1) + "tail")));
+}
+
+void TestScanPlan::aPassMayLeaveTheCoveringMatchOut()
+{
+    const ScanPlan several(ScanPattern::defaults());
+    QCOMPARE(several.scanCommand("0", 1000),
+             QByteArrayList({"SCAN", "0", "MATCH", several.match(), "COUNT", "1000"}));
+    QCOMPARE(several.scanCommand("17", 500, false), QByteArrayList({"SCAN", "17", "COUNT", "500"}));
+    // A single pattern's MATCH is its filter: it always goes.
+    const ScanPlan one({ScanPattern("lock:*")});
+    QCOMPARE(one.scanCommand("0", 1000, false),
+             QByteArrayList({"SCAN", "0", "MATCH", "lock:*", "COUNT", "1000"}));
+    // Worth it while fewer than three keys in four get through.
+    QVERIFY(ScanPlan::coverPays(0, 1000) && ScanPlan::coverPays(749, 1000));
+    QVERIFY(!ScanPlan::coverPays(750, 1000) && !ScanPlan::coverPays(1200, 1000));
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestScanPlan)
