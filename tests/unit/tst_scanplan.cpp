@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "config/keyglob.h"
 #include "discovery/scanplan.h"
+#include "support/randomtext.h"
 #include "support/testregistry.h"
 
 #include <QRandomGenerator>
@@ -9,6 +10,7 @@
 namespace tst_scanplan {
 
 using namespace lockscope;
+using lockscope::test::randomText;
 
 namespace {
 
@@ -16,15 +18,6 @@ bool anyGlob(const QList<ScanPattern>& patterns, const QByteArray& key)
 {
     return std::any_of(patterns.cbegin(), patterns.cend(),
                        [&key](const ScanPattern& p) { return KeyGlob::matches(p.match, key); });
-}
-
-QByteArray randomText(QRandomGenerator& random, const QByteArray& alphabet, int maxLength)
-{
-    QByteArray text;
-    const int length = int(random.bounded(maxLength + 1));
-    for (int i = 0; i < length; ++i)
-        text += alphabet.at(int(random.bounded(alphabet.size())));
-    return text;
 }
 
 } // namespace
@@ -105,10 +98,10 @@ void TestScanPlan::agreesWithRedisGlobOnRandomPatterns()
         QList<ScanPattern> patterns;
         const int n = 2 + int(random.bounded(3));
         for (int i = 0; i < n; ++i)
-            patterns << ScanPattern(randomText(random, "ab:*?[]\\^-", 6));
+            patterns << ScanPattern(randomText(random, "ab:*?[]\\^-", 0, 6));
         const ScanPlan plan(patterns);
         for (int k = 0; k < 20; ++k) {
-            const QByteArray key = randomText(random, "ab:*?[\\", 7);
+            const QByteArray key = randomText(random, "ab:*?[\\", 0, 7);
             if (plan.keeps(key) != anyGlob(patterns, key)) {
                 QByteArrayList texts;
                 for (const ScanPattern& p : patterns)
@@ -153,12 +146,12 @@ void TestScanPlan::theCoveringMatchLetsEveryKeptKeyThrough()
         QList<ScanPattern> patterns;
         const int n = 2 + int(random.bounded(3));
         for (int i = 0; i < n; ++i)
-            patterns << ScanPattern(randomText(random, "ab:*?[]\\^-", 7));
+            patterns << ScanPattern(randomText(random, "ab:*?[]\\^-", 0, 7));
         const ScanPlan plan(patterns);
         if (plan.match().isEmpty())
             continue;
         for (int k = 0; k < 40; ++k) {
-            const QByteArray key = randomText(random, "ab:*?[]\\^-", 6);
+            const QByteArray key = randomText(random, "ab:*?[]\\^-", 0, 6);
             const bool through = KeyGlob::matches(plan.match(), key);
             if (plan.keeps(key) && !through)
                 QFAIL(qPrintable(QStringLiteral("match %1 turns away %2, which a pattern keeps")
