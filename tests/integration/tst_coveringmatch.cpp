@@ -15,6 +15,7 @@
 namespace tst_coveringmatch {
 
 using namespace lockscope;
+using lockscope::test::randomPatterns;
 using lockscope::test::randomText;
 using lockscope::test::RedisServer;
 using lockscope::test::RedisServerGroup;
@@ -37,7 +38,8 @@ QSet<QByteArray> scanAll(const RedisServer& server, const QByteArray& match)
     return keys;
 }
 
-// From now on the server logs every command (SLOWLOG with no threshold); scanPages() reads it back.
+// From now on the server logs every command (SLOWLOG with no threshold); scanPages() reads it back
+// and puts the threshold back.
 void logEveryCommand(const RedisServer& server)
 {
     server.command({"CONFIG", "SET", "slowlog-max-len", "100000"});
@@ -135,9 +137,7 @@ void TestCoveringMatch::randomPatternsLoseNoKeyOfTheirs()
     int plans = 0, theirs = 0, turnedAway = 0;
     const qsizetype all = scanAll(server, "*").size();
     for (int round = 0; round < 150; ++round) {
-        QList<ScanPattern> patterns;
-        for (int i = 0, n = 2 + int(random.bounded(3)); i < n; ++i)
-            patterns << ScanPattern(randomText(random, alphabet, 1, 6));
+        const QList<ScanPattern> patterns = randomPatterns(random, alphabet, 1, 6);
         const ScanPlan plan(patterns);
         if (plan.match().isEmpty())
             continue;

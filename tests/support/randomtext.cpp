@@ -12,4 +12,14 @@ QByteArray randomText(QRandomGenerator& random, QByteArrayView alphabet, int min
     return text;
 }
 
+QList<ScanPattern> randomPatterns(QRandomGenerator& random, QByteArrayView alphabet, int minLength,
+                                  int maxLength)
+{
+    QList<ScanPattern> patterns;
+    const int n = 2 + int(random.bounded(3));
+    for (int i = 0; i < n; ++i)
+        patterns << ScanPattern(randomText(random, alphabet, minLength, maxLength));
+    return patterns;
+}
+
 } // namespace lockscope::test

@@ -10,6 +10,7 @@
 namespace tst_scanplan {
 
 using namespace lockscope;
+using lockscope::test::randomPatterns;
 using lockscope::test::randomText;
 
 namespace {
@@ -95,10 +96,7 @@ void TestScanPlan::agreesWithRedisGlobOnRandomPatterns()
     // The shortcuts for the common shapes must judge every key as Redis's own matcher does.
     QRandomGenerator random(19);
     for (int round = 0; round < 2000; ++round) {
-        QList<ScanPattern> patterns;
-        const int n = 2 + int(random.bounded(3));
-        for (int i = 0; i < n; ++i)
-            patterns << ScanPattern(randomText(random, "ab:*?[]\\^-", 0, 6));
+        const QList<ScanPattern> patterns = randomPatterns(random, "ab:*?[]\\^-", 0, 6);
         const ScanPlan plan(patterns);
         for (int k = 0; k < 20; ++k) {
             const QByteArray key = randomText(random, "ab:*?[\\", 0, 7);
@@ -143,10 +141,7 @@ void TestScanPlan::theCoveringMatchLetsEveryKeptKeyThrough()
     QRandomGenerator random(47);
     int kept = 0, turnedAway = 0;
     for (int round = 0; round < 4000; ++round) {
-        QList<ScanPattern> patterns;
-        const int n = 2 + int(random.bounded(3));
-        for (int i = 0; i < n; ++i)
-            patterns << ScanPattern(randomText(random, "ab:*?[]\\^-", 0, 7));
+        const QList<ScanPattern> patterns = randomPatterns(random, "ab:*?[]\\^-", 0, 7);
         const ScanPlan plan(patterns);
         if (plan.match().isEmpty())
             continue;
