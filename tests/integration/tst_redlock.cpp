@@ -449,28 +449,32 @@ void TestRedlock::keeperExtendsUntilReleased()
     Redlock redlock(c.masters.get(), c.config);
     // A lease long enough that a loaded machine's scheduling delays (seconds, under the sanitizers
     // beside a build) do not eat the time between two extensions, which is not what this test is
-    // about (keeperReportsLoss is): half a second on an idle machine, scaled like an upper bound.
-    const qint64 ttlMs = upperBoundMs(500);
+    // about (keeperReportsLoss is): 1.5 s on an idle machine, scaled like an upper bound. The scale
+    // is read once, here: CI once lost a half-second lease on a fresh machine to a burst that came
+    // after it (both tst_redlock runs at once, each beside the other's five masters), when a few
+    // extensions in a row could not reach a quorum within the per-master timeout.
+    const qint64 ttlMs = upperBoundMs(1500);
     const RedlockOutcome o = wait([&](auto done) { redlock.acquire("res:k", ttlMs, QString(), done); });
     QVERIFY(o.ok());
     LockKeeper keeper(&redlock, o.lease);
     QSignalSpy extended(&keeper, &LockKeeper::extended);
     QSignalSpy lost(&keeper, &LockKeeper::lost);
     keeper.start();
-    // Kept for more than three TTLs: six extensions, and the clock past three TTLs.
-    QTRY_VERIFY_WITH_TIMEOUT(extended.count() >= 6 &&
-                                 monotonicNs() > o.lease.startedAtNs + 3 * ttlMs * qint64(1000000),
-                             int(3 * ttlMs + 2000));
-    QCOMPARE(lost.count(), 0);
+    // Kept for more than two TTLs: six extensions, and the clock past two TTLs.
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !lost.isEmpty() ||
+            (extended.count() >= 6 && monotonicNs() > o.lease.startedAtNs + 2 * ttlMs * qint64(1000000)),
+        int(3 * ttlMs + 2000));
+    QVERIFY2(lost.isEmpty(), qPrintable(lost.value(0).value(0).toString()));
     for (int i = 0; i < 5; ++i)
         QCOMPARE(c.group.at(i).command({"GET", "res:k"}).string, o.lease.token);
     const RedlockOutcome r = wait([&](auto done) { keeper.release(done); });
     QVERIFY(r.ok());
-    // Released, the keeper extends no more: over some six of its extension periods (a third of the
-    // remaining validity), not one more. This wait is the observation window of a
+    // Released, the keeper extends no more: over some three of its extension periods (a third of
+    // the remaining validity), not one more. This wait is the observation window of a
     // "never", not a stand-in for an event.
     const qsizetype extensionsAtRelease = extended.count();
-    QTest::qWait(int(2 * ttlMs));
+    QTest::qWait(int(ttlMs));
     QCOMPARE(extended.count(), extensionsAtRelease);
     QVERIFY(!keeper.isLost());
     for (const QByteArray& v : c.values("res:k"))
