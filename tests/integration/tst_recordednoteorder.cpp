@@ -201,10 +201,13 @@ bool TestRecordedNoteOrder::restartWithALapsedLease(const QByteArray& key)
     RedisServer& server = m_recorded.group().at(0);
     if (server.command({"DEBUG", "SET-ACTIVE-EXPIRE", "0"}).string != "OK")
         return false;
-    server.command({"SET", key, "tok-a", "PX", "300"});
+    // Long enough to be read before it lapses (a read after would take it away), scaled: a loaded
+    // machine reads late.
+    const qint64 leaseMs = upperBoundMs(300);
+    server.command({"SET", key, "tok-a", "PX", QByteArray::number(leaseMs)});
     if (!QTest::qWaitFor([&] { return tokenOf(key) == "tok-a"; }, int(upperBoundMs(15000))))
         return false;
-    QThread::msleep(400); // past its expiry, still stored: nothing reads it
+    QThread::msleep(leaseMs + 100); // past its expiry, still stored: nothing reads it
     return true;
 }
 
