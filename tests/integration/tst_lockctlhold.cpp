@@ -62,16 +62,20 @@ void TestLockctlHold::holdRunsTheCommandWhileHolding()
     LockctlCli lockctl(group);
     QTemporaryDir dir;
     const QString seen = dir.filePath(QStringLiteral("seen"));
-    // The command runs for 2.5 s with a 1 s TTL: only the automatic extension keeps it held. (A
-    // shorter lease is lost on a machine loaded enough to delay an extension by a few hundred ms.)
-    const QString script = QStringLiteral("echo \"$LOCKSCOPE_TOKEN $LOCKSCOPE_RESOURCE\" > '%1'; sleep 2.5; "
+    // The command runs for two and a half TTLs: only the automatic extension keeps it held. The
+    // TTL is 1 s on an idle machine, scaled like an upper bound: a shorter lease is lost on a
+    // machine loaded enough to delay a few extensions in a row (CI lost tst_redlock's half-second
+    // one that way), and the sanitized lockctl is slower.
+    const qint64 ttlMs = upperBoundMs(1000);
+    const QString script = QStringLiteral("echo \"$LOCKSCOPE_TOKEN $LOCKSCOPE_RESOURCE\" > '%1'; sleep %3; "
                                           "redis-cli -p %2 GET held >> '%1'; exit 7")
                                .arg(seen)
-                               .arg(group.at(2).port());
+                               .arg(group.at(2).port())
+                               .arg(double(ttlMs) * 2.5 / 1000.0, 0, 'f', 3);
     // redis-cli logs in with REDISCLI_AUTH from the environment lockctl passes on (it takes out only
     // its own --password-env variable).
     qputenv("REDISCLI_AUTH", group.at(2).options().password.toUtf8());
-    const LockctlRun r = lockctl({"hold", "held", "--ttl", "1000", "--", "sh", "-c", script});
+    const LockctlRun r = lockctl({"hold", "held", "--ttl", QString::number(ttlMs), "--", "sh", "-c", script});
     qunsetenv("REDISCLI_AUTH");
     QVERIFY2(r.code == 7, qPrintable(r.describe()));
     QFile file(seen);
