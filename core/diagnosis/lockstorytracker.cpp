@@ -9,7 +9,12 @@ qint64 LockStoryTracker::ttlOf(const LockView& view)
 {
     qint64 ttl = -1;
     for (int i : view.holders) {
-        const MasterObservation& m = view.observations.value(i);
+        // By reference: a copy (QList::value) takes and drops a reference on the reading's content,
+        // which the core thread's copy of the view shares: two atomic writes to a line the other
+        // core holds, for every master of every view the window is told of.
+        if (i < 0 || i >= view.observations.size())
+            continue;
+        const MasterObservation& m = view.observations.at(i);
         if (m.present() && !m.error().isError() && m.hasExpiry())
             ttl = qMax(ttl, m.pttlAt(view.computedAtMs));
     }
