@@ -306,53 +306,55 @@ void ScanWorker::sendScan(const QByteArray& cursor, int count)
     const bool covers = m_passCovers;
     const QByteArrayList command = m_plan.scanCommand(cursor, count, covers);
     CommandCountProbe::sendIfDue(m_connection.get(), &m_pacer, this);
-    m_connection->sendScanPage(command, m_plan.keyFilter(), this, [=, this](const RedisResult& r) {
-        if (pass != m_pass)
-            return;
-        if (!r.ok() || !r.reply.isArray() || r.reply.elements.size() != 2) {
-            // The connection's own failure handling resets the pass; a server error
-            // (e.g. NOPERM on SCAN) ends it here.
-            if (r.ok()) {
+    m_connection->sendScanPage(
+        command, m_plan.keyFilter(), this, [this, pass, paced, covers, count](const RedisResult& r) {
+            if (pass != m_pass)
+                return;
+            if (!r.ok() || !r.reply.isArray() || r.reply.elements.size() != 2) {
+                // The connection's own failure handling resets the pass; a server error
+                // (e.g. NOPERM on SCAN) ends it here.
+                if (r.ok()) {
+                    m_scansDone = true;
+                    maybeFinishPass();
+                }
+                return;
+            }
+            const QByteArray next = r.reply.elements[0].string;
+            const RedisReply& page = r.reply.elements[1];
+            ++m_passPages;
+            // The plan's filter left the other keys out as the page was parsed: they count as seen.
+            const qsizetype returned = page.elements.size() + page.keysLeftOut();
+            m_passKeysSeen += returned;
+            if (covers && !ScanPlan::coverPays(returned, count))
+                m_passCovers = false;
+            if (const QString broken = scanBroken(next); !broken.isEmpty())
+                return failPass(broken);
+            QByteArrayList keys;
+            keys.reserve(page.elements.size());
+            const auto keyAt = [&page](qsizetype i) -> const QByteArray& { return page.elements[i].string; };
+            m_keys.lookUpAll(page.elements.size(), keyAt, [&](qsizetype i, quint32 hash) {
+                if (!page.elements[i].isString())
+                    return; // a key is a bulk string; anything else is no key (a broken peer's)
+                // The table's copy goes on: with a pool, the bytes the other masters' tables hold.
+                const ScanKeyTable::Stored entry = m_keys.insert(keyAt(i), hash, false);
+                if (entry.mark.metInPass != m_pass) {
+                    entry.mark.metInPass = m_pass;
+                    keys << entry.key;
+                }
+            });
+            if (next == "0")
                 m_scansDone = true;
-                maybeFinishPass();
+            else if (!paced)
+                nextPage(next); // asked before reading this page: the pipeline stays full
+            const double fraction = next == "0" ? 1.0 : ScanBound::fraction(next);
+            emit scanProgress(qint64(fraction * double(m_dbSize)), m_dbSize);
+            if (paced) {
+                readPage(keys, 0, next);
+                return;
             }
-            return;
-        }
-        const QByteArray next = r.reply.elements[0].string;
-        const RedisReply& page = r.reply.elements[1];
-        ++m_passPages;
-        // The plan's filter left the other keys out as the page was parsed: they count as seen.
-        const qsizetype returned = page.elements.size() + page.keysLeftOut();
-        m_passKeysSeen += returned;
-        m_passCovers = m_passCovers && (!covers || ScanPlan::coverPays(returned, count));
-        if (const QString broken = scanBroken(next); !broken.isEmpty())
-            return failPass(broken);
-        QByteArrayList keys;
-        keys.reserve(page.elements.size());
-        const auto keyAt = [&page](qsizetype i) -> const QByteArray& { return page.elements[i].string; };
-        m_keys.lookUpAll(page.elements.size(), keyAt, [&](qsizetype i, quint32 hash) {
-            if (!page.elements[i].isString())
-                return; // a key is a bulk string; anything else is no key (a broken peer's)
-            // The table's copy goes on: with a pool, the bytes the other masters' tables hold.
-            const ScanKeyTable::Stored entry = m_keys.insert(keyAt(i), hash, false);
-            if (entry.mark.metInPass != m_pass) {
-                entry.mark.metInPass = m_pass;
-                keys << entry.key;
-            }
+            readKeys(keys, true);
+            maybeFinishPass();
         });
-        if (next == "0")
-            m_scansDone = true;
-        else if (!paced)
-            nextPage(next); // asked before reading this page: the pipeline stays full
-        const double fraction = next == "0" ? 1.0 : ScanBound::fraction(next);
-        emit scanProgress(qint64(fraction * double(m_dbSize)), m_dbSize);
-        if (paced) {
-            readPage(keys, 0, next);
-            return;
-        }
-        readKeys(keys, true);
-        maybeFinishPass();
-    });
 }
 
 namespace {

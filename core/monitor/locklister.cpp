@@ -242,7 +242,8 @@ void LockLister::onScanReply(const RedisResult& r, bool covered, int count)
     const qint64 seen = found.size() + r.reply.elements[1].keysLeftOut();
     ++m_masterPages;
     m_masterKeys += seen;
-    m_masterCovers = m_masterCovers && (!covered || ScanPlan::coverPays(seen, count));
+    if (covered && !ScanPlan::coverPays(seen, count))
+        m_masterCovers = false;
     m_keysScanned += seen;
     if (const QString broken = ScanBound::broken(next, m_masterPages, m_masterKeys, m_dbSize, m_leastCount);
         !broken.isEmpty()) {
