@@ -50,7 +50,6 @@ build "$here" "$here/build-compare"
 # The servers are started once, by lib.sh, for both sides (its $lockbench is unused here).
 export LOCKSCOPE_BUILD="$here/build-compare"
 source "$(dirname "$0")/lib.sh"
-sides=(base head)
 declare -A bench=([base]="$base_tree/build/tests/bench/lockbench/lockbench"
                   [head]="$here/build-compare/tests/bench/lockbench/lockbench")
 declare -A ctl=([base]="$base_tree/build/app/lockctl" [head]="$here/build-compare/app/lockctl")
