@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# compare.sh's companion for the window (issue #47): this checkout's window against BASE_COMMIT's,
+# ui-bench.sh (100k locks on five masters, `--scan-rate max` unless UIBENCH_ARGS says otherwise)
+# run PAIRS times for each, the two alternately (A B, B A, ...), each run with its own servers and
+# its own bare loop. A benchmark, not a timed test: it is not part of the suite or CI.
+#
+#   tests/bench/ui-compare.sh BASE_COMMIT [--pairs N]        (default 5 pairs, about 15 minutes)
+#
+# One run's first view varies by a third on a shared two-core machine (the same binary read 1.07x to
+# 1.52x its bare loop in one afternoon): a single run of each build says little, and the two builds
+# alternating over several pairs say what a change did.
+#
+# Prints one JSON line per figure, as compare.sh does: {"figure", "base", "head", "ratio",
+# "pairedRatio", "worse", "baseRuns", "headRuns"}: the medians of each build's runs, their ratio
+# head/base, the median of each pair's head/base, and `worse` when head is more than 5 % worse by
+# both; exits 1 when any is. Figures: firstViewRatio (loadMs over the same run's bare loop, the issue's
+# figure), loadMs, processCpuMs, peakRssMiB, maxStallMs, p99StallMs. The builds (RelWithDebInfo,
+# as ui-bench.sh builds, so that a developer's ccache serves them) are kept in build-uicompare/
+# (head) and build-compare-BASE/build-ui (in compare.sh's worktree of BASE) for the next run.
+set -euo pipefail
+[[ $# -ge 1 && "$1" != --* ]] || { echo "usage: $0 BASE_COMMIT [--pairs N]" >&2; exit 2; }
+base_rev=$1
+shift
+pairs=5
+source "$(dirname "$0")/options.sh"
+parse_options "BASE_COMMIT [--pairs N]" pairs -- "$@"
+here="$(cd "$(dirname "$0")/../.." && pwd)"
+base_sha="$(git -C "$here" rev-parse --verify "$base_rev^{commit}")"
+base_tree="$here/build-compare-${base_sha:0:12}"
+
+# build SOURCE BUILD_DIR: uibench and lockbench (ui-bench.sh's bare loop), as ui-bench.sh builds them.
+build() {
+    local flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DLOCKSCOPE_GUI=ON -DLOCKSCOPE_BENCH=ON -DLOCKSCOPE_FUZZ=OFF)
+    command -v ccache >/dev/null && flags+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+    cmake -S "$1" -B "$2" -G Ninja "${flags[@]}" >/dev/null
+    cmake --build "$2" --target uibench lockbench >&2
+}
+if [[ ! -d "$base_tree/src" ]]; then
+    git -C "$here" worktree add --detach "$base_tree/src" "$base_sha" >&2
+fi
+build "$base_tree/src" "$base_tree/build-ui"
+build "$here" "$here/build-uicompare"
+declare -A dirs=([base]="$base_tree/build-ui" [head]="$here/build-uicompare")
+
+results="$(mktemp "${TMPDIR:-/tmp}/lockscope-uicompare.XXXXXX")"
+trap 'rm -f "$results"' EXIT
+export UIBENCH_ARGS="${UIBENCH_ARGS:---scan-rate max}"
+for ((pair = 0; pair < pairs; pair++)); do
+    # Which build goes first alternates: neither always follows the other's load.
+    if ((pair % 2 == 0)); then order=(base head); else order=(head base); fi
+    for side in "${order[@]}"; do
+        # ui-bench.sh exits 1 when a target of the window is not met: its figures count all the same.
+        line="$(LOCKSCOPE_BUILD="${dirs[$side]}" "$here/tests/bench/ui-bench.sh" 2>/dev/null | grep '^{' | tail -n 1)" || true
+        [[ -n "$line" ]] || { echo "ui-compare.sh: ui-bench.sh printed no figures for $side" >&2; exit 1; }
+        python3 -c 'import json, sys; print(json.dumps({"side": sys.argv[1], **json.loads(sys.argv[2])}))' \
+            "$side" "$line" >>"$results"
+        echo "ui-compare.sh: pair $((pair + 1)) of $pairs, $side done" >&2
+    done
+done
+
+python3 - "$results" <<'PY'
+import json, statistics, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+for r in rows:
+    r["firstViewRatio"] = r["loadMs"] / r["baselineScanMs"] if r.get("baselineScanMs") else float("inf")
+worse_any = False
+for key in ("firstViewRatio", "loadMs", "processCpuMs", "peakRssMiB", "maxStallMs", "p99StallMs"):
+    runs = {side: [r[key] for r in rows if r["side"] == side] for side in ("base", "head")}
+    med = {side: statistics.median(runs[side]) for side in runs}
+    ratio = med["head"] / med["base"] if med["base"] else float("inf")
+    # The runs were taken in pairs (one of each build, one after the other), in order.
+    paired = statistics.median(h / b if b else float("inf") for b, h in zip(runs["base"], runs["head"]))
+    # Both ways of comparing must agree: with this much noise either alone flagged builds whose
+    # window code was the same (3 pairs: firstViewRatio 1.067 of the medians, 0.963 paired).
+    worse = ratio > 1.05 and paired > 1.05
+    worse_any = worse_any or worse
+    print(json.dumps({"figure": key, "base": round(med["base"], 3), "head": round(med["head"], 3),
+                      "ratio": round(ratio, 3), "pairedRatio": round(paired, 3), "worse": worse,
+                      "baseRuns": [round(x, 3) for x in runs["base"]],
+                      "headRuns": [round(x, 3) for x in runs["head"]]}))
+sys.exit(1 if worse_any else 0)
+PY
