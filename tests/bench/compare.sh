@@ -30,29 +30,16 @@ rounds=3
 list_locks=1000000
 source "$(dirname "$0")/options.sh"
 parse_options "BASE_COMMIT [--rounds R] [--list-locks N]" rounds list-locks=list_locks -- "$@"
-here="$(cd "$(dirname "$0")/../.." && pwd)"
-base_sha="$(git -C "$here" rev-parse --verify "$base_rev^{commit}")"
-base_tree="$here/build-compare-${base_sha:0:12}"
-
-# build SOURCE BUILD_DIR: lockbench and lockctl, Release, through ccache when there is one.
-build() {
-    local flags=(-DCMAKE_BUILD_TYPE=Release -DLOCKSCOPE_GUI=OFF -DLOCKSCOPE_BENCH=ON -DLOCKSCOPE_FUZZ=OFF)
-    command -v ccache >/dev/null && flags+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
-    cmake -S "$1" -B "$2" -G Ninja "${flags[@]}" >/dev/null
-    cmake --build "$2" --target lockbench lockctl >&2
-}
-if [[ ! -d "$base_tree/src" ]]; then
-    git -C "$here" worktree add --detach "$base_tree/src" "$base_sha" >&2
-fi
-build "$base_tree/src" "$base_tree/build"
-build "$here" "$here/build-compare"
+# lockbench and lockctl, Release, without the window.
+source "$(dirname "$0")/twobuilds.sh"
+two_builds "$base_rev" Release OFF build build-compare lockbench lockctl
 
 # The servers are started once, by lib.sh, for both sides (its $lockbench is unused here).
-export LOCKSCOPE_BUILD="$here/build-compare"
+export LOCKSCOPE_BUILD="$head_build"
 source "$(dirname "$0")/lib.sh"
-declare -A bench=([base]="$base_tree/build/tests/bench/lockbench/lockbench"
-                  [head]="$here/build-compare/tests/bench/lockbench/lockbench")
-declare -A ctl=([base]="$base_tree/build/app/lockctl" [head]="$here/build-compare/app/lockctl")
+declare -A bench=([base]="$base_build/tests/bench/lockbench/lockbench"
+                  [head]="$head_build/tests/bench/lockbench/lockbench")
+declare -A ctl=([base]="$base_build/app/lockctl" [head]="$head_build/app/lockctl")
 
 start_servers 5 --enable-debug-command yes --notify-keyspace-events KA
 five=("${masters[@]}")
