@@ -49,11 +49,9 @@ one=("${masters[@]:10}")
 one_port="${ports[5]}"
 
 # Discovery's keyspace: 200k keys on each of five masters of its own, 20k of them locks, written once
-# and settled before the first round, so that every round of both sides scans the same keyspace. It
-# was written again into the event benchmark's masters before each discovery (their writer starts
-# with FLUSHALL), and the discovery that followed a fresh write varied more than a change does: one
-# build's runs spread 0.52-0.85 s, and a build flagged 8-12 % worse twice ran at 0.99x its base on a
-# settled keyspace (session 63).
+# and settled before the first round, so that every run of both sides scans the same keyspace: a
+# discovery right after a fresh write varied more than a change does (one build's runs spread
+# 0.52-0.85 s; a build flagged 8-12 % worse ran at 0.99x its base on a settled keyspace).
 start_servers 5 --enable-debug-command yes
 discovery=("${masters[@]:12}")
 for port in "${ports[@]:6}"; do
@@ -149,28 +147,5 @@ for ((round = 0; round < rounds; round++)); do
     done
 done
 
-python3 - "$results" <<'PY'
-import json, statistics, sys
-rows = [json.loads(l) for l in open(sys.argv[1])]
-# figure, key, higher-is-better
-measures = [("acquire", "pairsPerSec", True), ("acquire", "acquireP50Ms", False),
-            ("discovery", "seconds", False), ("list", "seconds", False), ("list", "peakMiB", False),
-            ("events", "p50Ms", False), ("events", "p99Ms", False), ("serve", "cpuPercent", False)]
-worse_any = False
-for figure, key, higher in measures:
-    med = {side: statistics.median(r[key] for r in rows if r["side"] == side and r["figure"] == figure)
-           for side in ("base", "head")}
-    ratio = med["head"] / med["base"] if med["base"] else float("inf")
-    worse = ratio < 0.95 if higher else ratio > 1.05
-    worse_any = worse_any or worse
-    runs = {side: [r[key] for r in rows if r["side"] == side and r["figure"] == figure]
-            for side in ("base", "head")}
-    # The runs of a figure come in pairs, measured seconds apart: the median of their ratios leaves
-    # out what the machine's drift over minutes puts between the rounds.
-    paired = statistics.median(h / b if b else float("inf") for b, h in zip(runs["base"], runs["head"]))
-    # Every run beside the medians: one unlucky run on a shared machine shows for what it is.
-    print(json.dumps({"figure": f"{figure}.{key}", "base": med["base"], "head": med["head"],
-                      "ratio": round(ratio, 3), "pairedRatio": round(paired, 3), "worse": worse,
-                      "baseRuns": runs["base"], "headRuns": runs["head"]}))
-sys.exit(1 if worse_any else 0)
-PY
+python3 "$(dirname "$0")/pairedfigures.py" "$results" acquire.pairsPerSec:higher acquire.acquireP50Ms \
+    discovery.seconds list.seconds list.peakMiB events.p50Ms events.p99Ms serve.cpuPercent

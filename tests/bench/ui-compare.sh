@@ -41,32 +41,16 @@ for ((pair = 0; pair < pairs; pair++)); do
         # ui-bench.sh exits 1 when a target of the window is not met: its figures count all the same.
         line="$(LOCKSCOPE_BUILD="${dirs[$side]}" "$here/tests/bench/ui-bench.sh" 2>/dev/null | grep '^{' | tail -n 1)" || true
         [[ -n "$line" ]] || { echo "ui-compare.sh: ui-bench.sh printed no figures for $side" >&2; exit 1; }
-        python3 -c 'import json, sys; print(json.dumps({"side": sys.argv[1], **json.loads(sys.argv[2])}))' \
-            "$side" "$line" >>"$results"
+        # firstViewRatio: the first view over the same run's bare loop, the issue's figure.
+        tag='import json, sys; r = json.loads(sys.argv[2]); ratio = round(r["loadMs"] / r["baselineScanMs"], 3)
+print(json.dumps({**r, "side": sys.argv[1], "figure": "window", "firstViewRatio": ratio}))'
+        python3 -c "$tag" "$side" "$line" >>"$results"
         echo "ui-compare.sh: pair $((pair + 1)) of $pairs, $side done" >&2
     done
 done
 
-python3 - "$results" <<'PY'
-import json, statistics, sys
-rows = [json.loads(l) for l in open(sys.argv[1])]
-for r in rows:
-    r["firstViewRatio"] = r["loadMs"] / r["baselineScanMs"] if r.get("baselineScanMs") else float("inf")
-worse_any = False
-for key in ("firstViewRatio", "loadMs", "processCpuMs", "peakRssMiB", "maxStallMs", "p99StallMs"):
-    runs = {side: [r[key] for r in rows if r["side"] == side] for side in ("base", "head")}
-    med = {side: statistics.median(runs[side]) for side in runs}
-    ratio = med["head"] / med["base"] if med["base"] else float("inf")
-    # The runs were taken in pairs (one of each build, one after the other), in order.
-    paired = statistics.median(h / b if b else float("inf") for b, h in zip(runs["base"], runs["head"]))
-    # Both ways of comparing must agree: with this much noise either alone flagged builds whose
-    # window code was the same (3 pairs: firstViewRatio 1.067 of the medians, 0.963 paired).
-    # And one or two pairs are no verdict: one pair of the same code read 1.36 (1.04x against 1.42x).
-    worse = ratio > 1.05 and paired > 1.05 and len(runs["head"]) >= 3
-    worse_any = worse_any or worse
-    print(json.dumps({"figure": key, "base": round(med["base"], 3), "head": round(med["head"], 3),
-                      "ratio": round(ratio, 3), "pairedRatio": round(paired, 3), "worse": worse,
-                      "baseRuns": [round(x, 3) for x in runs["base"]],
-                      "headRuns": [round(x, 3) for x in runs["head"]]}))
-sys.exit(1 if worse_any else 0)
-PY
+# Both ways of comparing must agree, over three pairs at least: with this much noise either alone
+# flagged builds whose window code was the same (3 pairs: firstViewRatio 1.067 of the medians, 0.963
+# paired), and one pair of the same code read 1.36 (1.04x against 1.42x).
+python3 "$(dirname "$0")/pairedfigures.py" "$results" --paired-too --min-pairs 3 window.firstViewRatio \
+    window.loadMs window.processCpuMs window.peakRssMiB window.maxStallMs window.p99StallMs
