@@ -360,6 +360,8 @@ void ScanWorker::sendScan(const QByteArray& cursor, int count)
 namespace {
 // Keys a worker may have on their way to the monitor before its pass waits (a few MB), and how few
 // there must be again before it goes on: room for several pages, so that the pipeline stays full.
+// Not fewer: at 4 pages the window's peak was 6 MiB lower and its CPU to the first view 8 % higher
+// (100k locks on five masters, five pairs): a monitor that keeps up takes in smaller helpings.
 qint64 maxUndelivered(const MonitorSettings& settings)
 {
     return 16 * qint64(qMax(1000, settings.scanCount));

@@ -15,7 +15,9 @@
 # "pairedRatio", "worse", "baseRuns", "headRuns"}: the medians of each build's runs, their ratio
 # head/base, the median of each pair's head/base, and `worse` when head is more than 5 % worse by
 # both (never with fewer than three pairs); exits 1 when any is. Figures: firstViewRatio (loadMs over the same run's bare loop, the issue's
-# figure), loadMs, processCpuMs, peakRssMiB, maxStallMs, p99StallMs. The builds (RelWithDebInfo,
+# figure), loadMs, processCpuMs, peakRssMiB, maxStallMs, p99StallMs; then, without a verdict, the
+# CPU to the first view of the GUI, monitor, scan and recording-writer threads (cpu.gui, cpu.core,
+# cpu.scan, cpu.writer), which tell whose a change in processCpuMs is. The builds (RelWithDebInfo,
 # as ui-bench.sh builds, so that a developer's ccache serves them) are kept in build-uicompare/
 # (head) and build-compare-BASE/build-ui (in compare.sh's worktree of BASE) for the next run.
 set -euo pipefail
@@ -41,9 +43,14 @@ for ((pair = 0; pair < pairs; pair++)); do
         # ui-bench.sh exits 1 when a target of the window is not met: its figures count all the same.
         line="$(LOCKSCOPE_BUILD="${dirs[$side]}" "$here/tests/bench/ui-bench.sh" 2>/dev/null | grep '^{' | tail -n 1)" || true
         [[ -n "$line" ]] || { echo "ui-compare.sh: ui-bench.sh printed no figures for $side" >&2; exit 1; }
-        # firstViewRatio: the first view over the same run's bare loop, the issue's figure.
+        # firstViewRatio: the first view over the same run's bare loop, the issue's figure; cpu.*: the
+        # CPU to it of the threads that share processCpuMs, so that a change in it says whose it is.
         tag='import json, sys; r = json.loads(sys.argv[2]); ratio = round(r["loadMs"] / r["baselineScanMs"], 3)
-print(json.dumps({**r, "side": sys.argv[1], "figure": "window", "firstViewRatio": ratio}))'
+threads = r.get("threadCpuMs", {})
+cpu = {"gui": threads.get("gui", 0), "core": threads.get("lockscope-core", 0),
+       "scan": threads.get("lockscope-scan", 0), "writer": threads.get("recording write", 0)}
+print(json.dumps({**r, "side": sys.argv[1], "figure": "window", "firstViewRatio": ratio}))
+print(json.dumps({**cpu, "side": sys.argv[1], "figure": "cpu"}))'
         python3 -c "$tag" "$side" "$line" >>"$results"
         echo "ui-compare.sh: pair $((pair + 1)) of $pairs, $side done" >&2
     done
@@ -53,4 +60,12 @@ done
 # flagged builds whose window code was the same (3 pairs: firstViewRatio 1.067 of the medians, 0.963
 # paired), and one pair of the same code read 1.36 (1.04x against 1.42x).
 python3 "$(dirname "$0")/pairedfigures.py" "$results" --paired-too --min-pairs 3 window.firstViewRatio \
-    window.loadMs window.processCpuMs window.peakRssMiB window.maxStallMs window.p99StallMs
+    window.loadMs window.processCpuMs window.peakRssMiB window.maxStallMs window.p99StallMs && verdict=0 || verdict=$?
+# Where processCpuMs went, thread by thread (to the first view, in ms): said, not judged.
+python3 "$(dirname "$0")/pairedfigures.py" "$results" cpu.gui cpu.core cpu.scan cpu.writer |
+    python3 -c 'import json, sys
+for line in sys.stdin:
+    r = json.loads(line)
+    r.pop("worse")
+    print(json.dumps(r))' || true
+exit "$verdict"
