@@ -18,8 +18,8 @@ MasterScanner::MasterScanner(int index, RedisConnection* connection, MonitorSett
     m_worker->moveToThread(m_thread->thread());
     // A thread that yields the CPU to the GUI (the core thread) must not get its scanning done by
     // threads that do not: the worker's thread is lowered at least as far as ours. Not further: 3
-    // steps lower, the monitor kept up with five workers, and the window's first view cost 8 % more
-    // CPU for 6 MiB less at its peak (ScanWorker's bound on keys on their way says the same).
+    // steps lower, the monitor kept up with five workers, and the window's first view cost 8-11 %
+    // more CPU for 2-6 MiB less at its peak (ScanWorker's bound on keys on their way says the same).
     post([nice = ThreadPriority::currentNice()] { ThreadPriority::lowerTo(nice); });
 
     connect(m_worker, &ScanWorker::modeChanged, this,
