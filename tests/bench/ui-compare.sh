@@ -14,8 +14,8 @@
 # Prints one JSON line per figure, as compare.sh does: {"figure", "base", "head", "ratio",
 # "pairedRatio", "worse", "baseRuns", "headRuns"}: the medians of each build's runs, their ratio
 # head/base, the median of each pair's head/base, and `worse` when head is more than 5 % worse by
-# both (never with fewer than three pairs); exits 1 when any is. Figures: firstViewRatio (loadMs over the same run's bare loop, the issue's
-# figure), loadMs, processCpuMs, peakRssMiB, maxStallMs, p99StallMs; then, without a verdict, the
+# both (never with fewer than three pairs); exits 1 when any is. Figures: firstViewRatio (loadMs
+# over the same run's bare loop, the issue's figure), loadMs, processCpuMs, peakRssMiB, maxStallMs, p99StallMs; then, without a verdict, the
 # CPU to the first view of the GUI, monitor, scan and recording-writer threads (cpu.gui, cpu.core,
 # cpu.scan, cpu.writer), which tell whose a change in processCpuMs is. The builds (RelWithDebInfo,
 # as ui-bench.sh builds, so that a developer's ccache serves them) are kept in build-uicompare/
@@ -62,10 +62,5 @@ done
 python3 "$(dirname "$0")/pairedfigures.py" "$results" --paired-too --min-pairs 3 window.firstViewRatio \
     window.loadMs window.processCpuMs window.peakRssMiB window.maxStallMs window.p99StallMs && verdict=0 || verdict=$?
 # Where processCpuMs went, thread by thread (to the first view, in ms): said, not judged.
-python3 "$(dirname "$0")/pairedfigures.py" "$results" cpu.gui cpu.core cpu.scan cpu.writer |
-    python3 -c 'import json, sys
-for line in sys.stdin:
-    r = json.loads(line)
-    r.pop("worse")
-    print(json.dumps(r))' || true
+python3 "$(dirname "$0")/pairedfigures.py" "$results" --no-verdict cpu.gui cpu.core cpu.scan cpu.writer
 exit "$verdict"
