@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "base/compactmalloc.h"
+#include "base/heaptrimmer.h"
 #include "connections/connectionsdialog.h"
 #include "demo/demosession.h"
 #include "livedemo/demowindow.h"
@@ -61,6 +62,7 @@ int main(int argc, char** argv)
         // The flag was an option's value (--select -v): a normal start.
     }
     QApplication app(argc, argv);
+    const HeapTrimmer heapTrimmer; // the pages a first pass leaves free go back to the system
     // The same application name as lockctl: one audit log, one data directory. Settings in
     // $XDG_CONFIG_HOME/lockscope/ (moved there from "LockScope/" once).
     SettingsLocation::apply();

@@ -14,6 +14,7 @@
 //   uibench --db FILE --insights [--max-stall-ms 50]   (the Insights view over a recording: insightsrun.h)
 
 #include "base/compactmalloc.h"
+#include "base/heaptrimmer.h"
 #include "bench/uibench/filterprobe.h"
 #include "bench/uibench/insightsrun.h"
 #include "bench/uibench/scrollprobe.h"
@@ -39,6 +40,7 @@
 
 #include <cstdio>
 #include <ctime>
+#include <optional>
 #include <sys/resource.h>
 
 #if defined(__GLIBC__)
@@ -238,6 +240,10 @@ int main(int argc, char** argv)
          takeOption(args, QStringLiteral("--server-pids")).split(u',', Qt::SkipEmptyParts))
         serverPids << pid.toLongLong();
     const bool insights = args.removeAll(QStringLiteral("--insights")) > 0;
+    // As the window's main() does, unless told not to (to measure what the trims are worth).
+    std::optional<HeapTrimmer> heapTrimmer;
+    if (args.removeAll(QStringLiteral("--no-heap-trim")) == 0)
+        heapTrimmer.emplace();
     Result<LaunchOptions> options = LaunchOptions::parse(args);
     if (!options) {
         std::fprintf(stderr, "uibench: %s\n", qPrintable(options.error().message));
@@ -341,6 +347,9 @@ int main(int argc, char** argv)
         {QStringLiteral("p99Stalls"), meter.stallsFromPercentile(99).toJson()},
         {QStringLiteral("peakRssMiB"), qRound(peakRssMiB() * 10) / 10.0},
         {QStringLiteral("heapMiB"), heapMiB()},
+        {QStringLiteral("heapTrims"), heapTrimmer ? heapTrimmer->trims() : -1},
+        {QStringLiteral("heapTrimmedMiB"),
+         heapTrimmer ? qRound(double(heapTrimmer->releasedBytes()) / 104857.6) / 10.0 : -1},
         {QStringLiteral("loadMs"), loadedMs},
         {QStringLiteral("scansMs"), scansMs},
         {QStringLiteral("initialScanMs"), initialScanMs},
