@@ -103,7 +103,13 @@ void HeapTrimmer::run()
     std::unique_lock lock(m_mutex);
     while (!m_wake.wait_for(lock, wait, [this] { return m_stopping; })) {
         lock.unlock();
+        const auto start = std::chrono::steady_clock::now();
         const Resident r = trim();
+        const qint64 us =
+            std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start)
+                .count();
+        if (us > m_longestUs.load(std::memory_order_relaxed))
+            m_longestUs.store(us, std::memory_order_relaxed);
         const bool known = r.before >= 0 && r.after >= 0;
         const qint64 released = known ? std::max<qint64>(0, r.before - r.after) : 0;
         const qint64 moved = known && lastAfter >= 0 ? std::abs(r.before - lastAfter) : 0;

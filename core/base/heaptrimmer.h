@@ -20,7 +20,10 @@ namespace lockscope {
 // resident until malloc_trim() walks the free lists. Over 100k locks on five masters (ui-bench.sh,
 // --scan-rate max, six pairs, the same build with and without --no-heap-trim) the peak RSS went
 // from a median of 229.3 MiB to 223.7 (5.6 MiB less in every pair), with 31 trims giving back
-// 46 MiB in all; the first view's time and CPU stayed within the machine's noise.
+// 46 MiB in all; the first view's time and CPU stayed within the machine's noise. With a million
+// locks under 200k TTL writes a second (ui-bench.sh --million, two pairs) 1,179 and 1,181 MiB
+// against 1,208 and 1,225 (its budget: 1,229), the longest trim 22 to 30 ms, the stalls while
+// scrolling and filtering within those of the runs without it.
 //
 // A trim holds each arena's lock while it walks it (up to 10 ms at 200 ms apart): so it runs at
 // the process's normal priority, to be over soon, and only as often as the process's memory moves.
@@ -57,6 +60,8 @@ public:
     // So far, from this trimmer's thread.
     qint64 trims() const { return m_trims.load(std::memory_order_relaxed); }
     qint64 releasedBytes() const { return m_released.load(std::memory_order_relaxed); }
+    // The longest trim's duration: how long it may have held an arena's lock.
+    qint64 longestTrimUs() const { return m_longestUs.load(std::memory_order_relaxed); }
 
 private:
     struct Resident
@@ -70,6 +75,7 @@ private:
     const Schedule m_schedule;
     std::atomic<qint64> m_trims{0};
     std::atomic<qint64> m_released{0};
+    std::atomic<qint64> m_longestUs{0}; // written by its thread only
     std::mutex m_mutex;
     std::condition_variable m_wake;
     bool m_stopping = false; // under m_mutex
