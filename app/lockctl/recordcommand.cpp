@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "base/heaptrimmer.h"
 #include "config/commandlineconfig.h"
 #include "diagnosis/waiterwatch.h"
 #include "lockctl/arguments.h"
@@ -49,6 +50,8 @@ public:
     {
         if (!positional.isEmpty())
             return context.fail(UsageError, QStringLiteral("record takes no arguments"));
+        // It runs for days: what the lock changes free inside malloc's heap goes back to the system.
+        const HeapTrimmer heapTrimmer;
         RecorderOptions options;
         options.path = RecordingArgument::path(parser);
         options.databasePassword = context.config().teamDatabasePassword;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+#include "base/heaptrimmer.h"
 #include "base/monotonicclock.h"
 #include "config/commandlineconfig.h"
 #include "diagnosis/incidentwatch.h"
@@ -117,6 +118,8 @@ public:
     {
         if (!positional.isEmpty())
             return context.fail(UsageError, QStringLiteral("serve takes no arguments"));
+        // It runs for days: what the lock changes free inside malloc's heap goes back to the system.
+        const HeapTrimmer heapTrimmer;
         const QString listenText = parser.isSet(QStringLiteral("listen"))
                                        ? parser.value(QStringLiteral("listen"))
                                        : QStringLiteral("127.0.0.1:%1").arg(defaultPort);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 
 #if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 #define LOCKSCOPE_HEAP_TRIM 1
@@ -44,7 +45,9 @@ qint64 residentBytes()
 
 HeapTrimmer::HeapTrimmer(Schedule schedule) : m_schedule(schedule)
 {
-    if (isAvailable())
+    const char* setting = std::getenv("LOCKSCOPE_HEAP_TRIM");
+    const bool turnedOff = setting != nullptr && std::strcmp(setting, "0") == 0;
+    if (isAvailable() && !turnedOff)
         m_thread = std::thread([this] { run(); });
 }
 

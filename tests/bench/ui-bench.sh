@@ -66,7 +66,7 @@ if [[ -n "${million:-}" ]]; then
     writer=$!
     pids+=("$writer")
     set +e
-    # UIBENCH_WRAPPER and UIBENCH_ARGS as in the 100k case below (e.g. "--no-heap-trim").
+    # UIBENCH_WRAPPER and UIBENCH_ARGS as in the 100k case below.
     QT_QPA_PLATFORM=offscreen ${UIBENCH_WRAPPER:-} "$uibench" "${masters[@]}" ${UIBENCH_ARGS:-} --expect "$locks" \
         --filter m1 --scroll-ms "$scroll_ms" --limit-ms "${UIBENCH_LIMIT_MS:-600000}" >"$workdir/ui.json"
     set -e

@@ -65,6 +65,7 @@ private slots:
     void aTrimGivesBackPagesFreedInTheMiddleOfTheHeap();
     void itsThreadTrimsWhileTheProcessRuns();
     void itStopsAtOnceWhenDestroyed();
+    void theEnvironmentCanTurnItOff();
 };
 
 void TestHeapTrimmer::aWorthwhileTrimOrAMovingHeapBringsTheNextSoonAndAnIdleOneWaitsLonger()
@@ -118,6 +119,22 @@ void TestHeapTrimmer::itStopsAtOnceWhenDestroyed()
     }
     // Not a timing test: an hour's wait would fail it; a loaded machine's seconds would not.
     QVERIFY2(clock.elapsed() < 600000, "its destructor waited for the schedule");
+}
+
+void TestHeapTrimmer::theEnvironmentCanTurnItOff()
+{
+    const QByteArray before = qgetenv("LOCKSCOPE_HEAP_TRIM");
+    const bool wasSet = qEnvironmentVariableIsSet("LOCKSCOPE_HEAP_TRIM");
+    qputenv("LOCKSCOPE_HEAP_TRIM", "0");
+    const bool offRuns = HeapTrimmer().isRunning();
+    qputenv("LOCKSCOPE_HEAP_TRIM", "1");
+    const bool onRuns = HeapTrimmer().isRunning();
+    if (wasSet)
+        qputenv("LOCKSCOPE_HEAP_TRIM", before);
+    else
+        qunsetenv("LOCKSCOPE_HEAP_TRIM");
+    QVERIFY(!offRuns);
+    QCOMPARE(onRuns, HeapTrimmer::isAvailable());
 }
 
 LOCKSCOPE_TEST_GUILESS_MAIN(TestHeapTrimmer)

@@ -40,7 +40,6 @@
 
 #include <cstdio>
 #include <ctime>
-#include <optional>
 #include <sys/resource.h>
 
 #if defined(__GLIBC__)
@@ -74,10 +73,12 @@ QJsonObject heapMiB()
 #endif
 }
 
-// What the window's HeapTrimmer did (null: run with --no-heap-trim, all -1): its trims, the MiB they
-// gave back, and the longest one in ms (it held an arena's lock that long at most).
-QJsonObject heapTrimJson(const HeapTrimmer* trimmer)
+// What the window's HeapTrimmer did (all -1 when it did not run: LOCKSCOPE_HEAP_TRIM=0, or no
+// glibc malloc): its trims, the MiB they gave back, and the longest one in ms (it held an arena's
+// lock that long at most).
+QJsonObject heapTrimJson(const HeapTrimmer& heapTrimmer)
 {
+    const HeapTrimmer* trimmer = heapTrimmer.isRunning() ? &heapTrimmer : nullptr;
     return {{QStringLiteral("trims"), trimmer ? trimmer->trims() : -1},
             {QStringLiteral("givenBackMiB"),
              trimmer ? qRound(double(trimmer->releasedBytes()) / 104857.6) / 10.0 : -1},
@@ -151,7 +152,7 @@ int rowsContaining(const LockTableModel& model, const QString& text)
 // The 1M case (see the top): scrolling, then scrolling while filtering, each phase's stalls apart.
 int runScrollAndFilter(QApplication& app, MainWindow& window, StallMeter& meter, qint64 expect,
                        const QString& filter, int scrollMs, int limitMs, double maxStallMs, double maxRssMiB,
-                       const HeapTrimmer* heapTrimmer)
+                       const HeapTrimmer& heapTrimmer)
 {
     QElapsedTimer clock;
     clock.start();
@@ -252,10 +253,7 @@ int main(int argc, char** argv)
          takeOption(args, QStringLiteral("--server-pids")).split(u',', Qt::SkipEmptyParts))
         serverPids << pid.toLongLong();
     const bool insights = args.removeAll(QStringLiteral("--insights")) > 0;
-    // As the window's main() does, unless told not to (to measure what the trims are worth).
-    std::optional<HeapTrimmer> heapTrimmer;
-    if (args.removeAll(QStringLiteral("--no-heap-trim")) == 0)
-        heapTrimmer.emplace();
+    const HeapTrimmer heapTrimmer; // as the window's main() does
     Result<LaunchOptions> options = LaunchOptions::parse(args);
     if (!options) {
         std::fprintf(stderr, "uibench: %s\n", qPrintable(options.error().message));
@@ -281,7 +279,7 @@ int main(int argc, char** argv)
     meter.start();
     if (!filter.isEmpty())
         return runScrollAndFilter(app, window, meter, expect, filter, scrollMs, limitMs, maxStallMs,
-                                  maxRssMiB, heapTrimmer ? &*heapTrimmer : nullptr);
+                                  maxRssMiB, heapTrimmer);
     QElapsedTimer clock;
     clock.start();
     qint64 loadedMs = -1;
@@ -359,7 +357,7 @@ int main(int argc, char** argv)
         {QStringLiteral("p99Stalls"), meter.stallsFromPercentile(99).toJson()},
         {QStringLiteral("peakRssMiB"), qRound(peakRssMiB() * 10) / 10.0},
         {QStringLiteral("heapMiB"), heapMiB()},
-        {QStringLiteral("heapTrim"), heapTrimJson(heapTrimmer ? &*heapTrimmer : nullptr)},
+        {QStringLiteral("heapTrim"), heapTrimJson(heapTrimmer)},
         {QStringLiteral("loadMs"), loadedMs},
         {QStringLiteral("scansMs"), scansMs},
         {QStringLiteral("initialScanMs"), initialScanMs},
