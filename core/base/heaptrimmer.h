@@ -18,9 +18,10 @@ namespace lockscope {
 // deal in the middle of theirs (the batches that carry a first pass's keys from the scan workers to
 // the monitor and on to the GUI, the old tables a growing hash leaves), and those pages stay
 // resident until malloc_trim() walks the free lists. Over 100k locks on five masters (ui-bench.sh,
-// --scan-rate max, six pairs, the same build with and without --no-heap-trim) the peak RSS went
-// from a median of 229.3 MiB to 223.7 (5.6 MiB less in every pair), with 31 trims giving back
-// 46 MiB in all; the first view's time and CPU stayed within the machine's noise. With a million
+// --scan-rate max, the same build with and without LOCKSCOPE_HEAP_TRIM=0) the peak RSS went from a
+// median of 229.3 MiB to 223.7 over six pairs and from 228.0 to 220.2 over four (less in every
+// pair), with 30 to 41 trims giving back 35 to 48 MiB in all; the first view's time and CPU moved
+// with the machine, not with the trims (every thread's CPU up or down alike). With a million
 // locks under 200k TTL writes a second (ui-bench.sh --million, two pairs) 1,179 and 1,181 MiB
 // against 1,208 and 1,225 (its budget: 1,229), the longest trim 22 to 30 ms, the stalls while
 // scrolling and filtering within those of the runs without it. `lockctl serve` (serve-bench.sh,
@@ -31,8 +32,7 @@ namespace lockscope {
 // After a trim that gave back at least `worthBytes`, or when the resident size moved by that much
 // since the last, the next comes `shortest` later; otherwise twice as late as the last, up to
 // `longest`: an idle window trims a few times a minute. (Backing off on what a trim gave back
-// alone, the trims missed most of a first pass, whose heap grows between them: 5 MiB off the peak
-// instead of 8.) Does nothing where malloc is not glibc's (a sanitizer's, another libc), or with
+// alone, 7 to 18 trims came in a first pass, whose heap grows between them.) Does nothing where malloc is not glibc's (a sanitizer's, another libc), or with
 // LOCKSCOPE_HEAP_TRIM=0 in the environment (to measure what it is worth, or to rule it out).
 class HeapTrimmer final
 {

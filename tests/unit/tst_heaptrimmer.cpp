@@ -2,6 +2,7 @@
 #include "base/heaptrimmer.h"
 #include "support/testregistry.h"
 
+#include <QElapsedTimer>
 #include <QTest>
 
 #include <cstdlib>
