@@ -32,8 +32,9 @@ namespace lockscope {
 // After a trim that gave back at least `worthBytes`, or when the resident size moved by that much
 // since the last, the next comes `shortest` later; otherwise twice as late as the last, up to
 // `longest`: an idle window trims a few times a minute. (Backing off on what a trim gave back
-// alone, 7 to 18 trims came in a first pass, whose heap grows between them.) Does nothing where malloc is not glibc's (a sanitizer's, another libc), or with
-// LOCKSCOPE_HEAP_TRIM=0 in the environment (to measure what it is worth, or to rule it out).
+// alone, 7 to 18 trims came in a first pass, whose heap grows between them.) Does nothing where
+// malloc is not glibc's (a sanitizer's, another libc), or with LOCKSCOPE_HEAP_TRIM=0 in the
+// environment (to measure what it is worth, or to rule it out).
 class HeapTrimmer final
 {
 public:
