@@ -84,8 +84,7 @@ HeapTrimmer::Resident HeapTrimmer::trim()
 
 qint64 HeapTrimmer::trimNow()
 {
-    const Resident r = trim();
-    return r.before < 0 || r.after < 0 ? 0 : std::max<qint64>(0, r.before - r.after);
+    return trim().released();
 }
 
 std::chrono::milliseconds HeapTrimmer::nextWait(std::chrono::milliseconds last, qint64 released, qint64 moved,
@@ -113,9 +112,8 @@ void HeapTrimmer::run()
                 .count();
         if (us > m_longestUs.load(std::memory_order_relaxed))
             m_longestUs.store(us, std::memory_order_relaxed);
-        const bool known = r.before >= 0 && r.after >= 0;
-        const qint64 released = known ? std::max<qint64>(0, r.before - r.after) : 0;
-        const qint64 moved = known && lastAfter >= 0 ? std::abs(r.before - lastAfter) : 0;
+        const qint64 released = r.released();
+        const qint64 moved = r.known() && lastAfter >= 0 ? std::abs(r.before - lastAfter) : 0;
         lastAfter = r.after;
         m_trims.fetch_add(1, std::memory_order_relaxed);
         m_released.fetch_add(released, std::memory_order_relaxed);

@@ -73,6 +73,10 @@ private:
     {
         qint64 before = -1; // bytes; -1: unknown
         qint64 after = -1;
+
+        bool known() const { return before >= 0 && after >= 0; }
+        // What the trim gave back, never below 0 (other threads allocate meanwhile); 0: unknown.
+        qint64 released() const { return known() ? qMax<qint64>(0, before - after) : 0; }
     };
     static Resident trim();
     void run();

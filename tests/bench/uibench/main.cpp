@@ -76,13 +76,15 @@ QJsonObject heapMiB()
 // What the window's HeapTrimmer did (all -1 when it did not run: LOCKSCOPE_HEAP_TRIM=0, or no
 // glibc malloc): its trims, the MiB they gave back, and the longest one in ms (it held an arena's
 // lock that long at most).
-QJsonObject heapTrimJson(const HeapTrimmer& heapTrimmer)
+QJsonObject heapTrimJson(const HeapTrimmer& trimmer)
 {
-    const HeapTrimmer* trimmer = heapTrimmer.isRunning() ? &heapTrimmer : nullptr;
-    return {{QStringLiteral("trims"), trimmer ? trimmer->trims() : -1},
-            {QStringLiteral("givenBackMiB"),
-             trimmer ? qRound(double(trimmer->releasedBytes()) / 104857.6) / 10.0 : -1},
-            {QStringLiteral("longestMs"), trimmer ? qRound(trimmer->longestTrimUs() / 100.0) / 10.0 : -1}};
+    if (!trimmer.isRunning())
+        return {{QStringLiteral("trims"), -1},
+                {QStringLiteral("givenBackMiB"), -1},
+                {QStringLiteral("longestMs"), -1}};
+    return {{QStringLiteral("trims"), trimmer.trims()},
+            {QStringLiteral("givenBackMiB"), qRound(double(trimmer.releasedBytes()) / 104857.6) / 10.0},
+            {QStringLiteral("longestMs"), qRound(trimmer.longestTrimUs() / 100.0) / 10.0}};
 }
 
 // CPU time so far, in ms: of the calling thread, or of the whole process.
