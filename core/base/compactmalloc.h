@@ -23,7 +23,10 @@ namespace lockscope {
 // freed). In one A/B it took the peak at 1M locks 65 MiB lower, but later runs without it came
 // within 20 MiB of that, and it made the first view of 100k locks on five masters 3 s slower
 // (17.7 / 18.6 s against 14.5 / 15.4 s): the scans' large buffers were then mapped and unmapped
-// page by page.
+// page by page. Another allocator in glibc's place: Debian's jemalloc 5.3 (LD_PRELOAD, 100k locks
+// on five masters as above, alternating with glibc's): peak 265 and 275 MiB with its defaults
+// against 223 and 218, and 234 to 240 MiB tuned (MALLOC_CONF dirty_decay_ms:0,muzzy_decay_ms:0;
+// narenas:2 or 1 with dirty_decay_ms:200, background_thread:true), the first view no faster.
 void useCompactMalloc();
 
 // The cap useCompactMalloc() sets.
