@@ -519,6 +519,7 @@ void CoreService::startRecording(const RecorderOptions& options)
     m_recorder = recorder;
     stopIncidentWatch();
     m_incidentThread = std::make_unique<QThread>();
+    m_incidentThread->setObjectName(QStringLiteral("incident watch"));
     auto* watch =
         new IncidentWatch(recorder->path().isEmpty() ? RecordingDatabase::defaultPath() : recorder->path(),
                           recorder->options().databasePassword);

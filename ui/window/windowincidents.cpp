@@ -62,6 +62,7 @@ void WindowIncidents::review(const QString& path)
     m_model->clear();
     m_dock->setEmptyText(tr("Looking for two holders at once in %1…").arg(path));
     m_reviewThread = std::make_unique<QThread>();
+    m_reviewThread->setObjectName(QStringLiteral("incident review"));
     auto* watch = new IncidentWatch(path, m.recording->password());
     watch->moveToThread(m_reviewThread.get());
     // A team database goes on growing while it is reviewed: what others commit is judged too.
