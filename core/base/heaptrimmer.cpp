@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <cstring>
 
 #if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 #define LOCKSCOPE_HEAP_TRIM 1
@@ -45,9 +44,7 @@ qint64 residentBytes()
 
 HeapTrimmer::HeapTrimmer(Schedule schedule) : m_schedule(schedule)
 {
-    const char* setting = std::getenv("LOCKSCOPE_HEAP_TRIM");
-    const bool turnedOff = setting != nullptr && std::strcmp(setting, "0") == 0;
-    if (isAvailable() && !turnedOff)
+    if (isAvailable() && qgetenv("LOCKSCOPE_HEAP_TRIM") != "0")
         m_thread = std::thread([this] { run(); });
 }
 

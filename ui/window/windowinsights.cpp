@@ -78,7 +78,7 @@ void WindowInsights::refresh()
     m_dock->setStatus(tr("Reading %1…").arg(path));
     const quint64 generation = ++m_generation;
     m_reading = new QThread(this);
-    m_reading->setObjectName(QStringLiteral("insights reading"));
+    m_reading->setObjectName(QStringLiteral("insights reader"));
     auto* pass = new FamilyStatsPass(path, since, m_recording->password());
     pass->moveToThread(m_reading);
     connect(m_reading, &QThread::finished, pass, &QObject::deleteLater);
