@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "config/lockscopeconfig.h"
 #include "discovery/scanplan.h"
+#include "monitor/lockmonitor.h"
 #include "support/lockctlrun.h"
 #include "support/monitorrun.h"
 #include "support/randomtext.h"
