@@ -32,10 +32,14 @@ void LiveHistory::setRecorded(bool recorded)
     if (!recorded)
         return;
     // Rebuilt rather than thinned: a table keeps the size of its largest day.
-    QHash<QByteArray, Kept> kept;
-    if (auto it = m_history.constFind(m_followed); it != m_history.cend())
+    QHash<HashedKey, Kept> kept;
+    if (auto it = m_history.constFind(m_followed); it != m_history.cend()) {
         kept.insert(it.key(), *it);
+        kept.begin()->goneAt = 0; // kept while followed, gone or not
+    }
     m_history = std::move(kept);
+    m_gone = {};
+    m_goneCount = 0;
     const bool forced = m_forceReleased.contains(m_followed);
     m_forceReleased = {};
     if (forced)
@@ -54,26 +58,55 @@ void LiveHistory::follow(const QByteArray& resource)
 QList<Episode> LiveHistory::episodes(const QByteArray& resource) const
 {
     const auto it = m_history.constFind(resource);
-    return it == m_history.cend() ? QList<Episode>() : it->episodes.episodes();
+    if (it == m_history.cend())
+        return {};
+    if (it->built)
+        return it->built->episodes();
+    if (it->single.isSet())
+        return {it->single.episode(m_session.masters)};
+    return {};
+}
+
+const QByteArray* LiveHistory::openToken(const Kept& kept)
+{
+    if (kept.built)
+        return kept.built->open() ? &kept.built->open()->token : nullptr;
+    return kept.single.isSet() ? &kept.single.token() : nullptr;
+}
+
+const QString& LiveHistory::openOwner(const Kept& kept)
+{
+    static const QString none;
+    if (kept.built)
+        return kept.built->open() ? kept.built->open()->owner : none;
+    return kept.single.owner();
 }
 
 void LiveHistory::add(Kept& kept, RecordEvent event)
 {
+    if (!kept.built && kept.single.takes(event)) {
+        kept.single.add(event);
+        return;
+    }
+    if (!kept.built) {
+        kept.built = std::make_shared<EpisodeBuilder>();
+        kept.single.moveInto(*kept.built, event.resource, m_session);
+    }
     HistoryEvent h;
     h.session = m_session.id;
     h.event = std::move(event);
-    kept.episodes.add(h, m_session);
+    kept.built->add(h, m_session);
 }
 
 void LiveHistory::end(const QByteArray& resource, Kept& kept, bool replaced, qint64 nowMs)
 {
-    const Episode* open = kept.episodes.open();
-    if (!open)
+    const QByteArray* token = openToken(kept);
+    if (!token)
         return;
     RecordEvent e;
     e.timeMs = nowMs;
     e.resource = resource;
-    e.token = open->token;
+    e.token = *token;
     const bool ranOut = kept.deadlineMs >= 0 && kept.deadlineMs - monotonicMs() <= expiryToleranceMs;
     if (m_forceReleased.contains(resource))
         e.kind = RecordEvent::Kind::ForceReleased;
@@ -89,8 +122,12 @@ void LiveHistory::end(const QByteArray& resource, Kept& kept, bool replaced, qin
 
 void LiveHistory::see(const LockView& view, qint64 nowMs)
 {
-    Kept& kept = m_history[view.resource];
-    const Episode* open = kept.episodes.open();
+    Kept& kept = m_history[view.key()];
+    if (kept.goneAt != 0) { // back: its place among the gone is passed over
+        kept.goneAt = 0;
+        --m_goneCount;
+    }
+    const QByteArray* openedBy = openToken(kept);
     const quint64 holders = holdersMask(view.holders);
     RecordEvent e;
     e.timeMs = nowMs;
@@ -100,16 +137,17 @@ void LiveHistory::see(const LockView& view, qint64 nowMs)
     e.ttlMs = view.validityMs;
     e.holding = view.holding;
     e.holders = holders;
-    if (!open || open->token != view.token) {
-        if (open) {
+    if (!openedBy || *openedBy != view.token) {
+        if (openedBy) {
             end(view.resource, kept, true, nowMs);
             m_forceReleased.remove(view.resource);
         }
         // The first holder this history sees may have held it long before.
-        e.kind = kept.episodes.isEmpty() ? RecordEvent::Kind::Seen : RecordEvent::Kind::Acquired;
+        e.kind = isEmpty(kept) ? RecordEvent::Kind::Seen : RecordEvent::Kind::Acquired;
         add(kept, std::move(e));
-        kept.episodes.keepLatest(maxEpisodesPerResource);
-    } else if ((open->owner.isEmpty() && !view.owner.isEmpty()) || holders != kept.holders) {
+        if (kept.built)
+            kept.built->keepLatest(maxEpisodesPerResource);
+    } else if ((openOwner(kept).isEmpty() && !view.owner.isEmpty()) || holders != kept.holders) {
         // The same holder: its owner decoded only now, or held on other masters.
         e.kind = RecordEvent::Kind::Holders;
         add(kept, std::move(e));
@@ -119,18 +157,54 @@ void LiveHistory::see(const LockView& view, qint64 nowMs)
     kept.atRisk = view.atRisk;
 }
 
+void LiveHistory::noteGone(const HashedKey& key, Kept& kept)
+{
+    if (kept.goneAt != 0 || openToken(kept))
+        return;
+    if (++m_lastGoneAt == 0) // after four billion: 0 says held
+        ++m_lastGoneAt;
+    kept.goneAt = m_lastGoneAt;
+    m_gone.emplace_back(key, m_lastGoneAt);
+    ++m_goneCount;
+}
+
+void LiveHistory::forgetGone()
+{
+    const auto current = [this](const std::pair<HashedKey, quint32>& gone) {
+        const auto it = m_history.constFind(gone.first);
+        return it != m_history.cend() && it->goneAt == gone.second;
+    };
+    while (m_goneCount > maxGoneResources) {
+        const auto [key, goneAt] = m_gone.front();
+        m_gone.pop_front();
+        if (const auto it = m_history.find(key); it != m_history.end() && it->goneAt == goneAt) {
+            m_history.erase(it);
+            m_forceReleased.remove(key.bytes());
+            --m_goneCount;
+        }
+    }
+    // A lock that comes and goes leaves a place behind each time: dropped once they outnumber
+    // the current ones, so that the queue stays within twice the gone locks.
+    if (qsizetype(m_gone.size()) > 2 * m_goneCount + 1024)
+        std::erase_if(m_gone, [&](const std::pair<HashedKey, quint32>& gone) { return !current(gone); });
+}
+
 void LiveHistory::observe(const LockBatch& batch, qint64 nowMs)
 {
     for (const QByteArray& resource : batch.removed) {
         if (!keeps(resource))
             continue;
-        auto it = m_history.find(resource);
+        const HashedKey key(resource);
+        auto it = m_history.find(key);
         if (it == m_history.end())
             continue;
         end(resource, *it, false, nowMs);
         m_forceReleased.remove(resource);
+        if (!m_recorded)
+            noteGone(key, *it);
         emit changed(resource);
     }
+    forgetGone();
     for (const QList<SharedLockView>* list : {&batch.added, &batch.changed}) {
         for (const LockView& v : *list) {
             if (!keeps(v.resource))

@@ -70,6 +70,8 @@ private slots:
     void goneEndsTheEpisodeByHowItWent();
     void backAfterGoingIsANewEpisode();
     void keepsTheLatestEpisodes();
+    void forgetsTheLocksThatWentLongestAgo();
+    void aLockThatComesAndGoesStaysBounded();
     void mastersThatHeldIt();
     void exportsEveryEpisode();
 };
@@ -195,6 +197,60 @@ void TestLiveHistory::keepsTheLatestEpisodes()
     QCOMPARE(e.last().token, QByteArray("back"));
 }
 
+void TestLiveHistory::forgetsTheLocksThatWentLongestAgo()
+{
+    // Locks named after what they guard come and go for good: only the last to go are kept.
+    LiveHistory history;
+    const qsizetype extra = 10;
+    const qsizetype n = LiveHistory::maxGoneResources + extra;
+    const auto name = [](qsizetype i) -> QByteArray { return "order:" + QByteArray::number(i); };
+    LockBatch taken;
+    for (qsizetype i = 0; i < n; ++i)
+        taken.added << SharedLockView(held(name(i), "t"));
+    taken.added << SharedLockView(held("stays", "t"));
+    history.observe(taken, at(0));
+    QCOMPARE(history.size(), n + 1);
+    // The first to go comes back before the others go: held again, it is not among the gone.
+    history.observe(removed(name(0)), at(1));
+    history.observe(added(held(name(0), "again")), at(2));
+    LockBatch gone;
+    for (qsizetype i = 1; i < n; ++i)
+        gone.removed << name(i);
+    history.observe(gone, at(3));
+    // Every one that went is kept up to the bound; the first extra-1 to go were forgotten.
+    QCOMPARE(history.size(), LiveHistory::maxGoneResources + 2);
+    for (qsizetype i = 1; i < extra; ++i)
+        QVERIFY2(history.episodes(name(i)).isEmpty(), name(i).constData());
+    const QList<Episode> kept = history.episodes(name(extra));
+    QCOMPARE(kept.size(), 1);
+    QCOMPARE(kept.first().ended, Episode::End::Released);
+    QCOMPARE(history.episodes(name(n - 1)).size(), 1);
+    QCOMPARE(history.episodes("stays").size(), 1);
+    const QList<Episode> back = history.episodes(name(0));
+    QCOMPARE(back.size(), 2);
+    QCOMPARE(back.last().token, QByteArray("again"));
+    QCOMPARE(back.last().ended, Episode::End::Open);
+    // One more gone: the oldest gone one makes room.
+    history.observe(removed("stays"), at(4));
+    QVERIFY(history.episodes(name(extra)).isEmpty());
+    QCOMPARE(history.episodes("stays").size(), 1);
+    QCOMPARE(history.size(), LiveHistory::maxGoneResources + 1);
+}
+
+void TestLiveHistory::aLockThatComesAndGoesStaysBounded()
+{
+    // Each going queues its lock again; the places it left behind do not pile up.
+    LiveHistory history;
+    for (int i = 0; i < 20'000; ++i) {
+        history.observe(added(held("busy", "t" + QByteArray::number(i))), at(i));
+        history.observe(removed("busy"), at(i));
+    }
+    QCOMPARE(history.size(), 1);
+    QVERIFY2(history.goneQueued() <= 2 + 1024, QByteArray::number(history.goneQueued()).constData());
+    QCOMPARE(history.episodes("busy").size(), LiveHistory::maxEpisodesPerResource);
+    QCOMPARE(history.episodes("busy").last().ended, Episode::End::Released);
+}
+
 void TestLiveHistory::whileRecordedOnlyTheFollowedLockIsKept()
 {
     LiveHistory history;
@@ -257,6 +313,20 @@ void TestLiveHistory::mastersThatHeldIt()
     QCOMPARE(e.at(0).maxHolding, 3);
     QCOMPARE(e.at(0).masters,
              (QStringList{QStringLiteral("m2"), QStringLiteral("m0"), QStringLiteral("m1")}));
+    // First seen on all three: the masters' own list, not a copy per lock (a million locks' worth).
+    const QStringList masters{QStringLiteral("m0"), QStringLiteral("m1"), QStringLiteral("m2")};
+    history.setMasters(masters);
+    LockView all = held("everywhere", "t1");
+    all.holders = {0, 1, 2};
+    all.holding = 3;
+    history.observe(added(all), at(3));
+    all.holders = {1};
+    all.holding = 1;
+    history.observe(changed(all), at(4));
+    const QList<Episode> everywhere = history.episodes("everywhere");
+    QCOMPARE(everywhere.size(), 1);
+    QCOMPARE(everywhere.at(0).masters, masters);
+    QCOMPARE(everywhere.at(0).masters.constData(), masters.constData());
 }
 
 void TestLiveHistory::exportsEveryEpisode()
