@@ -38,6 +38,14 @@ LockView held(const QByteArray& resource, const QByteArray& token, const QString
     return test::heldNow(resource, token, owner, validityMs);
 }
 
+// `v` held by the masters `holders`, all of them at once.
+LockView heldOn(LockView v, const QList<int>& holders)
+{
+    v.holders = holders;
+    v.holding = int(holders.size());
+    return v;
+}
+
 LockBatch added(const LockView& v)
 {
     return LockBatch{{SharedLockView(v)}, {}, {}};
@@ -298,16 +306,10 @@ void TestLiveHistory::mastersThatHeldIt()
     // As the recording's episodes say it: the masters that held it, by name, and the most at once.
     LiveHistory history;
     history.setMasters({QStringLiteral("m0"), QStringLiteral("m1"), QStringLiteral("m2")});
-    LockView v = held("orders", "t1");
-    v.holders = {2};
-    v.holding = 1;
-    history.observe(added(v), at(0));
-    v.holders = {0, 1, 2};
-    v.holding = 3;
-    history.observe(changed(v), at(1));
-    v.holders = {0};
-    v.holding = 1;
-    history.observe(changed(v), at(2));
+    const LockView v = held("orders", "t1");
+    history.observe(added(heldOn(v, {2})), at(0));
+    history.observe(changed(heldOn(v, {0, 1, 2})), at(1));
+    history.observe(changed(heldOn(v, {0})), at(2));
     const QList<Episode> e = history.episodes("orders");
     QCOMPARE(e.size(), 1);
     QCOMPARE(e.at(0).maxHolding, 3);
@@ -316,13 +318,9 @@ void TestLiveHistory::mastersThatHeldIt()
     // First seen on all three: the masters' own list, not a copy per lock (a million locks' worth).
     const QStringList masters{QStringLiteral("m0"), QStringLiteral("m1"), QStringLiteral("m2")};
     history.setMasters(masters);
-    LockView all = held("everywhere", "t1");
-    all.holders = {0, 1, 2};
-    all.holding = 3;
-    history.observe(added(all), at(3));
-    all.holders = {1};
-    all.holding = 1;
-    history.observe(changed(all), at(4));
+    const LockView all = held("everywhere", "t1");
+    history.observe(added(heldOn(all, {0, 1, 2})), at(3));
+    history.observe(changed(heldOn(all, {1})), at(4));
     const QList<Episode> everywhere = history.episodes("everywhere");
     QCOMPARE(everywhere.size(), 1);
     QCOMPARE(everywhere.at(0).masters, masters);
