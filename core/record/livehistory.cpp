@@ -170,10 +170,6 @@ void LiveHistory::noteGone(const HashedKey& key, Kept& kept)
 
 void LiveHistory::forgetGone()
 {
-    const auto current = [this](const std::pair<HashedKey, quint32>& gone) {
-        const auto it = m_history.constFind(gone.first);
-        return it != m_history.cend() && it->goneAt == gone.second;
-    };
     while (m_goneCount > maxGoneResources) {
         const auto [key, goneAt] = m_gone.front();
         m_gone.pop_front();
@@ -186,7 +182,10 @@ void LiveHistory::forgetGone()
     // A lock that comes and goes leaves a place behind each time: dropped once they outnumber
     // the current ones, so that the queue stays within twice the gone locks.
     if (qsizetype(m_gone.size()) > 2 * m_goneCount + 1024)
-        std::erase_if(m_gone, [&](const std::pair<HashedKey, quint32>& gone) { return !current(gone); });
+        std::erase_if(m_gone, [this](const std::pair<HashedKey, quint32>& gone) {
+            const auto it = m_history.constFind(gone.first);
+            return it == m_history.cend() || it->goneAt != gone.second;
+        });
 }
 
 void LiveHistory::observe(const LockBatch& batch, qint64 nowMs)

@@ -43,8 +43,8 @@ private:
     QByteArray m_token;
     QString m_owner; // the first owner told
     qint64 m_startMs = -1;
-    quint64 m_order =
-        ~quint64(0); // the masters in the order first seen holding it: a byte each, noMaster after
+    // The masters in the order first seen holding it: a byte each, noMaster after the last.
+    quint64 m_order = ~quint64(0);
     int m_maxHolding = 0;
 };
 
